@@ -1,0 +1,3 @@
+from risc.cli import main
+
+raise SystemExit(main())

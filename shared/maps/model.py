@@ -1,0 +1,101 @@
+"""The one map model every format is read into: territories, directed borders, continents, starting groups."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Territory:
+    name: str
+    continent: str | None = None
+    size: int = 1
+    x: float | None = None
+    y: float | None = None
+
+
+@dataclass(frozen=True)
+class Continent:
+    name: str
+    bonus: int = 0
+
+
+@dataclass(frozen=True)
+class GameMap:
+    """A board. Borders are directed (a border may be one-way); `borders[a]` holds where `a` can reach.
+
+    `starting_groups[n]` are the map's own groups for n players, when its author gave them (R6).
+    """
+
+    name: str
+    territories: tuple[Territory, ...]
+    borders: Mapping[str, frozenset[str]]
+    continents: tuple[Continent, ...] = ()
+    starting_groups: Mapping[int, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    description: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.territories)
+
+    def territory(self, name: str) -> Territory:
+        return self._by_name[name]
+
+    @property
+    def _by_name(self) -> dict[str, Territory]:
+        cached: dict[str, Territory] | None = self.__dict__.get("_by_name_cache")
+        if cached is None:
+            cached = {t.name: t for t in self.territories}
+            object.__setattr__(self, "_by_name_cache", cached)
+        return cached
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def neighbours(self, name: str) -> frozenset[str]:
+        return self.borders.get(name, frozenset())
+
+    def neighbours_in_order(self, name: str) -> tuple[str, ...]:
+        """Where `name` borders, in the map's own territory order (stable for display)."""
+        cached: dict[str, tuple[str, ...]] | None = self.__dict__.get("_ordered_cache")
+        if cached is None:
+            cached = {t.name: tuple(n for n in self.names if n in self.neighbours(t.name))
+                      for t in self.territories}
+            object.__setattr__(self, "_ordered_cache", cached)
+        return cached.get(name, ())
+
+    def undirected(self) -> dict[str, set[str]]:
+        """Borders taken both ways: what connectivity (R4) is judged on."""
+        graph: dict[str, set[str]] = {t.name: set() for t in self.territories}
+        for a, targets in self.borders.items():
+            for b in targets:
+                if a in graph and b in graph:
+                    graph[a].add(b)
+                    graph[b].add(a)
+        return graph
+
+    def continent_members(self) -> dict[str, list[str]]:
+        members: dict[str, list[str]] = {c.name: [] for c in self.continents}
+        for t in self.territories:
+            if t.continent is not None and t.continent in members:
+                members[t.continent].append(t.name)
+        return members
+
+
+def build_map(
+    name: str,
+    territories: Iterable[Territory],
+    borders: Mapping[str, Iterable[str]],
+    continents: Iterable[Continent] = (),
+    starting_groups: Mapping[int, Iterable[Iterable[str]]] | None = None,
+    description: str = "",
+) -> GameMap:
+    """Freeze loose collections into a GameMap (no validation: see shared.maps.validate)."""
+    terr = tuple(territories)
+    frozen = {t.name: frozenset(borders.get(t.name, ())) for t in terr}
+    for source, targets in borders.items():
+        if source not in frozen:
+            frozen[source] = frozenset(targets)
+    groups = {n: tuple(tuple(g) for g in gs) for n, gs in (starting_groups or {}).items()}
+    return GameMap(name, terr, frozen, tuple(continents), groups, description)

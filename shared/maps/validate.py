@@ -1,0 +1,160 @@
+"""One validation for every map, whatever format it came from (R4 and the map-format checks).
+
+Errors make a map unplayable; warnings describe maps that still play (one-way borders, split continents...).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+
+from shared.maps.findings import Finding, FindingCode, error, quote_list, warning
+from shared.maps.model import GameMap
+
+
+def components(graph: Mapping[str, Iterable[str]], order: Iterable[str]) -> list[list[str]]:
+    """Connected pieces of an undirected graph, each in `order`'s order, largest first."""
+    seen: set[str] = set()
+    pieces: list[list[str]] = []
+    for start in order:
+        if start in seen:
+            continue
+        seen.add(start)
+        piece = {start}
+        queue = deque([start])
+        while queue:
+            node = queue.popleft()
+            for nxt in graph.get(node, ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    piece.add(nxt)
+                    queue.append(nxt)
+        pieces.append([n for n in order if n in piece])
+    pieces.sort(key=len, reverse=True)
+    return pieces
+
+
+def _reachable(graph: Mapping[str, Iterable[str]], start: str) -> set[str]:
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        for nxt in graph.get(queue.popleft(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
+
+
+def validate_map(game_map: GameMap) -> list[Finding]:
+    """Every problem with the map's graph, continents and groups, all at once."""
+    names = game_map.names
+    if not names:
+        return [error(FindingCode.EMPTY, "the map has no territories")]
+    known = set(names)
+    findings: list[Finding] = []
+
+    for source, targets in game_map.borders.items():
+        if source not in known:
+            findings.append(error(FindingCode.UNKNOWN_TERRITORY,
+                                  f'borders are given for "{source}", which is not a territory of the map',
+                                  territories=[source]))
+            continue
+        for target in sorted(targets - known):
+            findings.append(error(FindingCode.UNKNOWN_TERRITORY,
+                                  f'unknown territory "{target}" in the borders of "{source}"',
+                                  territories=[source, target]))
+        if source in targets:
+            findings.append(warning(FindingCode.SELF_BORDER, f'"{source}" lists itself as a neighbour; ignored',
+                                    territories=[source]))
+
+    graph = game_map.undirected()
+    for name in names:
+        graph[name].discard(name)
+    isolated = [n for n in names if not graph[n]]
+    if isolated:
+        findings.append(error(FindingCode.NO_BORDERS,
+                              f"territories with no border at all: {quote_list(isolated)}", territories=isolated))
+    pieces = components(graph, names)
+    if len(pieces) > 1:
+        cut_off = [n for piece in pieces[1:] for n in piece]
+        described = "; ".join(quote_list(p, 6) for p in pieces[1:6])
+        more = f" (and {len(pieces) - 6} more pieces)" if len(pieces) > 6 else ""
+        findings.append(error(FindingCode.DISCONNECTED,
+                              f"the map falls into {len(pieces)} pieces; cut off from the rest: {described}{more}",
+                              territories=cut_off))
+
+    one_way = [(a, b) for a in names for b in sorted(game_map.neighbours(a))
+               if b in known and b != a and a not in game_map.neighbours(b)]
+    if one_way:
+        shown = ", ".join(f'"{a}" -> "{b}"' for a, b in one_way[:8])
+        more = f" and {len(one_way) - 8} more" if len(one_way) > 8 else ""
+        findings.append(warning(FindingCode.ONE_WAY_BORDER,
+                                f"{len(one_way)} one-way border(s): {shown}{more}",
+                                territories=sorted({n for pair in one_way for n in pair})))
+        if len(pieces) == 1:
+            directed = {n: [t for t in game_map.neighbours(n) if t in known] for n in names}
+            stuck = [n for n in names if len(_reachable(directed, n)) < len(names)]
+            if stuck:
+                findings.append(warning(
+                    FindingCode.UNREACHABLE,
+                    f"along one-way borders, these cannot reach every other territory: {quote_list(stuck)}",
+                    territories=stuck))
+
+    findings.extend(_continent_findings(game_map, graph))
+    findings.extend(_group_findings(game_map))
+    return findings
+
+
+def _continent_findings(game_map: GameMap, graph: Mapping[str, set[str]]) -> list[Finding]:
+    findings: list[Finding] = []
+    defined = {c.name for c in game_map.continents}
+    for t in game_map.territories:
+        if t.continent is not None and t.continent not in defined:
+            findings.append(error(FindingCode.UNKNOWN_CONTINENT,
+                                  f'"{t.name}" is in continent "{t.continent}", which is not defined',
+                                  territories=[t.name]))
+    members = game_map.continent_members()
+    for continent in game_map.continents:
+        inside = members[continent.name]
+        if not inside:
+            findings.append(warning(FindingCode.CONTINENT_EMPTY, f'continent "{continent.name}" has no territory'))
+            continue
+        if continent.bonus == 0:
+            findings.append(warning(FindingCode.CONTINENT_WORTHLESS,
+                                    f'continent "{continent.name}" is worth 0 units', territories=inside))
+        member_set = set(inside)
+        sub = {n: graph[n] & member_set for n in inside}
+        parts = components(sub, inside)
+        if len(parts) > 1:
+            findings.append(warning(
+                FindingCode.CONTINENT_SPLIT,
+                f'continent "{continent.name}" is in {len(parts)} pieces: '
+                + "; ".join(quote_list(p, 5) for p in parts[:5]),
+                territories=inside))
+    return findings
+
+
+def _group_findings(game_map: GameMap) -> list[Finding]:
+    findings: list[Finding] = []
+    known = set(game_map.names)
+    for players, groups in sorted(game_map.starting_groups.items()):
+        label = f"starting groups for {players} players"
+        if len(groups) != players:
+            findings.append(error(FindingCode.BAD_GROUPS, f"{label}: {len(groups)} groups given, {players} needed"))
+        sizes = {len(g) for g in groups}
+        if len(sizes) > 1:
+            findings.append(error(FindingCode.BAD_GROUPS,
+                                  f"{label}: groups differ in size ({', '.join(str(len(g)) for g in groups)})"))
+        if any(len(g) == 0 for g in groups):
+            findings.append(error(FindingCode.BAD_GROUPS, f"{label}: a group is empty"))
+        seen: set[str] = set()
+        for group in groups:
+            for name in group:
+                if name not in known:
+                    findings.append(error(FindingCode.UNKNOWN_TERRITORY, f'{label}: unknown territory "{name}"',
+                                          territories=[name]))
+                elif name in seen:
+                    findings.append(error(FindingCode.BAD_GROUPS, f'{label}: "{name}" is in more than one group',
+                                          territories=[name]))
+                seen.add(name)
+    return findings

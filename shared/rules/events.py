@@ -1,0 +1,75 @@
+"""What happened when orders were resolved: everything a player or spectator is told afterwards (R24)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from shared.rules.state import Owner
+
+
+@dataclass(frozen=True)
+class UnitsPlaced:
+    player: str
+    territory: str
+    units: int
+    kind: Literal["units_placed"] = "units_placed"
+
+
+@dataclass(frozen=True)
+class UnitsMoved:
+    player: str
+    units: int
+    source: str
+    target: str
+    kind: Literal["units_moved"] = "units_moved"
+
+
+@dataclass(frozen=True)
+class Combat:
+    """One attacking force against one territory's defenders (R20-R24). Sources list where the force came from."""
+
+    territory: str
+    attacker: str
+    defender: Owner
+    attacking_units: int
+    defending_units: int
+    attacker_losses: int
+    defender_losses: int
+    new_owner: Owner
+    sources: tuple[tuple[str, int], ...]
+    kind: Literal["combat"] = "combat"
+
+    @property
+    def attacker_won(self) -> bool:
+        return self.new_owner == self.attacker
+
+
+@dataclass(frozen=True)
+class UnitsReceived:
+    """R19: every territory a player owns gained one unit."""
+
+    player: str
+    units: int
+    kind: Literal["units_received"] = "units_received"
+
+
+@dataclass(frozen=True)
+class PlayerEliminated:
+    player: str
+    kind: Literal["player_eliminated"] = "player_eliminated"
+
+
+@dataclass(frozen=True)
+class GameWon:
+    player: str
+    kind: Literal["game_won"] = "game_won"
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    turn: int
+    kind: Literal["turn_started"] = "turn_started"
+
+
+Event = UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted
