@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """An error makes a map unplayable; a warning is worth knowing but the game can go on."""
 
     ERROR = "error"
     WARNING = "warning"
 
 
-class FindingCode(str, Enum):
+class FindingCode(StrEnum):
     """Stable codes, so that tools and tests can tell findings apart without parsing the message."""
 
     PARSE = "parse"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class RuleCode(str, Enum):
+class RuleCode(StrEnum):
     UNKNOWN_TERRITORY = "unknown-territory"
     NOT_YOUR_TERRITORY = "not-your-territory"
     NOT_ENOUGH_UNITS = "not-enough-units"

@@ -72,10 +72,11 @@ class OrderChecker:
         """Check `order` and, when legal, account for it so that later orders see what it used."""
         problem = self._problem(order)
         if problem is None:
-            self._apply(order)
+            self.account(order)
         return problem
 
-    def _apply(self, order: Order) -> None:
+    def account(self, order: Order) -> None:
+        """Record what an order uses, without checking it again."""
         if isinstance(order, PlaceOrder):
             self.pool_left -= order.units
             return
@@ -191,7 +192,7 @@ class RiscRuleset:
             return gate
         checker = OrderChecker(state, player)
         for earlier in state.orders_of(player):
-            checker.check(earlier)
+            checker.account(earlier)  # accepted when issued, against this same board
         return checker.check(order)
 
     def check_commit(self, state: GameState, player: str) -> RuleError | None:
@@ -315,10 +316,11 @@ class RiscRuleset:
         holders = set(owner.values())
         winner = None
         phase = Phase.ORDERS
-        if len(holders) == 1 and None not in holders:
-            winner = holders.pop()
+        only_holder = holders.pop() if len(holders) == 1 else None
+        if only_holder is not None:
+            winner = only_holder
             phase = Phase.FINISHED
-            events.append(GameWon(winner))
+            events.append(GameWon(only_holder))
         else:
             events.append(TurnStarted(state.turn + 1))
         new_state = state.evolve(phase=phase, turn=state.turn + (0 if winner else 1), owner=owner, units=units,

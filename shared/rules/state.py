@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 
 from shared.maps.model import GameMap
 from shared.rules.orders import Order
@@ -17,7 +17,7 @@ Owner = str | None
 """A player's name, or None for a neutral territory (R7)."""
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     PLACEMENT = "placement"
     ORDERS = "orders"
     FINISHED = "finished"
