@@ -105,6 +105,8 @@ def check_map_file(ref: str | Path) -> MapReport:
     if reader is None:
         return MapReport(str(path), fmt, None, [error(FindingCode.PARSE, f"{fmt} maps cannot be read yet")])
     game_map, findings = reader(data)
+    if game_map is not None and not game_map.name:  # Conquest maps, and Domination maps without a `name` line
+        game_map = dataclasses.replace(game_map, name=path.stem)
     if game_map is not None:
         findings = findings + validate_map(game_map)
         if not any(f.severity is Severity.ERROR for f in findings):

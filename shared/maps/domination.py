@@ -1,0 +1,274 @@
+"""Domination (yura.net Risk) .map files: ../shared/spec/map-formats.md section 1.
+
+Countries and continents are numbered by their position; borders are lists of numbers and may be one-way.
+The reader accepts what real files do (any line end, trailing spaces, Latin-1 or UTF-8, no [files] section,
+a country without x y) and reports everything else as findings with the line they come from, instead of
+stopping at the first problem. Names are kept exactly as written, `_` included: the model has no separate
+display name, and a name a player types must be the name the map defines.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from shared.maps.findings import Finding, FindingCode, error, quote_list, warning
+from shared.maps.model import Continent, GameMap, Territory, build_map
+from shared.maps.text import decode_map_text, is_comment, numbered_lines, parse_number, section_header
+
+SECTIONS = ("files", "continents", "countries", "borders")
+FILE_KEYS = frozenset({"pic", "map", "crd", "prv"})
+
+
+@dataclass
+class _Country:
+    name: str
+    continent_index: int
+    line: int
+    x: int | float | None = None
+    y: int | float | None = None
+
+
+@dataclass
+class _Reading:
+    """What has been read so far; numbers are resolved once the whole file is read."""
+
+    findings: list[Finding] = field(default_factory=list)
+    name: str = ""
+    comments: list[str] = field(default_factory=list)
+    continents: list[Continent | None] = field(default_factory=list)
+    countries: list[_Country] = field(default_factory=list)
+    border_lines: list[tuple[int, list[int]]] = field(default_factory=list)
+    seen_sections: set[str] = field(default_factory=set)
+
+    def problem(self, line: int, message: str) -> None:
+        self.findings.append(error(FindingCode.PARSE, message, line=line))
+
+
+def read_domination(data: bytes) -> tuple[GameMap | None, list[Finding]]:
+    """Parse a Domination map. None only when the text has none of the map's sections at all.
+
+    The map's name is the file's `name` line, or "" when it has none (the loader then uses the file's name).
+    """
+    reading = _Reading()
+    section: str | None = None
+    preamble = True
+    for number, line in numbered_lines(decode_map_text(data)):
+        if not line.strip():
+            continue
+        if is_comment(line):
+            if preamble and section is None:
+                reading.comments.append(line.lstrip()[1:].strip())
+            continue
+        preamble = False
+        header = section_header(line)
+        if header is not None:
+            section = _enter_section(reading, header, number)
+            continue
+        if section is None:
+            _read_property(reading, line)
+        elif section == "files":
+            _read_file_entry(reading, line, number)
+        elif section == "continents":
+            _read_continent(reading, line, number)
+        elif section == "countries":
+            _read_country(reading, line, number)
+        elif section == "borders":
+            _read_borders(reading, line, number)
+        # else: the lines of an unknown section, already reported at its header
+    if not reading.seen_sections & {"continents", "countries", "borders"}:
+        return None, [*reading.findings, error(
+            FindingCode.PARSE,
+            "this is not a Domination map: it has no [continents], [countries] or [borders] section")]
+    return _build(reading)
+
+
+def _enter_section(reading: _Reading, header: str, number: int) -> str | None:
+    name = header.lower()
+    if name in SECTIONS:
+        reading.seen_sections.add(name)
+        return name
+    close = difflib.get_close_matches(name, SECTIONS, n=1)
+    hint = f" (did you mean [{close[0]}]?)" if close else ""
+    reading.problem(number, f"unknown section [{header}]{hint}; a Domination map has [files], [continents], "
+                            "[countries] and [borders]; its lines are ignored")
+    return "unknown"
+
+
+def _read_property(reading: _Reading, line: str) -> None:
+    """`name`, `ver`, `test` or any `key value` before the first section: only the name matters here."""
+    key, _, value = line.strip().partition(" ")
+    if key == "name" and value.strip():
+        reading.name = value.strip()
+
+
+def _looks_like_continent(tokens: list[str]) -> bool:
+    return len(tokens) in (2, 3) and parse_number(tokens[1]) is not None and parse_number(tokens[0]) is None
+
+
+def _looks_like_country(tokens: list[str]) -> bool:
+    return len(tokens) >= 3 and tokens[0].isdecimal() and not tokens[1].isdecimal()
+
+
+def _read_file_entry(reading: _Reading, line: str, number: int) -> None:
+    tokens = line.split()
+    if tokens[0] in FILE_KEYS:
+        return
+    hint = ""
+    if _looks_like_continent(tokens):
+        hint = " It looks like a continent: is the [continents] header missing?"
+    elif _looks_like_country(tokens):
+        hint = " It looks like a country: is the [countries] header missing?"
+    reading.problem(number, f'"{line.strip()}" is not a [files] entry '
+                            f"(pic, map, crd or prv followed by a file name).{hint}")
+
+
+def _read_continent(reading: _Reading, line: str, number: int) -> None:
+    """`name bonus colour`; the colour is only for drawing, so a missing one is not held against the map."""
+    tokens = line.split()
+    bonus = parse_number(tokens[1]) if len(tokens) >= 2 else None
+    if len(tokens) in (2, 3) and isinstance(bonus, int):
+        if any(c is not None and c.name == tokens[0] for c in reading.continents):
+            reading.findings.append(error(FindingCode.DUPLICATE_CONTINENT,
+                                          f'continent "{tokens[0]}" is defined twice', line=number))
+        reading.continents.append(Continent(tokens[0], bonus))
+        return
+    hint = ""
+    if _looks_like_country(tokens) and len(tokens) == 5:
+        hint = " It looks like a country: is the [countries] header missing?"
+    reading.problem(number, f'"{line.strip()}" is not a continent (expected: name bonus colour, with a whole '
+                            f"number as bonus).{hint}")
+    reading.continents.append(None)  # keeps the numbering of the continents after it
+
+
+def _read_country(reading: _Reading, line: str, number: int) -> None:
+    """`id name continent x y`: ids count 1, 2, 3... in order, as Domination requires."""
+    tokens = line.split()
+    expected = len(reading.countries) + 1
+    shape = "expected: number name continent-number x y"
+    if len(tokens) < 3 or not tokens[0].isdecimal() or not tokens[2].isdecimal():
+        hint = ""
+        if tokens[0].isdecimal() and all(t.isdecimal() for t in tokens):
+            hint = " It looks like a border line: is the [borders] header missing?"
+        reading.problem(number, f'"{line.strip()}" is not a country ({shape}).{hint}')
+        return
+    if int(tokens[0]) != expected:
+        hint = ""
+        if all(t.isdecimal() for t in tokens):
+            hint = " It looks like a border line: is the [borders] header missing?"
+        reading.problem(number, f"country number {tokens[0]} where {expected} was expected: countries are "
+                                f"numbered 1, 2, 3... in the order they are listed.{hint}")
+        return
+    country = _Country(tokens[1], int(tokens[2]), number)
+    if len(tokens) == 3:
+        reading.findings.append(warning(FindingCode.MISSING_COORDINATES,
+                                        f'country "{country.name}" has no x y position',
+                                        line=number, territories=[country.name]))
+    elif len(tokens) == 5 and None not in (parse_number(tokens[3]), parse_number(tokens[4])):
+        country.x, country.y = parse_number(tokens[3]), parse_number(tokens[4])
+    else:
+        reading.problem(number, f'"{line.strip()}": the position of "{country.name}" must be two numbers x y '
+                                f"({shape}; names cannot contain spaces)")
+    reading.countries.append(country)
+
+
+def _read_borders(reading: _Reading, line: str, number: int) -> None:
+    tokens = line.split()
+    bad = [t for t in tokens if not t.isdecimal()]
+    if bad:
+        reading.problem(number, f'"{line.strip()}" is not a border line: it should hold only country '
+                                f"numbers, not {quote_list(bad, 4)}")
+        return
+    reading.border_lines.append((number, [int(t) for t in tokens]))
+
+
+def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
+    findings = reading.findings
+    countries = reading.countries
+    if "borders" not in reading.seen_sections and countries:
+        findings.append(error(FindingCode.PARSE,
+                              "the file has no [borders] section, so no country borders another"))
+
+    names: dict[int, str] = {}
+    first_line: dict[str, int] = {}
+    territories: list[Territory] = []
+    unknown_continents: dict[int, list[_Country]] = defaultdict(list)
+    for index, country in enumerate(countries, start=1):
+        names[index] = country.name
+        if country.name in first_line:
+            findings.append(error(FindingCode.DUPLICATE_TERRITORY,
+                                  f'country "{country.name}" (number {index}) is defined twice; the first is '
+                                  f"on line {first_line[country.name]}",
+                                  line=country.line, territories=[country.name]))
+            continue
+        first_line[country.name] = country.line
+        continent: str | None = None
+        if 1 <= country.continent_index <= len(reading.continents):
+            slot = reading.continents[country.continent_index - 1]
+            continent = slot.name if slot is not None else None
+        else:
+            unknown_continents[country.continent_index].append(country)
+        territories.append(Territory(country.name, continent, x=country.x, y=country.y))
+
+    for index, members in unknown_continents.items():
+        listed = [c.name for c in members]
+        count = len(reading.continents)
+        known = f"continents are numbered 1 to {count}" if count else "no continent is defined"
+        findings.append(error(FindingCode.UNKNOWN_CONTINENT,
+                              f"continent number {index} does not exist ({known}); it is given for "
+                              f"{quote_list(listed)}", line=members[0].line, territories=listed))
+
+    borders: dict[str, list[str]] = defaultdict(list)
+    known_targets: dict[str, set[str]] = defaultdict(set)
+    unknown_sources: list[tuple[int, int]] = []
+    for number, ids in reading.border_lines:
+        source_id, *targets = ids
+        source = names.get(source_id)
+        if source is None:
+            unknown_sources.append((number, source_id))
+            continue
+        unknown = [t for t in targets if t not in names]
+        if unknown:
+            unknown_listed = ", ".join(map(str, unknown))
+            findings.append(error(FindingCode.UNKNOWN_TERRITORY,
+                                  f'the borders of "{source}" name country number(s) {unknown_listed}, '
+                                  f"but there are only {len(names)} countries",
+                                  line=number, territories=[source]))
+        repeated: list[str] = []
+        for target_id in targets:
+            target = names.get(target_id)
+            if target is None:
+                continue
+            if target in known_targets[source]:
+                repeated.append(target)
+                continue
+            known_targets[source].add(target)
+            borders[source].append(target)
+        if repeated:
+            findings.append(warning(FindingCode.DUPLICATE_BORDER,
+                                    f'"{source}" lists {quote_list(repeated)} more than once; counted once',
+                                    line=number, territories=[source, *repeated]))
+
+    if unknown_sources:
+        numbers = ", ".join(str(source_id) for _, source_id in unknown_sources[:12])
+        more = f" and {len(unknown_sources) - 12} more" if len(unknown_sources) > 12 else ""
+        findings.append(error(FindingCode.UNKNOWN_TERRITORY,
+                              f"borders are given for country number(s) {numbers}{more}, but there are only "
+                              f"{len(names)} countries", line=unknown_sources[0][0]))
+
+    continents = [c for c in reading.continents if c is not None]
+    description = "\n".join(reading.comments).strip()
+    game_map = build_map(reading.name, territories, borders, _unique(continents), description=description)
+    return game_map, findings
+
+
+def _unique(continents: list[Continent]) -> list[Continent]:
+    """The first of two continents with one name wins (the second is already an error)."""
+    seen: set[str] = set()
+    kept = []
+    for continent in continents:
+        if continent.name not in seen:
+            seen.add(continent.name)
+            kept.append(continent)
+    return kept
