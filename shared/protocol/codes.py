@@ -1,0 +1,52 @@
+"""The protocol's version and the stable codes of its errors: programs match the code, people read the message."""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+
+PROTOCOL_VERSION = 1
+"""Raised whenever a message changes incompatibly; client and server agree on it in the first exchange."""
+
+
+class ErrorCode(StrEnum):
+    """Why a frame or a request was refused. Refused orders use the engine's RuleCode instead."""
+
+    # The frame itself.
+    NOT_JSON = "not-json"
+    BINARY_FRAME = "binary-frame"
+    TOO_LARGE = "too-large"
+    UNKNOWN_TYPE = "unknown-type"
+    INVALID_MESSAGE = "invalid-message"
+    RATE_LIMITED = "rate-limited"
+    # The opening exchange.
+    HELLO_FIRST = "hello-first"
+    VERSION_MISMATCH = "version-mismatch"
+    BAD_PASSWORD = "bad-password"
+    # The lobby.
+    NO_SUCH_GAME = "no-such-game"
+    BAD_MAP = "bad-map"
+    BAD_SETTINGS = "bad-settings"
+    GAME_FULL = "game-full"
+    NAME_TAKEN = "name-taken"
+    BAD_GROUP = "bad-group"
+    ALREADY_SEATED = "already-seated"
+    NOT_SEATED = "not-seated"
+    GAME_STARTED = "game-started"
+    BAD_TOKEN = "bad-token"
+    NOT_FINISHED = "not-finished"
+    # The server.
+    STORAGE_FAILED = "storage-failed"
+    SHUTTING_DOWN = "shutting-down"
+    INTERNAL = "internal"
+
+
+class CloseCode(IntEnum):
+    """WebSocket close codes the server uses besides the standard ones (1000 normal, 1001 going away)."""
+
+    VERSION_MISMATCH = 4001
+    BAD_PASSWORD = 4003
+    HELLO_FIRST = 4004
+    ABUSE = 4008
+    """Too many refused frames, or a flood past the rate limit."""
+    TOO_SLOW = 4009
+    """The client did not read what the server sent fast enough."""
