@@ -55,8 +55,9 @@ def read_native(text: str) -> tuple[GameMap | None, list[Finding]]:
         raw: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = _TOML_LINE.search(str(exc))
-        return None, [error(FindingCode.PARSE, f"not valid TOML: {exc}",
-                            line=int(match.group(1)) if match else None)]
+        # tomllib says "at end of document" for an unclosed array or string: point at the last line, where it gave up.
+        line = int(match.group(1)) if match else max(1, len(text.splitlines()))
+        return None, [error(FindingCode.PARSE, f"not valid TOML: {exc}", line=line)]
     try:
         spec = NativeMapFile.model_validate(raw)
     except ValidationError as exc:
