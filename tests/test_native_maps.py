@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,7 @@ EQUAL_GROUPS_MAP = "meridian"
 DELIBERATE_WARNINGS = {"cataract": {FindingCode.ONE_WAY_BORDER}}
 
 MAPS = bundled_map_names()
+MAP_DOCS = Path(__file__).resolve().parent.parent / "docs" / "maps.md"
 
 
 def is_contiguous(game_map: GameMap, group: tuple[str, ...]) -> bool:
@@ -348,3 +350,45 @@ def test_write_native_then_read_native_gives_the_same_map(name: str, tmp_path: P
 
     path = write(tmp_path, write_native(original), f"{name}.toml")
     assert load_map(path).borders == original.borders
+
+
+# --- the map authors' page -----------------------------------------------------------------------------------------
+
+def _docs_section(heading: str) -> str:
+    text = MAP_DOCS.read_text(encoding="utf-8")
+    start = text.index(f"\n{heading}\n")
+    end = text.find("\n## ", start + len(heading) + 2)
+    return text[start:end if end >= 0 else len(text)]
+
+
+def test_the_complete_example_in_the_docs_is_a_playable_map(tmp_path: Path) -> None:
+    [example, *_] = re.findall(r"```toml\n(.*?)```", _docs_section("## The native format"), re.S)
+    report = check_map_file(write(tmp_path, example, "two-rivers.toml"))
+    assert report.playable, [str(f) for f in report.findings]
+    assert [f.code for f in report.findings] == [FindingCode.ONE_WAY_BORDER]
+    assert report.game_map is not None
+    assert sorted(report.game_map.starting_groups) == [2, 3]
+
+
+def test_the_failing_example_in_the_docs_fails_as_the_docs_say(tmp_path: Path) -> None:
+    section = _docs_section("## What validation reports")
+    [broken] = re.findall(r"```toml\n(.*?)```", section, re.S)
+    [shown] = re.findall(r"```\n(middle.toml cannot be played:.*?)```", section, re.S)
+    path = write(tmp_path, broken, "middle.toml")
+    with pytest.raises(MapError) as caught:
+        load_map(path)
+    assert str(caught.value).replace(str(path), "middle.toml") == shown.rstrip("\n")
+
+
+def test_the_table_of_bundled_maps_in_the_docs_is_true() -> None:
+    rows = [line for line in _docs_section("## The bundled maps").splitlines() if line.startswith("| `")]
+    table: dict[str, tuple[str, int, int, list[int]]] = {}
+    for row in rows:
+        name, title, territories, continents, equal, _notes = (cell.strip() for cell in row.strip("|").split("|"))
+        table[name.strip("`")] = (title, int(territories), int(continents),
+                                  [int(n) for n in equal.split(",") if n.strip()])
+    assert sorted(table) == MAPS
+    for name, claimed in table.items():
+        game_map = load_map(name)
+        even = [n for n in range(2, 6) if not neutral_territories(game_map, starting_groups(game_map, n))]
+        assert claimed == (game_map.name, len(game_map.names), len(game_map.continents), even), name
