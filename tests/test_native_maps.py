@@ -21,6 +21,10 @@ from shared.maps.groups import neutral_territories, starting_groups
 from shared.maps.loader import bundled_maps_dir
 from shared.maps.native import read_native, write_native
 from shared.maps.validate import components
+from shared.rules import Phase
+from shared.rules.events import Combat, Event
+from shared.rules.state import GameState
+from tests.playthrough import play_random_game
 
 # The seed's own listing of the example map ("next to: ..."), transcribed with its two slips mended: Scadrial's line
 # spells Hogwarts "Hogwats" and names Elantris twice.
@@ -139,6 +143,19 @@ def test_the_river_map_has_one_way_drops_and_no_dead_end() -> None:
     assert "Whitewater" not in game_map.neighbours("Reedmouth")
     assert FindingCode.UNREACHABLE not in {f.code for f in report.findings}
 
+
+@pytest.mark.parametrize(("name", "players"), [(name, players) for name in MAPS for players in range(2, 6)])
+def test_every_bundled_map_plays_a_game_of_2_to_5(name: str, players: int) -> None:
+    """Random legal orders, with the rules' invariants checked after every turn (tests/playthrough.py)."""
+    conquests = 0
+
+    def count(before: GameState, after: GameState, events: list[Event]) -> None:
+        nonlocal conquests
+        conquests += sum(isinstance(e, Combat) and e.attacker_won for e in events)
+
+    state = play_random_game(load_map(name), players, seed=players, max_turns=60, observe=count)
+    assert conquests > 0
+    assert state.phase is Phase.FINISHED or len(state.alive) >= 2
 
 # --- refusing broken maps ---------------------------------------------------------------------------------------------
 
