@@ -19,6 +19,8 @@ from shared.maps.text import decode_map_text, is_comment, numbered_lines, parse_
 
 SECTIONS = ("files", "continents", "countries", "borders")
 FILE_KEYS = frozenset({"pic", "map", "crd", "prv"})
+NO_CONTINENT = -1
+"""The continent of a country whose line did not parse (already reported)."""
 
 
 @dataclass
@@ -146,19 +148,21 @@ def _read_country(reading: _Reading, line: str, number: int) -> None:
     """`id name continent x y`: ids count 1, 2, 3... in order, as Domination requires."""
     tokens = line.split()
     expected = len(reading.countries) + 1
-    shape = "expected: number name continent-number x y"
-    if len(tokens) < 3 or not tokens[0].isdecimal() or not tokens[2].isdecimal():
-        hint = ""
-        if tokens[0].isdecimal() and all(t.isdecimal() for t in tokens):
-            hint = " It looks like a border line: is the [borders] header missing?"
+    shape = "expected: number name continent-number x y; names cannot contain spaces"
+    looks_like_borders = all(t.isdecimal() for t in tokens)
+    hint = " It looks like a border line: is the [borders] header missing?" if looks_like_borders else ""
+    if not tokens[0].isdecimal() or (looks_like_borders and len(tokens) < 3):
         reading.problem(number, f'"{line.strip()}" is not a country ({shape}).{hint}')
         return
     if int(tokens[0]) != expected:
-        hint = ""
-        if all(t.isdecimal() for t in tokens):
-            hint = " It looks like a border line: is the [borders] header missing?"
         reading.problem(number, f"country number {tokens[0]} where {expected} was expected: countries are "
                                 f"numbered 1, 2, 3... in the order they are listed.{hint}")
+        return
+    if len(tokens) < 3 or not tokens[2].isdecimal():
+        reading.problem(number, f'"{line.strip()}" is not a country ({shape})')
+        # Still counted, so that the countries after it keep their numbers.
+        name = tokens[1] if len(tokens) > 1 else f"#{expected}"
+        reading.countries.append(_Country(name, NO_CONTINENT, number))
         return
     country = _Country(tokens[1], int(tokens[2]), number)
     if len(tokens) == 3:
@@ -169,7 +173,7 @@ def _read_country(reading: _Reading, line: str, number: int) -> None:
         country.x, country.y = parse_number(tokens[3]), parse_number(tokens[4])
     else:
         reading.problem(number, f'"{line.strip()}": the position of "{country.name}" must be two numbers x y '
-                                f"({shape}; names cannot contain spaces)")
+                                f"({shape})")
     reading.countries.append(country)
 
 
@@ -207,7 +211,7 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
         if 1 <= country.continent_index <= len(reading.continents):
             slot = reading.continents[country.continent_index - 1]
             continent = slot.name if slot is not None else None
-        else:
+        elif country.continent_index != NO_CONTINENT:
             unknown_continents[country.continent_index].append(country)
         territories.append(Territory(country.name, continent, x=country.x, y=country.y))
 
