@@ -1,0 +1,96 @@
+"""Starting and stopping a server: the store, the lobby, the transport, and the signals that end them."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from pathlib import Path
+
+from server.config import ServerConfig
+from server.lobby import Lobby
+from server.logs import setup_logging
+from server.storage import Storage, open_storage
+from server.transport import Transport
+
+logger = logging.getLogger("risc.server")
+
+
+class RiscServer:
+    """A running server. `async with RiscServer(config) as server:` listens on `server.port` until the block ends."""
+
+    def __init__(self, config: ServerConfig, storage: Storage | None = None) -> None:
+        self.config = config
+        self.storage = storage if storage is not None else open_storage(config.data_dir)
+        self.lobby = Lobby(self.storage, config.max_games)
+        self.transport = Transport(config, self.lobby)
+
+    @property
+    def port(self) -> int:
+        return self.transport.port
+
+    async def start(self) -> None:
+        restored = await self.lobby.restore()
+        await self.transport.start()
+        logger.info("listening on %s:%d%s%s", self.config.host, self.port,
+                    " (password required)" if self.config.password else "",
+                    f", {restored} games restored" if restored else "")
+
+    async def stop(self) -> None:
+        """Finish the change each game has under way, refuse new ones, tell the clients, close, flush the store."""
+        logger.info("shutting down")
+        await self.lobby.close()
+        await self.transport.stop()
+        await self.storage.close()
+        logger.info("stopped")
+
+    async def __aenter__(self) -> RiscServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+
+async def serve_until_signalled(config: ServerConfig) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # not on Windows; Ctrl-C then ends asyncio.run
+            loop.add_signal_handler(sig, stop.set)
+    async with RiscServer(config):
+        await stop.wait()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
+    parser.add_argument("--port", type=int, default=8765, help="port for WebSocket clients and GET /healthz "
+                                                               "(default 8765; 0 picks a free one)")
+    parser.add_argument("--data-dir", type=Path, default=None, help="where the server keeps its games")
+    parser.add_argument("--password", default=None,
+                        help="password clients must give (default: the RISC_PASSWORD environment variable, "
+                             "else none)")
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    password = args.password if args.password is not None else os.environ.get("RISC_PASSWORD") or None
+    data_dir = args.data_dir
+    if data_dir is not None:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    return ServerConfig(host=args.host, port=args.port, data_dir=data_dir, password=password)
+
+
+def run(args: argparse.Namespace) -> int:
+    setup_logging()
+    try:
+        config = config_from_args(args)
+        asyncio.run(serve_until_signalled(config))
+    except OSError as exc:
+        logger.error("cannot start: %s", exc)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0

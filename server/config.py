@@ -1,0 +1,28 @@
+"""How a server is set up: where it listens, what it keeps, and the limits it holds every connection to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str = "0.0.0.0"
+    port: int = 8765
+    data_dir: Path | None = None
+    password: str | None = None
+    max_message_bytes: int = 64 * 1024
+    """Frames larger than this get a too-large error; frames past 4 times this close the connection (1009)."""
+    messages_per_second: float = 100.0
+    burst: int = 200
+    """A client may send `burst` frames at once, then `messages_per_second` on average."""
+    bad_frames_burst: int = 10
+    bad_frames_per_second: float = 0.2
+    """Refused frames a client may send before it is disconnected: `bad_frames_burst`, regained at this rate."""
+    hello_timeout: float = 10.0
+    outbound_queue: int = 512
+    """Messages waiting for a client that reads too slowly, past which it is disconnected."""
+    max_games: int = 500
+    shutdown_grace: float = 3.0
+    """How long clients have to receive the last messages when the server stops."""

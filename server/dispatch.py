@@ -1,0 +1,54 @@
+"""What each client message does: one branch per type, each handing the work to the lobby or to a game's match."""
+
+from __future__ import annotations
+
+from server.lobby import Lobby
+from server.match import Refusal, Subscriber
+from shared.protocol.codes import ErrorCode
+from shared.protocol.messages import (
+    ClientMessage,
+    Commit,
+    CreateGame,
+    GameCreated,
+    Games,
+    Hello,
+    IssueOrder,
+    JoinGame,
+    LeaveGame,
+    ListGames,
+    ListOrders,
+    Rematch,
+    Resume,
+    WatchGame,
+    WithdrawOrder,
+)
+
+
+async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> None:
+    """Carry out one validated message. Raises Refusal, having changed nothing, when it cannot."""
+    match message:
+        case ListGames():
+            sub.send(Games(games=lobby.summaries(), ref=message.ref))
+        case CreateGame():
+            game = await lobby.create(message.settings)
+            sub.send(GameCreated(game=game.summary(), ref=message.ref))
+        case JoinGame():
+            await lobby.get(message.game_id).join(sub, message.name, message.group, message.ref)
+        case LeaveGame():
+            await lobby.get(message.game_id).leave(sub, message.ref)
+        case WatchGame():
+            await lobby.get(message.game_id).watch(sub, message.last_seq, message.ref)
+        case Resume():
+            await lobby.get(message.game_id).resume(sub, message.token, message.last_seq, message.ref)
+        case IssueOrder():
+            await lobby.get(message.game_id).issue(sub, message.turn, message.order, message.ref)
+        case WithdrawOrder():
+            await lobby.get(message.game_id).withdraw(sub, message.turn, message.index, message.ref)
+        case ListOrders():
+            await lobby.get(message.game_id).list_orders(sub, message.ref)
+        case Commit():
+            await lobby.get(message.game_id).commit(sub, message.turn, message.ref)
+        case Rematch():
+            await lobby.get(message.game_id).request_rematch(sub, message.ref)
+        case Hello():
+            raise Refusal(ErrorCode.INVALID_MESSAGE, "hello comes once, as the first message")

@@ -1,0 +1,61 @@
+"""Turning one inbound frame into a validated message, or into the error that says what is wrong with it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from shared.protocol.codes import ErrorCode
+from shared.protocol.messages import CLIENT_ADAPTER, CLIENT_TYPES, ClientMessage, Error
+
+
+def parse_frame(frame: str | bytes, max_bytes: int) -> ClientMessage | Error:
+    """Validate before anything else: size, kind of frame, JSON, then the message's schema, strictly."""
+    if isinstance(frame, bytes):
+        return Error(code=ErrorCode.BINARY_FRAME, message="binary frames are refused: send JSON in text frames")
+    size = len(frame) if len(frame) > max_bytes else len(frame.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        return Error(code=ErrorCode.TOO_LARGE,
+                     message=f"a message may hold at most {max_bytes} bytes; this one has {size} or more")
+    try:
+        return CLIENT_ADAPTER.validate_json(frame, strict=True)
+    except ValidationError as exc:
+        return _describe(exc, frame)
+
+
+def _peek(frame: str) -> dict[str, Any]:
+    try:
+        data = json.loads(frame)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _describe(exc: ValidationError, frame: str) -> Error:
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    if first["type"] == "json_invalid":
+        return Error(code=ErrorCode.NOT_JSON, message=f"the frame is not JSON ({first['msg']})")
+    head = _peek(frame)
+    kind = head.get("type")
+    ref = head.get("ref")
+    request = kind if isinstance(kind, str) and kind in CLIENT_TYPES else None
+    ref = ref if isinstance(ref, str) and len(ref) <= 64 else None
+    if first["type"] == "dict_type":
+        code, text = ErrorCode.INVALID_MESSAGE, 'a message is a JSON object with a "type" field'
+    elif first["type"] == "union_tag_not_found":
+        code, text = ErrorCode.INVALID_MESSAGE, 'the message has no "type" field'
+    elif first["type"] == "union_tag_invalid":
+        shown = kind if isinstance(kind, str) else json.dumps(kind)
+        code, text = ErrorCode.UNKNOWN_TYPE, (f'there is no message of type "{shown[:40]}" '
+                                              f"(known: {', '.join(CLIENT_TYPES)})")
+    else:
+        parts = []
+        for error in errors[:4]:
+            where = ".".join(str(p) for p in error["loc"][1:]) or "message"
+            parts.append(f"{where}: {error['msg']}")
+        more = f" (and {len(errors) - 4} more)" if len(errors) > 4 else ""
+        code, text = ErrorCode.INVALID_MESSAGE, f"invalid {request or 'message'}: " + "; ".join(parts) + more
+    return Error(code=code, message=text, request=request, ref=ref)

@@ -1,0 +1,98 @@
+"""The games a server holds: creating them, finding them by id, listing them, restoring them from the store."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+
+from server.match import Match, Refusal, Subscriber
+from server.storage.base import SeatRecord, Storage
+from shared.maps.findings import MapError
+from shared.maps.groups import starting_groups
+from shared.maps.loader import load_map
+from shared.maps.model import GameMap
+from shared.protocol.codes import ErrorCode
+from shared.protocol.lobby import GameSettings, GameSummary
+from shared.rules.registry import get_ruleset
+
+logger = logging.getLogger("risc.server")
+
+
+class Lobby:
+    def __init__(self, storage: Storage, max_games: int = 500) -> None:
+        self.storage = storage
+        self.max_games = max_games
+        self.matches: dict[str, Match] = {}
+        self._creating = asyncio.Lock()
+
+    async def restore(self) -> int:
+        """Bring back every game the store holds; returns how many."""
+        for game_id in await self.storage.list_games():
+            stored = await self.storage.load(game_id)
+            if stored is not None:
+                self.matches[game_id] = Match.restore(stored, self.storage, self._rematch)
+        return len(self.matches)
+
+    def get(self, game_id: str) -> Match:
+        match = self.matches.get(game_id)
+        if match is None:
+            raise Refusal(ErrorCode.NO_SUCH_GAME, f'there is no game "{game_id}"')
+        return match
+
+    def summaries(self) -> list[GameSummary]:
+        return [m.summary() for m in self.matches.values()]
+
+    async def create(self, settings: GameSettings) -> Match:
+        game_map = await self._checked_map(settings)
+        async with self._creating:
+            match = await Match.create(self._new_id(), settings, game_map, self.storage, self._rematch)
+            self.matches[match.game_id] = match
+        logger.info("game %s created: map %s, %d players%s", match.game_id, game_map.name, settings.players,
+                    f", {settings.turn_seconds:g} s per turn" if settings.turn_seconds else "")
+        return match
+
+    async def _rematch(self, settings: GameSettings, seats: list[SeatRecord]) -> Match:
+        """R27: the same settings, the same players in the same seats, each keeping their seat token."""
+        game_map = await self._checked_map(settings)
+        async with self._creating:
+            match = await Match.create(self._new_id(), settings, game_map, self.storage, self._rematch, seats)
+            self.matches[match.game_id] = match
+        logger.info("game %s created as a rematch: %s", match.game_id, ", ".join(s.name for s in seats))
+        return match
+
+    async def _checked_map(self, settings: GameSettings) -> GameMap:
+        if len(self.matches) >= self.max_games:
+            raise Refusal(ErrorCode.BAD_SETTINGS, f"this server already holds {self.max_games} games")
+        try:
+            get_ruleset(settings.ruleset)
+        except ValueError as exc:
+            raise Refusal(ErrorCode.BAD_SETTINGS, str(exc)) from None
+        try:
+            game_map = await asyncio.to_thread(load_map, settings.map)
+        except MapError as exc:
+            text = str(exc)
+            raise Refusal(ErrorCode.BAD_MAP, text if len(text) <= 600 else text[:600] + " ...") from None
+        except (OSError, ValueError) as exc:
+            raise Refusal(ErrorCode.BAD_MAP, f'the map "{settings.map}" cannot be read: {exc}') from None
+        try:
+            starting_groups(game_map, settings.players)
+        except ValueError as exc:
+            raise Refusal(ErrorCode.BAD_SETTINGS, str(exc)) from None
+        return game_map
+
+    def _new_id(self) -> str:
+        while True:
+            game_id = secrets.token_hex(3)
+            if game_id not in self.matches:
+                return game_id
+
+    async def disconnect(self, sub: Subscriber) -> None:
+        for game_id in list(sub.games):
+            match = self.matches.get(game_id)
+            if match is not None:
+                await match.disconnect(sub)
+
+    async def close(self) -> None:
+        for match in list(self.matches.values()):
+            await match.close()
