@@ -10,6 +10,8 @@ from collections.abc import Sequence
 # Each module defines `register(subparsers)`, which adds its parser and sets `handler` (args -> exit status).
 COMMAND_MODULES = [
     "risc.commands.maps",
+    "risc.commands.server",
+    "risc.commands.protocol",
 ]
 
 
