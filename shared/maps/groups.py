@@ -88,8 +88,61 @@ def _grow(graph: Mapping[str, Sequence[str]], names: Sequence[str], seeds: Seque
     return groups
 
 
+def _pieces(graph: Mapping[str, Sequence[str]], group: Sequence[str]) -> list[list[str]]:
+    inside = set(group)
+    return components({n: [m for m in graph[n] if m in inside] for n in group}, group)
+
+
+def _repair(graph: Mapping[str, Sequence[str]], groups: list[list[str]], names: Sequence[str],
+            max_swaps: int = 200) -> list[list[str]]:
+    """Swap stray territories for ones next to their group's main piece while that joins more pieces than it breaks.
+
+    Leftover (neutral) territories take part as a group whose shape does not matter.
+    """
+    grouped = {n for g in groups for n in g}
+    leftovers = [n for n in names if n not in grouped]
+    pools = [list(g) for g in groups] + [leftovers]
+    last = len(pools) - 1
+
+    def cost(index: int) -> int:
+        return 0 if index == last else len(_pieces(graph, pools[index]))
+
+    for _ in range(max_swaps):
+        where = {n: i for i, pool in enumerate(pools) for n in pool}
+        improved = False
+        for g in range(last):
+            pieces = _pieces(graph, pools[g])
+            if len(pieces) == 1:
+                continue
+            main = set(pieces[0])
+            for stray in (n for piece in pieces[1:] for n in piece):
+                for h in sorted({where[m] for m in graph[stray]} - {g}):
+                    for candidate in [u for u in pools[h] if any(m in main for m in graph[u])]:
+                        before = cost(g) + cost(h)
+                        pools[g].remove(stray)
+                        pools[g].append(candidate)
+                        pools[h].remove(candidate)
+                        pools[h].append(stray)
+                        if cost(g) + cost(h) < before:
+                            improved = True
+                            break
+                        pools[h].remove(stray)
+                        pools[h].append(candidate)
+                        pools[g].remove(candidate)
+                        pools[g].append(stray)
+                    if improved:
+                        break
+                if improved:
+                    break
+            if improved:
+                break
+        if not improved:
+            break
+    return pools[:last]
+
+
 def compute_groups(game_map: GameMap, players: int) -> Groups:
-    """Equal groups of len(map) // players territories, best of a few seedings by contiguity."""
+    """Equal groups of len(map) // players territories: the best of many seedings by contiguity, then repaired."""
     names = list(game_map.names)
     if players < 1:
         raise ValueError("at least one player is needed")
@@ -99,17 +152,24 @@ def compute_groups(game_map: GameMap, players: int) -> Groups:
     undirected = game_map.undirected()
     rank = {n: i for i, n in enumerate(names)}
     graph = {n: sorted((m for m in undirected[n] if m != n), key=rank.__getitem__) for n in names}
-    attempts = 8 if len(names) <= 500 else 2
+    attempts = min(len(names), 48) if len(names) <= 500 else 2
     starts = sorted({names[(i * len(names)) // attempts] for i in range(attempts)}, key=rank.__getitem__)
-    best: list[list[str]] | None = None
-    best_score: tuple[int, int] | None = None
-    for start in starts:
+    scored: list[tuple[tuple[int, int], int, list[list[str]]]] = []
+    for attempt, start in enumerate(starts):
         seeds, dists = _spread_seeds(graph, names, start, players)
         groups = _grow(graph, names, seeds, dists, size)
-        pieces = sum(len(components({n: [m for m in graph[n] if m in g] for n in g}, g)) for g in map(set, groups))
+        pieces = sum(len(_pieces(graph, g)) for g in groups)
         spread = sum(dists[i].get(n, len(names)) for i, g in enumerate(groups) for n in g)
-        score = (pieces, spread)
-        if best_score is None or score < best_score:
-            best, best_score = groups, score
+        scored.append(((pieces, spread), attempt, groups))
+    scored.sort(key=lambda item: item[:2])
+    best: list[list[str]] | None = None
+    best_pieces = len(names) + 1
+    for _, _, groups in scored[:4]:  # repairing is the costly part: only the most promising seedings
+        repaired = _repair(graph, groups, names)
+        pieces = sum(len(_pieces(graph, g)) for g in repaired)
+        if pieces < best_pieces:
+            best, best_pieces = repaired, pieces
+        if best_pieces == players:
+            break
     assert best is not None
     return tuple(tuple(sorted(g, key=rank.__getitem__)) for g in best)
