@@ -48,7 +48,7 @@ def play_random_game(game_map: GameMap, players: int, seed: int, max_turns: int,
     names = [f"P{i + 1}" for i in range(players)]
     chooser = random.Random(f"orders:{seed}")
     state = RISC.setup(game_map, names, GameOptions(), GameRandom(seed, 0))
-    _check_board(state)
+    check_board(state)
 
     for player in names:
         for order in _placement(state, player, chooser):
@@ -82,8 +82,8 @@ def _committed(state: GameState, player: str) -> GameState:
 def _resolved(state: GameState, seed: int, observe: Observer | None) -> GameState:
     assert not RISC.awaiting(state), f"turn {state.turn}: still awaiting {sorted(RISC.awaiting(state))}"
     after, events = advance(RISC, state, GameRandom(seed, state.turn))
-    _check_board(after)
-    _check_units(state, after, events)
+    check_board(after)
+    check_resolution(state, after, events)
     if observe is not None:
         observe(state, after, events)
     return after
@@ -128,7 +128,7 @@ def _random_orders(state: GameState, player: str, chooser: random.Random) -> lis
     return orders
 
 
-def _check_board(state: GameState) -> None:
+def check_board(state: GameState) -> None:
     names = set(state.game_map.names)
     assert set(state.owner) == names, f"turn {state.turn}: owners are not given for exactly the map's territories"
     assert set(state.units) == names, f"turn {state.turn}: units are not given for exactly the map's territories"
@@ -141,7 +141,7 @@ def _check_board(state: GameState) -> None:
         assert player not in state.owner.values(), f"turn {state.turn}: eliminated {player} still holds land"
 
 
-def _check_units(before: GameState, after: GameState, events: list[Event]) -> None:
+def check_resolution(before: GameState, after: GameState, events: list[Event]) -> None:
     """Replay the events on the state before: they must account for every unit and every owner after."""
     units = dict(before.units)
     owner = dict(before.owner)

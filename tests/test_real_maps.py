@@ -16,9 +16,9 @@ import pytest
 from shared.maps import FindingCode, GameMap, Severity, check_map_file
 from shared.maps.native import read_native, write_native
 from shared.rules import Phase
-from shared.rules.events import Combat, Event
+from shared.rules.events import Combat, Event, UnitsReceived
 from shared.rules.state import GameState
-from tests.playthrough import play_random_game
+from tests.playthrough import check_board, check_resolution, play_random_game
 
 MAPS = Path(__file__).resolve().parents[1].parent / "shared" / "maps"
 
@@ -312,3 +312,25 @@ def test_a_random_game_plays_to_the_turn_limit_or_a_winner(relative: str) -> Non
     else:
         assert state.turn == TURNS_PER_GAME + 1
         assert len(state.alive) >= 2
+
+
+def test_the_game_checks_catch_units_or_owners_the_events_do_not_explain() -> None:
+    """The invariants the random games rely on are not vacuous: tampering with a resolved turn is caught."""
+    game_map = playable_map("domination/europe.map")
+    turns: list[tuple[GameState, GameState, list[Event]]] = []
+    play_random_game(game_map, 3, seed=7, max_turns=5, observe=lambda b, a, e: turns.append((b, a, e)))
+    before, after, events = next(t for t in turns[1:] if any(isinstance(e, Combat) for e in t[2]))
+    check_resolution(before, after, events)
+    name = game_map.names[0]
+    extra = after.evolve(units={**after.units, name: after.units[name] + 1})
+    with pytest.raises(AssertionError, match="not explained by the events"):
+        check_resolution(before, extra, events)
+    without_income = [e for e in events if not isinstance(e, UnitsReceived)]
+    with pytest.raises(AssertionError, match="units received"):
+        check_resolution(before, after, without_income)
+    stolen = after.evolve(owner={**after.owner, name: "nobody"})
+    with pytest.raises(AssertionError, match="not playing"):
+        check_board(stolen)
+    negative = after.evolve(units={**after.units, name: -1})
+    with pytest.raises(AssertionError, match="negative"):
+        check_board(negative)
