@@ -11,6 +11,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = [
     "risc.commands.maps",
     "risc.commands.server",
+    "risc.commands.client",
     "risc.commands.protocol",
 ]
 

@@ -1,0 +1,248 @@
+"""The link to the server: connect and say hello, pair each request with its reply, and reconnect when the link drops.
+
+Requests carry a `ref` the server copies into its answer, so `request()` returns exactly the reply (or the error) to
+that request; everything else the server sends (updates, and replies nobody waits for) goes to `on_message` in the
+order it arrived. When the link drops, requests under way fail with ConnectionLost, and the connection retries with a
+growing, jittered delay until it is back; then `on_reconnect` runs, which is where the game resumes its seat. Refusals
+that another try cannot cure (a wrong password, another protocol version) end the connection for good.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import random
+from collections.abc import Awaitable, Callable
+from enum import StrEnum
+
+from pydantic import BaseModel, ValidationError
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from shared.protocol.codes import CloseCode, ErrorCode
+from shared.protocol.messages import Error, Hello, ServerMessage, Welcome, decode_server, encode
+
+CLIENT_NAME = "risc-text-client"
+FATAL_CLOSE_CODES = frozenset({CloseCode.VERSION_MISMATCH, CloseCode.BAD_PASSWORD})
+FATAL_ERRORS = frozenset({ErrorCode.VERSION_MISMATCH, ErrorCode.BAD_PASSWORD})
+
+
+class LinkState(StrEnum):
+    CONNECTED = "connected"
+    RECONNECTING = "reconnecting"
+    CLOSED = "closed"
+
+
+class ConnectionFailed(Exception):
+    """The server cannot be reached, or refused us. `fatal`: another try will not change it (password, version)."""
+
+    def __init__(self, message: str, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.fatal = fatal
+
+
+class ConnectionLost(Exception):
+    """The link dropped before the reply came: the request may or may not have been carried out."""
+
+
+class Backoff:
+    """Delays between reconnection attempts: doubling from `first` up to `most`, each shortened by up to a quarter at
+    random, so a whole room of clients does not knock on a restarted server at the same instant."""
+
+    def __init__(self, first: float = 0.5, most: float = 10.0) -> None:
+        self.first, self.most = first, most
+        self._next = first
+
+    def next_delay(self) -> float:
+        delay = self._next
+        self._next = min(self.most, self._next * 2)
+        return delay * random.uniform(0.75, 1.0)
+
+    def reset(self) -> None:
+        self._next = self.first
+
+
+class Connection:
+    def __init__(self, url: str, *, password: str | None = None,
+                 on_message: Callable[[ServerMessage], None] | None = None,
+                 on_link: Callable[[LinkState, str], None] | None = None,
+                 on_reconnect: Callable[[], Awaitable[None]] | None = None,
+                 backoff: Backoff | None = None, timeout: float = 10.0) -> None:
+        self.url = url
+        self.password = password
+        self.on_message = on_message or (lambda message: None)
+        self.on_link = on_link or (lambda state, detail: None)
+        self.on_reconnect = on_reconnect
+        self.backoff = backoff or Backoff()
+        self.timeout = timeout
+        self.state = LinkState.CLOSED
+        self.welcome: Welcome | None = None
+        self._ws: ClientConnection | None = None
+        self._pending: dict[str, asyncio.Future[ServerMessage]] = {}
+        self._refs = itertools.count(1)
+        self._supervisor: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
+        self._connected = asyncio.Event()
+
+    # ---- opening ------------------------------------------------------------------------------------------------
+
+    async def open(self) -> Welcome:
+        """Connect and say hello; raises ConnectionFailed with a sentence a person can act on."""
+        ws, welcome = await self._dial()
+        self._attach(ws, welcome)
+        self._supervisor = asyncio.get_running_loop().create_task(self._supervise())
+        return welcome
+
+    async def _dial(self) -> tuple[ClientConnection, Welcome]:
+        try:
+            ws = await asyncio.wait_for(connect(self.url, open_timeout=self.timeout, ping_interval=20,
+                                                ping_timeout=20, close_timeout=2, max_size=2**22), self.timeout)
+        except InvalidURI as exc:
+            raise ConnectionFailed(f"{self.url} is not a websocket address (e.g. ws://host:8765)") from exc
+        except (OSError, InvalidHandshake, TimeoutError) as exc:
+            raise ConnectionFailed(f"cannot reach {self.url}: {exc or type(exc).__name__}") from exc
+        try:
+            await ws.send(encode(Hello(password=self.password, client=CLIENT_NAME, ref="hello")))
+            reply = decode_server(await asyncio.wait_for(ws.recv(), self.timeout))
+        except (ConnectionClosed, TimeoutError, ValidationError, OSError) as exc:
+            await ws.close()
+            raise ConnectionFailed(f"{self.url} did not answer the hello: {exc or type(exc).__name__}") from exc
+        if isinstance(reply, Error):
+            await ws.close()
+            raise ConnectionFailed(f"the server refused us: {reply.message}", fatal=reply.code in FATAL_ERRORS)
+        if not isinstance(reply, Welcome):
+            await ws.close()
+            raise ConnectionFailed(f"the server answered the hello with {reply.type}")
+        return ws, reply
+
+    def _attach(self, ws: ClientConnection, welcome: Welcome) -> None:
+        self._ws, self.welcome = ws, welcome
+        self.state = LinkState.CONNECTED
+        self._connected.set()
+
+    # ---- requests -----------------------------------------------------------------------------------------------
+
+    async def send(self, message: BaseModel) -> None:
+        ws = self._ws
+        if ws is None or self.state is not LinkState.CONNECTED:
+            raise ConnectionLost("not connected to the server")
+        try:
+            await ws.send(encode(message))
+        except ConnectionClosed as exc:
+            raise ConnectionLost("the connection dropped") from exc
+
+    async def request(self, message: BaseModel) -> ServerMessage:
+        """Send `message` and wait for the server's answer to it: its reply, or an Error (a value, not raised)."""
+        ref = f"r{next(self._refs)}"
+        message = message.model_copy(update={"ref": ref})
+        future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
+        self._pending[ref] = future
+        try:
+            await self.send(message)
+            return await asyncio.wait_for(future, self.timeout)
+        except TimeoutError as exc:
+            raise ConnectionLost("the server did not answer in time") from exc
+        finally:
+            self._pending.pop(ref, None)
+
+    async def wait_connected(self) -> None:
+        await self._connected.wait()
+
+    # ---- reading and reconnecting -------------------------------------------------------------------------------
+
+    async def _supervise(self) -> None:
+        while not self._closing:
+            ws = self._ws
+            assert ws is not None
+            await self._read(ws)
+            if self._closing:
+                break
+            code = ws.close_code
+            self._connected.clear()
+            self._fail_pending()
+            if code in FATAL_CLOSE_CODES:
+                self._set_state(LinkState.CLOSED, f"the server closed the connection: {ws.close_reason or code}")
+                return
+            self._set_state(LinkState.RECONNECTING, "the connection dropped; reconnecting")
+            if not await self._reconnect():
+                return
+            self._set_state(LinkState.CONNECTED, "reconnected")
+            if self.on_reconnect is not None:
+                self._spawn(self.on_reconnect())
+
+    async def _read(self, ws: ClientConnection) -> None:
+        try:
+            async for frame in ws:
+                try:
+                    message = decode_server(frame)
+                except ValidationError:
+                    continue  # a newer server's message this client does not know: nothing to act on
+                self._deliver(message)
+        except ConnectionClosed:
+            pass
+
+    def _deliver(self, message: ServerMessage) -> None:
+        future = self._pending.get(message.ref) if message.ref is not None else None
+        if future is not None and not future.done():
+            future.set_result(message)
+        else:
+            self.on_message(message)
+
+    def _fail_pending(self) -> None:
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(ConnectionLost("the connection dropped before the server answered"))
+        self._pending.clear()
+
+    async def _reconnect(self) -> bool:
+        self.backoff.reset()
+        while not self._closing:
+            await asyncio.sleep(self.backoff.next_delay())
+            if self._closing:
+                return False
+            try:
+                ws, welcome = await self._dial()
+            except ConnectionFailed as exc:
+                if exc.fatal:
+                    self._set_state(LinkState.CLOSED, str(exc))
+                    return False
+                continue
+            if self._closing:
+                await ws.close()
+                return False
+            self._attach(ws, welcome)
+            return True
+        return False
+
+    def _set_state(self, state: LinkState, detail: str) -> None:
+        self.state = state
+        self.on_link(state, detail)
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
+            await work
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def drop(self) -> None:
+        """Close the link as a network failure would, leaving reconnection to do its work (for tests and Ctrl-R)."""
+        if self._ws is not None:
+            self._ws.transport.abort()
+
+    async def close(self) -> None:
+        self._closing = True
+        self.state = LinkState.CLOSED
+        self._fail_pending()
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+        if self._supervisor is not None:
+            self._supervisor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._supervisor
+        for task in list(self._tasks):
+            task.cancel()

@@ -1,0 +1,88 @@
+"""Seat tokens kept on disk, so closing the terminal never costs a player their seat.
+
+The file lives in the user's config directory ($XDG_CONFIG_HOME/risc, else ~/.config/risc), readable by its owner
+only (mode 0600, the directory 0700): a token is the one key to a seat. Seats are keyed by server address and game
+id; each remembers the player's name and when it was saved, so the newest seat on a server is the one to go back to.
+A damaged file is treated as empty rather than stopping the client.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+FILE_NAME = "seats.json"
+
+
+def config_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "risc"
+
+
+def server_key(url: str) -> str:
+    """ws://Host:8765/ and ws://host:8765 are the same server."""
+    scheme, sep, rest = url.strip().partition("://")
+    if not sep:
+        return url.strip().rstrip("/")
+    host, slash, path = rest.partition("/")
+    return f"{scheme.lower()}://{host.lower()}{slash}{path}".rstrip("/")
+
+
+@dataclass(frozen=True)
+class Seat:
+    server: str
+    game_id: str
+    player: str
+    token: str
+    saved_at: float
+
+
+class SeatStore:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or config_dir() / FILE_NAME
+
+    def _read(self) -> list[Seat]:
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            return [Seat(**entry) for entry in raw.get("seats", [])]
+        except (OSError, ValueError, TypeError, AttributeError):
+            return []
+
+    def _write(self, seats: list[Seat]) -> None:
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            json.dump({"seats": [asdict(s) for s in seats]}, out, indent=1)
+        os.chmod(temporary, 0o600)
+        os.replace(temporary, self.path)
+
+    def save(self, server: str, game_id: str, player: str, token: str) -> Seat:
+        key = server_key(server)
+        seat = Seat(key, game_id, player, token, time.time())
+        kept = [s for s in self._read() if (s.server, s.game_id) != (key, game_id)]
+        self._write([*kept, seat])
+        return seat
+
+    def get(self, server: str, game_id: str) -> Seat | None:
+        key = server_key(server)
+        return next((s for s in self._read() if (s.server, s.game_id) == (key, game_id)), None)
+
+    def seats_for(self, server: str, player: str | None = None) -> list[Seat]:
+        """The seats held on a server (by one player, when named), newest first."""
+        key = server_key(server)
+        found = [s for s in self._read()
+                 if s.server == key and (player is None or s.player.casefold() == player.casefold())]
+        return sorted(found, key=lambda s: s.saved_at, reverse=True)
+
+    def forget(self, server: str, game_id: str) -> None:
+        key = server_key(server)
+        seats = self._read()
+        kept = [s for s in seats if (s.server, s.game_id) != (key, game_id)]
+        if len(kept) != len(seats):
+            with contextlib.suppress(OSError):
+                self._write(kept)
