@@ -139,6 +139,11 @@ async def test_three_players_play_the_seed_map_from_lobby_to_victory_and_a_remat
         first = await players[1].wait_for(lambda m: m["type"] == "update" and m["game_id"] == new_game)
         assert first["view"]["phase"] == "placement" and first["view"]["pool_left"] == 6
         assert first["game"]["settings"] == finals[0]["game"]["settings"]
+        # The finished game may be left by anyone; a game still running may not (D3 keeps the seat).
+        loser = players[names.index(losers[0])]
+        assert (await loser.request(type="leave_game", game_id=game_id))["type"] == "left"
+        refused = await loser.request(type="leave_game", game_id=new_game)
+        assert refused["type"] == "error" and refused["code"] == "game-started"
 
 
 async def test_a_placement_reaches_nobody_before_everyone_is_done() -> None:
