@@ -12,9 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shared.maps import FindingCode, GameMap, Severity, check_map_file
 from shared.maps.native import read_native, write_native
+from shared.maps.validate import cannot_reach_all
 from shared.rules import Phase
 from shared.rules.events import Combat, Event, UnitsReceived
 from shared.rules.state import GameState
@@ -334,3 +337,28 @@ def test_the_game_checks_catch_units_or_owners_the_events_do_not_explain() -> No
     negative = after.evolve(units={**after.units, name: -1})
     with pytest.raises(AssertionError, match="negative"):
         check_board(negative)
+
+
+def _reach(graph: dict[str, list[str]], start: str) -> set[str]:
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in graph[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 9).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))))
+def test_who_cannot_reach_everyone_matches_a_search_from_each_territory(
+        case: tuple[int, list[tuple[int, int]]]) -> None:
+    """artic.map's UNREACHABLE warning comes from one linear search; it must agree with n searches."""
+    size, edges = case
+    names = [f"t{i}" for i in range(size)]
+    graph: dict[str, list[str]] = {n: [] for n in names}
+    for a, b in edges:
+        graph[names[a]].append(names[b])
+    expected = [n for n in names if len(_reach(graph, n)) < size]
+    assert cannot_reach_all(graph, names) == expected

@@ -6,7 +6,7 @@ Errors make a map unplayable; warnings describe maps that still play (one-way bo
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence, Set
 
 from shared.maps.findings import Finding, FindingCode, error, quote_list, warning
 from shared.maps.model import GameMap
@@ -34,15 +34,40 @@ def components(graph: Mapping[str, Iterable[str]], order: Iterable[str]) -> list
     return pieces
 
 
-def _reachable(graph: Mapping[str, Iterable[str]], start: str) -> set[str]:
+def _reachable(graph: Mapping[str, Iterable[str]], start: str, skip: Set[str] = frozenset()) -> set[str]:
+    """Where `start` leads, not entering `skip` (territories already searched from elsewhere)."""
     seen = {start}
     queue = deque([start])
     while queue:
         for nxt in graph.get(queue.popleft(), ()):
-            if nxt not in seen:
+            if nxt not in seen and nxt not in skip:
                 seen.add(nxt)
                 queue.append(nxt)
     return seen
+
+
+def cannot_reach_all(graph: Mapping[str, Iterable[str]], names: Sequence[str]) -> list[str]:
+    """Territories from which some other territory cannot be reached along directed borders, in `names` order.
+
+    Linear, not one search per territory: the root of the last search tree of a sweep over all territories
+    reaches everything if any territory does (a "mother vertex"); those that reach everything are then
+    exactly those that reach that root.
+    """
+    seen: set[str] = set()
+    root = names[0] if names else ""
+    for start in names:
+        if start not in seen:
+            root = start
+            seen |= _reachable(graph, start, seen)
+    if len(_reachable(graph, root)) < len(names):
+        return list(names)
+    reverse: dict[str, list[str]] = {n: [] for n in names}
+    for source in names:
+        for target in graph.get(source, ()):
+            if target in reverse:
+                reverse[target].append(source)
+    reach_all = _reachable(reverse, root)
+    return [n for n in names if n not in reach_all]
 
 
 def validate_map(game_map: GameMap) -> list[Finding]:
@@ -93,7 +118,7 @@ def validate_map(game_map: GameMap) -> list[Finding]:
                                 territories=sorted({n for pair in one_way for n in pair})))
         if len(pieces) == 1:
             directed = {n: [t for t in game_map.neighbours(n) if t in known] for n in names}
-            stuck = [n for n in names if len(_reachable(directed, n)) < len(names)]
+            stuck = cannot_reach_all(directed, names)
             if stuck:
                 findings.append(warning(
                     FindingCode.UNREACHABLE,
