@@ -169,6 +169,8 @@ class Transport:
 
     async def _serve(self, conn: Connection) -> None:
         async for frame in conn.ws:
+            if conn.closing:
+                continue  # read on, unheeded, so that the closing handshake is not stuck behind unread frames
             if not conn.rate.take():
                 self._refuse(conn, Error(code=ErrorCode.RATE_LIMITED,
                                          message=f"more than {self.config.messages_per_second:g} messages a "
@@ -179,8 +181,6 @@ class Transport:
                     self._refuse(conn, message)
                 else:
                     await self._carry_out(conn, message)
-            if conn.closing:
-                return
 
     async def _carry_out(self, conn: Connection, message: BaseModel) -> None:
         request = getattr(message, "type", None)
