@@ -33,8 +33,9 @@ async def running_server(storage: Storage | None = None, **settings: Any) -> Asy
         yield server
 
 
-def url(server: RiscServer) -> str:
-    return f"ws://127.0.0.1:{server.port}"
+def url(server: RiscServer | int) -> str:
+    """The address of a server in this process, or of one listening on the given port."""
+    return f"ws://127.0.0.1:{server if isinstance(server, int) else server.port}"
 
 
 class Client:
@@ -52,7 +53,7 @@ class Client:
         self.closed = asyncio.Event()
 
     @classmethod
-    async def connect(cls, server: RiscServer, *, hello: bool = True, password: str | None = None) -> Client:
+    async def connect(cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None) -> Client:
         client = cls(await connect(url(server), max_size=None))
         if hello:
             welcome = await client.request(type="hello", protocol=PROTOCOL_VERSION, password=password)

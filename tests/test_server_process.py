@@ -1,0 +1,68 @@
+"""The server as its users start it: a process, configured from the command line and the environment, stopped by
+a signal, telling its clients before it goes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+
+from websockets.asyncio.client import connect
+
+from tests.server_support import Client
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def start_server(*args: str, env: dict[str, str] | None = None) -> tuple[asyncio.subprocess.Process, int]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", *args,
+        cwd=ROOT, stderr=asyncio.subprocess.PIPE, env={**os.environ, **(env or {})})
+    assert process.stderr is not None
+    while True:
+        line = (await asyncio.wait_for(process.stderr.readline(), 10)).decode()
+        assert line, "the server exited before listening"
+        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        if found:
+            return process, int(found.group(1))
+
+
+async def test_sigterm_tells_the_clients_and_exits_cleanly(tmp_path: Path) -> None:
+    process, port = await start_server("--data-dir", str(tmp_path / "data"), env={"RISC_PASSWORD": "pw"})
+    try:
+        async with connect(f"ws://127.0.0.1:{port}") as ws:  # the password comes from the environment
+            await ws.send('{"type": "hello", "protocol": 1}')
+            assert '"bad-password"' in str(await ws.recv())
+        client = await Client.connect(port, password="pw")
+        created = await client.request(type="create_game", settings={"map": "seed", "players": 2})
+        await client.request(type="join_game", game_id=created["game"]["game_id"], name="ann")
+        process.send_signal(signal.SIGTERM)
+        notice = await client.wait_type("shutting_down")
+        assert notice["message"]
+        await asyncio.wait_for(client.closed.wait(), 10)
+        assert client.ws.close_code == 1001
+        assert await asyncio.wait_for(process.wait(), 10) == 0
+        assert process.stderr is not None
+        log = (await process.stderr.read()).decode()
+        assert "created" in log and "ann joined" in log and "stopped" in log
+        assert (tmp_path / "data").is_dir()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def test_ctrl_c_stops_the_server_cleanly() -> None:
+    process, port = await start_server()
+    try:
+        client = await Client.connect(port)
+        process.send_signal(signal.SIGINT)
+        await client.wait_type("shutting_down")
+        assert await asyncio.wait_for(process.wait(), 10) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
