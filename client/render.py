@@ -132,23 +132,26 @@ def summary(view: GameView) -> FormattedText:
     """Territories and units per player, the turn and phase, and who has committed: the board at a glance."""
     palette = palette_of(view)
     you = view.viewer
-    out: Fragments = [("class:title", f"{view.map_name}: {_phase_words(view)}"), ("", "\n")]
-    width = max([len(p.name) + (6 if p.name == you else 0) for p in view.players] + [7])
     neutral = [t for t in view.territories if t.owner is None]
+    rows: list[tuple[Owner, str, str, str, str]] = []
     for player in view.players:
-        shown = f"{player.name} (you)" if player.name == you else player.name
         if player.eliminated:
             state = "eliminated"
         elif view.phase is Phase.FINISHED:
             state = "winner" if player.name == view.winner else ""
         else:
             state = "committed" if player.committed else "deciding"
-        line = f"{_count(player.territories, 'territory', 'territories'):>14}  {units(player.units):>10}  {state}"
-        out += [("", "  "), (palette.style(player.name), shown.ljust(width)), ("", line.rstrip() + "\n")]
+        shown = f"{player.name} (you)" if player.name == you else player.name
+        rows.append((player.name, shown, _count(player.territories, "territory", "territories"),
+                     units(player.units), state))
     if neutral:
-        line = (f"{_count(len(neutral), 'territory', 'territories'):>14}  "
-                f"{units(sum(t.units for t in neutral)):>10}")
-        out += [("", "  "), ("class:neutral", "neutral".ljust(width)), ("", line + "\n")]
+        rows.append((None, "neutral", _count(len(neutral), "territory", "territories"),
+                     units(sum(t.units for t in neutral)), ""))
+    widths = [max(len(row[i]) for row in rows) for i in range(1, 4)]
+    out: Fragments = [("class:title", f"{view.map_name}, {_phase_words(view)}"), ("", "\n")]
+    for owner, shown, held, count, state in rows:
+        line = f"  {held:<{widths[1]}}  {count:>{widths[2]}}  {state}".rstrip()
+        out += [("", "  "), (palette.style(owner), shown.ljust(widths[0])), ("", line + "\n")]
     return FormattedText(out)
 
 
@@ -320,9 +323,9 @@ def history_table(history: Mapping[str, TurnRecord], players: Sequence[str], pal
         return FormattedText([("class:muted", "Nothing recorded yet.\n")])
     width = max([len(p) for p in players] + [9])
     out: Fragments = [("class:title", "Territories/units per turn:"), ("", "\n"), ("", "  turn  ")]
-    for player in players:
-        out.append((palette.style(player), player.rjust(width) + "  "))
-    out.append(("", "\n"))
+    for number, player in enumerate(players):
+        out.append((palette.style(player), player.rjust(width)))
+        out.append(("", "  " if number < len(players) - 1 else "\n"))
     for label, record in history.items():
         cells = "".join(
             (f"{record[p][0]}/{record[p][1]}" if p in record else "-").rjust(width) + "  " for p in players)

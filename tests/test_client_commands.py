@@ -1,0 +1,141 @@
+"""What a player types: short forms, names in any case and by unique prefix (D4), clear errors, typo hints, help."""
+
+from __future__ import annotations
+
+import pytest
+from prompt_toolkit.document import Document
+
+from client.commands import (
+    SPECS,
+    Attack,
+    Context,
+    Create,
+    Done,
+    Help,
+    Join,
+    ListOrders,
+    Move,
+    ParseError,
+    Place,
+    Quit,
+    Watch,
+    Withdraw,
+    help_text,
+    parse,
+)
+from client.completion import CommandCompleter, StaticCandidates
+from shared.maps import load_map
+
+SEED = Context(load_map("seed").names)
+
+
+def error_of(line: str, context: Context = SEED) -> str:
+    result = parse(line, context)
+    assert isinstance(result, ParseError), f"{line!r} was read as {result}"
+    return result.message
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("move 5 Narnia Oz", Move(5, "Narnia", "Oz")),
+    ("m 5 Narnia Oz", Move(5, "Narnia", "Oz")),
+    ("M 5 narnia OZ", Move(5, "Narnia", "Oz")),
+    ("attack 10 Midkemia Scadrial", Attack(10, "Midkemia", "Scadrial")),
+    ("a 10 mid sca", Attack(10, "Midkemia", "Scadrial")),
+    ("place 7 hog", Place(7, "Hogwarts")),
+    ("p 7 Hogwarts", Place(7, "Hogwarts")),
+    ("D", Done()),
+    ("done", Done()),
+    ("commit", Done()),
+    ("o", ListOrders()),
+    ("withdraw 2", Withdraw(2)),
+    ("w 1", Withdraw(1)),
+    ("q", Quit()),
+])
+def test_orders_and_short_forms(line: str, expected: object) -> None:
+    assert parse(line, SEED) == expected
+
+
+def test_a_unique_prefix_of_a_command_name_is_enough() -> None:
+    assert parse("att 3 Oz Mordor", SEED) == Attack(3, "Oz", "Mordor")
+    assert parse("HIST", SEED).__class__.__name__ == "History"
+
+
+def test_an_ambiguous_territory_prefix_names_the_candidates() -> None:
+    # Mordor and Midkemia both start with M.
+    message = error_of("move 5 M Oz")
+    assert "could be any of: Midkemia, Mordor" in message
+
+
+def test_an_unknown_territory_is_named() -> None:
+    assert 'no territory matches "Atlantis"' in error_of("attack 5 Oz Atlantis")
+
+
+def test_a_number_of_units_must_be_a_whole_number() -> None:
+    message = error_of("move five Narnia Oz")
+    assert 'not "five"' in message and "move 5 Narnia Oz" in message
+
+
+def test_missing_arguments_say_how_to_write_the_command() -> None:
+    assert "usage: attack N FROM TO" in error_of("attack 5 Oz")
+    assert "usage: place N TERRITORY" in error_of("place 5")
+    assert "withdraw 2" in error_of("withdraw")
+
+
+def test_orders_need_a_game_on_screen() -> None:
+    assert "join or watch one first" in error_of("move 5 Narnia Oz", Context())
+
+
+@pytest.mark.parametrize(("typo", "meant"), [("mvoe", "move"), ("atack", "attack"), ("dnoe", "done"),
+                                             ("withdrw", "withdraw"), ("boadr", "board")])
+def test_a_typo_suggests_the_nearest_command(typo: str, meant: str) -> None:
+    message = error_of(f"{typo} 5 Narnia Oz")
+    assert f"did you mean {meant}" in message
+    assert "help" in message
+
+
+def test_nonsense_gets_no_suggestion_but_points_to_help() -> None:
+    message = error_of("xyzzy")
+    assert "did you mean" not in message and "type help" in message
+
+
+def test_names_with_spaces_quoted_or_split_the_one_way_that_works() -> None:
+    names = Context(("North America", "South America", "Europe", "North Africa"))
+    assert parse('move 3 "North America" Europe', names) == Move(3, "North America", "Europe")
+    assert parse("attack 3 north america north africa", names) == Attack(3, "North America", "North Africa")
+    assert parse("a 3 south europe", names) == Attack(3, "South America", "Europe")
+
+
+def test_lobby_commands() -> None:
+    assert parse("join 3fa2c1") == Join("3fa2c1")
+    assert parse("j 3fa2c1 1") == Join("3fa2c1", 1)
+    assert parse("watch 3fa2c1") == Watch("3fa2c1")
+    assert parse("create seed 3 time=90 units=40 choose") == Create("seed", 3, 40, None, 90.0, True)
+    assert parse("create meridian players=5") == Create("meridian", 5)
+    assert "unknown setting" in error_of("create seed colour=red", Context())
+    assert "not a game id" in error_of("join ../etc", Context())
+
+
+def test_help_lists_every_command_with_an_example() -> None:
+    text = help_text()
+    for spec in SPECS:
+        assert spec.usage in text and f"e.g. {spec.example}" in text
+    assert parse("help m") == Help("move")
+    assert "move 5 Narnia Oz" in help_text("move")
+
+
+def test_completion_offers_own_territories_then_enemy_neighbours() -> None:
+    seed = load_map("seed")
+    own = ["Narnia", "Midkemia", "Oz"]
+    completer = CommandCompleter(StaticCandidates(
+        seed.names, own, {n: seed.neighbours_in_order(n) for n in seed.names}, ["3fa2c1"], ["seed"]))
+
+    def offered(text: str) -> list[str]:
+        return [c.text for c in completer.get_completions(Document(text), None)]  # type: ignore[arg-type]
+
+    assert offered("mo") == ["move"]
+    assert offered("move 5 ") == own
+    assert offered("move 5 m") == ["Midkemia"]
+    assert offered("attack 5 midk ") == ["Elantris", "Scadrial"]
+    assert offered("a 5 Oz s") == ["Scadrial"]
+    assert offered("join ") == ["3fa2c1"]
+    assert offered("create S") == ["seed"]

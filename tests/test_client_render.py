@@ -1,0 +1,134 @@
+"""What the client prints, compared with the text a player should read: the seed's board, the summary, combat lines."""
+
+from __future__ import annotations
+
+from client import render
+from shared.rules import AttackOrder, GameState, MoveOrder, view
+from shared.rules.events import Combat, GameWon, PlayerEliminated, TurnStarted, UnitsMoved, UnitsReceived
+from tests.engine_support import SEED_OWNERS, SEED_UNITS, make_state, play_turn, seed_map
+
+NAMES = {"green": "Green", "blue": "Blue", "red": "Red"}
+PLAYERS = ("Green", "Blue", "Red")
+
+
+def seed_state() -> GameState:
+    """The seed's first picture, with the players named by their colour."""
+    return make_state(seed_map(), {t: NAMES[o] for t, o in SEED_OWNERS.items()}, SEED_UNITS, players=PLAYERS)
+
+
+def styled(text: render.FormattedText | render.Fragments, words: str) -> set[str]:
+    """The styles of the fragments that read `words`."""
+    return {fragment[0] for fragment in text if fragment[1] == words}
+
+
+def test_the_board_lists_each_player_s_territories_as_the_seed_does_own_first() -> None:
+    board = render.board(view(seed_state(), "Blue"))
+    assert render.plain(board) == (
+        "Blue (you):\n"
+        "  6 units in Elantris (next to: Narnia, Midkemia, Roshar, Scadrial)\n"
+        "  3 units in Roshar (next to: Elantris, Scadrial, Hogwarts)\n"
+        "  5 units in Scadrial (next to: Midkemia, Oz, Elantris, Roshar, Mordor, Hogwarts)\n"
+        "\n"
+        "Green:\n"
+        "  10 units in Narnia (next to: Midkemia, Elantris)\n"
+        "  12 units in Midkemia (next to: Narnia, Oz, Elantris, Scadrial)\n"
+        "  8 units in Oz (next to: Midkemia, Scadrial, Gondor, Mordor)\n"
+        "\n"
+        "Red:\n"
+        "  13 units in Gondor (next to: Oz, Mordor)\n"
+        "  14 units in Mordor (next to: Oz, Scadrial, Gondor, Hogwarts)\n"
+        "  3 units in Hogwarts (next to: Roshar, Scadrial, Mordor)\n")
+
+
+def test_each_player_has_their_own_colour_the_same_for_every_viewer() -> None:
+    state = seed_state()
+    for viewer in (*PLAYERS, None):
+        board = render.board(view(state, viewer))
+        for seat, name in enumerate(PLAYERS):
+            shown = f"{name} (you)" if name == viewer else name
+            assert styled(board, shown) == {f"class:player.{seat}"}
+    colours = {render.STYLE.get_attrs_for_style_str(f"class:player.{seat}").color for seat in range(3)}
+    assert len(colours) == 3
+
+
+def test_a_spectator_s_board_follows_the_seat_order_and_shows_neutral_territories_last() -> None:
+    owners = {t: NAMES[o] for t, o in SEED_OWNERS.items()}
+    owners["Gondor"] = None  # type: ignore[assignment]
+    state = make_state(seed_map(), owners, {**SEED_UNITS, "Gondor": 3, "Roshar": 1}, players=PLAYERS)
+    text = render.plain(render.board(view(state, None)))
+    assert [line for line in text.splitlines() if line.endswith(":")] == ["Green:", "Blue:", "Red:", "neutral:"]
+    assert text.endswith("neutral:\n  3 units in Gondor (next to: Oz, Mordor)\n")
+    assert "  1 unit in Roshar (next to: Elantris, Scadrial, Hogwarts)\n" in text
+
+
+def test_the_summary_counts_territories_and_units_and_says_who_has_committed() -> None:
+    state = seed_state().evolve(committed=frozenset({"Red"}))
+    assert render.plain(render.summary(view(state, "Blue"))) == (
+        "Seed example, turn 1\n"
+        "  Green       3 territories  30 units  deciding\n"
+        "  Blue (you)  3 territories  14 units  deciding\n"
+        "  Red         3 territories  30 units  committed\n")
+
+
+def test_combat_lines_the_seed_s_pictured_outcome() -> None:
+    palette = render.Palette(PLAYERS)
+    scadrial = Combat("Scadrial", "Green", "Blue", 10, 1, 1, 1, "Green", (("Midkemia", 10),))
+    hogwarts = Combat("Hogwarts", "Blue", "Red", 4, 9, 4, 5, "Red", (("Scadrial", 4),))
+    assert render.plain(render.combat_line(scadrial, palette)) == (
+        "Green attacked Scadrial (Blue) with 10 from Midkemia against 1: Green lost 1, Blue lost 1. "
+        "Green takes Scadrial, 9 units left.")
+    assert render.plain(render.combat_line(hogwarts, palette)) == (
+        "Blue attacked Hogwarts (Red) with 4 from Scadrial against 9: Blue lost 4, Red lost 5. "
+        "Red holds Hogwarts, 4 units left.")
+    assert styled(render.combat_line(hogwarts, palette), "Red") == {"class:player.2"}
+
+
+def test_combat_lines_a_combined_force_against_neutral_and_against_nobody() -> None:
+    palette = render.Palette(PLAYERS)
+    combined = Combat("Gondor", "Green", None, 7, 3, 2, 3, "Green", (("Oz", 4), ("Mordor", 3)))
+    assert render.plain(render.combat_line(combined, palette)) == (
+        "Green attacked Gondor (neutral) with 7 from Oz 4, Mordor 3 against 3: Green lost 2, neutral lost 3. "
+        "Green takes Gondor, 5 units left.")
+    empty = Combat("Roshar", "Red", "Blue", 1, 0, 0, 0, "Red", (("Hogwarts", 1),))
+    assert render.plain(render.combat_line(empty, palette)).endswith("Red takes Roshar, 1 unit left.")
+
+
+def test_the_example_turn_reads_one_line_per_happening() -> None:
+    """Each combat of the seed's example turn gets one line that agrees with the engine's own account of it."""
+    orders = {"Green": [MoveOrder(3, "Narnia", "Oz"), AttackOrder(10, "Midkemia", "Scadrial")],
+              "Blue": [AttackOrder(4, "Scadrial", "Hogwarts")],
+              "Red": [MoveOrder(6, "Mordor", "Hogwarts")]}
+    _, events = play_turn(seed_state(), orders, seed=7)
+    lines = render.plain(render.events(events, render.Palette(PLAYERS), "Green")).splitlines()
+    moves = [e for e in events if isinstance(e, UnitsMoved)]
+    combats = [e for e in events if isinstance(e, Combat)]
+    received = [e for e in events if isinstance(e, UnitsReceived)]
+    assert lines[:len(moves)] == [f"{m.player} moved {m.units} from {m.source} to {m.target}."
+                                  for m in moves]
+    for combat, line in zip(combats, lines[len(moves):], strict=False):
+        assert line == render.plain(render.combat_line(combat, render.Palette(PLAYERS)))
+        assert f"{combat.attacker} lost {combat.attacker_losses}" in line
+    assert lines[len(moves) + len(combats)] == "New units: " + ", ".join(
+        f"{r.player} +{r.units}" for r in received) + "."
+    assert lines[-1].strip() == "Turn 2"
+
+
+def test_eliminations_and_victory_speak_to_the_player_concerned() -> None:
+    palette = render.Palette(PLAYERS)
+    entries = [PlayerEliminated("Blue"), GameWon("Green"), TurnStarted(4)]
+    assert render.plain(render.events(entries, palette, "Blue")) == (
+        "You have lost: you hold no territory any more.\nGreen wins the game!\n Turn 4 \n")
+    assert render.plain(render.events(entries, palette, "Green")) == (
+        "Blue is eliminated.\nYou win: the whole map is yours!\n Turn 4 \n")
+
+
+def test_the_history_table_shows_territories_and_units_per_turn() -> None:
+    history = {"1": {"Green": (3, 30), "Blue": (3, 14), "Red": (3, 30)},
+               "2": {"Green": (4, 33), "Blue": (2, 9), "Red": (3, 30)},
+               "end": {"Green": (9, 60), "Blue": (0, 0), "Red": (0, 0)}}
+    assert render.plain(render.history_table(history, PLAYERS, render.Palette(PLAYERS))) == (
+        "Territories/units per turn:\n"
+        "  turn      Green       Blue        Red\n"
+        "     1       3/30       3/14       3/30\n"
+        "     2       4/33        2/9       3/30\n"
+        "   end       9/60        0/0        0/0\n")
