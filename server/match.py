@@ -343,7 +343,8 @@ class Match:
             orders = list(result.orders_of(player))
             sub.send(OrderAccepted(game_id=self.game_id, turn=turn, index=len(orders) - 1, order=order,
                                    orders=orders, ref=ref))
-            self._after_change(numbered, before)
+            if numbered:  # an order alone is news to nobody else, not even that it was issued (R16)
+                self._after_change(numbered, before)
 
     async def withdraw(self, sub: Subscriber, turn: int, index: int, ref: str | None) -> None:
         async with self.lock:

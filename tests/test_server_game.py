@@ -235,6 +235,9 @@ async def test_orders_stay_secret_until_every_player_has_committed() -> None:
         for order in ann_orders:
             assert (await players[0].request(type="issue_order", game_id=game_id, turn=1,
                                              order=order))["type"] == "order_accepted"
+        for client, mark in zip([players[1], spectator], marks[1:], strict=True):
+            await client.request(type="list_games")  # a round trip: whatever was sent before has arrived
+            assert [f["type"] for f in client.frames[mark:]] == ["games"]  # not even that ann issued orders
         assert (await players[0].request(type="commit", game_id=game_id, turn=1))["type"] == "commit_accepted"
         await players[1].wait_for(lambda m: m["type"] == "update" and any(
             e["event"]["kind"] == "player_committed" and e["event"]["player"] == "ann" for e in m["events"]))
