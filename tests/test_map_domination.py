@@ -157,6 +157,7 @@ def test_a_broken_position_is_a_parse_error(tmp_path: Path, line: str) -> None:
     assert not report.playable
     finding = only(report.findings, FindingCode.PARSE)
     assert finding.line == 16 and finding.severity is Severity.ERROR
+    assert finding.territories == (("Beta_Two",) if "_" in line else ("Beta",))
 
 
 def test_a_one_way_border_stays_one_way(tmp_path: Path) -> None:

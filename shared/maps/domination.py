@@ -44,8 +44,8 @@ class _Reading:
     border_lines: list[tuple[int, list[int]]] = field(default_factory=list)
     seen_sections: set[str] = field(default_factory=set)
 
-    def problem(self, line: int, message: str) -> None:
-        self.findings.append(error(FindingCode.PARSE, message, line=line))
+    def problem(self, line: int, message: str, territories: tuple[str, ...] = ()) -> None:
+        self.findings.append(error(FindingCode.PARSE, message, line=line, territories=territories))
 
 
 def read_domination(data: bytes) -> tuple[GameMap | None, list[Finding]]:
@@ -159,7 +159,7 @@ def _read_country(reading: _Reading, line: str, number: int) -> None:
                                 f"numbered 1, 2, 3... in the order they are listed.{hint}")
         return
     if len(tokens) < 3 or not tokens[2].isdecimal():
-        reading.problem(number, f'"{line.strip()}" is not a country ({shape})')
+        reading.problem(number, f'"{line.strip()}" is not a country ({shape})', tuple(tokens[1:2]))
         # Still counted, so that the countries after it keep their numbers.
         name = tokens[1] if len(tokens) > 1 else f"#{expected}"
         reading.countries.append(_Country(name, NO_CONTINENT, number))
@@ -173,7 +173,7 @@ def _read_country(reading: _Reading, line: str, number: int) -> None:
         country.x, country.y = parse_number(tokens[3]), parse_number(tokens[4])
     else:
         reading.problem(number, f'"{line.strip()}": the position of "{country.name}" must be two numbers x y '
-                                f"({shape})")
+                                f"({shape})", (country.name,))
     reading.countries.append(country)
 
 
