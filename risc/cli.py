@@ -13,6 +13,7 @@ COMMAND_MODULES = [
     "risc.commands.server",
     "risc.commands.client",
     "risc.commands.protocol",
+    "risc.commands.tournament",
 ]
 
 
