@@ -1,0 +1,181 @@
+"""`risc tournament` and the in-process runner behind it: the COMP 345 grammar (-M 1-5 maps, -P 2-4 strategies,
+-G 1-5 games, -D 10-50 turns), a game at the turn limit is a draw, and one seed gives one table, whatever --jobs is."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from risc.cli import main
+from shared.bots.tournament import GameResult, game_seed, play_game, player_names
+from shared.maps import load_map
+
+ROOT = Path(__file__).resolve().parent.parent
+ARGS = ["tournament", "-M", "seed", "twin-keeps", "-P", "aggressive", "defensive", "strategist",
+        "-G", "3", "-D", "25", "--seed", "11"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# --- the runner --------------------------------------------------------------------------------------------------
+
+
+def test_players_are_named_after_their_strategies() -> None:
+    assert player_names(["aggressive", "strategist"]) == ("aggressive", "strategist")
+    assert player_names(["random", "strategist", "random"]) == ("random-1", "strategist", "random-2")
+
+
+def test_game_seeds_differ_by_map_and_game_and_repeat_with_the_tournament_seed() -> None:
+    seeds = {game_seed(7, m, g) for m in range(5) for g in range(1, 6)}
+    assert len(seeds) == 25
+    assert game_seed(7, 2, 3) == game_seed(7, 2, 3) != game_seed(8, 2, 3)
+
+
+def test_one_seed_replays_the_same_game() -> None:
+    game_map = load_map("seed")
+    first = play_game(game_map, ["random", "aggressive", "strategist"], "replay", 50)
+    again = play_game(game_map, ["random", "aggressive", "strategist"], "replay", 50)
+    assert first == again
+
+
+def test_a_game_that_reaches_the_turn_limit_is_a_draw() -> None:
+    result = play_game(load_map("seed"), ["defensive", "defensive"], "limit", 3)
+    assert result.winner is None and result.winner_strategy is None
+    assert result.turns == 3
+
+
+def test_a_won_game_names_the_winner_and_their_strategy() -> None:
+    result = play_game(load_map("seed"), ["random", "strategist", "random"], "won", 100)
+    assert isinstance(result, GameResult)
+    assert result.winner is not None
+    assert result.winner_strategy == result.strategies[result.players.index(result.winner)]
+    assert result.territories[result.players.index(result.winner)] == 9
+    assert result.refused == 0
+    assert result.turns <= 100
+
+
+# --- the command -------------------------------------------------------------------------------------------------
+
+
+def test_the_command_prints_a_table_per_map_and_an_overall_table(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, *ARGS)
+    assert status == 0, err
+    assert "Map 1: seed (Seed example, 9 territories)" in out
+    assert "Map 2: twin-keeps (Twin Keeps, 8 territories)" in out
+    assert "Overall (6 games)" in out
+    overall = out[out.index("Overall"):].splitlines()
+    header = overall[1].split()
+    assert header == ["seed", "twin-keeps", "total", "share"]
+    wins = {line.split()[0]: [int(x) for x in line.split()[1:4]] for line in overall[2:6]}
+    assert set(wins) == {"aggressive", "defensive", "strategist", "draws"}
+    for per_seed, per_keeps, total in wins.values():
+        assert per_seed + per_keeps == total
+    assert sum(w[0] for w in wins.values()) == 3 and sum(w[1] for w in wins.values()) == 3
+    assert err.count("] seed game") == 3 and err.count("] twin-keeps game") == 3, "one progress line a game"
+
+
+def test_the_table_reports_the_games_the_seed_gives(capsys: pytest.CaptureFixture[str]) -> None:
+    """The winners printed are those of the games played from the seeds derived from --seed, map and game."""
+    status, out, _ = run(capsys, *ARGS)
+    assert status == 0
+    strategies = ["aggressive", "defensive", "strategist"]
+    for m, name in enumerate(["seed", "twin-keeps"]):
+        game_map = load_map(name)
+        results = [play_game(game_map, strategies, game_seed(11, m, g), 25) for g in range(1, 4)]
+        block = out[out.index(f"Map {m + 1}:"):]
+        winner_row = next(line for line in block.splitlines() if line.strip().startswith("winner")).split()[1:]
+        turns_row = next(line for line in block.splitlines() if line.strip().startswith("turns")).split()[1:]
+        assert winner_row == [r.winner or "draw" for r in results]
+        assert turns_row == [str(r.turns) for r in results]
+
+
+def test_one_seed_gives_the_same_table_twice_and_with_two_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    _, first, _ = run(capsys, *ARGS)
+    _, again, _ = run(capsys, *ARGS)
+    _, two_jobs, _ = run(capsys, *ARGS, "--jobs", "2")
+    assert first == again == two_jobs
+
+
+def test_the_table_does_not_depend_on_string_hashing() -> None:
+    """Separate interpreters hash strings differently: choices must not follow set or dict-of-set order."""
+    argv = ["tournament", "-M", "seed", "cataract", "-P", "random", "aggressive", "defensive", "strategist",
+            "-G", "5", "-D", "30", "--seed", "11"]
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-m", "risc", *argv], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=120, check=True)
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]
+    assert "Overall (10 games)" in outputs[0]
+
+
+def test_a_strategy_twice_gets_numbered_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "tournament", "-M", "seed", "-P", "random", "random", "strategist",
+                           "-G", "1", "-D", "10", "--seed", "3")
+    assert status == 0, err
+    overall = out[out.index("Overall"):]
+    assert "random-1" in overall and "random-2" in overall
+
+
+def test_without_a_seed_one_is_drawn_and_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "tournament", "-M", "seed", "-P", "aggressive", "strategist", "-G", "1",
+                         "-D", "10")
+    assert status == 0
+    seed = int(out.split("(seed ")[1].split(")")[0])
+    _, again, _ = run(capsys, "tournament", "-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "10",
+                      "--seed", str(seed))
+    assert again == out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["-M", "seed", "-P", "aggressive", "sneaky", "-G", "1", "-D", "10"],
+     '-P: unknown strategy "sneaky" (known: aggressive, defensive, random, strategist)'),
+    (["-M", "seed", "-P", "aggressive", "-G", "1", "-D", "10"], "-P: players must be at least 2"),
+    (["-M", "seed", "-P", *["random"] * 9, "-G", "1", "-D", "10"], "-P: at most 8 players"),
+    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "0", "-D", "10"], "-G: games per map must be at least 1"),
+    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "9"], "-D: turns per game must be at least 10"),
+    (["-M", "atlantis", "-P", "aggressive", "strategist", "-G", "1", "-D", "10"],
+     'no map file "atlantis" and no bundled map of that name'),
+    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "10", "--jobs", "0"],
+     "--jobs: at least 1 process"),
+])
+def test_bad_arguments_are_refused_with_a_clear_message(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                        message: str) -> None:
+    status, out, err = run(capsys, "tournament", *argv)
+    assert status == 2
+    assert message in err
+    assert out == "", "nothing is played"
+
+
+def test_a_map_file_that_cannot_be_played_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text('name = "Broken"\n[territories.A]\nborders = ["Nowhere"]\n', encoding="utf-8")
+    status, out, err = run(capsys, "tournament", "-M", str(broken), "-P", "aggressive", "strategist", "-G", "1",
+                           "-D", "10")
+    assert status == 2 and out == ""
+    assert "broken.toml cannot be played" in err
+
+
+def test_missing_arguments_are_refused_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["tournament", "-M", "seed", "-P", "aggressive", "strategist", "-G", "1"])
+    assert exit_info.value.code == 2
+    assert "-D/--max-turns" in capsys.readouterr().err
+
+
+def test_more_than_the_tournament_allows_is_played_with_a_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "tournament", "-M", "twin-keeps", "-P", "aggressive", "strategist",
+                           "-G", "6", "-D", "60", "--seed", "2")
+    assert status == 0
+    assert "warning: -G: 6 games per map is more than the tournament's 1-5" in err
+    assert "warning: -D: 60 turns per game is more than the tournament's 10-50" in err
+    assert "Overall (6 games)" in out
