@@ -62,9 +62,8 @@ class ClientApp:
         self.tracker: Tracker | None = None
         self.games: list[GameSummary] = []
         self.transcript: list[str] = []
-        self.printed = asyncio.Event()
-        self.ready = asyncio.Event()
-        """Set each time the client waits at its prompt for a command."""
+        self.prompts = 0
+        """How many times the client has waited at its prompt: a script typing commands waits for the next one."""
         self.session: PromptSession[str] | None = None
         self._early: dict[str, deque[msg.Update]] = defaultdict(lambda: deque(maxlen=EARLY_UPDATES_KEPT))
         self._quit = False
@@ -81,9 +80,9 @@ class ClientApp:
             return
         if not plain.endswith("\n"):
             fragments = FormattedText([*fragments, ("", "\n")])
+            plain += "\n"
         self.transcript.append(plain)
         print_formatted_text(fragments, style=render.STYLE, end="")
-        self.printed.set()
         self._refresh()
 
     def error(self, text: str) -> None:
@@ -136,15 +135,13 @@ class ClientApp:
     async def _loop(self) -> None:
         assert self.session is not None
         while not self._quit:
-            self.ready.set()
+            self.prompts += 1
             try:
                 line = await self.session.prompt_async(self._prompt)
             except KeyboardInterrupt:
                 continue
             except EOFError:
                 break
-            finally:
-                self.ready.clear()
             await self.execute(line)
 
     async def _ask_name(self) -> str | None:

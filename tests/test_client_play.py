@@ -1,0 +1,241 @@
+"""The real client against a real server: a seat, placement, orders typed and withdrawn, refusals, commits, turns,
+a game played to its end and its rematch, and watching."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client.app import ClientApp
+from client.render import plain, summary
+from shared.protocol.messages import Error, ServerMessage
+from shared.rules.state import Phase
+from shared.rules.view import GameView
+from tests.client_support import Driver, driven
+from tests.server_support import FAST, Client, join, running_server, url
+
+MAX_TURNS = 60
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Seat tokens go to a fresh config directory: the tests never touch the real home."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    return tmp_path / "config"
+
+
+def record_refusals(app: ClientApp) -> list[Error]:
+    """Every error the server answers the client's requests with, as the server worded it."""
+    refusals: list[Error] = []
+    request = app.connection.request
+
+    async def recording(message: Any) -> ServerMessage:
+        reply = await request(message)
+        if isinstance(reply, Error):
+            refusals.append(reply)
+        return reply
+
+    app.connection.request = recording  # type: ignore[method-assign]
+    return refusals
+
+
+def game_view(driver: Driver) -> GameView:
+    tracker = driver.app.tracker
+    assert tracker is not None and tracker.view is not None
+    return tracker.view
+
+
+def own(view: GameView, player: str) -> list[str]:
+    return [t.name for t in view.territories if t.owner == player]
+
+
+async def bob_commits_placement(bob: Client, game_id: str) -> None:
+    update = bob.latest("update", game_id)
+    assert update is not None and update["view"] is not None
+    mine = [t["name"] for t in update["view"]["territories"] if t["owner"] == "Bob"]
+    reply = await bob.request(type="issue_order", game_id=game_id, turn=0,
+                              order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]})
+    assert reply["type"] == "order_accepted", reply
+    assert (await bob.request(type="commit", game_id=game_id, turn=0))["type"] == "commit_accepted"
+
+
+async def started_game(server: Any, alice: Driver) -> tuple[str, Client]:
+    """Alice creates a 2-player game on the seed map from the client and sits in it; Bob joins over the protocol."""
+    shown = await alice.type("create seed 2 units=12")
+    assert "You sit in game" in shown
+    assert alice.app.tracker is not None
+    game_id = alice.app.tracker.game_id
+    bob = await Client.connect(server)
+    await join(bob, game_id, "Bob")
+    await alice.expect("Place your 12 units")
+    return game_id, bob
+
+
+async def test_placement_orders_refusal_withdraw_commit_and_the_turn_s_result() -> None:
+    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.expect("No games yet")
+        refusals = record_refusals(alice.app)
+        game_id, bob = await started_game(server, alice)
+        view = game_view(alice)
+        assert view.phase is Phase.PLACEMENT
+        first, second, third = own(view, "Alice")[:3]
+        shown = alice.app.text()
+        assert "Alice (you):" in shown and f"units in {first} (next to: " in shown
+
+        # Names in any case, by unique prefix (D4); what is left of the pool after each placement.
+        shown = await alice.type(f"place 5 {first.lower()}")
+        assert f"Order 1: place 5 on {first}. 7 units left to place." in shown
+        # A refused order shows the server's reason at once, and changes nothing.
+        shown = await alice.type(f"p 20 {second}")
+        assert refusals and refusals[-1].code == "pool-exceeded"
+        assert f"Refused: {refusals[-1].message}" in shown
+        await alice.type(f"place 7 {second.upper()}")
+        shown = await alice.type("orders")
+        assert f"1. place 5 on {first}" in shown and f"2. place 7 on {second}" in shown
+        shown = await alice.type("withdraw 2")
+        assert f"Withdrew order 2: place 7 on {second}." in shown
+        assert f"place 7 on {second}" not in shown.split("Your orders:")[1]
+        await alice.type(f"place 7 {third}")
+        shown = await alice.type("D")
+        assert "Committed placement. Waiting for Bob." in shown
+
+        await bob_commits_placement(bob, game_id)
+        placed = await alice.expect("Turn 1: move N FROM TO")
+        assert "Bob is done placing." in placed
+        assert f"Alice placed 5 on {first}, 7 on {third}." in placed
+        view = game_view(alice)
+        assert view.phase is Phase.ORDERS and view.turn == 1
+        by_name = {t.name: t for t in view.territories}
+        assert by_name[first].units == 5 and by_name[third].units == 7
+
+        # Turn 1: a move, an attack, and a refused attack on one's own territory.
+        source = first
+        target = next(n for n in by_name[source].neighbours if by_name[n].owner != "Alice")
+        friend = next(n for n in by_name[source].neighbours if by_name[n].owner == "Alice")  # groups are contiguous
+        shown = await alice.type(f"attack 3 {source} {target}")
+        assert f"Order 1: attack 3 from {source} to {target}." in shown
+        shown = await alice.type(f"a 1 {source} {friend}")
+        assert refusals[-1].code == "attack-on-own-territory"
+        assert f"Refused: {refusals[-1].message}" in shown
+        shown = await alice.type(f"m 1 {source} {friend}")
+        assert f"Order 2: move 1 from {source} to {friend}." in shown
+        shown = await alice.type("move 1 Narnia")
+        assert "usage: move N FROM TO" in shown
+        shown = await alice.type("mvoe 1 Narnia Oz")
+        assert "did you mean move?" in shown
+        shown = await alice.type("done")
+        assert "Committed turn 1. Waiting for Bob." in shown
+        assert (await bob.request(type="commit", game_id=game_id, turn=1))["type"] == "commit_accepted"
+
+        result = await alice.expect(" Turn 2 ")
+        assert "Bob committed." in result
+        assert f"Alice attacked {target} (" in result and "with 3 from " in result
+        assert "New units: " in result
+        board = await alice.expect("Turn 2: move N FROM TO")
+        assert "Alice (you):" in board
+        assert alice.app.tracker is not None and alice.app.tracker.turn == 2
+        assert plain(summary(game_view(alice))) in await alice.type("summary")
+        await bob.close()
+
+
+def attack_plan(view: GameView, me: str) -> list[str]:
+    """Commands for one turn: every territory sends all it has against its weakest enemy neighbour."""
+    by_name = {t.name: t for t in view.territories}
+    lines = []
+    for territory in view.territories:
+        if territory.owner != me or territory.units == 0:
+            continue
+        enemies = [by_name[n] for n in territory.neighbours if by_name[n].owner != me]
+        if enemies:
+            weakest = min(enemies, key=lambda t: (t.units, t.name))
+            lines.append(f"a {territory.units} {territory.name} {weakest.name}")
+    return lines
+
+
+async def test_a_game_to_victory_its_story_and_a_rematch_with_the_same_players() -> None:
+    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+        game_id, bob = await started_game(server, alice)
+        own_first = own(game_view(alice), "Alice")[0]
+        await alice.type(f"place 12 {own_first}")
+        await alice.type("done")
+        await bob_commits_placement(bob, game_id)
+        await alice.expect("Turn 1: move N FROM TO")
+
+        for _ in range(MAX_TURNS):
+            view = game_view(alice)
+            if view.phase is Phase.FINISHED:
+                break
+            for line in attack_plan(view, "Alice"):
+                await alice.type(line)
+            await alice.type("done")
+            if not next(p for p in view.players if p.name == "Bob").eliminated:
+                await bob.request(type="commit", game_id=game_id, turn=view.turn)
+            tracker = alice.app.tracker
+            assert tracker is not None
+            await alice._until(lambda: tracker.turn > view.turn or tracker.finished,  # noqa: B023
+                               "the next turn")
+        end = await alice.expect("Type rematch for a new game with the same players, or leave.")
+        view = game_view(alice)
+        assert view.winner == "Alice"
+        assert "Bob is eliminated." in end
+        assert "You win: the whole map is yours!" in end
+        assert f"You won game {game_id} in {view.turn} turns!" in end
+        story = end.split("Territories/units per turn:\n")[1].splitlines()
+        assert story[0].split() == ["turn", "Alice", "Bob"]
+        rows = [row.split() for row in story[1:] if row.startswith("  ")]
+        assert [row[0] for row in rows] == [*(str(turn) for turn in range(1, view.turn + 1)), "end"]
+        assert rows[-1] == ["end", f"9/{sum(t.units for t in view.territories)}", "0/0"]
+
+        shown = await alice.type("rematch")
+        assert "Waiting for Bob to ask too." in shown
+        await bob.request(type="rematch", game_id=game_id)
+        begun = await alice.expect("you play as Alice.")
+        assert alice.app.tracker is not None and alice.app.tracker.game_id != game_id
+        new_id = alice.app.tracker.game_id
+        assert f"The rematch begins: game {new_id}, you play as Alice." in begun
+        await alice.expect("Place your 12 units")
+        seat = alice.app.store.get(url(server), new_id)
+        assert seat is not None and seat.player == "Alice"
+        await bob.close()
+
+
+async def test_watching_a_game_from_the_command_line_and_the_lobby() -> None:
+    async with running_server(**FAST) as server:
+        players = [await Client.connect(server) for _ in range(2)]
+        reply = await players[0].request(type="create_game", settings={"map": "seed", "players": 2})
+        game_id = reply["game"]["game_id"]
+        for client, name in zip(players, ("Ann", "Ben"), strict=True):
+            await join(client, game_id, name)
+        async with driven(url(server), watch=game_id) as watcher:
+            await watcher.expect(f"Watching game {game_id}.")
+            board = await watcher.expect("The players are placing their units.")
+            assert "Ann:" in board and "Ben:" in board
+            shown = await watcher.type("place 3 Narnia")
+            assert f"You are watching game {game_id}: only its players give orders." in shown
+            for client in players:
+                await bob_like_placement(client, game_id)
+            turn = await watcher.expect(" Turn 1 ")
+            assert "Ann is done placing." in turn and "Ben is done placing." in turn
+            assert "Ann placed " in turn
+            shown = await watcher.type("board")
+            assert "Ann:" in shown and "(you)" not in shown
+        async with driven(url(server), name="Cy") as lobby:
+            listed = await lobby.expect("players: Ann, Ben")
+            assert game_id in listed
+            shown = await lobby.type(f"watch {game_id}")
+            assert f"Watching game {game_id}." in shown
+            await lobby.expect("Ann:")
+        for client in players:
+            await client.close()
+
+
+async def bob_like_placement(client: Client, game_id: str) -> None:
+    update = await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None
+                                   and m["view"]["viewer"] is not None)
+    viewer = update["view"]["viewer"]
+    mine = [t["name"] for t in update["view"]["territories"] if t["owner"] == viewer]
+    await client.request(type="issue_order", game_id=game_id, turn=0,
+                         order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]})
+    await client.request(type="commit", game_id=game_id, turn=0)
