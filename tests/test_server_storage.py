@@ -1,0 +1,112 @@
+"""The store: states survive JSON, saves are all or nothing, and a change the store refuses is not made."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import pytest
+
+from server.storage import GameProgress, GameRecord, MemoryStorage, StorageError
+from server.storage.snapshot import map_from_dict, map_to_dict, state_from_dict, state_to_dict
+from shared.maps import load_map
+from shared.protocol.lobby import GameSettings
+from shared.protocol.log import PlayerJoined, SequencedEvent
+from shared.rules import AttackOrder, GameOptions, GameRandom, MoveOrder, PlaceOrder, commit, get_ruleset, issue
+from shared.rules.errors import RuleError
+from shared.rules.state import GameState
+from shared.rules.turns import advance
+from tests.server_support import FAST, current_view, owned, running_server, seated_game
+
+RISC = get_ruleset("risc")
+
+
+def ok(result: GameState | RuleError) -> GameState:
+    assert isinstance(result, GameState), result
+    return result
+
+
+def test_a_state_mid_turn_survives_json_and_back() -> None:
+    game_map = load_map("seed")
+    state = RISC.setup(game_map, ["ann", "bob", "cyd"], GameOptions(initial_units=6), GameRandom(7, -1))
+    for player in state.players:
+        state = ok(issue(RISC, state, player, PlaceOrder(state.territories_of(player)[0], 6)))
+        state = ok(commit(RISC, state, player))
+    state, _ = advance(RISC, state, GameRandom(7, 0))
+    ann = state.territories_of("ann")
+    state = ok(issue(RISC, state, "ann", MoveOrder(2, ann[0], ann[1])))
+    target = next(n for n in game_map.neighbours(ann[1]) if state.owner[n] != "ann")
+    state = ok(issue(RISC, state, "ann", AttackOrder(1, ann[1], target)))
+    state = ok(commit(RISC, state, "ann"))
+
+    stored_map = map_from_dict(json.loads(json.dumps(map_to_dict(game_map))))
+    restored = state_from_dict(json.loads(json.dumps(state_to_dict(state))), stored_map)
+    assert restored == state
+    assert stored_map == game_map
+
+
+def record(game_id: str = "g1") -> GameRecord:
+    return GameRecord(game_id=game_id, settings=GameSettings(map="seed"), seed=1, created_at=0.0,
+                      game_map=map_to_dict(load_map("seed")))
+
+
+def joined(seq: int, player: str) -> SequencedEvent:
+    return SequencedEvent(seq=seq, event=PlayerJoined(player=player))
+
+
+async def test_the_memory_store_keeps_progress_and_appends_events() -> None:
+    storage = MemoryStorage()
+    await storage.create(record(), GameProgress(seats=[], state=None, seq=0), [])
+    with pytest.raises(StorageError):
+        await storage.create(record(), GameProgress(seats=[], state=None, seq=0), [])
+    with pytest.raises(StorageError):
+        await storage.save("nope", GameProgress(seats=[], state=None, seq=0), [])
+    await storage.save("g1", GameProgress(seats=[], state=None, seq=1), [joined(1, "ann")])
+    await storage.save("g1", GameProgress(seats=[], state=None, seq=2), [joined(2, "bob")])
+    stored = await storage.load("g1")
+    assert stored is not None and stored.progress.seq == 2
+    assert [e.seq for e in stored.events] == [1, 2]
+    assert await storage.list_games() == ["g1"]
+    assert await storage.load("nope") is None
+
+
+async def test_a_save_that_cannot_be_encoded_changes_nothing() -> None:
+    storage = MemoryStorage()
+    await storage.create(record(), GameProgress(seats=[], state=None, seq=0), [])
+    broken = GameProgress(seats=[], state={"units": object()}, seq=1)  # not JSON-able
+    with pytest.raises(ValueError):
+        await storage.save("g1", broken, [joined(1, "ann")])
+    stored = await storage.load("g1")
+    assert stored is not None and stored.progress.seq == 0 and stored.events == []
+
+
+class FailingStorage(MemoryStorage):
+    """A store that can be made to refuse every save, as a full disk would."""
+
+    failing = False
+
+    async def save(self, game_id: str, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
+        if self.failing:
+            raise StorageError("disk full")
+        await super().save(game_id, progress, events)
+
+
+async def test_an_order_the_store_cannot_keep_is_refused_and_not_made() -> None:
+    storage = FailingStorage()
+    async with running_server(storage, **FAST) as server:
+        game_id, (ann, _bob), _ = await seated_game(server, ["ann", "bob"], initial_units=4)
+        view = current_view(ann, game_id)
+        order = {"kind": "place", "territory": owned(view, "ann")[0], "units": 4}
+        before = server.lobby.get(game_id).state
+        storage.failing = True
+        reply = await ann.request(type="issue_order", game_id=game_id, turn=0, order=order)
+        assert reply["type"] == "error" and reply["code"] == "storage-failed"
+        reply = await ann.request(type="commit", game_id=game_id, turn=0)
+        assert reply["type"] == "error" and reply["code"] == "units-not-placed"
+        assert server.lobby.get(game_id).state == before
+        storage.failing = False
+        assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] \
+            == "order_accepted"
+        stored = await storage.load(game_id)
+        assert stored is not None and stored.progress.state is not None
+        assert stored.progress.state["orders"]["ann"] == [order]
