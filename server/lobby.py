@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from pathlib import Path
 
 from server.match import Match, Refusal, Subscriber
 from server.storage.base import SeatRecord, Storage
@@ -17,6 +18,9 @@ from shared.protocol.lobby import GameSettings, GameSummary
 from shared.rules.registry import get_ruleset
 
 logger = logging.getLogger("risc.server")
+
+MAX_MAP_BYTES = 8 * 1024 * 1024
+"""A map file larger than this is refused unread: the largest real maps are a few hundred kilobytes."""
 
 
 class Lobby:
@@ -68,6 +72,13 @@ class Lobby:
             get_ruleset(settings.ruleset)
         except ValueError as exc:
             raise Refusal(ErrorCode.BAD_SETTINGS, str(exc)) from None
+        try:
+            size = Path(settings.map).stat().st_size if Path(settings.map).is_file() else 0
+        except (OSError, ValueError):
+            size = 0
+        if size > MAX_MAP_BYTES:
+            raise Refusal(ErrorCode.BAD_MAP, f"{settings.map} has {size} bytes; a map may have at most "
+                                             f"{MAX_MAP_BYTES}")
         try:
             game_map = await asyncio.to_thread(load_map, settings.map)
         except MapError as exc:

@@ -415,7 +415,12 @@ class Match:
     def _deadline_passed(self, phase: Phase, turn: int) -> None:
         task = asyncio.get_running_loop().create_task(self._time_out(phase, turn))
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._timed_out)
+
+    def _timed_out(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("game %s: the turn's time limit failed", self.game_id, exc_info=task.exception())
 
     async def _time_out(self, phase: Phase, turn: int) -> None:
         async with self.lock:
