@@ -14,7 +14,7 @@ from shared.rules.view import GameView
 
 class RandomStrategy(Strategy):
     name: ClassVar[str] = "random"
-    description: ClassVar[str] = "places, moves and attacks at random (any legal orders)"
+    description: ClassVar[str] = "any legal orders, at random"
 
     def propose_placement(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[PlaceOrder]:
         own = [t.name for t in view.territories if t.owner == view.viewer]

@@ -6,8 +6,9 @@ about d * q/p attackers (q/p = 210/190) whatever the size of the stack; a big st
 wins. Every move executes before every attack (R17), so all the units of a group of connected own territories can
 gather anywhere in it within one turn: the strategist plans each group as one pool. And units that move out do not
 defend: a player who gathers their units to strike leaves the territories behind empty, where one unit takes them.
-A one-unit probe costs about half a unit on average when the stack stayed, and wins a territory when it left, so
-the strategist probes the stacks of players it has seen leave territories empty.
+A one-unit probe that meets a stack still there is lost, but kills p/q (about 0.9) defenders on average first,
+so it costs next to nothing; when the stack has left, it takes the territory. The strategist therefore probes the
+stacks of players it has seen leave territories empty.
 """
 
 from __future__ import annotations
