@@ -69,6 +69,8 @@ class ClientApp:
         self._quit = False
         self._maps = bundled_map_names()
         self._background: set[asyncio.Task[None]] = set()
+        self._resuming: str | None = None
+        """A game whose seat is being resumed: its updates wait until the server has said we are back."""
 
     # ---- output -------------------------------------------------------------------------------------------------
 
@@ -194,7 +196,10 @@ class ClientApp:
         try:
             return await self.connection.request(message)
         except ConnectionLost as exc:
-            self.error(f"Not connected to the server ({exc}); the client reconnects by itself: try again shortly.")
+            if self.connection.state is LinkState.CONNECTED:
+                self.error(f"No answer from the server: {exc}. Try again in a moment.")
+            else:
+                self.error("Not connected to the server: the client reconnects by itself; try again in a moment.")
             return None
 
     def _refused(self, reply: msg.ServerMessage | None) -> bool:
@@ -373,21 +378,22 @@ class ClientApp:
         return False
 
     async def _resume(self, game_id: str, player: str, token: str, last_seq: int | None) -> bool:
-        reply = await self._ask(msg.Resume(game_id=game_id, token=token, last_seq=last_seq))
-        if isinstance(reply, msg.Error):
-            if reply.code in (ErrorCode.BAD_TOKEN, ErrorCode.NO_SUCH_GAME):
-                self.store.forget(self.url, game_id)
-            self.error(f"Could not return to game {game_id}: {reply.message}")
-            return False
+        self._resuming = game_id
+        try:
+            reply = await self._ask(msg.Resume(game_id=game_id, token=token, last_seq=last_seq))
+        finally:
+            self._resuming = None
         if not isinstance(reply, msg.Resumed):
+            self._early.pop(game_id, None)
+            if isinstance(reply, msg.Error):
+                if reply.code in (ErrorCode.BAD_TOKEN, ErrorCode.NO_SUCH_GAME):
+                    self.store.forget(self.url, game_id)
+                self.error(f"Could not return to game {game_id}: {reply.message}")
             return False
         self.name = reply.player
-        if self.tracker is not None and self.tracker.game_id == game_id:
-            self.show(f"Back in game {game_id} as {reply.player}.", "class:ok")
-            self._follow(self.tracker)
-        else:
-            self.show(f"Back in game {game_id} as {reply.player}.", "class:ok")
-            self._follow(Tracker(game_id, reply.player, token=token))
+        self.show(f"Back in game {game_id} as {reply.player}.", "class:ok")
+        same = self.tracker is not None and self.tracker.game_id == game_id
+        self._follow(self.tracker if same and self.tracker else Tracker(game_id, reply.player, token=token))
         return True
 
     # ---- game commands ------------------------------------------------------------------------------------------
@@ -484,7 +490,7 @@ class ClientApp:
     def _on_message(self, message: msg.ServerMessage) -> None:
         if isinstance(message, msg.Update):
             t = self.tracker
-            if t is not None and t.game_id == message.game_id:
+            if t is not None and t.game_id == message.game_id and self._resuming != t.game_id:
                 self.show(t.apply(message, asyncio.get_running_loop().time()))
             else:
                 self._early[message.game_id].append(message)

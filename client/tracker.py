@@ -110,7 +110,7 @@ class Tracker:
         out: Fragments = []
         previous = self.view
         fresh = [entry.event for entry in update.events if entry.seq > self.seq]
-        if update.snapshot:
+        if update.snapshot and self.seq > 0:
             out.append(("class:muted", f"(Caught up with game {self.game_id}.)\n"))
         self.seq = max(self.seq, update.seq)
         self.game = update.game
