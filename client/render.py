@@ -147,7 +147,7 @@ def summary(view: GameView) -> FormattedText:
     if neutral:
         rows.append((None, "neutral", _count(len(neutral), "territory", "territories"),
                      units(sum(t.units for t in neutral)), ""))
-    widths = [max(len(row[i]) for row in rows) for i in range(1, 4)]
+    widths = [max(len(row[1]) for row in rows), max(len(row[2]) for row in rows), max(len(row[3]) for row in rows)]
     out: Fragments = [("class:title", f"{view.map_name}, {_phase_words(view)}"), ("", "\n")]
     for owner, shown, held, count, state in rows:
         line = f"  {held:<{widths[1]}}  {count:>{widths[2]}}  {state}".rstrip()
