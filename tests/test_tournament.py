@@ -68,8 +68,9 @@ def test_a_won_game_names_the_winner_and_their_strategy() -> None:
 def test_the_command_prints_a_table_per_map_and_an_overall_table(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, *ARGS)
     assert status == 0, err
-    assert "Map 1: seed (Seed example, 9 territories)" in out
-    assert "Map 2: twin-keeps (Twin Keeps, 8 territories)" in out
+    for m, name in enumerate(["seed", "twin-keeps"], start=1):
+        game_map = load_map(name)
+        assert f"Map {m}: {name} ({game_map.name}, {len(game_map.territories)} territories)" in out
     assert "Overall (6 games)" in out
     overall = out[out.index("Overall"):].splitlines()
     header = overall[1].split()
