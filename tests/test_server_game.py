@@ -27,7 +27,8 @@ def _my_status(view: Message, name: str) -> Message:
 
 def plan_turn(view: Message, me: str) -> list[dict[str, Any]]:
     """Everything forward: interior units walk to the nearest front, and each front attacks its weakest neighbour
-    with everything it has, when it has more than the defenders."""
+    with everything it has, when it has more than the defenders (and every fifth turn regardless, so that two
+    equal fronts facing each other cannot stall the game)."""
     by_name = {t["name"]: t for t in view["territories"]}
     mine = set(owned(view, me))
     front = {n for n in mine if any(by_name[m]["owner"] != me for m in by_name[n]["neighbours"])}
@@ -54,8 +55,8 @@ def plan_turn(view: Message, me: str) -> list[dict[str, Any]]:
             continue
         enemies = [m for m in by_name[name]["neighbours"] if by_name[m]["owner"] != me]
         target = min(enemies, key=lambda m: (by_name[m]["units"], m))
-        if available[name] <= by_name[target]["units"]:
-            continue  # gather strength rather than throw it away
+        if available[name] <= by_name[target]["units"] and view["turn"] % 5:
+            continue  # gather strength rather than throw it away (but every fifth turn, go anyway)
         orders.append({"kind": "attack", "units": available[name], "source": name, "target": target})
     return orders
 
