@@ -21,7 +21,11 @@ def starting_groups(game_map: GameMap, players: int) -> Groups:
     own = game_map.starting_groups.get(players)
     if own:
         return tuple(tuple(g) for g in own)
-    return compute_groups(game_map, players)
+    # Computing takes milliseconds on a large map and never changes: keep it with the (immutable) map.
+    cache: dict[int, Groups] = game_map.__dict__.setdefault("_computed_groups", {})
+    if players not in cache:
+        cache[players] = compute_groups(game_map, players)
+    return cache[players]
 
 
 def neutral_territories(game_map: GameMap, groups: Groups) -> tuple[str, ...]:
