@@ -149,6 +149,7 @@ class ClientApp:
     async def _ask_name(self) -> str | None:
         assert self.session is not None
         while True:
+            self.prompts += 1
             try:
                 typed = (await self.session.prompt_async("Your name: ")).strip()
             except (EOFError, KeyboardInterrupt):

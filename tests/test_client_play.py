@@ -239,3 +239,29 @@ async def bob_like_placement(client: Client, game_id: str) -> None:
     await client.request(type="issue_order", game_id=game_id, turn=0,
                          order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]})
     await client.request(type="commit", game_id=game_id, turn=0)
+
+
+async def test_without_a_name_the_client_asks_for_one() -> None:
+    async with running_server(**FAST) as server, driven(url(server)) as player:
+        shown = await player.type("<Dee>")
+        assert "a name has 1 to 20 letters" in shown
+        await player.type("Dee")
+        await player.expect("No games yet")
+        shown = await player.type("create seed 2")
+        assert "as Dee." in shown
+
+
+async def test_a_turn_time_limit_counts_down_in_the_status_bar_and_runs_out() -> None:
+    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create seed 2 units=6 time=1.5")
+        assert alice.app.tracker is not None
+        game_id = alice.app.tracker.game_id
+        bob = await Client.connect(server)
+        await join(bob, game_id, "Bob")
+        await alice.expect("Place your 6 units")
+        bar = plain(alice.app._toolbar())
+        assert f"game {game_id} | Alice | placement | committed 0/2 | 6 units to place | 0:0" in bar
+        assert bar.rstrip().endswith("left")
+        ran_out = await alice.expect("Turn 1: move N FROM TO", timeout=5)
+        assert "Time ran out: Alice, Bob committed with the orders they had." in ran_out
+        await bob.close()
