@@ -294,9 +294,7 @@ class ClientApp:
         self.games = [*self.games, game]
         self.show(f"Created game {game.game_id}: {game.map_name}, {game.settings.players} players.", "class:ok")
         if game.settings.choose_groups:
-            if game.groups:
-                self.show(render.groups_list(game.groups))
-            self.show(f"Choose your starting group: join {game.game_id} N", "class:hint")
+            self.show(render.groups_list(game))
             return
         await self._join(game.game_id, None)
 
@@ -311,9 +309,12 @@ class ClientApp:
         if isinstance(reply, msg.Error):
             self.error(f"Refused: {reply.message}")
             if reply.code is ErrorCode.BAD_GROUP:
+                listed = await self._ask(msg.ListGames())
+                if isinstance(listed, msg.Games):
+                    self.games = listed.games
                 summary = next((g for g in self.games if g.game_id == game_id), None)
                 if summary is not None and summary.groups:
-                    self.show(render.groups_list(summary.groups))
+                    self.show(render.groups_list(summary))
             return
         if not isinstance(reply, msg.Joined):
             return

@@ -112,7 +112,7 @@ class Create:
 class Join:
     game_id: str
     group: int | None = None
-    """1-based, as the player reads it in the list of groups."""
+    """The starting group's number as the game lists them (from 0, as the server counts)."""
 
 
 @dataclass(frozen=True)
@@ -338,8 +338,8 @@ def parse(line: str, context: Context | None = None) -> Command | ParseError:
             group = _count(args[1], "the group", spec)
             if isinstance(group, ParseError):
                 return group
-            if group < 1:
-                return ParseError("groups are numbered from 1; games shows them")
+            if group < 0:
+                return ParseError("groups are numbered from 0, as the game lists them")
             return Join(game_id, group)
         return Join(game_id)
     if spec.name == "create":

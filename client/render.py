@@ -307,9 +307,13 @@ def games_table(games: Sequence[GameSummary]) -> FormattedText:
     return FormattedText(out)
 
 
-def groups_list(groups: Sequence[Sequence[str]]) -> FormattedText:
-    out: Fragments = [("class:hint", "Starting groups (join GAME N):\n")]
-    out += [("", f"  {number}. {', '.join(group)}\n") for number, group in enumerate(groups, start=1)]
+def groups_list(game: GameSummary) -> FormattedText:
+    """The starting groups of a game whose players choose them (R8), with who has taken which."""
+    taken = {seat.group: seat.name for seat in game.seats if seat.group is not None}
+    out: Fragments = [("class:hint", f"Starting groups of game {game.game_id} (join {game.game_id} N):\n")]
+    for number, group in enumerate(game.groups or ()):
+        holder = f" (taken by {taken[number]})" if number in taken else ""
+        out.append(("", f"  {number}: {', '.join(group)}{holder}\n"))
     return FormattedText(out)
 
 

@@ -107,7 +107,7 @@ def test_names_with_spaces_quoted_or_split_the_one_way_that_works() -> None:
 
 def test_lobby_commands() -> None:
     assert parse("join 3fa2c1") == Join("3fa2c1")
-    assert parse("j 3fa2c1 1") == Join("3fa2c1", 1)
+    assert parse("j 3fa2c1 0") == Join("3fa2c1", 0)
     assert parse("watch 3fa2c1") == Watch("3fa2c1")
     assert parse("create seed 3 time=90 units=40 choose") == Create("seed", 3, 40, None, 90.0, True)
     assert parse("create meridian players=5") == Create("meridian", 5)

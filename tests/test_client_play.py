@@ -265,3 +265,24 @@ async def test_a_turn_time_limit_counts_down_in_the_status_bar_and_runs_out() ->
         ran_out = await alice.expect("Turn 1: move N FROM TO", timeout=5)
         assert "Time ran out: Alice, Bob committed with the orders they had." in ran_out
         await bob.close()
+
+
+async def test_choosing_a_starting_group() -> None:
+    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+        shown = await alice.type("create seed 2 choose")
+        assert alice.app.games
+        game = alice.app.games[-1]
+        assert game.groups is not None and len(game.groups) == 2
+        assert f"Starting groups of game {game.game_id} (join {game.game_id} N):" in shown
+        assert f"  1: {', '.join(game.groups[1])}\n" in shown
+        assert "You sit in game" not in shown  # a group must be chosen first
+        refused = await alice.type(f"join {game.game_id}")
+        assert "Refused: choose a starting group from 0 to 1" in refused
+        assert f"  0: {', '.join(game.groups[0])}\n" in refused
+        shown = await alice.type(f"join {game.game_id} 1")
+        assert f"You sit in game {game.game_id} as Alice." in shown
+        bob = await Client.connect(server)
+        await join(bob, game.game_id, "Bob", group=0)
+        await alice.expect("Place your 40 units")  # 10 per starting territory
+        assert own(game_view(alice), "Alice") == list(game.groups[1])
+        await bob.close()
