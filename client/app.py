@@ -111,11 +111,10 @@ class ClientApp:
     def _toolbar(self) -> FormattedText:
         now = asyncio.get_running_loop().time()
         link = self.connection.state
-        parts = [f" {self.url}"]
-        parts.append(self.tracker.status(now) if self.tracker is not None else "lobby: games, create, join, watch")
+        status = self.tracker.status(now) if self.tracker is not None else "lobby: games, create, join, watch"
         if link is not LinkState.CONNECTED:
-            parts.append(link.value.upper())
-        return FormattedText([("class:bottom-toolbar", " | ".join(parts) + " ")])
+            status = f"{link.value.upper()} | {status}"
+        return FormattedText([("class:bottom-toolbar", f" {status} ")])
 
     async def run(self) -> int:
         """Connect, find our seat again or show the lobby, then read commands until quit or end of input."""
@@ -197,10 +196,13 @@ class ClientApp:
         try:
             return await self.connection.request(message)
         except ConnectionLost as exc:
-            if self.connection.state is LinkState.CONNECTED:
+            state = self.connection.state
+            if state is LinkState.CONNECTED:
                 self.error(f"No answer from the server: {exc}. Try again in a moment.")
-            else:
+            elif state is LinkState.RECONNECTING:
                 self.error("Not connected to the server: the client reconnects by itself; try again in a moment.")
+            else:
+                self.error("Disconnected from the server for good: type quit, then start the client again.")
             return None
 
     def _refused(self, reply: msg.ServerMessage | None) -> bool:

@@ -77,7 +77,7 @@ class SeatStore:
         key = server_key(server)
         found = [s for s in self._read()
                  if s.server == key and (player is None or s.player.casefold() == player.casefold())]
-        return sorted(found, key=lambda s: s.saved_at, reverse=True)
+        return found[::-1]  # each save goes to the end of the file
 
     def forget(self, server: str, game_id: str) -> None:
         key = server_key(server)

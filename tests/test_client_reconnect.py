@@ -141,3 +141,29 @@ async def test_the_server_s_password() -> None:
             assert "the server refused us: wrong password" in refused.app.text()
         async with driven(url(server), name="Alice", password="sesame") as welcome:
             await welcome.expect("No games yet")
+
+
+def test_reconnection_waits_longer_each_time_up_to_a_ceiling() -> None:
+    backoff = Backoff(first=0.5, most=4.0)
+    delays = [backoff.next_delay() for _ in range(6)]
+    for delay, nominal in zip(delays, (0.5, 1.0, 2.0, 4.0, 4.0, 4.0), strict=True):
+        assert 0.75 * nominal <= delay <= nominal
+    backoff.reset()
+    assert backoff.next_delay() <= 0.5
+
+
+def test_the_seat_file_keys_seats_by_server_and_game_and_survives_damage(config_home: Path) -> None:
+    store = SeatStore()
+    store.save("ws://Host:8765/", "g1", "Alice", "t1")
+    store.save("ws://host:8765", "g2", "Alice", "t2")
+    store.save("ws://other:8765", "g1", "Bob", "t3")
+    assert [s.game_id for s in store.seats_for("ws://HOST:8765")] == ["g2", "g1"]  # newest first
+    assert store.seats_for("ws://host:8765", "bob") == []
+    assert store.get("ws://other:8765", "g1").token == "t3"  # type: ignore[union-attr]
+    store.forget("ws://host:8765", "g2")
+    assert [s.game_id for s in store.seats_for("ws://host:8765")] == ["g1"]
+    assert stat.S_IMODE((config_home / "risc").stat().st_mode) == 0o700
+    (config_home / "risc" / "seats.json").write_text("{not json")
+    assert store.seats_for("ws://host:8765") == []
+    store.save("ws://host:8765", "g3", "Alice", "t4")
+    assert [s.token for s in store.seats_for("ws://host:8765")] == ["t4"]
