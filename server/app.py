@@ -13,7 +13,7 @@ from pathlib import Path
 from server.config import ServerConfig
 from server.lobby import Lobby
 from server.logs import setup_logging
-from server.storage import Storage, open_storage
+from server.storage import Storage, StorageError, default_data_dir, open_storage
 from server.transport import Transport
 
 logger = logging.getLogger("risc.server")
@@ -69,7 +69,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
     parser.add_argument("--port", type=int, default=8765, help="port for WebSocket clients and GET /healthz "
                                                                "(default 8765; 0 picks a free one)")
-    parser.add_argument("--data-dir", type=Path, default=None, help="where the server keeps its games")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="where the server keeps its games, in games.sqlite3 (default: "
+                             f"{default_data_dir()})")
+    parser.add_argument("--memory", action="store_true",
+                        help="keep games in memory only: they end with the server")
     parser.add_argument("--password", default=None,
                         help="password clients must give (default: the RISC_PASSWORD environment variable, "
                              "else none)")
@@ -77,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     password = args.password if args.password is not None else os.environ.get("RISC_PASSWORD") or None
-    data_dir = args.data_dir
+    data_dir = None if args.memory else (args.data_dir or default_data_dir())
     if data_dir is not None:
         data_dir.mkdir(parents=True, exist_ok=True)
     return ServerConfig(host=args.host, port=args.port, data_dir=data_dir, password=password)
@@ -88,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
         asyncio.run(serve_until_signalled(config))
-    except OSError as exc:
+    except (OSError, StorageError) as exc:
         logger.error("cannot start: %s", exc)
         return 1
     except KeyboardInterrupt:

@@ -7,6 +7,7 @@ import logging
 import secrets
 from pathlib import Path
 
+from server.bots import ServerBot, check_strategy, reseat_bots, seat_bots
 from server.match import Match, Refusal, Subscriber
 from server.storage.base import SeatRecord, Storage
 from shared.maps.findings import MapError
@@ -29,13 +30,16 @@ class Lobby:
         self.max_games = max_games
         self.matches: dict[str, Match] = {}
         self._creating = asyncio.Lock()
+        self.bots: list[ServerBot] = []
 
     async def restore(self) -> int:
-        """Bring back every game the store holds; returns how many."""
-        for game_id in await self.storage.list_games():
+        """Bring back every unfinished game the store holds; returns how many."""
+        for game_id in await self.storage.list_games(include_finished=False):
             stored = await self.storage.load(game_id)
             if stored is not None:
                 self.matches[game_id] = Match.restore(stored, self.storage, self._rematch)
+                self.bots += await reseat_bots(self.matches[game_id], self.get)
+                await self.matches[game_id].settle()
         return len(self.matches)
 
     def get(self, game_id: str) -> Match:
@@ -54,6 +58,7 @@ class Lobby:
             self.matches[match.game_id] = match
         logger.info("game %s created: map %s, %d players%s", match.game_id, game_map.name, settings.players,
                     f", {settings.turn_seconds:g} s per turn" if settings.turn_seconds else "")
+        self.bots += await seat_bots(match, self.get)
         return match
 
     async def _rematch(self, settings: GameSettings, seats: list[SeatRecord]) -> Match:
@@ -72,6 +77,7 @@ class Lobby:
             get_ruleset(settings.ruleset)
         except ValueError as exc:
             raise Refusal(ErrorCode.BAD_SETTINGS, str(exc)) from None
+        check_strategy(settings)
         try:
             size = Path(settings.map).stat().st_size if Path(settings.map).is_file() else 0
         except (OSError, ValueError):
@@ -105,5 +111,7 @@ class Lobby:
                 await match.disconnect(sub)
 
     async def close(self) -> None:
+        for bot in self.bots:
+            await bot.close()
         for match in list(self.matches.values()):
             await match.close()

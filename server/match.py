@@ -381,7 +381,17 @@ class Match:
         if not turns.ready(self.ruleset, state):
             return state, []
         resolved, events = turns.advance(self.ruleset, state, GameRandom(self._seed, state.turn))
-        return resolved, list(events)
+        revealed = game_log.OrdersRevealed(turn=state.turn, orders={p: list(state.orders_of(p)) for p in state.alive})
+        return resolved, [revealed, *events]  # the orders are logged so the game can be replayed from its seed
+
+    async def settle(self) -> None:
+        """Resolve a restored turn whose every player had committed, as the running server would have."""
+        async with self.lock:
+            before = self.state
+            if before is None or before.phase is Phase.FINISHED or not turns.ready(self.ruleset, before):
+                return
+            state, more = self._resolve_if_ready(before)
+            self._after_change(await self._save(more, state=state), before)
 
     def _after_change(self, numbered: list[SequencedEvent], before: GameState) -> None:
         state = self.state

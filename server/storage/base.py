@@ -66,8 +66,8 @@ class Storage(ABC):
         """The game as last saved, with its whole log."""
 
     @abstractmethod
-    async def list_games(self) -> list[str]:
-        """Every kept game's id, oldest first."""
+    async def list_games(self, include_finished: bool = True) -> list[str]:
+        """Every kept game's id, oldest first; without the finished ones unless `include_finished`."""
 
     async def close(self) -> None:
         """Flush and let go of whatever the store holds open."""

@@ -38,5 +38,8 @@ class MemoryStorage(Storage):
                           progress=GameProgress.model_validate_json(self._progress[game_id]),
                           events=[SequencedEvent.model_validate_json(e) for e in self._events[game_id]])
 
-    async def list_games(self) -> list[str]:
-        return list(self._records)
+    async def list_games(self, include_finished: bool = True) -> list[str]:
+        if include_finished:
+            return list(self._records)
+        return [g for g in self._records
+                if (GameProgress.model_validate_json(self._progress[g]).state or {}).get("phase") != "finished"]

@@ -19,6 +19,7 @@ from shared.rules.events import (
     UnitsPlaced,
     UnitsReceived,
 )
+from shared.rules.orders import Order
 
 
 class GameCreated(BaseModel):
@@ -56,6 +57,16 @@ class TimeRanOut(BaseModel):
     kind: Literal["time_ran_out"] = "time_ran_out"
 
 
+class OrdersRevealed(BaseModel):
+    """Every player's committed orders for `turn`, logged as the turn resolves, once every player has
+    committed (R16), so a stored
+    game can be replayed from its seed."""
+
+    turn: int
+    orders: dict[str, list[Order]]
+    kind: Literal["orders_revealed"] = "orders_revealed"
+
+
 class RematchRequested(BaseModel):
     player: str
     kind: Literal["rematch_requested"] = "rematch_requested"
@@ -68,7 +79,7 @@ class RematchStarted(BaseModel):
 
 LogEvent = Annotated[
     GameCreated | PlayerJoined | PlayerLeft | GameStarted | PlayerCommitted | TimeRanOut | RematchRequested
-    | RematchStarted
+    | RematchStarted | OrdersRevealed
     | UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted,
     Field(discriminator="kind"),
 ]

@@ -1,0 +1,193 @@
+"""The default store: one SQLite file in the server's data directory, so games outlive the process.
+
+Every save is one transaction (the new progress and the new log entries together), committed before the match
+acknowledges the change. The database runs in WAL mode with synchronous=FULL: a committed transaction is in the
+write-ahead log on disk before `save` returns, so it survives the process being killed and the machine losing power.
+
+The stdlib sqlite3 module blocks, so each call runs in a worker thread (asyncio.to_thread) on the one connection,
+which a lock keeps to one thread at a time. A file that is not a SQLite database, or is another application's, is
+refused before anything is written to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import TypeAdapter
+
+from server.storage.base import GameProgress, GameRecord, Storage, StorageError, StoredGame
+from shared.protocol.log import SequencedEvent
+
+APPLICATION_ID = 0x52495343
+"""'RISC' in ASCII, kept in the file's header (PRAGMA application_id) so the server knows its own databases."""
+
+DATABASE_NAME = "games.sqlite3"
+
+_EVENTS = TypeAdapter(list[SequencedEvent])
+_T = TypeVar("_T")
+
+
+def _create_tables(db: sqlite3.Connection) -> None:
+    """Version 1: each game's record and progress as JSON text, and its log one entry per row."""
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("CREATE TABLE games (game_id TEXT PRIMARY KEY, created_at REAL NOT NULL, record TEXT NOT NULL, "
+               "progress TEXT NOT NULL)")
+    db.execute("CREATE TABLE events (game_id TEXT NOT NULL REFERENCES games(game_id), seq INTEGER NOT NULL, "
+               "body TEXT NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID")
+
+
+def _add_phase(db: sqlite3.Connection) -> None:
+    """Version 2: each game's phase in a column of its own, so a starting server lists unfinished games unread."""
+    db.execute("ALTER TABLE games ADD COLUMN phase TEXT NOT NULL DEFAULT 'lobby'")
+    db.execute("UPDATE games SET phase = coalesce(json_extract(progress, '$.state.phase'), 'lobby')")
+    db.execute("CREATE INDEX games_by_phase ON games (phase)")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_tables, _add_phase]
+"""Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _phase(progress: GameProgress) -> str:
+    return "lobby" if progress.state is None else str(progress.state.get("phase", "lobby"))
+
+
+def check_database(path: Path) -> int:
+    """The schema version of the RISC database at `path` (0 for a new or empty file), read without writing.
+
+    Raises StorageError naming the problem if the file is damaged, another application's, or from a newer release.
+    """
+    if not path.exists() or path.stat().st_size == 0:
+        return 0
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise StorageError(f"cannot open the game database {path}: {exc}") from None
+    try:
+        application_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    except sqlite3.DatabaseError as exc:
+        raise StorageError(f"{path} is not a RISC game database (SQLite says: {exc}); it was left as it is — "
+                           "move it away or choose another --data-dir") from None
+    finally:
+        db.close()
+    if application_id == 0 and version == 0 and not tables:
+        return 0
+    if application_id != APPLICATION_ID:
+        shown = ", ".join(tables[:5]) or "none"
+        raise StorageError(f"{path} is a SQLite database of another application (tables: {shown}); it was left as "
+                           "it is — move it away or choose another --data-dir")
+    if version > SCHEMA_VERSION:
+        raise StorageError(f"{path} was written by a newer release of RISC (schema version {version}; this one "
+                           f"reads up to {SCHEMA_VERSION}); it was left as it is")
+    return int(version)
+
+
+class SqliteStorage(Storage):
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        self.path = path
+        version = check_database(path)
+        if read_only:
+            if version != SCHEMA_VERSION:
+                raise StorageError(f"{path} holds no games of this release (schema version {version}, this "
+                                   f"release writes {SCHEMA_VERSION}): start the server on it once to upgrade it")
+            self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._migrate(version)
+        self._db.execute("PRAGMA busy_timeout = 5000")
+        self._lock = threading.Lock()
+
+    def _migrate(self, version: int) -> None:
+        for step in range(version, SCHEMA_VERSION):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                MIGRATIONS[step](self._db)
+                self._db.execute(f"PRAGMA user_version = {step + 1}")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    async def _run(self, work: Callable[[], _T]) -> _T:
+        def locked() -> _T:
+            with self._lock:
+                return work()
+
+        return await asyncio.to_thread(locked)
+
+    def _write(self, work: Callable[[sqlite3.Connection], None]) -> None:
+        """Run `work` in one transaction: all of it is committed, or none of it."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            work(self._db)
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
+        row = (record.game_id, record.created_at, record.model_dump_json(), progress.model_dump_json(),
+               _phase(progress))
+        bodies = [(record.game_id, e.seq, e.model_dump_json()) for e in events]
+
+        def insert(db: sqlite3.Connection) -> None:
+            try:
+                db.execute("INSERT INTO games (game_id, created_at, record, progress, phase) VALUES (?, ?, ?, ?, ?)",
+                           row)
+            except sqlite3.IntegrityError:
+                raise StorageError(f"game {record.game_id} exists already") from None
+            db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
+
+        await self._guarded(lambda: self._write(insert))
+
+    async def save(self, game_id: str, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
+        row = (progress.model_dump_json(), _phase(progress), game_id)  # encoded before anything is changed
+        bodies = [(game_id, e.seq, e.model_dump_json()) for e in events]
+
+        def update(db: sqlite3.Connection) -> None:
+            if db.execute("UPDATE games SET progress = ?, phase = ? WHERE game_id = ?", row).rowcount != 1:
+                raise StorageError(f"no game {game_id} to save")
+            db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
+
+        await self._guarded(lambda: self._write(update))
+
+    async def load(self, game_id: str) -> StoredGame | None:
+        def read() -> StoredGame | None:
+            row = self._db.execute("SELECT record, progress FROM games WHERE game_id = ?", (game_id,)).fetchone()
+            if row is None:
+                return None
+            bodies = [b for (b,) in self._db.execute("SELECT body FROM events WHERE game_id = ? ORDER BY seq",
+                                                     (game_id,))]
+            return StoredGame(record=GameRecord.model_validate_json(row[0]),
+                              progress=GameProgress.model_validate_json(row[1]),
+                              events=_EVENTS.validate_json("[" + ",".join(bodies) + "]"))
+
+        return await self._guarded(read)
+
+    async def list_games(self, include_finished: bool = True) -> list[str]:
+        query = "SELECT game_id FROM games" + ("" if include_finished else " WHERE phase != 'finished'")
+        return await self._guarded(lambda: [g for (g,) in self._db.execute(query + " ORDER BY created_at, rowid")])
+
+    async def _guarded(self, work: Callable[[], _T]) -> _T:
+        try:
+            return await self._run(work)
+        except sqlite3.Error as exc:
+            raise StorageError(f"the game database {self.path} failed: {exc}") from exc
+
+    async def close(self) -> None:
+        await self._run(self._db.close)
