@@ -12,8 +12,11 @@ COMMAND_MODULES = [
     "risc.commands.maps",
     "risc.commands.server",
     "risc.commands.client",
+    "risc.commands.bot",
+    "risc.commands.play",
     "risc.commands.protocol",
     "risc.commands.tournament",
+    "risc.commands.replay",
 ]
 
 

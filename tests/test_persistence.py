@@ -1,0 +1,168 @@
+"""Games in SQLite: restarts change nothing, damaged or foreign files are refused untouched, older schemas are
+upgraded, and `risc replay` re-plays a stored game from its seed and spots an altered log."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from risc.cli import main
+from server.storage import DATABASE_NAME, GameProgress, GameRecord, SqliteStorage, StoredGame
+from server.storage.snapshot import map_to_dict
+from server.storage.sqlite import SCHEMA_VERSION
+from shared.maps import load_map
+from shared.protocol.lobby import GameSettings
+from tests.persistence_support import commit, issue_all, latest_view, next_turn, resume
+from tests.server_support import FAST, Client, running_server, seated_game
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ["ann", "bob"]
+MAX_TURNS = 150
+
+
+async def play_whole_game(data: Path, restart_every_turn: bool) -> tuple[str, StoredGame]:
+    stack = contextlib.AsyncExitStack()
+    server = await stack.enter_async_context(running_server(SqliteStorage(data / DATABASE_NAME), **FAST))
+    try:
+        game_id, clients, tokens = await seated_game(server, NAMES)
+        for _ in range(MAX_TURNS):
+            view = latest_view(clients[0], game_id)
+            if view["phase"] == "finished":
+                break
+            for client, name in zip(clients, NAMES, strict=True):
+                await issue_all(client, game_id, name)
+                await commit(client, game_id)
+            await next_turn(clients, game_id, (view["phase"], view["turn"]))
+            if restart_every_turn and latest_view(clients[0], game_id)["phase"] != "finished":
+                for client in clients:
+                    await client.close()
+                await stack.aclose()
+                server = await stack.enter_async_context(running_server(SqliteStorage(data / DATABASE_NAME),
+                                                                        **FAST))
+                clients = [await Client.connect(server) for _ in NAMES]
+                for client, token in zip(clients, tokens, strict=True):
+                    await resume(client, game_id, token)
+        assert latest_view(clients[0], game_id)["phase"] == "finished"
+    finally:
+        await stack.aclose()
+    storage = SqliteStorage(data / DATABASE_NAME)
+    stored = await storage.load(game_id)
+    await storage.close()
+    assert stored is not None
+    return game_id, stored
+
+
+async def test_a_restart_between_every_turn_gives_the_same_game(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("server.match.secrets.randbits", lambda bits: 20240611)
+    _, straight = await play_whole_game(tmp_path / "straight", restart_every_turn=False)
+    _, restarted = await play_whole_game(tmp_path / "restarted", restart_every_turn=True)
+    assert straight.progress.state is not None and straight.progress.state["winner"] in NAMES
+    assert restarted.progress.state == straight.progress.state
+    assert [e.event for e in restarted.events] == [e.event for e in straight.events]
+
+
+async def test_replay_prints_each_turn_and_ok_and_finds_an_altered_event(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game_id, stored = await play_whole_game(tmp_path, restart_every_turn=False)
+    assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Placement" in out and "Turn 1" in out and "attacked" in out and "board:" in out
+    assert out.rstrip().splitlines()[-1].startswith("OK")
+    assert str(stored.record.seed) not in out
+
+    revealed_turn, tampered = None, None
+    for entry in stored.events:  # the first combat, and the turn it belongs to
+        if entry.event.kind == "orders_revealed":  # type: ignore[union-attr]
+            revealed_turn = entry.event.turn  # type: ignore[union-attr]
+        if entry.event.kind == "combat":  # type: ignore[union-attr]
+            tampered = entry.seq
+            break
+    assert tampered is not None and revealed_turn is not None
+    with contextlib.closing(sqlite3.connect(tmp_path / DATABASE_NAME)) as db, db:
+        body = json.loads(db.execute("SELECT body FROM events WHERE game_id = ? AND seq = ?",
+                                     (game_id, tampered)).fetchone()[0])
+        body["event"]["attacker_losses"] += 1
+        db.execute("UPDATE events SET body = ? WHERE game_id = ? AND seq = ?", (json.dumps(body), game_id, tampered))
+    assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 1
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert last.startswith(f"DIFFERS at turn {revealed_turn}:"), last
+
+
+def start_server(data: Path) -> subprocess.CompletedProcess[str]:
+    """A server that must refuse to start: it gets no signal and would otherwise run until the timeout."""
+    return subprocess.run([sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--data-dir",
+                           str(data)], cwd=ROOT, capture_output=True, text=True, timeout=20)
+
+
+def test_a_file_of_random_bytes_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    database = tmp_path / DATABASE_NAME
+    database.write_bytes(random.Random(5).randbytes(8192))
+    before = database.read_bytes()
+    result = start_server(tmp_path)
+    assert result.returncode == 1
+    assert "is not a RISC game database" in result.stderr and "Traceback" not in result.stderr
+    assert database.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [DATABASE_NAME]
+
+
+def test_another_applications_database_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    database = tmp_path / DATABASE_NAME
+    with contextlib.closing(sqlite3.connect(database)) as db, db:
+        db.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT)")
+        db.execute("INSERT INTO photos (path) VALUES ('beach.jpg')")
+    before = database.read_bytes()
+    result = start_server(tmp_path)
+    assert result.returncode == 1
+    assert "another application" in result.stderr and "photos" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert database.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [DATABASE_NAME]
+
+
+def version_1_database(path: Path, games: list[tuple[GameRecord, GameProgress]]) -> None:
+    """A database as the first release wrote it, made by hand: no phase column, user_version 1."""
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("PRAGMA application_id = 1380537155")
+        db.execute("CREATE TABLE games (game_id TEXT PRIMARY KEY, created_at REAL NOT NULL, record TEXT NOT NULL, "
+                   "progress TEXT NOT NULL)")
+        db.execute("CREATE TABLE events (game_id TEXT NOT NULL REFERENCES games(game_id), seq INTEGER NOT NULL, "
+                   "body TEXT NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID")
+        for record, progress in games:
+            db.execute("INSERT INTO games VALUES (?, ?, ?, ?)", (record.game_id, record.created_at,
+                                                                 record.model_dump_json(), progress.model_dump_json()))
+            db.execute("INSERT INTO events VALUES (?, 1, ?)",
+                       (record.game_id, json.dumps({"seq": 1, "event": {"kind": "game_created"}})))
+        db.execute("PRAGMA user_version = 1")
+
+
+async def test_a_database_of_an_older_schema_is_upgraded_with_its_games(tmp_path: Path) -> None:
+    game_map = map_to_dict(load_map("seed"))
+
+    def game(game_id: str, state: dict[str, Any] | None) -> tuple[GameRecord, GameProgress]:
+        return (GameRecord(game_id=game_id, settings=GameSettings(map="seed"), seed=3, created_at=float(len(game_id)),
+                           game_map=game_map),
+                GameProgress(seats=[], state=state, seq=1))
+
+    database = tmp_path / DATABASE_NAME
+    version_1_database(database, [game("lobby", None), game("over", {"phase": "finished"})])
+    storage = SqliteStorage(database)
+    try:
+        assert storage.schema_version == SCHEMA_VERSION == 2
+        assert await storage.list_games() == ["over", "lobby"]
+        assert await storage.list_games(include_finished=False) == ["lobby"]
+        stored = await storage.load("lobby")
+        assert stored is not None and stored.record.seed == 3 and len(stored.events) == 1
+    finally:
+        await storage.close()
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        assert dict(db.execute("SELECT game_id, phase FROM games")) == {"lobby": "lobby", "over": "finished"}
