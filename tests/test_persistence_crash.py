@@ -1,0 +1,65 @@
+"""A server killed with SIGKILL mid-turn loses nothing it acknowledged: a new one on the same data directory carries
+the game on, with every placement, order and commit in place."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from tests.persistence_support import commit, issue_all, latest_view, next_turn, resume
+from tests.server_support import Client, create_game, join
+from tests.test_server_process import start_server
+
+NAMES = ["ann", "bob", "cyd"]
+
+
+async def test_a_killed_server_resumes_every_acknowledged_change(tmp_path: Path) -> None:
+    process, port = await start_server("--data-dir", str(tmp_path))
+    try:
+        clients = [await Client.connect(port) for _ in NAMES]
+        game_id = await create_game(clients[0], players=3)
+        tokens = [await join(c, game_id, n) for c, n in zip(clients, NAMES, strict=True)]
+        for client in clients:
+            await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        for _ in range(3):  # placement and two turns
+            view = latest_view(clients[0], game_id)
+            for client, name in zip(clients, NAMES, strict=True):
+                await issue_all(client, game_id, name)
+                await commit(client, game_id)
+            await next_turn(clients, game_id, (view["phase"], view["turn"]))
+        turn = latest_view(clients[0], game_id)["turn"]
+        ann_orders = await issue_all(clients[0], game_id, "ann")
+        await commit(clients[0], game_id)
+        bob_orders = await issue_all(clients[1], game_id, "bob")
+        assert ann_orders and bob_orders
+        process.kill()
+        await process.wait()
+
+        process, port = await start_server("--data-dir", str(tmp_path))
+        clients = [await Client.connect(port) for _ in NAMES]
+        views = [(await resume(c, game_id, t))["view"] for c, t in zip(clients, tokens, strict=True)]
+        assert {v["turn"] for v in views} == {turn}
+        assert views[0]["your_orders"] == ann_orders and views[1]["your_orders"] == bob_orders
+        assert views[2]["your_orders"] == []
+        committed = {p["name"]: p["committed"] for p in views[2]["players"]}
+        assert committed == {"ann": True, "bob": False, "cyd": False}
+
+        await commit(clients[1], game_id)
+        await issue_all(clients[2], game_id, "cyd")
+        await commit(clients[2], game_id)
+        for _ in range(200):
+            await next_turn(clients, game_id, ("orders", turn))
+            view = latest_view(clients[0], game_id)
+            if view["phase"] == "finished":
+                break
+            turn = view["turn"]
+            alive = {p["name"] for p in view["players"] if not p["eliminated"]}
+            for client, name in zip(clients, NAMES, strict=True):
+                if name in alive:
+                    await issue_all(client, game_id, name)
+                    await commit(client, game_id)
+        assert latest_view(clients[0], game_id)["winner"] in NAMES
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await asyncio.wait_for(process.wait(), 10)
