@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 PlayerName = Annotated[str, Field(pattern=r"^\w[\w .'-]{0,18}[\w.'-]$|^\w$",
@@ -33,6 +33,18 @@ class GameSettings(BaseModel):
     choose_groups: Annotated[bool, Field(description="players pick their starting group when joining (R8); "
                                                      "otherwise groups are drawn at random")] = False
     ruleset: Annotated[str, Field(min_length=1, max_length=32)] = "risc"
+    bots: Annotated[int, Field(ge=0, le=MAX_PLAYERS,
+                               description="seats the server fills at once with its own computer players "
+                                           "(named bot-STRATEGY-1, ...); at most `players`")] = 0
+    bot_strategy: Annotated[str, Field(min_length=1, max_length=32,
+                                       description="how the server's computer players play: random, aggressive, "
+                                                   "defensive or strategist")] = "strategist"
+
+    @model_validator(mode="after")
+    def _bots_fit(self) -> GameSettings:
+        if self.bots > self.players:
+            raise ValueError(f"bots ({self.bots}) cannot exceed players ({self.players})")
+        return self
 
 
 class GamePhase(StrEnum):

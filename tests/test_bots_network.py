@@ -1,0 +1,113 @@
+"""Computer players over real sockets: network bots joining a game like any client, and seats the server plays."""
+
+from __future__ import annotations
+
+import asyncio
+
+from client.bot import NetworkBot
+from client.connection import Backoff
+from tests.server_support import FAST, Client, create_game, join, running_server, url
+
+GAME_SECONDS = 40.0
+QUICK = Backoff(first=0.05, most=0.2)
+
+
+async def test_three_network_bots_play_a_game_to_its_winner() -> None:
+    async with running_server(**FAST) as server:
+        lobby = await Client.connect(server)
+        game_id = await create_game(lobby, players=3)
+        bots = [NetworkBot(url(server), game_id, strategy=s, seed=i, backoff=QUICK)
+                for i, s in enumerate(("aggressive", "strategist", "random"))]
+        statuses = await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), GAME_SECONDS)
+        assert statuses == [0, 0, 0]
+        views = [b.view for b in bots]
+        assert all(v is not None and v.winner is not None for v in views)
+        winner = views[0].winner if views[0] is not None else None
+        assert winner in {b.name for b in bots}
+        assert all(v is not None and v.winner == winner for v in views)
+        assert [e.message for b in bots for e in b.errors] == []
+        assert all(b.turns_played >= 1 for b in bots)
+        games = await lobby.request(type="list_games")
+        summary = next(g for g in games["games"] if g["game_id"] == game_id)
+        assert summary["phase"] == "finished" and summary["winner"] == winner
+
+
+async def test_a_network_bot_takes_its_seat_back_after_the_link_drops() -> None:
+    async with running_server(**FAST) as server:
+        lobby = await Client.connect(server)
+        game_id = await create_game(lobby, players=2, bots=1, bot_strategy="aggressive")
+        bot = NetworkBot(url(server), game_id, strategy="defensive", seed=3, backoff=QUICK)
+        task = asyncio.get_running_loop().create_task(bot.run())
+        for _ in range(500):
+            if bot.turns_played >= 2:
+                break
+            await asyncio.sleep(0.01)
+        assert bot.turns_played >= 2, "the bot did not play its first turns"
+        await bot.connection.drop()
+        assert await asyncio.wait_for(task, GAME_SECONDS) == 0
+        assert bot.view is not None and bot.view.winner is not None
+        assert bot.errors == []
+
+
+async def test_server_run_bots_fill_seats_and_play_against_a_scripted_player() -> None:
+    async with running_server(**FAST) as server:
+        alice = await Client.connect(server)
+        reply = await alice.request(type="create_game",
+                                    settings={"map": "seed", "players": 3, "bots": 2, "bot_strategy": "strategist"})
+        assert reply["type"] == "game_created", reply
+        game = reply["game"]
+        assert [s["name"] for s in game["seats"]] == ["bot-strategist-1", "bot-strategist-2"]
+        assert game["free"] == 1 and game["phase"] == "lobby"
+        game_id = game["game_id"]
+        await join(alice, game_id, "Alice")
+
+        # Alice places everything on her first territory and then only commits: the bots attack and finish her.
+        turns = 0
+        handled: set[int] = set()
+        while True:
+            update = await alice.wait_for(lambda m: m["type"] == "update" and m["view"] is not None
+                                          and (m["view"]["phase"] == "finished" or not next(
+                                              p for p in m["view"]["players"] if p["name"] == "Alice")["committed"]),
+                                          timeout=GAME_SECONDS)
+            view = update["view"]
+            if view["phase"] == "finished":
+                break
+            me = next(p for p in view["players"] if p["name"] == "Alice")
+            if me["eliminated"] or view["turn"] in handled:
+                continue
+            handled.add(view["turn"])
+            if view["phase"] == "placement":
+                mine = [t["name"] for t in view["territories"] if t["owner"] == "Alice"]
+                placed = await alice.request(type="issue_order", game_id=game_id, turn=0,
+                                             order={"kind": "place", "territory": mine[0],
+                                                    "units": view["pool_left"]})
+                assert placed["type"] == "order_accepted", placed
+            committed = await alice.request(type="commit", game_id=game_id, turn=view["turn"])
+            assert committed["type"] == "commit_accepted", committed
+            turns += 1
+            assert turns < 300, "the game did not end"
+        assert view["winner"] in {"bot-strategist-1", "bot-strategist-2"}
+        assert [f for f in alice.frames if f["type"] == "error"] == []
+        assert all(bot.refused == 0 for bot in server.lobby.bots)
+
+
+async def test_a_game_of_server_run_bots_only_plays_itself_out_for_a_spectator() -> None:
+    async with running_server(**FAST) as server:
+        watcher = await Client.connect(server)
+        game_id = await create_game(watcher, players=2, bots=2, bot_strategy="strategist")
+        await watcher.request(type="watch_game", game_id=game_id)
+        update = await watcher.wait_for(lambda m: m["type"] == "update" and m["game"]["phase"] == "finished",
+                                        timeout=GAME_SECONDS)
+        assert update["game"]["winner"] in {"bot-strategist-1", "bot-strategist-2"}
+
+
+async def test_bad_bot_settings_are_refused_and_create_nothing() -> None:
+    async with running_server(**FAST) as server:
+        client = await Client.connect(server)
+        unknown = await client.request(type="create_game", settings={"map": "seed", "players": 3, "bots": 1,
+                                                                     "bot_strategy": "cunning"})
+        assert unknown["type"] == "error" and unknown["code"] == "bad-settings"
+        assert "cunning" in unknown["message"] and "strategist" in unknown["message"]
+        too_many = await client.request(type="create_game", settings={"map": "seed", "players": 2, "bots": 3})
+        assert too_many["type"] == "error" and "bots" in too_many["message"]
+        assert (await client.request(type="list_games"))["games"] == []
