@@ -1,0 +1,145 @@
+"""`risc play` end to end: a server in the same process, server-run bots, and the real text client typed into."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from websockets.asyncio.client import connect
+
+from risc.cli import main
+from risc.commands.play import LocalPlay
+from shared.rules.state import Phase
+from shared.rules.view import GameView
+from tests.client_support import QUICK, Driver
+
+TURN_CAP = 200
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    return tmp_path / "config"
+
+
+@contextlib.asynccontextmanager
+async def playing(**options: object) -> AsyncIterator[tuple[LocalPlay, Driver]]:
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        local = LocalPlay(name="Alice", backoff=QUICK, **options)  # type: ignore[arg-type]
+        task = asyncio.get_running_loop().create_task(local.run())
+        for _ in range(500):
+            if local.app is not None or task.done():
+                break
+            await asyncio.sleep(0.01)
+        assert local.app is not None, "risc play did not open the client"
+        driver = Driver(local.app, pipe, task)
+        try:
+            yield local, driver
+        finally:
+            if not task.done():
+                with contextlib.suppress(Exception):
+                    await driver.at_prompt()
+                    pipe.send_text("quit\r")
+                    await asyncio.wait_for(asyncio.shield(task), 5)
+            if not task.done():
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def current(driver: Driver) -> GameView:
+    tracker = driver.app.tracker
+    assert tracker is not None and tracker.view is not None
+    return tracker.view
+
+
+async def my_next_turn(driver: Driver, after: tuple[Phase, int] | None) -> GameView:
+    """Wait until the game asks Alice for something new, or is over."""
+    for _ in range(1000):
+        tracker = driver.app.tracker
+        view = tracker.view if tracker is not None else None
+        if view is not None:
+            if view.phase is Phase.FINISHED:
+                return view
+            me = next(p for p in view.players if p.name == "Alice")
+            if not me.committed and not me.eliminated and (view.phase, view.turn) != after:
+                return view
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the game did not move on; the client showed:\n{driver.app.text()[-2000:]}")
+
+
+async def server_is_down(port: int) -> bool:
+    try:
+        async with connect(f"ws://127.0.0.1:{port}", open_timeout=2):
+            return False
+    except OSError:
+        return True
+
+
+async def test_risc_play_a_whole_game_that_the_bot_wins() -> None:
+    async with playing(bots=1, strategy="strategist") as (local, alice):
+        assert local.server is not None
+        port = local.server.port
+        await alice.expect("You sit in game")
+        await alice.expect("The game starts: bot-strategist-1, Alice.")
+        await alice.expect("Place your")
+        view = current(alice)
+        mine = [t.name for t in view.territories if t.owner == "Alice"]
+        shown = await alice.type(f"place {view.pool_left} {mine[0]}")
+        assert "Order 1: place" in shown
+        await alice.type("done")
+        step: tuple[Phase, int] | None = (Phase.PLACEMENT, 0)
+        for _ in range(TURN_CAP):  # Alice only commits: the strategist takes the map from her
+            view = await my_next_turn(alice, step)
+            if view.phase is Phase.FINISHED:
+                break
+            step = (view.phase, view.turn)
+            await alice.type("D")
+        assert view.phase is Phase.FINISHED and view.winner == "bot-strategist-1"
+        seen = await alice.expect("won game")
+        assert "Turn 1" in alice.app.text() and "You have lost" in alice.app.text()
+        assert "bot-strategist-1" in seen
+        await alice.at_prompt()
+        alice.pipe.send_text("quit\r")
+        assert await asyncio.wait_for(alice.task, 5) == 0
+    assert await server_is_down(port)
+
+
+async def test_risc_play_turns_with_an_attack_against_two_bots() -> None:
+    async with playing(bots=2, strategy="random") as (local, alice):
+        assert local.server is not None and local.game is not None
+        assert [s.name for s in local.game.game.seats] == ["bot-random-1", "bot-random-2"]
+        await alice.expect("Place your")
+        view = current(alice)
+        mine = [t.name for t in view.territories if t.owner == "Alice"]
+        await alice.type(f"place {view.pool_left} {mine[0]}")
+        await alice.type("D")
+        view = await my_next_turn(alice, (Phase.PLACEMENT, 0))
+        assert view.phase is Phase.ORDERS and view.turn == 1
+        by_name = {t.name: t for t in view.territories}
+        target = next(n for n in by_name[mine[0]].neighbours if by_name[n].owner != "Alice")
+        shown = await alice.type(f"attack {by_name[mine[0]].units - 1} {mine[0]} {target}")
+        assert f"Order 1: attack {by_name[mine[0]].units - 1} from {mine[0]} to {target}." in shown
+        await alice.type("D")
+        results = await alice.expect(" Turn 2 ")
+        assert f"{target}" in results and "Alice" in results
+        view = await my_next_turn(alice, (Phase.ORDERS, 1))
+        assert view.phase is Phase.FINISHED or view.turn >= 2
+        port = local.server.port
+    assert alice.task.done() and alice.task.result() == 0
+    assert await server_is_down(port)
+
+
+def test_risc_play_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--bots", "9"]) == 2
+    assert "--bots 9" in capsys.readouterr().err
+    assert main(["play", "--strategy", "cunning"]) == 2
+    assert "strategist" in capsys.readouterr().err
+    assert main(["play", "--name", "bot-x"]) == 2
+    assert "bot-" in capsys.readouterr().err
