@@ -23,6 +23,10 @@ logger = logging.getLogger("risc.server")
 MAX_MAP_BYTES = 8 * 1024 * 1024
 """A map file larger than this is refused unread: the largest real maps are a few hundred kilobytes."""
 
+RESTORED_LOG_ENTRIES = 256
+"""How much of each game's log a starting server reads back: enough for clients that were away a few turns; a
+client further behind gets a fresh snapshot, as it would from a running server. The whole log stays stored."""
+
 
 class Lobby:
     def __init__(self, storage: Storage, max_games: int = 500) -> None:
@@ -35,7 +39,7 @@ class Lobby:
     async def restore(self) -> int:
         """Bring back every unfinished game the store holds; returns how many."""
         for game_id in await self.storage.list_games(include_finished=False):
-            stored = await self.storage.load(game_id)
+            stored = await self.storage.load(game_id, tail=RESTORED_LOG_ENTRIES)
             if stored is not None:
                 self.matches[game_id] = Match.restore(stored, self.storage, self._rematch)
                 self.bots += await reseat_bots(self.matches[game_id], self.get)

@@ -104,7 +104,8 @@ class Match:
         self.seats: list[SeatRecord] = list(progress.seats)
         self.state: GameState | None = (None if progress.state is None
                                         else state_from_dict(progress.state, game_map))
-        self.log: list[SequencedEvent] = list(stored.events)
+        # Only the most recent entries stay in memory: a client further behind gets a snapshot (see _catch_up).
+        self.log: list[SequencedEvent] = list(stored.events)[-RESUME_EVENT_LIMIT:]
         self.rematch: list[str] = list(progress.rematch)
         self.rematch_game: str | None = progress.rematch_game
         self.watchers: dict[Subscriber, str | None] = {}
@@ -185,8 +186,9 @@ class Match:
 
     def _catch_up(self, sub: Subscriber, seat: str | None, last_seq: int | None) -> None:
         """The entries after `last_seq` when they are few enough, else a snapshot: either way the current view."""
-        if last_seq is not None and 0 <= last_seq <= self.seq and self.seq - last_seq <= RESUME_EVENT_LIMIT:
-            sub.send(self._update(seat, self.log[last_seq:], self.summary()))
+        first_kept = self.log[0].seq if self.log else 1
+        if last_seq is not None and first_kept - 1 <= last_seq <= self.seq:
+            sub.send(self._update(seat, self.log[last_seq - first_kept + 1:], self.summary()))
         else:
             sub.send(self._update(seat, [], self.summary(), snapshot=True))
 
@@ -501,6 +503,8 @@ class Match:
         self.state, self.seats = new_state, new_seats
         self.rematch, self.rematch_game = new_rematch, new_rematch_game
         self.log.extend(numbered)
+        if len(self.log) > 2 * RESUME_EVENT_LIMIT:
+            del self.log[:-RESUME_EVENT_LIMIT]
         return numbered
 
     def _check_open(self) -> None:

@@ -62,8 +62,8 @@ class Storage(ABC):
         """Replace the game's progress and append `events`, all or nothing."""
 
     @abstractmethod
-    async def load(self, game_id: str) -> StoredGame | None:
-        """The game as last saved, with its whole log."""
+    async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
+        """The game as last saved, with its whole log, or its last `tail` entries (what a running server needs)."""
 
     @abstractmethod
     async def list_games(self, include_finished: bool = True) -> list[str]:

@@ -31,12 +31,13 @@ class MemoryStorage(Storage):
         self._progress[game_id] = progress_text
         self._events[game_id].extend(event_texts)
 
-    async def load(self, game_id: str) -> StoredGame | None:
+    async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         if game_id not in self._records:
             return None
+        texts = self._events[game_id] if tail is None else self._events[game_id][-tail:] if tail else []
         return StoredGame(record=GameRecord.model_validate_json(self._records[game_id]),
                           progress=GameProgress.model_validate_json(self._progress[game_id]),
-                          events=[SequencedEvent.model_validate_json(e) for e in self._events[game_id]])
+                          events=[SequencedEvent.model_validate_json(e) for e in texts])
 
     async def list_games(self, include_finished: bool = True) -> list[str]:
         if include_finished:

@@ -166,13 +166,18 @@ class SqliteStorage(Storage):
 
         await self._guarded(lambda: self._write(update))
 
-    async def load(self, game_id: str) -> StoredGame | None:
+    async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         def read() -> StoredGame | None:
             row = self._db.execute("SELECT record, progress FROM games WHERE game_id = ?", (game_id,)).fetchone()
             if row is None:
                 return None
-            bodies = [b for (b,) in self._db.execute("SELECT body FROM events WHERE game_id = ? ORDER BY seq",
-                                                     (game_id,))]
+            if tail is None:
+                query, args = "SELECT body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+            else:
+                query = ("SELECT body FROM (SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT ?) "
+                         "ORDER BY seq")
+                args = (game_id, tail)  # type: ignore[assignment]
+            bodies = [b for (b,) in self._db.execute(query, args)]
             return StoredGame(record=GameRecord.model_validate_json(row[0]),
                               progress=GameProgress.model_validate_json(row[1]),
                               events=_EVENTS.validate_json("[" + ",".join(bodies) + "]"))
