@@ -56,7 +56,7 @@ async def test_sigterm_tells_the_clients_and_exits_cleanly(tmp_path: Path) -> No
 
 
 async def test_ctrl_c_stops_the_server_cleanly() -> None:
-    process, port = await start_server()
+    process, port = await start_server("--memory")
     try:
         client = await Client.connect(port)
         process.send_signal(signal.SIGINT)
