@@ -48,6 +48,7 @@ async def _serve_game(port: int, data_dir: Path) -> None:
     from server.config import ServerConfig
     from server.storage import MemoryStorage
 
+    raise_open_files()
     config = ServerConfig(host="127.0.0.1", port=port, data_dir=data_dir, messages_per_second=1e9, burst=10**9,
                           outbound_queue=100_000, max_games=10_000)
     stop = asyncio.Event()
@@ -60,6 +61,15 @@ async def _serve_game(port: int, data_dir: Path) -> None:
 
 
 STORE = "in-memory (MemoryStorage)"
+
+
+def raise_open_files() -> None:
+    """Lift this process's soft limit on open files to its hard limit: a thousand sockets pass the usual 1,024."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
 
 
 @dataclass
