@@ -47,7 +47,7 @@ async def main(port: int) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    async with serve(lambda ws: handle(ws, waiting), "127.0.0.1", port, max_size=None,
+    async with serve(lambda ws: handle(ws, waiting), "127.0.0.1", port, max_size=None, compression=None,
                      ping_interval=20, ping_timeout=20) as server:
         print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
         await stop.wait()
