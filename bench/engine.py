@@ -16,7 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shared.maps import GameMap, MapError, Territory, build_map, load_map
+from bench.maps import generated_map
+from shared.maps import GameMap, MapError, load_map
 from shared.rules import (
     AttackOrder,
     GameRandom,
@@ -32,20 +33,6 @@ from shared.rules.risc import check_orders
 
 RISC = get_ruleset("risc")
 BIGEUROPE = Path(__file__).resolve().parents[2] / "shared" / "maps" / "domination" / "bigeurope.map"
-
-
-def generated_map(size: int = 180, seed: int = 1) -> GameMap:
-    """A 12 x 15 grid with a few diagonals: roughly the degree of a real Risk map."""
-    rng = random.Random(seed)
-    width = 12
-    names = [f"T{i}" for i in range(size)]
-    borders: dict[str, set[str]] = {n: set() for n in names}
-    for i in range(size):
-        for j in (i + 1 if (i + 1) % width else None, i + width, i + width + 1 if rng.random() < 0.3 else None):
-            if j is not None and j < size:
-                borders[names[i]].add(names[j])
-                borders[names[j]].add(names[i])
-    return build_map("generated-180", [Territory(n) for n in names], borders)
 
 
 def board(game_map: GameMap, players: list[str]) -> GameState:
@@ -83,7 +70,7 @@ def main() -> None:
     try:
         game_map, label = load_map(BIGEUROPE), "bigeurope.map"
     except (MapError, FileNotFoundError, OSError):
-        game_map, label = generated_map(), "a generated 180-territory map"
+        game_map, label = generated_map(180, width=12), "a generated 180-territory map"
     players = [f"p{i}" for i in range(5)]
     state = board(game_map, players)
     rng = random.Random(7)

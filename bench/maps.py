@@ -27,10 +27,9 @@ BIGEUROPE = Path(__file__).resolve().parents[2] / "shared" / "maps" / "dominatio
 TARGET_MS = 50.0
 
 
-def generated_map(size: int, seed: int = 1) -> GameMap:
-    """A grid 60 wide with some diagonals (about the degree of a real Risk map), continents of 100 territories."""
+def generated_map(size: int, seed: int = 1, width: int = 60) -> GameMap:
+    """A grid with some diagonals (about the degree of a real Risk map), continents of 100 territories."""
     rng = random.Random(seed)
-    width = 60
     names = [f"T{i:05d}" for i in range(size)]
     borders: dict[str, set[str]] = {n: set() for n in names}
     for i in range(size):
