@@ -22,10 +22,23 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from shared.protocol.codes import CloseCode, ErrorCode
 from shared.protocol.messages import Error, Hello, ServerMessage, Welcome, decode_server, encode
+from shared.protocol.pacing import TokenBucket
 
 CLIENT_NAME = "risc-text-client"
 FATAL_CLOSE_CODES = frozenset({CloseCode.VERSION_MISMATCH, CloseCode.BAD_PASSWORD})
 FATAL_ERRORS = frozenset({ErrorCode.VERSION_MISMATCH, ErrorCode.BAD_PASSWORD})
+PACE_MARGIN = 0.9
+"""The client keeps to this share of the rate the server announces, so that timing jitter on the way does not push
+a fast sender (a computer player, a script) over the server's limit."""
+
+
+def pacer_for(welcome: Welcome) -> TokenBucket | None:
+    """A bucket holding this client to the server's announced limits; None if the server announced none."""
+    rate = welcome.limits.get("messages_per_second")
+    burst = welcome.limits.get("burst")
+    if not rate or not burst:
+        return None
+    return TokenBucket(max(1.0, burst * PACE_MARGIN), rate * PACE_MARGIN)
 
 
 class LinkState(StrEnum):
@@ -85,6 +98,7 @@ class Connection:
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
         self._connected = asyncio.Event()
+        self._pacer: TokenBucket | None = None
 
     # ---- opening ------------------------------------------------------------------------------------------------
 
@@ -119,6 +133,7 @@ class Connection:
 
     def _attach(self, ws: ClientConnection, welcome: Welcome) -> None:
         self._ws, self.welcome = ws, welcome
+        self._pacer = pacer_for(welcome)
         self.state = LinkState.CONNECTED
         self._connected.set()
 
@@ -128,6 +143,10 @@ class Connection:
         ws = self._ws
         if ws is None or self.state is not LinkState.CONNECTED:
             raise ConnectionLost("not connected to the server")
+        if self._pacer is not None:
+            while (delay := self._pacer.wait_time()) > 0:
+                await asyncio.sleep(delay)
+            self._pacer.take()
         try:
             await ws.send(encode(message))
         except ConnectionClosed as exc:

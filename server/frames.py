@@ -25,6 +25,21 @@ def parse_frame(frame: str | bytes, max_bytes: int) -> ClientMessage | Error:
         return _describe(exc, frame)
 
 
+def rate_limited(frame: str | bytes, max_bytes: int, per_second: float) -> Error:
+    """The refusal of a frame sent too soon, naming the request (and its ref) when the frame shows them, so that a
+    client waiting on that request learns at once that it was dropped and may send it again."""
+    head = _peek(frame) if isinstance(frame, str) and len(frame) <= max_bytes else {}
+    request, ref = _request_and_ref(head)
+    return Error(code=ErrorCode.RATE_LIMITED, request=request, ref=ref,
+                 message=f"more than {per_second:g} messages a second: this one was dropped")
+
+
+def _request_and_ref(head: dict[str, Any]) -> tuple[str | None, str | None]:
+    kind, ref = head.get("type"), head.get("ref")
+    request = kind if isinstance(kind, str) and kind in CLIENT_TYPES else None
+    return request, ref if isinstance(ref, str) and len(ref) <= 64 else None
+
+
 def _peek(frame: str) -> dict[str, Any]:
     try:
         data = json.loads(frame)
@@ -40,9 +55,7 @@ def _describe(exc: ValidationError, frame: str) -> Error:
         return Error(code=ErrorCode.NOT_JSON, message=f"the frame is not JSON ({first['msg']})")
     head = _peek(frame)
     kind = head.get("type")
-    ref = head.get("ref")
-    request = kind if isinstance(kind, str) and kind in CLIENT_TYPES else None
-    ref = ref if isinstance(ref, str) and len(ref) <= 64 else None
+    request, ref = _request_and_ref(head)
     if first["type"] == "dict_type":
         code, text = ErrorCode.INVALID_MESSAGE, 'a message is a JSON object with a "type" field'
     elif first["type"] == "union_tag_not_found":

@@ -19,13 +19,13 @@ from websockets.http11 import Request, Response
 
 from server.config import ServerConfig
 from server.dispatch import dispatch
-from server.frames import parse_frame
-from server.limits import TokenBucket
+from server.frames import parse_frame, rate_limited
 from server.lobby import Lobby
 from server.match import Refusal
 from server.seats import password_matches
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.messages import Error, Hello, ShuttingDown, Welcome, encode
+from shared.protocol.pacing import TokenBucket
 
 logger = logging.getLogger("risc.server")
 
@@ -173,9 +173,8 @@ class Transport:
             if conn.closing:
                 continue  # read on, unheeded, so that the closing handshake is not stuck behind unread frames
             if not conn.rate.take():
-                self._refuse(conn, Error(code=ErrorCode.RATE_LIMITED,
-                                         message=f"more than {self.config.messages_per_second:g} messages a "
-                                                 "second: this one was dropped"))
+                self._refuse(conn, rate_limited(frame, self.config.max_message_bytes,
+                                                self.config.messages_per_second))
             else:
                 message = parse_frame(frame, self.config.max_message_bytes)
                 if isinstance(message, Error):

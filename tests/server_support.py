@@ -13,11 +13,13 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from client.connection import pacer_for
 from server.app import RiscServer
 from server.config import ServerConfig
 from server.storage import Storage
 from shared.protocol.codes import PROTOCOL_VERSION
-from shared.protocol.messages import SERVER_ADAPTER
+from shared.protocol.messages import SERVER_ADAPTER, Welcome
+from shared.protocol.pacing import TokenBucket
 
 Message = dict[str, Any]
 TIMEOUT = 5.0
@@ -51,6 +53,7 @@ class Client:
         self._arrived = asyncio.Event()
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self.closed = asyncio.Event()
+        self.pacer: TokenBucket | None = None
 
     @classmethod
     async def connect(cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None) -> Client:
@@ -81,10 +84,18 @@ class Client:
         await self.ws.send(frame)
 
     async def request(self, **message: Any) -> Message:
-        """Send with a fresh ref and return the reply that carries it (the answer or an error)."""
+        """Send with a fresh ref and return the reply that carries it (the answer or an error). Requests keep to the
+        limits the server's welcome announced, as the text client does: a long scripted game would outrun them."""
+        if self.pacer is not None:
+            while (delay := self.pacer.wait_time()) > 0:
+                await asyncio.sleep(delay)
+            self.pacer.take()
         ref = f"r{next(self._refs)}"
         await self.send(ref=ref, **message)
-        return await self.wait_for(lambda m: m.get("ref") == ref, from_start=True)
+        reply = await self.wait_for(lambda m: m.get("ref") == ref, from_start=True)
+        if reply["type"] == "welcome":
+            self.pacer = pacer_for(Welcome.model_validate(reply))
+        return reply
 
     async def wait_for(self, match: Callable[[Message], bool], *, timeout: float = TIMEOUT,
                        from_start: bool = False) -> Message:

@@ -103,14 +103,15 @@ async def test_a_flood_is_rate_limited_then_disconnected_and_other_clients_are_u
         player = await Client.connect(server)
         game_id = await create_game(player, players=2)
         flooder = await Client.connect(server)
-        frame = json.dumps({"type": "list_games"})
+        frame = json.dumps({"type": "list_games", "ref": "flood"})
         for _ in range(200):
             if flooder.closed.is_set():
                 break
             await flooder.send_raw(frame)
         assert await closed_with(flooder) == 4008
         answered = sum(f["type"] == "games" for f in flooder.frames)
-        limited = sum(f["type"] == "error" and f["code"] == "rate-limited" for f in flooder.frames)
-        assert 40 <= answered < 60 and limited >= 1
+        limited = [f for f in flooder.frames if f["type"] == "error" and f["code"] == "rate-limited"]
+        assert 40 <= answered < 60 and limited
+        assert all(f["ref"] == "flood" and f["request"] == "list_games" for f in limited)  # the sender knows which
         reply = await player.request(type="join_game", game_id=game_id, name="ann")
         assert reply["type"] == "joined"
