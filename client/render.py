@@ -34,7 +34,7 @@ from shared.rules.events import (
     UnitsPlaced,
     UnitsReceived,
 )
-from shared.rules.orders import Order, describe
+from shared.rules.orders import Order, PlaceOrder, describe
 from shared.rules.state import Owner, Phase
 from shared.rules.view import GameView, TerritoryView
 
@@ -95,8 +95,20 @@ def palette_of(view: GameView | None, game: GameSummary | None = None) -> Palett
     return Palette(())
 
 
-def _territory_line(territory: TerritoryView) -> str:
-    return f"  {units(territory.units)} in {territory.name} (next to: {', '.join(territory.neighbours)})\n"
+def _territory_line(territory: TerritoryView, placing: int = 0) -> str:
+    pending = f" (+{placing} to place)" if placing else ""
+    return f"  {units(territory.units)}{pending} in {territory.name} (next to: {', '.join(territory.neighbours)})\n"
+
+
+def _placing(view: GameView) -> dict[str, int]:
+    """The viewer's own placements not yet resolved, by territory: during placement the board shows the units there
+    before it (R10: placement is secret until everyone has committed), and these show what the player has chosen."""
+    placing: dict[str, int] = {}
+    if view.phase is Phase.PLACEMENT:
+        for order in view.your_orders:
+            if isinstance(order, PlaceOrder):
+                placing[order.territory] = placing.get(order.territory, 0) + order.units
+    return placing
 
 
 def board(view: GameView) -> FormattedText:
@@ -108,6 +120,7 @@ def board(view: GameView) -> FormattedText:
         owners.remove(you)
         owners.insert(0, you)
     owners.append(None)
+    placing = _placing(view)
     out: Fragments = []
     for owner in owners:
         held = [t for t in view.territories if t.owner == owner]
@@ -116,7 +129,7 @@ def board(view: GameView) -> FormattedText:
         if out:
             out.append(("", "\n"))
         out += [*palette.name(owner, you), (palette.style(owner), ":\n")]
-        out += [("", _territory_line(t)) for t in held]
+        out += [("", _territory_line(t, placing.get(t.name, 0))) for t in held]
     return FormattedText(out)
 
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from client import render
-from shared.rules import AttackOrder, GameState, MoveOrder, view
+from shared.rules import AttackOrder, GameState, MoveOrder, PlaceOrder, issue, view
 from shared.rules.events import Combat, GameWon, PlayerEliminated, TurnStarted, UnitsMoved, UnitsReceived
+from shared.rules.random import GameRandom
+from shared.rules.registry import get_ruleset
+from shared.rules.ruleset import GameOptions
 from tests.engine_support import SEED_OWNERS, SEED_UNITS, make_state, play_turn, seed_map
 
 NAMES = {"green": "Green", "blue": "Blue", "red": "Red"}
 PLAYERS = ("Green", "Blue", "Red")
+RULES = get_ruleset("risc")
 
 
 def seed_state() -> GameState:
@@ -132,3 +136,18 @@ def test_the_history_table_shows_territories_and_units_per_turn() -> None:
         "     1       3/30       3/14       3/30\n"
         "     2       4/33        2/9       3/30\n"
         "   end       9/60        0/0        0/0\n")
+
+
+def test_during_placement_the_board_shows_what_you_have_placed_and_nobody_else_s() -> None:
+    game_map = seed_map()
+    state = RULES.setup(game_map, PLAYERS, GameOptions(), GameRandom(3, 0))
+    green = state.territories_of("Green")
+    for order in (PlaceOrder(green[0], 4), PlaceOrder(green[1], 2), PlaceOrder(green[0], 1)):
+        placed = issue(RULES, state, "Green", order)
+        assert isinstance(placed, GameState)
+        state = placed
+    mine = render.plain(render.board(view(state, "Green")))
+    assert f"(+5 to place) in {green[0]} " in mine and f"(+2 to place) in {green[1]} " in mine
+    assert mine.count("to place") == 2
+    for viewer in ("Blue", None):  # R10: the others learn nothing of it
+        assert "to place" not in render.plain(render.board(view(state, viewer)))
