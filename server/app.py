@@ -25,7 +25,8 @@ class RiscServer:
     def __init__(self, config: ServerConfig, storage: Storage | None = None) -> None:
         self.config = config
         self.storage = storage if storage is not None else open_storage(config.data_dir)
-        self.lobby = Lobby(self.storage, config.max_games)
+        self.lobby = Lobby(self.storage, config.max_games, finished_games_kept=config.finished_games_kept,
+                           bot_turn_pause=config.bot_turn_pause)
         self.transport = Transport(config, self.lobby)
 
     @property
@@ -74,6 +75,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"{default_data_dir()})")
     parser.add_argument("--memory", action="store_true",
                         help="keep games in memory only: they end with the server")
+    parser.add_argument("--max-games", type=int, default=ServerConfig.max_games, metavar="N",
+                        help=f"games in play the server holds at once (default {ServerConfig.max_games})")
+    parser.add_argument("--bot-turn-pause", type=float, default=ServerConfig.bot_turn_pause, metavar="SECONDS",
+                        help="once only the server's own players are left in a game, the time each turn waits, so "
+                             f"that eliminated players can watch (default {ServerConfig.bot_turn_pause:g})")
     parser.add_argument("--password", default=None,
                         help="password clients must give (default: the RISC_PASSWORD environment variable, "
                              "else none)")
@@ -84,7 +90,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     data_dir = None if args.memory else (args.data_dir or default_data_dir())
     if data_dir is not None:
         data_dir.mkdir(parents=True, exist_ok=True)
-    return ServerConfig(host=args.host, port=args.port, data_dir=data_dir, password=password)
+    if args.max_games < 1 or args.bot_turn_pause < 0:
+        raise ValueError("--max-games must be at least 1 and --bot-turn-pause at least 0")
+    return ServerConfig(host=args.host, port=args.port, data_dir=data_dir, password=password,
+                        max_games=args.max_games, bot_turn_pause=args.bot_turn_pause)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
         asyncio.run(serve_until_signalled(config))
-    except (OSError, StorageError) as exc:
+    except (OSError, StorageError, ValueError) as exc:
         logger.error("cannot start: %s", exc)
         return 1
     except KeyboardInterrupt:

@@ -38,9 +38,11 @@ class ServerBot:
     """One seat played by the server, following whichever games it sits in (a rematch seats it again)."""
 
     def __init__(self, name: str, strategy: Strategy, find_match: Callable[[str], Match],
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, pause: float = 0.0) -> None:
         self.name = name
         self.strategy = strategy
+        self.pause = pause
+        """Seconds to wait before committing while nobody but the server's own players is left in the game."""
         self.games: set[str] = set()
         self.refused = 0
         """Orders or commits the match refused: a strategy checks its orders first, so this stays 0."""
@@ -93,6 +95,8 @@ class ServerBot:
                 await match.issue(self, game_view.turn, order, None)
             except Refusal as refusal:
                 self._refusal(game_id, refusal)
+        if self.pause > 0 and only_bots_left(match, game_view):
+            await asyncio.sleep(self.pause)  # those watching can follow; an endless game cannot spin the server
         if self._closed:
             return
         try:
@@ -117,6 +121,12 @@ class ServerBot:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
+def only_bots_left(match: Match, game_view: GameView) -> bool:
+    """Whether every player still in the game is one the server plays (their names are reserved when it is made)."""
+    bots = set(bot_names(match.settings))
+    return all(p.name in bots for p in game_view.players if not p.eliminated)
+
+
 def check_strategy(settings: GameSettings) -> None:
     """Refuse settings whose bot strategy the server does not know, naming the ones it does."""
     try:
@@ -125,11 +135,11 @@ def check_strategy(settings: GameSettings) -> None:
         raise Refusal(ErrorCode.BAD_SETTINGS, f"bot_strategy: {exc}") from None
 
 
-async def seat_bots(match: Match, find_match: Callable[[str], Match]) -> list[ServerBot]:
+async def seat_bots(match: Match, find_match: Callable[[str], Match], pause: float = 0.0) -> list[ServerBot]:
     """Fill the seats a new game's settings ask for, each with a fresh computer player."""
     bots: list[ServerBot] = []
     for name in bot_names(match.settings):
-        bot = ServerBot(name, make_strategy(match.settings.bot_strategy), find_match)
+        bot = ServerBot(name, make_strategy(match.settings.bot_strategy), find_match, pause=pause)
         summary = match.summary()
         group = None
         if summary.groups is not None:
@@ -143,13 +153,13 @@ async def seat_bots(match: Match, find_match: Callable[[str], Match]) -> list[Se
     return bots
 
 
-async def reseat_bots(match: Match, find_match: Callable[[str], Match]) -> list[ServerBot]:
+async def reseat_bots(match: Match, find_match: Callable[[str], Match], pause: float = 0.0) -> list[ServerBot]:
     """A restored game's server-run seats, played again from where the store left them."""
     seated = {s.name for s in match.seats}
     bots: list[ServerBot] = []
     for name in bot_names(match.settings):
         if name in seated:
-            bot = ServerBot(name, make_strategy(match.settings.bot_strategy), find_match)
+            bot = ServerBot(name, make_strategy(match.settings.bot_strategy), find_match, pause=pause)
             await match.attach(bot, name)
             bots.append(bot)
     return bots

@@ -24,5 +24,12 @@ class ServerConfig:
     outbound_queue: int = 512
     """Messages waiting for a client that reads too slowly, past which it is disconnected."""
     max_games: int = 500
+    """Games not yet finished that the server holds at once; past it, creating one is refused."""
+    finished_games_kept: int = 200
+    """Finished games kept in memory for their watchers and rematches; past it, the oldest are let go (the store keeps
+    them all, for `risc replay`)."""
+    bot_turn_pause: float = 1.0
+    """Once only the server's own players are left in a game, each turn waits this long, so that the players who were
+    eliminated can watch it to its end, and a game between computer players that cannot end does not take the CPU."""
     shutdown_grace: float = 3.0
     """How long clients have to receive the last messages when the server stops."""

@@ -17,6 +17,7 @@ from shared.maps.model import GameMap
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary
 from shared.rules.registry import get_ruleset
+from shared.rules.state import Phase
 
 logger = logging.getLogger("risc.server")
 
@@ -29,9 +30,12 @@ client further behind gets a fresh snapshot, as it would from a running server. 
 
 
 class Lobby:
-    def __init__(self, storage: Storage, max_games: int = 500) -> None:
+    def __init__(self, storage: Storage, max_games: int = 500, *, finished_games_kept: int = 200,
+                 bot_turn_pause: float = 0.0) -> None:
         self.storage = storage
         self.max_games = max_games
+        self.finished_games_kept = finished_games_kept
+        self.bot_turn_pause = bot_turn_pause
         self.matches: dict[str, Match] = {}
         self._creating = asyncio.Lock()
         self.bots: list[ServerBot] = []
@@ -42,7 +46,7 @@ class Lobby:
             stored = await self.storage.load(game_id, tail=RESTORED_LOG_ENTRIES)
             if stored is not None:
                 self.matches[game_id] = Match.restore(stored, self.storage, self._rematch)
-                self.bots += await reseat_bots(self.matches[game_id], self.get)
+                self.bots += await reseat_bots(self.matches[game_id], self.get, self.bot_turn_pause)
                 await self.matches[game_id].settle()
         return len(self.matches)
 
@@ -56,13 +60,14 @@ class Lobby:
         return [m.summary() for m in self.matches.values()]
 
     async def create(self, settings: GameSettings) -> Match:
+        await self._let_go_of_finished()
         game_map = await self._checked_map(settings)
         async with self._creating:
             match = await Match.create(self._new_id(), settings, game_map, self.storage, self._rematch)
             self.matches[match.game_id] = match
         logger.info("game %s created: map %s, %d players%s", match.game_id, game_map.name, settings.players,
                     f", {settings.turn_seconds:g} s per turn" if settings.turn_seconds else "")
-        self.bots += await seat_bots(match, self.get)
+        self.bots += await seat_bots(match, self.get, self.bot_turn_pause)
         return match
 
     async def _rematch(self, settings: GameSettings, seats: list[SeatRecord]) -> Match:
@@ -74,9 +79,23 @@ class Lobby:
         logger.info("game %s created as a rematch: %s", match.game_id, ", ".join(s.name for s in seats))
         return match
 
+    async def _let_go_of_finished(self) -> None:
+        """Keep the newest `finished_games_kept` finished games in memory; the store keeps every game."""
+        finished = [m for m in self.matches.values() if _is_finished(m)]
+        for match in finished[:max(0, len(finished) - self.finished_games_kept)]:
+            del self.matches[match.game_id]
+            await match.close()
+            for bot in [b for b in self.bots if match.game_id in b.games]:
+                bot.games.discard(match.game_id)
+                if not bot.games:
+                    self.bots.remove(bot)
+                    await bot.close()
+
     async def _checked_map(self, settings: GameSettings) -> GameMap:
-        if len(self.matches) >= self.max_games:
-            raise Refusal(ErrorCode.BAD_SETTINGS, f"this server already holds {self.max_games} games")
+        running = sum(not _is_finished(m) for m in self.matches.values())
+        if running >= self.max_games:
+            raise Refusal(ErrorCode.BAD_SETTINGS, f"this server already holds {self.max_games} games in play; "
+                                                  "try again when one has ended")
         try:
             get_ruleset(settings.ruleset)
         except ValueError as exc:
@@ -119,3 +138,7 @@ class Lobby:
             await bot.close()
         for match in list(self.matches.values()):
             await match.close()
+
+
+def _is_finished(match: Match) -> bool:
+    return match.state is not None and match.state.phase is Phase.FINISHED

@@ -30,6 +30,7 @@ FAST = {"messages_per_second": 100_000.0, "burst": 100_000}
 
 @contextlib.asynccontextmanager
 async def running_server(storage: Storage | None = None, **settings: Any) -> AsyncIterator[RiscServer]:
+    settings.setdefault("bot_turn_pause", 0.0)  # games between the server's players run at full speed in tests
     config = ServerConfig(host="127.0.0.1", port=0, **settings)
     async with RiscServer(config, storage) as server:
         yield server

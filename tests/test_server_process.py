@@ -66,3 +66,13 @@ async def test_ctrl_c_stops_the_server_cleanly() -> None:
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+async def test_impossible_limits_are_refused_at_start_with_the_option_named(tmp_path: Path) -> None:
+    for option, value in (("--max-games", "0"), ("--bot-turn-pause", "-1")):
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "server", "--port", "0", "--data-dir", str(tmp_path), option, value,
+            cwd=ROOT, stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(process.communicate(), 20)
+        assert process.returncode == 1
+        assert option in err.decode()
