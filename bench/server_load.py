@@ -138,7 +138,11 @@ def all_out(view: Message, me: str) -> list[Message]:
             continue
         foes = [by_name[n] for n in t["neighbours"] if by_name[n]["owner"] != me]
         if foes:
-            target = min(foes, key=lambda f: (f["units"], f["name"]))
+            beaten = [f for f in foes if f["units"] < t["units"]]
+            # The strongest foe this one outnumbers, else the weakest: chasing only the weakest lets big armies
+            # pass each other into emptied territories for ever.
+            target = (max(beaten, key=lambda f: (f["units"], f["name"])) if beaten
+                      else min(foes, key=lambda f: (f["units"], f["name"])))
             if t["units"] <= target["units"] and view["turn"] % 4:
                 continue  # gather for a winning blow; every fourth turn strike regardless, so no front stalls
             attacks.append({"kind": "attack", "source": t["name"], "target": target["name"], "units": t["units"]})
