@@ -494,8 +494,10 @@ class Match:
         new_seats = self.seats if seats is None else seats
         new_rematch = self.rematch if rematch is None else rematch
         new_rematch_game = self.rematch_game if rematch_game is None else rematch_game
-        progress = GameProgress(seats=new_seats, state=None if new_state is None else state_to_dict(new_state),
-                                seq=self.seq + len(numbered), rematch=new_rematch, rematch_game=new_rematch_game)
+        # Every field is typed already, so it is not validated again (a save comes with every order).
+        progress = GameProgress.model_construct(
+            seats=new_seats, state=None if new_state is None else state_to_dict(new_state),
+            seq=self.seq + len(numbered), rematch=new_rematch, rematch_game=new_rematch_game)
         try:
             await self._storage.save(self.game_id, progress, numbered)
         except Exception as exc:

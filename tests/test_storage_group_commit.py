@@ -112,3 +112,14 @@ async def test_closing_waits_for_the_saves_under_way(tmp_path: Path, waiting: in
     await asyncio.gather(*saves)
     for i in range(waiting):
         assert await kept(path, f"g{i}") == (2, ["ann", "bob"], [1, 2])
+
+
+async def test_a_save_that_fails_alone_in_its_transaction_leaves_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    storage = await created(path)
+    with pytest.raises(StorageError, match="UNIQUE"):
+        await storage.save("g0", progress(2, "ann", "bob"), [joined(1, "bob")])  # entry 1 exists
+    await storage.save("g1", progress(2, "ann", "bob"), [joined(2, "bob")])
+    await storage.close()
+    assert await kept(path, "g0") == (1, ["ann"], [1])
+    assert await kept(path, "g1") == (2, ["ann", "bob"], [1, 2])

@@ -183,23 +183,27 @@ class SqliteStorage(Storage):
 
     def _commit(self, batch: list[_Change]) -> None:
         db = self._db
+        alone = len(batch) == 1  # a change alone needs no savepoint: if it fails, its transaction is undone
         db.execute("BEGIN IMMEDIATE")
         try:
             for change in batch:
-                db.execute("SAVEPOINT change")
+                if not alone:
+                    db.execute("SAVEPOINT change")
                 try:
                     change.work(db)
                 except (sqlite3.Error, StorageError) as exc:
-                    db.execute("ROLLBACK TO change")
+                    db.execute("ROLLBACK" if alone else "ROLLBACK TO change")
                     change.error = (exc if isinstance(exc, StorageError)
                                     else StorageError(f"the game database {self.path} failed: {exc}"))
-                db.execute("RELEASE change")
-            db.execute("COMMIT")
+                if not alone:
+                    db.execute("RELEASE change")
+            if db.in_transaction:
+                db.execute("COMMIT")
+                self.transactions += 1
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        self.transactions += 1
 
     async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
         row = (record.game_id, record.created_at, record.model_dump_json(), progress.model_dump_json(),
