@@ -1,8 +1,10 @@
 """A served game under load, beside the bare websockets limit of the same machine.
 
-Run by hand: `python bench/server_load.py [--games 1,10,100,300] [--workers 2] [--seconds 60] [--max-turns 60]`.
-For each number of games G it starts the game server in its own process (in-memory store, limits loosened so that
-fast clients are not rate limited), then WORKERS client processes play G games of 3 all-out players on the seed map
+Run by hand: `python bench/server_load.py [--games 1,10,100,300] [--workers 2] [--seconds 60] [--max-turns 60]
+[--store sqlite|memory]`.
+For each number of games G it starts the game server in its own process (the default SQLite store in a fresh
+temporary data directory, or `--store memory`; limits loosened so that fast clients are not rate limited), then
+WORKERS client processes play G games of 3 all-out players on the seed map
 over raw websockets, as fast as the server answers: create, join, place every unit, then each turn issue the orders
 one by one (each awaited) and commit. Then the same clients run the same pattern — the same number of frames of
 the same sizes — against bench/echo_server.py, which only parses and answers JSON.
@@ -41,12 +43,12 @@ Message = dict[str, Any]
 
 # ---- the servers, each in its own process ------------------------------------------------------------------------
 
-async def _serve_game(port: int, data_dir: Path) -> None:
+async def _serve_game(port: int, data_dir: Path, store: str) -> None:
     import signal
 
     from server.app import RiscServer
     from server.config import ServerConfig
-    from server.storage import MemoryStorage
+    from server.storage import MemoryStorage, open_storage
 
     raise_open_files()
     config = ServerConfig(host="127.0.0.1", port=port, data_dir=data_dir, messages_per_second=1e9, burst=10**9,
@@ -55,12 +57,13 @@ async def _serve_game(port: int, data_dir: Path) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    async with RiscServer(config, MemoryStorage()) as server:
+    storage = MemoryStorage() if store == "memory" else open_storage(data_dir)
+    async with RiscServer(config, storage) as server:
         print(f"PORT {server.port}", flush=True)
         await stop.wait()
 
 
-STORE = "in-memory (MemoryStorage)"
+STORES = {"sqlite": "SQLite in a fresh data directory (WAL, synchronous=FULL)", "memory": "in memory"}
 
 
 def raise_open_files() -> None:
@@ -363,9 +366,10 @@ def measure(mode: str, server: ServerProcess, games: int, workers: int, args: Me
                    sizes=sizes)
 
 
-def run(games: int, workers: int, seconds: float, max_turns: int) -> tuple[Figures, Figures]:
+def run(games: int, workers: int, seconds: float, max_turns: int, store: str) -> tuple[Figures, Figures]:
     with tempfile.TemporaryDirectory(prefix="risc-load-") as data_dir:
-        server = ServerProcess.start([str(Path(__file__).resolve()), "--serve", "--data-dir", data_dir])
+        server = ServerProcess.start([str(Path(__file__).resolve()), "--serve", "--data-dir", data_dir,
+                                      "--store", store])
         try:
             game = measure("game", server, games, workers, {"seconds": seconds, "max_turns": max_turns})
         finally:
@@ -391,20 +395,21 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="client processes")
     parser.add_argument("--seconds", type=float, default=60.0, help="bound on each run's play")
     parser.add_argument("--max-turns", type=int, default=60, help="a game stops being played after this turn")
+    parser.add_argument("--store", choices=sorted(STORES), default="sqlite", help="the server's game store")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(_serve_game(0, args.data_dir))
+        asyncio.run(_serve_game(0, args.data_dir, args.store))
         return
-    print(f"store: {STORE}; {args.workers} client processes; seed map, 3 all-out players a game; "
+    print(f"store: {STORES[args.store]}; {args.workers} client processes; seed map, 3 all-out players a game; "
           f"at most {args.max_turns} turns, {args.seconds:g} s a run")
     header = ("| games | p50 ms | p99 ms | frames/s | CPU ms/turn | RSS MB | turns | finished "
               "| echo p50 ms | echo p99 ms | echo frames/s | echo RSS MB | frames/s vs echo |")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for games in (int(g) for g in args.games.split(",")):
-        game, echo = run(games, args.workers, args.seconds, args.max_turns)
+        game, echo = run(games, args.workers, args.seconds, args.max_turns, args.store)
         if game.errors:
             print(f"  ({game.errors} error frames in the game run)")
         print(f"| {games} | {game.p50:.1f} | {game.p99:.1f} | {game.frames_per_second:,.0f} | "

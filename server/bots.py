@@ -56,8 +56,9 @@ class ServerBot:
     def label(self) -> str:
         return f"bot {self.name}"
 
-    def send(self, message: BaseModel) -> None:
-        """Called by the match under its lock: decide whether to act, and do it later, outside the lock."""
+    def send(self, message: BaseModel, text: str | None = None) -> None:
+        """Called by the match under its lock: decide whether to act, and do it later, outside the lock. A bot reads
+        the message itself, never its text."""
         if self._closed or not isinstance(message, Update) or message.you != self.name or message.view is None:
             return
         game_view = message.view

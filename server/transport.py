@@ -57,14 +57,14 @@ class Connection:
         where = f"{address[0]}:{address[1]}" if isinstance(address, tuple) and len(address) >= 2 else "?"
         return f"#{self.number} ({where})"
 
-    def send(self, message: BaseModel) -> None:
+    def send(self, message: BaseModel, text: str | None = None) -> None:
         if self.closing:
             return
         if self._queue.qsize() >= self._limit:
             logger.warning("connection %s: disconnected, it reads too slowly", self.label)
             self.end(CloseCode.TOO_SLOW, "too many unread messages")
             return
-        self._queue.put_nowait(encode(message))
+        self._queue.put_nowait(encode(message) if text is None else text)
 
     def end(self, code: int = 1000, reason: str = "") -> None:
         """Send what is queued, then close with `code`. Later messages are dropped."""

@@ -18,7 +18,7 @@ class Inbox:
     def __init__(self) -> None:
         self.sent: list[object] = []
 
-    def send(self, message: object) -> None:
+    def send(self, message: object, text: str | None = None) -> None:
         self.sent.append(message)
 
 
