@@ -116,6 +116,13 @@ def test_strategist_wins_most_free_for_alls(maps: dict[str, GameMap]) -> None:
     assert winners.count("strategist") > len(winners) // 2
 
 
+def test_aggressive_players_alone_finish_their_games(maps: dict[str, GameMap]) -> None:
+    """A surplus garrisons the front: a beaten foe can no longer slip into emptied land turn after turn."""
+    for map_name in ("seed", "cataract"):
+        results = [play_game(maps[map_name], ["aggressive", "aggressive"], f"mirror-{i}", 500) for i in range(6)]
+        assert all(r.winner is not None for r in results), [(r.seed, r.turns) for r in results]
+
+
 def test_strategies_are_registered_by_name() -> None:
     assert set(STRATEGIES) == {"random", "aggressive", "defensive", "strategist"}
     for name, cls in STRATEGIES.items():

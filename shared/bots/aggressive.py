@@ -1,7 +1,8 @@
 """`aggressive`: everything forward. Piles units on one front and throws them at the weakest neighbours it can beat.
 
-Holds nothing back: territories it attacks from are left empty. Strong against passive players, punished by anyone
-who counter-attacks the gaps.
+Holds back only what it has to spare: once every attack it can win has what it needs, a surplus garrisons the
+front, and the rest joins the last attack. Strong against passive players, punished by anyone who counter-attacks
+the gaps.
 """
 
 from __future__ import annotations
@@ -57,7 +58,14 @@ class AggressiveStrategy(Strategy):
                 struck.add(target)
                 force -= ready
             if last is not None and force > 0:
-                # Whatever is still standing joins the last attack.
+                # A surplus first holds the front against the largest force next to each territory, so that a
+                # beaten foe cannot slip past into emptied land for ever; whatever is left joins the last attack.
+                for front in (n for n in group if board.attackers_of(n)):
+                    garrison = board.threat(front) + 1
+                    if garrison < force:
+                        held, gathered = gather(board, left, front, garrison, donors=group)
+                        moves.extend(gathered)
+                        force -= held
                 ready, gathered = gather(board, left, last.source, force, donors=group)
                 if ready:
                     moves.extend(gathered)
