@@ -157,7 +157,7 @@ async def test_a_database_of_an_older_schema_is_upgraded_with_its_games(tmp_path
     version_1_database(database, [game("lobby", None), game("over", {"phase": "finished"})])
     storage = SqliteStorage(database)
     try:
-        assert storage.schema_version == SCHEMA_VERSION == 2
+        assert storage.schema_version == SCHEMA_VERSION == 3
         assert await storage.list_games() == ["over", "lobby"]
         assert await storage.list_games(include_finished=False) == ["lobby"]
         stored = await storage.load("lobby")
@@ -166,3 +166,37 @@ async def test_a_database_of_an_older_schema_is_upgraded_with_its_games(tmp_path
         await storage.close()
     with contextlib.closing(sqlite3.connect(database)) as db:
         assert dict(db.execute("SELECT game_id, phase FROM games")) == {"lobby": "lobby", "over": "finished"}
+
+
+def version_2_database(path: Path, games: list[tuple[GameRecord, GameProgress]]) -> None:
+    """A database as the second release wrote it, made by hand: each game's record holds its whole map."""
+    version_1_database(path, games)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("ALTER TABLE games ADD COLUMN phase TEXT NOT NULL DEFAULT 'lobby'")
+        db.execute("UPDATE games SET phase = coalesce(json_extract(progress, '$.state.phase'), 'lobby')")
+        db.execute("CREATE INDEX games_by_phase ON games (phase)")
+        db.execute("PRAGMA user_version = 2")
+
+
+async def test_a_version_2_database_is_upgraded_to_keep_each_map_once_with_its_games_intact(tmp_path: Path) -> None:
+    seed, saltreach = map_to_dict(load_map("seed")), map_to_dict(load_map("saltreach"))
+    games = [(GameRecord(game_id=game_id, settings=GameSettings(map=name), seed=i, created_at=float(i),
+                         game_map=game_map), GameProgress(seats=[], state=None, seq=1))
+             for i, (game_id, name, game_map) in enumerate([("one", "seed", seed), ("two", "seed", seed),
+                                                            ("three", "saltreach", saltreach)])]
+    database = tmp_path / DATABASE_NAME
+    version_2_database(database, games)
+    storage = SqliteStorage(database)
+    try:
+        assert storage.schema_version == SCHEMA_VERSION == 3
+        for record, progress in games:
+            stored = await storage.load(record.game_id)
+            assert stored is not None and stored.record == record and stored.progress == progress
+            assert [e.event.kind for e in stored.events] == ["game_created"]
+        restored = await storage.load_unfinished(tail=10)
+        assert [g.record for g in restored] == [record for record, _ in games]
+    finally:
+        await storage.close()
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        assert db.execute("SELECT count(*) FROM maps").fetchone() == (2,)
+        assert all("game_map" not in json.loads(text) for (text,) in db.execute("SELECT record FROM games"))
