@@ -22,7 +22,8 @@ from server.storage.sqlite import SCHEMA_VERSION
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings
 from tests.persistence_support import commit, issue_all, latest_view, next_turn, resume
-from tests.server_support import FAST, Client, running_server, seated_game
+from tests.server_support import FAST, Client, create_game, join, running_server, seated_game
+from tests.test_server_process import start_server as start_server_process
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["ann", "bob"]
@@ -96,6 +97,40 @@ async def test_replay_prints_each_turn_and_ok_and_finds_an_altered_event(
     assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 1
     last = capsys.readouterr().out.rstrip().splitlines()[-1]
     assert last.startswith(f"DIFFERS at turn {revealed_turn}:"), last
+
+
+async def test_a_second_server_on_the_same_data_directory_is_refused_while_replay_reads_beside_the_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    process, port = await start_server_process("--data-dir", str(tmp_path))
+    try:
+        clients = [await Client.connect(port) for _ in NAMES]
+        game_id = await create_game(clients[0], players=2)
+        for client, name in zip(clients, NAMES, strict=True):
+            await join(client, game_id, name)
+        before = (tmp_path / DATABASE_NAME).read_bytes()
+
+        second = await asyncio.to_thread(start_server, tmp_path)
+        assert second.returncode == 1, second.stderr
+        assert "another RISC server is running on the data directory" in second.stderr
+        assert str(tmp_path) in second.stderr and f"process {process.pid}" in second.stderr
+        assert "Traceback" not in second.stderr
+        assert (tmp_path / DATABASE_NAME).read_bytes() == before
+
+        assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 0
+        assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith("OK")
+        reply = await clients[0].request(type="list_games")
+        assert reply["type"] == "games" and [g["game_id"] for g in reply["games"]] == [game_id]
+    finally:
+        process.kill()
+        await process.wait()
+    process, port = await start_server_process("--data-dir", str(tmp_path))  # a killed server leaves no lock
+    try:
+        client = await Client.connect(port)
+        reply = await client.request(type="list_games")
+        assert [g["game_id"] for g in reply["games"]] == [game_id]
+    finally:
+        process.kill()
+        await process.wait()
 
 
 def start_server(data: Path) -> subprocess.CompletedProcess[str]:

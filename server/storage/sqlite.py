@@ -6,7 +6,8 @@ write-ahead log on disk before `save` returns, so it survives the process being 
 
 The stdlib sqlite3 module blocks, so each call runs in a worker thread (asyncio.to_thread) on the one connection,
 which a lock keeps to one thread at a time. A file that is not a SQLite database, or is another application's, is
-refused before anything is written to it.
+refused before anything is written to it. A writing store holds its directory (lock.py), so a second server on the
+same directory is refused; a read-only one (`risc replay`) takes no lock and may read beside a running server.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from server.storage.base import (
     map_key,
     map_text,
 )
+from server.storage.lock import DataDirLock, DirectoryLocked
 from shared.protocol.log import SequencedEvent
 
 APPLICATION_ID = 0x52495343
@@ -118,7 +120,10 @@ def _record(text: str, game_map: dict[str, Any]) -> GameRecord:
 
 class SqliteStorage(Storage):
     def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        """Open (creating, upgrading) the database at `path`, holding its directory against other servers; or only
+        read it, `read_only`, beside a running server."""
         self.path = path
+        self._dir_lock: DataDirLock | None = None
         version = check_database(path)
         if read_only:
             if version != SCHEMA_VERSION:
@@ -127,10 +132,18 @@ class SqliteStorage(Storage):
             self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = FULL")
-            self._migrate(version)
+            try:
+                self._dir_lock = DataDirLock(path.parent)
+            except DirectoryLocked as exc:
+                raise StorageError(str(exc)) from None
+            try:
+                self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                self._db.execute("PRAGMA journal_mode = WAL")
+                self._db.execute("PRAGMA synchronous = FULL")
+                self._migrate(version)
+            except BaseException:
+                self._dir_lock.release()
+                raise
         self._db.execute("PRAGMA busy_timeout = 5000")
         self._lock = threading.Lock()
 
@@ -248,3 +261,5 @@ class SqliteStorage(Storage):
 
     async def close(self) -> None:
         await self._run(self._db.close)
+        if self._dir_lock is not None:
+            self._dir_lock.release()
