@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from server.eventlog import EventLog
 from server.lobby import Lobby
 from server.match import Match
 from server.storage import GameProgress, MemoryStorage, SqliteStorage, Storage
@@ -122,3 +123,15 @@ async def test_restored_games_on_the_same_map_share_one_map_object(tmp_path: Pat
     assert c.game_map == load_map("saltreach")
     await lobby.close()
     await storage.close()
+
+
+def test_a_restored_log_keeps_the_newest_entries_once_it_grows_past_twice_its_limit() -> None:
+    log = EventLog("g1", 10, StoredLog.of([joined(seq, f"p{seq}") for seq in range(6, 11)]), limit=4)
+    assert (log.first_seq, log.last_seq, len(log)) == (6, 10, 5)
+    log.extend([joined(11, "p11"), joined(12, "p12")])
+    assert [e.seq for e in log.after(7) or []] == [8, 9, 10, 11, 12]
+    log.extend([joined(13, "p13")])  # eight entries: not more than twice four
+    assert (log.first_seq, log.last_seq) == (6, 13)
+    log.extend([joined(14, "p14")])  # nine: the newest four are kept
+    assert (log.first_seq, log.last_seq) == (11, 14)
+    assert log.after(9) is None and [e.seq for e in log.after(10) or []] == [11, 12, 13, 14]
