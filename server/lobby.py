@@ -10,6 +10,7 @@ from pathlib import Path
 from server.bots import ServerBot, check_strategy, reseat_bots, seat_bots
 from server.match import Match, Refusal, Subscriber
 from server.storage.base import SeatRecord, Storage
+from server.storage.snapshot import map_from_dict
 from shared.maps.findings import MapError
 from shared.maps.groups import starting_groups
 from shared.maps.loader import load_map
@@ -41,14 +42,25 @@ class Lobby:
         self.bots: list[ServerBot] = []
 
     async def restore(self) -> int:
-        """Bring back every unfinished game the store holds; returns how many."""
-        for game_id in await self.storage.list_games(include_finished=False):
-            stored = await self.storage.load(game_id, tail=RESTORED_LOG_ENTRIES)
-            if stored is not None:
-                self.matches[game_id] = Match.restore(stored, self.storage, self._rematch)
-                self.bots += await reseat_bots(self.matches[game_id], self.get, self.bot_turn_pause)
-                await self.matches[game_id].settle()
-        return len(self.matches)
+        """Bring back every unfinished game the store holds, read in one pass; returns how many.
+
+        Games played on the same map share one map object, built once (maps are immutable).
+        """
+        maps: dict[str, GameMap] = {}
+        restored = []
+        for game in await self.storage.load_unfinished(tail=RESTORED_LOG_ENTRIES):
+            game_map = maps.get(game.map_key)
+            if game_map is None:
+                game_map = maps[game.map_key] = map_from_dict(game.record.game_map)
+            match = Match.restore(game, self.storage, self._rematch, game_map)
+            self.matches[match.game_id] = match
+            restored.append(match)
+        for match in restored:
+            if match.settings.bots:
+                self.bots += await reseat_bots(match, self.get, self.bot_turn_pause)
+            if match.unsettled:
+                await match.settle()
+        return len(restored)
 
     def get(self, game_id: str) -> Match:
         match = self.matches.get(game_id)

@@ -17,8 +17,9 @@ from typing import Protocol, get_args
 
 from pydantic import BaseModel
 
+from server.eventlog import EventLog
 from server.seats import find_seat, new_token, token_hash
-from server.storage.base import GameProgress, GameRecord, SeatRecord, Storage, StoredGame
+from server.storage.base import GameProgress, GameRecord, RestoredGame, SeatRecord, Storage
 from server.storage.snapshot import map_from_dict, map_to_dict, state_from_dict, state_to_dict
 from server.updates import UpdateFrames
 from shared.maps.groups import starting_groups
@@ -92,9 +93,8 @@ RematchFactory = Callable[[GameSettings, list[SeatRecord]], Awaitable["Match"]]
 
 
 class Match:
-    def __init__(self, stored: StoredGame, game_map: GameMap, storage: Storage,
-                 rematch_factory: RematchFactory | None = None) -> None:
-        record, progress = stored.record, stored.progress
+    def __init__(self, record: GameRecord, progress: GameProgress, log: EventLog, game_map: GameMap,
+                 storage: Storage, rematch_factory: RematchFactory | None = None) -> None:
         self.game_id = record.game_id
         self.settings = record.settings
         self.game_map = game_map
@@ -106,7 +106,7 @@ class Match:
         self.state: GameState | None = (None if progress.state is None
                                         else state_from_dict(progress.state, game_map))
         # Only the most recent entries stay in memory: a client further behind gets a snapshot (see _catch_up).
-        self.log: list[SequencedEvent] = list(stored.events)[-RESUME_EVENT_LIMIT:]
+        self.log = log
         self.rematch: list[str] = list(progress.rematch)
         self.rematch_game: str | None = progress.rematch_game
         self.watchers: dict[Subscriber, str | None] = {}
@@ -137,15 +137,20 @@ class Match:
         progress = GameProgress(seats=list(seats), state=None if state is None else state_to_dict(state),
                                 seq=len(events))
         await storage.create(record, progress, events)
-        match = cls(StoredGame(record=record, progress=progress, events=events), game_map, storage,
-                    rematch_factory)
+        log = EventLog(game_id, 0, limit=RESUME_EVENT_LIMIT)
+        log.extend(events)
+        match = cls(record, progress, log, game_map, storage, rematch_factory)
         match._schedule_deadline()
         return match
 
     @classmethod
-    def restore(cls, stored: StoredGame, storage: Storage, rematch_factory: RematchFactory | None = None) -> Match:
-        """A game as its store kept it. Its turn clock, if any, starts afresh."""
-        match = cls(stored, map_from_dict(stored.record.game_map), storage, rematch_factory)
+    def restore(cls, game: RestoredGame, storage: Storage, rematch_factory: RematchFactory | None = None,
+                game_map: GameMap | None = None) -> Match:
+        """A game as its store kept it, on `game_map` if given (built from the same stored map, shared with other
+        games), else on a map built from its record. Its turn clock, if any, starts afresh."""
+        log = EventLog(game.record.game_id, game.progress.seq, game.log, limit=RESUME_EVENT_LIMIT)
+        match = cls(game.record, game.progress, log,
+                    map_from_dict(game.record.game_map) if game_map is None else game_map, storage, rematch_factory)
         match._schedule_deadline()
         return match
 
@@ -153,7 +158,7 @@ class Match:
 
     @property
     def seq(self) -> int:
-        return self.log[-1].seq if self.log else 0
+        return self.log.last_seq
 
     def summary(self) -> GameSummary:
         state = self.state
@@ -187,9 +192,9 @@ class Match:
 
     def _catch_up(self, sub: Subscriber, seat: str | None, last_seq: int | None) -> None:
         """The entries after `last_seq` when they are few enough, else a snapshot: either way the current view."""
-        first_kept = self.log[0].seq if self.log else 1
-        if last_seq is not None and first_kept - 1 <= last_seq <= self.seq:
-            sub.send(*self._frames(self.log[last_seq - first_kept + 1:]).for_seat(seat))
+        missed = None if last_seq is None else self.log.after(last_seq)
+        if missed is not None:
+            sub.send(*self._frames(missed).for_seat(seat))
         else:
             sub.send(*self._frames([], snapshot=True).for_seat(seat))
 
@@ -388,11 +393,17 @@ class Match:
         revealed = game_log.OrdersRevealed(turn=state.turn, orders={p: list(state.orders_of(p)) for p in state.alive})
         return resolved, [revealed, *events]  # the orders are logged so the game can be replayed from its seed
 
+    @property
+    def unsettled(self) -> bool:
+        """Whether every player has committed the turn but it is not resolved: see settle."""
+        state = self.state
+        return state is not None and state.phase is not Phase.FINISHED and turns.ready(self.ruleset, state)
+
     async def settle(self) -> None:
         """Resolve a restored turn whose every player had committed, as the running server would have."""
         async with self.lock:
             before = self.state
-            if before is None or before.phase is Phase.FINISHED or not turns.ready(self.ruleset, before):
+            if before is None or not self.unsettled:
                 return
             state, more = self._resolve_if_ready(before)
             self._after_change(await self._save(more, state=state), before)
@@ -507,8 +518,6 @@ class Match:
         self.state, self.seats = new_state, new_seats
         self.rematch, self.rematch_game = new_rematch, new_rematch_game
         self.log.extend(numbered)
-        if len(self.log) > 2 * RESUME_EVENT_LIMIT:
-            del self.log[:-RESUME_EVENT_LIMIT]
         return numbered
 
     def _check_open(self) -> None:

@@ -22,7 +22,8 @@ from server.storage.sqlite import SCHEMA_VERSION
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings
 from tests.persistence_support import commit, issue_all, latest_view, next_turn, resume
-from tests.server_support import FAST, Client, running_server, seated_game
+from tests.server_support import FAST, Client, create_game, join, running_server, seated_game
+from tests.test_server_process import start_server as start_server_process
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["ann", "bob"]
@@ -98,6 +99,40 @@ async def test_replay_prints_each_turn_and_ok_and_finds_an_altered_event(
     assert last.startswith(f"DIFFERS at turn {revealed_turn}:"), last
 
 
+async def test_a_second_server_on_the_same_data_directory_is_refused_while_replay_reads_beside_the_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    process, port = await start_server_process("--data-dir", str(tmp_path))
+    try:
+        clients = [await Client.connect(port) for _ in NAMES]
+        game_id = await create_game(clients[0], players=2)
+        for client, name in zip(clients, NAMES, strict=True):
+            await join(client, game_id, name)
+        before = (tmp_path / DATABASE_NAME).read_bytes()
+
+        second = await asyncio.to_thread(start_server, tmp_path)
+        assert second.returncode == 1, second.stderr
+        assert "another RISC server is running on the data directory" in second.stderr
+        assert str(tmp_path) in second.stderr and f"process {process.pid}" in second.stderr
+        assert "Traceback" not in second.stderr
+        assert (tmp_path / DATABASE_NAME).read_bytes() == before
+
+        assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 0
+        assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith("OK")
+        reply = await clients[0].request(type="list_games")
+        assert reply["type"] == "games" and [g["game_id"] for g in reply["games"]] == [game_id]
+    finally:
+        process.kill()
+        await process.wait()
+    process, port = await start_server_process("--data-dir", str(tmp_path))  # a killed server leaves no lock
+    try:
+        client = await Client.connect(port)
+        reply = await client.request(type="list_games")
+        assert [g["game_id"] for g in reply["games"]] == [game_id]
+    finally:
+        process.kill()
+        await process.wait()
+
+
 def start_server(data: Path) -> subprocess.CompletedProcess[str]:
     """A server that must refuse to start: it gets no signal and would otherwise run until the timeout."""
     return subprocess.run([sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--data-dir",
@@ -157,7 +192,7 @@ async def test_a_database_of_an_older_schema_is_upgraded_with_its_games(tmp_path
     version_1_database(database, [game("lobby", None), game("over", {"phase": "finished"})])
     storage = SqliteStorage(database)
     try:
-        assert storage.schema_version == SCHEMA_VERSION == 2
+        assert storage.schema_version == SCHEMA_VERSION == 3
         assert await storage.list_games() == ["over", "lobby"]
         assert await storage.list_games(include_finished=False) == ["lobby"]
         stored = await storage.load("lobby")
@@ -166,3 +201,37 @@ async def test_a_database_of_an_older_schema_is_upgraded_with_its_games(tmp_path
         await storage.close()
     with contextlib.closing(sqlite3.connect(database)) as db:
         assert dict(db.execute("SELECT game_id, phase FROM games")) == {"lobby": "lobby", "over": "finished"}
+
+
+def version_2_database(path: Path, games: list[tuple[GameRecord, GameProgress]]) -> None:
+    """A database as the second release wrote it, made by hand: each game's record holds its whole map."""
+    version_1_database(path, games)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("ALTER TABLE games ADD COLUMN phase TEXT NOT NULL DEFAULT 'lobby'")
+        db.execute("UPDATE games SET phase = coalesce(json_extract(progress, '$.state.phase'), 'lobby')")
+        db.execute("CREATE INDEX games_by_phase ON games (phase)")
+        db.execute("PRAGMA user_version = 2")
+
+
+async def test_a_version_2_database_is_upgraded_to_keep_each_map_once_with_its_games_intact(tmp_path: Path) -> None:
+    seed, saltreach = map_to_dict(load_map("seed")), map_to_dict(load_map("saltreach"))
+    games = [(GameRecord(game_id=game_id, settings=GameSettings(map=name), seed=i, created_at=float(i),
+                         game_map=game_map), GameProgress(seats=[], state=None, seq=1))
+             for i, (game_id, name, game_map) in enumerate([("one", "seed", seed), ("two", "seed", seed),
+                                                            ("three", "saltreach", saltreach)])]
+    database = tmp_path / DATABASE_NAME
+    version_2_database(database, games)
+    storage = SqliteStorage(database)
+    try:
+        assert storage.schema_version == SCHEMA_VERSION == 3
+        for record, progress in games:
+            stored = await storage.load(record.game_id)
+            assert stored is not None and stored.record == record and stored.progress == progress
+            assert [e.event.kind for e in stored.events] == ["game_created"]
+        restored = await storage.load_unfinished(tail=10)
+        assert [g.record for g in restored] == [record for record, _ in games]
+    finally:
+        await storage.close()
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        assert db.execute("SELECT count(*) FROM maps").fetchone() == (2,)
+        assert all("game_map" not in json.loads(text) for (text,) in db.execute("SELECT record FROM games"))

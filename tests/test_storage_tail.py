@@ -1,4 +1,5 @@
-"""A starting server reads back only the recent part of each game's log; the whole log stays stored."""
+"""A starting server reads every unfinished game in one pass, with only the recent part of each log, read into entries
+only when a client needs them; games on the same map share it. The whole log stays stored."""
 
 from __future__ import annotations
 
@@ -6,9 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from server.eventlog import EventLog
+from server.lobby import Lobby
 from server.match import Match
 from server.storage import GameProgress, MemoryStorage, SqliteStorage, Storage
-from server.storage.base import StoredGame
+from server.storage.base import RestoredGame, StoredLog
+from server.storage.snapshot import map_to_dict
+from shared.maps import load_map
 from tests.test_server_storage import joined, record
 
 
@@ -17,14 +22,23 @@ class Inbox:
 
     def __init__(self) -> None:
         self.sent: list[object] = []
+        self.games: set[str] = set()
+
+    @property
+    def label(self) -> str:
+        return "inbox"
 
     def send(self, message: object, text: str | None = None) -> None:
         self.sent.append(message)
 
 
+def open_store(kind: str, tmp_path: Path) -> Storage:
+    return MemoryStorage() if kind == "memory" else SqliteStorage(tmp_path / "games.sqlite3")
+
+
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
 async def test_load_gives_the_whole_log_or_its_last_entries_in_order(kind: str, tmp_path: Path) -> None:
-    storage: Storage = MemoryStorage() if kind == "memory" else SqliteStorage(tmp_path / "games.sqlite3")
+    storage = open_store(kind, tmp_path)
     events = [joined(seq, f"p{seq}") for seq in range(1, 51)]
     await storage.create(record(), GameProgress(seats=[], state=None, seq=50), events)
     whole = await storage.load("g1")
@@ -32,19 +46,92 @@ async def test_load_gives_the_whole_log_or_its_last_entries_in_order(kind: str, 
     assert whole is not None and tail is not None
     assert [e.seq for e in whole.events] == list(range(1, 51))
     assert [e.seq for e in tail.events] == [46, 47, 48, 49, 50]
+    assert whole.record == record()
     await storage.close()
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+async def test_load_unfinished_reads_every_unfinished_game_with_its_tail_oldest_first(kind: str,
+                                                                                      tmp_path: Path) -> None:
+    storage = open_store(kind, tmp_path)
+    other_map = map_to_dict(load_map("saltreach"))
+    games = {"b": record("b"), "a": record("a"),
+             "over": record("over"), "c": record("c").model_copy(update={"game_map": other_map})}
+    for when, (game_id, game) in enumerate(games.items()):
+        game = game.model_copy(update={"created_at": float(when)})
+        games[game_id] = game
+        state = {"phase": "finished"} if game_id == "over" else None
+        await storage.create(game, GameProgress(seats=[], state=state, seq=3),
+                             [joined(seq, f"{game_id}{seq}") for seq in range(1, 4)])
+    await storage.save("a", GameProgress(seats=[], state=None, seq=5), [joined(4, "a4"), joined(5, "a5")])
+
+    restored = await storage.load_unfinished(tail=2)
+    assert [g.record.game_id for g in restored] == ["b", "a", "c"]
+    assert [g.record for g in restored] == [games["b"], games["a"], games["c"]]
+    assert [g.progress.seq for g in restored] == [3, 5, 3]
+    assert [(g.log.first_seq, g.log.count) for g in restored] == [(2, 2), (4, 2), (2, 2)]
+    assert [[e.event.player for e in g.log.entries()] for g in restored] == [  # type: ignore[union-attr]
+        ["b2", "b3"], ["a4", "a5"], ["c2", "c3"]]
+    b, a, c = restored
+    assert b.map_key == a.map_key != c.map_key
+    await storage.close()
+
+
+def restored_game(events_kept: StoredLog, seq: int) -> RestoredGame:
+    return RestoredGame(record=record(), progress=GameProgress(seats=[], state=None, seq=seq), log=events_kept,
+                        map_key="seed")
 
 
 def test_a_restored_match_catches_up_recent_clients_and_snapshots_the_others() -> None:
     events = [joined(seq, f"p{seq}") for seq in range(1, 101)]
-    stored = StoredGame(record=record(), progress=GameProgress(seats=[], state=None, seq=100), events=events[-10:])
-    match = Match.restore(stored, MemoryStorage())
+    match = Match.restore(restored_game(StoredLog.of(events[-10:]), 100), MemoryStorage())
     assert match.seq == 100
 
-    recent, behind = Inbox(), Inbox()
-    match._catch_up(recent, None, 95)  # type: ignore[arg-type]
-    match._catch_up(behind, None, 40)  # type: ignore[arg-type]
+    recent, behind, current = Inbox(), Inbox(), Inbox()
+    match._catch_up(recent, None, 95)
+    match._catch_up(behind, None, 40)
+    match._catch_up(current, None, 100)
     (update,) = recent.sent
     assert [e.seq for e in update.events] == [96, 97, 98, 99, 100] and not update.snapshot  # type: ignore[attr-defined]
     (snapshot,) = behind.sent
     assert snapshot.snapshot and snapshot.events == []  # type: ignore[attr-defined]
+    (nothing_new,) = current.sent
+    assert nothing_new.events == [] and not nothing_new.snapshot  # type: ignore[attr-defined]
+
+
+def test_stored_entries_that_cannot_be_read_cost_a_client_a_snapshot_not_an_error() -> None:
+    damaged = StoredLog(text='[{"seq": 91, "event": {"kind": "no_such_event"}}]', first_seq=91, count=10)
+    match = Match.restore(restored_game(damaged, 100), MemoryStorage())
+    current, behind, again = Inbox(), Inbox(), Inbox()
+    match._catch_up(current, None, 100)  # up to date: the stored entries are not needed, so not read
+    match._catch_up(behind, None, 95)
+    match._catch_up(again, None, 95)
+    assert [u.snapshot for u in (*current.sent, *behind.sent, *again.sent)] == [False, True, True]  # type: ignore
+    assert match.log.first_seq == 101 and match.seq == 100
+
+
+async def test_restored_games_on_the_same_map_share_one_map_object(tmp_path: Path) -> None:
+    storage = SqliteStorage(tmp_path / "games.sqlite3")
+    await storage.create(record("a"), GameProgress(seats=[], state=None, seq=1), [joined(1, "x")])
+    await storage.create(record("b"), GameProgress(seats=[], state=None, seq=1), [joined(1, "y")])
+    other = record("c").model_copy(update={"game_map": map_to_dict(load_map("saltreach"))})
+    await storage.create(other, GameProgress(seats=[], state=None, seq=1), [joined(1, "z")])
+    lobby = Lobby(storage)
+    assert await lobby.restore() == 3
+    a, b, c = (lobby.get(g) for g in "abc")
+    assert a.game_map is b.game_map and a.game_map == load_map("seed")
+    assert c.game_map == load_map("saltreach")
+    await lobby.close()
+    await storage.close()
+
+
+def test_a_restored_log_keeps_the_newest_entries_once_it_grows_past_twice_its_limit() -> None:
+    log = EventLog("g1", 10, StoredLog.of([joined(seq, f"p{seq}") for seq in range(6, 11)]), limit=4)
+    assert (log.first_seq, log.last_seq, len(log)) == (6, 10, 5)
+    log.extend([joined(11, "p11"), joined(12, "p12")])
+    assert [e.seq for e in log.after(7) or []] == [8, 9, 10, 11, 12]
+    log.extend([joined(13, "p13")])  # eight entries: not more than twice four
+    assert (log.first_seq, log.last_seq) == (6, 13)
+    log.extend([joined(14, "p14")])  # nine: the newest four are kept
+    assert (log.first_seq, log.last_seq) == (11, 14)
+    assert log.after(9) is None and [e.seq for e in log.after(10) or []] == [11, 12, 13, 14]

@@ -1,43 +1,81 @@
 """A store that lives as long as the process: for tests, and for servers that need not survive a restart.
 
-It keeps JSON text, not objects, so whatever it accepts would also fit in a file or a database.
+It keeps JSON text, not objects, so whatever it accepts would also fit in a file or a database; like the SQLite
+store it keeps each map once, however many games are played on it.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any
 
-from server.storage.base import GameProgress, GameRecord, Storage, StorageError, StoredGame
+from server.storage.base import (
+    GameProgress,
+    GameRecord,
+    RestoredGame,
+    Storage,
+    StorageError,
+    StoredGame,
+    StoredLog,
+    map_key,
+    map_text,
+)
 from shared.protocol.log import SequencedEvent
 
 
 class MemoryStorage(Storage):
     def __init__(self) -> None:
-        self._records: dict[str, str] = {}
+        self._records: dict[str, str] = {}  # without the map
+        self._map_keys: dict[str, str] = {}
+        self._maps: dict[str, str] = {}
         self._progress: dict[str, str] = {}
-        self._events: dict[str, list[str]] = {}
+        self._events: dict[str, list[tuple[int, str]]] = {}
 
     async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
         if record.game_id in self._records:
             raise StorageError(f"game {record.game_id} exists already")
-        texts = (record.model_dump_json(), progress.model_dump_json(), [e.model_dump_json() for e in events])
+        game_map = map_text(record.game_map)
+        texts = (record.model_dump_json(exclude={"game_map"}), progress.model_dump_json(),
+                 [(e.seq, e.model_dump_json()) for e in events])
+        key = map_key(game_map)
+        self._maps.setdefault(key, game_map)
+        self._map_keys[record.game_id] = key
         self._records[record.game_id], self._progress[record.game_id], self._events[record.game_id] = texts
 
     async def save(self, game_id: str, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
         progress_text = progress.model_dump_json()  # everything is encoded before anything is changed
-        event_texts = [e.model_dump_json() for e in events]
+        event_texts = [(e.seq, e.model_dump_json()) for e in events]
         self._progress[game_id] = progress_text
         self._events[game_id].extend(event_texts)
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         if game_id not in self._records:
             return None
-        texts = self._events[game_id] if tail is None else self._events[game_id][-tail:] if tail else []
-        return StoredGame(record=GameRecord.model_validate_json(self._records[game_id]),
-                          progress=GameProgress.model_validate_json(self._progress[game_id]),
-                          events=[SequencedEvent.model_validate_json(e) for e in texts])
+        log = self._log(game_id, tail)
+        return StoredGame(record=self._record(game_id, json.loads(self._maps[self._map_keys[game_id]])),
+                          progress=GameProgress.model_validate_json(self._progress[game_id]), events=log.entries())
+
+    async def load_unfinished(self, tail: int) -> list[RestoredGame]:
+        maps: dict[str, dict[str, Any]] = {}
+        games = []
+        for game_id in await self.list_games(include_finished=False):
+            key = self._map_keys[game_id]
+            if key not in maps:
+                maps[key] = json.loads(self._maps[key])
+            games.append(RestoredGame(record=self._record(game_id, maps[key]),
+                                      progress=GameProgress.model_validate_json(self._progress[game_id]),
+                                      log=self._log(game_id, tail), map_key=key))
+        return games
+
+    def _record(self, game_id: str, game_map: dict[str, Any]) -> GameRecord:
+        return GameRecord.model_validate({**json.loads(self._records[game_id]), "game_map": game_map})
+
+    def _log(self, game_id: str, tail: int | None) -> StoredLog:
+        kept = self._events[game_id] if tail is None else self._events[game_id][-tail:] if tail > 0 else []
+        return StoredLog.of_texts(kept[0][0] if kept else 1, [text for _, text in kept])
 
     async def list_games(self, include_finished: bool = True) -> list[str]:
         if include_finished:

@@ -12,23 +12,34 @@ fails and none of them is kept; the saves of the next transaction are not affect
 
 The stdlib sqlite3 module blocks, so each call runs in a worker thread (asyncio.to_thread) on the one connection,
 which a lock keeps to one thread at a time. A file that is not a SQLite database, or is another application's, is
-refused before anything is written to it.
+refused before anything is written to it. A writing store holds its directory (lock.py), so a second server on the
+same directory is refused; a read-only one (`risc replay`) takes no lock and may read beside a running server.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from pydantic import TypeAdapter
-
-from server.storage.base import GameProgress, GameRecord, Storage, StorageError, StoredGame
+from server.storage.base import (
+    GameProgress,
+    GameRecord,
+    RestoredGame,
+    Storage,
+    StorageError,
+    StoredGame,
+    StoredLog,
+    map_key,
+    map_text,
+)
+from server.storage.lock import DataDirLock, DirectoryLocked
 from shared.protocol.log import SequencedEvent
 
 APPLICATION_ID = 0x52495343
@@ -36,7 +47,6 @@ APPLICATION_ID = 0x52495343
 
 DATABASE_NAME = "games.sqlite3"
 
-_EVENTS = TypeAdapter(list[SequencedEvent])
 _T = TypeVar("_T")
 
 
@@ -56,7 +66,20 @@ def _add_phase(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX games_by_phase ON games (phase)")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_tables, _add_phase]
+def _keep_maps_once(db: sqlite3.Connection) -> None:
+    """Version 3: each map as played kept once in `maps`, under its key (base.map_key), instead of in the record of
+    every game played on it, so a starting server reads and builds it once."""
+    db.execute("CREATE TABLE maps (map_key TEXT PRIMARY KEY, body TEXT NOT NULL)")
+    db.execute("ALTER TABLE games ADD COLUMN map_key TEXT NOT NULL DEFAULT ''")
+    for game_id, record_text in db.execute("SELECT game_id, record FROM games").fetchall():
+        record = json.loads(record_text)
+        body = map_text(record.pop("game_map"))
+        key = map_key(body)
+        db.execute("INSERT OR IGNORE INTO maps (map_key, body) VALUES (?, ?)", (key, body))
+        db.execute("UPDATE games SET record = ?, map_key = ? WHERE game_id = ?", (json.dumps(record), key, game_id))
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_tables, _add_phase, _keep_maps_once]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -98,6 +121,11 @@ def check_database(path: Path) -> int:
     return int(version)
 
 
+def _record(text: str, game_map: dict[str, Any]) -> GameRecord:
+    """A game's record from its stored text and its map, kept apart since version 3."""
+    return GameRecord.model_validate({**json.loads(text), "game_map": game_map})
+
+
 @dataclass
 class _Change:
     """One save or creation waiting for the next transaction, and how it went."""
@@ -109,8 +137,11 @@ class _Change:
 
 class SqliteStorage(Storage):
     def __init__(self, path: Path, *, read_only: bool = False, busy_timeout: float = 5.0) -> None:
-        """`busy_timeout`: how many seconds to wait for another process that holds the database's write lock."""
+        """Open (creating, upgrading) the database at `path`, holding its directory against other servers; or only
+        read it, `read_only`, beside a running server. `busy_timeout`: how many seconds to wait for another process
+        that holds the database's write lock."""
         self.path = path
+        self._dir_lock: DataDirLock | None = None
         version = check_database(path)
         if read_only:
             if version != SCHEMA_VERSION:
@@ -119,10 +150,18 @@ class SqliteStorage(Storage):
             self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = FULL")
-            self._migrate(version)
+            try:
+                self._dir_lock = DataDirLock(path.parent)
+            except DirectoryLocked as exc:
+                raise StorageError(str(exc)) from None
+            try:
+                self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                self._db.execute("PRAGMA journal_mode = WAL")
+                self._db.execute("PRAGMA synchronous = FULL")
+                self._migrate(version)
+            except BaseException:
+                self._dir_lock.release()
+                raise
         self._db.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
         self._lock = threading.Lock()
         self._waiting: list[_Change] = []
@@ -206,16 +245,19 @@ class SqliteStorage(Storage):
             raise
 
     async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
-        row = (record.game_id, record.created_at, record.model_dump_json(), progress.model_dump_json(),
-               _phase(progress))
+        game_map = map_text(record.game_map)
+        key = map_key(game_map)
+        row = (record.game_id, record.created_at, record.model_dump_json(exclude={"game_map"}),
+               progress.model_dump_json(), _phase(progress), key)
         bodies = [(record.game_id, e.seq, e.model_dump_json()) for e in events]
 
         def insert(db: sqlite3.Connection) -> None:
             try:
-                db.execute("INSERT INTO games (game_id, created_at, record, progress, phase) VALUES (?, ?, ?, ?, ?)",
-                           row)
+                db.execute("INSERT INTO games (game_id, created_at, record, progress, phase, map_key) "
+                           "VALUES (?, ?, ?, ?, ?, ?)", row)
             except sqlite3.IntegrityError:
                 raise StorageError(f"game {record.game_id} exists already") from None
+            db.execute("INSERT OR IGNORE INTO maps (map_key, body) VALUES (?, ?)", (key, game_map))
             db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
 
         await self._write(insert)
@@ -233,21 +275,44 @@ class SqliteStorage(Storage):
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         def read() -> StoredGame | None:
-            row = self._db.execute("SELECT record, progress FROM games WHERE game_id = ?", (game_id,)).fetchone()
+            row = self._db.execute("SELECT record, progress, body FROM games JOIN maps USING (map_key) "
+                                   "WHERE game_id = ?", (game_id,)).fetchone()
             if row is None:
                 return None
-            if tail is None:
-                query, args = "SELECT body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
-            else:
-                query = ("SELECT body FROM (SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT ?) "
-                         "ORDER BY seq")
-                args = (game_id, tail)  # type: ignore[assignment]
-            bodies = [b for (b,) in self._db.execute(query, args)]
-            return StoredGame(record=GameRecord.model_validate_json(row[0]),
+            return StoredGame(record=_record(row[0], json.loads(row[2])),
                               progress=GameProgress.model_validate_json(row[1]),
-                              events=_EVENTS.validate_json("[" + ",".join(bodies) + "]"))
+                              events=self._log(game_id, tail).entries())
 
         return await self._guarded(read)
+
+    async def load_unfinished(self, tail: int) -> list[RestoredGame]:
+        def read() -> list[RestoredGame]:
+            self._db.execute("BEGIN")  # one snapshot of every game
+            try:
+                rows = self._db.execute("SELECT game_id, record, progress, map_key FROM games "
+                                        "WHERE phase != 'finished' ORDER BY created_at, rowid").fetchall()
+                maps = {key: json.loads(body) for key, body in self._db.execute(
+                    "SELECT map_key, body FROM maps WHERE map_key IN "
+                    "(SELECT map_key FROM games WHERE phase != 'finished')")}
+                return [RestoredGame(record=_record(record, maps[key]),
+                                     progress=GameProgress.model_validate_json(progress),
+                                     log=self._log(game_id, tail), map_key=key)
+                        for game_id, record, progress, key in rows]
+            finally:
+                self._db.execute("COMMIT")
+
+        return await self._guarded(read)
+
+    def _log(self, game_id: str, tail: int | None) -> StoredLog:
+        """The game's whole log, or its last `tail` entries, as stored."""
+        if tail is None:
+            rows = self._db.execute("SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        else:
+            rows = self._db.execute("SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
+                                    (game_id, max(tail, 0))).fetchall()
+            rows.reverse()
+        return StoredLog.of_texts(rows[0][0] if rows else 1, [body for _, body in rows])
 
     async def list_games(self, include_finished: bool = True) -> list[str]:
         query = "SELECT game_id FROM games" + ("" if include_finished else " WHERE phase != 'finished'")
@@ -263,3 +328,5 @@ class SqliteStorage(Storage):
         if self._writer is not None:
             await asyncio.gather(self._writer, return_exceptions=True)
         await self._run(self._db.close)
+        if self._dir_lock is not None:
+            self._dir_lock.release()
