@@ -464,7 +464,7 @@ class ClientApp:
         elif t.view is None:
             self.show("The game has not started yet.", "class:muted")
         else:
-            self.show(render.board(t.view) if isinstance(command, cmd.Board) else render.summary(t.view))
+            self.show(render.board(t.view, t.orders) if isinstance(command, cmd.Board) else render.summary(t.view))
 
     async def _do_leave(self) -> None:
         t = self._game(seated=False)

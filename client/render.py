@@ -100,19 +100,20 @@ def _territory_line(territory: TerritoryView, placing: int = 0) -> str:
     return f"  {units(territory.units)}{pending} in {territory.name} (next to: {', '.join(territory.neighbours)})\n"
 
 
-def _placing(view: GameView) -> dict[str, int]:
+def _placing(view: GameView, orders: Sequence[Order]) -> dict[str, int]:
     """The viewer's own placements not yet resolved, by territory: during placement the board shows the units there
     before it (R10: placement is secret until everyone has committed), and these show what the player has chosen."""
     placing: dict[str, int] = {}
     if view.phase is Phase.PLACEMENT:
-        for order in view.your_orders:
+        for order in orders:
             if isinstance(order, PlaceOrder):
                 placing[order.territory] = placing.get(order.territory, 0) + order.units
     return placing
 
 
-def board(view: GameView) -> FormattedText:
-    """The seed's listing: per player, each territory with its units and neighbours; the viewer's own first."""
+def board(view: GameView, orders: Sequence[Order] | None = None) -> FormattedText:
+    """The seed's listing: per player, each territory with its units and neighbours; the viewer's own first.
+    `orders`: the viewer's orders as they stand now (by default those the view was sent with)."""
     palette = palette_of(view)
     you = view.viewer
     owners: list[Owner] = [p.name for p in view.players]
@@ -120,7 +121,7 @@ def board(view: GameView) -> FormattedText:
         owners.remove(you)
         owners.insert(0, you)
     owners.append(None)
-    placing = _placing(view)
+    placing = _placing(view, view.your_orders if orders is None else orders)
     out: Fragments = []
     for owner in owners:
         held = [t for t in view.territories if t.owner == owner]

@@ -98,6 +98,9 @@ async def test_placement_orders_refusal_withdraw_commit_and_the_turn_s_result() 
         assert f"Withdrew order 2: place 7 on {second}." in shown
         assert f"place 7 on {second}" not in shown.split("Your orders:")[1]
         await alice.type(f"place 7 {third}")
+        shown = await alice.type("board")  # what she has placed so far, beside each territory
+        assert f"0 units (+5 to place) in {first} " in shown and f"0 units (+7 to place) in {third} " in shown
+        assert f"(+7 to place) in {second} " not in shown
         shown = await alice.type("D")
         assert "Committed placement. Waiting for Bob." in shown
 
