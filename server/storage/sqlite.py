@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 from server.storage.base import (
     GameProgress,
     GameRecord,
+    OrderChange,
     RestoredGame,
     Storage,
     StorageError,
@@ -38,6 +39,7 @@ from server.storage.base import (
     StoredLog,
     map_key,
     map_text,
+    with_orders,
 )
 from server.storage.lock import DataDirLock, DirectoryLocked
 from shared.protocol.log import SequencedEvent
@@ -79,7 +81,16 @@ def _keep_maps_once(db: sqlite3.Connection) -> None:
         db.execute("UPDATE games SET record = ?, map_key = ? WHERE game_id = ?", (json.dumps(record), key, game_id))
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_tables, _add_phase, _keep_maps_once]
+def _keep_orders_apart(db: sqlite3.Connection) -> None:
+    """Version 4: each issued or withdrawn order a small row of `pending_orders` (in the order they came, by rowid)
+    instead of the game's whole progress saved again; the game's next save holds them and deletes its rows."""
+    db.execute("CREATE TABLE pending_orders (game_id TEXT NOT NULL REFERENCES games(game_id), player TEXT NOT NULL, "
+               "turn INTEGER NOT NULL, position INTEGER NOT NULL, body TEXT)")
+    db.execute("CREATE INDEX pending_orders_by_game ON pending_orders (game_id)")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_tables, _add_phase, _keep_maps_once,
+                                                          _keep_orders_apart]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -270,8 +281,20 @@ class SqliteStorage(Storage):
             if db.execute("UPDATE games SET progress = ?, phase = ? WHERE game_id = ?", row).rowcount != 1:
                 raise StorageError(f"no game {game_id} to save")
             db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
+            db.execute("DELETE FROM pending_orders WHERE game_id = ?", (game_id,))  # the progress holds them now
 
         await self._write(update)
+
+    async def save_order(self, game_id: str, change: OrderChange) -> None:
+        row = (game_id, change.player, change.turn, change.index, change.order, game_id)
+
+        def insert(db: sqlite3.Connection) -> None:
+            if db.execute("INSERT INTO pending_orders (game_id, player, turn, position, body) "
+                          "SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ?)",
+                          row).rowcount != 1:
+                raise StorageError(f"no game {game_id} to save")
+
+        await self._write(insert)
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         def read() -> StoredGame | None:
@@ -279,8 +302,10 @@ class SqliteStorage(Storage):
                                    "WHERE game_id = ?", (game_id,)).fetchone()
             if row is None:
                 return None
+            changes = [OrderChange(*change) for change in self._db.execute(
+                "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid", (game_id,))]
             return StoredGame(record=_record(row[0], json.loads(row[2])),
-                              progress=GameProgress.model_validate_json(row[1]),
+                              progress=with_orders(game_id, GameProgress.model_validate_json(row[1]), changes),
                               events=self._log(game_id, tail).entries())
 
         return await self._guarded(read)
@@ -294,8 +319,13 @@ class SqliteStorage(Storage):
                 maps = {key: json.loads(body) for key, body in self._db.execute(
                     "SELECT map_key, body FROM maps WHERE map_key IN "
                     "(SELECT map_key FROM games WHERE phase != 'finished')")}
+                changes: dict[str, list[OrderChange]] = {}
+                for game_id, *change in self._db.execute("SELECT game_id, player, turn, position, body "
+                                                         "FROM pending_orders ORDER BY rowid"):
+                    changes.setdefault(game_id, []).append(OrderChange(*change))
                 return [RestoredGame(record=_record(record, maps[key]),
-                                     progress=GameProgress.model_validate_json(progress),
+                                     progress=with_orders(game_id, GameProgress.model_validate_json(progress),
+                                                          changes.get(game_id, ())),
                                      log=self._log(game_id, tail), map_key=key)
                         for game_id, record, progress, key in rows]
             finally:
