@@ -19,8 +19,8 @@ from pydantic import BaseModel
 
 from server.eventlog import EventLog
 from server.seats import find_seat, new_token, token_hash
-from server.storage.base import GameProgress, GameRecord, RestoredGame, SeatRecord, Storage
-from server.storage.snapshot import map_from_dict, map_to_dict, state_from_dict, state_to_dict
+from server.storage.base import GameProgress, GameRecord, OrderChange, RestoredGame, SeatRecord, Storage
+from server.storage.snapshot import map_from_dict, map_to_dict, order_to_json, state_from_dict, state_to_dict
 from server.updates import UpdateFrames
 from shared.maps.groups import starting_groups
 from shared.maps.model import GameMap
@@ -342,14 +342,13 @@ class Match:
             result = turns.issue(self.ruleset, before, player, order)
             if isinstance(result, RuleError):
                 raise Refusal.of(result)
-            bodies: list[LogBody] = []
-            state = result
-            if player in state.committed:  # a ruleset that resolves each order as it comes
-                bodies.append(game_log.PlayerCommitted(player=player, turn=turn))
-                state, more = self._resolve_if_ready(state)
-                bodies += more
-            numbered = await self._save(bodies, state=state)
             orders = list(result.orders_of(player))
+            numbered: list[SequencedEvent] = []
+            if player in result.committed:  # a ruleset that resolves each order as it comes
+                state, more = self._resolve_if_ready(result)
+                numbered = await self._save([game_log.PlayerCommitted(player=player, turn=turn), *more], state=state)
+            else:
+                await self._save_order(OrderChange(player, turn, len(orders) - 1, order_to_json(order)), result)
             sub.send(OrderAccepted(game_id=self.game_id, turn=turn, index=len(orders) - 1, order=order,
                                    orders=orders, ref=ref))
             if numbered:  # an order alone is news to nobody else, not even that it was issued (R16)
@@ -362,7 +361,7 @@ class Match:
             result = turns.withdraw(self.ruleset, self._running(turn), player, index)
             if isinstance(result, RuleError):
                 raise Refusal.of(result)
-            await self._save([], state=result)
+            await self._save_order(OrderChange(player, turn, index, None), result)
             sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index,
                                     orders=list(result.orders_of(player)), ref=ref))
 
@@ -519,6 +518,17 @@ class Match:
         self.rematch, self.rematch_game = new_rematch, new_rematch_game
         self.log.extend(numbered)
         return numbered
+
+    async def _save_order(self, change: OrderChange, state: GameState) -> None:
+        """Keep an issued or withdrawn order — `state` differs from the current one by it alone — as a small write
+        rather than the whole progress (a save comes with every order), and only then make `state` current."""
+        try:
+            await self._storage.save_order(self.game_id, change)
+        except Exception as exc:
+            logger.error("game %s: could not save an order: %s", self.game_id, exc)
+            raise Refusal(ErrorCode.STORAGE_FAILED,
+                          "the server could not save this change, so it did not happen; try again") from exc
+        self.state = state
 
     def _check_open(self) -> None:
         if self._closed:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import random
 import sqlite3
@@ -16,13 +17,24 @@ from typing import Any
 import pytest
 
 from risc.cli import main
-from server.storage import DATABASE_NAME, GameProgress, GameRecord, SqliteStorage, StoredGame
-from server.storage.snapshot import map_to_dict
+from server.storage import (
+    DATABASE_NAME,
+    GameProgress,
+    GameRecord,
+    MemoryStorage,
+    SqliteStorage,
+    Storage,
+    StorageError,
+    StoredGame,
+)
+from server.storage.snapshot import map_to_dict, state_from_dict, state_to_dict
 from server.storage.sqlite import SCHEMA_VERSION
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings
+from shared.rules import GameOptions, GameRandom, PlaceOrder, get_ruleset
+from shared.rules.state import GameState
 from tests.persistence_support import commit, issue_all, latest_view, next_turn, resume
-from tests.server_support import FAST, Client, create_game, join, running_server, seated_game
+from tests.server_support import FAST, Client, create_game, current_view, join, owned, running_server, seated_game
 from tests.test_server_process import start_server as start_server_process
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -192,7 +204,7 @@ async def test_a_database_of_an_older_schema_is_upgraded_with_its_games(tmp_path
     version_1_database(database, [game("lobby", None), game("over", {"phase": "finished"})])
     storage = SqliteStorage(database)
     try:
-        assert storage.schema_version == SCHEMA_VERSION == 3
+        assert storage.schema_version == SCHEMA_VERSION == 4
         assert await storage.list_games() == ["over", "lobby"]
         assert await storage.list_games(include_finished=False) == ["lobby"]
         stored = await storage.load("lobby")
@@ -223,7 +235,7 @@ async def test_a_version_2_database_is_upgraded_to_keep_each_map_once_with_its_g
     version_2_database(database, games)
     storage = SqliteStorage(database)
     try:
-        assert storage.schema_version == SCHEMA_VERSION == 3
+        assert storage.schema_version == SCHEMA_VERSION == 4
         for record, progress in games:
             stored = await storage.load(record.game_id)
             assert stored is not None and stored.record == record and stored.progress == progress
@@ -235,3 +247,106 @@ async def test_a_version_2_database_is_upgraded_to_keep_each_map_once_with_its_g
     with contextlib.closing(sqlite3.connect(database)) as db:
         assert db.execute("SELECT count(*) FROM maps").fetchone() == (2,)
         assert all("game_map" not in json.loads(text) for (text,) in db.execute("SELECT record FROM games"))
+
+
+def version_3_database(path: Path, games: list[tuple[GameRecord, GameProgress]]) -> None:
+    """A database as the third release wrote it, made by hand: maps kept once, every order in the progress."""
+    version_2_database(path, games)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("CREATE TABLE maps (map_key TEXT PRIMARY KEY, body TEXT NOT NULL)")
+        db.execute("ALTER TABLE games ADD COLUMN map_key TEXT NOT NULL DEFAULT ''")
+        for record, _ in games:
+            body = json.dumps(record.game_map, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            key = hashlib.sha256(body.encode()).hexdigest()
+            db.execute("INSERT OR IGNORE INTO maps VALUES (?, ?)", (key, body))
+            db.execute("UPDATE games SET record = ?, map_key = ? WHERE game_id = ?",
+                       (record.model_dump_json(exclude={"game_map"}), key, record.game_id))
+        db.execute("PRAGMA user_version = 3")
+
+
+async def test_a_version_3_database_opens_with_its_games_and_their_orders_intact(tmp_path: Path) -> None:
+    game_map = load_map("seed")
+    state = get_ruleset("risc").setup(game_map, ["ann", "bob"], GameOptions(initial_units=4), GameRandom(5, -1))
+    ann = state.territories_of("ann")[0]
+    state = state.evolve(orders={"ann": (PlaceOrder(ann, 1), PlaceOrder(ann, 2))}, committed=frozenset({"bob"}))
+    games = [(GameRecord(game_id=game_id, settings=GameSettings(map="seed"), seed=i, created_at=float(i),
+                         game_map=map_to_dict(game_map)), GameProgress(seats=[], state=game_state, seq=1))
+             for i, (game_id, game_state) in enumerate([("lobby", None), ("placing", state_to_dict(state))])]
+    database = tmp_path / DATABASE_NAME
+    version_3_database(database, games)
+    storage = SqliteStorage(database)
+    try:
+        assert storage.schema_version == SCHEMA_VERSION == 4
+        for record, progress in games:
+            stored = await storage.load(record.game_id)
+            assert stored is not None and stored.record == record and stored.progress == progress
+        restored = await storage.load_unfinished(tail=10)
+        assert [(g.record, g.progress) for g in restored] == games
+        placing = restored[1].progress.state
+        assert placing is not None and state_from_dict(placing, game_map) == state
+    finally:
+        await storage.close()
+
+
+async def play_orders_and_withdrawals(storage: Storage) -> tuple[str, GameState]:
+    """Orders issued and withdrawn before and after another player's commit (which saves the whole game); the
+    game's state once the server has stopped."""
+    async with running_server(storage, **FAST) as server:
+        game_id, (ann, bob, cyd), _ = await seated_game(server, ["ann", "bob", "cyd"], initial_units=6)
+        view = current_view(ann, game_id)
+
+        async def ask(client: Client, **request: Any) -> None:
+            reply = await client.request(game_id=game_id, turn=0, **request)
+            assert reply["type"] in {"order_accepted", "order_withdrawn", "commit_accepted"}, reply
+
+        def place(player: str, index: int, units: int) -> dict[str, Any]:
+            return {"kind": "place", "territory": owned(view, player)[index], "units": units}
+
+        for units in (1, 2, 3):
+            await ask(ann, type="issue_order", order=place("ann", units % 2, units))
+        await ask(ann, type="withdraw_order", index=1)
+        await ask(bob, type="issue_order", order=place("bob", 0, 6))
+        await ask(bob, type="commit")
+        await ask(ann, type="issue_order", order=place("ann", 1, 2))
+        await ask(ann, type="withdraw_order", index=0)
+        await ask(cyd, type="issue_order", order=place("cyd", 0, 1))
+        await ask(cyd, type="withdraw_order", index=0)
+        state = server.lobby.get(game_id).state
+    assert state is not None
+    assert [o.units for o in state.orders_of("ann")] == [3, 2] and state.orders_of("cyd") == ()
+    assert state.committed == {"bob"}
+    return game_id, state
+
+
+@pytest.mark.parametrize("store", ["sqlite", "memory"])
+async def test_issued_and_withdrawn_orders_are_loaded_as_they_were(tmp_path: Path, store: str) -> None:
+    database = tmp_path / DATABASE_NAME
+    storage: Storage = SqliteStorage(database) if store == "sqlite" else MemoryStorage()
+    game_id, state = await play_orders_and_withdrawals(storage)
+    if store == "sqlite":  # the orders since bob's commit are rows of their own, not yet in the saved progress
+        with contextlib.closing(sqlite3.connect(database)) as db:
+            assert db.execute("SELECT count(*) FROM pending_orders").fetchone() == (4,)
+            progress = json.loads(db.execute("SELECT progress FROM games").fetchone()[0])
+            assert [o["units"] for o in progress["state"]["orders"]["ann"]] == [1, 3]
+        storage = SqliteStorage(database)
+    try:
+        stored = await storage.load(game_id)
+        restored = await storage.load_unfinished(tail=10)
+        assert stored is not None and stored.progress.state is not None
+        assert state_from_dict(stored.progress.state, state.game_map) == state
+        assert [g.progress for g in restored] == [stored.progress]
+    finally:
+        await storage.close()
+
+
+async def test_a_kept_order_that_does_not_fit_the_saved_state_is_reported(tmp_path: Path) -> None:
+    database = tmp_path / DATABASE_NAME
+    game_id, _ = await play_orders_and_withdrawals(SqliteStorage(database))
+    with contextlib.closing(sqlite3.connect(database)) as db, db:
+        db.execute("UPDATE pending_orders SET position = 7 WHERE rowid = (SELECT max(rowid) FROM pending_orders)")
+    storage = SqliteStorage(database)
+    try:
+        with pytest.raises(StorageError, match=f"game {game_id}: .* cyd at index 7 does not fit their 1 orders"):
+            await storage.load(game_id)
+    finally:
+        await storage.close()

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from server.storage import GameProgress, GameRecord, MemoryStorage, StorageError
+from server.storage.base import OrderChange
 from server.storage.snapshot import map_from_dict, map_to_dict, state_from_dict, state_to_dict
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings
@@ -89,6 +90,11 @@ class FailingStorage(MemoryStorage):
         if self.failing:
             raise StorageError("disk full")
         await super().save(game_id, progress, events)
+
+    async def save_order(self, game_id: str, change: OrderChange) -> None:
+        if self.failing:
+            raise StorageError("disk full")
+        await super().save_order(game_id, change)
 
 
 async def test_an_order_the_store_cannot_keep_is_refused_and_not_made() -> None:

@@ -45,6 +45,48 @@ class GameProgress(BaseModel):
     rematch_game: str | None = None
 
 
+@dataclass(frozen=True)
+class OrderChange:
+    """An issued or withdrawn order, kept as a small write of its own rather than by saving the whole progress again.
+
+    `order` is the issued order as JSON text (as the state holds it), or None when the order at `index` of the
+    player's orders of `turn` was withdrawn. A store keeps these in the order they came, until the game's next save,
+    which holds them in its state and drops them; loading replays them onto the state last saved (with_orders).
+    """
+
+    player: str
+    turn: int
+    index: int
+    order: str | None
+
+
+def with_orders(game_id: str, progress: GameProgress, changes: Sequence[OrderChange]) -> GameProgress:
+    """`progress` with the order changes kept since it was saved replayed onto its state's orders, in order.
+
+    Raises StorageError if a change does not fit the state (another turn, an index the orders do not have): the
+    store was damaged, and a game must not resume with orders its players did not give.
+    """
+    if not changes:
+        return progress
+    state = progress.state
+    if state is None:
+        raise StorageError(f"game {game_id}: orders are kept for a game that has not started")
+    orders: dict[str, list[Any]] = {player: list(given) for player, given in state.get("orders", {}).items()}
+    for change in changes:
+        given = orders.setdefault(change.player, [])
+        if change.turn != state.get("turn"):
+            raise StorageError(f"game {game_id}: an order kept for turn {change.turn} while the game is at turn "
+                               f"{state.get('turn')}")
+        if change.order is not None and change.index == len(given):
+            given.append(json.loads(change.order))
+        elif change.order is None and 0 <= change.index < len(given):
+            del given[change.index]
+        else:
+            raise StorageError(f"game {game_id}: a kept order change of {change.player} at index {change.index} "
+                               f"does not fit their {len(given)} orders")
+    return progress.model_copy(update={"state": {**state, "orders": orders}})
+
+
 class StoredGame(BaseModel):
     record: GameRecord
     progress: GameProgress
@@ -119,7 +161,12 @@ class Storage(ABC):
 
     @abstractmethod
     async def save(self, game_id: str, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
-        """Replace the game's progress and append `events`, all or nothing."""
+        """Replace the game's progress (which holds every order so far) and append `events`, all or nothing."""
+
+    @abstractmethod
+    async def save_order(self, game_id: str, change: OrderChange) -> None:
+        """Keep an issued or withdrawn order, the game's only change, without saving its whole progress again: the
+        next `save` holds it in its state and drops it. Raises StorageError if the game does not exist."""
 
     @abstractmethod
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:

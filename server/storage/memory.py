@@ -13,6 +13,7 @@ from typing import Any
 from server.storage.base import (
     GameProgress,
     GameRecord,
+    OrderChange,
     RestoredGame,
     Storage,
     StorageError,
@@ -20,6 +21,7 @@ from server.storage.base import (
     StoredLog,
     map_key,
     map_text,
+    with_orders,
 )
 from shared.protocol.log import SequencedEvent
 
@@ -31,6 +33,7 @@ class MemoryStorage(Storage):
         self._maps: dict[str, str] = {}
         self._progress: dict[str, str] = {}
         self._events: dict[str, list[tuple[int, str]]] = {}
+        self._orders: dict[str, list[OrderChange]] = {}  # since each game's last save
 
     async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
         if record.game_id in self._records:
@@ -50,13 +53,19 @@ class MemoryStorage(Storage):
         event_texts = [(e.seq, e.model_dump_json()) for e in events]
         self._progress[game_id] = progress_text
         self._events[game_id].extend(event_texts)
+        self._orders.pop(game_id, None)
+
+    async def save_order(self, game_id: str, change: OrderChange) -> None:
+        if game_id not in self._records:
+            raise StorageError(f"no game {game_id} to save")
+        self._orders.setdefault(game_id, []).append(change)
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         if game_id not in self._records:
             return None
         log = self._log(game_id, tail)
         return StoredGame(record=self._record(game_id, json.loads(self._maps[self._map_keys[game_id]])),
-                          progress=GameProgress.model_validate_json(self._progress[game_id]), events=log.entries())
+                          progress=self._progress_of(game_id), events=log.entries())
 
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:
         maps: dict[str, dict[str, Any]] = {}
@@ -66,9 +75,12 @@ class MemoryStorage(Storage):
             if key not in maps:
                 maps[key] = json.loads(self._maps[key])
             games.append(RestoredGame(record=self._record(game_id, maps[key]),
-                                      progress=GameProgress.model_validate_json(self._progress[game_id]),
-                                      log=self._log(game_id, tail), map_key=key))
+                                      progress=self._progress_of(game_id), log=self._log(game_id, tail), map_key=key))
         return games
+
+    def _progress_of(self, game_id: str) -> GameProgress:
+        progress = GameProgress.model_validate_json(self._progress[game_id])
+        return with_orders(game_id, progress, self._orders.get(game_id, ()))
 
     def _record(self, game_id: str, game_map: dict[str, Any]) -> GameRecord:
         return GameRecord.model_validate({**json.loads(self._records[game_id]), "game_map": game_map})

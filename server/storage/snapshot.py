@@ -7,10 +7,12 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from shared.maps.model import GameMap
+from shared.rules.orders import Order
 from shared.rules.state import GameState
 
 _MAP = TypeAdapter(GameMap)
 _STATE = TypeAdapter(GameState)
+_ORDER: TypeAdapter[Order] = TypeAdapter(Order)
 
 
 def map_to_dict(game_map: GameMap) -> dict[str, Any]:
@@ -32,3 +34,8 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
 
 def state_from_dict(data: dict[str, Any], game_map: GameMap) -> GameState:
     return _STATE.validate_python({**data, "game_map": game_map})  # the map object is taken as it is
+
+
+def order_to_json(order: Order) -> str:
+    """One order as JSON text, as state_to_dict gives it among the state's orders."""
+    return _ORDER.dump_json(order).decode()

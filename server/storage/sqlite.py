@@ -10,8 +10,10 @@ writes all of them in one transaction (each in a savepoint of its own: a save th
 nothing of itself behind), with one fsync; then each is answered. If the transaction itself fails, every save in it
 fails and none of them is kept; the saves of the next transaction are not affected.
 
-The stdlib sqlite3 module blocks, so each call runs in a worker thread (asyncio.to_thread) on the one connection,
-which a lock keeps to one thread at a time. A file that is not a SQLite database, or is another application's, is
+The stdlib sqlite3 module blocks, so the transactions are written by one long-lived writer thread, handed each batch
+through a queue and answering on the event loop (a trip through the thread pool for each transaction cost more
+than the small writes themselves); reads, which are rare, run in a worker thread (asyncio.to_thread). A lock keeps
+the one connection to one thread at a time. A file that is not a SQLite database, or is another application's, is
 refused before anything is written to it. A writing store holds its directory (lock.py), so a second server on the
 same directory is refused; a read-only one (`risc replay`) takes no lock and may read beside a running server.
 """
@@ -19,8 +21,9 @@ same directory is refused; a read-only one (`risc replay`) takes no lock and may
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
 import json
+import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -31,6 +34,7 @@ from typing import Any, TypeVar
 from server.storage.base import (
     GameProgress,
     GameRecord,
+    OrderChange,
     RestoredGame,
     Storage,
     StorageError,
@@ -38,6 +42,7 @@ from server.storage.base import (
     StoredLog,
     map_key,
     map_text,
+    with_orders,
 )
 from server.storage.lock import DataDirLock, DirectoryLocked
 from shared.protocol.log import SequencedEvent
@@ -79,7 +84,16 @@ def _keep_maps_once(db: sqlite3.Connection) -> None:
         db.execute("UPDATE games SET record = ?, map_key = ? WHERE game_id = ?", (json.dumps(record), key, game_id))
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_tables, _add_phase, _keep_maps_once]
+def _keep_orders_apart(db: sqlite3.Connection) -> None:
+    """Version 4: each issued or withdrawn order a small row of `pending_orders` (in the order they came, by rowid)
+    instead of the game's whole progress saved again; the game's next save holds them and deletes its rows."""
+    db.execute("CREATE TABLE pending_orders (game_id TEXT NOT NULL REFERENCES games(game_id), player TEXT NOT NULL, "
+               "turn INTEGER NOT NULL, position INTEGER NOT NULL, body TEXT)")
+    db.execute("CREATE INDEX pending_orders_by_game ON pending_orders (game_id)")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_tables, _add_phase, _keep_maps_once,
+                                                          _keep_orders_apart]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -165,7 +179,12 @@ class SqliteStorage(Storage):
         self._db.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
         self._lock = threading.Lock()
         self._waiting: list[_Change] = []
-        self._writer: asyncio.Task[None] | None = None
+        self._batches: queue.SimpleQueue[tuple[list[_Change], asyncio.AbstractEventLoop] | None] = (
+            queue.SimpleQueue())
+        self._thread: threading.Thread | None = None
+        self._flushed: asyncio.Future[None] | None = None
+        """Set while the writer has work: done once it has written everything and waits for more."""
+        self._closing = False
         self.transactions = 0
         """Write transactions committed (each one fsync): fewer than the saves when saves come together."""
 
@@ -196,29 +215,54 @@ class SqliteStorage(Storage):
 
         Raises StorageError if `work` failed (nothing of it is kept) or the transaction failed (nothing of it is).
         """
-        change = _Change(work, asyncio.get_running_loop().create_future())
+        if self._closing:
+            raise StorageError(f"the game database {self.path} is closed")
+        loop = asyncio.get_running_loop()
+        if self._flushed is not None and self._flushed.get_loop().is_closed():  # a loop that ended mid-write
+            self._flushed, self._waiting = None, []
+        change = _Change(work, loop.create_future())
         self._waiting.append(change)
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write_waiting())
+        if self._flushed is None:  # the writer is idle: hand it what waits once this turn of the loop is over
+            self._flushed = loop.create_future()
+            loop.call_soon(self._hand_off, loop)
         await change.done
 
-    async def _write_waiting(self) -> None:
-        """Write whatever waits, one transaction at a time, until nothing does."""
-        while self._waiting:
-            batch, self._waiting = self._waiting, []
+    def _hand_off(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Give the writer thread everything waiting, as one transaction (on the event loop)."""
+        batch, self._waiting = self._waiting, []
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._write_batches, name="risc-sqlite-writer", daemon=True)
+            self._thread.start()
+        self._batches.put((batch, loop))
+
+    def _write_batches(self) -> None:
+        """The writer thread: commit each batch handed to it, then answer it on its event loop; stop at None."""
+        while (item := self._batches.get()) is not None:
+            batch, loop = item
             try:
-                await self._run(functools.partial(self._commit, batch))
+                with self._lock:
+                    self._commit(batch)
             except Exception as exc:  # the transaction failed: so did every change in it
                 failure = StorageError(f"the game database {self.path} failed: {exc}")
                 for change in batch:
                     change.error = failure
-            for change in batch:
-                if change.done.done():  # its caller was cancelled
-                    continue
-                if change.error is None:
-                    change.done.set_result(None)
-                else:
-                    change.done.set_exception(change.error)
+            with contextlib.suppress(RuntimeError):  # if that loop is closed, nobody waits for the answers
+                loop.call_soon_threadsafe(self._written, batch, loop)
+
+    def _written(self, batch: list[_Change], loop: asyncio.AbstractEventLoop) -> None:
+        """Answer a committed batch (on the event loop), and hand off what came meanwhile."""
+        for change in batch:
+            if change.done.done():  # its caller was cancelled
+                continue
+            if change.error is None:
+                change.done.set_result(None)
+            else:
+                change.done.set_exception(change.error)
+        if self._waiting:
+            self._hand_off(loop)
+        elif self._flushed is not None:
+            self._flushed.set_result(None)
+            self._flushed = None
 
     def _commit(self, batch: list[_Change]) -> None:
         db = self._db
@@ -270,8 +314,20 @@ class SqliteStorage(Storage):
             if db.execute("UPDATE games SET progress = ?, phase = ? WHERE game_id = ?", row).rowcount != 1:
                 raise StorageError(f"no game {game_id} to save")
             db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
+            db.execute("DELETE FROM pending_orders WHERE game_id = ?", (game_id,))  # the progress holds them now
 
         await self._write(update)
+
+    async def save_order(self, game_id: str, change: OrderChange) -> None:
+        row = (game_id, change.player, change.turn, change.index, change.order, game_id)
+
+        def insert(db: sqlite3.Connection) -> None:
+            if db.execute("INSERT INTO pending_orders (game_id, player, turn, position, body) "
+                          "SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ?)",
+                          row).rowcount != 1:
+                raise StorageError(f"no game {game_id} to save")
+
+        await self._write(insert)
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         def read() -> StoredGame | None:
@@ -279,8 +335,10 @@ class SqliteStorage(Storage):
                                    "WHERE game_id = ?", (game_id,)).fetchone()
             if row is None:
                 return None
+            changes = [OrderChange(*change) for change in self._db.execute(
+                "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid", (game_id,))]
             return StoredGame(record=_record(row[0], json.loads(row[2])),
-                              progress=GameProgress.model_validate_json(row[1]),
+                              progress=with_orders(game_id, GameProgress.model_validate_json(row[1]), changes),
                               events=self._log(game_id, tail).entries())
 
         return await self._guarded(read)
@@ -294,8 +352,13 @@ class SqliteStorage(Storage):
                 maps = {key: json.loads(body) for key, body in self._db.execute(
                     "SELECT map_key, body FROM maps WHERE map_key IN "
                     "(SELECT map_key FROM games WHERE phase != 'finished')")}
+                changes: dict[str, list[OrderChange]] = {}
+                for game_id, *change in self._db.execute("SELECT game_id, player, turn, position, body "
+                                                         "FROM pending_orders ORDER BY rowid"):
+                    changes.setdefault(game_id, []).append(OrderChange(*change))
                 return [RestoredGame(record=_record(record, maps[key]),
-                                     progress=GameProgress.model_validate_json(progress),
+                                     progress=with_orders(game_id, GameProgress.model_validate_json(progress),
+                                                          changes.get(game_id, ())),
                                      log=self._log(game_id, tail), map_key=key)
                         for game_id, record, progress, key in rows]
             finally:
@@ -325,8 +388,12 @@ class SqliteStorage(Storage):
             raise StorageError(f"the game database {self.path} failed: {exc}") from exc
 
     async def close(self) -> None:
-        if self._writer is not None:
-            await asyncio.gather(self._writer, return_exceptions=True)
+        self._closing = True
+        if self._flushed is not None:
+            await asyncio.shield(self._flushed)
+        if self._thread is not None:
+            self._batches.put(None)
+            await asyncio.to_thread(self._thread.join)
         await self._run(self._db.close)
         if self._dir_lock is not None:
             self._dir_lock.release()
