@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import itertools
 import random
+import time
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
 
@@ -38,7 +39,15 @@ def pacer_for(welcome: Welcome) -> TokenBucket | None:
     burst = welcome.limits.get("burst")
     if not rate or not burst:
         return None
-    return TokenBucket(max(1.0, burst * PACE_MARGIN), rate * PACE_MARGIN)
+    return TokenBucket(max(1.0, burst * PACE_MARGIN), rate * PACE_MARGIN, time.monotonic)
+
+
+async def paced(pacer: TokenBucket | None) -> None:
+    """Wait until `pacer` allows one more message, and count it (no wait without a pacer)."""
+    if pacer is not None:
+        while (delay := pacer.wait_time()) > 0:
+            await asyncio.sleep(delay)
+        pacer.take()
 
 
 class LinkState(StrEnum):
@@ -143,10 +152,7 @@ class Connection:
         ws = self._ws
         if ws is None or self.state is not LinkState.CONNECTED:
             raise ConnectionLost("not connected to the server")
-        if self._pacer is not None:
-            while (delay := self._pacer.wait_time()) > 0:
-                await asyncio.sleep(delay)
-            self._pacer.take()
+        await paced(self._pacer)
         try:
             await ws.send(encode(message))
         except ConnectionClosed as exc:

@@ -11,6 +11,7 @@ import contextlib
 import http
 import itertools
 import logging
+import time
 
 from pydantic import BaseModel
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -43,8 +44,8 @@ class Connection:
         self.ws = ws
         self.games: set[str] = set()
         self.number = next(Connection._numbers)
-        self.rate = TokenBucket(config.burst, config.messages_per_second)
-        self.bad_frames = TokenBucket(config.bad_frames_burst, config.bad_frames_per_second)
+        self.rate = TokenBucket(config.burst, config.messages_per_second, time.monotonic)
+        self.bad_frames = TokenBucket(config.bad_frames_burst, config.bad_frames_per_second, time.monotonic)
         self._limit = config.outbound_queue
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._close: tuple[int, str] = (1000, "")

@@ -13,7 +13,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from client.connection import pacer_for
+from client.connection import paced, pacer_for
 from server.app import RiscServer
 from server.config import ServerConfig
 from server.storage import Storage
@@ -87,10 +87,7 @@ class Client:
     async def request(self, **message: Any) -> Message:
         """Send with a fresh ref and return the reply that carries it (the answer or an error). Requests keep to the
         limits the server's welcome announced, as the text client does: a long scripted game would outrun them."""
-        if self.pacer is not None:
-            while (delay := self.pacer.wait_time()) > 0:
-                await asyncio.sleep(delay)
-            self.pacer.take()
+        await paced(self.pacer)
         ref = f"r{next(self._refs)}"
         await self.send(ref=ref, **message)
         reply = await self.wait_for(lambda m: m.get("ref") == ref, from_start=True)

@@ -1,14 +1,15 @@
 """Token buckets: a client may send a burst, then a steady rate. The server refuses frames past that; a client uses
-the same bucket, filled with the limits the server's welcome announces, to wait rather than be refused."""
+the same bucket, filled with the limits the server's welcome announces, to wait rather than be refused.
+
+The clock is an argument (shared/ reads no clock of its own): callers pass time.monotonic, tests a fake."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 
 class TokenBucket:
-    def __init__(self, capacity: float, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, capacity: float, rate: float, clock: Callable[[], float]) -> None:
         self.capacity = capacity
         self.rate = rate
         self._clock = clock
