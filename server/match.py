@@ -499,22 +499,19 @@ class Match:
                     seats: list[SeatRecord] | None = None, rematch: list[str] | None = None,
                     rematch_game: str | None = None) -> list[SequencedEvent]:
         """Number the new entries, save them with the new state, and only then make both current."""
-        new_state = state
         numbered = _number(bodies, self.seq)
         new_seats = self.seats if seats is None else seats
         new_rematch = self.rematch if rematch is None else rematch
         new_rematch_game = self.rematch_game if rematch_game is None else rematch_game
         # Every field is typed already, so it is not validated again (a save comes with every order).
         progress = GameProgress.model_construct(
-            seats=new_seats, state=None if new_state is None else state_to_dict(new_state),
+            seats=new_seats, state=None if state is None else state_to_dict(state),
             seq=self.seq + len(numbered), rematch=new_rematch, rematch_game=new_rematch_game)
         try:
             await self._storage.save(self.game_id, progress, numbered)
         except Exception as exc:
-            logger.error("game %s: could not save a change: %s", self.game_id, exc)
-            raise Refusal(ErrorCode.STORAGE_FAILED,
-                          "the server could not save this change, so it did not happen; try again") from exc
-        self.state, self.seats = new_state, new_seats
+            raise self._unsaved("a change", exc) from exc
+        self.state, self.seats = state, new_seats
         self.rematch, self.rematch_game = new_rematch, new_rematch_game
         self.log.extend(numbered)
         return numbered
@@ -525,10 +522,14 @@ class Match:
         try:
             await self._storage.save_order(self.game_id, change)
         except Exception as exc:
-            logger.error("game %s: could not save an order: %s", self.game_id, exc)
-            raise Refusal(ErrorCode.STORAGE_FAILED,
-                          "the server could not save this change, so it did not happen; try again") from exc
+            raise self._unsaved("an order", exc) from exc
         self.state = state
+
+    def _unsaved(self, what: str, exc: Exception) -> Refusal:
+        """What the player is told when the store could not keep a change: it did not happen."""
+        logger.error("game %s: could not save %s: %s", self.game_id, what, exc)
+        return Refusal(ErrorCode.STORAGE_FAILED,
+                       "the server could not save this change, so it did not happen; try again")
 
     def _check_open(self) -> None:
         if self._closed:
