@@ -8,15 +8,12 @@ check of every batch plus the resolution of the turn, (3) fight(1e6, 1e6).
 from __future__ import annotations
 
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.maps import generated_map
+from bench.maps import generated_map, median_ms
 from shared.maps import GameMap, MapError, load_map
 from shared.rules import (
     AttackOrder,
@@ -55,15 +52,6 @@ def orders_for(state: GameState, player: str, count: int, rng: random.Random) ->
             if orders[-1].source == orders[-1].target or RISC.check_order(state, player, orders[-1]) is not None:
                 orders.pop()
     return orders
-
-
-def median_ms(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:
