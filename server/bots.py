@@ -12,12 +12,12 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Callable
 
 from pydantic import BaseModel
 
 from server.match import Match, Refusal
+from server.tasks import BackgroundTasks
 from shared.bots.base import Strategy
 from shared.bots.registry import make_strategy
 from shared.protocol.codes import ErrorCode
@@ -49,7 +49,7 @@ class ServerBot:
         self._rng = random.Random(secrets.randbits(63) if seed is None else seed)
         self._find = find_match
         self._handled: dict[str, tuple[Phase, int]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks = BackgroundTasks()
         self._closed = False
 
     @property
@@ -65,7 +65,7 @@ class ServerBot:
         if game_view.phase is Phase.FINISHED:
             game = message.game
             if game.rematch and self.name not in game.rematch and game.rematch_game is None:
-                self._spawn(self._rematch(message.game_id))
+                self._tasks.spawn(self._rematch(message.game_id), f"{self.label} failed")
             return
         status = next((p for p in game_view.players if p.name == self.name), None)
         if status is None or status.committed or status.eliminated:
@@ -74,17 +74,7 @@ class ServerBot:
         if self._handled.get(message.game_id) == step:
             return
         self._handled[message.game_id] = step
-        self._spawn(self._play(message.game_id, game_view))
-
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._finished)
-
-    def _finished(self, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            logger.error("%s failed", self.label, exc_info=task.exception())
+        self._tasks.spawn(self._play(message.game_id, game_view), f"{self.label} failed")
 
     async def _play(self, game_id: str, game_view: GameView) -> None:
         match = self._find(game_id)
@@ -117,9 +107,7 @@ class ServerBot:
 
     async def close(self) -> None:
         self._closed = True
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*self._tasks.cancel(), return_exceptions=True)
 
 
 def only_bots_left(match: Match, game_view: GameView) -> bool:

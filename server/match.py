@@ -21,6 +21,7 @@ from server.eventlog import EventLog
 from server.seats import find_seat, new_token, token_hash
 from server.storage.base import GameProgress, GameRecord, OrderChange, RestoredGame, SeatRecord, Storage
 from server.storage.snapshot import map_from_dict, map_to_dict, order_to_json, state_from_dict, state_to_dict
+from server.tasks import BackgroundTasks
 from server.updates import UpdateFrames
 from shared.maps.groups import starting_groups
 from shared.maps.model import GameMap
@@ -115,7 +116,7 @@ class Match:
                         if self.settings.choose_groups else None)
         self._deadline: float | None = None
         self._timer: asyncio.TimerHandle | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks = BackgroundTasks()
         self._closed = False
 
     # ---- creation and restoring ----------------------------------------------------------------------------------
@@ -437,14 +438,7 @@ class Match:
         self._timer = loop.call_later(seconds, self._deadline_passed, state.phase, state.turn)
 
     def _deadline_passed(self, phase: Phase, turn: int) -> None:
-        task = asyncio.get_running_loop().create_task(self._time_out(phase, turn))
-        self._tasks.add(task)
-        task.add_done_callback(self._timed_out)
-
-    def _timed_out(self, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            logger.error("game %s: the turn's time limit failed", self.game_id, exc_info=task.exception())
+        self._tasks.spawn(self._time_out(phase, turn), f"game {self.game_id}: the turn's time limit failed")
 
     async def _time_out(self, phase: Phase, turn: int) -> None:
         async with self.lock:
@@ -542,8 +536,7 @@ class Match:
             if self._timer is not None:
                 self._timer.cancel()
             self._timer, self._deadline = None, None
-        for task in list(self._tasks):
-            task.cancel()
+        self._tasks.cancel()
 
 
 def _number(bodies: Sequence[LogBody], after: int) -> list[SequencedEvent]:
