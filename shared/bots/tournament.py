@@ -1,35 +1,33 @@
-"""Bot games played in-process on the shared engine: the runner behind `risc tournament` and the benchmarks.
+"""Bot games played in-process on the shared rules: the runner behind `risc tournament` and the benchmarks.
 
-A game here goes through exactly the steps a served game goes through — each order issued and checked, each batch
-committed, the turn resolved once nobody is awaited — only without sockets. Everything random comes from the game's
-seed: the engine's dice from GameRandom(seed, turn), each bot's choices from its own generator seeded with the game
-seed and its seat, so one seed always replays the same game, in any process.
+A game here goes through exactly the steps a served game goes through — each order checked, each batch committed
+and resolved once nobody is awaited (or each action resolved at once, turn by turn) — only without sockets.
+Everything random comes from the game's seed: the dice from GameRandom(seed, step), each bot's choices from its
+own generator seeded with the game seed and its seat, so one seed always replays the same game, in any process.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from shared.bots.registry import make_strategy
+from shared.game import turns
+from shared.game.errors import RuleError
+from shared.game.game import Game
+from shared.game.random import SETUP_STEP, GameRandom, dice_of
+from shared.game.ruleset import AnyRuleSet
+from shared.game.strategy import Strategy
 from shared.maps.model import GameMap
-from shared.rules.errors import RuleError
-from shared.rules.orders import Order, describe
-from shared.rules.random import GameRandom
-from shared.rules.risc import RiscRuleset
-from shared.rules.ruleset import GameOptions
-from shared.rules.state import GameState, Phase
-from shared.rules.turns import advance, commit, issue
-from shared.rules.view import view
+from shared.rulesets import get_ruleset
 
 
 class RefusedOrderError(Exception):
-    """A strategy issued something the engine refused (raised only when a game is played strictly)."""
+    """A strategy issued something the rules refused (raised only when a game is played strictly)."""
 
-    def __init__(self, player: str, order: Order | None, problem: RuleError) -> None:
-        what = describe(order) if order is not None else "commit"
-        super().__init__(f"{player}: {what}: {problem.message}")
+    def __init__(self, player: str, order: Any, problem: RuleError) -> None:
+        super().__init__(f"{player}: {order if order is not None else 'commit'}: {problem.message}")
         self.player = player
         self.order = order
         self.problem = problem
@@ -46,9 +44,9 @@ class GameResult:
     """The winning player's name, or None for a draw (nobody won within the turn limit)."""
     turns: int
     refused: int = 0
-    """Orders and commits the engine refused and the game went on without (always 0 for sound strategies)."""
+    """Orders and commits the rules refused and the game went on without (always 0 for sound strategies)."""
     territories: tuple[int, ...] = field(default=())
-    """Territories each player held at the end, in seat order."""
+    """Territories each player held at the end, in seat order (where the rule set's view tells them)."""
 
     @property
     def winner_strategy(self) -> str | None:
@@ -61,11 +59,13 @@ class GameResult:
 class GameSpec:
     """One game of a tournament, complete enough to be played in another process."""
 
-    game_map: GameMap
+    game_map: GameMap | None
+    """None: a rule set that makes its own board."""
     strategies: tuple[str, ...]
     seed: str
     max_turns: int
-    options: GameOptions = field(default_factory=GameOptions)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    ruleset: str = "risc"
 
 
 def player_names(strategies: Sequence[str]) -> tuple[str, ...]:
@@ -84,58 +84,90 @@ def game_seed(seed: int | str, map_index: int, game_index: int) -> str:
     return f"{seed}/map{map_index}/game{game_index}"
 
 
-def play_game(game_map: GameMap, strategies: Sequence[str], seed: int | str, max_turns: int,
-              options: GameOptions | None = None, strict: bool = False) -> GameResult:
+def make_strategy(ruleset: AnyRuleSet, name: str) -> Strategy:
+    """A fresh player of the named strategy; ValueError naming the known ones otherwise."""
+    try:
+        cls = ruleset.strategies[name]
+    except KeyError:
+        known = ", ".join(sorted(ruleset.strategies))
+        raise ValueError(f'unknown {ruleset.title} strategy "{name}" (known: {known})') from None
+    return cls()
+
+
+def play_game(game_map: GameMap | None, strategies: Sequence[str], seed: int | str, max_turns: int,
+              options: Mapping[str, Any] | None = None, strict: bool = False,
+              ruleset_name: str = "risc") -> GameResult:
     """Play one game to a win or to `max_turns` turns (a draw). With `strict`, a refused order raises."""
     if max_turns < 1:
         raise ValueError("a game needs at least 1 turn")
-    ruleset = RiscRuleset()
+    ruleset = get_ruleset(ruleset_name)
+    chosen = ruleset.options(options or {})
+    game_map = game_map if game_map is not None else ruleset.make_map(chosen)
     players = player_names(strategies)
-    bots = {p: make_strategy(s) for p, s in zip(players, strategies, strict=True)}
+    bots = {p: make_strategy(ruleset, s) for p, s in zip(players, strategies, strict=True)}
     rngs = {p: random.Random(f"bot:{seed}:{p}") for p in players}
-    state = ruleset.setup(game_map, players, options or GameOptions(), GameRandom(seed, 0))
+    game = ruleset.new_game(game_map, players, chosen, GameRandom(seed, SETUP_STEP))
+    dice = dice_of(seed)
     refused = 0
-    while state.phase is not Phase.FINISHED and state.turn <= max_turns:
-        awaiting = ruleset.awaiting(state)
+    status = ruleset.status(game)
+    while not status.finished and status.turn <= max_turns:
         for player in players:
-            if player not in awaiting:
+            if player not in turns.awaiting(ruleset, game):
                 continue
-            state, problems = _play_seat(ruleset, state, player, bots[player].decide(
-                view(state, player), game_map, rngs[player]), strict)
+            orders = bots[player].decide(ruleset.view(game, player), game_map, player, rngs[player])
+            game, problems = _play_seat(ruleset, game, player, orders, strict, dice)
             refused += problems
-        state, _ = advance(ruleset, state, GameRandom(seed, state.turn))
-    turns = state.turn if state.winner is not None else max_turns
-    held = tuple(sum(1 for t in game_map.names if state.owner[t] == p) for p in players)
-    return GameResult(game_map.name, str(seed), players, tuple(strategies), state.winner, turns, refused, held)
+        if turns.ready(ruleset, game):
+            game, _ = turns.advance(ruleset, game, dice)
+        status = ruleset.status(game)
+    final = ruleset.view(game, None)
+    standings = ruleset.presentation.standings(final)
+    held = tuple(standings.get(p, (0, 0))[0] for p in players)
+    return GameResult(game_map.name, str(seed), players, tuple(strategies), status.winner,
+                      status.turn if status.finished else max_turns, refused, held)
 
 
-def _play_seat(ruleset: RiscRuleset, state: GameState, player: str, orders: Sequence[Order],
-               strict: bool) -> tuple[GameState, int]:
+def _play_seat(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, orders: Sequence[Any], strict: bool,
+               dice: Any) -> tuple[Game[Any, Any], int]:
     refused = 0
+    step = game.step
     for order in orders:
-        issued = issue(ruleset, state, player, order)
+        if ruleset.simultaneous:
+            issued = turns.issue(ruleset, game, player, order)
+        else:
+            if player not in turns.awaiting(ruleset, game):
+                break
+            acted = turns.act(ruleset, game, player, order, dice)
+            issued = acted if isinstance(acted, RuleError) else acted[0]
         if isinstance(issued, RuleError):
             if strict:
                 raise RefusedOrderError(player, order, issued)
             refused += 1
-            continue
-        state = issued
-    committed = commit(ruleset, state, player)
-    if isinstance(committed, RuleError):
-        if strict:
-            raise RefusedOrderError(player, None, committed)
-        refused += 1
-        # As when a turn's time runs out (D3): the pool is spread for them, or their orders are dropped.
-        state = ruleset.complete_for_timeout(state.evolve(orders={**state.orders, player: ()}), player)
-        committed = commit(ruleset, state, player)
+            if ruleset.simultaneous:
+                continue
+            break  # the board has moved on since the strategy decided: it is asked again
+        game = issued
+    if ruleset.simultaneous:
+        committed = turns.commit(ruleset, game, player)
         if isinstance(committed, RuleError):
-            raise RuntimeError(f"{player} cannot commit even an empty batch: {committed.message}")
-    return committed, refused
+            if strict:
+                raise RefusedOrderError(player, None, committed)
+            refused += 1
+            game = turns._complete(ruleset, game.evolve(orders={**game.orders, player: ()}, tallies={}), player)
+        else:
+            game = committed
+    elif game.step == step and player in turns.awaiting(ruleset, game):
+        # A turn-by-turn strategy that did nothing would be asked again for ever: its turn is played as when its
+        # time runs out.
+        refused += 1
+        game, _, _ = turns.time_out(ruleset, game, dice)
+    return game, refused
 
 
 def play_spec(spec: GameSpec) -> GameResult:
     """`play_game` for one GameSpec: a module-level function, so a process pool can run it."""
-    return play_game(spec.game_map, spec.strategies, spec.seed, spec.max_turns, spec.options)
+    return play_game(spec.game_map, spec.strategies, spec.seed, spec.max_turns, spec.options,
+                     ruleset_name=spec.ruleset)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from shared.rules.combat import P_ATTACKER_WINS_ROUND
+from shared.rulesets.risc.combat import P_ATTACKER_WINS_ROUND
 
 EXACT_ROUNDS = 600
 """Up to this many rounds the tail is summed term by term; beyond it, the normal approximation takes over."""

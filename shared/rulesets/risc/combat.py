@@ -7,7 +7,7 @@ over them are exactly Binomial(k - 1, P_ATTACKER_WINS_ROUND); only the last few 
 
 from __future__ import annotations
 
-from shared.rules.random import GameRandom
+from shared.game.random import GameRandom
 
 P_ATTACKER_WINS_ROUND = 190 / 400
 """Of the 400 equally likely pairs of d20 rolls, the attacker's is strictly higher in 190."""

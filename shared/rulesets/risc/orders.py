@@ -1,9 +1,11 @@
-"""Orders a player can issue. Plain frozen values: the engine checks them, the protocol carries them."""
+"""The orders a RISC player can issue. Plain frozen values: the rules check them, the protocol carries them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 
 @dataclass(frozen=True)
@@ -35,10 +37,10 @@ class AttackOrder:
     kind: Literal["attack"] = "attack"
 
 
-Order = PlaceOrder | MoveOrder | AttackOrder
+Order = Annotated[PlaceOrder | MoveOrder | AttackOrder, Field(discriminator="kind")]
 
 
-def describe(order: Order) -> str:
+def describe(order: PlaceOrder | MoveOrder | AttackOrder) -> str:
     if isinstance(order, PlaceOrder):
         return f"place {order.units} on {order.territory}"
     return f"{order.kind} {order.units} from {order.source} to {order.target}"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shared.bots.board import Board
-from shared.rules.orders import MoveOrder
+from shared.rulesets.risc.bots.board import Board
+from shared.rulesets.risc.orders import MoveOrder
 
 
 def gather(board: Board, left: dict[str, int], staging: str, amount: int,

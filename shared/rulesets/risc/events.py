@@ -1,11 +1,11 @@
-"""What happened when orders were resolved: everything a player or spectator is told afterwards (R24)."""
+"""What happened when RISC orders were resolved: everything a player or spectator is told afterwards (R24)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
-from shared.rules.state import Owner
+from pydantic import Field
 
 
 @dataclass(frozen=True)
@@ -31,12 +31,12 @@ class Combat:
 
     territory: str
     attacker: str
-    defender: Owner
+    defender: str | None
     attacking_units: int
     defending_units: int
     attacker_losses: int
     defender_losses: int
-    new_owner: Owner
+    new_owner: str | None
     sources: tuple[tuple[str, int], ...]
     kind: Literal["combat"] = "combat"
 
@@ -72,4 +72,5 @@ class TurnStarted:
     kind: Literal["turn_started"] = "turn_started"
 
 
-Event = UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted
+Event = Annotated[UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted,
+                  Field(discriminator="kind")]

@@ -1,13 +1,14 @@
-"""D4: what a person types is matched to territory names without regard to case; a unique prefix is enough."""
+"""D4: what a person types is matched to names without regard to case; a unique prefix is enough."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from shared.rules.errors import RuleCode, RuleError
+from shared.game.errors import Refused, RuleError
 
 
-def match_name(typed: str, names: Iterable[str]) -> str | RuleError:
+def match_name(typed: str, names: Iterable[str], what: str = "territory",
+               code: str = Refused.UNKNOWN_TERRITORY) -> str | RuleError:
     wanted = typed.strip().casefold()
     candidates = list(names)
     exact = [n for n in candidates if n.casefold() == wanted]
@@ -17,6 +18,6 @@ def match_name(typed: str, names: Iterable[str]) -> str | RuleError:
     if len(prefixed) == 1:
         return prefixed[0]
     if not prefixed:
-        return RuleError(RuleCode.UNKNOWN_TERRITORY, f'no territory matches "{typed}"')
+        return RuleError(code, f'no {what} matches "{typed}"')
     shown = ", ".join(sorted(prefixed)[:6])
-    return RuleError(RuleCode.UNKNOWN_TERRITORY, f'"{typed}" could be any of: {shown}')
+    return RuleError(code, f'"{typed}" could be any of: {shown}')

@@ -1,28 +1,39 @@
-"""The game's only source of chance (D1): seeded per game, derived afresh for every turn.
+"""The game's only source of chance (D1): seeded per game, derived afresh for every resolution.
 
-Deriving each turn's generator from (game seed, turn) means no generator state has to be stored: a server that
-restarts, or a replay, gets the same dice from the seed alone.
+A game's generator for a resolution comes from (game seed, step), where the step counts the resolutions so far.
+No generator state has to be stored: a server that restarts, or a replay, gets the same dice from the seed alone,
+and a game that resolves each action at once (classic Risk) draws fresh dice for every action. Setting a game up
+draws from step -1, apart from every resolution.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import MutableSequence
+from collections.abc import Callable, MutableSequence, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 
+SETUP_STEP = -1
+"""The generator that sets a game up (deals territories, draws groups) is derived for this step."""
+
 
 class GameRandom:
-    def __init__(self, seed: int | str, turn: int = 0) -> None:
-        self._random = random.Random(f"risc:{seed}:{turn}")
+    def __init__(self, seed: int | str, step: int = 0) -> None:
+        self._random = random.Random(f"risc:{seed}:{step}")
 
     def d20(self) -> int:
         return self._random.randrange(20) + 1
 
+    def d6(self) -> int:
+        return self._random.randrange(6) + 1
+
     def shuffle(self, items: MutableSequence[T]) -> None:
         self._random.shuffle(items)
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self._random.randrange(len(items))]
 
     def below(self, n: int) -> int:
         return self._random.randrange(n)
@@ -85,3 +96,12 @@ class GameRandom:
             v *= alpha / (a / (us * us) + b)
             if math.log(v) <= h - math.lgamma(k + 1) - math.lgamma(n - k + 1) + (k - m) * lpq:
                 return k
+
+
+Dice = Callable[[int], GameRandom]
+"""The generator of each step: what every function that resolves is given, so a test can load the dice."""
+
+
+def dice_of(seed: int | str) -> Dice:
+    """A game's dice: GameRandom(seed, step) for each step."""
+    return lambda step: GameRandom(seed, step)

@@ -1,25 +1,22 @@
-"""What every computer player is: a small object that reads what a player sees and answers with orders.
+"""What every RISC computer player shares: it proposes, the rules dispose.
 
-A strategy sees only a player's view (D2) and the public map, exactly what a person at the same seat would have, so
-the same class can play in-process (tournaments) or over the network as a client. Its chance comes in as an
-argument: whoever runs the game seeds it, and a game replays exactly.
-
-Subclasses propose; the base class disposes: every proposal goes through the engine's own order checker, anything
-it rejects is dropped, and in the placement phase whatever a proposal left in the pool is placed for it (R9).
+Every proposal goes through the rule set's own order checker (the one the server runs), anything it rejects is
+dropped, and in the placement phase whatever a proposal left in the pool is placed for it (R9).
 """
 
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any
 
-from shared.bots.viewstate import legal_only
+from shared.game.strategy import Strategy
 from shared.maps.model import GameMap
-from shared.rules.orders import AttackOrder, MoveOrder, Order, PlaceOrder
-from shared.rules.state import Phase
-from shared.rules.view import GameView
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.bots.viewstate import legal_only
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from shared.rulesets.risc.view import RiscView
 
 TurnOrder = MoveOrder | AttackOrder
 
@@ -40,43 +37,41 @@ def spread(units: int, territories: Sequence[str], weights: Sequence[float]) -> 
     return [PlaceOrder(t, n) for t, n in zip(territories, counts, strict=True) if n > 0]
 
 
-class Strategy(ABC):
-    """One computer player's way of playing. A fresh instance plays one seat of one game."""
-
-    name: ClassVar[str]
-    description: ClassVar[str]
+class RiscStrategy(Strategy):
+    """One computer player's way of playing RISC. A fresh instance plays one seat of one game."""
 
     @abstractmethod
-    def propose_placement(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[PlaceOrder]:
+    def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
+                          rng: random.Random) -> list[PlaceOrder]:
         """Where the starting pool goes (R9); `view.pool_left` units are to be placed."""
 
     @abstractmethod
-    def propose_orders(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[TurnOrder]:
+    def propose_orders(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[TurnOrder]:
         """This turn's moves and attacks, in the order they are to be issued (R15)."""
 
-    def place(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[PlaceOrder]:
+    def place(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[PlaceOrder]:
         """Legal place orders that use the whole pool left."""
         if view.phase is not Phase.PLACEMENT:
             return []
-        kept = [o for o in legal_only(view, game_map, self.propose_placement(view, game_map, rng))
+        kept = [o for o in legal_only(view, game_map, me, self.propose_placement(view, game_map, me, rng))
                 if isinstance(o, PlaceOrder)]
         left = view.pool_left - sum(o.units for o in kept)
-        own = [t.name for t in view.territories if t.owner == view.viewer]
+        own = [name for name, t in view.territories.items() if t.owner == me]
         if left > 0 and own:
             placed = {o.territory: o.units for o in kept}
             where = max(own, key=lambda t: placed.get(t, 0))  # the proposal's favourite, else the first
             kept.append(PlaceOrder(where, left))
         return kept
 
-    def orders(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[TurnOrder]:
+    def orders(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[TurnOrder]:
         """Legal moves and attacks: what the proposal holds that the rules accept."""
         if view.phase is not Phase.ORDERS:
             return []
-        return [o for o in legal_only(view, game_map, self.propose_orders(view, game_map, rng))
+        return [o for o in legal_only(view, game_map, me, self.propose_orders(view, game_map, me, rng))
                 if isinstance(o, MoveOrder | AttackOrder)]
 
-    def decide(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[Order]:
+    def decide(self, view: Any, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
         """Whatever the phase asks for: placements before the first turn, moves and attacks after."""
         if view.phase is Phase.PLACEMENT:
-            return list(self.place(view, game_map, rng))
-        return list(self.orders(view, game_map, rng))
+            return list(self.place(view, game_map, me, rng))
+        return list(self.orders(view, game_map, me, rng))

@@ -9,19 +9,17 @@ from __future__ import annotations
 from collections import deque
 
 from shared.maps.model import GameMap
-from shared.rules.state import Owner
-from shared.rules.view import GameView
+from shared.rulesets.risc.board import Owner
+from shared.rulesets.risc.view import RiscView
 
 
 class Board:
-    def __init__(self, view: GameView, game_map: GameMap) -> None:
-        if view.viewer is None:
-            raise ValueError("a board is read from a player's view, not a spectator's")
-        self.me: str = view.viewer
-        self.names: tuple[str, ...] = tuple(t.name for t in view.territories)
+    def __init__(self, view: RiscView, game_map: GameMap, me: str) -> None:
+        self.me: str = me
+        self.names: tuple[str, ...] = game_map.names
         self.rank: dict[str, int] = {name: i for i, name in enumerate(self.names)}
-        self.owner: dict[str, Owner] = {t.name: t.owner for t in view.territories}
-        self.units: dict[str, int] = {t.name: t.units for t in view.territories}
+        self.owner: dict[str, Owner] = {name: view.territories[name].owner for name in self.names}
+        self.units: dict[str, int] = {name: view.territories[name].units for name in self.names}
         # Borders may be one-way: `out` is where a territory can send units, `into` who can send units to it.
         self.out: dict[str, tuple[str, ...]] = {n: game_map.neighbours_in_order(n) for n in self.names}
         into: dict[str, list[str]] = {n: [] for n in self.names}
@@ -30,8 +28,8 @@ class Board:
                 into[nxt].append(name)
         self.into: dict[str, tuple[str, ...]] = {n: tuple(v) for n, v in into.items()}
         self.mine: tuple[str, ...] = tuple(n for n in self.names if self.owner[n] == self.me)
-        self.opponents: tuple[str, ...] = tuple(p.name for p in view.players
-                                                if not p.eliminated and p.name != self.me)
+        self.opponents: tuple[str, ...] = tuple(name for name, p in view.players.items()
+                                                if not p.eliminated and name != self.me)
         self.territory_count: dict[Owner, int] = {}
         self.unit_count: dict[Owner, int] = {}
         for name in self.names:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from shared.bots.base import Strategy, TurnOrder, spread
-from shared.bots.board import Board
-from shared.bots.odds import win_probability
+from shared.rulesets.risc.bots.base import RiscStrategy, TurnOrder, spread
+from shared.rulesets.risc.bots.board import Board
+from shared.rulesets.risc.bots.odds import win_probability
 from shared.maps.model import GameMap
-from shared.rules.orders import AttackOrder, MoveOrder, PlaceOrder
-from shared.rules.view import GameView
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from shared.rulesets.risc.view import RiscView
 
 ADVANTAGE = 3
 """Attack only with at least this many times the defenders (plus two)."""
@@ -21,18 +21,20 @@ SURE = 0.95
 """...and only when the attack wins this often."""
 
 
-class DefensiveStrategy(Strategy):
+class DefensiveStrategy(RiscStrategy):
     name: ClassVar[str] = "defensive"
     description: ClassVar[str] = "reinforces its borders and attacks only with a big advantage"
 
-    def propose_placement(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[PlaceOrder]:
-        board = Board(view, game_map)
+    def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
+                          rng: random.Random) -> list[PlaceOrder]:
+        board = Board(view, game_map, me)
         fronts = board.frontier() or board.mine
         weights = [1.0 + len(board.attackers_of(n)) + 0.5 * len(board.targets(n)) for n in fronts]
         return spread(view.pool_left, fronts, weights)
 
-    def propose_orders(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[TurnOrder]:
-        board = Board(view, game_map)
+    def propose_orders(self, view: RiscView, game_map: GameMap, me: str,
+                       rng: random.Random) -> list[TurnOrder]:
+        board = Board(view, game_map, me)
         left = {n: board.units[n] for n in board.mine}
         fronts = board.frontier()
         front_set = set(fronts)

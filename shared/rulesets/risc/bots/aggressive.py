@@ -10,20 +10,21 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from shared.bots.base import Strategy, TurnOrder
-from shared.bots.board import Board
-from shared.bots.tactics import gather
+from shared.rulesets.risc.bots.base import RiscStrategy, TurnOrder
+from shared.rulesets.risc.bots.board import Board
+from shared.rulesets.risc.bots.tactics import gather
 from shared.maps.model import GameMap
-from shared.rules.orders import AttackOrder, MoveOrder, PlaceOrder
-from shared.rules.view import GameView
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from shared.rulesets.risc.view import RiscView
 
 
-class AggressiveStrategy(Strategy):
+class AggressiveStrategy(RiscStrategy):
     name: ClassVar[str] = "aggressive"
     description: ClassVar[str] = "concentrates everything and attacks the weakest neighbours it outnumbers"
 
-    def propose_placement(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[PlaceOrder]:
-        board = Board(view, game_map)
+    def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
+                          rng: random.Random) -> list[PlaceOrder]:
+        board = Board(view, game_map, me)
         fronts = [n for n in board.mine if board.targets(n)]
         if not fronts or view.pool_left <= 0:
             return []
@@ -31,8 +32,9 @@ class AggressiveStrategy(Strategy):
         best = rng.choice([n for n in fronts if len(board.targets(n)) == most])
         return [PlaceOrder(best, view.pool_left)]
 
-    def propose_orders(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[TurnOrder]:
-        board = Board(view, game_map)
+    def propose_orders(self, view: RiscView, game_map: GameMap, me: str,
+                       rng: random.Random) -> list[TurnOrder]:
+        board = Board(view, game_map, me)
         left = {n: board.units[n] for n in board.mine}
         moves: list[MoveOrder] = []
         attacks: list[AttackOrder] = []

@@ -5,19 +5,20 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from shared.bots.base import Strategy, TurnOrder
-from shared.bots.board import Board
+from shared.rulesets.risc.bots.base import RiscStrategy, TurnOrder
+from shared.rulesets.risc.bots.board import Board
 from shared.maps.model import GameMap
-from shared.rules.orders import AttackOrder, MoveOrder, PlaceOrder
-from shared.rules.view import GameView
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from shared.rulesets.risc.view import RiscView
 
 
-class RandomStrategy(Strategy):
+class RandomStrategy(RiscStrategy):
     name: ClassVar[str] = "random"
     description: ClassVar[str] = "any legal orders, at random"
 
-    def propose_placement(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[PlaceOrder]:
-        own = [t.name for t in view.territories if t.owner == view.viewer]
+    def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
+                          rng: random.Random) -> list[PlaceOrder]:
+        own = [name for name, t in view.territories.items() if t.owner == me]
         if not own or view.pool_left <= 0:
             return []
         counts = dict.fromkeys(own, 0)
@@ -25,8 +26,9 @@ class RandomStrategy(Strategy):
             counts[rng.choice(own)] += 1
         return [PlaceOrder(t, n) for t, n in counts.items() if n > 0]
 
-    def propose_orders(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[TurnOrder]:
-        board = Board(view, game_map)
+    def propose_orders(self, view: RiscView, game_map: GameMap, me: str,
+                       rng: random.Random) -> list[TurnOrder]:
+        board = Board(view, game_map, me)
         left = {name: board.units[name] for name in board.mine}
         orders: list[TurnOrder] = []
         for _ in range(rng.randint(0, 2 * len(board.mine))):

@@ -18,13 +18,13 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
-from shared.bots.base import Strategy, TurnOrder, spread
-from shared.bots.board import Board
-from shared.bots.odds import attackers_needed, win_probability
+from shared.rulesets.risc.bots.base import RiscStrategy, TurnOrder, spread
+from shared.rulesets.risc.bots.board import Board
+from shared.rulesets.risc.bots.odds import attackers_needed, win_probability
 from shared.maps.model import GameMap
-from shared.rules.orders import AttackOrder, MoveOrder, PlaceOrder
-from shared.rules.state import Owner
-from shared.rules.view import GameView
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from shared.rulesets.risc.board import Owner
+from shared.rulesets.risc.view import RiscView
 
 CONFIDENCE = 0.8
 """An attack is sized to win at least this often."""
@@ -58,7 +58,7 @@ class _Attack:
     units: int
 
 
-class StrategistStrategy(Strategy):
+class StrategistStrategy(RiscStrategy):
     name: ClassVar[str] = "strategist"
     description: ClassVar[str] = ("sizes attacks by their exact odds, guards its borders, probes stacks that "
                                   "move out, finishes weak players")
@@ -68,16 +68,18 @@ class StrategistStrategy(Strategy):
         self._watched: dict[str, int] = {}
         self._emptied: dict[str, int] = {}
 
-    def propose_placement(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[PlaceOrder]:
+    def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
+                          rng: random.Random) -> list[PlaceOrder]:
         # Units can walk anywhere in a group before the first attack lands, so placement only decides where the
         # units start: spread over the borders, most where the most enemy territories touch.
-        board = Board(view, game_map)
+        board = Board(view, game_map, me)
         fronts = board.frontier() or board.mine
         weights = [1.0 + 2 * len(board.attackers_of(n)) + len(board.targets(n)) for n in fronts]
         return spread(view.pool_left, fronts, weights)
 
-    def propose_orders(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[TurnOrder]:
-        board = Board(view, game_map)
+    def propose_orders(self, view: RiscView, game_map: GameMap, me: str,
+                       rng: random.Random) -> list[TurnOrder]:
+        board = Board(view, game_map, me)
         self._observe(board)
         moves: list[MoveOrder] = []
         attacks: list[AttackOrder] = []

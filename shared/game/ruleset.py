@@ -1,0 +1,249 @@
+"""The seam between a game's rules and everything else: what a rule set is, and all that the product asks of one.
+
+A rule set is a package of its own (shared/rulesets/NAME/) and one line in the registry (shared/rulesets/__init__.py).
+The match, the protocol, storage, replay, the text client and the bots reach it only through this class: its
+options, its setup, its orders, events and views (each serialisable, each union told apart by a `kind` field), where
+a game stands (`status`), the legal orders for a player, and how its orders and events read in the text client
+(`presentation`). None of them names a rule set's orders or events.
+
+Two kinds of game run on the same framework. A simultaneous game (RISC, Warzone) waits for every player still in it
+to commit, then resolves every batch together. A turn-by-turn game (classic Risk, the grid game) waits for the
+player whose turn it is, and resolves each action at once, so that they see each roll as it falls. `status().acting`
+says who is awaited; the framework assumes neither kind.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+from shared.game.errors import RuleError
+from shared.game.game import Game
+from shared.game.random import GameRandom
+from shared.maps.model import GameMap
+
+if TYPE_CHECKING:
+    from shared.game.presentation import Presentation
+    from shared.game.strategy import Strategy
+
+P = TypeVar("P", bound="Options")
+B = TypeVar("B")
+O = TypeVar("O")
+E = TypeVar("E")
+V = TypeVar("V")
+T = TypeVar("T")
+
+
+class Options(BaseModel):
+    """What a game's creator may choose, with the rule set's defaults. Each rule set subclasses it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where a game stands, as the framework needs to know it."""
+
+    phase: str
+    """The rule set's label for the stage of play ("placement", "orders", "attack", ...), shown to people."""
+    turn: int
+    """The rule set's turn number: shown to people, and named by orders so that a late order is not misread."""
+    acting: frozenset[str]
+    """Whose actions the game waits for: every player still in (simultaneous), or the active player."""
+    eliminated: tuple[str, ...] = ()
+    finished: bool = False
+    winner: str | None = None
+    """The winner once finished; None when the game ended in a draw."""
+
+    @property
+    def clock(self) -> tuple[int, frozenset[str]]:
+        """The turn's time limit starts again whenever this changes: a new turn, or another player to act."""
+        return self.turn, self.acting
+
+
+@dataclass(frozen=True)
+class Private(Generic[E]):
+    """An event only some players may know of (a card drawn, a combat in the fog). Everyone else, spectators
+    included, learns nothing of it until the game is over."""
+
+    event: E
+    audience: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Legal(Generic[O]):
+    """One legal order for a player. When `count_field` names one of its fields, the order is legal with that field
+    anywhere from `least` up to the value it has here: "move 1 to 12 units from A to B" is one entry."""
+
+    order: O
+    count_field: str | None = None
+    least: int = 1
+
+
+Told = Any
+"""An event, or Private(event, audience): what a resolution returns."""
+
+
+class RuleSet(ABC, Generic[P, B, O, E, V, T]):
+    name: ClassVar[str]
+    """The registry key and the `ruleset` a game's creator names, e.g. "risc"."""
+    title: ClassVar[str]
+    blurb: ClassVar[str]
+    """One line for the lobby and --help."""
+    simultaneous: ClassVar[bool]
+    public_orders: ClassVar[bool] = True
+    """Whether every player's orders are told to everyone once they are resolved (False under fog of war: they are
+    kept for replays, and told once the game is over)."""
+    own_map: ClassVar[bool] = False
+    """The rule set makes its board itself (the grid game): a game's creator chooses no map."""
+
+    options_type: ClassVar[type[Options]]
+    order_type: TypeAdapter[O]
+    """A discriminated union on "kind": what IssueOrder carries for this rule set."""
+    event_type: TypeAdapter[E]
+    view_type: TypeAdapter[V]
+    board_type: TypeAdapter[B]
+    """How storage keeps a board: dumped to JSON values and validated back."""
+    default_strategy: ClassVar[str]
+
+    # ---- creating a game -------------------------------------------------------------------------------------------
+
+    def options(self, data: Mapping[str, Any]) -> P:
+        """The options a creator gave, validated, defaults filled in. Raises pydantic's ValidationError."""
+        return self.options_type.model_validate(dict(data))  # type: ignore[return-value]
+
+    @abstractmethod
+    def player_counts(self, options: P) -> tuple[int, int]:
+        """The fewest and the most players a game with these options seats."""
+
+    def make_map(self, options: P) -> GameMap:
+        """The board of a rule set that makes its own (`own_map`)."""
+        raise NotImplementedError(f"{self.name} is played on a chosen map")
+
+    def map_problem(self, game_map: GameMap, options: P, players: int) -> str | None:
+        """Why this map cannot host a game for this many players, or None."""
+        return None
+
+    def seat_choices(self, game_map: GameMap, options: P, players: int) -> list[list[str]] | None:
+        """What each player chooses when they join (RISC's starting groups, R8), by number; None: nothing."""
+        return None
+
+    @abstractmethod
+    def setup(self, game_map: GameMap, players: Sequence[str], options: P, rng: GameRandom,
+              choices: Mapping[str, int]) -> B:
+        """The board before anyone has acted. `choices`: each player's pick among seat_choices."""
+
+    def new_game(self, game_map: GameMap, players: Sequence[str], options: P, rng: GameRandom,
+                 choices: Mapping[str, int] | None = None) -> Game[B, O]:
+        board = self.setup(game_map, players, options, rng, choices or {})
+        return Game(self.name, game_map, tuple(players), options, board)
+
+    # ---- where a game stands ---------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def status(self, game: Game[B, O]) -> Status:
+        ...
+
+    # ---- issuing ---------------------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def start_tally(self, game: Game[B, O], player: str) -> T:
+        """What a player has to give orders with before issuing any (units, pool, cards): see `account`."""
+
+    @abstractmethod
+    def check_order(self, game: Game[B, O], player: str, tally: T, order: O) -> RuleError | None:
+        """Is `order` legal after the orders that made `tally`? The framework has checked who may act."""
+
+    @abstractmethod
+    def account(self, game: Game[B, O], player: str, tally: T, order: O) -> T:
+        """The tally once `order` (checked already) is issued too. Never changes `tally` itself."""
+
+    def check_commit(self, game: Game[B, O], player: str, tally: T) -> RuleError | None:
+        """May `player` commit the orders that made `tally`, taken as a whole (e.g. every unit placed)?"""
+        return None
+
+    def timeout_orders(self, game: Game[B, O], player: str, tally: T) -> list[O]:
+        """What is issued for an awaited player when their time runs out, after what they issued themselves
+        (D3, C9). A turn-by-turn rule set is asked again after each of these resolves, until the player is not
+        awaited any more, so it may answer one action at a time."""
+        return []
+
+    @abstractmethod
+    def resolve(self, game: Game[B, O], orders: Mapping[str, Sequence[O]], rng: GameRandom) -> tuple[B, list[Told]]:
+        """Carry out the orders: every awaited player's batch (an empty one where they issued nothing) for a
+        simultaneous game, the one action of the acting player for a turn-by-turn one. Returns the new board and
+        what happened, each event either public or Private."""
+
+    # ---- telling -------------------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def view(self, game: Game[B, O], viewer: str | None) -> V:
+        """What `viewer` (a seat, or None for a spectator) may see: the one function every board passes through on
+        its way out of the server."""
+
+    @abstractmethod
+    def legal_orders(self, game: Game[B, O], player: str) -> list[Legal[O]]:
+        """Every order `player` could issue now (each with its count at the most): for bots and completion."""
+
+    # ---- faces ---------------------------------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def presentation(self) -> Presentation:
+        """How the text client shows this rule set's boards, orders and events, and reads its commands."""
+
+    @property
+    @abstractmethod
+    def strategies(self) -> Mapping[str, type[Strategy]]:
+        """The computer players, by name."""
+
+    # ---- encoding (the same for every rule set) ------------------------------------------------------------------
+
+    def dump_order(self, order: O) -> dict[str, Any]:
+        data: dict[str, Any] = self.order_type.dump_python(order, mode="json")
+        return data
+
+    def load_order(self, data: Any) -> O:
+        return self.order_type.validate_python(data)
+
+    def dump_event(self, event: E) -> dict[str, Any]:
+        data: dict[str, Any] = self.event_type.dump_python(event, mode="json")
+        return data
+
+    def load_event(self, data: Any) -> E:
+        return self.event_type.validate_python(data)
+
+    def dump_view(self, view: V) -> dict[str, Any]:
+        data: dict[str, Any] = self.view_type.dump_python(view, mode="json")
+        return data
+
+    def load_view(self, data: Any) -> V:
+        return self.view_type.validate_python(data)
+
+    def dump_board(self, board: B) -> dict[str, Any]:
+        data: dict[str, Any] = self.board_type.dump_python(board, mode="json")
+        return data
+
+    def load_board(self, data: Any) -> B:
+        return self.board_type.validate_python(data)
+
+    def order_kinds(self) -> list[str]:
+        """The `kind` of every order, for error messages."""
+        schema = self.order_type.json_schema()
+        kinds: list[str] = []
+        for variant in schema.get("oneOf", schema.get("anyOf", [schema])):
+            ref = variant.get("$ref", "")
+            body = schema.get("$defs", {}).get(ref.rsplit("/", 1)[-1], variant) if ref else variant
+            kind = body.get("properties", {}).get("kind", {})
+            if "const" in kind:
+                kinds.append(str(kind["const"]))
+            elif "enum" in kind:
+                kinds += [str(k) for k in kind["enum"]]
+        return kinds
+
+
+AnyRuleSet = RuleSet[Any, Any, Any, Any, Any, Any]

@@ -1,0 +1,235 @@
+"""Issuing, withdrawing and committing orders, and resolving: the same for every rule set.
+
+Each function is pure: it returns a new game (with the events of a resolution), or a RuleError and no change.
+Simultaneous games record orders until every awaited player has committed, then `advance` resolves them all. In a
+turn-by-turn game `act` checks one action of the player whose turn it is and resolves it at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from shared.game.errors import Refused, RuleError
+from shared.game.game import Game
+from shared.game.random import Dice
+from shared.game.ruleset import AnyRuleSet, Status, Told
+
+MAX_TIMEOUT_ACTIONS = 10_000
+"""A turn-by-turn player whose time ran out is played for by the rule set one action at a time; this many without
+the turn passing on means the rule set never lets it, which is a bug to report, not a loop to run for ever."""
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """One resolution: the orders it carried out (revealed afterwards, for replays) and what happened."""
+
+    step: int
+    turn: int
+    orders: dict[str, tuple[Any, ...]]
+    events: list[Told]
+
+
+def awaiting(ruleset: AnyRuleSet, game: Game[Any, Any], status: Status | None = None) -> frozenset[str]:
+    """Who the game waits for now: the acting players who have not committed."""
+    status = status or ruleset.status(game)
+    if status.finished:
+        return frozenset()
+    if not ruleset.simultaneous:
+        return status.acting
+    return status.acting - game.committed
+
+
+def gate(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> RuleError | None:
+    """Who may act at all: the game runs, the player sits at it, is still in, is awaited."""
+    status = ruleset.status(game)
+    if status.finished:
+        return RuleError(Refused.GAME_OVER, "the game is over")
+    if player not in game.players:
+        return RuleError(Refused.NOT_A_PLAYER, f"{player} is not a player of this game")
+    if player in status.eliminated:
+        return RuleError(Refused.ELIMINATED, "you have been eliminated and can only watch")
+    if ruleset.simultaneous:
+        if player in game.committed:
+            return RuleError(Refused.ALREADY_COMMITTED, "you have already committed this turn; wait for the others")
+        if player not in status.acting:
+            return RuleError(Refused.NOT_YOUR_TURN, "the game does not wait for you now")
+    elif player not in status.acting:
+        who = ", ".join(sorted(status.acting)) or "nobody"
+        return RuleError(Refused.NOT_YOUR_TURN, f"it is not your turn: the game waits for {who}")
+    return None
+
+
+def tally(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> Any:
+    """What the player's issued orders use up: kept with the game, rebuilt from its orders when it is not."""
+    if player in game.tallies:
+        return game.tallies[player]
+    counted = ruleset.start_tally(game, player)
+    for order in game.orders_of(player):
+        counted = ruleset.account(game, player, counted, order)
+    return counted
+
+
+def check(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any) -> RuleError | None:
+    """Would `order` be accepted from `player` now? (What bots and clients ask before they issue.)"""
+    problem = gate(ruleset, game, player)
+    if problem is not None:
+        return problem
+    return ruleset.check_order(game, player, tally(ruleset, game, player), order)
+
+
+def issue(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any) -> Game[Any, Any] | RuleError:
+    """A simultaneous game: record one more order, checked against what the earlier ones left (R15)."""
+    if not ruleset.simultaneous:
+        raise ValueError(f"{ruleset.name} resolves each action at once: use act()")
+    problem = gate(ruleset, game, player)
+    if problem is not None:
+        return problem
+    counted = tally(ruleset, game, player)
+    problem = ruleset.check_order(game, player, counted, order)
+    if problem is not None:
+        return problem
+    counted = ruleset.account(game, player, counted, order)
+    return game.evolve(orders={**game.orders, player: (*game.orders_of(player), order)},
+                       tallies={**game.tallies, player: counted})
+
+
+def withdraw(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, index: int) -> Game[Any, Any] | RuleError:
+    """Take back the order at `index` (0-based), and only if the orders after it still hold without it (R15)."""
+    problem = gate(ruleset, game, player)
+    if problem is not None:
+        return problem
+    orders = game.orders_of(player)
+    if not 0 <= index < len(orders):
+        return RuleError(Refused.NO_SUCH_ORDER, f"there is no order number {index + 1}; you have {len(orders)}")
+    remaining = orders[:index] + orders[index + 1:]
+    counted = ruleset.start_tally(game, player)
+    for later in remaining:
+        problem = ruleset.check_order(game, player, counted, later)
+        if problem is not None:
+            return RuleError(problem.code, f"withdrawing it would break a later order: {problem.message}")
+        counted = ruleset.account(game, player, counted, later)
+    return game.evolve(orders={**game.orders, player: remaining}, tallies={**game.tallies, player: counted})
+
+
+def commit(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> Game[Any, Any] | RuleError:
+    if not ruleset.simultaneous:
+        return RuleError(Refused.NOTHING_TO_COMMIT, "in this game each action takes effect at once: there is "
+                                                    "nothing to commit")
+    problem = gate(ruleset, game, player)
+    if problem is not None:
+        return problem
+    problem = ruleset.check_commit(game, player, tally(ruleset, game, player))
+    if problem is not None:
+        return problem
+    return game.evolve(committed=game.committed | {player})
+
+
+def ready(ruleset: AnyRuleSet, game: Game[Any, Any]) -> bool:
+    """A simultaneous game whose every awaited player has committed: it resolves now."""
+    if not ruleset.simultaneous:
+        return False
+    status = ruleset.status(game)
+    return not status.finished and bool(status.acting) and not awaiting(ruleset, game, status)
+
+
+def advance(ruleset: AnyRuleSet, game: Game[Any, Any], dice: Dice) -> tuple[Game[Any, Any], Resolved]:
+    """Resolve the committed orders of every player the game waited for (an empty batch where they issued none)."""
+    status = ruleset.status(game)
+    batches = {p: game.orders_of(p) for p in game.players if p in status.acting}
+    board, events = ruleset.resolve(game, batches, dice(game.step))
+    resolved = Resolved(game.step, status.turn, batches, events)
+    return game.evolve(board=board, step=game.step + 1, orders={}, committed=frozenset(), tallies={}), resolved
+
+
+def act(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any,
+        dice: Dice) -> tuple[Game[Any, Any], Resolved] | RuleError:
+    """A turn-by-turn game: check one action of the player whose turn it is, and carry it out at once."""
+    if ruleset.simultaneous:
+        raise ValueError(f"{ruleset.name} resolves a turn once everyone has committed: use issue()")
+    problem = check(ruleset, game, player, order)
+    if problem is not None:
+        return problem
+    status = ruleset.status(game)
+    board, events = ruleset.resolve(game, {player: (order,)}, dice(game.step))
+    resolved = Resolved(game.step, status.turn, {player: (order,)}, events)
+    return game.evolve(board=board, step=game.step + 1, orders={}, committed=frozenset(), tallies={}), resolved
+
+
+def time_out(ruleset: AnyRuleSet, game: Game[Any, Any],
+             dice: Dice) -> tuple[Game[Any, Any], list[str], list[Resolved]]:
+    """D3, C9: the turn's time ran out. Returns the game after playing for everyone awaited, who they were, and
+    the resolutions that followed.
+
+    Simultaneous: each awaited player is committed with what they issued and what the rule set adds for them; a
+    batch that cannot be committed is dropped for one the rule set makes from nothing. Turn-by-turn: the rule set
+    plays the awaited player's turn out, one action at a time.
+    """
+    late = sorted(awaiting(ruleset, game))
+    resolutions: list[Resolved] = []
+    if ruleset.simultaneous:
+        for player in late:
+            game = _complete(ruleset, game, player)
+        if ready(ruleset, game):
+            game, resolved = advance(ruleset, game, dice)
+            resolutions.append(resolved)
+        return game, late, resolutions
+    for player in late:
+        for _ in range(MAX_TIMEOUT_ACTIONS):
+            if player not in awaiting(ruleset, game):
+                break
+            actions = ruleset.timeout_orders(game, player, tally(ruleset, game, player))
+            if not actions:
+                raise RuntimeError(f"{ruleset.name}: nothing to play for {player} whose time ran out")
+            for order in actions:
+                done = act(ruleset, game, player, order, dice)
+                if isinstance(done, RuleError):
+                    raise RuntimeError(f"{ruleset.name}: its own move for {player} was refused: {done.message}")
+                game, resolved = done
+                resolutions.append(resolved)
+                if player not in awaiting(ruleset, game):
+                    break
+        else:
+            raise RuntimeError(f"{ruleset.name}: {player}'s turn never passed on")
+    return game, late, resolutions
+
+
+def _complete(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> Game[Any, Any]:
+    for attempt in range(2):
+        trial = game if attempt == 0 else game.evolve(orders={**game.orders, player: ()},
+                                                      tallies={k: v for k, v in game.tallies.items() if k != player})
+        for order in ruleset.timeout_orders(trial, player, tally(ruleset, trial, player)):
+            issued = issue(ruleset, trial, player, order)
+            if isinstance(issued, Game):
+                trial = issued
+        committed = commit(ruleset, trial, player)
+        if isinstance(committed, Game):
+            return committed
+    raise RuntimeError(f"{ruleset.name}: {player} cannot commit even the orders made for them")
+
+
+def reveal(orders: dict[str, tuple[Any, ...]], ruleset: AnyRuleSet) -> dict[str, list[dict[str, Any]]]:
+    """Resolved orders as JSON values, for the log."""
+    return {player: [ruleset.dump_order(o) for o in batch] for player, batch in orders.items()}
+
+
+def replay_orders(ruleset: AnyRuleSet, game: Game[Any, Any], orders: dict[str, Sequence[Any]],
+                  dice: Dice) -> tuple[Game[Any, Any], Resolved] | RuleError:
+    """Carry out a logged resolution again: issue and commit each batch (simultaneous) or act (turn-by-turn)."""
+    if not ruleset.simultaneous:
+        ((player, batch),) = orders.items()
+        (order,) = batch
+        return act(ruleset, game, player, order, dice)
+    for player, batch in orders.items():
+        for order in batch:
+            issued = issue(ruleset, game, player, order)
+            if isinstance(issued, RuleError):
+                return RuleError(issued.code, f"{player}'s order is refused: {issued.message}")
+            game = issued
+    for player in sorted(awaiting(ruleset, game)):
+        committed = commit(ruleset, game, player)
+        if isinstance(committed, RuleError):
+            return RuleError(committed.code, f"{player} cannot commit: {committed.message}")
+        game = committed
+    return advance(ruleset, game, dice)

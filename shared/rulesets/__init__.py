@@ -1,0 +1,28 @@
+"""Every rule set a server plays, by name: a new rule set is its own package here and one line below."""
+
+from __future__ import annotations
+
+from shared.game.ruleset import AnyRuleSet
+from shared.rulesets.risc import RiscRuleSet
+
+RULESETS: dict[str, AnyRuleSet] = {}
+
+
+def register(ruleset: AnyRuleSet) -> AnyRuleSet:
+    """Add a rule set (the built-in ones below; a test may add its own)."""
+    RULESETS[ruleset.name] = ruleset
+    return ruleset
+
+
+def unregister(name: str) -> None:
+    RULESETS.pop(name, None)
+
+
+def get_ruleset(name: str) -> AnyRuleSet:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise ValueError(f'unknown rule set "{name}" (known: {", ".join(sorted(RULESETS))})') from None
+
+
+register(RiscRuleSet())

@@ -1,0 +1,260 @@
+"""How RISC reads in the text client: `place`, `move` and `attack`, the board as the seed lists it, the combats."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from shared.game import grammar
+from shared.game.grammar import ParseError
+from shared.game.presentation import (
+    ArgKind,
+    Context,
+    Fragments,
+    OrderCommand,
+    Palette,
+    Presentation,
+    line,
+    plural,
+    units,
+)
+from shared.maps.model import GameMap
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.events import (
+    Combat,
+    GameWon,
+    PlayerEliminated,
+    TurnStarted,
+    UnitsMoved,
+    UnitsPlaced,
+    UnitsReceived,
+)
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder, describe
+from shared.rulesets.risc.view import RiscView
+
+PLACE = OrderCommand("place", ("p",), "place N TERRITORY", "place 5 Narnia",
+                     "put N units of your pool on one of your territories (placement)",
+                     (ArgKind.UNITS, ArgKind.OWN), ("placement",))
+MOVE = OrderCommand("move", ("m",), "move N FROM TO", "move 5 Narnia Oz",
+                    "move N units between your territories, through your own territories",
+                    (ArgKind.UNITS, ArgKind.OWN, ArgKind.TARGET), ("orders",))
+ATTACK = OrderCommand("attack", ("a",), "attack N FROM TO", "attack 10 Midkemia Scadrial",
+                      "attack an adjacent territory someone else holds",
+                      (ArgKind.UNITS, ArgKind.OWN, ArgKind.ENEMY), ("orders",))
+
+
+def _usage(command: OrderCommand) -> str:
+    return f"usage: {command.usage}, e.g. {command.example}"
+
+
+def combat_line(combat: Combat, palette: Palette) -> Fragments:
+    """One combat in one line (R24): where, who against whom, the forces, the losses and who holds it now."""
+    if len(combat.sources) == 1:
+        came = f"from {combat.sources[0][0]}"
+    else:
+        came = "from " + ", ".join(f"{name} {n}" for name, n in combat.sources)
+    out: Fragments = [*palette.name(combat.attacker), ("", f" attacked {combat.territory} ("),
+                      *palette.name(combat.defender),
+                      ("", f") with {combat.attacking_units} {came} against {combat.defending_units}: ")]
+    out += [*palette.name(combat.attacker), ("", f" lost {combat.attacker_losses}, "),
+            *palette.name(combat.defender), ("", f" lost {combat.defender_losses}. ")]
+    if combat.attacker_won:
+        left = combat.attacking_units - combat.attacker_losses
+        out += [*palette.name(combat.attacker), ("", f" takes {combat.territory}, {units(left)} left.")]
+    else:
+        left = combat.defending_units - combat.defender_losses
+        out += [*palette.name(combat.defender), ("", f" holds {combat.territory}, {units(left)} left.")]
+    return out
+
+
+def _placing(view: RiscView, orders: Sequence[Any]) -> dict[str, int]:
+    """The viewer's own placements not yet resolved, by territory: during placement the board shows the units there
+    before it (R10: placement is secret until everyone has committed), and these show what the player has chosen."""
+    placing: dict[str, int] = {}
+    if view.phase is Phase.PLACEMENT:
+        for order in orders:
+            if isinstance(order, PlaceOrder):
+                placing[order.territory] = placing.get(order.territory, 0) + order.units
+    return placing
+
+
+class RiscPresentation(Presentation):
+    commands = (PLACE, MOVE, ATTACK)
+
+    def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
+        names = context.territories
+        if command is PLACE:
+            if len(args) < 2:
+                return ParseError(f"place needs a number of units and a territory; {_usage(command)}")
+            count = grammar.count(args[0], "the number of units", _usage(command))
+            if isinstance(count, ParseError):
+                return count
+            territory = grammar.name(" ".join(args[1:]), names)
+            return territory if isinstance(territory, ParseError) else [PlaceOrder(territory, count)]
+        if not args:
+            return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
+        count = grammar.count(args[0], "the number of units", _usage(command))
+        if isinstance(count, ParseError):
+            return count
+        if len(args) < 3:
+            return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
+        pair = grammar.names(args[1:], names, 2, _usage(command))
+        if isinstance(pair, ParseError):
+            if len(args) == 3:  # say which of the two names is wrong
+                for label, word in (("from", args[1]), ("to", args[2])):
+                    one = grammar.name(word, names)
+                    if isinstance(one, ParseError):
+                        return ParseError(f"{label}: {one}")
+            return pair
+        source, target = pair
+        return [MoveOrder(count, source, target) if command is MOVE else AttackOrder(count, source, target)]
+
+    def describe(self, order: Any) -> str:
+        return describe(order)
+
+    def events(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
+        """Placements and new units come many at a time, so a run of them reads as one line per player
+        (placements) or one line for everybody (new units) rather than a screenful."""
+        out: Fragments = []
+        index = 0
+        while index < len(events):
+            event = events[index]
+            if isinstance(event, UnitsPlaced):
+                run = [event]
+                while index + 1 < len(events) and isinstance(events[index + 1], UnitsPlaced) \
+                        and events[index + 1].player == event.player:
+                    index += 1
+                    run.append(events[index])
+                where = ", ".join(f"{p.units} on {p.territory}" for p in run)
+                out += line(*palette.name(event.player), ("", f" placed {where}."))
+            elif isinstance(event, UnitsReceived):
+                received = [event]
+                while index + 1 < len(events) and isinstance(events[index + 1], UnitsReceived):
+                    index += 1
+                    received.append(events[index])
+                parts: Fragments = [("", "New units: ")]
+                for number, one in enumerate(received):
+                    if number:
+                        parts.append(("", ", "))
+                    parts += [*palette.name(one.player), ("", f" +{one.units}")]
+                out += line(*parts, ("", "."))
+            else:
+                out += self.event_line(event, palette, you)
+            index += 1
+        return out
+
+    def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
+        if isinstance(event, UnitsPlaced):
+            return line(*palette.name(event.player), ("", f" placed {event.units} on {event.territory}."))
+        if isinstance(event, UnitsMoved):
+            return line(*palette.name(event.player),
+                        ("", f" moved {event.units} from {event.source} to {event.target}."))
+        if isinstance(event, Combat):
+            return [*combat_line(event, palette), ("", "\n")]
+        if isinstance(event, UnitsReceived):
+            return line(*palette.name(event.player), ("", f" received {units(event.units)}."))
+        if isinstance(event, PlayerEliminated):
+            if event.player == you:
+                return line(("class:error", "You have lost: you hold no territory any more."))
+            return line(*palette.name(event.player), ("class:error", " is eliminated."))
+        if isinstance(event, GameWon):
+            if event.player == you:
+                return line(("class:win", "You win: the whole map is yours!"))
+            return line(*palette.name(event.player), ("class:win", " wins the game!"))
+        if isinstance(event, TurnStarted):
+            return line(("class:turn", f" Turn {event.turn} "))
+        return []
+
+    def board(self, view: RiscView, game_map: GameMap, palette: Palette, you: str | None,
+              orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
+        """The seed's listing: per player, each territory with its units and neighbours; the viewer's own first.
+        `orders`: the viewer's orders as they stand now."""
+        owners: list[str | None] = list(palette.players)
+        if you in owners:
+            owners.remove(you)
+            owners.insert(0, you)
+        owners.append(None)
+        placing = _placing(view, orders)
+        out: Fragments = []
+        for owner in owners:
+            held = [name for name in game_map.names if view.territories[name].owner == owner]
+            if not held:
+                continue
+            if out:
+                out.append(("", "\n"))
+            out += [*palette.name(owner, you), (palette.style(owner), ":\n")]
+            for name in held:
+                pending = f" (+{placing[name]} to place)" if placing.get(name) else ""
+                out.append(("", f"  {units(view.territories[name].units)}{pending} in {name} "
+                                f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n"))
+        return out
+
+    def summary(self, view: RiscView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
+        """Territories and units per player, the turn and phase: the board at a glance."""
+        neutral = [t for t in view.territories.values() if t.owner is None]
+        rows: list[tuple[str | None, str, str, str, str]] = []
+        for name, player in view.players.items():
+            if player.eliminated:
+                state = "eliminated"
+            elif view.phase is Phase.FINISHED:
+                state = "winner" if name == view.winner else ""
+            else:
+                state = ""
+            shown = f"{name} (you)" if name == you else name
+            rows.append((name, shown, plural(player.territories, "territory", "territories"),
+                         units(player.units), state))
+        if neutral:
+            rows.append((None, "neutral", plural(len(neutral), "territory", "territories"),
+                         units(sum(t.units for t in neutral)), ""))
+        widths = [max(len(row[1]) for row in rows), max(len(row[2]) for row in rows),
+                  max(len(row[3]) for row in rows)]
+        stage = ("placement" if view.phase is Phase.PLACEMENT
+                 else f"finished after turn {view.turn}" if view.phase is Phase.FINISHED else f"turn {view.turn}")
+        out: Fragments = [("class:title", f"{game_map.name}, {stage}"), ("", "\n")]
+        for owner, shown, held, count, state in rows:
+            text = f"  {held:<{widths[1]}}  {count:>{widths[2]}}  {state}".rstrip()
+            out += [("", "  "), (palette.style(owner), shown.ljust(widths[0])), ("", text + "\n")]
+        return out
+
+    def stage_key(self, view: RiscView) -> Any:
+        return view.phase, view.turn
+
+    def hint(self, view: RiscView, game_map: GameMap, you: str | None, awaited: bool) -> Fragments:
+        if not awaited or you is None:
+            return []
+        if view.phase is Phase.PLACEMENT:
+            own = [name for name in game_map.names if view.territories[name].owner == you]
+            example = own[0] if own else "TERRITORY"
+            return [("class:hint", f"Place your {units(view.pool_left)} on your territories ({', '.join(own)}): "
+                                   f"e.g. place {min(view.pool_left, 5) or 1} {example}; then done.\n")]
+        if view.phase is Phase.ORDERS:
+            return [("class:hint", f"Turn {view.turn}: move N FROM TO, attack N FROM TO, orders, withdraw K, "
+                                   "done (help for more).\n")]
+        return []
+
+    def status(self, view: RiscView, you: str | None, orders: Sequence[Any]) -> str:
+        if view.phase is Phase.PLACEMENT and you is not None:
+            pool = view.pool_left + sum(o.units for o in view.your_orders if isinstance(o, PlaceOrder))
+            left = pool - sum(o.units for o in orders if isinstance(o, PlaceOrder))
+            return f"{units(left)} to place"
+        return ""
+
+    def standings(self, view: RiscView) -> dict[str, tuple[int, int]]:
+        if view.phase is Phase.PLACEMENT:
+            return {}
+        return {name: (p.territories, p.units) for name, p in view.players.items()}
+
+    def candidates(self, kind: ArgKind, words: Sequence[str], context: Context) -> Sequence[str]:
+        view: RiscView | None = context.view
+        names = context.territories
+        if view is None or context.game_map is None:
+            return names
+        own = [n for n in names if view.territories[n].owner == context.you]
+        if kind is ArgKind.OWN:
+            return own or names
+        if kind is ArgKind.ENEMY and len(words) > 2:
+            source = grammar.name(words[2], names)
+            if isinstance(source, str):
+                return [n for n in context.game_map.neighbours_in_order(source)
+                        if view.territories[n].owner != view.territories[source].owner] or names
+        return names

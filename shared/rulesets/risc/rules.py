@@ -1,0 +1,280 @@
+"""RISC Evolution 1 (../shared/spec/risc.md): secret placement, simultaneous turns, d20 combat, +1 per territory."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic import TypeAdapter
+
+from shared.game.errors import RuleError
+from shared.game.game import Game
+from shared.game.random import GameRandom
+from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.maps.groups import neutral_territories, starting_groups
+from shared.maps.model import GameMap
+from shared.rulesets.risc import checker
+from shared.rulesets.risc.board import Phase, RiscBoard
+from shared.rulesets.risc.checker import Code, Tally
+from shared.rulesets.risc.combat import fight
+from shared.rulesets.risc.events import (
+    Combat,
+    Event,
+    GameWon,
+    PlayerEliminated,
+    TurnStarted,
+    UnitsMoved,
+    UnitsPlaced,
+    UnitsReceived,
+)
+from shared.rulesets.risc.options import RiscOptions
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, Order, PlaceOrder
+from shared.rulesets.risc.view import VIEW, RiscView, view
+
+if TYPE_CHECKING:
+    from shared.game.presentation import Presentation
+    from shared.game.strategy import Strategy
+
+UNITS_PER_GROUP_TERRITORY = 10
+"""Default starting pool per territory of a group: the seed's example has 30 units on 3 territories."""
+
+AnyOrder = PlaceOrder | MoveOrder | AttackOrder
+RiscGame = Game[RiscBoard, AnyOrder]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, RiscView, Tally]):
+    name = "risc"
+    title = "RISC"
+    blurb = "simultaneous secret turns, moves then attacks, d20 combat, +1 unit per territory each turn"
+    simultaneous = True
+    options_type = RiscOptions
+    default_strategy = "strategist"
+
+    def __init__(self) -> None:
+        self.order_type = TypeAdapter(Order)
+        self.event_type = TypeAdapter(Event)
+        self.view_type = VIEW
+        self.board_type = TypeAdapter(RiscBoard)
+
+    # ---- creating ------------------------------------------------------------------------------------------------
+
+    def player_counts(self, options: RiscOptions) -> tuple[int, int]:
+        return 2, options.max_players
+
+    def map_problem(self, game_map: GameMap, options: RiscOptions, players: int) -> str | None:
+        try:
+            starting_groups(game_map, players)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def seat_choices(self, game_map: GameMap, options: RiscOptions, players: int) -> list[list[str]] | None:
+        if not options.choose_groups:
+            return None
+        return [list(g) for g in starting_groups(game_map, players)]
+
+    def setup(self, game_map: GameMap, players: Sequence[str], options: RiscOptions, rng: GameRandom,
+              choices: Mapping[str, int]) -> RiscBoard:
+        if len(set(players)) != len(players):
+            raise ValueError("player names must be unique")
+        groups = starting_groups(game_map, len(players))
+        order = list(range(len(groups)))
+        if not options.choose_groups:
+            rng.shuffle(order)
+        taken = set(choices.values())
+        free = [g for g in order if g not in taken]
+        assignment = {p: choices[p] if p in choices else free.pop(0) for p in players}
+        owner: dict[str, str | None] = {name: None for name in game_map.names}
+        for player, index in assignment.items():
+            for name in groups[index]:
+                owner[name] = player
+        neutral = set(neutral_territories(game_map, groups))
+        units = {name: options.neutral_units if name in neutral else 0 for name in game_map.names}
+        pool = options.initial_units
+        if pool is None:
+            pool = UNITS_PER_GROUP_TERRITORY * len(groups[0])
+        return RiscBoard(phase=Phase.PLACEMENT, turn=0, owner=owner, units=units, pools={p: pool for p in players})
+
+    # ---- where it stands -------------------------------------------------------------------------------------------
+
+    def status(self, game: RiscGame) -> Status:
+        board = game.board
+        finished = board.phase is Phase.FINISHED
+        acting = frozenset() if finished else frozenset(p for p in game.players if p not in board.eliminated)
+        return Status(board.phase.value, board.turn, acting, board.eliminated, finished, board.winner)
+
+    # ---- issuing -------------------------------------------------------------------------------------------------
+
+    def start_tally(self, game: RiscGame, player: str) -> Tally:
+        return checker.start_tally(game, player)  # type: ignore[arg-type]
+
+    def check_order(self, game: RiscGame, player: str, tally: Tally, order: AnyOrder) -> RuleError | None:
+        return checker.check(game, player, tally, order)  # type: ignore[arg-type]
+
+    def account(self, game: RiscGame, player: str, tally: Tally, order: AnyOrder) -> Tally:
+        return checker.account(game.board, tally, order)
+
+    def check_commit(self, game: RiscGame, player: str, tally: Tally) -> RuleError | None:
+        if game.board.phase is Phase.PLACEMENT and tally.pool_left > 0:
+            return RuleError(Code.UNITS_NOT_PLACED, f"{_plural(tally.pool_left, 'unit')} still to place: all must "
+                                                    "be placed (R9)")
+        return None
+
+    def timeout_orders(self, game: RiscGame, player: str, tally: Tally) -> list[AnyOrder]:
+        """In placement, units the player left in the pool go round their territories one by one (D3)."""
+        if game.board.phase is not Phase.PLACEMENT or tally.pool_left <= 0:
+            return []
+        own = game.board.territories_of(player)
+        own = [t for t in game.game_map.names if t in set(own)]
+        if not own:
+            return []
+        share, extra = divmod(tally.pool_left, len(own))
+        return [PlaceOrder(name, share + (i < extra)) for i, name in enumerate(own) if share + (i < extra) > 0]
+
+    # ---- resolving -------------------------------------------------------------------------------------------------
+
+    def resolve(self, game: RiscGame, orders: Mapping[str, Sequence[AnyOrder]],
+                rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+        if game.board.phase is Phase.PLACEMENT:
+            return self._resolve_placement(game, orders)
+        if game.board.phase is Phase.ORDERS:
+            return self._resolve_turn(game, orders, rng)
+        return game.board, []
+
+    def _resolve_placement(self, game: RiscGame,
+                           orders: Mapping[str, Sequence[AnyOrder]]) -> tuple[RiscBoard, list[Told]]:
+        units = dict(game.board.units)
+        events: list[Told] = []
+        for player in game.players:
+            for order in orders.get(player, ()):
+                if isinstance(order, PlaceOrder):
+                    units[order.territory] += order.units
+                    events.append(UnitsPlaced(player, order.territory, order.units))
+        events.append(TurnStarted(1))
+        return game.board.evolve(phase=Phase.ORDERS, turn=1, units=units, pools={}), events
+
+    def _resolve_turn(self, game: RiscGame, orders: Mapping[str, Sequence[AnyOrder]],
+                      rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+        board, game_map = game.board, game.game_map
+        units = dict(board.units)
+        owner = dict(board.owner)
+        events: list[Told] = []
+        alive = [p for p in game.players if p not in board.eliminated]
+
+        # R17: every move first, each player's in the order issued.
+        for player in alive:
+            for order in orders.get(player, ()):
+                if isinstance(order, MoveOrder):
+                    units[order.source] -= order.units
+                    units[order.target] += order.units
+                    events.append(UnitsMoved(player, order.units, order.source, order.target))
+
+        # R18, R21: every attacking unit leaves at once; one player's units against one target form one force.
+        forces: dict[str, dict[str, int]] = defaultdict(dict)
+        sources: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
+        for player in alive:
+            for order in orders.get(player, ()):
+                if isinstance(order, AttackOrder):
+                    units[order.source] -= order.units
+                    force = forces[order.target]
+                    force[player] = force.get(player, 0) + order.units
+                    came_from = sources[(order.target, player)]
+                    came_from[order.source] = came_from.get(order.source, 0) + order.units
+
+        # R22: at each target, the attackers fight one after another in a random order.
+        for target in game_map.names:
+            if target not in forces:
+                continue
+            attackers = list(forces[target])
+            rng.shuffle(attackers)
+            for attacker in attackers:
+                attacking = forces[target][attacker]
+                defender, defending = owner[target], units[target]
+                if defender == attacker:  # cannot follow from legal orders; joins rather than fights
+                    units[target] += attacking
+                    continue
+                attackers_left, defenders_left = fight(attacking, defending, rng)
+                won = attackers_left > 0
+                if won:
+                    owner[target] = attacker
+                units[target] = attackers_left if won else defenders_left
+                events.append(Combat(target, attacker, defender, attacking, defending,
+                                     attacking - attackers_left, defending - defenders_left, owner[target],
+                                     tuple(sources[(target, attacker)].items())))
+
+        # R19: one new unit on every territory a player owns.
+        received: dict[str, int] = defaultdict(int)
+        for name in game_map.names:
+            holder = owner[name]
+            if holder is not None:
+                units[name] += 1
+                received[holder] += 1
+        events.extend(UnitsReceived(p, received[p]) for p in alive if received[p])
+
+        # R25-R26: players with nothing left are out; one owner of everything wins.
+        newly_out = [p for p in alive if received[p] == 0]
+        events.extend(PlayerEliminated(p) for p in newly_out)
+        eliminated = board.eliminated + tuple(newly_out)
+        holders = set(owner.values())
+        winner = None
+        phase = Phase.ORDERS
+        only_holder = holders.pop() if len(holders) == 1 else None
+        if only_holder is not None:
+            winner = only_holder
+            phase = Phase.FINISHED
+            events.append(GameWon(only_holder))
+        else:
+            events.append(TurnStarted(board.turn + 1))
+        return board.evolve(phase=phase, turn=board.turn + (0 if winner else 1), owner=owner, units=units,
+                            eliminated=eliminated, winner=winner), events
+
+    # ---- telling -------------------------------------------------------------------------------------------------
+
+    def view(self, game: RiscGame, viewer: str | None) -> RiscView:
+        return view(game, viewer)
+
+    def legal_orders(self, game: RiscGame, player: str) -> list[Legal[AnyOrder]]:
+        from shared.game.turns import gate, tally
+
+        if gate(self, game, player) is not None:
+            return []
+        board, counted = game.board, tally(self, game, player)
+        if board.phase is Phase.PLACEMENT:
+            if counted.pool_left <= 0:
+                return []
+            return [Legal(PlaceOrder(t, counted.pool_left), "units") for t in game.game_map.names
+                    if board.owner[t] == player]
+        legal: list[Legal[AnyOrder]] = []
+        paths = counted.paths or checker.OwnPaths(game.game_map, board.owner, player)
+        for source in game.game_map.names:
+            if board.owner[source] != player:
+                continue
+            left = checker.units_left(board, counted, source)
+            if left <= 0:
+                continue
+            reach = paths.reach(source)
+            for target in game.game_map.neighbours_in_order(source):
+                if board.owner[target] != player:
+                    legal.append(Legal(AttackOrder(left, source, target), "units"))
+            legal += [Legal(MoveOrder(left, source, t), "units") for t in game.game_map.names
+                      if t in reach and t != source]
+        return legal
+
+    # ---- faces ---------------------------------------------------------------------------------------------------
+
+    @property
+    def presentation(self) -> Presentation:
+        from shared.rulesets.risc.presentation import RiscPresentation
+
+        return RiscPresentation()
+
+    @property
+    def strategies(self) -> Mapping[str, type[Strategy]]:
+        from shared.rulesets.risc.bots import STRATEGIES
+
+        return STRATEGIES

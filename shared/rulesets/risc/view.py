@@ -1,0 +1,67 @@
+"""What one viewer may see of a RISC game (D2).
+
+A player sees the whole map, their own orders and pool; of the others, nothing of their orders (whether they have
+committed is the framework's to say). A spectator (viewer None) sees the same minus any orders. Collections are keyed
+by name, so that an update can carry only the entries that changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import TypeAdapter
+
+from shared.game.game import Game
+from shared.rulesets.risc.board import Phase, RiscBoard
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, Order, PlaceOrder
+
+
+@dataclass(frozen=True)
+class TerritoryState:
+    owner: str | None = None
+    units: int = 0
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    territories: int = 0
+    units: int = 0
+    eliminated: bool = False
+
+
+@dataclass(frozen=True)
+class RiscView:
+    phase: Phase
+    turn: int
+    territories: dict[str, TerritoryState]
+    players: dict[str, PlayerState]
+    your_orders: list[Order] = field(default_factory=list)
+    pool_left: int = 0
+    """Units the viewer still has to place (placement only)."""
+    winner: str | None = None
+    kind: Literal["risc"] = "risc"
+
+
+VIEW: TypeAdapter[RiscView] = TypeAdapter(RiscView)
+
+
+def view(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder], viewer: str | None) -> RiscView:
+    board = game.board
+    territories: dict[str, TerritoryState] = {}
+    held: dict[str | None, list[int]] = {}
+    for name in game.game_map.names:
+        owner, units = board.owner[name], board.units[name]
+        territories[name] = TerritoryState(owner, units)
+        tally = held.setdefault(owner, [0, 0])
+        tally[0] += 1
+        tally[1] += units
+    players = {p: PlayerState(held.get(p, [0, 0])[0], held.get(p, [0, 0])[1], p in board.eliminated)
+               for p in game.players}
+    orders: list[PlaceOrder | MoveOrder | AttackOrder] = []
+    pool_left = 0
+    if viewer is not None and viewer in game.players:
+        orders = list(game.orders_of(viewer))
+        if board.phase is Phase.PLACEMENT:
+            pool_left = board.pools.get(viewer, 0) - sum(o.units for o in orders if isinstance(o, PlaceOrder))
+    return RiscView(board.phase, board.turn, territories, players, orders, pool_left, board.winner)
