@@ -95,9 +95,6 @@ class RuleSet(ABC, Generic[P, B, O, E, V, T]):
     blurb: ClassVar[str]
     """One line for the lobby and --help."""
     simultaneous: ClassVar[bool]
-    public_orders: ClassVar[bool] = True
-    """Whether every player's orders are told to everyone once they are resolved (False under fog of war: they are
-    kept for replays, and told once the game is over)."""
     own_map: ClassVar[bool] = False
     """The rule set makes its board itself (the grid game): a game's creator chooses no map."""
 
@@ -188,6 +185,20 @@ class RuleSet(ABC, Generic[P, B, O, E, V, T]):
     @abstractmethod
     def legal_orders(self, game: Game[B, O], player: str) -> list[Legal[O]]:
         """Every order `player` could issue now (each with its count at the most): for bots and completion."""
+
+    def reveals_orders(self, options: P) -> bool:
+        """Whether every player's orders are told to everyone once resolved. Under fog of war they are not: they are
+        kept for replays, and told once the game is over."""
+        return True
+
+    def may_follow(self, game: Game[B, O], seat: str | None, followed: str) -> bool:
+        """May a watcher (a spectator, seat None, or a player of the game) borrow `followed`'s sight? Only a rule
+        set that hides things from spectators needs this (E12); elsewhere a spectator sees all there is to see."""
+        return False
+
+    def follow_view(self, game: Game[B, O], followed: str) -> V:
+        """What a watcher who follows `followed` sees: that player's sight, never their orders or secrets."""
+        return self.view(game, None)
 
     # ---- faces ---------------------------------------------------------------------------------------------------
 
