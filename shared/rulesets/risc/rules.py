@@ -56,8 +56,8 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, RiscView, Tally
     default_strategy = "strategist"
 
     def __init__(self) -> None:
-        self.order_type = TypeAdapter(Order)
-        self.event_type = TypeAdapter(Event)
+        self.order_type = TypeAdapter[AnyOrder](Order)
+        self.event_type = TypeAdapter[Any](Event)
         self.view_type = VIEW
         self.board_type = TypeAdapter(RiscBoard)
 
