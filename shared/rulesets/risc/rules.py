@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import TypeAdapter
 
@@ -56,8 +56,8 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, RiscView, Tally
     default_strategy = "strategist"
 
     def __init__(self) -> None:
-        self.order_type = TypeAdapter[AnyOrder](Order)
-        self.event_type = TypeAdapter[Any](Event)
+        self.order_type = TypeAdapter[AnyOrder](cast(Any, Order))
+        self.event_type = TypeAdapter[Any](cast(Any, Event))
         self.view_type = VIEW
         self.board_type = TypeAdapter(RiscBoard)
 
