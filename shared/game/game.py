@@ -13,29 +13,29 @@ from typing import Any, Generic, TypeVar
 
 from shared.maps.model import GameMap
 
-B = TypeVar("B")
-O = TypeVar("O")
+BoardT = TypeVar("BoardT")
+OrderT = TypeVar("OrderT")
 
 
 @dataclass(frozen=True)
-class Game(Generic[B, O]):
+class Game(Generic[BoardT, OrderT]):
     ruleset: str
     game_map: GameMap
     players: tuple[str, ...]
     options: Any
     """The rule set's options, validated (its own model)."""
-    board: B
+    board: BoardT
     step: int = 0
     """Resolutions so far: a turn of a simultaneous game, an action of a turn-by-turn one. Dice come from it."""
-    orders: Mapping[str, tuple[O, ...]] = field(default_factory=dict)
+    orders: Mapping[str, tuple[OrderT, ...]] = field(default_factory=dict)
     """Each player's orders issued and not yet resolved, in the order issued."""
     committed: frozenset[str] = frozenset()
     tallies: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """What each player's issued orders use up, as their rule set counts it: kept so that checking one more order
     does not replay the earlier ones. A cache: rebuilt from `orders` whenever it is missing."""
 
-    def orders_of(self, player: str) -> tuple[O, ...]:
+    def orders_of(self, player: str) -> tuple[OrderT, ...]:
         return self.orders.get(player, ())
 
-    def evolve(self, **changes: Any) -> Game[B, O]:
+    def evolve(self, **changes: Any) -> Game[BoardT, OrderT]:
         return replace(self, **changes)

@@ -109,6 +109,8 @@ class Context:
 
 class Presentation(ABC):
     commands: tuple[OrderCommand, ...] = ()
+    option_words: dict[str, str] = {}  # noqa: RUF012 (read only)
+    """Short words a player may type for the rule set's options when creating a game (units= for initial_units=)."""
 
     @abstractmethod
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:

@@ -30,12 +30,12 @@ if TYPE_CHECKING:
     from shared.game.presentation import Presentation
     from shared.game.strategy import Strategy
 
-P = TypeVar("P", bound="Options")
-B = TypeVar("B")
-O = TypeVar("O")
-E = TypeVar("E")
-V = TypeVar("V")
-T = TypeVar("T")
+OptionsT = TypeVar("OptionsT", bound="Options")
+BoardT = TypeVar("BoardT")
+OrderT = TypeVar("OrderT")
+EventT = TypeVar("EventT")
+ViewT = TypeVar("ViewT")
+TallyT = TypeVar("TallyT")
 
 
 class Options(BaseModel):
@@ -66,20 +66,20 @@ class Status:
 
 
 @dataclass(frozen=True)
-class Private(Generic[E]):
+class Private(Generic[EventT]):
     """An event only some players may know of (a card drawn, a combat in the fog). Everyone else, spectators
     included, learns nothing of it until the game is over."""
 
-    event: E
+    event: EventT
     audience: frozenset[str]
 
 
 @dataclass(frozen=True)
-class Legal(Generic[O]):
+class Legal(Generic[OrderT]):
     """One legal order for a player. When `count_field` names one of its fields, the order is legal with that field
     anywhere from `least` up to the value it has here: "move 1 to 12 units from A to B" is one entry."""
 
-    order: O
+    order: OrderT
     count_field: str | None = None
     least: int = 1
 
@@ -88,7 +88,7 @@ Told = Any
 """An event, or Private(event, audience): what a resolution returns."""
 
 
-class RuleSet(ABC, Generic[P, B, O, E, V, T]):
+class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     name: ClassVar[str]
     """The registry key and the `ruleset` a game's creator names, e.g. "risc"."""
     title: ClassVar[str]
@@ -97,80 +97,83 @@ class RuleSet(ABC, Generic[P, B, O, E, V, T]):
     simultaneous: ClassVar[bool]
     own_map: ClassVar[bool] = False
     """The rule set makes its board itself (the grid game): a game's creator chooses no map."""
+    default_map: ClassVar[str] = "cataract"
+    """The bundled map a quick game (`risc play`) is played on when none is named."""
 
     options_type: ClassVar[type[Options]]
-    order_type: TypeAdapter[O]
+    order_type: TypeAdapter[OrderT]
     """A discriminated union on "kind": what IssueOrder carries for this rule set."""
-    event_type: TypeAdapter[E]
-    view_type: TypeAdapter[V]
-    board_type: TypeAdapter[B]
+    event_type: TypeAdapter[EventT]
+    view_type: TypeAdapter[ViewT]
+    board_type: TypeAdapter[BoardT]
     """How storage keeps a board: dumped to JSON values and validated back."""
     default_strategy: ClassVar[str]
 
     # ---- creating a game -------------------------------------------------------------------------------------------
 
-    def options(self, data: Mapping[str, Any]) -> P:
+    def options(self, data: Mapping[str, Any]) -> OptionsT:
         """The options a creator gave, validated, defaults filled in. Raises pydantic's ValidationError."""
         return self.options_type.model_validate(dict(data))  # type: ignore[return-value]
 
     @abstractmethod
-    def player_counts(self, options: P) -> tuple[int, int]:
+    def player_counts(self, options: OptionsT) -> tuple[int, int]:
         """The fewest and the most players a game with these options seats."""
 
-    def make_map(self, options: P) -> GameMap:
+    def make_map(self, options: OptionsT) -> GameMap:
         """The board of a rule set that makes its own (`own_map`)."""
         raise NotImplementedError(f"{self.name} is played on a chosen map")
 
-    def map_problem(self, game_map: GameMap, options: P, players: int) -> str | None:
+    def map_problem(self, game_map: GameMap, options: OptionsT, players: int) -> str | None:
         """Why this map cannot host a game for this many players, or None."""
         return None
 
-    def seat_choices(self, game_map: GameMap, options: P, players: int) -> list[list[str]] | None:
+    def seat_choices(self, game_map: GameMap, options: OptionsT, players: int) -> list[list[str]] | None:
         """What each player chooses when they join (RISC's starting groups, R8), by number; None: nothing."""
         return None
 
     @abstractmethod
-    def setup(self, game_map: GameMap, players: Sequence[str], options: P, rng: GameRandom,
-              choices: Mapping[str, int]) -> B:
+    def setup(self, game_map: GameMap, players: Sequence[str], options: OptionsT, rng: GameRandom,
+              choices: Mapping[str, int]) -> BoardT:
         """The board before anyone has acted. `choices`: each player's pick among seat_choices."""
 
-    def new_game(self, game_map: GameMap, players: Sequence[str], options: P, rng: GameRandom,
-                 choices: Mapping[str, int] | None = None) -> Game[B, O]:
+    def new_game(self, game_map: GameMap, players: Sequence[str], options: OptionsT, rng: GameRandom,
+                 choices: Mapping[str, int] | None = None) -> Game[BoardT, OrderT]:
         board = self.setup(game_map, players, options, rng, choices or {})
         return Game(self.name, game_map, tuple(players), options, board)
 
     # ---- where a game stands ---------------------------------------------------------------------------------------
 
     @abstractmethod
-    def status(self, game: Game[B, O]) -> Status:
+    def status(self, game: Game[BoardT, OrderT]) -> Status:
         ...
 
     # ---- issuing ---------------------------------------------------------------------------------------------------
 
     @abstractmethod
-    def start_tally(self, game: Game[B, O], player: str) -> T:
+    def start_tally(self, game: Game[BoardT, OrderT], player: str) -> TallyT:
         """What a player has to give orders with before issuing any (units, pool, cards): see `account`."""
 
     @abstractmethod
-    def check_order(self, game: Game[B, O], player: str, tally: T, order: O) -> RuleError | None:
+    def check_order(self, game: Game[BoardT, OrderT], player: str, tally: TallyT, order: OrderT) -> RuleError | None:
         """Is `order` legal after the orders that made `tally`? The framework has checked who may act."""
 
     @abstractmethod
-    def account(self, game: Game[B, O], player: str, tally: T, order: O) -> T:
+    def account(self, game: Game[BoardT, OrderT], player: str, tally: TallyT, order: OrderT) -> TallyT:
         """The tally once `order` (checked already) is issued too. Never changes `tally` itself."""
 
-    def check_commit(self, game: Game[B, O], player: str, tally: T) -> RuleError | None:
+    def check_commit(self, game: Game[BoardT, OrderT], player: str, tally: TallyT) -> RuleError | None:
         """May `player` commit the orders that made `tally`, taken as a whole (e.g. every unit placed)?"""
         return None
 
-    def timeout_orders(self, game: Game[B, O], player: str, tally: T) -> list[O]:
+    def timeout_orders(self, game: Game[BoardT, OrderT], player: str, tally: TallyT) -> list[OrderT]:
         """What is issued for an awaited player when their time runs out, after what they issued themselves
         (D3, C9). A turn-by-turn rule set is asked again after each of these resolves, until the player is not
         awaited any more, so it may answer one action at a time."""
         return []
 
     @abstractmethod
-    def resolve(self, game: Game[B, O], orders: Mapping[str, Sequence[O]], rng: GameRandom) -> tuple[B, list[Told]]:
+    def resolve(self, game: Game[BoardT, OrderT], orders: Mapping[str, Sequence[OrderT]],
+                rng: GameRandom) -> tuple[BoardT, list[Told]]:
         """Carry out the orders: every awaited player's batch (an empty one where they issued nothing) for a
         simultaneous game, the one action of the acting player for a turn-by-turn one. Returns the new board and
         what happened, each event either public or Private."""
@@ -178,25 +181,25 @@ class RuleSet(ABC, Generic[P, B, O, E, V, T]):
     # ---- telling -------------------------------------------------------------------------------------------------
 
     @abstractmethod
-    def view(self, game: Game[B, O], viewer: str | None) -> V:
+    def view(self, game: Game[BoardT, OrderT], viewer: str | None) -> ViewT:
         """What `viewer` (a seat, or None for a spectator) may see: the one function every board passes through on
         its way out of the server."""
 
     @abstractmethod
-    def legal_orders(self, game: Game[B, O], player: str) -> list[Legal[O]]:
+    def legal_orders(self, game: Game[BoardT, OrderT], player: str) -> list[Legal[OrderT]]:
         """Every order `player` could issue now (each with its count at the most): for bots and completion."""
 
-    def reveals_orders(self, options: P) -> bool:
+    def reveals_orders(self, options: OptionsT) -> bool:
         """Whether every player's orders are told to everyone once resolved. Under fog of war they are not: they are
         kept for replays, and told once the game is over."""
         return True
 
-    def may_follow(self, game: Game[B, O], seat: str | None, followed: str) -> bool:
+    def may_follow(self, game: Game[BoardT, OrderT], seat: str | None, followed: str) -> bool:
         """May a watcher (a spectator, seat None, or a player of the game) borrow `followed`'s sight? Only a rule
         set that hides things from spectators needs this (E12); elsewhere a spectator sees all there is to see."""
         return False
 
-    def follow_view(self, game: Game[B, O], followed: str) -> V:
+    def follow_view(self, game: Game[BoardT, OrderT], followed: str) -> ViewT:
         """What a watcher who follows `followed` sees: that player's sight, never their orders or secrets."""
         return self.view(game, None)
 
@@ -214,32 +217,34 @@ class RuleSet(ABC, Generic[P, B, O, E, V, T]):
 
     # ---- encoding (the same for every rule set) ------------------------------------------------------------------
 
-    def dump_order(self, order: O) -> dict[str, Any]:
+    def dump_order(self, order: OrderT) -> dict[str, Any]:
         data: dict[str, Any] = self.order_type.dump_python(order, mode="json")
         return data
 
-    def load_order(self, data: Any) -> O:
+    def load_order(self, data: Any) -> OrderT:
         return self.order_type.validate_python(data)
 
-    def dump_event(self, event: E) -> dict[str, Any]:
+    def dump_event(self, event: EventT) -> dict[str, Any]:
         data: dict[str, Any] = self.event_type.dump_python(event, mode="json")
         return data
 
-    def load_event(self, data: Any) -> E:
+    def load_event(self, data: Any) -> EventT:
         return self.event_type.validate_python(data)
 
-    def dump_view(self, view: V) -> dict[str, Any]:
-        data: dict[str, Any] = self.view_type.dump_python(view, mode="json")
+    def dump_view(self, view: ViewT) -> dict[str, Any]:
+        """A view as JSON values, without its null fields: updates carry views as merge patches, where a null
+        removes a key, so a view that never holds null reads the same whole or patched."""
+        data: dict[str, Any] = self.view_type.dump_python(view, mode="json", exclude_none=True)
         return data
 
-    def load_view(self, data: Any) -> V:
+    def load_view(self, data: Any) -> ViewT:
         return self.view_type.validate_python(data)
 
-    def dump_board(self, board: B) -> dict[str, Any]:
+    def dump_board(self, board: BoardT) -> dict[str, Any]:
         data: dict[str, Any] = self.board_type.dump_python(board, mode="json")
         return data
 
-    def load_board(self, data: Any) -> B:
+    def load_board(self, data: Any) -> BoardT:
         return self.board_type.validate_python(data)
 
     def order_kinds(self) -> list[str]:

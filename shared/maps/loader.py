@@ -99,20 +99,25 @@ def resolve_map_path(ref: str | Path) -> Path:
 def check_map_file(ref: str | Path) -> MapReport:
     """Read and validate without raising: the basis of `risc maps check` and of load_map."""
     path = resolve_map_path(ref)
-    data = path.read_bytes()
-    fmt = _sniff_format(path, data)
+    return check_map_bytes(str(path), path.read_bytes(), path.suffix, path.stem)
+
+
+def check_map_bytes(source: str, data: bytes, suffix: str = "", stem: str = "") -> MapReport:
+    """Read and validate a map's bytes: `source` names it in findings (a file's path, an upload's name), `suffix`
+    (".toml", ".map") helps tell the format, `stem` names a map whose file gives it no name."""
+    fmt = _sniff_format(Path(f"map{suffix}"), data)
     reader = _readers().get(fmt)
     if reader is None:
-        return MapReport(str(path), fmt, None, [error(FindingCode.PARSE, f"{fmt} maps cannot be read yet")])
+        return MapReport(source, fmt, None, [error(FindingCode.PARSE, f"{fmt} maps cannot be read yet")])
     game_map, findings = reader(data)
     if game_map is not None and not game_map.name:  # Conquest maps, and Domination maps without a `name` line
-        game_map = dataclasses.replace(game_map, name=path.stem)
+        game_map = dataclasses.replace(game_map, name=stem or "unnamed map")
     if game_map is not None:
         findings = findings + validate_map(game_map)
         if not any(f.severity is Severity.ERROR for f in findings):
             game_map = _without_self_borders(game_map)
-    findings = [dataclasses.replace(f, file=str(path)) for f in findings]
-    return MapReport(str(path), fmt, game_map, findings)
+    findings = [dataclasses.replace(f, file=source) for f in findings]
+    return MapReport(source, fmt, game_map, findings)
 
 
 def _without_self_borders(game_map: GameMap) -> GameMap:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from enum import IntEnum, StrEnum
 
-PROTOCOL_VERSION = 1
-"""Raised whenever a message changes incompatibly; client and server agree on it in the first exchange."""
+PROTOCOL_VERSION = 2
+"""Raised whenever a message changes incompatibly; client and server agree on it in the first exchange.
+Version 2: every rule set on one protocol (orders, events and views are the game's rule set's), maps from the server's
+catalogue or uploaded, a followed game's map sent once, views sent whole once then as patches."""
 
 
 class ErrorCode(StrEnum):
-    """Why a frame or a request was refused. Refused orders use the engine's RuleCode instead."""
+    """Why a frame or a request was refused. A refused order carries its rule set's own code instead."""
 
     # The frame itself.
     NOT_JSON = "not-json"
@@ -34,6 +36,11 @@ class ErrorCode(StrEnum):
     GAME_STARTED = "game-started"
     BAD_TOKEN = "bad-token"
     NOT_FINISHED = "not-finished"
+    TOO_MANY_GAMES = "too-many-games"
+    # Playing.
+    UNKNOWN_ORDER = "unknown-order"
+    INVALID_ORDER = "invalid-order"
+    CANNOT_FOLLOW = "cannot-follow"
     # The server.
     STORAGE_FAILED = "storage-failed"
     SHUTTING_DOWN = "shutting-down"

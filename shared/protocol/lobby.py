@@ -1,9 +1,9 @@
-"""What the lobby says about games: their settings, seats and progress."""
+"""What the lobby says about games: their settings, seats and progress, whatever their rule set."""
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -11,34 +11,56 @@ GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 PlayerName = Annotated[str, Field(pattern=r"^\w[\w .'-]{0,18}[\w.'-]$|^\w$",
                                   description="1-20 letters, digits, spaces, . ' - or _, "
                                               "not starting or ending with a space")]
+MapId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$",
+                             description="a map of the server's catalogue (list_maps), by id")]
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
+MAX_SEATS = 8
+"""No rule set seats more; each says its own range (list_rulesets)."""
+
+DEFAULT_RULESET = "risc"
 
 
 class GameSettings(BaseModel):
-    """What a game's creator chooses (R1, R7-R9, D3). A rematch reuses them as they are."""
+    """What a game's creator chooses. A rematch reuses them as they are."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    map: Annotated[str, Field(min_length=1, max_length=512,
-                              description="a bundled map's name (e.g. \"seed\") or a map file's path on the server")]
-    players: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = 3
-    initial_units: Annotated[int | None, Field(ge=1, le=100_000,
-                                               description="units each player places (R9); "
-                                                           "null: 10 per starting territory")] = None
-    neutral_units: Annotated[int, Field(ge=0, le=100_000)] = 3
+    ruleset: Annotated[str, Field(min_length=1, max_length=32, description="the rule set (list_rulesets)")] \
+        = DEFAULT_RULESET
+    map: Annotated[str | None, Field(max_length=512,
+                                     description="the map: an id from the server's catalogue (list_maps); null "
+                                                 "with an uploaded map, or for a rule set that makes its own "
+                                                 "board")] = None
+    players: Annotated[int, Field(ge=1, le=MAX_SEATS)] = 3
     turn_seconds: Annotated[float | None, Field(gt=0, le=86_400,
-                                                description="turn time limit (D3); null: wait for everyone")] = None
-    choose_groups: Annotated[bool, Field(description="players pick their starting group when joining (R8); "
-                                                     "otherwise groups are drawn at random")] = False
-    ruleset: Annotated[str, Field(min_length=1, max_length=32)] = "risc"
-    bots: Annotated[int, Field(ge=0, le=MAX_PLAYERS,
+                                                description="turn time limit (D3); null: wait for everyone. The "
+                                                            "server has a minimum (its welcome says it)")] = None
+    bots: Annotated[int, Field(ge=0, le=MAX_SEATS,
                                description="seats the server fills at once with its own computer players "
                                            "(named bot-STRATEGY-1, ...); at most `players`")] = 0
-    bot_strategy: Annotated[str, Field(min_length=1, max_length=32,
-                                       description="how the server's computer players play: random, aggressive, "
-                                                   "defensive or strategist")] = "strategist"
+    bot_strategy: Annotated[str | None, Field(max_length=32,
+                                              description="how the server's computer players play (the rule set's "
+                                                          "strategies); null: the rule set's strongest")] = None
+    options: Annotated[dict[str, Any], Field(description="the rule set's own options (list_rulesets gives their "
+                                                         "schema and defaults)")] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _options_given_at_the_top(cls, data: Any) -> Any:
+        """Settings written before rule sets had options of their own (and shorthand from people) name a rule set's
+        options beside the common ones: they move into `options`, where the rule set judges them."""
+        if not isinstance(data, dict):
+            return data
+        common = set(cls.model_fields)
+        extra = {k: v for k, v in data.items() if k not in common}
+        if not extra:
+            return data
+        kept = {k: v for k, v in data.items() if k in common}
+        options = dict(kept.get("options") or {})
+        for key, value in extra.items():
+            options.setdefault(key, value)
+        kept["options"] = options
+        return kept
 
     @model_validator(mode="after")
     def _bots_fit(self) -> GameSettings:
@@ -47,11 +69,10 @@ class GameSettings(BaseModel):
         return self
 
 
-class GamePhase(StrEnum):
+class GameStatus(StrEnum):
     LOBBY = "lobby"
     """Seats are still free; the game starts when the last one is taken."""
-    PLACEMENT = "placement"
-    ORDERS = "orders"
+    PLAYING = "playing"
     FINISHED = "finished"
 
 
@@ -60,6 +81,10 @@ class SeatInfo(BaseModel):
     connected: bool
     group: int | None = None
     eliminated: bool = False
+    committed: bool = False
+    """Done with this turn (simultaneous games): never what they ordered (R16)."""
+    awaited: bool = False
+    """The game waits for this player now."""
 
 
 class GameSummary(BaseModel):
@@ -67,16 +92,47 @@ class GameSummary(BaseModel):
 
     game_id: str
     settings: GameSettings
+    ruleset_title: str = ""
+    simultaneous: bool = True
+    """Whether players act together then everything resolves (RISC, Warzone), or one at a time (classic, grid)."""
     map_name: str
     territories: int
     seats: list[SeatInfo]
     free: int
-    phase: GamePhase
+    status: GameStatus
+    phase: str = Field(description="lobby, finished, or the rule set's label for the stage of play")
     turn: int = 0
+    step: int = 0
+    """Resolutions so far: rises with every turn (simultaneous) or action (turn by turn)."""
     winner: str | None = None
+    draw: bool = False
     groups: list[list[str]] | None = Field(
-        default=None, description="the starting groups by index, when players choose them")
+        default=None, description="what each player chooses when joining (RISC's starting groups), by number")
     spectators: int = 0
     rematch: list[str] = Field(default_factory=list,
                                description="players who asked for a rematch of this finished game")
     rematch_game: str | None = Field(default=None, description="the game the rematch created")
+    rematch_declined: list[str] = Field(default_factory=list,
+                                        description="players who left instead of asking for a rematch")
+
+
+class MapInfo(BaseModel):
+    id: str
+    name: str
+    territories: int
+    continents: int
+    source: str = Field(description="bundled, or server (the operator's --maps folder)")
+    coordinates: bool = False
+
+
+class RuleSetInfo(BaseModel):
+    name: str
+    title: str
+    blurb: str
+    simultaneous: bool
+    own_map: bool
+    players: tuple[int, int] = Field(description="the fewest and the most players with the default options")
+    strategies: list[str]
+    default_strategy: str
+    options: dict[str, Any] = Field(description="the JSON Schema of the rule set's options")
+    orders: list[str] = Field(description="the kinds of order")

@@ -1,25 +1,16 @@
 """A game's event log: what happened, in order, each entry numbered so a returning client asks for what it missed.
 
-The log is public: every entry may be shown to every player and spectator. The engine's own events (placements,
-moves, combats, ...) enter it only when a turn resolves, so nothing secret is ever logged before its time (R10, R16).
+The framework's own entries are below; a rule set's events (placements, combats, cards, dice...) are logged beside
+them, as the rule set serialises them, each with a `kind`. An entry may be private to some players (a card drawn,
+a combat in the fog): nobody else is told of it until the game is over, so numbers a client sees may skip some.
+Nothing secret is ever logged before its time: a player's orders enter the log only when they resolve (R10, R16).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, cast
 
-from pydantic import BaseModel, Field
-
-from shared.rules.events import (
-    Combat,
-    GameWon,
-    PlayerEliminated,
-    TurnStarted,
-    UnitsMoved,
-    UnitsPlaced,
-    UnitsReceived,
-)
-from shared.rules.orders import Order
+from pydantic import BaseModel, Field, TypeAdapter
 
 
 class GameCreated(BaseModel):
@@ -50,7 +41,8 @@ class PlayerCommitted(BaseModel):
 
 
 class TimeRanOut(BaseModel):
-    """D3: the turn's time limit committed these players with what they had issued."""
+    """D3: the turn's time limit played for these players (committed them with what they had issued, or played
+    their turn as the rule set's defaults)."""
 
     turn: int
     players: list[str]
@@ -58,13 +50,22 @@ class TimeRanOut(BaseModel):
 
 
 class OrdersRevealed(BaseModel):
-    """Every player's committed orders for `turn`, logged as the turn resolves, once every player has
-    committed (R16), so a stored
-    game can be replayed from its seed."""
+    """The orders one resolution carried out, logged as it resolves (once every player has committed, R16), so a
+    stored game can be replayed from its seed. Under fog of war it is kept from everyone until the game is over."""
 
     turn: int
-    orders: dict[str, list[Order]]
+    orders: dict[str, list[dict[str, Any]]]
+    step: int | None = None
     kind: Literal["orders_revealed"] = "orders_revealed"
+
+
+class SeatHandedOver(BaseModel):
+    """A seat whose player was gone too long is played by the server's computer player from now on."""
+
+    player: str
+    strategy: str
+    by: list[str]
+    kind: Literal["seat_handed_over"] = "seat_handed_over"
 
 
 class RematchRequested(BaseModel):
@@ -72,21 +73,34 @@ class RematchRequested(BaseModel):
     kind: Literal["rematch_requested"] = "rematch_requested"
 
 
+class RematchDeclined(BaseModel):
+    """A player left a finished game instead of asking for a rematch: the others go on without them."""
+
+    player: str
+    kind: Literal["rematch_declined"] = "rematch_declined"
+
+
 class RematchStarted(BaseModel):
     game_id: str
+    players: list[str] = Field(default_factory=list)
     kind: Literal["rematch_started"] = "rematch_started"
 
 
-LogEvent = Annotated[
-    GameCreated | PlayerJoined | PlayerLeft | GameStarted | PlayerCommitted | TimeRanOut | RematchRequested
-    | RematchStarted | OrdersRevealed
-    | UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted,
+FrameworkEntry = Annotated[
+    GameCreated | PlayerJoined | PlayerLeft | GameStarted | PlayerCommitted | TimeRanOut | OrdersRevealed
+    | SeatHandedOver | RematchRequested | RematchDeclined | RematchStarted,
     Field(discriminator="kind"),
 ]
+FRAMEWORK_ENTRY: TypeAdapter[Any] = TypeAdapter(cast(Any, FrameworkEntry))
+FRAMEWORK_KINDS = frozenset(
+    model.model_fields["kind"].default for model in (
+        GameCreated, PlayerJoined, PlayerLeft, GameStarted, PlayerCommitted, TimeRanOut, OrdersRevealed,
+        SeatHandedOver, RematchRequested, RematchDeclined, RematchStarted))
 
 
 class SequencedEvent(BaseModel):
-    """One log entry with its number: numbers start at 1 and rise by one per entry in each game."""
+    """One log entry with its number: numbers start at 1 and rise by one per entry in each game. `event` is one of
+    the framework's entries or one of the game's rule set's events, told apart by its `kind`."""
 
     seq: int
-    event: LogEvent
+    event: dict[str, Any]

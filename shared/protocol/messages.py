@@ -1,27 +1,29 @@
 """Every message of the protocol: JSON objects in WebSocket text frames, told apart by their "type" field.
 
-One union per direction: ClientMessage (client to server) and ServerMessage (server to client). Orders, events and
-views are the engine's own dataclasses, so there is one definition of each concept. Any client message may carry a
-"ref" of the client's choosing; the server copies it into the reply (or the error) that answers it.
+One union per direction: ClientMessage (client to server) and ServerMessage (server to client). The protocol is the
+same for every game: an order, a game event and a view are JSON objects of the game's rule set (each told apart by
+its `kind`), which the server checks with that rule set (`risc protocol schema` gives every rule set's). Any client
+message may carry a "ref" of the client's choosing; the server copies it into the reply (or the error) that answers.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from shared.protocol.codes import PROTOCOL_VERSION, ErrorCode
-from shared.protocol.lobby import GameId, GameSettings, GameSummary, PlayerName
+from shared.protocol.codes import PROTOCOL_VERSION
+from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, PlayerName, RuleSetInfo
 from shared.protocol.log import SequencedEvent
-from shared.rules.errors import RuleCode
-from shared.rules.orders import AttackOrder, MoveOrder, PlaceOrder
-from shared.rules.view import GameView
 
-OrderField = Annotated[PlaceOrder | MoveOrder | AttackOrder, Field(discriminator="kind")]
 Ref = Annotated[str | None, Field(default=None, max_length=64,
                                   description="copied into the reply, so a client can pair them")]
 Token = Annotated[str, Field(min_length=1, max_length=128)]
+OrderData = Annotated[dict[str, Any], Field(description="one order of the game's rule set: a JSON object with a "
+                                                        "`kind` (risc protocol schema lists every rule set's)")]
+
+MAX_UPLOAD_CHARACTERS = 60_000
+"""An uploaded map's text fits in one message: the largest real maps are about 12,000 characters."""
 
 
 class _Client(BaseModel):
@@ -42,18 +44,42 @@ class Hello(_Client):
 
 
 class ListGames(_Client):
+    """The lobby, a page at a time, newest games first."""
+
     type: Literal["list_games"] = "list_games"
+    offset: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+    limit: Annotated[int, Field(ge=1, le=100)] = 50
+
+
+class ListMaps(_Client):
+    type: Literal["list_maps"] = "list_maps"
+
+
+class ListRuleSets(_Client):
+    type: Literal["list_rulesets"] = "list_rulesets"
+
+
+class MapUpload(BaseModel):
+    """A map file's text, in any format the server reads (native TOML, Domination or Conquest .map)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=64, description="the file's name: its extension tells the "
+                                                                        "format (.toml native, .map otherwise)")]
+    text: Annotated[str, Field(max_length=MAX_UPLOAD_CHARACTERS)]
 
 
 class CreateGame(_Client):
-    """Create a game (the creator is not seated: they join it like anyone else)."""
+    """Create a game (the creator is not seated: they join it like anyone else). The map comes from the server's
+    catalogue (`settings.map`) or is uploaded (`map_upload`), never from a path on the server."""
 
     type: Literal["create_game"] = "create_game"
     settings: GameSettings
+    map_upload: MapUpload | None = None
 
 
 class JoinGame(_Client):
-    """Take a free seat. `group` is required when the game's players choose their starting groups (R8)."""
+    """Take a free seat. `group` is required when the game's players choose (e.g. RISC's starting groups, R8)."""
 
     type: Literal["join_game"] = "join_game"
     game_id: GameId
@@ -62,18 +88,21 @@ class JoinGame(_Client):
 
 
 class LeaveGame(_Client):
-    """Free one's seat before the game starts, or stop following a game one watches or has lost."""
+    """Free one's seat before the game starts, stop following a game one watches or has lost, or turn down the
+    rematch of a finished game."""
 
     type: Literal["leave_game"] = "leave_game"
     game_id: GameId
 
 
 class WatchGame(_Client):
-    """Follow a game as a spectator (D2: everything a player sees, minus any orders)."""
+    """Follow a game as a spectator. `follow`: see what one player sees, where the rule set allows it (under fog of
+    war, an eliminated player may follow a survivor)."""
 
     type: Literal["watch_game"] = "watch_game"
     game_id: GameId
     last_seq: Annotated[int | None, Field(ge=0)] = None
+    follow: PlayerName | None = None
 
 
 class Resume(_Client):
@@ -86,12 +115,13 @@ class Resume(_Client):
 
 
 class IssueOrder(_Client):
-    """One order for turn `turn` (0 is placement). Answered order_accepted or error at once (R12, R15)."""
+    """One order for turn `turn` (the game's turn as its summary gives it). Answered order_accepted or error at
+    once; in a turn-by-turn game it also takes effect at once."""
 
     type: Literal["issue_order"] = "issue_order"
     game_id: GameId
     turn: int
-    order: OrderField
+    order: OrderData
 
 
 class WithdrawOrder(_Client):
@@ -107,7 +137,7 @@ class ListOrders(_Client):
 
 
 class Commit(_Client):
-    """Done for this turn (or with placement): the orders are checked again as a batch, then final."""
+    """Done for this turn: the orders are checked again as a batch, then final (simultaneous games only)."""
 
     type: Literal["commit"] = "commit"
     game_id: GameId
@@ -115,19 +145,30 @@ class Commit(_Client):
 
 
 class Rematch(_Client):
-    """After the game ends (R27): once every player has asked, a new game with the same settings seats them all."""
+    """After the game ends (R27): once every player still at the table has asked, a new game with the same settings
+    seats them all."""
 
     type: Literal["rematch"] = "rematch"
     game_id: GameId
 
 
+class HandOver(_Client):
+    """Vote to have the server's computer player take the seat of `player`, who has been away too long, in a game
+    with no time limit (the game's creator's vote, or every other player's, decides)."""
+
+    type: Literal["hand_over"] = "hand_over"
+    game_id: GameId
+    player: PlayerName
+
+
 ClientMessage = Annotated[
-    Hello | ListGames | CreateGame | JoinGame | LeaveGame | WatchGame | Resume | IssueOrder | WithdrawOrder
-    | ListOrders | Commit | Rematch,
+    Hello | ListGames | ListMaps | ListRuleSets | CreateGame | JoinGame | LeaveGame | WatchGame | Resume
+    | IssueOrder | WithdrawOrder | ListOrders | Commit | Rematch | HandOver,
     Field(discriminator="type"),
 ]
-CLIENT_TYPES = ("hello", "list_games", "create_game", "join_game", "leave_game", "watch_game", "resume",
-                "issue_order", "withdraw_order", "list_orders", "commit", "rematch")
+CLIENT_TYPES = ("hello", "list_games", "list_maps", "list_rulesets", "create_game", "join_game", "leave_game",
+                "watch_game", "resume", "issue_order", "withdraw_order", "list_orders", "commit", "rematch",
+                "hand_over")
 
 
 # ---- server to client -------------------------------------------------------------------------------------------
@@ -141,14 +182,14 @@ class Welcome(_Server):
     protocol: int = PROTOCOL_VERSION
     server: str = "risc"
     limits: dict[str, float] = Field(default_factory=dict,
-                                     description="max_message_bytes, messages_per_second, burst")
+                                     description="max_message_bytes, messages_per_second, burst, min_turn_seconds")
 
 
 class Error(_Server):
     """A refused frame or request. Nothing changed because of it."""
 
     type: Literal["error"] = "error"
-    code: ErrorCode | RuleCode
+    code: Annotated[str, Field(description="an ErrorCode, or the rule set's own code for a refused order")]
     message: str
     request: str | None = Field(default=None, description="the type of the refused message, when known")
     game_id: str | None = None
@@ -157,6 +198,18 @@ class Error(_Server):
 class Games(_Server):
     type: Literal["games"] = "games"
     games: list[GameSummary]
+    total: int = 0
+    offset: int = 0
+
+
+class Maps(_Server):
+    type: Literal["maps"] = "maps"
+    maps: list[MapInfo]
+
+
+class RuleSets(_Server):
+    type: Literal["rulesets"] = "rulesets"
+    rulesets: list[RuleSetInfo]
 
 
 class GameCreated(_Server):
@@ -182,6 +235,7 @@ class Resumed(_Server):
 class Watching(_Server):
     type: Literal["watching"] = "watching"
     game_id: str
+    follow: str | None = None
 
 
 class Left(_Server):
@@ -194,8 +248,8 @@ class OrderAccepted(_Server):
     game_id: str
     turn: int
     index: int
-    order: OrderField
-    orders: list[OrderField]
+    order: dict[str, Any]
+    orders: list[dict[str, Any]]
 
 
 class OrderWithdrawn(_Server):
@@ -203,14 +257,14 @@ class OrderWithdrawn(_Server):
     game_id: str
     turn: int
     index: int
-    orders: list[OrderField]
+    orders: list[dict[str, Any]]
 
 
 class Orders(_Server):
     type: Literal["orders"] = "orders"
     game_id: str
     turn: int
-    orders: list[OrderField]
+    orders: list[dict[str, Any]]
     committed: bool
 
 
@@ -227,11 +281,31 @@ class RematchPending(_Server):
     waiting_for: list[str]
 
 
-class Update(_Server):
-    """What changed in a game, for one viewer: the new log entries and that viewer's own view (D2).
+class HandOverPending(_Server):
+    type: Literal["hand_over_pending"] = "hand_over_pending"
+    game_id: str
+    player: str
+    votes: list[str]
+    needed: list[str]
 
-    `snapshot` is true when the server could not send every entry after the client's last_seq: `view` and `game`
-    are then the whole truth and `events` is empty. `view` is null while the game is in its lobby.
+
+class GameMap(_Server):
+    """The map of a game this connection follows, sent once before its first update (with coordinates where the
+    map has them): updates name territories and never repeat it."""
+
+    type: Literal["game_map"] = "game_map"
+    game_id: str
+    map: dict[str, Any]
+
+
+class Update(_Server):
+    """What changed in a game, for one viewer: the new log entries they may see, the game's summary, and their view.
+
+    The view is the game's rule set's, for this viewer (D2). It comes whole (`view`) in the first update after the
+    connection starts to follow the game, and afterwards as `view_patch`, a JSON merge patch (RFC 7386) of the view
+    this connection was last sent: a key set to null is removed. Both are null while the game is in its lobby, or
+    when the view did not change. `snapshot` is true when the server could not send every entry after the client's
+    last_seq: `view` and `game` are then the whole truth and `events` is empty.
     """
 
     type: Literal["update"] = "update"
@@ -239,7 +313,8 @@ class Update(_Server):
     seq: int
     events: list[SequencedEvent]
     game: GameSummary
-    view: GameView | None
+    view: dict[str, Any] | None = None
+    view_patch: dict[str, Any] | None = None
     you: str | None = Field(default=None, description="the seat this connection holds, or null for a spectator")
     deadline_in: float | None = Field(default=None, description="seconds left before the turn's time runs out")
     snapshot: bool = False
@@ -253,14 +328,14 @@ class ShuttingDown(_Server):
 
 
 ServerMessage = Annotated[
-    Welcome | Error | Games | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted | OrderWithdrawn
-    | Orders | CommitAccepted | RematchPending | Update | ShuttingDown,
+    Welcome | Error | Games | Maps | RuleSets | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted
+    | OrderWithdrawn | Orders | CommitAccepted | RematchPending | HandOverPending | GameMap | Update | ShuttingDown,
     Field(discriminator="type"),
 ]
 
 # Annotated unions: pydantic reads the discriminator from the Annotated metadata.
-CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(cast(Any, ClientMessage))
+SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(cast(Any, ServerMessage))
 
 
 def encode(message: BaseModel) -> str:
@@ -270,12 +345,3 @@ def encode(message: BaseModel) -> str:
 
 def decode_server(text: str | bytes) -> ServerMessage:
     return SERVER_ADAPTER.validate_json(text)
-
-
-def schemas() -> dict[str, Any]:
-    """The JSON Schema of both directions, for anyone writing a client in another language."""
-    return {
-        "protocol": PROTOCOL_VERSION,
-        "client_to_server": CLIENT_ADAPTER.json_schema(),
-        "server_to_client": SERVER_ADAPTER.json_schema(),
-    }
