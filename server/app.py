@@ -8,8 +8,11 @@ import contextlib
 import logging
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
+from server.catalogue import Catalogue
+from server.clock import Clock
 from server.config import ServerConfig
 from server.lobby import Lobby
 from server.logs import setup_logging
@@ -22,11 +25,15 @@ logger = logging.getLogger("risc.server")
 class RiscServer:
     """A running server. `async with RiscServer(config) as server:` listens on `server.port` until the block ends."""
 
-    def __init__(self, config: ServerConfig, storage: Storage | None = None) -> None:
+    def __init__(self, config: ServerConfig, storage: Storage | None = None, *,
+                 seeds: Callable[[], int] | None = None, clock: Clock | None = None) -> None:
+        """`seeds` gives each new game's seed and `clock` times turns: a test passes its own of both."""
         self.config = config
+        catalogue = Catalogue(config.maps)
         self.storage = storage if storage is not None else open_storage(config.data_dir)
         self.lobby = Lobby(self.storage, config.max_games, finished_games_kept=config.finished_games_kept,
-                           bot_turn_pause=config.bot_turn_pause)
+                           bot_turn_pause=config.bot_turn_pause, catalogue=catalogue, seeds=seeds, clock=clock,
+                           min_turn_seconds=config.min_turn_seconds, hand_over_after=config.hand_over_after)
         self.transport = Transport(config, self.lobby)
 
     @property
@@ -80,6 +87,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-turn-pause", type=float, default=ServerConfig.bot_turn_pause, metavar="SECONDS",
                         help="once only the server's own players are left in a game, the time each turn waits, so "
                              f"that eliminated players can watch (default {ServerConfig.bot_turn_pause:g})")
+    parser.add_argument("--maps", type=Path, action="append", default=[], metavar="DIR",
+                        help="a folder of map files (native .toml, Domination or Conquest .map) to offer besides the "
+                             "bundled maps; may be given more than once")
+    parser.add_argument("--min-turn-seconds", type=float, default=ServerConfig.min_turn_seconds, metavar="SECONDS",
+                        help="the shortest turn time limit a game may have "
+                             f"(default {ServerConfig.min_turn_seconds:g})")
     parser.add_argument("--password", default=None,
                         help="password clients must give (default: the RISC_PASSWORD environment variable, "
                              "else none)")
@@ -90,10 +103,14 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     data_dir = None if args.memory else (args.data_dir or default_data_dir())
     if data_dir is not None:
         data_dir.mkdir(parents=True, exist_ok=True)
-    if args.max_games < 1 or args.bot_turn_pause < 0:
-        raise ValueError("--max-games must be at least 1 and --bot-turn-pause at least 0")
+    if args.max_games < 1 or args.bot_turn_pause < 0 or args.min_turn_seconds < 0:
+        raise ValueError("--max-games must be at least 1, --bot-turn-pause and --min-turn-seconds at least 0")
+    for folder in args.maps:
+        if not folder.is_dir():
+            raise ValueError(f"--maps {folder}: not a folder")
     return ServerConfig(host=args.host, port=args.port, data_dir=data_dir, password=password,
-                        max_games=args.max_games, bot_turn_pause=args.bot_turn_pause)
+                        max_games=args.max_games, bot_turn_pause=args.bot_turn_pause,
+                        min_turn_seconds=args.min_turn_seconds, maps=tuple(args.maps))
 
 
 def run(args: argparse.Namespace) -> int:

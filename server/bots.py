@@ -13,25 +13,28 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel
 
-from server.match import Match, Refusal
+from server.match import Match
+from server.refusal import Refusal
 from server.tasks import BackgroundTasks
-from shared.bots.base import Strategy
-from shared.bots.registry import make_strategy
+from shared.bots.tournament import make_strategy
+from shared.game.ruleset import AnyRuleSet
+from shared.game.strategy import Strategy
 from shared.protocol.codes import ErrorCode
-from shared.protocol.lobby import GameSettings
+from shared.protocol.lobby import GameSettings, GameStatus, GameSummary
 from shared.protocol.messages import Update
-from shared.rules.state import Phase
-from shared.rules.view import GameView
 
 logger = logging.getLogger("risc.server")
+
+BOT_PREFIX = "bot-"
 
 
 def bot_names(settings: GameSettings) -> list[str]:
     """The names of a game's server-run seats: bot-STRATEGY-1, bot-STRATEGY-2, ..."""
-    return [f"bot-{settings.bot_strategy}-{i}" for i in range(1, settings.bots + 1)]
+    return [f"{BOT_PREFIX}{settings.bot_strategy}-{i}" for i in range(1, settings.bots + 1)]
 
 
 class ServerBot:
@@ -42,13 +45,14 @@ class ServerBot:
         self.name = name
         self.strategy = strategy
         self.pause = pause
-        """Seconds to wait before committing while nobody but the server's own players is left in the game."""
+        """Seconds to wait before acting while nobody but the server's own players is left in the game."""
         self.games: set[str] = set()
+        self.views: dict[str, dict[str, Any]] = {}
         self.refused = 0
         """Orders or commits the match refused: a strategy checks its orders first, so this stays 0."""
         self._rng = random.Random(secrets.randbits(63) if seed is None else seed)
         self._find = find_match
-        self._handled: dict[str, tuple[Phase, int]] = {}
+        self._handled: dict[str, int] = {}
         self._tasks = BackgroundTasks()
         self._closed = False
 
@@ -58,42 +62,54 @@ class ServerBot:
 
     def send(self, message: BaseModel, text: str | None = None) -> None:
         """Called by the match under its lock: decide whether to act, and do it later, outside the lock. A bot reads
-        the message itself, never its text."""
+        the message itself (its view as the rule set made it), never its text."""
         if self._closed or not isinstance(message, Update) or message.you != self.name or message.view is None:
             return
-        game_view = message.view
-        if game_view.phase is Phase.FINISHED:
-            game = message.game
+        game = message.game
+        if game.status is GameStatus.FINISHED:
             if game.rematch and self.name not in game.rematch and game.rematch_game is None:
                 self._tasks.spawn(self._rematch(message.game_id), f"{self.label} failed")
             return
-        status = next((p for p in game_view.players if p.name == self.name), None)
-        if status is None or status.committed or status.eliminated:
+        seat = next((s for s in game.seats if s.name == self.name), None)
+        if seat is None or not seat.awaited:
             return
-        step = (game_view.phase, game_view.turn)
-        if self._handled.get(message.game_id) == step:
+        if self._handled.get(message.game_id) == game.step:
             return
-        self._handled[message.game_id] = step
-        self._tasks.spawn(self._play(message.game_id, game_view), f"{self.label} failed")
+        self._handled[message.game_id] = game.step
+        self._tasks.spawn(self._play(message.game_id, message.view, game), f"{self.label} failed")
 
-    async def _play(self, game_id: str, game_view: GameView) -> None:
+    async def _play(self, game_id: str, view: Any, game: GameSummary) -> None:
         match = self._find(game_id)
-        orders = await asyncio.to_thread(self.strategy.decide, game_view, match.game_map, self._rng)
+        ruleset = match.ruleset
+        orders = await asyncio.to_thread(self.strategy.decide, view, match.game_map, self.name, self._rng)
+        if not ruleset.simultaneous:
+            # Each action resolves at once and changes the board: the next is decided on the update it brings.
+            orders = orders[:1]
+        if self.pause > 0 and only_bots_left(match, game):
+            await asyncio.sleep(self.pause)  # those watching can follow; an endless game cannot spin the server
         for order in orders:
-            if self._closed:
+            if self._closed or not self._awaited(match):
                 return
             try:
-                await match.issue(self, game_view.turn, order, None)
+                await match.issue(self, game.turn, ruleset.dump_order(order), None)
             except Refusal as refusal:
                 self._refusal(game_id, refusal)
-        if self.pause > 0 and only_bots_left(match, game_view):
-            await asyncio.sleep(self.pause)  # those watching can follow; an endless game cannot spin the server
+                if not ruleset.simultaneous:
+                    break
         if self._closed:
             return
-        try:
-            await match.commit(self, game_view.turn, None)
-        except Refusal as refusal:
-            self._refusal(game_id, refusal)
+        if ruleset.simultaneous:
+            try:
+                await match.commit(self, game.turn, None)
+            except Refusal as refusal:
+                self._refusal(game_id, refusal)
+        elif self._awaited(match) and match.table.game is not None and match.table.game.step == game.step:
+            # Nothing it chose was accepted and the board did not move: its turn is played as when time runs out.
+            await match.play_for(self.name)
+
+    def _awaited(self, match: Match) -> bool:
+        summary = match.summary()
+        return any(s.name == self.name and s.awaited for s in summary.seats)
 
     async def _rematch(self, game_id: str) -> None:
         try:
@@ -110,16 +126,16 @@ class ServerBot:
         await asyncio.gather(*self._tasks.cancel(), return_exceptions=True)
 
 
-def only_bots_left(match: Match, game_view: GameView) -> bool:
+def only_bots_left(match: Match, game: GameSummary) -> bool:
     """Whether every player still in the game is one the server plays (their names are reserved when it is made)."""
     bots = set(bot_names(match.settings))
-    return all(p.name in bots for p in game_view.players if not p.eliminated)
+    return all(s.name in bots for s in game.seats if not s.eliminated)
 
 
-def check_strategy(settings: GameSettings) -> None:
-    """Refuse settings whose bot strategy the server does not know, naming the ones it does."""
+def check_strategy(ruleset: AnyRuleSet, strategy: str) -> None:
+    """Refuse settings whose bot strategy the rule set does not know, naming the ones it does."""
     try:
-        make_strategy(settings.bot_strategy)
+        make_strategy(ruleset, strategy)
     except ValueError as exc:
         raise Refusal(ErrorCode.BAD_SETTINGS, f"bot_strategy: {exc}") from None
 
@@ -127,8 +143,9 @@ def check_strategy(settings: GameSettings) -> None:
 async def seat_bots(match: Match, find_match: Callable[[str], Match], pause: float = 0.0) -> list[ServerBot]:
     """Fill the seats a new game's settings ask for, each with a fresh computer player."""
     bots: list[ServerBot] = []
+    strategy = match.settings.bot_strategy or match.ruleset.default_strategy
     for name in bot_names(match.settings):
-        bot = ServerBot(name, make_strategy(match.settings.bot_strategy), find_match, pause=pause)
+        bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match, pause=pause)
         summary = match.summary()
         group = None
         if summary.groups is not None:
@@ -137,18 +154,28 @@ async def seat_bots(match: Match, find_match: Callable[[str], Match], pause: flo
         await match.join(bot, name, group, None)
         bots.append(bot)
     if bots:
-        logger.info("game %s: %d seats for the server's %s players", match.game_id, len(bots),
-                    match.settings.bot_strategy)
+        logger.info("game %s: %d seats for the server's %s players", match.game_id, len(bots), strategy)
     return bots
 
 
 async def reseat_bots(match: Match, find_match: Callable[[str], Match], pause: float = 0.0) -> list[ServerBot]:
     """A restored game's server-run seats, played again from where the store left them."""
     seated = {s.name for s in match.seats}
+    strategy = match.settings.bot_strategy or match.ruleset.default_strategy
     bots: list[ServerBot] = []
-    for name in bot_names(match.settings):
+    for name in [*bot_names(match.settings), *match.table.handed_over]:
         if name in seated:
-            bot = ServerBot(name, make_strategy(match.settings.bot_strategy), find_match, pause=pause)
+            bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match, pause=pause)
             await match.attach(bot, name)
             bots.append(bot)
     return bots
+
+
+async def seat_substitute(match: Match, player: str, find_match: Callable[[str], Match],
+                          pause: float = 0.0) -> list[ServerBot]:
+    """The server's computer player sits in `player`'s seat (handed over by a vote); the player may still come back
+    with their token and take it again."""
+    strategy = match.settings.bot_strategy or match.ruleset.default_strategy
+    bot = ServerBot(player, make_strategy(match.ruleset, strategy), find_match, pause=pause)
+    await match.attach(bot, player)
+    return [bot]

@@ -31,5 +31,11 @@ class ServerConfig:
     bot_turn_pause: float = 1.0
     """Once only the server's own players are left in a game, each turn waits this long, so that the players who were
     eliminated can watch it to its end, and a game between computer players that cannot end does not take the CPU."""
+    min_turn_seconds: float = 10.0
+    """The shortest turn time limit a game may have: shorter ones would have games play themselves."""
+    hand_over_after: float = 120.0
+    """How long a seat must be without its player before the others may hand it to the server's computer player."""
+    maps: tuple[Path, ...] = ()
+    """Folders of map files the server offers besides its bundled maps (`--maps DIR`)."""
     shutdown_grace: float = 3.0
     """How long clients have to receive the last messages when the server stops."""

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from server.lobby import Lobby
-from server.match import Refusal, Subscriber
+from server.match import Subscriber
+from server.refusal import Refusal
 from shared.protocol.codes import ErrorCode
 from shared.protocol.messages import (
     ClientMessage,
@@ -11,14 +12,19 @@ from shared.protocol.messages import (
     CreateGame,
     GameCreated,
     Games,
+    HandOver,
     Hello,
     IssueOrder,
     JoinGame,
     LeaveGame,
     ListGames,
+    ListMaps,
     ListOrders,
+    ListRuleSets,
+    Maps,
     Rematch,
     Resume,
+    RuleSets,
     WatchGame,
     WithdrawOrder,
 )
@@ -28,16 +34,21 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
     """Carry out one validated message. Raises Refusal, having changed nothing, when it cannot."""
     match message:
         case ListGames():
-            sub.send(Games(games=lobby.summaries(), ref=message.ref))
+            games, total = lobby.page(message.offset, message.limit)
+            sub.send(Games(games=games, total=total, offset=message.offset, ref=message.ref))
+        case ListMaps():
+            sub.send(Maps(maps=lobby.maps(), ref=message.ref))
+        case ListRuleSets():
+            sub.send(RuleSets(rulesets=lobby.rulesets(), ref=message.ref))
         case CreateGame():
-            game = await lobby.create(message.settings)
+            game = await lobby.create(message.settings, message.map_upload)
             sub.send(GameCreated(game=game.summary(), ref=message.ref))
         case JoinGame():
             await lobby.get(message.game_id).join(sub, message.name, message.group, message.ref)
         case LeaveGame():
             await lobby.get(message.game_id).leave(sub, message.ref)
         case WatchGame():
-            await lobby.get(message.game_id).watch(sub, message.last_seq, message.ref)
+            await lobby.get(message.game_id).watch(sub, message.last_seq, message.follow, message.ref)
         case Resume():
             await lobby.get(message.game_id).resume(sub, message.token, message.last_seq, message.ref)
         case IssueOrder():
@@ -50,5 +61,7 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
             await lobby.get(message.game_id).commit(sub, message.turn, message.ref)
         case Rematch():
             await lobby.get(message.game_id).request_rematch(sub, message.ref)
+        case HandOver():
+            await lobby.hand_over(sub, message.game_id, message.player, message.ref)
         case Hello():
             raise Refusal(ErrorCode.INVALID_MESSAGE, "hello comes once, as the first message")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from server.entries import Entry, from_stored
 from server.storage.base import StoredLog
-from shared.protocol.log import SequencedEvent
 
 logger = logging.getLogger("risc.server")
 
@@ -25,7 +25,7 @@ class EventLog:
                          "snapshot", game_id, stored.first_seq + stored.count - 1, seq)
             stored = None
         self._stored = stored if stored is not None and stored.count else None
-        self._entries: list[SequencedEvent] = []
+        self._entries: list[Entry] = []
         self._first = self._stored.first_seq if self._stored is not None else seq + 1
         self._last = seq
 
@@ -42,7 +42,7 @@ class EventLog:
     def __len__(self) -> int:
         return self._last - self._first + 1
 
-    def after(self, seq: int) -> list[SequencedEvent] | None:
+    def after(self, seq: int) -> list[Entry] | None:
         """The entries after `seq`, or None when some of them are no longer kept (or `seq` is not yet reached)."""
         if not self._first - 1 <= seq <= self._last:
             return None
@@ -53,7 +53,7 @@ class EventLog:
             return None
         return self._entries[seq - self._first + 1:]
 
-    def extend(self, numbered: Sequence[SequencedEvent]) -> None:
+    def extend(self, numbered: Sequence[Entry]) -> None:
         """Append newly saved entries, dropping the oldest once twice `limit` are kept."""
         if not numbered:
             return
@@ -72,8 +72,8 @@ class EventLog:
         if stored is None:
             return
         try:
-            self._entries[:0] = stored.entries()
-        except ValueError as exc:
+            self._entries[:0] = [from_stored(data) for data in stored.entries()]
+        except (ValueError, KeyError, TypeError) as exc:
             logger.error("game %s: the stored log entries %d to %d cannot be read, so clients further behind get "
                          "a snapshot: %s", self._game_id, stored.first_seq, stored.first_seq + stored.count - 1, exc)
             self._first = self._entries[0].seq if self._entries else self._last + 1

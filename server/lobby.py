@@ -5,38 +5,62 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from pathlib import Path
+from collections.abc import Callable
 
-from server.bots import ServerBot, check_strategy, reseat_bots, seat_bots
-from server.match import Match, Refusal, Subscriber
+from pydantic import ValidationError
+
+from server.bots import ServerBot, check_strategy, reseat_bots, seat_bots, seat_substitute
+from server.catalogue import Catalogue, read_upload
+from server.clock import Clock, LoopClock
+from server.codec import map_from_dict
+from server.match import Match, Subscriber
+from server.refusal import Refusal
 from server.storage.base import SeatRecord, Storage
-from server.storage.snapshot import map_from_dict
-from shared.maps.findings import MapError
-from shared.maps.groups import starting_groups
-from shared.maps.loader import load_map
+from shared.game.ruleset import AnyRuleSet
 from shared.maps.model import GameMap
 from shared.protocol.codes import ErrorCode
-from shared.protocol.lobby import GameSettings, GameSummary
-from shared.rules.registry import get_ruleset
-from shared.rules.state import Phase
+from shared.protocol.lobby import GameSettings, GameSummary, MapInfo, RuleSetInfo
+from shared.protocol.messages import MapUpload
+from shared.rulesets import RULESETS, get_ruleset
 
 logger = logging.getLogger("risc.server")
-
-MAX_MAP_BYTES = 8 * 1024 * 1024
-"""A map file larger than this is refused unread: the largest real maps are a few hundred kilobytes."""
 
 RESTORED_LOG_ENTRIES = 256
 """How much of each game's log a starting server reads back: enough for clients that were away a few turns; a
 client further behind gets a fresh snapshot, as it would from a running server. The whole log stays stored."""
 
 
+def ruleset_info(ruleset: AnyRuleSet) -> RuleSetInfo:
+    defaults = ruleset.options({})
+    return RuleSetInfo(name=ruleset.name, title=ruleset.title, blurb=ruleset.blurb,
+                       simultaneous=ruleset.simultaneous, own_map=ruleset.own_map,
+                       players=ruleset.player_counts(defaults), strategies=sorted(ruleset.strategies),
+                       default_strategy=ruleset.default_strategy,
+                       options=ruleset.options_type.model_json_schema(), orders=ruleset.order_kinds())
+
+
+def _options_problem(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors(include_url=False)[:4]:
+        where = ".".join(str(p) for p in error["loc"]) or "options"
+        parts.append(f"{where}: {error['msg']}")
+    return "; ".join(parts)
+
+
 class Lobby:
     def __init__(self, storage: Storage, max_games: int = 500, *, finished_games_kept: int = 200,
-                 bot_turn_pause: float = 0.0) -> None:
+                 bot_turn_pause: float = 0.0, catalogue: Catalogue | None = None,
+                 seeds: Callable[[], int] | None = None, clock: Clock | None = None,
+                 min_turn_seconds: float = 0.0, hand_over_after: float = 120.0) -> None:
         self.storage = storage
         self.max_games = max_games
         self.finished_games_kept = finished_games_kept
         self.bot_turn_pause = bot_turn_pause
+        self.catalogue = catalogue if catalogue is not None else Catalogue()
+        self.min_turn_seconds = min_turn_seconds
+        self.hand_over_after = hand_over_after
+        self._seeds = seeds or (lambda: secrets.randbits(63))
+        self._clock: Clock = clock or LoopClock()
         self.matches: dict[str, Match] = {}
         self._creating = asyncio.Lock()
         self.bots: list[ServerBot] = []
@@ -52,11 +76,11 @@ class Lobby:
             game_map = maps.get(game.map_key)
             if game_map is None:
                 game_map = maps[game.map_key] = map_from_dict(game.record.game_map)
-            match = Match.restore(game, self.storage, self._rematch, game_map)
+            match = Match.restore(game, self.storage, self._rematch, game_map, self._clock)
             self.matches[match.game_id] = match
             restored.append(match)
         for match in restored:
-            if match.settings.bots:
+            if match.settings.bots or match.table.handed_over:
                 self.bots += await reseat_bots(match, self.get, self.bot_turn_pause)
             if match.unsettled:
                 await match.settle()
@@ -71,29 +95,45 @@ class Lobby:
     def summaries(self) -> list[GameSummary]:
         return [m.summary() for m in self.matches.values()]
 
-    async def create(self, settings: GameSettings) -> Match:
+    def page(self, offset: int, limit: int) -> tuple[list[GameSummary], int]:
+        """A page of the lobby, newest games first, and how many games there are in all."""
+        newest = list(reversed(self.matches.values()))
+        return [m.summary() for m in newest[offset:offset + limit]], len(newest)
+
+    def maps(self) -> list[MapInfo]:
+        return self.catalogue.infos()
+
+    def rulesets(self) -> list[RuleSetInfo]:
+        return [ruleset_info(r) for _, r in sorted(RULESETS.items())]
+
+    async def create(self, settings: GameSettings, upload: MapUpload | None = None) -> Match:
         await self._let_go_of_finished()
-        game_map = await self._checked_map(settings)
+        settings, game_map = await self.checked(settings, upload)
         async with self._creating:
-            match = await Match.create(self._new_id(), settings, game_map, self.storage, self._rematch)
+            match = await Match.create(self._new_id(), settings, game_map, self.storage, self._seeds(),
+                                       self._rematch, clock=self._clock)
             self.matches[match.game_id] = match
-        logger.info("game %s created: map %s, %d players%s", match.game_id, game_map.name, settings.players,
-                    f", {settings.turn_seconds:g} s per turn" if settings.turn_seconds else "")
+        logger.info("game %s created: %s on %s, %d players%s", match.game_id, match.ruleset.title, game_map.name,
+                    settings.players, f", {settings.turn_seconds:g} s per turn" if settings.turn_seconds else "")
         self.bots += await seat_bots(match, self.get, self.bot_turn_pause)
         return match
 
-    async def _rematch(self, settings: GameSettings, seats: list[SeatRecord]) -> Match:
-        """R27: the same settings, the same players in the same seats, each keeping their seat token."""
-        game_map = await self._checked_map(settings)
+    async def _rematch(self, old: Match, seats: list[SeatRecord]) -> Match:
+        """R27: the same settings and map, the players who asked in the same seats, each keeping their seat token."""
+        settings = old.settings
+        bots = sum(1 for s in seats if s.name.startswith("bot-"))
+        if len(seats) != settings.players:
+            settings = settings.model_copy(update={"players": len(seats), "bots": min(bots, len(seats))})
         async with self._creating:
-            match = await Match.create(self._new_id(), settings, game_map, self.storage, self._rematch, seats)
+            match = await Match.create(self._new_id(), settings, old.game_map, self.storage, self._seeds(),
+                                       self._rematch, seats, clock=self._clock)
             self.matches[match.game_id] = match
         logger.info("game %s created as a rematch: %s", match.game_id, ", ".join(s.name for s in seats))
         return match
 
     async def _let_go_of_finished(self) -> None:
         """Keep the newest `finished_games_kept` finished games in memory; the store keeps every game."""
-        finished = [m for m in self.matches.values() if _is_finished(m)]
+        finished = [m for m in self.matches.values() if m.finished]
         for match in finished[:max(0, len(finished) - self.finished_games_kept)]:
             del self.matches[match.game_id]
             await match.close()
@@ -103,41 +143,64 @@ class Lobby:
                     self.bots.remove(bot)
                     await bot.close()
 
-    async def _checked_map(self, settings: GameSettings) -> GameMap:
-        running = sum(not _is_finished(m) for m in self.matches.values())
+    async def checked(self, settings: GameSettings, upload: MapUpload | None) -> tuple[GameSettings, GameMap]:
+        """The settings as the rule set completes them, and the map: or a refusal saying what is wrong."""
+        running = sum(not m.finished for m in self.matches.values())
         if running >= self.max_games:
-            raise Refusal(ErrorCode.BAD_SETTINGS, f"this server already holds {self.max_games} games in play; "
-                                                  "try again when one has ended")
+            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"this server already holds {self.max_games} games in play; "
+                                                    "try again when one has ended")
         try:
-            get_ruleset(settings.ruleset)
+            ruleset = get_ruleset(settings.ruleset)
         except ValueError as exc:
             raise Refusal(ErrorCode.BAD_SETTINGS, str(exc)) from None
-        check_strategy(settings)
         try:
-            size = Path(settings.map).stat().st_size if Path(settings.map).is_file() else 0
-        except (OSError, ValueError):
-            size = 0
-        if size > MAX_MAP_BYTES:
-            raise Refusal(ErrorCode.BAD_MAP, f"{settings.map} has {size} bytes; a map may have at most "
-                                             f"{MAX_MAP_BYTES}")
-        try:
-            game_map = await asyncio.to_thread(load_map, settings.map)
-        except MapError as exc:
-            text = str(exc)
-            raise Refusal(ErrorCode.BAD_MAP, text if len(text) <= 600 else text[:600] + " ...") from None
-        except (OSError, ValueError) as exc:
-            raise Refusal(ErrorCode.BAD_MAP, f'the map "{settings.map}" cannot be read: {exc}') from None
-        try:
-            starting_groups(game_map, settings.players)
-        except ValueError as exc:
-            raise Refusal(ErrorCode.BAD_SETTINGS, str(exc)) from None
-        return game_map
+            options = ruleset.options(settings.options)
+        except ValidationError as exc:
+            raise Refusal(ErrorCode.BAD_SETTINGS,
+                          f"{ruleset.title} options: {_options_problem(exc)}") from None
+        fewest, most = ruleset.player_counts(options)
+        if not fewest <= settings.players <= most:
+            raise Refusal(ErrorCode.BAD_SETTINGS, f"a {ruleset.title} game has {fewest} to {most} players, not "
+                                                  f"{settings.players}")
+        if settings.turn_seconds is not None and settings.turn_seconds < self.min_turn_seconds:
+            raise Refusal(ErrorCode.BAD_SETTINGS, f"a turn's time limit is at least {self.min_turn_seconds:g} seconds "
+                                                  "on this server")
+        strategy = settings.bot_strategy or ruleset.default_strategy
+        settings = settings.model_copy(update={"options": options.model_dump(mode="json"),
+                                               "bot_strategy": strategy if settings.bots else settings.bot_strategy})
+        if settings.bots:
+            check_strategy(ruleset, strategy)
+        game_map = await self._map(ruleset, settings, upload, options)
+        problem = ruleset.map_problem(game_map, options, settings.players)
+        if problem is not None:
+            raise Refusal(ErrorCode.BAD_SETTINGS, problem)
+        return settings, game_map
+
+    async def _map(self, ruleset: AnyRuleSet, settings: GameSettings, upload: MapUpload | None,
+                   options: object) -> GameMap:
+        if ruleset.own_map:
+            if settings.map is not None or upload is not None:
+                raise Refusal(ErrorCode.BAD_MAP, f"{ruleset.title} is played on its own board: choose no map")
+            return ruleset.make_map(options)
+        if upload is not None:
+            if settings.map is not None:
+                raise Refusal(ErrorCode.BAD_MAP, "give a map of the catalogue or upload one, not both")
+            return await asyncio.to_thread(read_upload, upload.name, upload.text)
+        if settings.map is None:
+            raise Refusal(ErrorCode.BAD_MAP, "choose a map (list_maps gives this server's maps) or upload one")
+        return self.catalogue.get(settings.map)
 
     def _new_id(self) -> str:
         while True:
             game_id = secrets.token_hex(3)
             if game_id not in self.matches:
                 return game_id
+
+    async def hand_over(self, sub: Subscriber, game_id: str, player: str, ref: str | None) -> None:
+        """A vote to hand an absent player's seat to the server's computer player; once decided, it sits down."""
+        match = self.get(game_id)
+        if await match.vote_hand_over(sub, player, self.hand_over_after, ref):
+            self.bots += await seat_substitute(match, player, self.get, self.bot_turn_pause)
 
     async def disconnect(self, sub: Subscriber) -> None:
         for game_id in list(sub.games):
@@ -150,7 +213,3 @@ class Lobby:
             await bot.close()
         for match in list(self.matches.values()):
             await match.close()
-
-
-def _is_finished(match: Match) -> bool:
-    return match.state is not None and match.state.phase is Phase.FINISHED

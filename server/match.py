@@ -1,37 +1,43 @@
 """One game's single owner: every change to a game — a join, an order, a commit, a disconnect, a timeout — happens
-under its lock, is saved, and only then is acknowledged and told to the game's subscribers.
+under its lock, is saved, and only then is acknowledged and told to the game's followers.
 
-The engine's functions are pure; the match holds what they work on: the current GameState, the game's seed (which
-never leaves the server, D1), the numbered event log, and the connections following the game with the seat each
-holds (None for a spectator). Everything sent about the game passes through shared.rules.view.view.
+The decisions themselves are server/core.py's, pure; this is the runner around them. It holds the table they work
+on, the game's seed (which never leaves the server, D1), the numbered event log, the connections following the
+game with the seat each holds (None for a spectator), and the turn's timer. Everything sent about the game passes
+through the rule set's view function, and private log entries go only to those who may see them.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Protocol, get_args
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from server import core
+from server.clock import Clock, LoopClock, Timer
+from server.codec import game_from_dict, game_to_dict, map_from_dict, map_to_dict
+from server.core import Decision, Table
+from server.entries import Entry, Logged, number
 from server.eventlog import EventLog
+from server.refusal import Refusal
 from server.seats import find_seat, new_token, token_hash
 from server.storage.base import GameProgress, GameRecord, OrderChange, RestoredGame, SeatRecord, Storage
-from server.storage.snapshot import map_from_dict, map_to_dict, order_to_json, state_from_dict, state_to_dict
 from server.tasks import BackgroundTasks
 from server.updates import UpdateFrames
-from shared.maps.groups import starting_groups
+from shared.game.errors import Refused
+from shared.game.game import Game
+from shared.game.ruleset import AnyRuleSet, Status
 from shared.maps.model import GameMap
 from shared.protocol import log as game_log
 from shared.protocol.codes import ErrorCode
-from shared.protocol.lobby import GamePhase, GameSettings, GameSummary, SeatInfo
-from shared.protocol.log import LogEvent, SequencedEvent
+from shared.protocol.lobby import GameSettings, GameSummary
 from shared.protocol.messages import (
     CommitAccepted,
     Error,
+    HandOverPending,
     Joined,
     Left,
     OrderAccepted,
@@ -41,33 +47,23 @@ from shared.protocol.messages import (
     Resumed,
     Watching,
 )
-from shared.rules import turns
-from shared.rules.errors import RuleCode, RuleError
-from shared.rules.events import Combat, GameWon, PlayerEliminated
-from shared.rules.orders import Order
-from shared.rules.random import GameRandom
-from shared.rules.registry import get_ruleset
-from shared.rules.ruleset import GameOptions, Ruleset
-from shared.rules.state import GameState, Phase
+from shared.protocol.messages import (
+    GameMap as GameMapMessage,
+)
+from shared.rulesets import get_ruleset
 
 logger = logging.getLogger("risc.server")
-
-SETUP_TURN = -1
-"""The generator that assigns groups is derived for this turn number, apart from every played turn's."""
 
 RESUME_EVENT_LIMIT = 2000
 """A client further behind than this gets a fresh snapshot instead of every entry it missed."""
 
-LogBody = BaseModel | object
-"""A log entry before it is numbered: one of the members of shared.protocol.log.LogEvent."""
-
-_LOG_TYPES: frozenset[type] = frozenset(get_args(get_args(LogEvent)[0]))
-
 
 class Subscriber(Protocol):
-    """A connection as a match sees it: somewhere to send messages, and the games it follows."""
+    """A connection as a match sees it: somewhere to send messages, the games it follows, and the view of each that
+    it was last sent (what the next update's patch is taken against)."""
 
     games: set[str]
+    views: dict[str, dict[str, Any]]
 
     @property
     def label(self) -> str: ...
@@ -77,201 +73,237 @@ class Subscriber(Protocol):
         ...
 
 
-class Refusal(Exception):
-    """A request that cannot be granted. Raised before anything changes, so a refusal changes nothing."""
-
-    def __init__(self, code: ErrorCode | RuleCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    @classmethod
-    def of(cls, error: RuleError) -> Refusal:
-        return cls(error.code, error.message)
-
-
-RematchFactory = Callable[[GameSettings, list[SeatRecord]], Awaitable["Match"]]
+RematchFactory = Callable[["Match", list[SeatRecord]], Awaitable["Match"]]
 
 
 class Match:
-    def __init__(self, record: GameRecord, progress: GameProgress, log: EventLog, game_map: GameMap,
-                 storage: Storage, rematch_factory: RematchFactory | None = None) -> None:
-        self.game_id = record.game_id
-        self.settings = record.settings
-        self.game_map = game_map
-        self.ruleset: Ruleset = get_ruleset(record.settings.ruleset)
-        self._seed = record.seed
+    def __init__(self, table: Table, log: EventLog, storage: Storage, rematch_factory: RematchFactory | None = None,
+                 clock: Clock | None = None) -> None:
+        self.table = table
+        self.game_id = table.game_id
+        self.log = log
         self._storage = storage
         self._rematch_factory = rematch_factory
-        self.seats: list[SeatRecord] = list(progress.seats)
-        self.state: GameState | None = (None if progress.state is None
-                                        else state_from_dict(progress.state, game_map))
-        # Only the most recent entries stay in memory: a client further behind gets a snapshot (see _catch_up).
-        self.log = log
-        self.rematch: list[str] = list(progress.rematch)
-        self.rematch_game: str | None = progress.rematch_game
+        self._clock: Clock = clock or LoopClock()
         self.watchers: dict[Subscriber, str | None] = {}
+        self.follows: dict[Subscriber, str] = {}
+        """Spectators who see with one player's sight (where the rule set allows it)."""
+        import asyncio
+
         self.lock = asyncio.Lock()
-        self._groups = ([list(g) for g in starting_groups(game_map, self.settings.players)]
-                        if self.settings.choose_groups else None)
+        self.away_since: dict[str, float] = {}
+        """Seats whose player has no connection to the game, since when (the server's clock)."""
+        self.hand_over_votes: dict[str, set[str]] = {}
+        self._map_text: str | None = None
         self._deadline: float | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: Timer | None = None
+        self._armed: Any = None
         self._tasks = BackgroundTasks()
         self._closed = False
 
     # ---- creation and restoring ----------------------------------------------------------------------------------
 
     @classmethod
-    async def create(cls, game_id: str, settings: GameSettings, game_map: GameMap, storage: Storage,
-                     rematch_factory: RematchFactory | None = None,
-                     seats: Sequence[SeatRecord] = ()) -> Match:
+    async def create(cls, game_id: str, settings: GameSettings, game_map: GameMap, storage: Storage, seed: int,
+                     rematch_factory: RematchFactory | None = None, seats: Sequence[SeatRecord] = (),
+                     clock: Clock | None = None) -> Match:
         """A new game, saved before it exists for anyone; seated at once when `seats` fill it (a rematch)."""
-        record = GameRecord(game_id=game_id, settings=settings, seed=secrets.randbits(63), created_at=time.time(),
+        ruleset = get_ruleset(settings.ruleset)
+        table = core.new_table(game_id, settings, ruleset, ruleset.options(settings.options), game_map, seed)
+        record = GameRecord(game_id=game_id, settings=settings, seed=seed, created_at=time.time(),
                             game_map=map_to_dict(game_map))
-        bodies: list[LogBody] = [game_log.GameCreated()]
-        bodies += [game_log.PlayerJoined(player=s.name) for s in seats]
-        state = None
+        bodies = [Logged(game_log.GameCreated()), *(Logged(game_log.PlayerJoined(player=s.name)) for s in seats)]
         if seats and len(seats) == settings.players:
-            state = _setup(settings, game_map, record.seed, list(seats))
-            bodies.append(game_log.GameStarted(players=[s.name for s in seats]))
-        events = _number(bodies, 0)
-        progress = GameProgress(seats=list(seats), state=None if state is None else state_to_dict(state),
-                                seq=len(events))
-        await storage.create(record, progress, events)
+            started = core.start(table, seats)
+            table, bodies = started.table, bodies + started.entries
+        entries = number(bodies, 0, ruleset)
+        await storage.create(record, _progress(table, len(entries)), entries)
         log = EventLog(game_id, 0, limit=RESUME_EVENT_LIMIT)
-        log.extend(events)
-        match = cls(record, progress, log, game_map, storage, rematch_factory)
+        log.extend(entries)
+        match = cls(table, log, storage, rematch_factory, clock)
         match._schedule_deadline()
         return match
 
+    def _mark_away(self) -> None:
+        """Every seat nobody holds is away from now on (a restored game's seats, before anyone is back)."""
+        now = self._clock.now()
+        held = set(self.watchers.values())
+        for seat in self.table.seats:
+            if seat.name not in held:
+                self.away_since.setdefault(seat.name, now)
+
     @classmethod
     def restore(cls, game: RestoredGame, storage: Storage, rematch_factory: RematchFactory | None = None,
-                game_map: GameMap | None = None) -> Match:
+                game_map: GameMap | None = None, clock: Clock | None = None) -> Match:
         """A game as its store kept it, on `game_map` if given (built from the same stored map, shared with other
         games), else on a map built from its record. Its turn clock, if any, starts afresh."""
-        log = EventLog(game.record.game_id, game.progress.seq, game.log, limit=RESUME_EVENT_LIMIT)
-        match = cls(game.record, game.progress, log,
-                    map_from_dict(game.record.game_map) if game_map is None else game_map, storage, rematch_factory)
+        record, progress = game.record, game.progress
+        ruleset = get_ruleset(record.settings.ruleset)
+        options = ruleset.options(record.settings.options)
+        game_map = map_from_dict(record.game_map) if game_map is None else game_map
+        table = core.new_table(record.game_id, record.settings, ruleset, options, game_map, record.seed)
+        table = table.evolve(
+            seats=tuple(progress.seats), rematch=tuple(progress.rematch), rematch_game=progress.rematch_game,
+            declined=tuple(progress.declined), handed_over=tuple(progress.handed_over),
+            game=None if progress.state is None else game_from_dict(ruleset, progress.state, game_map, options))
+        log = EventLog(record.game_id, progress.seq, game.log, limit=RESUME_EVENT_LIMIT)
+        match = cls(table, log, storage, rematch_factory, clock)
+        match._mark_away()
         match._schedule_deadline()
         return match
 
     # ---- what others see -----------------------------------------------------------------------------------------
 
     @property
+    def settings(self) -> GameSettings:
+        return self.table.settings
+
+    @property
+    def game_map(self) -> GameMap:
+        return self.table.game_map
+
+    @property
+    def ruleset(self) -> AnyRuleSet:
+        return self.table.ruleset
+
+    @property
+    def game(self) -> Game[Any, Any] | None:
+        """The game under way (None in the lobby)."""
+        return self.table.game
+
+    @property
+    def seats(self) -> list[SeatRecord]:
+        return list(self.table.seats)
+
+    @property
     def seq(self) -> int:
         return self.log.last_seq
 
-    def summary(self) -> GameSummary:
-        state = self.state
-        present = set(self.watchers.values())
-        eliminated = set(state.eliminated) if state else set()
-        return GameSummary(
-            game_id=self.game_id, settings=self.settings, map_name=self.game_map.name,
-            territories=len(self.game_map.territories),
-            seats=[SeatInfo(name=s.name, connected=s.name in present, group=s.group, eliminated=s.name in eliminated)
-                   for s in self.seats],
-            free=self.settings.players - len(self.seats),
-            phase=GamePhase.LOBBY if state is None else GamePhase(state.phase.value),
-            turn=0 if state is None else state.turn, winner=None if state is None else state.winner,
-            groups=self._groups, spectators=sum(1 for seat in self.watchers.values() if seat is None),
-            rematch=list(self.rematch), rematch_game=self.rematch_game)
+    @property
+    def finished(self) -> bool:
+        return self.table.finished
 
-    def _frames(self, events: list[SequencedEvent], snapshot: bool = False) -> UpdateFrames:
+    @property
+    def started(self) -> bool:
+        return self.table.game is not None
+
+    def status(self) -> Status | None:
+        return self.table.status
+
+    def summary(self) -> GameSummary:
+        present = {seat for seat in self.watchers.values() if seat is not None}
+        spectators = sum(1 for seat in self.watchers.values() if seat is None)
+        return core.summary(self.table, present, spectators)
+
+    def _frames(self, entries: Sequence[Entry], snapshot: bool = False) -> UpdateFrames:
         deadline_in = None
         if self._deadline is not None:
-            deadline_in = round(max(0.0, self._deadline - asyncio.get_running_loop().time()), 3)
-        return UpdateFrames(self.game_id, self.seq, events, self.summary(), self.state, deadline_in, snapshot)
+            deadline_in = round(max(0.0, self._deadline - self._clock.now()), 3)
+        return UpdateFrames(self.game_id, self.seq, entries, self.summary(), self.ruleset, self.table.game,
+                            self.finished, deadline_in, snapshot)
 
-    def _broadcast(self, events: list[SequencedEvent], skip: Subscriber | None = None) -> None:
-        """Tell every follower (but `skip`): the entries and summary are encoded once, each seat's view once."""
+    def _deliver(self, frames: UpdateFrames, sub: Subscriber, seat: str | None) -> None:
+        base = sub.views.get(self.game_id)
+        update, text, new_base = frames.for_follower(seat, self.follows.get(sub), base)
+        if new_base is not None:
+            sub.views[self.game_id] = new_base
+        sub.send(update, text)
+
+    def _broadcast(self, entries: Sequence[Entry], skip: Subscriber | None = None) -> None:
+        """Tell every follower (but `skip`): shared parts encoded once, each sight's view made once."""
         targets = [(sub, seat) for sub, seat in self.watchers.items() if sub is not skip]
         if not targets:
             return
-        frames = self._frames(events)
+        frames = self._frames(entries)
         for sub, seat in targets:
-            sub.send(*frames.for_seat(seat))
+            self._deliver(frames, sub, seat)
 
-    def _catch_up(self, sub: Subscriber, seat: str | None, last_seq: int | None) -> None:
-        """The entries after `last_seq` when they are few enough, else a snapshot: either way the current view."""
+    def _send_map(self, sub: Subscriber) -> None:
+        if self._map_text is None:
+            message = GameMapMessage(game_id=self.game_id, map=map_to_dict(self.game_map))
+            self._map_text = message.model_dump_json()
+        sub.send(GameMapMessage.model_construct(game_id=self.game_id, map={}, ref=None), self._map_text)
+
+    def _follow(self, sub: Subscriber, seat: str | None, last_seq: int | None) -> None:
+        """Start sending a connection this game: its map, then the entries after `last_seq` when few enough, else
+        a snapshot; either way the view whole."""
+        sub.games.add(self.game_id)
+        sub.views.pop(self.game_id, None)
+        self._send_map(sub)
         missed = None if last_seq is None else self.log.after(last_seq)
-        if missed is not None:
-            sub.send(*self._frames(missed).for_seat(seat))
-        else:
-            sub.send(*self._frames([], snapshot=True).for_seat(seat))
+        frames = self._frames(missed, False) if missed is not None else self._frames([], snapshot=True)
+        self._deliver(frames, sub, seat)
+
+    def _unfollow(self, sub: Subscriber) -> None:
+        self.watchers.pop(sub, None)
+        self.follows.pop(sub, None)
+        sub.games.discard(self.game_id)
+        sub.views.pop(self.game_id, None)
 
     # ---- the lobby -----------------------------------------------------------------------------------------------
 
     async def join(self, sub: Subscriber, name: str, group: int | None, ref: str | None) -> None:
         async with self.lock:
             self._check_open()
-            if self.state is not None:
-                raise Refusal(ErrorCode.GAME_STARTED, f"game {self.game_id} has started: watch it instead")
             if self.watchers.get(sub) is not None:
                 raise Refusal(ErrorCode.ALREADY_SEATED,
                               f"you already sit in game {self.game_id} as {self.watchers[sub]}")
-            if any(s.name.casefold() == name.casefold() for s in self.seats):
-                raise Refusal(ErrorCode.NAME_TAKEN, f'the name "{name}" is taken in game {self.game_id}')
-            if len(self.seats) >= self.settings.players:
-                raise Refusal(ErrorCode.GAME_FULL, f"game {self.game_id} has no free seat")
-            self._check_group(group)
             token = new_token()
-            seats = [*self.seats, SeatRecord(name=name, token_hash=token_hash(token), group=group)]
-            bodies: list[LogBody] = [game_log.PlayerJoined(player=name)]
-            state = None
-            if len(seats) == self.settings.players:
-                state = _setup(self.settings, self.game_map, self._seed, seats)
-                bodies.append(game_log.GameStarted(players=[s.name for s in seats]))
-            numbered = await self._save(bodies, state=state, seats=seats)
+            decision = core.join(self.table, name, group, token_hash(token))
+            entries = await self._save(decision)
             self.watchers[sub] = name
-            sub.games.add(self.game_id)
-            logger.info("game %s: %s joined (%d/%d seats)", self.game_id, name, len(seats), self.settings.players)
+            self.follows.pop(sub, None)
+            self.away_since.pop(name, None)
+            logger.info("game %s: %s joined (%d/%d seats)", self.game_id, name, len(self.table.seats),
+                        self.settings.players)
             sub.send(Joined(game_id=self.game_id, player=name, token=token, ref=ref))
-            if state is not None:
-                logger.info("game %s: started with %s", self.game_id, ", ".join(s.name for s in seats))
+            if self.table.game is not None:
+                logger.info("game %s: started with %s", self.game_id, ", ".join(s.name for s in self.table.seats))
                 self._schedule_deadline()
-            self._broadcast(numbered)
-
-    def _check_group(self, group: int | None) -> None:
-        if self._groups is None:
-            if group is not None:
-                raise Refusal(ErrorCode.BAD_GROUP, f"starting groups in game {self.game_id} are drawn at random: "
-                                                   "join without a group")
-            return
-        if group is None or not 0 <= group < len(self._groups):
-            raise Refusal(ErrorCode.BAD_GROUP, f"choose a starting group from 0 to {len(self._groups) - 1}")
-        holder = next((s.name for s in self.seats if s.group == group), None)
-        if holder is not None:
-            raise Refusal(ErrorCode.BAD_GROUP, f"group {group} is taken by {holder}")
+            self._broadcast(entries, skip=sub)
+            self._follow(sub, name, self.seq - len(entries))
 
     async def leave(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
             if sub not in self.watchers:
                 raise Refusal(ErrorCode.NOT_SEATED, f"you are not in game {self.game_id}")
             seat = self.watchers[sub]
-            state = self.state
-            numbered: list[SequencedEvent] = []
-            if seat is not None and state is None:
-                self._check_open()
-                seats = [s for s in self.seats if s.name != seat]
-                numbered = await self._save([game_log.PlayerLeft(player=seat)], state=None, seats=seats)
-                logger.info("game %s: %s left", self.game_id, seat)
-            elif (seat is not None and state is not None and state.phase is not Phase.FINISHED
-                  and seat not in state.eliminated):
-                raise Refusal(ErrorCode.GAME_STARTED, "the game has started: you keep your seat until you lose or "
-                                                      "the game ends (you may disconnect and come back)")
-            del self.watchers[sub]
-            sub.games.discard(self.game_id)
+            entries: list[Entry] = []
+            if seat is not None:
+                decision = core.leave(self.table, seat)
+                if decision is not None:
+                    self._check_open()
+                    entries = await self._save(decision)
+                    logger.info("game %s: %s left", self.game_id, seat)
+            self._unfollow(sub)
             sub.send(Left(game_id=self.game_id, ref=ref))
-            self._broadcast(numbered)
+            self._broadcast(entries)
+            if seat is not None and self.finished:
+                await self._start_rematch_if_ready()
 
-    async def watch(self, sub: Subscriber, last_seq: int | None, ref: str | None) -> None:
+    async def watch(self, sub: Subscriber, last_seq: int | None, follow: str | None, ref: str | None) -> None:
         async with self.lock:
-            if self.watchers.get(sub) is not None:
-                raise Refusal(ErrorCode.ALREADY_SEATED, f"you sit in game {self.game_id} as {self.watchers[sub]}")
-            self.watchers[sub] = None
-            sub.games.add(self.game_id)
-            sub.send(Watching(game_id=self.game_id, ref=ref))
-            self._catch_up(sub, None, last_seq)
+            seat = self.watchers.get(sub)
+            game = self.table.game
+            if follow is not None:
+                if game is None or follow not in game.players:
+                    raise Refusal(ErrorCode.CANNOT_FOLLOW, f"{follow} does not play in game {self.game_id}")
+                if not self.ruleset.may_follow(game, seat, follow):
+                    raise Refusal(ErrorCode.CANNOT_FOLLOW,
+                                  f"in this game you cannot see with {follow}'s eyes"
+                                  + (": you see all there is to see" if seat is None else ""))
+            elif seat is not None:
+                raise Refusal(ErrorCode.ALREADY_SEATED, f"you sit in game {self.game_id} as {seat}")
+            if follow is not None and seat is not None:
+                # An eliminated player borrows a survivor's sight and watches on as a spectator would.
+                seat = None
+            self.watchers[sub] = seat
+            if follow is None:
+                self.follows.pop(sub, None)
+            else:
+                self.follows[sub] = follow
+            sub.send(Watching(game_id=self.game_id, follow=follow, ref=ref))
+            self._follow(sub, seat, last_seq)
             # Nobody else is told: with every newcomer told to every watcher, a thousand spectators joining made a
             # million updates. The others' spectator count catches up with the game's next update.
 
@@ -280,39 +312,52 @@ class Match:
             seat = find_seat(token, self.seats)
             if seat is None:
                 raise Refusal(ErrorCode.BAD_TOKEN, f"that token opens no seat in game {self.game_id}")
-            self._take_seat(sub, seat.name)
+            if seat.name in self.table.handed_over:  # the player takes their seat back from the computer player
+                await self._save(Decision(self.table.evolve(
+                    handed_over=tuple(n for n in self.table.handed_over if n != seat.name))))
+            back = self._take_seat(sub, seat.name)
             logger.info("game %s: %s reconnected", self.game_id, seat.name)
             sub.send(Resumed(game_id=self.game_id, player=seat.name, ref=ref))
-            self._catch_up(sub, seat.name, last_seq)
-            self._broadcast([], skip=sub)
+            self._follow(sub, seat.name, last_seq)
+            if back:
+                self._broadcast([], skip=sub)
 
     async def attach(self, sub: Subscriber, player: str) -> None:
         """Seat a connection whose player was seated here by a rematch: it holds the same token as before."""
         async with self.lock:
             self._take_seat(sub, player)
             sub.send(Resumed(game_id=self.game_id, player=player))
-            self._catch_up(sub, player, 0)
+            self._follow(sub, player, 0)
             self._broadcast([], skip=sub)
 
-    def _take_seat(self, sub: Subscriber, player: str) -> None:
+    def _take_seat(self, sub: Subscriber, player: str) -> bool:
+        """Hold `player`'s seat from `sub`; returns whether the seat was empty before (news for the others)."""
+        held_before = False
         for other, held in list(self.watchers.items()):
             if held == player and other is not sub:
-                del self.watchers[other]
-                other.games.discard(self.game_id)
+                held_before = True
+                self._unfollow(other)
                 other.send(Error(code=ErrorCode.NOT_SEATED, game_id=self.game_id,
                                  message=f"your seat in game {self.game_id} was taken back with its token "
                                          "from another connection"))
+        if self.watchers.get(sub) == player:
+            held_before = True
         self.watchers[sub] = player
-        sub.games.add(self.game_id)
+        self.follows.pop(sub, None)
+        self.away_since.pop(player, None)
+        self.hand_over_votes.pop(player, None)
+        return not held_before
 
     async def disconnect(self, sub: Subscriber) -> None:
         async with self.lock:
             if sub not in self.watchers:
                 return
-            seat = self.watchers.pop(sub)
-            sub.games.discard(self.game_id)
-            if seat is not None:  # a spectator going is not news of its own, as its coming was not (see watch)
+            seat = self.watchers[sub]
+            self._unfollow(sub)
+            if seat is not None and seat not in self.watchers.values():
+                # A spectator going is not news of its own, as its coming was not (see watch).
                 logger.info("game %s: %s disconnected", self.game_id, seat)
+                self.away_since[seat] = self._clock.now()
                 self._broadcast([])
 
     # ---- playing -------------------------------------------------------------------------------------------------
@@ -320,141 +365,149 @@ class Match:
     def _player(self, sub: Subscriber) -> str:
         player = self.watchers.get(sub)
         if player is None:
-            raise Refusal(RuleCode.NOT_A_PLAYER, f"you hold no seat in game {self.game_id}: only its players act")
+            raise Refusal(Refused.NOT_A_PLAYER, f"you hold no seat in game {self.game_id}: only its players act")
         return player
 
-    def _running(self, turn: int | None) -> GameState:
-        state = self.state
-        if state is None:
-            raise Refusal(RuleCode.WRONG_PHASE, f"game {self.game_id} starts when all {self.settings.players} "
-                                                "seats are taken")
-        if state.phase is Phase.FINISHED:
-            raise Refusal(RuleCode.GAME_OVER, "the game is over")
-        if turn is not None and turn != state.turn:
-            what = "placement (turn 0)" if state.phase is Phase.PLACEMENT else f"turn {state.turn}"
-            raise Refusal(RuleCode.WRONG_TURN, f"this is for turn {turn}, but the game is at {what}")
-        return state
-
-    async def issue(self, sub: Subscriber, turn: int, order: Order, ref: str | None) -> None:
+    async def issue(self, sub: Subscriber, turn: int, order: dict[str, Any], ref: str | None) -> None:
         async with self.lock:
             self._check_open()
             player = self._player(sub)
-            before = self._running(turn)
-            result = turns.issue(self.ruleset, before, player, order)
-            if isinstance(result, RuleError):
-                raise Refusal.of(result)
-            orders = list(result.orders_of(player))
-            numbered: list[SequencedEvent] = []
-            if player in result.committed:  # a ruleset that resolves each order as it comes
-                state, more = self._resolve_if_ready(result)
-                numbered = await self._save([game_log.PlayerCommitted(player=player, turn=turn), *more], state=state)
-            else:
-                await self._save_order(OrderChange(player, turn, len(orders) - 1, order_to_json(order)), result)
-            sub.send(OrderAccepted(game_id=self.game_id, turn=turn, index=len(orders) - 1, order=order,
-                                   orders=orders, ref=ref))
-            if numbered:  # an order alone is news to nobody else, not even that it was issued (R16)
-                self._after_change(numbered, before)
+            before = self.table.status
+            decision = core.issue(self.table, player, turn, order)
+            entries = await self._save(decision)
+            game = self.table.game
+            orders = [] if game is None else [self.ruleset.dump_order(o) for o in game.orders_of(player)]
+            index = len(orders) - 1 if decision.order_change is not None else 0
+            sub.send(OrderAccepted(game_id=self.game_id, turn=turn, index=index,
+                                   order=self.ruleset.dump_order(decision.accepted), orders=orders, ref=ref))
+            if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
+                self._after_change(entries, decision, before)
 
     async def withdraw(self, sub: Subscriber, turn: int, index: int, ref: str | None) -> None:
         async with self.lock:
             self._check_open()
             player = self._player(sub)
-            result = turns.withdraw(self.ruleset, self._running(turn), player, index)
-            if isinstance(result, RuleError):
-                raise Refusal.of(result)
-            await self._save_order(OrderChange(player, turn, index, None), result)
-            sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index,
-                                    orders=list(result.orders_of(player)), ref=ref))
+            decision = core.withdraw(self.table, player, turn, index)
+            await self._save(decision)
+            game = self.table.game
+            orders = [] if game is None else [self.ruleset.dump_order(o) for o in game.orders_of(player)]
+            sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index, orders=orders, ref=ref))
 
     async def list_orders(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
             player = self._player(sub)
-            state = self._running(None)
-            sub.send(Orders(game_id=self.game_id, turn=state.turn, orders=list(state.orders_of(player)),
-                            committed=player in state.committed, ref=ref))
+            game, status = core.running(self.table, None)
+            sub.send(Orders(game_id=self.game_id, turn=status.turn,
+                            orders=[self.ruleset.dump_order(o) for o in game.orders_of(player)],
+                            committed=player in game.committed, ref=ref))
 
     async def commit(self, sub: Subscriber, turn: int, ref: str | None) -> None:
         async with self.lock:
             self._check_open()
             player = self._player(sub)
-            before = self._running(turn)
-            result = turns.commit(self.ruleset, before, player)
-            if isinstance(result, RuleError):
-                raise Refusal.of(result)
-            state, more = self._resolve_if_ready(result)
-            numbered = await self._save([game_log.PlayerCommitted(player=player, turn=turn), *more], state=state)
+            before = self.table.status
+            decision = core.commit(self.table, player, turn)
+            entries = await self._save(decision)
             sub.send(CommitAccepted(game_id=self.game_id, turn=turn, ref=ref))
-            self._after_change(numbered, before)
-
-    def _resolve_if_ready(self, state: GameState) -> tuple[GameState, list[LogBody]]:
-        if not turns.ready(self.ruleset, state):
-            return state, []
-        resolved, events = turns.advance(self.ruleset, state, GameRandom(self._seed, state.turn))
-        revealed = game_log.OrdersRevealed(turn=state.turn, orders={p: list(state.orders_of(p)) for p in state.alive})
-        return resolved, [revealed, *events]  # the orders are logged so the game can be replayed from its seed
+            self._after_change(entries, decision, before)
 
     @property
     def unsettled(self) -> bool:
-        """Whether every player has committed the turn but it is not resolved: see settle."""
-        state = self.state
-        return state is not None and state.phase is not Phase.FINISHED and turns.ready(self.ruleset, state)
+        return core.unsettled(self.table)
 
     async def settle(self) -> None:
         """Resolve a restored turn whose every player had committed, as the running server would have."""
         async with self.lock:
-            before = self.state
-            if before is None or not self.unsettled:
-                return
-            state, more = self._resolve_if_ready(before)
-            self._after_change(await self._save(more, state=state), before)
+            before = self.table.status
+            decision = core.settle(self.table)
+            if decision is not None:
+                self._after_change(await self._save(decision), decision, before)
 
-    def _after_change(self, numbered: list[SequencedEvent], before: GameState) -> None:
-        state = self.state
-        assert state is not None
-        if (state.phase, state.turn) != (before.phase, before.turn):
-            combats = sum(isinstance(e.event, Combat) for e in numbered)
-            out = [e.event.player for e in numbered if isinstance(e.event, PlayerEliminated)]
-            what = "placement" if before.phase is Phase.PLACEMENT else f"turn {before.turn}"
-            logger.info("game %s: %s resolved (%d combats%s)", self.game_id, what, combats,
-                        f", eliminated: {', '.join(out)}" if out else "")
-            for entry in numbered:
-                if isinstance(entry.event, GameWon):
-                    logger.info("game %s: %s won", self.game_id, entry.event.player)
-            self._schedule_deadline()
-        self._broadcast(numbered)
+    def _after_change(self, entries: Sequence[Entry], decision: Decision, before: Status | None) -> None:
+        for resolved in decision.resolved:
+            what = f"step {resolved.step} (turn {resolved.turn})"
+            logger.info("game %s: %s resolved (%d events)", self.game_id, what, len(resolved.events))
+        status = self.table.status
+        if status is not None and status.finished and (before is None or not before.finished):
+            logger.info("game %s: over, %s", self.game_id,
+                        f"{status.winner} won" if status.winner else "a draw")
+        self._schedule_deadline()
+        self._broadcast(entries)
 
-    # ---- the turn clock (D3) -------------------------------------------------------------------------------------
+    # ---- the turn clock (D3, C9) ---------------------------------------------------------------------------------
 
     def _schedule_deadline(self) -> None:
+        """Arm the turn's timer for whoever the game now waits for; a change that leaves the same players awaited
+        on the same turn (a commit, an action within one's turn) leaves the timer running."""
+        status, seconds = self.table.status, self.settings.turn_seconds
+        if seconds is None or status is None or status.finished or self._closed:
+            self._disarm()
+            return
+        if self._timer is not None and self._armed == status.clock:
+            return
+        self._disarm()
+        self._armed = status.clock
+        self._deadline = self._clock.now() + seconds
+        key = status.clock
+        self._timer = self._clock.call_later(seconds, lambda: self._deadline_passed(key))
+
+    def _disarm(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
-            self._timer = None
-        self._deadline = None
-        state, seconds = self.state, self.settings.turn_seconds
-        if seconds is None or state is None or state.phase is Phase.FINISHED or self._closed:
-            return
-        loop = asyncio.get_running_loop()
-        self._deadline = loop.time() + seconds
-        self._timer = loop.call_later(seconds, self._deadline_passed, state.phase, state.turn)
+        self._timer, self._deadline, self._armed = None, None, None
 
-    def _deadline_passed(self, phase: Phase, turn: int) -> None:
-        self._tasks.spawn(self._time_out(phase, turn), f"game {self.game_id}: the turn's time limit failed")
+    def _deadline_passed(self, clock_key: Any) -> None:
+        self._tasks.spawn(self._time_out(clock_key), f"game {self.game_id}: the turn's time limit failed")
 
-    async def _time_out(self, phase: Phase, turn: int) -> None:
+    async def _time_out(self, clock_key: Any) -> None:
         async with self.lock:
-            before = self.state
-            if self._closed or before is None or (before.phase, before.turn) != (phase, turn):
+            if self._closed:
                 return
-            awaited = sorted(self.ruleset.awaiting(before))
-            state = turns.commit_for_timeout(self.ruleset, before)
-            state, more = self._resolve_if_ready(state)
+            before = self.table.status
+            decision = core.time_out(self.table, clock_key)
+            if decision is None:
+                return
+            self._timer = None
             try:
-                numbered = await self._save([game_log.TimeRanOut(turn=turn, players=awaited), *more], state=state)
+                entries = await self._save(decision)
             except Refusal:
+                self._armed = None
                 self._schedule_deadline()  # try again after another full turn's time
                 return
-            logger.info("game %s: time ran out for %s", self.game_id, ", ".join(awaited) or "nobody")
-            self._after_change(numbered, before)
+            late = next((e.event for e in entries if isinstance(e.event, game_log.TimeRanOut)), None)
+            logger.info("game %s: time ran out for %s", self.game_id,
+                        ", ".join(late.players) if late is not None and late.players else "nobody")
+            self._armed = None
+            self._after_change(entries, decision, before)
+
+    async def vote_hand_over(self, sub: Subscriber, player: str, least_away: float, ref: str | None) -> bool:
+        """A player's vote to hand `player`'s seat to the server's computer player; True once it is decided."""
+        async with self.lock:
+            self._check_open()
+            voter = self._player(sub)
+            away = self.away_since.get(player)
+            votes, needed, decision = core.hand_over_vote(
+                self.table, voter, player, None if away is None else self._clock.now() - away, least_away,
+                frozenset(self.hand_over_votes.get(player, set())),
+                {seat for seat in self.watchers.values() if seat is not None})
+            self.hand_over_votes[player] = set(votes)
+            sub.send(HandOverPending(game_id=self.game_id, player=player, votes=sorted(votes), needed=needed,
+                                     ref=ref))
+            if decision is None:
+                return False
+            entries = await self._save(decision)
+            self.hand_over_votes.pop(player, None)
+            logger.info("game %s: %s's seat is handed to the server's player", self.game_id, player)
+            self._broadcast(entries)
+            return True
+
+    async def play_for(self, player: str) -> None:
+        """Play an awaited player's turn as the rule set does when their time runs out (a computer player whose
+        every choice was refused, so that the game cannot stall on it)."""
+        status = self.table.status
+        if status is not None and player in status.acting:
+            logger.warning("game %s: %s's turn is played by the rules' defaults", self.game_id, player)
+            await self._time_out(status.clock)
 
     # ---- the end (R27) -------------------------------------------------------------------------------------------
 
@@ -464,66 +517,65 @@ class Match:
             player = self.watchers.get(sub)
             if player is None:
                 raise Refusal(ErrorCode.NOT_SEATED, f"only the players of game {self.game_id} may ask for a rematch")
-            state = self.state
-            if state is None or state.phase is not Phase.FINISHED:
-                raise Refusal(ErrorCode.NOT_FINISHED, f"game {self.game_id} is not over")
-            if self.rematch_game is not None:
-                raise Refusal(ErrorCode.GAME_STARTED, f"the rematch is game {self.rematch_game}: resume it with your "
-                                                      "seat token")
-            accepted = self.rematch if player in self.rematch else [*self.rematch, player]
-            waiting = [p for p in state.players if p not in accepted]
-            bodies: list[LogBody] = [game_log.RematchRequested(player=player)]
-            new_match = None
-            if not waiting and self._rematch_factory is not None:
-                new_match = await self._rematch_factory(self.settings, list(self.seats))
-                bodies.append(game_log.RematchStarted(game_id=new_match.game_id))
-            numbered = await self._save(bodies, state=self.state, rematch=accepted,
-                                        rematch_game=None if new_match is None else new_match.game_id)
-            sub.send(RematchPending(game_id=self.game_id, accepted=accepted, waiting_for=waiting, ref=ref))
-            self._broadcast(numbered)
-            if new_match is not None:
-                logger.info("game %s: rematch started as game %s", self.game_id, new_match.game_id)
-                for other, seat in list(self.watchers.items()):
-                    if seat is not None:
-                        await new_match.attach(other, seat)
+            decision, waiting = core.rematch_request(self.table, player)
+            entries = await self._save(decision)
+            sub.send(RematchPending(game_id=self.game_id, accepted=list(self.table.rematch), waiting_for=waiting,
+                                    ref=ref))
+            self._broadcast(entries)
+            await self._start_rematch_if_ready()
+
+    async def _start_rematch_if_ready(self) -> None:
+        """Everyone still at the table asked: the rematch starts with them (if the rule set can seat so few)."""
+        table = self.table
+        if table.rematch_game is not None or self._rematch_factory is None or not table.rematch:
+            return
+        if any(s.name not in table.rematch and s.name not in table.declined for s in table.seats):
+            return
+        if core.rematch_problem(table) is not None:
+            return
+        new_match = await self._rematch_factory(self, core.rematch_seats(table))
+        entries = await self._save(Decision(table.evolve(rematch_game=new_match.game_id), [
+            Logged(game_log.RematchStarted(game_id=new_match.game_id, players=list(table.rematch)))]))
+        self._broadcast(entries)
+        logger.info("game %s: rematch started as game %s", self.game_id, new_match.game_id)
+        for other, seat in list(self.watchers.items()):
+            if seat is not None and seat in table.rematch:
+                await new_match.attach(other, seat)
+
+    def rematch_problem(self) -> str | None:
+        return core.rematch_problem(self.table)
 
     # ---- saving and closing --------------------------------------------------------------------------------------
 
-    async def _save(self, bodies: Sequence[LogBody], *, state: GameState | None,
-                    seats: list[SeatRecord] | None = None, rematch: list[str] | None = None,
-                    rematch_game: str | None = None) -> list[SequencedEvent]:
-        """Number the new entries, save them with the new state, and only then make both current."""
-        numbered = _number(bodies, self.seq)
-        new_seats = self.seats if seats is None else seats
-        new_rematch = self.rematch if rematch is None else rematch
-        new_rematch_game = self.rematch_game if rematch_game is None else rematch_game
-        # Every field is typed already, so it is not validated again (a save comes with every order).
-        progress = GameProgress.model_construct(
-            seats=new_seats, state=None if state is None else state_to_dict(state),
-            seq=self.seq + len(numbered), rematch=new_rematch, rematch_game=new_rematch_game)
+    async def _save(self, decision: Decision) -> list[Entry]:
+        """Number the new entries, save them with the new table, and only then make both current."""
+        if decision.order_change is not None and not decision.entries:
+            await self._save_order(decision.order_change)
+            self.table = decision.table
+            return []
+        entries = number(decision.entries, self.seq, self.ruleset)
+        progress = _progress(decision.table, self.seq + len(entries))
         try:
-            await self._storage.save(self.game_id, progress, numbered)
+            await self._storage.save(self.game_id, progress, entries)
         except Exception as exc:
             raise self._unsaved("a change", exc) from exc
-        self.state, self.seats = state, new_seats
-        self.rematch, self.rematch_game = new_rematch, new_rematch_game
-        self.log.extend(numbered)
-        return numbered
+        self.table = decision.table
+        self.log.extend(entries)
+        return entries
 
-    async def _save_order(self, change: OrderChange, state: GameState) -> None:
-        """Keep an issued or withdrawn order — `state` differs from the current one by it alone — as a small write
-        rather than the whole progress (a save comes with every order), and only then make `state` current."""
+    async def _save_order(self, change: OrderChange) -> None:
+        """Keep an issued or withdrawn order as a small write rather than the whole progress (a save comes with
+        every order)."""
         try:
             await self._storage.save_order(self.game_id, change)
         except Exception as exc:
             raise self._unsaved("an order", exc) from exc
-        self.state = state
 
     def _unsaved(self, what: str, exc: Exception) -> Refusal:
         """What the player is told when the store could not keep a change: it did not happen."""
         logger.error("game %s: could not save %s: %s", self.game_id, what, exc)
-        return Refusal(ErrorCode.STORAGE_FAILED,
-                       "the server could not save this change, so it did not happen; try again")
+        return Refusal(ErrorCode.STORAGE_FAILED, "the server could not save this change, so it did not happen; "
+                                                 "try again")
 
     def _check_open(self) -> None:
         if self._closed:
@@ -533,23 +585,14 @@ class Match:
         """Wait for the change under way, then accept no more: nothing is left half done."""
         async with self.lock:
             self._closed = True
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer, self._deadline = None, None
+            self._disarm()
         self._tasks.cancel()
 
 
-def _number(bodies: Sequence[LogBody], after: int) -> list[SequencedEvent]:
-    """Entries numbered from after + 1. A body already of one of the log's own types is taken as it is (validating
-    it again cost a twenty-fifth of the server's time under load); anything else is validated."""
-    return [SequencedEvent.model_construct(seq=seq, event=body) if type(body) in _LOG_TYPES
-            else SequencedEvent.model_validate({"seq": seq, "event": body})
-            for seq, body in enumerate(bodies, start=after + 1)]
-
-
-def _setup(settings: GameSettings, game_map: GameMap, seed: int, seats: list[SeatRecord]) -> GameState:
-    options = GameOptions(initial_units=settings.initial_units, neutral_units=settings.neutral_units,
-                          random_groups=not settings.choose_groups)
-    chosen = {s.name: s.group for s in seats if s.group is not None} if settings.choose_groups else None
-    return get_ruleset(settings.ruleset).setup(game_map, [s.name for s in seats], options,
-                                               GameRandom(seed, SETUP_TURN), chosen)
+def _progress(table: Table, seq: int) -> GameProgress:
+    game = table.game
+    # Every field is typed already, so it is not validated again (a save comes with every change).
+    return GameProgress.model_construct(
+        seats=list(table.seats), state=None if game is None else game_to_dict(table.ruleset, game), seq=seq,
+        rematch=list(table.rematch), rematch_game=table.rematch_game, declined=list(table.declined),
+        handed_over=list(table.handed_over), status=table.summary_status.value)

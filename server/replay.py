@@ -1,49 +1,42 @@
 """A stored game played again from its seed and its logged orders, checked against what the log says happened.
 
-Each resolved turn is logged as its revealed orders (OrdersRevealed) followed by the engine's events. Replaying
-issues those orders on the replayed state, resolves the turn with the game's seed, and compares the events the
-engine gives with the logged ones; at the end the replayed board is compared with the stored one. The first turn
-where they part is reported: a damaged or altered log, or an engine that no longer plays the same game.
+Each resolution is logged as the orders it carried out (OrdersRevealed) followed by the rule set's events. Replaying
+sets the game up from the seed as the server did, carries each logged resolution out again with the same dice, and
+compares the events the rules give with the logged ones; at the end the replayed game is compared with the stored
+one. The first resolution where they part is reported: a damaged or altered log, or rules that no longer play the
+same game. It reads no rule set's orders or events itself: it compares them as JSON.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.match import _setup
+from server import core
+from server.codec import game_to_dict, map_from_dict
+from server.entries import logged
 from server.storage.base import StoredGame
-from server.storage.snapshot import map_from_dict, state_to_dict
-from shared.protocol.log import GameStarted, OrdersRevealed, SequencedEvent
-from shared.rules import turns
-from shared.rules.errors import RuleError
-from shared.rules.events import (
-    Combat,
-    Event,
-    GameWon,
-    PlayerEliminated,
-    TurnStarted,
-    UnitsMoved,
-    UnitsPlaced,
-    UnitsReceived,
-)
-from shared.rules.random import GameRandom
-from shared.rules.registry import get_ruleset
-from shared.rules.state import GameState
-
-ENGINE_EVENTS = (UnitsPlaced, UnitsMoved, Combat, UnitsReceived, PlayerEliminated, GameWon, TurnStarted)
+from shared.game import turns
+from shared.game.errors import RuleError
+from shared.game.game import Game
+from shared.game.random import dice_of
+from shared.protocol.log import FRAMEWORK_KINDS
+from shared.rulesets import get_ruleset
 
 
 @dataclass(frozen=True)
-class ReplayedTurn:
+class ReplayedStep:
+    step: int
     turn: int
-    events: list[Event]
-    state: GameState
+    events: list[Any]
+    """The rule set's events, as its objects."""
+    game: Game[Any, Any]
 
 
 @dataclass
 class Replay:
-    turns: list[ReplayedTurn] = field(default_factory=list)
+    steps: list[ReplayedStep] = field(default_factory=list)
     difference: str | None = None
     """What first differs, naming the turn; None when the replay matches the stored game."""
     differing_turn: int | None = None
@@ -53,59 +46,74 @@ class Replay:
         return self.difference is None
 
 
-def _turns(log: list[SequencedEvent]) -> list[tuple[OrdersRevealed, list[Any]]]:
-    """Each resolved turn's revealed orders with the engine events logged after them."""
-    found: list[tuple[OrdersRevealed, list[Any]]] = []
-    current: list[Any] | None = None
+def _resolutions(log: list[dict[str, Any]]) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Each resolution's revealed orders with the rule set's events logged after them (with their audiences)."""
+    found: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    current: list[dict[str, Any]] | None = None
     for entry in log:
-        if isinstance(entry.event, OrdersRevealed):
+        kind = entry["event"].get("kind")
+        if kind == "orders_revealed":
             current = []
-            found.append((entry.event, current))
-        elif isinstance(entry.event, ENGINE_EVENTS) and current is not None:
-            current.append(entry.event)
-        else:
+            found.append((entry["event"], current))
+        elif kind not in FRAMEWORK_KINDS and current is not None:
+            current.append({"event": entry["event"], "audience": entry.get("audience")})
+        elif kind != "time_ran_out":
             current = None
     return found
 
 
 def _comparable(data: dict[str, Any]) -> dict[str, Any]:
-    """A stored state without the orders of a turn under way, which the log reveals only once it resolves."""
-    return {k: v for k, v in data.items() if k not in ("orders", "committed")}
+    """A stored game without the orders of a turn under way, which the log reveals only once it resolves, and
+    without its step count (games saved before steps were counted have their turn there: one short once won)."""
+    return {k: v for k, v in data.items() if k not in ("orders", "committed", "step")}
 
 
 def replay(stored: StoredGame) -> Replay:
     record, progress = stored.record, stored.progress
     result = Replay()
-    if not any(isinstance(e.event, GameStarted) for e in stored.events) or progress.state is None:
+    if not any(e["event"].get("kind") == "game_started" for e in stored.events) or progress.state is None:
         result.difference = "the game has not started: there is nothing to replay"
         return result
-    game_map = map_from_dict(record.game_map)
     ruleset = get_ruleset(record.settings.ruleset)
-    state = _setup(record.settings, game_map, record.seed, list(progress.seats))
+    options = ruleset.options(record.settings.options)
+    table = core.new_table(record.game_id, record.settings, ruleset, options, map_from_dict(record.game_map),
+                           record.seed)
+    game = core.start(table, progress.seats).table.game
+    assert game is not None
+    dice = dice_of(record.seed)
 
     def differs(turn: int, what: str) -> Replay:
         result.differing_turn, result.difference = turn, f"turn {turn}: {what}"
         return result
 
-    for revealed, logged in _turns(stored.events):
-        if revealed.turn != state.turn:
-            return differs(revealed.turn, f"the log has orders for turn {revealed.turn}, the replay is at turn "
-                                          f"{state.turn}")
-        for player, orders in revealed.orders.items():
-            for order in orders:
-                issued = turns.issue(ruleset, state, player, order)
-                if isinstance(issued, RuleError):
-                    return differs(state.turn, f"{player}'s order {order} is refused: {issued.message}")
-                state = issued
-        played = state.turn
-        state, events = turns.advance(ruleset, state, GameRandom(record.seed, played))
-        result.turns.append(ReplayedTurn(played, list(events), state))
-        if list(events) != logged:
-            at = next((i for i, (a, b) in enumerate(zip(events, logged, strict=False)) if a != b),
-                      min(len(events), len(logged)))
-            mine = events[at] if at < len(events) else "nothing"
-            theirs = logged[at] if at < len(logged) else "nothing"
-            return differs(played, f"event {at + 1} of the turn: the engine gives {mine}, the log holds {theirs}")
-    if _comparable(state_to_dict(state)) != _comparable(progress.state):
-        return differs(state.turn, "the replayed board differs from the stored one")
+    for revealed, logged_events in _resolutions(stored.events):
+        status = ruleset.status(game)
+        if revealed["turn"] != status.turn or revealed.get("step", game.step) != game.step:
+            return differs(revealed["turn"], f"the log has orders for turn {revealed['turn']}, the replay is at "
+                                             f"turn {status.turn}")
+        orders: dict[str, Sequence[Any]] = {p: [ruleset.load_order(o) for o in batch]
+                                            for p, batch in revealed["orders"].items()}
+        done = turns.replay_orders(ruleset, game, orders, dice)
+        if isinstance(done, RuleError):
+            return differs(status.turn, done.message)
+        game, resolved = done
+        made = []
+        for told in resolved.events:
+            entry = logged(told)
+            made.append({"event": ruleset.dump_event(entry.event),
+                         "audience": None if entry.audience is None else sorted(entry.audience)})
+        result.steps.append(ReplayedStep(resolved.step, resolved.turn,
+                                         [logged(t).event for t in resolved.events], game))
+        if made != logged_events:
+            at = next((i for i, (a, b) in enumerate(zip(made, logged_events, strict=False)) if a != b),
+                      min(len(made), len(logged_events)))
+            mine = made[at]["event"] if at < len(made) else "nothing"
+            theirs = logged_events[at]["event"] if at < len(logged_events) else "nothing"
+            return differs(status.turn, f"event {at + 1} of the turn: the rules give {mine}, the log holds {theirs}")
+    stored_game = core.new_table(record.game_id, record.settings, ruleset, options, game.game_map, record.seed)
+    from server.codec import game_from_dict
+
+    kept = game_from_dict(ruleset, progress.state, stored_game.game_map, options)
+    if _comparable(game_to_dict(ruleset, game)) != _comparable(game_to_dict(ruleset, kept)):
+        return differs(ruleset.status(game).turn, "the replayed board differs from the stored one")
     return result

@@ -12,6 +12,7 @@ import http
 import itertools
 import logging
 import time
+from typing import Any
 
 from pydantic import BaseModel
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -22,7 +23,7 @@ from server.config import ServerConfig
 from server.dispatch import dispatch
 from server.frames import parse_frame, rate_limited
 from server.lobby import Lobby
-from server.match import Refusal
+from server.refusal import Refusal
 from server.seats import password_matches
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.messages import Error, Hello, ShuttingDown, Welcome, encode
@@ -43,6 +44,8 @@ class Connection:
     def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
         self.ws = ws
         self.games: set[str] = set()
+        self.views: dict[str, dict[str, Any]] = {}
+        """The view of each followed game this connection was last sent: the next update's patch is taken against it."""
         self.number = next(Connection._numbers)
         self.rate = TokenBucket(config.burst, config.messages_per_second, time.monotonic)
         self.bad_frames = TokenBucket(config.bad_frames_burst, config.bad_frames_per_second, time.monotonic)
@@ -166,6 +169,7 @@ class Transport:
             "max_message_bytes": self.config.max_message_bytes,
             "messages_per_second": self.config.messages_per_second,
             "burst": self.config.burst,
+            "min_turn_seconds": self.config.min_turn_seconds,
         }))
         return True
 

@@ -1,61 +1,110 @@
-"""The updates of one change, made for every viewer at once: what all of them share is encoded once.
+"""The updates of one change, made for every follower at once: what they share is encoded once.
 
-An update tells every follower of a game the same new log entries and the same game summary; only the view (and
-`you`) differ from seat to seat, and every spectator shares one view. Encoding each recipient's whole Update with
-pydantic repeated the shared part for every connection, so the frame text is put together here from parts instead,
-each part encoded as pydantic would encode it inside the Update (a test holds the two texts equal).
+An update tells every follower of a game the new log entries they may see, the game's summary and their view. The
+summary is the same for all; the entries are the same for everyone who may see the same ones (private entries
+differ); a view is made once per sight (each seat, each followed player, every spectator together).
+
+A view is sent whole the first time a connection follows a game, then as a JSON merge patch of the view that
+connection was last sent. Each connection keeps that last view; followers who were sent the same last view (nearly
+always all of them) share one patch, worked out once.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any
 
-from pydantic import TypeAdapter
-
+from server.entries import Entry
+from shared.game.game import Game
+from shared.game.ruleset import AnyRuleSet
 from shared.protocol.lobby import GameSummary
-from shared.protocol.log import SequencedEvent
 from shared.protocol.messages import Update
-from shared.rules.state import GameState
-from shared.rules.view import GameView, view
+from shared.protocol.patch import diff
 
-_EVENTS = TypeAdapter(list[SequencedEvent])
-_VIEW = TypeAdapter(GameView | None)
-_FLOAT = TypeAdapter(float | None)
-_NAME = TypeAdapter(str | None)
+Sight = tuple[str, str | None]
+"""Whose eyes a follower sees with: ("seat", name), ("follow", name) or ("spectator", None)."""
+
+
+def sight_of(seat: str | None, follows: str | None) -> Sight:
+    if seat is not None:
+        return "seat", seat
+    if follows is not None:
+        return "follow", follows
+    return "spectator", None
 
 
 class UpdateFrames:
-    """Every viewer's Update for one moment of a game, with its frame text; views are made once per seat."""
+    """Every follower's Update for one moment of a game, with its frame text."""
 
-    def __init__(self, game_id: str, seq: int, events: Sequence[SequencedEvent], summary: GameSummary,
-                 state: GameState | None, deadline_in: float | None, snapshot: bool = False) -> None:
-        self._game_id, self._seq, self._events = game_id, seq, list(events)
-        self._summary, self._state = summary, state
+    def __init__(self, game_id: str, seq: int, entries: Sequence[Entry], summary: GameSummary,
+                 ruleset: AnyRuleSet, game: Game[Any, Any] | None, finished: bool, deadline_in: float | None,
+                 snapshot: bool = False) -> None:
+        self._game_id, self._seq, self._entries = game_id, seq, list(entries)
+        self._summary, self._ruleset, self._game, self._finished = summary, ruleset, game, finished
         self._deadline_in, self._snapshot = deadline_in, snapshot
-        self._head: str | None = None
-        self._tail = (',"deadline_in":' + _FLOAT.dump_json(deadline_in).decode()
-                      + ',"snapshot":' + ("true" if snapshot else "false") + "}")
-        self._views: dict[str | None, tuple[GameView | None, str]] = {}
+        self._summary_text: str | None = None
+        self._events: dict[tuple[int, ...], str] = {}
+        self._views: dict[Sight, tuple[Any, dict[str, Any], str]] = {}
+        self._patches: dict[tuple[Sight, int], str] = {}
 
-    def _shared(self) -> str:
-        if self._head is None:
-            self._head = ('{"ref":null,"type":"update","game_id":' + _NAME.dump_json(self._game_id).decode()
-                          + ',"seq":' + str(self._seq) + ',"events":' + _EVENTS.dump_json(self._events).decode()
-                          + ',"game":' + self._summary.model_dump_json() + ',"view":')
-        return self._head
+    def _visible(self, sight: Sight) -> tuple[list[Entry], str]:
+        who = sight[1]
+        shown = [e for e in self._entries if e.visible_to(who, self._finished)]
+        key = tuple(e.seq for e in shown)
+        text = self._events.get(key)
+        if text is None:
+            text = self._events[key] = "[" + ",".join(e.text for e in shown) + "]"
+        return shown, text
 
-    def _view(self, seat: str | None) -> tuple[GameView | None, str]:
-        made = self._views.get(seat)
+    def _view(self, sight: Sight) -> tuple[Any, dict[str, Any], str] | None:
+        if self._game is None:
+            return None
+        made = self._views.get(sight)
         if made is None:
-            seat_view = None if self._state is None else view(self._state, seat)
-            made = seat_view, _VIEW.dump_json(seat_view).decode() + ',"you":' + _NAME.dump_json(seat).decode()
-            self._views[seat] = made
+            kind, who = sight
+            if kind == "follow" and who is not None:
+                view = self._ruleset.follow_view(self._game, who)
+            else:
+                view = self._ruleset.view(self._game, who)
+            data = self._ruleset.dump_view(view)
+            made = self._views[sight] = view, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False)
         return made
 
-    def for_seat(self, seat: str | None) -> tuple[Update, str]:
-        """The update for the holder of `seat` (None: a spectator), and its frame text."""
-        seat_view, seat_text = self._view(seat)
-        update = Update.model_construct(game_id=self._game_id, seq=self._seq, events=self._events,
-                                        game=self._summary, view=seat_view, you=seat,
-                                        deadline_in=self._deadline_in, snapshot=self._snapshot, ref=None)
-        return update, self._shared() + seat_text + self._tail
+    def _patch(self, sight: Sight, base: dict[str, Any], new: dict[str, Any]) -> str:
+        key = (sight, id(base))
+        text = self._patches.get(key)
+        if text is None:
+            patch = diff(base, new)
+            text = self._patches[key] = "null" if not patch else json.dumps(patch, separators=(",", ":"),
+                                                                            ensure_ascii=False)
+        return text
+
+    def for_follower(self, seat: str | None, follows: str | None,
+                     base: dict[str, Any] | None) -> tuple[Update, str, dict[str, Any] | None]:
+        """The update for one follower (seat None: a spectator, who may follow a player's sight), its frame text,
+        and the view it leaves that follower with (the base of their next patch)."""
+        sight = sight_of(seat, follows)
+        shown, events_text = self._visible(sight)
+        made = self._view(sight)
+        if made is None:
+            view_obj, view_text, patch_text, new_base = None, "null", "null", None
+        else:
+            view_obj, data, full = made
+            new_base = data
+            if base is None:
+                view_text, patch_text = full, "null"
+            else:
+                view_text, patch_text = "null", self._patch(sight, base, data)
+        if self._summary_text is None:
+            self._summary_text = self._summary.model_dump_json()
+        text = ('{"ref":null,"type":"update","game_id":' + json.dumps(self._game_id)
+                + ',"seq":' + str(self._seq) + ',"events":' + events_text + ',"game":' + self._summary_text
+                + ',"view":' + view_text + ',"view_patch":' + patch_text
+                + ',"you":' + json.dumps(seat, ensure_ascii=False)
+                + ',"deadline_in":' + json.dumps(self._deadline_in)
+                + ',"snapshot":' + ("true" if self._snapshot else "false") + "}")
+        update = Update.model_construct(game_id=self._game_id, seq=self._seq, events=shown, game=self._summary,
+                                        view=view_obj, view_patch=None, you=seat, deadline_in=self._deadline_in,
+                                        snapshot=self._snapshot, ref=None)
+        return update, text, new_base

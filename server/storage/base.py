@@ -11,12 +11,21 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, Field
 
 from shared.protocol.lobby import GameSettings
-from shared.protocol.log import SequencedEvent
+
+
+class LogLine(Protocol):
+    """A log entry as a store keeps it: its number and its text (JSON, with its audience when private)."""
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def stored(self) -> str: ...
 
 
 class SeatRecord(BaseModel):
@@ -39,10 +48,21 @@ class GameProgress(BaseModel):
     """What changes as the game goes on: saved whole, with the log entries that came with the change."""
 
     seats: list[SeatRecord]
-    state: dict[str, Any] | None = Field(description="the engine's GameState without its map; null in the lobby")
+    state: dict[str, Any] | None = Field(description="the game as its rule set keeps it, without its map "
+                                                     "(server/codec.py); null in the lobby")
     seq: int = Field(description="the number of the last log entry")
     rematch: list[str] = Field(default_factory=list)
     rematch_game: str | None = None
+    declined: list[str] = Field(default_factory=list, description="players who turned the rematch down")
+    handed_over: list[str] = Field(default_factory=list, description="seats the server's computer player took over")
+    status: str | None = Field(default=None, description="lobby, playing or finished; null in progress saved "
+                                                         "before it was kept (the state's phase then tells)")
+
+    @property
+    def finished(self) -> bool:
+        if self.status is not None:
+            return self.status == "finished"
+        return self.state is not None and self.state.get("phase") == "finished"
 
 
 @dataclass(frozen=True)
@@ -50,12 +70,13 @@ class OrderChange:
     """An issued or withdrawn order, kept as a small write of its own rather than by saving the whole progress again.
 
     `order` is the issued order as JSON text (as the state holds it), or None when the order at `index` of the
-    player's orders of `turn` was withdrawn. A store keeps these in the order they came, until the game's next save,
+    player's orders of `step` was withdrawn. A store keeps these in the order they came, until the game's next save,
     which holds them in its state and drops them; loading replays them onto the state last saved (with_orders).
     """
 
     player: str
-    turn: int
+    step: int
+    """The game's step (resolutions so far) the order was given at: the turn, in games saved before steps."""
     index: int
     order: str | None
 
@@ -74,9 +95,10 @@ def with_orders(game_id: str, progress: GameProgress, changes: Sequence[OrderCha
     orders: dict[str, list[Any]] = {player: list(given) for player, given in state.get("orders", {}).items()}
     for change in changes:
         given = orders.setdefault(change.player, [])
-        if change.turn != state.get("turn"):
-            raise StorageError(f"game {game_id}: an order kept for turn {change.turn} while the game is at turn "
-                               f"{state.get('turn')}")
+        step = state.get("step", state.get("turn"))
+        if change.step != step:
+            raise StorageError(f"game {game_id}: an order kept for step {change.step} while the game is at step "
+                               f"{step}")
         if change.order is not None and change.index == len(given):
             given.append(json.loads(change.order))
         elif change.order is None and 0 <= change.index < len(given):
@@ -90,15 +112,13 @@ def with_orders(game_id: str, progress: GameProgress, changes: Sequence[OrderCha
 class StoredGame(BaseModel):
     record: GameRecord
     progress: GameProgress
-    events: list[SequencedEvent]
-
-
-_EVENTS = TypeAdapter(list[SequencedEvent])
+    events: list[dict[str, Any]] = Field(description="the log's entries as stored: seq, event, and audience when "
+                                                     "private")
 
 
 @dataclass(frozen=True)
 class StoredLog:
-    """The last entries of a game's log as the store keeps them, a JSON array of SequencedEvent, not yet read.
+    """The last entries of a game's log as the store keeps them, a JSON array of entries, not yet read.
 
     A starting server restores many games whose clients mostly need none of the older entries: reading them into
     objects (validating every entry) is left until a client is to be caught up.
@@ -114,13 +134,16 @@ class StoredLog:
         return cls("[" + ",".join(texts) + "]", first_seq, len(texts))
 
     @classmethod
-    def of(cls, events: Sequence[SequencedEvent]) -> StoredLog:
-        return cls.of_texts(events[0].seq if events else 1, [e.model_dump_json() for e in events])
+    def of(cls, events: Sequence[LogLine]) -> StoredLog:
+        return cls.of_texts(events[0].seq if events else 1, [e.stored for e in events])
 
-    def entries(self) -> list[SequencedEvent]:
-        """The entries as objects. Raises ValueError if the text is not this log's consecutive entries."""
-        entries = _EVENTS.validate_json(self.text)
-        if [e.seq for e in entries] != list(range(self.first_seq, self.first_seq + self.count)):
+    def entries(self) -> list[dict[str, Any]]:
+        """The entries as JSON values. Raises ValueError if the text is not this log's consecutive entries."""
+        entries = json.loads(self.text)
+        if not isinstance(entries, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), dict)
+                                                    for e in entries):
+            raise ValueError("the stored log is not a list of entries")
+        if [e.get("seq") for e in entries] != list(range(self.first_seq, self.first_seq + self.count)):
             raise ValueError(f"the stored log entries are not numbered {self.first_seq} to "
                              f"{self.first_seq + self.count - 1}")
         return entries
@@ -156,11 +179,11 @@ class StorageError(Exception):
 
 class Storage(ABC):
     @abstractmethod
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
+    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine]) -> None:
         """Keep a new game. Raises StorageError if its id exists."""
 
     @abstractmethod
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
+    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine]) -> None:
         """Replace the game's progress (which holds every order so far) and append `events`, all or nothing."""
 
     @abstractmethod

@@ -13,6 +13,7 @@ from typing import Any
 from server.storage.base import (
     GameProgress,
     GameRecord,
+    LogLine,
     OrderChange,
     RestoredGame,
     Storage,
@@ -23,7 +24,6 @@ from server.storage.base import (
     map_text,
     with_orders,
 )
-from shared.protocol.log import SequencedEvent
 
 
 class MemoryStorage(Storage):
@@ -35,22 +35,22 @@ class MemoryStorage(Storage):
         self._events: dict[str, list[tuple[int, str]]] = {}
         self._orders: dict[str, list[OrderChange]] = {}  # since each game's last save
 
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
+    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine]) -> None:
         if record.game_id in self._records:
             raise StorageError(f"game {record.game_id} exists already")
         game_map = map_text(record.game_map)
         texts = (record.model_dump_json(exclude={"game_map"}), progress.model_dump_json(),
-                 [(e.seq, e.model_dump_json()) for e in events])
+                 [(e.seq, e.stored) for e in events])
         key = map_key(game_map)
         self._maps.setdefault(key, game_map)
         self._map_keys[record.game_id] = key
         self._records[record.game_id], self._progress[record.game_id], self._events[record.game_id] = texts
 
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
+    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine]) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
         progress_text = progress.model_dump_json()  # everything is encoded before anything is changed
-        event_texts = [(e.seq, e.model_dump_json()) for e in events]
+        event_texts = [(e.seq, e.stored) for e in events]
         self._progress[game_id] = progress_text
         self._events[game_id].extend(event_texts)
         self._orders.pop(game_id, None)
@@ -92,5 +92,4 @@ class MemoryStorage(Storage):
     async def list_games(self, include_finished: bool = True) -> list[str]:
         if include_finished:
             return list(self._records)
-        return [g for g in self._records
-                if (GameProgress.model_validate_json(self._progress[g]).state or {}).get("phase") != "finished"]
+        return [g for g in self._records if not GameProgress.model_validate_json(self._progress[g]).finished]

@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 from server.storage.base import (
     GameProgress,
     GameRecord,
+    LogLine,
     OrderChange,
     RestoredGame,
     Storage,
@@ -45,7 +46,6 @@ from server.storage.base import (
     with_orders,
 )
 from server.storage.lock import DataDirLock, DirectoryLocked
-from shared.protocol.log import SequencedEvent
 
 APPLICATION_ID = 0x52495343
 """'RISC' in ASCII, kept in the file's header (PRAGMA application_id) so the server knows its own databases."""
@@ -86,7 +86,8 @@ def _keep_maps_once(db: sqlite3.Connection) -> None:
 
 def _keep_orders_apart(db: sqlite3.Connection) -> None:
     """Version 4: each issued or withdrawn order a small row of `pending_orders` (in the order they came, by rowid)
-    instead of the game's whole progress saved again; the game's next save holds them and deletes its rows."""
+    instead of the game's whole progress saved again; the game's next save holds them and deletes its rows. Its
+    `turn` column holds the game's step (which was its turn while RISC was the only game)."""
     db.execute("CREATE TABLE pending_orders (game_id TEXT NOT NULL REFERENCES games(game_id), player TEXT NOT NULL, "
                "turn INTEGER NOT NULL, position INTEGER NOT NULL, body TEXT)")
     db.execute("CREATE INDEX pending_orders_by_game ON pending_orders (game_id)")
@@ -100,7 +101,10 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def _phase(progress: GameProgress) -> str:
-    return "lobby" if progress.state is None else str(progress.state.get("phase", "lobby"))
+    """What the phase column holds: only whether the game is finished is ever asked of it."""
+    if progress.finished:
+        return "finished"
+    return "lobby" if progress.state is None else "playing"
 
 
 def check_database(path: Path) -> int:
@@ -288,12 +292,12 @@ class SqliteStorage(Storage):
                 db.execute("ROLLBACK")
             raise
 
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
+    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine]) -> None:
         game_map = map_text(record.game_map)
         key = map_key(game_map)
         row = (record.game_id, record.created_at, record.model_dump_json(exclude={"game_map"}),
                progress.model_dump_json(), _phase(progress), key)
-        bodies = [(record.game_id, e.seq, e.model_dump_json()) for e in events]
+        bodies = [(record.game_id, e.seq, e.stored) for e in events]
 
         def insert(db: sqlite3.Connection) -> None:
             try:
@@ -306,9 +310,9 @@ class SqliteStorage(Storage):
 
         await self._write(insert)
 
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
+    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine]) -> None:
         row = (progress.model_dump_json(), _phase(progress), game_id)  # encoded before anything is changed
-        bodies = [(game_id, e.seq, e.model_dump_json()) for e in events]
+        bodies = [(game_id, e.seq, e.stored) for e in events]
 
         def update(db: sqlite3.Connection) -> None:
             if db.execute("UPDATE games SET progress = ?, phase = ? WHERE game_id = ?", row).rowcount != 1:
@@ -319,7 +323,7 @@ class SqliteStorage(Storage):
         await self._write(update)
 
     async def save_order(self, game_id: str, change: OrderChange) -> None:
-        row = (game_id, change.player, change.turn, change.index, change.order, game_id)
+        row = (game_id, change.player, change.step, change.index, change.order, game_id)
 
         def insert(db: sqlite3.Connection) -> None:
             if db.execute("INSERT INTO pending_orders (game_id, player, turn, position, body) "

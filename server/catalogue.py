@@ -1,0 +1,111 @@
+"""The maps a server offers, by id, and maps uploaded by a game's creator.
+
+A client never names a file: it picks a map of the catalogue by id (the bundled maps, and the maps in the folders
+the operator gives with `risc server --maps DIR`), or uploads a map file's text, which is read and checked like any
+file and refused with the findings when it cannot be played. Every catalogue map is read once, when the server
+starts; nothing a client sends makes the server open a path.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from server.refusal import Refusal
+from shared.maps.findings import Severity
+from shared.maps.loader import MapReport, bundled_maps_dir, check_map_bytes
+from shared.maps.model import GameMap
+from shared.protocol.codes import ErrorCode
+from shared.protocol.lobby import MapInfo
+
+logger = logging.getLogger("risc.server")
+
+MAP_SUFFIXES = (".toml", ".map")
+MAX_MAP_FILE_BYTES = 1024 * 1024
+"""A catalogue file larger than this is not read: the largest real maps are a few tens of kilobytes."""
+FINDINGS_SHOWN = 6
+
+
+@dataclass(frozen=True)
+class CatalogueMap:
+    info: MapInfo
+    game_map: GameMap
+
+
+def _map_id(stem: str, taken: set[str]) -> str:
+    base = re.sub(r"[^A-Za-z0-9_.-]+", "-", stem).strip("-.")[:56] or "map"
+    candidate, number = base, 2
+    while candidate.casefold() in taken:
+        candidate, number = f"{base}-{number}", number + 1
+    taken.add(candidate.casefold())
+    return candidate
+
+
+def findings_text(report: MapReport) -> str:
+    """The reasons a map cannot be played, as a few sentences naming the territories and continents concerned."""
+    errors = [f for f in report.findings if f.severity is Severity.ERROR]
+    shown = "; ".join(f.message for f in errors[:FINDINGS_SHOWN])
+    more = f" (and {len(errors) - FINDINGS_SHOWN} more)" if len(errors) > FINDINGS_SHOWN else ""
+    return shown + more if shown else "it cannot be read"
+
+
+class Catalogue:
+    def __init__(self, folders: Sequence[Path] = (), *, bundled: bool = True) -> None:
+        self._maps: dict[str, CatalogueMap] = {}
+        taken: set[str] = set()
+        sources: list[tuple[Path, str]] = []
+        if bundled:
+            sources += [(p, "bundled") for p in sorted(bundled_maps_dir().glob("*.toml"))]
+        for folder in folders:
+            sources += [(p, "server") for p in sorted(folder.iterdir())
+                        if p.is_file() and p.suffix.lower() in MAP_SUFFIXES]
+        for path, source in sources:
+            self._add(path, source, taken)
+
+    def _add(self, path: Path, source: str, taken: set[str]) -> None:
+        try:
+            if path.stat().st_size > MAX_MAP_FILE_BYTES:
+                logger.warning("map %s left out of the catalogue: larger than %d bytes", path, MAX_MAP_FILE_BYTES)
+                return
+            report = check_map_bytes(path.name, path.read_bytes(), path.suffix.lower(), path.stem)
+        except OSError as exc:
+            logger.warning("map %s left out of the catalogue: %s", path, exc)
+            return
+        if not report.playable or report.game_map is None:
+            logger.warning("map %s left out of the catalogue: %s", path, findings_text(report))
+            return
+        game_map = report.game_map
+        map_id = _map_id(path.stem, taken)
+        coordinates = any(t.x is not None and t.y is not None for t in game_map.territories)
+        self._maps[map_id] = CatalogueMap(MapInfo(id=map_id, name=game_map.name, territories=len(game_map.territories),
+                                                  continents=len(game_map.continents), source=source,
+                                                  coordinates=coordinates), game_map)
+
+    def infos(self) -> list[MapInfo]:
+        return [m.info for m in self._maps.values()]
+
+    def ids(self) -> list[str]:
+        return list(self._maps)
+
+    def get(self, map_id: str) -> GameMap:
+        found = self._maps.get(map_id)
+        if found is None:
+            lowered = {k.casefold(): v for k, v in self._maps.items()}
+            found = lowered.get(map_id.casefold())
+        if found is None:
+            raise Refusal(ErrorCode.BAD_MAP, f'this server has no map "{map_id[:64]}" (its maps: '
+                                             f"{', '.join(self._maps) or 'none'}); or upload a map file")
+        return found.game_map
+
+
+def read_upload(name: str, text: str) -> GameMap:
+    """An uploaded map file's text, read and checked; refused with the findings when it cannot be played."""
+    suffix = Path(name).suffix.lower()
+    stem = Path(name).stem or "uploaded map"
+    report = check_map_bytes(name, text.encode("utf-8"), suffix if suffix in MAP_SUFFIXES else "", stem)
+    if not report.playable or report.game_map is None:
+        raise Refusal(ErrorCode.BAD_MAP, f"the uploaded map {name} cannot be played: {findings_text(report)}")
+    return report.game_map

@@ -1,0 +1,72 @@
+"""Time as a match sees it: now, and a call later. Passed in, so that a test can move time itself."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Protocol
+
+
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer: ...
+
+
+class LoopClock:
+    """The running event loop's clock."""
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        return asyncio.get_running_loop().call_later(delay, callback)
+
+
+class ManualClock:
+    """A clock that moves only when told: `advance(seconds)` runs every callback that falls due, in order."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._now = start
+        self._due: list[tuple[float, int, Callable[[], None], _ManualTimer]] = []
+        self._count = 0
+
+    def now(self) -> float:
+        return self._now
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        timer = _ManualTimer()
+        self._count += 1
+        self._due.append((self._now + max(delay, 0.0), self._count, callback, timer))
+        return timer
+
+    def advance(self, seconds: float) -> int:
+        """Move time on; returns how many callbacks ran."""
+        self._now += seconds
+        ran = 0
+        while True:
+            ready = sorted((d for d in self._due if d[0] <= self._now and not d[3].cancelled), key=lambda d: d[:2])
+            if not ready:
+                break
+            entry = ready[0]
+            self._due.remove(entry)
+            entry[2]()
+            ran += 1
+        self._due = [d for d in self._due if not d[3].cancelled]
+        return ran
+
+    @property
+    def pending(self) -> int:
+        return sum(not d[3].cancelled for d in self._due)
+
+
+class _ManualTimer:
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True

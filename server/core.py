@@ -1,0 +1,370 @@
+"""The decisions of one game, apart from everything that waits: a table and a command in, a decision out.
+
+Every function here is pure. It takes the game's table (settings, seats, the game under way) and what someone asks,
+and either raises Refusal (nothing changed) or returns a Decision: the new table, the log entries that tell what
+happened, the resolutions for the server's log, and whether the change is an order kept as a small row. The match
+(server/match.py) is the thin runner around it: it holds the lock, saves the decision, replies, broadcasts and arms
+the turn's timer. The seed and the clock come in from outside, so a test needs neither monkeypatching nor waiting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pydantic import ValidationError
+
+from server.entries import Logged, logged
+from server.refusal import Refusal
+from server.storage.base import OrderChange, SeatRecord
+from shared.game import turns
+from shared.game.errors import Refused, RuleError
+from shared.game.game import Game
+from shared.game.random import SETUP_STEP, GameRandom, dice_of
+from shared.game.ruleset import AnyRuleSet, Status
+from shared.game.turns import Resolved
+from shared.maps.model import GameMap
+from shared.protocol import log as game_log
+from shared.protocol.codes import ErrorCode
+from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
+
+
+@dataclass(frozen=True)
+class Table:
+    """Everything about one game that its decisions read."""
+
+    game_id: str
+    settings: GameSettings
+    ruleset: AnyRuleSet
+    options: Any
+    game_map: GameMap
+    seed: int
+    seats: tuple[SeatRecord, ...] = ()
+    game: Game[Any, Any] | None = None
+    rematch: tuple[str, ...] = ()
+    rematch_game: str | None = None
+    declined: tuple[str, ...] = ()
+    choices: tuple[tuple[str, ...], ...] | None = None
+    """What each player picks when joining (RISC's starting groups), when the game lets them."""
+    handed_over: tuple[str, ...] = ()
+    """Seats the server's computer player plays since their player was gone too long (by the others' vote)."""
+
+    @property
+    def status(self) -> Status | None:
+        return None if self.game is None else self.ruleset.status(self.game)
+
+    @property
+    def finished(self) -> bool:
+        status = self.status
+        return status is not None and status.finished
+
+    @property
+    def summary_status(self) -> GameStatus:
+        if self.game is None:
+            return GameStatus.LOBBY
+        return GameStatus.FINISHED if self.finished else GameStatus.PLAYING
+
+    def evolve(self, **changes: Any) -> Table:
+        return replace(self, **changes)
+
+
+@dataclass
+class Decision:
+    table: Table
+    entries: list[Logged] = field(default_factory=list)
+    resolved: list[Resolved] = field(default_factory=list)
+    order_change: OrderChange | None = None
+    """Set when the change is one order issued or withdrawn: kept as a small row, not the whole progress."""
+    accepted: Any = None
+    """The order an issue accepted."""
+
+
+def new_table(game_id: str, settings: GameSettings, ruleset: AnyRuleSet, options: Any, game_map: GameMap,
+              seed: int) -> Table:
+    choices = ruleset.seat_choices(game_map, options, settings.players)
+    return Table(game_id, settings, ruleset, options, game_map, seed,
+                 choices=None if choices is None else tuple(tuple(c) for c in choices))
+
+
+def start(table: Table, seats: Sequence[SeatRecord]) -> Decision:
+    """Every seat is taken: the rule set sets the board up (its dice from the seed's setup step)."""
+    choices = {s.name: s.group for s in seats if s.group is not None} if table.choices is not None else {}
+    game = table.ruleset.new_game(table.game_map, [s.name for s in seats], table.options,
+                                  GameRandom(table.seed, SETUP_STEP), choices)
+    return Decision(table.evolve(seats=tuple(seats), game=game),
+                    [Logged(game_log.GameStarted(players=[s.name for s in seats]))])
+
+
+# ---- the lobby ----------------------------------------------------------------------------------------------------
+
+def join(table: Table, name: str, group: int | None, token_hash: str) -> Decision:
+    if table.game is not None:
+        raise Refusal(ErrorCode.GAME_STARTED, f"game {table.game_id} has started: watch it instead")
+    if any(s.name.casefold() == name.casefold() for s in table.seats):
+        raise Refusal(ErrorCode.NAME_TAKEN, f'the name "{name}" is taken in game {table.game_id}')
+    if len(table.seats) >= table.settings.players:
+        raise Refusal(ErrorCode.GAME_FULL, f"game {table.game_id} has no free seat")
+    _check_group(table, group)
+    seats = (*table.seats, SeatRecord(name=name, token_hash=token_hash, group=group))
+    joined = [Logged(game_log.PlayerJoined(player=name))]
+    if len(seats) < table.settings.players:
+        return Decision(table.evolve(seats=seats), joined)
+    started = start(table, seats)
+    return Decision(started.table, joined + started.entries)
+
+
+def _check_group(table: Table, group: int | None) -> None:
+    if table.choices is None:
+        if group is not None:
+            raise Refusal(ErrorCode.BAD_GROUP, f"starting groups in game {table.game_id} are drawn at random: "
+                                               "join without a group")
+        return
+    if group is None or not 0 <= group < len(table.choices):
+        raise Refusal(ErrorCode.BAD_GROUP, f"choose a starting group from 0 to {len(table.choices) - 1}")
+    holder = next((s.name for s in table.seats if s.group == group), None)
+    if holder is not None:
+        raise Refusal(ErrorCode.BAD_GROUP, f"group {group} is taken by {holder}")
+
+
+def leave(table: Table, player: str) -> Decision | None:
+    """A seated player leaves: before the start their seat is freed; after the end they turn the rematch down.
+    Returns None where leaving changes nothing of the game (a player who lost, stopping to watch)."""
+    if table.game is None:
+        seats = tuple(s for s in table.seats if s.name != player)
+        return Decision(table.evolve(seats=seats), [Logged(game_log.PlayerLeft(player=player))])
+    status = table.ruleset.status(table.game)
+    if status.finished:
+        if player in table.declined or player in table.rematch or table.rematch_game is not None:
+            return None
+        return Decision(table.evolve(declined=(*table.declined, player)),
+                        [Logged(game_log.RematchDeclined(player=player))])
+    if player not in status.eliminated:
+        raise Refusal(ErrorCode.GAME_STARTED, "the game has started: you keep your seat until you lose or the game "
+                                              "ends (you may disconnect and come back)")
+    return None
+
+
+# ---- playing ------------------------------------------------------------------------------------------------------
+
+def running(table: Table, turn: int | None) -> tuple[Game[Any, Any], Status]:
+    game = table.game
+    if game is None:
+        raise Refusal(Refused.WRONG_PHASE, f"game {table.game_id} starts when all {table.settings.players} seats "
+                                           "are taken")
+    status = table.ruleset.status(game)
+    if status.finished:
+        raise Refusal(Refused.GAME_OVER, "the game is over")
+    if turn is not None and turn != status.turn:
+        raise Refusal(Refused.WRONG_TURN, f"this is for turn {turn}, but the game is at turn {status.turn} "
+                                          f"({status.phase})")
+    return game, status
+
+
+def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> Any:
+    """An order's JSON checked against the game's rule set: a sentence naming what is wrong, never a traceback."""
+    kinds = ruleset.order_kinds()
+    kind = data.get("kind")
+    if kind not in kinds:
+        shown = "no kind" if kind is None else f'the kind "{str(kind)[:40]}"'
+        raise Refusal(ErrorCode.UNKNOWN_ORDER, f"{ruleset.title} has no order with {shown} "
+                                               f"(its orders: {', '.join(kinds)})")
+    try:
+        return ruleset.load_order(data)
+    except ValidationError as exc:
+        parts = []
+        for error in exc.errors(include_url=False)[:4]:
+            where = ".".join(str(p) for p in error["loc"][1:]) or "order"
+            parts.append(f"{where}: {_plain(error)}")
+        raise Refusal(ErrorCode.INVALID_ORDER, f"that {kind} order will not do: " + "; ".join(parts)) from None
+
+
+def _plain(error: Any) -> str:
+    """Pydantic's words for a field, as a player would say them."""
+    kind, context = error["type"], error.get("ctx") or {}
+    if kind == "missing":
+        return "it is missing"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return "a whole number is needed"
+    if kind in ("string_type",):
+        return "a name is needed"
+    if kind == "greater_than_equal":
+        return f"it must be at least {context.get('ge')}"
+    if kind == "less_than_equal":
+        return f"it must be at most {context.get('le')}"
+    if kind == "extra_forbidden":
+        return "this order has no such field"
+    return str(error["msg"])
+
+
+def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decision:
+    """One order: recorded (simultaneous games), or carried out at once (turn-by-turn games)."""
+    ruleset = table.ruleset
+    game, _ = running(table, turn)
+    order = read_order(ruleset, data)
+    if ruleset.simultaneous:
+        issued = turns.issue(ruleset, game, player, order)
+        if isinstance(issued, RuleError):
+            raise Refusal.of(issued)
+        index = len(issued.orders_of(player)) - 1
+        change = OrderChange(player, game.step, index, ruleset.order_type.dump_json(order).decode())
+        return Decision(table.evolve(game=issued), order_change=change, accepted=order)
+    acted = turns.act(ruleset, game, player, order, dice_of(table.seed))
+    if isinstance(acted, RuleError):
+        raise Refusal.of(acted)
+    game, resolved = acted
+    return Decision(table.evolve(game=game), resolution_entries(table, [resolved]), [resolved], accepted=order)
+
+
+def withdraw(table: Table, player: str, turn: int, index: int) -> Decision:
+    game, _ = running(table, turn)
+    result = turns.withdraw(table.ruleset, game, player, index)
+    if isinstance(result, RuleError):
+        raise Refusal.of(result)
+    return Decision(table.evolve(game=result), order_change=OrderChange(player, game.step, index, None))
+
+
+def commit(table: Table, player: str, turn: int) -> Decision:
+    game, status = running(table, turn)
+    result = turns.commit(table.ruleset, game, player)
+    if isinstance(result, RuleError):
+        raise Refusal.of(result)
+    decision = Decision(table.evolve(game=result),
+                        [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))])
+    return _resolve_if_ready(decision)
+
+
+def _resolve_if_ready(decision: Decision) -> Decision:
+    table = decision.table
+    if table.game is None or not turns.ready(table.ruleset, table.game):
+        return decision
+    game, resolved = turns.advance(table.ruleset, table.game, dice_of(table.seed))
+    return Decision(table.evolve(game=game), decision.entries + resolution_entries(table, [resolved]),
+                    [*decision.resolved, resolved])
+
+
+def resolution_entries(table: Table, resolutions: Sequence[Resolved]) -> list[Logged]:
+    """Each resolution's orders (so the game can be replayed from its seed), then what happened."""
+    revealed_to = None if table.ruleset.reveals_orders(table.options) else frozenset[str]()
+    out: list[Logged] = []
+    for resolved in resolutions:
+        out.append(Logged(game_log.OrdersRevealed(turn=resolved.turn, step=resolved.step,
+                                                  orders=turns.reveal(resolved.orders, table.ruleset)),
+                          revealed_to))
+        out += [logged(event) for event in resolved.events]
+    return out
+
+
+def unsettled(table: Table) -> bool:
+    """Every player has committed the turn but it is not resolved (a server stopped in between): see settle."""
+    return table.game is not None and turns.ready(table.ruleset, table.game)
+
+
+def settle(table: Table) -> Decision | None:
+    if not unsettled(table):
+        return None
+    return _resolve_if_ready(Decision(table))
+
+
+def time_out(table: Table, clock: Any) -> Decision | None:
+    """D3, C9: the turn's time ran out. None when the game has moved on since the timer was set (`clock`)."""
+    game = table.game
+    if game is None:
+        return None
+    status = table.ruleset.status(game)
+    if status.finished or status.clock != clock:
+        return None
+    game, late, resolutions = turns.time_out(table.ruleset, game, dice_of(table.seed))
+    entries = [Logged(game_log.TimeRanOut(turn=status.turn, players=late)),
+               *resolution_entries(table, resolutions)]
+    return Decision(table.evolve(game=game), entries, resolutions)
+
+
+# ---- the end (R27) ------------------------------------------------------------------------------------------------
+
+def rematch_request(table: Table, player: str) -> tuple[Decision, list[str]]:
+    """A player asks for a rematch: returns the decision and who is still to ask (empty: start it now)."""
+    if not table.finished:
+        raise Refusal(ErrorCode.NOT_FINISHED, f"game {table.game_id} is not over")
+    if table.rematch_game is not None:
+        raise Refusal(ErrorCode.GAME_STARTED, f"the rematch is game {table.rematch_game}: resume it with your seat "
+                                              "token")
+    if player in table.declined:
+        raise Refusal(ErrorCode.NOT_SEATED, "you left this game's table: the others go on without you")
+    accepted = table.rematch if player in table.rematch else (*table.rematch, player)
+    waiting = [s.name for s in table.seats if s.name not in accepted and s.name not in table.declined]
+    return Decision(table.evolve(rematch=accepted), [Logged(game_log.RematchRequested(player=player))]), waiting
+
+
+def rematch_seats(table: Table) -> list[SeatRecord]:
+    """Who sits in the rematch: everyone who asked, in their seats' order."""
+    return [s for s in table.seats if s.name in table.rematch]
+
+
+def rematch_problem(table: Table) -> str | None:
+    """Why the players who asked cannot have a rematch without those who left (too few for the rule set)."""
+    fewest, _ = table.ruleset.player_counts(table.options)
+    if len(rematch_seats(table)) < fewest:
+        return (f"{', '.join(table.declined)} left: a {table.ruleset.title} game needs at least {fewest} players, so "
+                "there is no rematch")
+    return None
+
+
+# ---- a seat left empty too long ------------------------------------------------------------------------------------
+
+def hand_over_vote(table: Table, voter: str, player: str, away_for: float | None, least_away: float,
+                   votes: frozenset[str], present: set[str]) -> tuple[frozenset[str], list[str], Decision | None]:
+    """A vote to have the server's computer player take `player`'s seat, in a game with no time limit whose player
+    has been away at least `least_away` seconds. The game's creator (its first seat) decides alone; otherwise every
+    other player still in and connected must agree. Returns the votes, who is still to vote, and the decision once
+    it is taken."""
+    _, status = running(table, None)
+    names = [s.name for s in table.seats]
+    if player not in names:
+        raise Refusal(Refused.UNKNOWN_PLAYER, f"{player} does not play in game {table.game_id}")
+    if player == voter:
+        raise Refusal(ErrorCode.BAD_SETTINGS, "you cannot hand your own seat over: leave the game instead")
+    if table.settings.turn_seconds is not None:
+        raise Refusal(ErrorCode.BAD_SETTINGS, "this game has a time limit: an absent player's turns pass when time "
+                                              "runs out, so nobody is stuck")
+    if player in status.eliminated or player in table.handed_over:
+        raise Refusal(ErrorCode.BAD_SETTINGS, f"{player} no longer needs handing over")
+    if away_for is None:
+        raise Refusal(ErrorCode.BAD_SETTINGS, f"{player} is connected")
+    if away_for < least_away:
+        raise Refusal(ErrorCode.BAD_SETTINGS, f"{player} has been away {int(away_for)} s; a seat can be handed over "
+                                              f"after {int(least_away)} s")
+    votes = votes | {voter}
+    creator = names[0]
+    voters = [n for n in names if n != player and n not in status.eliminated and n in present]
+    needed = [] if creator in votes else [n for n in voters if n not in votes]
+    if needed:
+        return votes, needed, None
+    decision = Decision(table.evolve(handed_over=(*table.handed_over, player)),
+                        [Logged(game_log.SeatHandedOver(player=player, strategy=table.settings.bot_strategy
+                                                        or table.ruleset.default_strategy,
+                                                        by=sorted(votes)))])
+    return votes, [], decision
+
+
+# ---- what others see ----------------------------------------------------------------------------------------------
+
+def summary(table: Table, connected: set[str], spectators: int) -> GameSummary:
+    game = table.game
+    status = None if game is None else table.ruleset.status(game)
+    waited = frozenset() if game is None else turns.awaiting(table.ruleset, game, status)
+    eliminated = set(status.eliminated) if status is not None else set()
+    committed = game.committed if game is not None else frozenset()
+    return GameSummary(
+        game_id=table.game_id, settings=table.settings, ruleset_title=table.ruleset.title,
+        simultaneous=table.ruleset.simultaneous, map_name=table.game_map.name,
+        territories=len(table.game_map.territories),
+        seats=[SeatInfo(name=s.name, connected=s.name in connected, group=s.group, eliminated=s.name in eliminated,
+                        committed=s.name in committed, awaited=s.name in waited) for s in table.seats],
+        free=table.settings.players - len(table.seats), status=table.summary_status,
+        phase="lobby" if status is None else ("finished" if status.finished else status.phase),
+        turn=0 if status is None else status.turn, step=0 if game is None else game.step,
+        winner=None if status is None else status.winner,
+        draw=status is not None and status.finished and status.winner is None,
+        groups=None if table.choices is None else [list(c) for c in table.choices], spectators=spectators,
+        rematch=list(table.rematch), rematch_game=table.rematch_game, rematch_declined=list(table.declined))

@@ -1,0 +1,76 @@
+"""Log entries as the server holds them: numbered, encoded once, and private to some players where the rules say.
+
+An entry is encoded to its frame text once, when it is made: every update, every catch-up and the store use that
+text. A private entry (a card drawn, a combat in the fog) carries its audience; it is sent only to them (and to those
+who follow one of them) until the game is over, and stored with its audience so a restarted server knows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from shared.game.ruleset import AnyRuleSet, Private
+
+
+@dataclass(frozen=True)
+class Logged:
+    """A log entry before it is numbered: the event, and who may know of it (None: everyone)."""
+
+    event: Any
+    audience: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
+class Entry:
+    seq: int
+    kind: str
+    event: Any
+    """The event as made (a framework model or a rule set's event), or its JSON values when read back."""
+    audience: frozenset[str] | None
+    text: str
+    """{"seq": N, "event": {...}}: what a client is sent."""
+
+    @property
+    def stored(self) -> str:
+        """What the store keeps: the text, with the audience when there is one."""
+        if self.audience is None:
+            return self.text
+        return self.text[:-1] + ',"audience":' + json.dumps(sorted(self.audience)) + "}"
+
+    def visible_to(self, sight: str | None, finished: bool) -> bool:
+        """Whether a viewer who sees as `sight` (a seat, a followed player, or None) may be told of this entry."""
+        return self.audience is None or finished or (sight is not None and sight in self.audience)
+
+
+def logged(told: Any) -> Logged:
+    """A rule set's event, public or Private, as a log entry to be."""
+    if isinstance(told, Private):
+        return Logged(told.event, frozenset(told.audience))
+    return Logged(told)
+
+
+def number(bodies: Sequence[Logged], after: int, ruleset: AnyRuleSet) -> list[Entry]:
+    """Entries numbered from after + 1, each encoded once."""
+    made = []
+    for seq, body in enumerate(bodies, start=after + 1):
+        event = body.event
+        if isinstance(event, BaseModel):
+            encoded = event.model_dump_json()
+        else:
+            encoded = ruleset.event_type.dump_json(event).decode()
+        made.append(Entry(seq, str(getattr(event, "kind", "")), event, body.audience,
+                          '{"seq":' + str(seq) + ',"event":' + encoded + "}"))
+    return made
+
+
+def from_stored(data: dict[str, Any]) -> Entry:
+    """An entry read back from the store (its JSON values)."""
+    seq, event = int(data["seq"]), data["event"]
+    audience = data.get("audience")
+    return Entry(seq, str(event.get("kind", "")), event, None if audience is None else frozenset(audience),
+                 json.dumps({"seq": seq, "event": event}, separators=(",", ":"), ensure_ascii=False))

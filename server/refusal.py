@@ -1,0 +1,16 @@
+"""A request that cannot be granted: raised before anything changes, so a refusal changes nothing."""
+
+from __future__ import annotations
+
+from shared.game.errors import RuleError
+
+
+class Refusal(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @classmethod
+    def of(cls, error: RuleError) -> Refusal:
+        return cls(error.code, error.message)
