@@ -1,18 +1,19 @@
 """The text client: a prompt that reads commands, a status bar, and the game's news printed above the line being typed.
 
-One game is on screen at a time (played or watched). Every command is one request whose answer is shown at once; what
-the server says unasked (updates, a rematch seating us, a seat taken back) is printed as it comes, above the prompt,
-without touching what the player is typing. The seat token is saved the moment the server hands it over, so a closed
-terminal, a dropped link or a restarted server never costs the seat: the client resumes it with the last log number
-it saw, and prints what it missed.
+It is a face on the session (client/session.py), which holds the connection, the seats and what the server said of
+each game. One game is on screen at a time (played or watched). Every command is one request whose answer is shown at
+once; what the server says unasked (updates, a rematch seating us, a seat taken back) is printed as it comes, above
+the prompt, without touching what the player is typing. The seat token is saved the moment the server hands it over,
+so a closed terminal, a dropped link or a restarted server never costs the seat: the client resumes it with the last
+log number it saw, and prints what it missed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import defaultdict, deque
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app_or_none
@@ -26,17 +27,14 @@ from client import render
 from client.completion import CommandCompleter
 from client.connection import Backoff, Connection, ConnectionFailed, ConnectionLost, LinkState
 from client.render import Fragments
+from client.session import Followed, Session
 from client.tokens import Seat, SeatStore
 from client.tracker import Tracker
-from shared.maps import bundled_map_names
+from shared.game.presentation import Context
 from shared.protocol import messages as msg
 from shared.protocol.codes import ErrorCode
-from shared.protocol.lobby import GamePhase, GameSettings, GameSummary, PlayerName
-from shared.rules.orders import AttackOrder, MoveOrder, Order, PlaceOrder, describe
-
-EARLY_UPDATES_KEPT = 50
-"""Updates for a game this client is about to follow, kept until it does (a join's update may beat its reply)."""
-
+from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, PlayerName
+from shared.rulesets import RULESETS
 
 _NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
 
@@ -56,21 +54,25 @@ class ClientApp:
         self.url = url
         self.name = name
         self.watch_id = watch
-        self.store = store or SeatStore()
-        self.connection = Connection(url, password=password, on_message=self._on_message, on_link=self._on_link,
-                                     on_reconnect=self._on_reconnect, backoff=backoff)
+        self.session = Session(url, self, password=password, store=store, backoff=backoff)
+        self.store = self.session.store
         self.tracker: Tracker | None = None
-        self.games: list[GameSummary] = []
         self.transcript: list[str] = []
         self.prompts = 0
         """How many times the client has waited at its prompt: a script typing commands waits for the next one."""
-        self.session: PromptSession[str] | None = None
-        self._early: dict[str, deque[msg.Update]] = defaultdict(lambda: deque(maxlen=EARLY_UPDATES_KEPT))
+        self.prompt_session: PromptSession[str] | None = None
         self._quit = False
-        self._maps = bundled_map_names()
-        self._background: set[asyncio.Task[None]] = set()
-        self._resuming: str | None = None
-        """A game whose seat is being resumed: its updates wait until the server has said we are back."""
+        self._maps: list[str] = []
+        self._expecting: str | None = None
+        """A game being joined, watched or resumed: its first updates put it on screen."""
+        self._holding = 0
+        self._held: list[tuple[Followed, list[Any], msg.Update]] = []
+        """Updates that came while a command was being answered: shown after its answer, so that nothing printed
+        is older than what it follows (the answer to a commit before the turn it resolved)."""
+
+    @property
+    def connection(self) -> Connection:
+        return self.session.connection
 
     # ---- output -------------------------------------------------------------------------------------------------
 
@@ -110,8 +112,9 @@ class ClientApp:
 
     def _toolbar(self) -> FormattedText:
         now = asyncio.get_running_loop().time()
-        link = self.connection.state
+        link = self.session.state
         status = self.tracker.status(now) if self.tracker is not None else "lobby: games, create, join, watch"
+        status = f"{self.url} | {status}"
         if link is not LinkState.CONNECTED:
             status = f"{link.value.upper()} | {status}"
         return FormattedText([("class:bottom-toolbar", f" {status} ")])
@@ -119,39 +122,46 @@ class ClientApp:
     async def run(self) -> int:
         """Connect, find our seat again or show the lobby, then read commands until quit or end of input."""
         try:
-            await self.connection.open()
+            await self.session.open()
         except ConnectionFailed as exc:
             self.error(str(exc))
             return 1
-        self.session = PromptSession(completer=CommandCompleter(self), complete_while_typing=False,
-                                     bottom_toolbar=self._toolbar, refresh_interval=1.0, style=render.STYLE)
+        self.prompt_session = PromptSession(completer=CommandCompleter(self), complete_while_typing=False,
+                                            bottom_toolbar=self._toolbar, refresh_interval=1.0, style=render.STYLE)
         try:
             with patch_stdout(raw=True):
-                await self._start()
+                async with self._answering():
+                    await self._start()
                 await self._loop()
         finally:
-            await self.connection.close()
+            self._remember_seen()
+            await self.session.close()
         return 0
 
     async def _loop(self) -> None:
-        assert self.session is not None
+        assert self.prompt_session is not None
         while not self._quit:
             self.prompts += 1
             try:
-                line = await self.session.prompt_async(self._prompt)
+                line = await self.prompt_session.prompt_async(self._prompt)
             except KeyboardInterrupt:
                 continue
             except EOFError:
                 break
             await self.execute(line)
 
+    async def _ask(self, question: str) -> str | None:
+        assert self.prompt_session is not None
+        self.prompts += 1
+        try:
+            return (await self.prompt_session.prompt_async(question)).strip()
+        except (EOFError, KeyboardInterrupt):
+            return None
+
     async def _ask_name(self) -> str | None:
-        assert self.session is not None
         while True:
-            self.prompts += 1
-            try:
-                typed = (await self.session.prompt_async("Your name: ")).strip()
-            except (EOFError, KeyboardInterrupt):
+            typed = await self._ask("Your name: ")
+            if typed is None:
                 return None
             problem = name_problem(typed)
             if problem is None:
@@ -161,7 +171,7 @@ class ClientApp:
     async def _start(self) -> None:
         self.show(FormattedText([("class:title", "RISC"), ("", f" at {self.url}. Type help for the commands.\n")]))
         if self.watch_id is not None:
-            await self._watch(self.watch_id)
+            await self._watch(self.watch_id, None)
             return
         if await self._resume_saved():
             return
@@ -174,29 +184,34 @@ class ClientApp:
 
     # ---- completion candidates ----------------------------------------------------------------------------------
 
-    def territories(self) -> Sequence[str]:
-        return self.tracker.territories() if self.tracker else []
+    def setting(self) -> cmd.Setting:
+        t = self.tracker
+        games = [g.game_id for g in self.session.games]
+        if t is None:
+            return cmd.Setting(games=games)
+        f = t.followed
+        return cmd.Setting(t.presentation, Context(f.game_map, f.view, f.player, tuple(f.orders)), games,
+                           f.players())
 
-    def own_territories(self) -> Sequence[str]:
-        return self.tracker.own_territories() if self.tracker else []
-
-    def attackable_from(self, source: str) -> Sequence[str]:
-        return self.tracker.attackable_from(source) if self.tracker else []
+    def phase(self) -> str | None:
+        t = self.tracker
+        return None if t is None or t.followed.game is None else t.followed.game.phase
 
     def game_ids(self) -> Sequence[str]:
-        return [g.game_id for g in self.games]
+        return [g.game_id for g in self.session.games]
 
     def map_names(self) -> Sequence[str]:
         return self._maps
 
     # ---- requests -----------------------------------------------------------------------------------------------
 
-    async def _ask(self, message: BaseModel) -> msg.ServerMessage | None:
-        """The server's answer, or None (having said why) when the link is down."""
+    async def _call(self, work: Any) -> msg.ServerMessage | None:
+        """The server's answer to a session call, or None (having said why) when the link is down."""
         try:
-            return await self.connection.request(message)
+            reply: msg.ServerMessage = await work
+            return reply
         except ConnectionLost as exc:
-            state = self.connection.state
+            state = self.session.state
             if state is LinkState.CONNECTED:
                 self.error(f"No answer from the server: {exc}. Try again in a moment.")
             elif state is LinkState.RECONNECTING:
@@ -211,8 +226,26 @@ class ClientApp:
             return True
         return reply is None
 
+    @contextlib.asynccontextmanager
+    async def _answering(self) -> AsyncIterator[None]:
+        """While a command is answered, the game's news waits; then it is shown, in the order it came."""
+        self._holding += 1
+        try:
+            yield
+        finally:
+            self._holding -= 1
+            if not self._holding:
+                held, self._held = self._held, []
+                for followed, entries, update in held:
+                    self._show_update(followed, entries, update)
+
     async def execute(self, line: str) -> None:
-        command = cmd.parse(line, cmd.Context(self.territories()))
+        async with self._answering():
+            await self._execute(line)
+
+    async def _execute(self, line: str) -> None:
+        setting = self.setting()
+        command = cmd.parse(line, setting)
         if isinstance(command, cmd.ParseError):
             self.error(str(command))
             return
@@ -220,23 +253,21 @@ class ClientApp:
             case cmd.Empty():
                 pass
             case cmd.Help(topic):
-                self.show(cmd.help_text(topic))
+                self.show(cmd.help_text(topic, setting))
             case cmd.Quit():
                 self._do_quit()
             case cmd.Games():
                 await self._list_games()
+            case cmd.Maps():
+                await self._list_maps()
             case cmd.Create():
                 await self._do_create(command)
             case cmd.Join(game_id, group):
                 await self._join(game_id, group)
-            case cmd.Watch(game_id):
-                await self._watch(game_id)
-            case cmd.Place(units, territory):
-                await self._issue(PlaceOrder(territory, units))
-            case cmd.Move(units, source, target):
-                await self._issue(MoveOrder(units, source, target))
-            case cmd.Attack(units, source, target):
-                await self._issue(AttackOrder(units, source, target))
+            case cmd.Watch(game_id, follow):
+                await self._watch(game_id, follow)
+            case cmd.Issue():
+                await self._issue(command)
             case cmd.ListOrders():
                 await self._do_orders()
             case cmd.Withdraw(number):
@@ -245,6 +276,8 @@ class ClientApp:
                 await self._do_done()
             case cmd.Board() | cmd.Summary() | cmd.History():
                 self._do_show(command)
+            case cmd.HandOverCommand(player):
+                await self._do_hand_over(player)
             case cmd.Leave():
                 await self._do_leave()
             case cmd.RematchCommand():
@@ -268,18 +301,39 @@ class ClientApp:
         self._quit = True
 
     async def _list_games(self) -> None:
-        reply = await self._ask(msg.ListGames())
+        reply = await self._call(self.session.list_games())
         if isinstance(reply, msg.Games):
-            self.games = reply.games
             self.show(render.games_table(reply.games))
+            if reply.total > len(reply.games):
+                self.show(f"(the {len(reply.games)} newest of {reply.total} games)", "class:muted")
+        else:
+            self._refused(reply)
+
+    async def _list_maps(self) -> None:
+        reply = await self._call(self.session.request(msg.ListMaps()))
+        if isinstance(reply, msg.Maps):
+            self._maps = [m.id for m in reply.maps]
+            lines = [f"  {m.id:<16} {m.territories:>4} territories  {m.name}" for m in reply.maps]
+            self.show("Maps (create MAP ...):\n" + "\n".join(lines))
         else:
             self._refused(reply)
 
     async def _do_create(self, command: cmd.Create) -> None:
-        values: dict[str, object] = {"map": command.map, "choose_groups": command.choose_groups}
-        for key in ("players", "initial_units", "neutral_units", "turn_seconds"):
+        ruleset_name = command.ruleset or DEFAULT_RULESET
+        ruleset = RULESETS.get(ruleset_name)
+        words = ruleset.presentation.option_words if ruleset is not None else {}
+        options = {words.get(k, k): v for k, v in command.options.items()}
+        values: dict[str, Any] = {"ruleset": ruleset_name, "map": command.map, "options": options}
+        if ruleset is not None and ruleset.own_map:
+            values["map"] = None
+        elif command.map is None:
+            values["map"] = "seed" if ruleset_name == DEFAULT_RULESET else None
+        for key in ("players", "turn_seconds", "bots"):
             if getattr(command, key) is not None:
                 values[key] = getattr(command, key)
+        if values["map"] is None and (ruleset is None or not ruleset.own_map):
+            self.error("Which map? create MAP ...: maps lists this server's maps.")
+            return
         try:
             settings = GameSettings.model_validate(values)
         except ValidationError as exc:
@@ -289,13 +343,18 @@ class ClientApp:
         if self.tracker is not None and self.tracker.active:
             self.error(f"You are playing game {self.tracker.game_id}: play it out before starting another.")
             return
-        reply = await self._ask(msg.CreateGame(settings=settings))
+        t = self.tracker
+        if t is not None and t.player is not None and t.followed.game is not None \
+                and t.followed.game.status is GameStatus.LOBBY:
+            self.error(f"You sit in game {t.game_id}, which has not started: leave it first.")
+            return
+        reply = await self._call(self.session.create(settings))
         if self._refused(reply) or not isinstance(reply, msg.GameCreated):
             return
         game = reply.game
-        self.games = [*self.games, game]
-        self.show(f"Created game {game.game_id}: {game.map_name}, {game.settings.players} players.", "class:ok")
-        if game.settings.choose_groups:
+        self.show(f"Created game {game.game_id}: {game.ruleset_title} on {game.map_name}, "
+                  f"{game.settings.players} players.", "class:ok")
+        if game.groups is not None:
             self.show(render.groups_list(game))
             return
         await self._join(game.game_id, None)
@@ -307,174 +366,206 @@ class ClientApp:
             self.name = await self._ask_name()
             if self.name is None:
                 return
-        reply = await self._ask(msg.JoinGame(game_id=game_id, name=self.name, group=group))
+        self._expecting = game_id
+        reply = await self._call(self.session.join(game_id, self.name, group))
         if isinstance(reply, msg.Error):
             self.error(f"Refused: {reply.message}")
-            if reply.code is ErrorCode.BAD_GROUP:
-                listed = await self._ask(msg.ListGames())
-                if isinstance(listed, msg.Games):
-                    self.games = listed.games
-                summary = next((g for g in self.games if g.game_id == game_id), None)
+            if reply.code == ErrorCode.BAD_GROUP:
+                await self._call(self.session.list_games())
+                summary = next((g for g in self.session.games if g.game_id == game_id), None)
                 if summary is not None and summary.groups:
                     self.show(render.groups_list(summary))
             return
         if not isinstance(reply, msg.Joined):
             return
-        self.store.save(self.url, reply.game_id, reply.player, reply.token)
         self.show(f"You sit in game {reply.game_id} as {reply.player}.", "class:ok")
-        self._follow(Tracker(reply.game_id, reply.player, token=reply.token))
+        self._put_on_screen(self.session.followed[reply.game_id])
 
-    async def _watch(self, game_id: str) -> None:
-        if not await self._switch_away(game_id):
+    async def _watch(self, game_id: str, follow: str | None) -> None:
+        if not await self._switch_away(game_id, follow is not None):
             return
-        reply = await self._ask(msg.WatchGame(game_id=game_id))
+        self._expecting = game_id
+        reply = await self._call(self.session.watch(game_id, follow))
         if self._refused(reply) or not isinstance(reply, msg.Watching):
             return
-        self.show(f"Watching game {game_id}. (leave stops watching)", "class:ok")
-        self._follow(Tracker(game_id, None))
+        whose = f" through {follow}'s eyes" if follow else ""
+        self.show(f"Watching game {game_id}{whose}. (leave stops watching)", "class:ok")
+        self._put_on_screen(self.session.followed[game_id])
 
-    async def _switch_away(self, game_id: str) -> bool:
+    async def _switch_away(self, game_id: str, following: bool = False) -> bool:
         """Before following another game: stop following the one on screen, unless a seat there still matters."""
         t = self.tracker
-        if t is None or (t.game_id == game_id and t.player is None):
+        if t is None or (t.game_id == game_id and (t.player is None or following)):
             return True
         if t.active:
             self.error(f"You are playing game {t.game_id}: play it out first (your seat there is kept).")
             return False
-        if t.player is not None and t.game is not None and t.game.phase is GamePhase.LOBBY:
+        if t.player is not None and t.followed.game is not None and t.followed.game.status is GameStatus.LOBBY:
             self.error(f"You sit in game {t.game_id}, which has not started: leave it first.")
             return False
-        await self._ask(msg.LeaveGame(game_id=t.game_id))
+        await self._call(self.session.leave(t.game_id))
         self.tracker = None
         return True
 
-    def _follow(self, tracker: Tracker) -> None:
-        """Put a game on screen, and take in the updates about it that came before we knew we would follow it."""
-        self.tracker = tracker
-        now = asyncio.get_running_loop().time()
-        for update in self._early.pop(tracker.game_id, ()):
-            self.show(tracker.apply(update, now))
+    def _put_on_screen(self, followed: Followed) -> None:
+        """Put a game on screen (its updates already shown when they came first)."""
+        if self.tracker is None or self.tracker.followed is not followed:
+            self.tracker = Tracker(followed)
+        self._expecting = None
         self._refresh()
 
     async def _resume_saved(self) -> bool:
-        """Back to the newest seat this user holds on this server, if its game is still on (or was rematched)."""
-        seats = self.store.seats_for(self.url, self.name)
+        """Back to a seat this user holds on this server, if its game is still on (or was rematched). With a name,
+        that player's seats; without one, the seats kept on this computer, asking which when there are several:
+        never a seat the person did not name or choose."""
+        seats = self.session.saved_seats(self.name)
         if not seats:
             return False
-        reply = await self._ask(msg.ListGames())
+        reply = await self._call(self.session.list_games(limit=100))
         if not isinstance(reply, msg.Games):
             return False
-        self.games = reply.games
         by_id = {g.game_id: g for g in reply.games}
+        live: list[Seat] = []
         for seat in seats:
             game = by_id.get(seat.game_id)
-            rematch = game.rematch_game if game is not None and game.phase is GamePhase.FINISHED else None
-            if rematch is not None and self.store.get(self.url, rematch) is None:
+            rematch = game.rematch_game if game is not None and game.status is GameStatus.FINISHED else None
+            if rematch is not None and self.store.get(self.url, rematch, seat.player) is None:
                 # The server seated us in the rematch while we were away, with the same token (R27).
                 self.store.save(self.url, rematch, seat.player, seat.token)
+                self.store.forget(self.url, seat.game_id, seat.player)
                 seat = Seat(seat.server, rematch, seat.player, seat.token, seat.saved_at)
                 game = by_id.get(rematch)
-            if game is None or game.phase is GamePhase.FINISHED:
-                self.store.forget(self.url, seat.game_id)
+            if game is None or game.status is GameStatus.FINISHED:
+                self.store.forget(self.url, seat.game_id, seat.player)
                 continue
-            if await self._resume(seat.game_id, seat.player, seat.token, None):
-                return True
-        return False
-
-    async def _resume(self, game_id: str, player: str, token: str, last_seq: int | None) -> bool:
-        self._resuming = game_id
-        try:
-            reply = await self._ask(msg.Resume(game_id=game_id, token=token, last_seq=last_seq))
-        finally:
-            self._resuming = None
+            live.append(seat)
+        chosen = await self._choose_seat(live)
+        if chosen is None:
+            return False
+        self._expecting = chosen.game_id
+        reply = await self._call(self.session.resume(chosen.game_id, chosen.player, chosen.token,
+                                                      chosen.seq or None))
         if not isinstance(reply, msg.Resumed):
-            self._early.pop(game_id, None)
             if isinstance(reply, msg.Error):
-                if reply.code in (ErrorCode.BAD_TOKEN, ErrorCode.NO_SUCH_GAME):
-                    self.store.forget(self.url, game_id)
-                self.error(f"Could not return to game {game_id}: {reply.message}")
+                self.error(f"Could not return to game {chosen.game_id}: {reply.message}")
             return False
         self.name = reply.player
-        self.show(f"Back in game {game_id} as {reply.player}.", "class:ok")
-        same = self.tracker is not None and self.tracker.game_id == game_id
-        self._follow(self.tracker if same and self.tracker else Tracker(game_id, reply.player, token=token))
+        self._put_on_screen(self.session.followed[chosen.game_id])
         return True
+
+    async def _choose_seat(self, seats: list[Seat]) -> Seat | None:
+        if not seats:
+            return None
+        if self.name is not None and len(seats) == 1:
+            return seats[0]
+        lines = [f"  {n}. {s.player} in game {s.game_id}" for n, s in enumerate(seats, start=1)]
+        self.show("Seats kept on this computer for this server:\n" + "\n".join(lines))
+        while True:
+            typed = await self._ask("Return to which seat (number; Enter for none)? ")
+            if not typed:
+                return None
+            if typed.isdigit() and 1 <= int(typed) <= len(seats):
+                return seats[int(typed) - 1]
+            self.error(f"type a number from 1 to {len(seats)}, or press Enter")
 
     # ---- game commands ------------------------------------------------------------------------------------------
 
-    async def _issue(self, order: Order) -> None:
+    async def _issue(self, command: cmd.Issue) -> None:
         t = self._game()
         if t is None:
             return
-        reply = await self._ask(msg.IssueOrder(game_id=t.game_id, turn=t.turn, order=order))
-        if self._refused(reply) or not isinstance(reply, msg.OrderAccepted):
-            return
-        t.orders = list(reply.orders)
-        note = f"Order {reply.index + 1}: {describe(reply.order)}."
-        if isinstance(order, PlaceOrder):
-            note += f" {render.units(t.pool_left)} left to place."
-        self.show(note, "class:ok")
+        presentation = t.presentation
+        for order in command.orders:
+            reply = await self._call(self.session.issue(t.followed, order))
+            if self._refused(reply) or not isinstance(reply, msg.OrderAccepted):
+                return
+            if t.followed.game is not None and t.followed.game.simultaneous:
+                shown = presentation.describe(t.followed.orders[-1]) if presentation and t.followed.orders else ""
+                note = f"Order {reply.index + 1}: {shown}."
+                extra = presentation.status(t.view, t.player, t.followed.orders) if presentation else ""
+                self.show(note + (f" {extra[0].upper()}{extra[1:]}." if extra else ""), "class:ok")
 
     async def _do_orders(self) -> None:
         t = self._game()
         if t is None:
             return
-        reply = await self._ask(msg.ListOrders(game_id=t.game_id))
+        reply = await self._call(self.session.list_orders(t.followed))
         if self._refused(reply) or not isinstance(reply, msg.Orders):
             return
-        t.orders = list(reply.orders)
-        self.show(render.order_list(reply.orders, reply.committed))
-        if t.phase is not None and t.phase.value == "placement" and not reply.committed:
-            self.show(f"{render.units(t.pool_left)} left to place.", "class:hint")
+        self.show(render.order_list(t.followed.orders, t.presentation, reply.committed))
+        extra = t.presentation.status(t.view, t.player, t.followed.orders) if t.presentation else ""
+        if extra and not reply.committed:
+            self.show(f"{extra[0].upper()}{extra[1:]}.", "class:hint")
 
-    async def _do_withdraw(self, number: int) -> None:
+    async def _do_withdraw(self, number: int | None) -> None:
         t = self._game()
         if t is None:
+            return
+        if number is None:
+            count = len(t.followed.orders)
+            for index in reversed(range(count)):
+                reply = await self._call(self.session.withdraw(t.followed, index))
+                if self._refused(reply):
+                    return
+            self.show(f"Withdrew all {count} orders." if count else "You have no orders to withdraw.", "class:ok")
             return
         if number < 1:
             self.error("orders are numbered from 1: orders lists them")
             return
-        taken = t.orders[number - 1] if number <= len(t.orders) else None
-        reply = await self._ask(msg.WithdrawOrder(game_id=t.game_id, turn=t.turn, index=number - 1))
+        taken = t.followed.orders[number - 1] if number <= len(t.followed.orders) else None
+        reply = await self._call(self.session.withdraw(t.followed, number - 1))
         if self._refused(reply) or not isinstance(reply, msg.OrderWithdrawn):
             return
-        t.orders = list(reply.orders)
-        what = f": {describe(taken)}" if taken is not None else ""
+        what = f": {t.presentation.describe(taken)}" if taken is not None and t.presentation else ""
         self.show(f"Withdrew order {number}{what}.", "class:ok")
-        self.show(render.order_list(reply.orders))
+        self.show(render.order_list(t.followed.orders, t.presentation))
 
     async def _do_done(self) -> None:
         t = self._game()
         if t is None:
             return
-        reply = await self._ask(msg.Commit(game_id=t.game_id, turn=t.turn))
+        turn = t.followed.turn
+        stage = f"turn {turn}" if turn or t.followed.game is None else t.followed.game.phase
+        reply = await self._call(self.session.commit(t.followed))
         if self._refused(reply) or not isinstance(reply, msg.CommitAccepted):
             return
-        waiting = [p for p in t.waiting_for() if p != t.player]
-        stage = "placement" if reply.turn == 0 else f"turn {reply.turn}"
-        tail = f" Waiting for {', '.join(waiting)}." if waiting and t.turn == reply.turn else ""
-        self.show(f"Committed {stage}.{tail}", "class:ok")
+        if t.followed.turn == reply.turn and not t.finished:
+            waiting = [p for p in t.followed.waiting_for() if p != t.player]
+            tail = f" Waiting for {', '.join(waiting)}." if waiting else ""
+            self.show(f"Committed {stage}.{tail}", "class:ok")
 
     def _do_show(self, command: cmd.Board | cmd.Summary | cmd.History) -> None:
         t = self._game(seated=False)
         if t is None:
             return
+        f = t.followed
         if isinstance(command, cmd.History):
-            self.show(render.history_table(t.history, t.players(), t.palette()))
-        elif t.view is None:
+            self.show(render.history_table(t.history, f.players(), t.palette()))
+        elif f.view is None or f.game_map is None or t.presentation is None:
             self.show("The game has not started yet.", "class:muted")
+        elif isinstance(command, cmd.Board):
+            self.show(t.presentation.board(f.view, f.game_map, t.palette(), f.player, f.orders, command.focus))
         else:
-            self.show(render.board(t.view, t.orders) if isinstance(command, cmd.Board) else render.summary(t.view))
+            self.show(t.presentation.summary(f.view, f.game_map, t.palette(), f.player))
+            self.show(render.progress_line(f.game))
+
+    async def _do_hand_over(self, player: str) -> None:
+        t = self._game()
+        if t is None:
+            return
+        reply = await self._call(self.session.hand_over(t.followed, player))
+        if self._refused(reply) or not isinstance(reply, msg.HandOverPending):
+            return
+        if reply.needed:
+            self.show(f"Your vote counts. Still to agree: {', '.join(reply.needed)}.", "class:ok")
 
     async def _do_leave(self) -> None:
         t = self._game(seated=False)
         if t is None:
             return
-        reply = await self._ask(msg.LeaveGame(game_id=t.game_id))
+        reply = await self._call(self.session.leave(t.game_id))
         if self._refused(reply) or not isinstance(reply, msg.Left):
             return
-        if t.player is not None and (t.game is None or t.game.phase is GamePhase.LOBBY or t.lost or t.finished):
-            self.store.forget(self.url, t.game_id)
         self.tracker = None
         self.show(f"You left game {t.game_id}.", "class:ok")
         await self._list_games()
@@ -483,77 +574,68 @@ class ClientApp:
         t = self._game()
         if t is None:
             return
-        reply = await self._ask(msg.Rematch(game_id=t.game_id))
+        reply = await self._call(self.session.rematch(t.followed))
         if self._refused(reply) or not isinstance(reply, msg.RematchPending):
             return
-        if reply.waiting_for:
-            self.show(f"Rematch asked. Waiting for {', '.join(reply.waiting_for)} to ask too.", "class:ok")
+        asked = set(t.followed.game.rematch) if t.followed.game is not None else set()
+        waiting = [p for p in reply.waiting_for if p not in asked]  # some may have asked since the reply
+        if waiting:
+            self.show(f"Rematch asked. Waiting for {', '.join(waiting)} to ask too.", "class:ok")
 
-    # ---- what the server says unasked ---------------------------------------------------------------------------
+    def _remember_seen(self) -> None:
+        """How far each seat's player has seen its game: coming back, they are shown what came after."""
+        for followed in self.session.followed.values():
+            if followed.player is not None and followed.seq:
+                self.store.seen(self.url, followed.game_id, followed.player, followed.seq)
 
-    def _on_message(self, message: msg.ServerMessage) -> None:
-        if isinstance(message, msg.Update):
-            t = self.tracker
-            if t is not None and t.game_id == message.game_id and self._resuming != t.game_id:
-                self.show(t.apply(message, asyncio.get_running_loop().time()))
-            else:
-                self._early[message.game_id].append(message)
-        elif isinstance(message, msg.Resumed) and message.ref is None:
-            self._seated_by_rematch(message)
-        elif isinstance(message, msg.Error) and message.ref is None:
-            self.error(message.message)
-            if message.code is ErrorCode.NOT_SEATED and self.tracker is not None \
-                    and self.tracker.game_id == message.game_id:
-                self.tracker = None
-        elif isinstance(message, msg.ShuttingDown):
-            self.show(f"{message.message}; the client will reconnect when the server is back.", "class:hint")
+    # ---- what the session tells -----------------------------------------------------------------------------
 
-    def _seated_by_rematch(self, message: msg.Resumed) -> None:
-        """R27: everyone asked, and the server seated us in the new game with the same token."""
-        old = self.tracker
-        token = old.token if old is not None else None
-        if token is None and old is not None:
-            seat = self.store.get(self.url, old.game_id)
-            token = seat.token if seat is not None else None
-        if token is not None:
-            self.store.save(self.url, message.game_id, message.player, token)
-        if old is not None:
-            self.store.forget(self.url, old.game_id)
-            self._spawn_leave(old.game_id)
-        self.show(f"The rematch begins: game {message.game_id}, you play as {message.player}.", "class:win")
-        self._follow(Tracker(message.game_id, message.player, token=token))
+    def on_update(self, followed: Followed, entries: list[Any], update: msg.Update) -> None:
+        if self._holding:
+            self._held.append((followed, entries, update))
+        else:
+            self._show_update(followed, entries, update)
 
-    def _spawn_leave(self, game_id: str) -> None:
-        async def leave() -> None:
-            with contextlib.suppress(ConnectionLost):
-                await self.connection.request(msg.LeaveGame(game_id=game_id))
+    def _show_update(self, followed: Followed, entries: list[Any], update: msg.Update) -> None:
+        t = self.tracker
+        if (t is None or t.followed is not followed) and followed.game_id == self._expecting:
+            t = self.tracker = Tracker(followed)
+        if t is not None and t.followed is followed:
+            self.show(t.apply(entries, update))
 
-        task = asyncio.get_running_loop().create_task(leave())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+    def on_notice(self, error: msg.Error) -> None:
+        self.error(error.message)
+        if error.code == ErrorCode.NOT_SEATED and self.tracker is not None \
+                and self.tracker.game_id == error.game_id:
+            self.tracker = None
 
-    def _on_link(self, state: LinkState, detail: str) -> None:
+    def on_seated(self, followed: Followed, previous: Followed | None) -> None:
+        self.show(f"The rematch begins: game {followed.game_id}, you play as {followed.player}.", "class:win")
+        self.tracker = Tracker(followed)
+
+    def on_resumed(self, followed: Followed) -> None:
+        self.show(f"Back in game {followed.game_id} as {followed.player}.", "class:ok")
+
+    def on_link(self, state: LinkState, detail: str) -> None:
         if state is LinkState.RECONNECTING:
             self.show("Connection lost: reconnecting...", "class:error")
         elif state is LinkState.CLOSED:
             self.error(f"Disconnected: {detail}. Type quit.")
         self._refresh()
 
-    async def _on_reconnect(self) -> None:
+    def on_shutdown(self, message: str) -> None:
+        self.show(f"{message}; the client will reconnect when the server is back.", "class:hint")
+
+    async def on_reconnected(self, resumed: bool) -> None:
         t = self.tracker
         if t is None:
             self.show("Reconnected.", "class:ok")
-            return
-        if t.player is not None:
-            token = t.token
-            if token is None:
-                seat = self.store.get(self.url, t.game_id)
-                token = seat.token if seat is not None else None
-            if token is None:
-                self.error(f"Reconnected, but no seat token for game {t.game_id} is saved.")
-                return
-            await self._resume(t.game_id, t.player, token, t.seq)
-        else:
-            reply = await self._ask(msg.WatchGame(game_id=t.game_id, last_seq=t.seq))
-            if not self._refused(reply):
-                self.show(f"Reconnected: watching game {t.game_id} again.", "class:ok")
+        elif t.player is None:
+            self.show(f"Reconnected: watching game {t.game_id} again.", "class:ok")
+        elif t.game_id not in self.session.followed:
+            self.error(f"Reconnected, but could not take your seat in game {t.game_id} back.")
+
+    # ---- for scripts --------------------------------------------------------------------------------------------
+
+    async def request(self, message: BaseModel) -> msg.ServerMessage:
+        return await self.session.request(message)

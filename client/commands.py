@@ -1,9 +1,9 @@
-"""What a player types, read into commands: names, short forms, arguments, territory matching, help, typo hints.
+"""What a player types, read into commands: names, short forms, arguments, help, typo hints.
 
-Parsing is pure and knows nothing of the connection: given a line and the territory names of the game on screen, it
-gives a command value or a ParseError whose message says what is wrong and how to say it right. Territory names match
-without regard to case and a unique prefix is enough (D4, the engine's own match_name); a name with spaces may be
-quoted, or typed as it is when only one way of splitting the words names two territories.
+The client's own commands (the lobby, orders, done, board...) are here; the commands that give orders belong to the
+game's rule set (its presentation), so they change with the game on screen. Parsing is pure and knows nothing of the
+connection: given a line and what the game on screen offers, it gives a command value or a ParseError whose message
+says what is wrong and how to say it right.
 """
 
 from __future__ import annotations
@@ -13,23 +13,24 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
-from shared.rules.errors import RuleError
-from shared.rules.names import match_name
+from shared.game import grammar
+from shared.game.grammar import ParseError, tokens
+from shared.game.presentation import ArgKind, Context, OrderCommand, Presentation
+
+__all__ = ["ParseError", "tokens"]
 
 
 class Arg(StrEnum):
-    """What an argument names: the completer offers candidates by kind."""
+    """What one of the client's own commands' arguments names: the completer offers candidates by kind."""
 
-    UNITS = "units"
-    OWN = "own territory"
-    TARGET = "target territory"
-    ENEMY = "enemy territory"
     GAME = "game"
     MAP = "map"
     NUMBER = "number"
     COMMAND = "command"
     OPTION = "option"
+    PLAYER = "player"
 
 
 @dataclass(frozen=True)
@@ -39,34 +40,31 @@ class Spec:
     usage: str
     example: str
     summary: str
-    args: tuple[Arg, ...] = ()
+    args: tuple[Arg | ArgKind, ...] = ()
     in_game: bool = False
 
 
 SPECS: tuple[Spec, ...] = (
     Spec("help", ("h", "?"), "help [COMMAND]", "help move", "list the commands, or explain one", (Arg.COMMAND,)),
     Spec("games", ("ls",), "games", "games", "list the server's games"),
-    Spec("create", (), "create MAP [PLAYERS] [units=N] [neutral=N] [time=SECONDS] [choose]", "create seed 3 time=120",
-         "create a game and take a seat in it (choose: players pick their starting group)",
+    Spec("maps", (), "maps", "maps", "list the server's maps"),
+    Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [OPTION=VALUE]...",
+         "create seed 3 time=120",
+         "create a game and take a seat in it (rules: the game, e.g. risc; options: help create)",
          (Arg.MAP, Arg.NUMBER, Arg.OPTION, Arg.OPTION, Arg.OPTION, Arg.OPTION)),
     Spec("join", ("j",), "join GAME [GROUP]", "join 3fa2c1", "take a free seat in a game (GROUP: the starting group, "
          "when the game lets players choose)", (Arg.GAME, Arg.NUMBER)),
-    Spec("watch", (), "watch GAME", "watch 3fa2c1", "follow a game as a spectator", (Arg.GAME,)),
-    Spec("place", ("p",), "place N TERRITORY", "place 5 Narnia", "put N units of your pool on one of your "
-         "territories (placement)", (Arg.UNITS, Arg.OWN), True),
-    Spec("move", ("m",), "move N FROM TO", "move 5 Narnia Oz", "move N units between your territories, through "
-         "your own territories", (Arg.UNITS, Arg.OWN, Arg.TARGET), True),
-    Spec("attack", ("a",), "attack N FROM TO", "attack 10 Midkemia Scadrial", "attack an adjacent territory "
-         "someone else holds", (Arg.UNITS, Arg.OWN, Arg.ENEMY), True),
+    Spec("watch", (), "watch GAME [PLAYER]", "watch 3fa2c1", "follow a game as a spectator (PLAYER: see with their "
+         "eyes, where the game allows it)", (Arg.GAME, Arg.PLAYER)),
     Spec("orders", ("o", "list"), "orders", "orders", "list the orders you issued this turn", (), True),
-    Spec("withdraw", ("w", "undo"), "withdraw K", "withdraw 2", "take back your order number K (see orders)",
-         (Arg.NUMBER,), True),
-    Spec("done", ("d", "commit"), "done", "done", "commit: your orders (or placement) are final for this turn",
-         (), True),
-    Spec("board", ("b",), "board", "board", "show every territory: owner, units, neighbours", (), True),
-    Spec("summary", ("s",), "summary", "summary", "territories and units per player, turn, who has committed",
-         (), True),
-    Spec("history", (), "history", "history", "territories and units per player, turn by turn", (), True),
+    Spec("withdraw", ("w", "undo"), "withdraw K|all", "withdraw 2", "take back your order number K (see orders), "
+         "or all of them", (Arg.NUMBER,), True),
+    Spec("done", ("d", "commit"), "done", "done", "commit: your orders are final for this turn", (), True),
+    Spec("board", ("b",), "board [NAME]", "board", "show the board, or one territory or player", (), True),
+    Spec("summary", ("s",), "summary", "summary", "what each player holds, the turn, who is awaited", (), True),
+    Spec("history", (), "history", "history", "each player's territories and units, turn by turn", (), True),
+    Spec("handover", (), "handover PLAYER", "handover Bob", "vote to let the computer play for a player who has "
+         "been gone a long time (games with no time limit)", (Arg.PLAYER,), True),
     Spec("leave", (), "leave", "leave", "leave the game on screen (your seat is freed only before it starts)",
          (), True),
     Spec("rematch", (), "rematch", "rematch", "after a game ends: ask for a new game with the same players",
@@ -74,19 +72,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("quit", ("q", "exit"), "quit", "quit", "close the client (your seat stays yours: run the same command "
          "again to come back)"),
 )
-SPEC_BY_WORD: dict[str, Spec] = {word: spec for spec in SPECS for word in (spec.name, *spec.aliases)}
-COMMAND_WORDS: tuple[str, ...] = tuple(SPEC_BY_WORD)
 
-
-@dataclass(frozen=True)
-class ParseError:
-    message: str
-
-    def __str__(self) -> str:
-        return self.message
-
-
-# ---- commands ---------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Help:
@@ -99,13 +85,18 @@ class Games:
 
 
 @dataclass(frozen=True)
+class Maps:
+    pass
+
+
+@dataclass(frozen=True)
 class Create:
-    map: str
+    map: str | None
+    ruleset: str | None = None
     players: int | None = None
-    initial_units: int | None = None
-    neutral_units: int | None = None
     turn_seconds: float | None = None
-    choose_groups: bool = False
+    bots: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -118,26 +109,15 @@ class Join:
 @dataclass(frozen=True)
 class Watch:
     game_id: str
+    follow: str | None = None
 
 
 @dataclass(frozen=True)
-class Place:
-    units: int
-    territory: str
+class Issue:
+    """Orders a rule set's command stands for, in the order to issue them."""
 
-
-@dataclass(frozen=True)
-class Move:
-    units: int
-    source: str
-    target: str
-
-
-@dataclass(frozen=True)
-class Attack:
-    units: int
-    source: str
-    target: str
+    command: str
+    orders: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -147,8 +127,8 @@ class ListOrders:
 
 @dataclass(frozen=True)
 class Withdraw:
-    number: int
-    """1-based, as `orders` shows it."""
+    number: int | None
+    """1-based, as `orders` shows it; None: every order."""
 
 
 @dataclass(frozen=True)
@@ -158,7 +138,7 @@ class Done:
 
 @dataclass(frozen=True)
 class Board:
-    pass
+    focus: str | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +149,11 @@ class Summary:
 @dataclass(frozen=True)
 class History:
     pass
+
+
+@dataclass(frozen=True)
+class HandOverCommand:
+    player: str
 
 
 @dataclass(frozen=True)
@@ -191,151 +176,167 @@ class Empty:
     """A blank line: nothing to do."""
 
 
-Command = (Help | Games | Create | Join | Watch | Place | Move | Attack | ListOrders | Withdraw | Done | Board
-           | Summary | History | Leave | RematchCommand | Quit | Empty)
+Command = (Help | Games | Maps | Create | Join | Watch | Issue | ListOrders | Withdraw | Done | Board | Summary
+           | History | HandOverCommand | Leave | RematchCommand | Quit | Empty)
 
 
 @dataclass(frozen=True)
-class Context:
-    """What the parser needs from the game on screen: its territory names (none outside a game)."""
+class Setting:
+    """What the parser needs from the screen: the game on it (its presentation and what it shows), and the games
+    the lobby last listed (for a unique prefix of a game id)."""
 
-    territories: Sequence[str] = field(default_factory=tuple)
-
-
-# ---- words ------------------------------------------------------------------------------------------------------
-
-_TOKEN = re.compile(r'"([^"]*)"?|(\S+)')
-
-
-def tokens(text: str) -> list[str]:
-    """Words, with "double quotes" around a name that holds spaces; an unclosed quote runs to the end."""
-    return [m.group(1) if m.group(1) is not None else m.group(2) for m in _TOKEN.finditer(text)]
+    presentation: Presentation | None = None
+    context: Context = field(default_factory=Context)
+    games: Sequence[str] = ()
+    players: Sequence[str] = ()
 
 
-def resolve_command(word: str) -> Spec | ParseError:
+def order_commands(setting: Setting) -> tuple[OrderCommand, ...]:
+    return setting.presentation.commands if setting.presentation is not None else ()
+
+
+def _words(setting: Setting) -> dict[str, Spec | OrderCommand]:
+    found: dict[str, Spec | OrderCommand] = {}
+    for command in order_commands(setting):
+        for word in (command.name, *command.aliases):
+            found.setdefault(word, command)
+    for spec in SPECS:
+        for word in (spec.name, *spec.aliases):
+            found.setdefault(word, spec)
+    return found
+
+
+def resolve_command(word: str, setting: Setting | None = None) -> Spec | OrderCommand | ParseError:
     """A command by name, short form, or unique prefix of its name; otherwise the nearest names by spelling."""
+    setting = setting or Setting()
     wanted = word.casefold()
-    if wanted in SPEC_BY_WORD:
-        return SPEC_BY_WORD[wanted]
-    prefixed = [spec for spec in SPECS if spec.name.startswith(wanted)]
+    words = _words(setting)
+    if wanted in words:
+        return words[wanted]
+    names = sorted({c.name for c in words.values()})
+    prefixed = [name for name in names if name.startswith(wanted)]
     if len(prefixed) == 1:
-        return prefixed[0]
+        return words[prefixed[0]]
     if len(prefixed) > 1:
-        return ParseError(f'"{word}" could be any of: {", ".join(s.name for s in prefixed)}')
-    return ParseError(f'unknown command "{word}"{suggestion(wanted)}; type help to list the commands')
+        return ParseError(f'"{word}" could be any of: {", ".join(prefixed)}')
+    return ParseError(f'unknown command "{word}"{suggestion(wanted, names)}; type help to list the commands')
 
 
-def suggestion(word: str) -> str:
-    close = difflib.get_close_matches(word, [spec.name for spec in SPECS], n=2, cutoff=0.6)
-    if not close:
-        close = difflib.get_close_matches(word, [w for w in COMMAND_WORDS if len(w) > 1], n=2, cutoff=0.6)
-        close = [SPEC_BY_WORD[w].name for w in close]
+def suggestion(word: str, names: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, names, n=2, cutoff=0.6)
     if not close:
         return ""
     return f" (did you mean {' or '.join(dict.fromkeys(close))}?)"
 
 
-def _usage(spec: Spec) -> str:
+def _usage(spec: Spec | OrderCommand) -> str:
     return f"usage: {spec.usage}, e.g. {spec.example}"
 
 
-def _count(text: str, what: str, spec: Spec) -> int | ParseError:
-    if not re.fullmatch(r"[+-]?\d{1,9}", text):
-        return ParseError(f'{what} must be a whole number, not "{text}"; {_usage(spec)}')
-    return int(text)
-
-
-def _territory(typed: str, names: Sequence[str]) -> str | ParseError:
-    found = match_name(typed, names)
-    return ParseError(found.message) if isinstance(found, RuleError) else found
-
-
-def _two_territories(words: list[str], names: Sequence[str], spec: Spec) -> tuple[str, str] | ParseError:
-    """FROM and TO, each possibly several words: the one way to split the words that names two territories."""
-    if len(words) < 2:
-        return ParseError(f"{spec.name} needs a number of units, where from and where to; {_usage(spec)}")
-    if len(words) == 2:
-        source, target = _territory(words[0], names), _territory(words[1], names)
-        if isinstance(source, ParseError):
-            return ParseError(f"from: {source}")
-        if isinstance(target, ParseError):
-            return ParseError(f"to: {target}")
-        return source, target
-    splits = []
-    for cut in range(1, len(words)):
-        source, target = _territory(" ".join(words[:cut]), names), _territory(" ".join(words[cut:]), names)
-        if isinstance(source, str) and isinstance(target, str):
-            splits.append((source, target))
-    if len(splits) == 1:
-        return splits[0]
-    if splits:
-        return ParseError(f'"{" ".join(words)}" can be read more than one way: put "double quotes" around each name')
-    return ParseError(f'"{" ".join(words)}" does not name two territories; {_usage(spec)}')
-
-
-def _game_id(text: str) -> str | ParseError:
+def _game_id(text: str, games: Sequence[str]) -> str | ParseError:
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", text):
         return ParseError(f'"{text}" is not a game id (letters, digits, - and _); type games to list them')
+    if text in games:
+        return text
+    prefixed = [g for g in games if g.casefold().startswith(text.casefold())]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    if len(prefixed) > 1:
+        return ParseError(f'"{text}" could be any of the games {", ".join(prefixed[:6])}: type more of its id')
     return text
 
 
-def _create(args: list[str], spec: Spec) -> Create | ParseError:
-    if not args:
-        return ParseError(f"create needs a map, e.g. seed; {_usage(spec)}")
-    values: dict[str, object] = {"map": args[0]}
-    for arg in args[1:]:
-        key, _, value = arg.partition("=")
+def _value(text: str) -> Any:
+    """An option's value as typed: a whole number, a number, yes/no, or the word itself."""
+    lowered = text.casefold()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    if re.fullmatch(r"[+-]?\d{1,9}", text):
+        return int(text)
+    try:
+        return float(text.rstrip("s")) if re.fullmatch(r"[+-]?\d*\.?\d+s?", text) else text
+    except ValueError:
+        return text
+
+
+def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseError:
+    values: dict[str, Any] = {"map": None, "options": {}}
+    options: dict[str, Any] = values["options"]
+    for position, arg in enumerate(args):
+        key, sep, value = arg.partition("=")
         key = key.casefold()
-        if not value and key.isdigit():
-            key, value = "players", arg
-        if key == "choose" and not value:
-            values["choose_groups"] = True
+        if not sep:
+            if position == 0 and not key.isdigit():
+                values["map"] = arg
+            elif key.isdigit():
+                values["players"] = int(key)
+            else:
+                options[key] = True
             continue
-        if key in ("players", "units", "neutral"):
-            number = _count(value, key, spec)
+        if key in ("rules", "ruleset", "game"):
+            values["ruleset"] = value
+        elif key == "map":
+            values["map"] = value
+        elif key == "players":
+            number = grammar.count(value, "players", _usage(spec))
             if isinstance(number, ParseError):
                 return number
-            values[{"players": "players", "units": "initial_units", "neutral": "neutral_units"}[key]] = number
+            values["players"] = number
+        elif key == "bots":
+            number = grammar.count(value, "bots", _usage(spec))
+            if isinstance(number, ParseError):
+                return number
+            values["bots"] = number
         elif key == "time":
             try:
                 values["turn_seconds"] = float(value.rstrip("s"))
             except ValueError:
                 return ParseError(f'time must be a number of seconds, not "{value}"; {_usage(spec)}')
+        elif not key or not value:
+            return ParseError(f'"{arg}" is not a setting (settings look like time=120); {_usage(spec)}')
         else:
-            return ParseError(f'unknown setting "{arg}"; {_usage(spec)}')
-    return Create(**values)  # type: ignore[arg-type]
+            options[key] = _value(value)
+    return Create(**values)
 
 
-def parse(line: str, context: Context | None = None) -> Command | ParseError:
-    context = context or Context()
+def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
+    setting = setting or Setting()
     words = tokens(line)
     if not words:
         return Empty()
-    spec = resolve_command(words[0])
-    if isinstance(spec, ParseError):
-        return spec
+    found = resolve_command(words[0], setting)
+    if isinstance(found, ParseError):
+        return found
     args = words[1:]
-    names = context.territories
-    if spec.in_game and spec.args and spec.args[0] is Arg.UNITS and not names:
-        return ParseError(f"{spec.name} is for a game in progress: join or watch one first")
-
+    if isinstance(found, OrderCommand):
+        if setting.presentation is None or setting.context.game_map is None:
+            return ParseError(f"{found.name} is for a game in progress: join or watch one first")
+        orders = setting.presentation.parse(found, args, setting.context)
+        if isinstance(orders, ParseError):
+            return orders
+        return Issue(found.name, tuple(orders))
+    spec = found
     if spec.name == "help":
         if args:
-            topic = resolve_command(args[0])
+            topic = resolve_command(args[0], setting)
             return topic if isinstance(topic, ParseError) else Help(topic.name)
         return Help()
     if spec.name in ("join", "watch"):
         if not args:
             return ParseError(f"{spec.name} needs a game; {_usage(spec)} (games lists them)")
-        game_id = _game_id(args[0])
+        game_id = _game_id(args[0], setting.games)
         if isinstance(game_id, ParseError):
             return game_id
         if spec.name == "watch":
-            return Watch(game_id) if len(args) == 1 else ParseError(_usage(spec))
+            if len(args) > 2:
+                return ParseError(_usage(spec))
+            return Watch(game_id, args[1] if len(args) == 2 else None)
         if len(args) > 2:
             return ParseError(_usage(spec))
         if len(args) == 2:
-            group = _count(args[1], "the group", spec)
+            group = grammar.count(args[1], "the group", _usage(spec))
             if isinstance(group, ParseError):
                 return group
             if group < 0:
@@ -343,50 +344,49 @@ def parse(line: str, context: Context | None = None) -> Command | ParseError:
             return Join(game_id, group)
         return Join(game_id)
     if spec.name == "create":
-        return _create(args, spec)
-    if spec.name == "place":
-        if len(args) < 2:
-            return ParseError(f"place needs a number of units and a territory; {_usage(spec)}")
-        count = _count(args[0], "the number of units", spec)
-        if isinstance(count, ParseError):
-            return count
-        territory = _territory(" ".join(args[1:]), names)
-        return territory if isinstance(territory, ParseError) else Place(count, territory)
-    if spec.name in ("move", "attack"):
-        if not args:
-            return ParseError(f"{spec.name} needs a number of units, where from and where to; {_usage(spec)}")
-        count = _count(args[0], "the number of units", spec)
-        if isinstance(count, ParseError):
-            return count
-        pair = _two_territories(args[1:], names, spec)
-        if isinstance(pair, ParseError):
-            return pair
-        return Move(count, *pair) if spec.name == "move" else Attack(count, *pair)
+        return _create(args, spec, setting)
     if spec.name == "withdraw":
         if len(args) != 1:
-            return ParseError(f"withdraw needs the number of one order (see orders); {_usage(spec)}")
-        number = _count(args[0], "the order number", spec)
+            return ParseError(f"withdraw needs the number of one order (see orders), or all; {_usage(spec)}")
+        if args[0].casefold() in ("all", "*"):
+            return Withdraw(None)
+        number = grammar.count(args[0], "the order number", _usage(spec))
         if isinstance(number, ParseError):
             return number
         return Withdraw(number)
+    if spec.name == "board":
+        return Board(" ".join(args) if args else None)
+    if spec.name == "handover":
+        if len(args) != 1:
+            return ParseError(f"handover needs the player to hand over; {_usage(spec)}")
+        player = grammar.name(args[0], setting.players, "player")
+        return player if isinstance(player, ParseError) else HandOverCommand(player)
     if args:
         return ParseError(f"{spec.name} takes no arguments; {_usage(spec)}")
     simple: dict[str, Command] = {
-        "games": Games(), "orders": ListOrders(), "done": Done(), "board": Board(), "summary": Summary(),
+        "games": Games(), "maps": Maps(), "orders": ListOrders(), "done": Done(), "summary": Summary(),
         "history": History(), "leave": Leave(), "rematch": RematchCommand(), "quit": Quit(),
     }
     return simple[spec.name]
 
 
-def help_text(topic: str | None = None) -> str:
-    """Every command with an example, or one command in full."""
+def help_text(topic: str | None = None, setting: Setting | None = None) -> str:
+    """Every command with an example, or one command in full; the game's own order commands first."""
+    setting = setting or Setting()
     if topic is not None:
-        spec = SPEC_BY_WORD[topic]
-        short = f" (short: {', '.join(spec.aliases)})" if spec.aliases else ""
-        return f"{spec.usage}{short}\n  {spec.summary}\n  e.g. {spec.example}\n"
+        found = resolve_command(topic, setting)
+        if isinstance(found, ParseError):
+            return str(found) + "\n"
+        short = f" (short: {', '.join(found.aliases)})" if found.aliases else ""
+        return f"{found.usage}{short}\n  {found.summary}\n  e.g. {found.example}\n"
     width = 24
-    lines = ["Commands (short forms in brackets; territory names: any case, a unique prefix is enough, Tab completes):"]
-    for spec in SPECS:
+    lines: list[str] = []
+    commands: list[Spec | OrderCommand] = [*order_commands(setting), *SPECS]
+    if order_commands(setting):
+        lines.append("Orders in this game (territory names: any case, a unique prefix is enough, Tab completes):")
+    for number, spec in enumerate(commands):
+        if number == len(order_commands(setting)):
+            lines.append("Commands (short forms in brackets):")
         short = f" [{', '.join(spec.aliases)}]" if spec.aliases else ""
         head = f"  {spec.usage}{short}"
         text = f"{spec.summary}; e.g. {spec.example}"

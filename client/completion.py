@@ -1,8 +1,9 @@
-"""Tab completion: command names first, then each argument by what it names.
+"""Tab completion: command names first (the game's order commands only in the phases they are for), then each
+argument by what it names.
 
-The candidates come from the game on screen: `place` and the FROM of `move`/`attack` offer the player's own
-territories, the TO of `attack` the territories next to FROM that someone else holds, `join`/`watch` the games the
-lobby last listed. Matching ignores case, like the parser (D4); a name with spaces is offered in double quotes.
+The candidates come from the game on screen through its rule set's presentation (its own territories for a source,
+the territories next to it for a target...), and from the lobby (game ids, maps). Matching ignores case, like the
+parser (D4); a name with spaces is offered in double quotes.
 """
 
 from __future__ import annotations
@@ -14,20 +15,18 @@ from typing import Protocol
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from client.commands import SPECS, Arg, Spec, resolve_command, tokens
-from shared.rules.names import match_name
+from client.commands import SPECS, Arg, Setting, Spec, resolve_command, tokens
+from shared.game.presentation import ArgKind, OrderCommand
 
-CREATE_OPTIONS = ("units=", "neutral=", "time=", "choose")
+CREATE_OPTIONS = ("rules=", "time=", "bots=", "players=")
 
 
 class Candidates(Protocol):
     """Where the completer finds names: the client's knowledge of the game on screen and of the lobby."""
 
-    def territories(self) -> Sequence[str]: ...
+    def setting(self) -> Setting: ...
 
-    def own_territories(self) -> Sequence[str]: ...
-
-    def attackable_from(self, source: str) -> Sequence[str]: ...
+    def phase(self) -> str | None: ...
 
     def game_ids(self) -> Sequence[str]: ...
 
@@ -38,20 +37,16 @@ class Candidates(Protocol):
 class StaticCandidates:
     """Fixed lists: for tests, and for a client not yet in a game."""
 
-    all_territories: Sequence[str] = ()
-    own: Sequence[str] = ()
-    borders: dict[str, Sequence[str]] = field(default_factory=dict)
+    fixed: Setting = field(default_factory=Setting)
+    current_phase: str | None = None
     games: Sequence[str] = ()
     maps: Sequence[str] = ()
 
-    def territories(self) -> Sequence[str]:
-        return self.all_territories
+    def setting(self) -> Setting:
+        return self.fixed
 
-    def own_territories(self) -> Sequence[str]:
-        return self.own
-
-    def attackable_from(self, source: str) -> Sequence[str]:
-        return [t for t in self.borders.get(source, ()) if t not in self.own]
+    def phase(self) -> str | None:
+        return self.current_phase
 
     def game_ids(self) -> Sequence[str]:
         return self.games
@@ -76,36 +71,49 @@ class CommandCompleter(Completer):
             words.append("")
         partial = words[-1]
         typed = len(partial) + (1 if open_quote else 0)
+        setting = self.candidates.setting()
         if len(words) == 1:
-            yield from self._complete(partial, typed, sorted({s.name for s in SPECS}))
+            yield from self._complete(partial, typed, self._command_names(setting))
             return
-        spec = resolve_command(words[0])
-        if not isinstance(spec, Spec):
+        found = resolve_command(words[0], setting)
+        if not isinstance(found, Spec | OrderCommand):
             return
         position = len(words) - 2
-        if position >= len(spec.args):
+        if position >= len(found.args):
+            if isinstance(found, Spec) and found.name == "create":
+                yield from self._complete(partial, typed, CREATE_OPTIONS)
             return
-        yield from self._complete(partial, typed, self._names(spec.args[position], words))
+        kind = found.args[position]
+        if isinstance(found, OrderCommand):
+            names: Sequence[str]
+            if kind is ArgKind.CHOICE:
+                names = found.options
+            elif setting.presentation is None or not isinstance(kind, ArgKind):
+                names = ()
+            else:
+                names = setting.presentation.candidates(kind, words, setting.context)
+            yield from self._complete(partial, typed, names)
+            return
+        yield from self._complete(partial, typed, self._names(kind, setting))
 
-    def _names(self, kind: Arg, words: list[str]) -> Sequence[str]:
+    def _command_names(self, setting: Setting) -> list[str]:
+        phase = self.candidates.phase()
+        orders = [c.name for c in (setting.presentation.commands if setting.presentation is not None else ())
+                  if not c.phases or phase is None or phase in c.phases]
+        return sorted({*orders, *(s.name for s in SPECS)})
+
+    def _names(self, kind: Arg | ArgKind, setting: Setting) -> Sequence[str]:
         c = self.candidates
         if kind is Arg.COMMAND:
-            return sorted({s.name for s in SPECS})
-        if kind is Arg.OWN:
-            return c.own_territories() or c.territories()
-        if kind is Arg.TARGET:
-            return c.territories()
-        if kind is Arg.ENEMY:
-            source = match_name(words[2], c.territories()) if len(words) > 3 else None
-            if isinstance(source, str):
-                return c.attackable_from(source) or c.territories()
-            return c.territories()
+            return self._command_names(setting)
         if kind is Arg.GAME:
             return c.game_ids()
         if kind is Arg.MAP:
             return c.map_names()
         if kind is Arg.OPTION:
             return CREATE_OPTIONS
+        if kind is Arg.PLAYER:
+            return setting.players
         return ()
 
     @staticmethod

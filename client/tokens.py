@@ -2,8 +2,9 @@
 
 The file lives in the user's config directory ($XDG_CONFIG_HOME/risc, else ~/.config/risc), readable by its owner
 only (mode 0600, the directory 0700): a token is the one key to a seat. Seats are keyed by server address and game
-id; each remembers the player's name and when it was saved, so the newest seat on a server is the one to go back to.
-A damaged file is treated as empty rather than stopping the client.
+id and player: several players on one computer (each in their own terminal) each keep their own seat in the same
+game. Each seat remembers when it was saved, so the newest seat on a server is the one to go back to. A damaged file
+is treated as empty rather than stopping the client.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class Seat:
     player: str
     token: str
     saved_at: float
+    seq: int = 0
+    """The last log entry of the game this client showed: coming back, it is shown what came after."""
 
 
 class SeatStore:
@@ -61,16 +64,29 @@ class SeatStore:
         os.chmod(temporary, 0o600)
         os.replace(temporary, self.path)
 
-    def save(self, server: str, game_id: str, player: str, token: str) -> Seat:
+    def save(self, server: str, game_id: str, player: str, token: str, seq: int = 0) -> Seat:
         key = server_key(server)
-        seat = Seat(key, game_id, player, token, time.time())
-        kept = [s for s in self._read() if (s.server, s.game_id) != (key, game_id)]
+        seat = Seat(key, game_id, player, token, time.time(), seq)
+        kept = [s for s in self._read() if (s.server, s.game_id, s.player) != (key, game_id, player)]
         self._write([*kept, seat])
         return seat
 
-    def get(self, server: str, game_id: str) -> Seat | None:
+    def get(self, server: str, game_id: str, player: str | None = None) -> Seat | None:
+        """The seat in a game (the named player's, or the newest one kept there)."""
         key = server_key(server)
-        return next((s for s in self._read() if (s.server, s.game_id) == (key, game_id)), None)
+        found = [s for s in self._read() if (s.server, s.game_id) == (key, game_id)
+                 and (player is None or s.player == player)]
+        return found[-1] if found else None
+
+    def seen(self, server: str, game_id: str, player: str, seq: int) -> None:
+        """Remember how far this seat's player has seen the game's log (no newer save is undone by it)."""
+        seat = self.get(server, game_id, player)
+        if seat is not None and seat.seq < seq:
+            seats = self._read()
+            updated = [Seat(s.server, s.game_id, s.player, s.token, s.saved_at, max(s.seq, seq))
+                       if (s.server, s.game_id, s.player) == (seat.server, game_id, player) else s for s in seats]
+            with contextlib.suppress(OSError):
+                self._write(updated)
 
     def seats_for(self, server: str, player: str | None = None) -> list[Seat]:
         """The seats held on a server (by one player, when named), newest first."""
@@ -79,10 +95,12 @@ class SeatStore:
                  if s.server == key and (player is None or s.player.casefold() == player.casefold())]
         return found[::-1]  # each save goes to the end of the file
 
-    def forget(self, server: str, game_id: str) -> None:
+    def forget(self, server: str, game_id: str, player: str | None = None) -> None:
+        """Forget a seat (the named player's, or every seat kept in that game)."""
         key = server_key(server)
         seats = self._read()
-        kept = [s for s in seats if (s.server, s.game_id) != (key, game_id)]
+        kept = [s for s in seats if not ((s.server, s.game_id) == (key, game_id)
+                                         and (player is None or s.player == player))]
         if len(kept) != len(seats):
             with contextlib.suppress(OSError):
                 self._write(kept)

@@ -1,213 +1,190 @@
-"""What the client knows of the game on screen, kept from the server's updates, and what each update means to show.
+"""What the terminal shows of the game on screen, update by update, through the game's rule set's presentation.
 
-The server decides everything; this only remembers its latest word (the summary, this viewer's view, the last log
-number seen, the deadline) plus what a player wants at hand: their orders, their placement pool, and each turn's
-standings, so the end of a game can tell its story. `apply` turns an update into the lines to print: the log entries,
-then the board when a new turn (or placement) begins, the choice after a defeat, the result and the rematch offer.
+The session (client/session.py) keeps what the server said; this turns each update into the lines to print: the log
+entries, the board when a new stage of play begins (a turn, a phase), what the player can do now, the note after a
+defeat, and at the end the result with each player's standings turn by turn and the rematch offer.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from prompt_toolkit.formatted_text import FormattedText
 
 from client import render
 from client.render import Fragments
-from shared.protocol.lobby import GamePhase, GameSummary
+from client.session import Followed
+from shared.game.presentation import Context, Palette, Presentation
+from shared.protocol.lobby import GameStatus
 from shared.protocol.messages import Update
-from shared.rules.events import PlayerEliminated
-from shared.rules.orders import Order, PlaceOrder
-from shared.rules.state import Phase
-from shared.rules.view import GameView
 
 
 @dataclass
 class Tracker:
-    game_id: str
-    player: str | None
-    """The seat this client holds, or None when it watches."""
-    token: str | None = None
-    seq: int = 0
-    game: GameSummary | None = None
-    view: GameView | None = None
-    orders: list[Order] = field(default_factory=list)
-    deadline: float | None = None
-    """When the turn's time runs out, on the event loop's clock."""
-    pool: int = 0
-    """The placement pool in full; what is left is this minus what the placement orders use."""
-    lost: bool = False
+    followed: Followed
     history: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
+    _stage: Any = None
+    _lost_told: bool = False
 
-    # ---- what the client knows ----------------------------------------------------------------------------------
+    # ---- what the client knows ------------------------------------------------------------------------------------
+
+    @property
+    def game_id(self) -> str:
+        return self.followed.game_id
+
+    @property
+    def player(self) -> str | None:
+        return self.followed.player
 
     @property
     def watching(self) -> bool:
-        return self.player is None
+        return self.followed.player is None
 
     @property
-    def phase(self) -> Phase | None:
-        return None if self.view is None else self.view.phase
+    def presentation(self) -> Presentation | None:
+        ruleset = self.followed.ruleset
+        return None if ruleset is None else ruleset.presentation
+
+    @property
+    def view(self) -> Any:
+        return self.followed.view
 
     @property
     def turn(self) -> int:
-        return 0 if self.view is None else self.view.turn
+        return self.followed.turn
 
     @property
     def finished(self) -> bool:
-        return self.view is not None and self.view.phase is Phase.FINISHED
+        return self.followed.finished
+
+    @property
+    def lost(self) -> bool:
+        return self.followed.lost
 
     @property
     def active(self) -> bool:
-        """Holding a seat in a game still being played: leaving it is not a matter of one word."""
-        return self.player is not None and not self.lost and not self.finished \
-            and self.game is not None and self.game.phase is not GamePhase.LOBBY
+        return self.followed.active
 
-    @property
-    def pool_left(self) -> int:
-        return self.pool - sum(o.units for o in self.orders if isinstance(o, PlaceOrder))
+    def palette(self) -> Palette:
+        return render.palette_of(self.followed.game)
 
-    @property
-    def committed(self) -> bool:
-        if self.view is None or self.player is None:
-            return False
-        return any(p.name == self.player and p.committed for p in self.view.players)
+    def context(self) -> Context:
+        f = self.followed
+        return Context(f.game_map, f.view, f.player, tuple(f.orders))
 
     def territories(self) -> list[str]:
-        return [] if self.view is None else [t.name for t in self.view.territories]
-
-    def own_territories(self) -> list[str]:
-        if self.view is None or self.player is None:
-            return []
-        return [t.name for t in self.view.territories if t.owner == self.player]
-
-    def attackable_from(self, source: str) -> list[str]:
-        if self.view is None:
-            return []
-        by_name = {t.name: t for t in self.view.territories}
-        here = by_name.get(source)
-        if here is None:
-            return []
-        return [n for n in here.neighbours if by_name[n].owner != here.owner]
-
-    def players(self) -> list[str]:
-        if self.view is not None:
-            return [p.name for p in self.view.players]
-        return [] if self.game is None else [s.name for s in self.game.seats]
-
-    def palette(self) -> render.Palette:
-        return render.palette_of(self.view, self.game)
-
-    def waiting_for(self) -> list[str]:
-        if self.view is None:
-            return []
-        return [p.name for p in self.view.players if not p.committed and not p.eliminated]
+        game_map = self.followed.game_map
+        return [] if game_map is None else list(game_map.names)
 
     # ---- updates ------------------------------------------------------------------------------------------------
 
-    def apply(self, update: Update, now: float) -> FormattedText:
-        """Take in one update; returns what to print about it."""
+    def apply(self, entries: list[Any], update: Update) -> FormattedText:
+        """What to print about one update the session took in."""
+        f = self.followed
+        palette = self.palette()
+        presentation = self.presentation
         out: Fragments = []
-        previous = self.view
-        fresh = [entry.event for entry in update.events if entry.seq > self.seq]
-        if update.snapshot and self.seq > 0:
-            out.append(("class:muted", f"(Caught up with game {self.game_id}.)\n"))
-        self.seq = max(self.seq, update.seq)
-        self.game = update.game
-        if update.you is not None:
-            self.player = update.you
-        self.view = update.view
-        self.deadline = None if update.deadline_in is None else now + update.deadline_in
-        out += render.events(fresh, self.palette(), self.player)
-
-        view = self.view
-        if view is None:
-            if any(getattr(e, "kind", None) == "player_joined" for e in fresh) or previous is None:
-                free = update.game.free
-                if free:
-                    out.append(("class:muted", f"Game {self.game_id}: waiting for {free} more "
-                                               f"player{'s' if free != 1 else ''}.\n"))
+        if update.snapshot and f.seq > 0 and self._stage is not None:
+            out.append(("class:muted", f"(Caught up with game {f.game_id}.)\n"))
+        out += render.entries(entries, presentation, palette, f.player)
+        game = f.game
+        if game is None or game.status is GameStatus.LOBBY or f.view is None or presentation is None:
+            if game is not None and game.status is GameStatus.LOBBY and game.free:
+                out.append(("class:muted", f"Game {f.game_id}: waiting for {game.free} more "
+                                           f"player{'s' if game.free != 1 else ''}.\n"))
             return FormattedText(out)
-
-        self._record(view)
-        if previous is None or (previous.phase, previous.turn) != (view.phase, view.turn) or update.snapshot:
-            out += self._new_stage(view)
-        if self.player is not None and not self.lost and any(
-                isinstance(e, PlayerEliminated) and e.player == self.player for e in fresh):
-            self.lost = True
-            if not self.finished:
+        self._record()
+        stage = (presentation.stage_key(f.view), game.status, f.awaited)
+        if stage != self._stage or update.snapshot:
+            self._stage = stage
+            out += self._new_stage()
+        if f.player is not None and f.lost and not self._lost_told:
+            self._lost_told = True
+            if not f.finished:
                 out.append(("class:hint", "You may keep watching the game to its end, or type leave to go back to "
                                           "the lobby.\n"))
-        elif self.player is not None and not self.lost and any(p.name == self.player and p.eliminated
-                                                                for p in view.players):
-            self.lost = True
         return FormattedText(out)
 
-    def _new_stage(self, view: GameView) -> Fragments:
-        """A new turn, the placement, or the end: the board, and what the player can do now."""
-        self.orders = list(view.your_orders)
-        out: Fragments = []
-        if view.phase is Phase.PLACEMENT:
-            self.pool = view.pool_left + sum(o.units for o in view.your_orders if isinstance(o, PlaceOrder))
-            out += render.board(view)
-            if self.player is not None and not self.committed:
-                out += render.placement_hint(view, self.pool_left)
-            elif self.watching:
-                out.append(("class:muted", "The players are placing their units.\n"))
-        elif view.phase is Phase.ORDERS:
-            out += render.board(view)
-            if self.player is not None and not self.lost and not self.committed and \
-                    not any(p.name == self.player and p.eliminated for p in view.players):
-                out += render.orders_hint(view)
-        else:
-            out += self.game_over()
+    def _new_stage(self) -> Fragments:
+        """A new turn or phase, or the end: the board, and what the player can do now."""
+        f = self.followed
+        presentation = self.presentation
+        assert presentation is not None and f.game_map is not None
+        if f.finished:
+            return self.game_over()
+        out: Fragments = list(presentation.board(f.view, f.game_map, self.palette(), f.player, f.orders))
+        if f.player is not None and not f.lost:
+            out += presentation.hint(f.view, f.game_map, f.player, f.awaited)
+            if not f.awaited and f.game is not None and not f.game.simultaneous:
+                waiting = ", ".join(f.waiting_for()) or "nobody"
+                out.append(("class:muted", f"Waiting for {waiting} to play.\n"))
+        elif f.watching:
+            out.append(("class:muted", f"{f.game.phase if f.game else ''}: waiting for "
+                                       f"{', '.join(f.waiting_for()) or 'nobody'}.\n"))
         return out
 
     def game_over(self) -> Fragments:
-        view = self.view
-        assert view is not None
+        f = self.followed
+        presentation = self.presentation
         palette = self.palette()
-        out: Fragments = [*render.board(view), ("", "\n")]
-        if view.winner is not None:
-            if view.winner == self.player:
-                out.append(("class:win", f"You won game {self.game_id} in {view.turn} turns!\n"))
-            else:
-                out += [*palette.name(view.winner), ("class:win", f" won game {self.game_id} "
-                                                                  f"in {view.turn} turns.\n")]
-        out += render.history_table(self.history, self.players(), palette)
-        if self.player is not None:
+        out: Fragments = []
+        if presentation is not None and f.game_map is not None and f.view is not None:
+            out += [*presentation.board(f.view, f.game_map, palette, f.player, ()), ("", "\n")]
+        game = f.game
+        if game is not None:
+            if game.winner is not None:
+                if game.winner == f.player:
+                    out.append(("class:win", f"You won game {f.game_id} in {game.turn} turns!\n"))
+                else:
+                    out += [*palette.name(game.winner), ("class:win", f" won game {f.game_id} in {game.turn} turns.\n")]
+            elif game.draw:
+                out.append(("class:win", f"Game {f.game_id} ended in a draw after {game.turn} turns.\n"))
+        out += render.history_table(self.history, f.players(), palette)
+        if f.player is not None:
             out.append(("class:hint", "Type rematch for a new game with the same players, or leave.\n"))
         return out
 
-    def _record(self, view: GameView) -> None:
+    def _record(self) -> None:
         """Each turn's standings, as first seen (they change only when the turn resolves), and the final one."""
-        if view.phase is Phase.PLACEMENT:
+        f = self.followed
+        presentation = self.presentation
+        if presentation is None or f.view is None:
             return
-        label = "end" if view.phase is Phase.FINISHED else str(view.turn)
+        standings = presentation.standings(f.view)
+        if not standings:
+            return
+        label = "end" if f.finished else str(f.turn)
         if label not in self.history or label == "end":
-            self.history[label] = {p.name: (p.territories, p.units) for p in view.players}
+            self.history[label] = standings
 
     # ---- the status bar -----------------------------------------------------------------------------------------
 
     def status(self, now: float) -> str:
-        if self.view is None:
-            seats = "" if self.game is None else f" {len(self.game.seats)}/{self.game.settings.players} seated"
-            return f"game {self.game_id}: waiting for players{seats}"
-        view = self.view
-        who = "watching" if self.watching else self.player
-        if view.phase is Phase.FINISHED:
-            return f"game {self.game_id} | {who} | over: {view.winner or 'nobody'} won after turn {view.turn}"
-        stage = "placement" if view.phase is Phase.PLACEMENT else f"turn {view.turn}"
-        alive = [p for p in view.players if not p.eliminated]
-        done = [p.name for p in alive if p.committed]
-        parts = [f"game {self.game_id}", str(who), stage,
-                 f"committed {len(done)}/{len(alive)}" + (f": {', '.join(done)}" if done else "")]
-        if view.phase is Phase.PLACEMENT and self.player is not None and not self.committed:
-            parts.append(f"{render.units(self.pool_left)} to place")
-        if self.deadline is not None:
-            left = max(0, int(self.deadline - now + 0.999))
+        f = self.followed
+        game = f.game
+        if game is None or game.status is GameStatus.LOBBY:
+            seats = "" if game is None else f" {len(game.seats)}/{game.settings.players} seated"
+            return f"game {f.game_id}: waiting for players{seats}"
+        who = "watching" if f.watching else f.player
+        if game.status is GameStatus.FINISHED:
+            result = f"{game.winner} won" if game.winner else "a draw" if game.draw else "over"
+            return f"game {f.game_id} | {who} | over: {result} after turn {game.turn}"
+        parts = [f"game {f.game_id}", str(who), f"{game.phase}, turn {game.turn}"]
+        if game.simultaneous:
+            alive = [s for s in game.seats if not s.eliminated]
+            done = [s.name for s in alive if s.committed]
+            parts.append(f"committed {len(done)}/{len(alive)}" + (f": {', '.join(done)}" if done else ""))
+        else:
+            parts.append(f"to play: {', '.join(f.waiting_for()) or 'nobody'}")
+        presentation = self.presentation
+        if presentation is not None and f.view is not None and f.player is not None and f.awaited:
+            extra = presentation.status(f.view, f.player, f.orders)
+            if extra:
+                parts.append(extra)
+        if f.deadline is not None:
+            left = max(0, int(f.deadline - now + 0.999))
             parts.append(f"{left // 60}:{left % 60:02d} left")
-        if self.lost:
+        if f.lost:
             parts.append("you lost")
         return " | ".join(parts)
-

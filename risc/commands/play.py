@@ -1,9 +1,9 @@
 """`risc play`: a whole game against computer players, with nothing to set up.
 
 It starts a server inside this process, on a free port of 127.0.0.1 and keeping its games in memory, creates a
-game whose other seats the server fills with its own computer players, and opens the text client in the player's
-seat. The game is the real thing, over a real websocket, so everything the text client does works here too. When the
-client ends, so does the server.
+game of the chosen rule set whose other seats the server fills with its own computer players, and opens the text
+client in the player's seat. The game is the real thing, over a real websocket, so everything the text client does
+works here too. A map given as a file is uploaded like any client's map. When the client ends, so does the server.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from client.connection import Backoff
 from client.tokens import SeatStore
 from server.app import RiscServer
 from server.config import ServerConfig
-from server.match import Refusal
+from server.refusal import Refusal
 from server.storage import MemoryStorage
-from shared.bots.registry import STRATEGIES
-from shared.protocol.lobby import MAX_PLAYERS, GameSettings
-from shared.protocol.messages import GameCreated
+from shared.protocol.lobby import GameSettings
+from shared.protocol.messages import GameCreated, MapUpload
+from shared.rulesets import RULESETS, get_ruleset
 
 
 class LocalGameClient(ClientApp):
@@ -46,17 +46,48 @@ class LocalGameClient(ClientApp):
         await self._join(self.local_game, None)
 
 
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """KEY=VALUE pairs as a rule set's options (numbers and yes/no read as such)."""
+    from client.commands import _value
+
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f'"{pair}" is not KEY=VALUE')
+        options[key] = _value(value)
+    return options
+
+
 class LocalPlay:
     """One `risc play` session: the server, the game and the client, in that order up and in reverse down."""
 
-    def __init__(self, map_name: str = "seed", bots: int = 2, strategy: str = "strategist",
-                 name: str | None = None, backoff: Backoff | None = None) -> None:
-        self.settings = GameSettings(map=map_name, players=bots + 1, bots=bots, bot_strategy=strategy)
+    def __init__(self, map_name: str | None = None, bots: int = 2, strategy: str | None = None,
+                 name: str | None = None, backoff: Backoff | None = None, rules: str = "risc",
+                 options: dict[str, Any] | None = None) -> None:
+        ruleset = get_ruleset(rules)
+        if map_name is None and not ruleset.own_map:
+            map_name = ruleset.default_map
+        self.map_name = None if ruleset.own_map else map_name
+        self.settings = GameSettings(ruleset=rules, players=bots + 1, bots=bots, bot_strategy=strategy,
+                                     options=options or {})
         self.name = name
         self.backoff = backoff
         self.server: RiscServer | None = None
         self.app: LocalGameClient | None = None
         self.game: GameCreated | None = None
+
+    def _map_choice(self, server: RiscServer) -> tuple[GameSettings, MapUpload | None]:
+        """A map of the catalogue by its id, or a map file of this computer, uploaded as any client would."""
+        if self.map_name is None:
+            return self.settings, None
+        if self.map_name.casefold() in {i.casefold() for i in server.lobby.catalogue.ids()}:
+            return self.settings.model_copy(update={"map": self.map_name}), None
+        path = Path(self.map_name)
+        if not path.is_file():
+            raise Refusal("bad-map", f'no map "{self.map_name}": neither a bundled map (risc maps list) nor a file')
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        return self.settings, MapUpload(name=path.name, text=text)
 
     async def run(self) -> int:
         quiet = logging.getLogger("risc.server")
@@ -65,11 +96,12 @@ class LocalPlay:
         quiet.handlers = [logging.NullHandler()]
         try:
             with tempfile.TemporaryDirectory(prefix="risc-play-") as seats:
-                config = ServerConfig(host="127.0.0.1", port=0)
+                config = ServerConfig(host="127.0.0.1", port=0, maps=())
                 async with RiscServer(config, MemoryStorage()) as server:
                     self.server = server
                     try:
-                        match = await server.lobby.create(self.settings)
+                        settings, upload = self._map_choice(server)
+                        match = await server.lobby.create(settings, upload)
                     except Refusal as refusal:
                         print(f"risc play: {refusal.message}", file=sys.stderr)
                         return 2
@@ -82,12 +114,25 @@ class LocalPlay:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.strategy not in STRATEGIES:
-        print(f"risc play: --strategy {args.strategy!r}: known strategies are {', '.join(sorted(STRATEGIES))}",
+    ruleset = RULESETS.get(args.rules)
+    if ruleset is None:
+        print(f"risc play: --rules {args.rules!r}: known rule sets are {', '.join(sorted(RULESETS))}",
               file=sys.stderr)
         return 2
-    if not 1 <= args.bots <= MAX_PLAYERS - 1:
-        print(f"risc play: --bots {args.bots}: between 1 and {MAX_PLAYERS - 1} computer players", file=sys.stderr)
+    if args.strategy is not None and args.strategy not in ruleset.strategies:
+        print(f"risc play: --strategy {args.strategy!r}: {ruleset.title}'s computer players are "
+              f"{', '.join(sorted(ruleset.strategies))}", file=sys.stderr)
+        return 2
+    try:
+        options = parse_options(args.option)
+        chosen = ruleset.options(options)
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        print(f"risc play: --option: {exc}", file=sys.stderr)
+        return 2
+    fewest, most = ruleset.player_counts(chosen)
+    if not fewest - 1 <= args.bots <= most - 1 or args.bots < 1:
+        print(f"risc play: --bots {args.bots}: a {ruleset.title} game has {fewest} to {most} players, so "
+              f"{max(1, fewest - 1)} to {most - 1} computer players", file=sys.stderr)
         return 2
     if args.name is not None and (problem := name_problem(args.name)) is not None:
         print(f"risc play: --name {args.name!r}: {problem}", file=sys.stderr)
@@ -97,20 +142,25 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        return asyncio.run(LocalPlay(args.map, args.bots, args.strategy, args.name).run())
+        play = LocalPlay(args.map, args.bots, args.strategy, args.name, rules=args.rules, options=options)
+        return asyncio.run(play.run())
     except KeyboardInterrupt:
         return 130
 
 
 def register(subparsers: Any) -> None:
+    rules = ", ".join(f"{name} ({r.title})" for name, r in sorted(RULESETS.items()))
     parser = subparsers.add_parser("play", help="play a game against computer players on this computer",
                                    description="Start a server on this computer, create a game with computer "
                                                "players in the other seats, and play it in the text client. "
                                                "Quitting the client stops the server.")
-    parser.add_argument("--map", default="seed", metavar="NAME|FILE",
-                        help="a bundled map's name (risc maps list) or a map file (default seed)")
-    parser.add_argument("--bots", type=int, default=2, help=f"computer players, 1 to {MAX_PLAYERS - 1} (default 2)")
-    parser.add_argument("--strategy", default="strategist",
-                        help=f"how they play: {', '.join(sorted(STRATEGIES))} (default strategist)")
+    parser.add_argument("--rules", default="risc", metavar="NAME", help=f"the game: {rules} (default risc)")
+    parser.add_argument("--map", default=None, metavar="NAME|FILE",
+                        help="a bundled map's name (risc maps list) or a map file (default: the game's own choice; "
+                             "the grid game has its own board)")
+    parser.add_argument("--bots", type=int, default=2, help="computer players (default 2)")
+    parser.add_argument("--strategy", default=None, help="how they play (default: the game's strongest)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="one of the game's options (e.g. --option initial_units=20); may repeat")
     parser.add_argument("--name", default=None, help="your player name (asked when missing)")
     parser.set_defaults(handler=_run)

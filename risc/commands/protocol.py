@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from shared.protocol.messages import schemas
+from shared.protocol.schema import schemas
 
 
 def _schema(args: argparse.Namespace) -> int:
@@ -17,5 +17,6 @@ def _schema(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("protocol", help="describe the client-server protocol")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    schema = actions.add_parser("schema", help="print the JSON Schema of both directions (see docs/protocol.md)")
+    schema = actions.add_parser("schema", help="print the JSON Schema of both directions and of every rule set "
+                                               "(see docs/protocol.md)")
     schema.set_defaults(handler=_schema)

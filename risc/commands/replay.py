@@ -5,36 +5,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 
-def _board(state: Any) -> list[str]:
-    """Each holder's territories with their units, one line per holder."""
-    held: dict[str, list[str]] = defaultdict(list)
-    for name in state.owner:
-        held[str(state.owner[name])].append(f"{name} {state.units[name]}")
-    return [f"    {owner}: {', '.join(places)}" for owner, places in sorted(held.items())]
-
-
-def _event_line(event: Any) -> str | None:
-    from shared.rules.events import Combat, GameWon, PlayerEliminated
-
-    if isinstance(event, Combat):
-        sources = ", ".join(f"{units} from {source}" for source, units in event.sources)
-        return (f"    {event.attacker} attacked {event.territory} ({event.defender}) with {event.attacking_units} "
-                f"({sources}) against {event.defending_units}: losses {event.attacker_losses}/"
-                f"{event.defender_losses}, held by {event.new_owner}")
-    if isinstance(event, PlayerEliminated):
-        return f"    {event.player} is eliminated"
-    if isinstance(event, GameWon):
-        return f"    {event.player} wins the game"
-    return None
+def _lines(fragments: list[tuple[str, str]], indent: str = "    ") -> list[str]:
+    text = "".join(part for _, part in fragments)
+    return [indent + line for line in text.splitlines() if line.strip()]
 
 
 async def _load(data_dir: Path, game_id: str) -> Any:
-    from server.storage import DATABASE_NAME, SqliteStorage
+    from server.storage import SqliteStorage
+    from server.storage.sqlite import DATABASE_NAME
 
     path = data_dir / DATABASE_NAME
     if not path.is_file():
@@ -61,15 +43,28 @@ def _run(args: argparse.Namespace) -> int:
     except (LookupError, StorageError) as exc:
         print(f"risc replay: {exc}", file=sys.stderr)
         return 1
+    from shared.game.presentation import Palette
+    from shared.rulesets import get_ruleset
+
     result = replay(stored)
-    for turn in result.turns:
-        print("Placement" if turn.turn == 0 else f"Turn {turn.turn}")
-        for line in filter(None, map(_event_line, turn.events)):
+    ruleset = get_ruleset(stored.record.settings.ruleset)
+    presentation = ruleset.presentation
+    palette = Palette(tuple(s.name for s in stored.progress.seats))
+    last = None
+    for step in result.steps:
+        status = ruleset.status(step.game)
+        if step.turn != last:
+            print(f"Turn {step.turn}")
+            last = step.turn
+        for line in _lines(presentation.events(step.events, palette, None)):
             print(line)
-        print("  board:")
-        print("\n".join(_board(turn.state)))
+        if ruleset.simultaneous or status.turn != step.turn or status.finished:
+            print("  standing:")
+            view = ruleset.view(step.game, None)
+            for line in _lines(presentation.summary(view, step.game.game_map, palette, None))[1:]:
+                print(line)
     if result.ok:
-        print(f"OK: {len(result.turns)} turns replayed from the seed give the stored game")
+        print(f"OK: {len(result.steps)} resolutions replayed from the seed give the stored game")
         return 0
     print(f"DIFFERS at {result.difference}")
     return 1

@@ -17,18 +17,17 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
-from shared.bots.registry import STRATEGIES
 from shared.bots.tournament import GameResult, GameSpec, Standings, game_seed, play_spec, player_names
 from shared.maps import GameMap, MapError, load_map
+from shared.rulesets import RULESETS, get_ruleset
 
 MAPS = (1, 5)
 PLAYERS = (2, 4)
 GAMES = (1, 5)
 TURNS = (10, 50)
-MAX_SEATS = 8
-"""R1: a RISC game seats at most 8 players."""
 
 GAMES_PER_ROW = 10
 """Game-by-game results wrap after this many columns."""
@@ -40,15 +39,18 @@ class TournamentError(Exception):
 
 @dataclass(frozen=True)
 class Tournament:
-    maps: tuple[tuple[str, GameMap], ...]
-    """Each -M entry as given, with its map."""
+    maps: tuple[tuple[str, GameMap | None], ...]
+    """Each -M entry as given, with its map (None: the rule set's own board)."""
     strategies: tuple[str, ...]
     games: int
     max_turns: int
     seed: int
+    ruleset: str = "risc"
+    options: tuple[tuple[str, Any], ...] = ()
 
     def specs(self) -> list[GameSpec]:
-        return [GameSpec(game_map, self.strategies, game_seed(self.seed, m, g), self.max_turns)
+        return [GameSpec(game_map, self.strategies, game_seed(self.seed, m, g), self.max_turns, dict(self.options),
+                         self.ruleset)
                 for m, (_, game_map) in enumerate(self.maps) for g in range(1, self.games + 1)]
 
 
@@ -59,24 +61,46 @@ def _check_count(what: str, flag: str, value: int, bounds: tuple[int, int], warn
         raise TournamentError(f"{flag}: {what} must be at least {low} (the tournament allows {low}-{high}), "
                               f"got {value}")
     if hard_max is not None and value > hard_max:
-        raise TournamentError(f"{flag}: at most {hard_max} {what} (a RISC game has {hard_max} seats), got {value}")
+        raise TournamentError(f"{flag}: at most {hard_max} {what} (the game seats at most {hard_max}; see "
+                              f"--option), got {value}")
     if value > high:
         warn(f"{flag}: {value} {what} is more than the tournament's {low}-{high}; playing them all anyway")
 
 
 def build_tournament(args: argparse.Namespace, warn: Callable[[str], None]) -> Tournament:
     """Check every argument before any game starts; TournamentError names the first bad one."""
-    unknown = [s for s in args.players if s not in STRATEGIES]
+    try:
+        ruleset = get_ruleset(args.rules)
+    except ValueError as exc:
+        raise TournamentError(f"--rules: {exc}") from None
+    unknown = [s for s in args.players if s not in ruleset.strategies]
     if unknown:
-        raise TournamentError(f'-P: unknown strategy "{unknown[0]}" (known: {", ".join(sorted(STRATEGIES))})')
-    _check_count("maps", "-M", len(args.maps), MAPS, warn)
-    _check_count("players", "-P", len(args.players), PLAYERS, warn, hard_max=MAX_SEATS)
+        raise TournamentError(f'-P: unknown {ruleset.title} strategy "{unknown[0]}" '
+                              f'(known: {", ".join(sorted(ruleset.strategies))})')
+    from risc.commands.play import parse_options
+
+    try:
+        options = parse_options(args.option)
+        chosen = ruleset.options(options)
+    except ValueError as exc:
+        raise TournamentError(f"--option: {exc}") from None
+    fewest, most = ruleset.player_counts(chosen)
+    maps_given = args.maps or ([] if not ruleset.own_map else ["board"])
+    if not maps_given:
+        raise TournamentError("-M: at least one map is needed")
+    _check_count("maps", "-M", len(maps_given), MAPS, warn)
+    _check_count("players", "-P", len(args.players), PLAYERS, warn, hard_max=most)
+    if len(args.players) < fewest:
+        raise TournamentError(f"-P: a {ruleset.title} game needs at least {fewest} players, got {len(args.players)}")
     _check_count("games per map", "-G", args.games, GAMES, warn)
     _check_count("turns per game", "-D", args.max_turns, TURNS, warn)
     if args.jobs < 1:
         raise TournamentError(f"--jobs: at least 1 process is needed, got {args.jobs}")
-    maps: list[tuple[str, GameMap]] = []
-    for ref in args.maps:
+    maps: list[tuple[str, GameMap | None]] = []
+    for ref in maps_given:
+        if ruleset.own_map:
+            maps.append((f"{ruleset.title} board", None))
+            continue
         try:
             game_map = load_map(ref)
         except MapError as exc:
@@ -88,7 +112,8 @@ def build_tournament(args: argparse.Namespace, warn: Callable[[str], None]) -> T
                                   f"{len(args.players)} players")
         maps.append((ref, game_map))
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
-    return Tournament(tuple(maps), tuple(args.players), args.games, args.max_turns, seed)
+    return Tournament(tuple(maps), tuple(args.players), args.games, args.max_turns, seed, ruleset.name,
+                      tuple(sorted(options.items())))
 
 
 def play_all(specs: Sequence[GameSpec], jobs: int) -> Iterator[tuple[int, GameResult]]:
@@ -116,7 +141,7 @@ def run_games(tournament: Tournament, jobs: int, err: TextIO) -> list[GameResult
     """Play every game, showing progress on `err`: a bar on a terminal, one line per game otherwise."""
     specs = tournament.specs()
     results: list[GameResult | None] = [None] * len(specs)
-    labels = [f"{ref} game {g}" for ref, _ in tournament.maps for g in range(1, tournament.games + 1)]
+    labels = [f"{_label(ref)} game {g}" for ref, _ in tournament.maps for g in range(1, tournament.games + 1)]
     if err.isatty():
         from prompt_toolkit.output import create_output
         from prompt_toolkit.shortcuts import ProgressBar
@@ -130,6 +155,11 @@ def run_games(tournament: Tournament, jobs: int, err: TextIO) -> list[GameResult
             results[index] = result
             print(f"[{done}/{len(specs)}] {labels[index]}: {_describe(result)}", file=err, flush=True)
     return [r for r in results if r is not None]
+
+
+def _label(ref: str) -> str:
+    """A map as the tables name it: a bundled map by its name, a file by its name without folders or extension."""
+    return Path(ref).stem.replace(" ", "_") if ("/" in ref or "\\" in ref or "." in ref) else ref
 
 
 def _numeric(cell: str) -> bool:
@@ -158,13 +188,16 @@ def render(tournament: Tournament, results: Sequence[GameResult]) -> str:
     per_map = {i: Standings.empty(players) for i in range(len(tournament.maps))}
     for index, result in enumerate(results):
         per_map[index // tournament.games].add(result)
-    lines = [f"Tournament: {', '.join(players)} on {len(tournament.maps)} "
+    lines = [f"{get_ruleset(tournament.ruleset).title} tournament: {', '.join(players)} on {len(tournament.maps)} "
              f"{'map' if len(tournament.maps) == 1 else 'maps'}, {tournament.games} "
              f"{'game' if tournament.games == 1 else 'games'} per map, at most {tournament.max_turns} turns a game "
              f"(seed {tournament.seed})"]
     for m, (ref, game_map) in enumerate(tournament.maps):
         games = results[m * tournament.games:(m + 1) * tournament.games]
-        lines += ["", f"Map {m + 1}: {ref} ({game_map.name}, {len(game_map.territories)} territories)"]
+        if game_map is None:
+            lines += ["", f"Map {m + 1}: {ref}"]
+        else:
+            lines += ["", f"Map {m + 1}: {_label(ref)} ({game_map.name}, {len(game_map.territories)} territories)"]
         for start in range(0, len(games), GAMES_PER_ROW):
             chunk = games[start:start + GAMES_PER_ROW]
             lines += _table([["game", *(str(start + i + 1) for i in range(len(chunk)))],
@@ -179,8 +212,8 @@ def render(tournament: Tournament, results: Sequence[GameResult]) -> str:
     overall = Standings.empty(players)
     for result in results:
         overall.add(result)
-    labels = [ref if [r for r, _ in tournament.maps].count(ref) == 1 else f"{ref}#{m + 1}"
-              for m, (ref, _) in enumerate(tournament.maps)]
+    names = [_label(ref) for ref, _ in tournament.maps]
+    labels = [name if names.count(name) == 1 else f"{name}#{m + 1}" for m, name in enumerate(names)]
     rows = [["", *labels, "total", "share"]]
     for p in players:
         rows.append([p, *(str(per_map[m].wins[p]) for m in per_map), str(overall.wins[p]),
@@ -214,15 +247,22 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    strategies = ", ".join(f"{name} ({cls.description})" for name, cls in sorted(STRATEGIES.items()))
+    strategies = "; ".join(f"{r.title}: " + ", ".join(f"{name} ({cls.description})"
+                                                      for name, cls in sorted(r.strategies.items()))
+                           for r in RULESETS.values())
     parser = subparsers.add_parser(
         "tournament", help="computer players against each other, many games, one results table",
         description="Play computer players against each other on one or more maps and print who won. "
                     f"Strategies: {strategies}.",
         epilog="Example: risc tournament -M seed saltreach -P aggressive defensive strategist -G 5 -D 30 "
                "--seed 7 --jobs 2")
-    parser.add_argument("-M", "--maps", nargs="+", required=True, metavar="MAP",
-                        help="1-5 maps: a bundled map's name (see `risc maps list`) or a map file")
+    parser.add_argument("--rules", default="risc", metavar="NAME",
+                        help=f"the game: {', '.join(sorted(RULESETS))} (default risc)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="one of the game's options, for every game; may repeat")
+    parser.add_argument("-M", "--maps", nargs="+", default=[], metavar="MAP",
+                        help="1-5 maps: a bundled map's name (see `risc maps list`) or a map file (none for the "
+                             "grid game, which has its own board)")
     parser.add_argument("-P", "--players", nargs="+", required=True, metavar="STRATEGY",
                         help="2-4 strategies that play together in every game (one may appear twice)")
     parser.add_argument("-G", "--games", type=int, required=True, metavar="GAMES",

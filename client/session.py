@@ -1,0 +1,387 @@
+"""A client's session with a server, whatever face it wears: the connection, the seats kept on disk, the games it
+follows and what it knows of each, resuming, rematches. It knows nothing of prompt_toolkit: the terminal client
+(client/app.py) and the network bot (client/bot.py) are faces on it, and it tells them what happens through a
+listener.
+
+What it knows of a followed game comes from the server alone: the map (sent once), the summary, the view (sent whole
+once, then as patches) read through the game's rule set into its own typed view, and the log entries read into the
+framework's entries or the rule set's events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ValidationError
+
+from client.connection import Backoff, Connection, ConnectionLost, LinkState
+from client.tokens import Seat, SeatStore
+from shared.game.ruleset import AnyRuleSet
+from shared.maps.codec import map_from_dict
+from shared.maps.model import GameMap
+from shared.protocol import messages as msg
+from shared.protocol.codes import ErrorCode
+from shared.protocol.lobby import GameSettings, GameStatus, GameSummary
+from shared.protocol.log import FRAMEWORK_ENTRY, FRAMEWORK_KINDS
+from shared.protocol.patch import apply as apply_patch
+from shared.rulesets import RULESETS
+
+EARLY_UPDATES_KEPT = 50
+"""Updates for a game this client is about to follow, kept until it does (a join's update may beat its reply)."""
+
+
+def read_entry(event: dict[str, Any], ruleset: AnyRuleSet | None) -> Any:
+    """A log entry as an object: one of the framework's, or the game's rule set's event (the dict itself when
+    neither can read it, so that a newer server's entries are shown as unknown rather than stopping the client)."""
+    try:
+        if event.get("kind") in FRAMEWORK_KINDS:
+            return FRAMEWORK_ENTRY.validate_python(event)
+        if ruleset is not None:
+            return ruleset.load_event(event)
+    except ValidationError:
+        pass
+    return event
+
+
+@dataclass
+class Followed:
+    """What the client knows of one game it follows (plays or watches)."""
+
+    game_id: str
+    player: str | None
+    """The seat this client holds, or None when it watches."""
+    token: str | None = None
+    follows: str | None = None
+    seq: int = 0
+    game: GameSummary | None = None
+    game_map: GameMap | None = None
+    view_data: dict[str, Any] | None = None
+    view: Any = None
+    orders: list[Any] = field(default_factory=list)
+    """The player's orders issued this turn, as the server last told them."""
+    deadline: float | None = None
+    """When the turn's time runs out, on the event loop's clock."""
+
+    @property
+    def ruleset(self) -> AnyRuleSet | None:
+        name = self.game.settings.ruleset if self.game is not None else None
+        return RULESETS.get(name) if name is not None else None
+
+    @property
+    def watching(self) -> bool:
+        return self.player is None
+
+    @property
+    def turn(self) -> int:
+        return 0 if self.game is None else self.game.turn
+
+    @property
+    def finished(self) -> bool:
+        return self.game is not None and self.game.status is GameStatus.FINISHED
+
+    @property
+    def started(self) -> bool:
+        return self.game is not None and self.game.status is not GameStatus.LOBBY
+
+    def seat(self, name: str | None = None) -> Any:
+        wanted = name or self.player
+        if self.game is None or wanted is None:
+            return None
+        return next((s for s in self.game.seats if s.name == wanted), None)
+
+    @property
+    def awaited(self) -> bool:
+        seat = self.seat()
+        return seat is not None and seat.awaited
+
+    @property
+    def committed(self) -> bool:
+        seat = self.seat()
+        return seat is not None and seat.committed
+
+    @property
+    def lost(self) -> bool:
+        seat = self.seat()
+        return seat is not None and seat.eliminated
+
+    @property
+    def active(self) -> bool:
+        """Holding a seat in a game still being played: leaving it is not a matter of one word."""
+        return self.player is not None and self.started and not self.finished and not self.lost
+
+    def players(self) -> list[str]:
+        return [] if self.game is None else [s.name for s in self.game.seats]
+
+    def waiting_for(self) -> list[str]:
+        return [] if self.game is None else [s.name for s in self.game.seats if s.awaited]
+
+    def apply(self, update: msg.Update, now: float) -> list[Any]:
+        """Take in one update; returns the log entries it brought that were not seen before, as objects."""
+        fresh = [entry.event for entry in update.events if entry.seq > self.seq]
+        self.seq = max(self.seq, update.seq)
+        self.game = update.game
+        if update.you is not None:
+            self.player = update.you
+        ruleset = self.ruleset
+        if update.view is not None:
+            self.view_data = update.view
+        elif update.view_patch is not None and self.view_data is not None:
+            self.view_data = apply_patch(self.view_data, update.view_patch)
+        if update.game.status is GameStatus.LOBBY:
+            self.view_data = None
+        if ruleset is not None and (update.view is not None or update.view_patch is not None):
+            self.view = ruleset.load_view(self.view_data) if self.view_data is not None else None
+            own = getattr(self.view, "your_orders", None)
+            if own is not None:
+                self.orders = list(own)
+        elif self.view_data is None:
+            self.view = None
+        self.deadline = None if update.deadline_in is None else now + update.deadline_in
+        return [read_entry(event, ruleset) for event in fresh]
+
+    def load_orders(self, orders: list[dict[str, Any]]) -> list[Any]:
+        ruleset = self.ruleset
+        self.orders = [ruleset.load_order(o) for o in orders] if ruleset is not None else list(orders)
+        return self.orders
+
+
+class Listener(Protocol):
+    """What a face on the session is told."""
+
+    def on_update(self, followed: Followed, entries: list[Any], update: msg.Update) -> None: ...
+
+    def on_notice(self, error: msg.Error) -> None:
+        """An error nobody waited for (a seat taken back from another connection, ...)."""
+        ...
+
+    def on_seated(self, followed: Followed, previous: Followed | None) -> None:
+        """The server seated this client in a game on its own (a rematch)."""
+        ...
+
+    def on_resumed(self, followed: Followed) -> None:
+        """Back in a seat (at start or after the link dropped), just before what was missed is told."""
+        ...
+
+    def on_link(self, state: LinkState, detail: str) -> None: ...
+
+    def on_shutdown(self, message: str) -> None: ...
+
+    async def on_reconnected(self, resumed: bool) -> None: ...
+
+
+class Session:
+    def __init__(self, url: str, listener: Listener, *, password: str | None = None, store: SeatStore | None = None,
+                 backoff: Backoff | None = None, timeout: float = 10.0) -> None:
+        self.url = url
+        self.listener = listener
+        self.store = store or SeatStore()
+        self.connection = Connection(url, password=password, on_message=self._on_message, on_link=listener.on_link,
+                                     on_reconnect=self._on_reconnect, backoff=backoff, timeout=timeout)
+        self.games: list[GameSummary] = []
+        self.total_games = 0
+        self.followed: dict[str, Followed] = {}
+        self._maps: dict[str, GameMap] = {}
+        self._early: dict[str, deque[msg.Update]] = defaultdict(lambda: deque(maxlen=EARLY_UPDATES_KEPT))
+        self._resuming: set[str] = set()
+        self._background: set[asyncio.Task[None]] = set()
+
+    # ---- the link --------------------------------------------------------------------------------------------------
+
+    async def open(self) -> msg.Welcome:
+        return await self.connection.open()
+
+    async def close(self) -> None:
+        await self.connection.close()
+
+    @property
+    def state(self) -> LinkState:
+        return self.connection.state
+
+    async def request(self, message: BaseModel) -> msg.ServerMessage:
+        """The server's answer (an Error is a value). Raises ConnectionLost when the link is down."""
+        return await self.connection.request(message)
+
+    # ---- the lobby -------------------------------------------------------------------------------------------------
+
+    async def list_games(self, offset: int = 0, limit: int = 50) -> msg.ServerMessage:
+        reply = await self.request(msg.ListGames(offset=offset, limit=limit))
+        if isinstance(reply, msg.Games):
+            self.games, self.total_games = reply.games, reply.total
+        return reply
+
+    async def create(self, settings: GameSettings, upload: msg.MapUpload | None = None) -> msg.ServerMessage:
+        reply = await self.request(msg.CreateGame(settings=settings, map_upload=upload))
+        if isinstance(reply, msg.GameCreated):
+            self.games = [*self.games, reply.game]
+        return reply
+
+    async def join(self, game_id: str, name: str, group: int | None = None) -> msg.ServerMessage:
+        reply = await self.request(msg.JoinGame(game_id=game_id, name=name, group=group))
+        if isinstance(reply, msg.Joined):
+            self.store.save(self.url, reply.game_id, reply.player, reply.token)
+            self._follow(Followed(reply.game_id, reply.player, token=reply.token))
+        return reply
+
+    async def watch(self, game_id: str, follow: str | None = None) -> msg.ServerMessage:
+        reply = await self.request(msg.WatchGame(game_id=game_id, follow=follow))
+        if isinstance(reply, msg.Watching):
+            known = self.followed.get(game_id)
+            if known is not None and known.player is not None:
+                known.follows, known.player = follow, None
+                self._follow(known)
+            else:
+                self._follow(Followed(game_id, None, follows=follow))
+        return reply
+
+    async def resume(self, game_id: str, player: str, token: str, last_seq: int | None = None) -> msg.ServerMessage:
+        self._resuming.add(game_id)
+        try:
+            reply = await self.request(msg.Resume(game_id=game_id, token=token, last_seq=last_seq))
+        finally:
+            self._resuming.discard(game_id)
+        if isinstance(reply, msg.Resumed):
+            known = self.followed.get(game_id)
+            followed = (known if known is not None and known.player == reply.player
+                        else Followed(game_id, reply.player, token=token))
+            self.listener.on_resumed(followed)
+            self._follow(followed)
+        else:
+            self._early.pop(game_id, None)
+            if isinstance(reply, msg.Error) and reply.code in (ErrorCode.BAD_TOKEN, ErrorCode.NO_SUCH_GAME):
+                self.store.forget(self.url, game_id, player)
+        return reply
+
+    async def leave(self, game_id: str) -> msg.ServerMessage:
+        reply = await self.request(msg.LeaveGame(game_id=game_id))
+        if isinstance(reply, msg.Left):
+            known = self.followed.pop(game_id, None)
+            if known is not None and known.player is not None and (not known.started or known.lost
+                                                                   or known.finished):
+                self.store.forget(self.url, game_id, known.player)
+        return reply
+
+    def stop_following(self, game_id: str) -> None:
+        self.followed.pop(game_id, None)
+
+    def saved_seats(self, name: str | None = None) -> list[Seat]:
+        return self.store.seats_for(self.url, name)
+
+    # ---- playing ---------------------------------------------------------------------------------------------------
+
+    async def issue(self, followed: Followed, order: Any) -> msg.ServerMessage:
+        ruleset = followed.ruleset
+        data = ruleset.dump_order(order) if ruleset is not None and not isinstance(order, dict) else order
+        reply = await self.request(msg.IssueOrder(game_id=followed.game_id, turn=followed.turn, order=data))
+        if isinstance(reply, msg.OrderAccepted):
+            followed.load_orders(reply.orders)
+        return reply
+
+    async def withdraw(self, followed: Followed, index: int) -> msg.ServerMessage:
+        reply = await self.request(msg.WithdrawOrder(game_id=followed.game_id, turn=followed.turn, index=index))
+        if isinstance(reply, msg.OrderWithdrawn):
+            followed.load_orders(reply.orders)
+        return reply
+
+    async def list_orders(self, followed: Followed) -> msg.ServerMessage:
+        reply = await self.request(msg.ListOrders(game_id=followed.game_id))
+        if isinstance(reply, msg.Orders):
+            followed.load_orders(reply.orders)
+        return reply
+
+    async def commit(self, followed: Followed) -> msg.ServerMessage:
+        return await self.request(msg.Commit(game_id=followed.game_id, turn=followed.turn))
+
+    async def rematch(self, followed: Followed) -> msg.ServerMessage:
+        return await self.request(msg.Rematch(game_id=followed.game_id))
+
+    async def hand_over(self, followed: Followed, player: str) -> msg.ServerMessage:
+        return await self.request(msg.HandOver(game_id=followed.game_id, player=player))
+
+    # ---- following -------------------------------------------------------------------------------------------------
+
+    def _follow(self, followed: Followed) -> None:
+        """Follow a game, and take in what came about it before we knew we would."""
+        self.followed[followed.game_id] = followed
+        if followed.game_map is None and followed.game_id in self._maps:
+            followed.game_map = self._maps[followed.game_id]
+        for update in self._early.pop(followed.game_id, ()):
+            self._take(followed, update)
+
+    def _take(self, followed: Followed, update: msg.Update) -> None:
+        loop = asyncio.get_running_loop()
+        if followed.game_map is None:
+            followed.game_map = self._maps.get(followed.game_id)
+        entries = followed.apply(update, loop.time())
+        self.listener.on_update(followed, entries, update)
+
+    def _on_message(self, message: msg.ServerMessage) -> None:
+        if isinstance(message, msg.GameMap):
+            game_map = map_from_dict(message.map)
+            self._maps[message.game_id] = game_map
+            known = self.followed.get(message.game_id)
+            if known is not None:
+                known.game_map = game_map
+        elif isinstance(message, msg.Update):
+            followed = self.followed.get(message.game_id)
+            if followed is not None and message.game_id not in self._resuming:
+                self._take(followed, message)
+            else:
+                self._early[message.game_id].append(message)
+        elif isinstance(message, msg.Resumed) and message.ref is None:
+            self._seated_by_rematch(message)
+        elif isinstance(message, msg.Error) and message.ref is None:
+            if message.code == ErrorCode.NOT_SEATED and message.game_id in self.followed:
+                self.followed.pop(message.game_id, None)
+            self.listener.on_notice(message)
+        elif isinstance(message, msg.ShuttingDown):
+            self.listener.on_shutdown(message.message)
+
+    def _seated_by_rematch(self, message: msg.Resumed) -> None:
+        """R27: everyone asked, and the server seated us in the new game with the same token."""
+        previous = next((f for f in self.followed.values() if f.player == message.player and f.finished), None)
+        token = previous.token if previous is not None else None
+        if token is None and previous is not None:
+            seat = self.store.get(self.url, previous.game_id, message.player)
+            token = seat.token if seat is not None else None
+        if token is not None:
+            self.store.save(self.url, message.game_id, message.player, token)
+        if previous is not None:
+            self.store.forget(self.url, previous.game_id, message.player)
+            self.followed.pop(previous.game_id, None)
+            self._spawn_leave(previous.game_id)
+        followed = Followed(message.game_id, message.player, token=token)
+        self.listener.on_seated(followed, previous)
+        self._follow(followed)
+
+    def _spawn_leave(self, game_id: str) -> None:
+        async def leave() -> None:
+            with contextlib.suppress(ConnectionLost):
+                await self.connection.request(msg.LeaveGame(game_id=game_id))
+
+        task = asyncio.get_running_loop().create_task(leave())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _on_reconnect(self) -> None:
+        """Back on the link: take every seat back (with the last entry seen) and watch again what was watched."""
+        resumed = False
+        for followed in list(self.followed.values()):
+            if followed.player is not None:
+                token = followed.token
+                if token is None:
+                    seat = self.store.get(self.url, followed.game_id, followed.player)
+                    token = seat.token if seat is not None else None
+                if token is None:
+                    continue
+                with contextlib.suppress(ConnectionLost):
+                    reply = await self.resume(followed.game_id, followed.player, token, followed.seq)
+                    resumed = resumed or isinstance(reply, msg.Resumed)
+            else:
+                with contextlib.suppress(ConnectionLost):
+                    await self.request(msg.WatchGame(game_id=followed.game_id, last_seq=followed.seq,
+                                                     follow=followed.follows))
+        await self.listener.on_reconnected(resumed)
