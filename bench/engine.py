@@ -13,8 +13,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.maps import generated_map, median_ms
-from shared.maps import GameMap, MapError, load_map
 from shared.rules import (
     AttackOrder,
     GameRandom,
@@ -27,6 +25,9 @@ from shared.rules import (
 )
 from shared.rules.combat import fight
 from shared.rules.risc import check_orders
+
+from bench.maps import generated_map, median_ms
+from shared.maps import GameMap, MapError, load_map
 
 RISC = get_ruleset("risc")
 BIGEUROPE = Path(__file__).resolve().parents[2] / "shared" / "maps" / "domination" / "bigeurope.map"

@@ -19,13 +19,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pydantic import BaseModel
+from shared.rules import AttackOrder, GameState, Order, PlaceOrder
 
 from server.lobby import Lobby
 from server.match import Match
 from server.storage import DATABASE_NAME, MemoryStorage, SeatRecord, SqliteStorage, Storage
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings
-from shared.rules import AttackOrder, GameState, Order, PlaceOrder
 
 BIGEUROPE = Path(__file__).resolve().parents[2] / "shared" / "maps" / "domination" / "bigeurope.map"
 PLAYERS = [f"p{i}" for i in range(5)]

@@ -39,8 +39,8 @@ class Driver:
             await asyncio.sleep(0.01)
 
     async def at_prompt(self) -> None:
-        await self._until(lambda: self.app.prompts > 0 and self.app.session is not None
-                          and self.app.session.app.is_running, "prompt")
+        await self._until(lambda: self.app.prompts > 0 and self.app.prompt_session is not None
+                          and self.app.prompt_session.app.is_running, "prompt")
 
     async def type(self, line: str) -> str:
         """Type a line and press Enter; returns what the client printed until it prompts again."""

@@ -1,14 +1,26 @@
-"""Building engine states by hand, so that each rule test states its own board in a few lines."""
+"""Building RISC games by hand, so that each rule test states its own board in a few lines.
+
+The rules are reached as every other part of the product reaches them: the rule set from the registry, the
+framework's turns (issue, commit, advance). These helpers only shorten what the tests write.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from itertools import pairwise
+from typing import Any
 
+from shared.game import turns
+from shared.game.errors import Refused, RuleError
+from shared.game.game import Game
+from shared.game.random import GameRandom
+from shared.game.ruleset import Private
 from shared.maps import GameMap, Territory, build_map, load_map
-from shared.rules import GameRandom, GameState, Order, Phase, RuleError, commit, get_ruleset, issue
-from shared.rules.events import Event
-from shared.rules.turns import advance
+from shared.rulesets import get_ruleset
+from shared.rulesets.risc.board import Phase, RiscBoard
+from shared.rulesets.risc.checker import Code
+from shared.rulesets.risc.options import RiscOptions
 
 RISC = get_ruleset("risc")
 
@@ -24,6 +36,12 @@ SEED_UNITS = {
     "Gondor": 13, "Mordor": 14, "Hogwarts": 3,
 }
 
+RiscGame = Game[RiscBoard, Any]
+
+
+def options(**chosen: Any) -> RiscOptions:
+    return RiscOptions(**chosen)
+
 
 def seed_map() -> GameMap:
     return load_map("seed")
@@ -38,35 +56,61 @@ def line_map(*names: str) -> GameMap:
     return build_map("line", [Territory(n) for n in names], borders)
 
 
+def setup(game_map: GameMap, players: Sequence[str], chosen: RiscOptions | None = None, seed: int = 1,
+          groups: Mapping[str, int] | None = None) -> RiscGame:
+    return RISC.new_game(game_map, list(players), chosen or RiscOptions(), GameRandom(seed, -1), groups)
+
+
 def make_state(game_map: GameMap, owner: Mapping[str, str | None], units: Mapping[str, int],
-               players: Sequence[str] | None = None, turn: int = 1) -> GameState:
+               players: Sequence[str] | None = None, turn: int = 1) -> RiscGame:
+    """A game at turn `turn` with this board (the step is the turn, as in a served game)."""
     players = tuple(players or dict.fromkeys(o for o in owner.values() if o is not None))
-    return GameState(game_map=game_map, ruleset="risc", players=players, phase=Phase.ORDERS, turn=turn,
-                     owner=dict(owner), units=dict(units))
+    board = RiscBoard(phase=Phase.ORDERS, turn=turn, owner=dict(owner), units=dict(units))
+    return Game("risc", game_map, players, RiscOptions(max_players=8), board, step=turn)
 
 
-def seed_state() -> GameState:
+def seed_state() -> RiscGame:
     return make_state(seed_map(), SEED_OWNERS, SEED_UNITS, players=("green", "blue", "red"))
 
 
-def issued(state: GameState, player: str, *orders: Order) -> GameState:
-    """Issue orders that must be legal; fails the test with the engine's reason otherwise."""
+def issued(state: RiscGame, player: str, *orders: Any) -> RiscGame:
+    """Issue orders that must be legal; fails the test with the rules' reason otherwise."""
     for order in orders:
-        result = issue(RISC, state, player, order)
+        result = turns.issue(RISC, state, player, order)
         assert not isinstance(result, RuleError), f"{order} was refused: {result}"
         state = result
     return state
 
 
-def play_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int = 1,
-              ) -> tuple[GameState, list[Event]]:
-    """Issue and commit every player's orders, then resolve the turn."""
-    for player in state.alive:
-        state = issued(state, player, *orders.get(player, ()))
-        committed = commit(RISC, state, player)
+def events_of(told: Sequence[Any]) -> list[Any]:
+    """A resolution's events, public and private alike (RISC's are all public)."""
+    return [t.event if isinstance(t, Private) else t for t in told]
+
+
+def resolve(state: RiscGame, rng: GameRandom | None = None, seed: int = 1) -> tuple[RiscGame, list[Any]]:
+    """Resolve a game every player has committed: with `rng` (loaded dice), else the seed's dice for its step."""
+    game, resolved = turns.advance(RISC, state, (lambda step: rng) if rng is not None
+                                   else (lambda step: GameRandom(seed, step)))
+    return game, events_of(resolved.events)
+
+
+def commit_all(state: RiscGame) -> RiscGame:
+    for player in sorted(turns.awaiting(RISC, state)):
+        committed = turns.commit(RISC, state, player)
         assert not isinstance(committed, RuleError), committed
         state = committed
-    return advance(RISC, state, GameRandom(seed, state.turn))
+    return state
+
+
+def play_turn(state: RiscGame, orders: Mapping[str, Sequence[Any]], seed: int = 1) -> tuple[RiscGame, list[Any]]:
+    """Issue and commit every player's orders, then resolve the turn."""
+    for player in RISC.status(state).acting:
+        state = issued(state, player, *orders.get(player, ()))
+    return resolve(commit_all(state), seed=seed)
+
+
+def view(state: RiscGame, viewer: str | None) -> Any:
+    return RISC.view(state, viewer)
 
 
 class LoadedDice(GameRandom):
@@ -78,3 +122,8 @@ class LoadedDice(GameRandom):
 
     def d20(self) -> int:
         return self._script.pop(0)
+
+
+RuleCode = StrEnum("RuleCode", {**{m.name: m.value for m in Refused},
+                                **{k: v for k, v in vars(Code).items() if k.isupper()}})
+"""Every code RISC's rules refuse with (the framework's and RISC's own), by name, for the tests to name them."""

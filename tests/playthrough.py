@@ -13,26 +13,20 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
+from shared.game.errors import RuleError
+from shared.game.random import GameRandom
+from shared.game.turns import awaiting, commit, issue
 from shared.maps.model import GameMap
-from shared.rules import (
-    AttackOrder,
-    GameOptions,
-    GameRandom,
-    GameState,
-    MoveOrder,
-    Order,
-    Phase,
-    PlaceOrder,
-    RuleError,
-    advance,
-    commit,
-    get_ruleset,
-    issue,
-)
-from shared.rules.events import Combat, Event, UnitsMoved, UnitsPlaced, UnitsReceived
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.events import Combat, UnitsMoved, UnitsPlaced, UnitsReceived
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from tests.engine_support import RISC, RiscGame, resolve
 
-RISC = get_ruleset("risc")
+GameState = RiscGame
+Order = Any
+Event = Any
 MAX_ORDERS_PER_TURN = 12
 
 Observer = Callable[[GameState, GameState, list[Event]], None]
@@ -47,7 +41,7 @@ def play_random_game(game_map: GameMap, players: int, seed: int, max_turns: int,
     """
     names = [f"P{i + 1}" for i in range(players)]
     chooser = random.Random(f"orders:{seed}")
-    state = RISC.setup(game_map, names, GameOptions(), GameRandom(seed, 0))
+    state = RISC.new_game(game_map, names, RISC.options({"max_players": 8}), GameRandom(seed, 0))
     check_board(state)
 
     for player in names:
@@ -56,8 +50,8 @@ def play_random_game(game_map: GameMap, players: int, seed: int, max_turns: int,
         state = _committed(state, player)
     state = _resolved(state, seed, observe)
 
-    while state.phase is Phase.ORDERS and state.turn <= max_turns:
-        for player in state.alive:
+    while state.board.phase is Phase.ORDERS and state.board.turn <= max_turns:
+        for player in sorted(RISC.status(state).acting, key=names.index):
             for order in _random_orders(state, player, chooser):
                 state = _issued(state, player, order)
             state = _committed(state, player)
@@ -68,20 +62,20 @@ def play_random_game(game_map: GameMap, players: int, seed: int, max_turns: int,
 def _issued(state: GameState, player: str, order: Order) -> GameState:
     result = issue(RISC, state, player, order)
     if isinstance(result, RuleError):
-        raise AssertionError(f"turn {state.turn}: legal order {order} of {player} refused: {result}")
+        raise AssertionError(f"turn {state.board.turn}: legal order {order} of {player} refused: {result}")
     return result
 
 
 def _committed(state: GameState, player: str) -> GameState:
     result = commit(RISC, state, player)
     if isinstance(result, RuleError):
-        raise AssertionError(f"turn {state.turn}: {player} could not commit: {result}")
+        raise AssertionError(f"turn {state.board.turn}: {player} could not commit: {result}")
     return result
 
 
 def _resolved(state: GameState, seed: int, observe: Observer | None) -> GameState:
-    assert not RISC.awaiting(state), f"turn {state.turn}: still awaiting {sorted(RISC.awaiting(state))}"
-    after, events = advance(RISC, state, GameRandom(seed, state.turn))
+    assert not awaiting(RISC, state), f"turn {state.board.turn}: still awaiting {sorted(awaiting(RISC, state))}"
+    after, events = resolve(state, seed=seed)
     check_board(after)
     check_resolution(state, after, events)
     if observe is not None:
@@ -91,8 +85,8 @@ def _resolved(state: GameState, seed: int, observe: Observer | None) -> GameStat
 
 def _placement(state: GameState, player: str, chooser: random.Random) -> list[Order]:
     """The whole pool, split at random over the player's territories (R9)."""
-    own = state.territories_of(player)
-    pool = state.pools.get(player, 0)
+    own = state.board.territories_of(player)
+    pool = state.board.pools.get(player, 0)
     if not own or pool <= 0:
         return []
     shares = Counter(chooser.choice(own) for _ in range(pool))
@@ -102,7 +96,7 @@ def _placement(state: GameState, player: str, chooser: random.Random) -> list[Or
 def _random_orders(state: GameState, player: str, chooser: random.Random) -> list[Order]:
     """Attacks on enemy or neutral neighbours and moves to own neighbours, never more units than are left."""
     game_map = state.game_map
-    left = {t: state.units[t] for t in state.territories_of(player)}
+    left = {t: state.board.units[t] for t in state.board.territories_of(player)}
     orders: list[Order] = []
     wanted = chooser.randint(0, min(MAX_ORDERS_PER_TURN, len(left) // 2 + 2))
     for _ in range(wanted):
@@ -111,8 +105,8 @@ def _random_orders(state: GameState, player: str, chooser: random.Random) -> lis
             break
         source = chooser.choice(sources)
         neighbours = sorted(game_map.neighbours(source) - {source})
-        enemies = [t for t in neighbours if state.owner[t] != player]
-        friends = [t for t in neighbours if state.owner[t] == player]
+        enemies = [t for t in neighbours if state.board.owner[t] != player]
+        friends = [t for t in neighbours if state.board.owner[t] == player]
         # Mostly strong attacks, so that games move on; some moves, so that R13 is exercised too.
         if enemies and (not friends or chooser.random() < 0.75):
             units = left[source] if chooser.random() < 0.6 else chooser.randint(1, left[source])
@@ -130,21 +124,22 @@ def _random_orders(state: GameState, player: str, chooser: random.Random) -> lis
 
 def check_board(state: GameState) -> None:
     names = set(state.game_map.names)
-    assert set(state.owner) == names, f"turn {state.turn}: owners are not given for exactly the map's territories"
-    assert set(state.units) == names, f"turn {state.turn}: units are not given for exactly the map's territories"
+    turn = state.board.turn
+    assert set(state.board.owner) == names, f"turn {turn}: owners are not given for exactly the map's territories"
+    assert set(state.board.units) == names, f"turn {turn}: units are not given for exactly the map's territories"
     owners = set(state.players) | {None}
-    strays = {t: o for t, o in state.owner.items() if o not in owners}
-    assert not strays, f"turn {state.turn}: territories held by someone who is not playing: {strays}"
-    negative = {t: n for t, n in state.units.items() if n < 0}
-    assert not negative, f"turn {state.turn}: negative units {negative}"
-    for player in state.eliminated:
-        assert player not in state.owner.values(), f"turn {state.turn}: eliminated {player} still holds land"
+    strays = {t: o for t, o in state.board.owner.items() if o not in owners}
+    assert not strays, f"turn {state.board.turn}: territories held by someone who is not playing: {strays}"
+    negative = {t: n for t, n in state.board.units.items() if n < 0}
+    assert not negative, f"turn {state.board.turn}: negative units {negative}"
+    for player in state.board.eliminated:
+        assert player not in state.board.owner.values(), f"turn {turn}: eliminated {player} still holds land"
 
 
 def check_resolution(before: GameState, after: GameState, events: list[Event]) -> None:
     """Replay the events on the state before: they must account for every unit and every owner after."""
-    units = dict(before.units)
-    owner = dict(before.owner)
+    units = dict(before.board.units)
+    owner = dict(before.board.owner)
     received: Counter[str] = Counter()
     for event in events:
         if isinstance(event, UnitsPlaced):
@@ -167,7 +162,7 @@ def check_resolution(before: GameState, after: GameState, events: list[Event]) -
             continue
         target = event.territory
         assert (event.defender, event.defending_units) == (owner[target], units[target]), \
-            f"turn {before.turn}: {target} fought with {event.defending_units} of {event.defender}, " \
+            f"turn {before.board.turn}: {target} fought with {event.defending_units} of {event.defender}, " \
             f"held {units[target]} of {owner[target]}"
         assert 0 <= event.attacker_losses <= event.attacking_units
         assert 0 <= event.defender_losses <= event.defending_units
@@ -178,12 +173,12 @@ def check_resolution(before: GameState, after: GameState, events: list[Event]) -
         else:
             assert event.attacker_losses == event.attacking_units, "the defender held with attackers left"
             units[target] = event.defending_units - event.defender_losses
-    if before.phase is Phase.ORDERS:  # R19: +1 on every territory a player holds after combat
+    if before.board.phase is Phase.ORDERS:  # R19: +1 on every territory a player holds after combat
         for name, holder in owner.items():
             if holder is not None:
                 units[name] += 1
         gained = Counter(h for h in owner.values() if h is not None)
-        assert received == gained, f"turn {before.turn}: units received {dict(received)}, held {dict(gained)}"
-    assert owner == dict(after.owner), f"turn {before.turn}: owners differ from what the events say"
-    changed = {t: (units[t], after.units[t]) for t in units if units[t] != after.units[t]}
-    assert not changed, f"turn {before.turn}: units (expected, actual) not explained by the events: {changed}"
+        assert received == gained, f"turn {before.board.turn}: units received {dict(received)}, held {dict(gained)}"
+    assert owner == dict(after.board.owner), f"turn {before.board.turn}: owners differ from what the events say"
+    changed = {t: (units[t], after.board.units[t]) for t in units if units[t] != after.board.units[t]}
+    assert not changed, f"turn {before.board.turn}: units (expected, actual) not explained by the events: {changed}"

@@ -15,11 +15,13 @@ from websockets.exceptions import ConnectionClosed
 
 from client.connection import paced, pacer_for
 from server.app import RiscServer
+from server.clock import Clock
 from server.config import ServerConfig
 from server.storage import Storage
 from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.messages import SERVER_ADAPTER, Welcome
 from shared.protocol.pacing import TokenBucket
+from shared.protocol.patch import apply as apply_patch
 
 Message = dict[str, Any]
 TIMEOUT = 5.0
@@ -29,10 +31,13 @@ FAST = {"messages_per_second": 100_000.0, "burst": 100_000}
 
 
 @contextlib.asynccontextmanager
-async def running_server(storage: Storage | None = None, **settings: Any) -> AsyncIterator[RiscServer]:
+async def running_server(storage: Storage | None = None, *, clock: Clock | None = None,
+                         seeds: Callable[[], int] | None = None, **settings: Any) -> AsyncIterator[RiscServer]:
+    """A server on a free port. `clock`: the server's time (a ManualClock moves only when the test says);
+    `seeds`: each new game's seed, for games that must play the same way every run."""
     settings.setdefault("bot_turn_pause", 0.0)  # games between the server's players run at full speed in tests
     config = ServerConfig(host="127.0.0.1", port=0, **settings)
-    async with RiscServer(config, storage) as server:
+    async with RiscServer(config, storage, seeds=seeds, clock=clock) as server:
         yield server
 
 
@@ -41,8 +46,39 @@ def url(server: RiscServer | int) -> str:
     return f"ws://127.0.0.1:{server if isinstance(server, int) else server.port}"
 
 
+def legible_view(view: Message, game_map: Message | None, summary: Message) -> Message:
+    """A RISC view as these tests read it: territories and players as lists in the map's and the seats' order, each
+    territory with its neighbours (from the map the server sent once), each player with whether they committed
+    (from the summary). The server sends territories and players keyed by name, and the map apart: this puts back
+    together the facts it sent, so the tests check the same facts whatever the wire's shape."""
+    shown = dict(view)
+    borders = (game_map or {}).get("borders", {})
+    continents = {t["name"]: t.get("continent") for t in (game_map or {}).get("territories", [])}
+    order = [t["name"] for t in (game_map or {}).get("territories", [])] or list(view.get("territories", {}))
+    territories = view.get("territories", {})
+    shown["territories"] = [{"name": name, "owner": territories[name].get("owner"),
+                             "units": territories[name].get("units", 0),
+                             "neighbours": [n for n in order if n in set(borders.get(name, []))],
+                             "continent": continents.get(name)} for name in order if name in territories]
+    seats = {s["name"]: s for s in summary.get("seats", [])}
+    players = view.get("players", {})
+    shown["players"] = [{"name": name, "committed": seats.get(name, {}).get("committed", False)
+                         or players[name].get("eliminated", False),
+                         "eliminated": players[name].get("eliminated", False),
+                         "territories": players[name].get("territories", 0), "units": players[name].get("units", 0)}
+                        for name in [s["name"] for s in summary.get("seats", [])] if name in players]
+    shown.setdefault("your_orders", [])
+    shown.setdefault("pool_left", 0)
+    shown.setdefault("winner", None)
+    return shown
+
+
 class Client:
-    """One connection. Every frame received is kept in `frames`, checked against the server-to-client schema."""
+    """One connection. Every frame received is kept in `frames`, checked against the server-to-client schema.
+
+    Updates are kept with their view whole: the first comes whole, the rest as patches, applied here in order (and
+    shown as `legible_view` gives it); `views` holds each game's view as the server's patches left it, `maps` each
+    followed game's map."""
 
     _refs = itertools.count(1)
 
@@ -55,6 +91,8 @@ class Client:
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self.closed = asyncio.Event()
         self.pacer: TokenBucket | None = None
+        self.maps: dict[str, Message] = {}
+        self.views: dict[str, Message] = {}
 
     @classmethod
     async def connect(cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None) -> Client:
@@ -70,13 +108,29 @@ class Client:
                 assert isinstance(frame, str), "the server sends text frames only"
                 SERVER_ADAPTER.validate_json(frame)  # every frame the server sends fits the published schema
                 self.raw.append(frame)
-                self.frames.append(json.loads(frame))
+                self.frames.append(self._take(json.loads(frame)))
                 self._arrived.set()
         except ConnectionClosed:
             pass
         finally:
             self.closed.set()
             self._arrived.set()
+
+    def _take(self, message: Message) -> Message:
+        kind, game_id = message.get("type"), message.get("game_id")
+        if kind == "game_map":
+            self.maps[game_id] = message["map"]
+        elif kind == "update":
+            if message["view"] is not None:
+                self.views[game_id] = message["view"]
+            elif message["view_patch"] is not None:
+                self.views[game_id] = apply_patch(self.views[game_id], message["view_patch"])
+            if message["game"]["status"] == "lobby":
+                self.views.pop(game_id, None)
+            view = self.views.get(game_id)
+            message["view"] = None if view is None else {
+                **legible_view(view, self.maps.get(game_id), message["game"]), "viewer": message["you"]}
+        return message
 
     async def send(self, **message: Any) -> None:
         await self.ws.send(json.dumps(message))
@@ -130,8 +184,12 @@ class Client:
         await self.closed.wait()
 
 
-async def create_game(client: Client, **settings: Any) -> str:
-    reply = await client.request(type="create_game", settings={"map": "seed", **settings})
+async def create_game(client: Client, *, upload: tuple[str, str] | None = None, **settings: Any) -> str:
+    """Create a game (on the seed map unless told otherwise; `upload`: a map file's name and text, sent along)."""
+    message: Message = {"type": "create_game", "settings": {"map": None if upload else "seed", **settings}}
+    if upload is not None:
+        message["map_upload"] = {"name": upload[0], "text": upload[1]}
+    reply = await client.request(**message)
     assert reply["type"] == "game_created", reply
     return str(reply["game"]["game_id"])
 

@@ -5,35 +5,40 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
-from shared.bots import STRATEGIES, legal_only, make_strategy, state_from_view
-from shared.bots.base import spread
-from shared.bots.odds import attackers_needed, win_probability
-from shared.bots.random_strategy import RandomStrategy
+from shared.bots.tournament import make_strategy as make_any_strategy
 from shared.bots.tournament import play_game, player_names
+from shared.game.errors import RuleError
+from shared.game.game import Game
+from shared.game.random import GameRandom
+from shared.game.strategy import Strategy
+from shared.game.turns import awaiting, commit, issue
 from shared.maps import GameMap, load_map
-from shared.rules import (
-    AttackOrder,
-    GameOptions,
-    GameRandom,
-    GameState,
-    GameView,
-    MoveOrder,
-    Order,
-    Phase,
-    PlaceOrder,
-    RiscRuleset,
-    RuleError,
-    advance,
-    commit,
-    issue,
-    view,
-)
-from shared.rules.combat import P_ATTACKER_WINS_ROUND
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.bots import STRATEGIES
+from shared.rulesets.risc.bots.base import spread
+from shared.rulesets.risc.bots.odds import attackers_needed, win_probability
+from shared.rulesets.risc.bots.random_strategy import RandomStrategy
+from shared.rulesets.risc.bots.viewstate import game_from_view, legal_only
+from shared.rulesets.risc.combat import P_ATTACKER_WINS_ROUND
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from shared.rulesets.risc.view import RiscView
+from tests.engine_support import RISC, RiscGame, resolve, view
 
-RULES = RiscRuleset()
+RULES = RISC
+GameState = RiscGame
+Order = Any
+
+
+def make_strategy(name: str) -> Strategy:
+    return make_any_strategy(RISC, name)
+
+
+def setup(game_map: GameMap, players: Sequence[str], seed: Any) -> RiscGame:
+    return RISC.new_game(game_map, list(players), RISC.options({}), GameRandom(seed, 0))
 MAPS = ("seed", "twin-keeps", "cataract", "saltreach")
 """The 9-territory map of the seed, an 8-territory duel map, a 24-territory map with one-way borders and a
 42-territory archipelago."""
@@ -49,27 +54,27 @@ def play_checked(game_map: GameMap, strategies: Sequence[str], seed: str, max_tu
     players = player_names(strategies)
     bots = {p: make_strategy(s) for p, s in zip(players, strategies, strict=True)}
     rngs = {p: random.Random(f"{seed}:{p}") for p in players}
-    state = RULES.setup(game_map, players, GameOptions(), GameRandom(seed, 0))
-    while state.phase is not Phase.FINISHED and state.turn <= max_turns:
+    state = setup(game_map, players, seed)
+    while state.board.phase is not Phase.FINISHED and state.board.turn <= max_turns:
         for player in players:
-            if player not in RULES.awaiting(state):
+            if player not in awaiting(RULES, state):
                 continue
-            pool = state.pools.get(player, 0)
-            orders = bots[player].decide(view(state, player), game_map, rngs[player])
-            if state.phase is Phase.PLACEMENT:
+            pool = state.board.pools.get(player, 0)
+            orders = bots[player].decide(view(state, player), game_map, player, rngs[player])
+            if state.board.phase is Phase.PLACEMENT:
                 assert all(isinstance(o, PlaceOrder) for o in orders)
                 assert sum(o.units for o in orders if isinstance(o, PlaceOrder)) == pool, "R9: the whole pool"
             else:
                 assert all(isinstance(o, MoveOrder | AttackOrder) for o in orders)
             for order in orders:
                 issued = issue(RULES, state, player, order)
-                assert not isinstance(issued, RuleError), f"turn {state.turn}, {player}: {order}: {issued}"
+                assert not isinstance(issued, RuleError), f"turn {state.board.turn}, {player}: {order}: {issued}"
                 state = issued
             committed = commit(RULES, state, player)
-            assert not isinstance(committed, RuleError), f"turn {state.turn}, {player} cannot commit: {committed}"
+            assert not isinstance(committed, RuleError), f"turn {state.board.turn}, {player} cannot commit: {committed}"
             state = committed
-        state, _ = advance(RULES, state, GameRandom(seed, state.turn))
-        assert all(n >= 0 for n in state.units.values())
+        state, _ = resolve(state, seed=seed)  # type: ignore[arg-type]
+        assert all(n >= 0 for n in state.board.units.values())
     return state
 
 
@@ -79,14 +84,15 @@ def test_each_strategy_plays_legal_duels_to_a_win(maps: dict[str, GameMap], map_
     opponent = "aggressive" if strategy == "strategist" else "strategist"
     for seed in ("duel-1", "duel-2"):
         state = play_checked(maps[map_name], [strategy, opponent], seed, max_turns=150)
-        assert state.phase is Phase.FINISHED and state.winner is not None
-        assert {state.owner[t] for t in maps[map_name].names} == {state.winner}, "R26: the winner owns everything"
+        assert state.board.phase is Phase.FINISHED and state.board.winner is not None
+        held = {state.board.owner[t] for t in maps[map_name].names}
+        assert held == {state.board.winner}, "R26: the winner owns everything"
 
 
 @pytest.mark.parametrize("map_name", MAPS)
 def test_all_four_strategies_play_a_legal_free_for_all(maps: dict[str, GameMap], map_name: str) -> None:
     state = play_checked(maps[map_name], sorted(STRATEGIES), "ffa", max_turns=80)
-    assert state.phase is Phase.FINISHED or state.turn == 81
+    assert state.board.phase is Phase.FINISHED or state.board.turn == 81
 
 
 @pytest.mark.parametrize("strategy", sorted(STRATEGIES))
@@ -106,8 +112,8 @@ def test_strategist_beats_random_in_most_games(maps: dict[str, GameMap], map_nam
 def test_strategist_beats_the_other_strategies_in_duels(maps: dict[str, GameMap], opponent: str) -> None:
     for map_name in ("seed", "cataract"):
         wins = sum(play_game(maps[map_name], [opponent, "strategist"], f"duel-{i}", 100).winner == "strategist"
-                   for i in range(10))
-        assert wins >= 8, map_name
+                   for i in range(40))
+        assert wins >= 34, map_name  # 85%; over 100 seeds it wins 96-100 of them
 
 
 def test_strategist_wins_most_free_for_alls(maps: dict[str, GameMap]) -> None:
@@ -132,16 +138,17 @@ def test_strategies_are_registered_by_name() -> None:
 
 
 def test_an_unknown_strategy_is_refused_with_the_known_names() -> None:
-    with pytest.raises(ValueError, match=r'unknown strategy "cautious".*aggressive, defensive, random, strategist'):
+    with pytest.raises(ValueError,
+                       match=r'unknown RISC strategy "cautious".*aggressive, defensive, random, strategist'):
         make_strategy("cautious")
 
 
 def test_a_strategy_chooses_the_same_orders_from_the_same_seed(maps: dict[str, GameMap]) -> None:
     game_map = maps["seed"]
-    state = RULES.setup(game_map, ("a", "b", "c"), GameOptions(), GameRandom(1, 0))
+    state = setup(game_map, ("a", "b", "c"), 1)
     for name in STRATEGIES:
-        first = make_strategy(name).decide(view(state, "a"), game_map, random.Random(9))
-        again = make_strategy(name).decide(view(state, "a"), game_map, random.Random(9))
+        first = make_strategy(name).decide(view(state, "a"), game_map, "a", random.Random(9))
+        again = make_strategy(name).decide(view(state, "a"), game_map, "a", random.Random(9))
         assert first == again
 
 
@@ -150,87 +157,87 @@ def test_a_strategy_chooses_the_same_orders_from_the_same_seed(maps: dict[str, G
 
 def _mid_game(game_map: GameMap) -> GameState:
     """The seed map after placement: a 10/10/10 spread, the game at turn 1."""
-    state = RULES.setup(game_map, ("a", "b", "c"), GameOptions(), GameRandom(3, 0))
+    state = setup(game_map, ("a", "b", "c"), 3)
     for player in state.players:
-        own = state.territories_of(player)
+        own = state.board.territories_of(player)
         for name in own:
             placed = issue(RULES, state, player, PlaceOrder(name, 10))
-            assert isinstance(placed, GameState)
+            assert isinstance(placed, Game)
             state = placed
         committed = commit(RULES, state, player)
-        assert isinstance(committed, GameState)
+        assert isinstance(committed, Game)
         state = committed
-    state, _ = advance(RULES, state, GameRandom(3, 0))
+    state, _ = resolve(state, seed=3)
     return state
 
 
 def test_state_from_view_gives_back_the_same_view(maps: dict[str, GameMap]) -> None:
     game_map = maps["seed"]
-    fresh = RULES.setup(game_map, ("a", "b", "c"), GameOptions(), GameRandom(3, 0))
-    placing = issue(RULES, fresh, "a", PlaceOrder(fresh.territories_of("a")[0], 4))
-    assert isinstance(placing, GameState)
+    fresh = setup(game_map, ("a", "b", "c"), 3)
+    placing = issue(RULES, fresh, "a", PlaceOrder(fresh.board.territories_of("a")[0], 4))
+    assert isinstance(placing, Game)
     playing = _mid_game(game_map)
     for state in (placing, playing):
         for player in state.players:
             seen = view(state, player)
-            assert view(state_from_view(seen, game_map), player) == seen
+            assert view(game_from_view(seen, game_map, player), player) == seen
 
 
 def test_state_from_view_refuses_a_view_of_another_map(maps: dict[str, GameMap]) -> None:
     seen = view(_mid_game(maps["seed"]), "a")
     with pytest.raises(ValueError, match="territories differ"):
-        state_from_view(seen, maps["twin-keeps"])
+        game_from_view(seen, maps["twin-keeps"], "a")
 
 
 def test_legal_only_keeps_what_the_engine_accepts_in_order(maps: dict[str, GameMap]) -> None:
     game_map = maps["seed"]
     state = _mid_game(game_map)
-    mine = state.territories_of("a")
+    mine = state.board.territories_of("a")
     source = mine[0]
-    own_next = next(n for n in game_map.neighbours_in_order(source) if state.owner[n] == "a")
-    enemy_next = next(n for n in game_map.neighbours_in_order(source) if state.owner[n] not in ("a", None))
-    far_enemy = next(n for n in game_map.names if state.owner[n] not in ("a", None)
+    own_next = next(n for n in game_map.neighbours_in_order(source) if state.board.owner[n] == "a")
+    enemy_next = next(n for n in game_map.neighbours_in_order(source) if state.board.owner[n] not in ("a", None))
+    far_enemy = next(n for n in game_map.names if state.board.owner[n] not in ("a", None)
                      and n not in game_map.neighbours(own_next))
-    units = state.units[source]
+    units = state.board.units[source]
     proposals: list[Order] = [
         MoveOrder(units, own_next, source),          # R15: brings units in for the attack below
-        AttackOrder(units + state.units[own_next], source, enemy_next),
+        AttackOrder(units + state.board.units[own_next], source, enemy_next),
         AttackOrder(1, source, enemy_next),          # nothing left at the source (R15)
         AttackOrder(1, own_next, far_enemy),         # not adjacent (R14)
         MoveOrder(1, enemy_next, source),            # not theirs
         PlaceOrder(source, 1),                       # wrong phase
         MoveOrder(0, own_next, source),              # no units
     ]
-    kept = legal_only(view(state, "a"), game_map, proposals)
+    kept = legal_only(view(state, "a"), game_map, "a", proposals)
     assert kept == proposals[:2]
     for order in kept:
         issued = issue(RULES, state, "a", order)
-        assert isinstance(issued, GameState)
+        assert isinstance(issued, Game)
         state = issued
 
 
-def test_legal_only_gives_nothing_to_a_spectator_or_a_committed_player(maps: dict[str, GameMap]) -> None:
+def test_legal_only_gives_nothing_to_a_player_who_is_out(maps: dict[str, GameMap]) -> None:
     game_map = maps["seed"]
     state = _mid_game(game_map)
-    committed = commit(RULES, state, "a")
-    assert isinstance(committed, GameState)
-    order = MoveOrder(1, state.territories_of("a")[0], state.territories_of("a")[1])
-    assert legal_only(view(committed, "a"), game_map, [order]) == []
-    assert legal_only(view(state, None), game_map, [order]) == []
+    order = MoveOrder(1, state.board.territories_of("a")[0], state.board.territories_of("a")[1])
+    assert legal_only(view(state, "a"), game_map, "a", [order]) == [order]
+    out = state.evolve(board=state.board.evolve(eliminated=("a",)))
+    assert legal_only(view(out, "a"), game_map, "a", [order]) == []
 
 
 def test_a_placement_short_of_the_pool_is_completed(maps: dict[str, GameMap]) -> None:
     """R9: whatever a proposal leaves in the pool is placed for it, so the batch always commits."""
 
     class Stingy(RandomStrategy):
-        def propose_placement(self, view: GameView, game_map: GameMap, rng: random.Random) -> list[PlaceOrder]:
+        def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
+                              rng: random.Random) -> list[PlaceOrder]:
             return []
 
     game_map = maps["seed"]
-    state = RULES.setup(game_map, ("a", "b", "c"), GameOptions(), GameRandom(3, 0))
-    placed = Stingy().place(view(state, "a"), game_map, random.Random(0))
-    assert sum(o.units for o in placed) == state.pools["a"]
-    assert all(state.owner[o.territory] == "a" for o in placed)
+    state = setup(game_map, ("a", "b", "c"), 3)
+    placed = Stingy().place(view(state, "a"), game_map, "a", random.Random(0))
+    assert sum(o.units for o in placed) == state.board.pools["a"]
+    assert all(state.board.owner[o.territory] == "a" for o in placed)
 
 
 def test_spread_splits_units_exactly_by_weight() -> None:

@@ -7,30 +7,44 @@ from prompt_toolkit.document import Document
 
 from client.commands import (
     SPECS,
-    Attack,
-    Context,
     Create,
     Done,
     Help,
+    Issue,
     Join,
     ListOrders,
-    Move,
     ParseError,
-    Place,
     Quit,
+    Setting,
     Watch,
     Withdraw,
     help_text,
     parse,
 )
 from client.completion import CommandCompleter, StaticCandidates
-from shared.maps import load_map
+from shared.game.presentation import Context
+from shared.maps import Territory, build_map, load_map
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from tests.engine_support import RISC, seed_state, view
 
-SEED = Context(load_map("seed").names)
+SEED = Setting(RISC.presentation, Context(load_map("seed"), view(seed_state(), "green"), "green"))
+LOBBY = Setting()
 
 
-def error_of(line: str, context: Context = SEED) -> str:
-    result = parse(line, context)
+def Move(units: int, source: str, target: str) -> Issue:
+    return Issue("move", (MoveOrder(units, source, target),))
+
+
+def Attack(units: int, source: str, target: str) -> Issue:
+    return Issue("attack", (AttackOrder(units, source, target),))
+
+
+def Place(units: int, territory: str) -> Issue:
+    return Issue("place", (PlaceOrder(territory, units),))
+
+
+def error_of(line: str, setting: Setting = SEED) -> str:
+    result = parse(line, setting)
     assert isinstance(result, ParseError), f"{line!r} was read as {result}"
     return result.message
 
@@ -82,7 +96,7 @@ def test_missing_arguments_say_how_to_write_the_command() -> None:
 
 
 def test_orders_need_a_game_on_screen() -> None:
-    assert "join or watch one first" in error_of("move 5 Narnia Oz", Context())
+    assert "unknown command" in error_of("move 5 Narnia Oz", LOBBY)  # no game: no game's orders
 
 
 @pytest.mark.parametrize(("typo", "meant"), [("mvoe", "move"), ("atack", "attack"), ("dnoe", "done"),
@@ -99,7 +113,8 @@ def test_nonsense_gets_no_suggestion_but_points_to_help() -> None:
 
 
 def test_names_with_spaces_quoted_or_split_the_one_way_that_works() -> None:
-    names = Context(("North America", "South America", "Europe", "North Africa"))
+    world = build_map("w", [Territory(n) for n in ("North America", "South America", "Europe", "North Africa")], {})
+    names = Setting(RISC.presentation, Context(world))
     assert parse('move 3 "North America" Europe', names) == Move(3, "North America", "Europe")
     assert parse("attack 3 north america north africa", names) == Attack(3, "North America", "North Africa")
     assert parse("a 3 south europe", names) == Attack(3, "South America", "Europe")
@@ -109,30 +124,32 @@ def test_lobby_commands() -> None:
     assert parse("join 3fa2c1") == Join("3fa2c1")
     assert parse("j 3fa2c1 0") == Join("3fa2c1", 0)
     assert parse("watch 3fa2c1") == Watch("3fa2c1")
-    assert parse("create seed 3 time=90 units=40 choose") == Create("seed", 3, 40, None, 90.0, True)
-    assert parse("create meridian players=5") == Create("meridian", 5)
-    assert "unknown setting" in error_of("create seed colour=red", Context())
-    assert "not a game id" in error_of("join ../etc", Context())
+    assert parse("create seed 3 time=90 units=40 choose") == Create("seed", None, 3, 90.0, None,
+                                                                     {"units": 40, "choose": True})
+    assert parse("create meridian players=5") == Create("meridian", None, 5)
+    assert parse("create rules=grid bots=2") == Create(None, "grid", None, None, 2)
+    assert "not a setting" in error_of("create seed colour=", LOBBY)
+    assert "not a game id" in error_of("join ../etc", LOBBY)
+    assert parse("join 3fa", Setting(games=("3fa2c1", "9bb001"))) == Join("3fa2c1"), "a unique prefix is enough"
 
 
 def test_help_lists_every_command_with_an_example() -> None:
-    text = help_text()
-    for spec in SPECS:
+    text = help_text(None, SEED)
+    for spec in (*SPECS, *RISC.presentation.commands):
         assert spec.usage in text and f"e.g. {spec.example}" in text
-    assert parse("help m") == Help("move")
-    assert "move 5 Narnia Oz" in help_text("move")
+    assert parse("help m", SEED) == Help("move")
+    assert "move 5 Narnia Oz" in help_text("move", SEED)
 
 
 def test_completion_offers_own_territories_then_enemy_neighbours() -> None:
-    seed = load_map("seed")
     own = ["Narnia", "Midkemia", "Oz"]
-    completer = CommandCompleter(StaticCandidates(
-        seed.names, own, {n: seed.neighbours_in_order(n) for n in seed.names}, ["3fa2c1"], ["seed"]))
+    completer = CommandCompleter(StaticCandidates(SEED, "orders", ["3fa2c1"], ["seed"]))
 
     def offered(text: str) -> list[str]:
         return [c.text for c in completer.get_completions(Document(text), None)]  # type: ignore[arg-type]
 
     assert offered("mo") == ["move"]
+    assert offered("pl") == [], "place is for the placement, not the turns"
     assert offered("move 5 ") == own
     assert offered("move 5 m") == ["Midkemia"]
     assert offered("attack 5 midk ") == ["Elantris", "Scadrial"]

@@ -3,16 +3,19 @@ a game played to its end and its rematch, and watching."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from client.app import ClientApp
-from client.render import plain, summary
+from client.render import plain
+from server.clock import ManualClock
 from shared.protocol.messages import Error, ServerMessage
-from shared.rules.state import Phase
-from shared.rules.view import GameView
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.view import RiscView as GameView
 from tests.client_support import Driver, driven
 from tests.server_support import FAST, Client, join, running_server, url
 
@@ -48,7 +51,17 @@ def game_view(driver: Driver) -> GameView:
 
 
 def own(view: GameView, player: str) -> list[str]:
-    return [t.name for t in view.territories if t.owner == player]
+    return [name for name, t in view.territories.items() if t.owner == player]
+
+
+def board_of(driver: Driver) -> dict[str, SimpleNamespace]:
+    """Each territory as the client knows it: owner and units from the view, neighbours from the map."""
+    tracker = driver.app.tracker
+    assert tracker is not None and tracker.view is not None and tracker.followed.game_map is not None
+    game_map = tracker.followed.game_map
+    return {name: SimpleNamespace(name=name, owner=t.owner, units=t.units,
+                                  neighbours=game_map.neighbours_in_order(name))
+            for name, t in tracker.view.territories.items()}
 
 
 async def bob_commits_placement(bob: Client, game_id: str) -> None:
@@ -106,11 +119,11 @@ async def test_placement_orders_refusal_withdraw_commit_and_the_turn_s_result() 
 
         await bob_commits_placement(bob, game_id)
         placed = await alice.expect("Turn 1: move N FROM TO")
-        assert "Bob is done placing." in placed
+        assert "Bob committed." in placed
         assert f"Alice placed 5 on {first}, 7 on {third}." in placed
         view = game_view(alice)
         assert view.phase is Phase.ORDERS and view.turn == 1
-        by_name = {t.name: t for t in view.territories}
+        by_name = board_of(alice)
         assert by_name[first].units == 5 and by_name[third].units == 7
 
         # Turn 1: a move, an attack, and a refused attack on one's own territory.
@@ -139,15 +152,18 @@ async def test_placement_orders_refusal_withdraw_commit_and_the_turn_s_result() 
         board = await alice.expect("Turn 2: move N FROM TO")
         assert "Alice (you):" in board
         assert alice.app.tracker is not None and alice.app.tracker.turn == 2
-        assert plain(summary(game_view(alice))) in await alice.type("summary")
+        tracker = alice.app.tracker
+        summary = tracker.presentation.summary(tracker.view, tracker.followed.game_map,  # type: ignore[union-attr]
+                                               tracker.palette(), "Alice")
+        shown = await alice.type("summary")
+        assert plain(summary) in shown and "waiting for Alice, Bob; nobody has committed yet" in shown
         await bob.close()
 
 
-def attack_plan(view: GameView, me: str) -> list[str]:
+def attack_plan(by_name: dict[str, SimpleNamespace], me: str) -> list[str]:
     """Commands for one turn: every territory sends all it has against its weakest enemy neighbour."""
-    by_name = {t.name: t for t in view.territories}
     lines = []
-    for territory in view.territories:
+    for territory in by_name.values():
         if territory.owner != me or territory.units == 0:
             continue
         enemies = [by_name[n] for n in territory.neighbours if by_name[n].owner != me]
@@ -170,10 +186,10 @@ async def test_a_game_to_victory_its_story_and_a_rematch_with_the_same_players()
             view = game_view(alice)
             if view.phase is Phase.FINISHED:
                 break
-            for line in attack_plan(view, "Alice"):
+            for line in attack_plan(board_of(alice), "Alice"):
                 await alice.type(line)
             await alice.type("done")
-            if not next(p for p in view.players if p.name == "Bob").eliminated:
+            if not view.players["Bob"].eliminated:
                 await bob.request(type="commit", game_id=game_id, turn=view.turn)
             tracker = alice.app.tracker
             assert tracker is not None
@@ -189,7 +205,7 @@ async def test_a_game_to_victory_its_story_and_a_rematch_with_the_same_players()
         assert story[0].split() == ["turn", "Alice", "Bob"]
         rows = [row.split() for row in story[1:] if row.startswith("  ")]
         assert [row[0] for row in rows] == [*(str(turn) for turn in range(1, view.turn + 1)), "end"]
-        assert rows[-1] == ["end", f"9/{sum(t.units for t in view.territories)}", "0/0"]
+        assert rows[-1] == ["end", f"9/{sum(t.units for t in view.territories.values())}", "0/0"]
 
         shown = await alice.type("rematch")
         assert "Waiting for Bob to ask too." in shown
@@ -213,14 +229,14 @@ async def test_watching_a_game_from_the_command_line_and_the_lobby() -> None:
             await join(client, game_id, name)
         async with driven(url(server), watch=game_id) as watcher:
             await watcher.expect(f"Watching game {game_id}.")
-            board = await watcher.expect("The players are placing their units.")
+            board = await watcher.expect("placement: waiting for Ann, Ben.")
             assert "Ann:" in board and "Ben:" in board
             shown = await watcher.type("place 3 Narnia")
             assert f"You are watching game {game_id}: only its players give orders." in shown
             for client in players:
                 await bob_like_placement(client, game_id)
             turn = await watcher.expect(" Turn 1 ")
-            assert "Ann is done placing." in turn and "Ben is done placing." in turn
+            assert "Ann committed." in turn and "Ben committed." in turn
             assert "Ann placed " in turn
             shown = await watcher.type("board")
             assert "Ann:" in shown and "(you)" not in shown
@@ -255,26 +271,28 @@ async def test_without_a_name_the_client_asks_for_one() -> None:
 
 
 async def test_a_turn_time_limit_counts_down_in_the_status_bar_and_runs_out() -> None:
-    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
-        await alice.type("create seed 2 units=6 time=1.5")
-        assert alice.app.tracker is not None
+    clock = ManualClock()
+    async with running_server(clock=clock, **FAST) as server, driven(url(server), name="Alice") as alice:
+        shown = await alice.type("create seed 2 units=6 time=90")
+        assert alice.app.tracker is not None, shown
         game_id = alice.app.tracker.game_id
         bob = await Client.connect(server)
         await join(bob, game_id, "Bob")
         await alice.expect("Place your 6 units")
         bar = plain(alice.app._toolbar())
-        assert f"game {game_id} | Alice | placement | committed 0/2 | 6 units to place | 0:0" in bar
-        assert bar.rstrip().endswith("left")
+        assert f"game {game_id} | Alice | placement, turn 0 | committed 0/2 | 6 units left to place | 1:" in bar
+        assert re.search(r"\| 1:(30|29) left $", bar), bar
+        clock.advance(90)
         ran_out = await alice.expect("Turn 1: move N FROM TO", timeout=5)
-        assert "Time ran out: Alice, Bob committed with the orders they had." in ran_out
+        assert "Time ran out: the rules played for Alice, Bob." in ran_out
         await bob.close()
 
 
 async def test_choosing_a_starting_group() -> None:
     async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
         shown = await alice.type("create seed 2 choose")
-        assert alice.app.games
-        game = alice.app.games[-1]
+        assert alice.app.session.games
+        game = alice.app.session.games[-1]
         assert game.groups is not None and len(game.groups) == 2
         assert f"Starting groups of game {game.game_id} (join {game.game_id} N):" in shown
         assert f"  1: {', '.join(game.groups[1])}\n" in shown

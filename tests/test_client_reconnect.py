@@ -19,6 +19,13 @@ from tests.client_support import Driver, driven
 from tests.server_support import FAST, Client, join, running_server, url
 
 
+def own(driver: Driver) -> list[str]:
+    """The territories the player on screen holds, as their client knows them."""
+    tracker = driver.app.tracker
+    assert tracker is not None and tracker.view is not None and tracker.player is not None
+    return [name for name, t in tracker.view.territories.items() if t.owner == tracker.player]
+
+
 @pytest.fixture(autouse=True)
 def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -45,7 +52,7 @@ async def test_a_cut_connection_comes_back_to_the_seat_with_what_was_missed() ->
     async with running_server(**FAST) as server, \
             driven(url(server), name="Alice", backoff=Backoff(first=0.6, most=1.0)) as alice:
         game_id, bob = await seated(server, alice)
-        first = alice.app.tracker.own_territories()[0]  # type: ignore[union-attr]
+        first = own(alice)[0]
         await alice.type(f"place 6 {first}")
 
         alice_s_server_side(server, game_id).ws.transport.abort()  # type: ignore[attr-defined]
@@ -60,7 +67,7 @@ async def test_a_cut_connection_comes_back_to_the_seat_with_what_was_missed() ->
         await bob.request(type="commit", game_id=game_id, turn=0)
 
         await alice.expect(f"Back in game {game_id} as Alice.")
-        missed = await alice.expect("Bob is done placing.")
+        missed = await alice.expect("Bob committed.")
         assert "Connection lost" not in missed
         # The order issued before the cut is still there (D3), and the seat acts again.
         shown = await alice.type("orders")
@@ -75,7 +82,7 @@ async def test_running_the_same_command_again_returns_to_the_seat(config_home: P
     async with running_server(**FAST) as server:
         async with driven(url(server), name="Alice") as alice:
             game_id, bob = await seated(server, alice)
-            first = alice.app.tracker.own_territories()[0]  # type: ignore[union-attr]
+            first = own(alice)[0]
             await alice.type(f"place 2 {first}")
         seats_file = config_home / "risc" / "seats.json"
         assert stat.S_IMODE(seats_file.stat().st_mode) == 0o600
@@ -128,7 +135,7 @@ async def test_a_restarted_server_takes_the_player_back() -> None:
             await bob.request(type="issue_order", game_id=game_id, turn=0,
                               order={"kind": "place", "territory": mine, "units": 6})
             await bob.request(type="commit", game_id=game_id, turn=0)
-            await alice.expect("Bob is done placing.")
+            await alice.expect("Bob committed.")
             await bob.close()
         finally:
             await second.stop()

@@ -2,47 +2,69 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from client import render
+from client.session import Followed
 from client.tracker import Tracker
-from shared.protocol.lobby import GamePhase, GameSettings, GameSummary, SeatInfo
+from shared.game.turns import awaiting
+from shared.maps.codec import map_from_dict, map_to_dict
+from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
 from shared.protocol.log import PlayerCommitted, SequencedEvent
 from shared.protocol.messages import Update
-from shared.rules import GameState, view
-from shared.rules.events import Combat, PlayerEliminated, TurnStarted
-from shared.rules.state import Phase
-from tests.engine_support import SEED_UNITS, make_state, seed_map
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.events import Combat, PlayerEliminated, TurnStarted
+from tests.engine_support import RISC, SEED_UNITS, RiscGame, make_state, seed_map
 
 PLAYERS = ("Ann", "Ben", "Cy")
 OWNERS = {"Narnia": "Ann", "Midkemia": "Ann", "Oz": "Ann", "Elantris": "Ben", "Roshar": "Ben", "Scadrial": "Ben",
           "Gondor": "Cy", "Mordor": "Cy", "Hogwarts": "Cy"}
 
 
-def summary(state: GameState) -> GameSummary:
+def summary(state: RiscGame) -> GameSummary:
+    status = RISC.status(state)
+    waited = awaiting(RISC, state)
     return GameSummary(game_id="g1", settings=GameSettings(map="seed", players=3, turn_seconds=60), map_name="Seed",
-                       territories=9, seats=[SeatInfo(name=p, connected=True) for p in PLAYERS], free=0,
-                       phase=GamePhase(state.phase.value), turn=state.turn)
+                       territories=9, seats=[SeatInfo(name=p, connected=True, committed=p in state.committed,
+                                                      eliminated=p in status.eliminated, awaited=p in waited)
+                                             for p in PLAYERS],
+                       free=0, status=GameStatus.FINISHED if status.finished else GameStatus.PLAYING,
+                       phase=status.phase, turn=status.turn, step=state.step)
 
 
-def update(state: GameState, viewer: str | None, seq: int, events: list[object],
-           deadline_in: float | None = None) -> Update:
-    return Update(game_id="g1", seq=seq, game=summary(state), view=view(state, viewer), you=viewer,
-                  deadline_in=deadline_in,
-                  events=[SequencedEvent.model_validate({"seq": seq - len(events) + 1 + i, "event": e})
+def update(state: RiscGame, viewer: str | None, seq: int, events: list[Any], deadline_in: float | None = None,
+           whole: bool = True) -> Update:
+    data = RISC.dump_view(RISC.view(state, viewer))
+    return Update(game_id="g1", seq=seq, game=summary(state), view=data, you=viewer, deadline_in=deadline_in,
+                  events=[SequencedEvent(seq=seq - len(events) + 1 + i,
+                                         event=e.model_dump(mode="json") if hasattr(e, "model_dump")
+                                         else RISC.dump_event(e))
                           for i, e in enumerate(events)])
 
 
-def start() -> GameState:
+def tracker_of(player: str | None) -> Tracker:
+    followed = Followed("g1", player, game_map=map_from_dict(map_to_dict(seed_map())))
+    return Tracker(followed)
+
+
+def take(tracker: Tracker, message: Update, now: float = 0.0) -> str:
+    """What the client prints of one update (the session takes it in, the tracker says it)."""
+    entries = tracker.followed.apply(message, now)
+    return render.plain(tracker.apply(entries, message))
+
+
+def start() -> RiscGame:
     return make_state(seed_map(), OWNERS, SEED_UNITS, players=PLAYERS)
 
 
 def test_a_defeated_player_may_keep_watching_or_leave_while_the_game_goes_on() -> None:
-    tracker = Tracker("g1", "Ann")
-    tracker.apply(update(start(), "Ann", 10, []), now=0.0)
+    tracker = tracker_of("Ann")
+    take(tracker, update(start(), "Ann", 10, []))
     owners = {t: ("Ben" if o == "Ann" else o) for t, o in OWNERS.items()}
-    beaten = make_state(seed_map(), owners, SEED_UNITS, players=PLAYERS, turn=2).evolve(eliminated=("Ann",))
+    beaten = make_state(seed_map(), owners, SEED_UNITS, players=PLAYERS, turn=2)
+    beaten = beaten.evolve(board=beaten.board.evolve(eliminated=("Ann",)))
     fall = Combat("Oz", "Ben", "Ann", 9, 2, 1, 2, "Ben", (("Scadrial", 9),))
-    shown = render.plain(tracker.apply(update(beaten, "Ann", 13, [fall, PlayerEliminated("Ann"), TurnStarted(2)]),
-                                       now=0.0))
+    shown = take(tracker, update(beaten, "Ann", 13, [fall, PlayerEliminated("Ann"), TurnStarted(2)]))
     assert "You have lost: you hold no territory any more." in shown
     assert "keep watching the game to its end, or type leave" in shown
     assert tracker.lost and not tracker.active
@@ -51,32 +73,45 @@ def test_a_defeated_player_may_keep_watching_or_leave_while_the_game_goes_on() -
 
 
 def test_the_status_bar_shows_game_turn_commits_and_time_left() -> None:
-    tracker = Tracker("g1", "Ann")
+    tracker = tracker_of("Ann")
     state = start().evolve(committed=frozenset({"Cy"}))
-    tracker.apply(update(state, "Ann", 3, [PlayerCommitted(player="Cy", turn=1)], deadline_in=75.2), now=100.0)
-    assert tracker.status(now=100.0) == "game g1 | Ann | turn 1 | committed 1/3: Cy | 1:16 left"
-    assert tracker.status(now=170.0) == "game g1 | Ann | turn 1 | committed 1/3: Cy | 0:06 left"
-    watcher = Tracker("g1", None)
-    watcher.apply(update(state, None, 3, []), now=0.0)
-    assert watcher.status(now=0.0) == "game g1 | watching | turn 1 | committed 1/3: Cy"
+    take(tracker, update(state, "Ann", 3, [PlayerCommitted(player="Cy", turn=1)], deadline_in=75.2), now=100.0)
+    assert tracker.status(now=100.0) == "game g1 | Ann | orders, turn 1 | committed 1/3: Cy | 1:16 left"
+    assert tracker.status(now=170.0) == "game g1 | Ann | orders, turn 1 | committed 1/3: Cy | 0:06 left"
+    watcher = tracker_of(None)
+    take(watcher, update(state, None, 3, []))
+    assert watcher.status(now=0.0) == "game g1 | watching | orders, turn 1 | committed 1/3: Cy"
 
 
 def test_placement_shows_the_pool_left_in_the_status_bar() -> None:
-    state = start().evolve(phase=Phase.PLACEMENT, turn=0, pools={p: 12 for p in PLAYERS},
-                           units=dict.fromkeys(OWNERS, 0))
-    tracker = Tracker("g1", "Ben")
-    shown = render.plain(tracker.apply(update(state, "Ben", 2, []), now=0.0))
+    state = start()
+    state = state.evolve(board=state.board.evolve(phase=Phase.PLACEMENT, turn=0, pools={p: 12 for p in PLAYERS},
+                                                  units=dict.fromkeys(OWNERS, 0)))
+    tracker = tracker_of("Ben")
+    shown = take(tracker, update(state, "Ben", 2, []))
     assert "Place your 12 units on your territories (Elantris, Roshar, Scadrial)" in shown
-    assert tracker.status(now=0.0) == "game g1 | Ben | placement | committed 0/3 | 12 units to place"
+    assert tracker.status(now=0.0) == "game g1 | Ben | placement, turn 0 | committed 0/3 | 12 units left to place"
 
 
 def test_each_turn_s_standings_are_recorded_once_and_old_entries_are_not_shown_twice() -> None:
-    tracker = Tracker("g1", None)
+    tracker = tracker_of(None)
     first = start()
-    tracker.apply(update(first, None, 5, [TurnStarted(1)]), now=0.0)
-    again = render.plain(tracker.apply(update(first, None, 5, [TurnStarted(1)]), now=0.0))
+    take(tracker, update(first, None, 5, [TurnStarted(1)]))
+    again = take(tracker, update(first, None, 5, [TurnStarted(1)]))
     assert "Turn 1" not in again  # an entry already shown (seq 5) is not printed again
-    second = first.evolve(turn=2, units={**SEED_UNITS, "Narnia": 20})
-    tracker.apply(update(second, None, 6, [TurnStarted(2)]), now=0.0)
+    second = first.evolve(board=first.board.evolve(turn=2, units={**SEED_UNITS, "Narnia": 20}))
+    take(tracker, update(second, None, 6, [TurnStarted(2)]))
     assert tracker.history == {"1": {"Ann": (3, 30), "Ben": (3, 14), "Cy": (3, 30)},
                                "2": {"Ann": (3, 40), "Ben": (3, 14), "Cy": (3, 30)}}
+
+
+def test_a_view_sent_as_a_patch_reads_as_the_whole_view() -> None:
+    tracker = tracker_of("Ann")
+    first = start()
+    take(tracker, update(first, "Ann", 1, []))
+    second = first.evolve(board=first.board.evolve(units={**SEED_UNITS, "Oz": 99}))
+    whole = RISC.dump_view(RISC.view(second, "Ann"))
+    patch = {"territories": {"Oz": {"units": 99}}, "players": {"Ann": {"units": whole["players"]["Ann"]["units"]}}}
+    patched = Update(game_id="g1", seq=2, game=summary(second), view=None, view_patch=patch, you="Ann", events=[])
+    take(tracker, patched)
+    assert tracker.followed.view == RISC.view(second, "Ann")

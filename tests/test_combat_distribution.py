@@ -12,8 +12,8 @@ from functools import cache
 
 import pytest
 
-from shared.rules.combat import P_ATTACKER_WINS_ROUND, fight, roll_round_by_round
-from shared.rules.random import GameRandom
+from shared.game.random import GameRandom
+from shared.rulesets.risc.combat import P_ATTACKER_WINS_ROUND, fight, roll_round_by_round
 
 
 def exact_outcomes(attackers: int, defenders: int) -> dict[tuple[int, int], float]:

@@ -21,10 +21,10 @@ from shared.maps.groups import neutral_territories, starting_groups
 from shared.maps.loader import bundled_maps_dir
 from shared.maps.native import read_native, write_native
 from shared.maps.validate import components
-from shared.rules import Phase
-from shared.rules.events import Combat, Event
-from shared.rules.state import GameState
-from tests.playthrough import play_random_game
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.events import Combat
+from tests.engine_support import RISC
+from tests.playthrough import Event, GameState, play_random_game
 
 # The seed's own listing of the example map ("next to: ..."), transcribed with its two slips mended: Scadrial's line
 # spells Hogwarts "Hogwats" and names Elantris twice.
@@ -155,7 +155,7 @@ def test_every_bundled_map_plays_a_game_of_2_to_5(name: str, players: int) -> No
 
     state = play_random_game(load_map(name), players, seed=players, max_turns=60, observe=count)
     assert conquests > 0
-    assert state.phase is Phase.FINISHED or len(state.alive) >= 2
+    assert state.board.phase is Phase.FINISHED or len(RISC.status(state).acting) >= 2
 
 # --- refusing broken maps ---------------------------------------------------------------------------------------------
 

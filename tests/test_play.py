@@ -15,8 +15,8 @@ from websockets.asyncio.client import connect
 
 from risc.cli import main
 from risc.commands.play import LocalPlay
-from shared.rules.state import Phase
-from shared.rules.view import GameView
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.view import RiscView as GameView
 from tests.client_support import QUICK, Driver
 
 TURN_CAP = 200
@@ -67,8 +67,8 @@ async def my_next_turn(driver: Driver, after: tuple[Phase, int] | None) -> GameV
         if view is not None:
             if view.phase is Phase.FINISHED:
                 return view
-            me = next(p for p in view.players if p.name == "Alice")
-            if not me.committed and not me.eliminated and (view.phase, view.turn) != after:
+            assert tracker is not None
+            if tracker.followed.awaited and (view.phase, view.turn) != after:
                 return view
         await asyncio.sleep(0.01)
     raise AssertionError(f"the game did not move on; the client showed:\n{driver.app.text()[-2000:]}")
@@ -90,7 +90,7 @@ async def test_risc_play_a_whole_game_that_the_bot_wins() -> None:
         await alice.expect("The game starts: bot-strategist-1, Alice.")
         await alice.expect("Place your")
         view = current(alice)
-        mine = [t.name for t in view.territories if t.owner == "Alice"]
+        mine = [name for name, t in view.territories.items() if t.owner == "Alice"]
         shown = await alice.type(f"place {view.pool_left} {mine[0]}")
         assert "Order 1: place" in shown
         await alice.type("done")
@@ -117,13 +117,15 @@ async def test_risc_play_turns_with_an_attack_against_two_bots() -> None:
         assert [s.name for s in local.game.game.seats] == ["bot-random-1", "bot-random-2"]
         await alice.expect("Place your")
         view = current(alice)
-        mine = [t.name for t in view.territories if t.owner == "Alice"]
+        mine = [name for name, t in view.territories.items() if t.owner == "Alice"]
         await alice.type(f"place {view.pool_left} {mine[0]}")
         await alice.type("D")
         view = await my_next_turn(alice, (Phase.PLACEMENT, 0))
         assert view.phase is Phase.ORDERS and view.turn == 1
-        by_name = {t.name: t for t in view.territories}
-        target = next(n for n in by_name[mine[0]].neighbours if by_name[n].owner != "Alice")
+        by_name = view.territories
+        game_map = alice.app.tracker.followed.game_map  # type: ignore[union-attr]
+        assert game_map is not None
+        target = next(n for n in game_map.neighbours_in_order(mine[0]) if by_name[n].owner != "Alice")
         shown = await alice.type(f"attack {by_name[mine[0]].units - 1} {mine[0]} {target}")
         assert f"Order 1: attack {by_name[mine[0]].units - 1} from {mine[0]} to {target}." in shown
         await alice.type("D")

@@ -10,22 +10,30 @@ import pytest
 from pydantic import ValidationError
 
 from risc.cli import main
+from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.messages import CLIENT_ADAPTER, CLIENT_TYPES, SERVER_ADAPTER
+from shared.rulesets import RULESETS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
-SERVER_TYPES = ("welcome", "error", "games", "game_created", "joined", "resumed", "watching", "left",
-                "order_accepted", "order_withdrawn", "orders", "commit_accepted", "rematch_pending", "update",
-                "shutting_down")
+SERVER_TYPES = ("welcome", "error", "games", "maps", "rulesets", "game_created", "joined", "resumed", "watching",
+                "left", "order_accepted", "order_withdrawn", "orders", "commit_accepted", "rematch_pending",
+                "hand_over_pending", "game_map", "update", "shutting_down")
 
 
-def test_risc_protocol_schema_prints_both_directions(capsys: pytest.CaptureFixture[str]) -> None:
+def test_risc_protocol_schema_prints_both_directions_and_every_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["protocol", "schema"]) == 0
     schema = json.loads(capsys.readouterr().out)
-    assert schema["protocol"] == 1
+    assert schema["protocol"] == PROTOCOL_VERSION
     for direction, types in (("client_to_server", CLIENT_TYPES), ("server_to_client", SERVER_TYPES)):
         mapping = schema[direction]["discriminator"]["mapping"]
         assert sorted(mapping) == sorted(types)
         assert schema[direction]["discriminator"]["propertyName"] == "type"
+    assert set(schema["rulesets"]) == set(RULESETS)
+    for name, ruleset in RULESETS.items():
+        described = schema["rulesets"][name]
+        assert set(described) >= {"options", "order", "event", "view"}
+        kinds = json.dumps(described["order"])
+        assert all(f'"{kind}"' in kinds for kind in ruleset.order_kinds())
 
 
 def documented_frames() -> list[tuple[str, str]]:

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from shared.maps import FindingCode, GameMap, Severity, check_map_file
 from shared.maps.native import read_native, write_native
 from shared.maps.validate import cannot_reach_all
-from shared.rules import Phase
-from shared.rules.events import Combat, Event, UnitsReceived
-from shared.rules.state import GameState
-from tests.playthrough import check_board, check_resolution, play_random_game
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.events import Combat, UnitsReceived
+from tests.engine_support import RISC
+from tests.playthrough import Event, GameState, check_board, check_resolution, play_random_game
 
 MAPS = Path(__file__).resolve().parents[1].parent / "shared" / "maps"
 
@@ -309,12 +309,12 @@ def test_a_random_game_plays_to_the_turn_limit_or_a_winner(relative: str) -> Non
 
     state = play_random_game(game_map, players, seed=index, max_turns=TURNS_PER_GAME, observe=count)
     assert conquests > 0
-    if state.phase is Phase.FINISHED:
-        assert state.winner is not None
-        assert set(state.owner.values()) == {state.winner}
+    if state.board.phase is Phase.FINISHED:
+        assert state.board.winner is not None
+        assert set(state.board.owner.values()) == {state.board.winner}
     else:
-        assert state.turn == TURNS_PER_GAME + 1
-        assert len(state.alive) >= 2
+        assert state.board.turn == TURNS_PER_GAME + 1
+        assert len(RISC.status(state).acting) >= 2
 
 
 def test_the_game_checks_catch_units_or_owners_the_events_do_not_explain() -> None:
@@ -325,16 +325,16 @@ def test_the_game_checks_catch_units_or_owners_the_events_do_not_explain() -> No
     before, after, events = next(t for t in turns[1:] if any(isinstance(e, Combat) for e in t[2]))
     check_resolution(before, after, events)
     name = game_map.names[0]
-    extra = after.evolve(units={**after.units, name: after.units[name] + 1})
+    extra = after.evolve(board=after.board.evolve(units={**after.board.units, name: after.board.units[name] + 1}))
     with pytest.raises(AssertionError, match="not explained by the events"):
         check_resolution(before, extra, events)
     without_income = [e for e in events if not isinstance(e, UnitsReceived)]
     with pytest.raises(AssertionError, match="units received"):
         check_resolution(before, after, without_income)
-    stolen = after.evolve(owner={**after.owner, name: "nobody"})
+    stolen = after.evolve(board=after.board.evolve(owner={**after.board.owner, name: "nobody"}))
     with pytest.raises(AssertionError, match="not playing"):
         check_board(stolen)
-    negative = after.evolve(units={**after.units, name: -1})
+    negative = after.evolve(board=after.board.evolve(units={**after.board.units, name: -1}))
     with pytest.raises(AssertionError, match="negative"):
         check_board(negative)
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from shared.rules import AttackOrder, MoveOrder, Order, PlaceOrder, RuleCode, RuleError, commit, issue, withdraw
-from tests.engine_support import RISC, issued, make_state, seed_map, seed_state
+from shared.game.errors import RuleError
+from shared.game.turns import commit, issue, withdraw
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, Order, PlaceOrder
+from tests.engine_support import RISC, RuleCode, issued, make_state, seed_map, seed_state
 
 
 def refusal(state_player_order: tuple[object, str, Order]) -> RuleError:
@@ -24,7 +26,7 @@ def refusal(state_player_order: tuple[object, str, Order]) -> RuleError:
     (PlaceOrder("Oz", 3), RuleCode.WRONG_PHASE),
 ])
 def test_R12_an_order_names_at_least_one_unit_and_two_real_territories(order: Order, code: RuleCode) -> None:
-    assert refusal((seed_state(), "green", order)).code is code
+    assert refusal((seed_state(), "green", order)).code == code
 
 
 def test_R12_orders_may_be_changed_until_commit_and_not_after() -> None:
@@ -35,16 +37,16 @@ def test_R12_orders_may_be_changed_until_commit_and_not_after() -> None:
     done = commit(RISC, changed, "green")
     assert not isinstance(done, RuleError)
     late = issue(RISC, done, "green", MoveOrder(1, "Narnia", "Oz"))
-    assert isinstance(late, RuleError) and late.code is RuleCode.ALREADY_COMMITTED
+    assert isinstance(late, RuleError) and late.code == RuleCode.ALREADY_COMMITTED
     late_withdraw = withdraw(RISC, done, "green", 0)
-    assert isinstance(late_withdraw, RuleError) and late_withdraw.code is RuleCode.ALREADY_COMMITTED
+    assert isinstance(late_withdraw, RuleError) and late_withdraw.code == RuleCode.ALREADY_COMMITTED
     again = commit(RISC, done, "green")
-    assert isinstance(again, RuleError) and again.code is RuleCode.ALREADY_COMMITTED
+    assert isinstance(again, RuleError) and again.code == RuleCode.ALREADY_COMMITTED
 
 
 def test_R12_withdrawing_a_missing_order_is_refused() -> None:
     result = withdraw(RISC, seed_state(), "green", 0)
-    assert isinstance(result, RuleError) and result.code is RuleCode.NO_SUCH_ORDER
+    assert isinstance(result, RuleError) and result.code == RuleCode.NO_SUCH_ORDER
 
 
 def test_R13_a_move_may_cross_own_territories_to_a_non_adjacent_one() -> None:
@@ -54,49 +56,49 @@ def test_R13_a_move_may_cross_own_territories_to_a_non_adjacent_one() -> None:
 
 
 def test_R13_a_move_may_not_cross_enemy_land() -> None:
-    owner = {**seed_state().owner, "Midkemia": "blue"}
-    state = make_state(seed_map(), owner, seed_state().units, players=("green", "blue", "red"))
+    owner = {**seed_state().board.owner, "Midkemia": "blue"}
+    state = make_state(seed_map(), owner, seed_state().board.units, players=("green", "blue", "red"))
     result = refusal((state, "green", MoveOrder(3, "Narnia", "Oz")))
-    assert result.code is RuleCode.NO_PATH
+    assert result.code == RuleCode.NO_PATH
     assert result.message == "no path of your own territories leads from Narnia to Oz"
 
 
 def test_R13_a_move_ends_on_an_own_territory() -> None:
-    assert refusal((seed_state(), "green", MoveOrder(3, "Midkemia", "Scadrial"))).code is RuleCode.TARGET_NOT_YOURS
+    assert refusal((seed_state(), "green", MoveOrder(3, "Midkemia", "Scadrial"))).code == RuleCode.TARGET_NOT_YOURS
 
 
 def test_R13_R14_orders_start_from_own_territories() -> None:
-    assert refusal((seed_state(), "green", AttackOrder(3, "Scadrial", "Hogwarts"))).code is RuleCode.NOT_YOUR_TERRITORY
-    assert refusal((seed_state(), "green", MoveOrder(3, "Gondor", "Mordor"))).code is RuleCode.NOT_YOUR_TERRITORY
+    assert refusal((seed_state(), "green", AttackOrder(3, "Scadrial", "Hogwarts"))).code == RuleCode.NOT_YOUR_TERRITORY
+    assert refusal((seed_state(), "green", MoveOrder(3, "Gondor", "Mordor"))).code == RuleCode.NOT_YOUR_TERRITORY
 
 
 def test_R14_attacks_go_only_to_adjacent_territories() -> None:
     result = refusal((seed_state(), "green", AttackOrder(3, "Narnia", "Hogwarts")))
-    assert result.code is RuleCode.NOT_ADJACENT
+    assert result.code == RuleCode.NOT_ADJACENT
     assert result.message == "Hogwarts is not adjacent to Narnia: attacks go only to a neighbouring territory"
 
 
 def test_R14_attacks_go_only_against_someone_else() -> None:
-    assert refusal((seed_state(), "green", AttackOrder(3, "Narnia", "Midkemia"))).code is RuleCode.ATTACK_ON_OWN
+    assert refusal((seed_state(), "green", AttackOrder(3, "Narnia", "Midkemia"))).code == RuleCode.ATTACK_ON_OWN
 
 
 def test_R14_a_neutral_territory_may_be_attacked() -> None:
-    owner = {**seed_state().owner, "Scadrial": None}
-    state = make_state(seed_map(), owner, seed_state().units, players=("green", "blue", "red"))
+    owner = {**seed_state().board.owner, "Scadrial": None}
+    state = make_state(seed_map(), owner, seed_state().board.units, players=("green", "blue", "red"))
     issued(state, "green", AttackOrder(3, "Midkemia", "Scadrial"))
 
 
 def test_R15_units_sent_are_no_longer_there_for_later_orders() -> None:
     state = issued(seed_state(), "green", AttackOrder(4, "Oz", "Scadrial"))
     result = refusal((state, "green", AttackOrder(6, "Oz", "Mordor")))
-    assert result.code is RuleCode.NOT_ENOUGH_UNITS
+    assert result.code == RuleCode.NOT_ENOUGH_UNITS
     assert result.message == "Oz has 4 units left to send, the order asks for 6"
 
 
 def test_R15_units_moved_in_are_there_for_later_orders() -> None:
     state = issued(seed_state(), "green", MoveOrder(3, "Narnia", "Oz"), AttackOrder(11, "Oz", "Mordor"))
     assert len(state.orders_of("green")) == 2
-    assert refusal((state, "green", AttackOrder(1, "Oz", "Gondor"))).code is RuleCode.NOT_ENOUGH_UNITS
+    assert refusal((state, "green", AttackOrder(1, "Oz", "Gondor"))).code == RuleCode.NOT_ENOUGH_UNITS
 
 
 def test_R15_a_territory_may_be_emptied() -> None:
@@ -106,9 +108,9 @@ def test_R15_a_territory_may_be_emptied() -> None:
 def test_R15_withdrawing_an_order_that_later_orders_rely_on_is_refused() -> None:
     state = issued(seed_state(), "green", MoveOrder(3, "Narnia", "Oz"), AttackOrder(11, "Oz", "Mordor"))
     result = withdraw(RISC, state, "green", 0)
-    assert isinstance(result, RuleError) and result.code is RuleCode.NOT_ENOUGH_UNITS
+    assert isinstance(result, RuleError) and result.code == RuleCode.NOT_ENOUGH_UNITS
     assert state.orders_of("green") == (MoveOrder(3, "Narnia", "Oz"), AttackOrder(11, "Oz", "Mordor"))
 
 
 def test_R15_a_player_cannot_order_for_another_seat() -> None:
-    assert refusal((seed_state(), "mallory", MoveOrder(1, "Narnia", "Oz"))).code is RuleCode.NOT_A_PLAYER
+    assert refusal((seed_state(), "mallory", MoveOrder(1, "Narnia", "Oz"))).code == RuleCode.NOT_A_PLAYER

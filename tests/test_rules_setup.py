@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from shared.game.errors import RuleError
+from shared.game.turns import commit, issue, ready
 from shared.maps.groups import compute_groups, neutral_territories, starting_groups
 from shared.maps.validate import components
-from shared.rules import GameOptions, GameRandom, Phase, PlaceOrder, RuleCode, RuleError, commit, issue, view
-from shared.rules.turns import advance, ready
-from tests.engine_support import RISC, issued, line_map, seed_map
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.orders import PlaceOrder
+from tests.engine_support import RISC, RuleCode, issued, line_map, options, resolve, seed_map, setup, view
 
 PLAYERS3 = ("green", "blue", "red")
 
@@ -39,62 +41,63 @@ def test_R6_computed_groups_on_a_line_are_contiguous_runs() -> None:
 
 def test_R7_leftover_territories_start_neutral_with_the_option_s_units() -> None:
     game_map = seed_map()
-    state = RISC.setup(game_map, ["a", "b"], GameOptions(neutral_units=4), GameRandom(7))
-    neutral = [t for t in game_map.names if state.owner[t] is None]
+    state = setup(game_map, ["a", "b"], options(neutral_units=4), seed=7)
+    neutral = [t for t in game_map.names if state.board.owner[t] is None]
     assert len(neutral) == 1
     assert neutral == list(neutral_territories(game_map, starting_groups(game_map, 2)))
-    assert state.units[neutral[0]] == 4
-    assert len(state.territories_of("a")) == len(state.territories_of("b")) == 4
+    assert state.board.units[neutral[0]] == 4
+    assert len(state.board.territories_of("a")) == len(state.board.territories_of("b")) == 4
 
 
 def test_R8_groups_are_assigned_at_random_by_default() -> None:
     assignments = set()
     for seed in range(20):
-        state = RISC.setup(seed_map(), list(PLAYERS3), GameOptions(), GameRandom(seed))
-        assignments.add(tuple(state.owner[t] for t in ("Narnia", "Elantris", "Gondor")))
+        state = setup(seed_map(), PLAYERS3, seed=seed)
+        assignments.add(tuple(state.board.owner[t] for t in ("Narnia", "Elantris", "Gondor")))
     assert len(assignments) > 1
 
 
 def test_R8_a_player_may_pick_their_group() -> None:
-    state = RISC.setup(seed_map(), list(PLAYERS3), GameOptions(), GameRandom(1),
-                       chosen_groups={"red": 0, "green": 2})
-    assert state.territories_of("red") == ["Narnia", "Midkemia", "Oz"]
-    assert state.territories_of("green") == ["Gondor", "Mordor", "Hogwarts"]
-    assert state.territories_of("blue") == ["Elantris", "Roshar", "Scadrial"]
+    state = setup(seed_map(), PLAYERS3, options(choose_groups=True), groups={"red": 0, "green": 2})
+    assert state.board.territories_of("red") == ["Narnia", "Midkemia", "Oz"]
+    assert state.board.territories_of("green") == ["Gondor", "Mordor", "Hogwarts"]
+    assert state.board.territories_of("blue") == ["Elantris", "Roshar", "Scadrial"]
 
 
 def test_R9_every_player_gets_the_same_initial_units() -> None:
-    state = RISC.setup(seed_map(), list(PLAYERS3), GameOptions(initial_units=25), GameRandom(1))
-    assert dict(state.pools) == {"green": 25, "blue": 25, "red": 25}
-    default = RISC.setup(seed_map(), list(PLAYERS3), GameOptions(), GameRandom(1))
-    assert len(set(default.pools.values())) == 1 and next(iter(default.pools.values())) == 30
+    state = setup(seed_map(), PLAYERS3, options(initial_units=25))
+    assert dict(state.board.pools) == {"green": 25, "blue": 25, "red": 25}
+    default = setup(seed_map(), PLAYERS3)
+    assert len(set(default.board.pools.values())) == 1 and next(iter(default.board.pools.values())) == 30
 
 
 def test_R9_units_go_only_on_own_territories_and_all_must_be_placed() -> None:
-    state = RISC.setup(seed_map(), list(PLAYERS3), GameOptions(initial_units=10, random_groups=False), GameRandom(1))
+    state = setup(seed_map(), PLAYERS3, options(initial_units=10, choose_groups=True),
+                  groups={"green": 0, "blue": 1, "red": 2})
     foreign = issue(RISC, state, "green", PlaceOrder("Gondor", 5))
-    assert isinstance(foreign, RuleError) and foreign.code is RuleCode.NOT_YOUR_TERRITORY
+    assert isinstance(foreign, RuleError) and foreign.code == RuleCode.NOT_YOUR_TERRITORY
     too_many = issue(RISC, state, "green", PlaceOrder("Narnia", 11))
-    assert isinstance(too_many, RuleError) and too_many.code is RuleCode.POOL_EXCEEDED
+    assert isinstance(too_many, RuleError) and too_many.code == RuleCode.POOL_EXCEEDED
     assert too_many.message == "you have 10 units left to place, the order asks for 11"
     state = issued(state, "green", PlaceOrder("Narnia", 6))
     early = commit(RISC, state, "green")
-    assert isinstance(early, RuleError) and early.code is RuleCode.UNITS_NOT_PLACED
+    assert isinstance(early, RuleError) and early.code == RuleCode.UNITS_NOT_PLACED
     state = issued(state, "green", PlaceOrder("Oz", 4))  # Midkemia keeps 0: allowed
     assert not isinstance(commit(RISC, state, "green"), RuleError)
 
 
 def test_R10_placement_is_secret_until_everyone_is_done() -> None:
-    state = RISC.setup(seed_map(), list(PLAYERS3), GameOptions(initial_units=9, random_groups=False), GameRandom(1))
+    state = setup(seed_map(), PLAYERS3, options(initial_units=9, choose_groups=True),
+                  groups={"green": 0, "blue": 1, "red": 2})
     state = issued(state, "green", PlaceOrder("Narnia", 9))
     committed = commit(RISC, state, "green")
     assert not isinstance(committed, RuleError)
     state = committed
     for viewer in ("blue", "red", None):
         seen = view(state, viewer)
-        assert next(t for t in seen.territories if t.name == "Narnia").units == 0
-        assert seen.your_orders == ()
-    assert [p.committed for p in view(state, "blue").players] == [True, False, False]
+        assert seen.territories["Narnia"].units == 0
+        assert seen.your_orders == []
+    assert state.committed == {"green"}
     assert not ready(RISC, state)
     for player, territory in (("blue", "Roshar"), ("red", "Gondor")):
         state = issued(state, player, PlaceOrder(territory, 9))
@@ -102,6 +105,6 @@ def test_R10_placement_is_secret_until_everyone_is_done() -> None:
         assert not isinstance(result, RuleError)
         state = result
     assert ready(RISC, state)
-    state, _ = advance(RISC, state, GameRandom(1, 0))
-    assert state.phase is Phase.ORDERS and state.turn == 1
-    assert (state.units["Narnia"], state.units["Roshar"], state.units["Gondor"]) == (9, 9, 9)
+    state, _ = resolve(state)
+    assert state.board.phase is Phase.ORDERS and state.board.turn == 1
+    assert (state.board.units["Narnia"], state.board.units["Roshar"], state.board.units["Gondor"]) == (9, 9, 9)

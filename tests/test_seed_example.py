@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from shared.rules import AttackOrder, MoveOrder
-from shared.rules.events import Combat, UnitsMoved
+from shared.rulesets.risc.events import Combat, UnitsMoved
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder
 from tests.engine_support import SEED_UNITS, play_turn, seed_state
 
 EXAMPLE_ORDERS = {
@@ -27,16 +27,16 @@ def test_the_example_turn_fights_who_the_seed_says_with_how_many() -> None:
         assert (scadrial.attacking_units, scadrial.defending_units) == (10, 1)
 
         # Untouched territories only gain their +1.
-        assert state.units["Narnia"] == 10 - 3 + 1
-        assert state.units["Oz"] == 8 + 3 + 1
-        assert state.units["Midkemia"] == 12 - 10 + 1
-        assert state.units["Mordor"] == 14 - 6 + 1
-        assert state.units["Gondor"] == SEED_UNITS["Gondor"] + 1
+        assert state.board.units["Narnia"] == 10 - 3 + 1
+        assert state.board.units["Oz"] == 8 + 3 + 1
+        assert state.board.units["Midkemia"] == 12 - 10 + 1
+        assert state.board.units["Mordor"] == 14 - 6 + 1
+        assert state.board.units["Gondor"] == SEED_UNITS["Gondor"] + 1
         for battle in (hogwarts, scadrial):
             winner_left = (battle.attacking_units - battle.attacker_losses if battle.attacker_won
                            else battle.defending_units - battle.defender_losses)
-            assert state.owner[battle.territory] == battle.new_owner
-            assert state.units[battle.territory] == winner_left + 1
+            assert state.board.owner[battle.territory] == battle.new_owner
+            assert state.board.units[battle.territory] == winner_left + 1
 
 
 def test_the_seed_s_pictured_outcome_is_one_of_the_outcomes() -> None:
@@ -47,7 +47,7 @@ def test_the_seed_s_pictured_outcome_is_one_of_the_outcomes() -> None:
         battles = {c.territory: c for c in events if isinstance(c, Combat)}
         if (battles["Scadrial"].new_owner, battles["Scadrial"].attacker_losses,
                 battles["Hogwarts"].new_owner, battles["Hogwarts"].defender_losses) == ("green", 1, "red", 5):
-            assert (state.units["Scadrial"], state.units["Hogwarts"]) == (10, 9 - 5 + 1)
+            assert (state.board.units["Scadrial"], state.board.units["Hogwarts"]) == (10, 9 - 5 + 1)
             seen = True
             break
     assert seen

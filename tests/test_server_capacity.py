@@ -27,7 +27,7 @@ async def test_only_games_in_play_count_against_the_limit_and_old_finished_ones_
         waiting = await create_game(client, players=2)
         second = await create_game(client, players=2, bots=2)  # the finished first game does not count
         refused = await client.request(type="create_game", settings={"map": "seed", "players": 2})
-        assert refused["type"] == "error" and refused["code"] == "bad-settings"
+        assert refused["type"] == "error" and refused["code"] == "too-many-games"
         assert "2 games in play" in refused["message"]
         await finished(client, second)
 
@@ -37,7 +37,7 @@ async def test_only_games_in_play_count_against_the_limit_and_old_finished_ones_
         assert gone["type"] == "error" and gone["code"] == "no-such-game"
         stored = await storage.load(first)
         assert stored is not None and stored.progress.state is not None
-        assert stored.progress.state["phase"] == "finished"  # the store still has it, for replay
+        assert stored.progress.finished  # the store still has it, for replay
         assert all(first not in bot.games for bot in server.lobby.bots)
         assert len(server.lobby.bots) == 2  # the let-go game's two players are closed and dropped
 

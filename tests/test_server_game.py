@@ -75,8 +75,8 @@ async def play(client: Client, game_id: str, me: str) -> Message:
         turn = view["turn"]
         done = turn
         assert turn <= MAX_TURNS, "the game should have ended by now"
-        if _my_status(view, me)["eliminated"]:
-            continue
+        if _my_status(view, me)["eliminated"] or _my_status(view, me)["committed"]:
+            continue  # out, or done with this turn before this player's client came back
         if view["phase"] == "placement":
             orders = [{"kind": "place", "territory": owned(view, me)[0], "units": view["pool_left"]}]
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.clock import ManualClock
 from server.storage import MemoryStorage
 from tests.server_support import (
     FAST,
@@ -72,7 +73,9 @@ async def test_chosen_groups_and_bad_settings_are_checked() -> None:
         ann, bob = await Client.connect(server), await Client.connect(server)
         assert await error_code(ann, type="create_game", settings={"map": "no-such-map"}) == "bad-map"
         assert await error_code(ann, type="create_game", settings={"map": "seed", "players": 6}) \
-            == "invalid-message"
+            == "bad-settings"  # R1: the rule set seats 2 to 5 by default
+        assert await error_code(ann, type="create_game", settings={"map": "seed", "players": 9}) \
+            == "invalid-message"  # more than any rule set seats
         game_id = await create_game(ann, players=3, choose_groups=True)
         summary = (await ok(ann, type="list_games"))["games"][0]
         assert summary["groups"][0] == ["Narnia", "Midkemia", "Oz"]
@@ -140,7 +143,7 @@ async def test_two_games_at_once_do_not_interfere_and_a_spectator_cannot_act() -
         after_first = await watcher.wait_for(is_turn(1))
         assert sum(t["units"] for t in after_first["view"]["territories"]) == 3 + 3  # the other game's are not here
         assert after_first["view"]["your_orders"] == [] and after_first["you"] is None
-        assert server.lobby.get(second).state.phase.value == "placement"  # type: ignore[union-attr]
+        assert server.lobby.get(second).summary().phase == "placement"
         assert not any(f.get("game_id") == first for f in cyd.frames + dan.frames)
         assert not any(f.get("game_id") == second for f in ann.frames + bob.frames + watcher.frames)
         assert await error_code(watcher, type="issue_order", game_id=first, turn=1,
@@ -155,16 +158,20 @@ async def test_two_games_at_once_do_not_interfere_and_a_spectator_cannot_act() -
 
 
 async def test_the_turn_time_limit_commits_a_silent_player_with_the_orders_issued() -> None:
-    async with running_server(**FAST) as server:
-        game_id, (ann, bob), _ = await seated_game(server, ["ann", "bob"], initial_units=4, turn_seconds=0.3)
+    clock = ManualClock()
+    async with running_server(clock=clock, **FAST) as server:
+        game_id, (ann, bob), _ = await seated_game(server, ["ann", "bob"], initial_units=4, turn_seconds=60)
         first = ann.latest("update", game_id)
-        assert first is not None and 0 < first["deadline_in"] <= 0.3
+        assert first is not None and first["deadline_in"] == 60
         # Placement: ann places half and falls silent; the rest goes round her territories (D3).
         view = current_view(ann, game_id)
         mine = owned(view, "ann")
         await ok(ann, type="issue_order", game_id=game_id, turn=0,
                  order={"kind": "place", "territory": mine[0], "units": 2})
         await place_all(bob, game_id, "bob")
+        clock.advance(59)
+        assert current_view(ann, game_id)["phase"] == "placement"  # not a second early
+        clock.advance(1)
         turn1 = await ann.wait_for(is_turn(1), timeout=3)
         assert {"kind": "time_ran_out", "turn": 0, "players": ["ann"]} in [e["event"] for e in turn1["events"]]
         units = {t["name"]: t["units"] for t in turn1["view"]["territories"]}
@@ -178,6 +185,7 @@ async def test_the_turn_time_limit_commits_a_silent_player_with_the_orders_issue
         await ok(ann, type="issue_order", game_id=game_id, turn=1,
                  order={"kind": kind, "units": 1, "source": source, "target": target})
         await ok(bob, type="commit", game_id=game_id, turn=1)
+        clock.advance(60)
         turn2 = await bob.wait_for(is_turn(2), timeout=3)
         events = [e["event"] for e in turn2["events"]]
         assert {"kind": "time_ran_out", "turn": 1, "players": ["ann"]} in events
@@ -186,6 +194,7 @@ async def test_the_turn_time_limit_commits_a_silent_player_with_the_orders_issue
         else:
             assert {"kind": "units_moved", "player": "ann", "units": 1, "source": source, "target": target} in events
         # Nobody acts at all: the turns still go on.
+        clock.advance(60)
         turn3 = await bob.wait_for(is_turn(3), timeout=3)
         assert {"kind": "time_ran_out", "turn": 2, "players": ["ann", "bob"]} in [e["event"] for e in turn3["events"]]
 

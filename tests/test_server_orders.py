@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from server.app import RiscServer
@@ -42,14 +41,14 @@ async def ok(client: Client, **message: Any) -> Message:
 async def refused(server: RiscServer, client: Client, code: str, others: list[Client], **message: Any) -> None:
     """The request gets an error with `code`, and the game's state, log and everyone else's inbox stay as they were."""
     matches = dict(server.lobby.matches)
-    before = {gid: (m.state, len(m.log), list(m.seats)) for gid, m in matches.items()}
+    before = {gid: (m.game, len(m.log), list(m.seats)) for gid, m in matches.items()}
     inboxes = [len(c.frames) for c in others]
     reply = await client.request(**message)
     assert reply["type"] == "error", reply
     assert reply["code"] == code, reply
     assert reply["message"]
     for gid, match in matches.items():
-        assert (match.state, len(match.log), list(match.seats)) == before[gid]
+        assert (match.game, len(match.log), list(match.seats)) == before[gid]
     await others[0].request(type="list_games")  # a round trip: anything sent to the others has arrived by now
     assert [len(c.frames) for c in others[1:]] == inboxes[1:]
 
@@ -169,12 +168,11 @@ borders = ["East"]
 """
 
 
-async def test_a_move_cannot_pass_through_enemy_land(tmp_path: Path) -> None:
-    corridor = tmp_path / "corridor.toml"
-    corridor.write_text(CORRIDOR)
+async def test_a_move_cannot_pass_through_enemy_land() -> None:
     async with running_server(**FAST) as server:
         ann, bob = await Client.connect(server), await Client.connect(server)
-        game_id = await create_game(ann, map=str(corridor), players=2, initial_units=4, choose_groups=True)
+        game_id = await create_game(ann, upload=("corridor.toml", CORRIDOR), players=2, initial_units=4,
+                                    choose_groups=True)
         await join(ann, game_id, "ann", 0)
         await join(bob, game_id, "bob", 1)
         for client, places in ((ann, ["West", "East"]), (bob, ["Middle", "Far"])):

@@ -22,9 +22,11 @@ async def start_server(*args: str, env: dict[str, str] | None = None) -> tuple[a
         sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", *args,
         cwd=ROOT, stderr=asyncio.subprocess.PIPE, env={**os.environ, **(env or {})})
     assert process.stderr is not None
+    said: list[str] = []
     while True:
         line = (await asyncio.wait_for(process.stderr.readline(), 10)).decode()
-        assert line, "the server exited before listening"
+        assert line, "the server exited before listening; it said:\n" + "".join(said[-20:])
+        said.append(line)
         found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
         if found:
             return process, int(found.group(1))
@@ -34,7 +36,7 @@ async def test_sigterm_tells_the_clients_and_exits_cleanly(tmp_path: Path) -> No
     process, port = await start_server("--data-dir", str(tmp_path / "data"), env={"RISC_PASSWORD": "pw"})
     try:
         async with connect(f"ws://127.0.0.1:{port}") as ws:  # the password comes from the environment
-            await ws.send('{"type": "hello", "protocol": 1}')
+            await ws.send('{"type": "hello", "protocol": 2}')
             assert '"bad-password"' in str(await ws.recv())
         client = await Client.connect(port, password="pw")
         created = await client.request(type="create_game", settings={"map": "seed", "players": 2})

@@ -7,41 +7,41 @@ from collections.abc import Sequence
 
 import pytest
 
+from server.codec import game_from_dict, game_to_dict, map_from_dict, map_to_dict
+from server.entries import Entry, Logged, number
 from server.storage import GameProgress, GameRecord, MemoryStorage, StorageError
-from server.storage.base import OrderChange
-from server.storage.snapshot import map_from_dict, map_to_dict, state_from_dict, state_to_dict
+from server.storage.base import LogLine, OrderChange
+from shared.game.errors import RuleError
+from shared.game.game import Game
+from shared.game.turns import commit, issue
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings
-from shared.protocol.log import PlayerJoined, SequencedEvent
-from shared.rules import AttackOrder, GameOptions, GameRandom, MoveOrder, PlaceOrder, commit, get_ruleset, issue
-from shared.rules.errors import RuleError
-from shared.rules.state import GameState
-from shared.rules.turns import advance
+from shared.protocol.log import PlayerJoined
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from tests.engine_support import RISC, RiscGame, options, resolve, setup
 from tests.server_support import FAST, current_view, owned, running_server, seated_game
 
-RISC = get_ruleset("risc")
 
-
-def ok(result: GameState | RuleError) -> GameState:
-    assert isinstance(result, GameState), result
+def ok(result: RiscGame | RuleError) -> RiscGame:
+    assert isinstance(result, Game), result
     return result
 
 
-def test_a_state_mid_turn_survives_json_and_back() -> None:
+def test_a_game_mid_turn_survives_json_and_back() -> None:
     game_map = load_map("seed")
-    state = RISC.setup(game_map, ["ann", "bob", "cyd"], GameOptions(initial_units=6), GameRandom(7, -1))
+    state = setup(game_map, ["ann", "bob", "cyd"], options(initial_units=6), seed=7)
     for player in state.players:
-        state = ok(issue(RISC, state, player, PlaceOrder(state.territories_of(player)[0], 6)))
+        state = ok(issue(RISC, state, player, PlaceOrder(state.board.territories_of(player)[0], 6)))
         state = ok(commit(RISC, state, player))
-    state, _ = advance(RISC, state, GameRandom(7, 0))
-    ann = state.territories_of("ann")
+    state, _ = resolve(state, seed=7)
+    ann = state.board.territories_of("ann")
     state = ok(issue(RISC, state, "ann", MoveOrder(2, ann[0], ann[1])))
-    target = next(n for n in game_map.neighbours(ann[1]) if state.owner[n] != "ann")
+    target = next(n for n in game_map.neighbours(ann[1]) if state.board.owner[n] != "ann")
     state = ok(issue(RISC, state, "ann", AttackOrder(1, ann[1], target)))
     state = ok(commit(RISC, state, "ann"))
 
     stored_map = map_from_dict(json.loads(json.dumps(map_to_dict(game_map))))
-    restored = state_from_dict(json.loads(json.dumps(state_to_dict(state))), stored_map)
+    restored = game_from_dict(RISC, json.loads(json.dumps(game_to_dict(RISC, state))), stored_map, state.options)
     assert restored == state
     assert stored_map == game_map
 
@@ -51,8 +51,9 @@ def record(game_id: str = "g1") -> GameRecord:
                       game_map=map_to_dict(load_map("seed")))
 
 
-def joined(seq: int, player: str) -> SequencedEvent:
-    return SequencedEvent(seq=seq, event=PlayerJoined(player=player))
+def joined(seq: int, player: str) -> Entry:
+    (entry,) = number([Logged(PlayerJoined(player=player))], seq - 1, RISC)
+    return entry
 
 
 async def test_the_memory_store_keeps_progress_and_appends_events() -> None:
@@ -66,7 +67,7 @@ async def test_the_memory_store_keeps_progress_and_appends_events() -> None:
     await storage.save("g1", GameProgress(seats=[], state=None, seq=2), [joined(2, "bob")])
     stored = await storage.load("g1")
     assert stored is not None and stored.progress.seq == 2
-    assert [e.seq for e in stored.events] == [1, 2]
+    assert [e["seq"] for e in stored.events] == [1, 2]
     assert await storage.list_games() == ["g1"]
     assert await storage.load("nope") is None
 
@@ -86,7 +87,7 @@ class FailingStorage(MemoryStorage):
 
     failing = False
 
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
+    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine]) -> None:
         if self.failing:
             raise StorageError("disk full")
         await super().save(game_id, progress, events)
@@ -103,13 +104,13 @@ async def test_an_order_the_store_cannot_keep_is_refused_and_not_made() -> None:
         game_id, (ann, _bob), _ = await seated_game(server, ["ann", "bob"], initial_units=4)
         view = current_view(ann, game_id)
         order = {"kind": "place", "territory": owned(view, "ann")[0], "units": 4}
-        before = server.lobby.get(game_id).state
+        before = server.lobby.get(game_id).game
         storage.failing = True
         reply = await ann.request(type="issue_order", game_id=game_id, turn=0, order=order)
         assert reply["type"] == "error" and reply["code"] == "storage-failed"
         reply = await ann.request(type="commit", game_id=game_id, turn=0)
         assert reply["type"] == "error" and reply["code"] == "units-not-placed"
-        assert server.lobby.get(game_id).state == before
+        assert server.lobby.get(game_id).game == before
         storage.failing = False
         assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] \
             == "order_accepted"

@@ -9,6 +9,7 @@ import asyncio
 import json
 
 from server.app import RiscServer
+from shared.protocol.codes import PROTOCOL_VERSION
 from tests.server_support import Client, create_game, running_server, seated_game
 
 
@@ -38,7 +39,7 @@ async def test_the_password_is_enforced_when_set() -> None:
     async with running_server(password="s3cret") as server:
         for given in (None, "wrong"):
             client = await Client.connect(server, hello=False)
-            reply = await client.request(type="hello", protocol=1, password=given)
+            reply = await client.request(type="hello", protocol=PROTOCOL_VERSION, password=given)
             assert reply["type"] == "error" and reply["code"] == "bad-password"
             assert await closed_with(client) == 4003
         client = await Client.connect(server, password="s3cret")
@@ -49,21 +50,21 @@ async def test_the_first_message_must_be_a_hello_with_the_same_protocol_version(
     async with running_server() as server:
         client = await Client.connect(server, hello=False)
         reply = await client.request(type="hello", protocol=99)
-        assert reply["code"] == "version-mismatch" and "protocol 1" in reply["message"]
+        assert reply["code"] == "version-mismatch" and f"protocol {PROTOCOL_VERSION}" in reply["message"]
         assert await closed_with(client) == 4001
         client = await Client.connect(server, hello=False)
         await client.send(type="list_games")
         assert (await client.wait_type("error"))["code"] == "hello-first"
         assert await closed_with(client) == 4004
         client = await Client.connect(server)
-        reply = await client.request(type="hello", protocol=1)
+        reply = await client.request(type="hello", protocol=PROTOCOL_VERSION)
         assert reply["code"] == "invalid-message"  # hello comes once
 
 
 async def test_garbage_frames_get_errors_then_a_disconnect_and_other_clients_are_untouched() -> None:
     async with running_server(max_message_bytes=4096) as server:
         game_id, (ann, bob), _ = await seated_game(server, ["ann", "bob"])
-        before = server.lobby.get(game_id).state
+        before = server.lobby.get(game_id).game
         vandal = await Client.connect(server)
         cases = [
             ("not json at all", "not-json"),
@@ -84,7 +85,7 @@ async def test_garbage_frames_get_errors_then_a_disconnect_and_other_clients_are
         for _ in range(20):
             await vandal.send_raw("{{{")
         assert await closed_with(vandal) == 4008
-        assert server.lobby.get(game_id).state == before
+        assert server.lobby.get(game_id).game == before
         assert (await ann.request(type="list_orders", game_id=game_id))["type"] == "orders"
         assert not any(f["type"] == "error" for f in ann.frames + bob.frames)
 

@@ -1,68 +1,138 @@
-"""The updates of one change are put together from parts encoded once; each frame must still be exactly the text
-pydantic makes of that viewer's whole Update, so no client can tell the difference."""
+"""The updates of one change are put together from parts encoded once; each frame must still say exactly what that
+viewer's whole Update says: the entries it may see, the summary, its view (whole the first time, then a patch of the
+one it was sent last)."""
 
 from __future__ import annotations
 
-import pytest
+import json
+from typing import Any
 
-from server.match import _number
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from server.entries import Logged, logged, number
 from server.updates import UpdateFrames
+from shared.game.ruleset import Private
 from shared.protocol import log as game_log
-from shared.protocol.lobby import GamePhase, GameSettings, GameSummary, SeatInfo
-from shared.protocol.messages import Update
-from shared.rules.orders import AttackOrder, MoveOrder
-from shared.rules.state import GameState
-from shared.rules.view import view
-from tests.engine_support import SEED_OWNERS, SEED_UNITS, make_state, play_turn, seed_map
+from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
+from shared.protocol.messages import SERVER_ADAPTER, Update
+from shared.protocol.patch import apply, diff
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder
+from tests.engine_support import RISC, SEED_OWNERS, SEED_UNITS, RiscGame, make_state, play_turn, seed_map
 
 NAMES = {"green": "Zoë", "blue": "blue \"b\"", "red": "red"}
-"""Names with a non-ASCII letter and quotes, so the text's escaping is compared too."""
+"""Names with a non-ASCII letter and quotes, so the text's escaping is checked too."""
 
 
-def resolved_turn() -> tuple[GameState, list[object]]:
+def resolved_turn() -> tuple[RiscGame, RiscGame, list[Logged]]:
     owners = {t: NAMES[o] for t, o in SEED_OWNERS.items()}
-    state = make_state(seed_map(), owners, SEED_UNITS, players=list(NAMES.values()))
+    before = make_state(seed_map(), owners, SEED_UNITS, players=list(NAMES.values()))
     orders = {NAMES["green"]: [AttackOrder(source="Midkemia", target="Elantris", units=10)],
               NAMES["red"]: [MoveOrder(source="Mordor", target="Gondor", units=4)]}
-    after, events = play_turn(state, orders)
-    revealed = game_log.OrdersRevealed(turn=1, orders={p: list(o) for p, o in orders.items()})
-    return after, [game_log.PlayerCommitted(player=NAMES["red"], turn=1), revealed, *events]
+    after, events = play_turn(before, orders)
+    revealed = game_log.OrdersRevealed(turn=1, orders={p: [RISC.dump_order(o) for o in b] for p, b in orders.items()})
+    secret = Private(game_log.PlayerLeft(player="nobody"), frozenset({NAMES["green"]}))
+    bodies = [Logged(game_log.PlayerCommitted(player=NAMES["red"], turn=1)), Logged(revealed),
+              *(logged(e) for e in events), logged(secret)]
+    return before, after, bodies
 
 
-def summary(state: GameState | None) -> GameSummary:
+def summary(status: GameStatus) -> GameSummary:
     return GameSummary(game_id="g1", settings=GameSettings(map="seed"), map_name="seed", territories=9,
                        seats=[SeatInfo(name=n, connected=n != "red", group=None) for n in NAMES.values()],
-                       free=0, phase=GamePhase.LOBBY if state is None else GamePhase(state.phase.value),
-                       turn=0 if state is None else state.turn, spectators=2)
+                       free=0, status=status, phase="orders", turn=2, spectators=2)
+
+
+def parse(text: str) -> Update:
+    message = SERVER_ADAPTER.validate_json(text)
+    assert isinstance(message, Update)
+    return message
 
 
 @pytest.mark.parametrize("deadline_in", [None, 41.5, 0.0])
 @pytest.mark.parametrize("snapshot", [False, True])
 @pytest.mark.parametrize("in_lobby", [False, True])
-def test_each_viewers_frame_is_the_text_of_its_whole_update(deadline_in: float | None, snapshot: bool,
-                                                             in_lobby: bool) -> None:
-    state, bodies = resolved_turn()
-    events = _number(bodies, 40)
-    shown = None if in_lobby else state
-    frames = UpdateFrames("g1", 40 + len(events), events, summary(shown), shown, deadline_in, snapshot)
+def test_each_followers_frame_says_what_its_update_says(deadline_in: float | None, snapshot: bool,
+                                                          in_lobby: bool) -> None:
+    before, after, bodies = resolved_turn()
+    entries = number(bodies, 40, RISC)
+    game = None if in_lobby else after
+    status = GameStatus.LOBBY if in_lobby else GameStatus.PLAYING
+    frames = UpdateFrames("g1", 40 + len(entries), entries, summary(status), RISC, game, False, deadline_in,
+                          snapshot)
     for seat in [*NAMES.values(), None, None]:
-        update, text = frames.for_seat(seat)
-        expected = Update(game_id="g1", seq=40 + len(events), events=events, game=summary(shown),
-                          view=None if shown is None else view(shown, seat),
-                          you=seat, deadline_in=deadline_in, snapshot=snapshot)
-        assert text == expected.model_dump_json()
-        assert update == expected
+        base = None if seat is None else RISC.dump_view(RISC.view(before, seat))
+        update, text, new_base = frames.for_follower(seat, None, base)
+        sent = parse(text)
+        assert (sent.game_id, sent.seq, sent.you, sent.deadline_in, sent.snapshot) == (
+            "g1", 40 + len(entries), seat, deadline_in, snapshot)
+        assert sent.game == summary(status)
+        seen = [e.seq for e in entries if e.audience is None or seat == NAMES["green"]]
+        assert [e.seq for e in sent.events] == seen, "a private entry goes to its audience alone"
+        assert [e.event for e in sent.events] == [json.loads(e.text)["event"] for e in entries if e.seq in seen]
+        if game is None:
+            assert sent.view is None and sent.view_patch is None and new_base is None
+            continue
+        expected = RISC.dump_view(RISC.view(after, seat))
+        assert new_base == expected and update.view == RISC.view(after, seat)
+        if base is None:
+            assert sent.view == expected and sent.view_patch is None
+        else:
+            assert sent.view is None and sent.view_patch is not None
+            assert apply(base, sent.view_patch) == expected
+            assert len(json.dumps(sent.view_patch)) < len(json.dumps(expected)), "only what changed is sent"
 
 
-def test_numbered_entries_equal_validated_ones() -> None:
-    _, bodies = resolved_turn()
-    numbered = _number(bodies, 7)
+def test_a_follower_sees_the_private_entries_of_the_player_it_follows() -> None:
+    _, after, bodies = resolved_turn()
+    entries = number(bodies, 0, RISC)
+    frames = UpdateFrames("g1", len(entries), entries, summary(GameStatus.PLAYING), RISC, after, False, None)
+    _, following, _ = frames.for_follower(None, NAMES["green"], None)
+    _, plain, _ = frames.for_follower(None, None, None)
+    assert len(parse(following).events) == len(entries)
+    assert len(parse(plain).events) == len(entries) - 1
+    over = UpdateFrames("g1", len(entries), entries, summary(GameStatus.FINISHED), RISC, after, True, None)
+    assert len(parse(over.for_follower(None, None, None)[1]).events) == len(entries), "once over, all is told"
+
+
+def test_followers_sent_the_same_view_share_one_patch_worked_out_once() -> None:
+    before, after, bodies = resolved_turn()
+    entries = number(bodies, 0, RISC)
+    frames = UpdateFrames("g1", len(entries), entries, summary(GameStatus.PLAYING), RISC, after, False, None)
+    base = RISC.dump_view(RISC.view(before, None))
+    texts = {frames.for_follower(None, None, base)[1] for _ in range(5)}
+    assert len(texts) == 1 and len(frames._patches) == 1
+
+
+def test_numbered_entries_are_the_events_as_their_rule_set_encodes_them() -> None:
+    _, _, bodies = resolved_turn()
+    numbered = number(bodies, 7, RISC)
     assert [e.seq for e in numbered] == list(range(8, 8 + len(bodies)))
-    assert [e.model_dump_json() for e in numbered] == [
-        game_log.SequencedEvent.model_validate({"seq": 8 + i, "event": b}).model_dump_json()
-        for i, b in enumerate(bodies)]
+    for entry, body in zip(numbered, bodies, strict=True):
+        data = json.loads(entry.text)
+        assert data["seq"] == entry.seq and data["event"]["kind"] == entry.kind
+        assert entry.audience == body.audience
+        stored = json.loads(entry.stored)
+        assert stored.get("audience") == (None if body.audience is None else sorted(body.audience))
 
 
-def test_numbering_refuses_what_is_no_log_entry() -> None:
-    with pytest.raises(ValueError, match="event"):
-        _number([{"kind": "no_such_entry"}], 0)
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+                           lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(st.text(max_size=2), inner, max_size=3), max_leaves=12)
+documents = st.dictionaries(st.text(max_size=3), json_values.filter(lambda v: v is not None), max_size=5)
+
+
+def _without_nulls(value: Any) -> Any:
+    """A merge patch cannot set a key to null (null removes it): views keep no null values in their objects."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    return value
+
+
+@given(documents, documents)
+def test_a_patch_turns_the_old_view_into_the_new(old: dict[str, Any], new: dict[str, Any]) -> None:
+    old, new = _without_nulls(old), _without_nulls(new)
+    patch = diff(old, new)
+    assert apply(old, patch) == new
+    assert (patch == {}) == (old == new)

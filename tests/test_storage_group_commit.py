@@ -36,7 +36,7 @@ async def kept(path: Path, game_id: str) -> tuple[int, list[str], list[int]]:
     finally:
         await storage.close()
     assert stored is not None
-    return stored.progress.seq, [s.name for s in stored.progress.seats], [e.seq for e in stored.events]
+    return stored.progress.seq, [s.name for s in stored.progress.seats], [e["seq"] for e in stored.events]
 
 
 async def test_saves_of_many_games_at_once_share_a_transaction_and_all_are_kept(tmp_path: Path) -> None:

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from server.codec import map_to_dict
 from server.eventlog import EventLog
 from server.lobby import Lobby
 from server.match import Match
 from server.storage import GameProgress, MemoryStorage, SqliteStorage, Storage
 from server.storage.base import RestoredGame, StoredLog
-from server.storage.snapshot import map_to_dict
 from shared.maps import load_map
+from shared.protocol.messages import GameMap, Update, Watching
 from tests.test_server_storage import joined, record
 
 
@@ -23,6 +24,7 @@ class Inbox:
     def __init__(self) -> None:
         self.sent: list[object] = []
         self.games: set[str] = set()
+        self.views: dict[str, dict[str, object]] = {}
 
     @property
     def label(self) -> str:
@@ -44,8 +46,8 @@ async def test_load_gives_the_whole_log_or_its_last_entries_in_order(kind: str, 
     whole = await storage.load("g1")
     tail = await storage.load("g1", tail=5)
     assert whole is not None and tail is not None
-    assert [e.seq for e in whole.events] == list(range(1, 51))
-    assert [e.seq for e in tail.events] == [46, 47, 48, 49, 50]
+    assert [e["seq"] for e in whole.events] == list(range(1, 51))
+    assert [e["seq"] for e in tail.events] == [46, 47, 48, 49, 50]
     assert whole.record == record()
     await storage.close()
 
@@ -60,8 +62,8 @@ async def test_load_unfinished_reads_every_unfinished_game_with_its_tail_oldest_
     for when, (game_id, game) in enumerate(games.items()):
         game = game.model_copy(update={"created_at": float(when)})
         games[game_id] = game
-        state = {"phase": "finished"} if game_id == "over" else None
-        await storage.create(game, GameProgress(seats=[], state=state, seq=3),
+        status = "finished" if game_id == "over" else "lobby"
+        await storage.create(game, GameProgress(seats=[], state=None, seq=3, status=status),
                              [joined(seq, f"{game_id}{seq}") for seq in range(1, 4)])
     await storage.save("a", GameProgress(seats=[], state=None, seq=5), [joined(4, "a4"), joined(5, "a5")])
 
@@ -70,7 +72,7 @@ async def test_load_unfinished_reads_every_unfinished_game_with_its_tail_oldest_
     assert [g.record for g in restored] == [games["b"], games["a"], games["c"]]
     assert [g.progress.seq for g in restored] == [3, 5, 3]
     assert [(g.log.first_seq, g.log.count) for g in restored] == [(2, 2), (4, 2), (2, 2)]
-    assert [[e.event.player for e in g.log.entries()] for g in restored] == [  # type: ignore[union-attr]
+    assert [[e["event"]["player"] for e in g.log.entries()] for g in restored] == [
         ["b2", "b3"], ["a4", "a5"], ["c2", "c3"]]
     b, a, c = restored
     assert b.map_key == a.map_key != c.map_key
@@ -82,31 +84,37 @@ def restored_game(events_kept: StoredLog, seq: int) -> RestoredGame:
                         map_key="seed")
 
 
-def test_a_restored_match_catches_up_recent_clients_and_snapshots_the_others() -> None:
+def updates(inbox: Inbox) -> list[Update]:
+    """What a watcher was sent after the reply and the map (which comes once, before any update)."""
+    assert [type(m) for m in inbox.sent[:2]] == [Watching, GameMap]
+    return [m for m in inbox.sent if isinstance(m, Update)]
+
+
+async def test_a_restored_match_catches_up_recent_clients_and_snapshots_the_others() -> None:
     events = [joined(seq, f"p{seq}") for seq in range(1, 101)]
     match = Match.restore(restored_game(StoredLog.of(events[-10:]), 100), MemoryStorage())
     assert match.seq == 100
 
     recent, behind, current = Inbox(), Inbox(), Inbox()
-    match._catch_up(recent, None, 95)
-    match._catch_up(behind, None, 40)
-    match._catch_up(current, None, 100)
-    (update,) = recent.sent
-    assert [e.seq for e in update.events] == [96, 97, 98, 99, 100] and not update.snapshot  # type: ignore[attr-defined]
-    (snapshot,) = behind.sent
-    assert snapshot.snapshot and snapshot.events == []  # type: ignore[attr-defined]
-    (nothing_new,) = current.sent
-    assert nothing_new.events == [] and not nothing_new.snapshot  # type: ignore[attr-defined]
+    await match.watch(recent, 95, None, None)
+    await match.watch(behind, 40, None, None)
+    await match.watch(current, 100, None, None)
+    (update,) = updates(recent)
+    assert [e.seq for e in update.events] == [96, 97, 98, 99, 100] and not update.snapshot
+    (snapshot,) = updates(behind)
+    assert snapshot.snapshot and snapshot.events == []
+    (nothing_new,) = updates(current)
+    assert nothing_new.events == [] and not nothing_new.snapshot
 
 
-def test_stored_entries_that_cannot_be_read_cost_a_client_a_snapshot_not_an_error() -> None:
-    damaged = StoredLog(text='[{"seq": 91, "event": {"kind": "no_such_event"}}]', first_seq=91, count=10)
+async def test_stored_entries_that_cannot_be_read_cost_a_client_a_snapshot_not_an_error() -> None:
+    damaged = StoredLog(text='[{"seq": 91, "event": "not an entry"}]', first_seq=91, count=10)
     match = Match.restore(restored_game(damaged, 100), MemoryStorage())
     current, behind, again = Inbox(), Inbox(), Inbox()
-    match._catch_up(current, None, 100)  # up to date: the stored entries are not needed, so not read
-    match._catch_up(behind, None, 95)
-    match._catch_up(again, None, 95)
-    assert [u.snapshot for u in (*current.sent, *behind.sent, *again.sent)] == [False, True, True]  # type: ignore
+    await match.watch(current, 100, None, None)  # up to date: the stored entries are not needed, so not read
+    await match.watch(behind, 95, None, None)
+    await match.watch(again, 95, None, None)
+    assert [u.snapshot for u in (*updates(current), *updates(behind), *updates(again))] == [False, True, True]
     assert match.log.first_seq == 101 and match.seq == 100
 
 

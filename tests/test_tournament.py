@@ -139,9 +139,11 @@ def test_without_a_seed_one_is_drawn_and_printed(capsys: pytest.CaptureFixture[s
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["-M", "seed", "-P", "aggressive", "sneaky", "-G", "1", "-D", "10"],
-     '-P: unknown strategy "sneaky" (known: aggressive, defensive, random, strategist)'),
+     '-P: unknown RISC strategy "sneaky" (known: aggressive, defensive, random, strategist)'),
     (["-M", "seed", "-P", "aggressive", "-G", "1", "-D", "10"], "-P: players must be at least 2"),
-    (["-M", "seed", "-P", *["random"] * 9, "-G", "1", "-D", "10"], "-P: at most 8 players"),
+    (["-M", "seed", "-P", *["random"] * 6, "-G", "1", "-D", "10"], "-P: at most 5 players"),
+    (["-M", "seed", "-P", *["random"] * 9, "-G", "1", "-D", "10", "--option", "max_players=8"],
+     "-P: at most 8 players"),
     (["-M", "seed", "-P", "aggressive", "strategist", "-G", "0", "-D", "10"], "-G: games per map must be at least 1"),
     (["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "9"], "-D: turns per game must be at least 10"),
     (["-M", "atlantis", "-P", "aggressive", "strategist", "-G", "1", "-D", "10"],
