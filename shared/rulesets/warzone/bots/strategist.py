@@ -17,6 +17,7 @@ import math
 import random
 from collections import deque
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import ClassVar
 
 from shared.rulesets.warzone.battle import attackers_needed, win_probability
@@ -285,7 +286,7 @@ class StrategistStrategy(WarzoneStrategy):
                     surplus[source] -= take
                     surplus[sink] += take
                     short -= take
-                    moves += [AdvanceOrder(take, a, b) for a, b in zip(path, path[1:], strict=False)]
+                    moves += [AdvanceOrder(take, a, b) for a, b in pairwise(path)]
             for t in group:
                 if surplus[t] > 0:
                     surplus_left += surplus[t]
