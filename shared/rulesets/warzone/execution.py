@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from shared.game.errors import RuleError
 from shared.game.game import Game
+from shared.game.presentation import plural
 from shared.game.random import GameRandom
 from shared.game.ruleset import Private, Told
 from shared.maps.model import GameMap
@@ -339,7 +340,7 @@ def end_of_turn(game: Game[WarzoneBoard, Any], turn: TurnInProgress, alive: list
         return board.evolve(phase=Phase.FINISHED, winner=still[0], pools=turn.pools, **common), events
     if not still or (options.max_turns and board.turn >= options.max_turns):
         reason = ("the last players went out together" if not still
-                  else f"{board.turn} turns played (max_turns) without a winner")
+                  else f"{plural(board.turn, 'turn')} played (max_turns) without a winner")
         events.append(GameDrawn(board.turn, reason, history))
         return board.evolve(phase=Phase.FINISHED, winner=None, pools=turn.pools, **common), events
     pools = dict(turn.pools)
