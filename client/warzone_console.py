@@ -379,11 +379,14 @@ class WarzoneConsole:
         for order in self.bots[player].decide(view, self.game.game_map, player, self.bot_rngs[player]):
             self._issue(player, order, quiet=True)
         committed = turns.commit(RULES, self.game, player)
-        if isinstance(committed, RuleError):  # what time-out would do: the rest of the pool deployed
+        if isinstance(committed, RuleError):  # as when time runs out: the rules deploy what is left of the pool
             self.log.write("refused", f"{player}: commit: {committed.message}")
-            self.game = turns._complete(RULES, self.game, player)
-        else:
-            self.game = committed
+            for order in RULES.timeout_orders(self.game, player, turns.tally(RULES, self.game, player)):
+                self._issue(player, order, quiet=True)
+            committed = turns.commit(RULES, self.game, player)
+            if isinstance(committed, RuleError):
+                raise RuntimeError(f"{player} cannot commit even the rules' own orders: {committed.message}")
+        self.game = committed
         self.log.write("order", f"{player} has issued all their orders")
 
     def _prompt(self, player: str) -> None:
@@ -430,8 +433,8 @@ class WarzoneConsole:
     def _cards(self, args: list[str]) -> None:
         assert self.game is not None and self.acting is not None
         view = RULES.view(self.game, self.acting)
-        self.say(plain(PRESENTATION.board(view, self.game.game_map, self._palette(), self.acting, focus="cards"))
-                 .rstrip())
+        (show,) = [c for c in PRESENTATION.shows if c.name == "cards"]
+        self.say(plain(PRESENTATION.show(show, view, self.game.game_map, self._palette(), self.acting)).rstrip())
         self.log.write("effect", f"{self.acting}'s hand shown")
 
     def _orders(self, args: list[str]) -> None:

@@ -160,3 +160,14 @@ def test_status_standings_and_hint() -> None:
     assert SHOW.standings(view) == {"Ann": (2, 7), "Bob": (2, 5)}
     assert "deploy" in text(SHOW.hint(view, g.game_map, "Ann", True))
     assert SHOW.stage_key(view) == (view.phase, 1)
+
+
+def test_cards_is_a_show_only_command_that_prints_the_hand_and_what_each_card_does() -> None:
+    g = game()
+    (cards,) = SHOW.shows
+    assert (cards.name, cards.aliases) == ("cards", ("hand",))
+    shown = text(SHOW.show(cards, WZ.view(g, "Ann"), g.game_map, PALETTE, "Ann")).splitlines()
+    assert shown[0] == "Your cards: bomb, airlift x2"
+    assert [line.split(":")[0].strip() for line in shown[1:]] == ["bomb", "airlift"]
+    assert text(SHOW.show(cards, WZ.view(g, None), g.game_map, PALETTE, None)).startswith(
+        "Your cards: no hand (you are watching)")

@@ -1,9 +1,8 @@
 """How Warzone reads in the text client: the seven order commands, the board with its continents, pools, card counts
 and the viewer's own hand, the turn's report, and the statistics table at the end.
 
-The client has no hook for a rule set's show-only command, so the hand is shown on the board and alone with
-`board cards` (a focus name); the COMP 345 console (client/warzone_console.py) has a `cards` command of its own,
-which prints `board cards`.
+`cards` is a show-only command (Presentation.shows, a generic hook added for it): it prints the viewer's hand.
+Until the text client offers show-only commands, the hand is on the board too, and alone with `board cards`.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from shared.game.presentation import (
     OrderCommand,
     Palette,
     Presentation,
+    ShowCommand,
     line,
     plural,
     units,
@@ -83,8 +83,18 @@ REINFORCE = OrderCommand("reinforce", ("rf",), "reinforce", "reinforce",
                          "5 more units in this turn's pool, for the deploys you issue next (plays a reinforcement "
                          "card)", (), ("orders",))
 
+CARDS = ShowCommand("cards", ("hand",), "cards", "show your cards (the others see only how many you hold)")
+
 CARDS_FOCUS = "cards"
-"""`board cards`: the viewer's hand alone."""
+"""`board cards`: the viewer's hand alone, for a client that offers no show-only commands."""
+
+CARD_USE = {
+    Card.BOMB.value: "bomb TERRITORY halves the units of a territory next to yours",
+    Card.REINFORCEMENT.value: "reinforce adds 5 units to this turn's pool",
+    Card.BLOCKADE.value: "blockade TERRITORY multiplies your territory's units and makes it neutral",
+    Card.AIRLIFT.value: "airlift N FROM TO moves units between your territories at any distance",
+    Card.DIPLOMACY.value: "negotiate PLAYER: no advances or bombs between you this turn",
+}
 
 STAT_COLUMNS = ("turn", "territories", "units", "conquests", "losses", "cards played")
 
@@ -125,6 +135,7 @@ def statistics_table(statistics: Sequence[TurnStats], players: Sequence[str]) ->
 
 class WarzonePresentation(Presentation):
     commands = (DEPLOY, ADVANCE, BOMB, BLOCKADE, AIRLIFT, NEGOTIATE, REINFORCE)
+    shows = (CARDS,)
 
     # ---- reading ---------------------------------------------------------------------------------------------------
 
@@ -175,6 +186,17 @@ class WarzonePresentation(Presentation):
 
     def describe(self, order: Any) -> str:
         return describe(order)
+
+    def show(self, command: ShowCommand, view: WarzoneView, game_map: GameMap, palette: Palette,
+             you: str | None) -> Fragments:
+        """`cards`: the viewer's hand, each card with what it does."""
+        if command is not CARDS:
+            return []
+        out = line(("class:title", "Your cards: "), ("", hand_text(view.hand)))
+        for card, n in (view.hand or {}).items():
+            if n > 0:
+                out += line(("class:muted", f"  {card}: {CARD_USE[card]}"))
+        return out
 
     def candidates(self, kind: ArgKind, words: Sequence[str], context: Context) -> Sequence[str]:
         """Only names the order can take: own territories, a source's neighbours, territories a bomb can reach,
@@ -428,4 +450,4 @@ def battle_line(battle: Battle, palette: Palette) -> Fragments:
     return out
 
 
-__all__ = ["CARDS_FOCUS", "Card", "WarzonePresentation", "battle_line", "hand_text", "statistics_table"]
+__all__ = ["CARDS", "CARDS_FOCUS", "Card", "WarzonePresentation", "battle_line", "hand_text", "statistics_table"]
