@@ -38,9 +38,3 @@ def count(hand: Sequence[Card]) -> dict[Card, int]:
     """How many of each card a hand holds, every card named (0 where none)."""
     return {card: sum(1 for held in hand if held is card) for card in Card}
 
-
-def without(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
-    """The hand once one `card` is played from it."""
-    cards = list(hand)
-    cards.remove(card)
-    return tuple(cards)
