@@ -20,6 +20,7 @@ from shared.maps import load_map
 
 MAPS = Path(__file__).resolve().parents[2] / "shared" / "maps" / "domination"
 OPPONENTS = ("aggressive", "benevolent", "neutral", "random", "cheater")
+HONEST = ("strategist", "aggressive", "benevolent", "neutral", "random")
 
 
 def strength(map_file: Path, opponent: str, games: int, turns: int) -> tuple[int, int, float]:
@@ -36,6 +37,17 @@ def strength(map_file: Path, opponent: str, games: int, turns: int) -> tuple[int
     return wins, draws, total_turns / games
 
 
+def free_for_all(map_file: Path, games: int, turns: int) -> dict[str | None, int]:
+    """Wins per strategy (None: draws) in games of the five honest strategies together, seats rotated."""
+    game_map = load_map(map_file)
+    wins: dict[str | None, int] = {}
+    for n in range(games):
+        seats = [*HONEST[n % 5:], *HONEST[:n % 5]]
+        result = play_game(game_map, seats, f"multi/{map_file.stem}/{n}", turns, strict=True, ruleset_name="warzone")
+        wins[result.winner_strategy] = wins.get(result.winner_strategy, 0) + 1
+    return wins
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=100)
@@ -50,6 +62,12 @@ def main() -> int:
             losses = args.games - wins - draws
             print(f"{map_name:<12} {opponent:<11} {wins:>6} {draws:>6} {losses:>7} {wins / args.games:>6.0%} "
                   f"{turns:>6.1f} {time.perf_counter() - start:>6.1f}", flush=True)
+    games = max(5, args.games * 2 // 5)
+    print(f"\nthe five honest strategies together, {games} games per map, seats rotated")
+    for map_name in ("europe", "world"):
+        wins = free_for_all(MAPS / f"{map_name}.map", games, args.turns)
+        shown = ", ".join(f"{name or 'draw'} {n}" for name, n in sorted(wins.items(), key=lambda kv: -kv[1]))
+        print(f"{map_name:<12} {shown}", flush=True)
     return 0
 
 
