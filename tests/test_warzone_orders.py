@@ -171,3 +171,14 @@ def test_W4_legal_orders_lists_only_what_the_rules_accept() -> None:
     assert not any(e.order.kind == "cheat" for e in WZ.legal_orders(board(allow_cheaters=True), "ann"))
     bob = {e.order.kind for e in WZ.legal_orders(board(), "bob")}
     assert bob == {"deploy", "advance", "bomb"}
+
+
+def test_W4_no_one_sees_another_player_s_orders_before_the_turn_executes() -> None:
+    game = issued(board(), "ann", DeployOrder("A", 10), BombOrder("C"))
+    committed = turns.commit(WZ, game, "ann")
+    assert isinstance(committed, Game)
+    assert WZ.view(committed, "ann").your_orders == [DeployOrder("A", 10), BombOrder("C")]
+    for viewer in ("bob", "cy", None):
+        seen = WZ.view(committed, viewer)
+        assert seen.your_orders == []
+        assert seen.players["ann"].cards == 5 and seen.players["ann"].pool == 10
