@@ -50,6 +50,9 @@ ELIMINATION_BONUS = 3.0
 CONTINENT_WEIGHT = 1.0
 """Completing a continent, or breaking an opponent's, is worth its bonus times this, in territories."""
 
+BOMB_AT = 4
+"""A bomb goes on an attacked territory holding at least this many units (twice as many for one only facing us)."""
+
 NEUTRAL_VALUE = 0.7
 """A neutral territory hurts nobody when taken: worth a little less than an opponent's."""
 
@@ -177,14 +180,15 @@ class StrategistStrategy(WarzoneStrategy):
 
         # A bomb on the biggest stack attacked (or, failing that, the biggest one facing us).
         if bombs:
-            attacked = sorted(plans, key=lambda a: -a.expected)
-            if attacked and attacked[0].expected >= 4:
+            # Only a stack already there is sure to be worth a card: the deploys it expects may go elsewhere.
+            attacked = sorted((a for a in plans if reading.units[a.target] >= BOMB_AT), key=lambda a: -a.expected)
+            if attacked:
                 bombed.append(attacked[0].target)
             else:
                 facing = [t for t in reading.bombable() if reading.owner[t] is not None]
                 if facing:
                     biggest = max(facing, key=lambda t: (reading.units[t], -reading.rank[t]))
-                    if reading.units[biggest] >= 6:
+                    if reading.units[biggest] >= 2 * BOMB_AT:
                         bombed.append(biggest)
 
         # Spare units: onto the attacks least sure of winning, then onto the borders.
