@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "risc.commands.protocol",
     "risc.commands.tournament",
     "risc.commands.replay",
+    "risc.commands.warzone",
 ]
 
 

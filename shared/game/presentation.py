@@ -93,6 +93,17 @@ class OrderCommand:
 
 
 @dataclass(frozen=True)
+class ShowCommand:
+    """A command that only shows part of what the player sees (Warzone's `cards`) and issues nothing. A client
+    offers it beside the order commands, in any phase, and prints what `Presentation.show` returns."""
+
+    name: str
+    aliases: tuple[str, ...]
+    usage: str
+    summary: str
+
+
+@dataclass(frozen=True)
 class Context:
     """What parsing and completion know of the game on screen."""
 
@@ -111,6 +122,8 @@ class Presentation(ABC):
     commands: tuple[OrderCommand, ...] = ()
     option_words: dict[str, str] = {}  # noqa: RUF012 (read only)
     """Short words a player may type for the rule set's options when creating a game (units= for initial_units=)."""
+    shows: tuple[ShowCommand, ...] = ()
+    """Show-only commands of this rule set (none by default)."""
 
     @abstractmethod
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
@@ -132,6 +145,11 @@ class Presentation(ABC):
     @abstractmethod
     def summary(self, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         """The standing at a glance: per player, what they hold."""
+
+    def show(self, command: ShowCommand, view: Any, game_map: GameMap, palette: Palette,
+             you: str | None) -> Fragments:
+        """What one of `shows` prints for `you` (a seat, or None for a spectator)."""
+        return []
 
     def stage_key(self, view: Any) -> Any:
         """The board is shown again when this changes (a new turn, a new phase)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from shared.game.ruleset import AnyRuleSet
 from shared.rulesets.risc import RiscRuleSet
+from shared.rulesets.warzone import WarzoneRuleSet
 
 RULESETS: dict[str, AnyRuleSet] = {}
 
@@ -26,3 +27,4 @@ def get_ruleset(name: str) -> AnyRuleSet:
 
 
 register(RiscRuleSet())
+register(WarzoneRuleSet())

@@ -1,0 +1,66 @@
+"""`random` (COMP 345): legal orders at random. It deploys its pool in random shares, then issues a random number
+of orders drawn from the rules' own list of legal orders, each with a random number of units."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from shared.game import turns
+from shared.game.game import Game
+from shared.maps.model import GameMap
+from shared.rulesets.warzone.board import Phase
+from shared.rulesets.warzone.bots.base import WarzoneStrategy
+from shared.rulesets.warzone.bots.reading import Reading
+from shared.rulesets.warzone.bots.viewstate import game_from_view
+from shared.rulesets.warzone.orders import AnyOrder, DeployOrder
+from shared.rulesets.warzone.view import WarzoneView
+
+MAX_ORDERS = 12
+"""At most this many orders besides the deploys: a random player does not need more to be random."""
+
+
+class RandomStrategy(WarzoneStrategy):
+    name: ClassVar[str] = "random"
+    description: ClassVar[str] = "issues legal orders at random"
+
+    def propose(self, reading: Reading, rng: random.Random) -> list[AnyOrder]:
+        return []  # decide() draws from the rules' legal orders instead
+
+    def decide(self, view: Any, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
+        from dataclasses import replace
+
+        from shared.rulesets import get_ruleset
+
+        if not isinstance(view, WarzoneView) or view.phase is not Phase.ORDERS:
+            return []
+        if me not in view.players or view.players[me].eliminated:
+            return []
+        ruleset = get_ruleset("warzone")
+        game: Game[Any, Any] = game_from_view(view, game_map, me)
+        issued: list[Any] = []
+
+        def issue(order: Any) -> None:
+            nonlocal game
+            done = turns.issue(ruleset, game, me, order)
+            if isinstance(done, Game):
+                game = done
+                issued.append(order)
+
+        for _ in range(rng.randint(0, MAX_ORDERS)):
+            legal = [entry for entry in ruleset.legal_orders(game, me) if not isinstance(entry.order, DeployOrder)]
+            if not legal:
+                break
+            entry = rng.choice(legal)
+            order = entry.order
+            if entry.count_field is not None:
+                most = getattr(order, entry.count_field)
+                order = replace(order, **{entry.count_field: rng.randint(entry.least, most)})
+            issue(order)
+        while True:  # the pool, in random shares on random own territories (W4: all of it)
+            deploys = [e for e in ruleset.legal_orders(game, me) if isinstance(e.order, DeployOrder)]
+            if not deploys:
+                break
+            entry = rng.choice(deploys)
+            issue(replace(entry.order, units=rng.randint(1, entry.order.units)))
+        return issued

@@ -1,0 +1,26 @@
+"""What a Warzone game's creator chooses (W2, W9, W14, W15), with the spec's defaults."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from shared.game.ruleset import Options
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+"""W2: a Warzone game seats 2 to 6 players."""
+
+
+class WarzoneOptions(Options):
+    initial_units: Annotated[int, Field(ge=0, le=100_000, description="each player's pool for turn 1 (W2)")] = 50
+    initial_cards: Annotated[int, Field(ge=0, le=10, description="cards each player draws before turn 1 (W2)")] = 2
+    blockade_multiplier: Annotated[int, Field(ge=1, le=10, description="a blockade multiplies the territory's "
+                                                                       "units by this (W9; Fall 2022 used 2)")] = 3
+    neutral_remainder: Annotated[bool, Field(description="territories left over after an even deal go to the "
+                                                         "neutral owner instead of the first players (W2)")] = False
+    max_turns: Annotated[int, Field(ge=0, le=100_000, description="the game is a draw once this turn is over "
+                                                                  "without a winner (W14); 0: no limit")] = 0
+    allow_cheaters: Annotated[bool, Field(description="accept the cheater's conquest order, a rule break by "
+                                                      "design (W15); off: it is refused")] = False
