@@ -80,6 +80,7 @@ def _placing(view: RiscView, orders: Sequence[Any]) -> dict[str, int]:
 
 class RiscPresentation(Presentation):
     commands = (PLACE, MOVE, ATTACK)
+    option_words = {"units": "initial_units", "neutral": "neutral_units", "choose": "choose_groups"}  # noqa: RUF012
 
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
         names = context.territories
@@ -236,7 +237,7 @@ class RiscPresentation(Presentation):
         if view.phase is Phase.PLACEMENT and you is not None:
             pool = view.pool_left + sum(o.units for o in view.your_orders if isinstance(o, PlaceOrder))
             left = pool - sum(o.units for o in orders if isinstance(o, PlaceOrder))
-            return f"{units(left)} to place"
+            return f"{units(left)} left to place"
         return ""
 
     def standings(self, view: RiscView) -> dict[str, tuple[int, int]]:

@@ -54,6 +54,7 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, RiscView, Tally
     simultaneous = True
     options_type = RiscOptions
     default_strategy = "strategist"
+    default_map = "seed"
 
     def __init__(self) -> None:
         self.order_type = TypeAdapter[AnyOrder](cast(Any, Order))

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from shared.maps.model import GameMap
 from shared.rulesets.risc.bots.base import RiscStrategy, TurnOrder
 from shared.rulesets.risc.bots.board import Board
 from shared.rulesets.risc.bots.tactics import gather
-from shared.maps.model import GameMap
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.view import RiscView
 

@@ -18,12 +18,12 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
+from shared.maps.model import GameMap
+from shared.rulesets.risc.board import Owner
 from shared.rulesets.risc.bots.base import RiscStrategy, TurnOrder, spread
 from shared.rulesets.risc.bots.board import Board
 from shared.rulesets.risc.bots.odds import attackers_needed, win_probability
-from shared.maps.model import GameMap
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
-from shared.rulesets.risc.board import Owner
 from shared.rulesets.risc.view import RiscView
 
 CONFIDENCE = 0.8
