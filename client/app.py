@@ -268,6 +268,11 @@ class ClientApp:
                 await self._watch(game_id, follow)
             case cmd.Issue():
                 await self._issue(command)
+            case cmd.Show(shown):
+                t = self._game(seated=False)
+                if t is not None and t.presentation is not None and t.view is not None \
+                        and t.followed.game_map is not None:
+                    self.show(t.presentation.show(shown, t.view, t.followed.game_map, t.palette(), t.player))
             case cmd.ListOrders():
                 await self._do_orders()
             case cmd.Withdraw(number):

@@ -17,7 +17,7 @@ from typing import Any
 
 from shared.game import grammar
 from shared.game.grammar import ParseError, tokens
-from shared.game.presentation import ArgKind, Context, OrderCommand, Presentation
+from shared.game.presentation import ArgKind, Context, OrderCommand, Presentation, ShowCommand
 
 __all__ = ["ParseError", "tokens"]
 
@@ -121,6 +121,13 @@ class Issue:
 
 
 @dataclass(frozen=True)
+class Show:
+    """One of the rule set's commands that only shows something (Warzone's `cards`)."""
+
+    command: ShowCommand
+
+
+@dataclass(frozen=True)
 class ListOrders:
     pass
 
@@ -176,7 +183,7 @@ class Empty:
     """A blank line: nothing to do."""
 
 
-Command = (Help | Games | Maps | Create | Join | Watch | Issue | ListOrders | Withdraw | Done | Board | Summary
+Command = (Help | Games | Maps | Create | Join | Watch | Issue | Show | ListOrders | Withdraw | Done | Board | Summary
            | History | HandOverCommand | Leave | RematchCommand | Quit | Empty)
 
 
@@ -195,9 +202,17 @@ def order_commands(setting: Setting) -> tuple[OrderCommand, ...]:
     return setting.presentation.commands if setting.presentation is not None else ()
 
 
-def _words(setting: Setting) -> dict[str, Spec | OrderCommand]:
-    found: dict[str, Spec | OrderCommand] = {}
-    for command in order_commands(setting):
+def show_commands(setting: Setting) -> tuple[ShowCommand, ...]:
+    return setting.presentation.shows if setting.presentation is not None else ()
+
+
+AnyCommand = Spec | OrderCommand | ShowCommand
+
+
+def _words(setting: Setting) -> dict[str, AnyCommand]:
+    found: dict[str, AnyCommand] = {}
+    game_commands: list[OrderCommand | ShowCommand] = [*order_commands(setting), *show_commands(setting)]
+    for command in game_commands:
         for word in (command.name, *command.aliases):
             found.setdefault(word, command)
     for spec in SPECS:
@@ -206,7 +221,7 @@ def _words(setting: Setting) -> dict[str, Spec | OrderCommand]:
     return found
 
 
-def resolve_command(word: str, setting: Setting | None = None) -> Spec | OrderCommand | ParseError:
+def resolve_command(word: str, setting: Setting | None = None) -> AnyCommand | ParseError:
     """A command by name, short form, or unique prefix of its name; otherwise the nearest names by spelling."""
     setting = setting or Setting()
     wanted = word.casefold()
@@ -231,6 +246,10 @@ def suggestion(word: str, names: Sequence[str]) -> str:
 
 def _usage(spec: Spec | OrderCommand) -> str:
     return f"usage: {spec.usage}, e.g. {spec.example}"
+
+
+def _example(command: AnyCommand) -> str:
+    return command.usage if isinstance(command, ShowCommand) else command.example
 
 
 def _game_id(text: str, games: Sequence[str]) -> str | ParseError:
@@ -310,6 +329,8 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
     if isinstance(found, ParseError):
         return found
     args = words[1:]
+    if isinstance(found, ShowCommand):
+        return Show(found) if not args else ParseError(f"{found.name} takes no arguments")
     if isinstance(found, OrderCommand):
         if setting.presentation is None or setting.context.game_map is None:
             return ParseError(f"{found.name} is for a game in progress: join or watch one first")
@@ -378,18 +399,19 @@ def help_text(topic: str | None = None, setting: Setting | None = None) -> str:
         if isinstance(found, ParseError):
             return str(found) + "\n"
         short = f" (short: {', '.join(found.aliases)})" if found.aliases else ""
-        return f"{found.usage}{short}\n  {found.summary}\n  e.g. {found.example}\n"
+        return f"{found.usage}{short}\n  {found.summary}\n  e.g. {_example(found)}\n"
     width = 24
     lines: list[str] = []
-    commands: list[Spec | OrderCommand] = [*order_commands(setting), *SPECS]
-    if order_commands(setting):
+    game_commands: list[AnyCommand] = [*order_commands(setting), *show_commands(setting)]
+    commands: list[AnyCommand] = [*game_commands, *SPECS]
+    if game_commands:
         lines.append("Orders in this game (territory names: any case, a unique prefix is enough, Tab completes):")
     for number, spec in enumerate(commands):
-        if number == len(order_commands(setting)):
+        if number == len(game_commands):
             lines.append("Commands (short forms in brackets):")
         short = f" [{', '.join(spec.aliases)}]" if spec.aliases else ""
         head = f"  {spec.usage}{short}"
-        text = f"{spec.summary}; e.g. {spec.example}"
+        text = f"{spec.summary}; e.g. {_example(spec)}"
         if len(head) > width:
             lines += [head, " " * (width + 2) + text]
         else:

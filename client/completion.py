@@ -77,7 +77,7 @@ class CommandCompleter(Completer):
             return
         found = resolve_command(words[0], setting)
         if not isinstance(found, Spec | OrderCommand):
-            return
+            return  # an unknown command, or one that takes nothing
         position = len(words) - 2
         if position >= len(found.args):
             if isinstance(found, Spec) and found.name == "create":
@@ -98,9 +98,11 @@ class CommandCompleter(Completer):
 
     def _command_names(self, setting: Setting) -> list[str]:
         phase = self.candidates.phase()
-        orders = [c.name for c in (setting.presentation.commands if setting.presentation is not None else ())
+        presentation = setting.presentation
+        orders = [c.name for c in (presentation.commands if presentation is not None else ())
                   if not c.phases or phase is None or phase in c.phases]
-        return sorted({*orders, *(s.name for s in SPECS)})
+        shows = [c.name for c in (presentation.shows if presentation is not None else ())]
+        return sorted({*orders, *shows, *(s.name for s in SPECS)})
 
     def _names(self, kind: Arg | ArgKind, setting: Setting) -> Sequence[str]:
         c = self.candidates
