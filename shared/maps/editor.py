@@ -30,7 +30,7 @@ from shared.maps.editing import EditError, apply_edits
 from shared.maps.findings import Finding, FindingCode, Severity
 from shared.maps.loader import MapReport
 from shared.maps.model import GameMap, build_map
-from shared.maps.saving import MapFormat, choose_format, format_findings, render_map
+from shared.maps.saving import MapFormat, choose_format, format_findings, read_rendered, render_map
 from shared.maps.validate import COURSE_ERRORS, MapRules, validate_map
 
 RULES_NAMES = {MapRules.COURSE: "the course rules", MapRules.RISC: "the RISC rules"}
@@ -73,7 +73,11 @@ class Action(StrEnum):
 
 @dataclass(frozen=True)
 class SavePlan:
-    """A save decided but not yet done: write `data` to `path`; then the session is `after` and says `lines`."""
+    """A save decided but not yet done: write `data` to `path`; then the session is `after` and says `lines`.
+
+    `after` holds the map as the file now holds it (a Domination file has `_` for spaces, a .map file a
+    position for every territory), so that what the editor shows is what reopening the file would show.
+    """
 
     path: Path
     data: bytes
@@ -215,7 +219,8 @@ def _save(state: EditorState, path: Path, requested: MapFormat | None) -> Reply:
             lines.append("  RISC itself plays this map: edit it with --rules risc to save it as it is")
         return Reply(state, tuple(lines), ok=False)
     data = render_map(state.draft, fmt, path)
-    after = dataclasses.replace(state, path=path, source_format=fmt, saved=state.draft)
+    written = read_rendered(data, fmt, path) or state.draft
+    after = dataclasses.replace(state, draft=written, path=path, source_format=fmt, saved=written)
     said = (f"saved {path} ({fmt.label}): {_summary(state.draft)}", *(f"  {_finding_text(f)}" for f in findings))
     return Reply(state, action=Action.SAVE, save=SavePlan(path, data, after, said))
 

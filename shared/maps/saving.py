@@ -8,17 +8,20 @@ old one was: the bytes go to a temporary file beside the target, reach the disk,
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from shared.maps.conquest import read_conquest
 from shared.maps.conquest_writer import conquest_problems, write_conquest
+from shared.maps.domination import read_domination
 from shared.maps.domination_writer import domination_problems, write_domination
 from shared.maps.findings import Finding, FindingCode, warning
 from shared.maps.model import GameMap
-from shared.maps.native import write_native
+from shared.maps.native import read_native, write_native
 
 
 class MapFormat(StrEnum):
@@ -118,6 +121,20 @@ def render_map(game_map: GameMap, fmt: MapFormat, path: Path) -> bytes:
     if fmt is MapFormat.CONQUEST:
         return write_conquest(game_map, image=f"{path.stem}.bmp")
     return write_native(game_map).encode("utf-8")
+
+
+def read_rendered(data: bytes, fmt: MapFormat, path: Path) -> GameMap | None:
+    """The map as reading `path` back will give it (names as the format holds them, a position for every
+    territory, a name from the file where the format has none): what the editor holds once it has saved."""
+    if fmt is MapFormat.DOMINATION:
+        game_map, _ = read_domination(data)
+    elif fmt is MapFormat.CONQUEST:
+        game_map, _ = read_conquest(data)
+    else:
+        game_map, _ = read_native(data.decode("utf-8"))
+    if game_map is not None and not game_map.name:
+        game_map = dataclasses.replace(game_map, name=path.stem)
+    return game_map
 
 
 def write_atomically(path: Path, data: bytes) -> None:
