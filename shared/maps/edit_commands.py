@@ -193,6 +193,8 @@ def resolve_command(word: str) -> CommandSpec | CommandError:
         return prefixed[0]
     if prefixed:
         return CommandError(f'"{word}" could be any of: {", ".join(s.name for s in prefixed)}')
+    if wanted in ("editmap", "loadmap"):
+        return CommandError(f"{word} opens a map: here, quit and run risc maps edit FILE for another one")
     close = difflib.get_close_matches(wanted, list(SPEC_BY_WORD), n=2, cutoff=0.6)
     names = list(dict.fromkeys(SPEC_BY_WORD[c].name for c in close))
     hint = f" (did you mean {' or '.join(names)}?)" if names else ""

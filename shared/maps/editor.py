@@ -116,7 +116,8 @@ def opening_lines(state: EditorState, report: MapReport | None) -> list[str]:
     if report is None:
         return [f"{state.path} does not exist: this is a new map, which savemap will write there "
                 f"({_format_for(state).label} format). Type help for the commands."]
-    lines = [f"opened {state.path} ({report.format}): {_summary(state.draft)}. Type help for the commands."]
+    fmt = state.source_format.label if state.source_format else report.format
+    lines = [f"opened {state.path} ({fmt}): {_summary(state.draft)}. Type help for the commands."]
     read = _sorted([f for f in report.findings if f.line is not None])
     if read:
         lines.append("reading the file found:")

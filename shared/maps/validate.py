@@ -7,7 +7,7 @@ The map editor can ask for the stricter course rules (MapRules.COURSE), under wh
 from __future__ import annotations
 
 import dataclasses
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence, Set
 from enum import StrEnum
 
@@ -99,7 +99,7 @@ def validate_map(game_map: GameMap, rules: MapRules = MapRules.RISC) -> list[Fin
     if not names:
         return [error(FindingCode.EMPTY, "the map has no territories")]
     known = set(names)
-    findings: list[Finding] = []
+    findings: list[Finding] = _duplicate_findings(game_map)
 
     for source, targets in game_map.borders.items():
         if source not in known:
@@ -156,6 +156,21 @@ def validate_map(game_map: GameMap, rules: MapRules = MapRules.RISC) -> list[Fin
     if rules is MapRules.COURSE:
         findings = [dataclasses.replace(f, severity=Severity.ERROR) if f.code in COURSE_ERRORS else f
                     for f in findings]
+    return findings
+
+
+def _duplicate_findings(game_map: GameMap) -> list[Finding]:
+    """Names given twice. The readers report these at the line that repeats them and keep the first; a map made
+    in code (or in the editor, by a bug) is checked here, so that nothing relies on the readers alone."""
+    findings: list[Finding] = []
+    for kind, code, listed in (("territory", FindingCode.DUPLICATE_TERRITORY, game_map.names),
+                               ("continent", FindingCode.DUPLICATE_CONTINENT,
+                                tuple(c.name for c in game_map.continents))):
+        counts = Counter(listed)
+        for name in (n for n in dict.fromkeys(listed) if counts[n] > 1):
+            findings.append(error(code, f'{kind} "{name}" is defined {counts[name]} times',
+                                  territories=[name] if kind == "territory" else [],
+                                  continents=[name] if kind == "continent" else []))
     return findings
 
 
