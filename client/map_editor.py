@@ -86,13 +86,14 @@ def _print(lines: Iterable[str], out: TextIO) -> None:
         print(line, file=out)
 
 
-def run_commands(session: EditorSession, lines: Iterable[str], source: str, out: TextIO = sys.stdout,
-                 err: TextIO = sys.stderr) -> int:
+def run_commands(session: EditorSession, lines: Iterable[str], source: str, out: TextIO | None = None,
+                 err: TextIO | None = None) -> int:
     """Each command echoed and answered; the first that fails stops the run with its line number (status 1).
 
     `quit` with unsaved changes fails: nobody is there to answer the question, so the changes are kept and the
     script is told how to say what it means (savemap first, or quit -force).
     """
+    out, err = out or sys.stdout, err or sys.stderr
     for number, line in enumerate(lines, start=1):
         reply = session.run(line)
         if reply is None:
