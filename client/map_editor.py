@@ -23,7 +23,7 @@ from client.tokens import config_dir
 from shared.maps.edit_commands import COMMANDS, ArgKind, Token, expected_next, tokenize
 from shared.maps.editor import Action, EditorState, Reply, new_map, opened_map, opening_lines, run_line
 from shared.maps.findings import Severity
-from shared.maps.loader import check_map_file
+from shared.maps.loader import bundled_map_names, bundled_maps_dir, check_map_file
 from shared.maps.saving import MapFormat, write_atomically
 from shared.maps.validate import MapRules
 
@@ -60,7 +60,11 @@ def open_session(path: Path, rules: MapRules) -> tuple[EditorSession, list[str]]
         return [f"{path} is a folder, not a map file"]
     if not path.exists():
         state = new_map(path, rules)
-        return EditorSession(state), opening_lines(state, None)
+        lines = opening_lines(state, None)
+        if str(path) in bundled_map_names():
+            lines.append(f'note: "{path}" is also a bundled map; to edit it, give its file: '
+                         f"{bundled_maps_dir() / path}.toml")
+        return EditorSession(state), lines
     try:
         report = check_map_file(path)
     except OSError as exc:

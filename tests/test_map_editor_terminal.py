@@ -276,3 +276,11 @@ def test_a_map_with_errors_opens_with_what_reading_it_found(tmp_path: Path, caps
     assert 'line 5: error: "B" borders "Atlantis", which is not a territory of the map' in out
     assert "the map is valid under the course rules" in out
     assert b"Atlantis" not in (tmp_path / "bad.map").read_bytes()
+
+
+def test_a_bundled_maps_name_starts_a_new_file_and_says_where_the_bundled_one_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_commands(tmp_path, capsys, "quit\n", file="seed")
+    assert status == 0
+    assert out.startswith("seed does not exist: this is a new map")
+    assert 'note: "seed" is also a bundled map; to edit it, give its file: ' in out and "seed.toml" in out
