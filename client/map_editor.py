@@ -9,6 +9,7 @@ and the arrow keys recall earlier lines (kept between sessions where the user's 
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -221,6 +222,15 @@ def _confirm(question: str) -> bool:
 
 def edit(file: str, rules: MapRules, commands: str | None) -> int:
     """`risc maps edit`: the shell on a terminal; a file of commands (or standard input) otherwise."""
+    try:
+        return _edit(file, rules, commands)
+    except BrokenPipeError:
+        # Whoever read the output went away (`| head`): stop quietly, and keep Python from complaining at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _edit(file: str, rules: MapRules, commands: str | None) -> int:
     opened = open_session(Path(file), rules)
     if isinstance(opened, list):
         _print(opened, sys.stderr)

@@ -487,3 +487,43 @@ def test_quit_after_undoing_every_change_leaves_without_asking(tmp_path: Path) -
     s.ok("editcontinent -add C 1")
     s.ok("undo")
     assert execute(s.state, Quit()).action is Action.QUIT
+
+
+# --- completion -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("typed", "offered"), [
+    ("", [spec.name for spec in COMMANDS]),
+    ("EDITC", ["editcontinent", "editcountry"]),
+    ("editcountry ", ["-add", "-remove"]),
+    ("editcountry -add Rohan ", ["North", "South"]),
+    ("editcountry -add Rohan s", ["South"]),
+    ("editcountry -add Rohan South ", ["-add", "-remove"]),
+    ("editcountry -remove ", ["Narnia", "Oz", "Gondor", "Mordor"]),
+    ("editcontinent -remove n", ["North"]),
+    ("editcontinent -add West ", []),
+    ("editneighbor -add Narnia g", ["Gondor"]),
+    ("savemap out.map ", ["-format"]),
+    ("savemap out.map -format ", ["native", "domination", "conquest"]),
+    ("help edit", ["editcontinent", "editcountry", "editneighbor"]),
+    ("quit ", ["-force"]),
+    ("frobnicate ", []),
+])
+def test_completion_offers_what_the_next_word_names(session: Session, typed: str, offered: list[str]) -> None:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from client.map_editor import EditorSession, MapCompleter
+    completer = MapCompleter(EditorSession(session.state))
+    assert [c.display_text for c in completer.get_completions(Document(typed), CompleteEvent())] == offered
+
+
+def test_completion_quotes_a_name_with_spaces_and_replaces_an_open_quote(session: Session) -> None:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from client.map_editor import EditorSession, MapCompleter
+    session.ok('editcountry -add "Mount Doom" South')
+    completer = MapCompleter(EditorSession(session.state))
+    [completion] = completer.get_completions(Document('editneighbor -add "Mount D'), CompleteEvent())
+    assert (completion.text, completion.start_position) == ('"Mount Doom"', -len('"Mount D'))
