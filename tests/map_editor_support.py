@@ -71,6 +71,7 @@ class Session:
         assert reply is not None, f"{line!r} is not a command"
         if reply.action is Action.SAVE:
             assert reply.save is not None
+            assert SHARED_MAPS not in reply.save.path.resolve().parents, "the real maps are never written"
             write_atomically(reply.save.path, reply.save.data)
             reply = Reply(reply.save.after, reply.save.lines)
         self.state = reply.state
