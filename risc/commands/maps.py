@@ -1,4 +1,4 @@
-"""`risc maps ...`: list the bundled maps, check map files, show one, convert one to the native format.
+"""`risc maps ...`: list the bundled maps, check map files, show one, convert one to the native format, edit one.
 
 FILE is a bundled map's name (`seed`) or the path of a map in any format RISC reads (native TOML, Domination or
 Conquest .map). A bad file is never a stack trace: it is a verdict and the findings that explain it.
@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from shared.maps import Finding, GameMap, MapError, MapReport, Severity, bundled_map_names, check_map_file, load_map
 from shared.maps.groups import neutral_territories, starting_groups
 from shared.maps.native import write_native
-from shared.maps.validate import components
+from shared.maps.validate import MapRules, components
 
 FORMAT_NAMES = {"native": "native", "domination": "Domination", "conquest": "Conquest"}
 SHOWN_PLAYER_COUNTS = (2, 3, 4, 5)
@@ -186,6 +186,12 @@ def _convert(args: argparse.Namespace) -> int:
     return 0
 
 
+def _edit(args: argparse.Namespace) -> int:
+    from client.map_editor import edit  # prompt_toolkit is loaded only for the editor
+
+    return edit(args.file, MapRules(args.rules), args.commands)
+
+
 def _player_count(text: str) -> int:
     try:
         value = int(text)
@@ -197,7 +203,7 @@ def _player_count(text: str) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("maps", help="list, check, show and convert maps")
+    parser = subparsers.add_parser("maps", help="list, check, show, convert and edit maps")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="the maps bundled with RISC")
     listing.set_defaults(handler=_list)
@@ -220,3 +226,19 @@ def register(subparsers: Any) -> None:
     convert.add_argument("file", metavar="FILE", help="a bundled map's name or a map file")
     convert.add_argument("-o", "--output", required=True, metavar="OUT", help="the .toml file to write")
     convert.set_defaults(handler=_convert)
+
+    edit = actions.add_parser(
+        "edit", help="edit a map with the SOEN 6441 commands (editcontinent, editcountry, editneighbor...)",
+        description="Open FILE (any format RISC reads), or start a new map there when it does not exist, and edit "
+                    "it in a shell: editcontinent, editcountry, editneighbor, showmap, validatemap, savemap, "
+                    "undo, help, quit. With --commands, or when standard input is not a terminal, the commands "
+                    "are read from a file instead; the first that fails stops the run with a non-zero status.")
+    edit.add_argument("file", metavar="FILE", help="the map file to edit or create (.toml, or a Domination or "
+                                                    "Conquest .map)")
+    edit.add_argument("--commands", metavar="F", default=None,
+                      help="run the commands in F, one per line (# starts a comment; - reads standard input)")
+    edit.add_argument("--rules", choices=[r.value for r in MapRules], default=MapRules.COURSE.value,
+                      help="course (the default): a one-way border, a continent in pieces or an empty "
+                           "continent is an error, and every territory needs a continent, as in the course "
+                           "projects' editors; risc: only what stops RISC playing the map is an error")
+    edit.set_defaults(handler=_edit)

@@ -2,10 +2,11 @@
 
 from shared.maps.findings import Finding, FindingCode, MapError, Severity
 from shared.maps.loader import MapReport, bundled_map_names, check_map_file, load_map
-from shared.maps.model import Continent, GameMap, Territory, build_map
+from shared.maps.model import Continent, FileDetails, GameMap, Territory, build_map
 
 __all__ = [
     "Continent",
+    "FileDetails",
     "Finding",
     "FindingCode",
     "GameMap",

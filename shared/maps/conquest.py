@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from shared.maps.findings import Finding, FindingCode, error, quote_list, warning
-from shared.maps.model import Continent, GameMap, Territory, build_map
+from shared.maps.model import Continent, FileDetails, GameMap, Territory, build_map
 from shared.maps.text import decode_map_text, is_comment, numbered_lines, parse_number, section_header
 
 SECTIONS = ("map", "continents", "territories")
@@ -34,6 +34,8 @@ class _Row:
 class _Reading:
     findings: list[Finding] = field(default_factory=list)
     properties: dict[str, str] = field(default_factory=dict)
+    settings: list[tuple[str, str]] = field(default_factory=list)
+    """The [Map] lines as written (key case kept), for writing the file again."""
     continents: list[tuple[Continent, int]] = field(default_factory=list)
     rows: list[_Row] = field(default_factory=list)
     seen_sections: set[str] = field(default_factory=set)
@@ -90,6 +92,7 @@ def _read_property(reading: _Reading, line: str, number: int) -> None:
                                 "author=Sean O'Connor)")
         return
     reading.properties[key.strip().lower()] = value.strip()
+    reading.settings.append((key.strip(), value.strip()))
 
 
 def _read_continent(reading: _Reading, line: str, number: int) -> None:
@@ -105,7 +108,7 @@ def _read_continent(reading: _Reading, line: str, number: int) -> None:
             case = "" if earlier.name == name else f' (as "{earlier.name}": names are matched ignoring case)'
             reading.findings.append(error(FindingCode.DUPLICATE_CONTINENT,
                                           f'continent "{name}" is defined twice{case}; the first is on line '
-                                          f"{earlier_line}", line=number))
+                                          f"{earlier_line}", line=number, continents=[earlier.name]))
             return
     reading.continents.append((Continent(name, bonus), number))
 
@@ -195,7 +198,8 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
         listed = [r.name for r in members]
         findings.append(error(FindingCode.UNKNOWN_CONTINENT,
                               f'continent "{written}" is not defined in [Continents]; it is given for '
-                              f"{quote_list(listed)}", line=members[0].line, territories=listed))
+                              f"{quote_list(listed)}", line=members[0].line, territories=listed,
+                              continents=[written]))
 
     borders: dict[str, list[str]] = {}
     for row in rows:
@@ -225,4 +229,5 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
     author = reading.properties.get("author", "")
     description = f"by {author}" if author else ""
     continents = [c for c, _ in reading.continents]
-    return build_map("", territories, borders, continents, description=description), findings
+    details = FileDetails("conquest", tuple(reading.settings))
+    return build_map("", territories, borders, continents, description=description, details=details), findings

@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from shared.maps.findings import Finding, FindingCode, error, quote_list, warning
-from shared.maps.model import Continent, GameMap, Territory, build_map
+from shared.maps.model import Continent, FileDetails, GameMap, Territory, build_map
 from shared.maps.text import decode_map_text, is_comment, numbered_lines, parse_number, section_header
 
 SECTIONS = ("files", "continents", "countries", "borders")
@@ -43,9 +43,15 @@ class _Reading:
     countries: list[_Country] = field(default_factory=list)
     border_lines: list[tuple[int, list[int]]] = field(default_factory=list)
     seen_sections: set[str] = field(default_factory=set)
+    properties: list[tuple[str, str]] = field(default_factory=list)
+    files: list[tuple[str, str]] = field(default_factory=list)
+    colours: list[tuple[str, str]] = field(default_factory=list)
 
     def problem(self, line: int, message: str, territories: tuple[str, ...] = ()) -> None:
         self.findings.append(error(FindingCode.PARSE, message, line=line, territories=territories))
+
+    def colour_of(self, continent: str) -> str | None:
+        return next((colour for name, colour in self.colours if name == continent), None)
 
 
 def read_domination(data: bytes) -> tuple[GameMap | None, list[Finding]]:
@@ -99,10 +105,13 @@ def _enter_section(reading: _Reading, header: str, number: int) -> str | None:
 
 
 def _read_property(reading: _Reading, line: str) -> None:
-    """`name`, `ver`, `test` or any `key value` before the first section: only the name matters here."""
+    """`name`, `ver`, `test` or any `key value` before the first section: only the name matters to the rules;
+    the others are kept for writing the file again."""
     key, _, value = line.strip().partition(" ")
     if key == "name" and value.strip():
         reading.name = value.strip()
+    elif key != "name":
+        reading.properties.append((key, value.strip()))
 
 
 def _looks_like_continent(tokens: list[str]) -> bool:
@@ -116,6 +125,7 @@ def _looks_like_country(tokens: list[str]) -> bool:
 def _read_file_entry(reading: _Reading, line: str, number: int) -> None:
     tokens = line.split()
     if tokens[0] in FILE_KEYS:
+        reading.files.append((tokens[0], line.strip()[len(tokens[0]):].strip()))
         return
     hint = ""
     if _looks_like_continent(tokens):
@@ -133,8 +143,11 @@ def _read_continent(reading: _Reading, line: str, number: int) -> None:
     if len(tokens) in (2, 3) and isinstance(bonus, int):
         if any(c is not None and c.name == tokens[0] for c in reading.continents):
             reading.findings.append(error(FindingCode.DUPLICATE_CONTINENT,
-                                          f'continent "{tokens[0]}" is defined twice', line=number))
+                                          f'continent "{tokens[0]}" is defined twice', line=number,
+                                          continents=[tokens[0]]))
         reading.continents.append(Continent(tokens[0], bonus))
+        if len(tokens) == 3 and reading.colour_of(tokens[0]) is None:
+            reading.colours.append((tokens[0], tokens[2]))
         return
     hint = ""
     if _looks_like_country(tokens) and len(tokens) == 5:
@@ -263,7 +276,9 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
 
     continents = [c for c in reading.continents if c is not None]
     description = "\n".join(reading.comments).strip()
-    game_map = build_map(reading.name, territories, borders, _unique(continents), description=description)
+    details = FileDetails("domination", tuple(reading.properties), tuple(reading.files), tuple(reading.colours))
+    game_map = build_map(reading.name, territories, borders, _unique(continents), description=description,
+                         details=details)
     return game_map, findings
 
 

@@ -40,16 +40,21 @@ class FindingCode(StrEnum):
     BAD_GROUPS = "bad-groups"
     CASE_MISMATCH = "case-mismatch"
     MISSING_COORDINATES = "missing-coordinates"
+    NO_CONTINENT = "no-continent"
+    FORMAT_LIMIT = "format-limit"
 
 
 @dataclass(frozen=True)
 class Finding:
+    """One problem; `territories` and `continents` name what it concerns, so a tool can point at them."""
+
     severity: Severity
     code: FindingCode
     message: str
     file: str | None = None
     line: int | None = None
     territories: tuple[str, ...] = field(default=())
+    continents: tuple[str, ...] = field(default=())
 
     def __str__(self) -> str:
         where = ""
@@ -60,12 +65,16 @@ class Finding:
         return f"{where}{self.severity.value}: {self.message}"
 
 
-def error(code: FindingCode, message: str, *, line: int | None = None, territories: Iterable[str] = ()) -> Finding:
-    return Finding(Severity.ERROR, code, message, line=line, territories=tuple(territories))
+def error(code: FindingCode, message: str, *, line: int | None = None, territories: Iterable[str] = (),
+          continents: Iterable[str] = ()) -> Finding:
+    return Finding(Severity.ERROR, code, message, line=line, territories=tuple(territories),
+                   continents=tuple(continents))
 
 
-def warning(code: FindingCode, message: str, *, line: int | None = None, territories: Iterable[str] = ()) -> Finding:
-    return Finding(Severity.WARNING, code, message, line=line, territories=tuple(territories))
+def warning(code: FindingCode, message: str, *, line: int | None = None, territories: Iterable[str] = (),
+            continents: Iterable[str] = ()) -> Finding:
+    return Finding(Severity.WARNING, code, message, line=line, territories=tuple(territories),
+                   continents=tuple(continents))
 
 
 def errors_in(findings: Iterable[Finding]) -> list[Finding]:

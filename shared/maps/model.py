@@ -22,10 +22,38 @@ class Continent:
 
 
 @dataclass(frozen=True)
+class FileDetails:
+    """What a Domination or Conquest file held that the rules never read, kept so that saving the map again in
+    its own format gives that back: the game that draws the map needs its pictures and settings.
+
+    `source` names the format that filled it ("domination", "conquest"; "" for none): a Domination preamble line
+    and a Conquest [Map] setting are both key/value pairs, but mean nothing to the other game. Everything is a
+    tuple, so the details stay immutable and hashable like the rest of the map.
+    """
+
+    source: str = ""
+    properties: tuple[tuple[str, str], ...] = ()
+    """Domination: the `key value` lines before the first section other than `name` (ver, test...);
+    Conquest: the [Map] settings (author, image, wrap, scroll, warn), keys as written, in file order."""
+    files: tuple[tuple[str, str], ...] = ()
+    """Domination's [files] entries (pic, map, crd, prv), in file order."""
+    colours: tuple[tuple[str, str], ...] = ()
+    """Domination's continent colours, by continent name, as written (`red`, `#fff780`)."""
+
+    def colour(self, continent: str) -> str | None:
+        return next((colour for name, colour in self.colours if name == continent), None)
+
+
+NO_DETAILS = FileDetails()
+
+
+@dataclass(frozen=True)
 class GameMap:
     """A board. Borders are directed (a border may be one-way); `borders[a]` holds where `a` can reach.
 
     `starting_groups[n]` are the map's own groups for n players, when its author gave them (R6).
+    `details` is what the file held for the game that draws it (FileDetails); it takes no part in comparing
+    maps, since two files that differ only in their picture names hold the same board.
     """
 
     name: str
@@ -34,6 +62,7 @@ class GameMap:
     continents: tuple[Continent, ...] = ()
     starting_groups: Mapping[int, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     description: str = ""
+    details: FileDetails = field(default=NO_DETAILS, compare=False)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -90,6 +119,7 @@ def build_map(
     continents: Iterable[Continent] = (),
     starting_groups: Mapping[int, Iterable[Iterable[str]]] | None = None,
     description: str = "",
+    details: FileDetails = NO_DETAILS,
 ) -> GameMap:
     """Freeze loose collections into a GameMap (no validation: see shared.maps.validate)."""
     terr = tuple(territories)
@@ -98,4 +128,4 @@ def build_map(
         if source not in frozen:
             frozen[source] = frozenset(targets)
     groups = {n: tuple(tuple(g) for g in gs) for n, gs in (starting_groups or {}).items()}
-    return GameMap(name, terr, frozen, tuple(continents), groups, description)
+    return GameMap(name, terr, frozen, tuple(continents), groups, description, details)

@@ -1,15 +1,35 @@
 """One validation for every map, whatever format it came from (R4 and the map-format checks).
 
 Errors make a map unplayable; warnings describe maps that still play (one-way borders, split continents...).
+The map editor can ask for the stricter course rules (MapRules.COURSE), under which those are errors too.
 """
 
 from __future__ import annotations
 
-from collections import deque
+import dataclasses
+from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence, Set
+from enum import StrEnum
 
-from shared.maps.findings import Finding, FindingCode, error, quote_list, warning
+from shared.maps.findings import Finding, FindingCode, Severity, error, quote_list, warning
 from shared.maps.model import GameMap
+
+
+class MapRules(StrEnum):
+    """Which maps count as valid.
+
+    RISC plays any connected map (R4): a one-way border, a continent in pieces or an empty continent is only a
+    warning, and a territory need not be in a continent. The map editors of the SOEN 6441 and COMP 345 course
+    projects (../shared/spec/classic.md M1) refuse all of these, and so does the editor when asked to; their
+    maps are the ones the Domination and Conquest formats carry, which need a continent for every territory.
+    """
+
+    RISC = "risc"
+    COURSE = "course"
+
+
+COURSE_ERRORS = frozenset({FindingCode.ONE_WAY_BORDER, FindingCode.CONTINENT_SPLIT, FindingCode.CONTINENT_EMPTY})
+"""The warnings of the RISC rules that the course rules make errors."""
 
 
 def components(graph: Mapping[str, Iterable[str]], order: Iterable[str]) -> list[list[str]]:
@@ -70,13 +90,16 @@ def cannot_reach_all(graph: Mapping[str, Iterable[str]], names: Sequence[str]) -
     return [n for n in names if n not in reach_all]
 
 
-def validate_map(game_map: GameMap) -> list[Finding]:
-    """Every problem with the map's graph, continents and groups, all at once."""
+def validate_map(game_map: GameMap, rules: MapRules = MapRules.RISC) -> list[Finding]:
+    """Every problem with the map's graph, continents and groups, all at once.
+
+    Under the course rules each one-way border is an error of its own, so that every one is named.
+    """
     names = game_map.names
     if not names:
         return [error(FindingCode.EMPTY, "the map has no territories")]
     known = set(names)
-    findings: list[Finding] = []
+    findings: list[Finding] = _duplicate_findings(game_map)
 
     for source, targets in game_map.borders.items():
         if source not in known:
@@ -110,7 +133,10 @@ def validate_map(game_map: GameMap) -> list[Finding]:
 
     one_way = [(a, b) for a in names for b in sorted(game_map.neighbours(a))
                if b in known and b != a and a not in game_map.neighbours(b)]
-    if one_way:
+    if one_way and rules is MapRules.COURSE:
+        findings.extend(error(FindingCode.ONE_WAY_BORDER, f'one-way border: "{a}" -> "{b}", with no border back',
+                              territories=[a, b]) for a, b in one_way)
+    elif one_way:
         shown = ", ".join(f'"{a}" -> "{b}"' for a, b in one_way[:8])
         more = f" and {len(one_way) - 8} more" if len(one_way) > 8 else ""
         findings.append(warning(FindingCode.ONE_WAY_BORDER,
@@ -125,28 +151,52 @@ def validate_map(game_map: GameMap) -> list[Finding]:
                     f"along one-way borders, these cannot reach every other territory: {quote_list(stuck)}",
                     territories=stuck))
 
-    findings.extend(_continent_findings(game_map, graph))
+    findings.extend(_continent_findings(game_map, graph, rules))
     findings.extend(_group_findings(game_map))
+    if rules is MapRules.COURSE:
+        findings = [dataclasses.replace(f, severity=Severity.ERROR) if f.code in COURSE_ERRORS else f
+                    for f in findings]
     return findings
 
 
-def _continent_findings(game_map: GameMap, graph: Mapping[str, set[str]]) -> list[Finding]:
+def _duplicate_findings(game_map: GameMap) -> list[Finding]:
+    """Names given twice. The readers report these at the line that repeats them and keep the first; a map made
+    in code (or in the editor, by a bug) is checked here, so that nothing relies on the readers alone."""
+    findings: list[Finding] = []
+    for kind, code, listed in (("territory", FindingCode.DUPLICATE_TERRITORY, game_map.names),
+                               ("continent", FindingCode.DUPLICATE_CONTINENT,
+                                tuple(c.name for c in game_map.continents))):
+        counts = Counter(listed)
+        for name in (n for n in dict.fromkeys(listed) if counts[n] > 1):
+            findings.append(error(code, f'{kind} "{name}" is defined {counts[name]} times',
+                                  territories=[name] if kind == "territory" else [],
+                                  continents=[name] if kind == "continent" else []))
+    return findings
+
+
+def _continent_findings(game_map: GameMap, graph: Mapping[str, set[str]], rules: MapRules) -> list[Finding]:
     findings: list[Finding] = []
     defined = {c.name for c in game_map.continents}
     for t in game_map.territories:
         if t.continent is not None and t.continent not in defined:
             findings.append(error(FindingCode.UNKNOWN_CONTINENT,
                                   f'"{t.name}" is in continent "{t.continent}", which is not defined',
-                                  territories=[t.name]))
+                                  territories=[t.name], continents=[t.continent]))
+    homeless = [t.name for t in game_map.territories if t.continent is None]
+    if homeless and rules is MapRules.COURSE:
+        findings.append(error(FindingCode.NO_CONTINENT,
+                              f"territories in no continent: {quote_list(homeless)}", territories=homeless))
     members = game_map.continent_members()
     for continent in game_map.continents:
         inside = members[continent.name]
         if not inside:
-            findings.append(warning(FindingCode.CONTINENT_EMPTY, f'continent "{continent.name}" has no territory'))
+            findings.append(warning(FindingCode.CONTINENT_EMPTY, f'continent "{continent.name}" has no territory',
+                                    continents=[continent.name]))
             continue
         if continent.bonus == 0:
             findings.append(warning(FindingCode.CONTINENT_WORTHLESS,
-                                    f'continent "{continent.name}" is worth 0 units', territories=inside))
+                                    f'continent "{continent.name}" is worth 0 units', territories=inside,
+                                    continents=[continent.name]))
         member_set = set(inside)
         sub = {n: graph[n] & member_set for n in inside}
         parts = components(sub, inside)
@@ -155,7 +205,7 @@ def _continent_findings(game_map: GameMap, graph: Mapping[str, set[str]]) -> lis
                 FindingCode.CONTINENT_SPLIT,
                 f'continent "{continent.name}" is in {len(parts)} pieces: '
                 + "; ".join(quote_list(p, 5) for p in parts[:5]),
-                territories=inside))
+                territories=inside, continents=[continent.name]))
     return findings
 
 
