@@ -20,7 +20,7 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         before = old[key]
         if before == value:
             continue
-        if isinstance(value, dict) and isinstance(before, dict) and value:
+        if isinstance(value, dict) and isinstance(before, dict):
             inner = diff(before, value)
             if inner:
                 patch[key] = inner
