@@ -17,6 +17,7 @@ from shared.protocol.messages import (
     IssueOrder,
     JoinGame,
     LeaveGame,
+    LegalOrders,
     ListGames,
     ListMaps,
     ListOrders,
@@ -57,6 +58,8 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
             await lobby.get(message.game_id).withdraw(sub, message.turn, message.index, message.ref)
         case ListOrders():
             await lobby.get(message.game_id).list_orders(sub, message.ref)
+        case LegalOrders():
+            await lobby.get(message.game_id).legal_orders(sub, message.ref)
         case Commit():
             await lobby.get(message.game_id).commit(sub, message.turn, message.ref)
         case Rematch():

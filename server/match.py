@@ -40,6 +40,8 @@ from shared.protocol.messages import (
     HandOverPending,
     Joined,
     Left,
+    Legal,
+    LegalOrder,
     OrderAccepted,
     Orders,
     OrderWithdrawn,
@@ -400,6 +402,14 @@ class Match:
             sub.send(Orders(game_id=self.game_id, turn=status.turn,
                             orders=[self.ruleset.dump_order(o) for o in game.orders_of(player)],
                             committed=player in game.committed, ref=ref))
+
+    async def legal_orders(self, sub: Subscriber, ref: str | None) -> None:
+        async with self.lock:
+            player = self._player(sub)
+            game, status = core.running(self.table, None)
+            legal = [LegalOrder(order=self.ruleset.dump_order(option.order), count_field=option.count_field,
+                                least=option.least) for option in self.ruleset.legal_orders(game, player)]
+            sub.send(Legal(game_id=self.game_id, turn=status.turn, orders=legal, ref=ref))
 
     async def commit(self, sub: Subscriber, turn: int, ref: str | None) -> None:
         async with self.lock:

@@ -16,7 +16,7 @@ from shared.rulesets import RULESETS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 SERVER_TYPES = ("welcome", "error", "games", "maps", "rulesets", "game_created", "joined", "resumed", "watching",
-                "left", "order_accepted", "order_withdrawn", "orders", "commit_accepted", "rematch_pending",
+                "left", "order_accepted", "order_withdrawn", "orders", "legal", "commit_accepted", "rematch_pending",
                 "hand_over_pending", "game_map", "update", "shutting_down")
 
 

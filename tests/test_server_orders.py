@@ -5,7 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from server.app import RiscServer
-from tests.server_support import FAST, Client, Message, create_game, join, running_server
+from tests.server_support import (
+    FAST,
+    Client,
+    Message,
+    create_game,
+    current_view,
+    join,
+    owned,
+    running_server,
+    seated_game,
+)
 
 SEED_GROUPS = {"ann": ["Narnia", "Midkemia", "Oz"], "bob": ["Elantris", "Roshar", "Scadrial"],
                "cyd": ["Gondor", "Mordor", "Hogwarts"]}
@@ -184,3 +194,22 @@ async def test_a_move_cannot_pass_through_enemy_land() -> None:
         await ann.wait_for(lambda m: m["type"] == "update" and m["view"]["phase"] == "orders")
         await refused(server, ann, "no-path", [bob], type="issue_order", game_id=game_id, turn=1,
                       order=move(1, "West", "East"))
+
+
+async def test_the_legal_orders_a_player_is_offered_are_accepted_at_any_count_in_their_range() -> None:
+    async with running_server(**FAST) as server:
+        game_id, (ann, _bob), _ = await seated_game(server, ["ann", "bob"], initial_units=4)
+        legal = await ann.request(type="legal_orders", game_id=game_id)
+        assert legal["type"] == "legal" and legal["turn"] == 0
+        view = current_view(ann, game_id)
+        assert sorted(o["order"]["territory"] for o in legal["orders"]) == sorted(owned(view, "ann"))
+        assert all(o["count_field"] == "units" and o["order"]["units"] == 4 for o in legal["orders"])
+        first = legal["orders"][0]
+        reply = await ann.request(type="issue_order", game_id=game_id, turn=0, order={**first["order"], "units": 1})
+        assert reply["type"] == "order_accepted"
+        again = await ann.request(type="legal_orders", game_id=game_id)
+        assert {o["order"]["units"] for o in again["orders"]} == {3}, "what the order used is no longer offered"
+        watcher = await Client.connect(server)
+        await watcher.request(type="watch_game", game_id=game_id)
+        refused = await watcher.request(type="legal_orders", game_id=game_id)
+        assert refused["type"] == "error" and refused["code"] == "not-a-player"

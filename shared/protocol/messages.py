@@ -136,6 +136,13 @@ class ListOrders(_Client):
     game_id: GameId
 
 
+class LegalOrders(_Client):
+    """Every order the player could issue now, as the rules see it (for clients that play by pointing)."""
+
+    type: Literal["legal_orders"] = "legal_orders"
+    game_id: GameId
+
+
 class Commit(_Client):
     """Done for this turn: the orders are checked again as a batch, then final (simultaneous games only)."""
 
@@ -163,12 +170,12 @@ class HandOver(_Client):
 
 ClientMessage = Annotated[
     Hello | ListGames | ListMaps | ListRuleSets | CreateGame | JoinGame | LeaveGame | WatchGame | Resume
-    | IssueOrder | WithdrawOrder | ListOrders | Commit | Rematch | HandOver,
+    | IssueOrder | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "list_games", "list_maps", "list_rulesets", "create_game", "join_game", "leave_game",
-                "watch_game", "resume", "issue_order", "withdraw_order", "list_orders", "commit", "rematch",
-                "hand_over")
+                "watch_game", "resume", "issue_order", "withdraw_order", "list_orders", "legal_orders", "commit",
+                "rematch", "hand_over")
 
 
 # ---- server to client -------------------------------------------------------------------------------------------
@@ -268,6 +275,22 @@ class Orders(_Server):
     committed: bool
 
 
+class LegalOrder(BaseModel):
+    """One legal order. When `count_field` names one of its fields, the order is legal with that field anywhere
+    from `least` up to the value it has here."""
+
+    order: dict[str, Any]
+    count_field: str | None = None
+    least: int = 1
+
+
+class Legal(_Server):
+    type: Literal["legal"] = "legal"
+    game_id: str
+    turn: int
+    orders: list[LegalOrder]
+
+
 class CommitAccepted(_Server):
     type: Literal["commit_accepted"] = "commit_accepted"
     game_id: str
@@ -329,7 +352,8 @@ class ShuttingDown(_Server):
 
 ServerMessage = Annotated[
     Welcome | Error | Games | Maps | RuleSets | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted
-    | OrderWithdrawn | Orders | CommitAccepted | RematchPending | HandOverPending | GameMap | Update | ShuttingDown,
+    | OrderWithdrawn | Orders | Legal | CommitAccepted | RematchPending | HandOverPending | GameMap | Update
+    | ShuttingDown,
     Field(discriminator="type"),
 ]
 
