@@ -7,8 +7,8 @@ every change makes a new one, so a change that cannot be saved leaves the old ga
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Generic, TypeVar
 
 from shared.maps.model import GameMap
@@ -38,4 +38,28 @@ class Game(Generic[BoardT, OrderT]):
         return self.orders.get(player, ())
 
     def evolve(self, **changes: Any) -> Game[BoardT, OrderT]:
-        return replace(self, **changes)
+        """A copy with `changes`: made without going through __init__ (a game is copied once per order issued, and
+        dataclasses.replace cost more than checking the order); a cached status is dropped with a new board."""
+        unknown = changes.keys() - _FIELDS
+        if unknown:
+            return replace(self, **changes)  # raises the usual TypeError naming them
+        made = object.__new__(type(self))
+        state = made.__dict__
+        state.update(self.__dict__)
+        state.update(changes)
+        if "board" in changes or "players" in changes:
+            state.pop(_STATUS, None)
+        return made
+
+    def cached(self, key: str, make: Callable[[], Any]) -> Any:
+        """A value worked out once per game (games are immutable), such as its rule set's status."""
+        found = self.__dict__.get(key, _MISSING)
+        if found is _MISSING:
+            found = make()
+            object.__setattr__(self, key, found)
+        return found
+
+
+_STATUS = "_status"
+_MISSING = object()
+_FIELDS = frozenset(f.name for f in fields(Game))

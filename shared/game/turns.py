@@ -31,9 +31,15 @@ class Resolved:
     events: list[Told]
 
 
+def status_of(ruleset: AnyRuleSet, game: Game[Any, Any]) -> Status:
+    """The rule set's status of a game, worked out once per game."""
+    found: Status = game.cached("_status", lambda: ruleset.status(game))
+    return found
+
+
 def awaiting(ruleset: AnyRuleSet, game: Game[Any, Any], status: Status | None = None) -> frozenset[str]:
     """Who the game waits for now: the acting players who have not committed."""
-    status = status or ruleset.status(game)
+    status = status or status_of(ruleset, game)
     if status.finished:
         return frozenset()
     if not ruleset.simultaneous:
@@ -43,7 +49,7 @@ def awaiting(ruleset: AnyRuleSet, game: Game[Any, Any], status: Status | None = 
 
 def gate(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> RuleError | None:
     """Who may act at all: the game runs, the player sits at it, is still in, is awaited."""
-    status = ruleset.status(game)
+    status = status_of(ruleset, game)
     if status.finished:
         return RuleError(Refused.GAME_OVER, "the game is over")
     if player not in game.players:

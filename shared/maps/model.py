@@ -94,6 +94,16 @@ class GameMap:
             object.__setattr__(self, "_ordered_cache", cached)
         return cached.get(name, ())
 
+    @property
+    def two_way(self) -> bool:
+        """Whether every border can be crossed both ways (most maps): reachability is then symmetric."""
+        cached: bool | None = self.__dict__.get("_two_way_cache")
+        if cached is None:
+            cached = all(a in self.borders.get(b, frozenset()) for a, targets in self.borders.items()
+                         for b in targets)
+            object.__setattr__(self, "_two_way_cache", cached)
+        return cached
+
     def undirected(self) -> dict[str, set[str]]:
         """Borders taken both ways: what connectivity (R4) is judged on."""
         graph: dict[str, set[str]] = {t.name: set() for t in self.territories}

@@ -35,7 +35,10 @@ class Code:
 
 
 class OwnPaths:
-    """Which own territories a player's units can walk to (R13), each source searched at most once per board."""
+    """Which own territories a player's units can walk to (R13), each source searched at most once per board.
+
+    Where every border goes both ways, what one territory reaches, every territory it reaches reaches too: one
+    search then serves the whole group of connected territories."""
 
     def __init__(self, game_map: GameMap, owner: Mapping[str, str | None], player: str) -> None:
         self._map = game_map
@@ -54,7 +57,11 @@ class OwnPaths:
                     if nxt not in seen and owner.get(nxt) == self._player:
                         seen.add(nxt)
                         queue.append(nxt)
-            found = self._reach[source] = frozenset(seen)
+            found = frozenset(seen)
+            if game_map.two_way and owner.get(source) == self._player:
+                self._reach.update(dict.fromkeys(found, found))
+            else:
+                self._reach[source] = found
         return found
 
     def connected(self, source: str, target: str) -> bool:
