@@ -31,6 +31,10 @@ class ServerConfig:
     bot_turn_pause: float = 1.0
     """Once only the server's own players are left in a game, each turn waits this long, so that the players who were
     eliminated can watch it to its end, and a game between computer players that cannot end does not take the CPU."""
+    open_games_per_connection: int = 3
+    open_games_per_address: int = 10
+    """Games not yet started that one connection, and one network address, may have created at once: enough for
+    any game night, too few to fill the server."""
     min_turn_seconds: float = 10.0
     """The shortest turn time limit a game may have: shorter ones would have games play themselves."""
     hand_over_after: float = 120.0

@@ -42,7 +42,7 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
         case ListRuleSets():
             sub.send(RuleSets(rulesets=lobby.rulesets(), ref=message.ref))
         case CreateGame():
-            game = await lobby.create(message.settings, message.map_upload)
+            game = await lobby.create(message.settings, message.map_upload, sub)
             sub.send(GameCreated(game=game.summary(), ref=message.ref))
         case JoinGame():
             await lobby.get(message.game_id).join(sub, message.name, message.group, message.ref)

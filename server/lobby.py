@@ -51,7 +51,8 @@ class Lobby:
     def __init__(self, storage: Storage, max_games: int = 500, *, finished_games_kept: int = 200,
                  bot_turn_pause: float = 0.0, catalogue: Catalogue | None = None,
                  seeds: Callable[[], int] | None = None, clock: Clock | None = None,
-                 min_turn_seconds: float = 0.0, hand_over_after: float = 120.0) -> None:
+                 min_turn_seconds: float = 0.0, hand_over_after: float = 120.0,
+                 open_games_per_connection: int = 3, open_games_per_address: int = 10) -> None:
         self.storage = storage
         self.max_games = max_games
         self.finished_games_kept = finished_games_kept
@@ -59,6 +60,10 @@ class Lobby:
         self.catalogue = catalogue if catalogue is not None else Catalogue()
         self.min_turn_seconds = min_turn_seconds
         self.hand_over_after = hand_over_after
+        self.open_games_per_connection = open_games_per_connection
+        self.open_games_per_address = open_games_per_address
+        self._creators: dict[str, tuple[int, str]] = {}
+        """Who created each game still in its lobby: (connection, address)."""
         self._seeds = seeds or (lambda: secrets.randbits(63))
         self._clock: Clock = clock or LoopClock()
         self.matches: dict[str, Match] = {}
@@ -106,17 +111,37 @@ class Lobby:
     def rulesets(self) -> list[RuleSetInfo]:
         return [ruleset_info(r) for _, r in sorted(RULESETS.items())]
 
-    async def create(self, settings: GameSettings, upload: MapUpload | None = None) -> Match:
+    async def create(self, settings: GameSettings, upload: MapUpload | None = None,
+                     creator: Subscriber | None = None) -> Match:
         await self._let_go_of_finished()
+        origin = self._check_creator(creator)
         settings, game_map = await self.checked(settings, upload)
         async with self._creating:
             match = await Match.create(self._new_id(), settings, game_map, self.storage, self._seeds(),
                                        self._rematch, clock=self._clock)
             self.matches[match.game_id] = match
+            if origin is not None:
+                self._creators[match.game_id] = origin
         logger.info("game %s created: %s on %s, %d players%s", match.game_id, match.ruleset.title, game_map.name,
                     settings.players, f", {settings.turn_seconds:g} s per turn" if settings.turn_seconds else "")
         self.bots += await seat_bots(match, self.get, self.bot_turn_pause)
         return match
+
+    def _check_creator(self, creator: Subscriber | None) -> tuple[int, str] | None:
+        """Refuse a connection (or an address) that has created too many games that have not started."""
+        if creator is None:
+            return None
+        origin = (id(creator), str(getattr(creator, "address", "?")))
+        for game_id in [g for g, m in self.matches.items() if m.started or m.finished]:
+            self._creators.pop(game_id, None)
+        held = [o for g, o in self._creators.items() if g in self.matches]
+        if sum(1 for o in held if o[0] == origin[0]) >= self.open_games_per_connection:
+            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"you already have {self.open_games_per_connection} games "
+                                                    "waiting for players: fill or leave one before creating another")
+        if sum(1 for o in held if o[1] == origin[1]) >= self.open_games_per_address:
+            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"your computer already has {self.open_games_per_address} games "
+                                                    "waiting for players")
+        return origin
 
     async def _rematch(self, old: Match, seats: list[SeatRecord]) -> Match:
         """R27: the same settings and map, the players who asked in the same seats, each keeping their seat token."""

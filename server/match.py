@@ -59,6 +59,9 @@ logger = logging.getLogger("risc.server")
 RESUME_EVENT_LIMIT = 2000
 """A client further behind than this gets a fresh snapshot instead of every entry it missed."""
 
+PRESENCE_INTERVAL = 1.0
+"""Seconds between two updates that tell only that a seat's connection came or went."""
+
 
 class Subscriber(Protocol):
     """A connection as a match sees it: somewhere to send messages, the games it follows, and the view of each that
@@ -100,6 +103,8 @@ class Match:
         self._deadline: float | None = None
         self._timer: Timer | None = None
         self._armed: Any = None
+        self._presence_timer: Timer | None = None
+        self._last_presence = float("-inf")
         self._tasks = BackgroundTasks()
         self._closed = False
 
@@ -318,19 +323,21 @@ class Match:
                 await self._save(Decision(self.table.evolve(
                     handed_over=tuple(n for n in self.table.handed_over if n != seat.name))))
             back = self._take_seat(sub, seat.name)
+            self._schedule_deadline()  # a game whose seats were all empty starts its clock again
             logger.info("game %s: %s reconnected", self.game_id, seat.name)
             sub.send(Resumed(game_id=self.game_id, player=seat.name, ref=ref))
             self._follow(sub, seat.name, last_seq)
             if back:
-                self._broadcast([], skip=sub)
+                self._presence_changed(skip=sub)
 
     async def attach(self, sub: Subscriber, player: str) -> None:
         """Seat a connection whose player was seated here by a rematch: it holds the same token as before."""
         async with self.lock:
             self._take_seat(sub, player)
+            self._schedule_deadline()
             sub.send(Resumed(game_id=self.game_id, player=player))
             self._follow(sub, player, 0)
-            self._broadcast([], skip=sub)
+            self._presence_changed(skip=sub)
 
     def _take_seat(self, sub: Subscriber, player: str) -> bool:
         """Hold `player`'s seat from `sub`; returns whether the seat was empty before (news for the others)."""
@@ -360,7 +367,7 @@ class Match:
                 # A spectator going is not news of its own, as its coming was not (see watch).
                 logger.info("game %s: %s disconnected", self.game_id, seat)
                 self.away_since[seat] = self._clock.now()
-                self._broadcast([])
+                self._presence_changed()
 
     # ---- playing -------------------------------------------------------------------------------------------------
 
@@ -450,8 +457,8 @@ class Match:
         """Arm the turn's timer for whoever the game now waits for; a change that leaves the same players awaited
         on the same turn (a commit, an action within one's turn) leaves the timer running."""
         status, seconds = self.table.status, self.settings.turn_seconds
-        if seconds is None or status is None or status.finished or self._closed:
-            self._disarm()
+        if seconds is None or status is None or status.finished or self._closed or not self._anyone_seated():
+            self._disarm()  # a game whose every seat is empty waits for its players rather than play itself
             return
         if self._timer is not None and self._armed == status.clock:
             return
@@ -460,6 +467,29 @@ class Match:
         self._deadline = self._clock.now() + seconds
         key = status.clock
         self._timer = self._clock.call_later(seconds, lambda: self._deadline_passed(key))
+
+    def _anyone_seated(self) -> bool:
+        return any(seat is not None for seat in self.watchers.values())
+
+    def _presence_changed(self, skip: Subscriber | None = None) -> None:
+        """Tell the followers that a seat's connection came or went: at once, but at most once a second, so that
+        a seat taken back and forth cannot flood every spectator (the summary of the next update says it all)."""
+        self._schedule_deadline()
+        now = self._clock.now()
+        if self._presence_timer is not None:
+            return
+        wait = self._last_presence + PRESENCE_INTERVAL - now
+        if wait <= 0:
+            self._last_presence = now
+            self._broadcast([], skip=skip)
+        else:
+            self._presence_timer = self._clock.call_later(wait, self._presence_due)
+
+    def _presence_due(self) -> None:
+        self._presence_timer = None
+        if not self._closed:
+            self._last_presence = self._clock.now()
+            self._broadcast([])
 
     def _disarm(self) -> None:
         if self._timer is not None:
@@ -596,6 +626,8 @@ class Match:
         async with self.lock:
             self._closed = True
             self._disarm()
+            if self._presence_timer is not None:
+                self._presence_timer.cancel()
         self._tasks.cancel()
 
 

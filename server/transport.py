@@ -56,6 +56,12 @@ class Connection:
         self._writer = asyncio.get_running_loop().create_task(self._write())
 
     @property
+    def address(self) -> str:
+        """The client's network address (without its port): limits per computer count by it."""
+        address = self.ws.remote_address
+        return str(address[0]) if isinstance(address, tuple) and address else "?"
+
+    @property
     def label(self) -> str:
         address = self.ws.remote_address
         where = f"{address[0]}:{address[1]}" if isinstance(address, tuple) and len(address) >= 2 else "?"
