@@ -137,7 +137,7 @@ def test_E5_an_upgrade_costs_units_times_the_difference_of_the_totals(units: int
     game = make_game(game.game_map, dict(game.board.owner), {**game.board.units, "Narnia": levels((level, 5))},
                      tech={"green": 6}, stocks={"green": (100, 1000)})
     game = issued(game, "green", UpgradeOrder(units, "Narnia", level, to_level))
-    after, events = play_turn(game, {})
+    after, _ = play_turn(game, {})
     assert stocks_after(after, "green") == (100, 1000 - cost)
     assert after.board.evo is not None
     assert after.board.evo.levels["Narnia"][to_level] == units

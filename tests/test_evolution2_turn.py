@@ -28,8 +28,8 @@ from tests.evolution_support import (
     line_map,
     make_game,
     of_kind,
-    play_turn,
     plain,
+    play_turn,
     seed_game,
 )
 

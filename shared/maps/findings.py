@@ -40,6 +40,8 @@ class FindingCode(StrEnum):
     BAD_GROUPS = "bad-groups"
     CASE_MISMATCH = "case-mismatch"
     MISSING_COORDINATES = "missing-coordinates"
+    PARTIAL_PRODUCTION = "partial-production"
+    UNFAIR_PRODUCTION = "unfair-production"
 
 
 @dataclass(frozen=True)

@@ -116,10 +116,13 @@ def resolve_placement(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]]) -
 
 
 def _remembered(game: EvoGame, board: RiscBoard) -> RiscBoard:
+    """E12: each player's memory after a resolution, with the land they lost (they saw it lost)."""
     if not _fogged(game):
         return board
     evo = evo_checker.state(board)
-    return board.evolve(evo=evo.evolve(memory=fog.remember(game.game_map, board, game.players)))
+    before = game.board.owner
+    lost = {p: [n for n in game.game_map.names if before[n] == p and board.owner[n] != p] for p in game.players}
+    return board.evolve(evo=evo.evolve(memory=fog.remember(game.game_map, board, game.players, lost)))
 
 
 class _Turn:

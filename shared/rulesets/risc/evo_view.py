@@ -16,10 +16,12 @@ Evolution 1 games keep their own view (shared.rulesets.risc.view.RiscView); the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from shared.game.game import Game
+from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase, RiscBoard
 from shared.rulesets.risc.evo_checker import EvoTally, account, start_tally
 from shared.rulesets.risc.evo_orders import AllOrders
@@ -154,3 +156,44 @@ def evo_view(game: Game[RiscBoard, Any], viewer: str | None, following: str | No
             food_left, technology_left = counted.food, counted.technology
     return EvoView(board.phase, board.turn, territories, players, evolution, orders, pool_left, food_left,
                    technology_left, following, board.winner)
+
+
+def game_from_evo_view(view: EvoView, game_map: GameMap, me: str | None,
+                       orders: Sequence[Any] | None = None) -> Game[RiscBoard, Any]:
+    """The game as far as `view` tells it, with `orders` (else the view's own) issued by `me`: every rule about the
+    viewer's own orders judges it as the server would, since those read only the viewer's own territories, stocks
+    and spies, the map, and which territories are theirs. What the view hides (fogged territories are taken as last
+    seen, or as nobody's) plays no part in them."""
+    from shared.rulesets.risc.evo_board import EvoState
+    from shared.rulesets.risc.options import RiscOptions
+    from shared.rulesets.risc.resources import Land, Stock
+
+    if list(view.territories) != list(game_map.names):
+        raise ValueError(f'the view\'s territories differ from those of the map "{game_map.name}"')
+    territories = view.territories
+    stocks: dict[str, Stock] = {}
+    spies: dict[str, dict[str, int]] = {}
+    cloaking: tuple[str, ...] = ()
+    cloaked: dict[str, int] = {}
+    pools: dict[str, int] = {}
+    issued = tuple(view.your_orders if orders is None else orders)
+    if me is not None and me in view.players:
+        mine = view.players[me]
+        stocks[me] = Stock(mine.food or 0, mine.technology or 0)
+        spies[me] = {name: t.spies for name, t in territories.items() if t.spies}
+        cloaking = (me,) if mine.cloaking else ()
+        cloaked = {name: t.cloaked_until for name, t in territories.items()
+                   if t.cloaked_until is not None and t.owner == me}
+        if view.phase is Phase.PLACEMENT:
+            pools[me] = view.pool_left + sum(o.units for o in view.your_orders if isinstance(o, PlaceOrder))
+    evo = EvoState(land={name: Land(t.size, t.food or 0, t.technology or 0) for name, t in territories.items()},
+                   levels={name: t.levels for name, t in territories.items()}, stocks=stocks,
+                   tech_level={p: s.tech_level for p, s in view.players.items()}, cloaking=cloaking,
+                   cloaked=cloaked, spies=spies)
+    board = RiscBoard(phase=view.phase, turn=view.turn, owner={name: t.owner for name, t in territories.items()},
+                      units={name: t.units for name, t in territories.items()}, pools=pools,
+                      eliminated=tuple(p for p, s in view.players.items() if s.eliminated), winner=view.winner,
+                      evo=evo)
+    options = RiscOptions(evolution=view.evolution, max_players=8)
+    game_orders = {me: issued} if me is not None and issued else {}
+    return Game("risc", game_map, tuple(view.players), options, board, orders=game_orders)

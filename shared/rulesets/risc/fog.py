@@ -62,14 +62,18 @@ def sights(game_map: GameMap, board: RiscBoard, players: Iterable[str]) -> dict[
     return {player: sight(game_map, board, player) for player in players}
 
 
-def remember(game_map: GameMap, board: RiscBoard, players: Sequence[str]) -> dict[str, dict[str, Sighting]]:
-    """E12: every player's memory once they have looked at `board`: what they see now, marked with its turn."""
+def remember(game_map: GameMap, board: RiscBoard, players: Sequence[str],
+             witnessed: Mapping[str, Iterable[str]] | None = None) -> dict[str, dict[str, Sighting]]:
+    """E12: every player's memory once they have looked at `board`: what they see now, marked with its turn.
+
+    `witnessed`: territories a player no longer sees but whose end they watched: the land they lost this turn. They
+    were told of every combat there, so they know who holds it now, and what is left there."""
     evo = board.evo
     assert evo is not None
     memory: dict[str, dict[str, Sighting]] = {}
     for player in players:
         known = dict(evo.memory.get(player, {}))
-        for name in sight(game_map, board, player):
+        for name in sight(game_map, board, player) | frozenset((witnessed or {}).get(player, ())):
             known[name] = Sighting(board.turn, board.owner[name], evo.levels.get(name, NO_UNITS))
         memory[player] = {name: known[name] for name in game_map.names if name in known}
     return memory
