@@ -168,12 +168,15 @@ class LoadedDice(GameRandom):
 
 def random_legal_orders(game: Game[RiscBoard, Any], player: str, rng: random.Random,
                         most: int = 8) -> Game[RiscBoard, Any]:
-    """Issue up to `most` orders picked at random among the legal ones (counts at random too)."""
+    """Issue up to `most` orders picked at random among the legal ones: a kind of order first, then one of that
+    kind, so that rare kinds (research, cloaks) come up as often as moves; counts at random too."""
     for _ in range(rng.randint(0, most)):
         legal = RISC.legal_orders(game, player)
         if not legal:
             break
-        choice = rng.choice(legal)
+        kinds = sorted({entry.order.kind for entry in legal})
+        kind = rng.choice(kinds)
+        choice = rng.choice([entry for entry in legal if entry.order.kind == kind])
         order = choice.order
         if choice.count_field is not None:
             top = getattr(order, choice.count_field)
