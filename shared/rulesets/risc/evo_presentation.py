@@ -135,8 +135,12 @@ def parse_move_or_attack(command_name: str, words: list[str], context: Context, 
         game, counted = known
         left = levels_left(game.board, counted, source) if source in game.board.owner else ()
         taken = lowest_first(left, wanted)
-        if sum(n for _, n in taken) < wanted or wanted < 1:
+        if wanted < 1 or source not in game.board.owner or game.board.owner[source] != context.you:
             return [cls(wanted, 0, source, target)]  # the rules say what is wrong with it
+        if sum(n for _, n in taken) < wanted:
+            detail = short_levels(left)
+            return ParseError(f"{source} has {units(sum(left))} left to send{f' ({detail})' if detail else ''}, "
+                              f"you asked for {wanted}")
         return [cls(n, level, source, target) for level, n in taken]
     return [cls(n, level if level is not None else 0, source, target) for n, level in asked]
 
