@@ -72,9 +72,21 @@ def test_E1_every_starting_group_has_the_same_total_size_and_production(name: st
         assert len({totals(g, land) for g in groups}) == 1, [totals(g, land) for g in groups]
 
 
+@pytest.mark.parametrize("name", bundled_map_names())
+def test_E1_every_bundled_map_gives_figures_fair_for_its_own_starting_groups(name: str) -> None:
+    game_map = load_map(name)
+    land = map_land(game_map)
+    assert land is not None
+    for players in game_map.starting_groups:
+        assert fair(starting_groups(game_map, players), land), players
+        game = new_game(game_map, [f"p{i}" for i in range(players)], seed=1, evolution=2)
+        assert game.board.evo is not None and game.board.evo.land == land
+
+
 def test_E1_a_map_without_figures_gets_them_from_the_seed() -> None:
-    game_map = load_map("cataract")
-    assert map_land(game_map) is None or not fair(starting_groups(game_map, 3), map_land(game_map) or {})
+    game_map = build_map("plain", [Territory(n) for n in "ABCDEF"],
+                         {"A": {"B"}, "B": {"C"}, "C": {"D"}, "D": {"E"}, "E": {"F"}})
+    assert map_land(game_map) is None
     first = new_game(game_map, ("a", "b", "c"), seed="one", evolution=2)
     again = new_game(game_map, ("a", "b", "c"), seed="one", evolution=2)
     assert first.board.evo is not None and again.board.evo is not None
