@@ -81,7 +81,7 @@ def test_E3_upgrade_and_research_are_orders_of_evolution_2_but_spies_and_cloaks_
 
 def test_E3_evolution_2_orders_are_refused_in_evolution_1() -> None:
     board = RiscBoard(Phase.ORDERS, 1, dict(SEED_OWNERS), dict(SEED_UNITS))
-    game = Game("risc", seed_map(), ("green", "blue", "red"), RiscOptions(), board)
+    game: Game[RiscBoard, Any] = Game("risc", seed_map(), ("green", "blue", "red"), RiscOptions(), board)
     result = turns.issue(RISC, game, "green", LevelMoveOrder(1, 0, "Narnia", "Oz"))
     assert isinstance(result, RuleError) and result.code == EvoCode.NOT_IN_THIS_EVOLUTION
 

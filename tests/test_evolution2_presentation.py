@@ -91,8 +91,8 @@ def test_E13_E14_spy_and_cloak_commands() -> None:
 
 
 def test_an_evolution_1_game_says_that_levels_and_upgrades_belong_to_the_evolutions() -> None:
-    first = Game("risc", seed_map(), ("green", "blue", "red"), RiscOptions(),
-                 RiscBoard(Phase.ORDERS, 1, dict(SEED_OWNERS), dict(SEED_UNITS)))
+    first: Game[RiscBoard, Any] = Game("risc", seed_map(), ("green", "blue", "red"), RiscOptions(),
+                                       RiscBoard(Phase.ORDERS, 1, dict(SEED_OWNERS), dict(SEED_UNITS)))
     for typed in ("upgrade 1 Narnia 0 1", "move 2@1 Narnia Oz", "research"):
         result = parse(typed, first)
         assert isinstance(result, ParseError) and "Evolution" in result.message, typed

@@ -44,7 +44,6 @@ from shared.rulesets.risc.levels import (
     CLOAK_COST,
     CLOAKING_MIN_TECH_LEVEL,
     CLOAKING_RESEARCH_COST,
-    LEVELS,
     SPY_COST,
     TOP_LEVEL,
     Levels,
@@ -390,5 +389,3 @@ def account(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: Any
         return replace(tally, cloaks=tally.cloaks | {order.territory}, technology=tally.technology - CLOAK_COST)
     return tally
 
-
-__all__ = ["LEVELS", "EvoCode", "EvoTally", "account", "check", "start_tally"]

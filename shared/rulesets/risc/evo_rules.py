@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from shared.game.game import Game
@@ -56,7 +55,6 @@ from shared.rulesets.risc.levels import (
     CLOAKING_RESEARCH_COST,
     FIRST_TECH_LEVEL,
     LEVELS,
-    NO_UNITS,
     SPY_COST,
     TOP_LEVEL,
     TOTAL,
@@ -381,6 +379,3 @@ def legal_orders(game: EvoGame, player: str, tally: EvoTally) -> list[Legal[Any]
                 if per_spy is not None and tally.food >= per_spy:
                     legal.append(Legal(SpyMoveOrder(min(spies, tally.food // per_spy), source, target), "units"))
     return legal
-
-
-__all__ = ["NO_UNITS", "legal_orders", "replace", "resolve_placement", "resolve_turn", "setup"]
