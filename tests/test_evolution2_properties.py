@@ -166,7 +166,7 @@ def board_for(choice: str | int, seed: int) -> GameMap:
     return load_map(choice) if isinstance(choice, str) else random_map(random.Random(seed), choice)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=10**6), choice=maps, players=st.integers(min_value=2, max_value=3),
        evolution=st.sampled_from([2, 3]), technology=st.sampled_from([100, 600]))
 def test_E2_E4_E5_E6_E10_E13_E14_units_and_resources_are_conserved_but_for_what_the_rules_make_and_spend(
@@ -177,7 +177,7 @@ def test_E2_E4_E5_E6_E10_E13_E14_units_and_resources_are_conserved_but_for_what_
     play(game, seed, 12)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=10**6), choice=maps, evolution=st.sampled_from([2, 3]))
 def test_E8_a_seed_and_its_orders_replay_exactly(seed: int, choice: str | int, evolution: int) -> None:
     game_map = board_for(choice, seed)

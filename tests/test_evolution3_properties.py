@@ -122,7 +122,7 @@ def check_events(events: list[Any], seen_before: dict[str, set[str]]) -> None:
                 raise AssertionError(f"{event} is not expected to be private")
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=10**6), choice=maps, players=st.integers(min_value=2, max_value=4),
        technology=st.sampled_from([100, 800]))
 def test_E12_E13_E14_E15_nothing_a_player_is_sent_holds_what_the_fog_hides_from_them(
