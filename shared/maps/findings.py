@@ -42,6 +42,8 @@ class FindingCode(StrEnum):
     MISSING_COORDINATES = "missing-coordinates"
     NO_CONTINENT = "no-continent"
     FORMAT_LIMIT = "format-limit"
+    PARTIAL_PRODUCTION = "partial-production"
+    UNFAIR_PRODUCTION = "unfair-production"
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,10 @@ class Territory:
     size: int = 1
     x: float | None = None
     y: float | None = None
+    food: int | None = None
+    """Food produced per turn (RISC E1), when the map gives it; None: the rule set assigns it."""
+    technology: int | None = None
+    """Technology produced per turn (RISC E1), when the map gives it."""
 
 
 @dataclass(frozen=True)

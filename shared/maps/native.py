@@ -28,6 +28,8 @@ class TerritorySpec(_Strict):
     size: int = Field(default=1, ge=1)
     x: float | None = None
     y: float | None = None
+    food: int | None = Field(default=None, ge=0)
+    technology: int | None = Field(default=None, ge=0)
 
 
 class NativeMapFile(_Strict):
@@ -80,7 +82,8 @@ def read_native(text: str) -> tuple[GameMap | None, list[Finding]]:
                 borders[other].add(name)
         borders[name].update(t.one_way)
     # A two-way border to an unknown name must still be reported: keep it on the known side only.
-    territories = [Territory(name, t.continent, t.size, t.x, t.y) for name, t in spec.territories.items()]
+    territories = [Territory(name, t.continent, t.size, t.x, t.y, t.food, t.technology)
+                   for name, t in spec.territories.items()]
     continents = [Continent(name, c.bonus) for name, c in spec.continents.items()]
     game_map = build_map(spec.name, territories, borders, continents, groups, spec.description)
     return game_map, findings
@@ -112,6 +115,10 @@ def write_native(game_map: GameMap) -> str:
             entry["x"] = t.x
         if t.y is not None:
             entry["y"] = t.y
+        if t.food is not None:
+            entry["food"] = t.food
+        if t.technology is not None:
+            entry["technology"] = t.technology
         territories[t.name] = entry
     doc["territories"] = territories
     if game_map.starting_groups:

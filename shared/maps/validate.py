@@ -153,9 +153,36 @@ def validate_map(game_map: GameMap, rules: MapRules = MapRules.RISC) -> list[Fin
 
     findings.extend(_continent_findings(game_map, graph, rules))
     findings.extend(_group_findings(game_map))
+    findings.extend(_production_findings(game_map))
     if rules is MapRules.COURSE:
         findings = [dataclasses.replace(f, severity=Severity.ERROR) if f.code in COURSE_ERRORS else f
                     for f in findings]
+    return findings
+
+
+def _production_findings(game_map: GameMap) -> list[Finding]:
+    """Food and technology (RISC E1) are all or nothing, and fair to the map's own starting groups: rule sets that
+    need them assign their own where a map gives them only in part, or unequally to the groups of a count."""
+    given = [t for t in game_map.territories if t.food is not None and t.technology is not None]
+    if not given:
+        return []
+    if len(given) < len(game_map.territories):
+        missing = [t.name for t in game_map.territories if t.food is None or t.technology is None]
+        return [warning(FindingCode.PARTIAL_PRODUCTION,
+                        f"food and technology are missing for {quote_list(missing)}: rule sets that need them "
+                        "assign their own for the whole map", territories=missing)]
+    by_name = {t.name: t for t in game_map.territories}
+    findings: list[Finding] = []
+    for players, groups in sorted(game_map.starting_groups.items()):
+        if any(name not in by_name for group in groups for name in group):
+            continue
+        sums = [(sum(by_name[n].size for n in g), sum(by_name[n].food or 0 for n in g),
+                 sum(by_name[n].technology or 0 for n in g)) for g in groups]
+        if len(set(sums)) > 1:
+            shown = "; ".join(f"size {s}, food {f}, technology {t}" for s, f, t in sums)
+            findings.append(warning(FindingCode.UNFAIR_PRODUCTION,
+                                    f"starting groups for {players} players differ in total size or production "
+                                    f"({shown}): rule sets that need equal groups assign their own figures"))
     return findings
 
 

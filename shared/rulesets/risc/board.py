@@ -1,4 +1,5 @@
-"""A RISC board: owners and units, the placement pools, who is out and who won. Never mutated once made."""
+"""A RISC board: owners and units, the placement pools, who is out and who won, and in Evolutions 2 and 3 what
+they add (`evo`). Never mutated once made."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
+
+from shared.rulesets.risc.evo_board import EvoState
 
 Owner = str | None
 """A player's name, or None for a neutral territory (R7)."""
@@ -26,6 +29,8 @@ class RiscBoard:
     pools: Mapping[str, int] = field(default_factory=dict)
     eliminated: tuple[str, ...] = ()
     winner: str | None = None
+    evo: EvoState | None = None
+    """Evolutions 2 and 3 (levels, resources, technology, fog): None in Evolution 1."""
 
     def evolve(self, **changes: Any) -> RiscBoard:
         return replace(self, **changes)

@@ -1,4 +1,8 @@
-"""How RISC reads in the text client: `place`, `move` and `attack`, the board as the seed lists it, the combats."""
+"""How RISC reads in the text client: `place`, `move` and `attack`, the board as the seed lists it, the combats.
+
+A game of Evolution 2 or 3 (its view is an EvoView) reads through evo_presentation.py: the same commands with levels,
+and `upgrade`, `research`, `spy` and `cloak`, which an Evolution 1 game refuses with a word on why.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from shared.game.presentation import (
     units,
 )
 from shared.maps.model import GameMap
+from shared.rulesets.risc import evo_presentation
 from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.events import (
     Combat,
@@ -29,17 +34,22 @@ from shared.rulesets.risc.events import (
     UnitsPlaced,
     UnitsReceived,
 )
-from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder, describe
+from shared.rulesets.risc.evo_orders import describe
+from shared.rulesets.risc.evo_presentation import EVO_COMMANDS
+from shared.rulesets.risc.evo_view import EvoView
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.view import RiscView
 
 PLACE = OrderCommand("place", ("p",), "place N TERRITORY", "place 5 Narnia",
                      "put N units of your pool on one of your territories (placement)",
                      (ArgKind.UNITS, ArgKind.OWN), ("placement",))
 MOVE = OrderCommand("move", ("m",), "move N FROM TO", "move 5 Narnia Oz",
-                    "move N units between your territories, through your own territories",
+                    "move N units between your territories, through your own territories (Evolutions 2 and 3: "
+                    "the lowest levels first, or N@LEVEL such as 2@3)",
                     (ArgKind.UNITS, ArgKind.OWN, ArgKind.TARGET), ("orders",))
 ATTACK = OrderCommand("attack", ("a",), "attack N FROM TO", "attack 10 Midkemia Scadrial",
-                      "attack an adjacent territory someone else holds",
+                      "attack an adjacent territory someone else holds (Evolutions 2 and 3: the lowest levels "
+                      "first, or N@LEVEL such as 2@3)",
                       (ArgKind.UNITS, ArgKind.OWN, ArgKind.ENEMY), ("orders",))
 
 
@@ -67,7 +77,7 @@ def combat_line(combat: Combat, palette: Palette) -> Fragments:
     return out
 
 
-def _placing(view: RiscView, orders: Sequence[Any]) -> dict[str, int]:
+def _placing(view: RiscView | EvoView, orders: Sequence[Any]) -> dict[str, int]:
     """The viewer's own placements not yet resolved, by territory: during placement the board shows the units there
     before it (R10: placement is secret until everyone has committed), and these show what the player has chosen."""
     placing: dict[str, int] = {}
@@ -79,11 +89,15 @@ def _placing(view: RiscView, orders: Sequence[Any]) -> dict[str, int]:
 
 
 class RiscPresentation(Presentation):
-    commands = (PLACE, MOVE, ATTACK)
+    commands = (PLACE, MOVE, ATTACK, *EVO_COMMANDS)
     option_words = {"units": "initial_units", "neutral": "neutral_units", "choose": "choose_groups"}  # noqa: RUF012
 
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
         names = context.territories
+        if isinstance(context.view, EvoView) and command is not PLACE:
+            return evo_presentation.parse(command, args, context, context.view)
+        if command in EVO_COMMANDS:
+            return ParseError(f"{command.name} is an order of RISC Evolutions 2 and 3; this game plays Evolution 1")
         if command is PLACE:
             if len(args) < 2:
                 return ParseError(f"place needs a number of units and a territory; {_usage(command)}")
@@ -94,6 +108,8 @@ class RiscPresentation(Presentation):
             return territory if isinstance(territory, ParseError) else [PlaceOrder(territory, count)]
         if not args:
             return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
+        if "@" in args[0]:
+            return ParseError("unit levels are part of RISC Evolutions 2 and 3; this game plays Evolution 1")
         count = grammar.count(args[0], "the number of units", _usage(command))
         if isinstance(count, ParseError):
             return count
@@ -145,6 +161,9 @@ class RiscPresentation(Presentation):
         return out
 
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
+        evolved = evo_presentation.event_line(event, palette, you)
+        if evolved is not None:
+            return evolved
         if isinstance(event, UnitsPlaced):
             return line(*palette.name(event.player), ("", f" placed {event.units} on {event.territory}."))
         if isinstance(event, UnitsMoved):
@@ -166,10 +185,12 @@ class RiscPresentation(Presentation):
             return line(("class:turn", f" Turn {event.turn} "))
         return []
 
-    def board(self, view: RiscView, game_map: GameMap, palette: Palette, you: str | None,
+    def board(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None,
               orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
         """The seed's listing: per player, each territory with its units and neighbours; the viewer's own first.
         `orders`: the viewer's orders as they stand now."""
+        if isinstance(view, EvoView):
+            return evo_presentation.board(view, game_map, palette, you, _placing(view, orders))
         owners: list[str | None] = list(palette.players)
         if you in owners:
             owners.remove(you)
@@ -190,8 +211,10 @@ class RiscPresentation(Presentation):
                                 f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n"))
         return out
 
-    def summary(self, view: RiscView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
+    def summary(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         """Territories and units per player, the turn and phase: the board at a glance."""
+        if isinstance(view, EvoView):
+            return evo_presentation.summary(view, game_map, palette, you)
         neutral = [t for t in view.territories.values() if t.owner is None]
         rows: list[tuple[str | None, str, str, str, str]] = []
         for name, player in view.players.items():
@@ -217,10 +240,10 @@ class RiscPresentation(Presentation):
             out += [("", "  "), (palette.style(owner), shown.ljust(widths[0])), ("", text + "\n")]
         return out
 
-    def stage_key(self, view: RiscView) -> Any:
+    def stage_key(self, view: RiscView | EvoView) -> Any:
         return view.phase, view.turn
 
-    def hint(self, view: RiscView, game_map: GameMap, you: str | None, awaited: bool) -> Fragments:
+    def hint(self, view: RiscView | EvoView, game_map: GameMap, you: str | None, awaited: bool) -> Fragments:
         if not awaited or you is None:
             return []
         if view.phase is Phase.PLACEMENT:
@@ -228,25 +251,35 @@ class RiscPresentation(Presentation):
             example = own[0] if own else "TERRITORY"
             return [("class:hint", f"Place your {units(view.pool_left)} on your territories ({', '.join(own)}): "
                                    f"e.g. place {min(view.pool_left, 5) or 1} {example}; then done.\n")]
+        if view.phase is Phase.ORDERS and isinstance(view, EvoView):
+            extra = ", spy N T, cloak T" if view.evolution >= 3 else ""
+            return [("class:hint", f"Turn {view.turn}: move N[@LEVEL] FROM TO, attack N[@LEVEL] FROM TO, upgrade N T "
+                                   f"FROM TO, research{extra}, orders, withdraw K, done (help for more).\n")]
         if view.phase is Phase.ORDERS:
             return [("class:hint", f"Turn {view.turn}: move N FROM TO, attack N FROM TO, orders, withdraw K, "
                                    "done (help for more).\n")]
         return []
 
-    def status(self, view: RiscView, you: str | None, orders: Sequence[Any]) -> str:
+    def status(self, view: RiscView | EvoView, you: str | None, orders: Sequence[Any]) -> str:
+        if isinstance(view, EvoView) and view.phase is not Phase.PLACEMENT:
+            return evo_presentation.status(view, you, orders, None)
         if view.phase is Phase.PLACEMENT and you is not None:
             pool = view.pool_left + sum(o.units for o in view.your_orders if isinstance(o, PlaceOrder))
             left = pool - sum(o.units for o in orders if isinstance(o, PlaceOrder))
             return f"{units(left)} left to place"
         return ""
 
-    def standings(self, view: RiscView) -> dict[str, tuple[int, int]]:
+    def standings(self, view: RiscView | EvoView) -> dict[str, tuple[int, int]]:
+        if isinstance(view, EvoView):
+            return evo_presentation.standings(view)
         if view.phase is Phase.PLACEMENT:
             return {}
         return {name: (p.territories, p.units) for name, p in view.players.items()}
 
     def candidates(self, kind: ArgKind, words: Sequence[str], context: Context) -> Sequence[str]:
-        view: RiscView | None = context.view
+        view: RiscView | EvoView | None = context.view
+        if kind is ArgKind.CHOICE:
+            return ("cloaking",) if isinstance(view, EvoView) and view.evolution >= 3 else ()
         names = context.territories
         if view is None or context.game_map is None:
             return names

@@ -1,12 +1,17 @@
-"""RISC Evolution 1 (../shared/spec/risc.md): secret placement, simultaneous turns, d20 combat, +1 per territory."""
+"""RISC (../shared/spec/risc.md and risc-evolutions.md): secret placement, simultaneous turns, d20 combat, +1 per
+territory; with the `evolution` option 2, unit levels, food and technology; with 3, fog of war, spies and cloaking.
+
+Evolution 1 is played by the code below exactly as before the evolutions existed (the same board fields, events,
+orders and dice), so stored games replay unchanged; evolutions 2 and 3 are in evo_rules.py, dispatched on the option.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
-from pydantic import TypeAdapter
+from pydantic import Field, TypeAdapter
 
 from shared.game.errors import RuleError
 from shared.game.game import Game
@@ -14,13 +19,12 @@ from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, RuleSet, Status, Told
 from shared.maps.groups import neutral_territories, starting_groups
 from shared.maps.model import GameMap
-from shared.rulesets.risc import checker
+from shared.rulesets.risc import checker, evo_checker, evo_rules
 from shared.rulesets.risc.board import Phase, RiscBoard
 from shared.rulesets.risc.checker import Code, Tally
 from shared.rulesets.risc.combat import fight
 from shared.rulesets.risc.events import (
     Combat,
-    Event,
     GameWon,
     PlayerEliminated,
     TurnStarted,
@@ -28,9 +32,14 @@ from shared.rulesets.risc.events import (
     UnitsPlaced,
     UnitsReceived,
 )
+from shared.rulesets.risc.evo_checker import EvoCode, EvoTally
+from shared.rulesets.risc.evo_events import AllEvents
+from shared.rulesets.risc.evo_orders import AllOrders
+from shared.rulesets.risc.evo_orders import AnyOrder as EveryOrder
+from shared.rulesets.risc.evo_view import EvoView, evo_view
 from shared.rulesets.risc.options import RiscOptions
-from shared.rulesets.risc.orders import AttackOrder, MoveOrder, Order, PlaceOrder
-from shared.rulesets.risc.view import VIEW, RiscView, view
+from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from shared.rulesets.risc.view import RiscView, view
 
 if TYPE_CHECKING:
     from shared.game.presentation import Presentation
@@ -39,15 +48,25 @@ if TYPE_CHECKING:
 UNITS_PER_GROUP_TERRITORY = 10
 """Default starting pool per territory of a group: the seed's example has 30 units on 3 territories."""
 
-AnyOrder = PlaceOrder | MoveOrder | AttackOrder
+AnyOrder = EveryOrder
 RiscGame = Game[RiscBoard, AnyOrder]
+AnyView = RiscView | EvoView
+AnyTally = Tally | EvoTally
+
+VIEWS: TypeAdapter[AnyView] = TypeAdapter(cast(Any, Annotated[RiscView | EvoView, Field(discriminator="kind")]))
+"""Evolution 1's view and the evolutions' view, told apart by `kind`."""
+
+
+def _evolution(game: RiscGame) -> int:
+    evolution: int = game.options.evolution
+    return evolution
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, RiscView, Tally]):
+class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTally]):
     name = "risc"
     title = "RISC"
     blurb = "simultaneous secret turns, moves then attacks, d20 combat, +1 unit per territory each turn"
@@ -57,9 +76,9 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, RiscView, Tally
     default_map = "seed"
 
     def __init__(self) -> None:
-        self.order_type = TypeAdapter[AnyOrder](cast(Any, Order))
-        self.event_type = TypeAdapter[Any](cast(Any, Event))
-        self.view_type = VIEW
+        self.order_type = TypeAdapter[AnyOrder](cast(Any, AllOrders))
+        self.event_type = TypeAdapter[Any](cast(Any, AllEvents))
+        self.view_type = VIEWS
         self.board_type = TypeAdapter(RiscBoard)
 
     # ---- creating ------------------------------------------------------------------------------------------------
@@ -99,7 +118,10 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, RiscView, Tally
         pool = options.initial_units
         if pool is None:
             pool = UNITS_PER_GROUP_TERRITORY * len(groups[0])
-        return RiscBoard(phase=Phase.PLACEMENT, turn=0, owner=owner, units=units, pools={p: pool for p in players})
+        board = RiscBoard(phase=Phase.PLACEMENT, turn=0, owner=owner, units=units, pools={p: pool for p in players})
+        if options.evolution >= 2:
+            board = evo_rules.setup(board, game_map, players, options, rng)
+        return board
 
     # ---- where it stands -------------------------------------------------------------------------------------------
 
@@ -111,22 +133,31 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, RiscView, Tally
 
     # ---- issuing -------------------------------------------------------------------------------------------------
 
-    def start_tally(self, game: RiscGame, player: str) -> Tally:
+    def start_tally(self, game: RiscGame, player: str) -> AnyTally:
+        if _evolution(game) >= 2:
+            return evo_checker.start_tally(game, player)
         return checker.start_tally(game, player)  # type: ignore[arg-type]
 
-    def check_order(self, game: RiscGame, player: str, tally: Tally, order: AnyOrder) -> RuleError | None:
+    def check_order(self, game: RiscGame, player: str, tally: AnyTally, order: AnyOrder) -> RuleError | None:
+        if isinstance(tally, EvoTally):
+            return evo_checker.check(game, player, tally, order)
+        if not isinstance(order, PlaceOrder | MoveOrder | AttackOrder):
+            return RuleError(EvoCode.NOT_IN_THIS_EVOLUTION, f"{getattr(order, 'kind', order)} orders are part of RISC "
+                                                      "Evolutions 2 and 3; this game plays Evolution 1")
         return checker.check(game, player, tally, order)  # type: ignore[arg-type]
 
-    def account(self, game: RiscGame, player: str, tally: Tally, order: AnyOrder) -> Tally:
-        return checker.account(game.board, tally, order)
+    def account(self, game: RiscGame, player: str, tally: AnyTally, order: AnyOrder) -> AnyTally:
+        if isinstance(tally, EvoTally):
+            return evo_checker.account(game, player, tally, order)
+        return checker.account(game.board, tally, order)  # type: ignore[arg-type]
 
-    def check_commit(self, game: RiscGame, player: str, tally: Tally) -> RuleError | None:
+    def check_commit(self, game: RiscGame, player: str, tally: AnyTally) -> RuleError | None:
         if game.board.phase is Phase.PLACEMENT and tally.pool_left > 0:
             return RuleError(Code.UNITS_NOT_PLACED, f"{_plural(tally.pool_left, 'unit')} still to place: all must "
                                                     "be placed (R9)")
         return None
 
-    def timeout_orders(self, game: RiscGame, player: str, tally: Tally) -> list[AnyOrder]:
+    def timeout_orders(self, game: RiscGame, player: str, tally: AnyTally) -> list[AnyOrder]:
         """In placement, units the player left in the pool go round their territories one by one (D3)."""
         if game.board.phase is not Phase.PLACEMENT or tally.pool_left <= 0:
             return []
@@ -141,6 +172,12 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, RiscView, Tally
 
     def resolve(self, game: RiscGame, orders: Mapping[str, Sequence[AnyOrder]],
                 rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+        if _evolution(game) >= 2:
+            if game.board.phase is Phase.PLACEMENT:
+                return evo_rules.resolve_placement(game, orders)
+            if game.board.phase is Phase.ORDERS:
+                return evo_rules.resolve_turn(game, orders, rng)
+            return game.board, []
         if game.board.phase is Phase.PLACEMENT:
             return self._resolve_placement(game, orders)
         if game.board.phase is Phase.ORDERS:
@@ -236,14 +273,42 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, RiscView, Tally
 
     # ---- telling -------------------------------------------------------------------------------------------------
 
-    def view(self, game: RiscGame, viewer: str | None) -> RiscView:
-        return view(game, viewer)
+    def view(self, game: RiscGame, viewer: str | None) -> AnyView:
+        if _evolution(game) >= 2:
+            return evo_view(game, viewer)
+        return view(game, viewer)  # type: ignore[arg-type]
+
+    def reveals_orders(self, options: RiscOptions) -> bool:
+        """E12, E15: under fog of war a player's orders would say where their units are."""
+        return options.evolution < 3
+
+    def may_follow(self, game: RiscGame, seat: str | None, followed: str) -> bool:
+        """E12: a player who is out may follow the sight of a player still in. A spectator may not: a seat's
+        holder could otherwise watch an opponent's sight from a second connection. Once the game is over everyone
+        sees everything, so nobody needs to follow."""
+        status = self.status(game)
+        return (_evolution(game) >= 3 and not status.finished and seat is not None and seat in status.eliminated
+                and followed in game.players and followed not in status.eliminated)
+
+    def follow_view(self, game: RiscGame, followed: str) -> AnyView:
+        if _evolution(game) >= 3:
+            return evo_view(game, None, following=followed)
+        return self.view(game, None)
+
+    def dump_board(self, board: RiscBoard) -> dict[str, Any]:
+        """An Evolution 1 board dumps exactly as before the evolutions existed (no `evo` key)."""
+        data = super().dump_board(board)
+        if data.get("evo", 0) is None:
+            del data["evo"]
+        return data
 
     def legal_orders(self, game: RiscGame, player: str) -> list[Legal[AnyOrder]]:
         from shared.game.turns import gate, tally
 
         if gate(self, game, player) is not None:
             return []
+        if _evolution(game) >= 2:
+            return evo_rules.legal_orders(game, player, tally(self, game, player))
         board, counted = game.board, tally(self, game, player)
         if board.phase is Phase.PLACEMENT:
             if counted.pool_left <= 0:

@@ -15,6 +15,7 @@ from shared.game.strategy import Strategy
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.bots.viewstate import legal_only
+from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.view import RiscView
 
@@ -72,6 +73,25 @@ class RiscStrategy(Strategy):
 
     def decide(self, view: Any, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
         """Whatever the phase asks for: placements before the first turn, moves and attacks after."""
+        if isinstance(view, EvoView):
+            return self.decide_evolution(view, game_map, me, rng)
         if view.phase is Phase.PLACEMENT:
             return list(self.place(view, game_map, me, rng))
         return list(self.orders(view, game_map, me, rng))
+
+    def decide_evolution(self, view: EvoView, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
+        """Evolutions 2 and 3 (bots/evolution.py): technology spent first, then this strategy's plan for where units
+        go, carried out with levels and within the food there is."""
+        from shared.rulesets.risc.bots.evolution import Orders, carry_out, first_view, fronts_of, spend_technology
+
+        first = first_view(view)
+        if view.phase is Phase.PLACEMENT:
+            return list(self.place(first, game_map, me, rng))
+        if view.phase is not Phase.ORDERS:
+            return []
+        orders = Orders(view, game_map, me)
+        if not orders.open():
+            return []
+        spend_technology(orders, fronts_of(view, game_map, me))
+        carry_out(orders, self.orders(first, game_map, me, rng))
+        return orders.issued

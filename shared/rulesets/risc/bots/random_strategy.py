@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from shared.maps.model import GameMap
+from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.bots.base import RiscStrategy, TurnOrder
 from shared.rulesets.risc.bots.board import Board
+from shared.rulesets.risc.bots.evolution import random_orders
+from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.view import RiscView
 
@@ -15,6 +18,12 @@ from shared.rulesets.risc.view import RiscView
 class RandomStrategy(RiscStrategy):
     name: ClassVar[str] = "random"
     description: ClassVar[str] = "any legal orders, at random"
+
+    def decide_evolution(self, view: EvoView, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
+        """Evolutions 2 and 3: any order kind at random (upgrades, research, spies and cloaks too)."""
+        if view.phase is Phase.PLACEMENT:
+            return super().decide_evolution(view, game_map, me, rng)
+        return random_orders(view, game_map, me, rng)
 
     def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
                           rng: random.Random) -> list[PlaceOrder]:

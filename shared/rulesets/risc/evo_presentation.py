@@ -1,0 +1,362 @@
+"""How RISC Evolutions 2 and 3 read in the text client: commands that name levels, upgrades, research, spies and
+cloaks; a board with unit levels, sizes, production, stocks and technology, and under fog what was last seen and when.
+
+RiscPresentation (presentation.py) hands a game's view and events here when they are an evolution's; Evolution 1
+reads exactly as before.
+
+Commands (E3): `move 5 Narnia Oz` takes the lowest levels first, from what the player's orders so far leave at
+Narnia; `move 2@3 Narnia Oz` moves two level-3 units; `move 3@0,2@1 Narnia Oz` names several levels; `attack` reads
+the same. The orders always carry their levels: one order per level. `upgrade 4 Narnia 0 2`, `research`,
+`research cloaking`, `spy 1 Narnia` (train a spy), `spy 1 Narnia Oz` (move spies), `cloak Narnia`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from shared.game import grammar
+from shared.game.grammar import ParseError
+from shared.game.presentation import (
+    ArgKind,
+    Context,
+    Fragments,
+    OrderCommand,
+    Palette,
+    line,
+    plural,
+    units,
+)
+from shared.maps.model import GameMap
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.evo_checker import EvoTally, account, levels_left, start_tally
+from shared.rulesets.risc.evo_events import (
+    Battle,
+    CloakingResearched,
+    LevelMoved,
+    SpiesMoved,
+    SpiesTrained,
+    StocksReport,
+    TechnologyResearched,
+    TerritoryCloaked,
+    UnitsUpgraded,
+)
+from shared.rulesets.risc.evo_orders import (
+    CloakingResearchOrder,
+    CloakOrder,
+    LevelAttackOrder,
+    LevelMoveOrder,
+    ResearchOrder,
+    SpyMoveOrder,
+    SpyOrder,
+    UpgradeOrder,
+)
+from shared.rulesets.risc.evo_view import EvoTerritory, EvoView, game_from_evo_view
+from shared.rulesets.risc.levels import TOP_LEVEL, lowest_first, research_cost, short_levels
+
+UPGRADE = OrderCommand("upgrade", ("u",), "upgrade N TERRITORY FROM TO", "upgrade 4 Narnia 0 2",
+                       "raise N units on your territory from level FROM to level TO, for technology "
+                       "(Evolutions 2 and 3)",
+                       (ArgKind.UNITS, ArgKind.OWN, ArgKind.NUMBER, ArgKind.NUMBER), ("orders",))
+RESEARCH = OrderCommand("research", ("r",), "research [cloaking]", "research",
+                        "raise your maximum technology level by one, from the next turn; `research cloaking` "
+                        "learns cloaking (Evolution 3)", (ArgKind.CHOICE,), ("orders",), ("cloaking",))
+SPY = OrderCommand("spy", (), "spy N TERRITORY | spy N FROM TO", "spy 1 Narnia",
+                   "turn N level-0 units on your territory into spies, or move N spies from one territory to "
+                   "another (Evolution 3)", (ArgKind.UNITS, ArgKind.TERRITORY, ArgKind.TERRITORY), ("orders",))
+CLOAK = OrderCommand("cloak", (), "cloak TERRITORY", "cloak Narnia",
+                     "hide your territory from other players' sight for the next 3 turns (Evolution 3, once "
+                     "cloaking is researched)", (ArgKind.OWN,), ("orders",))
+
+EVO_COMMANDS = (UPGRADE, RESEARCH, SPY, CLOAK)
+
+_COUNT = re.compile(r"^(\d{1,9})(?:@(\d{1,2}))?$")
+
+
+def _usage(command: OrderCommand) -> str:
+    return f"usage: {command.usage}, e.g. {command.example}"
+
+
+def _count(text: str, command: OrderCommand) -> int | ParseError:
+    return grammar.count(text, "the number of units", _usage(command))
+
+
+def counts(text: str, command: OrderCommand) -> list[tuple[int, int | None]] | ParseError:
+    """`5`, `2@3` or `3@0,2@1`: (units, level) pairs, level None where the player left it out."""
+    found: list[tuple[int, int | None]] = []
+    for part in text.split(","):
+        match = _COUNT.match(part.strip())
+        if match is None:
+            return ParseError(f'"{text}" is not a number of units (N, or N@LEVEL such as 2@3, or several such as '
+                              f"3@0,2@1); {_usage(command)}")
+        level = None if match.group(2) is None else int(match.group(2))
+        if level is not None and level > TOP_LEVEL:
+            return ParseError(f"unit levels go from 0 to {TOP_LEVEL}, not {level}")
+        found.append((int(match.group(1)), level))
+    if len(found) > 1 and any(level is None for _, level in found):
+        return ParseError(f"name a level for each count (3@0,2@1), or give one plain count; {_usage(command)}")
+    return found
+
+
+def _tally(context: Context, view: EvoView) -> tuple[Any, EvoTally] | None:
+    if context.game_map is None or context.you is None or context.you not in view.players:
+        return None
+    game = game_from_evo_view(view, context.game_map, context.you, list(context.orders))
+    counted = start_tally(game, context.you)
+    for order in context.orders:
+        counted = account(game, context.you, counted, order)
+    return game, counted
+
+
+def parse_move_or_attack(command_name: str, words: list[str], context: Context, view: EvoView,
+                         command: OrderCommand) -> list[Any] | ParseError:
+    asked = counts(words[0], command)
+    if isinstance(asked, ParseError):
+        return asked
+    if len(words) < 3:
+        return ParseError(f"{command_name} needs a number of units, where from and where to; {_usage(command)}")
+    names = context.territories
+    pair = grammar.names(words[1:], names, 2, _usage(command))
+    if isinstance(pair, ParseError):
+        if len(words) == 3:
+            for label, word in (("from", words[1]), ("to", words[2])):
+                one = grammar.name(word, names)
+                if isinstance(one, ParseError):
+                    return ParseError(f"{label}: {one}")
+        return pair
+    source, target = pair
+    cls = LevelMoveOrder if command_name == "move" else LevelAttackOrder
+    if len(asked) == 1 and asked[0][1] is None:
+        wanted = asked[0][0]
+        known = _tally(context, view)
+        if known is None:
+            return [cls(wanted, 0, source, target)]
+        game, counted = known
+        left = levels_left(game.board, counted, source) if source in game.board.owner else ()
+        taken = lowest_first(left, wanted)
+        if wanted < 1 or source not in game.board.owner or game.board.owner[source] != context.you:
+            return [cls(wanted, 0, source, target)]  # the rules say what is wrong with it
+        if sum(n for _, n in taken) < wanted:
+            detail = short_levels(left)
+            return ParseError(f"{source} has {units(sum(left))} left to send{f' ({detail})' if detail else ''}, "
+                              f"you asked for {wanted}")
+        return [cls(n, level, source, target) for level, n in taken]
+    return [cls(n, level if level is not None else 0, source, target) for n, level in asked]
+
+
+def parse(command: OrderCommand, args: list[str], context: Context, view: EvoView) -> list[Any] | ParseError:
+    names = context.territories
+    if command.name in ("move", "attack"):
+        if not args:
+            return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
+        return parse_move_or_attack(command.name, args, context, view, command)
+    if command is UPGRADE:
+        if len(args) < 4:
+            return ParseError(f"upgrade needs a number of units, a territory and two levels; {_usage(command)}")
+        count = _count(args[0], command)
+        if isinstance(count, ParseError):
+            return count
+        levels = [grammar.count(word, "a level", _usage(command)) for word in args[-2:]]
+        for level in levels:
+            if isinstance(level, ParseError):
+                return level
+        territory = grammar.name(" ".join(args[1:-2]), names)
+        if isinstance(territory, ParseError):
+            return territory
+        return [UpgradeOrder(count, territory, int(str(levels[0])), int(str(levels[1])))]
+    if command is RESEARCH:
+        if not args:
+            return [ResearchOrder()]
+        if len(args) == 1 and "cloaking".startswith(args[0].casefold()) and args[0]:
+            return [CloakingResearchOrder()]
+        return ParseError(f"research takes nothing, or the word cloaking; {_usage(command)}")
+    if command is SPY:
+        if len(args) < 2:
+            return ParseError(f"spy needs a number of spies and a territory (or two); {_usage(command)}")
+        count = _count(args[0], command)
+        if isinstance(count, ParseError):
+            return count
+        rest = args[1:]
+        one = grammar.name(" ".join(rest), names) if len(rest) >= 1 else None
+        two = grammar.names(rest, names, 2, _usage(command)) if len(rest) >= 2 else None
+        if isinstance(two, tuple) and isinstance(one, str) and len(rest) > 2:
+            return ParseError(f'"{" ".join(rest)}" can be read as one territory or two: put "double quotes" around '
+                              "each name")
+        if isinstance(two, tuple):
+            return [SpyMoveOrder(count, two[0], two[1])]
+        if isinstance(one, str):
+            return [SpyOrder(count, one)]
+        return one if isinstance(one, ParseError) else ParseError(_usage(command))
+    if command is CLOAK:
+        if not args:
+            return ParseError(f"cloak needs a territory; {_usage(command)}")
+        territory = grammar.name(" ".join(args), names)
+        return territory if isinstance(territory, ParseError) else [CloakOrder(territory)]
+    return ParseError(_usage(command))
+
+
+# ---- events ----------------------------------------------------------------------------------------------------------
+
+def _with_levels(counts_: Sequence[int]) -> str:
+    total = sum(counts_)
+    shown = short_levels(counts_)
+    return f"{total} ({shown})" if shown and any(counts_[1:]) else str(total)
+
+
+def battle_line(battle: Battle, palette: Palette) -> Fragments:
+    seen = sum(n for _, n in battle.sources)
+    attacking = sum(battle.attacking)
+    if len(battle.sources) == 1 and seen == attacking:
+        came = f" from {battle.sources[0][0]}"
+    elif battle.sources:
+        came = " from " + ", ".join(f"{name} {n}" for name, n in battle.sources)
+        if seen < attacking:
+            came += f" and {attacking - seen} from out of sight"
+    else:
+        came = " from out of sight"
+    out: Fragments = [*palette.name(battle.attacker), ("", f" attacked {battle.territory} ("),
+                      *palette.name(battle.defender),
+                      ("", f") with {_with_levels(battle.attacking)}{came} against {_with_levels(battle.defending)}: ")]
+    lost_a = attacking - sum(battle.attackers_left)
+    lost_d = sum(battle.defending) - sum(battle.defenders_left)
+    out += [*palette.name(battle.attacker), ("", f" lost {lost_a}, "), *palette.name(battle.defender),
+            ("", f" lost {lost_d}. ")]
+    if battle.attacker_won:
+        out += [*palette.name(battle.attacker),
+                ("", f" takes {battle.territory}, {_with_levels(battle.attackers_left)} left.")]
+    else:
+        out += [*palette.name(battle.defender),
+                ("", f" holds {battle.territory}, {_with_levels(battle.defenders_left)} left.")]
+    return [*out, ("", "\n")]
+
+
+def event_line(event: Any, palette: Palette, you: str | None) -> Fragments | None:
+    """One evolution event as a line; None for an event of Evolution 1 (presentation.py says those)."""
+    if isinstance(event, LevelMoved):
+        return line(*palette.name(event.player),
+                    ("", f" moved {event.units} level-{event.level} from {event.source} to {event.target}."))
+    if isinstance(event, Battle):
+        return battle_line(event, palette)
+    if isinstance(event, UnitsUpgraded):
+        return line(*palette.name(event.player), ("", f" upgraded {event.units} on {event.territory} from level "
+                                                      f"{event.level} to {event.to_level}."))
+    if isinstance(event, TechnologyResearched):
+        return line(*palette.name(event.player), ("", f" reached technology level {event.tech_level}."))
+    if isinstance(event, CloakingResearched):
+        return line(*palette.name(event.player), ("", " learnt cloaking."))
+    if isinstance(event, TerritoryCloaked):
+        return line(("", f"{event.territory} is cloaked to the end of turn {event.until}."))
+    if isinstance(event, SpiesTrained):
+        return line(("", f"{plural(event.units, 'spy', 'spies')} trained on {event.territory}."))
+    if isinstance(event, SpiesMoved):
+        return line(("", f"{plural(event.units, 'spy', 'spies')} moved from {event.source} to {event.target}."))
+    if isinstance(event, StocksReport):
+        return line(("class:muted", f"Spent {event.spent_food} food and {event.spent_technology} technology, "
+                                    f"produced {event.produced_food} food and {event.produced_technology} "
+                                    f"technology: you hold {event.food} food and {event.technology} technology."))
+    return None
+
+
+# ---- the board -------------------------------------------------------------------------------------------------------
+
+def _territory_text(name: str, t: EvoTerritory, game_map: GameMap, view: EvoView) -> str:
+    shown = short_levels(t.levels)
+    count = units(t.units) + (f" ({shown})" if shown and any(t.levels[1:]) else "")
+    extras = [f"size {t.size}"]
+    if t.food is not None:
+        extras.append(f"+{t.food} food +{t.technology} tech")
+    if t.spies:
+        extras.append(plural(t.spies, "spy", "spies") + " of yours")
+    if t.cloaked_until is not None:
+        extras.append(f"cloaked to turn {t.cloaked_until}")
+    if t.fog == "memory":
+        extras.append(f"seen on turn {t.seen}")
+    return (f"  {count} in {name}, {', '.join(extras)} "
+            f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n")
+
+
+def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, placing: dict[str, int]) -> Fragments:
+    out: Fragments = []
+    me = view.players.get(you) if you is not None else None
+    if me is not None and me.food is not None:
+        step = research_cost(me.tech_level)
+        research = f" (research to {me.tech_level + 1}: {step} technology)" if step is not None else ""
+        out.append(("class:title", f"You hold {me.food} food and {me.technology} technology; maximum technology "
+                                   f"level {me.tech_level}{research}"
+                                   + (", cloaking learnt" if me.cloaking else "") + "\n"))
+    others = [f"{p} {s.tech_level}" for p, s in view.players.items() if p != you and not s.eliminated]
+    if others:
+        out.append(("class:muted", "Technology levels: " + ", ".join(others) + "\n"))
+    if view.following is not None:
+        out.append(("class:muted", f"Following {view.following}'s sight.\n"))
+    owners: list[str | None] = list(palette.players)
+    if you in owners:
+        owners.remove(you)
+        owners.insert(0, you)
+    owners.append(None)
+    for owner in owners:
+        held = [n for n in game_map.names
+                if view.territories[n].fog != "unknown" and view.territories[n].owner == owner]
+        if not held:
+            continue
+        if out:
+            out.append(("", "\n"))
+        out += [*palette.name(owner, you), (palette.style(owner), ":\n")]
+        for name in held:
+            text = _territory_text(name, view.territories[name], game_map, view)
+            if placing.get(name):
+                text = text.replace(f" in {name},", f" (+{placing[name]} to place) in {name},", 1)
+            out.append(("class:muted" if view.territories[name].fog == "memory" else "", text))
+    never = [n for n in game_map.names if view.territories[n].fog == "unknown"]
+    if never:
+        if out:
+            out.append(("", "\n"))
+        out.append(("class:muted", "Never seen:\n"))
+        for name in never:
+            out.append(("class:muted", f"  {name}, size {view.territories[name].size} "
+                                       f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n"))
+    return out
+
+
+def summary(view: EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
+    stage = ("placement" if view.phase is Phase.PLACEMENT
+             else f"finished after turn {view.turn}" if view.phase is Phase.FINISHED else f"turn {view.turn}")
+    fogged = " (fog of war)" if view.fogged() else ""
+    out: Fragments = [("class:title", f"{game_map.name}, {stage}, Evolution {view.evolution}{fogged}"), ("", "\n")]
+    width = max((len(n) + (6 if n == you else 0) for n in view.players), default=0)
+    for name, player in view.players.items():
+        shown = f"{name} (you)" if name == you else name
+        parts = []
+        if player.territories is not None:
+            parts.append(plural(player.territories, "territory", "territories"))
+            parts.append(units(player.units or 0))
+        parts.append(f"technology level {player.tech_level}")
+        if player.food is not None:
+            parts.append(f"{player.food} food, {player.technology} technology")
+        if player.eliminated:
+            parts.append("eliminated")
+        elif view.phase is Phase.FINISHED and name == view.winner:
+            parts.append("winner")
+        out += [("", "  "), (palette.style(name), shown.ljust(width)), ("", "  " + "; ".join(parts) + "\n")]
+    return out
+
+
+def status(view: EvoView, you: str | None, orders: Sequence[Any], game_map: GameMap | None) -> str:
+    if view.phase is not Phase.ORDERS or you is None or view.food_left is None:
+        return ""
+    food, technology = view.food_left, view.technology_left
+    if game_map is not None and list(orders) != list(view.your_orders):
+        try:
+            known = _tally(Context(game_map, view, you, tuple(orders)), view)
+        except (KeyError, ValueError):  # orders the client holds that this view cannot account for
+            known = None
+        if known is not None:
+            food, technology = known[1].food, known[1].technology
+    return f"{food} food, {technology} technology left"
+
+
+def standings(view: EvoView) -> dict[str, tuple[int, int]]:
+    if view.phase is Phase.PLACEMENT:
+        return {}
+    return {name: (p.territories, p.units or 0) for name, p in view.players.items() if p.territories is not None}

@@ -1,0 +1,381 @@
+"""RISC Evolutions 2 and 3 (../shared/spec/risc-evolutions.md): setting a game up, placement and a turn.
+
+Evolution 1's rules hold unless these change them (R1-R27); the rule set (rules.py) sends a game here when its
+`evolution` option is 2 or 3, and keeps Evolution 1's own code for Evolution 1, so that its games replay as before.
+
+A turn (E8): every upgrade and every spy trained, then every move (units and spies), then every attack (R17-R24 with
+E9's combat), then research and cloaks; then one level-0 unit on every owned territory and each player's production
+(E10). Each player's orders of one kind execute in the order issued, players in seat order; the checker (E7) has made
+sure each can be paid and finds its units.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from shared.game.game import Game
+from shared.game.random import GameRandom
+from shared.game.ruleset import Legal, Private, Told
+from shared.maps.groups import starting_groups
+from shared.maps.model import GameMap
+from shared.rulesets.risc import evo_checker, fog
+from shared.rulesets.risc.board import Phase, RiscBoard
+from shared.rulesets.risc.events import GameWon, PlayerEliminated, TurnStarted, UnitsPlaced, UnitsReceived
+from shared.rulesets.risc.evo_board import EvoState
+from shared.rulesets.risc.evo_checker import EvoTally, levels_floor, levels_left, spies_left
+from shared.rulesets.risc.evo_combat import fight_levels
+from shared.rulesets.risc.evo_events import (
+    Battle,
+    CloakingResearched,
+    LevelMoved,
+    SpiesMoved,
+    SpiesTrained,
+    StocksReport,
+    TechnologyResearched,
+    TerritoryCloaked,
+    UnitsUpgraded,
+)
+from shared.rulesets.risc.evo_orders import (
+    AnyOrder,
+    CloakingResearchOrder,
+    CloakOrder,
+    LevelAttackOrder,
+    LevelMoveOrder,
+    ResearchOrder,
+    SpyMoveOrder,
+    SpyOrder,
+    UpgradeOrder,
+)
+from shared.rulesets.risc.levels import (
+    CLOAK_COST,
+    CLOAK_TURNS,
+    CLOAKING_MIN_TECH_LEVEL,
+    CLOAKING_RESEARCH_COST,
+    FIRST_TECH_LEVEL,
+    LEVELS,
+    SPY_COST,
+    TOP_LEVEL,
+    TOTAL,
+    Levels,
+    add,
+    combine,
+    level_zero,
+    research_cost,
+    upgrade_cost,
+)
+from shared.rulesets.risc.options import RiscOptions
+from shared.rulesets.risc.orders import PlaceOrder
+from shared.rulesets.risc.resources import Stock, land_for_game
+
+EvoGame = Game[RiscBoard, Any]
+
+
+def setup(board: RiscBoard, game_map: GameMap, players: Sequence[str], options: RiscOptions,
+          rng: GameRandom) -> RiscBoard:
+    """Evolution 1's board (groups, owners, neutrals, pools) with what the evolutions add (E1, E2). The extra dice
+    are drawn after Evolution 1's, from the same setup generator."""
+    groups = starting_groups(game_map, len(players))
+    land = land_for_game(game_map, groups, rng)
+    evo = EvoState(land=land, levels={name: level_zero(board.units[name]) for name in game_map.names},
+                   stocks={p: Stock(options.food, options.technology) for p in players},
+                   tech_level=dict.fromkeys(players, FIRST_TECH_LEVEL))
+    board = board.evolve(evo=evo)
+    if options.evolution >= 3:
+        board = board.evolve(evo=evo.evolve(memory=fog.remember(game_map, board, players)))
+    return board
+
+
+def _fogged(game: EvoGame) -> bool:
+    evolution: int = game.options.evolution
+    return evolution >= 3
+
+
+def _units(levels: Mapping[str, Levels]) -> dict[str, int]:
+    return {name: sum(counts) for name, counts in levels.items()}
+
+
+def resolve_placement(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]]) -> tuple[RiscBoard, list[Told]]:
+    board, evo = game.board, evo_checker.state(game.board)
+    seen = fog.sights(game.game_map, board, game.players) if _fogged(game) else {}
+    levels = dict(evo.levels)
+    events: list[Told] = []
+    for player in game.players:
+        for order in orders.get(player, ()):
+            if isinstance(order, PlaceOrder):
+                levels[order.territory] = add(levels[order.territory], 0, order.units)
+                placed = UnitsPlaced(player, order.territory, order.units)
+                events.append(fog.tell(placed, fog.audience(seen, order.territory, also=(player,)))
+                              if seen else placed)
+    events.append(TurnStarted(1))
+    board = board.evolve(phase=Phase.ORDERS, turn=1, units=_units(levels), pools={}, evo=evo.evolve(levels=levels))
+    return _remembered(game, board), events
+
+
+def _remembered(game: EvoGame, board: RiscBoard) -> RiscBoard:
+    """E12: each player's memory after a resolution, with the land they lost (they saw it lost)."""
+    if not _fogged(game):
+        return board
+    evo = evo_checker.state(board)
+    before = game.board.owner
+    lost = {p: [n for n in game.game_map.names if before[n] == p and board.owner[n] != p] for p in game.players}
+    return board.evolve(evo=evo.evolve(memory=fog.remember(game.game_map, board, game.players, lost)))
+
+
+class _Turn:
+    """One turn being carried out: the board's changing parts, what each player spent, and what is told."""
+
+    def __init__(self, game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]]) -> None:
+        board = game.board
+        evo = evo_checker.state(board)
+        self.game = game
+        self.orders = orders
+        self.fogged = _fogged(game)
+        self.alive = [p for p in game.players if p not in board.eliminated]
+        self.seen = fog.sights(game.game_map, board, game.players) if self.fogged else {}
+        self.owner = dict(board.owner)
+        self.levels = {name: list(counts) for name, counts in evo.levels.items()}
+        self.spies = {p: dict(evo.spies_of(p)) for p in game.players}
+        self.stocks = dict(evo.stocks)
+        self.tech_level = dict(evo.tech_level)
+        self.cloaking = list(evo.cloaking)
+        self.cloaked = dict(evo.cloaked)
+        self.spent_food: dict[str, int] = defaultdict(int)
+        self.spent_technology: dict[str, int] = defaultdict(int)
+        self.events: list[Told] = []
+        self.tallies = {p: evo_checker.start_tally(game, p) for p in self.alive}
+
+    def orders_of(self, player: str, *kinds: type) -> list[Any]:
+        return [o for o in self.orders.get(player, ()) if isinstance(o, kinds)]
+
+    def tell(self, event: object, *territories: str, player: str) -> None:
+        """Everyone is told in Evolution 2; under fog, who saw the territories when the turn began, and `player`."""
+        if self.fogged:
+            self.events.append(fog.tell(event, fog.audience(self.seen, *territories, also=(player,))))
+        else:
+            self.events.append(event)
+
+    def secret(self, event: object, player: str) -> None:
+        """Told to `player` alone, whatever the evolution (E11, E13, E14)."""
+        self.events.append(Private(event, frozenset({player})))
+
+    def spend(self, player: str, food: int = 0, technology: int = 0) -> None:
+        self.spent_food[player] += food
+        self.spent_technology[player] += technology
+
+    # E5, E13: upgrades and spies first.
+    def upgrades(self) -> None:
+        for player in self.alive:
+            for order in self.orders_of(player, UpgradeOrder, SpyOrder):
+                counts = self.levels[order.territory]
+                if isinstance(order, UpgradeOrder):
+                    counts[order.level] -= order.units
+                    counts[order.to_level] += order.units
+                    self.spend(player, technology=upgrade_cost(order.units, order.level, order.to_level))
+                    self.tell(UnitsUpgraded(player, order.territory, order.units, order.level, order.to_level),
+                              order.territory, player=player)
+                else:
+                    counts[0] -= order.units
+                    self.spies[player][order.territory] = self.spies[player].get(order.territory, 0) + order.units
+                    self.spend(player, technology=SPY_COST * order.units)
+                    self.secret(SpiesTrained(player, order.territory, order.units), player)
+
+    # E4, E13: moves, each player's in the order issued; the paths are those of the turn's start.
+    def moves(self) -> None:
+        for player in self.alive:
+            tally = self.tallies[player]
+            for order in self.orders_of(player, LevelMoveOrder, SpyMoveOrder):
+                if isinstance(order, LevelMoveOrder):
+                    per_unit = evo_checker.move_cost(self.game, player, tally, order.source, order.target) or 0
+                    self.levels[order.source][order.level] -= order.units
+                    self.levels[order.target][order.level] += order.units
+                    self.spend(player, food=per_unit * order.units)
+                    self.tell(LevelMoved(player, order.units, order.level, order.source, order.target),
+                              order.source, order.target, player=player)
+                else:
+                    per_spy = evo_checker.spy_cost(self.game, player, tally, order.source, order.target) or 0
+                    spies = self.spies[player]
+                    spies[order.source] -= order.units
+                    if not spies[order.source]:
+                        del spies[order.source]
+                    spies[order.target] = spies.get(order.target, 0) + order.units
+                    self.spend(player, food=per_spy * order.units)
+                    self.secret(SpiesMoved(player, order.units, order.source, order.target), player)
+
+    # R18, R21-R24 with E9: every attacking unit leaves at once (1 food each, E4), then each target's fights.
+    def attacks(self, rng: GameRandom) -> None:
+        forces: dict[str, dict[str, list[int]]] = defaultdict(dict)
+        sources: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
+        for player in self.alive:
+            for order in self.orders_of(player, LevelAttackOrder):
+                self.levels[order.source][order.level] -= order.units
+                force = forces[order.target].setdefault(player, [0] * LEVELS)
+                force[order.level] += order.units
+                came_from = sources[(order.target, player)]
+                came_from[order.source] = came_from.get(order.source, 0) + order.units
+                self.spend(player, food=order.units)
+        for target in self.game.game_map.names:
+            if target not in forces:
+                continue
+            attackers = list(forces[target])
+            rng.shuffle(attackers)
+            for attacker in attackers:
+                attacking = tuple(forces[target][attacker])
+                defender, defending = self.owner[target], tuple(self.levels[target])
+                if defender == attacker:  # cannot follow from legal orders; joins rather than fights
+                    self.levels[target] = list(combine(defending, attacking))
+                    continue
+                attackers_left, defenders_left = fight_levels(attacking, defending, rng)
+                won = sum(attackers_left) > 0
+                if won:
+                    self.owner[target] = attacker
+                    self.cloaked.pop(target, None)  # E14: a cloak ends when its territory changes hands
+                self.levels[target] = list(attackers_left if won else defenders_left)
+                battle = Battle(target, attacker, defender, attacking, defending, attackers_left, defenders_left,
+                                self.owner[target], tuple(sources[(target, attacker)].items()))
+                if self.fogged:
+                    self.events.extend(fog.tell_battle(battle, self.seen))
+                else:
+                    self.events.append(battle)
+
+    # E6, E14: research and cloaks last; a new level counts from the next turn.
+    def research(self) -> None:
+        turn = self.game.board.turn
+        for player in self.alive:
+            for order in self.orders_of(player, ResearchOrder, CloakingResearchOrder, CloakOrder):
+                if isinstance(order, ResearchOrder):
+                    level = self.tech_level.get(player, FIRST_TECH_LEVEL)
+                    self.spend(player, technology=research_cost(level) or 0)
+                    self.tech_level[player] = level + 1
+                    self.events.append(TechnologyResearched(player, level + 1))
+                elif isinstance(order, CloakingResearchOrder):
+                    self.spend(player, technology=CLOAKING_RESEARCH_COST)
+                    self.cloaking.append(player)
+                    self.secret(CloakingResearched(player), player)
+                elif self.owner[order.territory] == player:  # a cloak on land lost this turn is void and unpaid
+                    self.spend(player, technology=CLOAK_COST)
+                    until = max(self.cloaked.get(order.territory, 0), turn + CLOAK_TURNS)
+                    self.cloaked[order.territory] = until
+                    self.secret(TerritoryCloaked(player, order.territory, until), player)
+
+    # E10 (R19): a level-0 unit on every owned territory, then the production of what each player holds now.
+    def end(self) -> tuple[dict[str, int], dict[str, Stock]]:
+        received: dict[str, int] = defaultdict(int)
+        produced: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        land = evo_checker.state(self.game.board).land
+        for name in self.game.game_map.names:
+            holder = self.owner[name]
+            if holder is not None:
+                self.levels[name][0] += 1
+                received[holder] += 1
+                produced[holder][0] += land[name].food
+                produced[holder][1] += land[name].technology
+        for player in self.alive:
+            if received[player]:
+                event = UnitsReceived(player, received[player])
+                self.events.append(Private(event, frozenset({player})) if self.fogged else event)
+        stocks: dict[str, Stock] = {}
+        for player, stock in self.stocks.items():
+            food = stock.food - self.spent_food[player] + produced[player][0]
+            technology = stock.technology - self.spent_technology[player] + produced[player][1]
+            if food < 0 or technology < 0:
+                raise AssertionError(f"{player}'s stock went below zero: the checker let through what cannot be paid")
+            stocks[player] = Stock(food, technology)
+            if player in self.alive:
+                self.secret(StocksReport(player, self.spent_food[player], self.spent_technology[player],
+                                         produced[player][0], produced[player][1], food, technology), player)
+        return received, stocks
+
+
+def resolve_turn(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]],
+                 rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+    board = game.board
+    turn = _Turn(game, orders)
+    turn.upgrades()
+    turn.moves()
+    turn.attacks(rng)
+    turn.research()
+    received, stocks = turn.end()
+
+    # R25-R26: players with nothing left are out; one owner of everything wins.
+    newly_out = [p for p in turn.alive if received[p] == 0]
+    turn.events.extend(PlayerEliminated(p) for p in newly_out)
+    holders = set(turn.owner.values())
+    winner = holders.pop() if len(holders) == 1 else None
+    if winner is not None:
+        turn.events.append(GameWon(winner))
+    else:
+        turn.events.append(TurnStarted(board.turn + 1))
+    levels = {name: tuple(counts) for name, counts in turn.levels.items()}
+    spies = {p: {t: n for t, n in s.items() if n} for p, s in turn.spies.items() if any(s.values())}
+    cloaked = {t: until for t, until in turn.cloaked.items() if until > board.turn}
+    evo = evo_checker.state(board).evolve(levels=levels, stocks=stocks, tech_level=turn.tech_level,
+                                          cloaking=tuple(turn.cloaking), cloaked=cloaked, spies=spies)
+    new_board = board.evolve(phase=Phase.FINISHED if winner else Phase.ORDERS, turn=board.turn + (0 if winner else 1),
+                             owner=turn.owner, units=_units(levels), eliminated=board.eliminated + tuple(newly_out),
+                             winner=winner, evo=evo)
+    return _remembered(game, new_board), turn.events
+
+
+# ---- legal orders ----------------------------------------------------------------------------------------------------
+
+def legal_orders(game: EvoGame, player: str, tally: EvoTally) -> list[Legal[Any]]:
+    """Every order `player` could issue now, each with its count at the most (E7 included: what food and
+    technology allow)."""
+    board, game_map = game.board, game.game_map
+    evo = evo_checker.state(board)
+    if board.phase is Phase.PLACEMENT:
+        if tally.pool_left <= 0:
+            return []
+        return [Legal(PlaceOrder(t, tally.pool_left), "units") for t in game_map.names if board.owner[t] == player]
+    if board.phase is not Phase.ORDERS:
+        return []
+    evolution: int = game.options.evolution
+    legal: list[Legal[Any]] = []
+    paths = evo_checker.paths_of(game, player, tally)
+    most = evo.tech_level.get(player, FIRST_TECH_LEVEL)
+    own = [name for name in game_map.names if board.owner[name] == player]
+    for source in own:
+        left = levels_left(board, tally, source)
+        floor = levels_floor(board, tally, source)
+        costs = paths.from_source(source)
+        for level in range(LEVELS):
+            if left[level] > 0:
+                attack = min(left[level], tally.food)
+                if attack > 0:
+                    legal += [Legal(LevelAttackOrder(attack, level, source, t), "units")
+                              for t in game_map.neighbours_in_order(source) if board.owner[t] != player]
+                for target in own:
+                    if target != source and target in costs:
+                        units = min(left[level], tally.food // costs[target])
+                        if units > 0:
+                            legal.append(Legal(LevelMoveOrder(units, level, source, target), "units"))
+            if floor[level] > 0:
+                for to_level in range(level + 1, min(most, TOP_LEVEL) + 1):
+                    units = min(floor[level], tally.technology // (TOTAL[to_level] - TOTAL[level]))
+                    if units > 0:
+                        legal.append(Legal(UpgradeOrder(units, source, level, to_level), "units"))
+        if evolution >= 3 and floor[0] > 0 and tally.technology >= SPY_COST:
+            legal.append(Legal(SpyOrder(min(floor[0], tally.technology // SPY_COST), source), "units"))
+        if evolution >= 3 and player in evo.cloaking and source not in tally.cloaks and tally.technology >= CLOAK_COST:
+            legal.append(Legal(CloakOrder(source)))
+    cost = research_cost(most)
+    if not tally.researched and cost is not None and cost <= tally.technology:
+        legal.append(Legal(ResearchOrder()))
+    if evolution >= 3:
+        if (not tally.researched and player not in evo.cloaking and most >= CLOAKING_MIN_TECH_LEVEL
+                and tally.technology >= CLOAKING_RESEARCH_COST):
+            legal.append(Legal(CloakingResearchOrder()))
+        places = set(evo.spies_of(player)) | set(tally.spies)
+        for source in (n for n in game_map.names if n in places):
+            spies = spies_left(board, tally, player, source)
+            if spies <= 0:
+                continue
+            for target in game_map.names:
+                if target == source:
+                    continue
+                per_spy = paths.cost_into(source, target)
+                if per_spy is not None and tally.food >= per_spy:
+                    legal.append(Legal(SpyMoveOrder(min(spies, tally.food // per_spy), source, target), "units"))
+    return legal

@@ -1,0 +1,26 @@
+"""E12 in the text client: the board shows what a player last saw, marked with its turn, and what they never saw."""
+
+from __future__ import annotations
+
+from shared.game.presentation import Palette
+from shared.rulesets.risc.evo_orders import LevelAttackOrder, LevelMoveOrder
+from tests.evolution_support import RISC, play_turn, seed_game
+
+
+def test_E12_the_board_marks_what_was_last_seen_with_its_turn_and_lists_what_was_never_seen() -> None:
+    game, _ = play_turn(seed_game(3), {"green": [LevelMoveOrder(8, 0, "Oz", "Midkemia")],
+                                       "red": [LevelAttackOrder(1, 0, "Gondor", "Oz")]})
+    shown = "".join(t for _, t in RISC.presentation.board(RISC.view(game, "green"), game.game_map,
+                                                          Palette(game.players), "green"))
+    assert "14 units in Mordor, size 1, +0 food +0 tech, seen on turn 1 (next to: " in shown
+    assert "Never seen:\n  Roshar, size 1" in shown
+    assert "Hogwarts" in shown.split("Never seen:")[1]
+
+
+def test_E12_the_summary_says_the_game_is_under_fog_and_hides_others_counts() -> None:
+    game = seed_game(3)
+    shown = "".join(t for _, t in RISC.presentation.summary(RISC.view(game, "green"), game.game_map,
+                                                            Palette(game.players), "green"))
+    assert "Evolution 3 (fog of war)" in shown
+    assert "green (you)  3 territories; 30 units; technology level 1; 100 food, 100 technology" in shown
+    assert "blue         technology level 1" in shown
