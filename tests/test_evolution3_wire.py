@@ -1,0 +1,126 @@
+"""E12-E15 on the wire: in whole served games under fog of war, no frame a player or a spectator is sent carries
+what the fog hides from them, checked against the server's own game at the moment the frame was made.
+
+The players are the server's own computer players, each recording every frame the match sends it (its text, as a
+connection would write it) together with the game as it stood then (games are immutable, so holding it is enough).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from server.bots import ServerBot
+from server.match import Match
+from shared.bots.tournament import make_strategy
+from shared.game.game import Game
+from shared.protocol.patch import apply
+from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.fog import sight
+from shared.rulesets.risc.levels import NO_UNITS
+from tests.server_support import FAST, Client, create_game, running_server
+
+PLAYERS = ("ann", "bob", "cyd")
+
+
+class Recorder(ServerBot):
+    """A computer player that keeps every frame it is sent, with the game as the server held it then."""
+
+    def __init__(self, name: str, match: Match, seed: int) -> None:
+        super().__init__(name, make_strategy(match.ruleset, "strategist"), lambda _: match, seed=seed)
+        self.match = match
+        self.seen: list[tuple[dict[str, Any], Game[Any, Any] | None]] = []
+
+    def send(self, message: BaseModel, text: str | None = None) -> None:
+        self.seen.append((json.loads(text if text is not None else message.model_dump_json()), self.match.game))
+        super().send(message, text)
+
+
+class Watcher:
+    """A spectator's connection inside the server: it keeps what it is sent."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.games: set[str] = set()
+        self.views: dict[str, dict[str, Any]] = {}
+        self.seen: list[tuple[dict[str, Any], Game[Any, Any] | None]] = []
+
+    @property
+    def label(self) -> str:
+        return "watcher"
+
+    def send(self, message: BaseModel, text: str | None = None) -> None:
+        self.seen.append((json.loads(text if text is not None else message.model_dump_json()), self.match.game))
+
+
+def check_frames(who: str | None, frames: list[tuple[dict[str, Any], Game[Any, Any] | None]],
+                 match: Match) -> tuple[int, dict[str, Any] | None]:
+    """Every territory in every view a receiver got is either in its sight (and true), remembered (and as the
+    server remembers it for them), or unknown; every log entry it got was for it. Returns how many views were
+    checked, and the last view."""
+    entries = {e.seq: e for e in match.log.after(0) or []}
+    view: dict[str, Any] | None = None
+    checked = 0
+    for frame, game in frames:
+        if frame.get("type") != "update" or game is None:
+            continue
+        board, finished = game.board, game.board.phase is Phase.FINISHED
+        for entry in frame["events"]:
+            kept = entries.get(entry["seq"])
+            if kept is not None and kept.audience is not None and not finished:
+                assert who in kept.audience, f"{who} was told of {entry['event']} meant for {kept.audience}"
+        if frame["view"] is not None:
+            view = frame["view"]
+        elif frame["view_patch"] is not None and view is not None:
+            view = apply(view, frame["view_patch"])
+        if view is None or finished or board.evo is None:
+            continue
+        sees = sight(game.game_map, board, who) if who is not None else frozenset()
+        memory = board.evo.memory.get(who, {}) if who is not None else {}
+        for name, shown in view["territories"].items():
+            if name in sees:
+                assert (shown.get("owner"), shown.get("units", 0)) == (board.owner[name], board.units[name])
+                assert shown.get("fog", "clear") == "clear"
+            elif name in memory:
+                seen = memory[name]
+                assert shown.get("fog") == "memory" and shown.get("seen") == seen.turn, (who, name, shown)
+                assert (shown.get("owner"), tuple(shown.get("levels", NO_UNITS))) == (seen.owner, tuple(seen.levels))
+            else:
+                assert shown.get("fog") == "unknown", (who, name, shown)
+                assert set(shown) <= {"size", "fog", "levels", "units", "spies"} and not shown.get("units"), shown
+        for player, status in view["players"].items():
+            if player != who:
+                assert status.get("food") is None and status.get("technology") is None, "others' stocks are secret"
+        checked += 1
+    return checked, view
+
+
+async def test_E15_no_frame_of_a_served_game_carries_what_the_fog_hides() -> None:
+    async with running_server(seeds=lambda: 424242, **FAST) as server:
+        lobby = await Client.connect(server)
+        game_id = await create_game(lobby, map="cataract", players=3, evolution=3, initial_units=24)
+        match = server.lobby.get(game_id)
+        watcher = Watcher(match)
+        await match.watch(watcher, None, None, None)
+        bots = [Recorder(name, match, seed) for seed, name in enumerate(PLAYERS)]
+        for bot in bots:
+            await match.join(bot, bot.name, None, None)
+        for _ in range(3000):
+            game = match.game
+            if game is not None and (game.board.phase is Phase.FINISHED or game.board.turn > 12):
+                break
+            await asyncio.sleep(0.01)
+        for bot in bots:
+            await bot.close()
+        game = match.game
+        assert game is not None and game.board.turn >= 3, "the game got under way"
+        for bot in bots:
+            assert bot.refused == 0
+            assert check_frames(bot.name, bot.seen, match)[0] >= 3
+        checked, last = check_frames(None, watcher.seen, match)
+        assert checked >= 3 and last is not None
+        if game.board.phase is not Phase.FINISHED:  # a spectator sees only what is public
+            assert all(t.get("fog") == "unknown" for t in last["territories"].values())
