@@ -32,6 +32,8 @@ class ReplayedStep:
     events: list[Any]
     """The rule set's events, as its objects."""
     game: Game[Any, Any]
+    private: list[bool] = field(default_factory=list)
+    """Which of the events were told only to some players (kept from everyone else until the game is over)."""
 
 
 @dataclass
@@ -102,8 +104,8 @@ def replay(stored: StoredGame) -> Replay:
             entry = logged(told)
             made.append({"event": ruleset.dump_event(entry.event),
                          "audience": None if entry.audience is None else sorted(entry.audience)})
-        result.steps.append(ReplayedStep(resolved.step, resolved.turn,
-                                         [logged(t).event for t in resolved.events], game))
+        result.steps.append(ReplayedStep(resolved.step, resolved.turn, [logged(t).event for t in resolved.events],
+                                         game, [logged(t).audience is not None for t in resolved.events]))
         if made != logged_events:
             at = next((i for i, (a, b) in enumerate(zip(made, logged_events, strict=False)) if a != b),
                       min(len(made), len(logged_events)))

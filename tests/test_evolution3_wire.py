@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 from pydantic import BaseModel
 
+from risc.cli import main
 from server.bots import ServerBot
 from server.match import Match
+from server.storage import SqliteStorage
+from server.storage.sqlite import DATABASE_NAME
 from shared.bots.tournament import make_strategy
 from shared.game.game import Game
 from shared.protocol.patch import apply
@@ -98,8 +103,9 @@ def check_frames(who: str | None, frames: list[tuple[dict[str, Any], Game[Any, A
     return checked, view
 
 
-async def test_E15_no_frame_of_a_served_game_carries_what_the_fog_hides() -> None:
-    async with running_server(seeds=lambda: 424242, **FAST) as server:
+async def test_E15_no_frame_of_a_served_game_carries_what_the_fog_hides(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    async with running_server(SqliteStorage(tmp_path / DATABASE_NAME), seeds=lambda: 424242, **FAST) as server:
         lobby = await Client.connect(server)
         game_id = await create_game(lobby, map="cataract", players=3, evolution=3, initial_units=24)
         match = server.lobby.get(game_id)
@@ -124,3 +130,8 @@ async def test_E15_no_frame_of_a_served_game_carries_what_the_fog_hides() -> Non
         assert checked >= 3 and last is not None
         if game.board.phase is not Phase.FINISHED:  # a spectator sees only what is public
             assert all(t.get("fog") == "unknown" for t in last["territories"].values())
+    if game.board.phase is not Phase.FINISHED:  # the replay of a game under way keeps its secrets too
+        assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 0
+        out = capsys.readouterr().out
+        assert "events told only to some players are kept until the game is over" in out
+        assert " attacked " not in out and " moved " not in out

@@ -51,18 +51,26 @@ def _run(args: argparse.Namespace) -> int:
     presentation = ruleset.presentation
     palette = Palette(tuple(s.name for s in stored.progress.seats))
     last = None
+    over = bool(result.steps) and ruleset.status(result.steps[-1].game).finished and stored.progress.finished
+    kept = 0
     for step in result.steps:
         status = ruleset.status(step.game)
         if step.turn != last:
             print(f"Turn {step.turn}")
             last = step.turn
-        for line in _lines(presentation.events(step.events, palette, None)):
+        # A game still under way is shown as a spectator sees it: what only some players were told stays theirs.
+        shown = [e for e, private in zip(step.events, step.private or [False] * len(step.events), strict=True)
+                 if over or not private]
+        kept += len(step.events) - len(shown)
+        for line in _lines(presentation.events(shown, palette, None)):
             print(line)
         if ruleset.simultaneous or status.turn != step.turn or status.finished:
             print("  standing:")
             view = ruleset.view(step.game, None)
             for line in _lines(presentation.summary(view, step.game.game_map, palette, None))[1:]:
                 print(line)
+    if kept:
+        print(f"({kept} events told only to some players are kept until the game is over)")
     if result.ok:
         print(f"OK: {len(result.steps)} resolutions replayed from the seed give the stored game")
         return 0
