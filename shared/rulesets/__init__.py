@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from shared.game.ruleset import AnyRuleSet
+from shared.rulesets.classic import ClassicRuleSet
 from shared.rulesets.risc import RiscRuleSet
 
 RULESETS: dict[str, AnyRuleSet] = {}
@@ -26,3 +27,4 @@ def get_ruleset(name: str) -> AnyRuleSet:
 
 
 register(RiscRuleSet())
+register(ClassicRuleSet())
