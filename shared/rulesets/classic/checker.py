@@ -15,7 +15,7 @@ from shared.rulesets.classic import geography
 from shared.rulesets.classic.board import ClassicBoard, Phase
 from shared.rulesets.classic.cards import MUST_TRADE_AT, SET_SIZE, is_set
 from shared.rulesets.classic.dice import most_attack_dice
-from shared.rulesets.classic.options import ClassicOptions, Fortify
+from shared.rulesets.classic.options import ClassicOptions, FortifyRule
 from shared.rulesets.classic.orders import (
     AllOut,
     Attack,
@@ -23,7 +23,7 @@ from shared.rulesets.classic.orders import (
     ChooseCapital,
     ClassicOrder,
     ExchangeCards,
-    Fortify as FortifyOrder,
+    Fortify,
     KeepCards,
     NoAttack,
     NoFortify,
@@ -74,7 +74,7 @@ ORDER_PHASES: dict[type[Any], tuple[Phase, ...]] = {
     AllOut: (Phase.ATTACK,),
     NoAttack: (Phase.ATTACK,),
     AttackMove: (Phase.MOVE_IN,),
-    FortifyOrder: (Phase.FORTIFICATION,),
+    Fortify: (Phase.FORTIFICATION,),
     NoFortify: (Phase.FORTIFICATION,),
 }
 
@@ -162,7 +162,7 @@ def check(game: Game[ClassicBoard, Any], player: str, order: ClassicOrder) -> Ru
         conquest = board.conquest
         assert conquest is not None
         return _count(order.armies, conquest.least, conquest.most, f"the armies moving into {conquest.target}")
-    if isinstance(order, FortifyOrder):
+    if isinstance(order, Fortify):
         return _check_fortify(game, player, order)
     return None
 
@@ -181,14 +181,14 @@ def _check_attack(game: Game[ClassicBoard, Any], player: str, order: Attack | Al
     armies = board.armies[order.source]
     if armies < 2:
         return RuleError(Code.NOT_ENOUGH_ARMIES, f"{order.source} has 1 army: an attack needs at least 2")
-    if isinstance(order, Attack):
-        if not _number(order.dice) or not 1 <= order.dice <= most_attack_dice(armies):
-            return RuleError(Code.BAD_DICE, f"with {plural(armies, 'army', 'armies')} in {order.source} you may "
-                                            f"roll 1 to {most_attack_dice(armies)} dice")
+    dice = order.dice if isinstance(order, Attack) else most_attack_dice(armies)
+    if not _number(dice) or not 1 <= dice <= most_attack_dice(armies):
+        return RuleError(Code.BAD_DICE, f"with {plural(armies, 'army', 'armies')} in {order.source} you may "
+                                        f"roll 1 to {most_attack_dice(armies)} dice")
     return None
 
 
-def _check_fortify(game: Game[ClassicBoard, Any], player: str, order: FortifyOrder) -> RuleError | None:
+def _check_fortify(game: Game[ClassicBoard, Any], player: str, order: Fortify) -> RuleError | None:
     board, game_map, options = game.board, game.game_map, game.options
     problem = (_own(game, player, order.source, "armies move from your own countries")
                or _own(game, player, order.target, "armies move to your own countries"))
@@ -196,7 +196,7 @@ def _check_fortify(game: Game[ClassicBoard, Any], player: str, order: FortifyOrd
         return problem
     if order.source == order.target:
         return RuleError(Code.SAME_COUNTRY, "armies move between two different countries")
-    adjacent_only = options.fortify is Fortify.ADJACENT
+    adjacent_only = options.fortify is FortifyRule.ADJACENT
     if order.target not in geography.fortify_targets(game_map, board.owner, order.source, adjacent_only):
         if adjacent_only:
             return RuleError(Code.NOT_ADJACENT, f"{order.target} is not next to {order.source} (this game "

@@ -21,7 +21,7 @@ class CardSchedule(StrEnum):
     """Domination's fixed sets: three infantry 4, three cavalry 6, three artillery 8, one of each 10."""
 
 
-class Fortify(StrEnum):
+class FortifyRule(StrEnum):
     """Where the one fortification of a turn may go (C7)."""
 
     PATH = "path"
@@ -49,8 +49,8 @@ class ClassicOptions(Options):
                                                  "(5, 10, 15, ...), increasing (4, 6, 8, 10, 12, 15, 20, ...) "
                                                  "or fixed (4/6/8 three of a kind, 10 one of each)")] = \
         CardSchedule.SEED
-    fortify: Annotated[Fortify, Field(description="the turn's one fortification (C7): along a path of own "
-                                                  "countries, or only to an adjacent one")] = Fortify.PATH
+    fortify: Annotated[FortifyRule, Field(description="the turn's one fortification (C7): along a path of own "
+                                                  "countries, or only to an adjacent one")] = FortifyRule.PATH
     mode: Annotated[Mode, Field(description="what wins (C11): domination (every country), capital (every "
                                             "capital) or mission (a secret mission card)")] = Mode.DOMINATION
     cheaters: Annotated[bool, Field(description="allow the cheat order (C10's cheater computer player); "

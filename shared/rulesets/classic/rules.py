@@ -24,7 +24,7 @@ from shared.rulesets.classic.cards import MUST_TRADE_AT, best_set, make_deck, se
 from shared.rulesets.classic.dice import most_attack_dice
 from shared.rulesets.classic.events import Event
 from shared.rulesets.classic.missions import mission_deck
-from shared.rulesets.classic.options import ClassicOptions, Fortify, Mode
+from shared.rulesets.classic.options import ClassicOptions, FortifyRule, Mode
 from shared.rulesets.classic.orders import (
     AllOut,
     Attack,
@@ -33,7 +33,7 @@ from shared.rulesets.classic.orders import (
     ChooseCapital,
     ClassicOrder,
     ExchangeCards,
-    Fortify as FortifyOrder,
+    Fortify,
     KeepCards,
     NoAttack,
     NoFortify,
@@ -235,10 +235,10 @@ def legal_orders(game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:
         assert conquest is not None
         legal.append(Legal(AttackMove(conquest.most), "armies", conquest.least))
     elif phase is Phase.FORTIFICATION:
-        adjacent = options.fortify is Fortify.ADJACENT
+        adjacent = options.fortify is FortifyRule.ADJACENT
         for source in own:
             if board.armies[source] > 1:
-                legal += [Legal(FortifyOrder(source, target, board.armies[source] - 1), "armies")
+                legal += [Legal(Fortify(source, target, board.armies[source] - 1), "armies")
                           for target in geography.fortify_targets(game_map, board.owner, source, adjacent)]
         legal.append(Legal(NoFortify()))
     if options.cheaters and phase in checker.CHEAT_PHASES:

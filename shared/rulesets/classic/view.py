@@ -17,7 +17,7 @@ from shared.game.game import Game
 from shared.rulesets.classic.board import ClassicBoard, Conquest, Phase
 from shared.rulesets.classic.cards import Card, schedule_value
 from shared.rulesets.classic.missions import Mission, effective
-from shared.rulesets.classic.options import CardSchedule, ClassicOptions, Fortify, Mode
+from shared.rulesets.classic.options import CardSchedule, ClassicOptions, FortifyRule, Mode
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class ClassicView:
     """The active player has conquered this turn: they draw a card at its end."""
     mode: Mode = Mode.DOMINATION
     card_schedule: CardSchedule = CardSchedule.SEED
-    fortify: Fortify = Fortify.PATH
+    fortify: FortifyRule = FortifyRule.PATH
     cheaters: bool = False
     winner: str | None = None
     kind: Literal["classic"] = "classic"

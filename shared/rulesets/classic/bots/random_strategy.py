@@ -43,5 +43,6 @@ class RandomStrategy(ClassicStrategy):
         order = entry.order
         if entry.count_field is not None:
             most = getattr(order, entry.count_field)
-            order = replace(order, **{entry.count_field: rng.randint(entry.least, most)})
+            changes: dict[str, Any] = {entry.count_field: rng.randint(entry.least, most)}
+            order = replace(order, **changes)
         return [order]
