@@ -73,6 +73,31 @@ def win_probability(attacking: int, defending: int) -> float:
     return total
 
 
+@cache
+def battle(attacking: int, defending: int) -> tuple[float, float, float]:
+    """The all-out attack of C5 in full: (P(the country falls), expected armies the attacker loses, expected armies
+    the defender loses)."""
+    if defending <= 0 or attacking <= 1:
+        return (1.0 if defending <= 0 else 0.0), 0.0, 0.0
+    win = lost_total = killed_total = 0.0
+    for (lost, killed), p in outcomes(most_attack_dice(attacking), defence_dice(defending)).items():
+        w, more_lost, more_killed = battle(attacking - lost, defending - killed)
+        chance = float(p)
+        win += chance * w
+        lost_total += chance * (lost + more_lost)
+        killed_total += chance * (killed + more_killed)
+    return win, lost_total, killed_total
+
+
+def battle_at(attacking: int, defending: int) -> tuple[float, float, float]:
+    """`battle` for any size: past 120 armies a side, the odds of the same battle scaled down, losses scaled up."""
+    scale = max(attacking, defending) / 120
+    if scale <= 1:
+        return battle(attacking, defending)
+    win, lost, killed = battle(max(1, round(attacking / scale)), max(1, round(defending / scale)))
+    return win, lost * scale, killed * scale
+
+
 def win_chance(attacking: int, defending: int) -> float:
     """win_probability for any size: past 120 armies a side the odds are ones the recursion has already settled."""
     if attacking > 120 or defending > 120:
