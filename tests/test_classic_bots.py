@@ -17,7 +17,7 @@ from shared.rulesets.classic.bots.benevolent import BenevolentStrategy
 from shared.rulesets.classic.bots.cheater import CheaterStrategy
 from shared.rulesets.classic.bots.random_strategy import RandomStrategy
 from shared.rulesets.classic.events import Cheated, DiceRolled
-from shared.rulesets.classic.orders import AllOut, Cheat, Fortify, NoAttack, NoFortify, Reinforce
+from shared.rulesets.classic.orders import AllOut, Cheat, Fortify, NoAttack, Reinforce
 from shared.rulesets.classic.rules import legal_orders
 from tests.classic_support import CLASSIC, TINY, act, game_at, real_map, refused
 

@@ -15,7 +15,7 @@ from shared.game import turns
 from shared.game.errors import RuleError
 from shared.game.random import SETUP_STEP, GameRandom, dice_of
 from shared.game.ruleset import Private
-from shared.rulesets.classic.board import ClassicBoard, Phase
+from shared.rulesets.classic.board import ClassicBoard
 from shared.rulesets.classic.cards import MUST_TRADE_AT
 from shared.rulesets.classic.events import ArmiesPlaced, ArmyPlaced, DiceRolled, Reinforced
 from tests.classic_support import CLASSIC, TINY
