@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from shared.game.ruleset import AnyRuleSet
 from shared.rulesets.classic import ClassicRuleSet
+from shared.rulesets.grid import GridRuleSet
 from shared.rulesets.risc import RiscRuleSet
 
 RULESETS: dict[str, AnyRuleSet] = {}
@@ -28,3 +29,4 @@ def get_ruleset(name: str) -> AnyRuleSet:
 
 register(RiscRuleSet())
 register(ClassicRuleSet())
+register(GridRuleSet())
