@@ -67,6 +67,17 @@ def test_C12_what_does_not_parse_says_how_to_say_it(typed: str) -> None:
     assert isinstance(result, ParseError) and str(result)
 
 
+def test_C5_the_dice_are_the_attackers_choice_by_default_the_most() -> None:
+    game = game_at("aaaabbb", [3, 1, 1, 9, 3, 1, 1])
+    view = CLASSIC.view(game, "ann")
+    command = COMMANDS["attack"]
+    assert PRESENTATION.parse(command, ["D", "E"], Context(TINY, view, "ann")) == [Attack("D", "E", 3)]
+    game = game_at("aaaabbb", [3, 1, 1, 3, 3, 1, 1])
+    view = CLASSIC.view(game, "ann")
+    assert PRESENTATION.parse(command, ["D", "E"], Context(TINY, view, "ann")) == [Attack("D", "E", 2)]
+    assert PRESENTATION.parse(command, ["D", "E", "1"], Context(TINY, view, "ann")) == [Attack("D", "E", 1)]
+
+
 def test_C12_names_as_typed_any_case_a_unique_prefix() -> None:
     assert parse("reinforce ALASKA 1") == [Reinforce("Alaska", 1)]
     ambiguous = parse("reinforce a 1")   # Alaska, Alberta, Argentina, ...

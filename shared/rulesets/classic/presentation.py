@@ -3,6 +3,7 @@ continent with the phase, the active player and the viewer's cards; every roll a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from shared.game.presentation import (
 )
 from shared.maps.model import GameMap
 from shared.rulesets.classic.board import Phase
+from shared.rulesets.classic.dice import most_attack_dice
 from shared.rulesets.classic.events import (
     ArmiesMovedIn,
     ArmiesPlaced,
@@ -75,11 +77,11 @@ EXCHANGECARDS = OrderCommand("exchangecards", ("exchange",), "exchangecards N N 
 REINFORCE = OrderCommand("reinforce", (), "reinforce COUNTRY NUM", "reinforce Alaska 3",
                          "place NUM of your reinforcements on one of your countries", (ArgKind.OWN, ArgKind.UNITS),
                          ("reinforcement",))
-ATTACK = OrderCommand("attack", (), "attack FROM TO NUMDICE | attack FROM TO -allout | attack -noattack",
+ATTACK = OrderCommand("attack", (), "attack FROM TO [NUMDICE] | attack FROM TO -allout | attack -noattack",
                       "attack Alaska Kamchatka 3",
-                      "roll NUMDICE dice (1 to 3) against a neighbour, attack until it falls (-allout), or end "
-                      "your attacks (-noattack)", (ArgKind.OWN, ArgKind.ENEMY, ArgKind.CHOICE), ("attack",),
-                      ("-allout", "-noattack", "1", "2", "3"))
+                      "roll NUMDICE dice (1 to 3; the most if left out) against a neighbour, attack until it falls "
+                      "(-allout), or end your attacks (-noattack)", (ArgKind.OWN, ArgKind.ENEMY, ArgKind.CHOICE),
+                      ("attack",), ("-allout", "-noattack", "1", "2", "3"))
 ATTACKMOVE = OrderCommand("attackmove", (), "attackmove NUM", "attackmove 3",
                           "move NUM armies into the country you have just conquered", (ArgKind.UNITS,), ("move-in",))
 FORTIFY = OrderCommand("fortify", (), "fortify FROM TO NUM | fortify -none", "fortify Alaska Alberta 4",
@@ -162,15 +164,25 @@ class ClassicPresentation(Presentation):
         if command is ATTACK:
             if words == ["-noattack"]:
                 return [NoAttack()]
-            if len(args) < 3:
+            if len(args) < 2:
                 return _usage(command)
-            pair = _two_countries(args[:-1], command, names)
+            if words[-1] == "-allout":
+                pair = _two_countries(args[:-1], command, names)
+                return pair if isinstance(pair, ParseError) else [AllOut(*pair)]
+            if len(args) >= 3 and re.fullmatch(r"[+-]?\d+", args[-1]):
+                pair = _two_countries(args[:-1], command, names)
+                dice = grammar.count(args[-1], "the number of dice", command.usage)
+                if isinstance(pair, ParseError) or isinstance(dice, ParseError):
+                    return pair if isinstance(pair, ParseError) else dice
+                return [Attack(pair[0], pair[1], dice)]
+            # C5: the number of dice is the attacker's choice, by default the most.
+            pair = _two_countries(args, command, names)
             if isinstance(pair, ParseError):
                 return pair
-            if words[-1] == "-allout":
-                return [AllOut(*pair)]
-            dice = grammar.count(args[-1], "the number of dice", command.usage)
-            return dice if isinstance(dice, ParseError) else [Attack(pair[0], pair[1], dice)]
+            view: ClassicView | None = context.view
+            if view is None or pair[0] not in view.territories:
+                return ParseError(f"say how many dice: {command.usage}")
+            return [Attack(pair[0], pair[1], max(1, most_attack_dice(view.territories[pair[0]].armies)))]
         if command is FORTIFY:
             if words == ["-none"]:
                 return [NoFortify()]
