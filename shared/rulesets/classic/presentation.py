@@ -172,8 +172,10 @@ class ClassicPresentation(Presentation):
             if len(args) >= 3 and re.fullmatch(r"[+-]?\d+", args[-1]):
                 pair = _two_countries(args[:-1], command, names)
                 dice = grammar.count(args[-1], "the number of dice", command.usage)
-                if isinstance(pair, ParseError) or isinstance(dice, ParseError):
-                    return pair if isinstance(pair, ParseError) else dice
+                if isinstance(pair, ParseError):
+                    return pair
+                if isinstance(dice, ParseError):
+                    return dice
                 return [Attack(pair[0], pair[1], dice)]
             # C5: the number of dice is the attacker's choice, by default the most.
             pair = _two_countries(args, command, names)
