@@ -11,6 +11,7 @@ import pytest
 from shared.bots.tournament import GameSpec, play_game, play_spec
 from shared.game import turns
 from shared.game.random import SETUP_STEP, GameRandom
+from shared.maps import load_map
 from shared.rulesets.classic.board import Phase
 from shared.rulesets.classic.bots.aggressive import AggressiveStrategy
 from shared.rulesets.classic.bots.benevolent import BenevolentStrategy
@@ -19,7 +20,7 @@ from shared.rulesets.classic.bots.random_strategy import RandomStrategy
 from shared.rulesets.classic.events import Cheated, DiceRolled
 from shared.rulesets.classic.orders import AllOut, Cheat, Fortify, NoAttack, Reinforce
 from shared.rulesets.classic.rules import legal_orders
-from tests.classic_support import CLASSIC, TINY, act, game_at, real_map, refused
+from tests.classic_support import CLASSIC, MAPS, TINY, act, game_at, real_map, refused
 
 WORLD, RISK = real_map("world"), real_map("risk")
 OTHERS = ["aggressive", "benevolent", "random"]
@@ -118,6 +119,14 @@ def test_C10_every_strategy_plays_whole_games_on_real_maps_without_a_refused_act
                            ruleset_name="classic", strict=True)  # type: ignore[arg-type]
         assert result.refused == 0
         assert result.winner is not None and result.territories[result.players.index(result.winner)] == 42
+
+
+@pytest.mark.parametrize("name", ["World.map", "Z__1_way_relationship.map", "Africa.map"])
+def test_C10_whole_games_on_conquest_maps(name: str) -> None:
+    game_map = load_map(MAPS / "conquest" / name)
+    result = play_game(game_map, ["strategist", "aggressive", "random"], "conquest", 200, ruleset_name="classic",
+                       strict=True)
+    assert result.refused == 0 and result.winner is not None
 
 
 def test_C10_tournament_games_in_every_mode_and_option() -> None:

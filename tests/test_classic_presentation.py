@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from shared.game.grammar import ParseError
+from shared.game.grammar import ParseError, tokens
 from shared.game.presentation import ArgKind, Context, OrderCommand, Palette
+from shared.maps import load_map
 from shared.rulesets.classic.board import Conquest, Phase
 from shared.rulesets.classic.cards import Card, Symbol
 from shared.rulesets.classic.events import DiceRolled
@@ -25,7 +26,7 @@ from shared.rulesets.classic.orders import (
     PlaceArmy,
     Reinforce,
 )
-from tests.classic_support import CLASSIC, TINY, act, game_at, loaded, real_map
+from tests.classic_support import CLASSIC, MAPS, TINY, act, game_at, loaded, real_map
 
 PRESENTATION = CLASSIC.presentation
 WORLD = real_map("world")
@@ -76,6 +77,16 @@ def test_C5_the_dice_are_the_attackers_choice_by_default_the_most() -> None:
     view = CLASSIC.view(game, "ann")
     assert PRESENTATION.parse(command, ["D", "E"], Context(TINY, view, "ann")) == [Attack("D", "E", 2)]
     assert PRESENTATION.parse(command, ["D", "E", "1"], Context(TINY, view, "ann")) == [Attack("D", "E", 1)]
+
+
+def test_C12_names_with_spaces_on_a_conquest_map() -> None:
+    conquest = load_map(MAPS / "conquest" / "World.map")
+    command = COMMANDS["attack"]
+    read = PRESENTATION.parse(command, ["northwest", "territory", "alberta", "2"], Context(conquest, None, "ann"))
+    assert read == [Attack("Northwest Territory", "Alberta", 2)]
+    read = PRESENTATION.parse(COMMANDS["fortify"], tokens('"Western United States" central 4'),
+                              Context(conquest, None, "ann"))
+    assert read == [Fortify("Western United States", "Central America", 4)]
 
 
 def test_C12_names_as_typed_any_case_a_unique_prefix() -> None:

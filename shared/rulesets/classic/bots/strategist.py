@@ -22,6 +22,7 @@ from typing import ClassVar
 from shared.rulesets.classic.bots.base import ClassicStrategy
 from shared.rulesets.classic.bots.position import Position, battle_at, win_chance
 from shared.rulesets.classic.dice import most_attack_dice
+from shared.rulesets.classic.missions import MissionKind
 from shared.rulesets.classic.orders import (
     Attack,
     AttackMove,
@@ -83,10 +84,15 @@ class Plan:
 
     @cached_property
     def aim(self) -> str | None:
-        """The continent not yet held that pays most for what it costs to take and to hold."""
+        """The continent not yet held that pays most for what it costs to take and to hold; in mission mode, one of
+        the mission's continents while it names some."""
         position = self.position
+        mission = position.view.players[position.me].mission
+        wanted = set(mission.continents) if mission is not None and mission.kind is MissionKind.CONTINENTS else set()
         best, best_score = None, 0.0
         for continent, names in self.members.items():
+            if wanted and continent not in wanted:
+                continue
             theirs = [n for n in names if position.owner[n] != position.me]
             if not theirs:
                 continue
