@@ -250,8 +250,8 @@ class ClassicPresentation(Presentation):
         if isinstance(event, CardDrawn):
             return line(*who, ("", f" draws a card (now holds {event.cards})."))
         if isinstance(event, CardReceived):
-            return line(("class:hint", f"{'Your' if event.player == you else event.player + chr(39) + 's'} new card: "
-                                       f"{event.card}."))
+            whose = "Your" if event.player == you else f"{event.player}'s"
+            return line(("class:hint", f"{whose} new card: {event.card}."))
         if isinstance(event, DeckReshuffled):
             return line(("class:muted", f"The discard pile is shuffled into a new deck of {event.cards} cards."))
         if isinstance(event, CardsCaptured):
