@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from shared.game.ruleset import AnyRuleSet
+from shared.rulesets.classic import ClassicRuleSet
+from shared.rulesets.grid import GridRuleSet
 from shared.rulesets.risc import RiscRuleSet
 from shared.rulesets.warzone import WarzoneRuleSet
 
@@ -28,3 +30,5 @@ def get_ruleset(name: str) -> AnyRuleSet:
 
 register(RiscRuleSet())
 register(WarzoneRuleSet())
+register(ClassicRuleSet())
+register(GridRuleSet())

@@ -1,0 +1,248 @@
+"""Classic Risk (../shared/spec/classic.md C1-C12) on Domination and Conquest maps: one player acts at a time, and
+each action is resolved at once with fresh dice (GameRandom(seed, step)), so everyone sees every roll as it falls.
+
+The pieces: cards.py (C4's deck, sets, schedules), dice.py (C5's roll), missions.py (C11), checker.py (is an action
+legal now), resolve.py (what it does, and what follows by itself), view.py (what each viewer sees),
+presentation.py (the SOEN 6441 grammar, C12) and bots/ (C10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from pydantic import TypeAdapter
+
+from shared.game.errors import RuleError
+from shared.game.game import Game
+from shared.game.random import GameRandom
+from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.maps.model import GameMap
+from shared.rulesets.classic import checker, geography
+from shared.rulesets.classic.board import ClassicBoard, Phase
+from shared.rulesets.classic.cards import MUST_TRADE_AT, best_set, make_deck, sets_in
+from shared.rulesets.classic.dice import most_attack_dice
+from shared.rulesets.classic.events import Event
+from shared.rulesets.classic.missions import mission_deck
+from shared.rulesets.classic.options import ClassicOptions, FortifyRule, Mode
+from shared.rulesets.classic.orders import (
+    AllOut,
+    Attack,
+    AttackMove,
+    Cheat,
+    ChooseCapital,
+    ClassicOrder,
+    ExchangeCards,
+    Fortify,
+    KeepCards,
+    NoAttack,
+    NoFortify,
+    Order,
+    PlaceAll,
+    PlaceArmy,
+    Reinforce,
+)
+from shared.rulesets.classic.resolve import Play
+from shared.rulesets.classic.view import VIEW, ClassicView, view
+
+if TYPE_CHECKING:
+    from shared.game.presentation import Presentation
+    from shared.game.strategy import Strategy
+
+ClassicGame = Game[ClassicBoard, ClassicOrder]
+
+
+class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, ClassicView, None]):
+    name = "classic"
+    title = "Classic Risk"
+    blurb = "classic Risk on Domination maps: one player at a time, dice for every attack, cards, continents"
+    simultaneous = False
+    options_type = ClassicOptions
+    default_strategy = "strategist"
+
+    def __init__(self) -> None:
+        self.order_type = TypeAdapter[ClassicOrder](cast(Any, Order))
+        self.event_type = TypeAdapter[Any](cast(Any, Event))
+        self.view_type = VIEW
+        self.board_type = TypeAdapter(ClassicBoard)
+
+    # ---- creating ------------------------------------------------------------------------------------------------
+
+    def player_counts(self, options: ClassicOptions) -> tuple[int, int]:
+        return 2, options.max_players
+
+    def map_problem(self, game_map: GameMap, options: ClassicOptions, players: int) -> str | None:
+        if len(game_map.names) < players:
+            return f"{game_map.name} has {len(game_map.names)} countries: too few to deal one to each of {players} " \
+                   "players"
+        return None
+
+    def setup(self, game_map: GameMap, players: Sequence[str], options: ClassicOptions, rng: GameRandom,
+              choices: Mapping[str, int]) -> ClassicBoard:
+        """C1: seats drawn at random; countries dealt round-robin over a shuffled list, one army on each; the
+        rest of each player's armies to place. C4: the deck shuffled. C11: missions dealt."""
+        if len(set(players)) != len(players):
+            raise ValueError("player names must be unique")
+        low, high = self.player_counts(options)
+        if not low <= len(players) <= high:
+            raise ValueError(f"classic Risk is played by {low} to {high} players, not {len(players)}")
+        problem = self.map_problem(game_map, options, len(players))
+        if problem is not None:
+            raise ValueError(problem)
+        seats = list(players)
+        rng.shuffle(seats)
+        countries = list(game_map.names)
+        rng.shuffle(countries)
+        owner = {name: seats[i % len(seats)] for i, name in enumerate(countries)}
+        owner = {name: owner[name] for name in game_map.names}
+        armies = dict.fromkeys(game_map.names, 1)
+        start = options.starting_armies(len(seats))
+        unplaced = {p: max(0, start - sum(1 for held in owner.values() if held == p)) for p in seats}
+        deck = make_deck(game_map.names)
+        rng.shuffle(deck)
+        missions = {}
+        if options.mode is Mode.MISSION:
+            cards = mission_deck(game_map, seats)
+            rng.shuffle(cards)
+            missions = dict(zip(seats, cards, strict=False))
+        board = ClassicBoard(phase=Phase.STARTUP, turn=0, seats=tuple(seats), active=seats[0], owner=owner,
+                             armies=armies, unplaced=unplaced, hands={p: () for p in seats}, deck=tuple(deck),
+                             missions=missions)
+        if unplaced[seats[0]] > 0:
+            return board
+        # A map with more countries than starting armies: nothing to place, the game starts at once.
+        play = Play(Game(self.name, game_map, tuple(players), options, board), rng)
+        play.next_placer(seats[-1])
+        return play.finish()
+
+    # ---- where it stands -------------------------------------------------------------------------------------------
+
+    def status(self, game: ClassicGame) -> Status:
+        board = game.board
+        finished = board.phase is Phase.FINISHED
+        acting = frozenset() if finished else frozenset({board.active})
+        return Status(board.phase.value, board.turn, acting, board.eliminated, finished, board.winner)
+
+    # ---- acting --------------------------------------------------------------------------------------------------
+
+    def start_tally(self, game: ClassicGame, player: str) -> None:
+        return None
+
+    def check_order(self, game: ClassicGame, player: str, tally: None, order: ClassicOrder) -> RuleError | None:
+        return checker.check(game, player, order)
+
+    def account(self, game: ClassicGame, player: str, tally: None, order: ClassicOrder) -> None:
+        return None
+
+    def timeout_orders(self, game: ClassicGame, player: str, tally: None) -> list[ClassicOrder]:
+        """C9: the rest of an absent player's turn as the defaults: a forced trade if 5 cards or more are held,
+        reinforcements spread over the countries next to an enemy, no attack (a pending move-in moves the least
+        it may), no fortification. Startup: the rest of their armies placed at random (`placeall`), so one absent
+        player does not hold the table up for every army; capital mode: their strongest country."""
+        board, game_map, options = game.board, game.game_map, game.options
+        phase = board.phase
+        if phase is Phase.STARTUP:
+            return [PlaceAll()]
+        if phase is Phase.CAPITAL:
+            own = [n for n in game_map.names if board.owner[n] == player]
+            return [ChooseCapital(max(own, key=lambda n: board.armies[n]))]
+        if phase is Phase.REINFORCEMENT:
+            hand = board.hand(player)
+            if len(hand) >= MUST_TRADE_AT:
+                chosen = best_set(hand, options.card_schedule, board.trades)
+                assert chosen is not None
+                return [ExchangeCards(chosen)]
+            return list(spread_reinforcements(game, player))
+        if phase is Phase.ATTACK:
+            return [NoAttack()]
+        if phase is Phase.MOVE_IN:
+            assert board.conquest is not None
+            return [AttackMove(board.conquest.least)]
+        if phase is Phase.FORTIFICATION:
+            return [NoFortify()]
+        return []
+
+    def resolve(self, game: ClassicGame, orders: Mapping[str, Sequence[ClassicOrder]],
+                rng: GameRandom) -> tuple[ClassicBoard, list[Told]]:
+        play = Play(game, rng)
+        for player, batch in orders.items():
+            for order in batch:
+                play.act(player, order)
+        return play.finish(), play.events
+
+    # ---- telling -------------------------------------------------------------------------------------------------
+
+    def view(self, game: ClassicGame, viewer: str | None) -> ClassicView:
+        return view(game, viewer)
+
+    def legal_orders(self, game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:
+        from shared.game.turns import gate
+
+        if gate(self, game, player) is not None:
+            return []
+        return legal_orders(game, player)
+
+    # ---- faces ---------------------------------------------------------------------------------------------------
+
+    @property
+    def presentation(self) -> Presentation:
+        from shared.rulesets.classic.presentation import ClassicPresentation
+
+        return ClassicPresentation()
+
+    @property
+    def strategies(self) -> Mapping[str, type[Strategy]]:
+        from shared.rulesets.classic.bots import STRATEGIES
+
+        return STRATEGIES
+
+
+def spread_reinforcements(game: ClassicGame, player: str) -> list[Reinforce]:
+    """C9: the armies left to place, spread evenly over the player's countries next to an enemy (map order first)."""
+    board = game.board
+    fronts = geography.borders(game.game_map, board.owner, player) or board.countries_of(player)
+    share, extra = divmod(board.reinforcements, len(fronts))
+    return [Reinforce(name, share + (i < extra)) for i, name in enumerate(fronts) if share + (i < extra) > 0]
+
+
+def legal_orders(game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:
+    """Every action the active player may take now, in map order (each with its count at the most)."""
+    board, game_map, options = game.board, game.game_map, game.options
+    phase = board.phase
+    own = [n for n in game_map.names if board.owner[n] == player]
+    legal: list[Legal[ClassicOrder]] = []
+    if phase is Phase.STARTUP:
+        legal += [Legal(PlaceArmy(n)) for n in own]
+        legal.append(Legal(PlaceAll()))
+    elif phase is Phase.CAPITAL:
+        legal += [Legal(ChooseCapital(n)) for n in own]
+    elif phase is Phase.REINFORCEMENT:
+        hand = board.hand(player)
+        if not board.trading_closed:
+            sets = sets_in(hand)
+            legal += [Legal(ExchangeCards(s)) for s in sets]
+            if sets and len(hand) < MUST_TRADE_AT:
+                legal.append(Legal(KeepCards()))
+        if len(hand) < MUST_TRADE_AT:
+            legal += [Legal(Reinforce(n, board.reinforcements), "armies") for n in own]
+    elif phase is Phase.ATTACK:
+        for source, target in geography.attacks(game_map, board.owner, board.armies, player):
+            legal.append(Legal(Attack(source, target, most_attack_dice(board.armies[source])), "dice"))
+            legal.append(Legal(AllOut(source, target)))
+        legal.append(Legal(NoAttack()))
+    elif phase is Phase.MOVE_IN:
+        conquest = board.conquest
+        assert conquest is not None
+        legal.append(Legal(AttackMove(conquest.most), "armies", conquest.least))
+    elif phase is Phase.FORTIFICATION:
+        adjacent = options.fortify is FortifyRule.ADJACENT
+        for source in own:
+            if board.armies[source] > 1:
+                legal += [Legal(Fortify(source, target, board.armies[source] - 1), "armies")
+                          for target in geography.fortify_targets(game_map, board.owner, source, adjacent)]
+        legal.append(Legal(NoFortify()))
+    if options.cheaters and phase in checker.CHEAT_PHASES:
+        legal.append(Legal(Cheat()))
+    return legal
+
+

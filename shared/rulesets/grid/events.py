@@ -1,0 +1,115 @@
+"""What happened in a grid game, told to every player and spectator as it happens, every die included. Nothing in
+the grid game is secret."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+
+@dataclass(frozen=True)
+class TroopDeployed:
+    """G2: one troop in the deployment stage."""
+
+    player: str
+    cell: str
+    deployed: int
+    """Troops the player has deployed now, the automatic ones included."""
+    kind: Literal["troop_deployed"] = "troop_deployed"
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    """G3: a fighting turn begins with min(floor(t / 2), 3) new troops for t territories."""
+
+    turn: int
+    player: str
+    new_troops: int
+    territories: int
+    kind: Literal["turn_started"] = "turn_started"
+
+
+@dataclass(frozen=True)
+class NewTroopsDeployed:
+    player: str
+    cell: str
+    troops: int
+    kind: Literal["new_troops_deployed"] = "new_troops_deployed"
+
+
+@dataclass(frozen=True)
+class Battle:
+    """G4: one attack: every die of both sides, the losses, the troops on both sides after it."""
+
+    player: str
+    source: str
+    target: str
+    defender: str
+    attack: tuple[int, ...]
+    defence: tuple[int, ...]
+    attacker_losses: int
+    defender_losses: int
+    source_troops: int
+    target_troops: int
+    kind: Literal["battle"] = "battle"
+
+
+@dataclass(frozen=True)
+class CellTaken:
+    player: str
+    source: str
+    cell: str
+    defender: str
+    least: int
+    most: int
+    kind: Literal["cell_taken"] = "cell_taken"
+
+
+@dataclass(frozen=True)
+class TroopsMovedIn:
+    player: str
+    source: str
+    target: str
+    troops: int
+    automatic: bool = False
+    kind: Literal["troops_moved_in"] = "troops_moved_in"
+
+
+@dataclass(frozen=True)
+class TroopsMoved:
+    """G5: the turn's one move."""
+
+    player: str
+    source: str
+    target: str
+    troops: int
+    kind: Literal["troops_moved"] = "troops_moved"
+
+
+@dataclass(frozen=True)
+class TurnEnded:
+    player: str
+    automatic: bool = False
+    """True when nothing was left to do: no attack and no move possible."""
+    kind: Literal["turn_ended"] = "turn_ended"
+
+
+@dataclass(frozen=True)
+class PlayerEliminated:
+    player: str
+    by: str
+    kind: Literal["player_eliminated"] = "player_eliminated"
+
+
+@dataclass(frozen=True)
+class GameWon:
+    player: str
+    kind: Literal["game_won"] = "game_won"
+
+
+GridEvent = (TroopDeployed | TurnStarted | NewTroopsDeployed | Battle | CellTaken | TroopsMovedIn | TroopsMoved
+             | TurnEnded | PlayerEliminated | GameWon)
+
+Event = Annotated[GridEvent, Field(discriminator="kind")]

@@ -1,0 +1,19 @@
+"""What a grid game's creator chooses (G1-G2): nothing but the troops each player deploys, 15 in the seed."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from shared.game.ruleset import Options
+
+SIZE = 5
+"""G1: the board is SIZE x SIZE cells."""
+FEWEST, MOST = 3, 5
+"""G1: 3 to 5 players."""
+
+
+class GridOptions(Options):
+    troops: Annotated[int, Field(ge=9, le=1000, description="troops each player deploys in all, the automatic ones "
+                                                          "included (G2: 15)")] = 15
