@@ -55,6 +55,15 @@ class Palette:
             return "-"
         return MARKS[self.players.index(owner) % len(MARKS)]
 
+    def legend(self, you: str | None = None) -> Fragments:
+        """Which mark stands for whom ("A bot-1, B Alice (you)"), for boards that show owners by their mark."""
+        out: Fragments = [("class:muted", "Players: ")]
+        for number, player in enumerate(self.players):
+            if number:
+                out.append(("class:muted", ", "))
+            out += [(self.style(player), f"{self.mark(player)} "), *self.name(player, you)]
+        return [*out, ("", "\n")]
+
     def name(self, owner: str | None, you: str | None = None) -> Fragments:
         if owner is None:
             return [(self.style(None), "neutral")]

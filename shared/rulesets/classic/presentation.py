@@ -297,7 +297,7 @@ class ClassicPresentation(Presentation):
               orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
         """The phase and who acts, then every country by continent (owner's mark, armies, name, neighbours), then
         the viewer's cards and mission."""
-        out = self.heading(view, palette, you)
+        out = [*self.heading(view, palette, you), *palette.legend(you)]
         capitals = {p.capital for p in view.players.values() if p.capital}
         groups = list(game_map.continent_members().items()) or [("", list(game_map.names))]
         grouped = {n for _, members in groups for n in members}
