@@ -45,7 +45,7 @@ export class Board {
     const xs = points.map((p) => p.x);
     const ys = points.map((p) => p.y);
     const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 1);
-    const r = Math.max(span / 90, Math.min(median * 0.36, span / 12));
+    const r = Math.max(span / 90, Math.min(median * 0.32, span / 12));
     this.r = r;
     const pad = r * 2.4;
     const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad,
@@ -103,7 +103,7 @@ export class Board {
       title,
       s("circle", { class: "ring", r: (r * 1.22).toFixed(1), fill: tints.get(p.continent) || "#eee" }),
       body, units, letter,
-      s("text", { class: "name", y: (r * 1.95).toFixed(1), "font-size": (r * 0.58).toFixed(1) }, p.name));
+      s("text", { class: "name", y: (r * 1.95).toFixed(1), "font-size": (r * 0.52).toFixed(1) }, p.name));
       node.addEventListener("click", () => this.onPick(p.name));
       node.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") {

@@ -232,6 +232,7 @@ export class GameScreen {
       if (before && (before.step !== game.step || before.turn !== game.turn)) {
         this.entry.picked = [];
         this.entry.orders = [];
+        this.say("");
       }
       this.askLegal();
       if (before && before.step !== game.step) this.askOrders();
