@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from risc.commands.play import WebPlay
 from server.app import RiscServer
 from server.config import ServerConfig
 from server.storage import MemoryStorage
@@ -120,3 +121,17 @@ def test_request_paths_are_read_as_the_bundle_names_its_files() -> None:
     assert bundle_path("/js/") == "js/index.html"
     for refused in ["/..", "/a/../b", "/%2e%2e/b", "/%252E%252E/b", "/a\\b", "relative", "/a/./b", "/c:/x"]:
         assert bundle_path(refused) is None, refused
+
+
+async def test_risc_play_web_serves_the_page_and_the_game_it_created() -> None:
+    web = WebPlay(None, 1, "random", None, port=0, open_browser=False)
+    running = asyncio.get_running_loop().create_task(web.run())
+    await asyncio.wait_for(web.ready.wait(), 10)
+    assert web.server is not None and web.game is not None and web.url is not None
+    assert web.url.endswith(f"/#game={web.game.game.game_id}")
+    status, _, body = await get(web.server.port, "/")
+    assert status == 200 and b"js/main.js" in body
+    summary = web.server.lobby.get(web.game.game.game_id).summary()
+    assert summary.free == 1 and [s.name for s in summary.seats] == ["bot-random-1"]
+    web.stop.set()
+    assert await asyncio.wait_for(running, 10) == 0

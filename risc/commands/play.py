@@ -173,10 +173,16 @@ class WebPlay(LocalPlay):
                 print("Ctrl-C stops the server.", flush=True)
                 self.ready.set()
                 loop = asyncio.get_running_loop()
-                for sig in (signal.SIGINT, signal.SIGTERM):
+                signals = (signal.SIGINT, signal.SIGTERM)
+                for sig in signals:
                     with contextlib.suppress(NotImplementedError, RuntimeError):
                         loop.add_signal_handler(sig, self.stop.set)
-                await self.stop.wait()
+                try:
+                    await self.stop.wait()
+                finally:
+                    for sig in signals:
+                        with contextlib.suppress(NotImplementedError, RuntimeError):
+                            loop.remove_signal_handler(sig)
                 return 0
         finally:
             quiet.propagate, quiet.handlers = kept
