@@ -95,6 +95,13 @@ async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Pa
         assert await page.locator("g[data-mark]").count() >= 1
         assert not await page.locator("#rematch").is_hidden()
 
+        # the rematch: the computer player asks too, and the page moves to the new game in the same seat
+        first_game = await page.get_attribute("#game", "data-game-id")
+        await page.click("#rematch")
+        await page.wait_for_selector(f"#game[data-you=Alice][data-status=playing]:not([data-game-id='{first_game}'])")
+        assert "player=Alice" in page.url and first_game not in page.url
+        await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
+
         sent = opened.watch.types("sent")
         assert {"hello", "list_rulesets", "list_maps", "list_games", "create_game", "join_game", "legal_orders",
                 "issue_order", "withdraw_order", "commit"} <= set(sent)
