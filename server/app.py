@@ -48,6 +48,9 @@ class RiscServer:
         logger.info("listening on %s:%d%s%s", self.config.host, self.port,
                     " (password required)" if self.config.password else "",
                     f", {restored} games restored" if restored else "")
+        if self.config.web_root is not None:
+            host = "127.0.0.1" if self.config.host in ("0.0.0.0", "::", "") else self.config.host
+            logger.info("the web page: http://%s:%d/", host, self.port)
 
     async def stop(self) -> None:
         """Finish the change each game has under way, refuse new ones, tell the clients, close, flush the store."""
@@ -100,7 +103,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "else none)")
 
 
-def config_from_args(args: argparse.Namespace) -> ServerConfig:
+def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> ServerConfig:
+    """The server's settings from its command line; `web_root`: the web page's folder, if it serves one."""
     password = args.password if args.password is not None else os.environ.get("RISC_PASSWORD") or None
     data_dir = None if args.memory else (args.data_dir or default_data_dir())
     if data_dir is not None:
@@ -112,13 +116,13 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
             raise ValueError(f"--maps {folder}: not a folder")
     return ServerConfig(host=args.host, port=args.port, data_dir=data_dir, password=password,
                         max_games=args.max_games, bot_turn_pause=args.bot_turn_pause,
-                        min_turn_seconds=args.min_turn_seconds, maps=tuple(args.maps))
+                        min_turn_seconds=args.min_turn_seconds, maps=tuple(args.maps), web_root=web_root)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, web_root: Path | None = None) -> int:
     setup_logging()
     try:
-        config = config_from_args(args)
+        config = config_from_args(args, web_root)
         asyncio.run(serve_until_signalled(config))
     except (OSError, StorageError, ValueError) as exc:
         logger.error("cannot start: %s", exc)

@@ -3,7 +3,8 @@
 A client never names a file: it picks a map of the catalogue by id (the bundled maps, and the maps in the folders
 the operator gives with `risc server --maps DIR`), or uploads a map file's text, which is read and checked like any
 file and refused with the findings when it cannot be played. Every catalogue map is read once, when the server
-starts; nothing a client sends makes the server open a path.
+starts; nothing a client sends makes the server open a path. A map read without coordinates is laid out then
+(shared/maps/layout.py), so the map a game's followers are sent always says where to draw each territory.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from server.refusal import Refusal
 from shared.maps.findings import Severity
+from shared.maps.layout import has_positions, with_positions
 from shared.maps.loader import MapReport, bundled_maps_dir, check_map_bytes
 from shared.maps.model import GameMap
 from shared.protocol.codes import ErrorCode
@@ -77,9 +79,9 @@ class Catalogue:
         if not report.playable or report.game_map is None:
             logger.warning("map %s left out of the catalogue: %s", path, findings_text(report))
             return
-        game_map = report.game_map
+        coordinates = has_positions(report.game_map)
+        game_map = with_positions(report.game_map)
         map_id = _map_id(path.stem, taken)
-        coordinates = any(t.x is not None and t.y is not None for t in game_map.territories)
         self._maps[map_id] = CatalogueMap(MapInfo(id=map_id, name=game_map.name, territories=len(game_map.territories),
                                                   continents=len(game_map.continents), source=source,
                                                   coordinates=coordinates), game_map)
@@ -108,4 +110,4 @@ def read_upload(name: str, text: str) -> GameMap:
     report = check_map_bytes(name, text.encode("utf-8"), suffix if suffix in MAP_SUFFIXES else "", stem)
     if not report.playable or report.game_map is None:
         raise Refusal(ErrorCode.BAD_MAP, f"the uploaded map {name} cannot be played: {findings_text(report)}")
-    return report.game_map
+    return with_positions(report.game_map)

@@ -41,5 +41,8 @@ class ServerConfig:
     """How long a seat must be without its player before the others may hand it to the server's computer player."""
     maps: tuple[Path, ...] = ()
     """Folders of map files the server offers besides its bundled maps (`--maps DIR`)."""
+    web_root: Path | None = None
+    """The web page's folder, served at / on the game's port (server/web.py); None: no page, WebSocket clients
+    and GET /healthz only. Whoever composes the server with the page sets it (`risc server`, `risc play --web`)."""
     shutdown_grace: float = 3.0
     """How long clients have to receive the last messages when the server stops."""

@@ -25,6 +25,7 @@ from server.frames import parse_frame, rate_limited
 from server.lobby import Lobby
 from server.refusal import Refusal
 from server.seats import password_matches
+from server.web import WebRoot, is_upgrade
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.messages import Error, Hello, ShuttingDown, Welcome, encode
 from shared.protocol.pacing import TokenBucket
@@ -106,6 +107,7 @@ class Transport:
         self.lobby = lobby
         self.connections: set[Connection] = set()
         self._server: Server | None = None
+        self.web = WebRoot(config.web_root) if config.web_root is not None else None
 
     async def start(self) -> None:
         hard_limit = HARD_SIZE_FACTOR * self.config.max_message_bytes
@@ -119,9 +121,12 @@ class Transport:
         return int(self._server.sockets[0].getsockname()[1])
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP on the game's port: GET /healthz answers 200 while the server runs."""
+        """Plain HTTP on the game's port: GET /healthz answers 200 while the server runs; the web page's files
+        when the server has one (server/web.py)."""
         if request.path.split("?", 1)[0] == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
+        if self.web is not None and not is_upgrade(request):
+            return self.web.respond(request)
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:

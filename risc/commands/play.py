@@ -4,15 +4,21 @@ It starts a server inside this process, on a free port of 127.0.0.1 and keeping 
 game of the chosen rule set whose other seats the server fills with its own computer players, and opens the text
 client in the player's seat. The game is the real thing, over a real websocket, so everything the text client does
 works here too. A map given as a file is uploaded like any client's map. When the client ends, so does the server.
+
+With --web the game is played in the browser: the server also serves the web page, the address of the game is
+printed (and opened in the computer's browser when it has one), and the server runs until Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 import tempfile
+import webbrowser
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +119,75 @@ class LocalPlay:
             quiet.propagate, quiet.handlers = kept
 
 
+TEXT_BROWSERS = frozenset({"lynx", "w3m", "links", "elinks", "www-browser"})
+"""Browsers that would take over this terminal: the page is not opened in them."""
+
+
+def open_in_browser(url: str) -> bool:
+    """Open the page in the computer's browser where there is one with a window; False when there is none."""
+    try:
+        browser = webbrowser.get()
+    except webbrowser.Error:
+        return False
+    if getattr(browser, "name", "") in TEXT_BROWSERS:
+        return False
+    try:
+        return bool(browser.open(url))
+    except Exception:
+        return False
+
+
+class WebPlay(LocalPlay):
+    """`risc play --web`: the same server and game, played in the browser; the server runs until Ctrl-C."""
+
+    def __init__(self, *args: Any, port: int = 0, open_browser: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.port = port
+        self.open_browser = open_browser
+        self.url: str | None = None
+        self.ready = asyncio.Event()
+        self.stop = asyncio.Event()
+
+    async def run(self) -> int:
+        from client.webpage import web_root
+
+        quiet = logging.getLogger("risc.server")
+        kept = quiet.propagate, list(quiet.handlers)
+        quiet.propagate = False
+        quiet.handlers = [logging.NullHandler()]
+        try:
+            config = ServerConfig(host="127.0.0.1", port=self.port, maps=(), web_root=web_root())
+            async with RiscServer(config, MemoryStorage()) as server:
+                self.server = server
+                try:
+                    settings, upload = self._map_choice(server)
+                    match = await server.lobby.create(settings, upload)
+                except Refusal as refusal:
+                    print(f"risc play: {refusal.message}", file=sys.stderr)
+                    return 2
+                self.game = GameCreated(game=match.summary())
+                self.url = f"http://127.0.0.1:{server.port}/#game={match.game_id}"
+                print(f"RISC: game {match.game_id} waits for you at {self.url}", flush=True)
+                if self.open_browser and not await asyncio.to_thread(open_in_browser, self.url):
+                    print("No browser could be opened here: open the address above in one.", flush=True)
+                print("Ctrl-C stops the server.", flush=True)
+                self.ready.set()
+                loop = asyncio.get_running_loop()
+                signals = (signal.SIGINT, signal.SIGTERM)
+                for sig in signals:
+                    with contextlib.suppress(NotImplementedError, RuntimeError):
+                        loop.add_signal_handler(sig, self.stop.set)
+                try:
+                    await self.stop.wait()
+                finally:
+                    for sig in signals:
+                        with contextlib.suppress(NotImplementedError, RuntimeError):
+                            loop.remove_signal_handler(sig)
+                return 0
+        finally:
+            quiet.propagate, quiet.handlers = kept
+
+
 def _run(args: argparse.Namespace) -> int:
     ruleset = RULESETS.get(args.rules)
     if ruleset is None:
@@ -142,6 +217,10 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
+        if args.web:
+            web = WebPlay(args.map, args.bots, args.strategy, args.name, rules=args.rules, options=options,
+                          port=args.port, open_browser=not args.no_browser)
+            return asyncio.run(web.run())
         play = LocalPlay(args.map, args.bots, args.strategy, args.name, rules=args.rules, options=options)
         return asyncio.run(play.run())
     except KeyboardInterrupt:
@@ -163,4 +242,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="one of the game's options (e.g. --option initial_units=20); may repeat")
     parser.add_argument("--name", default=None, help="your player name (asked when missing)")
+    parser.add_argument("--web", action="store_true",
+                        help="play in the web browser instead of the terminal: the server runs until Ctrl-C")
+    parser.add_argument("--port", type=int, default=0, help="with --web: the port of the page (default: a free one)")
+    parser.add_argument("--no-browser", action="store_true", help="with --web: print the address, open no browser")
     parser.set_defaults(handler=_run)

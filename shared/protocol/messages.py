@@ -313,8 +313,9 @@ class HandOverPending(_Server):
 
 
 class GameMap(_Server):
-    """The map of a game this connection follows, sent once before its first update (with coordinates where the
-    map has them): updates name territories and never repeat it."""
+    """The map of a game this connection follows, sent once before its first update, with every territory's x and
+    y (the map file's own, or a layout the server computed when it read the map): updates name territories and
+    never repeat it."""
 
     type: Literal["game_map"] = "game_map"
     game_id: str

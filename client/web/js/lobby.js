@@ -1,0 +1,183 @@
+// The lobby: the server's games a page at a time (join, watch, or return to a seat kept in this browser), and a
+// new game's form: the rules with their options, a map of the server's or a file, players, computer players and a
+// time limit.
+
+import { byId, h, put } from "./dom.js";
+import { optionsForm } from "./schema-form.js";
+import { lastName, saveName, savedSeats } from "./seats.js";
+
+const PAGE = 15;
+const MAX_UPLOAD = 60000;
+
+export class LobbyScreen {
+  /** app: { link, join(gameId, name, group), watch(gameId), play(gameId, player) }. */
+  constructor(app) {
+    this.app = app;
+    this.link = app.link;
+    this.offset = 0;
+    this.total = 0;
+    this.rulesets = [];
+    this.readOptions = () => ({});
+    byId("name").value = lastName();
+    byId("name").addEventListener("change", () => saveName(byId("name").value.trim()));
+    byId("refresh").addEventListener("click", () => this.refresh());
+    byId("newer").addEventListener("click", () => { this.offset = Math.max(0, this.offset - PAGE); this.refresh(); });
+    byId("older").addEventListener("click", () => { this.offset += PAGE; this.refresh(); });
+    byId("ruleset").addEventListener("change", () => this.chooseRuleset());
+    byId("create").addEventListener("submit", (event) => { event.preventDefault(); this.create(); });
+  }
+
+  note(text) {
+    byId("lobby-note").textContent = text || "";
+  }
+
+  name() {
+    const name = byId("name").value.trim();
+    if (!name) {
+      this.note("Write your name first.");
+      byId("name").focus();
+      return null;
+    }
+    saveName(name);
+    return name;
+  }
+
+  async show(note) {
+    this.note(note);
+    try {
+      if (!this.rulesets.length) await this.loadForm();
+      await this.refresh();
+    } catch (error) {
+      this.note(error.message);
+    }
+  }
+
+  async loadForm() {
+    const [rulesets, maps] = await Promise.all([this.link.request({ type: "list_rulesets" }),
+      this.link.request({ type: "list_maps" })]);
+    this.rulesets = rulesets.type === "rulesets" ? rulesets.rulesets : [];
+    put(byId("ruleset"), ...this.rulesets.map((r) => h("option", { value: r.name }, r.title)));
+    const mapList = maps.type === "maps" ? maps.maps : [];
+    put(byId("map"), ...mapList.map((m) => h("option", { value: m.id, "data-territories": m.territories },
+      `${m.name} (${m.territories} territories)`)));
+    const cataract = mapList.find((m) => m.id === "cataract");
+    if (cataract) byId("map").value = cataract.id;
+    this.chooseRuleset();
+  }
+
+  chooseRuleset() {
+    const ruleset = this.rulesets.find((r) => r.name === byId("ruleset").value);
+    if (!ruleset) return;
+    byId("ruleset-blurb").textContent = `${ruleset.blurb} (${ruleset.players[0]} to ${ruleset.players[1]} players)`;
+    byId("map-choice").hidden = ruleset.own_map;
+    put(byId("strategy"), ...ruleset.strategies.map((name) =>
+      h("option", { value: name, selected: name === ruleset.default_strategy }, name)));
+    this.readOptions = optionsForm(byId("options"), ruleset.options);
+  }
+
+  async refresh() {
+    const reply = await this.link.request({ type: "list_games", offset: this.offset, limit: PAGE });
+    if (reply.type !== "games") {
+      this.note(reply.message);
+      return;
+    }
+    this.total = reply.total;
+    const mine = savedSeats();
+    const rows = reply.games.map((game) => this.row(game, mine.filter((s) => s.gameId === game.game_id)));
+    put(byId("games").tBodies[0], ...(rows.length ? rows
+      : [h("tr", {}, h("td", { colspan: "6", class: "hint" }, "No games yet: create one below."))]));
+    const last = Math.min(this.total, this.offset + reply.games.length);
+    byId("page-info").textContent = this.total ? `${this.offset + 1}–${last} of ${this.total}` : "";
+    byId("newer").disabled = this.offset === 0;
+    byId("older").disabled = last >= this.total;
+  }
+
+  row(game, seats) {
+    const names = game.seats.map((s) => s.name).join(", ");
+    const state = game.status === "lobby" ? `waiting (${game.free} free)`
+      : game.status === "finished" ? (game.winner ? `${game.winner} won` : "draw") : `turn ${game.turn}, ${game.phase}`;
+    const actions = h("td", { class: "row-actions" });
+    for (const seat of seats) {
+      actions.append(h("button", { type: "button", "data-return": seat.player,
+        onclick: () => this.app.play(game.game_id, seat.player) }, `Return as ${seat.player}`));
+    }
+    if (game.status === "lobby" && game.free > 0) {
+      actions.append(h("button", { type: "button", "data-join": game.game_id,
+        onclick: () => this.join(game, actions) }, "Join"));
+    }
+    actions.append(h("button", { type: "button", class: "small", "data-watch": game.game_id,
+      onclick: () => this.app.watch(game.game_id) }, "Watch"));
+    return h("tr", { "data-game-id": game.game_id, "data-status": game.status },
+      h("td", {}, game.game_id), h("td", {}, game.ruleset_title || game.settings.ruleset), h("td", {}, game.map_name),
+      h("td", {}, `${game.seats.length}/${game.settings.players}`, names ? h("small", {}, ` ${names}`) : null),
+      h("td", {}, state), actions);
+  }
+
+  async join(game, cell) {
+    const name = this.name();
+    if (!name) return;
+    if (game.groups && game.groups.length) {
+      const choice = h("select", { "aria-label": "your starting group", "data-group-choice": "" },
+        game.groups.map((group, i) => h("option", { value: String(i) }, `${i + 1}: ${group.join(", ")}`)));
+      put(cell, choice, h("button", { type: "button", onclick: () => this.sitDown(game.game_id, name, Number(choice.value)) },
+        "Sit down"));
+      choice.focus();
+      return;
+    }
+    await this.sitDown(game.game_id, name, null);
+  }
+
+  async sitDown(gameId, name, group) {
+    try {
+      const reply = await this.app.join(gameId, name, group);
+      if (reply.type === "error") this.note(reply.message);
+    } catch (error) {
+      this.note(error.message);
+    }
+  }
+
+  async create() {
+    const ruleset = this.rulesets.find((r) => r.name === byId("ruleset").value);
+    if (!ruleset) return;
+    const sit = byId("sit-down").checked;
+    const name = sit ? this.name() : null;
+    if (sit && !name) return;
+    const seconds = byId("turn-seconds").value;
+    const settings = {
+      ruleset: ruleset.name,
+      players: Number(byId("players").value),
+      bots: Number(byId("bots").value),
+      bot_strategy: byId("strategy").value || null,
+      turn_seconds: seconds === "" ? null : Number(seconds),
+      options: this.readOptions(),
+      map: null,
+    };
+    const message = { type: "create_game", settings };
+    const file = byId("map-file").files[0];
+    if (!ruleset.own_map) {
+      if (file) {
+        const text = await file.text();
+        if (text.length > MAX_UPLOAD) {
+          this.note(`That map file is too large (${text.length} characters; at most ${MAX_UPLOAD}).`);
+          return;
+        }
+        message.map_upload = { name: file.name.slice(0, 64), text };
+      } else settings.map = byId("map").value || null;
+    }
+    try {
+      const reply = await this.link.request(message);
+      if (reply.type !== "game_created") {
+        this.note(reply.message);
+        return;
+      }
+      byId("map-file").value = "";
+      if (sit) await this.sitDown(reply.game.game_id, name, reply.game.groups && reply.game.groups.length ? 0 : null);
+      else {
+        this.note(`Game ${reply.game.game_id} created.`);
+        await this.refresh();
+      }
+    } catch (error) {
+      this.note(error.message);
+    }
+  }
+}

@@ -1,0 +1,178 @@
+// Giving orders by pointing, for any rule set: the server's legal orders (legal_orders) are filtered by the
+// territories picked on the board. A first territory shows the orders that name it alone and marks the
+// territories an order could go on to; a second shows the orders that name both. The count of an order is chosen
+// between the least the rules accept and what the server offered. Orders that name no territory (a card, a truce
+// with a player) are buttons of their own. Nothing here knows a rule: whatever is offered came from the server.
+
+import { h, put } from "./dom.js";
+
+/** The territories an order names, in its fields' order. */
+function placesOf(order, territories) {
+  return Object.values(order).filter((value) => typeof value === "string" && territories.has(value));
+}
+
+export class OrderEntry {
+  /**
+   * panel: where the choices go; actions: { issue(order), withdraw(index), commit(), select(picked, targets) }.
+   */
+  constructor(panel, actions) {
+    this.panel = panel;
+    this.actions = actions;
+    this.legal = [];
+    this.picked = [];
+    this.orders = [];
+    this.territories = new Set();
+    this.describe = (order) => JSON.stringify(order);
+    this.enabled = false;
+    this.note = "";
+  }
+
+  setContext(territories, describe) {
+    this.territories = territories;
+    this.describe = describe;
+  }
+
+  /** The legal orders just received (each {order, count_field, least}), and whether the player may act now. */
+  setLegal(legal, enabled) {
+    this.legal = legal.map((entry) => ({ ...entry, places: placesOf(entry.order, this.territories) }));
+    this.enabled = enabled;
+    if (this.picked.length && !this.candidates().length) this.picked = [];
+    this.render();
+  }
+
+  setOrders(orders) {
+    this.orders = orders;
+    this.render();
+  }
+
+  clear() {
+    this.picked = [];
+    this.note = "";
+    this.render();
+  }
+
+  /** A territory was picked on the board. */
+  pick(name) {
+    this.note = "";
+    const [first] = this.picked;
+    if (this.picked.length === 1 && first === name) {
+      this.picked = [];
+    } else if (this.picked.length === 1 && this.legal.some((e) => e.places.includes(first) && e.places.includes(name))) {
+      this.picked = [first, name];
+    } else {
+      this.picked = [name];
+      if (!this.legal.some((e) => e.places.includes(name))) {
+        this.note = this.enabled ? `No order you can give now names ${name}.` : "";
+      }
+    }
+    this.render();
+  }
+
+  /** The legal orders that fit what is picked, those in the picked order first. */
+  candidates() {
+    const [a, b] = this.picked;
+    if (!a) return [];
+    if (!b) return this.legal.filter((e) => e.places.length === 1 && e.places[0] === a);
+    const both = this.legal.filter((e) => e.places.length === 2 && e.places.includes(a) && e.places.includes(b));
+    return [...both.filter((e) => e.places[0] === a), ...both.filter((e) => e.places[0] !== a)];
+  }
+
+  /** Where an order could go on to from the one territory picked. */
+  targets() {
+    const [a] = this.picked;
+    if (!a || this.picked.length !== 1) return [];
+    const found = new Set();
+    for (const entry of this.legal) {
+      if (entry.places.length > 1 && entry.places.includes(a)) {
+        for (const place of entry.places) if (place !== a) found.add(place);
+      }
+    }
+    return [...found];
+  }
+
+  choice(entry, index) {
+    const count = entry.count_field ? entry.order[entry.count_field] : null;
+    const label = this.describe(entry.order);
+    if (count === null || count === undefined) {
+      return h("li", { class: "choice" },
+        h("button", { type: "button", "data-issue": String(index), onclick: () => this.actions.issue(entry.order) },
+          label));
+    }
+    const least = Math.min(entry.least ?? 1, count);
+    const number = h("input", {
+      type: "number", min: least, max: count, value: count, step: 1, "aria-label": `${entry.count_field} (${least} to ${count})`,
+      "data-count": String(index),
+    });
+    const slider = h("input", { type: "range", min: least, max: count, value: count, step: 1, tabindex: "-1", "aria-hidden": "true" });
+    slider.addEventListener("input", () => { number.value = slider.value; });
+    number.addEventListener("input", () => { slider.value = number.value; });
+    const issue = () => {
+      const n = Math.round(Number(number.value));
+      if (!Number.isFinite(n) || n < least || n > count) {
+        this.note = `Choose from ${least} to ${count}.`;
+        this.render();
+        return;
+      }
+      this.actions.issue({ ...entry.order, [entry.count_field]: n });
+    };
+    number.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        issue();
+      }
+    });
+    const words = this.describe({ ...entry.order, [entry.count_field]: "N" });
+    return h("li", { class: "choice" },
+      h("label", {}, h("span", { class: "what" }, words.replace(/\bN\b/, "…")), " ", number, slider),
+      h("button", { type: "button", "data-issue": String(index), onclick: issue }, "Issue"));
+  }
+
+  render() {
+    const targets = this.targets();
+    this.actions.select(this.picked, targets);
+    const choices = this.candidates();
+    const loose = this.legal.filter((e) => e.places.length === 0);
+    const parts = [];
+    if (!this.enabled) {
+      parts.push(h("p", { class: "hint" }, "Nothing to do for now."));
+    } else if (!this.picked.length) {
+      parts.push(h("p", { class: "hint" }, this.legal.length
+        ? "Pick a territory on the map (click it, or Tab to it and press Enter)."
+        : "No order is open to you now."));
+    } else {
+      parts.push(h("p", { class: "picked", "data-picked": this.picked.join(" → ") },
+        `Picked: ${this.picked.join(" → ")}`, " ",
+        h("button", { type: "button", class: "small", onclick: () => this.clear() }, "Clear (Esc)")));
+    }
+    if (this.note) parts.push(h("p", { class: "note", role: "status" }, this.note));
+    if (choices.length) {
+      parts.push(h("ul", { class: "choices" }, choices.map((entry, i) => this.choice(entry, i))));
+    }
+    if (targets.length) {
+      parts.push(h("p", { class: "hint" }, "Then pick one of the marked territories:"),
+        h("div", { class: "targets" }, targets.map((name) =>
+          h("button", { type: "button", class: "small", "data-target": name, onclick: () => this.pick(name) }, name))));
+    }
+    if (loose.length && this.enabled) {
+      parts.push(h("div", { class: "loose" }, loose.map((entry, i) =>
+        h("button", { type: "button", "data-loose": String(i), onclick: () => this.actions.issue(entry.order) },
+          this.describe(entry.order)))));
+    }
+    parts.push(h("h3", {}, "Your orders this turn"));
+    parts.push(this.orders.length
+      ? h("ol", { class: "orders" }, this.orders.map((order, i) => h("li", { "data-order-index": String(i) },
+        h("span", {}, this.describe(order)), " ",
+        this.enabled ? h("button", {
+          type: "button", class: "small", "aria-label": `withdraw ${this.describe(order)}`,
+          onclick: () => this.actions.withdraw(i),
+        }, "Withdraw") : null)))
+      : h("p", { class: "hint", "data-no-orders": "" }, "None yet."));
+    put(this.panel, ...parts);
+    const firstCount = this.panel.querySelector("[data-count]");
+    if (firstCount && this.picked.length && this.panel.contains(document.activeElement) === false
+        && document.activeElement?.closest?.(".territory")) {
+      // keep the keyboard flowing: after picking with Enter, the count is next
+      firstCount.focus();
+    }
+  }
+}

@@ -1,0 +1,12 @@
+// The module of each rule set the page knows better than the generic way; any other rule set is shown the
+// generic way (rulesets/generic.js) and plays all the same, since its orders come from the server.
+
+import { generic } from "./generic.js";
+import risc from "./risc.js";
+import warzone from "./warzone.js";
+
+const MODULES = new Map([["risc", risc], ["warzone", warzone]]);
+
+export function rulesetModule(name) {
+  return MODULES.get(name) || generic;
+}

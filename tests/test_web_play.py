@@ -1,0 +1,225 @@
+"""The web page in a real browser against a real server: games played by pointing, from the lobby to the end.
+
+Each test drives headless Chromium as a player would (clicks, keys, the address bar) and reads what the page shows
+through its data attributes. Every frame each page sends or receives is checked against the protocol's schema, and
+the console must stay free of errors (tests/web_support.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.server_support import Client, create_game, join
+from tests.web_support import (
+    browser_or_skip,
+    create_in_lobby,
+    launched,
+    owned,
+    page_url,
+    place_everything,
+    territories,
+    watched_pages,
+    web_server,
+)
+
+browser_or_skip()
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Any]:
+    async with launched() as found:
+        yield found
+
+
+async def play_to_the_end(page: Any, player: str, turns: int = 40) -> None:
+    """Commit every turn the page is asked for, until the game is over."""
+    for _ in range(turns):
+        await page.wait_for_selector("#game[data-status=finished], #commit:not([hidden])")
+        if await page.get_attribute("#game", "data-status") == "finished":
+            return
+        turn = await page.get_attribute("#game", "data-turn")
+        await page.click("#commit")
+        await page.wait_for_selector(f"#game[data-status=finished], #game:not([data-turn='{turn}'])")
+    raise AssertionError(f"the game did not end within {turns} turns")
+
+
+async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Path) -> None:
+    async with web_server() as server, watched_pages(browser, tmp_path) as pages:
+        opened = await pages.open(page_url(server))
+        page = opened.page
+        await create_in_lobby(page, "Alice", map_id="twin-keeps", players=2, bots=1, strategy="aggressive",
+                              options={"initial_units": "6"})
+        await page.wait_for_selector("#game[data-status=playing][data-you=Alice]")
+        board = await territories(page)
+        assert len(board) == 8
+        assert await page.locator("line.border").count() == 13
+
+        await place_everything(page, "Alice")
+        await page.wait_for_selector("#game[data-phase=orders]")
+        placed = max((units, name) for name, (owner, units) in (await territories(page)).items() if owner == "Alice")
+        assert placed[0] >= 6
+
+        # An attack by pointing: the source, then the target (marked for it), the count, withdrawn and issued again.
+        source = placed[1]
+        await page.click(f"g[data-territory='{source}']")
+        target = await page.get_attribute("g[data-territory][data-target]", "data-territory")
+        assert target is not None
+        await page.click(f"g[data-territory='{target}']")
+        assert await page.locator("g[data-picked]").count() == 2
+        await page.fill("[data-count='0']", "2")
+        await page.click("[data-issue='0']")
+        await page.wait_for_selector("[data-order-index='0']")
+        assert "2" in await page.inner_text("[data-order-index='0']")
+        await page.click("[data-order-index='0'] button")
+        await page.wait_for_selector("[data-no-orders]")
+        await page.click(f"g[data-territory='{source}']")
+        await page.click(f"[data-target='{target}']")
+        await page.click("[data-issue='0']")
+        await page.wait_for_selector("[data-order-index='0']")
+
+        await play_to_the_end(page, "Alice")
+        await page.wait_for_selector("#result:not([hidden])")
+        winner = await page.get_attribute("#game", "data-winner")
+        assert winner == "bot-aggressive-1"
+        assert "won" in await page.inner_text("#result-title")
+        assert {owner for owner, _ in (await territories(page)).values()} <= {winner, ""}
+        assert await page.locator("svg.chart[data-chart=territories] polyline").count() == 2
+        assert await page.locator("#player-list li[data-player=Alice][data-eliminated=true]").count() == 1
+        assert await page.locator("#log li[data-kind=combat]").count() >= 1
+        assert await page.locator("g[data-mark]").count() >= 1
+        assert not await page.locator("#rematch").is_hidden()
+
+        # the rematch: the computer player asks too, and the page moves to the new game in the same seat
+        first_game = await page.get_attribute("#game", "data-game-id")
+        await page.click("#rematch")
+        await page.wait_for_selector(f"#game[data-you=Alice][data-status=playing]:not([data-game-id='{first_game}'])")
+        assert "player=Alice" in page.url and first_game not in page.url
+        await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
+
+        sent = opened.watch.types("sent")
+        assert {"hello", "list_rulesets", "list_maps", "list_games", "create_game", "join_game", "legal_orders",
+                "issue_order", "withdraw_order", "commit"} <= set(sent)
+        assert {"welcome", "game_map", "update", "legal", "order_accepted", "order_withdrawn",
+                "commit_accepted"} <= set(opened.watch.types("received"))
+
+
+async def test_three_pages_play_one_game_and_a_fourth_watches(browser: Any, tmp_path: Path) -> None:
+    names = ["Ann", "Ben", "Cy"]
+    async with web_server() as server, watched_pages(browser, tmp_path) as pages:
+        first = await pages.open(page_url(server))
+        await create_in_lobby(first.page, "Ann", map_id="cataract", players=3, bots=0,
+                              options={"initial_units": "5"})
+        await first.page.wait_for_selector("#game[data-status=lobby][data-you=Ann]")
+        game_id = await first.page.get_attribute("#game", "data-game-id")
+        assert game_id
+
+        others = []
+        for name in names[1:]:
+            opened = await pages.open(page_url(server))
+            page = opened.page
+            await page.wait_for_selector(f"tr[data-game-id='{game_id}'] [data-join]")
+            await page.fill("#name", name)
+            await page.click(f"tr[data-game-id='{game_id}'] [data-join]")
+            await page.wait_for_selector(f"#game[data-you='{name}']")
+            others.append(opened)
+        watcher = await pages.open(page_url(server, f"game={game_id}"), width=390, height=844)
+
+        everyone = [first, *others]
+        for opened, name in zip(everyone, names, strict=True):
+            await opened.page.wait_for_selector("#game[data-status=playing]")
+            await place_everything(opened.page, name)
+        for opened in [*everyone, watcher]:
+            await opened.page.wait_for_selector("#game[data-phase=orders][data-turn='1']")
+        # the board is the same on every page, the watcher's included
+        boards = [await territories(o.page) for o in [*everyone, watcher]]
+        assert all(board == boards[0] for board in boards)
+        assert {owner for owner, _ in boards[0].values()} >= set(names)
+
+        # Ann is done first: the others see it, and nobody sees what she ordered
+        await first.page.click("#commit")
+        for opened in [*others, watcher]:
+            await opened.page.wait_for_selector("#player-list li[data-player=Ann][data-committed=true]")
+        for opened in others:
+            await opened.page.click("#commit")
+        for opened in [*everyone, watcher]:
+            await opened.page.wait_for_selector("#game[data-turn='2']")
+
+        page = watcher.page
+        assert await page.get_attribute("#game", "data-you") == ""
+        assert await page.locator("#order-section").is_hidden()
+        assert "watching" in await page.inner_text("#game-state")
+        assert await page.locator("#log li[data-kind=units_placed]").count() >= 3
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, "the page fits a phone's width"
+        assert "issue_order" not in watcher.watch.types("sent")
+        assert "watch_game" in watcher.watch.types("sent")
+
+
+async def test_a_reload_mid_turn_returns_to_the_seat_with_its_orders(browser: Any, tmp_path: Path) -> None:
+    async with web_server() as server, watched_pages(browser, tmp_path) as pages:
+        opened = await pages.open(page_url(server))
+        page = opened.page
+        await create_in_lobby(page, "Dee", map_id="twin-keeps", players=2, bots=1, strategy="defensive",
+                              options={"initial_units": "6"})
+        await page.wait_for_selector("#game[data-status=playing][data-phase=placement]")
+        mine = await owned(page, "Dee")
+        await page.click(f"g[data-territory='{mine[0]}']")
+        await page.fill("[data-count='0']", "4")
+        await page.click("[data-issue='0']")
+        await page.wait_for_selector("[data-order-index='0']")
+        address = page.url
+        assert "player=Dee" in address
+
+        await page.reload()
+        await page.wait_for_selector("#game[data-you=Dee][data-phase=placement]")
+        await page.wait_for_selector("[data-order-index='0']")
+        assert "4" in await page.inner_text("[data-order-index='0']")
+        assert page.url == address
+        assert await page.locator("#log li[data-kind=game_started]").count() == 1, "the log is told again"
+        assert len(await owned(page, "Dee")) == 4
+        assert "resume" in opened.watch.types("sent")
+
+        # the link drops: the page comes back to the seat on its own, asking only for what it missed
+        await page.evaluate("window.risc.link.drop()")
+        await page.wait_for_selector("#link-state[data-link=reconnecting]")
+        await page.wait_for_selector("#link-state[data-link=open]")
+        resumes = [m for m in opened.watch.sent if m["type"] == "resume"]
+        assert len(resumes) == 2 and resumes[-1]["last_seq"] > 0
+        # with the keyboard alone: Tab to a territory, Enter picks it, Escape lets go, the count then Enter issues
+        await page.focus(f"g[data-territory='{mine[1]}']")
+        await page.keyboard.press("Enter")
+        await page.wait_for_selector(f"g[data-territory='{mine[1]}'][data-picked]")
+        await page.keyboard.press("Escape")
+        assert await page.locator("g[data-picked]").count() == 0
+        await page.focus(f"g[data-territory='{mine[1]}']")
+        await page.keyboard.press("Enter")
+        assert await page.evaluate("document.activeElement.dataset.count") == "0"
+        await page.keyboard.press("Enter")
+        await page.wait_for_selector("[data-order-index='1']")
+        await page.click("#commit")
+        await page.wait_for_selector("#game[data-phase=orders]")
+
+
+async def test_a_warzone_game_between_computer_players_watched_to_its_end(browser: Any, tmp_path: Path) -> None:
+    async with web_server(bot_turn_pause=0.05, min_turn_seconds=0.1) as server, \
+            watched_pages(browser, tmp_path) as pages:
+        client = await Client.connect(server)
+        game_id = await create_game(client, ruleset="warzone", map="twin-keeps", players=2, bots=1, turn_seconds=0.3,
+                                    bot_strategy="aggressive", options={"initial_units": 8, "initial_cards": 1})
+        opened = await pages.open(page_url(server, f"game={game_id}"))
+        page = opened.page
+        await page.wait_for_selector("#sit:not([hidden])")
+        await join(client, game_id, "Eve")  # a player who never acts: time is on the computer player's side
+        await page.wait_for_selector("#game[data-status=playing]")
+        assert "Pools and cards" in await page.inner_text("#extras")
+        await client.close()
+        await page.wait_for_selector("#game[data-status=finished]", timeout=30_000)
+        assert await page.get_attribute("#game", "data-winner") == "bot-aggressive-1"
+        assert await page.locator("#log li[data-kind=deployed]").count() >= 1
+        assert await page.locator("svg.chart polyline").count() >= 2
