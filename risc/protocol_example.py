@@ -23,6 +23,7 @@ import hashlib
 import itertools
 import json
 import re
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,7 +43,7 @@ SEED = 1
 """The seed of every game of the example: territories, the order of combats and the dice follow from it."""
 
 WIDTH = 120
-"""The widest line of a frame on the page."""
+"""The widest line of the page (a frame's line may be wider where a string alone is)."""
 
 TIMEOUT = 10.0
 """How long any one frame may take to arrive before the example gives up (a broken server, not a slow one)."""
@@ -166,7 +167,8 @@ class Page:
             if part is None:
                 continue
             if isinstance(part, str):
-                out.append(part)
+                out.append(part if part.startswith("#") else
+                           textwrap.fill(part, WIDTH, break_long_words=False, break_on_hyphens=False))
                 continue
             lines = ["```jsonc"]
             for shown in part:
