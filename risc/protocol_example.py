@@ -399,8 +399,8 @@ def frontier(link: Link, game_id: str, player: str) -> list[str]:
 
 
 def attacker_orders(link: Link, game_id: str, player: str) -> list[Message]:
-    """ann's turn: the weakest foreign territories first, each attacked by twice its defenders and two more, from
-    the territories next to it that have them (one unit is enough for an empty one); a territory with no foreign
+    """ann's turn: the weakest foreign territories first, each attacked by every unit left next to it when they are
+    at least three more than its defenders (one unit is enough for an empty one); a territory with no foreign
     neighbour and units to spare sends them to the front."""
     territories = link.view(game_id)["territories"]
     mine = own(link, game_id, player)
@@ -418,13 +418,9 @@ def attacker_orders(link: Link, game_id: str, player: str) -> list[Message]:
             orders.append({"kind": "attack", "units": 1, "source": source, "target": target})
             left[source] -= 1
         elif sum(left[t] for t in sources) >= defenders + 3:
-            need = sum(left[t] for t in sources)
             for source in sorted(sources, key=lambda t: -left[t]):
-                sent = min(need, left[source])
-                if sent > 0:
-                    orders.append({"kind": "attack", "units": sent, "source": source, "target": target})
-                    left[source] -= sent
-                    need -= sent
+                orders.append({"kind": "attack", "units": left[source], "source": source, "target": target})
+                left[source] = 0
     fronts = [t for t in mine if foreign_neighbours(link, game_id, player, t)]
     for source in mine:
         if left[source] > 1 and source not in fronts and fronts:
