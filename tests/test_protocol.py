@@ -71,3 +71,64 @@ def test_every_message_type_is_documented() -> None:
     text = DOC.read_text()
     for kind in (*CLIENT_TYPES, *SERVER_TYPES):
         assert f"| `{kind}` |" in text, kind
+
+
+def example_frames(text: str) -> list[tuple[str, str]]:
+    """(header, frame) for every line of the worked example's blocks that is a frame, as written."""
+    frames = []
+    for block in re.findall(r"```jsonc\n(.*?)```", text, flags=re.S):
+        for part in re.split(r"^// ", block, flags=re.M)[1:]:
+            header, _, body = part.partition("\n")
+            if "→" in header:
+                frames.append((header, body.strip()))
+    return frames
+
+
+def outline(text: str) -> list[tuple[str, str]]:
+    """The worked example's course: each frame's header and what it is (its type, and an error's code)."""
+    shown = []
+    example = text[text.index("### Lobby and placement"):]
+    for header, body in example_frames(example):
+        if "not JSON" in header:
+            shown.append((header, "not JSON"))
+            continue
+        frame = json.loads(body)
+        shown.append((header, f"{frame['type']} {frame.get('code') or ''}".strip()))
+    return shown
+
+
+def test_the_worked_example_shows_the_map_views_whole_and_patched_a_catch_up_and_a_snapshot() -> None:
+    frames = [(header, json.loads(body)) for header, body in example_frames(DOC.read_text())
+              if "not JSON" not in header and "{…}" not in body]
+    updates = [frame for _, frame in frames if frame["type"] == "update"]
+    maps = [frame for _, frame in frames if frame["type"] == "game_map"]
+    assert maps and all(m["map"]["territories"] for m in maps)
+    mapped = set()
+    for header, frame in frames:  # a connection gets a game's map before any update about it
+        if frame["type"] == "game_map":
+            mapped.add((header, frame["game_id"]))
+        elif frame["type"] == "update":
+            assert (header, frame["game_id"]) in mapped, (header, frame["game_id"])
+    assert any(u["view"] is not None for u in updates)
+    assert any(u["view_patch"] for u in updates)
+    assert not any(u["view"] is not None and u["view_patch"] is not None for u in updates)
+    assert any(u["snapshot"] and not u["events"] for u in updates)
+    resumes = [f for _, f in frames if f["type"] == "resume" and f.get("last_seq")]
+    assert resumes
+    for resume in resumes:  # the update that follows brings exactly the entries after last_seq
+        caught_up = next(u for u in updates if u["game_id"] == resume["game_id"]
+                         and u["events"] and u["events"][0]["seq"] == resume["last_seq"] + 1)
+        assert [e["seq"] for e in caught_up["events"]] == list(range(resume["last_seq"] + 1, caught_up["seq"] + 1))
+    codes = {f.get("code") for _, f in frames if f["type"] == "error"}
+    assert {"unknown-order", "invalid-order", "bad-map", "not-seated", "not-json"} <= codes
+    kinds = {e["event"]["kind"] for u in updates for e in u["events"]}
+    assert {"orders_revealed", "combat", "game_won", "seat_handed_over", "rematch_started"} <= kinds
+
+
+def test_risc_protocol_example_plays_the_worked_example_again(capsys: pytest.CaptureFixture[str]) -> None:
+    """The page's example is what `risc protocol example` prints: after a change to what the example shows, run it
+    again and paste its output into docs/protocol.md (from "### Lobby and placement" on)."""
+    assert main(["protocol", "example"]) == 0
+    printed = capsys.readouterr().out
+    assert outline(printed) == outline(DOC.read_text()), "docs/protocol.md's example is stale: see this test's doc"
+    assert len(outline(printed)) > 100
