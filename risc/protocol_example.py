@@ -512,6 +512,7 @@ async def play(example: Example) -> None:
     await example.expect(ann, {"type": "withdraw_order", "game_id": game_id, "turn": 0, "index": 1},
                          "order_withdrawn")
     await example.expect(ann, {"type": "list_orders", "game_id": game_id}, "orders")
+    await example.expect(ann, {"type": "legal_orders", "game_id": game_id}, "legal")
     await example.refused(ann, {"type": "commit", "game_id": game_id, "turn": 0}, "units-not-placed")
     await _issue(example, ann, game_id, 0, [{"kind": "place", "territory": places[0], "units": 3}])
     await _commit(example, ann, game_id, 0)
