@@ -24,9 +24,11 @@ from shared.protocol.log import (
     PlayerJoined,
     PlayerLeft,
     RematchDeclined,
+    RematchImpossible,
     RematchRequested,
     RematchStarted,
     SeatHandedOver,
+    SeatTakenBack,
     TimeRanOut,
 )
 
@@ -89,6 +91,10 @@ def framework_line(entry: Any, palette: Palette, you: str | None = None) -> Frag
     if isinstance(entry, SeatHandedOver):
         return _line(*who(entry.player), ("class:hint", f"'s seat is played by the computer ({entry.strategy}) "
                                                         "until they come back."))
+    if isinstance(entry, SeatTakenBack):
+        return _line(*who(entry.player), ("class:hint", " is back and plays their own seat again."))
+    if isinstance(entry, RematchImpossible):
+        return _line(("class:hint", f"{entry.reason}. Type `leave` to go back to the lobby."))
     return []
 
 

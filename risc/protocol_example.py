@@ -632,14 +632,14 @@ async def _dropped_and_handed_over(example: Example, game_id: str, ann: Link, bo
              "later she asks again. She sits in the game's first seat, so her vote decides alone: the log says so "
              "(`seat_handed_over`), and once the server's player has taken the seat, a second update shows bob's "
              "seat connected again. bob has committed already, so it has nothing to do this turn.")
-    await example.refused(ann, {"type": "hand_over", "game_id": game_id, "player": "bob"}, "bad-settings")
+    await example.refused(ann, {"type": "hand_over", "game_id": game_id, "player": "bob"}, "cannot-hand-over")
     example.comment("(two minutes pass)")
     example.clock.advance(120)
     await example.expect(ann, {"type": "hand_over", "game_id": game_id, "player": "bob"}, "hand_over_pending")
 
     page.say("bob reconnects and resumes his seat with his token and the number of the last entry he saw: the server "
-             "sends the map, then the entries he missed and his view whole. The seat is his again (the server's "
-             "player leaves it; nobody else is told, as the seat was connected all along); his commit was kept.")
+             "sends the map, then the entries he missed and his view whole. The seat is his again: the server's "
+             "player leaves it and the log tells everyone (`seat_taken_back`); his commit was kept.")
     back = await example.connect("bob")
     await example.expect(back, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"},
                          "welcome")

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from server import core
 from server.match import Match
 from server.refusal import Refusal
 from server.tasks import BackgroundTasks
@@ -40,9 +41,14 @@ def bot_names(settings: GameSettings) -> list[str]:
 class ServerBot:
     """One seat played by the server, following whichever games it sits in (a rematch seats it again)."""
 
+    computer = True
+    """What the match counts: a seat the server plays (no vote on hand-overs; shown as the computer's)."""
+
     def __init__(self, name: str, strategy: Strategy, find_match: Callable[[str], Match],
-                 seed: int | None = None, pause: float = 0.0) -> None:
+                 seed: int | None = None, pause: float = 0.0, stand_in: bool = False) -> None:
         self.name = name
+        self.stand_in = stand_in
+        """Playing a seat handed over while its player is away: it asks for no rematch on their behalf."""
         self.strategy = strategy
         self.pause = pause
         """Seconds to wait before acting while nobody but the server's own players is left in the game."""
@@ -67,7 +73,8 @@ class ServerBot:
             return
         game = message.game
         if game.status is GameStatus.FINISHED:
-            if game.rematch and self.name not in game.rematch and game.rematch_game is None:
+            if (not self.stand_in and game.rematch and self.name not in game.rematch
+                    and game.rematch_game is None):
                 self._tasks.spawn(self._rematch(message.game_id), f"{self.label} failed")
             return
         seat = next((s for s in game.seats if s.name == self.name), None)
@@ -161,13 +168,16 @@ async def seat_bots(match: Match, find_match: Callable[[str], Match], pause: flo
 async def reseat_bots(match: Match, find_match: Callable[[str], Match], pause: float = 0.0) -> list[ServerBot]:
     """A restored game's server-run seats, played again from where the store left them."""
     seated = {s.name for s in match.seats}
-    strategy = match.settings.bot_strategy or match.ruleset.default_strategy
     bots: list[ServerBot] = []
-    for name in [*bot_names(match.settings), *match.table.handed_over]:
+    for name in bot_names(match.settings):
         if name in seated:
+            strategy = match.settings.bot_strategy or match.ruleset.default_strategy
             bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match, pause=pause)
             await match.attach(bot, name)
             bots.append(bot)
+    for name in match.table.handed_over:
+        if name in seated:
+            bots += await seat_substitute(match, name, find_match, pause)
     return bots
 
 
@@ -175,7 +185,7 @@ async def seat_substitute(match: Match, player: str, find_match: Callable[[str],
                           pause: float = 0.0) -> list[ServerBot]:
     """The server's computer player sits in `player`'s seat (handed over by a vote); the player may still come back
     with their token and take it again."""
-    strategy = match.settings.bot_strategy or match.ruleset.default_strategy
-    bot = ServerBot(player, make_strategy(match.ruleset, strategy), find_match, pause=pause)
+    bot = ServerBot(player, make_strategy(match.ruleset, core.stand_in_strategy(match.table)), find_match,
+                    pause=pause, stand_in=True)
     await match.attach(bot, player)
     return [bot]

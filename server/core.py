@@ -170,13 +170,18 @@ def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> Any:
         raise Refusal(ErrorCode.UNKNOWN_ORDER, f"{ruleset.title} has no order with {shown} "
                                                f"(its orders: {', '.join(kinds)})")
     try:
-        return ruleset.load_order(data)
+        order = ruleset.load_order(data)
     except ValidationError as exc:
         parts = []
         for error in exc.errors(include_url=False)[:4]:
             where = ".".join(str(p) for p in error["loc"][1:]) or "order"
             parts.append(f"{where}: {_plain(error)}")
         raise Refusal(ErrorCode.INVALID_ORDER, f"that {kind} order will not do: " + "; ".join(parts)) from None
+    unknown = sorted(str(key)[:40] for key in set(data) - set(ruleset.dump_order(order)))
+    if unknown:  # a misspelt field would otherwise be dropped without a word, and its default used instead
+        raise Refusal(ErrorCode.INVALID_ORDER, f"a {kind} order has no field {', '.join(unknown[:4])} "
+                                               f"(its fields: {', '.join(ruleset.dump_order(order))})")
+    return order
 
 
 def _plain(error: Any) -> str:
@@ -313,43 +318,60 @@ def rematch_problem(table: Table) -> str | None:
 # ---- a seat left empty too long ------------------------------------------------------------------------------------
 
 def hand_over_vote(table: Table, voter: str, player: str, away_for: float | None, least_away: float,
-                   votes: frozenset[str], present: set[str]) -> tuple[frozenset[str], list[str], Decision | None]:
+                   votes: frozenset[str], present: set[str], computers: set[str]) -> tuple[frozenset[str], list[str],
+                                                                                          Decision | None]:
     """A vote to have the server's computer player take `player`'s seat, in a game with no time limit whose player
-    has been away at least `least_away` seconds. The game's creator (its first seat) decides alone; otherwise every
-    other player still in and connected must agree. Returns the votes, who is still to vote, and the decision once
-    it is taken."""
+    has been away at least `least_away` seconds. The game's creator (its first seat a person took) decides alone;
+    otherwise every other player still in and connected must agree (the server's own players have no vote). Returns
+    the votes, who is still to vote, and the decision once it is taken."""
     _, status = running(table, None)
     names = [s.name for s in table.seats]
     if player not in names:
         raise Refusal(Refused.UNKNOWN_PLAYER, f"{player} does not play in game {table.game_id}")
     if player == voter:
-        raise Refusal(ErrorCode.BAD_SETTINGS, "you cannot hand your own seat over: leave the game instead")
+        raise Refusal(ErrorCode.CANNOT_HAND_OVER, "you cannot hand your own seat over: leave the game instead")
     if table.settings.turn_seconds is not None:
-        raise Refusal(ErrorCode.BAD_SETTINGS, "this game has a time limit: an absent player's turns pass when time "
-                                              "runs out, so nobody is stuck")
-    if player in status.eliminated or player in table.handed_over:
-        raise Refusal(ErrorCode.BAD_SETTINGS, f"{player} no longer needs handing over")
+        raise Refusal(ErrorCode.CANNOT_HAND_OVER, "this game has a time limit: an absent player's turns pass when "
+                                                  "time runs out, so nobody is stuck")
+    if player in status.eliminated or player in table.handed_over or player in computers:
+        raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} is played by the computer already, or is out")
     if away_for is None:
-        raise Refusal(ErrorCode.BAD_SETTINGS, f"{player} is connected")
+        raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} is connected")
     if away_for < least_away:
-        raise Refusal(ErrorCode.BAD_SETTINGS, f"{player} has been away {int(away_for)} s; a seat can be handed over "
-                                              f"after {int(least_away)} s")
+        raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} has been away {int(away_for)} s; a seat can be handed "
+                                                  f"over after {int(least_away)} s")
     votes = votes | {voter}
-    creator = names[0]
-    voters = [n for n in names if n != player and n not in status.eliminated and n in present]
+    people = [n for n in names if n not in computers and n not in table.handed_over]
+    creator = people[0] if people else None
+    voters = [n for n in people if n != player and n not in status.eliminated and n in present]
     needed = [] if creator in votes else [n for n in voters if n not in votes]
     if needed:
         return votes, needed, None
     decision = Decision(table.evolve(handed_over=(*table.handed_over, player)),
-                        [Logged(game_log.SeatHandedOver(player=player, strategy=table.settings.bot_strategy
-                                                        or table.ruleset.default_strategy,
+                        [Logged(game_log.SeatHandedOver(player=player, strategy=stand_in_strategy(table),
                                                         by=sorted(votes)))])
     return votes, [], decision
 
 
+def stand_in_strategy(table: Table) -> str:
+    """The computer player that plays a handed-over seat: the game's choice for its bots when the rule set knows it,
+    else the rule set's strongest."""
+    chosen = table.settings.bot_strategy
+    return chosen if chosen is not None and chosen in table.ruleset.strategies else table.ruleset.default_strategy
+
+
+def take_back(table: Table, player: str) -> Decision | None:
+    """A handed-over seat's player is back: the computer stops playing for them."""
+    if player not in table.handed_over:
+        return None
+    return Decision(table.evolve(handed_over=tuple(n for n in table.handed_over if n != player)),
+                    [Logged(game_log.SeatTakenBack(player=player))])
+
+
 # ---- what others see ----------------------------------------------------------------------------------------------
 
-def summary(table: Table, connected: set[str], spectators: int) -> GameSummary:
+def summary(table: Table, connected: set[str], spectators: int, computers: frozenset[str] = frozenset()
+            ) -> GameSummary:
     game = table.game
     status = None if game is None else table.ruleset.status(game)
     waited = frozenset() if game is None else turns.awaiting(table.ruleset, game, status)
@@ -360,7 +382,8 @@ def summary(table: Table, connected: set[str], spectators: int) -> GameSummary:
         simultaneous=table.ruleset.simultaneous, map_name=table.game_map.name,
         territories=len(table.game_map.territories),
         seats=[SeatInfo(name=s.name, connected=s.name in connected, group=s.group, eliminated=s.name in eliminated,
-                        committed=s.name in committed, awaited=s.name in waited) for s in table.seats],
+                        committed=s.name in committed, awaited=s.name in waited,
+                        computer=s.name in computers or s.name in table.handed_over) for s in table.seats],
         free=table.settings.players - len(table.seats), status=table.summary_status,
         phase="lobby" if status is None else ("finished" if status.finished else status.phase),
         turn=0 if status is None else status.turn, step=0 if game is None else game.step,

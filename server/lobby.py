@@ -193,7 +193,7 @@ class Lobby:
         strategy = settings.bot_strategy or ruleset.default_strategy
         settings = settings.model_copy(update={"options": options.model_dump(mode="json"),
                                                "bot_strategy": strategy if settings.bots else settings.bot_strategy})
-        if settings.bots:
+        if settings.bots or settings.bot_strategy is not None:
             check_strategy(ruleset, strategy)
         game_map = await self._map(ruleset, settings, upload, options)
         problem = ruleset.map_problem(game_map, options, settings.players)

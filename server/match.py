@@ -104,6 +104,7 @@ class Match:
         self._timer: Timer | None = None
         self._armed: Any = None
         self._presence_timer: Timer | None = None
+        self._rematch_impossible_told = False
         self._last_presence = float("-inf")
         self._tasks = BackgroundTasks()
         self._closed = False
@@ -197,10 +198,14 @@ class Match:
     def status(self) -> Status | None:
         return self.table.status
 
+    def computers(self) -> set[str]:
+        """The seats the server's own players hold now."""
+        return {seat for sub, seat in self.watchers.items() if seat is not None and getattr(sub, "computer", False)}
+
     def summary(self) -> GameSummary:
         present = {seat for seat in self.watchers.values() if seat is not None}
         spectators = sum(1 for seat in self.watchers.values() if seat is None)
-        return core.summary(self.table, present, spectators)
+        return core.summary(self.table, present, spectators, frozenset(self.computers()))
 
     def _frames(self, entries: Sequence[Entry], snapshot: bool = False) -> UpdateFrames:
         deadline_in = None
@@ -284,7 +289,10 @@ class Match:
                     logger.info("game %s: %s left", self.game_id, seat)
             self._unfollow(sub)
             sub.send(Left(game_id=self.game_id, ref=ref))
-            self._broadcast(entries)
+            if entries:
+                self._broadcast(entries)
+            elif seat is not None:
+                self._presence_changed()
             if seat is not None and self.finished:
                 await self._start_rematch_if_ready()
 
@@ -319,15 +327,16 @@ class Match:
             seat = find_seat(token, self.seats)
             if seat is None:
                 raise Refusal(ErrorCode.BAD_TOKEN, f"that token opens no seat in game {self.game_id}")
-            if seat.name in self.table.handed_over:  # the player takes their seat back from the computer player
-                await self._save(Decision(self.table.evolve(
-                    handed_over=tuple(n for n in self.table.handed_over if n != seat.name))))
+            taken_back = core.take_back(self.table, seat.name)  # the player takes their seat back from the computer
+            entries = [] if taken_back is None else await self._save(taken_back)
             back = self._take_seat(sub, seat.name)
             self._schedule_deadline()  # a game whose seats were all empty starts its clock again
             logger.info("game %s: %s reconnected", self.game_id, seat.name)
             sub.send(Resumed(game_id=self.game_id, player=seat.name, ref=ref))
             self._follow(sub, seat.name, last_seq)
-            if back:
+            if entries:
+                self._broadcast(entries, skip=sub)
+            elif back:
                 self._presence_changed(skip=sub)
 
     async def attach(self, sub: Subscriber, player: str) -> None:
@@ -526,10 +535,11 @@ class Match:
             self._check_open()
             voter = self._player(sub)
             away = self.away_since.get(player)
+            computers = self.computers()
             votes, needed, decision = core.hand_over_vote(
                 self.table, voter, player, None if away is None else self._clock.now() - away, least_away,
                 frozenset(self.hand_over_votes.get(player, set())),
-                {seat for seat in self.watchers.values() if seat is not None})
+                {seat for seat in self.watchers.values() if seat is not None} - computers, computers)
             self.hand_over_votes[player] = set(votes)
             sub.send(HandOverPending(game_id=self.game_id, player=player, votes=sorted(votes), needed=needed,
                                      ref=ref))
@@ -571,7 +581,12 @@ class Match:
             return
         if any(s.name not in table.rematch and s.name not in table.declined for s in table.seats):
             return
-        if core.rematch_problem(table) is not None:
+        problem = core.rematch_problem(table)
+        if problem is not None:
+            if not self._rematch_impossible_told:  # said once; the players may leave
+                self._rematch_impossible_told = True
+                self._broadcast(await self._save(Decision(table, [
+                    Logged(game_log.RematchImpossible(reason=problem))])))
             return
         new_match = await self._rematch_factory(self, core.rematch_seats(table))
         entries = await self._save(Decision(table.evolve(rematch_game=new_match.game_id), [

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from client.bot import NetworkBot
 from client.connection import LinkState
@@ -17,22 +14,11 @@ from client.session import Followed, Session
 from client.tokens import SeatStore
 from shared.protocol import messages as msg
 from shared.protocol.lobby import GameSettings
-from shared.rulesets import register, unregister
 from tests.client_support import QUICK
 from tests.server_support import FAST, running_server, url
 from tests.toy_ruleset import GOAL, Add, Added, RaceToTwenty
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def race() -> Iterator[RaceToTwenty]:
-    ruleset = RaceToTwenty()
-    register(ruleset)
-    try:
-        yield ruleset
-    finally:
-        unregister(ruleset.name)
 
 
 class Player:

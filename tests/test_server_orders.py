@@ -117,6 +117,13 @@ async def test_illegal_and_cheating_orders_are_refused_and_change_nothing() -> N
         await order_refused("target-not-yours", move(1, "Narnia", "Elantris"))
         await order_refused("wrong-turn", attack(1, "Oz", "Gondor"), turn=0)  # a past turn
         await order_refused("wrong-turn", attack(1, "Oz", "Gondor"), turn=2)
+        await order_refused("unknown-order", {**attack(1, "Oz", "Gondor"), "kind": "nuke"})
+        await order_refused("invalid-order", {"kind": "attack", "units": "many", "source": "Oz", "target": "Gondor"})
+        await order_refused("invalid-order", {"kind": "attack", "units": 1, "source": "Oz"})  # no target
+        misspelt = {"kind": "move", "units": 1, "source": "Oz", "target": "Narnia", "untis": 2}
+        reply = await ann.request(type="issue_order", game_id=game_id, turn=1, order=misspelt)
+        assert reply["type"] == "error" and reply["code"] == "invalid-order", reply
+        assert "no field untis" in reply["message"] and "units" in reply["message"], reply
 
         await ok(ann, type="issue_order", game_id=game_id, turn=1, order=attack(2, "Oz", "Gondor"))
         await order_refused("not-enough-units", attack(2, "Oz", "Mordor"))  # R15: only 1 is left in Oz

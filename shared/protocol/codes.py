@@ -41,6 +41,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_ORDER = "unknown-order"
     INVALID_ORDER = "invalid-order"
     CANNOT_FOLLOW = "cannot-follow"
+    CANNOT_HAND_OVER = "cannot-hand-over"
     # The server.
     STORAGE_FAILED = "storage-failed"
     SHUTTING_DOWN = "shutting-down"

@@ -11,8 +11,6 @@ GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 PlayerName = Annotated[str, Field(pattern=r"^\w[\w .'-]{0,18}[\w.'-]$|^\w$",
                                   description="1-20 letters, digits, spaces, . ' - or _, "
                                               "not starting or ending with a space")]
-MapId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,64}$",
-                             description="a map of the server's catalogue (list_maps), by id")]
 
 MAX_SEATS = 8
 """No rule set seats more; each says its own range (list_rulesets)."""
@@ -85,6 +83,8 @@ class SeatInfo(BaseModel):
     """Done with this turn (simultaneous games): never what they ordered (R16)."""
     awaited: bool = False
     """The game waits for this player now."""
+    computer: bool = False
+    """The server's computer player plays this seat (its own seats, or one handed over while its player is away)."""
 
 
 class GameSummary(BaseModel):

@@ -68,6 +68,20 @@ class SeatHandedOver(BaseModel):
     kind: Literal["seat_handed_over"] = "seat_handed_over"
 
 
+class SeatTakenBack(BaseModel):
+    """A player whose seat the computer played came back and plays it again."""
+
+    player: str
+    kind: Literal["seat_taken_back"] = "seat_taken_back"
+
+
+class RematchImpossible(BaseModel):
+    """Everyone still at the table asked for a rematch, but too few are left for one."""
+
+    reason: str
+    kind: Literal["rematch_impossible"] = "rematch_impossible"
+
+
 class RematchRequested(BaseModel):
     player: str
     kind: Literal["rematch_requested"] = "rematch_requested"
@@ -88,14 +102,14 @@ class RematchStarted(BaseModel):
 
 FrameworkEntry = Annotated[
     GameCreated | PlayerJoined | PlayerLeft | GameStarted | PlayerCommitted | TimeRanOut | OrdersRevealed
-    | SeatHandedOver | RematchRequested | RematchDeclined | RematchStarted,
+    | SeatHandedOver | SeatTakenBack | RematchRequested | RematchDeclined | RematchImpossible | RematchStarted,
     Field(discriminator="kind"),
 ]
 FRAMEWORK_ENTRY: TypeAdapter[Any] = TypeAdapter(cast(Any, FrameworkEntry))
 FRAMEWORK_KINDS = frozenset(
     model.model_fields["kind"].default for model in (
         GameCreated, PlayerJoined, PlayerLeft, GameStarted, PlayerCommitted, TimeRanOut, OrdersRevealed,
-        SeatHandedOver, RematchRequested, RematchDeclined, RematchStarted))
+        SeatHandedOver, SeatTakenBack, RematchRequested, RematchDeclined, RematchImpossible, RematchStarted))
 
 
 class SequencedEvent(BaseModel):

@@ -22,8 +22,9 @@ Token = Annotated[str, Field(min_length=1, max_length=128)]
 OrderData = Annotated[dict[str, Any], Field(description="one order of the game's rule set: a JSON object with a "
                                                         "`kind` (risc protocol schema lists every rule set's)")]
 
-MAX_UPLOAD_CHARACTERS = 60_000
-"""An uploaded map's text fits in one message: the largest real maps are about 12,000 characters."""
+MAX_UPLOAD_CHARACTERS = 30_000
+"""An uploaded map's text fits in one message of at most 64 KiB even with every line break escaped: the largest
+real maps are about 12,000 characters, the largest bundled one 17,500."""
 
 
 class _Client(BaseModel):

@@ -13,7 +13,8 @@ import { generic } from "./rulesets/generic.js";
 import { forgetSeat, lastName, loadHistory, saveHistory, saveName, saveSeat } from "./seats.js";
 
 const FRAMEWORK = new Set(["game_created", "player_joined", "player_left", "game_started", "player_committed",
-  "time_ran_out", "orders_revealed", "seat_handed_over", "rematch_requested", "rematch_declined", "rematch_started"]);
+  "time_ran_out", "orders_revealed", "seat_handed_over", "seat_taken_back", "rematch_requested", "rematch_declined",
+  "rematch_impossible", "rematch_started"]);
 
 export class GameScreen {
   /** app: { link, showLobby(note), showGame(gameId, player) }. */

@@ -7,7 +7,7 @@ import { optionsForm } from "./schema-form.js";
 import { lastName, saveName, savedSeats } from "./seats.js";
 
 const PAGE = 15;
-const MAX_UPLOAD = 60000;
+const MAX_UPLOAD = 30000;
 
 export class LobbyScreen {
   /** app: { link, join(gameId, name, group), watch(gameId), play(gameId, player) }. */

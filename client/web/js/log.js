@@ -14,7 +14,9 @@ const framework = {
   time_ran_out: (e) => `Time ran out on turn ${e.turn}` + (e.players.length ? ` for ${e.players.join(", ")}` : ""),
   seat_handed_over: (e) => `${e.player}'s seat is played by the computer (${e.strategy}) from now on`,
   rematch_requested: (e) => `${e.player} asks for a rematch`,
+  seat_taken_back: (e) => `${e.player} is back and plays their own seat again`,
   rematch_declined: (e) => `${e.player} left instead of a rematch`,
+  rematch_impossible: (e) => e.reason,
   rematch_started: (e) => `The rematch started as game ${e.game_id}`,
 };
 
