@@ -24,6 +24,9 @@ class Refused(StrEnum):
     NO_SUCH_ORDER = "no-such-order"
     UNKNOWN_TERRITORY = "unknown-territory"
     UNKNOWN_PLAYER = "unknown-player"
+    BAD_NUMBER = "bad-number"
+    TOO_FEW = "too-few"
+    TOO_MANY = "too-many"
 
 
 @dataclass(frozen=True)
@@ -33,3 +36,15 @@ class RuleError:
 
     def __str__(self) -> str:
         return self.message
+
+
+def count_problem(value: object, least: int, most: int, what: str) -> RuleError | None:
+    """What is wrong with a count an order names (`what`: "the dice", say), if anything: the same words and codes
+    in every game that reads counts this way."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return RuleError(Refused.BAD_NUMBER, f"{what} must be a whole number")
+    if value < least:
+        return RuleError(Refused.TOO_FEW, f"{what} must be at least {least}, not {value}")
+    if value > most:
+        return RuleError(Refused.TOO_MANY, f"{what} can be at most {most}, not {value}")
+    return None

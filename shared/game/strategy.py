@@ -12,9 +12,15 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from shared.game import turns
+from shared.game.game import Game
 from shared.maps.model import GameMap
+
+if TYPE_CHECKING:
+    from shared.game.ruleset import AnyRuleSet
 
 
 class Strategy(ABC):
@@ -26,3 +32,34 @@ class Strategy(ABC):
     @abstractmethod
     def decide(self, view: Any, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
         """The orders to issue now, in order (for a simultaneous game, then commit)."""
+
+
+def proportional_shares(units: int, weights: Sequence[float]) -> list[int]:
+    """`units` split in proportion to `weights` by largest remainders: whole numbers that add up to `units` (an even
+    split when no weight is positive), for a computer player spreading a pool over its territories."""
+    if units <= 0 or not weights:
+        return [0] * len(weights)
+    total = sum(max(w, 0.0) for w in weights)
+    if total <= 0:
+        weights = [1.0] * len(weights)
+        total = float(len(weights))
+    shares = [units * max(w, 0.0) / total for w in weights]
+    counts = [int(s) for s in shares]
+    by_remainder = sorted(range(len(shares)), key=lambda i: (-(shares[i] - counts[i]), i))
+    for i in by_remainder[:units - sum(counts)]:
+        counts[i] += 1
+    return counts
+
+
+def legal_only(ruleset: AnyRuleSet, game: Game[Any, Any], me: str, orders: Iterable[Any]) -> list[Any]:
+    """The orders of a simultaneous game's turn that the rules accept, in order, each judged after those kept before
+    it: a computer player proposes, and the very checker the server runs disposes."""
+    if turns.gate(ruleset, game, me) is not None:
+        return []
+    kept = []
+    for order in orders:
+        issued = turns.issue(ruleset, game, me, order)
+        if isinstance(issued, Game):
+            game = issued
+            kept.append(order)
+    return kept

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.game.errors import Refused, RuleError
+from shared.game.errors import Refused, RuleError, count_problem
 from shared.game.game import Game
 from shared.game.presentation import plural
 from shared.rulesets.classic import geography
@@ -41,9 +41,9 @@ class Code:
     NOT_ADJACENT = "not-adjacent"
     NO_PATH = "no-path"
     SAME_COUNTRY = "same-country"
-    BAD_NUMBER = "bad-number"
-    TOO_MANY = "too-many"
-    TOO_FEW = "too-few"
+    BAD_NUMBER = Refused.BAD_NUMBER
+    TOO_MANY = Refused.TOO_MANY
+    TOO_FEW = Refused.TOO_FEW
     NOT_ENOUGH_ARMIES = "not-enough-armies"
     BAD_DICE = "bad-dice"
     BAD_CARDS = "bad-cards"
@@ -90,17 +90,6 @@ def _own(game: Game[ClassicBoard, Any], player: str, country: str, what: str) ->
         return RuleError(Refused.UNKNOWN_TERRITORY, f'there is no country called "{country}"')
     if game.board.owner[country] != player:
         return RuleError(Code.NOT_YOUR_COUNTRY, f"{country} is not yours: {what}")
-    return None
-
-
-def _count(value: object, least: int, most: int, what: str) -> RuleError | None:
-    if not _number(value):
-        return RuleError(Code.BAD_NUMBER, f"{what} must be a whole number")
-    assert isinstance(value, int)
-    if value < least:
-        return RuleError(Code.TOO_FEW, f"{what} must be at least {least}, not {value}")
-    if value > most:
-        return RuleError(Code.TOO_MANY, f"{what} can be at most {most}, not {value}")
     return None
 
 
@@ -155,13 +144,13 @@ def check(game: Game[ClassicBoard, Any], player: str, order: ClassicOrder) -> Ru
         if len(hand) >= MUST_TRADE_AT:
             return RuleError(Code.MUST_TRADE, f"you hold {len(hand)} cards: trade a set first (exchangecards n n n)")
         return (_own(game, player, order.country, "reinforcements go on your own countries")
-                or _count(order.armies, 1, board.reinforcements, "the number of armies"))
+                or count_problem(order.armies, 1, board.reinforcements, "the number of armies"))
     if isinstance(order, Attack | AllOut):
         return _check_attack(game, player, order)
     if isinstance(order, AttackMove):
         conquest = board.conquest
         assert conquest is not None
-        return _count(order.armies, conquest.least, conquest.most, f"the armies moving into {conquest.target}")
+        return count_problem(order.armies, conquest.least, conquest.most, f"the armies moving into {conquest.target}")
     if isinstance(order, Fortify):
         return _check_fortify(game, player, order)
     return None
@@ -202,5 +191,5 @@ def _check_fortify(game: Game[ClassicBoard, Any], player: str, order: Fortify) -
             return RuleError(Code.NOT_ADJACENT, f"{order.target} is not next to {order.source} (this game "
                                                 "fortifies only between neighbours)")
         return RuleError(Code.NO_PATH, f"no path of your own countries joins {order.source} to {order.target}")
-    return _count(order.armies, 1, board.armies[order.source] - 1,
+    return count_problem(order.armies, 1, board.armies[order.source] - 1,
                   f"the armies leaving {order.source} (one stays behind)")

@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
-from shared.game.errors import Refused, RuleError
+from shared.game.errors import Refused, RuleError, count_problem
 from shared.game.game import Game
 from shared.maps.model import GameMap
 from shared.rulesets.grid.board import GridBoard, Phase
@@ -21,9 +21,9 @@ class Code:
     NOT_ADJACENT = "not-adjacent"
     NO_PATH = "no-path"
     SAME_CELL = "same-territory"
-    BAD_NUMBER = "bad-number"
-    TOO_FEW = "too-few"
-    TOO_MANY = "too-many"
+    BAD_NUMBER = Refused.BAD_NUMBER
+    TOO_FEW = Refused.TOO_FEW
+    TOO_MANY = Refused.TOO_MANY
     NOT_ENOUGH_TROOPS = "not-enough-troops"
 
 
@@ -49,26 +49,11 @@ def reach(game_map: GameMap, owner: Mapping[str, str], source: str) -> set[str]:
     return seen
 
 
-def _number(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _own(game: Game[GridBoard, Any], player: str, cell: str, what: str) -> RuleError | None:
     if cell not in game.game_map:
         return RuleError(Refused.UNKNOWN_TERRITORY, f'there is no territory "{cell}": cells go from 0,0 to 4,4')
     if game.board.owner[cell] != player:
         return RuleError(Code.NOT_YOURS, f"{cell} is not yours: {what}")
-    return None
-
-
-def _count(value: object, least: int, most: int, what: str) -> RuleError | None:
-    if not _number(value):
-        return RuleError(Code.BAD_NUMBER, f"{what} must be a whole number")
-    assert isinstance(value, int)
-    if value < least:
-        return RuleError(Code.TOO_FEW, f"{what} must be at least {least}, not {value}")
-    if value > most:
-        return RuleError(Code.TOO_MANY, f"{what} can be at most {most}, not {value}")
     return None
 
 
@@ -87,7 +72,7 @@ def check(game: Game[GridBoard, Any], player: str, order: GridOrder) -> RuleErro
     if isinstance(order, MoveIn):
         conquest = board.conquest
         assert conquest is not None
-        return _count(order.troops, conquest.least, conquest.most, f"the troops moving into {conquest.target}")
+        return count_problem(order.troops, conquest.least, conquest.most, f"the troops moving into {conquest.target}")
     if isinstance(order, Attack):
         problem = _own(game, player, order.source, "attacks start from your own territories")
         if problem is not None:
@@ -101,7 +86,7 @@ def check(game: Game[GridBoard, Any], player: str, order: GridOrder) -> RuleErro
         troops = board.troops[order.source]
         if troops < 2:
             return RuleError(Code.NOT_ENOUGH_TROOPS, f"{order.source} has 1 troop: an attack needs 2 or more")
-        return _count(order.troops, 1, most_attacking(troops),
+        return count_problem(order.troops, 1, most_attacking(troops),
                       f"the attacking troops (fewer than the {troops} in {order.source}, 3 at most)")
     if isinstance(order, Move):
         problem = (_own(game, player, order.source, "troops move from your own territories")
@@ -112,6 +97,6 @@ def check(game: Game[GridBoard, Any], player: str, order: GridOrder) -> RuleErro
             return RuleError(Code.SAME_CELL, "a move goes between two different territories")
         if order.target not in reach(game.game_map, board.owner, order.source):
             return RuleError(Code.NO_PATH, f"no path of your own territories joins {order.source} to {order.target}")
-        return _count(order.troops, 1, board.troops[order.source] - 1,
+        return count_problem(order.troops, 1, board.troops[order.source] - 1,
                       f"the troops leaving {order.source} (at least one stays behind)")
     return None

@@ -96,6 +96,35 @@ def account(board: RiscBoard, tally: Tally, order: PlaceOrder | MoveOrder | Atta
     return Tally(tally.pool_left, left, tally.paths)
 
 
+def route_problem(game_map: GameMap, owner: Mapping[str, str | None], player: str, source: str, target: str,
+                  moving: bool) -> RuleError | None:
+    """What is wrong with a move's or an attack's two ends, in every evolution (R13, R14): both on the map, the source
+    the player's own and not the target; a move's target the player's own, an attack's someone else's and adjacent.
+    Whether a move's path exists is the caller's to judge (evolution 2 prices it)."""
+    for name in (source, target):
+        if name not in game_map:
+            return RuleError(Refused.UNKNOWN_TERRITORY, f'there is no territory called "{name}"')
+    if owner[source] != player:
+        return RuleError(Code.NOT_YOUR_TERRITORY, f"{source} is not yours: orders start from your own territories")
+    if source == target:
+        return RuleError(Code.SAME_TERRITORY, f"{source} is both the source and the destination")
+    if moving:
+        if owner[target] != player:
+            return RuleError(Code.TARGET_NOT_YOURS, f"{target} is not yours: a move goes between your own "
+                                                    "territories (attack it instead)")
+        return None
+    if owner[target] == player:
+        return RuleError(Code.ATTACK_ON_OWN, f"{target} is already yours: move units there instead")
+    if target not in game_map.neighbours(source):
+        return RuleError(Code.NOT_ADJACENT, f"{target} is not adjacent to {source}: attacks go only to a neighbouring "
+                                            "territory")
+    return None
+
+
+def no_path(source: str, target: str) -> RuleError:
+    return RuleError(Code.NO_PATH, f"no path of your own territories leads from {source} to {target}")
+
+
 def check(game: Game[RiscBoard, object], player: str, tally: Tally,
           order: PlaceOrder | MoveOrder | AttackOrder) -> RuleError | None:
     board, game_map = game.board, game.game_map
@@ -115,28 +144,13 @@ def check(game: Game[RiscBoard, object], player: str, tally: Tally,
         return None
     if board.phase is not Phase.ORDERS:
         return RuleError(Refused.WRONG_PHASE, "moves and attacks start after placement")
-    for name in (order.source, order.target):
-        if name not in game_map:
-            return RuleError(Refused.UNKNOWN_TERRITORY, f'there is no territory called "{name}"')
-    if board.owner[order.source] != player:
-        return RuleError(Code.NOT_YOUR_TERRITORY, f"{order.source} is not yours: orders start from your "
-                                                  "own territories")
-    if order.source == order.target:
-        return RuleError(Code.SAME_TERRITORY, f"{order.source} is both the source and the destination")
+    problem = route_problem(game_map, board.owner, player, order.source, order.target, isinstance(order, MoveOrder))
+    if problem is not None:
+        return problem
     if isinstance(order, MoveOrder):
-        if board.owner[order.target] != player:
-            return RuleError(Code.TARGET_NOT_YOURS, f"{order.target} is not yours: a move goes between your own "
-                                                    "territories (attack it instead)")
         paths = tally.paths or OwnPaths(game_map, board.owner, player)
         if not paths.connected(order.source, order.target):
-            return RuleError(Code.NO_PATH, f"no path of your own territories leads from {order.source} "
-                                           f"to {order.target}")
-    else:
-        if board.owner[order.target] == player:
-            return RuleError(Code.ATTACK_ON_OWN, f"{order.target} is already yours: move units there instead")
-        if order.target not in game_map.neighbours(order.source):
-            return RuleError(Code.NOT_ADJACENT, f"{order.target} is not adjacent to {order.source}: "
-                                                "attacks go only to a neighbouring territory")
+            return no_path(order.source, order.target)
     left = units_left(board, tally, order.source)
     if order.units > left:
         return RuleError(Code.NOT_ENOUGH_UNITS, f"{order.source} has {plural(left, 'unit')} left to send, "

@@ -26,7 +26,7 @@ from shared.game.errors import Refused, RuleError
 from shared.game.game import Game
 from shared.game.presentation import plural
 from shared.rulesets.risc.board import Phase, RiscBoard
-from shared.rulesets.risc.checker import Code
+from shared.rulesets.risc.checker import Code, no_path, route_problem
 from shared.rulesets.risc.evo_board import EvoState
 from shared.rulesets.risc.evo_orders import (
     EVOLUTION_3_ONLY,
@@ -224,29 +224,16 @@ def _check_move_or_attack(game: Game[RiscBoard, Any], player: str, tally: EvoTal
         return RuleError(Code.NON_POSITIVE_UNITS, f"an order must name at least 1 unit, this one names {order.units}")
     if _bad_level(order.level):
         return RuleError(EvoCode.BAD_LEVEL, f"unit levels go from 0 to {TOP_LEVEL}, not {order.level}")
-    problem = _unknown(game, order.source, order.target)
+    moving = isinstance(order, LevelMoveOrder)
+    problem = route_problem(game_map, board.owner, player, order.source, order.target, moving)
     if problem is not None:
         return problem
-    if board.owner[order.source] != player:
-        return RuleError(Code.NOT_YOUR_TERRITORY, f"{order.source} is not yours: orders start from your own "
-                                                  "territories")
-    if order.source == order.target:
-        return RuleError(Code.SAME_TERRITORY, f"{order.source} is both the source and the destination")
-    if isinstance(order, LevelMoveOrder):
-        if board.owner[order.target] != player:
-            return RuleError(Code.TARGET_NOT_YOURS, f"{order.target} is not yours: a move goes between your own "
-                                                    "territories (attack it instead)")
+    if moving:
         per_unit = move_cost(game, player, tally, order.source, order.target)
         if per_unit is None:
-            return RuleError(Code.NO_PATH, f"no path of your own territories leads from {order.source} "
-                                           f"to {order.target}")
+            return no_path(order.source, order.target)
         cost = per_unit * order.units
     else:
-        if board.owner[order.target] == player:
-            return RuleError(Code.ATTACK_ON_OWN, f"{order.target} is already yours: move units there instead")
-        if order.target not in game_map.neighbours(order.source):
-            return RuleError(Code.NOT_ADJACENT, f"{order.target} is not adjacent to {order.source}: "
-                                                "attacks go only to a neighbouring territory")
         cost = order.units
     there = levels_left(board, tally, order.source)[order.level]
     if order.units > there:

@@ -11,7 +11,7 @@ from abc import abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
-from shared.game.strategy import Strategy
+from shared.game.strategy import Strategy, proportional_shares
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.bots.viewstate import legal_only
@@ -24,17 +24,7 @@ TurnOrder = MoveOrder | AttackOrder
 
 def spread(units: int, territories: Sequence[str], weights: Sequence[float]) -> list[PlaceOrder]:
     """Split `units` over `territories` in proportion to `weights` (largest remainders), as place orders."""
-    if units <= 0 or not territories:
-        return []
-    total = sum(max(w, 0.0) for w in weights)
-    if total <= 0:
-        weights = [1.0] * len(territories)
-        total = float(len(territories))
-    shares = [units * max(w, 0.0) / total for w in weights]
-    counts = [int(s) for s in shares]
-    by_remainder = sorted(range(len(shares)), key=lambda i: (-(shares[i] - counts[i]), i))
-    for i in by_remainder[:units - sum(counts)]:
-        counts[i] += 1
+    counts = proportional_shares(units, weights) if territories else []
     return [PlaceOrder(t, n) for t, n in zip(territories, counts, strict=True) if n > 0]
 
 

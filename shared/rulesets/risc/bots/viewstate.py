@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from shared.game import turns
 from shared.game.game import Game
+from shared.game.strategy import legal_only as keep_legal
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase, RiscBoard
 from shared.rulesets.risc.options import RiscOptions
@@ -43,14 +43,4 @@ def legal_only(view: RiscView, game_map: GameMap, me: str, orders: Iterable[Any]
     """The orders the server would accept, in order, each judged after those kept before it (R15)."""
     from shared.rulesets import get_ruleset
 
-    ruleset = get_ruleset("risc")
-    game = game_from_view(view, game_map, me)
-    if turns.gate(ruleset, game, me) is not None:
-        return []
-    kept = []
-    for order in orders:
-        issued = turns.issue(ruleset, game, me, order)
-        if isinstance(issued, Game):
-            game = issued
-            kept.append(order)
-    return kept
+    return keep_legal(get_ruleset("risc"), game_from_view(view, game_map, me), me, orders)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from shared.game import turns
 from shared.game.game import Game
+from shared.game.strategy import legal_only as keep_legal
 from shared.maps.model import GameMap
 from shared.rulesets.warzone.board import WarzoneBoard
 from shared.rulesets.warzone.cards import Card
@@ -43,14 +43,4 @@ def legal_only(view: WarzoneView, game_map: GameMap, me: str, orders: Iterable[A
     """The orders the rules would accept, in order, each judged after those kept before it (W4)."""
     from shared.rulesets import get_ruleset
 
-    ruleset = get_ruleset("warzone")
-    game = game_from_view(view, game_map, me)
-    if turns.gate(ruleset, game, me) is not None:
-        return []
-    kept = []
-    for order in orders:
-        issued = turns.issue(ruleset, game, me, order)
-        if isinstance(issued, Game):
-            game = issued
-            kept.append(order)
-    return kept
+    return keep_legal(get_ruleset("warzone"), game_from_view(view, game_map, me), me, orders)
