@@ -10,11 +10,14 @@ import os
 import signal
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from server.config import ServerConfig
 from server.lobby import Lobby
 from server.logs import setup_logging
 from server.storage import Storage, StorageError, default_data_dir, open_storage
 from server.transport import Transport
+from shared.protocol.messages import Hello
 
 logger = logging.getLogger("risc.server")
 
@@ -85,8 +88,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "else none)")
 
 
+def password_from(args: argparse.Namespace) -> str | None:
+    """The password clients must give: --password, else RISC_PASSWORD, else none.
+
+    Raises ValueError for a password no client could give, which would otherwise fail every hello at run time:
+    `--password ""` (say no --password to run without one), text that is not UTF-8 (the bytes of another locale), or
+    a password longer than a hello may carry. An empty RISC_PASSWORD counts as unset, as it does for the clients:
+    docker-compose passes one whenever none is chosen.
+    """
+    if args.password is not None:
+        password, source = args.password, "--password"
+        if not password:
+            raise ValueError("--password is empty: give a password, or leave out --password to run without one")
+    else:
+        password, source = os.environ.get("RISC_PASSWORD") or None, "RISC_PASSWORD"
+        if password is None:
+            return None
+    try:
+        password.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{source} is not UTF-8 text (its bytes come from another locale?): clients send their "
+                         "password as UTF-8, so none could give it") from None
+    try:
+        Hello(password=password)
+    except ValidationError as exc:  # the only limit a hello puts on a password is its length
+        longest = exc.errors()[0].get("ctx", {}).get("max_length", "?")
+        raise ValueError(f"{source} is longer than a client may send: at most {longest} characters") from None
+    return password
+
+
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
-    password = args.password if args.password is not None else os.environ.get("RISC_PASSWORD") or None
+    password = password_from(args)
     data_dir = None if args.memory else (args.data_dir or default_data_dir())
     if data_dir is not None:
         data_dir.mkdir(parents=True, exist_ok=True)
