@@ -96,8 +96,9 @@ def password_from(args: argparse.Namespace) -> str | None:
     a password longer than a hello may carry. An empty RISC_PASSWORD counts as unset, as it does for the clients:
     docker-compose passes one whenever none is chosen.
     """
+    password: str | None
     if args.password is not None:
-        password, source = args.password, "--password"
+        password, source = str(args.password), "--password"
         if not password:
             raise ValueError("--password is empty: give a password, or leave out --password to run without one")
     else:
