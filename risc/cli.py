@@ -17,6 +17,8 @@ COMMAND_MODULES = [
     "risc.commands.protocol",
     "risc.commands.tournament",
     "risc.commands.replay",
+    "risc.commands.games",
+    "risc.commands.backup",
 ]
 
 

@@ -39,9 +39,12 @@ class RiscServer:
     async def start(self) -> None:
         restored = await self.lobby.restore()
         await self.transport.start()
+        aside = len(self.storage.damaged)
+        games = f", {restored} game{'s' * (restored != 1)} restored" if restored or aside else ""
+        if aside:
+            games += f", {aside} set aside (damaged: see above, or `risc games damaged`)"
         logger.info("listening on %s:%d%s%s", self.config.host, self.port,
-                    " (password required)" if self.config.password else "",
-                    f", {restored} games restored" if restored else "")
+                    " (password required)" if self.config.password else "", games)
 
     async def stop(self) -> None:
         """Finish the change each game has under way, refuse new ones, tell the clients, close, flush the store."""

@@ -49,10 +49,14 @@ class Lobby:
         maps: dict[str, GameMap] = {}
         restored = []
         for game in await self.storage.load_unfinished(tail=RESTORED_LOG_ENTRIES):
-            game_map = maps.get(game.map_key)
-            if game_map is None:
-                game_map = maps[game.map_key] = map_from_dict(game.record.game_map)
-            match = Match.restore(game, self.storage, self._rematch, game_map)
+            try:
+                game_map = maps.get(game.map_key)
+                if game_map is None:
+                    game_map = maps[game.map_key] = map_from_dict(game.record.game_map)
+                match = Match.restore(game, self.storage, self._rematch, game_map)
+            except Exception as exc:  # a damaged game is set aside, untouched; the others are restored
+                self.storage.set_aside(game.record.game_id, exc)
+                continue
             self.matches[match.game_id] = match
             restored.append(match)
         for match in restored:

@@ -24,6 +24,7 @@ from server.frames import parse_frame, rate_limited
 from server.lobby import Lobby
 from server.match import Refusal
 from server.seats import password_matches
+from server.storage import StorageError
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.messages import Error, Hello, ShuttingDown, Welcome, encode
 from shared.protocol.pacing import TokenBucket
@@ -191,6 +192,10 @@ class Transport:
             await dispatch(self.lobby, conn, message)  # type: ignore[arg-type]
         except Refusal as refusal:
             conn.send(Error(code=refusal.code, message=refusal.message, request=request, game_id=game_id, ref=ref))
+        except StorageError as exc:  # a store that failed where no match turned it into a refusal (a new game)
+            logger.error("connection %s: %s not kept: %s", conn.label, request, exc)
+            conn.send(Error(code=ErrorCode.STORAGE_FAILED, request=request, game_id=game_id, ref=ref,
+                            message="the server could not save this change, so it did not happen; try again"))
         except Exception:
             logger.exception("connection %s: %s failed", conn.label, request)
             conn.send(Error(code=ErrorCode.INTERNAL, message="the server failed on this request",

@@ -28,6 +28,7 @@ from shared.protocol.log import SequencedEvent
 
 class MemoryStorage(Storage):
     def __init__(self) -> None:
+        super().__init__()
         self._records: dict[str, str] = {}  # without the map
         self._map_keys: dict[str, str] = {}
         self._maps: dict[str, str] = {}
@@ -72,10 +73,13 @@ class MemoryStorage(Storage):
         games = []
         for game_id in await self.list_games(include_finished=False):
             key = self._map_keys[game_id]
-            if key not in maps:
-                maps[key] = json.loads(self._maps[key])
-            games.append(RestoredGame(record=self._record(game_id, maps[key]),
-                                      progress=self._progress_of(game_id), log=self._log(game_id, tail), map_key=key))
+            try:  # as in the SQLite store: a game that cannot be read is set aside, the others restored
+                if key not in maps:
+                    maps[key] = json.loads(self._maps[key])
+                games.append(RestoredGame(record=self._record(game_id, maps[key]), progress=self._progress_of(game_id),
+                                          log=self._log(game_id, tail), map_key=key))
+            except (ValueError, StorageError) as exc:
+                self.set_aside(game_id, exc)
         return games
 
     def _progress_of(self, game_id: str) -> GameProgress:
@@ -92,5 +96,13 @@ class MemoryStorage(Storage):
     async def list_games(self, include_finished: bool = True) -> list[str]:
         if include_finished:
             return list(self._records)
-        return [g for g in self._records
-                if (GameProgress.model_validate_json(self._progress[g]).state or {}).get("phase") != "finished"]
+        return [g for g in self._records if _phase(self._progress[g]) != "finished"]
+
+
+def _phase(progress: str) -> str | None:
+    """The phase of a game's progress text, None when the text cannot be read (a damaged game is not finished)."""
+    try:
+        state = GameProgress.model_validate_json(progress).state
+    except ValueError:
+        return None
+    return None if state is None else str(state.get("phase"))

@@ -12,7 +12,7 @@ from shared.rules.state import GameState
 
 _MAP = TypeAdapter(GameMap)
 _STATE = TypeAdapter(GameState)
-_ORDER: TypeAdapter[Order] = TypeAdapter(Order)
+_ORDER: TypeAdapter[Order] = TypeAdapter(Order)  # type: ignore[arg-type]  # a union is a type to pydantic
 
 
 def map_to_dict(game_map: GameMap) -> dict[str, Any]:
