@@ -21,8 +21,16 @@ class ServerConfig:
     bad_frames_per_second: float = 0.2
     """Refused frames a client may send before it is disconnected: `bad_frames_burst`, regained at this rate."""
     hello_timeout: float = 10.0
-    outbound_queue: int = 512
-    """Messages waiting for a client that reads too slowly, past which it is disconnected."""
+    outbound_bytes: int = 2 * 1024 * 1024
+    """Bytes waiting for one client, past which it is disconnected (4009): it reads too slowly. A client whose queue
+    is empty always gets the next message, however large."""
+    outbound_total_bytes: int = 64 * 1024 * 1024
+    """Bytes waiting for all clients together: past it, the clients holding the most are disconnected (4009), so
+    clients that stop reading cannot make the server hold more than this, however many they are."""
+    socket_send_buffer: int | None = 256 * 1024
+    """The OS's send buffer for each connection (SO_SNDBUF; Linux doubles it): what the kernel holds for a client
+    that does not read, besides the server's own queue. Without it, Linux grows a buffer to 4 MiB per connection
+    (tcp_wmem), kernel memory that clients that stop reading could take; None leaves the OS's choice."""
     max_games: int = 500
     """Games not yet finished that the server holds at once; past it, creating one is refused."""
     finished_games_kept: int = 200

@@ -1,7 +1,8 @@
 """Connections: the opening hello, one task reading and one writing per client, limits, and GET /healthz.
 
 Each connection reads its frames one at a time and hands each validated message to the lobby or a match; what the
-server sends goes through a bounded queue, so a slow reader cannot hold up a game (it is disconnected instead).
+server sends goes through a queue capped in bytes, per connection and over all of them, so a slow reader can neither
+hold up a game nor make the server hold more memory than its caps (it is disconnected instead).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import contextlib
 import http
 import itertools
 import logging
+import socket
+import sys
 import time
 
 from pydantic import BaseModel
@@ -36,21 +39,81 @@ HARD_SIZE_FACTOR = 4
 connection at once (close code 1009), as reading them would already cost too much."""
 
 
+class Outbound:
+    """The bytes waiting to be sent, over every connection: the server-wide cap, and what was done to keep to it.
+
+    A frame's bytes are counted as Python holds its text (sys.getsizeof: one byte per character of the ASCII JSON
+    the server sends, plus a small header). A frame queued for several connections (a broadcast update) is one text
+    object, so it counts once here, however many queues hold it; each connection's own cap counts it in full.
+    """
+
+    def __init__(self, per_connection: int, total: int) -> None:
+        self.per_connection = per_connection
+        self.total = total
+        self.queued = 0
+        """Bytes held now, each distinct frame once."""
+        self.peak = 0
+        self.largest_connection = 0
+        """The most one connection ever had waiting."""
+        self.closed_too_slow = 0
+        self.closed_for_total = 0
+        """Of those, the connections closed to make room under the total cap (each then held the most)."""
+        self.connections: set[Connection] = set()
+        self._held: dict[int, list[int]] = {}  # id(text) -> [its size, how many queues hold it]
+
+    def hold(self, text: str) -> None:
+        entry = self._held.get(id(text))
+        if entry is None:
+            size = sys.getsizeof(text)
+            self._held[id(text)] = [size, 1]
+            self.queued += size
+            self.peak = max(self.peak, self.queued)
+        else:
+            entry[1] += 1
+
+    def release(self, text: str) -> None:
+        entry = self._held[id(text)]
+        entry[1] -= 1
+        if entry[1] == 0:
+            del self._held[id(text)]
+            self.queued -= entry[0]
+
+    def make_room(self, size: int, asking: Connection) -> bool:
+        """Close the connections holding the most until `size` more bytes fit under the total cap; False if
+        `asking` was one of them."""
+        while self.queued + size > self.total:
+            holders = [c for c in self.connections if c.queued]
+            if not holders:
+                return True  # nothing waits: the frame goes alone, whatever its size
+            hog = max(holders, key=lambda c: c.queued)
+            self.closed_for_total += 1
+            hog.too_slow(f"the server holds {self.total} bytes at most for clients that read slowly, and this "
+                         f"one held the most ({hog.queued})")
+            if hog is asking:
+                return False
+        return True
+
+
 class Connection:
     """One client: what it follows, its limits, and the queue of what is to be sent to it."""
 
     _numbers = itertools.count(1)
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
+    def __init__(self, ws: ServerConnection, config: ServerConfig, outbound: Outbound) -> None:
         self.ws = ws
         self.games: set[str] = set()
         self.number = next(Connection._numbers)
         self.rate = TokenBucket(config.burst, config.messages_per_second, time.monotonic)
         self.bad_frames = TokenBucket(config.bad_frames_burst, config.bad_frames_per_second, time.monotonic)
-        self._limit = config.outbound_queue
+        self._outbound = outbound
+        self._grace = config.shutdown_grace
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queued = 0
+        """Bytes waiting for this client (see Outbound), including the frame being written."""
+        self._in_flight: str | None = None
         self._close: tuple[int, str] = (1000, "")
         self.closing = False
+        outbound.connections.add(self)
         self._writer = asyncio.get_running_loop().create_task(self._write())
 
     @property
@@ -62,11 +125,18 @@ class Connection:
     def send(self, message: BaseModel, text: str | None = None) -> None:
         if self.closing:
             return
-        if self._queue.qsize() >= self._limit:
-            logger.warning("connection %s: disconnected, it reads too slowly", self.label)
-            self.end(CloseCode.TOO_SLOW, "too many unread messages")
+        if text is None:
+            text = encode(message)
+        size = sys.getsizeof(text)
+        if self.queued and self.queued + size > self._outbound.per_connection:
+            self.too_slow(f"more than {self._outbound.per_connection} bytes were waiting for it")
             return
-        self._queue.put_nowait(encode(message) if text is None else text)
+        if not self._outbound.make_room(size, self):
+            return
+        self._queue.put_nowait(text)
+        self._outbound.hold(text)
+        self.queued += size
+        self._outbound.largest_connection = max(self._outbound.largest_connection, self.queued)
 
     def end(self, code: int = 1000, reason: str = "") -> None:
         """Send what is queued, then close with `code`. Later messages are dropped."""
@@ -75,13 +145,49 @@ class Connection:
             self._close = (code, reason)
             self._queue.put_nowait(None)
 
+    def too_slow(self, why: str) -> None:
+        """Close a client that does not read what it is sent, letting go at once of everything waiting for it:
+        holding it is what a slow reader costs the server. The close frame (4009) follows what the socket
+        already holds; a client that does not read that either within the grace period is cut off."""
+        if self.closing:
+            return
+        logger.warning("connection %s: disconnected, it reads too slowly (%s)", self.label, why)
+        self._outbound.closed_too_slow += 1
+        self.closing = True
+        self._let_go()
+        self._writer.cancel()  # it may wait for room in the socket, which this client does not make
+        self._writer = asyncio.get_running_loop().create_task(self._close_within(CloseCode.TOO_SLOW, "too slow"))
+
+    def _let_go(self) -> None:
+        while not self._queue.empty():
+            text = self._queue.get_nowait()
+            if text is not None:
+                self._outbound.release(text)
+        self.queued = 0
+        if self._in_flight is not None:
+            self._outbound.release(self._in_flight)
+            self._in_flight = None
+        self._outbound.connections.discard(self)
+
     async def _write(self) -> None:
         try:
             while (text := await self._queue.get()) is not None:
+                self._in_flight = text
                 await self.ws.send(text)
+                self._in_flight = None
+                self.queued -= sys.getsizeof(text)
+                self._outbound.release(text)
             await self.ws.close(*self._close)
         except ConnectionClosed:
             pass
+        finally:
+            self._let_go()  # a connection that closed with frames still waiting
+
+    async def _close_within(self, code: int, reason: str) -> None:
+        try:
+            await asyncio.wait_for(self.ws.close(code, reason), self._grace)
+        except TimeoutError:
+            self.ws.transport.abort()
 
     async def finished(self, timeout: float) -> None:
         self.end()
@@ -97,6 +203,7 @@ class Transport:
         self.config = config
         self.lobby = lobby
         self.connections: set[Connection] = set()
+        self.outbound = Outbound(config.outbound_bytes, config.outbound_total_bytes)
         self._server: Server | None = None
 
     async def start(self) -> None:
@@ -117,7 +224,11 @@ class Transport:
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
-        conn = Connection(ws, self.config)
+        sock = ws.transport.get_extra_info("socket")
+        if self.config.socket_send_buffer is not None and sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_send_buffer)
+        conn = Connection(ws, self.config, self.outbound)
         self.connections.add(conn)
         try:
             if await self._greet(conn):
