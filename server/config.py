@@ -21,6 +21,15 @@ class ServerConfig:
     bad_frames_per_second: float = 0.2
     """Refused frames a client may send before it is disconnected: `bad_frames_burst`, regained at this rate."""
     hello_timeout: float = 10.0
+    password_free_failures: int = 5
+    """Wrong passwords an address may give before each further refusal waits (see server/guesses.py)."""
+    password_delay: float = 1.0
+    password_delay_max: float = 60.0
+    """The first wait, doubled at each further wrong password of the address, up to this."""
+    password_forget: float = 15 * 60.0
+    """An address's wrong passwords are forgotten after this long without one (and at once by a right one)."""
+    password_report_every: float = 60.0
+    """Wrong passwords are logged per address at most once in this long, saying how many."""
     outbound_bytes: int = 2 * 1024 * 1024
     """Bytes waiting for one client, past which it is disconnected (4009): it reads too slowly. A client whose queue
     is empty always gets the next message, however large."""

@@ -24,9 +24,9 @@ from websockets.http11 import Request, Response
 from server.config import ServerConfig
 from server.dispatch import dispatch
 from server.frames import parse_frame, rate_limited
+from server.guesses import Guesses, Verdict
 from server.lobby import Lobby
 from server.match import Refusal
-from server.seats import password_matches
 from server.storage import StorageError
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.messages import Error, Hello, ShuttingDown, Welcome, encode
@@ -204,6 +204,9 @@ class Transport:
         self.lobby = lobby
         self.connections: set[Connection] = set()
         self.outbound = Outbound(config.outbound_bytes, config.outbound_total_bytes)
+        self.guesses = Guesses(free=config.password_free_failures, delay=config.password_delay,
+                               delay_max=config.password_delay_max, forget=config.password_forget,
+                               report_every=config.password_report_every)
         self._server: Server | None = None
 
     async def start(self) -> None:
@@ -267,11 +270,15 @@ class Transport:
                                     f"the client protocol {message.protocol}"))
             conn.end(CloseCode.VERSION_MISMATCH, "protocol version")
             return False
-        if not password_matches(message.password, self.config.password):
-            logger.warning("connection %s: refused, wrong password", conn.label)
-            conn.send(Error(code=ErrorCode.BAD_PASSWORD, request="hello", ref=message.ref,
-                            message="this server needs a password" if message.password is None
-                            else "wrong password"))
+        host = conn.ws.remote_address[0] if isinstance(conn.ws.remote_address, tuple) else "?"
+        verdict = await self.guesses.check(host, message.password, self.config.password)
+        if verdict is not Verdict.WELCOME:
+            if verdict is Verdict.BUSY:
+                text = (f"too many wrong passwords from your address: try again in "
+                        f"{self.guesses.retry_in(host):g} s")
+            else:
+                text = "this server needs a password" if message.password is None else "wrong password"
+            conn.send(Error(code=ErrorCode.BAD_PASSWORD, request="hello", ref=message.ref, message=text))
             conn.end(CloseCode.BAD_PASSWORD, "password")
             return False
         conn.send(Welcome(ref=message.ref, limits={
@@ -324,6 +331,7 @@ class Transport:
         if self._server is None:
             return
         self._server.server.close()  # no new connections from here on
+        self.guesses.close()
         for conn in list(self.connections):
             conn.send(ShuttingDown(message=message))
             conn.end(1001, "server shutting down")
