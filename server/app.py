@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from server import origins
 from server.config import ServerConfig
 from server.lobby import Lobby
 from server.logs import setup_logging
@@ -86,6 +87,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-turn-pause", type=float, default=ServerConfig.bot_turn_pause, metavar="SECONDS",
                         help="once only the server's own players are left in a game, the time each turn waits, so "
                              f"that eliminated players can watch (default {ServerConfig.bot_turn_pause:g})")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                        help="let web pages of this origin (such as https://risc.example.org) open game "
+                             "connections, besides pages served at the server's own address; repeatable")
     parser.add_argument("--password", default=None,
                         help="password clients must give (default: the RISC_PASSWORD environment variable, "
                              "else none)")
@@ -129,7 +133,21 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     if args.max_games < 1 or args.bot_turn_pause < 0:
         raise ValueError("--max-games must be at least 1 and --bot-turn-pause at least 0")
     return ServerConfig(host=args.host, port=args.port, data_dir=data_dir, password=password,
-                        max_games=args.max_games, bot_turn_pause=args.bot_turn_pause)
+                        allowed_origins=allowed_origins(args.allow_origin), max_games=args.max_games,
+                        bot_turn_pause=args.bot_turn_pause)
+
+
+def allowed_origins(given: list[str]) -> tuple[str, ...]:
+    """The --allow-origin values, each as an origin is written (lower case, no default port). Raises ValueError
+    naming one that is not an origin, which would otherwise never match anything."""
+    found = []
+    for text in given:
+        origin = origins.parse_origin(text)
+        if origin is None:
+            raise ValueError(f'--allow-origin "{text}" is not an origin: give scheme://host[:port], the scheme '
+                             "http or https, with no path (such as https://risc.example.org)")
+        found.append(origins.origin_text(origin))
+    return tuple(dict.fromkeys(found))
 
 
 def run(args: argparse.Namespace) -> int:

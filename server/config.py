@@ -12,6 +12,9 @@ class ServerConfig:
     port: int = 8765
     data_dir: Path | None = None
     password: str | None = None
+    allowed_origins: tuple[str, ...] = ()
+    """Web pages of these origins ("https://host[:port]") may open game connections, besides pages served at the
+    server's own address; programs send no Origin and are always accepted (server/origins.py)."""
     max_message_bytes: int = 64 * 1024
     """Frames larger than this get a too-large error; frames past 4 times this close the connection (1009)."""
     messages_per_second: float = 100.0

@@ -21,6 +21,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from server import origins
 from server.config import ServerConfig
 from server.dispatch import dispatch
 from server.frames import parse_frame, rate_limited
@@ -208,6 +209,8 @@ class Transport:
                                delay_max=config.password_delay_max, forget=config.password_forget,
                                report_every=config.password_report_every)
         self._server: Server | None = None
+        self._allowed = {o for o in map(origins.parse_origin, config.allowed_origins) if o is not None}
+        self._origins_told: set[str] = set()
 
     async def start(self) -> None:
         hard_limit = HARD_SIZE_FACTOR * self.config.max_message_bytes
@@ -221,9 +224,16 @@ class Transport:
         return int(self._server.sockets[0].getsockname()[1])
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP on the game's port: GET /healthz answers 200 while the server runs."""
+        """Plain HTTP on the game's port: GET /healthz answers 200 while the server runs. Every other request is a
+        WebSocket handshake, refused (403) when a web page of another origin makes it (server/origins.py)."""
         if request.path.split("?", 1)[0] == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
+        why = origins.refusal(request.headers.get_all("Origin"), request.headers.get("Host"), self._allowed)
+        if why is not None:
+            if len(self._origins_told) < 100 and why not in self._origins_told:  # each once: a page may retry a lot
+                self._origins_told.add(why)
+                logger.warning("handshake refused: %s (allow an origin with --allow-origin)", why)
+            return connection.respond(http.HTTPStatus.FORBIDDEN, origins.explain(why))
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
