@@ -41,6 +41,7 @@ from shared.protocol.messages import (
     Resumed,
     Watching,
 )
+from shared.protocol.names import looks_alike
 from shared.rules import turns
 from shared.rules.errors import RuleCode, RuleError
 from shared.rules.events import Combat, GameWon, PlayerEliminated
@@ -209,7 +210,7 @@ class Match:
             if self.watchers.get(sub) is not None:
                 raise Refusal(ErrorCode.ALREADY_SEATED,
                               f"you already sit in game {self.game_id} as {self.watchers[sub]}")
-            if any(s.name.casefold() == name.casefold() for s in self.seats):
+            if any(looks_alike(s.name, name) for s in self.seats):
                 raise Refusal(ErrorCode.NAME_TAKEN, f'the name "{name}" is taken in game {self.game_id}')
             if len(self.seats) >= self.settings.players:
                 raise Refusal(ErrorCode.GAME_FULL, f"game {self.game_id} has no free seat")
