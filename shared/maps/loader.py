@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shared.maps.findings import Finding, FindingCode, MapError, Severity, error
+from shared.maps.limits import MAX_MAP_BYTES, too_large
 from shared.maps.model import GameMap
 from shared.maps.native import read_native
 from shared.maps.validate import validate_map
@@ -99,7 +100,13 @@ def resolve_map_path(ref: str | Path) -> Path:
 def check_map_file(ref: str | Path) -> MapReport:
     """Read and validate without raising: the basis of `risc maps check` and of load_map."""
     path = resolve_map_path(ref)
-    data = path.read_bytes()
+    size = path.stat().st_size
+    if size > MAX_MAP_BYTES:  # refused unread
+        return MapReport(str(path), "unread", None, [dataclasses.replace(too_large(size), file=str(path))])
+    with path.open("rb") as file:
+        data = file.read(MAX_MAP_BYTES + 1)  # not more, should the file have grown meanwhile
+    if len(data) > MAX_MAP_BYTES:
+        return MapReport(str(path), "unread", None, [dataclasses.replace(too_large(len(data)), file=str(path))])
     fmt = _sniff_format(path, data)
     reader = _readers().get(fmt)
     if reader is None:
