@@ -28,12 +28,16 @@ from server.frames import parse_frame, rate_limited
 from server.guesses import Guesses, Verdict
 from server.lobby import Lobby
 from server.match import Refusal
+from server.memory import give_memory_back
 from server.storage import StorageError
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.messages import Error, Hello, ShuttingDown, Welcome, encode
 from shared.protocol.pacing import TokenBucket
 
 logger = logging.getLogger("risc.server")
+
+TRIM_DELAY = 2.0
+"""Seconds after a slow reader is closed before freed memory is given back to the OS (see Outbound.let_go_later)."""
 
 HARD_SIZE_FACTOR = 4
 """Frames up to this many times the message limit are read and refused with an error; larger ones end the
@@ -61,6 +65,8 @@ class Outbound:
         """Of those, the connections closed to make room under the total cap (each then held the most)."""
         self.connections: set[Connection] = set()
         self._held: dict[int, list[int]] = {}  # id(text) -> [its size, how many queues hold it]
+        self._trim: asyncio.TimerHandle | None = None
+        self._trim_again = False
 
     def hold(self, text: str) -> None:
         entry = self._held.get(id(text))
@@ -78,6 +84,22 @@ class Outbound:
         if entry[1] == 0:
             del self._held[id(text)]
             self.queued -= entry[0]
+
+    def let_go_later(self) -> None:
+        """Give the memory of closed slow readers back to the OS, once their sockets are closed too (a moment
+        later): Python frees it, but the C allocator keeps freed memory for reuse, so the process would stay at its
+        peak. At most one trim is pending at a time; trims are cheap (milliseconds)."""
+        if self._trim is None:
+            self._trim = asyncio.get_running_loop().call_later(TRIM_DELAY, self._trimmed)
+        else:
+            self._trim_again = True  # what is let go meanwhile is given back by one more trim, after this one
+
+    def _trimmed(self) -> None:
+        self._trim = None
+        give_memory_back()
+        if self._trim_again:
+            self._trim_again = False
+            self.let_go_later()
 
     def make_room(self, size: int, asking: Connection) -> bool:
         """Close the connections holding the most until `size` more bytes fit under the total cap; False if
@@ -114,6 +136,7 @@ class Connection:
         self._in_flight: str | None = None
         self._close: tuple[int, str] = (1000, "")
         self.closing = False
+        self.too_slow_closed = False
         outbound.connections.add(self)
         self._writer = asyncio.get_running_loop().create_task(self._write())
 
@@ -154,10 +177,12 @@ class Connection:
             return
         logger.warning("connection %s: disconnected, it reads too slowly (%s)", self.label, why)
         self._outbound.closed_too_slow += 1
+        self.too_slow_closed = True
         self.closing = True
         self._let_go()
         self._writer.cancel()  # it may wait for room in the socket, which this client does not make
         self._writer = asyncio.get_running_loop().create_task(self._close_within(CloseCode.TOO_SLOW, "too slow"))
+        self._outbound.let_go_later()
 
     def _let_go(self) -> None:
         while not self._queue.empty():
@@ -257,6 +282,8 @@ class Transport:
             except Exception:
                 logger.exception("connection %s: failed to leave its games", conn.label)
             await conn.finished(self.config.shutdown_grace)
+            if conn.too_slow_closed:  # its socket's buffers are freed only now
+                self.outbound.let_go_later()
 
     async def _greet(self, conn: Connection) -> bool:
         try:
