@@ -29,12 +29,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from websockets.exceptions import ConnectionClosed
+
 from bench.map_attack import SHAPES
 from tests.security_support import RawClient, client_frame
 from tests.server_support import Client
 
 ROOT = Path(__file__).resolve().parents[1]
 MIB = 1024 * 1024
+ANSWER_WAIT = 120.0
+"""The longest an attack waits for one answer."""
 
 
 @dataclass
@@ -48,6 +52,10 @@ class Row:
     memory: str = ""
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+
+
+STARTED: list[ServerProcess] = []
+"""Every server started, so that one left running by an attack that failed is ended."""
 
 
 class ServerProcess:
@@ -66,6 +74,7 @@ class ServerProcess:
         self._sampler: asyncio.Task[None] | None = None
 
     async def start(self) -> ServerProcess:
+        STARTED.append(self)
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", *self.args, cwd=self.source,
             env=self.env, stderr=asyncio.subprocess.PIPE)
@@ -242,21 +251,35 @@ async def crafted_maps(source: Path, folder: Path) -> Row:
     bystanders = await Bystanders(server.port).start()
     client = await Client.connect(server.port)
     cpu, started, slowest = server.cpu(), time.monotonic(), 0.0
-    for path in paths:
+    unanswered = 0
+    for index, path in enumerate(paths):
         asked = time.monotonic()
-        reply = await asyncio.wait_for(client.request(type="create_game", settings={"map": str(path)}), 600)
-        slowest = max(slowest, time.monotonic() - asked)
         row.tries += 1
-        row.refused += reply["type"] == "error"
+        try:
+            await client.send(type="create_game", settings={"map": str(path)}, ref=f"map-{index}")
+            reply = await client.wait_for(lambda m, ref=f"map-{index}": m.get("ref") == ref, timeout=ANSWER_WAIT,
+                                          from_start=True)
+        except (AssertionError, ConnectionClosed):  # still reading it (the next would wait behind it), or gone
+            unanswered += 1
+            slowest = max(slowest, time.monotonic() - asked)
+            if client.closed.is_set():
+                row.notes.append(f"the attacker's connection was closed ({client.ws.close_code}, "
+                                 f"{client.ws.close_reason or 'no reason'})")
+            break
+        slowest = max(slowest, time.monotonic() - asked)
+        row.refused += int(reply["type"] == "error")
     row.seconds = time.monotonic() - started
     cpu = server.cpu() - cpu
     row.disturbed = await bystanders.check()
     # A stop asked while a crafted map is being read: how long until the process ends.
-    await client.send(type="create_game", settings={"map": str(paths[4])}, ref="last")
+    with contextlib.suppress(ConnectionClosed):
+        await client.send(type="create_game", settings={"map": str(paths[4])}, ref="last")
     await asyncio.sleep(0.05)
     stopped = await server.stop()
     row.crashes = server.crashes()
     row.memory = f"peak {mib(server.peak)}"
+    if unanswered:
+        row.notes.append(f"no answer within {ANSWER_WAIT:g} s to the file {row.tries}, the attack stopped there")
     row.notes.append(f"{cpu:.1f} s of server CPU; slowest answer {slowest:.2f} s; stopped "
                      f"{stopped:.1f} s after SIGTERM during a read")
     return row
@@ -279,7 +302,7 @@ async def password_guesses(source: Path, folder: Path, seconds: float = 20.0, pa
                 reply = await asyncio.wait_for(client.request(type="hello", protocol=1, password="guess"),
                                                max(0.1, end - time.monotonic()))
                 row.tries += 1
-                row.refused += reply["type"] == "error"
+                row.refused += int(reply["type"] == "error")
                 tested += "too many" not in str(reply.get("message"))
             except (TimeoutError, AssertionError):
                 pass
@@ -333,7 +356,7 @@ async def look_alike_names(source: Path, folder: Path) -> Row:
         client = await Client.connect(server.port)
         reply = await client.request(type="join_game", game_id=game_id, name=name)
         row.tries += 1
-        row.refused += reply["type"] == "error"
+        row.refused += int(reply["type"] == "error")
     seats = [s["name"] for s in (await owner.request(type="list_games"))["games"][0]["seats"]]
     row.changes = f"{len(seats) - 1} look-alike seats taken: " + ", ".join(repr(s) for s in seats[1:])
     row.seconds = time.monotonic() - started
@@ -351,6 +374,7 @@ async def deep_frames(source: Path, folder: Path, tries: int = 50) -> Row:
     started = time.monotonic()
     deep = '{"type": "list_games", "ref": ' + "[" * 30_000 + "]" * 30_000 + "}"  # under the 64 KiB limit
     kept = 0
+    codes: dict[str, int] = {}
     for index in range(tries):
         client, _ = await RawClient.connect(server.port, small_buffer=False)
         await client.send(type="hello", protocol=1)
@@ -366,9 +390,9 @@ async def deep_frames(source: Path, folder: Path, tries: int = 50) -> Row:
                 if opcode == 0x8:
                     break
                 message = json.loads(payload)
-                if (not got_error and message["type"] == "error" and message.get("request") is None
-                        and message.get("code") in ("invalid-message", "rate-limited")):
-                    got_error = True  # the deep frame's answer: its ref could not be read
+                if not got_error and message["type"] == "error" and message.get("request") is None:
+                    got_error = True  # the deep frame's answer (its ref could not be read), whatever its code
+                    codes[message.get("code")] = codes.get(message.get("code"), 0) + 1
                     await client.send(type="list_games", ref="after")
                 elif message.get("ref") == "after":
                     kept += 1
@@ -382,7 +406,8 @@ async def deep_frames(source: Path, folder: Path, tries: int = 50) -> Row:
     await server.stop()
     row.crashes = server.crashes()
     row.memory = f"peak {mib(server.peak)}"
-    row.notes.append(f"{kept} of {tries} connections still served after the deep frame")
+    row.notes.append(f"{kept} of {tries} connections still served after the deep frame; answers: "
+                     + (", ".join(f"{count} {code}" for code, count in sorted(codes.items())) or "none"))
     return row
 
 
@@ -473,7 +498,7 @@ async def read_only_store(source: Path, folder: Path) -> Row:
         await server.start()
         client = await Client.connect(server.port)
         reply = await client.request(type="create_game", settings={"map": "seed"})
-        row.tries, row.refused = 1, reply["type"] == "error"
+        row.tries, row.refused = 1, int(reply["type"] == "error")
         row.changes = f"started; create_game answered {reply.get('code') or reply['type']}"
         await client.close()
         await server.stop()
@@ -502,7 +527,7 @@ async def deleted_store(source: Path, folder: Path, changes: int = 20) -> Row:
         other = await Client.connect(server.port)
         reply = await other.request(type="join_game", game_id=game_id, name=f"p{index}")
         row.tries += 1
-        row.refused += reply["type"] == "error"
+        row.refused += int(reply["type"] == "error")
         if reply["type"] == "joined":
             await other.request(type="leave_game", game_id=game_id)
         await other.close()
@@ -589,6 +614,11 @@ async def main() -> None:
             print(f"{name}: could not run ({type(exc).__name__}: {exc})", flush=True)
             continue
         finally:
+            for server in STARTED:
+                if server.process is not None and server.process.returncode is None:
+                    server.process.kill()
+                    await server.process.wait()
+            STARTED.clear()
             for path in folder.rglob("*"):
                 with contextlib.suppress(OSError):
                     path.chmod(0o700)

@@ -88,7 +88,8 @@ class Outbound:
     def let_go_later(self) -> None:
         """Give the memory of closed slow readers back to the OS, once their sockets are closed too (a moment
         later): Python frees it, but the C allocator keeps freed memory for reuse, so the process would stay at its
-        peak. At most one trim is pending at a time; trims are cheap (milliseconds)."""
+        peak. At most one trim is pending at a time, so it runs at most every TRIM_DELAY seconds, and only after
+        slow readers were closed: it costs a full collection of cycles (milliseconds, more on a very large heap)."""
         if self._trim is None:
             self._trim = asyncio.get_running_loop().call_later(TRIM_DELAY, self._trimmed)
         else:
