@@ -196,6 +196,17 @@ def mib(size: int) -> str:
     return f"{size / MIB:.0f} MiB"
 
 
+async def finish(row: Row, started: float, server: ServerProcess, bystanders: Bystanders | None = None) -> None:
+    """The end of an attack: its time, the bystanders' state, the server stopped, its crashes and peak memory."""
+    row.seconds = time.monotonic() - started
+    if bystanders is not None:
+        row.disturbed = await bystanders.check()
+        await bystanders.close()
+    await server.stop()
+    row.crashes = server.crashes()
+    row.memory = f"peak {mib(server.peak)}"
+
+
 # ---- the attacks --------------------------------------------------------------------------------------------------
 
 async def slow_readers(source: Path, folder: Path, clients: int = 300, requests: int = 400) -> Row:
@@ -310,12 +321,7 @@ async def password_guesses(source: Path, folder: Path, seconds: float = 20.0, pa
                 client.ws.transport.abort()
 
     await asyncio.gather(*(guesser() for _ in range(parallel)))
-    row.seconds = time.monotonic() - started
-    row.disturbed = await bystanders.check()
-    await bystanders.close()
-    await server.stop()
-    row.crashes = server.crashes()
-    row.memory = f"peak {mib(server.peak)}"
+    await finish(row, started, server, bystanders)
     row.notes.append(f"{tested} passwords tested ({tested / row.seconds:.1f} a second); "
                      f"{server.lines('wrong password')} log lines about them")
     return row
@@ -334,12 +340,7 @@ async def foreign_origins(source: Path, folder: Path, tries: int = 200) -> Row:
         row.refused += head.startswith("HTTP/1.1 403")
     _, head = await RawClient.connect(server.port, headers={"Origin": f"http://127.0.0.1:{server.port}"})
     row.notes.append(f"the server's own origin: {head.split(chr(13))[0]}")
-    row.seconds = time.monotonic() - started
-    row.disturbed = await bystanders.check()
-    await bystanders.close()
-    await server.stop()
-    row.crashes = server.crashes()
-    row.memory = f"peak {mib(server.peak)}"
+    await finish(row, started, server, bystanders)
     return row
 
 
@@ -359,10 +360,7 @@ async def look_alike_names(source: Path, folder: Path) -> Row:
         row.refused += int(reply["type"] == "error")
     seats = [s["name"] for s in (await owner.request(type="list_games"))["games"][0]["seats"]]
     row.changes = f"{len(seats) - 1} look-alike seats taken: " + ", ".join(repr(s) for s in seats[1:])
-    row.seconds = time.monotonic() - started
-    await server.stop()
-    row.crashes = server.crashes()
-    row.memory = f"peak {mib(server.peak)}"
+    await finish(row, started, server)
     return row
 
 
@@ -400,12 +398,7 @@ async def deep_frames(source: Path, folder: Path, tries: int = 50) -> Row:
         row.tries += 1
         row.refused += got_error
         client.abort()
-    row.seconds = time.monotonic() - started
-    row.disturbed = await bystanders.check()
-    await bystanders.close()
-    await server.stop()
-    row.crashes = server.crashes()
-    row.memory = f"peak {mib(server.peak)}"
+    await finish(row, started, server, bystanders)
     row.notes.append(f"{kept} of {tries} connections still served after the deep frame; answers: "
                      + (", ".join(f"{count} {code}" for code, count in sorted(codes.items())) or "none"))
     return row

@@ -17,6 +17,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -24,11 +25,12 @@ import pytest
 from risc.cli import main
 from server.app import RiscServer
 from server.config import ServerConfig
-from server.storage import DATABASE_NAME, GameProgress, GameRecord, MemoryStorage, SqliteStorage, StorageError
+from server.storage import DATABASE_NAME, GameProgress, GameRecord, SqliteStorage, StorageError
 from shared.protocol.log import SequencedEvent
 from shared.rules.state import Phase
 from tests.persistence_support import commit, issue_all
 from tests.server_support import FAST, Client, create_game, join, running_server, seated_game
+from tests.test_server_storage import FailingStorage
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -134,20 +136,13 @@ async def test_a_database_the_server_cannot_write_is_refused_at_start(tmp_path: 
     assert database.read_bytes() == before
 
 
-class FullDisk(MemoryStorage):
-    """A store whose writes fail from a chosen moment, as on a full disk."""
+class FullDisk(FailingStorage):
+    """A store whose creations fail too, from a chosen moment, as on a full disk."""
 
-    failing = False
-
-    async def create(self, record: GameRecord, progress: GameProgress, events: list[SequencedEvent]) -> None:
+    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
         if self.failing:
             raise StorageError("database or disk is full")
         await super().create(record, progress, events)
-
-    async def save(self, game_id: str, progress: GameProgress, events: list[SequencedEvent]) -> None:
-        if self.failing:
-            raise StorageError("database or disk is full")
-        await super().save(game_id, progress, events)
 
 
 async def test_a_game_the_store_cannot_create_is_refused_as_storage_failed(caplog: pytest.LogCaptureFixture) -> None:
