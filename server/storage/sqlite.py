@@ -16,6 +16,10 @@ than the small writes themselves); reads, which are rare, run in a worker thread
 the one connection to one thread at a time. A file that is not a SQLite database, or is another application's, is
 refused before anything is written to it. A writing store holds its directory (lock.py), so a second server on the
 same directory is refused; a read-only one (`risc replay`) takes no lock and may read beside a running server.
+
+A writing store writes once when it opens, so a file it cannot write is refused at start, and before each write
+transaction it checks that its file and write-ahead log are still the ones it opened (docs/storage.md). Unfinished
+games whose rows cannot be read are set aside, not the start of every other game.
 """
 
 from __future__ import annotations
