@@ -114,7 +114,7 @@ def main() -> None:
         one_way_path.write_text(to_domination(with_one_way_borders(maps["gen5000"], 10)), encoding="utf-8")
         one_way_ms = timed_check(one_way_path, 7)
         growth = []
-        for size in (180, 1000, 5000, 20000):
+        for size in (180, 1000, 2500, 5000):  # 5,000: the most territories a map may have (limits.py)
             path = out / f"growth{size}.map"
             path.write_text(to_domination(generated_map(size)), encoding="utf-8")
             repeat = 15 if size <= 1000 else 5

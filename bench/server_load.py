@@ -52,7 +52,7 @@ async def _serve_game(port: int, data_dir: Path, store: str) -> None:
 
     raise_open_files()
     config = ServerConfig(host="127.0.0.1", port=port, data_dir=data_dir, messages_per_second=1e9, burst=10**9,
-                          outbound_queue=100_000, max_games=10_000)
+                          outbound_bytes=1 << 40, outbound_total_bytes=1 << 40, max_games=10_000)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

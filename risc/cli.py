@@ -18,6 +18,8 @@ COMMAND_MODULES = [
     "risc.commands.tournament",
     "risc.commands.replay",
     "risc.commands.warzone",
+    "risc.commands.games",
+    "risc.commands.backup",
 ]
 
 

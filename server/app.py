@@ -11,6 +11,9 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from server import origins
 from server.catalogue import Catalogue
 from server.clock import Clock
 from server.config import ServerConfig
@@ -18,6 +21,7 @@ from server.lobby import Lobby
 from server.logs import setup_logging
 from server.storage import Storage, StorageError, default_data_dir, open_storage
 from server.transport import Transport
+from shared.protocol.messages import Hello
 
 logger = logging.getLogger("risc.server")
 
@@ -45,9 +49,12 @@ class RiscServer:
     async def start(self) -> None:
         restored = await self.lobby.restore()
         await self.transport.start()
+        aside = len(self.storage.damaged)
+        games = f", {restored} game{'s' * (restored != 1)} restored" if restored or aside else ""
+        if aside:
+            games += f", {aside} set aside (damaged: see above, or `risc games damaged`)"
         logger.info("listening on %s:%d%s%s", self.config.host, self.port,
-                    " (password required)" if self.config.password else "",
-                    f", {restored} games restored" if restored else "")
+                    " (password required)" if self.config.password else "", games)
         if self.config.web_root is not None:
             host = "127.0.0.1" if self.config.host in ("0.0.0.0", "::", "") else self.config.host
             logger.info("the web page: http://%s:%d/", host, self.port)
@@ -98,14 +105,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-turn-seconds", type=float, default=ServerConfig.min_turn_seconds, metavar="SECONDS",
                         help="the shortest turn time limit a game may have "
                              f"(default {ServerConfig.min_turn_seconds:g})")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                        help="let web pages of this origin (such as https://risc.example.org) open game "
+                             "connections, besides pages served at the server's own address; repeatable")
     parser.add_argument("--password", default=None,
                         help="password clients must give (default: the RISC_PASSWORD environment variable, "
                              "else none)")
 
 
+def password_from(args: argparse.Namespace) -> str | None:
+    """The password clients must give: --password, else RISC_PASSWORD, else none.
+
+    Raises ValueError for a password no client could give, which would otherwise fail every hello at run time:
+    `--password ""` (say no --password to run without one), text that is not UTF-8 (the bytes of another locale), or
+    a password longer than a hello may carry. An empty RISC_PASSWORD counts as unset, as it does for the clients:
+    docker-compose passes one whenever none is chosen.
+    """
+    password: str | None
+    if args.password is not None:
+        password, source = str(args.password), "--password"
+        if not password:
+            raise ValueError("--password is empty: give a password, or leave out --password to run without one")
+    else:
+        password, source = os.environ.get("RISC_PASSWORD") or None, "RISC_PASSWORD"
+        if password is None:
+            return None
+    try:
+        password.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{source} is not UTF-8 text (its bytes come from another locale?): clients send their "
+                         "password as UTF-8, so none could give it") from None
+    try:
+        Hello(password=password)
+    except ValidationError as exc:  # the only limit a hello puts on a password is its length
+        longest = exc.errors()[0].get("ctx", {}).get("max_length", "?")
+        raise ValueError(f"{source} is longer than a client may send: at most {longest} characters") from None
+    return password
+
+
 def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> ServerConfig:
     """The server's settings from its command line; `web_root`: the web page's folder, if it serves one."""
-    password = args.password if args.password is not None else os.environ.get("RISC_PASSWORD") or None
+    password = password_from(args)
     data_dir = None if args.memory else (args.data_dir or default_data_dir())
     if data_dir is not None:
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -115,8 +155,22 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
         if not folder.is_dir():
             raise ValueError(f"--maps {folder}: not a folder")
     return ServerConfig(host=args.host, port=args.port, data_dir=data_dir, password=password,
-                        max_games=args.max_games, bot_turn_pause=args.bot_turn_pause,
-                        min_turn_seconds=args.min_turn_seconds, maps=tuple(args.maps), web_root=web_root)
+                        allowed_origins=allowed_origins(args.allow_origin), max_games=args.max_games,
+                        bot_turn_pause=args.bot_turn_pause, min_turn_seconds=args.min_turn_seconds,
+                        maps=tuple(args.maps), web_root=web_root)
+
+
+def allowed_origins(given: list[str]) -> tuple[str, ...]:
+    """The --allow-origin values, each as an origin is written (lower case, no default port). Raises ValueError
+    naming one that is not an origin, which would otherwise never match anything."""
+    found = []
+    for text in given:
+        origin = origins.parse_origin(text)
+        if origin is None:
+            raise ValueError(f'--allow-origin "{text}" is not an origin: give scheme://host[:port], the scheme '
+                             "http or https, with no path (such as https://risc.example.org)")
+        found.append(origins.origin_text(origin))
+    return tuple(dict.fromkeys(found))
 
 
 def run(args: argparse.Namespace, web_root: Path | None = None) -> int:

@@ -18,6 +18,7 @@ from pathlib import Path
 from server.refusal import Refusal
 from shared.maps.findings import Severity
 from shared.maps.layout import has_positions, with_positions
+from shared.maps.limits import MAX_MAP_BYTES
 from shared.maps.loader import MapReport, bundled_maps_dir, check_map_bytes
 from shared.maps.model import GameMap
 from shared.protocol.codes import ErrorCode
@@ -26,8 +27,6 @@ from shared.protocol.lobby import MapInfo
 logger = logging.getLogger("risc.server")
 
 MAP_SUFFIXES = (".toml", ".map")
-MAX_MAP_FILE_BYTES = 1024 * 1024
-"""A catalogue file larger than this is not read: the largest real maps are a few tens of kilobytes."""
 FINDINGS_SHOWN = 6
 
 
@@ -69,8 +68,8 @@ class Catalogue:
 
     def _add(self, path: Path, source: str, taken: set[str]) -> None:
         try:
-            if path.stat().st_size > MAX_MAP_FILE_BYTES:
-                logger.warning("map %s left out of the catalogue: larger than %d bytes", path, MAX_MAP_FILE_BYTES)
+            if path.stat().st_size > MAX_MAP_BYTES:  # not read: the largest real maps are a few tens of kilobytes
+                logger.warning("map %s left out of the catalogue: larger than %s bytes", path, f"{MAX_MAP_BYTES:,}")
                 return
             report = check_map_bytes(path.name, path.read_bytes(), path.suffix.lower(), path.stem)
         except OSError as exc:

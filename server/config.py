@@ -12,6 +12,9 @@ class ServerConfig:
     port: int = 8765
     data_dir: Path | None = None
     password: str | None = None
+    allowed_origins: tuple[str, ...] = ()
+    """Web pages of these origins ("https://host[:port]") may open game connections, besides pages served at the
+    server's own address; programs send no Origin and are always accepted (server/origins.py)."""
     max_message_bytes: int = 64 * 1024
     """Frames larger than this get a too-large error; frames past 4 times this close the connection (1009)."""
     messages_per_second: float = 100.0
@@ -21,8 +24,25 @@ class ServerConfig:
     bad_frames_per_second: float = 0.2
     """Refused frames a client may send before it is disconnected: `bad_frames_burst`, regained at this rate."""
     hello_timeout: float = 10.0
-    outbound_queue: int = 512
-    """Messages waiting for a client that reads too slowly, past which it is disconnected."""
+    password_free_failures: int = 5
+    """Wrong passwords an address may give before each further refusal waits (see server/guesses.py)."""
+    password_delay: float = 1.0
+    password_delay_max: float = 60.0
+    """The first wait, doubled at each further wrong password of the address, up to this."""
+    password_forget: float = 15 * 60.0
+    """An address's wrong passwords are forgotten after this long without one (and at once by a right one)."""
+    password_report_every: float = 60.0
+    """Wrong passwords are logged per address at most once in this long, saying how many."""
+    outbound_bytes: int = 2 * 1024 * 1024
+    """Bytes waiting for one client, past which it is disconnected (4009): it reads too slowly. A client whose queue
+    is empty always gets the next message, however large."""
+    outbound_total_bytes: int = 64 * 1024 * 1024
+    """Bytes waiting for all clients together: past it, the clients holding the most are disconnected (4009), so
+    clients that stop reading cannot make the server hold more than this, however many they are."""
+    socket_send_buffer: int | None = 256 * 1024
+    """The OS's send buffer for each connection (SO_SNDBUF; Linux doubles it): what the kernel holds for a client
+    that does not read, besides the server's own queue. Without it, Linux grows a buffer to 4 MiB per connection
+    (tcp_wmem), kernel memory that clients that stop reading could take; None leaves the OS's choice."""
     max_games: int = 500
     """Games not yet finished that the server holds at once; past it, creating one is refused."""
     finished_games_kept: int = 200

@@ -28,6 +28,7 @@ from shared.maps.model import GameMap
 from shared.protocol import log as game_log
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
+from shared.protocol.names import looks_alike
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ def start(table: Table, seats: Sequence[SeatRecord]) -> Decision:
 def join(table: Table, name: str, group: int | None, token_hash: str) -> Decision:
     if table.game is not None:
         raise Refusal(ErrorCode.GAME_STARTED, f"game {table.game_id} has started: watch it instead")
-    if any(s.name.casefold() == name.casefold() for s in table.seats):
+    if any(looks_alike(s.name, name) for s in table.seats):
         raise Refusal(ErrorCode.NAME_TAKEN, f'the name "{name}" is taken in game {table.game_id}')
     if len(table.seats) >= table.settings.players:
         raise Refusal(ErrorCode.GAME_FULL, f"game {table.game_id} has no free seat")

@@ -6,9 +6,17 @@ import json
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import from_json
 
 from shared.protocol.codes import ErrorCode
 from shared.protocol.messages import CLIENT_ADAPTER, CLIENT_TYPES, ClientMessage, Error
+
+MAX_DEPTH = 200
+"""Arrays and objects within each other that a frame may hold: the JSON parser's own limit. No message of the protocol
+needs more than a handful; a frame deeper than this is refused as an invalid message."""
+
+_TOO_DEEP = "recursion limit exceeded"
+"""How the JSON parser says that a frame nests deeper than MAX_DEPTH."""
 
 
 def parse_frame(frame: str | bytes, max_bytes: int) -> ClientMessage | Error:
@@ -41,8 +49,10 @@ def _request_and_ref(head: dict[str, Any]) -> tuple[str | None, str | None]:
 
 
 def _peek(frame: str) -> dict[str, Any]:
+    """The frame's top level when it is a JSON object. Parsed by the same parser as messages, which stops at
+    MAX_DEPTH levels (the stdlib's json.loads recursed until RecursionError on a deeply nested frame)."""
     try:
-        data = json.loads(frame)
+        data = from_json(frame)
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
@@ -51,6 +61,10 @@ def _peek(frame: str) -> dict[str, Any]:
 def _describe(exc: ValidationError, frame: str) -> Error:
     errors = exc.errors(include_url=False)
     first = errors[0]
+    if first["type"] == "json_invalid" and _TOO_DEEP in str(first["msg"]):
+        return Error(code=ErrorCode.INVALID_MESSAGE,
+                     message=f"the message nests arrays and objects more than {MAX_DEPTH} deep; no message "
+                             "needs more than a few levels")
     if first["type"] == "json_invalid":
         return Error(code=ErrorCode.NOT_JSON, message=f"the frame is not JSON ({first['msg']})")
     head = _peek(frame)

@@ -78,18 +78,31 @@ class Lobby:
         maps: dict[str, GameMap] = {}
         restored = []
         for game in await self.storage.load_unfinished(tail=RESTORED_LOG_ENTRIES):
-            game_map = maps.get(game.map_key)
-            if game_map is None:
-                game_map = maps[game.map_key] = map_from_dict(game.record.game_map)
-            match = Match.restore(game, self.storage, self._rematch, game_map, self._clock)
+            try:
+                game_map = maps.get(game.map_key)
+                if game_map is None:
+                    game_map = maps[game.map_key] = map_from_dict(game.record.game_map)
+                match = Match.restore(game, self.storage, self._rematch, game_map, self._clock)
+            except Exception as exc:  # a damaged game is set aside, untouched; the others are restored
+                self.storage.set_aside(game.record.game_id, exc)
+                continue
             self.matches[match.game_id] = match
             restored.append(match)
+        settled = []
         for match in restored:
+            try:  # a turn committed before the stop resolves now; one the rules cannot resolve is damage too
+                if match.unsettled:
+                    await match.settle()
+            except Exception as exc:
+                self.storage.set_aside(match.game_id, exc)
+                del self.matches[match.game_id]
+                await match.close()
+                continue
+            settled.append(match)
+        for match in settled:
             if match.settings.bots or match.table.handed_over:
                 self.bots += await reseat_bots(match, self.get, self.bot_turn_pause)
-            if match.unsettled:
-                await match.settle()
-        return len(restored)
+        return len(settled)
 
     def get(self, game_id: str) -> Match:
         match = self.matches.get(game_id)

@@ -1,7 +1,8 @@
 """Connections: the opening hello, one task reading and one writing per client, limits, and GET /healthz.
 
 Each connection reads its frames one at a time and hands each validated message to the lobby or a match; what the
-server sends goes through a bounded queue, so a slow reader cannot hold up a game (it is disconnected instead).
+server sends goes through a queue capped in bytes, per connection and over all of them, so a slow reader can neither
+hold up a game nor make the server hold more memory than its caps (it is disconnected instead).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import contextlib
 import http
 import itertools
 import logging
+import socket
+import sys
 import time
 from typing import Any
 
@@ -19,12 +22,15 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from server import origins
 from server.config import ServerConfig
 from server.dispatch import dispatch
 from server.frames import parse_frame, rate_limited
+from server.guesses import Guesses, Verdict
 from server.lobby import Lobby
+from server.memory import give_memory_back
 from server.refusal import Refusal
-from server.seats import password_matches
+from server.storage import StorageError
 from server.web import WebRoot, is_upgrade
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.messages import Error, Hello, ShuttingDown, Welcome, encode
@@ -32,9 +38,86 @@ from shared.protocol.pacing import TokenBucket
 
 logger = logging.getLogger("risc.server")
 
+TRIM_DELAY = 2.0
+"""Seconds after a slow reader is closed before freed memory is given back to the OS (see Outbound.let_go_later)."""
+
 HARD_SIZE_FACTOR = 4
 """Frames up to this many times the message limit are read and refused with an error; larger ones end the
 connection at once (close code 1009), as reading them would already cost too much."""
+
+
+class Outbound:
+    """The bytes waiting to be sent, over every connection: the server-wide cap, and what was done to keep to it.
+
+    A frame's bytes are counted as Python holds its text (sys.getsizeof: one byte per character of the ASCII JSON
+    the server sends, plus a small header). A frame queued for several connections (a broadcast update) is one text
+    object, so it counts once here, however many queues hold it; each connection's own cap counts it in full.
+    """
+
+    def __init__(self, per_connection: int, total: int) -> None:
+        self.per_connection = per_connection
+        self.total = total
+        self.queued = 0
+        """Bytes held now, each distinct frame once."""
+        self.peak = 0
+        self.largest_connection = 0
+        """The most one connection ever had waiting."""
+        self.closed_too_slow = 0
+        self.closed_for_total = 0
+        """Of those, the connections closed to make room under the total cap (each then held the most)."""
+        self.connections: set[Connection] = set()
+        self._held: dict[int, list[int]] = {}  # id(text) -> [its size, how many queues hold it]
+        self._trim: asyncio.TimerHandle | None = None
+        self._trim_again = False
+
+    def hold(self, text: str) -> None:
+        entry = self._held.get(id(text))
+        if entry is None:
+            size = sys.getsizeof(text)
+            self._held[id(text)] = [size, 1]
+            self.queued += size
+            self.peak = max(self.peak, self.queued)
+        else:
+            entry[1] += 1
+
+    def release(self, text: str) -> None:
+        entry = self._held[id(text)]
+        entry[1] -= 1
+        if entry[1] == 0:
+            del self._held[id(text)]
+            self.queued -= entry[0]
+
+    def let_go_later(self) -> None:
+        """Give the memory of closed slow readers back to the OS, once their sockets are closed too (a moment
+        later): Python frees it, but the C allocator keeps freed memory for reuse, so the process would stay at its
+        peak. At most one trim is pending at a time, so it runs at most every TRIM_DELAY seconds, and only after
+        slow readers were closed: it costs a full collection of cycles (milliseconds, more on a very large heap)."""
+        if self._trim is None:
+            self._trim = asyncio.get_running_loop().call_later(TRIM_DELAY, self._trimmed)
+        else:
+            self._trim_again = True  # what is let go meanwhile is given back by one more trim, after this one
+
+    def _trimmed(self) -> None:
+        self._trim = None
+        give_memory_back()
+        if self._trim_again:
+            self._trim_again = False
+            self.let_go_later()
+
+    def make_room(self, size: int, asking: Connection) -> bool:
+        """Close the connections holding the most until `size` more bytes fit under the total cap; False if
+        `asking` was one of them."""
+        while self.queued + size > self.total:
+            holders = [c for c in self.connections if c.queued]
+            if not holders:
+                return True  # nothing waits: the frame goes alone, whatever its size
+            hog = max(holders, key=lambda c: c.queued)
+            self.closed_for_total += 1
+            hog.too_slow(f"the server holds {self.total} bytes at most for clients that read slowly, and this "
+                         f"one held the most ({hog.queued})")
+            if hog is asking:
+                return False
+        return True
 
 
 class Connection:
@@ -42,7 +125,7 @@ class Connection:
 
     _numbers = itertools.count(1)
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig) -> None:
+    def __init__(self, ws: ServerConnection, config: ServerConfig, outbound: Outbound) -> None:
         self.ws = ws
         self.games: set[str] = set()
         self.views: dict[str, dict[str, Any]] = {}
@@ -50,10 +133,16 @@ class Connection:
         self.number = next(Connection._numbers)
         self.rate = TokenBucket(config.burst, config.messages_per_second, time.monotonic)
         self.bad_frames = TokenBucket(config.bad_frames_burst, config.bad_frames_per_second, time.monotonic)
-        self._limit = config.outbound_queue
+        self._outbound = outbound
+        self._grace = config.shutdown_grace
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queued = 0
+        """Bytes waiting for this client (see Outbound), including the frame being written."""
+        self._in_flight: str | None = None
         self._close: tuple[int, str] = (1000, "")
         self.closing = False
+        self.too_slow_closed = False
+        outbound.connections.add(self)
         self._writer = asyncio.get_running_loop().create_task(self._write())
 
     @property
@@ -71,11 +160,18 @@ class Connection:
     def send(self, message: BaseModel, text: str | None = None) -> None:
         if self.closing:
             return
-        if self._queue.qsize() >= self._limit:
-            logger.warning("connection %s: disconnected, it reads too slowly", self.label)
-            self.end(CloseCode.TOO_SLOW, "too many unread messages")
+        if text is None:
+            text = encode(message)
+        size = sys.getsizeof(text)
+        if self.queued and self.queued + size > self._outbound.per_connection:
+            self.too_slow(f"more than {self._outbound.per_connection} bytes were waiting for it")
             return
-        self._queue.put_nowait(encode(message) if text is None else text)
+        if not self._outbound.make_room(size, self):
+            return
+        self._queue.put_nowait(text)
+        self._outbound.hold(text)
+        self.queued += size
+        self._outbound.largest_connection = max(self._outbound.largest_connection, self.queued)
 
     def end(self, code: int = 1000, reason: str = "") -> None:
         """Send what is queued, then close with `code`. Later messages are dropped."""
@@ -84,13 +180,51 @@ class Connection:
             self._close = (code, reason)
             self._queue.put_nowait(None)
 
+    def too_slow(self, why: str) -> None:
+        """Close a client that does not read what it is sent, letting go at once of everything waiting for it:
+        holding it is what a slow reader costs the server. The close frame (4009) follows what the socket
+        already holds; a client that does not read that either within the grace period is cut off."""
+        if self.closing:
+            return
+        logger.warning("connection %s: disconnected, it reads too slowly (%s)", self.label, why)
+        self._outbound.closed_too_slow += 1
+        self.too_slow_closed = True
+        self.closing = True
+        self._let_go()
+        self._writer.cancel()  # it may wait for room in the socket, which this client does not make
+        self._writer = asyncio.get_running_loop().create_task(self._close_within(CloseCode.TOO_SLOW, "too slow"))
+        self._outbound.let_go_later()
+
+    def _let_go(self) -> None:
+        while not self._queue.empty():
+            text = self._queue.get_nowait()
+            if text is not None:
+                self._outbound.release(text)
+        self.queued = 0
+        if self._in_flight is not None:
+            self._outbound.release(self._in_flight)
+            self._in_flight = None
+        self._outbound.connections.discard(self)
+
     async def _write(self) -> None:
         try:
             while (text := await self._queue.get()) is not None:
+                self._in_flight = text
                 await self.ws.send(text)
+                self._in_flight = None
+                self.queued -= sys.getsizeof(text)
+                self._outbound.release(text)
             await self.ws.close(*self._close)
         except ConnectionClosed:
             pass
+        finally:
+            self._let_go()  # a connection that closed with frames still waiting
+
+    async def _close_within(self, code: int, reason: str) -> None:
+        try:
+            await asyncio.wait_for(self.ws.close(code, reason), self._grace)
+        except TimeoutError:
+            self.ws.transport.abort()
 
     async def finished(self, timeout: float) -> None:
         self.end()
@@ -106,8 +240,14 @@ class Transport:
         self.config = config
         self.lobby = lobby
         self.connections: set[Connection] = set()
+        self.outbound = Outbound(config.outbound_bytes, config.outbound_total_bytes)
+        self.guesses = Guesses(free=config.password_free_failures, delay=config.password_delay,
+                               delay_max=config.password_delay_max, forget=config.password_forget,
+                               report_every=config.password_report_every)
         self._server: Server | None = None
         self.web = WebRoot(config.web_root) if config.web_root is not None else None
+        self._allowed = {o for o in map(origins.parse_origin, config.allowed_origins) if o is not None}
+        self._origins_told: set[str] = set()
 
     async def start(self) -> None:
         hard_limit = HARD_SIZE_FACTOR * self.config.max_message_bytes
@@ -122,15 +262,26 @@ class Transport:
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         """Plain HTTP on the game's port: GET /healthz answers 200 while the server runs; the web page's files
-        when the server has one (server/web.py)."""
+        when the server has one (server/web.py). Every other request is a WebSocket handshake, refused (403) when a
+        web page of another origin makes it (server/origins.py)."""
         if request.path.split("?", 1)[0] == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
         if self.web is not None and not is_upgrade(request):
             return self.web.respond(request)
+        why = origins.refusal(request.headers.get_all("Origin"), request.headers.get("Host"), self._allowed)
+        if why is not None:
+            if len(self._origins_told) < 100 and why not in self._origins_told:  # each once: a page may retry a lot
+                self._origins_told.add(why)
+                logger.warning("handshake refused: %s (allow an origin with --allow-origin)", why)
+            return connection.respond(http.HTTPStatus.FORBIDDEN, origins.explain(why))
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
-        conn = Connection(ws, self.config)
+        sock = ws.transport.get_extra_info("socket")
+        if self.config.socket_send_buffer is not None and sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_send_buffer)
+        conn = Connection(ws, self.config, self.outbound)
         self.connections.add(conn)
         try:
             if await self._greet(conn):
@@ -146,6 +297,8 @@ class Transport:
             except Exception:
                 logger.exception("connection %s: failed to leave its games", conn.label)
             await conn.finished(self.config.shutdown_grace)
+            if conn.too_slow_closed:  # its socket's buffers are freed only now
+                self.outbound.let_go_later()
 
     async def _greet(self, conn: Connection) -> bool:
         try:
@@ -169,11 +322,15 @@ class Transport:
                                     f"the client protocol {message.protocol}"))
             conn.end(CloseCode.VERSION_MISMATCH, "protocol version")
             return False
-        if not password_matches(message.password, self.config.password):
-            logger.warning("connection %s: refused, wrong password", conn.label)
-            conn.send(Error(code=ErrorCode.BAD_PASSWORD, request="hello", ref=message.ref,
-                            message="this server needs a password" if message.password is None
-                            else "wrong password"))
+        host = conn.ws.remote_address[0] if isinstance(conn.ws.remote_address, tuple) else "?"
+        verdict = await self.guesses.check(host, message.password, self.config.password)
+        if verdict is not Verdict.WELCOME:
+            if verdict is Verdict.BUSY:
+                text = (f"too many wrong passwords from your address: try again in "
+                        f"{self.guesses.retry_in(host):g} s")
+            else:
+                text = "this server needs a password" if message.password is None else "wrong password"
+            conn.send(Error(code=ErrorCode.BAD_PASSWORD, request="hello", ref=message.ref, message=text))
             conn.end(CloseCode.BAD_PASSWORD, "password")
             return False
         conn.send(Welcome(ref=message.ref, limits={
@@ -206,6 +363,10 @@ class Transport:
             await dispatch(self.lobby, conn, message)  # type: ignore[arg-type]
         except Refusal as refusal:
             conn.send(Error(code=refusal.code, message=refusal.message, request=request, game_id=game_id, ref=ref))
+        except StorageError as exc:  # a store that failed where no match turned it into a refusal (a new game)
+            logger.error("connection %s: %s not kept: %s", conn.label, request, exc)
+            conn.send(Error(code=ErrorCode.STORAGE_FAILED, request=request, game_id=game_id, ref=ref,
+                            message="the server could not save this change, so it did not happen; try again"))
         except Exception:
             logger.exception("connection %s: %s failed", conn.label, request)
             conn.send(Error(code=ErrorCode.INTERNAL, message="the server failed on this request",
@@ -223,6 +384,7 @@ class Transport:
         if self._server is None:
             return
         self._server.server.close()  # no new connections from here on
+        self.guesses.close()
         for conn in list(self.connections):
             conn.send(ShuttingDown(message=message))
             conn.end(1001, "server shutting down")

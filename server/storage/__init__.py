@@ -33,6 +33,7 @@ def default_data_dir() -> Path:
 
 
 __all__ = [
+    "DATABASE_NAME",
     "GameProgress",
     "GameRecord",
     "MemoryStorage",

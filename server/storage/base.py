@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from shared.protocol.lobby import GameSettings
 
@@ -26,6 +27,8 @@ class LogLine(Protocol):
 
     @property
     def stored(self) -> str: ...
+
+logger = logging.getLogger("risc.server")
 
 
 class SeatRecord(BaseModel):
@@ -177,7 +180,43 @@ class StorageError(Exception):
     """The store could not keep a change: the match then refuses the change rather than act on it unsaved."""
 
 
+_PARTS = {"GameProgress": "saved progress", "GameRecord": "record", "GameState": "state", "GameMap": "map"}
+"""What each stored model is to an operator reading why a game was set aside."""
+
+
+def why_damaged(exc: BaseException) -> str:
+    """One line saying why a stored game cannot be read back, for the log and for `risc games damaged`."""
+    if isinstance(exc, ValidationError):
+        errors = exc.errors(include_url=False)
+        first = errors[0]
+        where = ".".join(str(part) for part in first["loc"])
+        more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+        what = _PARTS.get(exc.title, exc.title)
+        found = first.get("input")
+        shown = (f" (it holds {found!r})" if isinstance(found, str | int | float) and len(repr(found)) <= 40
+                 and first["type"] != "json_invalid" else "")
+        return f"its {what} cannot be read: {where + ': ' if where else ''}{first['msg']}{shown}{more}"
+    if isinstance(exc, StorageError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
 class Storage(ABC):
+    """A game store. Besides what the methods below keep, it knows which games a start set aside (`damaged`):
+    unfinished games that could not be read back, each left in the store untouched, by game id with the reason."""
+
+    def __init__(self) -> None:
+        self.damaged: dict[str, str] = {}
+
+    def set_aside(self, game_id: str, why: BaseException | str) -> None:
+        """Leave a game that cannot be restored where it is, untouched, and say so once: one damaged game must not
+        keep a server, and so every other game, from starting."""
+        text = why if isinstance(why, str) else why_damaged(why)
+        text = text.removeprefix(f"game {game_id}: ")
+        self.damaged[game_id] = text
+        logger.error("game %s set aside: %s. It stays in the store untouched, and the other games play on; "
+                     "`risc games damaged` lists such games", game_id, text)
+
     @abstractmethod
     async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine]) -> None:
         """Keep a new game. Raises StorageError if its id exists."""
@@ -198,7 +237,7 @@ class Storage(ABC):
     @abstractmethod
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:
         """Every unfinished game, oldest first, each with the last `tail` entries of its log: what a starting server
-        restores, read in one pass."""
+        restores, read in one pass. A game that cannot be read (a damaged row) is left out and set aside."""
 
     @abstractmethod
     async def list_games(self, include_finished: bool = True) -> list[str]:

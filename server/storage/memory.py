@@ -28,6 +28,7 @@ from server.storage.base import (
 
 class MemoryStorage(Storage):
     def __init__(self) -> None:
+        super().__init__()
         self._records: dict[str, str] = {}  # without the map
         self._map_keys: dict[str, str] = {}
         self._maps: dict[str, str] = {}
@@ -72,10 +73,13 @@ class MemoryStorage(Storage):
         games = []
         for game_id in await self.list_games(include_finished=False):
             key = self._map_keys[game_id]
-            if key not in maps:
-                maps[key] = json.loads(self._maps[key])
-            games.append(RestoredGame(record=self._record(game_id, maps[key]),
-                                      progress=self._progress_of(game_id), log=self._log(game_id, tail), map_key=key))
+            try:  # as in the SQLite store: a game that cannot be read is set aside, the others restored
+                if key not in maps:
+                    maps[key] = json.loads(self._maps[key])
+                games.append(RestoredGame(record=self._record(game_id, maps[key]), progress=self._progress_of(game_id),
+                                          log=self._log(game_id, tail), map_key=key))
+            except (ValueError, StorageError) as exc:
+                self.set_aside(game_id, exc)
         return games
 
     def _progress_of(self, game_id: str) -> GameProgress:
@@ -92,4 +96,13 @@ class MemoryStorage(Storage):
     async def list_games(self, include_finished: bool = True) -> list[str]:
         if include_finished:
             return list(self._records)
-        return [g for g in self._records if not GameProgress.model_validate_json(self._progress[g]).finished]
+        return [g for g in self._records if not _finished(self._progress[g])]
+
+
+def _finished(progress: str) -> bool:
+    """Whether a game's progress text says the game is over; False when it cannot be read (a damaged game is not
+    finished: it is set aside when restored)."""
+    try:
+        return GameProgress.model_validate_json(progress).finished
+    except ValueError:
+        return False

@@ -16,6 +16,10 @@ than the small writes themselves); reads, which are rare, run in a worker thread
 the one connection to one thread at a time. A file that is not a SQLite database, or is another application's, is
 refused before anything is written to it. A writing store holds its directory (lock.py), so a second server on the
 same directory is refused; a read-only one (`risc replay`) takes no lock and may read beside a running server.
+
+A writing store writes once when it opens, so a file it cannot write is refused at start, and before each write
+transaction it checks that its file and write-ahead log are still the ones it opened (docs/storage.md). Unfinished
+games whose rows cannot be read are set aside, not the start of every other game.
 """
 
 from __future__ import annotations
@@ -23,9 +27,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +47,7 @@ from server.storage.base import (
     StorageError,
     StoredGame,
     StoredLog,
+    logger,
     map_key,
     map_text,
     with_orders,
@@ -158,8 +165,11 @@ class SqliteStorage(Storage):
         """Open (creating, upgrading) the database at `path`, holding its directory against other servers; or only
         read it, `read_only`, beside a running server. `busy_timeout`: how many seconds to wait for another process
         that holds the database's write lock."""
+        super().__init__()
         self.path = path
         self._dir_lock: DataDirLock | None = None
+        self._opened: tuple[tuple[int, int] | None, tuple[int, int] | None] | None = None
+        """The identity of the files a writing store opened (see _identity); None for a read-only store."""
         version = check_database(path)
         if read_only:
             if version != SCHEMA_VERSION:
@@ -177,9 +187,18 @@ class SqliteStorage(Storage):
                 self._db.execute("PRAGMA journal_mode = WAL")
                 self._db.execute("PRAGMA synchronous = FULL")
                 self._migrate(version)
+                self._prove_writable()
+            except sqlite3.Error as exc:
+                with contextlib.suppress(AttributeError, sqlite3.Error):
+                    self._db.close()
+                self._dir_lock.release()
+                raise StorageError(f"the game database {path} cannot be written (SQLite says: {exc}): the user "
+                                   f"running the server must be able to write it and its directory "
+                                   f"{path.parent}, on a disk with room; or choose another --data-dir") from None
             except BaseException:
                 self._dir_lock.release()
                 raise
+            self._opened = self._identity()
         self._db.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
         self._lock = threading.Lock()
         self._waiting: list[_Change] = []
@@ -189,8 +208,80 @@ class SqliteStorage(Storage):
         self._flushed: asyncio.Future[None] | None = None
         """Set while the writer has work: done once it has written everything and waits for more."""
         self._closing = False
+        self._detached: str | None = None
+        """Why changes are refused, once the database was found deleted or replaced (see _check_still_there)."""
         self.transactions = 0
         """Write transactions committed (each one fsync): fewer than the saves when saves come together."""
+
+    def _prove_writable(self) -> None:
+        """Write once at start, so that a store the server cannot write (a read-only file or directory, a full
+        disk) is refused at once rather than failing every change later. Also brings the write-ahead log into
+        being, whose identity is then kept (see _identity)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    @property
+    def _wal(self) -> Path:
+        return self.path.with_name(self.path.name + "-wal")
+
+    def _identity(self) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+        """(device, inode) of the database file and of its write-ahead log, None for a file that is not there: two
+        stat calls, cheap beside the fsync of every transaction."""
+
+        def of(path: Path) -> tuple[int, int] | None:
+            try:
+                found = os.stat(path)
+            except FileNotFoundError:
+                return None
+            return found.st_dev, found.st_ino
+
+        return of(self.path), of(self._wal)
+
+    def _check_still_there(self) -> None:
+        """Before each write transaction (in the writer thread): the files this store opened must still be the ones
+        at its path. A database deleted or replaced while the server runs (or its write-ahead log deleted) would
+        take every change acknowledged from then on with it at the next start, so from the first time this is
+        seen every change is refused: the error is logged once, with what the operator should do."""
+        if self._detached is not None:
+            raise StorageError(self._detached)
+        now, opened = self._identity(), self._opened
+        if now == opened or opened is None:
+            return
+        if now[0] is None:
+            what = f"the game database {self.path} was deleted while the server ran"
+        elif now[0] != opened[0]:
+            what = f"the game database {self.path} was deleted or replaced by another file while the server ran"
+        else:
+            what = f"the write-ahead log {self._wal} of the game database was deleted or replaced while the server ran"
+        self._detached = f"{what}: changes are refused until the server is restarted"
+        rescued, failure = self._rescue()
+        if rescued is not None:
+            keep = (f"The games as last acknowledged were copied to {rescued}: stop the server, then move that copy "
+                    f"to {self.path} (putting aside any file there now, with its -wal and -shm files) and start it "
+                    "again.")
+        else:
+            keep = (f"Copying the games elsewhere failed too ({failure}): they end with the server process, as "
+                    "they were last acknowledged. Restore the latest backup (docs/storage.md).")
+        logger.error("%s, so no change made from now on could be kept: every change is refused (storage-failed) "
+                     "until the server is restarted. %s", what, keep)
+        raise StorageError(self._detached)
+
+    def _rescue(self) -> tuple[Path | None, Exception | None]:
+        """A copy of the games as this store's open connection still sees them, beside where the database was."""
+        target = self.path.with_name(f"{self.path.name}.rescued-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with contextlib.closing(sqlite3.connect(target, isolation_level=None)) as copy:
+                self._db.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")
+        except (sqlite3.Error, OSError) as exc:
+            return None, exc
+        return target, None
 
     def _migrate(self, version: int) -> None:
         for step in range(version, SCHEMA_VERSION):
@@ -221,6 +312,8 @@ class SqliteStorage(Storage):
         """
         if self._closing:
             raise StorageError(f"the game database {self.path} is closed")
+        if self._detached is not None:
+            raise StorageError(self._detached)
         loop = asyncio.get_running_loop()
         if self._flushed is not None and self._flushed.get_loop().is_closed():  # a loop that ended mid-write
             self._flushed, self._waiting = None, []
@@ -247,7 +340,8 @@ class SqliteStorage(Storage):
                 with self._lock:
                     self._commit(batch)
             except Exception as exc:  # the transaction failed: so did every change in it
-                failure = StorageError(f"the game database {self.path} failed: {exc}")
+                failure = (exc if isinstance(exc, StorageError)
+                           else StorageError(f"the game database {self.path} failed: {exc}"))
                 for change in batch:
                     change.error = failure
             with contextlib.suppress(RuntimeError):  # if that loop is closed, nobody waits for the answers
@@ -270,6 +364,8 @@ class SqliteStorage(Storage):
 
     def _commit(self, batch: list[_Change]) -> None:
         db = self._db
+        if self._opened is not None:
+            self._check_still_there()
         alone = len(batch) == 1  # a change alone needs no savepoint: if it fails, its transaction is undone
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -348,27 +444,42 @@ class SqliteStorage(Storage):
         return await self._guarded(read)
 
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:
-        def read() -> list[RestoredGame]:
+        def read() -> tuple[list[RestoredGame], dict[str, BaseException]]:
             self._db.execute("BEGIN")  # one snapshot of every game
             try:
                 rows = self._db.execute("SELECT game_id, record, progress, map_key FROM games "
                                         "WHERE phase != 'finished' ORDER BY created_at, rowid").fetchall()
-                maps = {key: json.loads(body) for key, body in self._db.execute(
+                map_bodies = dict(self._db.execute(
                     "SELECT map_key, body FROM maps WHERE map_key IN "
-                    "(SELECT map_key FROM games WHERE phase != 'finished')")}
+                    "(SELECT map_key FROM games WHERE phase != 'finished')").fetchall())
                 changes: dict[str, list[OrderChange]] = {}
                 for game_id, *change in self._db.execute("SELECT game_id, player, turn, position, body "
                                                          "FROM pending_orders ORDER BY rowid"):
                     changes.setdefault(game_id, []).append(OrderChange(*change))
-                return [RestoredGame(record=_record(record, maps[key]),
-                                     progress=with_orders(game_id, GameProgress.model_validate_json(progress),
-                                                          changes.get(game_id, ())),
-                                     log=self._log(game_id, tail), map_key=key)
-                        for game_id, record, progress, key in rows]
+                maps: dict[str, dict[str, Any]] = {}
+                games: list[RestoredGame] = []
+                damaged: dict[str, BaseException] = {}
+                for game_id, record, progress, key in rows:
+                    try:  # a damaged row sets its game aside, not the start of every other game
+                        if key not in maps:
+                            if key not in map_bodies:
+                                raise StorageError(f"its map (kept under {key[:16]}) is missing from the maps table")
+                            maps[key] = json.loads(map_bodies[key])
+                        games.append(RestoredGame(
+                            record=_record(record, maps[key]),
+                            progress=with_orders(game_id, GameProgress.model_validate_json(progress),
+                                                 changes.get(game_id, ())),
+                            log=self._log(game_id, tail), map_key=key))
+                    except (ValueError, StorageError) as exc:  # ValidationError and JSONDecodeError are ValueErrors
+                        damaged[game_id] = exc
+                return games, damaged
             finally:
                 self._db.execute("COMMIT")
 
-        return await self._guarded(read)
+        games, damaged = await self._guarded(read)
+        for game_id, exc in damaged.items():
+            self.set_aside(game_id, exc)
+        return games
 
     def _log(self, game_id: str, tail: int | None) -> StoredLog:
         """The game's whole log, or its last `tail` entries, as stored."""

@@ -12,6 +12,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from shared.maps.findings import Finding, FindingCode, error, quote_list, warning
+from shared.maps.limits import (
+    MAX_BORDERS,
+    MAX_CONTINENTS,
+    MAX_MAP_BYTES,
+    MAX_SUGGESTIONS,
+    MAX_TERRITORIES,
+    too_large,
+    too_many,
+)
 from shared.maps.model import Continent, FileDetails, GameMap, Territory, build_map
 from shared.maps.text import decode_map_text, is_comment, numbered_lines, parse_number, section_header
 
@@ -39,6 +48,12 @@ class _Reading:
     continents: list[tuple[Continent, int]] = field(default_factory=list)
     rows: list[_Row] = field(default_factory=list)
     seen_sections: set[str] = field(default_factory=set)
+    continent_lines: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Each continent's name in lower case: its name as defined, and its line."""
+    borders_listed: int = 0
+    over: Finding | None = None
+    """Set once the file passes a limit (limits.py): reading stops there."""
+    unknown_sections: int = 0
 
     def problem(self, line: int, message: str, territories: list[str] | None = None) -> None:
         self.findings.append(error(FindingCode.PARSE, message, line=line, territories=territories or ()))
@@ -49,9 +64,13 @@ def read_conquest(data: bytes) -> tuple[GameMap | None, list[Finding]]:
 
     Conquest maps carry no name of their own: the map's name is "" and the loader uses the file's name.
     """
+    if len(data) > MAX_MAP_BYTES:
+        return None, [too_large(len(data))]
     reading = _Reading()
     section: str | None = None
     for number, line in numbered_lines(decode_map_text(data)):
+        if reading.over is not None:
+            return None, [*reading.findings, reading.over]
         if not line.strip() or is_comment(line):
             continue
         header = section_header(line)
@@ -67,6 +86,8 @@ def read_conquest(data: bytes) -> tuple[GameMap | None, list[Finding]]:
         elif section == "territories":
             _read_territory(reading, line, number)
         # else: the lines of an unknown section, already reported at its header
+    if reading.over is not None:
+        return None, [*reading.findings, reading.over]
     if not reading.seen_sections & {"continents", "territories"}:
         return None, [*reading.findings, error(
             FindingCode.PARSE, "this is not a Conquest map: it has no [Continents] or [Territories] section")]
@@ -78,7 +99,9 @@ def _enter_section(reading: _Reading, header: str, number: int) -> str:
     if name in SECTIONS:
         reading.seen_sections.add(name)
         return name
-    close = difflib.get_close_matches(name, SECTIONS, n=1)
+    reading.unknown_sections += 1
+    close = (difflib.get_close_matches(name, SECTIONS, n=1)  # a few suggestions: each costs a string comparison
+             if len(name) <= 40 and reading.unknown_sections <= MAX_SUGGESTIONS else [])
     hint = f" (did you mean [{close[0].capitalize()}]?)" if close else ""
     reading.problem(number, f"unknown section [{header}]{hint}; a Conquest map has [Map], [Continents] and "
                             "[Territories]; its lines are ignored")
@@ -103,13 +126,18 @@ def _read_continent(reading: _Reading, line: str, number: int) -> None:
                                 "(expected: name=bonus, with a whole number as bonus)")
         return
     name = name.strip()
-    for earlier, earlier_line in reading.continents:
-        if earlier.name.lower() == name.lower():
-            case = "" if earlier.name == name else f' (as "{earlier.name}": names are matched ignoring case)'
-            reading.findings.append(error(FindingCode.DUPLICATE_CONTINENT,
-                                          f'continent "{name}" is defined twice{case}; the first is on line '
-                                          f"{earlier_line}", line=number, continents=[earlier.name]))
-            return
+    earlier = reading.continent_lines.get(name.lower())
+    if earlier is not None:
+        earlier_name, earlier_line = earlier
+        case = "" if earlier_name == name else f' (as "{earlier_name}": names are matched ignoring case)'
+        reading.findings.append(error(FindingCode.DUPLICATE_CONTINENT,
+                                      f'continent "{name}" is defined twice{case}; the first is on line '
+                                      f"{earlier_line}", line=number, continents=[earlier_name]))
+        return
+    if len(reading.continents) >= MAX_CONTINENTS:
+        reading.over = too_many("continents", MAX_CONTINENTS, number)
+        return
+    reading.continent_lines[name.lower()] = (name, number)
     reading.continents.append((Continent(name, bonus), number))
 
 
@@ -130,7 +158,15 @@ def _read_territory(reading: _Reading, line: str, number: int) -> None:
             reading.problem(number, f'territory "{name}" has {what} ({shape})', [name])
     if not fields[3]:
         reading.problem(number, f'territory "{name}" has no continent ({shape})', [name])
-    reading.rows.append(_Row(name, number, x, y, fields[3], [f for f in fields[4:] if f]))
+    if len(reading.rows) >= MAX_TERRITORIES:
+        reading.over = too_many("territories", MAX_TERRITORIES, number)
+        return
+    neighbours = [f for f in fields[4:] if f]
+    reading.borders_listed += len(neighbours)
+    if reading.borders_listed > MAX_BORDERS:
+        reading.over = too_many("borders", MAX_BORDERS, number)
+        return
+    reading.rows.append(_Row(name, number, x, y, fields[3], neighbours))
 
 
 class _Names:

@@ -14,6 +14,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from shared.maps.findings import Finding, FindingCode, error, quote_list, warning
+from shared.maps.limits import (
+    MAX_BORDERS,
+    MAX_CONTINENTS,
+    MAX_MAP_BYTES,
+    MAX_SUGGESTIONS,
+    MAX_TERRITORIES,
+    too_large,
+    too_many,
+)
 from shared.maps.model import Continent, FileDetails, GameMap, Territory, build_map
 from shared.maps.text import decode_map_text, is_comment, numbered_lines, parse_number, section_header
 
@@ -46,12 +55,14 @@ class _Reading:
     properties: list[tuple[str, str]] = field(default_factory=list)
     files: list[tuple[str, str]] = field(default_factory=list)
     colours: list[tuple[str, str]] = field(default_factory=list)
+    continent_names: set[str] = field(default_factory=set)
+    borders_listed: int = 0
+    over: Finding | None = None
+    """Set once the file passes a limit (limits.py): reading stops there."""
+    unknown_sections: int = 0
 
     def problem(self, line: int, message: str, territories: tuple[str, ...] = ()) -> None:
         self.findings.append(error(FindingCode.PARSE, message, line=line, territories=territories))
-
-    def colour_of(self, continent: str) -> str | None:
-        return next((colour for name, colour in self.colours if name == continent), None)
 
 
 def read_domination(data: bytes) -> tuple[GameMap | None, list[Finding]]:
@@ -59,10 +70,14 @@ def read_domination(data: bytes) -> tuple[GameMap | None, list[Finding]]:
 
     The map's name is the file's `name` line, or "" when it has none (the loader then uses the file's name).
     """
+    if len(data) > MAX_MAP_BYTES:
+        return None, [too_large(len(data))]
     reading = _Reading()
     section: str | None = None
     preamble = True
     for number, line in numbered_lines(decode_map_text(data)):
+        if reading.over is not None:
+            return None, [*reading.findings, reading.over]
         if not line.strip():
             continue
         if is_comment(line):
@@ -85,6 +100,8 @@ def read_domination(data: bytes) -> tuple[GameMap | None, list[Finding]]:
         elif section == "borders":
             _read_borders(reading, line, number)
         # else: the lines of an unknown section, already reported at its header
+    if reading.over is not None:
+        return None, [*reading.findings, reading.over]
     if not reading.seen_sections & {"continents", "countries", "borders"}:
         return None, [*reading.findings, error(
             FindingCode.PARSE,
@@ -97,7 +114,9 @@ def _enter_section(reading: _Reading, header: str, number: int) -> str | None:
     if name in SECTIONS:
         reading.seen_sections.add(name)
         return name
-    close = difflib.get_close_matches(name, SECTIONS, n=1)
+    reading.unknown_sections += 1
+    close = (difflib.get_close_matches(name, SECTIONS, n=1)  # a few suggestions: each costs a string comparison
+             if len(name) <= 40 and reading.unknown_sections <= MAX_SUGGESTIONS else [])
     hint = f" (did you mean [{close[0]}]?)" if close else ""
     reading.problem(number, f"unknown section [{header}]{hint}; a Domination map has [files], [continents], "
                             "[countries] and [borders]; its lines are ignored")
@@ -140,13 +159,18 @@ def _read_continent(reading: _Reading, line: str, number: int) -> None:
     """`name bonus colour`; the colour is only for drawing, so a missing one is not held against the map."""
     tokens = line.split()
     bonus = parse_number(tokens[1]) if len(tokens) >= 2 else None
+    if len(reading.continents) >= MAX_CONTINENTS:
+        reading.over = too_many("continents", MAX_CONTINENTS, number)
+        return
     if len(tokens) in (2, 3) and isinstance(bonus, int):
-        if any(c is not None and c.name == tokens[0] for c in reading.continents):
+        duplicate = tokens[0] in reading.continent_names
+        if duplicate:
             reading.findings.append(error(FindingCode.DUPLICATE_CONTINENT,
                                           f'continent "{tokens[0]}" is defined twice', line=number,
                                           continents=[tokens[0]]))
+        reading.continent_names.add(tokens[0])
         reading.continents.append(Continent(tokens[0], bonus))
-        if len(tokens) == 3 and reading.colour_of(tokens[0]) is None:
+        if len(tokens) == 3 and not duplicate:  # the first definition's colour is the one kept
             reading.colours.append((tokens[0], tokens[2]))
         return
     hint = ""
@@ -161,6 +185,9 @@ def _read_country(reading: _Reading, line: str, number: int) -> None:
     """`id name continent x y`: ids count 1, 2, 3... in order, as Domination requires."""
     tokens = line.split()
     expected = len(reading.countries) + 1
+    if expected > MAX_TERRITORIES:
+        reading.over = too_many("countries", MAX_TERRITORIES, number)
+        return
     shape = "expected: number name continent-number x y; names cannot contain spaces"
     looks_like_borders = all(t.isdecimal() for t in tokens)
     hint = " It looks like a border line: is the [borders] header missing?" if looks_like_borders else ""
@@ -196,6 +223,10 @@ def _read_borders(reading: _Reading, line: str, number: int) -> None:
     if bad:
         reading.problem(number, f'"{line.strip()}" is not a border line: it should hold only country '
                                 f"numbers, not {quote_list(bad, 4)}")
+        return
+    reading.borders_listed += len(tokens) - 1
+    if reading.borders_listed > MAX_BORDERS:
+        reading.over = too_many("borders", MAX_BORDERS, number)
         return
     reading.border_lines.append((number, [int(t) for t in tokens]))
 

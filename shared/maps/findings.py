@@ -22,6 +22,8 @@ class FindingCode(StrEnum):
     """Stable codes, so that tools and tests can tell findings apart without parsing the message."""
 
     PARSE = "parse"
+    TOO_LARGE = "too-large"
+    """Past a limit of shared/maps/limits.py: the map was not read (further)."""
     EMPTY = "empty"
     UNKNOWN_TERRITORY = "unknown-territory"
     UNKNOWN_CONTINENT = "unknown-continent"

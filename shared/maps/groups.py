@@ -7,6 +7,7 @@ R8's random part is only which player gets which group.
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from collections.abc import Mapping, Sequence
 
@@ -62,12 +63,24 @@ def _spread_seeds(graph: Mapping[str, Sequence[str]], names: Sequence[str], firs
 
 def _grow(graph: Mapping[str, Sequence[str]], names: Sequence[str], seeds: Sequence[str],
           dists: Sequence[dict[str, int]], size: int) -> list[list[str]]:
+    """Each group in turn takes a territory of its frontier (the free ones beside it; when it has none, any free
+    one): the one with the fewest free neighbours (so as not to wall others in), then the nearest to the group's
+    seed, then the first in the map.
+
+    Each group keeps its candidates in heaps (lazily: an entry whose key is out of date is dropped when it comes
+    up), so a pick costs a logarithm, not a walk of the frontier, which on a map with a hub held nearly the whole map.
+    """
     far = len(names) + 1
     rank = {n: i for i, n in enumerate(names)}
     owner: dict[str, int] = {}
     free_degree = {n: len(graph[n]) for n in names}
     groups: list[list[str]] = [[] for _ in seeds]
     frontiers: list[set[str]] = [set() for _ in seeds]
+    near: list[list[tuple[int, int, int, str]]] = [[] for _ in seeds]  # each frontier's candidates
+    anywhere: list[list[tuple[int, int, int, str]] | None] = [None for _ in seeds]  # built once a frontier is empty
+
+    def key(group: int, name: str) -> tuple[int, int, int, str]:
+        return free_degree[name], dists[group].get(name, far), rank[name], name
 
     def take(group: int, name: str) -> None:
         owner[name] = group
@@ -76,8 +89,30 @@ def _grow(graph: Mapping[str, Sequence[str]], names: Sequence[str], seeds: Seque
             frontier.discard(name)
         for nxt in graph[name]:
             free_degree[nxt] -= 1
-            if nxt not in owner:
-                frontiers[group].add(nxt)
+            if nxt in owner:
+                continue
+            frontiers[group].add(nxt)
+            for other in range(len(seeds)):  # its key fell: every heap that holds it gets it anew
+                if nxt in frontiers[other]:
+                    heapq.heappush(near[other], key(other, nxt))
+                pool = anywhere[other]
+                if pool is not None:
+                    heapq.heappush(pool, key(other, nxt))
+
+    def pick(group: int) -> str:
+        if frontiers[group]:
+            heap = near[group]
+        else:
+            pool = anywhere[group]
+            if pool is None:
+                pool = anywhere[group] = [key(group, n) for n in names if n not in owner]
+                heapq.heapify(pool)
+            heap = pool
+        while True:
+            entry = heapq.heappop(heap)
+            name = entry[3]
+            if name not in owner and entry == key(group, name):
+                return name
 
     for i, seed in enumerate(seeds):
         take(i, seed)
@@ -85,10 +120,7 @@ def _grow(graph: Mapping[str, Sequence[str]], names: Sequence[str], seeds: Seque
         for i in range(len(seeds)):
             if len(groups[i]) >= size:
                 continue
-            pool = frontiers[i] or {n for n in names if n not in owner}
-            # Fewest free neighbours first (do not wall others in), then nearest to this group's seed.
-            pick = min(pool, key=lambda n: (free_degree[n], dists[i].get(n, far), rank[n]))
-            take(i, pick)
+            take(i, pick(i))
     return groups
 
 
@@ -97,32 +129,52 @@ def _pieces(graph: Mapping[str, Sequence[str]], group: Sequence[str]) -> list[li
     return components({n: [m for m in graph[n] if m in inside] for n in group}, group)
 
 
+REPAIR_WORK = 150_000
+"""Territories a repair may look at (summed over every group it takes apart): nine times what the real maps need
+(at most 16,740, over 58 real maps and 2 to 6 players), so they are repaired to the end; on a crafted map of
+thousands of territories, where each swap tried looks at whole groups again, it stops there with the groups it
+has (equal still, if less contiguous), within a fraction of a second."""
+
+
 def _repair(graph: Mapping[str, Sequence[str]], groups: list[list[str]], names: Sequence[str],
-            max_swaps: int = 200) -> list[list[str]]:
+            max_swaps: int = 200, max_work: int = REPAIR_WORK) -> list[list[str]]:
     """Swap stray territories for ones next to their group's main piece while that joins more pieces than it breaks.
 
-    Leftover (neutral) territories take part as a group whose shape does not matter.
+    Leftover (neutral) territories take part as a group whose shape does not matter. Stops after `max_swaps` swaps,
+    or once it has looked at `max_work` territories: the groups are then equal still, if less contiguous.
     """
     grouped = {n for g in groups for n in g}
     leftovers = [n for n in names if n not in grouped]
     pools = [list(g) for g in groups] + [leftovers]
     last = len(pools) - 1
+    work = 0
+
+    def pieces_of(index: int) -> list[list[str]]:
+        nonlocal work
+        work += len(pools[index])
+        return _pieces(graph, pools[index])
 
     def cost(index: int) -> int:
-        return 0 if index == last else len(_pieces(graph, pools[index]))
+        return 0 if index == last else len(pieces_of(index))
 
     for _ in range(max_swaps):
         where = {n: i for i, pool in enumerate(pools) for n in pool}
+        work += len(names)
         improved = False
         for g in range(last):
-            pieces = _pieces(graph, pools[g])
+            pieces = pieces_of(g)
             if len(pieces) == 1:
                 continue
             main = set(pieces[0])
             for stray in (n for piece in pieces[1:] for n in piece):
                 for h in sorted({where[m] for m in graph[stray]} - {g}):
-                    for candidate in [u for u in pools[h] if any(m in main for m in graph[u])]:
-                        before = cost(g) + cost(h)
+                    candidates = [u for u in pools[h] if any(m in main for m in graph[u])]
+                    work += len(pools[h])
+                    before = cost(g) + cost(h) if candidates else 0  # a swap tried is undone: the same each time
+                    for candidate in candidates:
+                        if work > max_work:
+                            return pools[:last]
+                        work += len(pools[g]) + len(pools[h])  # the removals below walk both lists
                         pools[g].remove(stray)
                         pools[g].append(candidate)
                         pools[h].remove(candidate)
@@ -140,7 +192,7 @@ def _repair(graph: Mapping[str, Sequence[str]], groups: list[list[str]], names: 
                     break
             if improved:
                 break
-        if not improved:
+        if not improved or work > max_work:
             break
     return pools[:last]
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shared.maps.findings import Finding, FindingCode, MapError, Severity, error
+from shared.maps.limits import MAX_MAP_BYTES, too_large
 from shared.maps.model import GameMap
 from shared.maps.native import read_native
 from shared.maps.validate import validate_map
@@ -99,12 +100,19 @@ def resolve_map_path(ref: str | Path) -> Path:
 def check_map_file(ref: str | Path) -> MapReport:
     """Read and validate without raising: the basis of `risc maps check` and of load_map."""
     path = resolve_map_path(ref)
-    return check_map_bytes(str(path), path.read_bytes(), path.suffix, path.stem)
+    size = path.stat().st_size
+    if size > MAX_MAP_BYTES:  # refused unread
+        return MapReport(str(path), "unread", None, [dataclasses.replace(too_large(size), file=str(path))])
+    with path.open("rb") as file:
+        data = file.read(MAX_MAP_BYTES + 1)  # not more, should the file have grown meanwhile
+    return check_map_bytes(str(path), data, path.suffix, path.stem)
 
 
 def check_map_bytes(source: str, data: bytes, suffix: str = "", stem: str = "") -> MapReport:
     """Read and validate a map's bytes: `source` names it in findings (a file's path, an upload's name), `suffix`
     (".toml", ".map") helps tell the format, `stem` names a map whose file gives it no name."""
+    if len(data) > MAX_MAP_BYTES:
+        return MapReport(source, "unread", None, [dataclasses.replace(too_large(len(data)), file=source)])
     fmt = _sniff_format(Path(f"map{suffix}"), data)
     reader = _readers().get(fmt)
     if reader is None:

@@ -70,7 +70,11 @@ class GameMap:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(t.name for t in self.territories)
+        cached: tuple[str, ...] | None = self.__dict__.get("_names_cache")
+        if cached is None:  # read in loops over the map: built once (the map is immutable)
+            cached = tuple(t.name for t in self.territories)
+            object.__setattr__(self, "_names_cache", cached)
+        return cached
 
     def territory(self, name: str) -> Territory:
         return self._by_name[name]
@@ -92,8 +96,9 @@ class GameMap:
     def neighbours_in_order(self, name: str) -> tuple[str, ...]:
         """Where `name` borders, in the map's own territory order (stable for display)."""
         cached: dict[str, tuple[str, ...]] | None = self.__dict__.get("_ordered_cache")
-        if cached is None:
-            cached = {t.name: tuple(n for n in self.names if n in self.neighbours(t.name))
+        if cached is None:  # each territory's neighbours sorted by rank: not a walk of the whole map for each
+            rank = {n: i for i, n in enumerate(self.names)}
+            cached = {t.name: tuple(sorted((n for n in self.neighbours(t.name) if n in rank), key=rank.__getitem__))
                       for t in self.territories}
             object.__setattr__(self, "_ordered_cache", cached)
         return cached.get(name, ())

@@ -10,6 +10,7 @@ import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shared.maps.findings import Finding, FindingCode, error
+from shared.maps.limits import MAX_BORDERS, MAX_CONTINENTS, MAX_MAP_BYTES, MAX_TERRITORIES, too_large, too_many
 from shared.maps.model import Continent, GameMap, Territory, build_map
 
 
@@ -51,8 +52,26 @@ def _pydantic_findings(exc: ValidationError) -> list[Finding]:
     return findings
 
 
+def _past_limits(raw: dict[str, Any]) -> Finding | None:
+    """The limit the parsed file passes, checked before anything is validated or built from it."""
+    territories = raw.get("territories")
+    if isinstance(territories, dict):
+        if len(territories) > MAX_TERRITORIES:
+            return too_many("territories", MAX_TERRITORIES)
+        listed = sum(len(spec.get(key) or ()) for spec in territories.values() if isinstance(spec, dict)
+                     for key in ("borders", "one_way") if isinstance(spec.get(key), list))
+        if listed > MAX_BORDERS:
+            return too_many("borders", MAX_BORDERS)
+    continents = raw.get("continents")
+    if isinstance(continents, dict) and len(continents) > MAX_CONTINENTS:
+        return too_many("continents", MAX_CONTINENTS)
+    return None
+
+
 def read_native(text: str) -> tuple[GameMap | None, list[Finding]]:
     """Parse a native map; structural problems come back as findings, never as exceptions."""
+    if len(text) > MAX_MAP_BYTES:  # characters: at least as many bytes
+        return None, [too_large(len(text.encode("utf-8", "surrogatepass")))]
     try:
         raw: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -60,6 +79,9 @@ def read_native(text: str) -> tuple[GameMap | None, list[Finding]]:
         # tomllib says "at end of document" for an unclosed array or string: point at the last line, where it gave up.
         line = int(match.group(1)) if match else max(1, len(text.splitlines()))
         return None, [error(FindingCode.PARSE, f"not valid TOML: {exc}", line=line)]
+    over = _past_limits(raw)
+    if over is not None:
+        return None, [over]
     try:
         spec = NativeMapFile.model_validate(raw)
     except ValidationError as exc:

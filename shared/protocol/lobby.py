@@ -5,12 +5,15 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from shared.protocol.names import normalised_name
 
 GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 PlayerName = Annotated[str, Field(pattern=r"^\w[\w .'-]{0,18}[\w.'-]$|^\w$",
                                   description="1-20 letters, digits, spaces, . ' - or _, "
-                                              "not starting or ending with a space")]
+                                              "not starting or ending with a space"),
+                       BeforeValidator(normalised_name)]  # kept as it shows; one no player could see is refused
 
 MAX_SEATS = 8
 """No rule set seats more; each says its own range (list_rulesets)."""

@@ -1,0 +1,38 @@
+"""`risc backup DEST`: a consistent copy of a server's games, taken beside the running server."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def _run(args: argparse.Namespace) -> int:
+    from server.storage import DATABASE_NAME, StorageError, default_data_dir
+    from server.storage.backup import back_up
+
+    source = (args.data_dir or default_data_dir()) / DATABASE_NAME
+    dest = Path(args.dest)
+    if dest.is_dir():
+        dest = dest / DATABASE_NAME
+    try:
+        report = back_up(source, dest)
+    except (StorageError, OSError) as exc:
+        print(f"risc backup: {exc}", file=sys.stderr)
+        return 1
+    print(f"backed up {report.games} games ({report.unfinished} unfinished) from {source} to {dest}, "
+          f"{report.size} bytes, in {report.seconds:.2f} s")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "backup", help="copy a server's games to a file, while it runs",
+        description="Take a consistent copy of the games a server keeps (SQLite's online backup: the server may "
+                    "run and play on meanwhile; no lock is taken). To restore: stop the server, copy the backup "
+                    "into its data directory as games.sqlite3, start it. Never overwrites a file.")
+    parser.add_argument("dest", help="the file to write (or a directory, to write games.sqlite3 in it)")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="the server's data directory (default: the server's default)")
+    parser.set_defaults(handler=_run)
