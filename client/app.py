@@ -32,6 +32,7 @@ from client.tokens import Seat, SeatStore
 from client.tracker import Tracker
 from shared.game.presentation import Context
 from shared.protocol import messages as msg
+from shared.protocol import wording
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, PlayerName
 from shared.rulesets import RULESETS
@@ -339,11 +340,17 @@ class ClientApp:
         if values["map"] is None and (ruleset is None or not ruleset.own_map):
             self.error("Which map? create MAP ...: maps lists this server's maps.")
             return
+        spoken = {v: k for k, v in words.items()} | {"turn_seconds": "time"}
+
+        def word(field: str) -> str:
+            return spoken.get(field.removeprefix("options."), field.removeprefix("options."))
+
         try:
             settings = GameSettings.model_validate(values)
+            if ruleset is not None:
+                ruleset.options(settings.options)
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
-            self.error(f"Those settings will not do: {problems}")
+            self.error(f"Those settings will not do: {wording.problems(exc, word=word)}.")
             return
         if self.tracker is not None and self.tracker.active:
             self.error(f"You are playing game {self.tracker.game_id}: play it out before starting another.")

@@ -8,7 +8,6 @@ says what is wrong and how to say it right.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -237,11 +236,31 @@ def resolve_command(word: str, setting: Setting | None = None) -> AnyCommand | P
     return ParseError(f'unknown command "{word}"{suggestion(wanted, names)}; type help to list the commands')
 
 
+def typo_distance(a: str, b: str) -> int:
+    """How many slips of the fingers turn one word into the other: a letter left out, added, changed, or two
+    neighbours swapped (the optimal string alignment distance)."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[i - 2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
 def suggestion(word: str, names: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, names, n=2, cutoff=0.6)
-    if not close:
+    """The command a typo most likely meant: one slip away (two for longer words). Words that only share letters
+    are not typos of each other (`clear` is not `leave`), so nothing is suggested for them."""
+    allowed = 1 if len(word) <= 4 else 2
+    distances = {name: typo_distance(word, name) for name in names}
+    best = min(distances.values(), default=allowed + 1)
+    if best > allowed:
         return ""
-    return f" (did you mean {' or '.join(dict.fromkeys(close))}?)"
+    close = [name for name, d in distances.items() if d == best][:2]
+    return f" (did you mean {' or '.join(close)}?)"
 
 
 def _usage(spec: Spec | OrderCommand) -> str:

@@ -18,6 +18,7 @@ from server.refusal import Refusal
 from server.storage.base import SeatRecord, Storage
 from shared.game.ruleset import AnyRuleSet
 from shared.maps.model import GameMap
+from shared.protocol import wording
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary, MapInfo, RuleSetInfo
 from shared.protocol.messages import MapUpload
@@ -40,11 +41,7 @@ def ruleset_info(ruleset: AnyRuleSet) -> RuleSetInfo:
 
 
 def _options_problem(exc: ValidationError) -> str:
-    parts = []
-    for error in exc.errors(include_url=False)[:4]:
-        where = ".".join(str(p) for p in error["loc"]) or "options"
-        parts.append(f"{where}: {error['msg']}")
-    return "; ".join(parts)
+    return wording.problems(exc)
 
 
 class Lobby:

@@ -107,6 +107,12 @@ def test_a_typo_suggests_the_nearest_command(typo: str, meant: str) -> None:
     assert "help" in message
 
 
+@pytest.mark.parametrize("word", ["clear", "xyzzy", "surrender"])
+def test_words_that_only_share_letters_with_a_command_get_no_suggestion(word: str) -> None:
+    message = error_of(word)
+    assert "did you mean" not in message, message  # clear is no typo of leave
+
+
 def test_nonsense_gets_no_suggestion_but_points_to_help() -> None:
     message = error_of("xyzzy")
     assert "did you mean" not in message and "type help" in message
