@@ -51,11 +51,11 @@ def name_problem(name: str) -> str | None:
 
 class ClientApp:
     def __init__(self, url: str, *, name: str | None = None, password: str | None = None, watch: str | None = None,
-                 store: SeatStore | None = None, backoff: Backoff | None = None) -> None:
+                 store: SeatStore | None = None, backoff: Backoff | None = None, server_id: str | None = None) -> None:
         self.url = url
         self.name = name
         self.watch_id = watch
-        self.session = Session(url, self, password=password, store=store, backoff=backoff)
+        self.session = Session(url, self, password=password, store=store, backoff=backoff, server_id=server_id)
         self.store = self.session.store
         self.tracker: Tracker | None = None
         self.transcript: list[str] = []
@@ -68,6 +68,8 @@ class ClientApp:
         """A game being joined, watched or resumed: its first updates put it on screen."""
         self._holding = 0
         self._held: list[tuple[Followed, list[Any], msg.Update]] = []
+        self._seen: dict[str, int] = {}
+        """The last log entry remembered in the seat store, by game."""
         """Updates that came while a command was being answered: shown after its answer, so that nothing printed
         is older than what it follows (the answer to a commit before the turn it resolved)."""
 
@@ -441,14 +443,14 @@ class ClientApp:
         for seat in seats:
             game = by_id.get(seat.game_id)
             rematch = game.rematch_game if game is not None and game.status is GameStatus.FINISHED else None
-            if rematch is not None and self.store.get(self.url, rematch, seat.player) is None:
+            if rematch is not None and self.store.get(self.session.seat_server, rematch, seat.player) is None:
                 # The server seated us in the rematch while we were away, with the same token (R27).
-                self.store.save(self.url, rematch, seat.player, seat.token)
-                self.store.forget(self.url, seat.game_id, seat.player)
+                self.store.save(self.session.seat_server, rematch, seat.player, seat.token)
+                self.store.forget(self.session.seat_server, seat.game_id, seat.player)
                 seat = Seat(seat.server, rematch, seat.player, seat.token, seat.saved_at)
                 game = by_id.get(rematch)
             if game is None or game.status is GameStatus.FINISHED:
-                self.store.forget(self.url, seat.game_id, seat.player)
+                self.store.forget(self.session.seat_server, seat.game_id, seat.player)
                 continue
             live.append(seat)
         chosen = await self._choose_seat(live)
@@ -594,12 +596,6 @@ class ClientApp:
         if waiting:
             self.show(f"Rematch asked. Waiting for {', '.join(waiting)} to ask too.", "class:ok")
 
-    def _remember_seen(self) -> None:
-        """How far each seat's player has seen its game: coming back, they are shown what came after."""
-        for followed in self.session.followed.values():
-            if followed.player is not None and followed.seq:
-                self.store.seen(self.url, followed.game_id, followed.player, followed.seq)
-
     # ---- what the session tells -----------------------------------------------------------------------------
 
     def on_update(self, followed: Followed, entries: list[Any], update: msg.Update) -> None:
@@ -614,6 +610,16 @@ class ClientApp:
             t = self.tracker = Tracker(followed)
         if t is not None and t.followed is followed:
             self.show(t.apply(entries, update))
+            self._remember_seen(followed)
+
+    def _remember_seen(self, only: Followed | None = None) -> None:
+        """How far each seat's player has seen its game, kept as it is shown: a terminal closed under the client
+        ends it without a word, and coming back, the player is shown what came after."""
+        for followed in [only] if only is not None else list(self.session.followed.values()):
+            if followed.player is None or not followed.seq or self._seen.get(followed.game_id) == followed.seq:
+                continue
+            self.store.seen(self.session.seat_server, followed.game_id, followed.player, followed.seq)
+            self._seen[followed.game_id] = followed.seq
 
     def on_notice(self, error: msg.Error) -> None:
         self.error(error.message)

@@ -33,7 +33,8 @@ class RiscServer:
         self.storage = storage if storage is not None else open_storage(config.data_dir)
         self.lobby = Lobby(self.storage, config.max_games, finished_games_kept=config.finished_games_kept,
                            bot_turn_pause=config.bot_turn_pause, catalogue=catalogue, seeds=seeds, clock=clock,
-                           min_turn_seconds=config.min_turn_seconds, hand_over_after=config.hand_over_after)
+                           min_turn_seconds=config.min_turn_seconds, hand_over_after=config.hand_over_after,
+                           unstarted_expiry=config.unstarted_game_expiry)
         self.transport = Transport(config, self.lobby)
 
     @property
