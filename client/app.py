@@ -588,6 +588,10 @@ class ClientApp:
         t = self._game()
         if t is None:
             return
+        problem = t.rematch_problem() if t.finished else None
+        if problem is not None:
+            self.error(f"{problem} Type leave to go back to the lobby.")
+            return
         reply = await self._call(self.session.rematch(t.followed))
         if self._refused(reply) or not isinstance(reply, msg.RematchPending):
             return
@@ -623,7 +627,7 @@ class ClientApp:
 
     def on_notice(self, error: msg.Error) -> None:
         self.error(error.message)
-        if error.code == ErrorCode.NOT_SEATED and self.tracker is not None \
+        if error.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) and self.tracker is not None \
                 and self.tracker.game_id == error.game_id:
             self.tracker = None
 

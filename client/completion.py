@@ -79,6 +79,8 @@ class CommandCompleter(Completer):
         if not isinstance(found, Spec | OrderCommand):
             return  # an unknown command, or one that takes nothing
         position = len(words) - 2
+        if isinstance(found, OrderCommand) and found.repeat and found.args:
+            position = min(position, len(found.args) - 1)
         if position >= len(found.args):
             if isinstance(found, Spec) and found.name == "create":
                 yield from self._complete(partial, typed, CREATE_OPTIONS)

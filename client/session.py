@@ -337,8 +337,10 @@ class Session:
         elif isinstance(message, msg.Resumed) and message.ref is None:
             self._seated_by_rematch(message)
         elif isinstance(message, msg.Error) and message.ref is None:
-            if message.code == ErrorCode.NOT_SEATED and message.game_id in self.followed:
-                self.followed.pop(message.game_id, None)
+            if message.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) and message.game_id in self.followed:
+                gone = self.followed.pop(message.game_id)
+                if message.code == ErrorCode.NO_SUCH_GAME and gone.player is not None:  # closed before it started
+                    self.store.forget(self.seat_server, message.game_id, gone.player)
             self.listener.on_notice(message)
         elif isinstance(message, msg.ShuttingDown):
             self.listener.on_shutdown(message.message)

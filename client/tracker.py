@@ -11,12 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from prompt_toolkit.formatted_text import FormattedText
+from pydantic import BaseModel
 
 from client import render
 from client.render import Fragments
 from client.session import Followed
 from shared.game.presentation import Context, Palette, Presentation
 from shared.protocol.lobby import GameStatus
+from shared.protocol.log import RematchDeclined
 from shared.protocol.messages import Update
 
 
@@ -26,6 +28,10 @@ class Tracker:
     history: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
     _stage: Any = None
     _lost_told: bool = False
+    _presence: dict[str, tuple[bool, bool]] = field(default_factory=dict)
+    """Each other player's (connected, handed over) as last seen: a change is news."""
+    last_report: list[Any] = field(default_factory=list)
+    """The game's events of the last update that brought any (a turn's result): `report` shows them again."""
 
     # ---- what the client knows ------------------------------------------------------------------------------------
 
@@ -88,6 +94,12 @@ class Tracker:
         if update.snapshot and f.seq > 0 and self._stage is not None:
             out.append(("class:muted", f"(Caught up with game {f.game_id}.)\n"))
         out += render.entries(entries, presentation, palette, f.player)
+        own_events = [e for e in entries if not isinstance(e, BaseModel | dict)]
+        if own_events:
+            self.last_report = own_events
+        out += self._comings_and_goings(palette)
+        if any(isinstance(e, RematchDeclined) for e in entries):
+            out += self._rematch_outlook()
         game = f.game
         if game is None or game.status is GameStatus.LOBBY or f.view is None or presentation is None:
             if game is not None and game.status is GameStatus.LOBBY and game.free:
@@ -105,6 +117,72 @@ class Tracker:
                 out.append(("class:hint", "You may keep watching the game to its end, or type leave to go back to "
                                           "the lobby.\n"))
         return FormattedText(out)
+
+    def _comings_and_goings(self, palette: Palette) -> Fragments:
+        """Who dropped and who came back since the last update, while the game is played."""
+        game = self.followed.game
+        if game is None:
+            return []
+        out: Fragments = []
+        playing = game.status is GameStatus.PLAYING
+        for seat in game.seats:
+            now = (seat.connected, seat.handed_over)
+            before = self._presence.get(seat.name)
+            self._presence[seat.name] = now
+            if before is None or before == now or seat.name == self.player or not playing or seat.eliminated:
+                continue
+            if before[1] and not now[1]:
+                out += [*palette.name(seat.name), ("class:hint", " is back, and plays their seat again.\n")]
+            elif now[1]:
+                continue  # the log's own entry says the computer took the seat
+            elif before[0] and not now[0]:
+                if not seat.awaited:
+                    told = " dropped."
+                elif game.settings.turn_seconds:
+                    told = " dropped: the game waits for them until the time runs out."
+                else:
+                    told = (f" dropped: the game waits for them (if they stay away, handover {seat.name} lets the "
+                            "computer play for them).")
+                out += [*palette.name(seat.name), ("class:hint", told + "\n")]
+            elif now[0] and not before[0]:
+                out += [*palette.name(seat.name), ("class:hint", " is back.\n")]
+        return out
+
+    def rematch_problem(self) -> str | None:
+        """Why there can be no rematch any more (too few players left at the table for the rule set), or None."""
+        f = self.followed
+        game, ruleset = f.game, f.ruleset
+        if game is None or ruleset is None or not game.rematch_declined:
+            return None
+        try:
+            fewest, _ = ruleset.player_counts(ruleset.options(game.settings.options))
+        except ValueError:
+            return None
+        left = [s.name for s in game.seats if s.name not in game.rematch_declined]
+        if len(left) >= fewest:
+            return None
+        gone = ", ".join(game.rematch_declined)
+        return (f"There will be no rematch: {gone} left the table, and a {game.ruleset_title or ruleset.title} game "
+                f"needs at least {fewest} players.")
+
+    def _rematch_outlook(self) -> Fragments:
+        """After someone left a finished game: whether the others can still have their rematch, and what it waits
+        for."""
+        f = self.followed
+        game = f.game
+        if game is None or f.player is None or game.rematch_game is not None:
+            return []
+        problem = self.rematch_problem()
+        if problem is not None:
+            return [("class:hint", f"{problem} Type leave to go back to the lobby.\n")]
+        left = [s.name for s in game.seats if s.name not in game.rematch_declined]
+        waiting = [n for n in left if n not in game.rematch]
+        if not game.rematch:
+            return [("class:hint", f"A rematch can still be had by {', '.join(left)}: type rematch to ask for "
+                                   "it, or leave.\n")]
+        if waiting:
+            return [("class:hint", f"The rematch goes on without them: waiting for {', '.join(waiting)} to ask.\n")]
+        return []
 
     def _new_stage(self) -> Fragments:
         """A new turn or phase, or the end: the board, and what the player can do now."""

@@ -323,10 +323,11 @@ class Match:
             seat = find_seat(token, self.seats)
             if seat is None:
                 raise Refusal(ErrorCode.BAD_TOKEN, f"that token opens no seat in game {self.game_id}")
-            if seat.name in self.table.handed_over:  # the player takes their seat back from the computer player
+            handed_back = seat.name in self.table.handed_over
+            if handed_back:  # the player takes their seat back from the computer player
                 await self._save(Decision(self.table.evolve(
                     handed_over=tuple(n for n in self.table.handed_over if n != seat.name))))
-            back = self._take_seat(sub, seat.name)
+            back = self._take_seat(sub, seat.name) or handed_back
             logger.info("game %s: %s reconnected", self.game_id, seat.name)
             sub.send(Resumed(game_id=self.game_id, player=seat.name, ref=ref))
             self._follow(sub, seat.name, last_seq)

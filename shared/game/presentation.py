@@ -90,6 +90,8 @@ class OrderCommand:
     """The phases it is for (completion offers it only then); empty: any phase."""
     options: tuple[str, ...] = ()
     """The words an ArgKind.CHOICE argument takes (e.g. -allout, -none)."""
+    repeat: bool = False
+    """The last argument may be given several times (`place 30 Narnia Oz Gondor`): completion offers it again."""
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,8 @@ class SeatInfo(BaseModel):
     """Done with this turn (simultaneous games): never what they ordered (R16)."""
     awaited: bool = False
     """The game waits for this player now."""
+    handed_over: bool = False
+    """The server's computer player plays this seat, its player having been gone too long, until they come back."""
 
 
 class GameSummary(BaseModel):

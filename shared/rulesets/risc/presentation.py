@@ -32,9 +32,14 @@ from shared.rulesets.risc.events import (
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder, describe
 from shared.rulesets.risc.view import RiscView
 
-PLACE = OrderCommand("place", ("p",), "place N TERRITORY", "place 5 Narnia",
-                     "put N units of your pool on one of your territories (placement)",
-                     (ArgKind.UNITS, ArgKind.OWN), ("placement",))
+PLACE = OrderCommand("place", ("p",), "place N TERRITORY...", "place 5 Narnia",
+                     "put N units of your pool on one of your territories, or spread them over several "
+                     "(place 30 Narnia Oz; place 30 * for all yours); place rest Oz puts what is left (placement)",
+                     (ArgKind.UNITS, ArgKind.OWN), ("placement",), repeat=True)
+EVERY_TERRITORY = ("*",)
+"""What `place N *` spreads over: every territory of the player's."""
+REST = ("rest", "left")
+"""What `place rest TERRITORY` places: whatever the pool still holds."""
 MOVE = OrderCommand("move", ("m",), "move N FROM TO", "move 5 Narnia Oz",
                     "move N units between your territories, through your own territories",
                     (ArgKind.UNITS, ArgKind.OWN, ArgKind.TARGET), ("orders",))
@@ -67,6 +72,13 @@ def combat_line(combat: Combat, palette: Palette) -> Fragments:
     return out
 
 
+def pool_left(view: RiscView, orders: Sequence[Any]) -> int:
+    """What the viewer has still to place once `orders` (their orders as they stand now) are counted: the view's
+    pool was counted against the orders it was made with."""
+    pool = view.pool_left + sum(o.units for o in view.your_orders if isinstance(o, PlaceOrder))
+    return pool - sum(o.units for o in orders if isinstance(o, PlaceOrder))
+
+
 def _placing(view: RiscView, orders: Sequence[Any]) -> dict[str, int]:
     """The viewer's own placements not yet resolved, by territory: during placement the board shows the units there
     before it (R10: placement is secret until everyone has committed), and these show what the player has chosen."""
@@ -85,13 +97,7 @@ class RiscPresentation(Presentation):
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
         names = context.territories
         if command is PLACE:
-            if len(args) < 2:
-                return ParseError(f"place needs a number of units and a territory; {_usage(command)}")
-            count = grammar.count(args[0], "the number of units", _usage(command))
-            if isinstance(count, ParseError):
-                return count
-            territory = grammar.name(" ".join(args[1:]), names)
-            return territory if isinstance(territory, ParseError) else [PlaceOrder(territory, count)]
+            return self._place(args, context)
         if not args:
             return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
         count = grammar.count(args[0], "the number of units", _usage(command))
@@ -109,6 +115,45 @@ class RiscPresentation(Presentation):
             return pair
         source, target = pair
         return [MoveOrder(count, source, target) if command is MOVE else AttackOrder(count, source, target)]
+
+    def _place(self, args: list[str], context: Context) -> list[Any] | ParseError:
+        """`place N TERRITORY`, or quicker: N spread evenly over several territories (`*`: all one's own; the
+        first ones get what does not divide), and `rest` for what the pool still holds."""
+        if len(args) < 2:
+            return ParseError(f"place needs a number of units and a territory; {_usage(PLACE)}")
+        view: RiscView | None = context.view
+        own = [n for n in context.territories if view is not None and view.territories[n].owner == context.you]
+        if args[0].casefold() in REST:
+            count = pool_left(view, context.orders) if view is not None else 0
+            if count <= 0:
+                return ParseError("you have no units left to place")
+        else:
+            number = grammar.count(args[0], "the number of units", _usage(PLACE))
+            if isinstance(number, ParseError):
+                return number
+            count = number
+        targets = self._place_targets(args[1:], context.territories, own)
+        if isinstance(targets, ParseError):
+            return targets
+        share, extra = divmod(count, len(targets))
+        orders = [PlaceOrder(name, share + (i < extra)) for i, name in enumerate(targets)]
+        return [o for o in orders if o.units > 0] or orders[:1]
+
+    @staticmethod
+    def _place_targets(words: list[str], names: Sequence[str], own: Sequence[str]) -> list[str] | ParseError:
+        if len(words) == 1 and words[0].casefold() in EVERY_TERRITORY:
+            return list(own) or ParseError("you hold no territory to place on")
+        whole = grammar.name(" ".join(words), names)
+        if isinstance(whole, str) or len(words) == 1:
+            return [whole] if isinstance(whole, str) else whole
+        found: list[str] = []
+        for word in words:  # several territories, one word (or one "quoted name") each
+            one = grammar.name(word, names)
+            if isinstance(one, ParseError):
+                return whole
+            if one not in found:
+                found.append(one)
+        return found
 
     def describe(self, order: Any) -> str:
         return describe(order)
@@ -235,9 +280,7 @@ class RiscPresentation(Presentation):
 
     def status(self, view: RiscView, you: str | None, orders: Sequence[Any]) -> str:
         if view.phase is Phase.PLACEMENT and you is not None:
-            pool = view.pool_left + sum(o.units for o in view.your_orders if isinstance(o, PlaceOrder))
-            left = pool - sum(o.units for o in orders if isinstance(o, PlaceOrder))
-            return f"{units(left)} left to place"
+            return f"{units(pool_left(view, orders))} left to place"
         return ""
 
     def standings(self, view: RiscView) -> dict[str, tuple[int, int]]:
