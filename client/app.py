@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.application import get_app_or_none
+from prompt_toolkit.application import get_app_or_none, get_app_session
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.patch_stdout import patch_stdout
 from prompt_toolkit.shortcuts import print_formatted_text
@@ -30,7 +30,7 @@ from client.render import Fragments
 from client.session import Followed, Session
 from client.tokens import Seat, SeatStore
 from client.tracker import Tracker
-from shared.game.presentation import Context
+from shared.game.presentation import Context, wrap
 from shared.protocol import messages as msg
 from shared.protocol import wording
 from shared.protocol.codes import ErrorCode
@@ -38,6 +38,17 @@ from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, Pla
 from shared.rulesets import RULESETS
 
 _NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
+
+
+def fit(parts: list[tuple[str, int]], width: int) -> str:
+    """The parts joined by " | ", leaving out the least important (the highest number, the last of equals) until
+    the line fits `width`; a part that alone is too long is cut."""
+    kept = list(parts)
+    while len(kept) > 1 and len(" | ".join(text for text, _ in kept)) > width:
+        least = max(range(len(kept)), key=lambda i: (kept[i][1], i))
+        del kept[least]
+    line = " | ".join(text for text, _ in kept)
+    return line if len(line) <= width else line[:max(0, width - 1)] + "…"
 
 
 def name_problem(name: str) -> str | None:
@@ -89,8 +100,18 @@ class ClientApp:
             fragments = FormattedText([*fragments, ("", "\n")])
             plain += "\n"
         self.transcript.append(plain)
-        print_formatted_text(fragments, style=render.STYLE, end="")
+        shown = wrap([(part[0], part[1]) for part in fragments], self.width() - 1)
+        print_formatted_text(FormattedText(shown), style=render.STYLE, end="")
         self._refresh()
+
+    @staticmethod
+    def size() -> tuple[int, int]:
+        """The terminal's columns and rows (prompt_toolkit's output: 80 by 40 when there is no terminal)."""
+        size = get_app_session().output.get_size()
+        return size.columns, size.rows
+
+    def width(self) -> int:
+        return self.size()[0]
 
     def error(self, text: str) -> None:
         self.show(text, "class:error")
@@ -114,13 +135,17 @@ class ClientApp:
         return FormattedText([(t.palette().style(t.player), t.player), ("", f"@{t.game_id}> ")])
 
     def _toolbar(self) -> FormattedText:
+        """Where the player is and what the game waits for, most important first; what does not fit the terminal's
+        width is left out, least important first (the server's address before anything of the game)."""
         now = asyncio.get_running_loop().time()
         link = self.session.state
-        status = self.tracker.status(now) if self.tracker is not None else "lobby: games, create, join, watch"
-        status = f"{self.url} | {status}"
+        parts = self.tracker.status_parts(now) if self.tracker is not None \
+            else [("lobby: games, create, join, watch", 0)]
+        server = self.url.split("://", 1)[-1].rstrip("/")
+        parts = [*parts, (server, 3)]
         if link is not LinkState.CONNECTED:
-            status = f"{link.value.upper()} | {status}"
-        return FormattedText([("class:bottom-toolbar", f" {status} ")])
+            parts.insert(0, (link.value.upper(), 0))
+        return FormattedText([("class:bottom-toolbar", f" {fit(parts, self.width() - 2)} ")])
 
     async def run(self) -> int:
         """Connect, find our seat again or show the lobby, then read commands until quit or end of input."""
@@ -282,8 +307,10 @@ class ClientApp:
                 await self._do_withdraw(number)
             case cmd.Done():
                 await self._do_done()
-            case cmd.Board() | cmd.Summary() | cmd.History():
+            case cmd.Board() | cmd.Summary() | cmd.History() | cmd.Report():
                 self._do_show(command)
+            case cmd.MapPicture():
+                self._do_map()
             case cmd.HandOverCommand(player):
                 await self._do_hand_over(player)
             case cmd.Leave():
@@ -548,13 +575,18 @@ class ClientApp:
             tail = f" Waiting for {', '.join(waiting)}." if waiting else ""
             self.show(f"Committed {stage}.{tail}", "class:ok")
 
-    def _do_show(self, command: cmd.Board | cmd.Summary | cmd.History) -> None:
+    def _do_show(self, command: cmd.Board | cmd.Summary | cmd.History | cmd.Report) -> None:
         t = self._game(seated=False)
         if t is None:
             return
         f = t.followed
         if isinstance(command, cmd.History):
             self.show(render.history_table(t.history, f.players(), t.palette()))
+        elif isinstance(command, cmd.Report):
+            if not t.last_report or t.presentation is None:
+                self.show("No turn has been played yet.", "class:muted")
+            else:
+                self.show(t.presentation.events(t.last_report, t.palette(), f.player))
         elif f.view is None or f.game_map is None or t.presentation is None:
             self.show("The game has not started yet.", "class:muted")
         elif isinstance(command, cmd.Board):
@@ -562,6 +594,22 @@ class ClientApp:
         else:
             self.show(t.presentation.summary(f.view, f.game_map, t.palette(), f.player))
             self.show(render.progress_line(f.game))
+
+    def _do_map(self) -> None:
+        t = self._game(seated=False)
+        if t is None:
+            return
+        f = t.followed
+        if f.view is None or f.game_map is None or t.presentation is None:
+            self.show("The game has not started yet.", "class:muted")
+            return
+        columns, rows = self.size()
+        picture = t.presentation.picture(f.view, f.game_map, t.palette(), f.player, columns - 1, rows - 4)
+        if picture is None:
+            self.show(f"{f.game_map.name} has no coordinates to draw it from: board lists its territories.",
+                      "class:muted")
+        else:
+            self.show(picture)
 
     async def _do_hand_over(self, player: str) -> None:
         t = self._game()

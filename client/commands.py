@@ -30,6 +30,8 @@ class Arg(StrEnum):
     COMMAND = "command"
     OPTION = "option"
     PLAYER = "player"
+    FOCUS = "focus"
+    """What `board NAME` shows alone: a territory, a player, a continent."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,10 @@ SPECS: tuple[Spec, ...] = (
     Spec("withdraw", ("w", "undo"), "withdraw K|all", "withdraw 2", "take back your order number K (see orders), "
          "or all of them", (Arg.NUMBER,), True),
     Spec("done", ("d", "commit"), "done", "done", "commit: your orders are final for this turn", (), True),
-    Spec("board", ("b",), "board [NAME]", "board", "show the board, or one territory or player", (), True),
+    Spec("board", ("b",), "board [NAME]", "board Oz", "show the board, or one territory (with its neighbours), "
+         "player or continent", (Arg.FOCUS,), True),
+    Spec("map", (), "map", "map", "draw the map from its coordinates: who holds what, where", (), True),
+    Spec("report", ("r",), "report", "report", "the last turn's report again", (), True),
     Spec("summary", ("s",), "summary", "summary", "what each player holds, the turn, who is awaited", (), True),
     Spec("history", (), "history", "history", "each player's territories and units, turn by turn", (), True),
     Spec("handover", (), "handover PLAYER", "handover Bob", "vote to let the computer play for a player who has "
@@ -153,6 +158,16 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class MapPicture:
+    pass
+
+
+@dataclass(frozen=True)
+class Report:
+    pass
+
+
+@dataclass(frozen=True)
 class History:
     pass
 
@@ -183,7 +198,7 @@ class Empty:
 
 
 Command = (Help | Games | Maps | Create | Join | Watch | Issue | Show | ListOrders | Withdraw | Done | Board | Summary
-           | History | HandOverCommand | Leave | RematchCommand | Quit | Empty)
+           | MapPicture | Report | History | HandOverCommand | Leave | RematchCommand | Quit | Empty)
 
 
 @dataclass(frozen=True)
@@ -195,6 +210,14 @@ class Setting:
     context: Context = field(default_factory=Context)
     games: Sequence[str] = ()
     players: Sequence[str] = ()
+
+
+def focus_names(setting: Setting) -> list[str]:
+    """What `board NAME` may name in the game on screen (none without one)."""
+    context = setting.context
+    if setting.presentation is None or context.game_map is None or context.view is None:
+        return []
+    return list(dict.fromkeys(setting.presentation.focus_names(context.view, context.game_map)))
 
 
 def order_commands(setting: Setting) -> tuple[OrderCommand, ...]:
@@ -395,7 +418,13 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
             return number
         return Withdraw(number)
     if spec.name == "board":
-        return Board(" ".join(args) if args else None)
+        if not args:
+            return Board()
+        names = focus_names(setting)
+        if not names:
+            return Board(" ".join(args))
+        focus = grammar.name(" ".join(args), names, "territory, player or continent")
+        return focus if isinstance(focus, ParseError) else Board(focus)
     if spec.name == "handover":
         if len(args) != 1:
             return ParseError(f"handover needs the player to hand over; {_usage(spec)}")
@@ -405,6 +434,7 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         return ParseError(f"{spec.name} takes no arguments; {_usage(spec)}")
     simple: dict[str, Command] = {
         "games": Games(), "maps": Maps(), "orders": ListOrders(), "done": Done(), "summary": Summary(),
+        "map": MapPicture(), "report": Report(),
         "history": History(), "leave": Leave(), "rematch": RematchCommand(), "quit": Quit(),
     }
     return simple[spec.name]

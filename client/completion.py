@@ -15,7 +15,7 @@ from typing import Protocol
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from client.commands import SPECS, Arg, Setting, Spec, resolve_command, tokens
+from client.commands import SPECS, Arg, Setting, Spec, focus_names, resolve_command, tokens
 from shared.game.presentation import ArgKind, OrderCommand
 
 CREATE_OPTIONS = ("rules=", "time=", "bots=", "players=")
@@ -118,6 +118,8 @@ class CommandCompleter(Completer):
             return CREATE_OPTIONS
         if kind is Arg.PLAYER:
             return setting.players
+        if kind is Arg.FOCUS:
+            return focus_names(setting)
         return ()
 
     @staticmethod

@@ -191,7 +191,7 @@ class Tracker:
         assert presentation is not None and f.game_map is not None
         if f.finished:
             return self.game_over()
-        out: Fragments = list(presentation.board(f.view, f.game_map, self.palette(), f.player, f.orders))
+        out: Fragments = list(presentation.stage_board(f.view, f.game_map, self.palette(), f.player, f.orders))
         if f.player is not None and not f.lost:
             out += presentation.hint(f.view, f.game_map, f.player, f.awaited)
             if not f.awaited and f.game is not None and not f.game.simultaneous:
@@ -208,7 +208,7 @@ class Tracker:
         palette = self.palette()
         out: Fragments = []
         if presentation is not None and f.game_map is not None and f.view is not None:
-            out += [*presentation.board(f.view, f.game_map, palette, f.player, ()), ("", "\n")]
+            out += [*presentation.stage_board(f.view, f.game_map, palette, f.player, ()), ("", "\n")]
         game = f.game
         if game is not None:
             if game.winner is not None:
@@ -239,30 +239,41 @@ class Tracker:
     # ---- the status bar -----------------------------------------------------------------------------------------
 
     def status(self, now: float) -> str:
+        return " | ".join(text for text, _ in self.status_parts(now))
+
+    def status_parts(self, now: float) -> list[tuple[str, int]]:
+        """The status bar's parts in the order shown, each with how much it matters (0 most): a narrow terminal
+        drops the least important first."""
         f = self.followed
         game = f.game
+        where = f"{f.player or 'watching'} in {f.game_id}"
         if game is None or game.status is GameStatus.LOBBY:
-            seats = "" if game is None else f" {len(game.seats)}/{game.settings.players} seated"
-            return f"game {f.game_id}: waiting for players{seats}"
-        who = "watching" if f.watching else f.player
+            seats = "" if game is None else f", {len(game.seats)}/{game.settings.players} seated"
+            return [(f"{where}: waiting for players{seats}", 0)]
         if game.status is GameStatus.FINISHED:
             result = f"{game.winner} won" if game.winner else "a draw" if game.draw else "over"
-            return f"game {f.game_id} | {who} | over: {result} after turn {game.turn}"
-        parts = [f"game {f.game_id}", str(who), f"{game.phase}, turn {game.turn}"]
-        if game.simultaneous:
-            alive = [s for s in game.seats if not s.eliminated]
-            done = [s.name for s in alive if s.committed]
-            parts.append(f"committed {len(done)}/{len(alive)}" + (f": {', '.join(done)}" if done else ""))
-        else:
-            parts.append(f"to play: {', '.join(f.waiting_for()) or 'nobody'}")
+            return [(f"{where}: over, {result} after turn {game.turn}", 0)]
+        parts = [(f"{where}: turn {game.turn}, {game.phase}", 0)]
+        if f.lost:
+            parts.append(("you lost", 0))
+        if f.deadline is not None:
+            left = max(0, int(f.deadline - now + 0.999))
+            parts.append((f"{left // 60}:{left % 60:02d} left", 0))
         presentation = self.presentation
         if presentation is not None and f.view is not None and f.player is not None and f.awaited:
             extra = presentation.status(f.view, f.player, f.orders)
             if extra:
-                parts.append(extra)
-        if f.deadline is not None:
-            left = max(0, int(f.deadline - now + 0.999))
-            parts.append(f"{left // 60}:{left % 60:02d} left")
-        if f.lost:
-            parts.append("you lost")
-        return " | ".join(parts)
+                parts.append((extra, 1))
+        if game.simultaneous:
+            alive = [s for s in game.seats if not s.eliminated]
+            done = [s.name for s in alive if s.committed]
+            if f.committed:
+                waiting = [s.name for s in alive if not s.committed]
+                parts.append((f"committed, waiting for {', '.join(waiting)}" if waiting else "committed", 1))
+            else:
+                parts.append((f"{len(done)}/{len(alive)} committed", 2))
+                if done:
+                    parts.append((", ".join(done), 4))
+        else:
+            parts.append((f"to play: {', '.join(f.waiting_for()) or 'nobody'}", 1))
+        return parts

@@ -292,8 +292,27 @@ async def test_the_commit_that_ends_the_game_is_acknowledged_before_the_result(t
             await ann.type(f"attack 1 {hers} {his}")
             await ann.type("done")
         assert ann.app.tracker is not None and ann.app.tracker.finished
+        again = await ann.type("report")  # the last turn's report, again
+        assert again.startswith("This turn you took")
+        assert "Duel has no coordinates to draw it from: board lists its territories." in await ann.type("map")
         shown = ann.app.text()
         end = shown.index(f"You won game {game_id}")
         assert "Committed turn" not in shown[end:], "the answer to the last commit came after the game's end"
         assert "Waiting for Bob" not in shown, "Bob had committed each turn before Ann"
+        await bob.close()
+
+
+async def test_a_large_map_s_turn_shows_the_player_s_front_and_map_draws_it() -> None:
+    async with running_server(**FAST) as server, driven(url(server), name="Ann") as ann:
+        await ann.type("create meridian 2")
+        bob = await Client.connect(server)
+        await join(bob, game_id_of(ann), "Bob")
+        shown = await ann.expect("Place your")
+        assert "Behind your front:" in shown and len(shown.splitlines()) < 40
+        picture = await ann.type("map")
+        assert "Fro " in picture and "A Ann (you)  B Bob" in picture
+        everything = await ann.type("board")
+        assert len([row for row in everything.splitlines() if " | " in row]) == 60
+        one = await ann.type("board frostg")
+        assert one.splitlines()[2].startswith("  Frostgate ")
         await bob.close()
