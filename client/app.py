@@ -181,10 +181,14 @@ class ClientApp:
     async def _ask(self, question: str) -> str | None:
         assert self.prompt_session is not None
         self.prompts += 1
+        self.transcript.append(question)
         try:
-            return (await self.prompt_session.prompt_async(question)).strip()
+            answer = (await self.prompt_session.prompt_async(question)).strip()
         except (EOFError, KeyboardInterrupt):
+            self.transcript.append("\n")
             return None
+        self.transcript.append(answer + "\n")
+        return answer
 
     async def _ask_name(self) -> str | None:
         while True:
