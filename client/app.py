@@ -520,13 +520,20 @@ class ClientApp:
         if t is None:
             return
         presentation = t.presentation
-        for order in command.orders:
-            reply = await self._call(self.session.issue(t.followed, order))
-            if self._refused(reply) or not isinstance(reply, msg.OrderAccepted):
-                return
-            if t.followed.game is not None and t.followed.game.simultaneous:
-                shown = presentation.describe(t.followed.orders[-1]) if presentation and t.followed.orders else ""
-                note = f"Order {reply.index + 1}: {shown}."
+        accepted: list[tuple[int, Any]] = []
+        try:
+            for order in command.orders:
+                reply = await self._call(self.session.issue(t.followed, order))
+                if self._refused(reply) or not isinstance(reply, msg.OrderAccepted):
+                    return
+                if t.followed.orders:
+                    accepted.append((reply.index + 1, t.followed.orders[-1]))
+        finally:
+            if accepted and t.followed.game is not None and t.followed.game.simultaneous:
+                # One line for a command, however many orders it gave (`place 60 *` gives one per territory).
+                shown = "; ".join(presentation.describe(o) if presentation else str(o) for _, o in accepted)
+                first, last = accepted[0][0], accepted[-1][0]
+                note = f"Order {first}: {shown}." if first == last else f"Orders {first}-{last}: {shown}."
                 extra = presentation.status(t.view, t.player, t.followed.orders) if presentation else ""
                 self.show(note + (f" {extra[0].upper()}{extra[1:]}." if extra else ""), "class:ok")
 

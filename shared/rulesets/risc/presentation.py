@@ -367,6 +367,11 @@ class RiscPresentation(Presentation):
         if view.phase is Phase.PLACEMENT:
             own = [name for name in game_map.names if view.territories[name].owner == you]
             example = own[0] if own else "TERRITORY"
+            if len(own) > 6:
+                return [("class:hint", f"Place your {units(view.pool_left)} on your {len(own)} territories: e.g. "
+                                       f"place {view.pool_left} * spreads them over all, place 10 {example} "
+                                       f"{own[1]} over those two, place rest {example} puts what is left; "
+                                       "then done.\n")]
             return [("class:hint", f"Place your {units(view.pool_left)} on your territories ({', '.join(own)}): "
                                    f"e.g. place {min(view.pool_left, 5) or 1} {example}; then done.\n")]
         if view.phase is Phase.ORDERS:
