@@ -163,8 +163,8 @@ async def test_risc_play_keeps_the_game_and_offers_to_continue_it(tmp_path: Path
         assert "The game is kept: run risc play again to continue it." in alice.app.text()
 
     async with playing(bots=1, strategy="random", data_dir=games, name=None) as (local, alice):
-        question = await alice.expect("[Y/n]? ")
-        assert f"Continue game {game_id} on Seed example (turn 1, vs bot-random-1)" in question
+        question = await alice.expect("[Y/n] ")
+        assert f"Continue game {game_id} on Seed example (turn 1, vs bot-random-1)?\n" in question
         back = await alice.type("")
         assert f"Back in game {game_id} as Alice." in back
         await alice.expect("Turn 1: move N FROM TO")

@@ -50,8 +50,7 @@ class Unfinished:
     def question(self) -> str:
         summary = self.match.summary()
         others = ", ".join(s.name for s in summary.seats if s.name != self.seat.player)
-        return (f"Continue game {summary.game_id} on {summary.map_name} (turn {summary.turn}, vs {others}) "
-                "[Y/n]? ")
+        return f"Continue game {summary.game_id} on {summary.map_name} (turn {summary.turn}, vs {others})?"
 
 
 class LocalGameClient(ClientApp):
@@ -68,7 +67,8 @@ class LocalGameClient(ClientApp):
     async def _start(self) -> None:
         self.show("RISC on this computer. Type help for the commands, quit to stop (the game is kept).")
         if self.unfinished is not None:
-            answer = await self._ask(self.unfinished.question())
+            self.show(self.unfinished.question(), "class:hint")  # shown, so that a long one is wrapped
+            answer = await self._ask("[Y/n] ")
             if answer is None:
                 self._quit = True
                 return
@@ -187,6 +187,11 @@ class LocalPlay:
                 return 1
             async with server:
                 self.server = server
+                try:
+                    self._map_choice(server)  # a map that cannot be found is said before the client opens
+                except Refusal as refusal:
+                    print(f"risc play: {refusal.message}", file=sys.stderr)
+                    return 2
                 store = SeatStore(self.data_dir / "seats.json")
                 unfinished = None if self.new else self._unfinished(server, store)
 
