@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.application import get_app_or_none
+from prompt_toolkit.application import get_app_or_none, get_app_session
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.patch_stdout import patch_stdout
 from prompt_toolkit.shortcuts import print_formatted_text
@@ -30,13 +30,25 @@ from client.render import Fragments
 from client.session import Followed, Session
 from client.tokens import Seat, SeatStore
 from client.tracker import Tracker
-from shared.game.presentation import Context
+from shared.game.presentation import Context, wrap
 from shared.protocol import messages as msg
+from shared.protocol import wording
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, PlayerName
 from shared.rulesets import RULESETS
 
 _NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
+
+
+def fit(parts: list[tuple[str, int]], width: int) -> str:
+    """The parts joined by " | ", leaving out the least important (the highest number, the last of equals) until
+    the line fits `width`; a part that alone is too long is cut."""
+    kept = list(parts)
+    while len(kept) > 1 and len(" | ".join(text for text, _ in kept)) > width:
+        least = max(range(len(kept)), key=lambda i: (kept[i][1], i))
+        del kept[least]
+    line = " | ".join(text for text, _ in kept)
+    return line if len(line) <= width else line[:max(0, width - 1)] + "…"
 
 
 def name_problem(name: str) -> str | None:
@@ -50,11 +62,11 @@ def name_problem(name: str) -> str | None:
 
 class ClientApp:
     def __init__(self, url: str, *, name: str | None = None, password: str | None = None, watch: str | None = None,
-                 store: SeatStore | None = None, backoff: Backoff | None = None) -> None:
+                 store: SeatStore | None = None, backoff: Backoff | None = None, server_id: str | None = None) -> None:
         self.url = url
         self.name = name
         self.watch_id = watch
-        self.session = Session(url, self, password=password, store=store, backoff=backoff)
+        self.session = Session(url, self, password=password, store=store, backoff=backoff, server_id=server_id)
         self.store = self.session.store
         self.tracker: Tracker | None = None
         self.transcript: list[str] = []
@@ -67,6 +79,8 @@ class ClientApp:
         """A game being joined, watched or resumed: its first updates put it on screen."""
         self._holding = 0
         self._held: list[tuple[Followed, list[Any], msg.Update]] = []
+        self._seen: dict[str, int] = {}
+        """The last log entry remembered in the seat store, by game."""
         """Updates that came while a command was being answered: shown after its answer, so that nothing printed
         is older than what it follows (the answer to a commit before the turn it resolved)."""
 
@@ -86,8 +100,18 @@ class ClientApp:
             fragments = FormattedText([*fragments, ("", "\n")])
             plain += "\n"
         self.transcript.append(plain)
-        print_formatted_text(fragments, style=render.STYLE, end="")
+        shown = wrap([(part[0], part[1]) for part in fragments], self.width() - 1)
+        print_formatted_text(FormattedText(shown), style=render.STYLE, end="")
         self._refresh()
+
+    @staticmethod
+    def size() -> tuple[int, int]:
+        """The terminal's columns and rows (prompt_toolkit's output: 80 by 40 when there is no terminal)."""
+        size = get_app_session().output.get_size()
+        return size.columns, size.rows
+
+    def width(self) -> int:
+        return self.size()[0]
 
     def error(self, text: str) -> None:
         self.show(text, "class:error")
@@ -111,13 +135,17 @@ class ClientApp:
         return FormattedText([(t.palette().style(t.player), t.player), ("", f"@{t.game_id}> ")])
 
     def _toolbar(self) -> FormattedText:
+        """Where the player is and what the game waits for, most important first; what does not fit the terminal's
+        width is left out, least important first (the server's address before anything of the game)."""
         now = asyncio.get_running_loop().time()
         link = self.session.state
-        status = self.tracker.status(now) if self.tracker is not None else "lobby: games, create, join, watch"
-        status = f"{self.url} | {status}"
+        parts = self.tracker.status_parts(now) if self.tracker is not None \
+            else [("lobby: games, create, join, watch", 0)]
+        server = self.url.split("://", 1)[-1].rstrip("/")
+        parts = [*parts, (server, 3)]
         if link is not LinkState.CONNECTED:
-            status = f"{link.value.upper()} | {status}"
-        return FormattedText([("class:bottom-toolbar", f" {status} ")])
+            parts.insert(0, (link.value.upper(), 0))
+        return FormattedText([("class:bottom-toolbar", f" {fit(parts, self.width() - 2)} ")])
 
     async def run(self) -> int:
         """Connect, find our seat again or show the lobby, then read commands until quit or end of input."""
@@ -153,10 +181,14 @@ class ClientApp:
     async def _ask(self, question: str) -> str | None:
         assert self.prompt_session is not None
         self.prompts += 1
+        self.transcript.append(question)
         try:
-            return (await self.prompt_session.prompt_async(question)).strip()
+            answer = (await self.prompt_session.prompt_async(question)).strip()
         except (EOFError, KeyboardInterrupt):
+            self.transcript.append("\n")
             return None
+        self.transcript.append(answer + "\n")
+        return answer
 
     async def _ask_name(self) -> str | None:
         while True:
@@ -279,8 +311,10 @@ class ClientApp:
                 await self._do_withdraw(number)
             case cmd.Done():
                 await self._do_done()
-            case cmd.Board() | cmd.Summary() | cmd.History():
+            case cmd.Board() | cmd.Summary() | cmd.History() | cmd.Report():
                 self._do_show(command)
+            case cmd.MapPicture():
+                self._do_map()
             case cmd.HandOverCommand(player):
                 await self._do_hand_over(player)
             case cmd.Leave():
@@ -339,11 +373,17 @@ class ClientApp:
         if values["map"] is None and (ruleset is None or not ruleset.own_map):
             self.error("Which map? create MAP ...: maps lists this server's maps.")
             return
+        spoken = {v: k for k, v in words.items()} | {"turn_seconds": "time"}
+
+        def word(field: str) -> str:
+            return spoken.get(field.removeprefix("options."), field.removeprefix("options."))
+
         try:
             settings = GameSettings.model_validate(values)
+            if ruleset is not None:
+                ruleset.options(settings.options)
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
-            self.error(f"Those settings will not do: {problems}")
+            self.error(f"Those settings will not do: {wording.problems(exc, word=word)}.")
             return
         if self.tracker is not None and self.tracker.active:
             self.error(f"You are playing game {self.tracker.game_id}: play it out before starting another.")
@@ -434,14 +474,14 @@ class ClientApp:
         for seat in seats:
             game = by_id.get(seat.game_id)
             rematch = game.rematch_game if game is not None and game.status is GameStatus.FINISHED else None
-            if rematch is not None and self.store.get(self.url, rematch, seat.player) is None:
+            if rematch is not None and self.store.get(self.session.seat_server, rematch, seat.player) is None:
                 # The server seated us in the rematch while we were away, with the same token (R27).
-                self.store.save(self.url, rematch, seat.player, seat.token)
-                self.store.forget(self.url, seat.game_id, seat.player)
+                self.store.save(self.session.seat_server, rematch, seat.player, seat.token)
+                self.store.forget(self.session.seat_server, seat.game_id, seat.player)
                 seat = Seat(seat.server, rematch, seat.player, seat.token, seat.saved_at)
                 game = by_id.get(rematch)
             if game is None or game.status is GameStatus.FINISHED:
-                self.store.forget(self.url, seat.game_id, seat.player)
+                self.store.forget(self.session.seat_server, seat.game_id, seat.player)
                 continue
             live.append(seat)
         chosen = await self._choose_seat(live)
@@ -480,13 +520,20 @@ class ClientApp:
         if t is None:
             return
         presentation = t.presentation
-        for order in command.orders:
-            reply = await self._call(self.session.issue(t.followed, order))
-            if self._refused(reply) or not isinstance(reply, msg.OrderAccepted):
-                return
-            if t.followed.game is not None and t.followed.game.simultaneous:
-                shown = presentation.describe(t.followed.orders[-1]) if presentation and t.followed.orders else ""
-                note = f"Order {reply.index + 1}: {shown}."
+        accepted: list[tuple[int, Any]] = []
+        try:
+            for order in command.orders:
+                reply = await self._call(self.session.issue(t.followed, order))
+                if self._refused(reply) or not isinstance(reply, msg.OrderAccepted):
+                    return
+                if t.followed.orders:
+                    accepted.append((reply.index + 1, t.followed.orders[-1]))
+        finally:
+            if accepted and t.followed.game is not None and t.followed.game.simultaneous:
+                # One line for a command, however many orders it gave (`place 60 *` gives one per territory).
+                shown = "; ".join(presentation.describe(o) if presentation else str(o) for _, o in accepted)
+                first, last = accepted[0][0], accepted[-1][0]
+                note = f"Order {first}: {shown}." if first == last else f"Orders {first}-{last}: {shown}."
                 extra = presentation.status(t.view, t.player, t.followed.orders) if presentation else ""
                 self.show(note + (f" {extra[0].upper()}{extra[1:]}." if extra else ""), "class:ok")
 
@@ -539,13 +586,18 @@ class ClientApp:
             tail = f" Waiting for {', '.join(waiting)}." if waiting else ""
             self.show(f"Committed {stage}.{tail}", "class:ok")
 
-    def _do_show(self, command: cmd.Board | cmd.Summary | cmd.History) -> None:
+    def _do_show(self, command: cmd.Board | cmd.Summary | cmd.History | cmd.Report) -> None:
         t = self._game(seated=False)
         if t is None:
             return
         f = t.followed
         if isinstance(command, cmd.History):
             self.show(render.history_table(t.history, f.players(), t.palette()))
+        elif isinstance(command, cmd.Report):
+            if not t.last_report or t.presentation is None:
+                self.show("No turn has been played yet.", "class:muted")
+            else:
+                self.show(t.presentation.events(t.last_report, t.palette(), f.player))
         elif f.view is None or f.game_map is None or t.presentation is None:
             self.show("The game has not started yet.", "class:muted")
         elif isinstance(command, cmd.Board):
@@ -553,6 +605,22 @@ class ClientApp:
         else:
             self.show(t.presentation.summary(f.view, f.game_map, t.palette(), f.player))
             self.show(render.progress_line(f.game))
+
+    def _do_map(self) -> None:
+        t = self._game(seated=False)
+        if t is None:
+            return
+        f = t.followed
+        if f.view is None or f.game_map is None or t.presentation is None:
+            self.show("The game has not started yet.", "class:muted")
+            return
+        columns, rows = self.size()
+        picture = t.presentation.picture(f.view, f.game_map, t.palette(), f.player, columns - 1, rows - 4)
+        if picture is None:
+            self.show(f"{f.game_map.name} has no coordinates to draw it from: board lists its territories.",
+                      "class:muted")
+        else:
+            self.show(picture)
 
     async def _do_hand_over(self, player: str) -> None:
         t = self._game()
@@ -579,6 +647,10 @@ class ClientApp:
         t = self._game()
         if t is None:
             return
+        problem = t.rematch_problem() if t.finished else None
+        if problem is not None:
+            self.error(f"{problem} Type leave to go back to the lobby.")
+            return
         reply = await self._call(self.session.rematch(t.followed))
         if self._refused(reply) or not isinstance(reply, msg.RematchPending):
             return
@@ -586,12 +658,6 @@ class ClientApp:
         waiting = [p for p in reply.waiting_for if p not in asked]  # some may have asked since the reply
         if waiting:
             self.show(f"Rematch asked. Waiting for {', '.join(waiting)} to ask too.", "class:ok")
-
-    def _remember_seen(self) -> None:
-        """How far each seat's player has seen its game: coming back, they are shown what came after."""
-        for followed in self.session.followed.values():
-            if followed.player is not None and followed.seq:
-                self.store.seen(self.url, followed.game_id, followed.player, followed.seq)
 
     # ---- what the session tells -----------------------------------------------------------------------------
 
@@ -607,10 +673,20 @@ class ClientApp:
             t = self.tracker = Tracker(followed)
         if t is not None and t.followed is followed:
             self.show(t.apply(entries, update))
+            self._remember_seen(followed)
+
+    def _remember_seen(self, only: Followed | None = None) -> None:
+        """How far each seat's player has seen its game, kept as it is shown: a terminal closed under the client
+        ends it without a word, and coming back, the player is shown what came after."""
+        for followed in [only] if only is not None else list(self.session.followed.values()):
+            if followed.player is None or not followed.seq or self._seen.get(followed.game_id) == followed.seq:
+                continue
+            self.store.seen(self.session.seat_server, followed.game_id, followed.player, followed.seq)
+            self._seen[followed.game_id] = followed.seq
 
     def on_notice(self, error: msg.Error) -> None:
         self.error(error.message)
-        if error.code == ErrorCode.NOT_SEATED and self.tracker is not None \
+        if error.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) and self.tracker is not None \
                 and self.tracker.game_id == error.game_id:
             self.tracker = None
 

@@ -8,7 +8,6 @@ says what is wrong and how to say it right.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,6 +30,8 @@ class Arg(StrEnum):
     COMMAND = "command"
     OPTION = "option"
     PLAYER = "player"
+    FOCUS = "focus"
+    """What `board NAME` shows alone: a territory, a player, a continent."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,10 @@ SPECS: tuple[Spec, ...] = (
     Spec("withdraw", ("w", "undo"), "withdraw K|all", "withdraw 2", "take back your order number K (see orders), "
          "or all of them", (Arg.NUMBER,), True),
     Spec("done", ("d", "commit"), "done", "done", "commit: your orders are final for this turn", (), True),
-    Spec("board", ("b",), "board [NAME]", "board", "show the board, or one territory or player", (), True),
+    Spec("board", ("b",), "board [NAME]", "board Oz", "show the board, or one territory (with its neighbours), "
+         "player or continent", (Arg.FOCUS,), True),
+    Spec("map", (), "map", "map", "draw the map from its coordinates: who holds what, where", (), True),
+    Spec("report", ("r",), "report", "report", "the last turn's report again", (), True),
     Spec("summary", ("s",), "summary", "summary", "what each player holds, the turn, who is awaited", (), True),
     Spec("history", (), "history", "history", "each player's territories and units, turn by turn", (), True),
     Spec("handover", (), "handover PLAYER", "handover Bob", "vote to let the computer play for a player who has "
@@ -154,6 +158,16 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class MapPicture:
+    pass
+
+
+@dataclass(frozen=True)
+class Report:
+    pass
+
+
+@dataclass(frozen=True)
 class History:
     pass
 
@@ -184,7 +198,7 @@ class Empty:
 
 
 Command = (Help | Games | Maps | Create | Join | Watch | Issue | Show | ListOrders | Withdraw | Done | Board | Summary
-           | History | HandOverCommand | Leave | RematchCommand | Quit | Empty)
+           | MapPicture | Report | History | HandOverCommand | Leave | RematchCommand | Quit | Empty)
 
 
 @dataclass(frozen=True)
@@ -196,6 +210,14 @@ class Setting:
     context: Context = field(default_factory=Context)
     games: Sequence[str] = ()
     players: Sequence[str] = ()
+
+
+def focus_names(setting: Setting) -> list[str]:
+    """What `board NAME` may name in the game on screen (none without one)."""
+    context = setting.context
+    if setting.presentation is None or context.game_map is None or context.view is None:
+        return []
+    return list(dict.fromkeys(setting.presentation.focus_names(context.view, context.game_map)))
 
 
 def order_commands(setting: Setting) -> tuple[OrderCommand, ...]:
@@ -237,11 +259,31 @@ def resolve_command(word: str, setting: Setting | None = None) -> AnyCommand | P
     return ParseError(f'unknown command "{word}"{suggestion(wanted, names)}; type help to list the commands')
 
 
+def typo_distance(a: str, b: str) -> int:
+    """How many slips of the fingers turn one word into the other: a letter left out, added, changed, or two
+    neighbours swapped (the optimal string alignment distance)."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[i - 2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
 def suggestion(word: str, names: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, names, n=2, cutoff=0.6)
-    if not close:
+    """The command a typo most likely meant: one slip away (two for longer words). Words that only share letters
+    are not typos of each other (`clear` is not `leave`), so nothing is suggested for them."""
+    allowed = 1 if len(word) <= 5 else 2
+    distances = {name: typo_distance(word, name) for name in names}
+    best = min(distances.values(), default=allowed + 1)
+    if best > allowed:
         return ""
-    return f" (did you mean {' or '.join(dict.fromkeys(close))}?)"
+    close = [name for name, d in distances.items() if d == best][:2]
+    return f" (did you mean {' or '.join(close)}?)"
 
 
 def _usage(spec: Spec | OrderCommand) -> str:
@@ -376,7 +418,13 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
             return number
         return Withdraw(number)
     if spec.name == "board":
-        return Board(" ".join(args) if args else None)
+        if not args:
+            return Board()
+        names = focus_names(setting)
+        if not names:
+            return Board(" ".join(args))
+        focus = grammar.name(" ".join(args), names, "territory, player or continent")
+        return focus if isinstance(focus, ParseError) else Board(focus)
     if spec.name == "handover":
         if len(args) != 1:
             return ParseError(f"handover needs the player to hand over; {_usage(spec)}")
@@ -386,6 +434,7 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         return ParseError(f"{spec.name} takes no arguments; {_usage(spec)}")
     simple: dict[str, Command] = {
         "games": Games(), "maps": Maps(), "orders": ListOrders(), "done": Done(), "summary": Summary(),
+        "map": MapPicture(), "report": Report(),
         "history": History(), "leave": Leave(), "rematch": RematchCommand(), "quit": Quit(),
     }
     return simple[spec.name]

@@ -15,7 +15,7 @@ from typing import Protocol
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from client.commands import SPECS, Arg, Setting, Spec, resolve_command, tokens
+from client.commands import SPECS, Arg, Setting, Spec, focus_names, resolve_command, tokens
 from shared.game.presentation import ArgKind, OrderCommand
 
 CREATE_OPTIONS = ("rules=", "time=", "bots=", "players=")
@@ -79,6 +79,8 @@ class CommandCompleter(Completer):
         if not isinstance(found, Spec | OrderCommand):
             return  # an unknown command, or one that takes nothing
         position = len(words) - 2
+        if isinstance(found, OrderCommand) and found.repeat and found.args:
+            position = min(position, len(found.args) - 1)
         if position >= len(found.args):
             if isinstance(found, Spec) and found.name == "create":
                 yield from self._complete(partial, typed, CREATE_OPTIONS)
@@ -116,6 +118,8 @@ class CommandCompleter(Completer):
             return CREATE_OPTIONS
         if kind is Arg.PLAYER:
             return setting.players
+        if kind is Arg.FOCUS:
+            return focus_names(setting)
         return ()
 
     @staticmethod

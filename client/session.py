@@ -175,8 +175,11 @@ class Listener(Protocol):
 
 class Session:
     def __init__(self, url: str, listener: Listener, *, password: str | None = None, store: SeatStore | None = None,
-                 backoff: Backoff | None = None, timeout: float = 10.0) -> None:
+                 backoff: Backoff | None = None, timeout: float = 10.0, server_id: str | None = None) -> None:
         self.url = url
+        self.seat_server = server_id or url
+        """What the seat store knows this server by: its address, or a name that outlives it (`risc play`'s own
+        server listens on a new port each time)."""
         self.listener = listener
         self.store = store or SeatStore()
         self.connection = Connection(url, password=password, on_message=self._on_message, on_link=listener.on_link,
@@ -222,7 +225,7 @@ class Session:
     async def join(self, game_id: str, name: str, group: int | None = None) -> msg.ServerMessage:
         reply = await self.request(msg.JoinGame(game_id=game_id, name=name, group=group))
         if isinstance(reply, msg.Joined):
-            self.store.save(self.url, reply.game_id, reply.player, reply.token)
+            self.store.save(self.seat_server, reply.game_id, reply.player, reply.token)
             self._follow(Followed(reply.game_id, reply.player, token=reply.token))
         return reply
 
@@ -252,7 +255,7 @@ class Session:
         else:
             self._early.pop(game_id, None)
             if isinstance(reply, msg.Error) and reply.code in (ErrorCode.BAD_TOKEN, ErrorCode.NO_SUCH_GAME):
-                self.store.forget(self.url, game_id, player)
+                self.store.forget(self.seat_server, game_id, player)
         return reply
 
     async def leave(self, game_id: str) -> msg.ServerMessage:
@@ -261,14 +264,14 @@ class Session:
             known = self.followed.pop(game_id, None)
             if known is not None and known.player is not None and (not known.started or known.lost
                                                                    or known.finished):
-                self.store.forget(self.url, game_id, known.player)
+                self.store.forget(self.seat_server, game_id, known.player)
         return reply
 
     def stop_following(self, game_id: str) -> None:
         self.followed.pop(game_id, None)
 
     def saved_seats(self, name: str | None = None) -> list[Seat]:
-        return self.store.seats_for(self.url, name)
+        return self.store.seats_for(self.seat_server, name)
 
     # ---- playing ---------------------------------------------------------------------------------------------------
 
@@ -334,8 +337,10 @@ class Session:
         elif isinstance(message, msg.Resumed) and message.ref is None:
             self._seated_by_rematch(message)
         elif isinstance(message, msg.Error) and message.ref is None:
-            if message.code == ErrorCode.NOT_SEATED and message.game_id in self.followed:
-                self.followed.pop(message.game_id, None)
+            if message.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) and message.game_id in self.followed:
+                gone = self.followed.pop(message.game_id)
+                if message.code == ErrorCode.NO_SUCH_GAME and gone.player is not None:  # closed before it started
+                    self.store.forget(self.seat_server, message.game_id, gone.player)
             self.listener.on_notice(message)
         elif isinstance(message, msg.ShuttingDown):
             self.listener.on_shutdown(message.message)
@@ -345,12 +350,12 @@ class Session:
         previous = next((f for f in self.followed.values() if f.player == message.player and f.finished), None)
         token = previous.token if previous is not None else None
         if token is None and previous is not None:
-            seat = self.store.get(self.url, previous.game_id, message.player)
+            seat = self.store.get(self.seat_server, previous.game_id, message.player)
             token = seat.token if seat is not None else None
         if token is not None:
-            self.store.save(self.url, message.game_id, message.player, token)
+            self.store.save(self.seat_server, message.game_id, message.player, token)
         if previous is not None:
-            self.store.forget(self.url, previous.game_id, message.player)
+            self.store.forget(self.seat_server, previous.game_id, message.player)
             self.followed.pop(previous.game_id, None)
             self._spawn_leave(previous.game_id)
         followed = Followed(message.game_id, message.player, token=token)
@@ -373,7 +378,7 @@ class Session:
             if followed.player is not None:
                 token = followed.token
                 if token is None:
-                    seat = self.store.get(self.url, followed.game_id, followed.player)
+                    seat = self.store.get(self.seat_server, followed.game_id, followed.player)
                     token = seat.token if seat is not None else None
                 if token is None:
                     continue

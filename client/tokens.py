@@ -3,8 +3,12 @@
 The file lives in the user's config directory ($XDG_CONFIG_HOME/risc, else ~/.config/risc), readable by its owner
 only (mode 0600, the directory 0700): a token is the one key to a seat. Seats are keyed by server address and game
 id and player: several players on one computer (each in their own terminal) each keep their own seat in the same
-game. Each seat remembers when it was saved, so the newest seat on a server is the one to go back to. A damaged file
-is treated as empty rather than stopping the client.
+game. Each seat remembers when it was saved, so the newest seat on a server is the one to go back to, and the last
+log entry its player was shown, so that coming back shows what came after. A damaged file is treated as empty rather
+than stopping the client.
+
+Several clients of one user share the file (three players on one computer, each in a terminal), so every change is
+read, made and written under a lock on a file beside it: one client's save never undoes another's.
 """
 
 from __future__ import annotations
@@ -13,10 +17,29 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 FILE_NAME = "seats.json"
+
+
+@contextlib.contextmanager
+def _exclusive(path: Path) -> Iterator[None]:
+    """Hold the lock beside `path` (flock where there is one; Windows clients go unlocked, as one user rarely runs
+    several there). The lock file stays: removing it would race with the next holder."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    descriptor = os.open(path.with_name(f".{path.name}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing lets go of the lock
 
 
 def config_dir() -> Path:
@@ -67,8 +90,9 @@ class SeatStore:
     def save(self, server: str, game_id: str, player: str, token: str, seq: int = 0) -> Seat:
         key = server_key(server)
         seat = Seat(key, game_id, player, token, time.time(), seq)
-        kept = [s for s in self._read() if (s.server, s.game_id, s.player) != (key, game_id, player)]
-        self._write([*kept, seat])
+        with _exclusive(self.path):
+            kept = [s for s in self._read() if (s.server, s.game_id, s.player) != (key, game_id, player)]
+            self._write([*kept, seat])
         return seat
 
     def get(self, server: str, game_id: str, player: str | None = None) -> Seat | None:
@@ -80,13 +104,13 @@ class SeatStore:
 
     def seen(self, server: str, game_id: str, player: str, seq: int) -> None:
         """Remember how far this seat's player has seen the game's log (no newer save is undone by it)."""
-        seat = self.get(server, game_id, player)
-        if seat is not None and seat.seq < seq:
+        key = server_key(server)
+        with contextlib.suppress(OSError), _exclusive(self.path):
             seats = self._read()
-            updated = [Seat(s.server, s.game_id, s.player, s.token, s.saved_at, max(s.seq, seq))
-                       if (s.server, s.game_id, s.player) == (seat.server, game_id, player) else s for s in seats]
-            with contextlib.suppress(OSError):
-                self._write(updated)
+            if not any((s.server, s.game_id, s.player) == (key, game_id, player) and s.seq < seq for s in seats):
+                return
+            self._write([Seat(s.server, s.game_id, s.player, s.token, s.saved_at, max(s.seq, seq))
+                         if (s.server, s.game_id, s.player) == (key, game_id, player) else s for s in seats])
 
     def seats_for(self, server: str, player: str | None = None) -> list[Seat]:
         """The seats held on a server (by one player, when named), newest first."""
@@ -98,9 +122,9 @@ class SeatStore:
     def forget(self, server: str, game_id: str, player: str | None = None) -> None:
         """Forget a seat (the named player's, or every seat kept in that game)."""
         key = server_key(server)
-        seats = self._read()
-        kept = [s for s in seats if not ((s.server, s.game_id) == (key, game_id)
-                                         and (player is None or s.player == player))]
-        if len(kept) != len(seats):
-            with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError), _exclusive(self.path):
+            seats = self._read()
+            kept = [s for s in seats if not ((s.server, s.game_id) == (key, game_id)
+                                             and (player is None or s.player == player))]
+            if len(kept) != len(seats):
                 self._write(kept)

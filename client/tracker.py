@@ -11,12 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from prompt_toolkit.formatted_text import FormattedText
+from pydantic import BaseModel
 
 from client import render
 from client.render import Fragments
 from client.session import Followed
 from shared.game.presentation import Context, Palette, Presentation
 from shared.protocol.lobby import GameStatus
+from shared.protocol.log import RematchDeclined
 from shared.protocol.messages import Update
 
 
@@ -26,6 +28,10 @@ class Tracker:
     history: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
     _stage: Any = None
     _lost_told: bool = False
+    _presence: dict[str, tuple[bool, bool]] = field(default_factory=dict)
+    """Each other player's (connected, handed over) as last seen: a change is news."""
+    last_report: list[Any] = field(default_factory=list)
+    """The game's events of the last update that brought any (a turn's result): `report` shows them again."""
 
     # ---- what the client knows ------------------------------------------------------------------------------------
 
@@ -88,6 +94,12 @@ class Tracker:
         if update.snapshot and f.seq > 0 and self._stage is not None:
             out.append(("class:muted", f"(Caught up with game {f.game_id}.)\n"))
         out += render.entries(entries, presentation, palette, f.player)
+        own_events = [e for e in entries if not isinstance(e, BaseModel | dict)]
+        if own_events:
+            self.last_report = own_events
+        out += self._comings_and_goings(palette)
+        if any(isinstance(e, RematchDeclined) for e in entries):
+            out += self._rematch_outlook()
         game = f.game
         if game is None or game.status is GameStatus.LOBBY or f.view is None or presentation is None:
             if game is not None and game.status is GameStatus.LOBBY and game.free:
@@ -106,6 +118,70 @@ class Tracker:
                                           "the lobby.\n"))
         return FormattedText(out)
 
+    def _comings_and_goings(self, palette: Palette) -> Fragments:
+        """Who dropped and who came back since the last update, while the game is played."""
+        game = self.followed.game
+        if game is None:
+            return []
+        out: Fragments = []
+        playing = game.status is GameStatus.PLAYING
+        for seat in game.seats:
+            now = (seat.connected, seat.handed_over)
+            before = self._presence.get(seat.name)
+            self._presence[seat.name] = now
+            if before is None or before == now or seat.name == self.player or not playing or seat.eliminated:
+                continue
+            if before[1] or now[1]:
+                continue  # the log's own entries say the computer took the seat, and that its player took it back
+            elif before[0] and not now[0]:
+                if not seat.awaited:
+                    told = " dropped."
+                elif game.settings.turn_seconds:
+                    told = " dropped: the game waits for them until the time runs out."
+                else:
+                    told = (f" dropped: the game waits for them (if they stay away, handover {seat.name} lets the "
+                            "computer play for them).")
+                out += [*palette.name(seat.name), ("class:hint", told + "\n")]
+            elif now[0] and not before[0]:
+                out += [*palette.name(seat.name), ("class:hint", " is back.\n")]
+        return out
+
+    def rematch_problem(self) -> str | None:
+        """Why there can be no rematch any more (too few players left at the table for the rule set), or None."""
+        f = self.followed
+        game, ruleset = f.game, f.ruleset
+        if game is None or ruleset is None or not game.rematch_declined:
+            return None
+        try:
+            fewest, _ = ruleset.player_counts(ruleset.options(game.settings.options))
+        except ValueError:
+            return None
+        left = [s.name for s in game.seats if s.name not in game.rematch_declined]
+        if len(left) >= fewest:
+            return None
+        gone = ", ".join(game.rematch_declined)
+        return (f"There will be no rematch: {gone} left the table, and a {game.ruleset_title or ruleset.title} game "
+                f"needs at least {fewest} players.")
+
+    def _rematch_outlook(self) -> Fragments:
+        """After someone left a finished game: whether the others can still have their rematch, and what it waits
+        for."""
+        f = self.followed
+        game = f.game
+        if game is None or f.player is None or game.rematch_game is not None:
+            return []
+        problem = self.rematch_problem()
+        if problem is not None:
+            return [("class:hint", f"{problem} Type leave to go back to the lobby.\n")]
+        left = [s.name for s in game.seats if s.name not in game.rematch_declined]
+        waiting = [n for n in left if n not in game.rematch]
+        if not game.rematch:
+            return [("class:hint", f"A rematch can still be had by {', '.join(left)}: type rematch to ask for "
+                                   "it, or leave.\n")]
+        if waiting:
+            return [("class:hint", f"The rematch goes on without them: waiting for {', '.join(waiting)} to ask.\n")]
+        return []
+
     def _new_stage(self) -> Fragments:
         """A new turn or phase, or the end: the board, and what the player can do now."""
         f = self.followed
@@ -113,7 +189,7 @@ class Tracker:
         assert presentation is not None and f.game_map is not None
         if f.finished:
             return self.game_over()
-        out: Fragments = list(presentation.board(f.view, f.game_map, self.palette(), f.player, f.orders))
+        out: Fragments = list(presentation.stage_board(f.view, f.game_map, self.palette(), f.player, f.orders))
         if f.player is not None and not f.lost:
             out += presentation.hint(f.view, f.game_map, f.player, f.awaited)
             if not f.awaited and f.game is not None and not f.game.simultaneous:
@@ -130,7 +206,7 @@ class Tracker:
         palette = self.palette()
         out: Fragments = []
         if presentation is not None and f.game_map is not None and f.view is not None:
-            out += [*presentation.board(f.view, f.game_map, palette, f.player, ()), ("", "\n")]
+            out += [*presentation.stage_board(f.view, f.game_map, palette, f.player, ()), ("", "\n")]
         game = f.game
         if game is not None:
             if game.winner is not None:
@@ -161,30 +237,41 @@ class Tracker:
     # ---- the status bar -----------------------------------------------------------------------------------------
 
     def status(self, now: float) -> str:
+        return " | ".join(text for text, _ in self.status_parts(now))
+
+    def status_parts(self, now: float) -> list[tuple[str, int]]:
+        """The status bar's parts in the order shown, each with how much it matters (0 most): a narrow terminal
+        drops the least important first."""
         f = self.followed
         game = f.game
+        where = f"{f.player or 'watching'} in {f.game_id}"
         if game is None or game.status is GameStatus.LOBBY:
-            seats = "" if game is None else f" {len(game.seats)}/{game.settings.players} seated"
-            return f"game {f.game_id}: waiting for players{seats}"
-        who = "watching" if f.watching else f.player
+            seats = "" if game is None else f", {len(game.seats)}/{game.settings.players} seated"
+            return [(f"{where}: waiting for players{seats}", 0)]
         if game.status is GameStatus.FINISHED:
             result = f"{game.winner} won" if game.winner else "a draw" if game.draw else "over"
-            return f"game {f.game_id} | {who} | over: {result} after turn {game.turn}"
-        parts = [f"game {f.game_id}", str(who), f"{game.phase}, turn {game.turn}"]
-        if game.simultaneous:
-            alive = [s for s in game.seats if not s.eliminated]
-            done = [s.name for s in alive if s.committed]
-            parts.append(f"committed {len(done)}/{len(alive)}" + (f": {', '.join(done)}" if done else ""))
-        else:
-            parts.append(f"to play: {', '.join(f.waiting_for()) or 'nobody'}")
+            return [(f"{where}: over, {result} after turn {game.turn}", 0)]
+        parts = [(f"{where}: turn {game.turn}, {game.phase}", 0)]
+        if f.lost:
+            parts.append(("you lost", 0))
+        if f.deadline is not None:
+            left = max(0, int(f.deadline - now + 0.999))
+            parts.append((f"{left // 60}:{left % 60:02d} left", 0))
         presentation = self.presentation
         if presentation is not None and f.view is not None and f.player is not None and f.awaited:
             extra = presentation.status(f.view, f.player, f.orders)
             if extra:
-                parts.append(extra)
-        if f.deadline is not None:
-            left = max(0, int(f.deadline - now + 0.999))
-            parts.append(f"{left // 60}:{left % 60:02d} left")
-        if f.lost:
-            parts.append("you lost")
-        return " | ".join(parts)
+                parts.append((extra, 1))
+        if game.simultaneous:
+            alive = [s for s in game.seats if not s.eliminated]
+            done = [s.name for s in alive if s.committed]
+            if f.committed:
+                waiting = [s.name for s in alive if not s.committed]
+                parts.append((f"committed, waiting for {', '.join(waiting)}" if waiting else "committed", 1))
+            else:
+                parts.append((f"{len(done)}/{len(alive)} committed", 2))
+                if done:
+                    parts.append((", ".join(done), 4))
+        else:
+            parts.append((f"to play: {', '.join(f.waiting_for()) or 'nobody'}", 1))
+        return parts

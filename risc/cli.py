@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 
 # Each module defines `register(subparsers)`, which adds its parser and sets `handler` (args -> exit status).
 COMMAND_MODULES = [
@@ -23,8 +25,16 @@ COMMAND_MODULES = [
 ]
 
 
+def version() -> str:
+    try:
+        return metadata.version("risc")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="risc", description="RISC: simultaneous-turn conquest on a LAN.")
+    parser.add_argument("--version", action="version", version=f"risc {version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).register(subparsers)
@@ -32,6 +42,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # here, where a reader that went away can still be answered quietly
+        return status
+    except BrokenPipeError:
+        # Whoever read our output stopped (`risc maps list | head -1`): that is not an error worth a traceback.
+        # Python would try to flush stdout again on the way out and complain, so it goes to the null device.
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        return 1
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)

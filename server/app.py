@@ -39,7 +39,8 @@ class RiscServer:
                            bot_turn_pause=config.bot_turn_pause, catalogue=catalogue, seeds=seeds, clock=clock,
                            min_turn_seconds=config.min_turn_seconds, hand_over_after=config.hand_over_after,
                            open_games_per_connection=config.open_games_per_connection,
-                           open_games_per_address=config.open_games_per_address)
+                           open_games_per_address=config.open_games_per_address,
+                           unstarted_expiry=config.unstarted_game_expiry)
         self.transport = Transport(config, self.lobby)
 
     @property

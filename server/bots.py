@@ -25,24 +25,13 @@ from shared.bots.tournament import make_strategy
 from shared.game.ruleset import AnyRuleSet
 from shared.game.strategy import Strategy
 from shared.protocol.codes import ErrorCode
-from shared.protocol.lobby import GameSettings, GameStatus, GameSummary
+from shared.protocol.lobby import GameStatus, GameSummary
 from shared.protocol.messages import Update
 
 logger = logging.getLogger("risc.server")
 
-BOT_PREFIX = "bot-"
-
-
-def bot_names(settings: GameSettings) -> list[str]:
-    """The names of a game's server-run seats: bot-STRATEGY-1, bot-STRATEGY-2, ..."""
-    return [f"{BOT_PREFIX}{settings.bot_strategy}-{i}" for i in range(1, settings.bots + 1)]
-
-
 class ServerBot:
     """One seat played by the server, following whichever games it sits in (a rematch seats it again)."""
-
-    computer = True
-    """What the match counts: a seat the server plays (no vote on hand-overs; shown as the computer's)."""
 
     def __init__(self, name: str, strategy: Strategy, find_match: Callable[[str], Match],
                  seed: int | None = None, pause: float = 0.0, stand_in: bool = False) -> None:
@@ -135,7 +124,7 @@ class ServerBot:
 
 def only_bots_left(match: Match, game: GameSummary) -> bool:
     """Whether every player still in the game is one the server plays (their names are reserved when it is made)."""
-    bots = set(bot_names(match.settings))
+    bots = set(core.server_seat_names(match.settings))
     return all(s.name in bots for s in game.seats if not s.eliminated)
 
 
@@ -151,7 +140,7 @@ async def seat_bots(match: Match, find_match: Callable[[str], Match], pause: flo
     """Fill the seats a new game's settings ask for, each with a fresh computer player."""
     bots: list[ServerBot] = []
     strategy = match.settings.bot_strategy or match.ruleset.default_strategy
-    for name in bot_names(match.settings):
+    for name in core.server_seat_names(match.settings):
         bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match, pause=pause)
         summary = match.summary()
         group = None
@@ -169,7 +158,7 @@ async def reseat_bots(match: Match, find_match: Callable[[str], Match], pause: f
     """A restored game's server-run seats, played again from where the store left them."""
     seated = {s.name for s in match.seats}
     bots: list[ServerBot] = []
-    for name in bot_names(match.settings):
+    for name in core.server_seat_names(match.settings):
         if name in seated:
             strategy = match.settings.bot_strategy or match.ruleset.default_strategy
             bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match, pause=pause)

@@ -59,6 +59,9 @@ class ServerConfig:
     """The shortest turn time limit a game may have: shorter ones would have games play themselves."""
     hand_over_after: float = 120.0
     """How long a seat must be without its player before the others may hand it to the server's computer player."""
+    unstarted_game_expiry: float = 600.0
+    """An unstarted game in which no player has sat with a live connection for this long is closed (the server's own
+    players do not count); one whose last player leaves it is closed at once. 0: never."""
     maps: tuple[Path, ...] = ()
     """Folders of map files the server offers besides its bundled maps (`--maps DIR`)."""
     web_root: Path | None = None

@@ -99,6 +99,11 @@ def start(table: Table, seats: Sequence[SeatRecord]) -> Decision:
 
 # ---- the lobby ----------------------------------------------------------------------------------------------------
 
+def server_seat_names(settings: GameSettings) -> list[str]:
+    """The names of a game's seats the server's own computer players take: bot-STRATEGY-1, bot-STRATEGY-2, ..."""
+    return [f"bot-{settings.bot_strategy}-{i}" for i in range(1, settings.bots + 1)]
+
+
 def join(table: Table, name: str, group: int | None, token_hash: str) -> Decision:
     if table.game is not None:
         raise Refusal(ErrorCode.GAME_STARTED, f"game {table.game_id} has started: watch it instead")
@@ -384,7 +389,8 @@ def summary(table: Table, connected: set[str], spectators: int, computers: froze
         territories=len(table.game_map.territories),
         seats=[SeatInfo(name=s.name, connected=s.name in connected, group=s.group, eliminated=s.name in eliminated,
                         committed=s.name in committed, awaited=s.name in waited,
-                        computer=s.name in computers or s.name in table.handed_over) for s in table.seats],
+                        computer=s.name in computers or s.name in table.handed_over,
+                        handed_over=s.name in table.handed_over) for s in table.seats],
         free=table.settings.players - len(table.seats), status=table.summary_status,
         phase="lobby" if status is None else ("finished" if status.finished else status.phase),
         turn=0 if status is None else status.turn, step=0 if game is None else game.step,

@@ -47,7 +47,7 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
         case JoinGame():
             await lobby.get(message.game_id).join(sub, message.name, message.group, message.ref)
         case LeaveGame():
-            await lobby.get(message.game_id).leave(sub, message.ref)
+            await lobby.leave(sub, message.game_id, message.ref)
         case WatchGame():
             await lobby.get(message.game_id).watch(sub, message.last_seq, message.follow, message.ref)
         case Resume():

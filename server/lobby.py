@@ -11,13 +11,15 @@ from pydantic import ValidationError
 
 from server.bots import ServerBot, check_strategy, reseat_bots, seat_bots, seat_substitute
 from server.catalogue import Catalogue, read_upload
-from server.clock import Clock, LoopClock
+from server.clock import Clock, LoopClock, Timer
 from server.codec import map_from_dict
 from server.match import Match, Subscriber
 from server.refusal import Refusal
 from server.storage.base import SeatRecord, Storage
+from server.tasks import BackgroundTasks
 from shared.game.ruleset import AnyRuleSet
 from shared.maps.model import GameMap
+from shared.protocol import wording
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary, MapInfo, RuleSetInfo
 from shared.protocol.messages import MapUpload
@@ -40,11 +42,7 @@ def ruleset_info(ruleset: AnyRuleSet) -> RuleSetInfo:
 
 
 def _options_problem(exc: ValidationError) -> str:
-    parts = []
-    for error in exc.errors(include_url=False)[:4]:
-        where = ".".join(str(p) for p in error["loc"]) or "options"
-        parts.append(f"{where}: {error['msg']}")
-    return "; ".join(parts)
+    return wording.problems(exc)
 
 
 class Lobby:
@@ -52,7 +50,8 @@ class Lobby:
                  bot_turn_pause: float = 0.0, catalogue: Catalogue | None = None,
                  seeds: Callable[[], int] | None = None, clock: Clock | None = None,
                  min_turn_seconds: float = 0.0, hand_over_after: float = 120.0,
-                 open_games_per_connection: int = 3, open_games_per_address: int = 10) -> None:
+                 open_games_per_connection: int = 3, open_games_per_address: int = 10,
+                 unstarted_expiry: float = 600.0) -> None:
         self.storage = storage
         self.max_games = max_games
         self.finished_games_kept = finished_games_kept
@@ -64,11 +63,15 @@ class Lobby:
         self.open_games_per_address = open_games_per_address
         self._creators: dict[str, tuple[int, str]] = {}
         """Who created each game still in its lobby: (connection, address)."""
+        self.unstarted_expiry = unstarted_expiry
+        """How long an unstarted game may go without a player in it before it is closed (0: for ever)."""
         self._seeds = seeds or (lambda: secrets.randbits(63))
         self._clock: Clock = clock or LoopClock()
         self.matches: dict[str, Match] = {}
         self._creating = asyncio.Lock()
         self.bots: list[ServerBot] = []
+        self._idle_timers: dict[str, Timer] = {}
+        self._tasks = BackgroundTasks()
 
     async def restore(self) -> int:
         """Bring back every unfinished game the store holds, read in one pass; returns how many.
@@ -102,6 +105,7 @@ class Lobby:
         for match in settled:
             if match.settings.bots or match.table.handed_over:
                 self.bots += await reseat_bots(match, self.get, self.bot_turn_pause)
+            self._watch_unstarted(match)
         return len(settled)
 
     def get(self, game_id: str) -> Match:
@@ -138,6 +142,7 @@ class Lobby:
         logger.info("game %s created: %s on %s, %d players%s", match.game_id, match.ruleset.title, game_map.name,
                     settings.players, f", {settings.turn_seconds:g} s per turn" if settings.turn_seconds else "")
         self.bots += await seat_bots(match, self.get, self.bot_turn_pause)
+        self._watch_unstarted(match)
         return match
 
     def _check_creator(self, creator: Subscriber | None) -> tuple[int, str] | None:
@@ -173,13 +178,63 @@ class Lobby:
         """Keep the newest `finished_games_kept` finished games in memory; the store keeps every game."""
         finished = [m for m in self.matches.values() if m.finished]
         for match in finished[:max(0, len(finished) - self.finished_games_kept)]:
-            del self.matches[match.game_id]
             await match.close()
-            for bot in [b for b in self.bots if match.game_id in b.games]:
-                bot.games.discard(match.game_id)
-                if not bot.games:
-                    self.bots.remove(bot)
-                    await bot.close()
+            await self._let_go(match)
+
+    async def _let_go(self, match: Match, bots: list[ServerBot] | None = None) -> None:
+        """Forget a closed game, and the server's players who sat in it (`bots`: those who did, when closing it made
+        them leave already) and nowhere else."""
+        self.matches.pop(match.game_id, None)
+        timer = self._idle_timers.pop(match.game_id, None)
+        if timer is not None:
+            timer.cancel()
+        for bot in bots if bots is not None else [b for b in self.bots if match.game_id in b.games]:
+            bot.games.discard(match.game_id)
+            if not bot.games:
+                self.bots.remove(bot)
+                await bot.close()
+
+    # ---- unstarted games nobody sits in ----------------------------------------------------------------------------
+
+    def _watch_unstarted(self, match: Match, delay: float | None = None) -> None:
+        """Look again at an unstarted game after `delay` (the expiry by default): closed if nobody was in it all
+        that time. Games that have started are left alone."""
+        if self.unstarted_expiry <= 0 or match.started:
+            return
+        game_id = match.game_id
+
+        def due() -> None:
+            self._idle_timers.pop(game_id, None)
+            self._tasks.spawn(self._check_unstarted(game_id), f"game {game_id}: checking it for players failed")
+
+        self._idle_timers[game_id] = self._clock.call_later(self.unstarted_expiry if delay is None else delay, due)
+
+    async def _check_unstarted(self, game_id: str) -> None:
+        match = self.matches.get(game_id)
+        if match is None or match.started:
+            return
+        left = match.idle_left(self.unstarted_expiry)
+        if left is not None and left <= 0:
+            minutes = self.unstarted_expiry / 60
+            shown = f"{minutes:g} minutes" if minutes >= 1 else f"{self.unstarted_expiry:g} s"
+            bots = self._sitting_in(game_id)
+            if await match.close_unstarted(f"game {game_id} was closed: nobody sat in it for {shown}"):
+                await self._let_go(match, bots)
+                return
+        self._watch_unstarted(match, left if left is not None and left > 0 else None)
+
+    async def leave(self, sub: Subscriber, game_id: str, ref: str | None) -> None:
+        """Leave a game; an unstarted game whose last player left has nobody to wait for, and closes at once."""
+        match = self.get(game_id)
+        await match.leave(sub, ref)
+        if match.started or match.people_seated():
+            return
+        bots = self._sitting_in(game_id)
+        if await match.close_unstarted(f"game {game_id} was closed: its last player left", at_once=True):
+            await self._let_go(match, bots)
+
+    def _sitting_in(self, game_id: str) -> list[ServerBot]:
+        return [b for b in self.bots if game_id in b.games]
 
     async def checked(self, settings: GameSettings, upload: MapUpload | None) -> tuple[GameSettings, GameMap]:
         """The settings as the rule set completes them, and the map: or a refusal saying what is wrong."""
@@ -247,6 +302,10 @@ class Lobby:
                 await match.disconnect(sub)
 
     async def close(self) -> None:
+        for timer in self._idle_timers.values():
+            timer.cancel()
+        self._idle_timers.clear()
+        await asyncio.gather(*self._tasks.cancel(), return_exceptions=True)
         for bot in self.bots:
             await bot.close()
         for match in list(self.matches.values()):

@@ -99,6 +99,12 @@ class Match:
         self.away_since: dict[str, float] = {}
         """Seats whose player has no connection to the game, since when (the server's clock)."""
         self.hand_over_votes: dict[str, set[str]] = {}
+        self.server_seats = frozenset(core.server_seat_names(table.settings))
+        """The seats the server's own computer players hold (they have no vote, and are nobody to wait for)."""
+        """Seats the server's own players hold (the lobby says which): they keep no unstarted game alive."""
+        self.idle_since: float | None = None
+        """Before the start: since when no player has held a seat here with a live connection (None while one
+        does). The lobby closes a game idle too long."""
         self._map_text: str | None = None
         self._deadline: float | None = None
         self._timer: Timer | None = None
@@ -130,6 +136,7 @@ class Match:
         log.extend(entries)
         match = cls(table, log, storage, rematch_factory, clock)
         match._schedule_deadline()
+        match._note_presence()
         return match
 
     def _mark_away(self) -> None:
@@ -158,6 +165,7 @@ class Match:
         match = cls(table, log, storage, rematch_factory, clock)
         match._mark_away()
         match._schedule_deadline()
+        match._note_presence()
         return match
 
     # ---- what others see -----------------------------------------------------------------------------------------
@@ -199,8 +207,8 @@ class Match:
         return self.table.status
 
     def computers(self) -> set[str]:
-        """The seats the server's own players hold now."""
-        return {seat for sub, seat in self.watchers.items() if seat is not None and getattr(sub, "computer", False)}
+        """The seats the server's own players hold."""
+        return set(self.server_seats)
 
     def summary(self) -> GameSummary:
         present = {seat for seat in self.watchers.values() if seat is not None}
@@ -272,6 +280,7 @@ class Match:
             if self.table.game is not None:
                 logger.info("game %s: started with %s", self.game_id, ", ".join(s.name for s in self.table.seats))
                 self._schedule_deadline()
+            self._note_presence()
             self._broadcast(entries, skip=sub)
             self._follow(sub, name, self.seq - len(entries))
 
@@ -288,6 +297,7 @@ class Match:
                     entries = await self._save(decision)
                     logger.info("game %s: %s left", self.game_id, seat)
             self._unfollow(sub)
+            self._note_presence()
             sub.send(Left(game_id=self.game_id, ref=ref))
             if entries:
                 self._broadcast(entries)
@@ -364,6 +374,7 @@ class Match:
         self.follows.pop(sub, None)
         self.away_since.pop(player, None)
         self.hand_over_votes.pop(player, None)
+        self._note_presence()
         return not held_before
 
     async def disconnect(self, sub: Subscriber) -> None:
@@ -372,11 +383,57 @@ class Match:
                 return
             seat = self.watchers[sub]
             self._unfollow(sub)
+            self._note_presence()
             if seat is not None and seat not in self.watchers.values():
                 # A spectator going is not news of its own, as its coming was not (see watch).
                 logger.info("game %s: %s disconnected", self.game_id, seat)
                 self.away_since[seat] = self._clock.now()
                 self._presence_changed()
+
+    # ---- an unstarted game nobody sits in ------------------------------------------------------------------------
+
+    def people_seated(self, connected: bool = False) -> bool:
+        """Whether a person (not the server's own player) holds a seat here; with `connected`, one whose connection
+        is live."""
+        held = {seat for seat in self.watchers.values() if seat is not None} if connected else \
+            {seat.name for seat in self.table.seats}
+        return any(name not in self.server_seats for name in held)
+
+    def _note_presence(self) -> None:
+        if self.started or self.people_seated(connected=True):
+            self.idle_since = None
+        elif self.idle_since is None:
+            self.idle_since = self._clock.now()
+
+    def idle_left(self, expiry: float) -> float | None:
+        """Seconds until this unstarted game may be closed for want of players (0 or less: now); None while a
+        player is here or once it has started."""
+        if self.started or self.idle_since is None:
+            return None
+        return self.idle_since + expiry - self._clock.now()
+
+    async def close_unstarted(self, reason: str, at_once: bool = False) -> bool:
+        """Close a game that never started and that nobody sits in any more (`at_once`: whatever the time): kept
+        in the store as over, with no game in it, so that a restarting server does not bring it back. Anyone still
+        following it is told `reason`. False, changing nothing, when someone sat down meanwhile."""
+        async with self.lock:
+            if self._closed or self.started or self.people_seated(connected=True) \
+                    or (at_once and self.people_seated()):
+                return False
+            progress = _progress(self.table, self.seq).model_copy(update={"status": "finished"})
+            try:
+                await self._storage.save(self.game_id, progress, [])
+            except Exception as exc:  # the game stays open; the lobby tries again later
+                logger.error("game %s: could not close it: %s", self.game_id, exc)
+                return False
+            self._closed = True
+            self._disarm()
+            for sub in list(self.watchers):
+                self._unfollow(sub)
+                sub.send(Error(code=ErrorCode.NO_SUCH_GAME, game_id=self.game_id, message=reason))
+        self._tasks.cancel()
+        logger.info("game %s: closed before it started (%s)", self.game_id, reason)
+        return True
 
     # ---- playing -------------------------------------------------------------------------------------------------
 

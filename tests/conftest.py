@@ -1,4 +1,5 @@
-"""Fixtures shared by several test modules."""
+"""What every test shares: a home of its own, so that no test reads or writes the real user's seats or games; and
+the tests' own rule set, for the tests that ask for it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,13 @@ import pytest
 
 from shared.rulesets import register, unregister
 from tests.toy_ruleset import RaceToTwenty
+
+
+@pytest.fixture(autouse=True)
+def own_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
 
 
 @pytest.fixture

@@ -7,14 +7,17 @@ from prompt_toolkit.document import Document
 
 from client.commands import (
     SPECS,
+    Board,
     Create,
     Done,
     Help,
     Issue,
     Join,
     ListOrders,
+    MapPicture,
     ParseError,
     Quit,
+    Report,
     Setting,
     Watch,
     Withdraw,
@@ -107,6 +110,12 @@ def test_a_typo_suggests_the_nearest_command(typo: str, meant: str) -> None:
     assert "help" in message
 
 
+@pytest.mark.parametrize("word", ["clear", "xyzzy", "surrender"])
+def test_words_that_only_share_letters_with_a_command_get_no_suggestion(word: str) -> None:
+    message = error_of(word)
+    assert "did you mean" not in message, message  # clear is no typo of leave
+
+
 def test_nonsense_gets_no_suggestion_but_points_to_help() -> None:
     message = error_of("xyzzy")
     assert "did you mean" not in message and "type help" in message
@@ -156,3 +165,41 @@ def test_completion_offers_own_territories_then_enemy_neighbours() -> None:
     assert offered("a 5 Oz s") == ["Scadrial"]
     assert offered("join ") == ["3fa2c1"]
     assert offered("create S") == ["seed"]
+
+
+def test_board_name_is_a_territory_a_player_or_a_continent_by_unique_prefix() -> None:
+    assert parse("board mid", SEED) == Board("Midkemia")
+    assert parse("b RED", SEED) == Board("red")
+    assert 'no territory, player or continent matches "xyz"' in error_of("board xyz")
+    assert parse("board", SEED) == Board()
+    assert parse("map", SEED) == MapPicture() and parse("report", SEED) == Report()
+
+
+def test_place_spreads_over_several_territories_all_one_s_own_or_puts_the_rest() -> None:
+    placing = Setting(RISC.presentation, Context(load_map("seed"), view(setup_state(), "green"), "green"))
+    assert parse("place 7 Narnia Oz", placing) == Issue("place", (PlaceOrder("Narnia", 4), PlaceOrder("Oz", 3)))
+    mine = [n for n, t in placing.context.view.territories.items() if t.owner == "green"]
+    spread = parse("p 4 *", placing)
+    assert isinstance(spread, Issue) and [o.territory for o in spread.orders] == mine[:4]
+    pool = placing.context.view.pool_left
+    assert parse("place rest oz", placing) == Issue("place", (PlaceOrder("Oz", pool),))
+    after = Setting(placing.presentation, Context(placing.context.game_map, placing.context.view, "green",
+                                                  (PlaceOrder("Oz", pool),)))
+    assert "no units left to place" in error_of("place rest Oz", after)
+    assert 'no territory matches "Atlantis"' in error_of("place 3 Oz Atlantis", placing)
+
+
+def test_completion_offers_another_territory_after_each_one_named_for_place() -> None:
+    placing = Setting(RISC.presentation, Context(load_map("seed"), view(setup_state(), "green"), "green"))
+    completer = CommandCompleter(StaticCandidates(placing, "placement"))
+    offered = [c.text for c in completer.get_completions(Document("place 5 Narnia "), None)]  # type: ignore[arg-type]
+    mine = [n for n, t in placing.context.view.territories.items() if t.owner == "green"]
+    assert offered == [n for n in load_map("seed").names if n in mine]
+
+
+def setup_state() -> object:
+    """The seed map's placement, before anyone has placed."""
+    from tests.engine_support import setup
+
+    return setup(load_map("seed"), ("green", "blue", "red"), seed=1)
+

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from typing import Any
 
 from client import render
 from shared.game.game import Game
 from shared.game.presentation import Fragments, Palette
 from shared.game.turns import issue
+from shared.maps import load_map
 from shared.rulesets.risc.events import Combat, GameWon, PlayerEliminated, TurnStarted, UnitsMoved, UnitsReceived
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.presentation import combat_line
@@ -38,22 +41,75 @@ def styled(text: Fragments, words: str) -> set[str]:
     return {fragment[0] for fragment in text if fragment[1] == words}
 
 
-def test_the_board_lists_each_player_s_territories_as_the_seed_does_own_first() -> None:
+def test_the_board_is_a_territory_a_line_with_its_neighbours_short_and_every_holder_s_mark() -> None:
     assert render.plain(board(seed_state(), "Blue")) == (
-        "Blue (you):\n"
-        "  6 units in Elantris (next to: Narnia, Midkemia, Roshar, Scadrial)\n"
-        "  3 units in Roshar (next to: Elantris, Scadrial, Hogwarts)\n"
-        "  5 units in Scadrial (next to: Midkemia, Oz, Elantris, Roshar, Mordor, Hogwarts)\n"
-        "\n"
-        "Green:\n"
-        "  10 units in Narnia (next to: Midkemia, Elantris)\n"
-        "  12 units in Midkemia (next to: Narnia, Oz, Elantris, Scadrial)\n"
-        "  8 units in Oz (next to: Midkemia, Scadrial, Gondor, Mordor)\n"
-        "\n"
-        "Red:\n"
-        "  13 units in Gondor (next to: Oz, Mordor)\n"
-        "  14 units in Mordor (next to: Oz, Scadrial, Gondor, Hogwarts)\n"
-        "  3 units in Hogwarts (next to: Roshar, Scadrial, Mordor)\n")
+        "A Green  B Blue (you)  C Red\n"
+        "  Narnia   10 A | Mid 12 A, Ela 6 B\n"
+        "  Midkemia 12 A | Nar 10 A, Oz 8 A, Ela 6 B, Sca 5 B\n"
+        "  Oz        8 A | Mid 12 A, Sca 5 B, Gon 13 C, Mor 14 C\n"
+        "  Elantris  6 B | Nar 10 A, Mid 12 A, Ros 3 B, Sca 5 B\n"
+        "  Roshar    3 B | Ela 6 B, Sca 5 B, Hog 3 C\n"
+        "  Scadrial  5 B | Mid 12 A, Oz 8 A, Ela 6 B, Ros 3 B, Mor 14 C, Hog 3 C\n"
+        "  Gondor   13 C | Oz 8 A, Mor 14 C\n"
+        "  Mordor   14 C | Oz 8 A, Sca 5 B, Gon 13 C, Hog 3 C\n"
+        "  Hogwarts  3 C | Ros 3 B, Sca 5 B, Mor 14 C\n")
+
+
+def test_board_name_shows_one_territory_with_its_neighbours_one_player_or_one_continent() -> None:
+    state = seed_state()
+    shown = render.plain(SHOW.board(view(state, "Blue"), state.game_map, PALETTE, "Blue", focus="Oz"))
+    assert [row.split()[0] for row in shown.splitlines()[1:]] == ["Midkemia", "Oz", "Scadrial", "Gondor", "Mordor"]
+    shown = render.plain(SHOW.board(view(state, "Blue"), state.game_map, PALETTE, "Blue", focus="Red"))
+    assert [row.split()[0] for row in shown.splitlines()[1:]] == ["Gondor", "Mordor", "Hogwarts"]
+    world = load_map("meridian")
+    big = setup(world, PLAYERS, seed=3)
+    shown = render.plain(SHOW.board(view(big, "Blue"), world, PALETTE, "Blue", focus="Rime"))
+    assert shown.splitlines()[1].startswith("Rime  A ") and len(shown.splitlines()) == 12
+
+
+def test_a_large_map_is_grouped_by_continent_and_each_turn_shows_only_the_player_s_front() -> None:
+    world = load_map("meridian")
+    state = setup(world, PLAYERS, seed=3)
+    whole = render.plain(SHOW.board(view(state, "Green"), world, PALETTE, "Green"))
+    assert [row for row in whole.splitlines() if not row.startswith(" ")][1:] == [
+        f"{c.name}  " + "  ".join(f"{m} {n}" for m, n in counts)
+        for c, counts in continent_counts(state, world)]
+    assert len(whole.splitlines()) == 1 + 6 + 60
+    turn = render.plain(SHOW.stage_board(view(state, "Green"), world, PALETTE, "Green"))
+    front = [row.split()[0] for row in turn.splitlines() if row.startswith("  ")]
+    mine = [n for n in world.names if state.board.owner[n] == "Green"]
+    assert front and set(front) < set(mine)
+    assert all(any(state.board.owner[m] != "Green" for m in world.neighbours(n)) for n in front)
+    behind = turn.split("Behind your front: ")[1].split("\n(board")[0]
+    assert sorted(part.split()[0] for part in behind.replace("\n", " ").split(", ")) == sorted(set(mine) - set(front))
+    assert len(turn.splitlines()) < 30
+
+
+def continent_counts(state: RiscGame, world: Any) -> list[tuple[Any, list[tuple[str, int]]]]:
+    found = []
+    for continent in world.continents:
+        members = [t.name for t in world.territories if t.continent == continent.name]
+        owners = [state.board.owner[n] for n in members]
+        found.append((continent, [(PALETTE.mark(p), owners.count(p)) for p in PLAYERS if owners.count(p)]))
+    return found
+
+
+def test_the_map_is_drawn_from_its_coordinates_with_marks_and_units_or_not_at_all() -> None:
+    world = load_map("meridian")
+    state = setup(world, PLAYERS, seed=3)
+    picture = SHOW.picture(view(state, "Green"), world, PALETTE, "Green", 79, 20)
+    assert picture is not None
+    rows = render.plain(picture).splitlines()
+    assert len(rows) <= 22 and all(len(row) <= 79 for row in rows)
+    grid = rows[:-2]
+    cells = [cell for row in grid for cell in re.findall(r"[A-Z][a-z]{2} [ABC-]\d+", row)]
+    assert len(cells) == 60, "every territory has its place"
+    top, bottom = grid[0], [row for row in grid if row.strip()][-1]
+    assert "Fro " in top and "Sou " in bottom, "the Rime is drawn at the top, the Austral ice at the bottom"
+    assert styled(picture, "Fro C0") == {PALETTE.style(state.board.owner["Frostgate"])}
+    unplaced = dataclasses.replace(seed_map(), territories=tuple(
+        dataclasses.replace(t, x=None, y=None) for t in seed_map().territories))
+    assert SHOW.picture(view(seed_state(), "Green"), unplaced, PALETTE, "Green", 79, 20) is None
 
 
 def test_each_player_has_their_own_colour_the_same_for_every_viewer() -> None:
@@ -67,14 +123,14 @@ def test_each_player_has_their_own_colour_the_same_for_every_viewer() -> None:
     assert len(colours) == 3
 
 
-def test_a_spectator_s_board_follows_the_seat_order_and_shows_neutral_territories_last() -> None:
+def test_a_spectator_s_board_marks_neutral_territories_too() -> None:
     owners = {t: NAMES[o] for t, o in SEED_OWNERS.items()}
     owners["Gondor"] = None  # type: ignore[assignment]
     state = make_state(seed_map(), owners, {**SEED_UNITS, "Gondor": 3, "Roshar": 1}, players=PLAYERS)
     text = render.plain(board(state, None))
-    assert [line for line in text.splitlines() if line.endswith(":")] == ["Green:", "Blue:", "Red:", "neutral:"]
-    assert text.endswith("neutral:\n  3 units in Gondor (next to: Oz, Mordor)\n")
-    assert "  1 unit in Roshar (next to: Elantris, Scadrial, Hogwarts)\n" in text
+    assert text.splitlines()[0] == "A Green  B Blue  C Red  - neutral"
+    assert "  Gondor    3 - | Oz 8 A, Mor 14 C\n" in text
+    assert "  Roshar    1 B | Ela 6 B, Sca 5 B, Hog 3 C\n" in text
 
 
 def test_the_summary_counts_territories_and_units() -> None:
@@ -109,13 +165,10 @@ def test_combat_lines_a_combined_force_against_neutral_and_against_nobody() -> N
     assert render.plain(combat_line(empty, palette)).endswith("Red takes Roshar, 1 unit left.")
 
 
-def test_the_example_turn_reads_one_line_per_happening() -> None:
+def test_the_example_turn_reads_one_line_per_happening_for_a_spectator() -> None:
     """Each combat of the seed's example turn gets one line that agrees with the engine's own account of it."""
-    orders = {"Green": [MoveOrder(3, "Narnia", "Oz"), AttackOrder(10, "Midkemia", "Scadrial")],
-              "Blue": [AttackOrder(4, "Scadrial", "Hogwarts")],
-              "Red": [MoveOrder(6, "Mordor", "Hogwarts")]}
-    _, happened = play_turn(seed_state(), orders, seed=7)
-    lines = render.plain(events(happened, "Green")).splitlines()
+    _, happened = example_turn()
+    lines = render.plain(events(happened, None)).splitlines()
     moves = [e for e in happened if isinstance(e, UnitsMoved)]
     combats = [e for e in happened if isinstance(e, Combat)]
     received = [e for e in happened if isinstance(e, UnitsReceived)]
@@ -127,6 +180,32 @@ def test_the_example_turn_reads_one_line_per_happening() -> None:
     assert lines[len(moves) + len(combats)] == "New units: " + ", ".join(
         f"{r.player} +{r.units}" for r in received) + "."
     assert lines[-1].strip() == "Turn 2"
+
+
+def example_turn() -> tuple[RiscGame, list[Any]]:
+    orders = {"Green": [MoveOrder(3, "Narnia", "Oz"), AttackOrder(10, "Midkemia", "Scadrial")],
+              "Blue": [AttackOrder(4, "Scadrial", "Hogwarts")],
+              "Red": [MoveOrder(6, "Mordor", "Hogwarts")]}
+    return play_turn(seed_state(), orders, seed=7)
+
+
+def test_a_player_s_turn_report_leads_with_what_they_won_and_lost() -> None:
+    _, happened = example_turn()
+    scadrial = next(e for e in happened if isinstance(e, Combat) and e.territory == "Scadrial")
+    hogwarts = next(e for e in happened if isinstance(e, Combat) and e.territory == "Hogwarts")
+    blue = render.plain(events(happened, "Blue")).splitlines()
+    took = "took" if scadrial.attacker_won else "held"
+    assert blue[0].startswith("This turn ")
+    assert ("you lost Scadrial to Green" if scadrial.attacker_won else "you held Scadrial against Green") in blue[0]
+    assert ("you took Hogwarts (Red)" if hogwarts.attacker_won else "your attack failed at Hogwarts") in blue[0]
+    assert blue[1:3] == [f"  {render.plain(combat_line(c, PALETTE))}" for c in (scadrial, hogwarts)]
+    assert blue[3] == "Others moved: Green 3 from Narnia to Oz; Red 6 from Mordor to Hogwarts."
+    assert blue[4].startswith("New units: ")
+    green = render.plain(events(happened, "Green")).splitlines()
+    assert green[2] == "You moved 3 from Narnia to Oz."
+    assert green[3].startswith(f"Elsewhere: Blue {'took' if hogwarts.attacker_won else 'failed to take'} "
+                               "Hogwarts from Red (4 against ")
+    assert took
 
 
 def test_eliminations_and_victory_speak_to_the_player_concerned() -> None:
@@ -158,7 +237,8 @@ def test_during_placement_the_board_shows_what_you_have_placed_and_nobody_else_s
         assert isinstance(placed, Game)
         state = placed
     mine = render.plain(board(state, "Green"))
-    assert f"(+5 to place) in {green[0]} " in mine and f"(+2 to place) in {green[1]} " in mine
+    rows = {row.split()[0]: row for row in mine.splitlines()[1:]}
+    assert " 0 (+5 to place) A |" in rows[green[0]] and " 0 (+2 to place) A |" in rows[green[1]]
     assert mine.count("to place") == 2
     for viewer in ("Blue", None):  # R10: the others learn nothing of it
         assert "to place" not in render.plain(board(state, viewer))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from client import render
+from client.app import fit
 from client.session import Followed
 from client.tracker import Tracker
 from shared.game.turns import awaiting
@@ -76,11 +77,14 @@ def test_the_status_bar_shows_game_turn_commits_and_time_left() -> None:
     tracker = tracker_of("Ann")
     state = start().evolve(committed=frozenset({"Cy"}))
     take(tracker, update(state, "Ann", 3, [PlayerCommitted(player="Cy", turn=1)], deadline_in=75.2), now=100.0)
-    assert tracker.status(now=100.0) == "game g1 | Ann | orders, turn 1 | committed 1/3: Cy | 1:16 left"
-    assert tracker.status(now=170.0) == "game g1 | Ann | orders, turn 1 | committed 1/3: Cy | 0:06 left"
+    assert tracker.status(now=100.0) == "Ann in g1: turn 1, orders | 1:16 left | 1/3 committed | Cy"
+    assert tracker.status(now=170.0) == "Ann in g1: turn 1, orders | 0:06 left | 1/3 committed | Cy"
     watcher = tracker_of(None)
     take(watcher, update(state, None, 3, []))
-    assert watcher.status(now=0.0) == "game g1 | watching | orders, turn 1 | committed 1/3: Cy"
+    assert watcher.status(now=0.0) == "watching in g1: turn 1, orders | 1/3 committed | Cy"
+    done = start().evolve(committed=frozenset({"Cy", "Ann"}))
+    take(tracker, update(done, "Ann", 4, [PlayerCommitted(player="Ann", turn=1)], deadline_in=60), now=100.0)
+    assert tracker.status(now=100.0) == "Ann in g1: turn 1, orders | 1:00 left | committed, waiting for Ben"
 
 
 def test_placement_shows_the_pool_left_in_the_status_bar() -> None:
@@ -90,7 +94,29 @@ def test_placement_shows_the_pool_left_in_the_status_bar() -> None:
     tracker = tracker_of("Ben")
     shown = take(tracker, update(state, "Ben", 2, []))
     assert "Place your 12 units on your territories (Elantris, Roshar, Scadrial)" in shown
-    assert tracker.status(now=0.0) == "game g1 | Ben | placement, turn 0 | committed 0/3 | 12 units left to place"
+    assert tracker.status(now=0.0) == "Ben in g1: turn 0, placement | 12 units left to place | 0/3 committed"
+
+
+def test_the_status_bar_fits_the_terminal_leaving_out_the_least_important_first() -> None:
+    parts = [("Annabelle in 3fa2c1: turn 12, orders", 0), ("1:30 left", 0), ("12 units left to place", 1),
+             ("2/5 committed", 2), ("Bartholomew, Cyprian", 4), ("game-night.example.org:8765", 3)]
+    assert fit(parts, 200) == " | ".join(text for text, _ in parts)
+    assert fit(parts, 78) == "Annabelle in 3fa2c1: turn 12, orders | 1:30 left | 12 units left to place"
+    assert fit(parts, 100) == ("Annabelle in 3fa2c1: turn 12, orders | 1:30 left | 12 units left to place | "
+                               "2/5 committed")
+    assert fit(parts, 30) == "Annabelle in 3fa2c1: turn 12,…"
+
+
+def test_the_others_are_told_who_dropped_and_who_is_back() -> None:
+    tracker = tracker_of("Ann")
+    state = start()
+    take(tracker, update(state, "Ann", 1, []))
+    gone = update(state, "Ann", 1, [])
+    gone.game.seats[1].connected = False
+    assert "Ben dropped: the game waits for them until the time runs out." in take(tracker, gone)
+    back = update(state, "Ann", 1, [])
+    assert "Ben is back." in take(tracker, back)
+    assert "Ben" not in take(tracker, update(state, "Ann", 1, []))
 
 
 def test_each_turn_s_standings_are_recorded_once_and_old_entries_are_not_shown_twice() -> None:

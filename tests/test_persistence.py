@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import json
 import random
+import re
 import sqlite3
 import subprocess
 import sys
@@ -89,6 +90,7 @@ async def test_replay_prints_each_turn_and_ok_and_finds_an_altered_event(
     assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "Turn 0" in out and "Turn 1" in out and "attacked" in out and "standing:" in out
+    assert re.search(r"^    \S+ moved \d+ from \S+ to \S+\.$", out, flags=re.M), "the moves are told too"
     assert out.rstrip().splitlines()[-1].startswith("OK")
     assert str(stored.record.seed) not in out
 

@@ -30,8 +30,9 @@ def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @contextlib.asynccontextmanager
 async def playing(**options: object) -> AsyncIterator[tuple[LocalPlay, Driver]]:
+    options.setdefault("name", "Alice")
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
-        local = LocalPlay(name="Alice", backoff=QUICK, **options)  # type: ignore[arg-type]
+        local = LocalPlay(backoff=QUICK, **options)  # type: ignore[arg-type]
         task = asyncio.get_running_loop().create_task(local.run())
         for _ in range(500):
             if local.app is not None or task.done():
@@ -113,9 +114,9 @@ async def test_risc_play_a_whole_game_that_the_bot_wins() -> None:
 
 async def test_risc_play_turns_with_an_attack_against_two_bots() -> None:
     async with playing(bots=2, strategy="random") as (local, alice):
+        await alice.expect("Place your")
         assert local.server is not None and local.game is not None
         assert [s.name for s in local.game.game.seats] == ["bot-random-1", "bot-random-2"]
-        await alice.expect("Place your")
         view = current(alice)
         mine = [name for name, t in view.territories.items() if t.owner == "Alice"]
         await alice.type(f"place {view.pool_left} {mine[0]}")
@@ -145,3 +146,46 @@ def test_risc_play_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> 
     assert "strategist" in capsys.readouterr().err
     assert main(["play", "--name", "bot-x"]) == 2
     assert "bot-" in capsys.readouterr().err
+
+
+async def test_risc_play_keeps_the_game_and_offers_to_continue_it(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    async with playing(bots=1, strategy="random", data_dir=games) as (local, alice):
+        await alice.expect("Place your")
+        assert local.game is not None
+        game_id = local.game.game.game_id
+        view = current(alice)
+        mine = [name for name, t in view.territories.items() if t.owner == "Alice"]
+        await alice.type(f"place rest {mine[0]}")
+        await alice.type("done")
+        await my_next_turn(alice, (Phase.PLACEMENT, 0))
+        await quit_(alice)
+        assert "The game is kept: run risc play again to continue it." in alice.app.text()
+
+    async with playing(bots=1, strategy="random", data_dir=games, name=None) as (local, alice):
+        question = await alice.expect("[Y/n] ")
+        assert f"Continue game {game_id} on Seed example (turn 1, vs bot-random-1)?\n" in question
+        back = await alice.type("")
+        assert f"Back in game {game_id} as Alice." in back
+        await alice.expect("Turn 1: move N FROM TO")
+        assert local.game is None, "no new game was made"
+        await quit_(alice)
+
+    async with playing(bots=1, strategy="random", data_dir=games, name="Alice", new=True) as (local, alice):
+        await alice.expect("Place your")
+        assert local.game is not None and local.game.game.game_id != game_id
+        assert "Continue game" not in alice.app.text()
+
+
+async def test_a_second_risc_play_on_the_same_games_is_refused(tmp_path: Path) -> None:
+    async with playing(bots=1, data_dir=tmp_path) as (_, alice):
+        await alice.expect("Place your")
+        second = LocalPlay(name="Bob", data_dir=tmp_path)
+        assert await second.run() == 1  # saying "Is another risc play running?"
+        assert second.server is None
+
+
+async def quit_(driver: Driver) -> None:
+    await driver.at_prompt()
+    driver.pipe.send_text("quit\r")
+    assert await asyncio.wait_for(driver.task, 5) == 0

@@ -3,6 +3,7 @@ the turn time limit (D3), and a server that restarts from its store."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from server.clock import ManualClock
@@ -220,13 +221,63 @@ async def test_a_restarted_server_carries_on_from_its_store() -> None:
         await ann.wait_for(is_turn(1))
 
 
+
+
 async def test_a_seat_left_before_the_start_is_free_again() -> None:
     async with running_server(**FAST) as server:
-        ann = await Client.connect(server)
-        game_id = await create_game(ann, players=2)
+        ann, bob = await Client.connect(server), await Client.connect(server)
+        game_id = await create_game(ann, players=3)
         await join(ann, game_id, "ann")
+        await join(bob, game_id, "bob")
         await ok(ann, type="leave_game", game_id=game_id)
         assert await error_code(ann, type="leave_game", game_id=game_id) == "not-seated"
         summary = (await ok(ann, type="list_games"))["games"][0]
-        assert summary["seats"] == [] and summary["free"] == 2
+        assert [s["name"] for s in summary["seats"]] == ["bob"] and summary["free"] == 2
         await join(ann, game_id, "ann")
+
+
+async def test_an_unstarted_game_whose_last_player_leaves_closes_at_once() -> None:
+    """No ghost game: the creator sat down, then left, and nobody else was there."""
+    async with running_server(**FAST) as server:
+        ann, cy = await Client.connect(server), await Client.connect(server)
+        game_id = await create_game(ann, players=3, bots=1)  # the server's own player keeps no game alive
+        await join(ann, game_id, "ann")
+        await ok(cy, type="watch_game", game_id=game_id)
+        await ok(ann, type="leave_game", game_id=game_id)
+        notice = await cy.wait_for(lambda m: m["type"] == "error" and m.get("game_id") == game_id)
+        assert notice["code"] == "no-such-game" and "its last player left" in notice["message"]
+        assert (await ok(ann, type="list_games"))["games"] == []
+        assert await error_code(ann, type="join_game", game_id=game_id, name="ann") == "no-such-game"
+        assert server.lobby.bots == []
+
+
+async def test_an_unstarted_game_nobody_sits_in_expires_and_one_with_a_player_waits() -> None:
+    clock = ManualClock()
+    storage = MemoryStorage()
+    async with running_server(storage, clock=clock, unstarted_game_expiry=600, **FAST) as server:
+        ann, bob = await Client.connect(server), await Client.connect(server)
+        empty = await create_game(ann, players=2)  # created, never sat in
+        kept = await create_game(bob, players=2)
+        await join(bob, kept, "bob")
+        away = await create_game(ann, players=3)
+        await join(ann, away, "ann")
+        clock.advance(300)
+        await ann.close()  # Ann's connection drops: her game has nobody in it from now on
+        await settle(lambda: server.lobby.matches[away].idle_since is not None)
+        clock.advance(301)
+        await settle(lambda: empty not in server.lobby.matches)
+        assert away in server.lobby.matches and kept in server.lobby.matches, "not yet ten minutes for Ann's"
+        clock.advance(300)
+        await settle(lambda: away not in server.lobby.matches)
+        clock.advance(3600)
+        await asyncio.sleep(0.05)
+        assert kept in server.lobby.matches, "a game with a player in it waits as long as it takes"
+        assert set(await storage.list_games(include_finished=False)) == {kept}, "closed games do not come back"
+
+
+async def settle(done: Any) -> None:
+    for _ in range(300):
+        if done():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the lobby did not get there")

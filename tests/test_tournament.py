@@ -182,3 +182,16 @@ def test_more_than_the_tournament_allows_is_played_with_a_warning(capsys: pytest
     assert "warning: -G: 6 games per map is more than the tournament's 1-5" in err
     assert "warning: -D: 60 turns per game is more than the tournament's 10-50" in err
     assert "Overall (6 games)" in out
+
+
+def test_a_map_file_is_named_by_its_name_in_the_tables_not_by_its_path(capsys: pytest.CaptureFixture[str],
+                                                                       tmp_path: Path) -> None:
+    folder = tmp_path / "a folder" / "of maps"
+    folder.mkdir(parents=True)
+    (folder / "keeps.toml").write_text((ROOT / "maps" / "twin-keeps.toml").read_text())
+    status, out, err = run(capsys, "tournament", "-M", str(folder / "keeps.toml"), "seed",
+                           "-P", "aggressive", "defensive", "-G", "1", "-D", "10", "--seed", "3")
+    assert status == 0, err
+    assert "Map 1: keeps (Twin Keeps, 8 territories)" in out
+    assert str(tmp_path) not in out
+    assert out[out.index("Overall"):].splitlines()[1].split() == ["keeps", "seed", "total", "share"]

@@ -8,8 +8,10 @@ client defines: `class:player.N` (a seat's colour), `class:neutral`, `class:titl
 
 from __future__ import annotations
 
+import itertools
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -37,6 +39,10 @@ def units(n: int) -> str:
 
 def line(*parts: Fragment) -> Fragments:
     return [*parts, ("", "\n")]
+
+
+Holding = tuple[str | None, int]
+"""Who holds a territory (None: nobody, neutral) and with how many units."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,8 @@ class OrderCommand:
     """The phases it is for (completion offers it only then); empty: any phase."""
     options: tuple[str, ...] = ()
     """The words an ArgKind.CHOICE argument takes (e.g. -allout, -none)."""
+    repeat: bool = False
+    """The last argument may be given several times (`place 30 Narnia Oz Gondor`): completion offers it again."""
 
 
 @dataclass(frozen=True)
@@ -186,9 +194,296 @@ class Presentation(ABC):
         """What `board NAME` accepts: territories and players by default."""
         return game_map.names
 
+    def stage_board(self, view: Any, game_map: GameMap, palette: Palette, you: str | None,
+                    orders: Sequence[Any] = ()) -> Fragments:
+        """What is printed when a new turn or phase begins: the whole board by default. A rule set whose boards can
+        be long prints less here (what concerns the player), since `board` shows the rest when asked."""
+        return self.board(view, game_map, palette, you, orders)
+
+    def holdings(self, view: Any) -> Mapping[str, Holding] | None:
+        """Who holds each territory and with how many units, as `view` shows them; None for a game whose board is
+        not territories held with units. The map picture (`map`) is drawn from it."""
+        return None
+
+    def picture(self, view: Any, game_map: GameMap, palette: Palette, you: str | None, width: int,
+                height: int) -> Fragments | None:
+        """The map drawn from its coordinates, `width` columns by at most `height` rows (`map`); None when the
+        map has no coordinates or the game no holdings."""
+        held = self.holdings(view)
+        return None if held is None else map_picture(game_map, held, palette, you, width, height)
+
     def unknown_order(self, order: Any) -> str:
         return str(order)
 
 
 def no_parse(command: OrderCommand) -> ParseError:
     return ParseError(f"usage: {command.usage}, e.g. {command.example}")
+
+
+# ---- boards that fit a terminal -------------------------------------------------------------------------------------
+# Helpers any rule set may use: short names for territories, a territory per line with its neighbours in a compact
+# form, grouping by continent, a legend of the players' marks, the map drawn from its coordinates, and wrapping at
+# word boundaries (which the text client does to everything it prints).
+
+SMALL_MAP = 20
+"""Up to this many territories, a board is short enough to print whole at every turn."""
+
+WHOLE = "class:whole"
+"""A style class that keeps a fragment on one line when text is wrapped ("Mid 12 A" is never cut at its spaces)."""
+
+
+def whole(style: str) -> str:
+    return f"{style} {WHOLE}".strip()
+
+
+def short_names(names: Sequence[str], least: int = 3) -> dict[str, str]:
+    """Each name's shortest prefix that no other name starts with (at least `least` letters, or the whole name):
+    what a player may type for it, since a unique prefix is enough (D4)."""
+    folded = [n.casefold() for n in names]
+    found: dict[str, str] = {}
+    for name, low in zip(names, folded, strict=True):
+        size = min(least, len(name))
+        while size < len(name) and any(o != low and o.startswith(low[:size]) for o in folded):
+            size += 1
+        found[name] = name[:size]
+    return found
+
+
+def picture_codes(names: Sequence[str]) -> dict[str, str]:
+    """A code of three letters for each name, different for every name: its first letters where they are free, else
+    the initials of its words, else its first letter with two later ones."""
+    used: set[str] = set()
+    codes: dict[str, str] = {}
+    for name in names:
+        letters = [c for c in name if c.isalnum()] or ["?"]
+        words = [w for w in re.split(r"[\s_\-]+", name) if w]
+        initials = "".join(w[0] for w in words)
+        tries = ["".join(letters[:3])]
+        if len(words) > 1:
+            tries.append((initials + "".join(c for c in words[-1][1:] if c.isalnum()))[:3])
+        tries += [letters[0] + a + b for a, b in itertools.combinations(letters[1:], 2)]
+        tries += [f"{letters[0]}{n:02d}" for n in range(100)]
+        for one in tries:
+            code = one[:1].upper() + one[1:].lower()
+            if code.casefold() not in used:
+                used.add(code.casefold())
+                codes[name] = code
+                break
+    return codes
+
+
+def legend(palette: Palette, you: str | None, neutral: bool = True) -> Fragments:
+    """Each player's mark, in their colour: the second cue for those who cannot tell the colours apart."""
+    out: Fragments = []
+    for player in palette.players:
+        if out:
+            out.append(("", "  "))
+        out += [(palette.style(player), f"{palette.mark(player)} "), *palette.name(player, you)]
+    if neutral:
+        out += [("", "  "), (palette.style(None), f"{palette.mark(None)} neutral")]
+    return out
+
+
+def held_text(holding: Holding, palette: Palette, name: str = "", extra: str = "") -> Fragment:
+    """A territory in a few characters, in its holder's colour: "Oz 8 A" (`extra` after the units)."""
+    owner, count = holding
+    head = f"{name} " if name else ""
+    return whole(palette.style(owner)), f"{head}{count}{extra} {palette.mark(owner)}"
+
+
+def territory_line(name: str, game_map: GameMap, holdings: Mapping[str, Holding], palette: Palette,
+                   short: Mapping[str, str], width: int = 0, extra: str = "", digits: int = 0) -> Fragments:
+    """One territory on one line: itself, then each neighbour short with its holder and units,
+    `Oz 8 A | Mid 12 A, Sca 5 B, Mor 14 C`. `width` and `digits`: the name's and the units' columns, so that they
+    line up."""
+    owner, count = holdings[name]
+    out: Fragments = [("", "  "), (palette.style(owner), name.ljust(width)),
+                      (palette.style(owner), f" {count:>{digits}}{extra} {palette.mark(owner)}"), ("", " |")]
+    for number, neighbour in enumerate(game_map.neighbours_in_order(name)):
+        out.append(("", ", " if number else " "))
+        out.append(held_text(holdings[neighbour], palette, short.get(neighbour, neighbour)))
+    out.append(("", "\n"))
+    return out
+
+
+def by_continent(game_map: GameMap, names: Iterable[str]) -> list[tuple[str | None, list[str]]]:
+    """`names` grouped by continent in the map's order (territories of no continent last, under None); one group
+    of everything when the map has no continents."""
+    wanted = set(names)
+    if not game_map.continents:
+        return [(None, [n for n in game_map.names if n in wanted])]
+    groups: dict[str | None, list[str]] = {c.name: [] for c in game_map.continents}
+    for territory in game_map.territories:
+        if territory.name in wanted:
+            groups.setdefault(territory.continent if territory.continent in groups else None, []).append(
+                territory.name)
+    return [(name, members) for name, members in groups.items() if members]
+
+
+def continent_head(continent: str | None, members: Sequence[str], holdings: Mapping[str, Holding],
+                   palette: Palette) -> Fragments:
+    """A continent's heading: its name and how many of its territories each player holds ("Azio  A 4  B 2")."""
+    out: Fragments = [("class:title", continent or "Elsewhere")]
+    counts: dict[str | None, int] = {}
+    for name in members:
+        owner = holdings[name][0]
+        counts[owner] = counts.get(owner, 0) + 1
+    for owner in [*palette.players, None]:
+        if counts.get(owner):
+            out += [("", "  "), (palette.style(owner), f"{palette.mark(owner)} {counts[owner]}")]
+    out.append(("", "\n"))
+    return out
+
+
+def territory_board(game_map: GameMap, holdings: Mapping[str, Holding], palette: Palette, you: str | None,
+                    names: Sequence[str] | None = None, extra: Mapping[str, str] | None = None) -> Fragments:
+    """The territories `names` (all by default), a line each, grouped by continent under a legend of the marks."""
+    shown = list(game_map.names) if names is None else list(names)
+    short = short_names(game_map.names)
+    width = min(max((len(n) for n in shown), default=0), 18)
+    digits = max((len(str(holdings[n][1])) for n in shown), default=1)
+    out: Fragments = [*legend(palette, you, any(h[0] is None for h in holdings.values())), ("", "\n")]
+    extra = extra or {}
+    for continent, members in by_continent(game_map, shown):
+        if game_map.continents:
+            out += continent_head(continent, members, holdings, palette)
+        for name in members:
+            out += territory_line(name, game_map, holdings, palette, short, width, extra.get(name, ""), digits)
+    return out
+
+
+def map_picture(game_map: GameMap, holdings: Mapping[str, Holding], palette: Palette, you: str | None,
+                width: int, height: int) -> Fragments | None:
+    """The map drawn on a grid of characters from its territories' coordinates: each territory as a code of three
+    letters, its holder's mark and its units (`Sib A12`), in the holder's colour, where the map puts it. None when
+    some territory has no coordinates."""
+    places = [(t.name, t.x, t.y) for t in game_map.territories]
+    if not places or any(x is None or y is None for _, x, y in places):
+        return None
+    xs = [float(x) for _, x, _ in places if x is not None]
+    ys = [float(y) for _, _, y in places if y is not None]
+    span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+    codes = picture_codes(game_map.names)
+    labels = {name: f"{codes[name]} {palette.mark(holdings[name][0])}{holdings[name][1]}" for name, _, _ in places}
+    widest = max(len(text) for text in labels.values())
+    width = max(width, widest + 2)
+    rows = max(4, min(height, round(width * span_y / span_x / 2) + 1, len(places) + 2))
+    grid: list[list[str | None]] = [[None] * width for _ in range(rows)]
+    styles: list[list[str]] = [[""] * width for _ in range(rows)]
+    left_out: list[str] = []
+
+    def free(row: int, col: int, size: int) -> bool:
+        if row < 0 or row >= rows or col < 0 or col + size > width:
+            return False
+        return all(grid[row][c] is None for c in range(max(0, col - 1), min(width, col + size + 1)))
+
+    for name, x, y in sorted(places, key=lambda p: (p[2] or 0.0, p[1] or 0.0)):
+        text = labels[name]
+        want_row = round((float(y or 0.0) - min(ys)) / span_y * (rows - 1))
+        want_col = round((float(x or 0.0) - min(xs)) / span_x * (width - len(text)))
+        spot = next(((r, c) for d in range(width + rows)
+                     for r, c in _around(want_row, want_col, d) if free(r, c, len(text))), None)
+        if spot is None:
+            left_out.append(name)
+            continue
+        row, col = spot
+        for offset, char in enumerate(text):
+            grid[row][col + offset] = char
+            styles[row][col + offset] = palette.style(holdings[name][0])
+    out: Fragments = []
+    for row in range(rows):
+        cells = grid[row]
+        last = max((c for c in range(width) if cells[c] is not None), default=-1)
+        col = 0
+        while col <= last:
+            style = styles[row][col] if cells[col] is not None else ""
+            start = col
+            while col <= last and (styles[row][col] if cells[col] is not None else "") == style:
+                col += 1
+            out.append((style, "".join(cells[c] or " " for c in range(start, col))))
+        out.append(("", "\n"))
+    out += [*legend(palette, you, any(h[0] is None for h in holdings.values())),
+            ("", "\n"), ("class:muted", "Each territory: its first letters, its holder's mark, its units.\n")]
+    if left_out:
+        out.append(("class:muted", f"(no room for {', '.join(left_out)}: board lists every territory)\n"))
+    return out
+
+
+def _around(row: int, col: int, distance: int) -> Iterable[tuple[int, int]]:
+    """The cells `distance` steps from (row, col), nearest rows first (a row is worth two columns)."""
+    if distance == 0:
+        yield row, col
+        return
+    for rows_off in range(0, distance // 2 + 1):
+        cols_off = distance - 2 * rows_off
+        for r in {row + rows_off, row - rows_off}:
+            for c in {col + cols_off, col - cols_off}:
+                yield r, c
+
+
+def wrap(text: Iterable[Fragment], width: int) -> Fragments:
+    """Styled text with every line longer than `width` broken at spaces; a broken line goes on indented four more
+    than it began. A word longer than a whole line is cut."""
+    if width < 20:
+        return list(text)
+    out: Fragments = []
+    for fragments, ended in _lines(text):
+        out += _wrap_line(fragments, width)
+        if ended:
+            out.append(("", "\n"))
+    return out
+
+
+def _lines(text: Iterable[Fragment]) -> list[tuple[Fragments, bool]]:
+    lines: list[tuple[Fragments, bool]] = []
+    current: Fragments = []
+    for style, part in text:
+        pieces = part.split("\n")
+        for number, piece in enumerate(pieces):
+            if piece:
+                current.append((style, piece))
+            if number < len(pieces) - 1:
+                lines.append((current, True))
+                current = []
+    if current:
+        lines.append((current, False))
+    return lines
+
+
+def _wrap_line(fragments: Fragments, width: int) -> Fragments:
+    plain_text = "".join(part for _, part in fragments)
+    if len(plain_text) <= width:
+        return fragments
+    lead = len(plain_text) - len(plain_text.lstrip(" "))
+    indent = min(lead + 4, width // 2)
+    words: list[tuple[bool, Fragments]] = []  # (spaces?, the fragments of one word or one run of spaces)
+    for style, part in fragments:
+        for piece in [part] if WHOLE in style.split() else re.findall(r" +|[^ ]+", part):
+            spaces = piece.startswith(" ")
+            if words and words[-1][0] == spaces:
+                words[-1][1].append((style, piece))
+            else:
+                words.append((spaces, [(style, piece)]))
+    out: Fragments = []
+    column = 0
+    pending: Fragments = []
+    for spaces, word in words:
+        if spaces and not any(WHOLE in style.split() for style, _ in word):
+            pending = word
+            continue
+        size = sum(len(part) for _, part in word)
+        gap = sum(len(part) for _, part in pending)
+        if column and column + gap + size > width:
+            out += [("", "\n"), ("", " " * indent)]
+            column, pending, gap = indent, [], 0
+        out += pending
+        column += gap
+        pending = []
+        for style, part in word:
+            while column + len(part) > width > column:
+                room = width - column
+                out += [(style, part[:room]), ("", "\n"), ("", " " * indent)]
+                part, column = part[room:], indent
+            out.append((style, part))
+            column += len(part)
+    return out

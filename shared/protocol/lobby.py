@@ -88,6 +88,8 @@ class SeatInfo(BaseModel):
     """The game waits for this player now."""
     computer: bool = False
     """The server's computer player plays this seat (its own seats, or one handed over while its player is away)."""
+    handed_over: bool = False
+    """The server's computer player plays this seat, its player having been gone too long, until they come back."""
 
 
 class GameSummary(BaseModel):

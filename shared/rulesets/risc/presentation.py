@@ -12,14 +12,18 @@ from typing import Any
 from shared.game import grammar
 from shared.game.grammar import ParseError
 from shared.game.presentation import (
+    SMALL_MAP,
     ArgKind,
     Context,
     Fragments,
+    Holding,
     OrderCommand,
     Palette,
     Presentation,
+    held_text,
     line,
     plural,
+    territory_board,
     units,
 )
 from shared.maps.model import GameMap
@@ -40,9 +44,14 @@ from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.view import RiscView
 
-PLACE = OrderCommand("place", ("p",), "place N TERRITORY", "place 5 Narnia",
-                     "put N units of your pool on one of your territories (placement)",
-                     (ArgKind.UNITS, ArgKind.OWN), ("placement",))
+PLACE = OrderCommand("place", ("p",), "place N TERRITORY...", "place 5 Narnia",
+                     "put N units of your pool on one of your territories, or spread them over several "
+                     "(place 30 Narnia Oz; place 30 * for all yours); place rest Oz puts what is left (placement)",
+                     (ArgKind.UNITS, ArgKind.OWN), ("placement",), repeat=True)
+EVERY_TERRITORY = ("*",)
+"""What `place N *` spreads over: every territory of the player's."""
+REST = ("rest", "left")
+"""What `place rest TERRITORY` places: whatever the pool still holds."""
 MOVE = OrderCommand("move", ("m",), "move N FROM TO", "move 5 Narnia Oz",
                     "move N units between your territories, through your own territories (Evolutions 2 and 3: "
                     "the lowest levels first, or N@LEVEL such as 2@3)",
@@ -77,6 +86,69 @@ def combat_line(combat: Combat, palette: Palette) -> Fragments:
     return out
 
 
+def pool_left(view: RiscView | EvoView, orders: Sequence[Any]) -> int:
+    """What the viewer has still to place once `orders` (their orders as they stand now) are counted: the view's
+    pool was counted against the orders it was made with."""
+    pool = view.pool_left + sum(o.units for o in view.your_orders if isinstance(o, PlaceOrder))
+    return pool - sum(o.units for o in orders if isinstance(o, PlaceOrder))
+
+
+def report(happened: Sequence[Combat | UnitsMoved], palette: Palette, you: str) -> Fragments:
+    """A turn's moves and combats as a player reads them: first what they won and lost, then their combats in full
+    and their moves, then in a few words everything else that happened ("Elsewhere")."""
+    combats = [e for e in happened if isinstance(e, Combat)]
+    mine = [c for c in combats if you in (c.attacker, c.defender)]
+    took = [c for c in mine if c.attacker == you and c.attacker_won]
+    failed = [c for c in mine if c.attacker == you and not c.attacker_won]
+    lost = [c for c in mine if c.defender == you and c.attacker_won]
+    held = [c for c in mine if c.defender == you and not c.attacker_won]
+    parts: list[Fragments] = []
+    if took:
+        parts.append([("", "you took "), *_joined([[("", f"{c.territory} ("), *palette.name(c.defender), ("", ")")]
+                                                    for c in took])])
+    if lost:
+        parts.append([("class:error", "you lost "),
+                      *_joined([[("", f"{c.territory} to "), *palette.name(c.attacker)] for c in lost])])
+    if held:
+        parts.append([("", "you held "),
+                      *_joined([[("", f"{c.territory} against "), *palette.name(c.attacker)] for c in held])])
+    if failed:
+        parts.append([("", "your attack failed at " if len(failed) == 1 else "your attacks failed at "),
+                      *_joined([[("", c.territory)] for c in failed])])
+    out: Fragments = []
+    if parts:
+        out += [("class:title", "This turn "), *_joined(parts, "; "), ("", ".\n")]
+    for combat in mine:
+        out += [("", "  "), *combat_line(combat, palette), ("", "\n")]
+    own_moves = [e for e in happened if isinstance(e, UnitsMoved) and e.player == you]
+    if own_moves:
+        out.append(("", "You moved " + ", ".join(f"{m.units} from {m.source} to {m.target}" for m in own_moves)
+                    + ".\n"))
+    others = [c for c in combats if c not in mine]
+    if others:
+        said = []
+        for c in others:
+            verb = f" took {c.territory} from " if c.attacker_won else f" failed to take {c.territory} from "
+            said.append([*palette.name(c.attacker), ("", verb), *palette.name(c.defender),
+                         ("", f" ({c.attacking_units} against {c.defending_units})")])
+        out += [("class:title", "Elsewhere: "), *_joined(said, "; "), ("", ".\n")]
+    moved = [e for e in happened if isinstance(e, UnitsMoved) and e.player != you]
+    if moved:
+        out += [("class:title", "Others moved: "),
+                *_joined([[*palette.name(m.player), ("", f" {m.units} from {m.source} to {m.target}")]
+                          for m in moved], "; "), ("", ".\n")]
+    return out
+
+
+def _joined(parts: Sequence[Fragments], sep: str = ", ") -> Fragments:
+    out: Fragments = []
+    for number, part in enumerate(parts):
+        if number:
+            out.append(("", sep))
+        out += part
+    return out
+
+
 def _placing(view: RiscView | EvoView, orders: Sequence[Any]) -> dict[str, int]:
     """The viewer's own placements not yet resolved, by territory: during placement the board shows the units there
     before it (R10: placement is secret until everyone has committed), and these show what the player has chosen."""
@@ -86,6 +158,10 @@ def _placing(view: RiscView | EvoView, orders: Sequence[Any]) -> dict[str, int]:
             if isinstance(order, PlaceOrder):
                 placing[order.territory] = placing.get(order.territory, 0) + order.units
     return placing
+
+
+def _held(view: RiscView | EvoView) -> dict[str, Holding]:
+    return {name: (t.owner, t.units) for name, t in view.territories.items()}
 
 
 class RiscPresentation(Presentation):
@@ -99,13 +175,7 @@ class RiscPresentation(Presentation):
         if command in EVO_COMMANDS:
             return ParseError(f"{command.name} is an order of RISC Evolutions 2 and 3; this game plays Evolution 1")
         if command is PLACE:
-            if len(args) < 2:
-                return ParseError(f"place needs a number of units and a territory; {_usage(command)}")
-            count = grammar.count(args[0], "the number of units", _usage(command))
-            if isinstance(count, ParseError):
-                return count
-            territory = grammar.name(" ".join(args[1:]), names)
-            return territory if isinstance(territory, ParseError) else [PlaceOrder(territory, count)]
+            return self._place(args, context)
         if not args:
             return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
         if "@" in args[0]:
@@ -126,12 +196,58 @@ class RiscPresentation(Presentation):
         source, target = pair
         return [MoveOrder(count, source, target) if command is MOVE else AttackOrder(count, source, target)]
 
+    def _place(self, args: list[str], context: Context) -> list[Any] | ParseError:
+        """`place N TERRITORY`, or quicker: N spread evenly over several territories (`*`: all one's own; the
+        first ones get what does not divide), and `rest` for what the pool still holds."""
+        if len(args) < 2:
+            return ParseError(f"place needs a number of units and a territory; {_usage(PLACE)}")
+        view: RiscView | None = context.view
+        own = [n for n in context.territories if view is not None and view.territories[n].owner == context.you]
+        if args[0].casefold() in REST:
+            count = pool_left(view, context.orders) if view is not None else 0
+            if count <= 0:
+                return ParseError("you have no units left to place")
+        else:
+            number = grammar.count(args[0], "the number of units", _usage(PLACE))
+            if isinstance(number, ParseError):
+                return number
+            count = number
+        targets = self._place_targets(args[1:], context.territories, own)
+        if isinstance(targets, ParseError):
+            return targets
+        share, extra = divmod(count, len(targets))
+        orders = [PlaceOrder(name, share + (i < extra)) for i, name in enumerate(targets)]
+        return [o for o in orders if o.units > 0] or orders[:1]
+
+    @staticmethod
+    def _place_targets(words: list[str], names: Sequence[str], own: Sequence[str]) -> list[str] | ParseError:
+        if len(words) == 1 and words[0].casefold() in EVERY_TERRITORY:
+            return list(own) or ParseError("you hold no territory to place on")
+        whole = grammar.name(" ".join(words), names)
+        if isinstance(whole, str) or len(words) == 1:
+            return [whole] if isinstance(whole, str) else whole
+        found: list[str] = []
+        for word in words:  # several territories, one word (or one "quoted name") each
+            one = grammar.name(word, names)
+            if isinstance(one, ParseError):
+                return one
+            if one not in found:
+                found.append(one)
+        return found
+
     def describe(self, order: Any) -> str:
         return describe(order)
 
     def events(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
         """Placements and new units come many at a time, so a run of them reads as one line per player
-        (placements) or one line for everybody (new units) rather than a screenful."""
+        (placements) or one line for everybody (new units) rather than a screenful. A player's turn report leads
+        with what concerns them (see `report`); a spectator reads one line per happening."""
+        if you is not None and any(isinstance(e, Combat | UnitsMoved) for e in events):
+            first = next(i for i, e in enumerate(events) if isinstance(e, Combat | UnitsMoved))
+            rest = [e for e in events[first:] if not isinstance(e, Combat | UnitsMoved)]
+            taken = [e for e in events[first:] if isinstance(e, Combat | UnitsMoved)]
+            return [*self.events(events[:first], palette, you), *report(taken, palette, you),
+                    *self.events(rest, palette, you)]
         out: Fragments = []
         index = 0
         while index < len(events):
@@ -187,29 +303,63 @@ class RiscPresentation(Presentation):
 
     def board(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None,
               orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
-        """The seed's listing: per player, each territory with its units and neighbours; the viewer's own first.
-        `orders`: the viewer's orders as they stand now."""
+        """A territory a line, grouped by continent: its units and holder's mark, then each neighbour short with
+        its units and mark (`Oz 8 A | Mid 12 A, Sca 5 B`), under a legend of the marks. `orders`: the viewer's
+        orders as they stand now (during placement, what they have placed so far shows beside their territories).
+        `focus`: a territory (with its neighbours), a player or a continent alone. Evolutions 2 and 3 have a
+        board of their own (levels, stocks, fog)."""
         if isinstance(view, EvoView):
             return evo_presentation.board(view, game_map, palette, you, _placing(view, orders))
-        owners: list[str | None] = list(palette.players)
-        if you in owners:
-            owners.remove(you)
-            owners.insert(0, you)
-        owners.append(None)
+        names = list(game_map.names)
+        if focus is not None:
+            if focus in game_map:
+                names = [focus, *game_map.neighbours_in_order(focus)]
+            elif focus in view.players:
+                names = [n for n in names if view.territories[n].owner == focus]
+                if not names:
+                    return line(*palette.name(focus, you), ("", " holds no territory."))
+            else:
+                names = [n for n in names if game_map.territory(n).continent == focus]
         placing = _placing(view, orders)
-        out: Fragments = []
-        for owner in owners:
-            held = [name for name in game_map.names if view.territories[name].owner == owner]
-            if not held:
-                continue
-            if out:
-                out.append(("", "\n"))
-            out += [*palette.name(owner, you), (palette.style(owner), ":\n")]
-            for name in held:
-                pending = f" (+{placing[name]} to place)" if placing.get(name) else ""
-                out.append(("", f"  {units(view.territories[name].units)}{pending} in {name} "
-                                f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n"))
-        return out
+        return territory_board(game_map, _held(view), palette, you, names,
+                               {n: f" (+{k} to place)" for n, k in placing.items() if k})
+
+    def stage_board(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None,
+                    orders: Sequence[Any] = ()) -> Fragments:
+        """At each turn, a small map's whole board; on a large one, a player's front (their territories next to
+        someone else's) and a line for the rest of theirs, a spectator the standings: `board` shows the rest."""
+        if len(game_map.territories) <= SMALL_MAP or isinstance(view, EvoView):
+            return self.board(view, game_map, palette, you, orders)
+        more = ("class:muted", "(board: every territory; board NAME: one territory, player or continent; "
+                               "map: the picture)\n")
+        player = view.players.get(you) if you is not None else None
+        if player is None or player.eliminated or view.phase is Phase.FINISHED:
+            return [*self.summary(view, game_map, palette, you), more]
+        mine = [n for n in game_map.names if view.territories[n].owner == you]
+        front = [n for n in mine if any(view.territories[m].owner != you for m in game_map.neighbours(n))]
+        behind = [n for n in mine if n not in front]
+        placing = _placing(view, orders)
+        out = territory_board(game_map, _held(view), palette, you, front,
+                              {n: f" (+{k} to place)" for n, k in placing.items() if k})
+        if behind:
+            out.append(("class:title", "Behind your front:"))
+            for number, name in enumerate(behind):
+                pending = f"+{placing[name]}" if placing.get(name) else ""
+                out += [("", "," if number else ""), ("", " "),
+                        held_text(_held(view)[name], palette, name, pending)]
+            out.append(("", "\n"))
+        return [*out, more]
+
+    def holdings(self, view: RiscView | EvoView) -> dict[str, Holding] | None:
+        """None under fog of war (evolution 3): a picture of owners and units would show what the player does not
+        know as if it were known."""
+        if isinstance(view, EvoView) and view.evolution >= 3:
+            return None
+        return _held(view)
+
+    def focus_names(self, view: Any, game_map: GameMap) -> Sequence[str]:
+        players = list(view.players) if isinstance(view, RiscView) else []
+        return [*game_map.names, *players, *(c.name for c in game_map.continents)]
 
     def summary(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         """Territories and units per player, the turn and phase: the board at a glance."""
@@ -249,6 +399,11 @@ class RiscPresentation(Presentation):
         if view.phase is Phase.PLACEMENT:
             own = [name for name in game_map.names if view.territories[name].owner == you]
             example = own[0] if own else "TERRITORY"
+            if len(own) > 6:
+                return [("class:hint", f"Place your {units(view.pool_left)} on your {len(own)} territories: e.g. "
+                                       f"place {view.pool_left} * spreads them over all, place 10 {example} "
+                                       f"{own[1]} over those two, place rest {example} puts what is left; "
+                                       "then done.\n")]
             return [("class:hint", f"Place your {units(view.pool_left)} on your territories ({', '.join(own)}): "
                                    f"e.g. place {min(view.pool_left, 5) or 1} {example}; then done.\n")]
         if view.phase is Phase.ORDERS and isinstance(view, EvoView):
@@ -264,9 +419,7 @@ class RiscPresentation(Presentation):
         if isinstance(view, EvoView) and view.phase is not Phase.PLACEMENT:
             return evo_presentation.status(view, you, orders, None)
         if view.phase is Phase.PLACEMENT and you is not None:
-            pool = view.pool_left + sum(o.units for o in view.your_orders if isinstance(o, PlaceOrder))
-            left = pool - sum(o.units for o in orders if isinstance(o, PlaceOrder))
-            return f"{units(left)} left to place"
+            return f"{units(pool_left(view, orders))} left to place"
         return ""
 
     def standings(self, view: RiscView | EvoView) -> dict[str, tuple[int, int]]:

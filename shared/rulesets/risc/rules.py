@@ -154,7 +154,7 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
     def check_commit(self, game: RiscGame, player: str, tally: AnyTally) -> RuleError | None:
         if game.board.phase is Phase.PLACEMENT and tally.pool_left > 0:
             return RuleError(Code.UNITS_NOT_PLACED, f"{_plural(tally.pool_left, 'unit')} still to place: all must "
-                                                    "be placed (R9)")
+                                                    "be placed before the first turn")
         return None
 
     def timeout_orders(self, game: RiscGame, player: str, tally: AnyTally) -> list[AnyOrder]:
