@@ -17,6 +17,8 @@ import pytest
 import pytest_asyncio
 
 from shared.protocol.patch import apply as apply_patch
+from shared.rulesets import get_ruleset
+from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.fog import sight
 from tests.server_support import Client, create_game, join
 from tests.web_support import (
@@ -30,6 +32,8 @@ from tests.web_support import (
     watched_pages,
     web_server,
 )
+
+RISC = get_ruleset("risc")
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -279,19 +283,32 @@ async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_sto
         await page.wait_for_selector("[data-order-index='1']")
         await page.wait_for_selector("[data-panel=stocks] .stocks[data-technology-left='35']")
         assert "upgrade 5 on" in await page.inner_text("[data-order-index='0']")
+        # Two level-0 units moved on through one's own land cost food by the sizes on the way (E4): the page's
+        # reckoning of what is left is the server's.
+        await pick(page, home)
+        away = await page.get_attribute("g[data-territory][data-target][data-owner=Ann]", "data-territory")
+        await page.click(f"g[data-territory='{away}']")
+        move = page.locator("li[data-kind=level_move]").filter(has_text="level-0")
+        await move.locator("[data-count]").fill("2")
+        await move.locator("[data-issue]").click()
+        await page.wait_for_selector("[data-order-index='2']")
+        told = RISC.view(match.game, "Ann")
+        assert isinstance(told, EvoView) and told.food_left is not None and told.food_left < 100
+        await page.wait_for_selector(f"[data-panel=stocks] .stocks[data-food-left='{told.food_left}']"
+                                     f"[data-technology-left='{told.technology_left}']")
         await page.click("#commit")
         await page.wait_for_selector("#game[data-turn='2']")
 
         evo = match.game.board.evo
-        assert evo.levels[home][:2] == (8, 5), "seven left at level 0, one new, five at level 1"
+        assert evo.levels[home][:2] == (6, 5), "five left at level 0, one new, five at level 1"
         assert await page.text_content(f"g[data-territory='{home}'] .note-line") == "L1×5"
         await page.hover(f"g[data-territory='{home}']")
         await page.wait_for_selector(f"#details[data-territory='{home}']")
         details = await facts(page, "#details")
         land = evo.land[home]
-        assert details["units by level"] == "8 at level 0, 5 at level 1"
+        assert details["units by level"] == "6 at level 0, 5 at level 1"
         assert details["production"] == f"{land.food} food, {land.technology} technology a turn"
-        assert details["size"] == str(land.size) and details["owner"] == "Ann" and details["units"] == "13"
+        assert details["size"] == str(land.size) and details["owner"] == "Ann" and details["units"] == "11"
         stock = evo.stocks["Ann"]
         assert await stocks.get_attribute("data-tech-level") == "2" == str(evo.tech_level["Ann"])
         assert await stocks.get_attribute("data-technology") == str(stock.technology)
