@@ -247,7 +247,7 @@ export class GameScreen {
     } else if (update.view_patch && this.view) {
       this.view = applyPatch(this.view, update.view_patch);
       changed = update.view_patch.territories || null;
-      if (this.module.redrawOn && this.module.redrawOn(update.view_patch)) all = true;
+      if (this.module.redrawOn(update.view_patch)) all = true;
     }
     if (update.game.status === "lobby") this.view = null;
     // the view's orders are the player's as of this update; order replies keep them between updates

@@ -89,6 +89,10 @@ export const generic = {
       .map(([key, value]) => [key.replaceAll("_", " "), words(value)]);
     return { owner: state?.owner ?? "", units: forces(state), fog: "clear", seen: null, note: "", badge: "", facts };
   },
+  /** Whether a view patch changes how every territory is drawn (classic Risk's capitals live in its players). */
+  redrawOn() {
+    return false;
+  },
   /** A player's territories and units as the view tells them, or null where it does not. */
   playerFacts(player) {
     const territories = player?.territories ?? player?.countries;
