@@ -9,6 +9,7 @@ on a large map, so it runs in a worker thread and the event loop keeps serving e
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import random
 import secrets
@@ -128,6 +129,13 @@ def only_bots_left(match: Match, game: GameSummary) -> bool:
     return all(s.name in bots for s in game.seats if not s.eliminated)
 
 
+def bot_seed(match: Match, name: str) -> int:
+    """A computer player's chance, drawn from its game's seed and its seat: a game whose seed is fixed (a test, a
+    replay) is played the same way by the server's players too."""
+    digest = hashlib.sha256(f"{match.table.seed}:{name}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
 def check_strategy(ruleset: AnyRuleSet, strategy: str) -> None:
     """Refuse settings whose bot strategy the rule set does not know, naming the ones it does."""
     try:
@@ -141,7 +149,8 @@ async def seat_bots(match: Match, find_match: Callable[[str], Match], pause: flo
     bots: list[ServerBot] = []
     strategy = match.settings.bot_strategy or match.ruleset.default_strategy
     for name in core.server_seat_names(match.settings):
-        bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match, pause=pause)
+        bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match, seed=bot_seed(match, name),
+                        pause=pause)
         summary = match.summary()
         group = None
         if summary.groups is not None:
@@ -161,7 +170,8 @@ async def reseat_bots(match: Match, find_match: Callable[[str], Match], pause: f
     for name in core.server_seat_names(match.settings):
         if name in seated:
             strategy = match.settings.bot_strategy or match.ruleset.default_strategy
-            bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match, pause=pause)
+            bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match,
+                            seed=bot_seed(match, name), pause=pause)
             await match.attach(bot, name)
             bots.append(bot)
     for name in match.table.handed_over:
@@ -175,6 +185,6 @@ async def seat_substitute(match: Match, player: str, find_match: Callable[[str],
     """The server's computer player sits in `player`'s seat (handed over by a vote); the player may still come back
     with their token and take it again."""
     bot = ServerBot(player, make_strategy(match.ruleset, core.stand_in_strategy(match.table)), find_match,
-                    pause=pause, stand_in=True)
+                    seed=bot_seed(match, player), pause=pause, stand_in=True)
     await match.attach(bot, player)
     return [bot]

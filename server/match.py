@@ -240,7 +240,8 @@ class Match:
 
     def _send_map(self, sub: Subscriber) -> None:
         if self._map_text is None:
-            message = GameMapMessage(game_id=self.game_id, map=map_to_dict(self.game_map))
+            shown = self.ruleset.public_map(self.game_map, self.table.options)
+            message = GameMapMessage(game_id=self.game_id, map=map_to_dict(shown))
             self._map_text = message.model_dump_json()
         sub.send(GameMapMessage.model_construct(game_id=self.game_id, map={}, ref=None), self._map_text)
 
@@ -314,9 +315,9 @@ class Match:
                 if game is None or follow not in game.players:
                     raise Refusal(ErrorCode.CANNOT_FOLLOW, f"{follow} does not play in game {self.game_id}")
                 if not self.ruleset.may_follow(game, seat, follow):
+                    why = self.ruleset.follow_refusal(game, seat, follow)
                     raise Refusal(ErrorCode.CANNOT_FOLLOW,
-                                  f"in this game you cannot see with {follow}'s eyes"
-                                  + (": you see all there is to see" if seat is None else ""))
+                                  f"in this game you cannot see with {follow}'s eyes" + (f": {why}" if why else ""))
             elif seat is not None:
                 raise Refusal(ErrorCode.ALREADY_SEATED, f"you sit in game {self.game_id} as {seat}")
             if follow is not None and seat is not None:

@@ -26,7 +26,7 @@ from shared.protocol.patch import apply
 from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.fog import sight
 from shared.rulesets.risc.levels import NO_UNITS
-from tests.server_support import FAST, Client, create_game, running_server
+from tests.server_support import FAST, Client, create_game, join, running_server
 
 PLAYERS = ("ann", "bob", "cyd")
 
@@ -103,6 +103,48 @@ def check_frames(who: str | None, frames: list[tuple[dict[str, Any], Game[Any, A
     return checked, view
 
 
+def assert_map_keeps_production_hidden(frames: list[tuple[dict[str, Any], Game[Any, Any] | None]]) -> None:
+    """E12: a territory's production shows once seen, so the map a follower is sent gives nobody's (cataract's own
+    figures are the game's when fair, and would tell it for every territory)."""
+    maps = [frame["map"] for frame, _ in frames if frame.get("type") == "game_map"]
+    assert maps, "the map was sent"
+    for sent in maps:
+        assert all(t["food"] is None and t["technology"] is None for t in sent["territories"])
+        assert any(t["size"] != 1 for t in sent["territories"]), "sizes are public (E12)"
+
+
+async def test_E12_the_map_keeps_production_for_the_view_under_fog_only() -> None:
+    async with running_server(**FAST) as server:
+        lobby = await Client.connect(server)
+        for evolution, hidden in ((2, False), (3, True)):
+            game_id = await create_game(lobby, map="twin-keeps", players=2, evolution=evolution)
+            await lobby.request(type="watch_game", game_id=game_id)
+            sent = await lobby.wait_for(lambda m, g=game_id: m.get("type") == "game_map" and m["game_id"] == g)
+            foods = [t["food"] for t in sent["map"]["territories"]]
+            assert all(food is None for food in foods) is hidden, (evolution, foods)
+            await lobby.request(type="leave_game", game_id=game_id)
+        await lobby.close()
+
+
+async def test_E12_a_watcher_refused_a_sight_is_told_who_may_follow() -> None:
+    async with running_server(**FAST) as server:
+        lobby = await Client.connect(server)
+        game_id = await create_game(lobby, map="twin-keeps", players=2, evolution=3)
+        ann = await Client.connect(server)
+        await join(ann, game_id, "ann")
+        await join(await Client.connect(server), game_id, "bob")
+        refused = await lobby.request(type="watch_game", game_id=game_id, follow="ann")
+        assert refused["type"] == "error" and refused["code"] == "cannot-follow"
+        assert "only a player who is out may follow" in refused["message"]
+        assert "all there is to see" not in refused["message"]
+        still_in = await ann.request(type="watch_game", game_id=game_id, follow="bob")
+        assert still_in["code"] == "cannot-follow" and "only a player who is out" in still_in["message"]
+        plain = await lobby.request(type="watch_game", game_id=game_id)
+        assert plain["type"] == "watching"
+        await lobby.close()
+        await ann.close()
+
+
 async def test_E15_no_frame_of_a_served_game_carries_what_the_fog_hides(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     async with running_server(SqliteStorage(tmp_path / DATABASE_NAME), seeds=lambda: 424242, **FAST) as server:
@@ -126,6 +168,8 @@ async def test_E15_no_frame_of_a_served_game_carries_what_the_fog_hides(
         for bot in bots:
             assert bot.refused == 0
             assert check_frames(bot.name, bot.seen, match)[0] >= 3
+            assert_map_keeps_production_hidden(bot.seen)
+        assert_map_keeps_production_hidden(watcher.seen)
         checked, last = check_frames(None, watcher.seen, match)
         assert checked >= 3 and last is not None
         if game.board.phase is not Phase.FINISHED:  # a spectator sees only what is public

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,11 +82,12 @@ async def launched() -> AsyncIterator[Any]:
 
 
 @contextlib.asynccontextmanager
-async def web_server(**settings: Any) -> AsyncIterator[RiscServer]:
-    """A server with the web page on a free port of 127.0.0.1, its games in memory."""
+async def web_server(*, seeds: Callable[[], int] | None = None, **settings: Any) -> AsyncIterator[RiscServer]:
+    """A server with the web page on a free port of 127.0.0.1, its games in memory; `seeds`: each new game's seed,
+    for a game (its computer players too) that must play the same way every run."""
     settings.setdefault("bot_turn_pause", 0.0)
     config = ServerConfig(host="127.0.0.1", port=0, web_root=web_root(), **settings)
-    async with RiscServer(config, MemoryStorage()) as server:
+    async with RiscServer(config, MemoryStorage(), seeds=seeds) as server:
         yield server
 
 
@@ -215,20 +216,27 @@ async def owned(page: Any, player: str) -> list[str]:
     return [name for name, (owner, _) in (await territories(page)).items() if owner == player]
 
 
-async def create_in_lobby(page: Any, name: str, *, map_id: str = "twin-keeps", players: int = 2, bots: int = 1,
-                          strategy: str | None = None, ruleset: str = "risc", options: dict[str, str] | None = None,
-                          sit: bool = True) -> None:
-    """Fill in the lobby's form as a player would, and create the game (sitting down in it when `sit`)."""
+async def create_in_lobby(page: Any, name: str, *, map_id: str | None = "twin-keeps", players: int = 2,
+                          bots: int = 1, strategy: str | None = None, ruleset: str = "risc",
+                          options: dict[str, str] | None = None, sit: bool = True) -> None:
+    """Fill in the lobby's form as a player would, and create the game (sitting down in it when `sit`). `map_id`:
+    None for a rule set that makes its own board (the form has no map then). An option given as a list is chosen
+    from it, any other typed in."""
     await page.wait_for_selector("#lobby:not([hidden]) #ruleset option", state="attached")
     await page.fill("#name", name)
     await page.select_option("#ruleset", ruleset)
-    await page.select_option("#map", map_id)
+    if map_id is not None:
+        await page.select_option("#map", map_id)
     await page.fill("#players", str(players))
     await page.fill("#bots", str(bots))
     if strategy is not None:
         await page.select_option("#strategy", strategy)
     for key, value in (options or {}).items():
-        await page.fill(f"#option-{key}", value)
+        field_ = f"#option-{key}"
+        if await page.eval_on_selector(field_, "e => e.tagName") == "SELECT":
+            await page.select_option(field_, value)
+        else:
+            await page.fill(field_, value)
     if not sit:
         await page.uncheck("#sit-down")
     await page.click("#create button[type=submit]")

@@ -1,8 +1,10 @@
-"""The pictures of docs/web.md, taken from a real game in headless Chromium: `python docs/images/screenshots.py`.
+"""The pictures of docs/web.md, taken from real games in headless Chromium: `python docs/images/screenshots.py`.
 
 A server with the web page on a free port; a player creates a RISC game on Cataract against two computer players
-from the lobby, places their units and gives orders by pointing, and plays on until the game ends. Each picture is
-written beside this file.
+from the lobby, places their units and gives orders by pointing, and plays on until the game ends. Then, each from
+the lobby against computer players: classic Risk on Meridian to a roll of the dice, the grid game to an attack,
+RISC Evolution 2 to a turn of upgrades, and Evolution 3 under fog of war until part of the board is only remembered.
+Each picture is written beside this file.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from typing import Any
 
 from tests.web_support import create_in_lobby, launched, owned, territories, web_server
 
@@ -69,7 +73,117 @@ async def main() -> None:
         await page.wait_for_selector("#result:not([hidden])")
         await page.evaluate("document.getElementById('result').scrollIntoView()")
         await page.screenshot(path=str(HERE / "web-end.png"))
+        for take in (classic, grid, evolution, fog):
+            fresh = await browser.new_context(viewport={"width": 1200, "height": 760})
+            other = await fresh.new_page()
+            other.set_default_timeout(20_000)
+            await other.goto(f"http://127.0.0.1:{server.port}/")
+            await take(other)
+            await fresh.close()
         print("pictures written to", HERE)
+
+
+async def front(page: Any, player: str) -> tuple[str, str]:
+    """The player's biggest territory with an enemy next to it, and that enemy."""
+    board = await territories(page)
+    ways = await page.evaluate("window.risc.game.map.borders")
+    source = max((units, name) for name, (owner, units) in board.items() if owner == player
+                 and any(board[n][0] not in (player, "") for n in ways[name]))[1]
+    return source, next(n for n in ways[source] if board[n][0] not in (player, ""))
+
+
+async def pick(page: Any, name: str) -> None:
+    if await page.get_attribute(f"g[data-territory='{name}']", "data-picked") != "1":
+        await page.click(f"g[data-territory='{name}']")
+
+
+async def classic(page: Any) -> None:
+    """Classic Risk: startup at random, the turn's armies on the front, and an attack rolled with three dice."""
+    await create_in_lobby(page, "Ada", ruleset="classic", map_id="meridian", players=3, bots=2, strategy="benevolent")
+    await page.wait_for_selector("#game[data-phase=startup][data-active=Ada]")
+    await page.click("li[data-kind=placeall] button")
+    await page.wait_for_selector("#game[data-phase=reinforcement][data-active=Ada]")
+    source, target = await front(page, "Ada")
+    await pick(page, source)
+    await page.click("li[data-kind=reinforce] [data-issue]")
+    await page.wait_for_selector("#game[data-phase=attack][data-active=Ada]")
+    await pick(page, source)
+    await page.click(f"g[data-territory='{target}']")
+    step = await page.get_attribute("#game", "data-step")
+    await page.click("li[data-kind=attack] [data-issue]")
+    await page.wait_for_selector(f"#game:not([data-step='{step}'])")
+    await page.wait_for_timeout(300)
+    await page.screenshot(path=str(HERE / "web-classic.png"))
+
+
+async def grid(page: Any) -> None:
+    """The grid game: a troop deployed, the turn's new troops, and an attack with its dice."""
+    await create_in_lobby(page, "Ada", ruleset="grid", map_id=None, players=3, bots=2, strategy="defensive",
+                          options={"troops": "12"})
+    for _ in range(3):
+        await page.wait_for_selector("#game[data-phase=deployment][data-active=Ada], #game[data-turn='1']")
+        if await page.get_attribute("#game", "data-turn") == "1":
+            break
+        step = await page.get_attribute("#game", "data-step")
+        await pick(page, (await owned(page, "Ada"))[0])
+        await page.click("li[data-kind=deploy] [data-issue]")
+        await page.wait_for_selector(f"#game:not([data-step='{step}'])")
+    await page.wait_for_selector("#game[data-phase='new troops'][data-active=Ada]")
+    source, target = await front(page, "Ada")
+    await pick(page, source)
+    await page.click("li[data-kind=deploy] [data-issue]")
+    await page.wait_for_selector("#game[data-phase=attack][data-active=Ada]")
+    await pick(page, source)
+    await page.click(f"g[data-territory='{target}']")
+    step = await page.get_attribute("#game", "data-step")
+    await page.click("li[data-kind=attack] [data-issue]")
+    await page.wait_for_selector(f"#game:not([data-step='{step}'])")
+    await page.wait_for_timeout(300)
+    await page.screenshot(path=str(HERE / "web-grid.png"))
+
+
+async def evolution(page: Any) -> None:
+    """RISC Evolution 2: units upgraded and research, the turn after, with a territory pointed at."""
+    await create_in_lobby(page, "Ada", ruleset="risc", map_id="cataract", players=3, bots=2, strategy="strategist",
+                          options={"evolution": "2", "initial_units": "24"})
+    await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
+    mine = await owned(page, "Ada")
+    for name in mine[:2]:
+        await pick(page, name)
+        await page.fill("[data-count='0']", "12")
+        await page.click("[data-issue='0']")
+    await page.wait_for_selector("[data-order-index='1']")
+    await page.click("#commit")
+    await page.wait_for_selector("#game[data-phase=orders][data-turn='1']")
+    await pick(page, mine[0])
+    await page.fill("li[data-kind=upgrade] [data-count]", "8")
+    await page.click("li[data-kind=upgrade] [data-issue]")
+    await page.wait_for_selector("[data-order-index='0']")
+    await page.click("li[data-kind=research] button")
+    await page.wait_for_selector("[data-order-index='1']")
+    await page.click("#commit")
+    await page.wait_for_selector("#game[data-turn='2']")
+    await page.hover(f"g[data-territory='{mine[0]}']")
+    await page.wait_for_timeout(300)
+    await page.screenshot(path=str(HERE / "web-evolution.png"))
+
+
+async def fog(page: Any) -> None:
+    """RISC Evolution 3: turns pass until some of the board is remembered rather than seen."""
+    await create_in_lobby(page, "Ada", ruleset="risc", map_id="cataract", players=3, bots=2, strategy="aggressive",
+                          options={"evolution": "3", "initial_units": "24"})
+    await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
+    await pick(page, (await owned(page, "Ada"))[0])
+    await page.click("[data-issue='0']")
+    await page.wait_for_selector("[data-order-index='0']")
+    for turn in range(1, 30):
+        await page.click("#commit")
+        await page.wait_for_selector(f"#game[data-turn='{turn}'], #game[data-status=finished]")
+        if await page.locator("g[data-fog=memory]").count() or await page.get_attribute("#game", "data-status") \
+                == "finished":
+            break
+    await page.wait_for_timeout(300)
+    await page.screenshot(path=str(HERE / "web-fog.png"))
 
 
 if __name__ == "__main__":

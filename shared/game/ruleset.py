@@ -199,6 +199,15 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
         set that hides things from spectators needs this (E12); elsewhere a spectator sees all there is to see."""
         return False
 
+    def follow_refusal(self, game: Game[BoardT, OrderT], seat: str | None, followed: str) -> str:
+        """Why `may_follow` said no, in a few words for the refusal (empty: nothing to add)."""
+        return "you see all there is to see" if seat is None else ""
+
+    def public_map(self, game_map: GameMap, options: OptionsT) -> GameMap:
+        """The map as a game's followers are sent it. A rule set whose fog hides part of the map (a territory's
+        production, until seen) leaves that out here, and tells it in the view to those who may know it."""
+        return game_map
+
     def follow_view(self, game: Game[BoardT, OrderT], followed: str) -> ViewT:
         """What a watcher who follows `followed` sees: that player's sight, never their orders or secrets."""
         return self.view(game, None)

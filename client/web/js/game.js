@@ -1,5 +1,10 @@
 // One game on screen, played or watched: its map drawn once, its view kept whole and patched by each update, the
 // players' state, the turn's timer, the orders by pointing, the log, and the end with its charts and rematch.
+// Simultaneous games (RISC, Warzone) list the turn's orders until "Done with this turn"; turn-by-turn games (classic
+// Risk, the grid game) have no commit: the active player's every order takes effect at once, and the page shows whose
+// move it is, what the phase asks for and the dice as they fall. A seat whose player has been away may be voted over
+// to the computer (hand_over); under fog of war a spectator or a player who is out may ask to see with a player's
+// eyes (watch_game with follow), which the rule set allows or refuses.
 
 import { Board } from "./board.js";
 import { statisticsCharts } from "./chart.js";
@@ -9,7 +14,7 @@ import { OrderEntry } from "./orders.js";
 import { playerStyles, continentTint } from "./palette.js";
 import { applyPatch } from "./patch.js";
 import { rulesetModule } from "./rulesets/index.js";
-import { generic } from "./rulesets/generic.js";
+import { generic, table } from "./rulesets/generic.js";
 import { forgetSeat, lastName, loadHistory, saveHistory, saveName, saveSeat } from "./seats.js";
 
 const FRAMEWORK = new Set(["game_created", "player_joined", "player_left", "game_started", "player_committed",
@@ -22,7 +27,10 @@ export class GameScreen {
     this.app = app;
     this.link = app.link;
     this.root = byId("game");
-    this.board = new Board(byId("board"), { onPick: (name) => this.entry.pick(name) });
+    this.board = new Board(byId("board"), {
+      onPick: (name) => { this.look(name); this.entry.pick(name); },
+      onLook: (name) => this.look(name),
+    });
     this.log = new GameLog(byId("log"));
     this.entry = new OrderEntry(byId("order-entry"), {
       issue: (order) => this.issue(order),
@@ -37,6 +45,11 @@ export class GameScreen {
       event.preventDefault();
       this.sitDown();
     });
+    byId("follow-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.follow(byId("follow-player").value);
+    });
+    byId("unfollow").addEventListener("click", () => this.unfollow());
     this.root.addEventListener("keydown", (event) => {
       if (event.key === "Escape") this.entry.clear();
     });
@@ -47,10 +60,12 @@ export class GameScreen {
   reset(gameId, player) {
     this.gameId = gameId;
     this.player = player;
+    this.following = null;
     this.seq = 0;
     this.summary = null;
     this.map = null;
     this.view = null;
+    this.orders = [];
     this.module = generic;
     this.moduleName = null;
     this.deadline = null;
@@ -58,8 +73,9 @@ export class GameScreen {
     this.history = gameId ? loadHistory(gameId) : [];
     this.legalAsked = null;
     this.legalAgain = false;
-    this.lastStep = null;
     this.territoryNames = new Set();
+    this.looked = null;
+    this.awaySince = new Map();
     this.log.clear();
     this.entry.legal = [];
     this.entry.orders = [];
@@ -68,12 +84,27 @@ export class GameScreen {
     put(byId("board"));
     put(byId("legend"));
     put(byId("extras"));
+    put(byId("roll"));
+    put(byId("details"));
+    byId("details").hidden = true;
     byId("result").hidden = true;
+    byId("follow").hidden = true;
     byId("order-note").textContent = "";
+    byId("follow-note").textContent = "";
+    byId("prompt").textContent = "";
     this.root.dataset.gameId = gameId || "";
     this.root.dataset.you = player || "";
-    for (const key of ["phase", "status", "winner"]) this.root.dataset[key] = "";
+    this.root.dataset.following = "";
+    for (const key of ["phase", "status", "winner", "active"]) this.root.dataset[key] = "";
     this.root.dataset.turn = "0";
+  }
+
+  /** What a rule set's module reads beside the event, order or state it is given. */
+  ctx() {
+    return {
+      view: this.view, you: this.player, map: this.map, territories: this.territoryNames, summary: this.summary,
+      orders: this.orders,
+    };
   }
 
   // ---- taking a seat or watching -----------------------------------------------------------------------------
@@ -93,7 +124,7 @@ export class GameScreen {
   }
 
   async resume(gameId, player, token, lastSeq) {
-    if (this.gameId !== gameId || this.player !== player) this.reset(gameId, player);
+    if (this.gameId !== gameId || this.player !== player || this.following) this.reset(gameId, player);
     const reply = await this.link.request({ type: "resume", game_id: gameId, token, last_seq: lastSeq });
     if (reply.type === "error" && (reply.code === "bad-token" || reply.code === "no-such-game")) {
       forgetSeat(gameId, player);
@@ -103,15 +134,51 @@ export class GameScreen {
   }
 
   async watch(gameId, lastSeq = 0) {
-    if (this.gameId !== gameId || this.player !== null) this.reset(gameId, null);
+    if (this.gameId !== gameId || this.player !== null || this.following) this.reset(gameId, null);
     return this.link.request({ type: "watch_game", game_id: gameId, last_seq: lastSeq });
+  }
+
+  /**
+   * See with `name`'s eyes (under fog of war): the rule set says who may. A player who is out keeps their seat
+   * (a reload, or "Back to my own view", takes it back) and watches as a spectator meanwhile.
+   */
+  async follow(name) {
+    if (!name || !this.gameId) return;
+    const note = byId("follow-note");
+    note.textContent = "";
+    const reply = await this.send({ type: "watch_game", game_id: this.gameId, last_seq: 0, follow: name });
+    if (!reply) return;
+    if (reply.type !== "watching") {
+      note.textContent = reply.message;
+      note.dataset.code = reply.code || "";
+      return;
+    }
+    // the map and the followed sight come next: start from nothing, keeping the seat this page holds
+    const player = this.player;
+    this.reset(this.gameId, player);
+    this.following = reply.follow;
+    this.root.dataset.following = reply.follow || "";
+  }
+
+  async unfollow() {
+    const gameId = this.gameId;
+    const token = this.player ? this.app.tokenFor(gameId, this.player) : null;
+    const reply = token ? await this.resume(gameId, this.player, token, 0).catch((e) => ({ type: "error", message: e.message }))
+      : await this.watch(gameId, 0).catch((e) => ({ type: "error", message: e.message }));
+    if (reply.type === "error") byId("follow-note").textContent = reply.message;
   }
 
   /** Back on the link after it dropped: take the seat back, or watch again, with what was missed. */
   async reconnected(token) {
     if (!this.gameId) return;
-    const reply = this.player ? await this.resume(this.gameId, this.player, token, this.seq)
-      : await this.watch(this.gameId, this.seq);
+    let reply;
+    if (this.following) {
+      reply = await this.link.request({ type: "watch_game", game_id: this.gameId, last_seq: this.seq,
+        follow: this.following });
+    } else {
+      reply = this.player ? await this.resume(this.gameId, this.player, token, this.seq)
+        : await this.watch(this.gameId, this.seq);
+    }
     if (reply.type === "error") this.app.showLobby(`Could not return to game ${this.gameId}: ${reply.message}`);
   }
 
@@ -131,9 +198,26 @@ export class GameScreen {
   takeMap(map) {
     this.map = map;
     this.territoryNames = new Set(map.territories.map((t) => t.name));
-    this.board.draw(map, this.styles);
-    if (this.view) this.board.update(this.view.territories);
+    this.drawBoard();
+  }
+
+  drawBoard() {
+    if (!this.map) return;
+    this.board.draw(this.map, this.styles, this.module.boardShape(this.map));
+    this.showTerritories(null);
     this.renderLegend();
+  }
+
+  /** Draw the territories named (all of them when `names` is null) as the module reads the view. */
+  showTerritories(names) {
+    if (!this.view || !this.view.territories) return;
+    const whole = this.view.territories;
+    const ctx = this.ctx();
+    const shown = {};
+    for (const name of names || Object.keys(whole)) {
+      if (whole[name]) shown[name] = this.module.territory(whole[name], name, ctx);
+    }
+    this.board.update(shown);
   }
 
   takeUpdate(update) {
@@ -142,40 +226,74 @@ export class GameScreen {
     const before = this.summary;
     this.summary = update.game;
     if (update.you) this.player = update.you;
+    let redraw = false;
     if (this.moduleName !== update.game.settings.ruleset) {
       this.moduleName = update.game.settings.ruleset;
       this.module = rulesetModule(this.moduleName);
+      this.entry.setMode(update.game.simultaneous);
+      redraw = this.map && this.module.boardShape(this.map) !== this.board.shape;
     }
     const names = update.game.seats.map((seat) => seat.name);
+    let all = false;
     if (names.join("\u0000") !== [...this.styles.keys()].join("\u0000")) {
       this.styles = playerStyles(names);
       this.board.styles = this.styles;
-      if (this.view) this.board.update(this.view.territories);
+      all = true;
     }
     let changed = null;
     if (update.view) {
       this.view = update.view;
-      changed = update.view.territories;
+      all = true;
     } else if (update.view_patch && this.view) {
       this.view = applyPatch(this.view, update.view_patch);
-      changed = update.view_patch.territories;
+      changed = update.view_patch.territories || null;
+      if (this.module.redrawOn(update.view_patch)) all = true;
     }
     if (update.game.status === "lobby") this.view = null;
-    this.deadline = update.deadline_in === null ? null : performance.now() + update.deadline_in * 1000;
-    if (changed && this.view) {
-      // a patch names only the fields that changed: draw each such territory from the whole view
-      const whole = this.view.territories || {};
-      this.board.update(Object.fromEntries(Object.keys(changed).map((name) => [name, whole[name]])));
+    // the view's orders are the player's as of this update; order replies keep them between updates
+    if (this.view && (update.view || (update.view_patch && "your_orders" in update.view_patch))) {
+      this.orders = this.view.your_orders || [];
     }
+    this.deadline = update.deadline_in === null ? null : performance.now() + update.deadline_in * 1000;
+    if (redraw) this.drawBoard();
+    else if (all) this.showTerritories(null);
+    else if (changed) this.showTerritories(Object.keys(changed));
+    const ctx = this.ctx();
     const told = fresh.filter((entry) => !FRAMEWORK.has(entry.event.kind));
+    const turnByTurn = !update.game.simultaneous;
     if (told.length) {
-      const ctx = { territories: this.territoryNames };
-      this.board.mark(told.flatMap((entry) => this.module.marks(entry.event, ctx)));
+      // a turn-by-turn game marks the active player's whole turn, action by action, from its start
+      let from = 0;
+      told.forEach((entry, i) => { if (this.module.startsTurn(entry.event)) from = i; });
+      const restart = told.some((entry) => this.module.startsTurn(entry.event));
+      const marks = told.slice(turnByTurn ? from : 0).flatMap((entry) => this.module.marks(entry.event, ctx));
+      this.board.mark(marks, turnByTurn && !restart);
+      const rolls = told.map((entry) => this.module.roll(entry.event)).filter(Boolean);
+      if (rolls.length) this.showRoll(rolls[rolls.length - 1]);
+      else if (restart) this.showRoll(null);
     }
     if (update.snapshot) this.log.note("(earlier entries were not sent: this is where the game stands)");
-    this.log.add(fresh, this.module, true);
+    const restarted = fresh.some((entry) => this.module.startsTurn(entry.event));
+    this.log.add(fresh, this.module, true, ctx, turnByTurn && !restarted && fresh.length > 0);
     this.sample();
     this.render(before);
+  }
+
+  showRoll(roll) {
+    this.board.showRoll(roll);
+    const box = byId("roll");
+    if (!roll) {
+      put(box);
+      return;
+    }
+    const die = (v, side) => h("span", { class: `die ${side}` }, String(v));
+    put(box, h("span", { class: "roll-words" }, `${roll.player} attacked ${roll.target} from ${roll.source}: `),
+      h("span", { class: "dice attack", "data-dice": roll.attack.join(" ") }, roll.attack.map((v) => die(v, "attack"))),
+      " against ",
+      h("span", { class: "dice defence", "data-dice": roll.defence.join(" ") }, roll.defence.map((v) => die(v, "defence"))),
+      roll.result ? h("span", { class: "roll-words" }, ` — ${roll.result}`) : null);
+    box.dataset.attack = roll.attack.join(" ");
+    box.dataset.defence = roll.defence.join(" ");
   }
 
   sample() {
@@ -183,9 +301,8 @@ export class GameScreen {
     if (!view || !view.players || typeof view.turn !== "number") return;
     const players = {};
     for (const [name, p] of Object.entries(view.players)) {
-      if (typeof p.territories === "number" && typeof p.units === "number") {
-        players[name] = { territories: p.territories, units: p.units };
-      }
+      const facts = this.module.playerFacts(p, name, this.ctx());
+      if (facts && typeof facts.territories === "number" && typeof facts.units === "number") players[name] = facts;
     }
     if (!Object.keys(players).length) return;
     const last = this.history[this.history.length - 1];
@@ -204,6 +321,13 @@ export class GameScreen {
     return this.summary ? this.summary.seats.find((seat) => seat.name === name) : null;
   }
 
+  /** The player the game waits for in a turn-by-turn game. */
+  active() {
+    if (!this.summary || this.summary.simultaneous || !this.playing) return null;
+    const seat = this.summary.seats.find((s) => s.awaited);
+    return seat ? seat.name : null;
+  }
+
   render(before) {
     const game = this.summary;
     const root = this.root;
@@ -213,33 +337,52 @@ export class GameScreen {
     root.dataset.winner = game.winner || "";
     root.dataset.you = this.player || "";
     root.dataset.step = String(game.step);
+    root.dataset.simultaneous = String(game.simultaneous);
+    const active = this.active();
+    root.dataset.active = active || "";
     const mine = this.seat(this.player);
     put(byId("game-title"), `Game ${game.game_id}: ${game.ruleset_title || game.settings.ruleset} on ${game.map_name}`);
     let state;
     if (game.status === "lobby") state = `Waiting for ${game.free} more player${game.free === 1 ? "" : "s"} to join`;
     else if (game.status === "finished") state = game.winner ? `${game.winner} won` : "The game ended in a draw";
-    else state = `Turn ${game.turn}, ${this.module.phase(game.phase)}` + (mine && mine.awaited
-      ? (game.simultaneous ? " — your orders" : " — your move") : mine && mine.committed ? " — waiting for the others" : "");
-    put(byId("game-state"), state, this.player ? "" : " (watching)");
+    else if (!game.simultaneous) {
+      state = `Turn ${game.turn}, ${this.module.phase(game.phase)}` + (active === this.player && active
+        ? " — your move" : active ? ` — ${active} to play` : "");
+    } else {
+      state = `Turn ${game.turn}, ${this.module.phase(game.phase)}` + (mine && mine.awaited ? " — your orders"
+        : mine && mine.committed ? " — waiting for the others" : "");
+    }
+    const watching = this.following ? ` (seeing with ${this.following}'s eyes)` : this.player ? "" : " (watching)";
+    put(byId("game-state"), state, watching);
+    const acting = Boolean(this.playing && mine && mine.awaited && !mine.eliminated && !this.following);
+    byId("prompt").textContent = this.playing && this.view ? this.module.prompt(this.shownView(), { ...this.ctx(),
+      acting, active }) : "";
     this.renderPlayers();
     this.renderExtras();
     this.renderLegend();
-    const acting = Boolean(this.playing && mine && mine.awaited && !mine.eliminated);
+    this.renderFollow();
     byId("commit").hidden = !(acting && game.simultaneous);
-    byId("order-section").hidden = !this.player;
+    byId("order-section").hidden = !this.player || Boolean(this.following);
     byId("leave").hidden = !(game.status !== "playing" || !this.player || (mine && mine.eliminated));
     if (!acting) this.entry.setLegal([], false);
     else if (!before || before.step !== game.step || before.turn !== game.turn || !this.entry.enabled) {
       if (before && (before.step !== game.step || before.turn !== game.turn)) {
-        this.entry.picked = [];
+        // a simultaneous game's new turn starts afresh; a turn-by-turn game keeps what still fits (the next roll)
+        if (game.simultaneous) this.entry.picked = [];
         this.entry.orders = [];
-        this.say("");
+        if (game.simultaneous) this.say("");
       }
       this.askLegal();
-      if (before && before.step !== game.step) this.askOrders();
+      if (before && before.step !== game.step && game.simultaneous) this.askOrders();
     }
+    this.renderDetails();
     this.renderResult();
     this.renderSeat();
+  }
+
+  /** The view as the player's orders issued since the last update leave it (the pool left, stocks). */
+  shownView() {
+    return this.view ? this.module.withOrders(this.view, this.orders, this.ctx()) : null;
   }
 
   /** A watcher of a game still seating players may sit down in it from here. */
@@ -274,39 +417,114 @@ export class GameScreen {
     }
   }
 
+  /** Whether this page may ask for `seat` to be handed over: a player still in, voting about another who is away. */
+  mayHandOver(seat) {
+    const game = this.summary;
+    const mine = this.seat(this.player);
+    return Boolean(this.playing && mine && !mine.eliminated && !this.following && game.settings.turn_seconds === null
+      && seat.name !== this.player && !seat.connected && !seat.computer && !seat.eliminated);
+  }
+
   renderPlayers() {
     const players = this.view && this.view.players ? this.view.players : {};
+    const ctx = this.ctx();
+    const now = performance.now();
+    for (const seat of this.summary.seats) {
+      if (seat.connected || seat.computer) this.awaySince.delete(seat.name);
+      else if (!this.awaySince.has(seat.name)) this.awaySince.set(seat.name, now);
+    }
     const items = this.summary.seats.map((seat) => {
       const style = this.styles.get(seat.name);
-      const facts = players[seat.name] || {};
+      const facts = players[seat.name] ? this.module.playerFacts(players[seat.name], seat.name, ctx) : null;
       const states = [];
       if (seat.eliminated) states.push("out");
       else if (this.summary.status === "playing") {
         if (seat.awaited) states.push(this.summary.simultaneous ? "deciding" : "to play");
         if (seat.committed) states.push("done");
       }
-      states.push(seat.connected ? "connected" : "away");
-      const counts = typeof facts.territories === "number" ? `${facts.territories} territories, ${facts.units} units` : "";
+      if (seat.computer) states.push(seat.name.startsWith("bot-") ? "computer player" : "played by the computer");
+      else states.push(seat.connected ? "connected" : "away");
+      const counts = facts ? `${facts.territories} territories, ${facts.units} units` : "";
+      const note = players[seat.name] ? this.module.playerNote(players[seat.name], seat.name, ctx) : "";
       const swatch = h("span", { class: "swatch", "aria-hidden": "true" }, style ? style.letter : "?");
       if (style) {
         swatch.style.background = style.colour;
         swatch.style.color = style.ink;
       }
+      let handOver = null;
+      if (this.mayHandOver(seat)) {
+        const since = this.awaySince.get(seat.name);
+        const away = since === undefined ? 0 : Math.round((now - since) / 1000);
+        handOver = h("span", { class: "hand-over" }, h("span", { class: "hint", "data-away": String(away) },
+          `away for ${away} s`), " ", h("button", {
+          type: "button", class: "small", "data-hand-over": seat.name,
+          "aria-label": `Vote to have the computer play ${seat.name}'s seat while they are away`,
+          onclick: () => this.handOver(seat.name),
+        }, "Hand over to the computer"));
+      }
       return h("li", {
         "data-player": seat.name, "data-connected": String(seat.connected), "data-committed": String(seat.committed),
         "data-eliminated": String(seat.eliminated), "data-awaited": String(seat.awaited),
-        class: seat.name === this.player ? "you" : null,
+        "data-computer": String(Boolean(seat.computer)), class: seat.name === this.player ? "you" : null,
       }, swatch, " ", h("strong", {}, seat.name), seat.name === this.player ? " (you)" : "", " ",
-      h("span", { class: "states" }, states.join(", ")), counts ? h("span", { class: "counts" }, counts) : null);
+      h("span", { class: "states" }, states.join(", ")), counts || note
+        ? h("span", { class: "counts" }, [counts, note].filter(Boolean).join("; ")) : null, handOver);
     });
     if (this.summary.spectators) items.push(h("li", { class: "hint" }, `${this.summary.spectators} watching`));
     put(byId("player-list"), ...items);
   }
 
   renderExtras() {
-    const panels = this.view ? this.module.panels(this.view, { you: this.player }) : [];
-    put(byId("extras"), ...panels.map(({ title, body }) =>
-      h("section", { class: "panel extra" }, h("h3", {}, title), body)));
+    const view = this.shownView();
+    const panels = view ? this.module.panels(view, this.ctx()) : [];
+    put(byId("extras"), ...panels.map(({ title, body, key }) =>
+      h("section", { class: "panel extra", "data-panel": key || null }, h("h3", {}, title), body)));
+  }
+
+  /** Under fog of war, a spectator or a player who is out may ask to see with a player's eyes. */
+  renderFollow() {
+    const game = this.summary;
+    const mine = this.seat(this.player);
+    const fogged = Boolean(this.view && this.module.fogged(this.view));
+    const may = this.playing && (fogged || this.following) && (!this.player || (mine && mine.eliminated));
+    byId("follow").hidden = !may;
+    if (!may) return;
+    const select = byId("follow-player");
+    const candidates = game.seats.filter((s) => !s.eliminated).map((s) => s.name);
+    if ([...select.options].map((o) => o.value).join("\u0000") !== candidates.join("\u0000")) {
+      put(select, ...candidates.map((name) => h("option", { value: name }, name)));
+    }
+    byId("unfollow").hidden = !this.following;
+    put(byId("follow-state"), this.following ? `You see with ${this.following}'s eyes.`
+      : "The fog hides much of the board from spectators and players who are out.");
+  }
+
+  /** The facts of the territory last pointed at, as the module reads them. */
+  look(name) {
+    this.looked = name;
+    this.renderDetails();
+  }
+
+  renderDetails() {
+    const box = byId("details");
+    const state = this.view && this.view.territories && this.looked ? this.view.territories[this.looked] : null;
+    if (!state) {
+      box.hidden = true;
+      return;
+    }
+    const shown = this.module.territory(state, this.looked, this.ctx());
+    const rows = [];
+    if (shown.fog === "unknown") rows.push(["seen", "never: nothing is known of it"]);
+    else {
+      rows.push(["owner", shown.owner || "nobody"], ["units", String(shown.units)]);
+      if (shown.fog === "memory") rows.push(["seen", `on turn ${shown.seen} (out of sight now)`]);
+    }
+    rows.push(...(shown.facts || []));
+    const neighbours = this.map ? (this.map.borders[this.looked] || []) : [];
+    if (neighbours.length) rows.push(["borders", neighbours.join(", ")]);
+    box.hidden = false;
+    box.dataset.territory = this.looked;
+    put(box, h("h3", {}, this.looked), table(rows));
   }
 
   renderLegend() {
@@ -318,12 +536,11 @@ export class GameScreen {
       if (!members.has(t.continent)) members.set(t.continent, []);
       members.get(t.continent).push(t.name);
     }
-    const ruled = this.view && this.view.continents;
     const items = this.map.continents.map((continent, i) => {
       const names = members.get(continent.name) || [];
-      const first = owners[names[0]]?.owner;
+      const first = owners?.[names[0]]?.owner;
       const holder = first && names.every((n) => owners[n]?.owner === first) ? first : null;
-      const bonus = ruled && ruled[continent.name] ? ruled[continent.name].bonus : null;
+      const bonus = this.module.continentBonus(this.view, continent);
       const swatch = h("span", { class: "tint", "aria-hidden": "true" });
       swatch.style.background = continentTint(i);
       return h("li", { "data-continent": continent.name, "data-holder": holder || "" }, swatch, " ", continent.name,
@@ -345,7 +562,7 @@ export class GameScreen {
     const history = (this.view && this.module.history(this.view)) || this.history;
     put(byId("charts"), statisticsCharts(history, this.styles));
     const asked = game.rematch.includes(this.player);
-    byId("rematch").hidden = !this.player || asked || Boolean(game.rematch_game);
+    byId("rematch").hidden = !this.player || asked || Boolean(game.rematch_game) || Boolean(this.following);
     const waiting = game.seats.map((s) => s.name).filter((n) => !game.rematch.includes(n) && !game.rematch_declined.includes(n));
     put(byId("rematch-state"), game.rematch.length ? `Rematch asked by ${game.rematch.join(", ")}` +
       (waiting.length && !game.rematch_game ? `; waiting for ${waiting.join(", ")}` : "") : "");
@@ -356,12 +573,21 @@ export class GameScreen {
     if (this.deadline === null || !this.playing) {
       timer.textContent = "";
       timer.dataset.seconds = "";
-      return;
+    } else {
+      const left = Math.max(0, Math.round((this.deadline - performance.now()) / 1000));
+      timer.dataset.seconds = String(left);
+      timer.textContent = `Time left this turn: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      timer.classList.toggle("short", left <= 10);
     }
-    const left = Math.max(0, Math.round((this.deadline - performance.now()) / 1000));
-    timer.dataset.seconds = String(left);
-    timer.textContent = `Time left this turn: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    timer.classList.toggle("short", left <= 10);
+    const now = performance.now();
+    for (const shown of document.querySelectorAll("[data-away]")) {
+      const name = shown.closest("[data-player]")?.dataset.player;
+      const since = this.awaySince.get(name);
+      if (since === undefined) continue;
+      const away = Math.round((now - since) / 1000);
+      shown.dataset.away = String(away);
+      shown.textContent = `away for ${away} s`;
+    }
   }
 
   say(text) {
@@ -380,9 +606,11 @@ export class GameScreen {
     try {
       const reply = await this.legalAsked;
       if (reply.type === "legal" && reply.game_id === this.gameId) {
-        this.entry.setContext(this.territoryNames, (order) => this.module.describeOrder(order));
+        this.entry.setContext(this.territoryNames, (order) => this.module.describeOrder(order, { ...this.ctx(),
+          now: true }));
         const mine = this.seat(this.player);
-        this.entry.setLegal(reply.orders, Boolean(this.playing && mine && mine.awaited && reply.turn === this.summary.turn));
+        this.entry.setLegal(reply.orders, Boolean(this.playing && mine && mine.awaited && !this.following
+          && reply.turn === this.summary.turn));
       }
     } catch (error) {
       this.say(error.message);
@@ -396,12 +624,23 @@ export class GameScreen {
   }
 
   async askOrders() {
-    if (!this.player) return;
+    if (!this.player || (this.summary && !this.summary.simultaneous)) return;
     try {
       const reply = await this.link.request({ type: "list_orders", game_id: this.gameId });
-      if (reply.type === "orders" && reply.game_id === this.gameId) this.entry.setOrders(reply.orders);
+      if (reply.type === "orders" && reply.game_id === this.gameId) this.ordersAre(reply.orders);
     } catch {
       // a game not started yet has no orders to list
+    }
+  }
+
+  /** The player's orders this turn as they stand: listed, and the panels that count them (a pool, stocks). */
+  ordersAre(orders) {
+    this.orders = orders;
+    this.entry.setOrders(orders);
+    if (this.summary && this.view) {
+      this.renderExtras();
+      byId("prompt").textContent = this.playing ? this.module.prompt(this.shownView(), { ...this.ctx(),
+        acting: Boolean(this.seat(this.player)?.awaited), active: this.active() }) : "";
     }
   }
 
@@ -410,10 +649,13 @@ export class GameScreen {
     const reply = await this.send({ type: "issue_order", game_id: this.gameId, turn: this.summary.turn, order });
     if (!reply) return;
     if (reply.type === "order_accepted") {
-      this.entry.picked = [];
-      this.entry.setOrders(reply.orders);
-      this.say(`Issued: ${this.module.describeOrder(reply.order)}`);
-      this.askLegal();
+      const ctx = { ...this.ctx(), now: true };
+      if (this.summary.simultaneous) {
+        this.entry.picked = [];
+        this.ordersAre(reply.orders);
+        this.say(`Issued: ${this.module.describeOrder(reply.order, ctx)}`);
+        this.askLegal();
+      } else this.say(`Done: ${this.module.describeOrder(reply.order, ctx)}`);
     } else this.say(reply.message);
   }
 
@@ -421,7 +663,7 @@ export class GameScreen {
     const reply = await this.send({ type: "withdraw_order", game_id: this.gameId, turn: this.summary.turn, index });
     if (!reply) return;
     if (reply.type === "order_withdrawn") {
-      this.entry.setOrders(reply.orders);
+      this.ordersAre(reply.orders);
       this.say("Order withdrawn.");
       this.askLegal();
     } else this.say(reply.message);
@@ -430,6 +672,16 @@ export class GameScreen {
   async commit() {
     const reply = await this.send({ type: "commit", game_id: this.gameId, turn: this.summary.turn });
     if (reply) this.say(reply.type === "commit_accepted" ? "Done: waiting for the others." : reply.message);
+  }
+
+  /** A vote to have the server's computer player take the seat of a player who has been away. */
+  async handOver(name) {
+    const reply = await this.send({ type: "hand_over", game_id: this.gameId, player: name });
+    if (!reply) return;
+    if (reply.type === "hand_over_pending") {
+      this.say(reply.needed.length ? `Your vote to hand ${name}'s seat over counts; still to agree: ` +
+        `${reply.needed.join(", ")}.` : `${name}'s seat goes to the computer until they come back.`);
+    } else this.say(reply.message);
   }
 
   async rematch() {

@@ -12,7 +12,8 @@ const framework = {
   game_started: (e) => `The game started: ${e.players.join(", ")}`,
   player_committed: (e) => `${e.player} is done with turn ${e.turn}`,
   time_ran_out: (e) => `Time ran out on turn ${e.turn}` + (e.players.length ? ` for ${e.players.join(", ")}` : ""),
-  seat_handed_over: (e) => `${e.player}'s seat is played by the computer (${e.strategy}) from now on`,
+  seat_handed_over: (e) => `${e.player} has been away: the computer (${e.strategy}) plays their seat until they ` +
+    `come back (asked by ${e.by.join(", ")})`,
   rematch_requested: (e) => `${e.player} asks for a rematch`,
   seat_taken_back: (e) => `${e.player} is back and plays their own seat again`,
   rematch_declined: (e) => `${e.player} left instead of a rematch`,
@@ -20,14 +21,15 @@ const framework = {
   rematch_started: (e) => `The rematch started as game ${e.game_id}`,
 };
 
-export function describeEntry(event, module) {
+/** An entry in words (a string, or a node where the rule set shows more, such as dice). */
+export function describeEntry(event, module, ctx = {}) {
   if (Object.hasOwn(framework, event.kind)) return framework[event.kind](event);
   if (event.kind === "orders_revealed") {
     const parts = Object.entries(event.orders).map(([player, orders]) =>
-      `${player}: ${orders.length ? orders.map((o) => module.describeOrder(o)).join("; ") : "nothing"}`);
+      `${player}: ${orders.length ? orders.map((o) => module.describeOrder(o, ctx)).join("; ") : "nothing"}`);
     return `Orders of turn ${event.turn} — ${parts.join(" | ")}`;
   }
-  return module.describeEvent(event);
+  return module.describeEvent(event, ctx);
 }
 
 export class GameLog {
@@ -43,12 +45,16 @@ export class GameLog {
     this.list.append(h("li", { class: "hint" }, text));
   }
 
-  /** Add entries ({seq, event}); `fresh` marks them as the latest turn's. */
-  add(entries, module, fresh) {
-    for (const old of this.list.querySelectorAll("li.fresh")) old.classList.remove("fresh");
+  /** Add entries ({seq, event}); `fresh` marks them as the latest turn's (in a turn-by-turn game, `keep` leaves
+   * the earlier ones of the same turn marked too). */
+  add(entries, module, fresh, ctx = {}, keep = false) {
+    if (!entries.length) return;
+    if (!keep) for (const old of this.list.querySelectorAll("li.fresh")) old.classList.remove("fresh");
     for (const { seq, event } of entries) {
+      // in a turn-by-turn game each action is told by its events: the orders it carried out say it again
+      if (event.kind === "orders_revealed" && ctx.summary && !ctx.summary.simultaneous) continue;
       const item = h("li", { "data-seq": String(seq), "data-kind": event.kind, class: fresh ? "fresh" : null },
-        describeEntry(event, module));
+        describeEntry(event, module, ctx));
       this.list.append(item);
     }
     while (this.list.childElementCount > MOST_SHOWN) this.list.firstElementChild.remove();

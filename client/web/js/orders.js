@@ -2,7 +2,11 @@
 // territories picked on the board. A first territory shows the orders that name it alone and marks the
 // territories an order could go on to; a second shows the orders that name both. The count of an order is chosen
 // between the least the rules accept and what the server offered. Orders that name no territory (a card, a truce
-// with a player) are buttons of their own. Nothing here knows a rule: whatever is offered came from the server.
+// with a player, ending a phase) are buttons of their own, with their count where they have one (the armies that
+// move in after a conquest). In a turn-by-turn game (classic Risk, the grid game) each order takes effect at once:
+// there is no list of the turn's orders to withdraw from, and what is picked stays picked while it still fits (the
+// next roll of an attack, the next armies placed). Nothing here knows a rule: whatever is offered came from the
+// server.
 
 import { h, put } from "./dom.js";
 
@@ -24,7 +28,13 @@ export class OrderEntry {
     this.territories = new Set();
     this.describe = (order) => JSON.stringify(order);
     this.enabled = false;
+    this.simultaneous = true;
     this.note = "";
+  }
+
+  /** Simultaneous turns (orders listed until committed) or turn by turn (each order takes effect at once). */
+  setMode(simultaneous) {
+    this.simultaneous = simultaneous;
   }
 
   setContext(territories, describe) {
@@ -36,7 +46,8 @@ export class OrderEntry {
   setLegal(legal, enabled) {
     this.legal = legal.map((entry) => ({ ...entry, places: placesOf(entry.order, this.territories) }));
     this.enabled = enabled;
-    if (this.picked.length && !this.candidates().length) this.picked = [];
+    // what is picked stays while it still fits (or while someone else plays: it may fit again on one's turn)
+    if (enabled && this.picked.length && !this.candidates().length && !this.targets().length) this.picked = [];
     this.render();
   }
 
@@ -90,18 +101,19 @@ export class OrderEntry {
     return [...found];
   }
 
-  choice(entry, index) {
+  choice(entry, index, key = "issue") {
     const count = entry.count_field ? entry.order[entry.count_field] : null;
     const label = this.describe(entry.order);
+    const attr = `data-${key}`;
     if (count === null || count === undefined) {
-      return h("li", { class: "choice" },
-        h("button", { type: "button", "data-issue": String(index), onclick: () => this.actions.issue(entry.order) },
+      return h("li", { class: "choice", "data-kind": entry.order.kind },
+        h("button", { type: "button", [attr]: String(index), onclick: () => this.actions.issue(entry.order) },
           label));
     }
     const least = Math.min(entry.least ?? 1, count);
     const number = h("input", {
       type: "number", min: least, max: count, value: count, step: 1, "aria-label": `${entry.count_field} (${least} to ${count})`,
-      "data-count": String(index),
+      [key === "issue" ? "data-count" : "data-loose-count"]: String(index),
     });
     const slider = h("input", { type: "range", min: least, max: count, value: count, step: 1, tabindex: "-1", "aria-hidden": "true" });
     slider.addEventListener("input", () => { number.value = slider.value; });
@@ -122,9 +134,9 @@ export class OrderEntry {
       }
     });
     const words = this.describe({ ...entry.order, [entry.count_field]: "N" });
-    return h("li", { class: "choice" },
+    return h("li", { class: "choice", "data-kind": entry.order.kind },
       h("label", {}, h("span", { class: "what" }, words.replace(/\bN\b/, "…")), " ", number, slider),
-      h("button", { type: "button", "data-issue": String(index), onclick: issue }, "Issue"));
+      h("button", { type: "button", [attr]: String(index), onclick: issue }, key === "issue" ? "Issue" : "Go"));
   }
 
   render() {
@@ -154,9 +166,12 @@ export class OrderEntry {
           h("button", { type: "button", class: "small", "data-target": name, onclick: () => this.pick(name) }, name))));
     }
     if (loose.length && this.enabled) {
-      parts.push(h("div", { class: "loose" }, loose.map((entry, i) =>
-        h("button", { type: "button", "data-loose": String(i), onclick: () => this.actions.issue(entry.order) },
-          this.describe(entry.order)))));
+      parts.push(h("ul", { class: "loose" }, loose.map((entry, i) => this.choice(entry, i, "loose"))));
+    }
+    if (!this.simultaneous) {
+      put(this.panel, ...parts);
+      this.keepFocus();
+      return;
     }
     parts.push(h("h3", {}, "Your orders this turn"));
     parts.push(this.orders.length
@@ -168,7 +183,11 @@ export class OrderEntry {
         }, "Withdraw") : null)))
       : h("p", { class: "hint", "data-no-orders": "" }, "None yet."));
     put(this.panel, ...parts);
-    const firstCount = this.panel.querySelector("[data-count]");
+    this.keepFocus();
+  }
+
+  keepFocus() {
+    const firstCount = this.panel.querySelector("[data-count]") || this.panel.querySelector("[data-issue]");
     if (firstCount && this.picked.length && this.panel.contains(document.activeElement) === false
         && document.activeElement?.closest?.(".territory")) {
       // keep the keyboard flowing: after picking with Enter, the count is next

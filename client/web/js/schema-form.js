@@ -4,8 +4,16 @@
 
 import { h } from "./dom.js";
 
-function kindOf(spec) {
-  const variants = spec.anyOf || spec.oneOf || [spec];
+/** A schema with its `$ref` (to the schema's own `$defs`, as pydantic writes an enum) read in place. */
+function resolved(spec, root) {
+  if (!spec || !spec.$ref || !spec.$ref.startsWith("#/$defs/")) return spec;
+  const found = (root.$defs || {})[spec.$ref.slice("#/$defs/".length)];
+  return found ? { ...found, ...spec, $ref: undefined } : spec;
+}
+
+function kindOf(spec, root) {
+  spec = resolved(spec, root);
+  const variants = (spec.anyOf || spec.oneOf || [spec]).map((v) => resolved(v, root));
   const real = variants.find((v) => v.type && v.type !== "null") || variants[0] || {};
   const nullable = variants.some((v) => v.type === "null");
   return { ...real, nullable, enum: spec.enum || real.enum };
@@ -17,7 +25,7 @@ export function optionsForm(fieldset, schema) {
   fieldset.replaceChildren(...(legend ? [legend] : []));
   const readers = [];
   for (const [key, spec] of Object.entries(schema.properties || {})) {
-    const kind = kindOf(spec);
+    const kind = kindOf(spec, schema);
     const label = spec.title || key;
     const help = spec.description || "";
     const id = `option-${key}`;

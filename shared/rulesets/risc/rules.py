@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 from pydantic import Field, TypeAdapter
@@ -289,6 +290,24 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
         status = self.status(game)
         return (_evolution(game) >= 3 and not status.finished and seat is not None and seat in status.eliminated
                 and followed in game.players and followed not in status.eliminated)
+
+    def follow_refusal(self, game: RiscGame, seat: str | None, followed: str) -> str:
+        if _evolution(game) < 3 or self.status(game).finished:
+            return super().follow_refusal(game, seat, followed)
+        if seat is None:
+            return "under fog of war a spectator sees what is public; only a player who is out may follow a player " \
+                   "still in (E12)"
+        if seat not in self.status(game).eliminated:
+            return "only a player who is out may follow another's sight (E12)"
+        return f"{followed} is out of the game" if followed != seat else "you are out of the game"
+
+    def public_map(self, game_map: GameMap, options: RiscOptions) -> GameMap:
+        """E12: under fog a territory's production shows once seen, so the map sent leaves every territory's out
+        (the view gives it where it may be known); its size stays, as the rules show it from the start."""
+        if options.evolution < 3:
+            return game_map
+        return replace(game_map, territories=tuple(replace(t, food=None, technology=None)
+                                                   for t in game_map.territories))
 
     def follow_view(self, game: RiscGame, followed: str) -> AnyView:
         if _evolution(game) >= 3:

@@ -1,10 +1,17 @@
 // How the page shows any rule set's orders, events and views when it has no module of its own: an order or an
 // event as "kind: field values", a territory an event names marked on the board, the view's fields beyond the
-// board as a table. A rule set's module (risc.js, warzone.js) starts from this and says better where it can.
+// board as a table. A rule set's module (risc.js, warzone.js, classic.js, grid.js) starts from this and says better
+// where it can.
+//
+// Every function that reads more than its first argument takes `ctx`: { view, you, map, territories (a Set of the
+// map's names), summary (the game's summary), orders (the player's orders this turn as they stand) }.
 
 import { h } from "../dom.js";
 
 export const BOARD_FIELDS = new Set(["kind", "phase", "turn", "territories", "players", "your_orders", "winner"]);
+
+/** The field a rule set counts a territory's or a player's forces in: units, armies (classic), troops (grid). */
+const FORCES = ["units", "armies", "troops"];
 
 function words(value) {
   if (value === null || value === undefined) return "none";
@@ -40,10 +47,23 @@ function table(rows) {
   return h("table", { class: "facts" }, rows.map(([key, value]) => h("tr", {}, h("th", {}, key), h("td", {}, value))));
 }
 
+/** The first of the usual force counts an object has (units, armies, troops), else 0. */
+export function forces(thing) {
+  for (const key of FORCES) if (typeof thing?.[key] === "number") return thing[key];
+  return 0;
+}
+
+/** Dice as small boxes, each with its number (a roll reads the same without colour). */
+export function dice(values, side) {
+  return h("span", { class: `dice ${side}`, "data-dice": values.join(" "), "aria-label": values.join(", ") },
+    values.map((v) => h("span", { class: "die", "aria-hidden": "true" }, String(v))));
+}
+
 export const generic = {
   describeOrder(order) {
     return plain(order);
   },
+  /** An event in words: a string, or a node (dice shown as dice). */
   describeEvent(event) {
     return plain(event);
   },
@@ -51,11 +71,59 @@ export const generic = {
   marks(event, ctx) {
     return territoriesNamed(event, ctx.territories).map((territory) => ({ territory, mark: "change" }));
   },
+  /** A roll of dice an event tells, to show on the board: {player, source, target, attack, defence}, or null. */
+  roll() {
+    return null;
+  },
+  /** Whether an event starts a new player's turn (a turn-by-turn game clears the board's marks then). */
+  startsTurn(event) {
+    return event.kind === "turn_started";
+  },
+  /**
+   * One territory of the view as the board draws it: owner, units, and what else the rule set shows.
+   * fog: "clear", "memory" (as last seen, on turn `seen`) or "unknown" (never seen); note: a short line under the
+   * units; badge: a mark beside the owner's letter (a capital); facts: [label, value] rows for the details panel.
+   */
+  territory(state) {
+    const facts = Object.entries(state || {}).filter(([key]) => key !== "owner" && !FORCES.includes(key))
+      .map(([key, value]) => [key.replaceAll("_", " "), words(value)]);
+    return { owner: state?.owner ?? "", units: forces(state), fog: "clear", seen: null, note: "", badge: "", facts };
+  },
+  /** Whether a view patch changes how every territory is drawn (classic Risk's capitals live in its players). */
+  redrawOn() {
+    return false;
+  },
+  /** A player's territories and units as the view tells them, or null where it does not. */
+  playerFacts(player) {
+    const territories = player?.territories ?? player?.countries;
+    if (typeof territories !== "number") return null;
+    return { territories, units: forces(player) };
+  },
+  /** More about a player for the players' list (cards held, technology level...), or "". */
+  playerNote() {
+    return "";
+  },
+  /** A sentence on what the player should do now, or "". */
+  prompt() {
+    return "";
+  },
   /** Extra panels beside the board: the view's own fields beyond the board, as a table. */
   panels(view) {
     const rows = Object.entries(view).filter(([key]) => !BOARD_FIELDS.has(key))
       .map(([key, value]) => [key.replaceAll("_", " "), words(value)]);
     return rows.length ? [{ title: "More of the game", body: table(rows) }] : [];
+  },
+  /** The view as the player's orders this turn leave it (a pool, stocks), between updates. */
+  withOrders(view) {
+    return view;
+  },
+  /** How the board is drawn: "map" (territories where the map places them) or "cells" (a grid of squares). */
+  boardShape() {
+    return "map";
+  },
+  /** A continent's bonus as the rules count it, or null where continents bring nothing. */
+  continentBonus(view, continent) {
+    return view && view.continents && view.continents[continent.name] ? view.continents[continent.name].bonus : null;
   },
   /** The game's statistics over time when the view holds them (else the page's own samples are drawn). */
   history() {
@@ -64,6 +132,10 @@ export const generic = {
   /** A word for the game's phase label. */
   phase(label) {
     return label;
+  },
+  /** Whether the view hides things from this viewer (fog of war): the page then offers to follow a player. */
+  fogged() {
+    return false;
   },
 };
 

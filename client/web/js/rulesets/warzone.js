@@ -4,6 +4,9 @@
 import { h } from "../dom.js";
 import { generic, table } from "./generic.js";
 
+/** The units a reinforcement card adds to the turn's pool (docs/rules-warzone.md). */
+const REINFORCEMENT = 5;
+
 const orders = {
   deploy: (o) => `deploy ${o.units} on ${o.territory}`,
   advance: (o) => `advance ${o.units} from ${o.source} to ${o.target}`,
@@ -11,7 +14,7 @@ const orders = {
   bomb: (o) => `bomb ${o.target}`,
   blockade: (o) => `blockade ${o.territory}`,
   negotiate: (o) => `negotiate with ${o.player}`,
-  reinforce: () => "play a reinforcement card (+5 units)",
+  reinforce: () => `play a reinforcement card (+${REINFORCEMENT} units)`,
   cheat: () => "cheat: take every neighbouring territory",
 };
 
@@ -83,6 +86,14 @@ export default {
       });
     }
     return panels;
+  },
+  /** The pool as the orders issued since the last update leave it: deploys take from it, a reinforcement card adds
+   * its units (the view's `pool_left` is as of the update). */
+  withOrders(view, list) {
+    if (!view.your_orders || list === view.your_orders || typeof view.pool_left !== "number") return view;
+    const takes = (orders) => (orders || []).reduce((sum, o) => sum + (o.kind === "deploy" ? o.units
+      : o.kind === "reinforce" ? -REINFORCEMENT : 0), 0);
+    return { ...view, your_orders: list, pool_left: view.pool_left + takes(view.your_orders) - takes(list) };
   },
   history(view) {
     if (!view.statistics) return null;

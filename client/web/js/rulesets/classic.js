@@ -1,0 +1,212 @@
+// Classic Risk (docs/rules-classic.md): one player at a time through startup placement, reinforcement, attack,
+// the move-in after a conquest and fortification. How its actions and events read (every roll with its dice), the
+// board's marks and the dice of the last roll, capitals, what the phase asks of the active player, the player's own
+// cards and mission, and the table's cards, deck and what the next set is worth.
+
+import { h } from "../dom.js";
+import { dice, generic, table } from "./generic.js";
+
+const PHASES = {
+  startup: "startup placement",
+  capital: "choosing capitals",
+  reinforcement: "reinforcement",
+  attack: "attack",
+  "move-in": "move-in after a conquest",
+  fortification: "fortification",
+  finished: "finished",
+};
+
+function armies(n) {
+  return `${n} ${n === 1 ? "army" : "armies"}`;
+}
+
+function card(c) {
+  return c.symbol === "wildcard" || !c.country ? "wildcard" : `${c.symbol} (${c.country})`;
+}
+
+/** The cards at positions (from 1) of the viewer's hand, as the trade names them. */
+function cardsAt(positions, view) {
+  const hand = view && view.your_hand ? view.your_hand : [];
+  return positions.map((p) => (hand[p - 1] ? card(hand[p - 1]) : `card ${p}`));
+}
+
+const orders = {
+  placearmy: (o) => `place an army on ${o.country}`,
+  placeall: () => "place all your remaining armies at random",
+  capital: (o) => `choose ${o.country} as your capital`,
+  exchangecards: (o, ctx) => `trade cards ${o.positions.join(", ")}: ${cardsAt(o.positions, ctx.view).join(", ")}`,
+  keepcards: () => "keep your cards this turn (no trade)",
+  reinforce: (o) => `reinforce ${o.country} with ${o.armies}`,
+  attack: (o) => `attack ${o.target} from ${o.source} rolling ${o.dice} ${o.dice === 1 ? "die" : "dice"}`,
+  allout: (o) => `all-out attack on ${o.target} from ${o.source} (roll until it falls or 1 army is left)`,
+  noattack: () => "end the attack phase",
+  attackmove: (o, ctx) => `move ${o.armies} into ${ctx.view?.conquest?.target || "the country taken"}`,
+  fortify: (o) => `fortify ${o.target} with ${o.armies} from ${o.source} (ends your turn)`,
+  nofortify: () => "skip fortification (ends your turn)",
+  cheat: () => "cheat",
+};
+
+function rolled(e) {
+  const losses = [];
+  if (e.attacker_losses) losses.push(`${e.player} loses ${e.attacker_losses}`);
+  if (e.defender_losses) losses.push(`${e.defender} loses ${e.defender_losses}`);
+  return h("span", { class: "rolled" }, `${e.player} attacks ${e.target} (${e.defender}) from ${e.source}: `,
+    dice(e.attack, "attack"), " against ", dice(e.defence, "defence"),
+    `: ${losses.join(", ")}; ${e.source} ${e.source_armies} left, ${e.target} ${e.target_armies} left`);
+}
+
+const events = {
+  army_placed: (e) => `${e.player} places an army on ${e.country}`,
+  armies_placed: (e) => `${e.player} places the rest of their armies: ` +
+    (e.placed.map(([name, n]) => `${n} on ${name}`).join(", ") || "none left"),
+  capital_chosen: (e) => `${e.player} chooses ${e.country} as capital`,
+  turn_started: (e) => `Turn ${e.turn}: ${e.player} reinforces with ${armies(e.armies)} (${e.from_countries} for ` +
+    `countries${e.continents.map(([name, bonus]) => `, ${bonus} for ${name}`).join("")})`,
+  cards_traded: (e) => `${e.player} trades ${e.cards.map(card).join(", ")} for ${armies(e.armies)}`,
+  cards_kept: (e) => `${e.player} keeps their cards this turn`,
+  reinforced: (e) => `${e.player} reinforces ${e.country} with ${e.armies} (${e.left} left to place)`,
+  dice_rolled: rolled,
+  country_conquered: (e) => `${e.player} conquers ${e.country} from ${e.defender}: ` +
+    (e.least === e.most ? `${armies(e.least)} move in` : `${e.least} to ${e.most} armies may move in`),
+  armies_moved_in: (e) => `${e.player} moves ${armies(e.armies)} from ${e.source} into ${e.target}` +
+    (e.automatic ? " (the only choice)" : ""),
+  attacks_ended: (e) => `${e.player} ends the attacks${e.automatic ? " (nothing left to attack)" : ""}`,
+  fortified: (e) => `${e.player} fortifies ${e.target} with ${armies(e.armies)} from ${e.source}`,
+  fortification_skipped: (e) => `${e.player} does not fortify${e.automatic ? " (no army can move)" : ""}`,
+  card_drawn: (e) => `${e.player} draws a card (now holds ${e.cards})`,
+  card_received: (e) => `${e.player}'s new card: ${card(e.card)}`,
+  deck_reshuffled: (e) => `The discard pile is shuffled into a new deck of ${e.cards} cards`,
+  cards_captured: (e) => `${e.player} takes ${e.count} card${e.count === 1 ? "" : "s"} from ${e.loser}`,
+  cards_handed_over: (e) => `${e.player} takes ${e.cards.map(card).join(", ")} from ${e.loser}`,
+  mission_changed: (e) => `${e.player}'s mission is now: ${mission(e.mission)}`,
+  cheated: (e) => `${e.player} cheats (${e.phase}): ${e.countries.join(", ") || "nothing"}`,
+  player_eliminated: (e) => `${e.player} is out of the game (eliminated by ${e.by})`,
+  game_won: (e) => `${e.player} wins the game (${e.how})`,
+};
+
+function mission(m) {
+  if (!m) return "";
+  if (m.kind === "continents") return `conquer ${m.continents.map((c) => c.replaceAll("_", " ")).join(" and ")}`;
+  if (m.kind === "countries") return `conquer ${m.countries} countries`;
+  if (m.kind === "armies") return `hold ${m.countries} countries with at least ${m.armies} armies on each`;
+  return `eliminate ${m.player} (else ${m.countries} countries)`;
+}
+
+function capitalOf(name, view) {
+  for (const [player, p] of Object.entries(view?.players || {})) if (p.capital === name) return player;
+  return null;
+}
+
+export default {
+  ...generic,
+  describeOrder(order, ctx = {}) {
+    return orders[order.kind] ? orders[order.kind](order, ctx) : generic.describeOrder(order);
+  },
+  describeEvent(event) {
+    return (events[event.kind] || generic.describeEvent)(event);
+  },
+  marks(event, ctx) {
+    if (event.kind === "dice_rolled") {
+      return [{ territory: event.target, mark: "battle" }, { territory: event.source, mark: "change" }];
+    }
+    if (event.kind === "country_conquered") return [{ territory: event.country, mark: "conquest" }];
+    if (event.kind === "cheated") return event.countries.map((territory) => ({ territory, mark: "change" }));
+    if (["turn_started", "player_eliminated", "game_won", "card_drawn", "card_received", "deck_reshuffled",
+      "cards_captured", "cards_handed_over", "mission_changed", "cards_traded", "cards_kept"].includes(event.kind)) {
+      return [];
+    }
+    return generic.marks(event, ctx);
+  },
+  roll(event) {
+    if (event.kind !== "dice_rolled") return null;
+    return { player: event.player, defender: event.defender, source: event.source, target: event.target,
+      attack: event.attack, defence: event.defence,
+      result: `${event.player} lost ${event.attacker_losses}, ${event.defender} lost ${event.defender_losses}` };
+  },
+  territory(state, name, ctx = {}) {
+    const capital = capitalOf(name, ctx.view);
+    return {
+      owner: state.owner || "", units: state.armies ?? 0, fog: "clear", seen: null, note: "",
+      badge: capital ? "★" : "", describe: capital ? `capital of ${capital}` : "",
+      facts: capital ? [["capital of", capital]] : [],
+    };
+  },
+  redrawOn(patch) {
+    return Boolean(patch.players);
+  },
+  playerFacts(p) {
+    return { territories: p.countries, units: p.armies };
+  },
+  playerNote(p, name, ctx) {
+    const parts = [`${p.cards} card${p.cards === 1 ? "" : "s"}`];
+    if (ctx.view?.phase === "startup" && p.unplaced) parts.push(`${p.unplaced} to place`);
+    if (p.capital) parts.push(`capital ${p.capital}`);
+    return parts.join(", ");
+  },
+  phase(label) {
+    return PHASES[label] || label;
+  },
+  continentBonus(view, continent) {
+    return continent.bonus;
+  },
+  prompt(view, ctx) {
+    const active = ctx.active;
+    if (!active) return "";
+    if (!ctx.acting) return `${active} is playing: ${PHASES[view.phase] || view.phase}.`;
+    const me = view.players?.[ctx.you] || {};
+    switch (view.phase) {
+      case "startup":
+        return `Place your starting armies one at a time (${me.unplaced} left): pick one of your countries, ` +
+          "or place them all at random.";
+      case "capital":
+        return "Choose your capital: pick one of your countries.";
+      case "reinforcement":
+        return (view.your_hand || []).length >= 5
+          ? "You hold 5 cards or more: trade a set before you place your armies."
+          : `Place ${armies(view.reinforcements)}: pick one of your countries (or trade a set of cards first).`;
+      case "attack":
+        return "Attack: pick one of your countries with 2 armies or more, then an enemy country next to it; " +
+          "or end the attack phase.";
+      case "move-in": {
+        const c = view.conquest || {};
+        return `You conquered ${c.target}: move ${c.least} to ${c.most} armies in from ${c.source}.`;
+      }
+      case "fortification":
+        return "Fortify: pick a country to move armies from, then one of yours to move them to (this ends your " +
+          "turn); or skip.";
+      default:
+        return "";
+    }
+  },
+  panels(view, ctx) {
+    const panels = [];
+    const rows = [["whose turn", view.active || "nobody"], ["phase", PHASES[view.phase] || view.phase]];
+    if (view.phase === "reinforcement") rows.push(["armies to place", String(view.reinforcements)]);
+    if (view.conquest) {
+      rows.push(["move-in", `${view.conquest.source} → ${view.conquest.target}: ${view.conquest.least} to ` +
+        `${view.conquest.most}`]);
+    }
+    rows.push(["cards in the deck", String(view.deck)],
+      ["next set", view.card_schedule === "fixed" ? "4, 6 or 8 three of a kind, 10 one of each"
+        : `${armies(view.next_trade)} (${view.trades} traded so far)`]);
+    if (view.mode !== "domination") rows.push(["wins", view.mode]);
+    rows.push(["turn order", (view.seats || []).join(", ")]);
+    panels.push({ title: "The turn", key: "turn", body: h("div", { "data-active": view.active || "",
+      "data-reinforcements": String(view.reinforcements) }, table(rows)) });
+    const me = ctx.you ? view.players?.[ctx.you] : null;
+    if (me) {
+      const hand = view.your_hand || [];
+      panels.push({
+        title: "Your cards",
+        key: "hand",
+        body: h("div", { class: "hand", "data-hand": hand.map(card).join("; ") },
+          hand.length ? h("ol", {}, hand.map((c) => h("li", { "data-symbol": c.symbol }, card(c))))
+            : h("p", { class: "hint" }, "No cards. Conquer a country in a turn to draw one at its end."),
+          hand.length >= 3 ? h("p", { class: "hint" }, "Trade a set (three alike, one of each, or any with a " +
+            "wildcard) at reinforcement: the sets you hold are offered as buttons then.") : null,
+          me.mission ? h("p", { "data-mission": "" }, `Your mission: ${mission(me.mission)}`) : null),
+      });
+    }
+    return panels;
+  },
+};
