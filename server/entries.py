@@ -2,7 +2,8 @@
 
 An entry is encoded to its frame text once, when it is made: every update, every catch-up and the store use that
 text. A private entry (a card drawn, a combat in the fog) carries its audience; it is sent only to them (and to those
-who follow one of them) until the game is over, and stored with its audience so a restarted server knows.
+who follow one of them, unless it is their own affairs) until the game is over, and stored with its audience so a
+restarted server knows.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ class Logged:
 
     event: Any
     audience: frozenset[str] | None = None
+    own: bool = False
+    """The audience's own affairs: not told to those who follow their sight."""
 
 
 @dataclass(frozen=True)
@@ -34,23 +37,28 @@ class Entry:
     audience: frozenset[str] | None
     text: str
     """{"seq": N, "event": {...}}: what a client is sent."""
+    own: bool = False
 
     @property
     def stored(self) -> str:
         """What the store keeps: the text, with the audience when there is one."""
         if self.audience is None:
             return self.text
-        return self.text[:-1] + ',"audience":' + json.dumps(sorted(self.audience)) + "}"
+        own = ',"own":true' if self.own else ""
+        return self.text[:-1] + ',"audience":' + json.dumps(sorted(self.audience)) + own + "}"
 
-    def visible_to(self, sight: str | None, finished: bool) -> bool:
-        """Whether a viewer who sees as `sight` (a seat, a followed player, or None) may be told of this entry."""
-        return self.audience is None or finished or (sight is not None and sight in self.audience)
+    def visible_to(self, sight: str | None, finished: bool, following: bool = False) -> bool:
+        """Whether a viewer who sees as `sight` (a seat, or with `following` a followed player's sight, or None)
+        may be told of this entry."""
+        if self.audience is None or finished:
+            return True
+        return sight is not None and sight in self.audience and not (following and self.own)
 
 
 def logged(told: Any) -> Logged:
     """A rule set's event, public or Private, as a log entry to be."""
     if isinstance(told, Private):
-        return Logged(told.event, frozenset(told.audience))
+        return Logged(told.event, frozenset(told.audience), told.own)
     return Logged(told)
 
 
@@ -64,7 +72,7 @@ def number(bodies: Sequence[Logged], after: int, ruleset: AnyRuleSet) -> list[En
         else:
             encoded = ruleset.event_type.dump_json(event).decode()
         made.append(Entry(seq, str(getattr(event, "kind", "")), event, body.audience,
-                          '{"seq":' + str(seq) + ',"event":' + encoded + "}"))
+                          '{"seq":' + str(seq) + ',"event":' + encoded + "}", body.own))
     return made
 
 
@@ -73,4 +81,5 @@ def from_stored(data: dict[str, Any]) -> Entry:
     seq, event = int(data["seq"]), data["event"]
     audience = data.get("audience")
     return Entry(seq, str(event.get("kind", "")), event, None if audience is None else frozenset(audience),
-                 json.dumps({"seq": seq, "event": event}, separators=(",", ":"), ensure_ascii=False))
+                 json.dumps({"seq": seq, "event": event}, separators=(",", ":"), ensure_ascii=False),
+                 bool(data.get("own", False)))

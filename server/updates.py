@@ -49,8 +49,8 @@ class UpdateFrames:
         self._patches: dict[tuple[Sight, int], str] = {}
 
     def _visible(self, sight: Sight) -> tuple[list[Entry], str]:
-        who = sight[1]
-        shown = [e for e in self._entries if e.visible_to(who, self._finished)]
+        kind, who = sight
+        shown = [e for e in self._entries if e.visible_to(who, self._finished, following=kind == "follow")]
         key = tuple(e.seq for e in shown)
         text = self._events.get(key)
         if text is None:

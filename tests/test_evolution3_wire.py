@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +18,18 @@ from pydantic import BaseModel
 
 from risc.cli import main
 from server.bots import ServerBot
+from server.entries import from_stored, logged, number
 from server.match import Match
 from server.storage import SqliteStorage
 from server.storage.sqlite import DATABASE_NAME
 from shared.bots.tournament import make_strategy
 from shared.game.game import Game
+from shared.maps import load_map
 from shared.protocol.patch import apply
 from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.fog import sight
 from shared.rulesets.risc.levels import NO_UNITS
+from tests.evolution_support import RISC, new_game, place_all, play_turn, random_legal_orders
 from tests.server_support import FAST, Client, create_game, join, running_server
 
 PLAYERS = ("ann", "bob", "cyd")
@@ -179,3 +183,31 @@ async def test_E15_no_frame_of_a_served_game_carries_what_the_fog_hides(
         out = capsys.readouterr().out
         assert "events told only to some players are kept until the game is over" in out
         assert " attacked " not in out and " moved " not in out
+
+
+def test_E12_a_follower_hears_what_the_followed_player_sees_but_never_their_own_affairs() -> None:
+    """Following a player's sight shows what they see (combats in the fog they saw), never their stocks, new units,
+    spies, cloaks or research of cloaking, which are told to them alone (docs/rules.md, E12)."""
+    own_kinds = {"stocks", "units_received", "spies_trained", "spies_moved", "territory_cloaked",
+                 "cloaking_researched"}
+    rng = random.Random(5)
+    game = place_all(new_game(load_map("cataract"), PLAYERS, seed=5, evolution=3, initial_units=24), rng)
+    told: list[Any] = []
+    for _ in range(6):
+        for player in PLAYERS:
+            game = random_legal_orders(game, player, rng)
+        game, events = play_turn(game, {}, seed=rng.randrange(1000))
+        told += events
+    entries = number([logged(t) for t in told], 0, RISC)
+    private = [e for e in entries if e.audience is not None]
+    assert {e.kind for e in private} >= {"stocks", "units_received"}, "the turns told each player their own affairs"
+    assert any(not e.own for e in private), "and told some players what they saw in the fog"
+    for entry in private:
+        assert entry.own == (entry.kind in own_kinds), entry.kind
+        for player in entry.audience or ():
+            assert entry.visible_to(player, finished=False), "the player is told"
+            assert entry.visible_to(player, finished=False, following=True) is not entry.own, \
+                "whoever follows their sight hears what they see, not their own affairs"
+            assert entry.visible_to(player, finished=True, following=True), "once the game is over, everything"
+    stored = [from_stored(json.loads(e.stored)) for e in private]
+    assert [(e.audience, e.own) for e in stored] == [(e.audience, e.own) for e in private], "a restart keeps both"

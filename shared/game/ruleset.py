@@ -72,6 +72,9 @@ class Private(Generic[EventT]):
 
     event: EventT
     audience: frozenset[str]
+    own: bool = False
+    """The audience's own affairs (their stocks, their spies), not what they see: told to them alone, never to
+    someone who follows their sight."""
 
 
 @dataclass(frozen=True)

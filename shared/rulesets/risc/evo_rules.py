@@ -157,8 +157,9 @@ class _Turn:
             self.events.append(event)
 
     def secret(self, event: object, player: str) -> None:
-        """Told to `player` alone, whatever the evolution (E11, E13, E14)."""
-        self.events.append(Private(event, frozenset({player})))
+        """Told to `player` alone, whatever the evolution (E11, E13, E14), and not to whoever follows their sight
+        (E12: following never shows stocks, spies or cloaks)."""
+        self.events.append(Private(event, frozenset({player}), own=True))
 
     def spend(self, player: str, food: int = 0, technology: int = 0) -> None:
         self.spent_food[player] += food
@@ -274,7 +275,7 @@ class _Turn:
         for player in self.alive:
             if received[player]:
                 event = UnitsReceived(player, received[player])
-                self.events.append(Private(event, frozenset({player})) if self.fogged else event)
+                self.events.append(Private(event, frozenset({player}), own=True) if self.fogged else event)
         stocks: dict[str, Stock] = {}
         for player, stock in self.stocks.items():
             food = stock.food - self.spent_food[player] + produced[player][0]
