@@ -335,6 +335,7 @@ class Setup:
     server_cpus: set[int] | None
     client_cpus: set[int] | None
     profile: Path | None
+    codes: list[Path]
 
 
 def measure(mode: str, server: ServerProcess, games: int, setup: Setup, args: Message) -> Figures:
@@ -381,18 +382,20 @@ def _mean(sizes: list[int], otherwise: int) -> int:
     return round(statistics.fmean(sizes)) if sizes else otherwise
 
 
-def run(games: int, setup: Setup) -> tuple[Figures, Figures]:
-    with tempfile.TemporaryDirectory(prefix="risc-load-") as data_dir:
-        server = ServerProcess.start([str(Path(__file__).resolve()), "--serve", "--data-dir", data_dir,
-                                      "--store", setup.store], cpus=setup.server_cpus)
-        try:
-            game = measure("game", server, games, setup, {"seconds": setup.seconds, "max_turns": setup.max_turns})
-        finally:
-            server.stop()
-    sizes = game.sizes
-    turns_played = max(1, game.resolved)
-    pattern = Pattern(turns=max(1, round(game.resolved / games)),
-                      orders=round(len(sizes["order"]) / (turns_played * PLAYERS)),
+def run(games: int, setup: Setup) -> tuple[list[Figures], Figures]:
+    """Each code's game run, then the echo server's with the first one's pattern."""
+    played = []
+    for code in setup.codes:
+        with tempfile.TemporaryDirectory(prefix="risc-load-") as data_dir:
+            server = ServerProcess.start([str(Path(__file__).resolve()), "--serve", "--data-dir", data_dir,
+                                          "--store", setup.store, "--code", str(code)], cpus=setup.server_cpus)
+            try:
+                played.append(measure("game", server, games, setup,
+                                      {"seconds": setup.seconds, "max_turns": setup.max_turns}))
+            finally:
+                server.stop()
+    sizes, resolved = played[0].sizes, max(1, played[0].resolved)
+    pattern = Pattern(turns=max(1, round(resolved / games)), orders=round(len(sizes["order"]) / (resolved * PLAYERS)),
                       order_bytes=_mean(sizes["order"], 100), accepted_bytes=_mean(sizes["accepted"], 200),
                       commit_bytes=_mean(sizes["commit"], 60), note_bytes=_mean(sizes["note"], 800),
                       result_bytes=_mean(sizes["result"], 1500))
@@ -401,7 +404,7 @@ def run(games: int, setup: Setup) -> tuple[Figures, Figures]:
         echo = measure("echo", echo_server, games, setup, {"seconds": setup.seconds, "pattern": vars(pattern)})
     finally:
         echo_server.stop()
-    return game, echo
+    return played, echo
 
 
 def cpu_set(text: str | None) -> set[int] | None:
@@ -422,42 +425,52 @@ def main() -> None:
                         help="record the game server with py-spy into FILE.<games>.txt (collapsed stacks)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each size, the game and the echo server taking turns; then their medians")
+    parser.add_argument("--code", type=Path, action="append", default=[], metavar="DIR",
+                        help="the game server's code: another checkout of the project to measure beside this one "
+                             "(repeat it; `.` is this one); default: this one alone")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
+        for code in args.code:
+            sys.path.insert(0, str(code.resolve()))  # the server of that checkout (imported only now)
         asyncio.run(_serve_game(0, args.data_dir, args.store))
         return
     setup = Setup(args.workers, args.seconds, args.max_turns, args.store, cpu_set(args.server_cpus),
-                  cpu_set(args.client_cpus), args.profile)
+                  cpu_set(args.client_cpus), args.profile, [c.resolve() for c in args.code] or [ROOT])
     pinned = ("" if setup.server_cpus is None and setup.client_cpus is None else
               f"; servers on CPUs {args.server_cpus or 'any'}, clients on CPUs {args.client_cpus or 'any'}")
     print(f"store: {STORES[args.store]}; {args.workers} client processes{pinned}; seed map, 3 all-out players a "
           f"game; at most {args.max_turns} turns, {args.seconds:g} s a run")
-    header = ("| games | run | p50 ms | p99 ms | frames/s | CPU ms/turn | RSS MB | turns | finished "
+    if len(setup.codes) > 1:
+        print("code: " + "; ".join(f"{chr(65 + i)} = {c}" for i, c in enumerate(setup.codes)))
+    header = ("| games | code | run | p50 ms | p99 ms | frames/s | CPU ms/turn | RSS MB | turns | finished "
               "| echo p50 ms | echo p99 ms | echo frames/s | echo RSS MB | frames/s vs echo | p99 vs echo |")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for games in (int(g) for g in args.games.split(",")):
-        rows = []
+        rows: dict[int, list[list[float]]] = {i: [] for i in range(len(setup.codes))}
         for index in range(args.repeat):
-            game, echo = run(games, setup)
-            if game.errors:
-                print(f"  ({game.errors} error frames in the game run)")
-            row = [game.p50, game.p99, game.frames_per_second, game.cpu_ms_per_turn, game.rss_mb, game.resolved,
-                   game.finished, echo.p50, echo.p99, echo.frames_per_second, echo.rss_mb,
-                   game.frames_per_second / echo.frames_per_second, game.p99 / echo.p99]
-            rows.append(row)
-            print(_row(games, str(index + 1), row), flush=True)
-        if len(rows) > 1:
-            print(_row(games, "median", [statistics.median(column) for column in zip(*rows, strict=True)]),
-                  flush=True)
+            played, echo = run(games, setup)
+            for code, game in enumerate(played):
+                if game.errors:
+                    print(f"  ({game.errors} error frames in the game run)")
+                row = [game.p50, game.p99, game.frames_per_second, game.cpu_ms_per_turn, game.rss_mb,
+                       game.resolved, game.finished, echo.p50, echo.p99, echo.frames_per_second, echo.rss_mb,
+                       game.frames_per_second / echo.frames_per_second, game.p99 / echo.p99]
+                rows[code].append(row)
+                print(_row(games, chr(65 + code), str(index + 1), row), flush=True)
+        if args.repeat > 1:
+            for code, runs in rows.items():
+                print(_row(games, chr(65 + code), "median",
+                           [statistics.median(column) for column in zip(*runs, strict=True)]), flush=True)
 
 
-def _row(games: int, label: str, row: list[float]) -> str:
+def _row(games: int, code: str, label: str, row: list[float]) -> str:
     p50, p99, fps, cpu, rss, turns, finished, ep50, ep99, efps, erss, ratio, p99_ratio = row
-    return (f"| {games} | {label} | {p50:.1f} | {p99:.1f} | {fps:,.0f} | {cpu:.2f} | {rss:.0f} | {turns:.0f} | "
-            f"{finished:.0f} | {ep50:.1f} | {ep99:.1f} | {efps:,.0f} | {erss:.0f} | {ratio:.2f} | {p99_ratio:.2f} |")
+    return (f"| {games} | {code} | {label} | {p50:.1f} | {p99:.1f} | {fps:,.0f} | {cpu:.2f} | {rss:.0f} | "
+            f"{turns:.0f} | {finished:.0f} | {ep50:.1f} | {ep99:.1f} | {efps:,.0f} | {erss:.0f} | {ratio:.2f} | "
+            f"{p99_ratio:.2f} |")
 
 
 if __name__ == "__main__":

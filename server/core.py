@@ -52,7 +52,7 @@ class Table:
 
     @property
     def status(self) -> Status | None:
-        return None if self.game is None else self.ruleset.status(self.game)
+        return None if self.game is None else turns.status_of(self.ruleset, self.game)
 
     @property
     def finished(self) -> bool:
@@ -133,7 +133,7 @@ def leave(table: Table, player: str) -> Decision | None:
     if table.game is None:
         seats = tuple(s for s in table.seats if s.name != player)
         return Decision(table.evolve(seats=seats), [Logged(game_log.PlayerLeft(player=player))])
-    status = table.ruleset.status(table.game)
+    status = turns.status_of(table.ruleset, table.game)
     if status.finished:
         if player in table.declined or player in table.rematch or table.rematch_game is not None:
             return None
@@ -152,7 +152,7 @@ def running(table: Table, turn: int | None) -> tuple[Game[Any, Any], Status]:
     if game is None:
         raise Refusal(Refused.WRONG_PHASE, f"game {table.game_id} starts when all {table.settings.players} seats "
                                            "are taken")
-    status = table.ruleset.status(game)
+    status = turns.status_of(table.ruleset, game)
     if status.finished:
         raise Refusal(Refused.GAME_OVER, "the game is over")
     if turn is not None and turn != status.turn:
@@ -271,7 +271,7 @@ def time_out(table: Table, clock: Any) -> Decision | None:
     game = table.game
     if game is None:
         return None
-    status = table.ruleset.status(game)
+    status = turns.status_of(table.ruleset, game)
     if status.finished or status.clock != clock:
         return None
     game, late, resolutions = turns.time_out(table.ruleset, game, dice_of(table.seed))
@@ -351,7 +351,7 @@ def hand_over_vote(table: Table, voter: str, player: str, away_for: float | None
 
 def summary(table: Table, connected: set[str], spectators: int) -> GameSummary:
     game = table.game
-    status = None if game is None else table.ruleset.status(game)
+    status = None if game is None else turns.status_of(table.ruleset, game)
     waited = frozenset() if game is None else turns.awaiting(table.ruleset, game, status)
     eliminated = set(status.eliminated) if status is not None else set()
     committed = game.committed if game is not None else frozenset()

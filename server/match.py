@@ -26,7 +26,7 @@ from server.refusal import Refusal
 from server.seats import find_seat, new_token, token_hash
 from server.storage.base import GameProgress, GameRecord, OrderChange, RestoredGame, SeatRecord, Storage
 from server.tasks import BackgroundTasks
-from server.updates import UpdateFrames
+from server.updates import KeptViews, UpdateFrames
 from shared.game.errors import Refused
 from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet, Status
@@ -100,6 +100,7 @@ class Match:
         """Seats whose player has no connection to the game, since when (the server's clock)."""
         self.hand_over_votes: dict[str, set[str]] = {}
         self._map_text: str | None = None
+        self._kept_views = KeptViews()
         self._deadline: float | None = None
         self._timer: Timer | None = None
         self._armed: Any = None
@@ -207,7 +208,7 @@ class Match:
         if self._deadline is not None:
             deadline_in = round(max(0.0, self._deadline - self._clock.now()), 3)
         return UpdateFrames(self.game_id, self.seq, entries, self.summary(), self.ruleset, self.table.game,
-                            self.finished, deadline_in, snapshot)
+                            self.finished, deadline_in, snapshot, self._kept_views)
 
     def _deliver(self, frames: UpdateFrames, sub: Subscriber, seat: str | None) -> None:
         base = sub.views.get(self.game_id)

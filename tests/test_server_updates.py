@@ -5,6 +5,7 @@ one it was sent last)."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -12,12 +13,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.entries import Logged, logged, number
-from server.updates import UpdateFrames
+from server.updates import KeptViews, UpdateFrames
+from shared.game import turns
+from shared.game.game import Game
+from shared.game.random import SETUP_STEP, GameRandom, dice_of
 from shared.game.ruleset import Private
+from shared.maps import load_map
 from shared.protocol import log as game_log
 from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
 from shared.protocol.messages import SERVER_ADAPTER, Update
 from shared.protocol.patch import apply, diff
+from shared.rulesets import get_ruleset
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder
 from tests.engine_support import RISC, SEED_OWNERS, SEED_UNITS, RiscGame, make_state, play_turn, seed_map
 
@@ -103,6 +109,48 @@ def test_followers_sent_the_same_view_share_one_patch_worked_out_once() -> None:
     base = RISC.dump_view(RISC.view(before, None))
     texts = {frames.for_follower(None, None, base)[1] for _ in range(5)}
     assert len(texts) == 1 and len(frames._patches) == 1
+
+
+@pytest.mark.parametrize(("name", "options"), [("risc", {}), ("risc", {"evolution": 2}), ("risc", {"evolution": 3}),
+                                             ("warzone", {})])
+def test_a_commit_changes_no_ones_view_so_a_match_keeps_the_views_it_made(name: str, options: dict[str, Any]) -> None:
+    """A view never says who has committed (the summary does): the views made before a commit that does not resolve
+    the turn serve after it, for every sight, in every rule set, and they are not made again."""
+    ruleset = get_ruleset(name)
+    chosen = ruleset.options(options)
+    game_map = ruleset.make_map(chosen) if ruleset.own_map else load_map(ruleset.default_map)
+    players = ("ann", "bob", "cyd")
+    game: Game[Any, Any] = ruleset.new_game(game_map, players, chosen, GameRandom(5, SETUP_STEP))
+    strategy = ruleset.strategies[ruleset.default_strategy]()
+    sights: list[tuple[str | None, str | None]] = [(p, None) for p in players] + [(None, None)]
+    sights += [(None, p) for p in players]  # a watcher who follows a player's sight (where the rules let them)
+    checked = 0
+    for _ in range(4):
+        for player in sorted(turns.awaiting(ruleset, game)):
+            for order in strategy.decide(ruleset.view(game, player), game_map, player, random.Random(player)):
+                issued = turns.issue(ruleset, game, player, order)
+                game = issued if isinstance(issued, Game) else game
+        kept = KeptViews()
+        for player in sorted(turns.awaiting(ruleset, game))[:-1]:
+            before = UpdateFrames("g", 1, [], summary(GameStatus.PLAYING), ruleset, game, False, None, kept=kept)
+            made = {sight: before.for_follower(*sight, None)[2] for sight in sights}
+            committed = turns.commit(ruleset, game, player)
+            assert isinstance(committed, Game), committed
+            game = committed
+            for sight in sights:
+                seat, follows = sight
+                view = ruleset.view(game, seat) if follows is None else ruleset.follow_view(game, follows)
+                assert ruleset.dump_view(view) == made[sight], f"{sight}: committing changed the view"
+            after = UpdateFrames("g", 2, [], summary(GameStatus.PLAYING), ruleset, game, False, None, kept=kept)
+            for sight in sights:
+                _, text, base = after.for_follower(*sight, made[sight])
+                assert base is made[sight] and parse(text).view_patch is None, "kept, and nothing to patch"
+                checked += 1
+        last = sorted(turns.awaiting(ruleset, game))[-1]
+        committed = turns.commit(ruleset, game, last)
+        assert isinstance(committed, Game), committed
+        game, _ = turns.advance(ruleset, committed, dice_of(5))
+    assert checked >= 4 * 2 * len(sights)
 
 
 def test_numbered_entries_are_the_events_as_their_rule_set_encodes_them() -> None:

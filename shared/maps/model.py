@@ -70,7 +70,11 @@ class GameMap:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(t.name for t in self.territories)
+        cached: tuple[str, ...] | None = self.__dict__.get("_names_cache")
+        if cached is None:
+            cached = tuple(t.name for t in self.territories)
+            object.__setattr__(self, "_names_cache", cached)
+        return cached
 
     def territory(self, name: str) -> Territory:
         return self._by_name[name]
