@@ -53,6 +53,7 @@ Message = dict[str, Any]
 async def _serve_game(port: int, data_dir: Path, store: str) -> None:
     import signal
 
+    from server import app as server_app
     from server.app import RiscServer
     from server.config import ServerConfig
     from server.storage import MemoryStorage, open_storage
@@ -66,6 +67,9 @@ async def _serve_game(port: int, data_dir: Path, store: str) -> None:
         loop.add_signal_handler(sig, stop.set)
     storage = MemoryStorage() if store == "memory" else open_storage(data_dir)
     async with RiscServer(config, storage) as server:
+        settle = getattr(server_app, "settle_collector", None)  # as the server's own command does (where it has it)
+        if settle is not None:
+            settle()
         print(f"PORT {server.port}", flush=True)
         await stop.wait()
 
@@ -284,7 +288,7 @@ async def _worker(mode: str, port: int, games: list[int], args: Message, ready: 
         seated = [(f"e{i}", [await _open(port) for _ in range(PLAYERS)]) for i in games]
     ready.wait()
     go.wait()
-    start = time.monotonic()
+    start, cpu = time.monotonic(), time.process_time()
     deadline = start + args["seconds"]
     if mode == "game":
         await asyncio.gather(*(play_seat(ws, game_id, f"g{i}p{s}", clock, tally, args["max_turns"], deadline)
@@ -297,7 +301,8 @@ async def _worker(mode: str, port: int, games: list[int], args: Message, ready: 
                                for (group, clients), clock in zip(seated, clocks, strict=True) for ws in clients))
         tally.resolved //= PLAYERS
     elapsed = time.monotonic() - start
-    out.put({"elapsed": elapsed, "frames": tally.frames, "errors": tally.errors, "resolved": tally.resolved,
+    out.put({"elapsed": elapsed, "cpu": time.process_time() - cpu, "frames": tally.frames, "errors": tally.errors,
+             "resolved": tally.resolved,
              "finished": tally.finished // PLAYERS, "latencies": [x for c in clocks for x in c.latencies()],
              "sizes": tally.sizes})
     done.wait()
@@ -324,6 +329,10 @@ class Figures:
     finished: int
     errors: int
     sizes: dict[str, list[int]]
+    server_busy: float
+    """The server's CPU time over the run's time: near 1, it is what holds the clients back."""
+    clients_busy: float
+    """The client processes' CPU time over the run's time, summed (at most their number)."""
 
 
 @dataclass
@@ -375,7 +384,8 @@ def measure(mode: str, server: ServerProcess, games: int, setup: Setup, args: Me
                    frames_per_second=sum(r["frames"] for r in results) / elapsed,
                    cpu_ms_per_turn=(cpu1 - cpu0) * 1000 / max(1, resolved), rss_mb=rss, resolved=resolved,
                    finished=sum(r["finished"] for r in results), errors=sum(r["errors"] for r in results),
-                   sizes=sizes)
+                   sizes=sizes, server_busy=(cpu1 - cpu0) / elapsed,
+                   clients_busy=sum(r["cpu"] for r in results) / elapsed)
 
 
 def _mean(sizes: list[int], otherwise: int) -> int:
@@ -444,8 +454,9 @@ def main() -> None:
           f"game; at most {args.max_turns} turns, {args.seconds:g} s a run")
     if len(setup.codes) > 1:
         print("code: " + "; ".join(f"{chr(65 + i)} = {c}" for i, c in enumerate(setup.codes)))
-    header = ("| games | code | run | p50 ms | p99 ms | frames/s | CPU ms/turn | RSS MB | turns | finished "
-              "| echo p50 ms | echo p99 ms | echo frames/s | echo RSS MB | frames/s vs echo | p99 vs echo |")
+    header = ("| games | code | run | p50 ms | p99 ms | frames/s | CPU ms/turn | RSS MB | turns | finished | busy "
+              "| echo p50 ms | echo p99 ms | echo frames/s | echo RSS MB | echo busy | frames/s vs echo "
+              "| p99 vs echo |")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for games in (int(g) for g in args.games.split(",")):
@@ -456,7 +467,8 @@ def main() -> None:
                 if game.errors:
                     print(f"  ({game.errors} error frames in the game run)")
                 row = [game.p50, game.p99, game.frames_per_second, game.cpu_ms_per_turn, game.rss_mb,
-                       game.resolved, game.finished, echo.p50, echo.p99, echo.frames_per_second, echo.rss_mb,
+                       game.resolved, game.finished, game.server_busy, game.clients_busy, echo.p50, echo.p99,
+                       echo.frames_per_second, echo.rss_mb, echo.server_busy, echo.clients_busy,
                        game.frames_per_second / echo.frames_per_second, game.p99 / echo.p99]
                 rows[code].append(row)
                 print(_row(games, chr(65 + code), str(index + 1), row), flush=True)
@@ -467,10 +479,11 @@ def main() -> None:
 
 
 def _row(games: int, code: str, label: str, row: list[float]) -> str:
-    p50, p99, fps, cpu, rss, turns, finished, ep50, ep99, efps, erss, ratio, p99_ratio = row
+    (p50, p99, fps, cpu, rss, turns, finished, busy, clients, ep50, ep99, efps, erss, ebusy, eclients, ratio,
+     p99_ratio) = row
     return (f"| {games} | {code} | {label} | {p50:.1f} | {p99:.1f} | {fps:,.0f} | {cpu:.2f} | {rss:.0f} | "
-            f"{turns:.0f} | {finished:.0f} | {ep50:.1f} | {ep99:.1f} | {efps:,.0f} | {erss:.0f} | {ratio:.2f} | "
-            f"{p99_ratio:.2f} |")
+            f"{turns:.0f} | {finished:.0f} | {busy:.2f} / {clients:.2f} | {ep50:.1f} | {ep99:.1f} | {efps:,.0f} | "
+            f"{erss:.0f} | {ebusy:.2f} / {eclients:.2f} | {ratio:.2f} | {p99_ratio:.2f} |")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ the turn's timer. The seed and the clock come in from outside, so a test needs n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -66,7 +66,18 @@ class Table:
         return GameStatus.FINISHED if self.finished else GameStatus.PLAYING
 
     def evolve(self, **changes: Any) -> Table:
-        return replace(self, **changes)
+        """A copy with `changes`, made without going through __init__ (as Game.evolve is): a table is copied with
+        every order issued."""
+        unknown = changes.keys() - _TABLE_FIELDS
+        if unknown:
+            return replace(self, **changes)  # raises the usual TypeError naming them
+        made = object.__new__(Table)
+        made.__dict__.update(self.__dict__)
+        made.__dict__.update(changes)
+        return made
+
+
+_TABLE_FIELDS = frozenset(f.name for f in fields(Table))
 
 
 @dataclass

@@ -101,6 +101,7 @@ class Match:
         self.hand_over_votes: dict[str, set[str]] = {}
         self._map_text: str | None = None
         self._kept_views = KeptViews()
+        self._dumped: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
         self._deadline: float | None = None
         self._timer: Timer | None = None
         self._armed: Any = None
@@ -372,6 +373,19 @@ class Match:
 
     # ---- playing -------------------------------------------------------------------------------------------------
 
+    def _orders_of(self, player: str) -> list[dict[str, Any]]:
+        """The player's issued orders as JSON values (what every reply about them carries). Orders are immutable and
+        a new one joins the end of those before it, so the ones dumped for the last reply are not dumped again."""
+        game = self.table.game
+        orders = () if game is None else game.orders_of(player)
+        kept, dumped = self._dumped.get(player, ((), []))
+        same = len(kept) <= len(orders) and all(a is b for a, b in zip(kept, orders, strict=False))
+        if not same:
+            kept, dumped = (), []
+        dumped = dumped + [self.ruleset.dump_order(o) for o in orders[len(kept):]]
+        self._dumped[player] = (orders, dumped)
+        return dumped
+
     def _player(self, sub: Subscriber) -> str:
         player = self.watchers.get(sub)
         if player is None:
@@ -385,11 +399,11 @@ class Match:
             before = self.table.status
             decision = core.issue(self.table, player, turn, order)
             entries = await self._save(decision)
-            game = self.table.game
-            orders = [] if game is None else [self.ruleset.dump_order(o) for o in game.orders_of(player)]
+            orders = self._orders_of(player)
             index = len(orders) - 1 if decision.order_change is not None else 0
-            sub.send(OrderAccepted(game_id=self.game_id, turn=turn, index=index,
-                                   order=self.ruleset.dump_order(decision.accepted), orders=orders, ref=ref))
+            sub.send(OrderAccepted.model_construct(
+                game_id=self.game_id, turn=turn, index=index, order=self.ruleset.dump_order(decision.accepted),
+                orders=orders, ref=ref))
             if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
                 self._after_change(entries, decision, before)
 
@@ -399,16 +413,14 @@ class Match:
             player = self._player(sub)
             decision = core.withdraw(self.table, player, turn, index)
             await self._save(decision)
-            game = self.table.game
-            orders = [] if game is None else [self.ruleset.dump_order(o) for o in game.orders_of(player)]
-            sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index, orders=orders, ref=ref))
+            sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index, orders=self._orders_of(player),
+                                    ref=ref))
 
     async def list_orders(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
             player = self._player(sub)
             game, status = core.running(self.table, None)
-            sub.send(Orders(game_id=self.game_id, turn=status.turn,
-                            orders=[self.ruleset.dump_order(o) for o in game.orders_of(player)],
+            sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=self._orders_of(player),
                             committed=player in game.committed, ref=ref))
 
     async def legal_orders(self, sub: Subscriber, ref: str | None) -> None:
@@ -426,7 +438,7 @@ class Match:
             before = self.table.status
             decision = core.commit(self.table, player, turn)
             entries = await self._save(decision)
-            sub.send(CommitAccepted(game_id=self.game_id, turn=turn, ref=ref))
+            sub.send(CommitAccepted.model_construct(game_id=self.game_id, turn=turn, ref=ref))
             self._after_change(entries, decision, before)
 
     @property
