@@ -60,7 +60,8 @@ async def _serve_game(port: int, data_dir: Path, store: str) -> None:
 
     raise_open_files()
     config = ServerConfig(host="127.0.0.1", port=port, data_dir=data_dir, messages_per_second=1e9, burst=10**9,
-                          outbound_queue=100_000, max_games=10_000)
+                          outbound_queue=100_000, max_games=10_000, open_games_per_connection=10_000,
+                          open_games_per_address=10_000)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
