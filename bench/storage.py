@@ -24,7 +24,8 @@ from pydantic import BaseModel
 from server.entries import from_stored
 from server.lobby import Lobby
 from server.match import Match
-from server.storage import DATABASE_NAME, MemoryStorage, SeatRecord, SqliteStorage, Storage
+from server.storage import MemoryStorage, SeatRecord, SqliteStorage, Storage
+from server.storage.sqlite import DATABASE_NAME
 from shared.game.game import Game
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings
