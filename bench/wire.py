@@ -11,7 +11,9 @@ Counted for every connection: each frame received, its payload plus its WebSocke
 left out), split into the start (up to and including the first view of the placement), placement, and every turn
 from 1 to N; a frame counts toward the turn whose last view the client held when it came, so the update that
 resolves a turn counts toward that turn. Printed per player (the mean of the 5) and for the spectator, by kind of
-frame, and the ratio of the previous release's bytes per turn to this one's.
+frame, and the ratio of the previous release's bytes per turn to this one's. Both servers send uncompressed frames;
+what the same frames would take with permessage-deflate is worked out beside them (one zlib stream per connection,
+as the extension keeps by default), to show what compression would add.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,10 +57,22 @@ class Counts:
 
     bytes: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
     frames: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
+    deflated: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    """What the same frames would have taken with permessage-deflate (see `deflated_size`)."""
+    _stream: Any = field(default_factory=lambda: zlib.compressobj(6, zlib.DEFLATED, -15))
 
-    def add(self, part: str, kind: str, size: int) -> None:
-        self.bytes[part][kind] += size
+    def add(self, part: str, kind: str, frame: str) -> None:
+        self.bytes[part][kind] += wire_bytes(frame)
         self.frames[part][kind] += 1
+        self.deflated[part] += self.deflated_size(frame)
+
+    def deflated_size(self, frame: str) -> int:
+        """The frame compressed as permessage-deflate does with its defaults: one raw deflate stream for the whole
+        connection (so a frame refers to the earlier ones), flushed at the end of each message, less the 4 bytes
+        of the flush's empty block, plus the frame's header."""
+        data = self._stream.compress(frame.encode()) + self._stream.flush(zlib.Z_SYNC_FLUSH)
+        size = len(data) - 4
+        return size + (2 if size < 126 else 4 if size < 65536 else 10)
 
     def total(self, part: str) -> int:
         return sum(self.bytes[part].values())
@@ -87,7 +102,7 @@ class Seat:
         async for frame in self.ws:
             message: Message = json.loads(frame)
             kind = message["type"]
-            self.counts.add(self.part, kind, wire_bytes(frame))
+            self.counts.add(self.part, kind, frame if isinstance(frame, str) else frame.decode())
             if kind == "game_map":
                 self.followed.take_map(message["map"])
             elif kind == "update":
@@ -184,6 +199,7 @@ class Summary:
     turns: int
     by_kind: dict[str, float]
     frames_per_turn: float
+    deflated_per_turn: float
 
     @property
     def whole(self) -> float:
@@ -200,8 +216,10 @@ def summarise(counts: list[Counts], turns: int) -> Summary:
     by_kind = {k: statistics.fmean(sum(c.bytes[p].get(k, 0) for p in played) / max(1, len(played)) for c in counts)
                for k in kinds}
     frames = statistics.fmean(sum(sum(c.frames[p].values()) for p in played) / max(1, len(played)) for c in counts)
+    deflated = statistics.fmean(sum(c.deflated[p] for p in played) / max(1, len(played)) for c in counts)
     return Summary(statistics.fmean(c.total("start") for c in counts),
-                   statistics.fmean(c.total("placement") for c in counts), per_turn, len(played), by_kind, frames)
+                   statistics.fmean(c.total("placement") for c in counts), per_turn, len(played), by_kind, frames,
+                   deflated)
 
 
 def report(label: str, players: Summary, spectator: Summary) -> None:
@@ -209,7 +227,7 @@ def report(label: str, players: Summary, spectator: Summary) -> None:
     for who, s in (("  a player", players), ("  the spectator", spectator)):
         kinds = ", ".join(f"{k} {v:,.0f}" for k, v in sorted(s.by_kind.items(), key=lambda kv: -kv[1]))
         print(f"{who}: start {s.start:,.0f} B, placement {s.placement:,.0f} B, {s.per_turn:,.0f} B a turn "
-              f"({s.frames_per_turn:.1f} frames: {kinds})")
+              f"({s.frames_per_turn:.1f} frames: {kinds}); with permessage-deflate {s.deflated_per_turn:,.0f} B a turn")
 
 
 def compare(before: tuple[Summary, Summary], now: tuple[Summary, Summary]) -> None:
