@@ -50,9 +50,10 @@ class Made:
 class KeptViews:
     """The view a match last made for each sight, kept from one change to the next.
 
-    A view shows the board, the players and the orders (a rule set's view never says who has committed: the game's
-    summary does). So a change that leaves those as they were, such as a commit that does not resolve the turn,
-    shows every follower what they saw: their view is not made again, and its patch is null at once.
+    A view shows the board and the players, and of the orders only the viewer's own (R16: nobody else's, and not who
+    has committed, which the game's summary says). So a change that leaves those as they were for a sight — a commit
+    that does not resolve the turn, another player's order — shows it what it saw: its view is not made again, and
+    its patch is null at once.
     """
 
     def __init__(self) -> None:
@@ -63,16 +64,17 @@ class KeptViews:
         if made is None:
             return None
         kept = made.game
-        if kept is game or (kept.board is game.board and kept.orders is game.orders and kept.step == game.step
-                            and kept.players == game.players):
+        if kept is game:
             return made
-        return None
+        if kept.board is not game.board or kept.step != game.step or kept.players != game.players:
+            return None
+        kind, who = sight
+        if kind == "seat" and who is not None and kept.orders_of(who) is not game.orders_of(who):
+            return None
+        return made
 
     def keep(self, sight: Sight, made: Made) -> None:
         self._made[sight] = made
-
-    def forget(self, sight: Sight) -> None:
-        self._made.pop(sight, None)
 
 
 class UpdateFrames:

@@ -114,8 +114,9 @@ def test_followers_sent_the_same_view_share_one_patch_worked_out_once() -> None:
 @pytest.mark.parametrize(("name", "options"), [("risc", {}), ("risc", {"evolution": 2}), ("risc", {"evolution": 3}),
                                              ("warzone", {})])
 def test_a_commit_changes_no_ones_view_so_a_match_keeps_the_views_it_made(name: str, options: dict[str, Any]) -> None:
-    """A view never says who has committed (the summary does): the views made before a commit that does not resolve
-    the turn serve after it, for every sight, in every rule set, and they are not made again."""
+    """A view never says who has committed (the summary does), nor shows any orders but the viewer's own (R16): the
+    views made before another player's order, or a commit that does not resolve the turn, serve after it, for every
+    sight, in every rule set, and they are not made again."""
     ruleset = get_ruleset(name)
     chosen = ruleset.options(options)
     game_map = ruleset.make_map(chosen) if ruleset.own_map else load_map(ruleset.default_map)
@@ -125,11 +126,18 @@ def test_a_commit_changes_no_ones_view_so_a_match_keeps_the_views_it_made(name: 
     sights: list[tuple[str | None, str | None]] = [(p, None) for p in players] + [(None, None)]
     sights += [(None, p) for p in players]  # a watcher who follows a player's sight (where the rules let them)
     checked = 0
+    def seen(game: Game[Any, Any], sight: tuple[str | None, str | None]) -> dict[str, Any]:
+        seat, follows = sight
+        return ruleset.dump_view(ruleset.view(game, seat) if follows is None else ruleset.follow_view(game, follows))
+
     for _ in range(4):
         for player in sorted(turns.awaiting(ruleset, game)):
             for order in strategy.decide(ruleset.view(game, player), game_map, player, random.Random(player)):
                 issued = turns.issue(ruleset, game, player, order)
-                game = issued if isinstance(issued, Game) else game
+                if isinstance(issued, Game):
+                    others = [sight for sight in sights if sight[0] != player]
+                    assert [seen(issued, sight) for sight in others] == [seen(game, sight) for sight in others]
+                    game = issued
         kept = KeptViews()
         for player in sorted(turns.awaiting(ruleset, game))[:-1]:
             before = UpdateFrames("g", 1, [], summary(GameStatus.PLAYING), ruleset, game, False, None, kept=kept)
@@ -138,9 +146,7 @@ def test_a_commit_changes_no_ones_view_so_a_match_keeps_the_views_it_made(name: 
             assert isinstance(committed, Game), committed
             game = committed
             for sight in sights:
-                seat, follows = sight
-                view = ruleset.view(game, seat) if follows is None else ruleset.follow_view(game, follows)
-                assert ruleset.dump_view(view) == made[sight], f"{sight}: committing changed the view"
+                assert seen(game, sight) == made[sight], f"{sight}: committing changed the view"
             after = UpdateFrames("g", 2, [], summary(GameStatus.PLAYING), ruleset, game, False, None, kept=kept)
             for sight in sights:
                 _, text, base = after.for_follower(*sight, made[sight])
