@@ -12,8 +12,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
 from pydantic import BaseModel
 
 from server import core
@@ -81,6 +83,18 @@ class Subscriber(Protocol):
 RematchFactory = Callable[["Match", list[SeatRecord]], Awaitable["Match"]]
 
 
+@dataclass(frozen=True)
+class Dumped:
+    """A player's issued orders, each as JSON values and as JSON text, made once."""
+
+    orders: tuple[Any, ...]
+    values: list[dict[str, Any]]
+    texts: list[str]
+
+
+NOTHING_DUMPED = Dumped((), [], [])
+
+
 class Match:
     def __init__(self, table: Table, log: EventLog, storage: Storage, rematch_factory: RematchFactory | None = None,
                  clock: Clock | None = None) -> None:
@@ -101,7 +115,7 @@ class Match:
         self.hand_over_votes: dict[str, set[str]] = {}
         self._map_text: str | None = None
         self._kept_views = KeptViews()
-        self._dumped: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+        self._dumped: dict[str, Dumped] = {}
         self._deadline: float | None = None
         self._timer: Timer | None = None
         self._armed: Any = None
@@ -373,17 +387,18 @@ class Match:
 
     # ---- playing -------------------------------------------------------------------------------------------------
 
-    def _orders_of(self, player: str) -> list[dict[str, Any]]:
-        """The player's issued orders as JSON values (what every reply about them carries). Orders are immutable and
-        a new one joins the end of those before it, so the ones dumped for the last reply are not dumped again."""
+    def _orders_of(self, player: str) -> Dumped:
+        """The player's issued orders as JSON values and text (what every reply about them carries). Orders are
+        immutable and a new one joins the end of those before it, so the ones dumped for the last reply are not
+        dumped again."""
         game = self.table.game
         orders = () if game is None else game.orders_of(player)
-        kept, dumped = self._dumped.get(player, ((), []))
-        same = len(kept) <= len(orders) and all(a is b for a, b in zip(kept, orders, strict=False))
-        if not same:
-            kept, dumped = (), []
-        dumped = dumped + [self.ruleset.dump_order(o) for o in orders[len(kept):]]
-        self._dumped[player] = (orders, dumped)
+        kept = self._dumped.get(player, NOTHING_DUMPED)
+        if len(kept.orders) > len(orders) or not all(a is b for a, b in zip(kept.orders, orders, strict=False)):
+            kept = NOTHING_DUMPED
+        values = [self.ruleset.dump_order(o) for o in orders[len(kept.orders):]]
+        dumped = Dumped(orders, kept.values + values, kept.texts + [orjson.dumps(v).decode() for v in values])
+        self._dumped[player] = dumped
         return dumped
 
     def _player(self, sub: Subscriber) -> str:
@@ -400,10 +415,15 @@ class Match:
             decision = core.issue(self.table, player, turn, order)
             entries = await self._save(decision)
             orders = self._orders_of(player)
-            index = len(orders) - 1 if decision.order_change is not None else 0
-            sub.send(OrderAccepted.model_construct(
-                game_id=self.game_id, turn=turn, index=index, order=self.ruleset.dump_order(decision.accepted),
-                orders=orders, ref=ref))
+            index = len(orders.values) - 1 if decision.order_change is not None else 0
+            order = self.ruleset.dump_order(decision.accepted)
+            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=order,
+                                                  orders=orders.values, ref=ref)
+            # The frame put together from the orders' texts, each made once (a test holds it to the reply's own).
+            text = ('{"ref":' + orjson.dumps(ref).decode() + ',"type":"order_accepted","game_id":'
+                    + orjson.dumps(self.game_id).decode() + ',"turn":' + str(turn) + ',"index":' + str(index)
+                    + ',"order":' + orjson.dumps(order).decode() + ',"orders":[' + ",".join(orders.texts) + "]}")
+            sub.send(reply, text)
             if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
                 self._after_change(entries, decision, before)
 
@@ -413,14 +433,14 @@ class Match:
             player = self._player(sub)
             decision = core.withdraw(self.table, player, turn, index)
             await self._save(decision)
-            sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index, orders=self._orders_of(player),
-                                    ref=ref))
+            sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index,
+                                    orders=self._orders_of(player).values, ref=ref))
 
     async def list_orders(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
             player = self._player(sub)
             game, status = core.running(self.table, None)
-            sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=self._orders_of(player),
+            sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=self._orders_of(player).values,
                             committed=player in game.committed, ref=ref))
 
     async def legal_orders(self, sub: Subscriber, ref: str | None) -> None:

@@ -13,6 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.entries import Logged, logged, number
+from server.match import Match
+from server.storage import MemoryStorage, SeatRecord
 from server.updates import KeptViews, UpdateFrames
 from shared.game import turns
 from shared.game.game import Game
@@ -21,7 +23,7 @@ from shared.game.ruleset import Private
 from shared.maps import load_map
 from shared.protocol import log as game_log
 from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
-from shared.protocol.messages import SERVER_ADAPTER, Update
+from shared.protocol.messages import SERVER_ADAPTER, OrderAccepted, Update, encode
 from shared.protocol.patch import apply, diff
 from shared.rulesets import get_ruleset
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder
@@ -190,3 +192,44 @@ def test_a_patch_turns_the_old_view_into_the_new(old: dict[str, Any], new: dict[
     patch = diff(old, new)
     assert apply(old, patch) == new
     assert (patch == {}) == (old == new)
+
+
+class Kept:
+    """A connection as a match sees it, keeping each message with the frame text it would be sent as."""
+
+    def __init__(self) -> None:
+        self.games: set[str] = set()
+        self.views: dict[str, dict[str, Any]] = {}
+        self.sent: list[tuple[Any, str]] = []
+
+    @property
+    def label(self) -> str:
+        return "kept"
+
+    def send(self, message: Any, text: str | None = None) -> None:
+        self.sent.append((message, encode(message) if text is None else text))
+
+
+async def test_an_order_accepted_frame_says_what_its_reply_says_with_every_order_so_far() -> None:
+    """The reply to an order is put together from each order's text, made once: it must say what the whole
+    OrderAccepted says, order after order, after a withdrawal too."""
+    players = ["ann", "bob"]
+    seats = [SeatRecord(name=p, token_hash="0" * 64) for p in players]
+    match = await Match.create("g1", GameSettings(map="seed", players=2), load_map("seed"), MemoryStorage(), seed=3,
+                               seats=seats)
+    ann = Kept()
+    await match.attach(ann, "ann")
+    game = match.game
+    assert game is not None
+    mine = [t for t in game.game_map.names if game.board.owner[t] == "ann"]
+    pool = game.board.pools["ann"]
+    for step, units in enumerate([1, 2, 3, 1]):
+        if step == 3:
+            await match.withdraw(ann, 0, 1, "w")
+        await match.issue(ann, 0, {"kind": "place", "territory": mine[step % len(mine)], "units": units}, f"r{step}")
+        message, text = ann.sent[-1]
+        assert message.type == "order_accepted"
+        assert json.loads(text) == json.loads(encode(message)) == json.loads(encode(OrderAccepted.model_validate(
+            json.loads(text))))
+        assert SERVER_ADAPTER.validate_json(text) == message
+    assert len(message.orders) == 3 and pool >= 6
