@@ -183,7 +183,9 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     @abstractmethod
     def view(self, game: Game[BoardT, OrderT], viewer: str | None) -> ViewT:
         """What `viewer` (a seat, or None for a spectator) may see: the one function every board passes through on
-        its way out of the server."""
+        its way out of the server. It reads the board, the players and the viewer's own orders only (never another
+        player's, R16, nor who has committed, which the game's summary says): the server keeps a sight's view while
+        those stay as they were (tests/test_server_updates.py holds every rule set to it)."""
 
     @abstractmethod
     def legal_orders(self, game: Game[BoardT, OrderT], player: str) -> list[Legal[OrderT]]:
