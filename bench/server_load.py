@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,8 @@ class ServerProcess:
 @dataclass
 class Tally:
     frames: int = 0
+    last: float = 0.0
+    """When the last frame came (time.monotonic): the run's play ends there, whoever still waits."""
     errors: int = 0
     resolved: int = 0
     finished: int = 0
@@ -184,6 +187,7 @@ async def play_seat(ws: ClientConnection, game_id: str, me: str, clock: GameCloc
     async for frame in ws:
         now = time.monotonic_ns()
         tally.frames += 1
+        tally.last = time.monotonic()
         message: Message = json.loads(frame)
         kind = message["type"]
         if kind == "error":
@@ -266,6 +270,7 @@ async def echo_seat(ws: ClientConnection, group: str, clock: GameClock, tally: T
             frame = await ws.recv()
             now = time.monotonic_ns()
             tally.frames += 1
+            tally.last = time.monotonic()
             kind = json.loads(frame)["type"]
             if kind == "result":
                 clock.results.setdefault(("orders", turn), []).append(now)
@@ -292,7 +297,8 @@ async def _worker(mode: str, port: int, games: list[int], args: Message, ready: 
     start, cpu = time.monotonic(), time.process_time()
     deadline = start + args["seconds"]
     if mode == "game":
-        await asyncio.gather(*(play_seat(ws, game_id, f"g{i}p{s}", clock, tally, args["max_turns"], deadline)
+        await asyncio.gather(*(_bounded(play_seat(ws, game_id, f"g{i}p{s}", clock, tally, args["max_turns"],
+                                                  deadline), deadline)
                                for (game_id, clients), i, clock in zip(seated, games, clocks, strict=True)
                                for s, ws in enumerate(clients)))
         tally.resolved = sum(len(c.latencies()) for c in clocks)
@@ -301,7 +307,7 @@ async def _worker(mode: str, port: int, games: list[int], args: Message, ready: 
         await asyncio.gather(*(echo_seat(ws, group, clock, tally, pattern, deadline)
                                for (group, clients), clock in zip(seated, clocks, strict=True) for ws in clients))
         tally.resolved //= PLAYERS
-    elapsed = time.monotonic() - start
+    elapsed = max(tally.last, start + 0.001) - start
     out.put({"elapsed": elapsed, "cpu": time.process_time() - cpu, "frames": tally.frames, "errors": tally.errors,
              "resolved": tally.resolved,
              "finished": tally.finished // PLAYERS, "latencies": [x for c in clocks for x in c.latencies()],
@@ -311,6 +317,13 @@ async def _worker(mode: str, port: int, games: list[int], args: Message, ready: 
         for ws in clients:
             with contextlib.suppress(Exception):
                 await ws.close()
+
+
+async def _bounded(play: Coroutine[Any, Any, None], deadline: float) -> None:
+    """A seat's play, stopped a little after the run's deadline: a player who is out only watches, and the others
+    may stop playing before its game ends."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(play, max(1.0, deadline + 5 - time.monotonic()))
 
 
 def _worker_main(cpus: set[int] | None, *args: Any) -> None:
