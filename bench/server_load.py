@@ -1,17 +1,22 @@
 """A served game under load, beside the bare websockets limit of the same machine.
 
 Run by hand: `python bench/server_load.py [--games 1,10,100,300] [--workers 2] [--seconds 60] [--max-turns 60]
-[--store sqlite|memory]`.
+[--store sqlite|memory] [--repeat 3] [--server-cpus 0 --client-cpus 1] [--profile FILE]`.
 For each number of games G it starts the game server in its own process (the default SQLite store in a fresh
 temporary data directory, or `--store memory`; limits loosened so that fast clients are not rate limited), then
-WORKERS client processes play G games of 3 all-out players on the seed map
-over raw websockets, as fast as the server answers: create, join, place every unit, then each turn issue the orders
-one by one (each awaited) and commit. Then the same clients run the same pattern — the same number of frames of
-the same sizes — against bench/echo_server.py, which only parses and answers JSON.
+WORKERS client processes play G games of 3 all-out players on the seed map over raw websockets (protocol 2), as
+fast as the server answers: create, join, place every unit, then each turn issue the orders one by one (each
+awaited) and commit. A client keeps what a real one keeps, lightly: the map's borders once, the view whole once and
+then patched in place (bench/players.py). Then the same clients run the same pattern against bench/echo_server.py,
+which only parses and answers JSON: per turn and player the same number of orders echoed at the size of an
+acceptance, a commit answered at once, an update of a commit's size for each other commit of the group and one of a
+result's size for the last.
 
 Figures, for each: the time from the last commit of a turn to the moment all 3 players of the game hold the result
 (p50, p99; one clock, as all 3 clients of a game live in one process), frames per second through the server (in and
-out), the server's CPU time per resolved turn, and its RSS at the end.
+out), the server's CPU time per resolved turn, and its RSS at the end. `--server-cpus` and `--client-cpus` pin the
+servers and the client processes to CPUs of their own (os.sched_setaffinity), so that the clients do not take the
+server's core; `--profile` records the game server with py-spy.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import deque
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,8 +41,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from bench.players import Followed, orders_for
+
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = 3
+PROTOCOL = 2
 Message = dict[str, Any]
 
 
@@ -46,19 +54,24 @@ Message = dict[str, Any]
 async def _serve_game(port: int, data_dir: Path, store: str) -> None:
     import signal
 
+    from server import app as server_app
     from server.app import RiscServer
     from server.config import ServerConfig
     from server.storage import MemoryStorage, open_storage
 
     raise_open_files()
     config = ServerConfig(host="127.0.0.1", port=port, data_dir=data_dir, messages_per_second=1e9, burst=10**9,
-                          outbound_bytes=1 << 40, outbound_total_bytes=1 << 40, max_games=10_000)
+                          outbound_bytes=1 << 40, outbound_total_bytes=1 << 40, max_games=10_000,
+                          open_games_per_connection=10_000, open_games_per_address=10_000)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     storage = MemoryStorage() if store == "memory" else open_storage(data_dir)
     async with RiscServer(config, storage) as server:
+        settle = getattr(server_app, "settle_collector", None)  # as the server's own command does (where it has it)
+        if settle is not None:
+            settle()
         print(f"PORT {server.port}", flush=True)
         await stop.wait()
 
@@ -81,8 +94,10 @@ class ServerProcess:
     port: int
 
     @classmethod
-    def start(cls, argv: list[str]) -> ServerProcess:
-        process = subprocess.Popen([sys.executable, *argv], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    def start(cls, argv: list[str], cwd: Path = ROOT, cpus: set[int] | None = None) -> ServerProcess:
+        process = subprocess.Popen([sys.executable, *argv], cwd=cwd, stdout=subprocess.PIPE, text=True)
+        if cpus:
+            os.sched_setaffinity(process.pid, cpus)
         assert process.stdout is not None
         line = process.stdout.readline()
         if not line.startswith("PORT "):
@@ -110,58 +125,16 @@ class ServerProcess:
 
 # ---- the players -------------------------------------------------------------------------------------------------
 
-def placement(view: Message, me: str) -> list[Message]:
-    """Every unit on one territory that borders someone else's: the fastest way to end a game."""
-    by_name = {t["name"]: t for t in view["territories"]}
-    mine = [t for t in view["territories"] if t["owner"] == me]
-    front = [t for t in mine if any(by_name[n]["owner"] != me for n in t["neighbours"])] or mine
-    return [{"kind": "place", "territory": front[0]["name"], "units": view["pool_left"]}] if view["pool_left"] else []
-
-
-def all_out(view: Message, me: str) -> list[Message]:
-    """Moves toward the front first, then every frontier territory that outnumbers its weakest foe attacks it with
-    all it has. (Attacking always, two fronts emptied against each other swap owners turn after turn.)"""
-    by_name = {t["name"]: t for t in view["territories"]}
-    mine = [t for t in view["territories"] if t["owner"] == me]
-    distance: dict[str, int] = {}
-    queue: deque[str] = deque()
-    for t in mine:
-        if any(by_name[n]["owner"] != me for n in t["neighbours"]):
-            distance[t["name"]] = 0
-            queue.append(t["name"])
-    while queue:
-        name = queue.popleft()
-        for n in by_name[name]["neighbours"]:
-            if by_name[n]["owner"] == me and n not in distance:
-                distance[n] = distance[name] + 1
-                queue.append(n)
-    moves, attacks = [], []
-    for t in mine:
-        if t["units"] <= 0:
-            continue
-        foes = [by_name[n] for n in t["neighbours"] if by_name[n]["owner"] != me]
-        if foes:
-            beaten = [f for f in foes if f["units"] < t["units"]]
-            # The strongest foe this one outnumbers, else the weakest: chasing only the weakest lets big armies
-            # pass each other into emptied territories for ever.
-            target = (max(beaten, key=lambda f: (f["units"], f["name"])) if beaten
-                      else min(foes, key=lambda f: (f["units"], f["name"])))
-            if t["units"] <= target["units"] and view["turn"] % 4:
-                continue  # gather for a winning blow; every fourth turn strike regardless, so no front stalls
-            attacks.append({"kind": "attack", "source": t["name"], "target": target["name"], "units": t["units"]})
-        elif t["name"] in distance:
-            closer = min((n for n in t["neighbours"] if n in distance), key=lambda n: distance[n])
-            moves.append({"kind": "move", "source": t["name"], "target": closer, "units": t["units"]})
-    return moves + attacks
-
-
 @dataclass
 class Tally:
     frames: int = 0
+    last: float = 0.0
+    """When the last frame came (time.monotonic): the run's play ends there, whoever still waits."""
     errors: int = 0
     resolved: int = 0
     finished: int = 0
-    sizes: dict[str, list[int]] = field(default_factory=lambda: {"order": [], "accepted": [], "update": []})
+    sizes: dict[str, list[int]] = field(default_factory=lambda: {"order": [], "accepted": [], "commit": [],
+                                                                 "note": [], "result": []})
 
 
 @dataclass
@@ -176,9 +149,9 @@ class GameClock:
                 if len(self.results.get(k, ())) == PLAYERS]
 
 
-async def _open(port: int) -> ClientConnection:
-    ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None)
-    await ws.send(json.dumps({"type": "hello", "protocol": 1}))
+async def _open(port: int, protocol: int = PROTOCOL) -> ClientConnection:
+    ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression=None)
+    await ws.send(json.dumps({"type": "hello", "protocol": protocol}))
     reply = json.loads(await ws.recv())
     assert reply["type"] in ("welcome", "hello"), reply  # the echo server sends the hello back
     return ws
@@ -207,35 +180,43 @@ async def seat_game(port: int, index: int) -> tuple[str, list[ClientConnection]]
 async def play_seat(ws: ClientConnection, game_id: str, me: str, clock: GameClock, tally: Tally,
                     max_turns: int, deadline: float) -> None:
     """Read every frame; on each new turn issue the orders one at a time, then commit."""
+    followed = Followed()
     pending: list[Message] = []
     key: tuple[str, int] | None = None
     turn = 0
     async for frame in ws:
         now = time.monotonic_ns()
         tally.frames += 1
+        tally.last = time.monotonic()
         message: Message = json.loads(frame)
         kind = message["type"]
         if kind == "error":
             tally.errors += 1
         elif kind == "order_accepted":
             tally.sizes["accepted"].append(len(frame))
-        if kind == "update" and message["view"] is not None:
-            tally.sizes["update"].append(len(frame))
-            view = message["view"]
-            new_key = (view["phase"], view["turn"])
-            if new_key == key:
+        elif kind == "game_map":
+            followed.take_map(message["map"])
+        if kind == "update":
+            if not followed.take_update(message):
+                tally.sizes["note"].append(len(frame))  # a commit told, the view unchanged
                 continue
+            seen = followed.seen()
+            new_key = (seen.phase, seen.turn)
+            if new_key == key:
+                tally.sizes["note"].append(len(frame))
+                continue
+            tally.sizes["result"].append(len(frame))
             if key is not None:
                 clock.results.setdefault(key, []).append(now)
-            key, turn = new_key, view["turn"]
-            if view["phase"] == "finished":
+            key, turn = new_key, seen.turn
+            if seen.phase == "finished":
                 tally.finished += 1
                 return
             if turn > max_turns or time.monotonic() > deadline:
                 return
-            if me not in {p["name"] for p in view["players"] if not p["eliminated"]}:
-                continue
-            pending = placement(view, me) if view["phase"] == "placement" else all_out(view, me)
+            if me not in seen.alive:
+                continue  # out of the game: it only watches
+            pending = orders_for(seen, me)
             pending.reverse()
         elif kind not in ("order_accepted", "error") or message.get("request") == "commit":
             continue
@@ -244,8 +225,10 @@ async def play_seat(ws: ClientConnection, game_id: str, me: str, clock: GameCloc
             tally.sizes["order"].append(len(text))
             await ws.send(text)
         else:
-            clock.commits.setdefault(key, []).append(time.monotonic_ns())
-            await ws.send(json.dumps({"type": "commit", "game_id": game_id, "turn": turn}))
+            clock.commits.setdefault(key, []).append(time.monotonic_ns())  # type: ignore[arg-type]
+            text = json.dumps({"type": "commit", "game_id": game_id, "turn": turn})
+            tally.sizes["commit"].append(len(text))
+            await ws.send(text)
         tally.frames += 1
 
 
@@ -253,33 +236,50 @@ async def play_seat(ws: ClientConnection, game_id: str, me: str, clock: GameCloc
 
 @dataclass
 class Pattern:
+    """What a player of the game run sent and received a turn, on average: the echo run repeats it."""
+
     turns: int
     orders: int
     order_bytes: int
     accepted_bytes: int
-    update_bytes: int
+    commit_bytes: int
+    note_bytes: int
+    result_bytes: int
 
 
 async def echo_seat(ws: ClientConnection, group: str, clock: GameClock, tally: Tally, pattern: Pattern,
                     deadline: float) -> None:
+    """A player's turns against the echo server, read and sent as play_seat does: each order echoed back at the size
+    of an acceptance, then a sync (the commit) that every player of the group is told of at the size of a commit's
+    update, the group's last one at the size of a result."""
+    await _request(ws, {"type": "join", "group": group, "ref": "j"})
     order = json.dumps({"type": "echo", "pad": "x" * max(0, pattern.accepted_bytes - 30)})
-    for turn in range(pattern.turns):
-        if time.monotonic() > deadline:
-            return
-        for _ in range(pattern.orders):
+    sync = json.dumps({"type": "sync", "group": group, "members": PLAYERS, "note": pattern.note_bytes,
+                       "size": pattern.result_bytes, "pad": "x" * max(0, pattern.commit_bytes - 90)})
+    turn, left = 0, pattern.orders
+    while True:
+        if left:
+            left -= 1
             await ws.send(order)
-            await ws.recv()
-            tally.frames += 2
-        clock.commits.setdefault(("orders", turn), []).append(time.monotonic_ns())
-        await ws.send(json.dumps({"type": "sync", "group": group, "members": PLAYERS,
-                                  "size": pattern.update_bytes}))
+        else:
+            left = -1
+            clock.commits.setdefault(("orders", turn), []).append(time.monotonic_ns())
+            await ws.send(sync)
         tally.frames += 1
         while True:
-            reply = json.loads(await ws.recv())
+            frame = await ws.recv()
+            now = time.monotonic_ns()
             tally.frames += 1
-            if reply["type"] == "result":
-                clock.results.setdefault(("orders", turn), []).append(time.monotonic_ns())
+            tally.last = time.monotonic()
+            kind = json.loads(frame)["type"]
+            if kind == "result":
+                clock.results.setdefault(("orders", turn), []).append(now)
                 tally.resolved += 1
+                turn, left = turn + 1, pattern.orders
+                if turn >= pattern.turns or time.monotonic() > deadline:
+                    return
+                break
+            if kind == "echo":
                 break
 
 
@@ -294,10 +294,11 @@ async def _worker(mode: str, port: int, games: list[int], args: Message, ready: 
         seated = [(f"e{i}", [await _open(port) for _ in range(PLAYERS)]) for i in games]
     ready.wait()
     go.wait()
-    start = time.monotonic()
+    start, cpu = time.monotonic(), time.process_time()
     deadline = start + args["seconds"]
     if mode == "game":
-        await asyncio.gather(*(play_seat(ws, game_id, f"g{i}p{s}", clock, tally, args["max_turns"], deadline)
+        await asyncio.gather(*(_bounded(play_seat(ws, game_id, f"g{i}p{s}", clock, tally, args["max_turns"],
+                                                  deadline), deadline)
                                for (game_id, clients), i, clock in zip(seated, games, clocks, strict=True)
                                for s, ws in enumerate(clients)))
         tally.resolved = sum(len(c.latencies()) for c in clocks)
@@ -306,8 +307,9 @@ async def _worker(mode: str, port: int, games: list[int], args: Message, ready: 
         await asyncio.gather(*(echo_seat(ws, group, clock, tally, pattern, deadline)
                                for (group, clients), clock in zip(seated, clocks, strict=True) for ws in clients))
         tally.resolved //= PLAYERS
-    elapsed = time.monotonic() - start
-    out.put({"elapsed": elapsed, "frames": tally.frames, "errors": tally.errors, "resolved": tally.resolved,
+    elapsed = max(tally.last, start + 0.001) - start
+    out.put({"elapsed": elapsed, "cpu": time.process_time() - cpu, "frames": tally.frames, "errors": tally.errors,
+             "resolved": tally.resolved,
              "finished": tally.finished // PLAYERS, "latencies": [x for c in clocks for x in c.latencies()],
              "sizes": tally.sizes})
     done.wait()
@@ -317,7 +319,16 @@ async def _worker(mode: str, port: int, games: list[int], args: Message, ready: 
                 await ws.close()
 
 
-def _worker_main(*args: Any) -> None:
+async def _bounded(play: Coroutine[Any, Any, None], deadline: float) -> None:
+    """A seat's play, stopped a little after the run's deadline: a player who is out only watches, and the others
+    may stop playing before its game ends."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(play, max(1.0, deadline + 5 - time.monotonic()))
+
+
+def _worker_main(cpus: set[int] | None, *args: Any) -> None:
+    if cpus:
+        os.sched_setaffinity(0, cpus)
     asyncio.run(_worker(*args))
 
 
@@ -332,19 +343,42 @@ class Figures:
     finished: int
     errors: int
     sizes: dict[str, list[int]]
+    server_busy: float
+    """The server's CPU time over the run's time: near 1, it is what holds the clients back."""
+    clients_busy: float
+    """The client processes' CPU time over the run's time, summed (at most their number)."""
 
 
-def measure(mode: str, server: ServerProcess, games: int, workers: int, args: Message) -> Figures:
+@dataclass
+class Setup:
+    workers: int
+    seconds: float
+    max_turns: int
+    store: str
+    server_cpus: set[int] | None
+    client_cpus: set[int] | None
+    profile: Path | None
+    codes: list[Path]
+
+
+def measure(mode: str, server: ServerProcess, games: int, setup: Setup, args: Message) -> Figures:
     ctx = mp.get_context("fork")
-    workers = max(1, min(workers, games))
+    workers = max(1, min(setup.workers, games))
     ready, go, done = ctx.Barrier(workers + 1), ctx.Barrier(workers + 1), ctx.Barrier(workers + 1)
     out = ctx.Queue()
     shares = [list(range(w, games, workers)) for w in range(workers)]
-    processes = [ctx.Process(target=_worker_main, args=(mode, server.port, share, args, ready, go, done, out))
+    processes = [ctx.Process(target=_worker_main, args=(setup.client_cpus, mode, server.port, share, args, ready,
+                                                        go, done, out))
                  for share in shares]
     for p in processes:
         p.start()
     ready.wait(timeout=600)
+    spy = None
+    if setup.profile is not None and mode == "game":
+        spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.process.pid), "--output",
+                                str(setup.profile.with_suffix(f".{games}.txt")), "--format", "raw",
+                                "--duration", str(int(setup.seconds)), "--rate", "200"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     cpu0 = server.cpu_seconds()
     go.wait()
     results = [out.get(timeout=args["seconds"] + 120) for _ in processes]
@@ -353,40 +387,52 @@ def measure(mode: str, server: ServerProcess, games: int, workers: int, args: Me
     done.wait()
     for p in processes:
         p.join(30)
+    if spy is not None:
+        spy.wait(setup.seconds + 60)
     latencies = sorted(x for r in results for x in r["latencies"])
     resolved = sum(r["resolved"] for r in results)
     elapsed = max(r["elapsed"] for r in results)
-    sizes: dict[str, list[int]] = {k: [x for r in results for x in r["sizes"][k]] for k in ("order", "accepted",
-                                                                                          "update")}
+    sizes: dict[str, list[int]] = {k: [x for r in results for x in r["sizes"][k]] for k in results[0]["sizes"]}
     return Figures(p50=statistics.median(latencies) if latencies else float("nan"),
                    p99=latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else float("nan"),
                    frames_per_second=sum(r["frames"] for r in results) / elapsed,
                    cpu_ms_per_turn=(cpu1 - cpu0) * 1000 / max(1, resolved), rss_mb=rss, resolved=resolved,
                    finished=sum(r["finished"] for r in results), errors=sum(r["errors"] for r in results),
-                   sizes=sizes)
+                   sizes=sizes, server_busy=(cpu1 - cpu0) / elapsed,
+                   clients_busy=sum(r["cpu"] for r in results) / elapsed)
 
 
-def run(games: int, workers: int, seconds: float, max_turns: int, store: str) -> tuple[Figures, Figures]:
-    with tempfile.TemporaryDirectory(prefix="risc-load-") as data_dir:
-        server = ServerProcess.start([str(Path(__file__).resolve()), "--serve", "--data-dir", data_dir,
-                                      "--store", store])
-        try:
-            game = measure("game", server, games, workers, {"seconds": seconds, "max_turns": max_turns})
-        finally:
-            server.stop()
-    mean = statistics.fmean
-    sizes = game.sizes
-    pattern = Pattern(turns=max(1, round(game.resolved / games)),
-                      orders=max(1, round(len(sizes["order"]) / max(1, game.resolved * PLAYERS))),
-                      order_bytes=round(mean(sizes["order"])) if sizes["order"] else 100,
-                      accepted_bytes=round(mean(sizes["accepted"])) if sizes["accepted"] else 200,
-                      update_bytes=round(mean(sizes["update"])) if sizes["update"] else 2000)
-    echo_server = ServerProcess.start([str(ROOT / "bench" / "echo_server.py")])
+def _mean(sizes: list[int], otherwise: int) -> int:
+    return round(statistics.fmean(sizes)) if sizes else otherwise
+
+
+def run(games: int, setup: Setup) -> tuple[list[Figures], Figures]:
+    """Each code's game run, then the echo server's with the first one's pattern."""
+    played = []
+    for code in setup.codes:
+        with tempfile.TemporaryDirectory(prefix="risc-load-") as data_dir:
+            server = ServerProcess.start([str(Path(__file__).resolve()), "--serve", "--data-dir", data_dir,
+                                          "--store", setup.store, "--code", str(code)], cpus=setup.server_cpus)
+            try:
+                played.append(measure("game", server, games, setup,
+                                      {"seconds": setup.seconds, "max_turns": setup.max_turns}))
+            finally:
+                server.stop()
+    sizes, resolved = played[0].sizes, max(1, played[0].resolved)
+    pattern = Pattern(turns=max(1, round(resolved / games)), orders=round(len(sizes["order"]) / (resolved * PLAYERS)),
+                      order_bytes=_mean(sizes["order"], 100), accepted_bytes=_mean(sizes["accepted"], 200),
+                      commit_bytes=_mean(sizes["commit"], 60), note_bytes=_mean(sizes["note"], 800),
+                      result_bytes=_mean(sizes["result"], 1500))
+    echo_server = ServerProcess.start([str(ROOT / "bench" / "echo_server.py")], cpus=setup.server_cpus)
     try:
-        echo = measure("echo", echo_server, games, workers, {"seconds": seconds, "pattern": vars(pattern)})
+        echo = measure("echo", echo_server, games, setup, {"seconds": setup.seconds, "pattern": vars(pattern)})
     finally:
         echo_server.stop()
-    return game, echo
+    return played, echo
+
+
+def cpu_set(text: str | None) -> set[int] | None:
+    return None if not text else {int(c) for c in text.split(",")}
 
 
 def main() -> None:
@@ -396,26 +442,62 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="bound on each run's play")
     parser.add_argument("--max-turns", type=int, default=60, help="a game stops being played after this turn")
     parser.add_argument("--store", choices=sorted(STORES), default="sqlite", help="the server's game store")
+    parser.add_argument("--server-cpus", default=None, metavar="0",
+                        help="the CPUs the game server and the echo server run on (comma-separated)")
+    parser.add_argument("--client-cpus", default=None, metavar="1", help="the CPUs the client processes run on")
+    parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
+                        help="record the game server with py-spy into FILE.<games>.txt (collapsed stacks)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of each size, the game and the echo server taking turns; then their medians")
+    parser.add_argument("--code", type=Path, action="append", default=[], metavar="DIR",
+                        help="the game server's code: another checkout of the project to measure beside this one "
+                             "(repeat it; `.` is this one); default: this one alone")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
+        for code in args.code:
+            sys.path.insert(0, str(code.resolve()))  # the server of that checkout (imported only now)
         asyncio.run(_serve_game(0, args.data_dir, args.store))
         return
-    print(f"store: {STORES[args.store]}; {args.workers} client processes; seed map, 3 all-out players a game; "
-          f"at most {args.max_turns} turns, {args.seconds:g} s a run")
-    header = ("| games | p50 ms | p99 ms | frames/s | CPU ms/turn | RSS MB | turns | finished "
-              "| echo p50 ms | echo p99 ms | echo frames/s | echo RSS MB | frames/s vs echo |")
+    setup = Setup(args.workers, args.seconds, args.max_turns, args.store, cpu_set(args.server_cpus),
+                  cpu_set(args.client_cpus), args.profile, [c.resolve() for c in args.code] or [ROOT])
+    pinned = ("" if setup.server_cpus is None and setup.client_cpus is None else
+              f"; servers on CPUs {args.server_cpus or 'any'}, clients on CPUs {args.client_cpus or 'any'}")
+    print(f"store: {STORES[args.store]}; {args.workers} client processes{pinned}; seed map, 3 all-out players a "
+          f"game; at most {args.max_turns} turns, {args.seconds:g} s a run")
+    if len(setup.codes) > 1:
+        print("code: " + "; ".join(f"{chr(65 + i)} = {c}" for i, c in enumerate(setup.codes)))
+    header = ("| games | code | run | p50 ms | p99 ms | frames/s | CPU ms/turn | RSS MB | turns | finished | busy "
+              "| echo p50 ms | echo p99 ms | echo frames/s | echo RSS MB | echo busy | frames/s vs echo "
+              "| p99 vs echo |")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for games in (int(g) for g in args.games.split(",")):
-        game, echo = run(games, args.workers, args.seconds, args.max_turns, args.store)
-        if game.errors:
-            print(f"  ({game.errors} error frames in the game run)")
-        print(f"| {games} | {game.p50:.1f} | {game.p99:.1f} | {game.frames_per_second:,.0f} | "
-              f"{game.cpu_ms_per_turn:.2f} | {game.rss_mb:.0f} | {game.resolved} | {game.finished} | "
-              f"{echo.p50:.1f} | {echo.p99:.1f} | {echo.frames_per_second:,.0f} | {echo.rss_mb:.0f} | "
-              f"{game.frames_per_second / echo.frames_per_second:.2f} |", flush=True)
+        rows: dict[int, list[list[float]]] = {i: [] for i in range(len(setup.codes))}
+        for index in range(args.repeat):
+            played, echo = run(games, setup)
+            for code, game in enumerate(played):
+                if game.errors:
+                    print(f"  ({game.errors} error frames in the game run)")
+                row = [game.p50, game.p99, game.frames_per_second, game.cpu_ms_per_turn, game.rss_mb,
+                       game.resolved, game.finished, game.server_busy, game.clients_busy, echo.p50, echo.p99,
+                       echo.frames_per_second, echo.rss_mb, echo.server_busy, echo.clients_busy,
+                       game.frames_per_second / echo.frames_per_second, game.p99 / echo.p99]
+                rows[code].append(row)
+                print(_row(games, chr(65 + code), str(index + 1), row), flush=True)
+        if args.repeat > 1:
+            for code, runs in rows.items():
+                print(_row(games, chr(65 + code), "median",
+                           [statistics.median(column) for column in zip(*runs, strict=True)]), flush=True)
+
+
+def _row(games: int, code: str, label: str, row: list[float]) -> str:
+    (p50, p99, fps, cpu, rss, turns, finished, busy, clients, ep50, ep99, efps, erss, ebusy, eclients, ratio,
+     p99_ratio) = row
+    return (f"| {games} | {code} | {label} | {p50:.1f} | {p99:.1f} | {fps:,.0f} | {cpu:.2f} | {rss:.0f} | "
+            f"{turns:.0f} | {finished:.0f} | {busy:.2f} / {clients:.2f} | {ep50:.1f} | {ep99:.1f} | {efps:,.0f} | "
+            f"{erss:.0f} | {ebusy:.2f} / {eclients:.2f} | {ratio:.2f} | {p99_ratio:.2f} |")
 
 
 if __name__ == "__main__":

@@ -15,17 +15,21 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pydantic import BaseModel
-from shared.rules import AttackOrder, GameState, Order, PlaceOrder
 
+from server.entries import from_stored
 from server.lobby import Lobby
 from server.match import Match
-from server.storage import DATABASE_NAME, MemoryStorage, SeatRecord, SqliteStorage, Storage
+from server.storage import MemoryStorage, SeatRecord, SqliteStorage, Storage
+from server.storage.sqlite import DATABASE_NAME
+from shared.game.game import Game
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings
+from shared.rulesets.risc.board import Phase
 
 BIGEUROPE = Path(__file__).resolve().parents[2] / "shared" / "maps" / "domination" / "bigeurope.map"
 PLAYERS = [f"p{i}" for i in range(5)]
@@ -38,51 +42,54 @@ class Seat:
 
     def __init__(self) -> None:
         self.games: set[str] = set()
+        self.views: dict[str, dict[str, Any]] = {}
         self.received = 0
 
     @property
     def label(self) -> str:
         return "bench"
 
-    def send(self, message: BaseModel) -> None:
+    def send(self, message: BaseModel, text: str | None = None) -> None:
         self.received += 1
 
 
-def orders(state: GameState, player: str) -> list[Order]:
-    mine = state.territories_of(player)
-    if state.turn == 0:
-        return [PlaceOrder(mine[0], state.pools.get(player, 0))] if state.pools.get(player) else []
-    out: list[Order] = []
+def orders(game: Game[Any, Any], player: str) -> list[dict[str, Any]]:
+    board = game.board
+    mine = board.territories_of(player)
+    if board.phase is Phase.PLACEMENT:
+        pool = board.pools.get(player, 0)
+        return [{"kind": "place", "territory": mine[0], "units": pool}] if pool else []
+    out: list[dict[str, Any]] = []
     for name in mine:
-        enemies = sorted((state.units[n], n) for n in state.game_map.neighbours(name) if state.owner[n] != player)
-        if state.units[name] > 1 and enemies:
-            out.append(AttackOrder(state.units[name] - 1, name, enemies[0][1]))
+        enemies = sorted((board.units[n], n) for n in game.game_map.neighbours(name) if board.owner[n] != player)
+        if board.units[name] > 1 and enemies:
+            out.append({"kind": "attack", "source": name, "target": enemies[0][1], "units": board.units[name] - 1})
     return out
 
 
 async def play(storage: Storage) -> tuple[list[float], Match]:
     """Play TURNS turns; the time of each turn's last commit."""
     game_map = load_map(str(BIGEUROPE))
-    settings = GameSettings(map=str(BIGEUROPE), players=len(PLAYERS))
+    settings = GameSettings(map=None, players=len(PLAYERS))
     seats = [SeatRecord(name=p, token_hash="0" * 64) for p in PLAYERS]
-    match = await Match.create("bench", settings, game_map, storage, seats=seats)
+    match = await Match.create("bench", settings, game_map, storage, seed=1, seats=seats)
     subs = {p: Seat() for p in PLAYERS}
     for player, sub in subs.items():
         await match.attach(sub, player)
     times: list[float] = []
     for _ in range(TURNS):
-        state = match.state
-        assert state is not None
-        if state.winner is not None:
+        game, status = match.game, match.status()
+        assert game is not None and status is not None
+        if status.finished:
             break
-        alive = list(state.alive)
+        alive = [p for p in game.players if p in status.acting]
         for player in alive:
-            for order in orders(state, player):
-                await match.issue(subs[player], state.turn, order, None)
+            for order in orders(game, player):
+                await match.issue(subs[player], status.turn, order, None)
         for player in alive[:-1]:
-            await match.commit(subs[player], state.turn, None)
+            await match.commit(subs[player], status.turn, None)
         start = time.perf_counter()
-        await match.commit(subs[alive[-1]], state.turn, None)
+        await match.commit(subs[alive[-1]], status.turn, None)
         times.append(time.perf_counter() - start)
     await match.close()
     return times, match
@@ -99,21 +106,22 @@ async def main() -> None:
 
         stored = await sqlite.load("bench")
         assert stored is not None
+        entries = [from_stored(e) for e in stored.events]
         for i in range(GAMES):
             record = stored.record.model_copy(update={"game_id": f"g{i:04d}", "created_at": float(i)})
-            await sqlite.create(record, stored.progress, stored.events)
+            await sqlite.create(record, stored.progress, entries)
         await sqlite.close()
         loads = []
         for _ in range(3):
             start = time.perf_counter()
             storage = SqliteStorage(Path(tmp) / DATABASE_NAME)
-            lobby = Lobby(storage, max_games=10_000)
+            lobby = Lobby(storage, max_games=10_000)  # the server's own catalogue, seeds and clock
             restored = await lobby.restore()
             newest = lobby.get(f"g{GAMES - 1:04d}")  # every game now takes requests: a spectator some entries behind
             spectator = Seat()
-            await newest.watch(spectator, newest.seq - 10, None)
+            await newest.watch(spectator, newest.seq - 10, None, None)
             loads.append(time.perf_counter() - start)
-            assert spectator.received == 2  # watching, then the entries it missed
+            assert spectator.received == 3  # watching, the map, then the entries it missed
             await lobby.close()
             await storage.close()
         print(f"server start restoring {restored} games ({len(stored.events)} log entries each, all on bigeurope), "

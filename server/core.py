@@ -10,7 +10,7 @@ the turn's timer. The seed and the clock come in from outside, so a test needs n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -53,7 +53,7 @@ class Table:
 
     @property
     def status(self) -> Status | None:
-        return None if self.game is None else self.ruleset.status(self.game)
+        return None if self.game is None else turns.status_of(self.ruleset, self.game)
 
     @property
     def finished(self) -> bool:
@@ -67,7 +67,18 @@ class Table:
         return GameStatus.FINISHED if self.finished else GameStatus.PLAYING
 
     def evolve(self, **changes: Any) -> Table:
-        return replace(self, **changes)
+        """A copy with `changes`, made without going through __init__ (as Game.evolve is): a table is copied with
+        every order issued."""
+        unknown = changes.keys() - _TABLE_FIELDS
+        if unknown:
+            return replace(self, **changes)  # raises the usual TypeError naming them
+        made = object.__new__(Table)
+        made.__dict__.update(self.__dict__)
+        made.__dict__.update(changes)
+        return made
+
+
+_TABLE_FIELDS = frozenset(f.name for f in fields(Table))
 
 
 @dataclass
@@ -139,7 +150,7 @@ def leave(table: Table, player: str) -> Decision | None:
     if table.game is None:
         seats = tuple(s for s in table.seats if s.name != player)
         return Decision(table.evolve(seats=seats), [Logged(game_log.PlayerLeft(player=player))])
-    status = table.ruleset.status(table.game)
+    status = turns.status_of(table.ruleset, table.game)
     if status.finished:
         if player in table.declined or player in table.rematch or table.rematch_game is not None:
             return None
@@ -158,7 +169,7 @@ def running(table: Table, turn: int | None) -> tuple[Game[Any, Any], Status]:
     if game is None:
         raise Refusal(Refused.WRONG_PHASE, f"game {table.game_id} starts when all {table.settings.players} seats "
                                            "are taken")
-    status = table.ruleset.status(game)
+    status = turns.status_of(table.ruleset, game)
     if status.finished:
         raise Refusal(Refused.GAME_OVER, "the game is over")
     if turn is not None and turn != status.turn:
@@ -282,7 +293,7 @@ def time_out(table: Table, clock: Any) -> Decision | None:
     game = table.game
     if game is None:
         return None
-    status = table.ruleset.status(game)
+    status = turns.status_of(table.ruleset, game)
     if status.finished or status.clock != clock:
         return None
     game, late, resolutions = turns.time_out(table.ruleset, game, dice_of(table.seed))
@@ -379,7 +390,7 @@ def take_back(table: Table, player: str) -> Decision | None:
 def summary(table: Table, connected: set[str], spectators: int, computers: frozenset[str] = frozenset()
             ) -> GameSummary:
     game = table.game
-    status = None if game is None else table.ruleset.status(game)
+    status = None if game is None else turns.status_of(table.ruleset, game)
     waited = frozenset() if game is None else turns.awaiting(table.ruleset, game, status)
     eliminated = set(status.eliminated) if status is not None else set()
     committed = game.committed if game is not None else frozenset()

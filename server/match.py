@@ -12,8 +12,10 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
 from pydantic import BaseModel
 
 from server import core
@@ -26,7 +28,7 @@ from server.refusal import Refusal
 from server.seats import find_seat, new_token, token_hash
 from server.storage.base import GameProgress, GameRecord, OrderChange, RestoredGame, SeatRecord, Storage
 from server.tasks import BackgroundTasks
-from server.updates import UpdateFrames
+from server.updates import KeptViews, UpdateFrames
 from shared.game.errors import Refused
 from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet, Status
@@ -81,6 +83,18 @@ class Subscriber(Protocol):
 RematchFactory = Callable[["Match", list[SeatRecord]], Awaitable["Match"]]
 
 
+@dataclass(frozen=True)
+class Dumped:
+    """A player's issued orders, each as JSON values and as JSON text, made once."""
+
+    orders: tuple[Any, ...]
+    values: list[dict[str, Any]]
+    texts: list[str]
+
+
+NOTHING_DUMPED = Dumped((), [], [])
+
+
 class Match:
     def __init__(self, table: Table, log: EventLog, storage: Storage, rematch_factory: RematchFactory | None = None,
                  clock: Clock | None = None) -> None:
@@ -106,6 +120,8 @@ class Match:
         """Before the start: since when no player has held a seat here with a live connection (None while one
         does). The lobby closes a game idle too long."""
         self._map_text: str | None = None
+        self._kept_views = KeptViews()
+        self._dumped: dict[str, Dumped] = {}
         self._deadline: float | None = None
         self._timer: Timer | None = None
         self._armed: Any = None
@@ -220,7 +236,7 @@ class Match:
         if self._deadline is not None:
             deadline_in = round(max(0.0, self._deadline - self._clock.now()), 3)
         return UpdateFrames(self.game_id, self.seq, entries, self.summary(), self.ruleset, self.table.game,
-                            self.finished, deadline_in, snapshot)
+                            self.finished, deadline_in, snapshot, self._kept_views)
 
     def _deliver(self, frames: UpdateFrames, sub: Subscriber, seat: str | None) -> None:
         base = sub.views.get(self.game_id)
@@ -438,6 +454,20 @@ class Match:
 
     # ---- playing -------------------------------------------------------------------------------------------------
 
+    def _orders_of(self, player: str) -> Dumped:
+        """The player's issued orders as JSON values and text (what every reply about them carries). Orders are
+        immutable and a new one joins the end of those before it, so the ones dumped for the last reply are not
+        dumped again."""
+        game = self.table.game
+        orders = () if game is None else game.orders_of(player)
+        kept = self._dumped.get(player, NOTHING_DUMPED)
+        if len(kept.orders) > len(orders) or not all(a is b for a, b in zip(kept.orders, orders, strict=False)):
+            kept = NOTHING_DUMPED
+        values = [self.ruleset.dump_order(o) for o in orders[len(kept.orders):]]
+        dumped = Dumped(orders, kept.values + values, kept.texts + [orjson.dumps(v).decode() for v in values])
+        self._dumped[player] = dumped
+        return dumped
+
     def _player(self, sub: Subscriber) -> str:
         player = self.watchers.get(sub)
         if player is None:
@@ -451,11 +481,16 @@ class Match:
             before = self.table.status
             decision = core.issue(self.table, player, turn, order)
             entries = await self._save(decision)
-            game = self.table.game
-            orders = [] if game is None else [self.ruleset.dump_order(o) for o in game.orders_of(player)]
-            index = len(orders) - 1 if decision.order_change is not None else 0
-            sub.send(OrderAccepted(game_id=self.game_id, turn=turn, index=index,
-                                   order=self.ruleset.dump_order(decision.accepted), orders=orders, ref=ref))
+            orders = self._orders_of(player)
+            index = len(orders.values) - 1 if decision.order_change is not None else 0
+            order = self.ruleset.dump_order(decision.accepted)
+            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=order,
+                                                  orders=orders.values, ref=ref)
+            # The frame put together from the orders' texts, each made once (a test holds it to the reply's own).
+            text = ('{"ref":' + orjson.dumps(ref).decode() + ',"type":"order_accepted","game_id":'
+                    + orjson.dumps(self.game_id).decode() + ',"turn":' + str(turn) + ',"index":' + str(index)
+                    + ',"order":' + orjson.dumps(order).decode() + ',"orders":[' + ",".join(orders.texts) + "]}")
+            sub.send(reply, text)
             if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
                 self._after_change(entries, decision, before)
 
@@ -465,16 +500,14 @@ class Match:
             player = self._player(sub)
             decision = core.withdraw(self.table, player, turn, index)
             await self._save(decision)
-            game = self.table.game
-            orders = [] if game is None else [self.ruleset.dump_order(o) for o in game.orders_of(player)]
-            sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index, orders=orders, ref=ref))
+            sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index,
+                                    orders=self._orders_of(player).values, ref=ref))
 
     async def list_orders(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
             player = self._player(sub)
             game, status = core.running(self.table, None)
-            sub.send(Orders(game_id=self.game_id, turn=status.turn,
-                            orders=[self.ruleset.dump_order(o) for o in game.orders_of(player)],
+            sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=self._orders_of(player).values,
                             committed=player in game.committed, ref=ref))
 
     async def legal_orders(self, sub: Subscriber, ref: str | None) -> None:
@@ -492,7 +525,7 @@ class Match:
             before = self.table.status
             decision = core.commit(self.table, player, turn)
             entries = await self._save(decision)
-            sub.send(CommitAccepted(game_id=self.game_id, turn=turn, ref=ref))
+            sub.send(CommitAccepted.model_construct(game_id=self.game_id, turn=turn, ref=ref))
             self._after_change(entries, decision, before)
 
     @property

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from server.entries import Entry
 from shared.game.game import Game
@@ -34,18 +37,61 @@ def sight_of(seat: str | None, follows: str | None) -> Sight:
     return "spectator", None
 
 
+@dataclass
+class Made:
+    """One sight's view at one moment: the rule set's object, its JSON values, and (once asked) its text."""
+
+    game: Game[Any, Any]
+    view: Any
+    data: dict[str, Any]
+    text: str | None = None
+
+
+class KeptViews:
+    """The view a match last made for each sight, kept from one change to the next.
+
+    A view shows the board and the players, and of the orders only the viewer's own (R16: nobody else's, and not who
+    has committed, which the game's summary says). So a change that leaves those as they were for a sight — a commit
+    that does not resolve the turn, another player's order — shows it what it saw: its view is not made again, and
+    its patch is null at once.
+    """
+
+    def __init__(self) -> None:
+        self._made: dict[Sight, Made] = {}
+
+    def get(self, sight: Sight, game: Game[Any, Any]) -> Made | None:
+        made = self._made.get(sight)
+        if made is None:
+            return None
+        kept = made.game
+        if kept is game:
+            return made
+        if kept.board is not game.board or kept.step != game.step or kept.players != game.players:
+            return None
+        kind, who = sight
+        if kind == "seat" and who is not None and kept.orders_of(who) is not game.orders_of(who):
+            return None
+        return made
+
+    def keep(self, sight: Sight, made: Made) -> None:
+        self._made[sight] = made
+
+
 class UpdateFrames:
     """Every follower's Update for one moment of a game, with its frame text."""
 
     def __init__(self, game_id: str, seq: int, entries: Sequence[Entry], summary: GameSummary,
                  ruleset: AnyRuleSet, game: Game[Any, Any] | None, finished: bool, deadline_in: float | None,
-                 snapshot: bool = False) -> None:
+                 snapshot: bool = False, kept: KeptViews | None = None) -> None:
         self._game_id, self._seq, self._entries = game_id, seq, list(entries)
         self._summary, self._ruleset, self._game, self._finished = summary, ruleset, game, finished
         self._deadline_in, self._snapshot = deadline_in, snapshot
-        self._summary_text: str | None = None
+        self._kept = kept if kept is not None else KeptViews()
+        self._summary_text = ""
+        self._head: str | None = None
+        self._tail = ""
         self._events: dict[tuple[int, ...], str] = {}
-        self._views: dict[Sight, tuple[Any, dict[str, Any], str]] = {}
+        self._views: dict[Sight, Made] = {}
         self._patches: dict[tuple[Sight, int], str] = {}
 
     def _visible(self, sight: Sight) -> tuple[list[Entry], str]:
@@ -57,27 +103,32 @@ class UpdateFrames:
             text = self._events[key] = "[" + ",".join(e.text for e in shown) + "]"
         return shown, text
 
-    def _view(self, sight: Sight) -> tuple[Any, dict[str, Any], str] | None:
-        if self._game is None:
+    def _view(self, sight: Sight) -> Made | None:
+        game = self._game
+        if game is None:
             return None
         made = self._views.get(sight)
         if made is None:
-            kind, who = sight
-            if kind == "follow" and who is not None:
-                view = self._ruleset.follow_view(self._game, who)
-            else:
-                view = self._ruleset.view(self._game, who)
-            data = self._ruleset.dump_view(view)
-            made = self._views[sight] = view, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+            made = self._kept.get(sight, game)
+            if made is None:
+                kind, who = sight
+                if kind == "follow" and who is not None:
+                    view = self._ruleset.follow_view(game, who)
+                else:
+                    view = self._ruleset.view(game, who)
+                made = Made(game, view, self._ruleset.dump_view(view))
+                self._kept.keep(sight, made)
+            self._views[sight] = made
         return made
 
     def _patch(self, sight: Sight, base: dict[str, Any], new: dict[str, Any]) -> str:
+        if base is new:  # the view this follower was sent last, kept: nothing changed
+            return "null"
         key = (sight, id(base))
         text = self._patches.get(key)
         if text is None:
             patch = diff(base, new)
-            text = self._patches[key] = "null" if not patch else json.dumps(patch, separators=(",", ":"),
-                                                                            ensure_ascii=False)
+            text = self._patches[key] = "null" if not patch else _json(patch)
         return text
 
     def for_follower(self, seat: str | None, follows: str | None,
@@ -90,21 +141,29 @@ class UpdateFrames:
         if made is None:
             view_obj, view_text, patch_text, new_base = None, "null", "null", None
         else:
-            view_obj, data, full = made
-            new_base = data
+            view_obj, new_base = made.view, made.data
             if base is None:
-                view_text, patch_text = full, "null"
+                if made.text is None:
+                    made.text = _json(made.data)
+                view_text, patch_text = made.text, "null"
             else:
-                view_text, patch_text = "null", self._patch(sight, base, data)
-        if self._summary_text is None:
+                view_text, patch_text = "null", self._patch(sight, base, made.data)
+        if self._head is None:
             self._summary_text = self._summary.model_dump_json()
-        text = ('{"ref":null,"type":"update","game_id":' + json.dumps(self._game_id)
-                + ',"seq":' + str(self._seq) + ',"events":' + events_text + ',"game":' + self._summary_text
-                + ',"view":' + view_text + ',"view_patch":' + patch_text
-                + ',"you":' + json.dumps(seat, ensure_ascii=False)
-                + ',"deadline_in":' + json.dumps(self._deadline_in)
-                + ',"snapshot":' + ("true" if self._snapshot else "false") + "}")
+            self._head = '{"ref":null,"type":"update","game_id":' + json.dumps(self._game_id) + ',"seq":' \
+                + str(self._seq) + ',"events":'
+            self._tail = (',"deadline_in":' + json.dumps(self._deadline_in) + ',"snapshot":'
+                          + ("true" if self._snapshot else "false") + "}")
+        text = (self._head + events_text + ',"game":' + self._summary_text + ',"view":' + view_text
+                + ',"view_patch":' + patch_text + ',"you":' + ("null" if seat is None else _json(seat))
+                + self._tail)
         update = Update.model_construct(game_id=self._game_id, seq=self._seq, events=shown, game=self._summary,
                                         view=view_obj, view_patch=None, you=seat, deadline_in=self._deadline_in,
                                         snapshot=self._snapshot, ref=None)
         return update, text, new_base
+
+
+def _json(value: Any) -> str:
+    """JSON values (views, patches, names) as compact text. orjson writes the same JSON as json.dumps with compact
+    separators and without ASCII escapes, over ten times as fast (a bigeurope view: 9 µs against 129 µs)."""
+    return orjson.dumps(value).decode()

@@ -1,8 +1,9 @@
 """Ten games at once on one real server: each is played to its end by its own three players, none refused, none
 told anything of another game.
 
-The players are the all-out players of bench/server_load.py (gather, then strike the weakest foe; every fourth turn
-strike regardless), on the seed map, so games really end. Every frame is checked against the server-to-client schema.
+The players are the benchmarks' all-out players (bench/players.py: gather, then strike the weakest foe; every fourth
+turn strike regardless), on the seed map, so games really end. Every frame is checked against the server-to-client
+schema.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bench.server_load import all_out, placement
+from bench.players import orders_for, seen_listed
 from tests.server_support import FAST, Client, Message, create_game, join, running_server
 
 GAMES = 10
@@ -53,7 +54,7 @@ async def play(client: Client, game_id: str, me: str, seats: set[str], problems:
             assert view["turn"] <= MAX_TURNS, f"game {game_id} still runs at turn {view['turn']}"
             if me not in {p["name"] for p in view["players"] if not p["eliminated"]}:
                 continue
-            pending = placement(view, me) if view["phase"] == "placement" else all_out(view, me)
+            pending = orders_for(seen_listed(view), me)
             pending.reverse()
         elif kind != "order_accepted":
             continue

@@ -114,3 +114,28 @@ def test_R15_withdrawing_an_order_that_later_orders_rely_on_is_refused() -> None
 
 def test_R15_a_player_cannot_order_for_another_seat() -> None:
     assert refusal((seed_state(), "mallory", MoveOrder(1, "Narnia", "Oz"))).code == RuleCode.NOT_A_PLAYER
+
+
+def test_R15_an_order_is_checked_alone_against_what_the_earlier_ones_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issuing the n-th order checks and counts that order alone, however many came before it: the framework keeps
+    what the earlier ones use up (the tally) beside them, so issuing costs the same at the 1st order and the 200th."""
+    calls = {"start_tally": 0, "check_order": 0, "account": 0}
+    for name in calls:
+        method = getattr(RISC, name)
+
+        def counted(*args: object, _name: str = name, _method: object = method) -> object:
+            calls[_name] += 1
+            return _method(*args)  # type: ignore[operator]
+
+        monkeypatch.setattr(RISC, name, counted)
+    state = seed_state()
+    for n in range(1, 201):
+        before = dict(calls)
+        result = issue(RISC, state, "green", MoveOrder(1, "Narnia", "Midkemia") if n % 2 else
+                       MoveOrder(1, "Midkemia", "Narnia"))
+        assert not isinstance(result, RuleError), result
+        state = result
+        assert calls["check_order"] - before["check_order"] == 1, f"order {n}: the earlier orders were checked again"
+        assert calls["account"] - before["account"] == 1, f"order {n}: the earlier orders were counted again"
+        assert calls["start_tally"] - before["start_tally"] == (1 if n == 1 else 0)
+    assert len(state.orders_of("green")) == 200

@@ -5,6 +5,7 @@ one it was sent last)."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -12,12 +13,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.entries import Logged, logged, number
-from server.updates import UpdateFrames
+from server.match import Match
+from server.storage import MemoryStorage, SeatRecord
+from server.updates import KeptViews, UpdateFrames
+from shared.game import turns
+from shared.game.game import Game
+from shared.game.random import SETUP_STEP, GameRandom, dice_of
 from shared.game.ruleset import Private
+from shared.maps import load_map
 from shared.protocol import log as game_log
 from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
-from shared.protocol.messages import SERVER_ADAPTER, Update
+from shared.protocol.messages import SERVER_ADAPTER, OrderAccepted, Update, encode
 from shared.protocol.patch import apply, diff
+from shared.rulesets import get_ruleset
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder
 from tests.engine_support import RISC, SEED_OWNERS, SEED_UNITS, RiscGame, make_state, play_turn, seed_map
 
@@ -105,6 +113,54 @@ def test_followers_sent_the_same_view_share_one_patch_worked_out_once() -> None:
     assert len(texts) == 1 and len(frames._patches) == 1
 
 
+@pytest.mark.parametrize(("name", "options"), [("risc", {}), ("risc", {"evolution": 2}), ("risc", {"evolution": 3}),
+                                             ("warzone", {})])
+def test_a_commit_changes_no_ones_view_so_a_match_keeps_the_views_it_made(name: str, options: dict[str, Any]) -> None:
+    """A view never says who has committed (the summary does), nor shows any orders but the viewer's own (R16): the
+    views made before another player's order, or a commit that does not resolve the turn, serve after it, for every
+    sight, in every rule set, and they are not made again."""
+    ruleset = get_ruleset(name)
+    chosen = ruleset.options(options)
+    game_map = ruleset.make_map(chosen) if ruleset.own_map else load_map(ruleset.default_map)
+    players = ("ann", "bob", "cyd")
+    game: Game[Any, Any] = ruleset.new_game(game_map, players, chosen, GameRandom(5, SETUP_STEP))
+    strategy = ruleset.strategies[ruleset.default_strategy]()
+    sights: list[tuple[str | None, str | None]] = [(p, None) for p in players] + [(None, None)]
+    sights += [(None, p) for p in players]  # a watcher who follows a player's sight (where the rules let them)
+    checked = 0
+    def seen(game: Game[Any, Any], sight: tuple[str | None, str | None]) -> dict[str, Any]:
+        seat, follows = sight
+        return ruleset.dump_view(ruleset.view(game, seat) if follows is None else ruleset.follow_view(game, follows))
+
+    for _ in range(4):
+        for player in sorted(turns.awaiting(ruleset, game)):
+            for order in strategy.decide(ruleset.view(game, player), game_map, player, random.Random(player)):
+                issued = turns.issue(ruleset, game, player, order)
+                if isinstance(issued, Game):
+                    others = [sight for sight in sights if sight[0] != player]
+                    assert [seen(issued, sight) for sight in others] == [seen(game, sight) for sight in others]
+                    game = issued
+        kept = KeptViews()
+        for player in sorted(turns.awaiting(ruleset, game))[:-1]:
+            before = UpdateFrames("g", 1, [], summary(GameStatus.PLAYING), ruleset, game, False, None, kept=kept)
+            made = {sight: before.for_follower(*sight, None)[2] for sight in sights}
+            committed = turns.commit(ruleset, game, player)
+            assert isinstance(committed, Game), committed
+            game = committed
+            for sight in sights:
+                assert seen(game, sight) == made[sight], f"{sight}: committing changed the view"
+            after = UpdateFrames("g", 2, [], summary(GameStatus.PLAYING), ruleset, game, False, None, kept=kept)
+            for sight in sights:
+                _, text, base = after.for_follower(*sight, made[sight])
+                assert base is made[sight] and parse(text).view_patch is None, "kept, and nothing to patch"
+                checked += 1
+        last = sorted(turns.awaiting(ruleset, game))[-1]
+        committed = turns.commit(ruleset, game, last)
+        assert isinstance(committed, Game), committed
+        game, _ = turns.advance(ruleset, committed, dice_of(5))
+    assert checked >= 4 * 2 * len(sights)
+
+
 def test_numbered_entries_are_the_events_as_their_rule_set_encodes_them() -> None:
     _, _, bodies = resolved_turn()
     numbered = number(bodies, 7, RISC)
@@ -136,3 +192,44 @@ def test_a_patch_turns_the_old_view_into_the_new(old: dict[str, Any], new: dict[
     patch = diff(old, new)
     assert apply(old, patch) == new
     assert (patch == {}) == (old == new)
+
+
+class Kept:
+    """A connection as a match sees it, keeping each message with the frame text it would be sent as."""
+
+    def __init__(self) -> None:
+        self.games: set[str] = set()
+        self.views: dict[str, dict[str, Any]] = {}
+        self.sent: list[tuple[Any, str]] = []
+
+    @property
+    def label(self) -> str:
+        return "kept"
+
+    def send(self, message: Any, text: str | None = None) -> None:
+        self.sent.append((message, encode(message) if text is None else text))
+
+
+async def test_an_order_accepted_frame_says_what_its_reply_says_with_every_order_so_far() -> None:
+    """The reply to an order is put together from each order's text, made once: it must say what the whole
+    OrderAccepted says, order after order, after a withdrawal too."""
+    players = ["ann", "bob"]
+    seats = [SeatRecord(name=p, token_hash="0" * 64) for p in players]
+    match = await Match.create("g1", GameSettings(map="seed", players=2), load_map("seed"), MemoryStorage(), seed=3,
+                               seats=seats)
+    ann = Kept()
+    await match.attach(ann, "ann")
+    game = match.game
+    assert game is not None
+    mine = [t for t in game.game_map.names if game.board.owner[t] == "ann"]
+    pool = game.board.pools["ann"]
+    for step, units in enumerate([1, 2, 3, 1]):
+        if step == 3:
+            await match.withdraw(ann, 0, 1, "w")
+        await match.issue(ann, 0, {"kind": "place", "territory": mine[step % len(mine)], "units": units}, f"r{step}")
+        message, text = ann.sent[-1]
+        assert message.type == "order_accepted"
+        assert json.loads(text) == json.loads(encode(message)) == json.loads(encode(OrderAccepted.model_validate(
+            json.loads(text))))
+        assert SERVER_ADAPTER.validate_json(text) == message
+    assert len(message.orders) == 3 and pool >= 6

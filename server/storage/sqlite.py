@@ -7,7 +7,8 @@ the write-ahead log on disk, so it survives the process being killed and the mac
 Group commit: each commit costs an fsync, which under load took longer than all the rest of a change. So the saves
 and creations of different games that arrive while a transaction is being written wait together, and the next one
 writes all of them in one transaction (each in a savepoint of its own: a save that fails, fails alone and leaves
-nothing of itself behind), with one fsync; then each is answered. If the transaction itself fails, every save in it
+nothing of itself behind; an order kept as one row needs none, as SQLite carries out one statement whole or not at
+all), with one fsync; then each is answered. If the transaction itself fails, every save in it
 fails and none of them is kept; the saves of the next transaction are not affected.
 
 The stdlib sqlite3 module blocks, so the transactions are written by one long-lived writer thread, handed each batch
@@ -157,6 +158,8 @@ class _Change:
 
     work: Callable[[sqlite3.Connection], None]
     done: asyncio.Future[None]
+    one_statement: bool = False
+    """The work is one statement, which SQLite carries out whole or not at all: it needs no savepoint."""
     error: BaseException | None = None
 
 
@@ -305,8 +308,9 @@ class SqliteStorage(Storage):
 
         return await asyncio.to_thread(locked)
 
-    async def _write(self, work: Callable[[sqlite3.Connection], None]) -> None:
-        """Run `work` in the next transaction, in a savepoint of its own; return once that transaction is committed.
+    async def _write(self, work: Callable[[sqlite3.Connection], None], one_statement: bool = False) -> None:
+        """Run `work` in the next transaction, in a savepoint of its own unless it is `one_statement`; return once
+        that transaction is committed.
 
         Raises StorageError if `work` failed (nothing of it is kept) or the transaction failed (nothing of it is).
         """
@@ -317,7 +321,7 @@ class SqliteStorage(Storage):
         loop = asyncio.get_running_loop()
         if self._flushed is not None and self._flushed.get_loop().is_closed():  # a loop that ended mid-write
             self._flushed, self._waiting = None, []
-        change = _Change(work, loop.create_future())
+        change = _Change(work, loop.create_future(), one_statement)
         self._waiting.append(change)
         if self._flushed is None:  # the writer is idle: hand it what waits once this turn of the loop is over
             self._flushed = loop.create_future()
@@ -370,15 +374,24 @@ class SqliteStorage(Storage):
         db.execute("BEGIN IMMEDIATE")
         try:
             for change in batch:
-                if not alone:
+                savepoint = not alone and not change.one_statement
+                if savepoint:
                     db.execute("SAVEPOINT change")
                 try:
                     change.work(db)
                 except (sqlite3.Error, StorageError) as exc:
-                    db.execute("ROLLBACK" if alone else "ROLLBACK TO change")
+                    if savepoint:
+                        db.execute("ROLLBACK TO change")
+                    elif alone or not db.in_transaction:
+                        # Alone, its transaction is undone; a failed statement may also have undone the whole
+                        # transaction (a full disk): then every change of the batch fails with it.
+                        if db.in_transaction:
+                            db.execute("ROLLBACK")
+                        if not alone:
+                            raise
                     change.error = (exc if isinstance(exc, StorageError)
                                     else StorageError(f"the game database {self.path} failed: {exc}"))
-                if not alone:
+                if savepoint:
                     db.execute("RELEASE change")
             if db.in_transaction:
                 db.execute("COMMIT")
@@ -427,7 +440,7 @@ class SqliteStorage(Storage):
                           row).rowcount != 1:
                 raise StorageError(f"no game {game_id} to save")
 
-        await self._write(insert)
+        await self._write(insert, one_statement=True)
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         def read() -> StoredGame | None:

@@ -39,7 +39,8 @@ class Game(Generic[BoardT, OrderT]):
 
     def evolve(self, **changes: Any) -> Game[BoardT, OrderT]:
         """A copy with `changes`: made without going through __init__ (a game is copied once per order issued, and
-        dataclasses.replace cost more than checking the order); a cached status is dropped with a new board."""
+        dataclasses.replace cost more than checking the order). What was worked out from the board (`cached`) is
+        kept while the board and the players stay, and dropped with them."""
         unknown = changes.keys() - _FIELDS
         if unknown:
             return replace(self, **changes)  # raises the usual TypeError naming them
@@ -48,18 +49,22 @@ class Game(Generic[BoardT, OrderT]):
         state.update(self.__dict__)
         state.update(changes)
         if "board" in changes or "players" in changes:
-            state.pop(_STATUS, None)
+            state.pop(_CACHED, None)
         return made
 
     def cached(self, key: str, make: Callable[[], Any]) -> Any:
-        """A value worked out once per game (games are immutable), such as its rule set's status."""
-        found = self.__dict__.get(key, _MISSING)
+        """A value worked out once from the board and the players (games are immutable), such as the rule set's
+        status: it serves this game and the games evolved from it with other orders or commitments."""
+        values: dict[str, Any] | None = self.__dict__.get(_CACHED)
+        if values is None:
+            values = {}
+            object.__setattr__(self, _CACHED, values)
+        found = values.get(key, _MISSING)
         if found is _MISSING:
-            found = make()
-            object.__setattr__(self, key, found)
+            found = values[key] = make()
         return found
 
 
-_STATUS = "_status"
+_CACHED = "_cached"
 _MISSING = object()
 _FIELDS = frozenset(f.name for f in fields(Game))

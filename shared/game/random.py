@@ -22,9 +22,17 @@ SETUP_STEP = -1
 class GameRandom:
     def __init__(self, seed: int | str, step: int = 0) -> None:
         self._random = random.Random(f"risc:{seed}:{step}")
+        self._bits = self._random.getrandbits
 
     def d20(self) -> int:
-        return self._random.randrange(20) + 1
+        """randrange(20) + 1, drawn as randrange draws it (5 random bits until they make less than 20), without its
+        checks of the arguments: the same rolls from the same seed, in about half the time (combat rolls thousands
+        of them a turn)."""
+        bits = self._bits
+        roll = bits(5)
+        while roll >= 20:
+            roll = bits(5)
+        return roll + 1
 
     def d6(self) -> int:
         return self._random.randrange(6) + 1

@@ -186,7 +186,9 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     @abstractmethod
     def view(self, game: Game[BoardT, OrderT], viewer: str | None) -> ViewT:
         """What `viewer` (a seat, or None for a spectator) may see: the one function every board passes through on
-        its way out of the server."""
+        its way out of the server. It reads the board, the players and the viewer's own orders only (never another
+        player's, R16, nor who has committed, which the game's summary says): the server keeps a sight's view while
+        those stay as they were (tests/test_server_updates.py holds every rule set to it)."""
 
     @abstractmethod
     def legal_orders(self, game: Game[BoardT, OrderT], player: str) -> list[Legal[OrderT]]:
@@ -260,7 +262,14 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
         return self.board_type.validate_python(data)
 
     def order_kinds(self) -> list[str]:
-        """The `kind` of every order, for error messages."""
+        """The `kind` of every order: the server checks each order's kind against them before reading it, and names
+        them when it is unknown. Worked out once from the orders' JSON schema, which takes milliseconds to make."""
+        kinds: tuple[str, ...] | None = self.__dict__.get("_order_kinds")
+        if kinds is None:
+            kinds = self.__dict__["_order_kinds"] = tuple(self._kinds_in_schema())
+        return list(kinds)
+
+    def _kinds_in_schema(self) -> list[str]:
         schema = self.order_type.json_schema()
         kinds: list[str] = []
         for variant in schema.get("oneOf", schema.get("anyOf", [schema])):

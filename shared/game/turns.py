@@ -136,13 +136,13 @@ def ready(ruleset: AnyRuleSet, game: Game[Any, Any]) -> bool:
     """A simultaneous game whose every awaited player has committed: it resolves now."""
     if not ruleset.simultaneous:
         return False
-    status = ruleset.status(game)
+    status = status_of(ruleset, game)
     return not status.finished and bool(status.acting) and not awaiting(ruleset, game, status)
 
 
 def advance(ruleset: AnyRuleSet, game: Game[Any, Any], dice: Dice) -> tuple[Game[Any, Any], Resolved]:
     """Resolve the committed orders of every player the game waited for (an empty batch where they issued none)."""
-    status = ruleset.status(game)
+    status = status_of(ruleset, game)
     batches = {p: game.orders_of(p) for p in game.players if p in status.acting}
     board, events = ruleset.resolve(game, batches, dice(game.step))
     resolved = Resolved(game.step, status.turn, batches, events)
@@ -157,7 +157,7 @@ def act(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any,
     problem = check(ruleset, game, player, order)
     if problem is not None:
         return problem
-    status = ruleset.status(game)
+    status = status_of(ruleset, game)
     board, events = ruleset.resolve(game, {player: (order,)}, dice(game.step))
     resolved = Resolved(game.step, status.turn, {player: (order,)}, events)
     return game.evolve(board=board, step=game.step + 1, orders={}, committed=frozenset(), tallies={}), resolved

@@ -89,10 +89,11 @@ def account(board: RiscBoard, tally: Tally, order: PlaceOrder | MoveOrder | Atta
     """The tally once `order` is issued too (it was checked already)."""
     if isinstance(order, PlaceOrder):
         return Tally(tally.pool_left - order.units, tally.left, tally.paths)
-    left = dict(tally.left)
-    left[order.source] = units_left(board, tally, order.source) - order.units
+    before, units = tally.left, board.units
+    left = dict(before)
+    left[order.source] = before.get(order.source, units[order.source]) - order.units
     if isinstance(order, MoveOrder):
-        left[order.target] = units_left(board, tally, order.target) + order.units
+        left[order.target] = before.get(order.target, units[order.target]) + order.units
     return Tally(tally.pool_left, left, tally.paths)
 
 
@@ -128,7 +129,7 @@ def no_path(source: str, target: str) -> RuleError:
 def check(game: Game[RiscBoard, object], player: str, tally: Tally,
           order: PlaceOrder | MoveOrder | AttackOrder) -> RuleError | None:
     board, game_map = game.board, game.game_map
-    if isinstance(order.units, bool) or not isinstance(order.units, int) or order.units < 1:
+    if type(order.units) is not int or order.units < 1:  # not a bool, which is an int too
         return RuleError(Code.NON_POSITIVE_UNITS, f"an order must name at least 1 unit, this one names {order.units}")
     if isinstance(order, PlaceOrder):
         if board.phase is not Phase.PLACEMENT:

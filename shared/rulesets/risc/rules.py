@@ -54,6 +54,9 @@ RiscGame = Game[RiscBoard, AnyOrder]
 AnyView = RiscView | EvoView
 AnyTally = Tally | EvoTally
 
+EVOLUTION_1_ORDERS = (PlaceOrder, MoveOrder, AttackOrder)
+"""As a tuple: isinstance checks a tuple faster than a union (every order issued is checked against it)."""
+
 VIEWS: TypeAdapter[AnyView] = TypeAdapter(cast(Any, Annotated[RiscView | EvoView, Field(discriminator="kind")]))
 """Evolution 1's view and the evolutions' view, told apart by `kind`."""
 
@@ -142,7 +145,7 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
     def check_order(self, game: RiscGame, player: str, tally: AnyTally, order: AnyOrder) -> RuleError | None:
         if isinstance(tally, EvoTally):
             return evo_checker.check(game, player, tally, order)
-        if not isinstance(order, PlaceOrder | MoveOrder | AttackOrder):
+        if not isinstance(order, EVOLUTION_1_ORDERS):
             return RuleError(EvoCode.NOT_IN_THIS_EVOLUTION, f"{getattr(order, 'kind', order)} orders are part of RISC "
                                                       "Evolutions 2 and 3; this game plays Evolution 1")
         return checker.check(game, player, tally, order)  # type: ignore[arg-type]

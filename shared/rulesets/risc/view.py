@@ -46,7 +46,10 @@ class RiscView:
 VIEW: TypeAdapter[RiscView] = TypeAdapter(RiscView)
 
 
-def view(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder], viewer: str | None) -> RiscView:
+def _board(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder]) -> tuple[dict[str, TerritoryState],
+                                                                                 dict[str, PlayerState]]:
+    """The territories and players every viewer sees alike: made once per board (Game.cached), whoever asks, and
+    shared by their views (never changed)."""
     board = game.board
     territories: dict[str, TerritoryState] = {}
     held: dict[str | None, list[int]] = {}
@@ -58,6 +61,12 @@ def view(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder], viewer: st
         tally[1] += units
     players = {p: PlayerState(held.get(p, [0, 0])[0], held.get(p, [0, 0])[1], p in board.eliminated)
                for p in game.players}
+    return territories, players
+
+
+def view(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder], viewer: str | None) -> RiscView:
+    board = game.board
+    territories, players = game.cached("risc_view_board", lambda: _board(game))
     orders: list[PlaceOrder | MoveOrder | AttackOrder] = []
     pool_left = 0
     if viewer is not None and viewer in game.players:
