@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "risc.commands.client",
     "risc.commands.bot",
     "risc.commands.play",
+    "risc.commands.rules",
     "risc.commands.protocol",
     "risc.commands.tournament",
     "risc.commands.replay",

@@ -30,6 +30,7 @@ from typing import Any
 from client.app import ClientApp, name_problem
 from client.connection import Backoff
 from client.tokens import Seat, SeatStore
+from risc.commands.rules import OptionsError, read_options
 from server.app import RiscServer
 from server.config import ServerConfig
 from server.match import Match
@@ -108,19 +109,6 @@ class LocalGameClient(ClientApp):
         if self.tracker is not None and self.tracker.active:
             self.show("The game is kept: run risc play again to continue it.", "class:hint")
         self._quit = True
-
-
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """KEY=VALUE pairs as a rule set's options (numbers and yes/no read as such)."""
-    from client.commands import _value
-
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ValueError(f'"{pair}" is not KEY=VALUE')
-        options[key] = _value(value)
-    return options
 
 
 class LocalPlay:
@@ -281,17 +269,16 @@ class WebPlay(LocalPlay):
 def _run(args: argparse.Namespace) -> int:
     ruleset = RULESETS.get(args.rules)
     if ruleset is None:
-        print(f"risc play: --rules {args.rules!r}: known rule sets are {', '.join(sorted(RULESETS))}",
-              file=sys.stderr)
+        print(f"risc play: --rules {args.rules!r}: known rule sets are {', '.join(sorted(RULESETS))} "
+              "(risc rules describes them)", file=sys.stderr)
         return 2
     if args.strategy is not None and args.strategy not in ruleset.strategies:
         print(f"risc play: --strategy {args.strategy!r}: {ruleset.title}'s computer players are "
               f"{', '.join(sorted(ruleset.strategies))}", file=sys.stderr)
         return 2
     try:
-        options = parse_options(args.option)
-        chosen = ruleset.options(options)
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        options, chosen = read_options(ruleset, args.option)
+    except OptionsError as exc:
         print(f"risc play: --option: {exc}", file=sys.stderr)
         return 2
     fewest, most = ruleset.player_counts(chosen)
@@ -324,7 +311,8 @@ def register(subparsers: Any) -> None:
                                    description="Start a server on this computer, create a game with computer "
                                                "players in the other seats, and play it in the text client. "
                                                "Quitting the client stops the server; the game is kept, and "
-                                               "offered again the next time.")
+                                               "offered again the next time.",
+                                   epilog="risc rules lists the rule sets, risc rules NAME the options each takes.")
     parser.add_argument("--rules", default="risc", metavar="NAME", help=f"the game: {rules} (default risc)")
     parser.add_argument("--map", default=None, metavar="NAME|FILE",
                         help="a bundled map's name (risc maps list) or a map file (default: the game's own choice; "
@@ -332,7 +320,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--bots", type=int, default=2, help="computer players (default 2)")
     parser.add_argument("--strategy", default=None, help="how they play (default: the game's strongest)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="one of the game's options (e.g. --option initial_units=20); may repeat")
+                        help="one of the game's options (e.g. --option evolution=2; risc rules NAME lists them); "
+                             "may repeat")
     parser.add_argument("--name", default=None, help="your player name (asked when missing)")
     parser.add_argument("--web", action="store_true",
                         help="play in the web browser instead of the terminal: the server runs until Ctrl-C")

@@ -77,12 +77,11 @@ def build_tournament(args: argparse.Namespace, warn: Callable[[str], None]) -> T
     if unknown:
         raise TournamentError(f'-P: unknown {ruleset.title} strategy "{unknown[0]}" '
                               f'(known: {", ".join(sorted(ruleset.strategies))})')
-    from risc.commands.play import parse_options
+    from risc.commands.rules import OptionsError, read_options
 
     try:
-        options = parse_options(args.option)
-        chosen = ruleset.options(options)
-    except ValueError as exc:
+        options, chosen = read_options(ruleset, args.option)
+    except OptionsError as exc:
         raise TournamentError(f"--option: {exc}") from None
     fewest, most = ruleset.player_counts(chosen)
     maps_given = args.maps or ([] if not ruleset.own_map else ["board"])
@@ -257,9 +256,9 @@ def register(subparsers: Any) -> None:
         epilog="Example: risc tournament -M seed saltreach -P aggressive defensive strategist -G 5 -D 30 "
                "--seed 7 --jobs 2")
     parser.add_argument("--rules", default="risc", metavar="NAME",
-                        help=f"the game: {', '.join(sorted(RULESETS))} (default risc)")
+                        help=f"the game: {', '.join(sorted(RULESETS))} (default risc; risc rules describes them)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="one of the game's options, for every game; may repeat")
+                        help="one of the game's options, for every game (risc rules NAME lists them); may repeat")
     parser.add_argument("-M", "--maps", nargs="+", default=[], metavar="MAP",
                         help="1-5 maps: a bundled map's name (see `risc maps list`) or a map file (none for the "
                              "grid game, which has its own board)")
