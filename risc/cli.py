@@ -6,6 +6,7 @@ import argparse
 import importlib
 import os
 import sys
+import time
 from collections.abc import Sequence
 from importlib import metadata
 
@@ -26,6 +27,15 @@ COMMAND_MODULES = [
 ]
 
 
+_started: float | None = None
+"""When this run of `risc` began (main was called), on the monotonic clock."""
+
+
+def elapsed() -> float:
+    """Seconds of wall-clock time since `risc` began: what a command that reports its own duration says."""
+    return time.monotonic() - (_started if _started is not None else time.monotonic())
+
+
 def version() -> str:
     try:
         return metadata.version("risc")
@@ -43,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global _started
+    _started = time.monotonic()
     try:
         status = _main(argv)
         sys.stdout.flush()  # here, where a reader that went away can still be answered quietly
