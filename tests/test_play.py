@@ -276,3 +276,47 @@ async def test_risc_play_lists_the_unfinished_games_and_continues_the_one_named(
                                           "--data-dir", str(games)]) == 2
     assert "--continue: --bots is for a new game" in capsys.readouterr().err
 
+
+async def test_risc_replay_finds_a_game_of_risc_play_and_prints_its_board_when_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    local_games = tmp_path / "data" / "risc" / "local"  # where risc play keeps its games by default
+    assert await asyncio.to_thread(main, ["replay", "abc123"]) == 1
+    err = capsys.readouterr().err
+    assert f"no game database at {tmp_path / 'data' / 'risc' / 'games.sqlite3'} nor " \
+           f"{local_games / 'games.sqlite3'} (risc play keeps its games in {local_games})" in err
+
+    async with playing(bots=1, strategy="random", data_dir=local_games) as (local, alice):
+        await alice.expect("Place your")
+        assert local.game is not None
+        game_id = local.game.game.game_id
+        view = current(alice)
+        mine = [name for name, t in view.territories.items() if t.owner == "Alice"]
+        await alice.type(f"place rest {mine[0]}")
+        await alice.type("done")
+        await my_next_turn(alice, (Phase.PLACEMENT, 0))
+        await quit_(alice)
+
+    assert await asyncio.to_thread(main, ["replay", game_id]) == 0
+    out = capsys.readouterr().out
+    assert "Turn 0" in out and "  standing:" in out and "  board:" not in out
+    assert out.rstrip().splitlines()[-1].startswith("OK")
+
+    assert await asyncio.to_thread(main, ["replay", game_id, "--board"]) == 0
+    board = capsys.readouterr().out
+    assert "  board:" in board and "  standing:" not in board
+    assert all(name in board for name in view.territories), "every territory is on the board"
+    assert board.rstrip().splitlines()[-1].startswith("OK")
+
+    assert await asyncio.to_thread(main, ["replay", "abc123"]) == 1
+    assert f'there is no game "abc123" in {local_games / "games.sqlite3"} (games: {game_id})' \
+        in capsys.readouterr().err
+
+
+def test_risc_replay_help_says_what_it_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "the board after each turn" not in out
+    assert "each player's standing after each turn; --board: the whole board" in out
+    assert "then among those of risc play" in out
