@@ -6,6 +6,7 @@ import argparse
 import importlib
 import os
 import sys
+import time
 from collections.abc import Sequence
 from importlib import metadata
 
@@ -16,6 +17,7 @@ COMMAND_MODULES = [
     "risc.commands.client",
     "risc.commands.bot",
     "risc.commands.play",
+    "risc.commands.rules",
     "risc.commands.protocol",
     "risc.commands.tournament",
     "risc.commands.replay",
@@ -23,6 +25,15 @@ COMMAND_MODULES = [
     "risc.commands.games",
     "risc.commands.backup",
 ]
+
+
+_started: float | None = None
+"""When this run of `risc` began (main was called), on the monotonic clock."""
+
+
+def elapsed() -> float:
+    """Seconds of wall-clock time since `risc` began: what a command that reports its own duration says."""
+    return time.monotonic() - (_started if _started is not None else time.monotonic())
 
 
 def version() -> str:
@@ -42,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global _started
+    _started = time.monotonic()
     try:
         status = _main(argv)
         sys.stdout.flush()  # here, where a reader that went away can still be answered quietly

@@ -160,11 +160,12 @@ async def test_risc_play_keeps_the_game_and_offers_to_continue_it(tmp_path: Path
         await alice.type("done")
         await my_next_turn(alice, (Phase.PLACEMENT, 0))
         await quit_(alice)
-        assert "The game is kept: run risc play again to continue it." in alice.app.text()
+        assert f"The game is kept: run risc play again to continue it (or risc play --continue {game_id})." \
+            in alice.app.text()
 
     async with playing(bots=1, strategy="random", data_dir=games, name=None) as (local, alice):
         question = await alice.expect("[Y/n] ")
-        assert f"Continue game {game_id} on Seed example (turn 1, vs bot-random-1)?\n" in question
+        assert f"Continue game {game_id}, RISC on Seed example (turn 1, Alice vs bot-random-1)?\n" in question
         back = await alice.type("")
         assert f"Back in game {game_id} as Alice." in back
         await alice.expect("Turn 1: move N FROM TO")
@@ -189,3 +190,133 @@ async def quit_(driver: Driver) -> None:
     await driver.at_prompt()
     driver.pipe.send_text("quit\r")
     assert await asyncio.wait_for(driver.task, 5) == 0
+
+
+async def start_and_quit(games: Path, **options: object) -> str:
+    """Start a new game with `risc play` and quit it at once: an unfinished game kept on the computer."""
+    async with playing(data_dir=games, new=True, bots=1, **options) as (local, alice):
+        await alice.expect("You sit in game")
+        assert local.game is not None
+        await quit_(alice)
+        return local.game.game.game_id
+
+
+async def test_risc_play_offers_the_unfinished_games_of_the_rules_asked_for_and_names_their_rules(
+        tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    evolution = await start_and_quit(games, rules="risc", options={"evolution": 2})
+
+    # Asked for Warzone: the RISC game is not offered, but counted; a new Warzone game is made.
+    async with playing(bots=1, data_dir=games, rules="warzone") as (local, alice):
+        shown = await alice.expect("You sit in game")
+        assert "Continue game" not in shown
+        assert "1 unfinished game of other rule sets: risc play --list shows them, risc play --continue GAME " \
+               "takes one up." in shown
+        assert local.game is not None and local.game.game.settings.ruleset == "warzone"
+        warzone = local.game.game.game_id
+        await quit_(alice)
+
+    # Asked for RISC: only the RISC game is offered, named with its evolution.
+    async with playing(bots=1, data_dir=games, rules="risc") as (local, alice):
+        question = await alice.expect("[Y/n] ")
+        assert f"Continue game {evolution}, RISC with evolution 2 on Seed example (turn 0, Alice vs " \
+               "bot-strategist-1)?" in question
+        assert "1 unfinished game of other rule sets" in question
+        assert f"Back in game {evolution} as Alice." in await alice.type("")
+        assert local.game is None
+        await quit_(alice)
+
+    # Asked for nothing: both are listed, newest first, and either can be taken up.
+    async with playing(bots=1, data_dir=games, name=None) as (local, alice):
+        listed = await alice.expect("? ")
+        assert "Unfinished games on this computer, newest first:\n" in listed
+        assert f"  1. {warzone}  Warzone on Cataract (turn 1, Alice vs bot-strategist-1)\n" in listed
+        assert f"  2. {evolution}  RISC with evolution 2 on Seed example (turn 0, Alice vs bot-strategist-1)\n" \
+            in listed
+        assert "Continue which (1-2, Enter for 1; n for a new RISC game)? " in listed
+        assert "type a number from 1 to 2" in await alice.type("3")
+        assert f"Back in game {evolution} as Alice." in await alice.type("2")
+        assert local.game is None
+        await quit_(alice)
+
+    async with playing(bots=2, data_dir=games, rules="grid") as (local, alice):
+        shown = await alice.expect("New game")
+        assert "2 unfinished games of other rule sets" in shown and "Continue" not in shown
+        assert local.game is not None and local.game.game.settings.ruleset == "grid"
+
+
+async def test_risc_play_lists_the_unfinished_games_and_continues_the_one_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "games"
+    assert await asyncio.to_thread(main, ["play", "--list", "--data-dir", str(games)]) == 0
+    assert capsys.readouterr().out == "No unfinished games on this computer: risc play starts one.\n"
+    first = await start_and_quit(games)
+    second = await start_and_quit(games, rules="warzone", options={"allow_cheaters": True})
+
+    assert await asyncio.to_thread(main, ["play", "--list", "--data-dir", str(games)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "Unfinished games on this computer, newest first (risc play --continue GAME takes one up):",
+        f"  {second}  Warzone with allow cheaters on Cataract (turn 1, Alice vs bot-strategist-1)",
+        f"  {first}  RISC on Seed example (turn 0, Alice vs bot-strategist-1)"]
+    assert await asyncio.to_thread(main, ["play", "--list", "--rules", "risc", "--data-dir", str(games)]) == 0
+    assert second not in capsys.readouterr().out
+
+    # --continue takes a game up by the start of its id, with no question, whatever the newest is.
+    async with playing(data_dir=games, name=None, continue_game=first[:4]) as (local, alice):
+        back = await alice.expect(f"Back in game {first} as Alice.")
+        assert "Continue" not in back and local.game is None
+        await quit_(alice)
+
+    assert await asyncio.to_thread(main, ["play", "--continue", "zzzzzz", "--data-dir", str(games)]) == 2
+    err = capsys.readouterr().err
+    assert "risc play: --continue zzzzzz: no unfinished game of that id on this computer; these are:" in err
+    assert first in err and second in err
+    assert await asyncio.to_thread(main, ["play", "--continue", first, "--bots", "3",
+                                          "--data-dir", str(games)]) == 2
+    assert "--continue: --bots is for a new game" in capsys.readouterr().err
+
+
+async def test_risc_replay_finds_a_game_of_risc_play_and_prints_its_board_when_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    local_games = tmp_path / "data" / "risc" / "local"  # where risc play keeps its games by default
+    assert await asyncio.to_thread(main, ["replay", "abc123"]) == 1
+    err = capsys.readouterr().err
+    assert f"no game database at {tmp_path / 'data' / 'risc' / 'games.sqlite3'} nor " \
+           f"{local_games / 'games.sqlite3'} (risc play keeps its games in {local_games})" in err
+
+    async with playing(bots=1, strategy="random", data_dir=local_games) as (local, alice):
+        await alice.expect("Place your")
+        assert local.game is not None
+        game_id = local.game.game.game_id
+        view = current(alice)
+        mine = [name for name, t in view.territories.items() if t.owner == "Alice"]
+        await alice.type(f"place rest {mine[0]}")
+        await alice.type("done")
+        await my_next_turn(alice, (Phase.PLACEMENT, 0))
+        await quit_(alice)
+
+    assert await asyncio.to_thread(main, ["replay", game_id]) == 0
+    out = capsys.readouterr().out
+    assert "Turn 0" in out and "  standing:" in out and "  board:" not in out
+    assert out.rstrip().splitlines()[-1].startswith("OK")
+
+    assert await asyncio.to_thread(main, ["replay", game_id, "--board"]) == 0
+    board = capsys.readouterr().out
+    assert "  board:" in board and "  standing:" not in board
+    assert all(name in board for name in view.territories), "every territory is on the board"
+    assert board.rstrip().splitlines()[-1].startswith("OK")
+
+    assert await asyncio.to_thread(main, ["replay", "abc123"]) == 1
+    assert f'there is no game "abc123" in {local_games / "games.sqlite3"} (games: {game_id})' \
+        in capsys.readouterr().err
+
+
+def test_risc_replay_help_says_what_it_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "the board after each turn" not in out
+    assert "each player's standing after each turn; --board: the whole board" in out
+    assert "then among those of risc play" in out

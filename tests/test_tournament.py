@@ -1,11 +1,15 @@
-"""`risc tournament` and the in-process runner behind it: the COMP 345 grammar (-M 1-5 maps, -P 2-4 strategies,
--G 1-5 games, -D 10-50 turns), a game at the turn limit is a draw, and one seed gives one table, whatever --jobs is."""
+"""`risc tournament` and the in-process runner behind it: the COMP 345 grammar and its limits (-M 1-5 maps, -P 2-4
+strategies, -G 1-5 games, -D 10-50 turns), a game at the turn limit is a draw, and one seed gives one table, whatever
+--jobs is."""
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -140,12 +144,22 @@ def test_without_a_seed_one_is_drawn_and_printed(capsys: pytest.CaptureFixture[s
 @pytest.mark.parametrize(("argv", "message"), [
     (["-M", "seed", "-P", "aggressive", "sneaky", "-G", "1", "-D", "10"],
      '-P: unknown RISC strategy "sneaky" (known: aggressive, defensive, random, strategist)'),
-    (["-M", "seed", "-P", "aggressive", "-G", "1", "-D", "10"], "-P: players must be at least 2"),
-    (["-M", "seed", "-P", *["random"] * 6, "-G", "1", "-D", "10"], "-P: at most 5 players"),
-    (["-M", "seed", "-P", *["random"] * 9, "-G", "1", "-D", "10", "--option", "max_players=8"],
-     "-P: at most 8 players"),
-    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "0", "-D", "10"], "-G: games per map must be at least 1"),
-    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "9"], "-D: turns per game must be at least 10"),
+    (["-M", "seed", "-P", "aggressive", "-G", "1", "-D", "10"], "-P: a tournament has 2 to 4 strategies, not 1"),
+    (["-M", "seed", "-P", *["random"] * 5, "-G", "1", "-D", "10"], "-P: a tournament has 2 to 4 strategies, not 5"),
+    (["--rules", "classic", "-M", "world", "-P", "random", "random", "random", "random", "-G", "1", "-D", "10",
+      "--option", "max_players=3"], "-P: a Classic Risk game seats at most 3 players (see --option), got 4"),
+    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "0", "-D", "10"],
+     "-G: a tournament has 1 to 5 games per map, not 0"),
+    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "9", "-D", "10"],
+     "-G: a tournament has 1 to 5 games per map, not 9"),
+    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "9"],
+     "-D: a tournament has 10 to 50 turns per game, not 9"),
+    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "100"],
+     "-D: a tournament has 10 to 50 turns per game, not 100"),
+    (["-M", *["seed"] * 6, "-P", "aggressive", "strategist", "-G", "1", "-D", "10"],
+     "-M: a tournament has 1 to 5 maps, not 6"),
+    (["-P", "aggressive", "strategist", "-G", "1", "-D", "10"],
+     "-M: name 1 to 5 maps to play RISC on: bundled maps by name (risc maps list) or map files"),
     (["-M", "atlantis", "-P", "aggressive", "strategist", "-G", "1", "-D", "10"],
      'no map file "atlantis" and no bundled map of that name'),
     (["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "10", "--jobs", "0"],
@@ -175,13 +189,45 @@ def test_missing_arguments_are_refused_by_the_parser(capsys: pytest.CaptureFixtu
     assert "-D/--max-turns" in capsys.readouterr().err
 
 
-def test_more_than_the_tournament_allows_is_played_with_a_warning(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "tournament", "-M", "twin-keeps", "-P", "aggressive", "strategist",
-                           "-G", "6", "-D", "60", "--seed", "2")
+def test_the_usage_and_help_say_what_is_needed_and_the_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "usage: risc tournament [--rules NAME] [--option KEY=VALUE] -M MAP [MAP ...] -P STRATEGY [STRATEGY ...] " \
+           "-G GAMES -D MAX_TURNS [--seed SEED] [--jobs N]" in out
+    assert "[-M" not in out, "-M is needed: the usage does not show it as optional"
+    assert "1-5 maps, 2-4 strategies, 1-5 games per map, 10-50 turns per game" in out
+    assert "-G GAMES, --games GAMES games per map, 1-5, needed" in out
+    assert "-D MAX_TURNS, --max-turns MAX_TURNS turns per game, 10-50, needed" in out
+
+
+def test_the_grid_game_needs_no_map(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "tournament", "--rules", "grid", "-P", "aggressive", "defensive", "random",
+                           "-G", "1", "-D", "10", "--seed", "2")
+    assert status == 0, err
+    assert "Map 1: Grid Risk (VG101) board" in out
+
+
+def test_the_whole_run_is_timed_on_the_wall_clock(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The time printed is the run's, from the command's start to its tables, not the games' alone."""
+    import risc.commands.tournament as command
+
+    checked = command.build_tournament
+
+    def slow_to_check(args: argparse.Namespace) -> command.Tournament:
+        time.sleep(0.5)
+        return checked(args)
+
+    monkeypatch.setattr(command, "build_tournament", slow_to_check)
+    status, _, err = run(capsys, "tournament", "-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "10",
+                         "--seed", "1")
     assert status == 0
-    assert "warning: -G: 6 games per map is more than the tournament's 1-5" in err
-    assert "warning: -D: 60 turns per game is more than the tournament's 10-50" in err
-    assert "Overall (6 games)" in out
+    found = re.search(r"^1 game in (\d+\.\d) s$", err, flags=re.M)
+    assert found is not None, err
+    assert float(found.group(1)) >= 0.5
+    _, _, err = run(capsys, "tournament", "-M", "seed", "-P", "aggressive", "strategist", "-G", "2", "-D", "10")
+    assert re.search(r"^2 games in \d+\.\d s$", err, flags=re.M), err
 
 
 def test_a_map_file_is_named_by_its_name_in_the_tables_not_by_its_path(capsys: pytest.CaptureFixture[str],

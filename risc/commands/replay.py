@@ -14,32 +14,44 @@ def _lines(fragments: list[tuple[str, str]], indent: str = "    ") -> list[str]:
     return [indent + line for line in text.splitlines() if line.strip()]
 
 
-async def _load(data_dir: Path, game_id: str) -> Any:
+async def _load(data_dirs: list[Path], game_id: str, played_here: Path | None) -> Any:
+    """The stored game from the first of `data_dirs` that holds it; LookupError saying where it was looked for.
+    `played_here`: the folder `risc play` keeps its games in, when it is one of them (a hint names it)."""
     from server.storage import SqliteStorage
     from server.storage.sqlite import DATABASE_NAME
 
-    path = data_dir / DATABASE_NAME
-    if not path.is_file():
-        raise LookupError(f"no game database at {path}")
-    storage = SqliteStorage(path, read_only=True)
-    try:
-        stored = await storage.load(game_id)
-        if stored is None:
-            known = await storage.list_games()
-            raise LookupError(f'there is no game "{game_id}" in {path}'
-                              + (f" (games: {', '.join(known[-10:])})" if known else ""))
-        return stored
-    finally:
-        await storage.close()
+    paths = [d / DATABASE_NAME for d in data_dirs]
+    known: list[str] = []
+    for path in paths:
+        if not path.is_file():
+            continue
+        storage = SqliteStorage(path, read_only=True)
+        try:
+            stored = await storage.load(game_id)
+            if stored is not None:
+                return stored
+            known += (await storage.list_games())[-10:]
+        finally:
+            await storage.close()
+    where = " nor ".join(str(p) for p in paths)
+    hint = "" if played_here is None else f" (risc play keeps its games in {played_here})"
+    if not any(path.is_file() for path in paths):
+        raise LookupError(f"no game database at {where}{hint}; --data-dir DIR names a server's data directory")
+    raise LookupError(f'there is no game "{game_id}" in {" or ".join(str(p) for p in paths if p.is_file())}'
+                      + (f" (games: {', '.join(known[-10:])})" if known else ""))
 
 
 def _run(args: argparse.Namespace) -> int:
+    from risc.commands.play import local_data_dir
     from server.replay import replay
     from server.storage import StorageError, default_data_dir
 
-    data_dir = args.data_dir or default_data_dir()
+    if args.data_dir is not None:
+        data_dirs, played_here = [args.data_dir], None
+    else:  # a server's games, then those of risc play
+        data_dirs, played_here = [default_data_dir(), local_data_dir()], local_data_dir()
     try:
-        stored = asyncio.run(_load(data_dir, args.game))
+        stored = asyncio.run(_load(data_dirs, args.game, played_here))
     except (LookupError, StorageError) as exc:
         print(f"risc replay: {exc}", file=sys.stderr)
         return 1
@@ -65,10 +77,15 @@ def _run(args: argparse.Namespace) -> int:
         for line in _lines(presentation.events(shown, palette, None)):
             print(line)
         if ruleset.simultaneous or status.turn != step.turn or status.finished:
-            print("  standing:")
             view = ruleset.view(step.game, None)
-            for line in _lines(presentation.summary(view, step.game.game_map, palette, None))[1:]:
-                print(line)
+            if args.board:
+                print("  board:")
+                for line in _lines(presentation.board(view, step.game.game_map, palette, None)):
+                    print(line)
+            else:
+                print("  standing:")
+                for line in _lines(presentation.summary(view, step.game.game_map, palette, None))[1:]:
+                    print(line)
     if kept:
         print(f"({kept} events told only to some players are kept until the game is over)")
     if result.ok:
@@ -80,10 +97,16 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("replay", help="replay a stored game and check it against its log",
-                                   description="Print a stored game turn by turn (combats and the board after "
-                                               "each turn) as the engine re-plays it from the game's seed and "
-                                               "logged orders; say OK, or the first turn that differs.")
+                                   description="Print a stored game turn by turn (what happened, then each "
+                                               "player's standing after each turn; --board: the whole board) as "
+                                               "the engine re-plays it from the game's seed and logged orders; say "
+                                               "OK, or the first turn that differs. Without --data-dir, the game "
+                                               "is looked for among a server's games, then among those of risc "
+                                               "play.")
     parser.add_argument("game", help="the game's id")
-    parser.add_argument("--data-dir", type=Path, default=None, help="the server's data directory (default: the "
-                                                                    "server's default)")
+    parser.add_argument("--board", action="store_true",
+                        help="print the whole board after each turn instead of each player's standing")
+    parser.add_argument("--data-dir", type=Path, default=None,
+                        help="the server's data directory (default: the server's default, then risc play's, "
+                             "its local/ folder)")
     parser.set_defaults(handler=_run)

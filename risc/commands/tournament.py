@@ -1,8 +1,9 @@
 """`risc tournament -M MAP... -P STRATEGY... -G GAMES -D MAX_TURNS`: computer players against each other, in-process.
 
-The grammar is the COMP 345 tournament's: 1-5 maps, 2-4 strategies who sit together in every game, 1-5 games per
-map, 10-50 turns at most per game (a game that reaches the limit is a draw). More maps, players (up to the 8 seats
-a RISC game can hold), games or turns are allowed with a warning, for players who want longer runs.
+The grammar and its limits are the COMP 345 tournament's (W16): 1-5 maps, 2-4 strategies who sit together in every
+game, 1-5 games per map, 10-50 turns at most per game (a game that reaches the limit is a draw). Anything outside
+them is refused before a game is played, naming the flag and the limits. -M is needed except for a rule set that
+makes its own board (the grid game).
 
 Each game's seed comes from --seed, the map's place in -M and the game's number, so the same command prints the
 same tables whatever --jobs is: --jobs only decides how many processes share the work.
@@ -13,13 +14,13 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from risc.cli import elapsed
 from shared.bots.tournament import GameResult, GameSpec, Standings, game_seed, play_spec, player_names
 from shared.maps import GameMap, MapError, load_map
 from shared.rulesets import RULESETS, get_ruleset
@@ -54,20 +55,13 @@ class Tournament:
                 for m, (_, game_map) in enumerate(self.maps) for g in range(1, self.games + 1)]
 
 
-def _check_count(what: str, flag: str, value: int, bounds: tuple[int, int], warn: Callable[[str], None],
-                 hard_max: int | None = None) -> None:
+def _check_count(what: str, flag: str, value: int, bounds: tuple[int, int]) -> None:
     low, high = bounds
-    if value < low:
-        raise TournamentError(f"{flag}: {what} must be at least {low} (the tournament allows {low}-{high}), "
-                              f"got {value}")
-    if hard_max is not None and value > hard_max:
-        raise TournamentError(f"{flag}: at most {hard_max} {what} (the game seats at most {hard_max}; see "
-                              f"--option), got {value}")
-    if value > high:
-        warn(f"{flag}: {value} {what} is more than the tournament's {low}-{high}; playing them all anyway")
+    if not low <= value <= high:
+        raise TournamentError(f"{flag}: a tournament has {low} to {high} {what}, not {value}")
 
 
-def build_tournament(args: argparse.Namespace, warn: Callable[[str], None]) -> Tournament:
+def build_tournament(args: argparse.Namespace) -> Tournament:
     """Check every argument before any game starts; TournamentError names the first bad one."""
     try:
         ruleset = get_ruleset(args.rules)
@@ -77,23 +71,26 @@ def build_tournament(args: argparse.Namespace, warn: Callable[[str], None]) -> T
     if unknown:
         raise TournamentError(f'-P: unknown {ruleset.title} strategy "{unknown[0]}" '
                               f'(known: {", ".join(sorted(ruleset.strategies))})')
-    from risc.commands.play import parse_options
+    from risc.commands.rules import OptionsError, read_options
 
     try:
-        options = parse_options(args.option)
-        chosen = ruleset.options(options)
-    except ValueError as exc:
+        options, chosen = read_options(ruleset, args.option)
+    except OptionsError as exc:
         raise TournamentError(f"--option: {exc}") from None
     fewest, most = ruleset.player_counts(chosen)
     maps_given = args.maps or ([] if not ruleset.own_map else ["board"])
     if not maps_given:
-        raise TournamentError("-M: at least one map is needed")
-    _check_count("maps", "-M", len(maps_given), MAPS, warn)
-    _check_count("players", "-P", len(args.players), PLAYERS, warn, hard_max=most)
+        raise TournamentError(f"-M: name 1 to {MAPS[1]} maps to play {ruleset.title} on: bundled maps by name "
+                              "(risc maps list) or map files")
+    _check_count("maps", "-M", len(maps_given), MAPS)
+    _check_count("strategies", "-P", len(args.players), PLAYERS)
+    if len(args.players) > most:
+        raise TournamentError(f"-P: a {ruleset.title} game seats at most {most} players (see --option), got "
+                              f"{len(args.players)}")
     if len(args.players) < fewest:
         raise TournamentError(f"-P: a {ruleset.title} game needs at least {fewest} players, got {len(args.players)}")
-    _check_count("games per map", "-G", args.games, GAMES, warn)
-    _check_count("turns per game", "-D", args.max_turns, TURNS, warn)
+    _check_count("games per map", "-G", args.games, GAMES)
+    _check_count("turns per game", "-D", args.max_turns, TURNS)
     if args.jobs < 1:
         raise TournamentError(f"--jobs: at least 1 process is needed, got {args.jobs}")
     maps: list[tuple[str, GameMap | None]] = []
@@ -230,19 +227,15 @@ def render(tournament: Tournament, results: Sequence[GameResult]) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    def warn(message: str) -> None:
-        print(f"risc tournament: warning: {message}", file=sys.stderr)
-
     try:
-        tournament = build_tournament(args, warn)
+        tournament = build_tournament(args)
     except TournamentError as exc:
         print(f"risc tournament: error: {exc}", file=sys.stderr)
         return 2
-    started = time.perf_counter()
     results = run_games(tournament, args.jobs, sys.stderr)
-    elapsed = time.perf_counter() - started
-    print(render(tournament, results))
-    print(f"{len(results)} games in {elapsed:.1f} s", file=sys.stderr)
+    print(render(tournament, results), flush=True)
+    games = f"{len(results)} {'game' if len(results) == 1 else 'games'}"
+    print(f"{games} in {elapsed():.1f} s", file=sys.stderr)
     return 0
 
 
@@ -250,25 +243,31 @@ def register(subparsers: Any) -> None:
     strategies = "; ".join(f"{r.title}: " + ", ".join(f"{name} ({cls.description})"
                                                       for name, cls in sorted(r.strategies.items()))
                            for r in RULESETS.values())
+    usage = ("%(prog)s [--rules NAME] [--option KEY=VALUE] -M MAP [MAP ...] -P STRATEGY [STRATEGY ...] -G GAMES "
+             "-D MAX_TURNS [--seed SEED] [--jobs N]")
     parser = subparsers.add_parser(
-        "tournament", help="computer players against each other, many games, one results table",
-        description="Play computer players against each other on one or more maps and print who won. "
-                    f"Strategies: {strategies}.",
+        "tournament", help="computer players against each other, many games, one results table", usage=usage,
+        description="Play computer players against each other on one or more maps and print who won, within the "
+                    f"COMP 345 tournament's limits: {MAPS[0]}-{MAPS[1]} maps, {PLAYERS[0]}-{PLAYERS[1]} strategies, "
+                    f"{GAMES[0]}-{GAMES[1]} games per map, {TURNS[0]}-{TURNS[1]} turns per game. -M, -P, -G and -D "
+                    "are needed (-M not for the grid game, which has its own board). Strategies: "
+                    f"{strategies}.",
         epilog="Example: risc tournament -M seed saltreach -P aggressive defensive strategist -G 5 -D 30 "
                "--seed 7 --jobs 2")
     parser.add_argument("--rules", default="risc", metavar="NAME",
-                        help=f"the game: {', '.join(sorted(RULESETS))} (default risc)")
+                        help=f"the game: {', '.join(sorted(RULESETS))} (default risc; risc rules describes them)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="one of the game's options, for every game; may repeat")
+                        help="one of the game's options, for every game (risc rules NAME lists them); may repeat")
     parser.add_argument("-M", "--maps", nargs="+", default=[], metavar="MAP",
-                        help="1-5 maps: a bundled map's name (see `risc maps list`) or a map file (none for the "
-                             "grid game, which has its own board)")
+                        help=f"{MAPS[0]}-{MAPS[1]} maps, needed: a bundled map's name (see `risc maps list`) or a "
+                             "map file (none for the grid game, which has its own board)")
     parser.add_argument("-P", "--players", nargs="+", required=True, metavar="STRATEGY",
-                        help="2-4 strategies that play together in every game (one may appear twice)")
+                        help=f"{PLAYERS[0]}-{PLAYERS[1]} strategies that play together in every game (one may "
+                             "appear twice), needed")
     parser.add_argument("-G", "--games", type=int, required=True, metavar="GAMES",
-                        help="games per map, 1-5")
+                        help=f"games per map, {GAMES[0]}-{GAMES[1]}, needed")
     parser.add_argument("-D", "--max-turns", type=int, required=True, metavar="MAX_TURNS",
-                        help="turns per game, 10-50; a game that reaches it is a draw")
+                        help=f"turns per game, {TURNS[0]}-{TURNS[1]}, needed; a game that reaches it is a draw")
     parser.add_argument("--seed", type=int, default=None,
                         help="the tournament's seed: the same seed plays the same games (default: a random one, "
                              "printed with the results)")

@@ -38,7 +38,7 @@ def plain(error: Mapping[str, Any]) -> str:
         return "is too short"
     if kind == "string_pattern_mismatch":
         return "has characters that are not allowed"
-    if kind == "literal_error":
+    if kind in ("literal_error", "enum"):
         return f"must be one of {context.get('expected')}"
     if kind == "value_error":
         return str(context.get("error") or error.get("msg", "is not right")).removeprefix("Value error, ")
