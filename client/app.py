@@ -222,8 +222,10 @@ class ClientApp:
         if t is None:
             return cmd.Setting(games=games)
         f = t.followed
+        ruleset = f.ruleset
+        simultaneous = f.game.simultaneous if f.game is not None else ruleset is None or ruleset.simultaneous
         return cmd.Setting(t.presentation, Context(f.game_map, f.view, f.player, tuple(f.orders)), games,
-                           f.players())
+                           f.players(), simultaneous)
 
     def phase(self) -> str | None:
         t = self.tracker

@@ -43,7 +43,13 @@ class Spec:
     summary: str
     args: tuple[Arg | ArgKind, ...] = ()
     in_game: bool = False
+    together: str = ""
+    """Set for a command of games whose players give their orders together and commit them (RISC, Warzone): why a
+    turn-by-turn game, where each order is carried out as it is given, does not offer it."""
 
+
+TURN_BY_TURN = ("{what}: in this game players take turns and each order is carried out as it is given (the hint "
+                "says how to end a phase or your turn)")
 
 SPECS: tuple[Spec, ...] = (
     Spec("help", ("h", "?"), "help [COMMAND]", "help move", "list the commands, or explain one", (Arg.COMMAND,)),
@@ -57,10 +63,12 @@ SPECS: tuple[Spec, ...] = (
          "when the game lets players choose)", (Arg.GAME, Arg.NUMBER)),
     Spec("watch", (), "watch GAME [PLAYER]", "watch 3fa2c1", "follow a game as a spectator (PLAYER: see with their "
          "eyes, where the game allows it)", (Arg.GAME, Arg.PLAYER)),
-    Spec("orders", ("o", "list"), "orders", "orders", "list the orders you issued this turn", (), True),
+    Spec("orders", ("o", "list"), "orders", "orders", "list the orders you issued this turn", (), True,
+         TURN_BY_TURN.format(what="there are no orders waiting to be listed")),
     Spec("withdraw", ("w", "undo"), "withdraw K|all", "withdraw 2", "take back your order number K (see orders), "
-         "or all of them", (Arg.NUMBER,), True),
-    Spec("done", ("d", "commit"), "done", "done", "commit: your orders are final for this turn", (), True),
+         "or all of them", (Arg.NUMBER,), True, TURN_BY_TURN.format(what="an order cannot be taken back")),
+    Spec("done", ("d", "commit"), "done", "done", "commit: your orders are final for this turn", (), True,
+         TURN_BY_TURN.format(what="there is nothing to commit")),
     Spec("board", ("b",), "board [NAME]", "board Oz", "show the board, or one territory (with its neighbours), "
          "player or continent", (Arg.FOCUS,), True),
     Spec("map", (), "map", "map", "draw the map from its coordinates: who holds what, where", (), True),
@@ -210,6 +218,9 @@ class Setting:
     context: Context = field(default_factory=Context)
     games: Sequence[str] = ()
     players: Sequence[str] = ()
+    simultaneous: bool = True
+    """Whether the game on screen is one whose players give their orders together (RISC, Warzone) rather than turn by
+    turn (classic Risk, the grid game): only those have orders to list, withdraw and commit."""
 
 
 def focus_names(setting: Setting) -> list[str]:
@@ -231,16 +242,31 @@ def show_commands(setting: Setting) -> tuple[ShowCommand, ...]:
 AnyCommand = Spec | OrderCommand | ShowCommand
 
 
+def client_commands(setting: Setting) -> tuple[Spec, ...]:
+    """The client's own commands that the game on screen offers (all of them in the lobby)."""
+    return tuple(spec for spec in SPECS if setting.simultaneous or not spec.together)
+
+
+def offered_commands(setting: Setting) -> tuple[AnyCommand, ...]:
+    """Every command a player may type here, the game's own first: what help lists and what is read. No two share
+    a name or a short form (tests/test_client_commands.py checks every rule set)."""
+    return (*order_commands(setting), *show_commands(setting), *client_commands(setting))
+
+
 def _words(setting: Setting) -> dict[str, AnyCommand]:
     found: dict[str, AnyCommand] = {}
-    game_commands: list[OrderCommand | ShowCommand] = [*order_commands(setting), *show_commands(setting)]
-    for command in game_commands:
+    for command in offered_commands(setting):
         for word in (command.name, *command.aliases):
-            found.setdefault(word, command)
-    for spec in SPECS:
-        for word in (spec.name, *spec.aliases):
-            found.setdefault(word, spec)
+            found.setdefault(word.casefold(), command)
     return found
+
+
+def _not_offered(word: str, setting: Setting) -> ParseError | None:
+    """A client command this game does not offer, named in full or by its short form: why not."""
+    for spec in SPECS:
+        if spec not in client_commands(setting) and word in (spec.name, *spec.aliases):
+            return ParseError(spec.together)
+    return None
 
 
 def resolve_command(word: str, setting: Setting | None = None) -> AnyCommand | ParseError:
@@ -250,6 +276,9 @@ def resolve_command(word: str, setting: Setting | None = None) -> AnyCommand | P
     words = _words(setting)
     if wanted in words:
         return words[wanted]
+    hidden = _not_offered(wanted, setting)
+    if hidden is not None:
+        return hidden
     names = sorted({c.name for c in words.values()})
     prefixed = [name for name in names if name.startswith(wanted)]
     if len(prefixed) == 1:
@@ -452,7 +481,7 @@ def help_text(topic: str | None = None, setting: Setting | None = None) -> str:
     width = 24
     lines: list[str] = []
     game_commands: list[AnyCommand] = [*order_commands(setting), *show_commands(setting)]
-    commands: list[AnyCommand] = [*game_commands, *SPECS]
+    commands: list[AnyCommand] = [*game_commands, *client_commands(setting)]
     if game_commands:
         lines.append("Orders in this game (territory names: any case, a unique prefix is enough, Tab completes):")
     for number, spec in enumerate(commands):

@@ -22,13 +22,19 @@ from client.commands import (
     Watch,
     Withdraw,
     help_text,
+    offered_commands,
     parse,
+    resolve_command,
 )
 from client.completion import CommandCompleter, StaticCandidates
 from shared.game.presentation import Context
 from shared.maps import Territory, build_map, load_map
+from shared.rulesets import RULESETS
+from shared.rulesets.grid.cells import make_grid
+from shared.rulesets.grid.orders import Deploy
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from tests.engine_support import RISC, seed_state, view
+from tests.evolution_support import seed_game
 
 SEED = Setting(RISC.presentation, Context(load_map("seed"), view(seed_state(), "green"), "green"))
 LOBBY = Setting()
@@ -203,3 +209,52 @@ def setup_state() -> object:
 
     return setup(load_map("seed"), ("green", "blue", "red"), seed=1)
 
+
+
+def every_game() -> list[tuple[str, Setting]]:
+    """The lobby, and a game on screen of every rule set (RISC in each of its evolutions), as the client reads it."""
+    found = [("lobby", LOBBY)]
+    for name, ruleset in RULESETS.items():
+        found.append((name, Setting(ruleset.presentation, simultaneous=ruleset.simultaneous)))
+    found.append(("risc evolution 1", SEED))
+    for evolution in (2, 3):
+        game = seed_game(evolution)
+        found.append((f"risc evolution {evolution}",
+                      Setting(RISC.presentation, Context(game.game_map, RISC.view(game, "green"), "green"))))
+    return found
+
+
+@pytest.mark.parametrize(("label", "setting"), every_game(), ids=[label for label, _ in every_game()])
+def test_no_two_commands_share_a_name_or_a_short_form(label: str, setting: Setting) -> None:
+    seen: dict[str, object] = {}
+    for command in offered_commands(setting):
+        for word in (command.name, *command.aliases):
+            assert word.casefold() not in seen, f"{label}: {word} is both {seen[word.casefold()]} and {command}"
+            seen[word.casefold()] = command
+    text = help_text(None, setting)
+    for word, command in seen.items():
+        assert resolve_command(word, setting) is command, f"{label}: {word}"
+        if word != command.name:  # help lists each short form beside the command it stands for
+            assert any(line.lstrip().startswith(command.usage) and word in line.split(command.usage, 1)[1]
+                       for line in text.splitlines()), f"{label}: {word} of {command.name}"
+
+
+@pytest.mark.parametrize(("label", "setting"), [g for g in every_game() if g[0].startswith("risc")],
+                         ids=[label for label, _ in every_game() if label.startswith("risc")])
+def test_r_is_report_in_every_evolution(label: str, setting: Setting) -> None:
+    assert parse("r", setting) == Report(), label
+    assert "report [r]" in help_text(None, setting)
+    assert "research [r]" not in help_text(None, setting)
+
+
+def test_a_turn_by_turn_game_offers_no_orders_to_list_withdraw_or_commit() -> None:
+    grid = Setting(RULESETS["grid"].presentation, Context(make_grid()), simultaneous=False)
+    classic = Setting(RULESETS["classic"].presentation, simultaneous=False)
+    assert parse("d 2,3", grid) == Issue("deploy", (Deploy("2,3"),)), "d is the grid game's deploy"
+    for setting in (grid, classic):
+        for word in ("done", "commit", "orders", "withdraw 1"):
+            message = error_of(word, setting)
+            assert "each order is carried out as it is given" in message, (word, message)
+        text = help_text(None, setting)
+        assert "done" not in text.split() and "withdraw" not in text
+    assert "done [d, commit]" in help_text(None, SEED)

@@ -59,7 +59,7 @@ UPGRADE = OrderCommand("upgrade", ("u",), "upgrade N TERRITORY FROM TO", "upgrad
                        "raise N units on your territory from level FROM to level TO, for technology "
                        "(Evolutions 2 and 3)",
                        (ArgKind.UNITS, ArgKind.OWN, ArgKind.NUMBER, ArgKind.NUMBER), ("orders",))
-RESEARCH = OrderCommand("research", ("r",), "research [cloaking]", "research",
+RESEARCH = OrderCommand("research", (), "research [cloaking]", "research",
                         "raise your maximum technology level by one, from the next turn; `research cloaking` "
                         "learns cloaking (Evolution 3)", (ArgKind.CHOICE,), ("orders",), ("cloaking",))
 SPY = OrderCommand("spy", (), "spy N TERRITORY | spy N FROM TO", "spy 1 Narnia",
