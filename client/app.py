@@ -536,7 +536,8 @@ class ClientApp:
                 shown = "; ".join(presentation.describe(o) if presentation else str(o) for _, o in accepted)
                 first, last = accepted[0][0], accepted[-1][0]
                 note = f"Order {first}: {shown}." if first == last else f"Orders {first}-{last}: {shown}."
-                extra = presentation.status(t.view, t.player, t.followed.orders) if presentation else ""
+                extra = presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map) \
+                    if presentation else ""
                 self.show(note + (f" {extra[0].upper()}{extra[1:]}." if extra else ""), "class:ok")
 
     async def _do_orders(self) -> None:
@@ -547,7 +548,8 @@ class ClientApp:
         if self._refused(reply) or not isinstance(reply, msg.Orders):
             return
         self.show(render.order_list(t.followed.orders, t.presentation, reply.committed))
-        extra = t.presentation.status(t.view, t.player, t.followed.orders) if t.presentation else ""
+        extra = t.presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map) \
+            if t.presentation else ""
         if extra and not reply.committed:
             self.show(f"{extra[0].upper()}{extra[1:]}.", "class:hint")
 

@@ -259,7 +259,7 @@ class Tracker:
             parts.append((f"{left // 60}:{left % 60:02d} left", 0))
         presentation = self.presentation
         if presentation is not None and f.view is not None and f.player is not None and f.awaited:
-            extra = presentation.status(f.view, f.player, f.orders)
+            extra = presentation.status(f.view, f.player, f.orders, f.game_map)
             if extra:
                 parts.append((extra, 1))
         if game.simultaneous:

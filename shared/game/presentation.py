@@ -176,8 +176,10 @@ class Presentation(ABC):
         """What the player can do now, shown when a new stage begins and they are awaited."""
         return []
 
-    def status(self, view: Any, you: str | None, orders: Sequence[Any]) -> str:
-        """The rule set's part of the status bar ("12 units to place")."""
+    def status(self, view: Any, you: str | None, orders: Sequence[Any], game_map: GameMap | None = None) -> str:
+        """The rule set's part of the status bar ("12 units to place"), with `orders` (the player's orders as they
+        stand now: the view says what was left when it was made, and orders issued since may have changed it) on
+        `game_map` (the game's map, for what depends on it)."""
         return ""
 
     def standings(self, view: Any) -> dict[str, tuple[int, int]]:

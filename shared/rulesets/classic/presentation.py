@@ -388,7 +388,8 @@ class ClassicPresentation(Presentation):
         }.get(view.phase, "")
         return [("class:hint", text + "\n")] if text else []
 
-    def status(self, view: ClassicView, you: str | None, orders: Sequence[Any]) -> str:
+    def status(self, view: ClassicView, you: str | None, orders: Sequence[Any],
+               game_map: GameMap | None = None) -> str:
         if view.phase is Phase.REINFORCEMENT:
             return f"{_armies(view.reinforcements)} to place"
         if view.phase is Phase.STARTUP and you in view.players:

@@ -233,7 +233,8 @@ class GridPresentation(Presentation):
         }.get(view.phase, "")
         return [("class:hint", text + "\n")] if text else []
 
-    def status(self, view: GridView, you: str | None, orders: Sequence[Any]) -> str:
+    def status(self, view: GridView, you: str | None, orders: Sequence[Any],
+               game_map: GameMap | None = None) -> str:
         if view.phase is Phase.DEPLOYMENT and you in view.players:
             return f"{_troops(view.players[you].to_deploy)} to deploy"
         if view.phase is Phase.NEW_TROOPS:

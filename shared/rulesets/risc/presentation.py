@@ -415,9 +415,10 @@ class RiscPresentation(Presentation):
                                    "done (help for more).\n")]
         return []
 
-    def status(self, view: RiscView | EvoView, you: str | None, orders: Sequence[Any]) -> str:
+    def status(self, view: RiscView | EvoView, you: str | None, orders: Sequence[Any],
+               game_map: GameMap | None = None) -> str:
         if isinstance(view, EvoView) and view.phase is not Phase.PLACEMENT:
-            return evo_presentation.status(view, you, orders, None)
+            return evo_presentation.status(view, you, orders, game_map)
         if view.phase is Phase.PLACEMENT and you is not None:
             return f"{units(pool_left(view, orders))} left to place"
         return ""

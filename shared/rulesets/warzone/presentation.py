@@ -428,7 +428,8 @@ class WarzonePresentation(Presentation):
                                f"{max(1, min(view.pool_left, 5))} {example}), then advance N FROM TO; cards: {cards}; "
                                "done when your turn is complete (help for more).\n")]
 
-    def status(self, view: WarzoneView, you: str | None, orders: Sequence[Any]) -> str:
+    def status(self, view: WarzoneView, you: str | None, orders: Sequence[Any],
+               game_map: GameMap | None = None) -> str:
         if view.phase is not Phase.ORDERS or you is None:
             return ""
         return f"{units(self._pool_left(view, you, orders))} to deploy"
