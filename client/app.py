@@ -621,8 +621,7 @@ class ClientApp:
         columns, rows = self.size()
         picture = t.presentation.picture(f.view, f.game_map, t.palette(), f.player, columns - 1, rows - 4)
         if picture is None:
-            self.show(f"{f.game_map.name} has no coordinates to draw it from: board lists its territories.",
-                      "class:muted")
+            self.show(t.presentation.no_picture(f.view, f.game_map), "class:muted")
         else:
             self.show(picture)
 

@@ -214,6 +214,13 @@ class Presentation(ABC):
         held = self.holdings(view)
         return None if held is None else map_picture(game_map, held, palette, you, width, height)
 
+    def no_picture(self, view: Any, game_map: GameMap) -> str:
+        """Why `picture` gives nothing, in a sentence for the player: the game has no picture of its map, or the
+        map has no coordinates to draw it from."""
+        if self.holdings(view) is None:
+            return "This game has no map picture: board shows the board."
+        return f"{game_map.name} has no coordinates to draw it from: board lists its territories."
+
     def unknown_order(self, order: Any) -> str:
         return str(order)
 

@@ -13,6 +13,7 @@ from shared.game.presentation import (
     ArgKind,
     Context,
     Fragments,
+    Holding,
     OrderCommand,
     Palette,
     Presentation,
@@ -420,3 +421,7 @@ class ClassicPresentation(Presentation):
 
     def focus_names(self, view: ClassicView, game_map: GameMap) -> Sequence[str]:
         return [*game_map.names, *view.seats]
+
+    def holdings(self, view: ClassicView) -> dict[str, Holding]:
+        """Every country's owner and armies: `map` draws them where the map puts each country."""
+        return {name: (country.owner, country.armies) for name, country in view.territories.items()}

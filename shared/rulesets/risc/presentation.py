@@ -351,11 +351,17 @@ class RiscPresentation(Presentation):
         return [*out, more]
 
     def holdings(self, view: RiscView | EvoView) -> dict[str, Holding] | None:
-        """None under fog of war (evolution 3): a picture of owners and units would show what the player does not
-        know as if it were known."""
-        if isinstance(view, EvoView) and view.evolution >= 3:
+        """None under fog of war (evolution 3, until the game is over): a picture of owners and units would show
+        what the player does not know as if it were known."""
+        if isinstance(view, EvoView) and view.fogged():
             return None
         return _held(view)
+
+    def no_picture(self, view: RiscView | EvoView, game_map: GameMap) -> str:
+        if isinstance(view, EvoView) and view.fogged():
+            return ("Under fog of war the map is not drawn: a picture would show what you cannot see as if you "
+                    "saw it. board lists what you know, and when you saw it.")
+        return super().no_picture(view, game_map)
 
     def focus_names(self, view: Any, game_map: GameMap) -> Sequence[str]:
         players = list(view.players) if isinstance(view, RiscView) else []

@@ -16,6 +16,7 @@ from shared.game.presentation import (
     ArgKind,
     Context,
     Fragments,
+    Holding,
     OrderCommand,
     Palette,
     Presentation,
@@ -231,6 +232,10 @@ class WarzonePresentation(Presentation):
         if isinstance(view, WarzoneView):
             extra += list(view.players) + list(view.continents)
         return [*game_map.names, *extra]
+
+    def holdings(self, view: WarzoneView) -> dict[str, Holding]:
+        """Every territory's owner and units: `map` draws them where the map puts each territory."""
+        return {name: (territory.owner, territory.units) for name, territory in view.territories.items()}
 
     # ---- showing the board -----------------------------------------------------------------------------------------
 
