@@ -107,10 +107,13 @@ class Tracker:
                                            f"player{'s' if game.free != 1 else ''}.\n"))
             return FormattedText(out)
         self._record()
-        stage = (presentation.stage_key(f.view), game.status, f.awaited)
+        stage = (presentation.stage_key(f.view), game.status, f.awaited, f.turn)
         if stage != self._stage or update.snapshot:
-            self._stage = stage
-            out += self._new_stage()
+            before, self._stage = self._stage, stage
+            if update.snapshot or before is None or game.simultaneous or self._concerns_viewer(before, stage):
+                out += self._new_stage()
+            elif before[2] and not f.awaited and f.player is not None and not f.lost:
+                out.append(("class:muted", f"Waiting for {', '.join(f.waiting_for()) or 'nobody'} to play.\n"))
         if f.player is not None and f.lost and not self._lost_told:
             self._lost_told = True
             if not f.finished:
@@ -181,6 +184,18 @@ class Tracker:
         if waiting:
             return [("class:hint", f"The rematch goes on without them: waiting for {', '.join(waiting)} to ask.\n")]
         return []
+
+    def _concerns_viewer(self, before: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
+        """In a game played turn by turn, whether a new stage of play is one to print the board for: the viewer's
+        turn or a phase of it begins (or, for a spectator, a new round), or the game ends. Every other player's
+        action changes the stage too (whose turn it is), but it is told by its own line in the log: a board after
+        each army placed by anyone would bury the game under boards."""
+        f = self.followed
+        if before[1] != now[1]:
+            return True  # the game's status: it has started or ended
+        if f.player is not None and not f.lost:
+            return f.awaited
+        return bool(before[3] != now[3])
 
     def _new_stage(self) -> Fragments:
         """A new turn or phase, or the end: the board, and what the player can do now."""

@@ -52,3 +52,31 @@ async def test_map_under_fog_of_war_says_why_it_is_not_drawn() -> None:
         shown = await alice.type("map")
         assert "no coordinates" not in shown
         assert "Under fog of war the map is not drawn" in shown
+
+
+async def test_classic_risk_prints_the_board_when_the_player_s_turn_comes_not_after_every_army_placed() -> None:
+    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+        await seated(alice, "create cataract 3 rules=classic bots=2")
+        await alice.expect("Place a starting army: placearmy COUNTRY, or placeall.")
+        alice.skip()
+        await alice.type("placeall")
+        until_her_turn = await alice.expect("reinforce COUNTRY NUM", timeout=10)
+        placed = until_her_turn.count(" places an army on ")
+        assert placed > 20, until_her_turn  # the computer players placed theirs one at a time...
+        assert until_her_turn.count("Players: ") == 1, until_her_turn  # ...and the board came once: her turn
+        assert "Alice (you) places the rest of their armies" in until_her_turn
+
+
+async def test_the_grid_game_prints_the_board_once_a_round_of_deployment() -> None:
+    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+        await seated(alice, "create rules=grid 3 bots=2")
+        await alice.expect("Deploy one troop: deploy ROW,COL")
+        for _ in range(3):
+            alice.skip()
+            tracker = alice.app.tracker
+            assert tracker is not None
+            mine = next(name for name, t in tracker.view.territories.items() if t.owner == "Alice")
+            await alice.type(f"deploy {mine}")
+            round_ = await alice.expect("Deploy one troop: deploy ROW,COL")
+            assert round_.count("| RISK |") == 1, round_
+            assert round_.count(" deploys a troop on ") == 3, round_
