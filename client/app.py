@@ -598,10 +598,13 @@ class ClientApp:
         if isinstance(command, cmd.History):
             self.show(render.history_table(t.history, f.players(), t.palette()))
         elif isinstance(command, cmd.Report):
-            if not t.last_report or t.presentation is None:
+            heading, told = t.report()
+            if not told or t.presentation is None:
                 self.show("No turn has been played yet.", "class:muted")
             else:
-                self.show(t.presentation.events(t.last_report, t.palette(), f.player))
+                if heading:
+                    self.show(heading, "class:title")
+                self.show(t.presentation.events(told, t.palette(), f.player))
         elif f.view is None or f.game_map is None or t.presentation is None:
             self.show("The game has not started yet.", "class:muted")
         elif isinstance(command, cmd.Board):

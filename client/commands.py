@@ -72,7 +72,8 @@ SPECS: tuple[Spec, ...] = (
     Spec("board", ("b",), "board [NAME]", "board Oz", "show the board, or one territory (with its neighbours), "
          "player or continent", (Arg.FOCUS,), True),
     Spec("map", (), "map", "map", "draw the map from its coordinates: who holds what, where", (), True),
-    Spec("report", ("r",), "report", "report", "the last turn's report again", (), True),
+    Spec("report", ("r",), "report", "report", "the last turn's report again (in a game played turn by turn: "
+         "everything since your previous turn began)", (), True),
     Spec("summary", ("s",), "summary", "summary", "what each player holds, the turn, who is awaited", (), True),
     Spec("history", (), "history", "history", "each player's territories and units, turn by turn", (), True),
     Spec("handover", (), "handover PLAYER", "handover Bob", "vote to let the computer play for a player who has "

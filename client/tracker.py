@@ -32,6 +32,11 @@ class Tracker:
     """Each other player's (connected, handed over) as last seen: a change is news."""
     last_report: list[Any] = field(default_factory=list)
     """The game's events of the last update that brought any (a turn's result): `report` shows them again."""
+    _told: list[Any] = field(default_factory=list)
+    """In a game played turn by turn, the game's events since the viewer's previous turn began (a spectator's:
+    since the previous round began): `report` shows them again."""
+    _starts: list[int] = field(default_factory=list)
+    """Where in `_told` each turn of the viewer (a spectator: each round) began, the last two."""
 
     # ---- what the client knows ------------------------------------------------------------------------------------
 
@@ -97,6 +102,7 @@ class Tracker:
         own_events = [e for e in entries if not isinstance(e, BaseModel | dict)]
         if own_events:
             self.last_report = own_events
+        self._told += own_events
         out += self._comings_and_goings(palette)
         if any(isinstance(e, RematchDeclined) for e in entries):
             out += self._rematch_outlook()
@@ -110,6 +116,11 @@ class Tracker:
         stage = (presentation.stage_key(f.view), game.status, f.awaited, f.turn)
         if stage != self._stage or update.snapshot:
             before, self._stage = self._stage, stage
+            if not game.simultaneous and self._turn_began(before, stage):
+                self._starts.append(len(self._told))
+                if len(self._starts) > 2:  # what came before the viewer's previous turn is of no more use
+                    first = self._starts[-2]
+                    self._told, self._starts = self._told[first:], [n - first for n in self._starts[-2:]]
             if update.snapshot or before is None or game.simultaneous or self._concerns_viewer(before, stage):
                 out += self._new_stage()
             elif before[2] and not f.awaited and f.player is not None and not f.lost:
@@ -184,6 +195,29 @@ class Tracker:
         if waiting:
             return [("class:hint", f"The rematch goes on without them: waiting for {', '.join(waiting)} to ask.\n")]
         return []
+
+    def _turn_began(self, before: tuple[Any, ...] | None, now: tuple[Any, ...]) -> bool:
+        """Whether, in a game played turn by turn, a turn of the viewer's (a spectator: a round) begins now."""
+        f = self.followed
+        if f.player is not None and not f.lost:
+            return f.awaited and (before is None or not before[2] or before[3] != now[3])
+        return before is None or bool(before[3] != now[3])
+
+    def report(self) -> tuple[str, list[Any]]:
+        """What `report` shows again, under a heading: a turn's result in a game whose players give their orders
+        together; in a game played turn by turn, everything since the viewer's previous turn began (a spectator's:
+        since the previous round began), every player's actions and the dice."""
+        f = self.followed
+        if f.game is None or f.game.simultaneous:
+            return "", self.last_report
+        playing = f.player is not None and not f.lost
+        if playing and not f.awaited and self._starts:
+            return "Since your last turn began:", self._told[self._starts[-1]:]
+        if len(self._starts) > 1:
+            since = self._starts[-2]
+            return ("Since your previous turn began:" if playing else "Since the previous round began:",
+                    self._told[since:])
+        return "All this client has seen of the game:", self._told
 
     def _concerns_viewer(self, before: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
         """In a game played turn by turn, whether a new stage of play is one to print the board for: the viewer's

@@ -30,7 +30,7 @@ async def seated(alice: Driver, create: str) -> str:
 @pytest.mark.parametrize("create", ["create twin-keeps 2 rules=warzone bots=1",
                                     "create twin-keeps 2 rules=classic bots=1"])
 async def test_map_draws_a_warzone_or_classic_game_s_map_from_its_coordinates(create: str) -> None:
-    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+    async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
         await seated(alice, create)
         shown = await alice.type("map")
         assert "no coordinates" not in shown
@@ -39,7 +39,7 @@ async def test_map_draws_a_warzone_or_classic_game_s_map_from_its_coordinates(cr
 
 
 async def test_map_shows_the_grid_game_s_grid() -> None:
-    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+    async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
         await seated(alice, "create rules=grid 3 bots=2")
         shown = await alice.type("map")
         assert "no coordinates" not in shown
@@ -47,7 +47,7 @@ async def test_map_shows_the_grid_game_s_grid() -> None:
 
 
 async def test_map_under_fog_of_war_says_why_it_is_not_drawn() -> None:
-    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+    async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
         await seated(alice, "create seed 2 evolution=3 bots=1")
         shown = await alice.type("map")
         assert "no coordinates" not in shown
@@ -55,7 +55,7 @@ async def test_map_under_fog_of_war_says_why_it_is_not_drawn() -> None:
 
 
 async def test_classic_risk_prints_the_board_when_the_player_s_turn_comes_not_after_every_army_placed() -> None:
-    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+    async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
         await seated(alice, "create cataract 3 rules=classic bots=2")
         await alice.expect("Place a starting army: placearmy COUNTRY, or placeall.")
         alice.skip()
@@ -68,7 +68,7 @@ async def test_classic_risk_prints_the_board_when_the_player_s_turn_comes_not_af
 
 
 async def test_the_grid_game_prints_the_board_once_a_round_of_deployment() -> None:
-    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+    async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
         await seated(alice, "create rules=grid 3 bots=2")
         await alice.expect("Deploy one troop: deploy ROW,COL")
         for _ in range(3):
@@ -80,3 +80,31 @@ async def test_the_grid_game_prints_the_board_once_a_round_of_deployment() -> No
             round_ = await alice.expect("Deploy one troop: deploy ROW,COL")
             assert round_.count("| RISK |") == 1, round_
             assert round_.count(" deploys a troop on ") == 3, round_
+
+
+async def test_report_in_classic_risk_tells_everything_since_the_player_s_previous_turn_began() -> None:
+    async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await seated(alice, "create cataract 3 rules=classic bots=2")
+        await alice.expect("Place a starting army: placearmy COUNTRY, or placeall.")
+        alice.skip()
+        await alice.type("placeall")
+        until_her_turn = await alice.expect("reinforce COUNTRY NUM", timeout=10)
+        report = await alice.type("report")
+        assert report.startswith("Since your previous turn began:\n"), report
+        assert "Alice (you) places the rest of their armies" in report
+        assert report.count(" places an army on ") == until_her_turn.count(" places an army on ")
+        assert report.count(" reinforces with ") == until_her_turn.count(" reinforces with ")
+
+        tracker = alice.app.tracker
+        assert tracker is not None
+        view = tracker.view
+        mine = next(name for name, t in view.territories.items() if t.owner == "Alice")
+        for line in (f"reinforce {mine} {view.reinforcements}", "attack -noattack", "fortify -none"):
+            await alice.type(line)
+        shown = await alice.type("report")  # the computer players' news may come before it
+        heading = "Since your previous turn began:\n" if tracker.followed.awaited else "Since your last turn began:\n"
+        assert heading in shown, shown
+        report = shown.split(heading, 1)[1]
+        assert f"Alice (you) reinforces {mine} with {view.reinforcements}" in report
+        assert "Alice (you) ends the attacks." in report and "Alice (you) does not fortify" in report
+        assert "places an army" not in report
