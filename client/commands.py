@@ -52,7 +52,7 @@ TURN_BY_TURN = ("{what}: in this game players take turns and each order is carri
                 "says how to end a phase or your turn)")
 
 SPECS: tuple[Spec, ...] = (
-    Spec("help", ("h", "?"), "help [COMMAND]", "help move", "list the commands, or explain one", (Arg.COMMAND,)),
+    Spec("help", ("h", "?"), "help [COMMAND]", "help create", "list the commands, or explain one", (Arg.COMMAND,)),
     Spec("games", ("ls",), "games", "games", "list the server's games"),
     Spec("maps", (), "maps", "maps", "list the server's maps"),
     Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [OPTION=VALUE]...",
@@ -233,7 +233,9 @@ def focus_names(setting: Setting) -> list[str]:
 
 
 def order_commands(setting: Setting) -> tuple[OrderCommand, ...]:
-    return setting.presentation.commands if setting.presentation is not None else ()
+    """The game on screen's order commands: those of its variant (a RISC game's evolution), none in the lobby."""
+    presentation = setting.presentation
+    return presentation.game_commands(setting.context.view) if presentation is not None else ()
 
 
 def show_commands(setting: Setting) -> tuple[ShowCommand, ...]:
@@ -263,10 +265,17 @@ def _words(setting: Setting) -> dict[str, AnyCommand]:
 
 
 def _not_offered(word: str, setting: Setting) -> ParseError | None:
-    """A client command this game does not offer, named in full or by its short form: why not."""
+    """A command this game does not offer (one of the client's, or an order of another variant of the rule set),
+    named in full or by its short form: why not."""
     for spec in SPECS:
         if spec not in client_commands(setting) and word in (spec.name, *spec.aliases):
             return ParseError(spec.together)
+    presentation = setting.presentation
+    if presentation is not None:
+        offered = order_commands(setting)
+        for command in presentation.commands:
+            if command not in offered and word in (command.name, *command.aliases):
+                return ParseError(presentation.unavailable(command, setting.context.view))
     return None
 
 
@@ -316,12 +325,88 @@ def suggestion(word: str, names: Sequence[str]) -> str:
     return f" (did you mean {' or '.join(close)}?)"
 
 
-def _usage(spec: Spec | OrderCommand) -> str:
-    return f"usage: {spec.usage}, e.g. {spec.example}"
+def _usage(spec: Spec | OrderCommand, setting: Setting | None = None) -> str:
+    return f"usage: {spec.usage}, e.g. {example(spec, setting or Setting())}"
 
 
-def _example(command: AnyCommand) -> str:
-    return command.usage if isinstance(command, ShowCommand) else command.example
+TERRITORY_KINDS = (ArgKind.OWN, ArgKind.TARGET, ArgKind.ENEMY, ArgKind.TERRITORY)
+
+
+def example(command: AnyCommand, setting: Setting) -> str:
+    """A command's example in the words of the game on screen: its territories (one of the player's own where the
+    command wants one, a neighbour of it held by someone else where it attacks...) and its players, rather than
+    the names of the map and players the rule set's help was written with. As written without a game."""
+    if isinstance(command, ShowCommand):
+        return command.usage
+    if isinstance(command, Spec):
+        return _spec_example(command, setting)
+    context, presentation = setting.context, setting.presentation
+    game_map = context.game_map
+    if game_map is None or presentation is None:
+        return command.example
+    owners = presentation.owners(context.view) if context.view is not None else None
+    you = context.you
+    mine = [n for n in game_map.names if owners is not None and you is not None and owners.get(n) == you]
+
+    def others(name: str) -> list[str]:
+        """The neighbours of `name` that are not the player's (all of them when who holds what is unknown)."""
+        return [n for n in game_map.neighbours_in_order(name) if n not in mine or not mine]
+
+    def friends(name: str) -> list[str]:
+        return [n for n in game_map.neighbours_in_order(name) if n in mine]
+
+    words = command.example.split()
+    kinds = [k for k in command.args[:len(words) - 1]]
+    places = [i for i, k in enumerate(kinds) if k in TERRITORY_KINDS]
+    used: list[str] = []
+    out = [words[0]]
+    for index, word in enumerate(words[1:]):
+        kind = kinds[index] if index < len(kinds) else None
+        if kind is ArgKind.PLAYER:
+            rivals = [p for p in setting.players if p != you]
+            out.append(rivals[0] if rivals else word)
+            continue
+        if kind not in TERRITORY_KINDS:
+            out.append(word)
+            continue
+        after = next((kinds[i] for i in places if i > index), None)
+        source = used[-1] if used else None
+        if source is None:
+            pool = list(mine or game_map.names) if kind is not ArgKind.ENEMY else \
+                [n for n in game_map.names if n not in mine and (not mine or any(n in others(m) for m in mine))]
+            wanted = {ArgKind.ENEMY: others, ArgKind.TARGET: friends}.get(after) if after is not None else None
+            fitting = [n for n in pool if wanted is None or wanted(n)]
+            choice = (fitting or pool or list(game_map.names))[0]
+        else:
+            near = {ArgKind.ENEMY: others(source), ArgKind.TARGET: friends(source) or
+                    list(game_map.neighbours_in_order(source)), ArgKind.OWN: [n for n in mine if n != source],
+                    ArgKind.TERRITORY: list(game_map.neighbours_in_order(source))}[kind]
+            choice = next((n for n in near if n not in used), None) or \
+                next(n for n in game_map.names if n not in used)
+        used.append(choice)
+        out.append(f'"{choice}"' if " " in choice else choice)
+    return " ".join(out)
+
+
+def _spec_example(spec: Spec, setting: Setting) -> str:
+    if spec.name == "help":
+        first = next(iter(order_commands(setting)), None)
+        return f"help {first.name if first is not None else 'create'}"
+    game_map, you = setting.context.game_map, setting.context.you
+    if spec.name == "board" and game_map is not None:
+        owners = setting.presentation.owners(setting.context.view) \
+            if setting.presentation is not None and setting.context.view is not None else None
+        mine = [n for n in game_map.names if owners is not None and owners.get(n) == you]
+        name = (mine or list(game_map.names))[0]
+        return f'board "{name}"' if " " in name else f"board {name}"
+    if spec.name == "handover":
+        rivals = [p for p in setting.players if p != you]
+        return f"handover {rivals[0]}" if rivals else spec.example
+    return spec.example
+
+
+def _example(command: AnyCommand, setting: Setting) -> str:
+    return example(command, setting)
 
 
 def _game_id(text: str, games: Sequence[str]) -> str | ParseError:
@@ -371,12 +456,12 @@ def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseErro
         elif key == "map":
             values["map"] = value
         elif key == "players":
-            number = grammar.count(value, "players", _usage(spec))
+            number = grammar.count(value, "players", _usage(spec, setting))
             if isinstance(number, ParseError):
                 return number
             values["players"] = number
         elif key == "bots":
-            number = grammar.count(value, "bots", _usage(spec))
+            number = grammar.count(value, "bots", _usage(spec, setting))
             if isinstance(number, ParseError):
                 return number
             values["bots"] = number
@@ -384,9 +469,9 @@ def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseErro
             try:
                 values["turn_seconds"] = float(value.rstrip("s"))
             except ValueError:
-                return ParseError(f'time must be a number of seconds, not "{value}"; {_usage(spec)}')
+                return ParseError(f'time must be a number of seconds, not "{value}"; {_usage(spec, setting)}')
         elif not key or not value:
-            return ParseError(f'"{arg}" is not a setting (settings look like time=120); {_usage(spec)}')
+            return ParseError(f'"{arg}" is not a setting (settings look like time=120); {_usage(spec, setting)}')
         else:
             options[key] = _value(value)
     return Create(**values)
@@ -408,7 +493,8 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
             return ParseError(f"{found.name} is for a game in progress: join or watch one first")
         orders = setting.presentation.parse(found, args, setting.context)
         if isinstance(orders, ParseError):
-            return orders
+            ours = example(found, setting)  # the rule set's words say its help's example: say the game's
+            return ParseError(orders.message.replace(f"e.g. {found.example}", f"e.g. {ours}"))
         return Issue(found.name, tuple(orders))
     spec = found
     if spec.name == "help":
@@ -418,18 +504,18 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         return Help()
     if spec.name in ("join", "watch"):
         if not args:
-            return ParseError(f"{spec.name} needs a game; {_usage(spec)} (games lists them)")
+            return ParseError(f"{spec.name} needs a game; {_usage(spec, setting)} (games lists them)")
         game_id = _game_id(args[0], setting.games)
         if isinstance(game_id, ParseError):
             return game_id
         if spec.name == "watch":
             if len(args) > 2:
-                return ParseError(_usage(spec))
+                return ParseError(_usage(spec, setting))
             return Watch(game_id, args[1] if len(args) == 2 else None)
         if len(args) > 2:
-            return ParseError(_usage(spec))
+            return ParseError(_usage(spec, setting))
         if len(args) == 2:
-            group = grammar.count(args[1], "the group", _usage(spec))
+            group = grammar.count(args[1], "the group", _usage(spec, setting))
             if isinstance(group, ParseError):
                 return group
             if group < 0:
@@ -440,10 +526,10 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         return _create(args, spec, setting)
     if spec.name == "withdraw":
         if len(args) != 1:
-            return ParseError(f"withdraw needs the number of one order (see orders), or all; {_usage(spec)}")
+            return ParseError(f"withdraw needs the number of one order (see orders), or all; {_usage(spec, setting)}")
         if args[0].casefold() in ("all", "*"):
             return Withdraw(None)
-        number = grammar.count(args[0], "the order number", _usage(spec))
+        number = grammar.count(args[0], "the order number", _usage(spec, setting))
         if isinstance(number, ParseError):
             return number
         return Withdraw(number)
@@ -457,11 +543,11 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         return focus if isinstance(focus, ParseError) else Board(focus)
     if spec.name == "handover":
         if len(args) != 1:
-            return ParseError(f"handover needs the player to hand over; {_usage(spec)}")
+            return ParseError(f"handover needs the player to hand over; {_usage(spec, setting)}")
         player = grammar.name(args[0], setting.players, "player")
         return player if isinstance(player, ParseError) else HandOverCommand(player)
     if args:
-        return ParseError(f"{spec.name} takes no arguments; {_usage(spec)}")
+        return ParseError(f"{spec.name} takes no arguments; {_usage(spec, setting)}")
     simple: dict[str, Command] = {
         "games": Games(), "maps": Maps(), "orders": ListOrders(), "done": Done(), "summary": Summary(),
         "map": MapPicture(), "report": Report(),
@@ -478,7 +564,7 @@ def help_text(topic: str | None = None, setting: Setting | None = None) -> str:
         if isinstance(found, ParseError):
             return str(found) + "\n"
         short = f" (short: {', '.join(found.aliases)})" if found.aliases else ""
-        return f"{found.usage}{short}\n  {found.summary}\n  e.g. {_example(found)}\n"
+        return f"{found.usage}{short}\n  {found.summary}\n  e.g. {_example(found, setting)}\n"
     width = 24
     lines: list[str] = []
     game_commands: list[AnyCommand] = [*order_commands(setting), *show_commands(setting)]
@@ -490,7 +576,7 @@ def help_text(topic: str | None = None, setting: Setting | None = None) -> str:
             lines.append("Commands (short forms in brackets):")
         short = f" [{', '.join(spec.aliases)}]" if spec.aliases else ""
         head = f"  {spec.usage}{short}"
-        text = f"{spec.summary}; e.g. {_example(spec)}"
+        text = f"{spec.summary}; e.g. {_example(spec, setting)}"
         if len(head) > width:
             lines += [head, " " * (width + 2) + text]
         else:

@@ -6,7 +6,6 @@ import pytest
 from prompt_toolkit.document import Document
 
 from client.commands import (
-    SPECS,
     Board,
     Create,
     Done,
@@ -21,6 +20,7 @@ from client.commands import (
     Setting,
     Watch,
     Withdraw,
+    example,
     help_text,
     offered_commands,
     parse,
@@ -95,7 +95,7 @@ def test_an_unknown_territory_is_named() -> None:
 
 def test_a_number_of_units_must_be_a_whole_number() -> None:
     message = error_of("move five Narnia Oz")
-    assert 'not "five"' in message and "move 5 Narnia Oz" in message
+    assert 'not "five"' in message and "e.g. move 5 Narnia Midkemia" in message
 
 
 def test_missing_arguments_say_how_to_write_the_command() -> None:
@@ -150,10 +150,10 @@ def test_lobby_commands() -> None:
 
 def test_help_lists_every_command_with_an_example() -> None:
     text = help_text(None, SEED)
-    for spec in (*SPECS, *RISC.presentation.commands):
-        assert spec.usage in text and f"e.g. {spec.example}" in text
+    for spec in offered_commands(SEED):
+        assert spec.usage in text and f"e.g. {example(spec, SEED)}" in text
     assert parse("help m", SEED) == Help("move")
-    assert "move 5 Narnia Oz" in help_text("move", SEED)
+    assert "move 5 Narnia Midkemia" in help_text("move", SEED)
 
 
 def test_completion_offers_own_territories_then_enemy_neighbours() -> None:
@@ -258,3 +258,73 @@ def test_a_turn_by_turn_game_offers_no_orders_to_list_withdraw_or_commit() -> No
         text = help_text(None, setting)
         assert "done" not in text.split() and "withdraw" not in text
     assert "done [d, commit]" in help_text(None, SEED)
+
+
+def games_with_views() -> list[tuple[str, Setting]]:
+    """A game of every rule set on screen, with the view one of its players has, and its players."""
+    from tests import classic_support, grid_support, warzone_support
+
+    wz_map = warzone_support.line_map("Ash", "Birch", "Cedar", "Dogwood", "Elm",
+                                      continents={"Grove": (3, ["Ash", "Birch", "Cedar"]), "Fen": (2, ["Dogwood",
+                                                                                                      "Elm"])})
+    wz = warzone_support.make_game(wz_map, {"Ash": "Ann", "Birch": "Ann", "Cedar": "Cy", "Dogwood": "Cy",
+                                            "Elm": None}, {"Ash": 5, "Birch": 3, "Cedar": 4, "Dogwood": 2, "Elm": 2},
+                                   pools={"Ann": 5, "Cy": 5})
+    classic = classic_support.game_at("aabbbab", [3] * 7, active="ann")
+    grid = grid_support.game_at("AAABB AAABB CCCBB CCCBB CCCBB")
+    evo2, evo3 = seed_game(2), seed_game(3)
+    return [
+        ("warzone", Setting(WZ_SHOW, Context(wz_map, warzone_support.WZ.view(wz, "Ann"), "Ann"),
+                            players=("Ann", "Cy"))),
+        ("classic", Setting(RULESETS["classic"].presentation,
+                            Context(classic.game_map, RULESETS["classic"].view(classic, "ann"), "ann"),
+                            players=("ann", "bob"), simultaneous=False)),
+        ("grid", Setting(RULESETS["grid"].presentation, Context(grid.game_map, RULESETS["grid"].view(grid, "ann"),
+                                                                "ann"), players=grid_support.SEATS,
+                         simultaneous=False)),
+        ("risc evolution 1", Setting(SEED.presentation, SEED.context, players=("green", "blue", "red"))),
+        ("risc evolution 2", Setting(RISC.presentation, Context(evo2.game_map, RISC.view(evo2, "green"), "green"),
+                                     players=evo2.players)),
+        ("risc evolution 3", Setting(RISC.presentation, Context(evo3.game_map, RISC.view(evo3, "green"), "green"),
+                                     players=evo3.players)),
+    ]
+
+
+WZ_SHOW = RULESETS["warzone"].presentation
+
+
+@pytest.mark.parametrize(("label", "setting"), games_with_views(), ids=[label for label, _ in games_with_views()])
+def test_every_example_help_gives_reads_as_a_command_of_the_game_on_screen(label: str, setting: Setting) -> None:
+    for command in offered_commands(setting):
+        shown = example(command, setting)
+        assert shown.split()[0] == command.name, (label, shown)
+        assert not isinstance(parse(shown, setting), ParseError), (label, shown, parse(shown, setting))
+        assert f"e.g. {shown}" in help_text(None, setting)
+
+
+def test_warzone_s_help_speaks_of_the_game_s_own_territories_and_players() -> None:
+    setting = dict(games_with_views())["warzone"]
+    text = help_text(None, setting)
+    for foreign in ("Quebec", "Ontario", "Alberta", "Bob", "Narnia", "help move"):
+        assert foreign not in text, foreign
+    assert "e.g. help deploy" in text
+    assert "e.g. deploy 5 Ash" in text and "e.g. advance 3 Ash Birch" in text and "e.g. bomb Cedar" in text
+    assert "e.g. airlift 4 Ash Birch" in text and "e.g. negotiate Cy" in text and "e.g. handover Cy" in text
+    assert "e.g. deploy 5 Ash" in error_of("deploy 5", setting), "a usage in a refusal speaks the same"
+    assert "e.g. help create" in help_text(None, LOBBY)
+
+
+def test_each_evolution_s_help_lists_its_own_orders_and_the_others_say_where_they_belong() -> None:
+    games = dict(games_with_views())
+    first = help_text(None, games["risc evolution 1"])
+    assert all(f"  {word}" not in first for word in ("upgrade", "research", "spy", "cloak"))
+    second = help_text(None, games["risc evolution 2"])
+    assert "  upgrade N TERRITORY FROM TO" in second and "  research" in second
+    assert "  spy N" not in second and "  cloak" not in second
+    third = help_text(None, games["risc evolution 3"])
+    assert all(f"  {word}" in third for word in ("upgrade", "research", "spy", "cloak"))
+    assert error_of("upgrade 1 Narnia 0 1", games["risc evolution 1"]) == \
+        "upgrade is an order of RISC Evolutions 2 and 3; this game plays Evolution 1"
+    assert error_of("spy 1 Narnia", games["risc evolution 2"]) == \
+        "spy is an order of RISC Evolution 3; this game plays Evolution 2"
+    assert "research is an order of RISC Evolutions 2 and 3" in help_text("research", games["risc evolution 1"])

@@ -163,6 +163,22 @@ class Presentation(ABC):
     def summary(self, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         """The standing at a glance: per player, what they hold."""
 
+    def game_commands(self, view: Any) -> tuple[OrderCommand, ...]:
+        """The order commands of the game on screen (`view`; None before it starts): what help lists, completion
+        offers and the client reads. Every one of `commands` by default; a rule set whose variants have orders of
+        their own (RISC's evolutions) gives the variant's."""
+        return self.commands
+
+    def unavailable(self, command: OrderCommand, view: Any) -> str:
+        """Why the game on screen does not offer one of `commands` (it is not in `game_commands(view)`)."""
+        return f"{command.name} is not an order of this game; type help to list them"
+
+    def owners(self, view: Any) -> Mapping[str, str | None] | None:
+        """Who holds each territory as far as `view` tells (None: nobody, or unknown), for the client's examples
+        in help; None when the game's board is not territories held. From `holdings` by default."""
+        held = self.holdings(view)
+        return None if held is None else {name: owner for name, (owner, _) in held.items()}
+
     def show(self, command: ShowCommand, view: Any, game_map: GameMap, palette: Palette,
              you: str | None) -> Fragments:
         """What one of `shows` prints for `you` (a seat, or None for a spectator)."""

@@ -260,6 +260,9 @@ class GridPresentation(Presentation):
     def focus_names(self, view: GridView, game_map: GameMap) -> Sequence[str]:
         return [*game_map.names, *view.seats]
 
+    def owners(self, view: GridView) -> dict[str, str | None]:
+        return {name: cell_state.owner for name, cell_state in view.territories.items()}
+
     def picture(self, view: GridView, game_map: GameMap, palette: Palette, you: str | None, width: int,
                 height: int) -> Fragments:
         """The grid itself: its board is already the map as it lies, cell by cell (a picture drawn from the cells'

@@ -69,7 +69,8 @@ CLOAK = OrderCommand("cloak", (), "cloak TERRITORY", "cloak Narnia",
                      "hide your territory from other players' sight for the next 3 turns (Evolution 3, once "
                      "cloaking is researched)", (ArgKind.OWN,), ("orders",))
 
-EVO_COMMANDS = (UPGRADE, RESEARCH, SPY, CLOAK)
+EVOLUTION_2_COMMANDS = (UPGRADE, RESEARCH)
+EVO_COMMANDS = (*EVOLUTION_2_COMMANDS, SPY, CLOAK)
 
 _COUNT = re.compile(r"^(\d{1,9})(?:@(\d{1,2}))?$")
 
