@@ -120,3 +120,17 @@ def test_the_status_bar_says_what_the_orders_leave_of_the_stocks() -> None:
     game = game_with_narnia()
     game = issued(game, "green", LevelAttackOrder(3, 0, "Narnia", "Elantris"), UpgradeOrder(2, "Oz", 0, 1))
     assert PRESENTATION.status(RISC.view(game, "green"), "green", []) == "97 food, 94 technology left"
+
+
+def test_board_name_shows_one_territory_with_its_neighbours_or_one_player_as_evolution_1_does() -> None:
+    game = game_with_narnia()
+    view, palette = RISC.view(game, "green"), Palette(game.players)
+    whole = text(PRESENTATION.board(view, game.game_map, palette, "green"))
+    around = text(PRESENTATION.board(view, game.game_map, palette, "green", focus="Narnia"))
+    shown = [name for name in game.game_map.names if f" in {name}," in around]
+    assert shown == [n for n in game.game_map.names if n in ("Narnia", *game.game_map.neighbours("Narnia"))]
+    assert len(around.splitlines()) < len(whole.splitlines())
+    assert "You hold" not in around
+    blue = text(PRESENTATION.board(view, game.game_map, palette, "green", focus="blue"))
+    assert [n for n in game.game_map.names if f" in {n}," in blue] == ["Elantris", "Roshar", "Scadrial"]
+    assert "blue" in PRESENTATION.focus_names(view, game.game_map)

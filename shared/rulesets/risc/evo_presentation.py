@@ -277,19 +277,36 @@ def _territory_text(name: str, t: EvoTerritory, game_map: GameMap, view: EvoView
             f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n")
 
 
-def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, placing: dict[str, int]) -> Fragments:
+def focused(view: EvoView, game_map: GameMap, focus: str) -> list[str]:
+    """What `board NAME` shows: a territory and its neighbours, a player's territories (as far as the player sees
+    them), or a continent's."""
+    if focus in game_map:
+        return [focus, *game_map.neighbours_in_order(focus)]
+    if focus in view.players:
+        return [n for n in game_map.names
+                if view.territories[n].fog != "unknown" and view.territories[n].owner == focus]
+    return [n for n in game_map.names if game_map.territory(n).continent == focus]
+
+
+def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, placing: dict[str, int],
+          focus: str | None = None) -> Fragments:
+    """Stocks and technology levels, then the territories by holder (the player's first), then those never seen.
+    `focus`: a territory with its neighbours, a player or a continent alone, without the stocks."""
+    shown = set(game_map.names if focus is None else focused(view, game_map, focus))
+    if focus is not None and not shown:
+        return line(*palette.name(focus, you), ("", " holds no territory you can see."))
     out: Fragments = []
     me = view.players.get(you) if you is not None else None
-    if me is not None and me.food is not None:
+    if focus is None and me is not None and me.food is not None:
         step = research_cost(me.tech_level)
         research = f" (research to {me.tech_level + 1}: {step} technology)" if step is not None else ""
         out.append(("class:title", f"You hold {me.food} food and {me.technology} technology; maximum technology "
                                    f"level {me.tech_level}{research}"
                                    + (", cloaking learnt" if me.cloaking else "") + "\n"))
     others = [f"{p} {s.tech_level}" for p, s in view.players.items() if p != you and not s.eliminated]
-    if others:
+    if others and focus is None:
         out.append(("class:muted", "Technology levels: " + ", ".join(others) + "\n"))
-    if view.following is not None:
+    if view.following is not None and focus is None:
         out.append(("class:muted", f"Following {view.following}'s sight.\n"))
     owners: list[str | None] = list(palette.players)
     if you in owners:
@@ -298,7 +315,7 @@ def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, p
     owners.append(None)
     for owner in owners:
         held = [n for n in game_map.names
-                if view.territories[n].fog != "unknown" and view.territories[n].owner == owner]
+                if n in shown and view.territories[n].fog != "unknown" and view.territories[n].owner == owner]
         if not held:
             continue
         if out:
@@ -309,7 +326,7 @@ def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, p
             if placing.get(name):
                 text = text.replace(f" in {name},", f" (+{placing[name]} to place) in {name},", 1)
             out.append(("class:muted" if view.territories[name].fog == "memory" else "", text))
-    never = [n for n in game_map.names if view.territories[n].fog == "unknown"]
+    never = [n for n in game_map.names if n in shown and view.territories[n].fog == "unknown"]
     if never:
         if out:
             out.append(("", "\n"))

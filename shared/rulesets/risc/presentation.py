@@ -329,7 +329,7 @@ class RiscPresentation(Presentation):
         `focus`: a territory (with its neighbours), a player or a continent alone. Evolutions 2 and 3 have a
         board of their own (levels, stocks, fog)."""
         if isinstance(view, EvoView):
-            return evo_presentation.board(view, game_map, palette, you, _placing(view, orders))
+            return evo_presentation.board(view, game_map, palette, you, _placing(view, orders), focus)
         names = list(game_map.names)
         if focus is not None:
             if focus in game_map:
@@ -384,7 +384,7 @@ class RiscPresentation(Presentation):
         return super().no_picture(view, game_map)
 
     def focus_names(self, view: Any, game_map: GameMap) -> Sequence[str]:
-        players = list(view.players) if isinstance(view, RiscView) else []
+        players = list(view.players) if isinstance(view, RiscView | EvoView) else []
         return [*game_map.names, *players, *(c.name for c in game_map.continents)]
 
     def summary(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
