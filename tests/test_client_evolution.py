@@ -110,3 +110,15 @@ async def test_what_the_orders_leave_of_food_and_technology_goes_down_with_each_
         assert "Withdrew order 4: research" in shown
         assert f"{figures[3][0]} food, {figures[3][1]} technology left" in plain(alice.app._toolbar())
         await bob.close()
+
+
+async def test_asking_to_send_more_units_than_there_are_is_refused_by_the_server_in_its_words() -> None:
+    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+        _, bob = await evolution_game(server, alice, 2)
+        tracker = alice.app.tracker
+        assert tracker is not None
+        source, friend, _ = plan(evo_view(alice), tracker.followed.game_map)
+        there = evo_view(alice).territories[source].units
+        shown = await alice.type(f"move 200 {source} {friend}")
+        assert shown == (f"Refused: {source} has {there} level-0 units left to send, the order asks for 200\n"), shown
+        await bob.close()

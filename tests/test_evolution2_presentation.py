@@ -23,7 +23,17 @@ from shared.rulesets.risc.evo_orders import (
 )
 from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.resources import Land
-from tests.evolution_support import RISC, SEED_OWNERS, SEED_UNITS, issued, levels, make_game, seed_game, seed_map
+from tests.evolution_support import (
+    RISC,
+    SEED_OWNERS,
+    SEED_UNITS,
+    issued,
+    levels,
+    make_game,
+    refusal,
+    seed_game,
+    seed_map,
+)
 
 PRESENTATION = RISC.presentation
 COMMANDS = {c.name: c for c in PRESENTATION.commands}
@@ -68,10 +78,12 @@ def test_E3_counts_may_name_their_levels() -> None:
         assert isinstance(parse(wrong), ParseError), wrong
 
 
-def test_E3_asking_for_more_units_than_are_left_says_how_many_there_are() -> None:
-    result = parse("move 50 Narnia Oz")
-    assert isinstance(result, ParseError)
-    assert result.message == "Narnia has 9 units left to send (3 L0, 4 L1, 2 L3), you asked for 50"
+def test_E3_asking_for_more_units_than_are_left_is_left_to_the_rules_to_refuse() -> None:
+    """The client decides no rule: it sends the order, and the server's refusal says what is wrong."""
+    (order,) = parse("move 50 Narnia Oz")
+    assert order == LevelMoveOrder(50, 0, "Narnia", "Oz")
+    assert refusal(game_with_narnia(), "green", order).message == \
+        "Narnia has 3 level-0 units left to send, the order asks for 50"
     (order,) = parse("move 5 Elantris Oz")  # not green's: the rules say so
     assert order == LevelMoveOrder(5, 0, "Elantris", "Oz")
 

@@ -138,10 +138,8 @@ def parse_move_or_attack(command_name: str, words: list[str], context: Context, 
         taken = lowest_first(left, wanted)
         if wanted < 1 or source not in game.board.owner or game.board.owner[source] != context.you:
             return [cls(wanted, 0, source, target)]  # the rules say what is wrong with it
-        if sum(n for _, n in taken) < wanted:
-            detail = short_levels(left)
-            return ParseError(f"{source} has {units(sum(left))} left to send{f' ({detail})' if detail else ''}, "
-                              f"you asked for {wanted}")
+        if sum(n for _, n in taken) < wanted:  # more than there is: the server says so, in the rules' words
+            return [cls(wanted, taken[0][0] if taken else 0, source, target)]
         return [cls(n, level, source, target) for level, n in taken]
     return [cls(n, level if level is not None else 0, source, target) for n, level in asked]
 
