@@ -381,9 +381,14 @@ class ClientApp:
             return spoken.get(field.removeprefix("options."), field.removeprefix("options."))
 
         try:
+            if ruleset is not None:  # the rule set's own options and number of players, before the protocol's
+                fewest, most = ruleset.player_counts(ruleset.options(options))
+                players = values.get("players", GameSettings.model_fields["players"].default)
+                if not fewest <= players <= most:
+                    problem = wording.player_count(ruleset.title, fewest, most, players)
+                    self.error(f"Those settings will not do: {problem}.")
+                    return
             settings = GameSettings.model_validate(values)
-            if ruleset is not None:
-                ruleset.options(settings.options)
         except ValidationError as exc:
             self.error(f"Those settings will not do: {wording.problems(exc, word=word)}.")
             return
