@@ -30,6 +30,7 @@ from client.render import Fragments
 from client.session import Followed, Session
 from client.tokens import Seat, SeatStore
 from client.tracker import Tracker
+from shared.game import grammar
 from shared.game.presentation import Context, wrap
 from shared.protocol import messages as msg
 from shared.protocol import wording
@@ -286,6 +287,8 @@ class ClientApp:
         match command:
             case cmd.Empty():
                 pass
+            case cmd.Help("create", detail):
+                await self._help_create(detail, setting)
             case cmd.Help(topic):
                 self.show(cmd.help_text(topic, setting))
             case cmd.Quit():
@@ -358,6 +361,26 @@ class ClientApp:
             self.show("Maps (create MAP ...):\n" + "\n".join(lines))
         else:
             self._refused(reply)
+
+    async def _help_create(self, only: str | None, setting: cmd.Setting) -> None:
+        """`help create`: the command, then the games the server plays and their options as the server describes
+        them (`help create NAME`: one game's)."""
+        text = cmd.help_text("create", setting)
+        reply = await self._call(self.session.request(msg.ListRuleSets()))
+        if not isinstance(reply, msg.RuleSets):
+            self.show(text)
+            self._refused(reply)
+            return
+        known = [r.name for r in reply.rulesets]
+        if only is not None:
+            found = grammar.name(only, known, "game")
+            if isinstance(found, grammar.ParseError):
+                self.show(text)
+                self.error(f"{found} (this server plays {', '.join(known)})")
+                return
+            only = found
+        words = {name: r.presentation.option_words for name, r in RULESETS.items()}
+        self.show(text + render.create_help(reply.rulesets, words, only))
 
     async def _do_create(self, command: cmd.Create) -> None:
         ruleset_name = command.ruleset or DEFAULT_RULESET

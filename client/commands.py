@@ -57,7 +57,8 @@ SPECS: tuple[Spec, ...] = (
     Spec("maps", (), "maps", "maps", "list the server's maps"),
     Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [OPTION=VALUE]...",
          "create seed 3 time=120",
-         "create a game and take a seat in it (rules: the game, e.g. risc; options: help create)",
+         "create a game and take a seat in it (rules=NAME: which game, risc by default; help create lists each "
+         "game's options, help create NAME one game's)",
          (Arg.MAP, Arg.NUMBER, Arg.OPTION, Arg.OPTION, Arg.OPTION, Arg.OPTION)),
     Spec("join", ("j",), "join GAME [GROUP]", "join 3fa2c1", "take a free seat in a game (GROUP: the starting group, "
          "when the game lets players choose)", (Arg.GAME, Arg.NUMBER)),
@@ -90,6 +91,8 @@ SPECS: tuple[Spec, ...] = (
 @dataclass(frozen=True)
 class Help:
     topic: str | None = None
+    detail: str | None = None
+    """What `help create` narrows to: one rule set's options (`help create warzone`)."""
 
 
 @dataclass(frozen=True)
@@ -498,10 +501,14 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         return Issue(found.name, tuple(orders))
     spec = found
     if spec.name == "help":
-        if args:
-            topic = resolve_command(args[0], setting)
-            return topic if isinstance(topic, ParseError) else Help(topic.name)
-        return Help()
+        if not args:
+            return Help()
+        topic = resolve_command(args[0], setting)
+        if isinstance(topic, ParseError):
+            return topic
+        if len(args) > 1 and topic.name != "create":
+            return ParseError(f"help explains one command at a time; {_usage(spec, setting)}")
+        return Help(topic.name, " ".join(args[1:]) or None)
     if spec.name in ("join", "watch"):
         if not args:
             return ParseError(f"{spec.name} needs a game; {_usage(spec, setting)} (games lists them)")

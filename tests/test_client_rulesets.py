@@ -108,3 +108,24 @@ async def test_report_in_classic_risk_tells_everything_since_the_player_s_previo
         assert f"Alice (you) reinforces {mine} with {view.reinforcements}" in report
         assert "Alice (you) ends the attacks." in report and "Alice (you) does not fortify" in report
         assert "places an army" not in report
+
+
+async def test_help_create_lists_each_game_s_options_as_the_server_describes_them() -> None:
+    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.expect("No games yet")
+        shown = await alice.type("help create")
+        assert "options: help create)" not in shown
+        for game in ("risc", "warzone", "classic", "grid"):
+            assert f"rules={game}" in shown, game
+        assert "  risc " in shown and "RISC (the default)" in shown
+        for option in ("units=N", "neutral=N", "choose", "evolution=N", "initial_cards=N",
+                       "card_schedule=seed|increasing|fixed", "troops=N"):
+            assert f"\n  {option} " in shown or f"\n  {option}\n" in shown, option
+        risc = shown.split("Options of RISC")[1].split("Options of")[0]
+        assert "initial_units" not in risc, "RISC's options are named as the client takes them"
+        assert "default 10 per starting territory" in shown and "1 to 3, default 1" in shown
+        one = await alice.type("help create warz")
+        assert "Options of Warzone (rules=warzone)" in one and "initial_cards=N" in one
+        assert "Options of RISC" not in one and "evolution=N" not in one
+        unknown = await alice.type("help create chess")
+        assert 'no game matches "chess"' in unknown and "this server plays classic, grid, risc, warzone" in unknown
