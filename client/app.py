@@ -53,11 +53,21 @@ def fit(parts: list[tuple[str, int]], width: int) -> str:
 
 
 def name_problem(name: str) -> str | None:
-    """Why the server would refuse this player name, said before asking it."""
+    """Why this player name will not do, said before asking the server: one the server would refuse, or one that
+    looks like a command (`join 6da` typed where the client asked for a name), which other players would read as
+    one."""
     try:
         _NAME.validate_python(name)
-    except ValidationError:
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        if errors and errors[0].get("type") == "value_error":  # a character players could not see, said by name
+            return wording.plain(errors[0])
         return "a name has 1 to 20 letters, digits, spaces, . ' - or _, and does not start or end with a space"
+    words = name.casefold().split()
+    commands = {word for spec in cmd.SPECS for word in (spec.name, *spec.aliases)}
+    if words and (name.casefold() in commands or (words[0] in commands and len(words) > 1)):
+        return (f'"{name}" looks like a command, not a name: type the name the other players will know you by '
+                "(such as Alice); commands come after, at the lobby> prompt")
     return None
 
 
@@ -194,7 +204,7 @@ class ClientApp:
     async def _ask_name(self) -> str | None:
         while True:
             typed = await self._ask("Your name: ")
-            if typed is None:
+            if typed is None or typed.casefold() in ("quit", "exit"):
                 return None
             problem = name_problem(typed)
             if problem is None:
