@@ -35,6 +35,9 @@ class Tracker:
     _told: list[Any] = field(default_factory=list)
     """In a game played turn by turn, the game's events since the viewer's previous turn began (a spectator's:
     since the previous round began): `report` shows them again."""
+    _others_acted: int = 0
+    """In a game played turn by turn, how many updates told of other players' actions: a new stage of play even
+    when whose turn it is looks the same (the others played between two updates)."""
     _starts: list[int] = field(default_factory=list)
     """Where in `_told` each turn of the viewer (a spectator: each round) began, the last two."""
 
@@ -103,6 +106,9 @@ class Tracker:
         if own_events:
             self.last_report = own_events
         self._told += own_events
+        if presentation is not None and f.game is not None and not f.game.simultaneous \
+                and any(presentation.actor(e) not in (None, f.player) for e in own_events):
+            self._others_acted += 1
         out += self._comings_and_goings(palette)
         if any(isinstance(e, RematchDeclined) for e in entries):
             out += self._rematch_outlook()
@@ -113,7 +119,7 @@ class Tracker:
                                            f"player{'s' if game.free != 1 else ''}.\n"))
             return FormattedText(out)
         self._record()
-        stage = (presentation.stage_key(f.view), game.status, f.awaited, f.turn)
+        stage = (presentation.stage_key(f.view), game.status, f.awaited, f.turn, self._others_acted)
         if stage != self._stage or update.snapshot:
             before, self._stage = self._stage, stage
             if not game.simultaneous and self._turn_began(before, stage):
@@ -200,7 +206,7 @@ class Tracker:
         """Whether, in a game played turn by turn, a turn of the viewer's (a spectator: a round) begins now."""
         f = self.followed
         if f.player is not None and not f.lost:
-            return f.awaited and (before is None or not before[2] or before[3] != now[3])
+            return f.awaited and (before is None or not before[2] or before[3] != now[3] or before[4] != now[4])
         return before is None or bool(before[3] != now[3])
 
     def report(self) -> tuple[str, list[Any]]:

@@ -188,6 +188,13 @@ class Presentation(ABC):
         """The board is shown again when this changes (a new turn, a new phase)."""
         return None
 
+    def actor(self, event: Any) -> str | None:
+        """Who acted, for one of the rule set's events (None: nobody in particular). In a game played turn by turn,
+        a player's turn begins anew when the game comes back to them after others acted, even when the client never
+        saw the turn pass (the others played at once). The event's `player` by default."""
+        player = getattr(event, "player", None)
+        return player if isinstance(player, str) else None
+
     def hint(self, view: Any, game_map: GameMap, you: str | None, awaited: bool) -> Fragments:
         """What the player can do now, shown when a new stage begins and they are awaited."""
         return []

@@ -369,6 +369,13 @@ class ClassicPresentation(Presentation):
             out += [("", "  "), (palette.style(name), shown.ljust(width)), ("", f"  {text}  {state}".rstrip() + "\n")]
         return out
 
+    def actor(self, event: Any) -> str | None:
+        if isinstance(event, PlayerEliminated):
+            return event.by
+        if isinstance(event, MissionChanged | GameWon):
+            return None  # what follows someone's action, not one
+        return super().actor(event)
+
     def stage_key(self, view: ClassicView) -> Any:
         return view.phase, view.turn, view.active
 

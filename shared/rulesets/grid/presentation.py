@@ -218,6 +218,13 @@ class GridPresentation(Presentation):
                     ("", f": {state.territories} territories, {_troops(state.troops)}{status}\n")]
         return out
 
+    def actor(self, event: Any) -> str | None:
+        if isinstance(event, PlayerEliminated):
+            return event.by
+        if isinstance(event, GameWon):
+            return None
+        return super().actor(event)
+
     def stage_key(self, view: GridView) -> Any:
         return view.phase, view.turn, view.active
 
