@@ -64,7 +64,7 @@ async def test_classic_risk_prints_the_board_when_the_player_s_turn_comes_not_af
         placed = until_her_turn.count(" places an army on ")
         assert placed > 20, until_her_turn  # the computer players placed theirs one at a time...
         assert until_her_turn.count("Players: ") == 1, until_her_turn  # ...and the board came once: her turn
-        assert "Alice (you) places the rest of their armies" in until_her_turn
+        assert "Alice (you) places the rest of your armies" in until_her_turn
 
 
 async def test_the_grid_game_prints_the_board_once_a_round_of_deployment() -> None:
@@ -91,7 +91,7 @@ async def test_report_in_classic_risk_tells_everything_since_the_player_s_previo
         until_her_turn = await alice.expect("reinforce COUNTRY NUM", timeout=10)
         report = await alice.type("report")
         assert report.startswith("Since your previous turn began:\n"), report
-        assert "Alice (you) places the rest of their armies" in report
+        assert "Alice (you) places the rest of your armies" in report
         assert report.count(" places an army on ") == until_her_turn.count(" places an army on ")
         assert report.count(" reinforces with ") == until_her_turn.count(" reinforces with ")
 

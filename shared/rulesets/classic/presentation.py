@@ -215,7 +215,8 @@ class ClassicPresentation(Presentation):
             return line(*who, ("", f" places an army on {event.country}."))
         if isinstance(event, ArmiesPlaced):
             where = ", ".join(f"{n} on {name}" for name, n in event.placed)
-            return line(*who, ("", f" places the rest of their armies: {where or 'none left'}."))
+            whose = "your" if event.player == you else "their"
+            return line(*who, ("", f" places the rest of {whose} armies: {where or 'none left'}."))
         if isinstance(event, CapitalChosen):
             return line(*who, ("", f" chooses {event.country} as capital."))
         if isinstance(event, TurnStarted):
