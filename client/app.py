@@ -30,6 +30,7 @@ from client.render import Fragments
 from client.session import Followed, Session
 from client.tokens import Seat, SeatStore
 from client.tracker import Tracker
+from shared.game import grammar
 from shared.game.presentation import Context, wrap
 from shared.protocol import messages as msg
 from shared.protocol import wording
@@ -52,11 +53,21 @@ def fit(parts: list[tuple[str, int]], width: int) -> str:
 
 
 def name_problem(name: str) -> str | None:
-    """Why the server would refuse this player name, said before asking it."""
+    """Why this player name will not do, said before asking the server: one the server would refuse, or one that
+    looks like a command (`join 6da` typed where the client asked for a name), which other players would read as
+    one."""
     try:
         _NAME.validate_python(name)
-    except ValidationError:
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        if errors and errors[0].get("type") == "value_error":  # a character players could not see, said by name
+            return wording.plain(errors[0])
         return "a name has 1 to 20 letters, digits, spaces, . ' - or _, and does not start or end with a space"
+    words = name.casefold().split()
+    commands = {word for spec in cmd.SPECS for word in (spec.name, *spec.aliases)}
+    if words and (name.casefold() in commands or (words[0] in commands and len(words) > 1)):
+        return (f'"{name}" looks like a command, not a name: type the name the other players will know you by '
+                "(such as Alice); commands come after, at the lobby> prompt")
     return None
 
 
@@ -193,7 +204,7 @@ class ClientApp:
     async def _ask_name(self) -> str | None:
         while True:
             typed = await self._ask("Your name: ")
-            if typed is None:
+            if typed is None or typed.casefold() in ("quit", "exit"):
                 return None
             problem = name_problem(typed)
             if problem is None:
@@ -222,8 +233,10 @@ class ClientApp:
         if t is None:
             return cmd.Setting(games=games)
         f = t.followed
+        ruleset = f.ruleset
+        simultaneous = f.game.simultaneous if f.game is not None else ruleset is None or ruleset.simultaneous
         return cmd.Setting(t.presentation, Context(f.game_map, f.view, f.player, tuple(f.orders)), games,
-                           f.players())
+                           f.players(), simultaneous)
 
     def phase(self) -> str | None:
         t = self.tracker
@@ -284,6 +297,8 @@ class ClientApp:
         match command:
             case cmd.Empty():
                 pass
+            case cmd.Help("create", detail):
+                await self._help_create(detail, setting)
             case cmd.Help(topic):
                 self.show(cmd.help_text(topic, setting))
             case cmd.Quit():
@@ -357,6 +372,26 @@ class ClientApp:
         else:
             self._refused(reply)
 
+    async def _help_create(self, only: str | None, setting: cmd.Setting) -> None:
+        """`help create`: the command, then the games the server plays and their options as the server describes
+        them (`help create NAME`: one game's)."""
+        text = cmd.help_text("create", setting)
+        reply = await self._call(self.session.request(msg.ListRuleSets()))
+        if not isinstance(reply, msg.RuleSets):
+            self.show(text)
+            self._refused(reply)
+            return
+        known = [r.name for r in reply.rulesets]
+        if only is not None:
+            found = grammar.name(only, known, "game")
+            if isinstance(found, grammar.ParseError):
+                self.show(text)
+                self.error(f"{found} (this server plays {', '.join(known)})")
+                return
+            only = found
+        words = {name: r.presentation.option_words for name, r in RULESETS.items()}
+        self.show(text + render.create_help(reply.rulesets, words, only))
+
     async def _do_create(self, command: cmd.Create) -> None:
         ruleset_name = command.ruleset or DEFAULT_RULESET
         ruleset = RULESETS.get(ruleset_name)
@@ -379,9 +414,14 @@ class ClientApp:
             return spoken.get(field.removeprefix("options."), field.removeprefix("options."))
 
         try:
+            if ruleset is not None:  # the rule set's own options and number of players, before the protocol's
+                fewest, most = ruleset.player_counts(ruleset.options(options))
+                players = values.get("players", GameSettings.model_fields["players"].default)
+                if not fewest <= players <= most:
+                    problem = wording.player_count(ruleset.title, fewest, most, players)
+                    self.error(f"Those settings will not do: {problem}.")
+                    return
             settings = GameSettings.model_validate(values)
-            if ruleset is not None:
-                ruleset.options(settings.options)
         except ValidationError as exc:
             self.error(f"Those settings will not do: {wording.problems(exc, word=word)}.")
             return
@@ -534,7 +574,8 @@ class ClientApp:
                 shown = "; ".join(presentation.describe(o) if presentation else str(o) for _, o in accepted)
                 first, last = accepted[0][0], accepted[-1][0]
                 note = f"Order {first}: {shown}." if first == last else f"Orders {first}-{last}: {shown}."
-                extra = presentation.status(t.view, t.player, t.followed.orders) if presentation else ""
+                extra = presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map) \
+                    if presentation else ""
                 self.show(note + (f" {extra[0].upper()}{extra[1:]}." if extra else ""), "class:ok")
 
     async def _do_orders(self) -> None:
@@ -545,7 +586,8 @@ class ClientApp:
         if self._refused(reply) or not isinstance(reply, msg.Orders):
             return
         self.show(render.order_list(t.followed.orders, t.presentation, reply.committed))
-        extra = t.presentation.status(t.view, t.player, t.followed.orders) if t.presentation else ""
+        extra = t.presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map) \
+            if t.presentation else ""
         if extra and not reply.committed:
             self.show(f"{extra[0].upper()}{extra[1:]}.", "class:hint")
 
@@ -594,10 +636,13 @@ class ClientApp:
         if isinstance(command, cmd.History):
             self.show(render.history_table(t.history, f.players(), t.palette()))
         elif isinstance(command, cmd.Report):
-            if not t.last_report or t.presentation is None:
+            heading, told = t.report()
+            if not told or t.presentation is None:
                 self.show("No turn has been played yet.", "class:muted")
             else:
-                self.show(t.presentation.events(t.last_report, t.palette(), f.player))
+                if heading:
+                    self.show(heading, "class:title")
+                self.show(t.presentation.events(told, t.palette(), f.player))
         elif f.view is None or f.game_map is None or t.presentation is None:
             self.show("The game has not started yet.", "class:muted")
         elif isinstance(command, cmd.Board):
@@ -617,8 +662,7 @@ class ClientApp:
         columns, rows = self.size()
         picture = t.presentation.picture(f.view, f.game_map, t.palette(), f.player, columns - 1, rows - 4)
         if picture is None:
-            self.show(f"{f.game_map.name} has no coordinates to draw it from: board lists its territories.",
-                      "class:muted")
+            self.show(t.presentation.no_picture(f.view, f.game_map), "class:muted")
         else:
             self.show(picture)
 

@@ -43,28 +43,38 @@ class Spec:
     summary: str
     args: tuple[Arg | ArgKind, ...] = ()
     in_game: bool = False
+    together: str = ""
+    """Set for a command of games whose players give their orders together and commit them (RISC, Warzone): why a
+    turn-by-turn game, where each order is carried out as it is given, does not offer it."""
 
+
+TURN_BY_TURN = ("{what}: in this game players take turns and each order is carried out as it is given (the hint "
+                "says how to end a phase or your turn)")
 
 SPECS: tuple[Spec, ...] = (
-    Spec("help", ("h", "?"), "help [COMMAND]", "help move", "list the commands, or explain one", (Arg.COMMAND,)),
+    Spec("help", ("h", "?"), "help [COMMAND]", "help create", "list the commands, or explain one", (Arg.COMMAND,)),
     Spec("games", ("ls",), "games", "games", "list the server's games"),
     Spec("maps", (), "maps", "maps", "list the server's maps"),
     Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [OPTION=VALUE]...",
          "create seed 3 time=120",
-         "create a game and take a seat in it (rules: the game, e.g. risc; options: help create)",
+         "create a game and take a seat in it (rules=NAME: which game, risc by default; help create lists each "
+         "game's options, help create NAME one game's)",
          (Arg.MAP, Arg.NUMBER, Arg.OPTION, Arg.OPTION, Arg.OPTION, Arg.OPTION)),
     Spec("join", ("j",), "join GAME [GROUP]", "join 3fa2c1", "take a free seat in a game (GROUP: the starting group, "
          "when the game lets players choose)", (Arg.GAME, Arg.NUMBER)),
     Spec("watch", (), "watch GAME [PLAYER]", "watch 3fa2c1", "follow a game as a spectator (PLAYER: see with their "
          "eyes, where the game allows it)", (Arg.GAME, Arg.PLAYER)),
-    Spec("orders", ("o", "list"), "orders", "orders", "list the orders you issued this turn", (), True),
+    Spec("orders", ("o", "list"), "orders", "orders", "list the orders you issued this turn", (), True,
+         TURN_BY_TURN.format(what="there are no orders waiting to be listed")),
     Spec("withdraw", ("w", "undo"), "withdraw K|all", "withdraw 2", "take back your order number K (see orders), "
-         "or all of them", (Arg.NUMBER,), True),
-    Spec("done", ("d", "commit"), "done", "done", "commit: your orders are final for this turn", (), True),
+         "or all of them", (Arg.NUMBER,), True, TURN_BY_TURN.format(what="an order cannot be taken back")),
+    Spec("done", ("d", "commit"), "done", "done", "commit: your orders are final for this turn", (), True,
+         TURN_BY_TURN.format(what="there is nothing to commit")),
     Spec("board", ("b",), "board [NAME]", "board Oz", "show the board, or one territory (with its neighbours), "
          "player or continent", (Arg.FOCUS,), True),
     Spec("map", (), "map", "map", "draw the map from its coordinates: who holds what, where", (), True),
-    Spec("report", ("r",), "report", "report", "the last turn's report again", (), True),
+    Spec("report", ("r",), "report", "report", "the last turn's report again (in a game played turn by turn: "
+         "everything since your previous turn began)", (), True),
     Spec("summary", ("s",), "summary", "summary", "what each player holds, the turn, who is awaited", (), True),
     Spec("history", (), "history", "history", "each player's territories and units, turn by turn", (), True),
     Spec("handover", (), "handover PLAYER", "handover Bob", "vote to let the computer play for a player who has "
@@ -81,6 +91,8 @@ SPECS: tuple[Spec, ...] = (
 @dataclass(frozen=True)
 class Help:
     topic: str | None = None
+    detail: str | None = None
+    """What `help create` narrows to: one rule set's options (`help create warzone`)."""
 
 
 @dataclass(frozen=True)
@@ -210,6 +222,9 @@ class Setting:
     context: Context = field(default_factory=Context)
     games: Sequence[str] = ()
     players: Sequence[str] = ()
+    simultaneous: bool = True
+    """Whether the game on screen is one whose players give their orders together (RISC, Warzone) rather than turn by
+    turn (classic Risk, the grid game): only those have orders to list, withdraw and commit."""
 
 
 def focus_names(setting: Setting) -> list[str]:
@@ -221,7 +236,9 @@ def focus_names(setting: Setting) -> list[str]:
 
 
 def order_commands(setting: Setting) -> tuple[OrderCommand, ...]:
-    return setting.presentation.commands if setting.presentation is not None else ()
+    """The game on screen's order commands: those of its variant (a RISC game's evolution), none in the lobby."""
+    presentation = setting.presentation
+    return presentation.game_commands(setting.context.view) if presentation is not None else ()
 
 
 def show_commands(setting: Setting) -> tuple[ShowCommand, ...]:
@@ -231,16 +248,38 @@ def show_commands(setting: Setting) -> tuple[ShowCommand, ...]:
 AnyCommand = Spec | OrderCommand | ShowCommand
 
 
+def client_commands(setting: Setting) -> tuple[Spec, ...]:
+    """The client's own commands that the game on screen offers (all of them in the lobby)."""
+    return tuple(spec for spec in SPECS if setting.simultaneous or not spec.together)
+
+
+def offered_commands(setting: Setting) -> tuple[AnyCommand, ...]:
+    """Every command a player may type here, the game's own first: what help lists and what is read. No two share
+    a name or a short form (tests/test_client_commands.py checks every rule set)."""
+    return (*order_commands(setting), *show_commands(setting), *client_commands(setting))
+
+
 def _words(setting: Setting) -> dict[str, AnyCommand]:
     found: dict[str, AnyCommand] = {}
-    game_commands: list[OrderCommand | ShowCommand] = [*order_commands(setting), *show_commands(setting)]
-    for command in game_commands:
+    for command in offered_commands(setting):
         for word in (command.name, *command.aliases):
-            found.setdefault(word, command)
-    for spec in SPECS:
-        for word in (spec.name, *spec.aliases):
-            found.setdefault(word, spec)
+            found.setdefault(word.casefold(), command)
     return found
+
+
+def _not_offered(word: str, setting: Setting) -> ParseError | None:
+    """A command this game does not offer (one of the client's, or an order of another variant of the rule set),
+    named in full or by its short form: why not."""
+    for spec in SPECS:
+        if spec not in client_commands(setting) and word in (spec.name, *spec.aliases):
+            return ParseError(spec.together)
+    presentation = setting.presentation
+    if presentation is not None:
+        offered = order_commands(setting)
+        for command in presentation.commands:
+            if command not in offered and word in (command.name, *command.aliases):
+                return ParseError(presentation.unavailable(command, setting.context.view))
+    return None
 
 
 def resolve_command(word: str, setting: Setting | None = None) -> AnyCommand | ParseError:
@@ -250,6 +289,9 @@ def resolve_command(word: str, setting: Setting | None = None) -> AnyCommand | P
     words = _words(setting)
     if wanted in words:
         return words[wanted]
+    hidden = _not_offered(wanted, setting)
+    if hidden is not None:
+        return hidden
     names = sorted({c.name for c in words.values()})
     prefixed = [name for name in names if name.startswith(wanted)]
     if len(prefixed) == 1:
@@ -286,12 +328,88 @@ def suggestion(word: str, names: Sequence[str]) -> str:
     return f" (did you mean {' or '.join(close)}?)"
 
 
-def _usage(spec: Spec | OrderCommand) -> str:
-    return f"usage: {spec.usage}, e.g. {spec.example}"
+def _usage(spec: Spec | OrderCommand, setting: Setting | None = None) -> str:
+    return f"usage: {spec.usage}, e.g. {example(spec, setting or Setting())}"
 
 
-def _example(command: AnyCommand) -> str:
-    return command.usage if isinstance(command, ShowCommand) else command.example
+TERRITORY_KINDS = (ArgKind.OWN, ArgKind.TARGET, ArgKind.ENEMY, ArgKind.TERRITORY)
+
+
+def example(command: AnyCommand, setting: Setting) -> str:
+    """A command's example in the words of the game on screen: its territories (one of the player's own where the
+    command wants one, a neighbour of it held by someone else where it attacks...) and its players, rather than
+    the names of the map and players the rule set's help was written with. As written without a game."""
+    if isinstance(command, ShowCommand):
+        return command.usage
+    if isinstance(command, Spec):
+        return _spec_example(command, setting)
+    context, presentation = setting.context, setting.presentation
+    game_map = context.game_map
+    if game_map is None or presentation is None:
+        return command.example
+    owners = presentation.owners(context.view) if context.view is not None else None
+    you = context.you
+    mine = [n for n in game_map.names if owners is not None and you is not None and owners.get(n) == you]
+
+    def others(name: str) -> list[str]:
+        """The neighbours of `name` that are not the player's (all of them when who holds what is unknown)."""
+        return [n for n in game_map.neighbours_in_order(name) if n not in mine or not mine]
+
+    def friends(name: str) -> list[str]:
+        return [n for n in game_map.neighbours_in_order(name) if n in mine]
+
+    words = command.example.split()
+    kinds = [k for k in command.args[:len(words) - 1]]
+    places = [i for i, k in enumerate(kinds) if k in TERRITORY_KINDS]
+    used: list[str] = []
+    out = [words[0]]
+    for index, word in enumerate(words[1:]):
+        kind = kinds[index] if index < len(kinds) else None
+        if kind is ArgKind.PLAYER:
+            rivals = [p for p in setting.players if p != you]
+            out.append(rivals[0] if rivals else word)
+            continue
+        if kind not in TERRITORY_KINDS:
+            out.append(word)
+            continue
+        after = next((kinds[i] for i in places if i > index), None)
+        source = used[-1] if used else None
+        if source is None:
+            pool = list(mine or game_map.names) if kind is not ArgKind.ENEMY else \
+                [n for n in game_map.names if n not in mine and (not mine or any(n in others(m) for m in mine))]
+            wanted = {ArgKind.ENEMY: others, ArgKind.TARGET: friends}.get(after) if after is not None else None
+            fitting = [n for n in pool if wanted is None or wanted(n)]
+            choice = (fitting or pool or list(game_map.names))[0]
+        else:
+            near = {ArgKind.ENEMY: others(source), ArgKind.TARGET: friends(source) or
+                    list(game_map.neighbours_in_order(source)), ArgKind.OWN: [n for n in mine if n != source],
+                    ArgKind.TERRITORY: list(game_map.neighbours_in_order(source))}[kind]
+            choice = next((n for n in near if n not in used), None) or \
+                next(n for n in game_map.names if n not in used)
+        used.append(choice)
+        out.append(f'"{choice}"' if " " in choice else choice)
+    return " ".join(out)
+
+
+def _spec_example(spec: Spec, setting: Setting) -> str:
+    if spec.name == "help":
+        first = next(iter(order_commands(setting)), None)
+        return f"help {first.name if first is not None else 'create'}"
+    game_map, you = setting.context.game_map, setting.context.you
+    if spec.name == "board" and game_map is not None:
+        owners = setting.presentation.owners(setting.context.view) \
+            if setting.presentation is not None and setting.context.view is not None else None
+        mine = [n for n in game_map.names if owners is not None and owners.get(n) == you]
+        name = (mine or list(game_map.names))[0]
+        return f'board "{name}"' if " " in name else f"board {name}"
+    if spec.name == "handover":
+        rivals = [p for p in setting.players if p != you]
+        return f"handover {rivals[0]}" if rivals else spec.example
+    return spec.example
+
+
+def _example(command: AnyCommand, setting: Setting) -> str:
+    return example(command, setting)
 
 
 def _game_id(text: str, games: Sequence[str]) -> str | ParseError:
@@ -341,12 +459,12 @@ def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseErro
         elif key == "map":
             values["map"] = value
         elif key == "players":
-            number = grammar.count(value, "players", _usage(spec))
+            number = grammar.count(value, "players", _usage(spec, setting))
             if isinstance(number, ParseError):
                 return number
             values["players"] = number
         elif key == "bots":
-            number = grammar.count(value, "bots", _usage(spec))
+            number = grammar.count(value, "bots", _usage(spec, setting))
             if isinstance(number, ParseError):
                 return number
             values["bots"] = number
@@ -354,9 +472,9 @@ def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseErro
             try:
                 values["turn_seconds"] = float(value.rstrip("s"))
             except ValueError:
-                return ParseError(f'time must be a number of seconds, not "{value}"; {_usage(spec)}')
+                return ParseError(f'time must be a number of seconds, not "{value}"; {_usage(spec, setting)}')
         elif not key or not value:
-            return ParseError(f'"{arg}" is not a setting (settings look like time=120); {_usage(spec)}')
+            return ParseError(f'"{arg}" is not a setting (settings look like time=120); {_usage(spec, setting)}')
         else:
             options[key] = _value(value)
     return Create(**values)
@@ -378,28 +496,33 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
             return ParseError(f"{found.name} is for a game in progress: join or watch one first")
         orders = setting.presentation.parse(found, args, setting.context)
         if isinstance(orders, ParseError):
-            return orders
+            ours = example(found, setting)  # the rule set's words say its help's example: say the game's
+            return ParseError(orders.message.replace(f"e.g. {found.example}", f"e.g. {ours}"))
         return Issue(found.name, tuple(orders))
     spec = found
     if spec.name == "help":
-        if args:
-            topic = resolve_command(args[0], setting)
-            return topic if isinstance(topic, ParseError) else Help(topic.name)
-        return Help()
+        if not args:
+            return Help()
+        topic = resolve_command(args[0], setting)
+        if isinstance(topic, ParseError):
+            return topic
+        if len(args) > 1 and topic.name != "create":
+            return ParseError(f"help explains one command at a time; {_usage(spec, setting)}")
+        return Help(topic.name, " ".join(args[1:]) or None)
     if spec.name in ("join", "watch"):
         if not args:
-            return ParseError(f"{spec.name} needs a game; {_usage(spec)} (games lists them)")
+            return ParseError(f"{spec.name} needs a game; {_usage(spec, setting)} (games lists them)")
         game_id = _game_id(args[0], setting.games)
         if isinstance(game_id, ParseError):
             return game_id
         if spec.name == "watch":
             if len(args) > 2:
-                return ParseError(_usage(spec))
+                return ParseError(_usage(spec, setting))
             return Watch(game_id, args[1] if len(args) == 2 else None)
         if len(args) > 2:
-            return ParseError(_usage(spec))
+            return ParseError(_usage(spec, setting))
         if len(args) == 2:
-            group = grammar.count(args[1], "the group", _usage(spec))
+            group = grammar.count(args[1], "the group", _usage(spec, setting))
             if isinstance(group, ParseError):
                 return group
             if group < 0:
@@ -410,10 +533,10 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         return _create(args, spec, setting)
     if spec.name == "withdraw":
         if len(args) != 1:
-            return ParseError(f"withdraw needs the number of one order (see orders), or all; {_usage(spec)}")
+            return ParseError(f"withdraw needs the number of one order (see orders), or all; {_usage(spec, setting)}")
         if args[0].casefold() in ("all", "*"):
             return Withdraw(None)
-        number = grammar.count(args[0], "the order number", _usage(spec))
+        number = grammar.count(args[0], "the order number", _usage(spec, setting))
         if isinstance(number, ParseError):
             return number
         return Withdraw(number)
@@ -427,11 +550,11 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         return focus if isinstance(focus, ParseError) else Board(focus)
     if spec.name == "handover":
         if len(args) != 1:
-            return ParseError(f"handover needs the player to hand over; {_usage(spec)}")
+            return ParseError(f"handover needs the player to hand over; {_usage(spec, setting)}")
         player = grammar.name(args[0], setting.players, "player")
         return player if isinstance(player, ParseError) else HandOverCommand(player)
     if args:
-        return ParseError(f"{spec.name} takes no arguments; {_usage(spec)}")
+        return ParseError(f"{spec.name} takes no arguments; {_usage(spec, setting)}")
     simple: dict[str, Command] = {
         "games": Games(), "maps": Maps(), "orders": ListOrders(), "done": Done(), "summary": Summary(),
         "map": MapPicture(), "report": Report(),
@@ -448,11 +571,11 @@ def help_text(topic: str | None = None, setting: Setting | None = None) -> str:
         if isinstance(found, ParseError):
             return str(found) + "\n"
         short = f" (short: {', '.join(found.aliases)})" if found.aliases else ""
-        return f"{found.usage}{short}\n  {found.summary}\n  e.g. {_example(found)}\n"
+        return f"{found.usage}{short}\n  {found.summary}\n  e.g. {_example(found, setting)}\n"
     width = 24
     lines: list[str] = []
     game_commands: list[AnyCommand] = [*order_commands(setting), *show_commands(setting)]
-    commands: list[AnyCommand] = [*game_commands, *SPECS]
+    commands: list[AnyCommand] = [*game_commands, *client_commands(setting)]
     if game_commands:
         lines.append("Orders in this game (territory names: any case, a unique prefix is enough, Tab completes):")
     for number, spec in enumerate(commands):
@@ -460,7 +583,7 @@ def help_text(topic: str | None = None, setting: Setting | None = None) -> str:
             lines.append("Commands (short forms in brackets):")
         short = f" [{', '.join(spec.aliases)}]" if spec.aliases else ""
         head = f"  {spec.usage}{short}"
-        text = f"{spec.summary}; e.g. {_example(spec)}"
+        text = f"{spec.summary}; e.g. {_example(spec, setting)}"
         if len(head) > width:
             lines += [head, " " * (width + 2) + text]
         else:

@@ -15,7 +15,7 @@ from typing import Protocol
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from client.commands import SPECS, Arg, Setting, Spec, focus_names, resolve_command, tokens
+from client.commands import Arg, Setting, Spec, client_commands, focus_names, order_commands, resolve_command, tokens
 from shared.game.presentation import ArgKind, OrderCommand
 
 CREATE_OPTIONS = ("rules=", "time=", "bots=", "players=")
@@ -101,10 +101,9 @@ class CommandCompleter(Completer):
     def _command_names(self, setting: Setting) -> list[str]:
         phase = self.candidates.phase()
         presentation = setting.presentation
-        orders = [c.name for c in (presentation.commands if presentation is not None else ())
-                  if not c.phases or phase is None or phase in c.phases]
+        orders = [c.name for c in order_commands(setting) if not c.phases or phase is None or phase in c.phases]
         shows = [c.name for c in (presentation.shows if presentation is not None else ())]
-        return sorted({*orders, *shows, *(s.name for s in SPECS)})
+        return sorted({*orders, *shows, *(s.name for s in client_commands(setting))})
 
     def _names(self, kind: Arg | ArgKind, setting: Setting) -> Sequence[str]:
         c = self.candidates

@@ -15,7 +15,7 @@ from prompt_toolkit.styles import Style
 from pydantic import BaseModel
 
 from shared.game.presentation import PLAYER_STYLES, Fragments, Palette, Presentation, units
-from shared.protocol.lobby import GameStatus, GameSummary
+from shared.protocol.lobby import DEFAULT_RULESET, GameStatus, GameSummary, RuleSetInfo
 from shared.protocol.log import (
     GameCreated,
     GameStarted,
@@ -202,3 +202,61 @@ def join_lines(parts: Iterable[Fragments]) -> Fragments:
     for part in parts:
         out += part
     return out
+
+
+def _option_shape(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> tuple[str, list[str], Any, Any]:
+    """An option's JSON Schema as (type, the words it takes, least, most)."""
+    for one in schema.get("anyOf", []):
+        if one.get("type") != "null":
+            return _option_shape({**one, **{k: v for k, v in schema.items() if k != "anyOf"}}, defs)
+    if "$ref" in schema:
+        target = defs.get(str(schema["$ref"]).rsplit("/", 1)[-1], {})
+        return _option_shape({**target, **{k: v for k, v in schema.items() if k != "$ref"}}, defs)
+    return (str(schema.get("type", "")), [str(c) for c in schema.get("enum", [])], schema.get("minimum"),
+            schema.get("maximum"))
+
+
+def option_lines(info: RuleSetInfo, words: Mapping[str, str]) -> list[str]:
+    """A rule set's options as a player types them on `create` (`words`: the short word the client takes for an
+    option), each with what it does, its values and its default."""
+    properties: Mapping[str, Any] = info.options.get("properties", {})
+    defs: Mapping[str, Any] = info.options.get("$defs", {})
+    spoken = {field: word for word, field in words.items()}
+    rows: list[tuple[str, str]] = []
+    for field_name, schema in properties.items():
+        word = spoken.get(field_name, field_name)
+        kind, choices, least, most = _option_shape(schema, defs)
+        description = str(schema.get("description", ""))
+        default = schema.get("default")
+        if default is None and "; null: " in description:
+            description, default = description.split("; null: ", 1)
+        if kind == "boolean":
+            typed, default = word, "yes" if default else "no"
+        elif choices:
+            typed = f"{word}={'|'.join(choices)}"
+        else:
+            typed = f"{word}=N"
+        span = f"{least} to {most}, " if least is not None and most is not None else ""
+        rows.append((typed, f"{description} ({span}default {default})"))
+    width = min(max((len(t) for t, _ in rows), default=0), 24)
+    return [f"  {t:<{width}}  {d}" if len(t) <= width else f"  {t}\n  {'':<{width}}  {d}" for t, d in rows]
+
+
+def create_help(rulesets: Sequence[RuleSetInfo], words: Mapping[str, Mapping[str, str]],
+                only: str | None = None) -> str:
+    """What `help create` adds: the server's rule sets (rules=NAME) and each one's options, or one rule set's."""
+    lines: list[str] = []
+    if only is None:
+        lines.append("Games this server plays (rules=NAME):")
+        width = max((len(r.name) for r in rulesets), default=0)
+        for info in rulesets:
+            extra = " (the default)" if info.name == DEFAULT_RULESET else ""
+            board = "; its own board, no MAP" if info.own_map else ""
+            lines.append(f"  {info.name:<{width}}  {info.title}{extra}: {info.blurb}; {info.players[0]} to "
+                         f"{info.players[1]} players{board}")
+    for info in rulesets:
+        if only is not None and info.name != only:
+            continue
+        lines.append(f"Options of {info.title} (rules={info.name}), as OPTION=VALUE:")
+        lines += option_lines(info, words.get(info.name, {})) or ["  none"]
+    return "\n".join(lines) + "\n"

@@ -32,6 +32,14 @@ class Tracker:
     """Each other player's (connected, handed over) as last seen: a change is news."""
     last_report: list[Any] = field(default_factory=list)
     """The game's events of the last update that brought any (a turn's result): `report` shows them again."""
+    _told: list[Any] = field(default_factory=list)
+    """In a game played turn by turn, the game's events since the viewer's previous turn began (a spectator's:
+    since the previous round began): `report` shows them again."""
+    _others_acted: int = 0
+    """In a game played turn by turn, how many updates told of other players' actions: a new stage of play even
+    when whose turn it is looks the same (the others played between two updates)."""
+    _starts: list[int] = field(default_factory=list)
+    """Where in `_told` each turn of the viewer (a spectator: each round) began, the last two."""
 
     # ---- what the client knows ------------------------------------------------------------------------------------
 
@@ -97,6 +105,10 @@ class Tracker:
         own_events = [e for e in entries if not isinstance(e, BaseModel | dict)]
         if own_events:
             self.last_report = own_events
+        self._told += own_events
+        if presentation is not None and f.game is not None and not f.game.simultaneous \
+                and any(presentation.actor(e) not in (None, f.player) for e in own_events):
+            self._others_acted += 1
         out += self._comings_and_goings(palette)
         if any(isinstance(e, RematchDeclined) for e in entries):
             out += self._rematch_outlook()
@@ -107,10 +119,18 @@ class Tracker:
                                            f"player{'s' if game.free != 1 else ''}.\n"))
             return FormattedText(out)
         self._record()
-        stage = (presentation.stage_key(f.view), game.status, f.awaited)
+        stage = (presentation.stage_key(f.view), game.status, f.awaited, f.turn, self._others_acted)
         if stage != self._stage or update.snapshot:
-            self._stage = stage
-            out += self._new_stage()
+            before, self._stage = self._stage, stage
+            if not game.simultaneous and self._turn_began(before, stage):
+                self._starts.append(len(self._told))
+                if len(self._starts) > 2:  # what came before the viewer's previous turn is of no more use
+                    first = self._starts[-2]
+                    self._told, self._starts = self._told[first:], [n - first for n in self._starts[-2:]]
+            if update.snapshot or before is None or game.simultaneous or self._concerns_viewer(before, stage):
+                out += self._new_stage()
+            elif before[2] and not f.awaited and f.player is not None and not f.lost:
+                out.append(("class:muted", f"Waiting for {', '.join(f.waiting_for()) or 'nobody'} to play.\n"))
         if f.player is not None and f.lost and not self._lost_told:
             self._lost_told = True
             if not f.finished:
@@ -181,6 +201,41 @@ class Tracker:
         if waiting:
             return [("class:hint", f"The rematch goes on without them: waiting for {', '.join(waiting)} to ask.\n")]
         return []
+
+    def _turn_began(self, before: tuple[Any, ...] | None, now: tuple[Any, ...]) -> bool:
+        """Whether, in a game played turn by turn, a turn of the viewer's (a spectator: a round) begins now."""
+        f = self.followed
+        if f.player is not None and not f.lost:
+            return f.awaited and (before is None or not before[2] or before[3] != now[3] or before[4] != now[4])
+        return before is None or bool(before[3] != now[3])
+
+    def report(self) -> tuple[str, list[Any]]:
+        """What `report` shows again, under a heading: a turn's result in a game whose players give their orders
+        together; in a game played turn by turn, everything since the viewer's previous turn began (a spectator's:
+        since the previous round began), every player's actions and the dice."""
+        f = self.followed
+        if f.game is None or f.game.simultaneous:
+            return "", self.last_report
+        playing = f.player is not None and not f.lost
+        if playing and not f.awaited and self._starts:
+            return "Since your last turn began:", self._told[self._starts[-1]:]
+        if len(self._starts) > 1:
+            since = self._starts[-2]
+            return ("Since your previous turn began:" if playing else "Since the previous round began:",
+                    self._told[since:])
+        return "All this client has seen of the game:", self._told
+
+    def _concerns_viewer(self, before: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
+        """In a game played turn by turn, whether a new stage of play is one to print the board for: the viewer's
+        turn or a phase of it begins (or, for a spectator, a new round), or the game ends. Every other player's
+        action changes the stage too (whose turn it is), but it is told by its own line in the log: a board after
+        each army placed by anyone would bury the game under boards."""
+        f = self.followed
+        if before[1] != now[1]:
+            return True  # the game's status: it has started or ended
+        if f.player is not None and not f.lost:
+            return f.awaited
+        return bool(before[3] != now[3])
 
     def _new_stage(self) -> Fragments:
         """A new turn or phase, or the end: the board, and what the player can do now."""
@@ -259,7 +314,7 @@ class Tracker:
             parts.append((f"{left // 60}:{left % 60:02d} left", 0))
         presentation = self.presentation
         if presentation is not None and f.view is not None and f.player is not None and f.awaited:
-            extra = presentation.status(f.view, f.player, f.orders)
+            extra = presentation.status(f.view, f.player, f.orders, f.game_map)
             if extra:
                 parts.append((extra, 1))
         if game.simultaneous:

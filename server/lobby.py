@@ -253,8 +253,7 @@ class Lobby:
                           f"{ruleset.title} options: {_options_problem(exc)}") from None
         fewest, most = ruleset.player_counts(options)
         if not fewest <= settings.players <= most:
-            raise Refusal(ErrorCode.BAD_SETTINGS, f"a {ruleset.title} game has {fewest} to {most} players, not "
-                                                  f"{settings.players}")
+            raise Refusal(ErrorCode.BAD_SETTINGS, wording.player_count(ruleset.title, fewest, most, settings.players))
         if settings.turn_seconds is not None and settings.turn_seconds < self.min_turn_seconds:
             raise Refusal(ErrorCode.BAD_SETTINGS, f"a turn's time limit is at least {self.min_turn_seconds:g} seconds "
                                                   "on this server")

@@ -6,7 +6,6 @@ import pytest
 from prompt_toolkit.document import Document
 
 from client.commands import (
-    SPECS,
     Board,
     Create,
     Done,
@@ -21,14 +20,21 @@ from client.commands import (
     Setting,
     Watch,
     Withdraw,
+    example,
     help_text,
+    offered_commands,
     parse,
+    resolve_command,
 )
 from client.completion import CommandCompleter, StaticCandidates
 from shared.game.presentation import Context
 from shared.maps import Territory, build_map, load_map
+from shared.rulesets import RULESETS
+from shared.rulesets.grid.cells import make_grid
+from shared.rulesets.grid.orders import Deploy
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from tests.engine_support import RISC, seed_state, view
+from tests.evolution_support import seed_game
 
 SEED = Setting(RISC.presentation, Context(load_map("seed"), view(seed_state(), "green"), "green"))
 LOBBY = Setting()
@@ -89,7 +95,7 @@ def test_an_unknown_territory_is_named() -> None:
 
 def test_a_number_of_units_must_be_a_whole_number() -> None:
     message = error_of("move five Narnia Oz")
-    assert 'not "five"' in message and "move 5 Narnia Oz" in message
+    assert 'not "five"' in message and "e.g. move 5 Narnia Midkemia" in message
 
 
 def test_missing_arguments_say_how_to_write_the_command() -> None:
@@ -144,10 +150,10 @@ def test_lobby_commands() -> None:
 
 def test_help_lists_every_command_with_an_example() -> None:
     text = help_text(None, SEED)
-    for spec in (*SPECS, *RISC.presentation.commands):
-        assert spec.usage in text and f"e.g. {spec.example}" in text
+    for spec in offered_commands(SEED):
+        assert spec.usage in text and f"e.g. {example(spec, SEED)}" in text
     assert parse("help m", SEED) == Help("move")
-    assert "move 5 Narnia Oz" in help_text("move", SEED)
+    assert "move 5 Narnia Midkemia" in help_text("move", SEED)
 
 
 def test_completion_offers_own_territories_then_enemy_neighbours() -> None:
@@ -203,3 +209,122 @@ def setup_state() -> object:
 
     return setup(load_map("seed"), ("green", "blue", "red"), seed=1)
 
+
+
+def every_game() -> list[tuple[str, Setting]]:
+    """The lobby, and a game on screen of every rule set (RISC in each of its evolutions), as the client reads it."""
+    found = [("lobby", LOBBY)]
+    for name, ruleset in RULESETS.items():
+        found.append((name, Setting(ruleset.presentation, simultaneous=ruleset.simultaneous)))
+    found.append(("risc evolution 1", SEED))
+    for evolution in (2, 3):
+        game = seed_game(evolution)
+        found.append((f"risc evolution {evolution}",
+                      Setting(RISC.presentation, Context(game.game_map, RISC.view(game, "green"), "green"))))
+    return found
+
+
+@pytest.mark.parametrize(("label", "setting"), every_game(), ids=[label for label, _ in every_game()])
+def test_no_two_commands_share_a_name_or_a_short_form(label: str, setting: Setting) -> None:
+    seen: dict[str, object] = {}
+    for command in offered_commands(setting):
+        for word in (command.name, *command.aliases):
+            assert word.casefold() not in seen, f"{label}: {word} is both {seen[word.casefold()]} and {command}"
+            seen[word.casefold()] = command
+    text = help_text(None, setting)
+    for word, command in seen.items():
+        assert resolve_command(word, setting) is command, f"{label}: {word}"
+        if word != command.name:  # help lists each short form beside the command it stands for
+            assert any(line.lstrip().startswith(command.usage) and word in line.split(command.usage, 1)[1]
+                       for line in text.splitlines()), f"{label}: {word} of {command.name}"
+
+
+@pytest.mark.parametrize(("label", "setting"), [g for g in every_game() if g[0].startswith("risc")],
+                         ids=[label for label, _ in every_game() if label.startswith("risc")])
+def test_r_is_report_in_every_evolution(label: str, setting: Setting) -> None:
+    assert parse("r", setting) == Report(), label
+    assert "report [r]" in help_text(None, setting)
+    assert "research [r]" not in help_text(None, setting)
+
+
+def test_a_turn_by_turn_game_offers_no_orders_to_list_withdraw_or_commit() -> None:
+    grid = Setting(RULESETS["grid"].presentation, Context(make_grid()), simultaneous=False)
+    classic = Setting(RULESETS["classic"].presentation, simultaneous=False)
+    assert parse("d 2,3", grid) == Issue("deploy", (Deploy("2,3"),)), "d is the grid game's deploy"
+    for setting in (grid, classic):
+        for word in ("done", "commit", "orders", "withdraw 1"):
+            message = error_of(word, setting)
+            assert "each order is carried out as it is given" in message, (word, message)
+        text = help_text(None, setting)
+        assert "done" not in text.split() and "withdraw" not in text
+    assert "done [d, commit]" in help_text(None, SEED)
+
+
+def games_with_views() -> list[tuple[str, Setting]]:
+    """A game of every rule set on screen, with the view one of its players has, and its players."""
+    from tests import classic_support, grid_support, warzone_support
+
+    wz_map = warzone_support.line_map("Ash", "Birch", "Cedar", "Dogwood", "Elm",
+                                      continents={"Grove": (3, ["Ash", "Birch", "Cedar"]), "Fen": (2, ["Dogwood",
+                                                                                                      "Elm"])})
+    wz = warzone_support.make_game(wz_map, {"Ash": "Ann", "Birch": "Ann", "Cedar": "Cy", "Dogwood": "Cy",
+                                            "Elm": None}, {"Ash": 5, "Birch": 3, "Cedar": 4, "Dogwood": 2, "Elm": 2},
+                                   pools={"Ann": 5, "Cy": 5})
+    classic = classic_support.game_at("aabbbab", [3] * 7, active="ann")
+    grid = grid_support.game_at("AAABB AAABB CCCBB CCCBB CCCBB")
+    evo2, evo3 = seed_game(2), seed_game(3)
+    return [
+        ("warzone", Setting(WZ_SHOW, Context(wz_map, warzone_support.WZ.view(wz, "Ann"), "Ann"),
+                            players=("Ann", "Cy"))),
+        ("classic", Setting(RULESETS["classic"].presentation,
+                            Context(classic.game_map, RULESETS["classic"].view(classic, "ann"), "ann"),
+                            players=("ann", "bob"), simultaneous=False)),
+        ("grid", Setting(RULESETS["grid"].presentation, Context(grid.game_map, RULESETS["grid"].view(grid, "ann"),
+                                                                "ann"), players=grid_support.SEATS,
+                         simultaneous=False)),
+        ("risc evolution 1", Setting(SEED.presentation, SEED.context, players=("green", "blue", "red"))),
+        ("risc evolution 2", Setting(RISC.presentation, Context(evo2.game_map, RISC.view(evo2, "green"), "green"),
+                                     players=evo2.players)),
+        ("risc evolution 3", Setting(RISC.presentation, Context(evo3.game_map, RISC.view(evo3, "green"), "green"),
+                                     players=evo3.players)),
+    ]
+
+
+WZ_SHOW = RULESETS["warzone"].presentation
+
+
+@pytest.mark.parametrize(("label", "setting"), games_with_views(), ids=[label for label, _ in games_with_views()])
+def test_every_example_help_gives_reads_as_a_command_of_the_game_on_screen(label: str, setting: Setting) -> None:
+    for command in offered_commands(setting):
+        shown = example(command, setting)
+        assert shown.split()[0] == command.name, (label, shown)
+        assert not isinstance(parse(shown, setting), ParseError), (label, shown, parse(shown, setting))
+        assert f"e.g. {shown}" in help_text(None, setting)
+
+
+def test_warzone_s_help_speaks_of_the_game_s_own_territories_and_players() -> None:
+    setting = dict(games_with_views())["warzone"]
+    text = help_text(None, setting)
+    for foreign in ("Quebec", "Ontario", "Alberta", "Bob", "Narnia", "help move"):
+        assert foreign not in text, foreign
+    assert "e.g. help deploy" in text
+    assert "e.g. deploy 5 Ash" in text and "e.g. advance 3 Ash Birch" in text and "e.g. bomb Cedar" in text
+    assert "e.g. airlift 4 Ash Birch" in text and "e.g. negotiate Cy" in text and "e.g. handover Cy" in text
+    assert "e.g. deploy 5 Ash" in error_of("deploy 5", setting), "a usage in a refusal speaks the same"
+    assert "e.g. help create" in help_text(None, LOBBY)
+
+
+def test_each_evolution_s_help_lists_its_own_orders_and_the_others_say_where_they_belong() -> None:
+    games = dict(games_with_views())
+    first = help_text(None, games["risc evolution 1"])
+    assert all(f"  {word}" not in first for word in ("upgrade", "research", "spy", "cloak"))
+    second = help_text(None, games["risc evolution 2"])
+    assert "  upgrade N TERRITORY FROM TO" in second and "  research" in second
+    assert "  spy N" not in second and "  cloak" not in second
+    third = help_text(None, games["risc evolution 3"])
+    assert all(f"  {word}" in third for word in ("upgrade", "research", "spy", "cloak"))
+    assert error_of("upgrade 1 Narnia 0 1", games["risc evolution 1"]) == \
+        "upgrade is an order of RISC Evolutions 2 and 3; this game plays Evolution 1"
+    assert error_of("spy 1 Narnia", games["risc evolution 2"]) == \
+        "spy is an order of RISC Evolution 3; this game plays Evolution 2"
+    assert "research is an order of RISC Evolutions 2 and 3" in help_text("research", games["risc evolution 1"])

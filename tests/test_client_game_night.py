@@ -67,12 +67,16 @@ async def test_create_while_sitting_in_a_game_that_has_not_started_is_refused_be
 
 async def test_settings_are_refused_in_a_player_s_words() -> None:
     async with running_server(**FAST) as server, driven(url(server), name="Ann") as ann:
-        shown = await ann.type("create seed 9")
-        assert "Those settings will not do: players must be at most 8." in shown
+        for players in (9, 6, 1):  # beyond what the protocol seats, or only what RISC does: one sentence
+            shown = await ann.type(f"create seed {players}")
+            assert shown == f"Those settings will not do: a RISC game has 2 to 5 players, not {players}.\n", shown
+        shown = await ann.type("create seed 7 max_players=8")
+        assert "You sit in game" in shown, "RISC seats up to 8 by choice"
+        await ann.type("leave")
         shown = await ann.type("create seed 2 units=0")
         assert "units must be at least 1" in shown
         assert "Input should" not in ann.app.text() and "initial_units" not in ann.app.text()
-        assert not server.lobby.matches
+        assert len(server.lobby.matches) <= 1, "only the game of 7 was created (and closed when Ann left it)"
 
 
 async def test_a_unique_prefix_of_a_game_id_is_enough_to_join() -> None:

@@ -3,6 +3,7 @@ a game played to its end and its rematch, and watching."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -269,10 +270,24 @@ async def test_without_a_name_the_client_asks_for_one() -> None:
     async with running_server(**FAST) as server, driven(url(server)) as player:
         shown = await player.type("<Dee>")
         assert "a name has 1 to 20 letters" in shown
+        for command in ("join 6da", "create seed 3", "help", "Games"):
+            shown = await player.type(command)
+            assert f'"{command}" looks like a command, not a name: type the name the other players will know you ' \
+                   "by (such as Alice)" in shown, shown
+        shown = await player.type("Dee\u200b")
+        assert "U+200B ZERO WIDTH SPACE, which players could not see" in shown
         await player.type("Dee")
         await player.expect("No games yet")
         shown = await player.type("create seed 2")
         assert "as Dee." in shown
+
+
+async def test_quit_where_the_client_asks_for_a_name_closes_it() -> None:
+    async with running_server(**FAST) as server, driven(url(server)) as player:
+        await player.at_prompt()
+        player.pipe.send_text("quit\r")
+        assert await asyncio.wait_for(player.task, 5) == 0
+        assert "looks like a command" not in player.app.text()
 
 
 async def test_a_turn_time_limit_counts_down_in_the_status_bar_and_runs_out() -> None:

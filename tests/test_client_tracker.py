@@ -141,3 +141,38 @@ def test_a_view_sent_as_a_patch_reads_as_the_whole_view() -> None:
     patched = Update(game_id="g1", seq=2, game=summary(second), view=None, view_patch=patch, you="Ann", events=[])
     take(tracker, patched)
     assert tracker.followed.view == RISC.view(second, "Ann")
+
+
+def grid_update(game: Any, viewer: str, seq: int, events: list[Any]) -> Update:
+    from tests.grid_support import GRID
+
+    status = GRID.status(game)
+    waited = awaiting(GRID, game)
+    seats = [SeatInfo(name=p, connected=True, awaited=p in waited) for p in game.players]
+    summary = GameSummary(game_id="g1", settings=GameSettings(ruleset="grid", map=None, players=3), map_name="grid",
+                          territories=25, seats=seats, free=0, status=GameStatus.PLAYING, simultaneous=False,
+                          phase=status.phase, turn=status.turn, step=game.step)
+    return Update(game_id="g1", seq=seq, game=summary, view=GRID.dump_view(GRID.view(game, viewer)), you=viewer,
+                  events=[SequencedEvent(seq=seq - len(events) + 1 + i, event=GRID.dump_event(e))
+                          for i, e in enumerate(events)])
+
+
+def test_a_turn_by_turn_game_s_board_comes_back_with_the_player_s_turn_even_when_the_others_played_at_once() -> None:
+    """The others' actions may come in the same update as the player's own: whose turn it is looks unchanged, but
+    a new turn of theirs has begun."""
+    from shared.rulesets.grid.board import Phase as GridPhase
+    from shared.rulesets.grid.orders import Deploy
+    from tests.grid_support import BOARD, act, game_at
+
+    game = game_at("AAABB AAABB CCCBB CCCBB CCCBB", phase=GridPhase.DEPLOYMENT, turn=0, active="ann",
+                   deployed={"ann": 9, "bob": 9, "cat": 9})
+    tracker = Tracker(Followed("g1", "ann", game_map=BOARD))
+    first = take(tracker, grid_update(game, "ann", 1, []))
+    assert first.count("| RISK |") == 1 and "Deploy one troop" in first
+    told: list[Any] = []
+    for player, cell in (("ann", "0,0"), ("bob", "0,4"), ("cat", "4,0")):
+        game, events = act(game, Deploy(cell), player=player)
+        told += events
+    assert game.board.active == "ann"
+    again = take(tracker, grid_update(game, "ann", 1 + len(told), told))
+    assert again.count("| RISK |") == 1 and "Deploy one troop" in again, again

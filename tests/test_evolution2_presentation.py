@@ -23,7 +23,17 @@ from shared.rulesets.risc.evo_orders import (
 )
 from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.resources import Land
-from tests.evolution_support import RISC, SEED_OWNERS, SEED_UNITS, issued, levels, make_game, seed_game, seed_map
+from tests.evolution_support import (
+    RISC,
+    SEED_OWNERS,
+    SEED_UNITS,
+    issued,
+    levels,
+    make_game,
+    refusal,
+    seed_game,
+    seed_map,
+)
 
 PRESENTATION = RISC.presentation
 COMMANDS = {c.name: c for c in PRESENTATION.commands}
@@ -68,10 +78,12 @@ def test_E3_counts_may_name_their_levels() -> None:
         assert isinstance(parse(wrong), ParseError), wrong
 
 
-def test_E3_asking_for_more_units_than_are_left_says_how_many_there_are() -> None:
-    result = parse("move 50 Narnia Oz")
-    assert isinstance(result, ParseError)
-    assert result.message == "Narnia has 9 units left to send (3 L0, 4 L1, 2 L3), you asked for 50"
+def test_E3_asking_for_more_units_than_are_left_is_left_to_the_rules_to_refuse() -> None:
+    """The client decides no rule: it sends the order, and the server's refusal says what is wrong."""
+    (order,) = parse("move 50 Narnia Oz")
+    assert order == LevelMoveOrder(50, 0, "Narnia", "Oz")
+    assert refusal(game_with_narnia(), "green", order).message == \
+        "Narnia has 3 level-0 units left to send, the order asks for 50"
     (order,) = parse("move 5 Elantris Oz")  # not green's: the rules say so
     assert order == LevelMoveOrder(5, 0, "Elantris", "Oz")
 
@@ -120,3 +132,17 @@ def test_the_status_bar_says_what_the_orders_leave_of_the_stocks() -> None:
     game = game_with_narnia()
     game = issued(game, "green", LevelAttackOrder(3, 0, "Narnia", "Elantris"), UpgradeOrder(2, "Oz", 0, 1))
     assert PRESENTATION.status(RISC.view(game, "green"), "green", []) == "97 food, 94 technology left"
+
+
+def test_board_name_shows_one_territory_with_its_neighbours_or_one_player_as_evolution_1_does() -> None:
+    game = game_with_narnia()
+    view, palette = RISC.view(game, "green"), Palette(game.players)
+    whole = text(PRESENTATION.board(view, game.game_map, palette, "green"))
+    around = text(PRESENTATION.board(view, game.game_map, palette, "green", focus="Narnia"))
+    shown = [name for name in game.game_map.names if f" in {name}," in around]
+    assert shown == [n for n in game.game_map.names if n in ("Narnia", *game.game_map.neighbours("Narnia"))]
+    assert len(around.splitlines()) < len(whole.splitlines())
+    assert "You hold" not in around
+    blue = text(PRESENTATION.board(view, game.game_map, palette, "green", focus="blue"))
+    assert [n for n in game.game_map.names if f" in {n}," in blue] == ["Elantris", "Roshar", "Scadrial"]
+    assert "blue" in PRESENTATION.focus_names(view, game.game_map)

@@ -31,7 +31,7 @@ from shared.rulesets.warzone.orders import (
     ReinforceOrder,
 )
 from shared.rulesets.warzone.presentation import CARDS_FOCUS
-from tests.warzone_support import WZ, issued, line_map, make_game
+from tests.warzone_support import WZ, issued, line_map, make_game, refused
 
 SHOW = WZ.presentation
 PALETTE = Palette(("Ann", "Bob"))
@@ -171,3 +171,15 @@ def test_cards_is_a_show_only_command_that_prints_the_hand_and_what_each_card_do
     assert [line.split(":")[0].strip() for line in shown[1:]] == ["bomb", "airlift"]
     assert text(SHOW.show(cards, WZ.view(g, None), g.game_map, PALETTE, None)).startswith(
         "Your cards: no hand (you are watching)")
+
+
+def test_a_conquest_reads_as_the_attacker_taking_the_territory_and_cards_take_their_article() -> None:
+    taken = Battle("Bob", "Alberta", "Ontario", "Ann", 8, 2, 1, 2, "Bob", 7, 8)
+    told = text(SHOW.events([taken], PALETTE, "Ann"))
+    assert told.endswith("Bob takes Ontario, 7 units left.\n"), told
+    assert "holds" not in told
+    drawn = text(SHOW.events([Private(CardDrawn("Ann", Card.AIRLIFT), frozenset({"Ann"}))], PALETTE, "Ann"))
+    assert drawn == "You drew an airlift card.\n"
+    g = game()
+    refusal = refused(g, "Bob", AirliftOrder(1, "Alberta", "Yukon"))
+    assert "needs an airlift card, and you hold none" in refusal.message, refusal.message

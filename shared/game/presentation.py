@@ -163,6 +163,22 @@ class Presentation(ABC):
     def summary(self, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         """The standing at a glance: per player, what they hold."""
 
+    def game_commands(self, view: Any) -> tuple[OrderCommand, ...]:
+        """The order commands of the game on screen (`view`; None before it starts): what help lists, completion
+        offers and the client reads. Every one of `commands` by default; a rule set whose variants have orders of
+        their own (RISC's evolutions) gives the variant's."""
+        return self.commands
+
+    def unavailable(self, command: OrderCommand, view: Any) -> str:
+        """Why the game on screen does not offer one of `commands` (it is not in `game_commands(view)`)."""
+        return f"{command.name} is not an order of this game; type help to list them"
+
+    def owners(self, view: Any) -> Mapping[str, str | None] | None:
+        """Who holds each territory as far as `view` tells (None: nobody, or unknown), for the client's examples
+        in help; None when the game's board is not territories held. From `holdings` by default."""
+        held = self.holdings(view)
+        return None if held is None else {name: owner for name, (owner, _) in held.items()}
+
     def show(self, command: ShowCommand, view: Any, game_map: GameMap, palette: Palette,
              you: str | None) -> Fragments:
         """What one of `shows` prints for `you` (a seat, or None for a spectator)."""
@@ -172,12 +188,21 @@ class Presentation(ABC):
         """The board is shown again when this changes (a new turn, a new phase)."""
         return None
 
+    def actor(self, event: Any) -> str | None:
+        """Who acted, for one of the rule set's events (None: nobody in particular). In a game played turn by turn,
+        a player's turn begins anew when the game comes back to them after others acted, even when the client never
+        saw the turn pass (the others played at once). The event's `player` by default."""
+        player = getattr(event, "player", None)
+        return player if isinstance(player, str) else None
+
     def hint(self, view: Any, game_map: GameMap, you: str | None, awaited: bool) -> Fragments:
         """What the player can do now, shown when a new stage begins and they are awaited."""
         return []
 
-    def status(self, view: Any, you: str | None, orders: Sequence[Any]) -> str:
-        """The rule set's part of the status bar ("12 units to place")."""
+    def status(self, view: Any, you: str | None, orders: Sequence[Any], game_map: GameMap | None = None) -> str:
+        """The rule set's part of the status bar ("12 units to place"), with `orders` (the player's orders as they
+        stand now: the view says what was left when it was made, and orders issued since may have changed it) on
+        `game_map` (the game's map, for what depends on it)."""
         return ""
 
     def standings(self, view: Any) -> dict[str, tuple[int, int]]:
@@ -211,6 +236,13 @@ class Presentation(ABC):
         map has no coordinates or the game no holdings."""
         held = self.holdings(view)
         return None if held is None else map_picture(game_map, held, palette, you, width, height)
+
+    def no_picture(self, view: Any, game_map: GameMap) -> str:
+        """Why `picture` gives nothing, in a sentence for the player: the game has no picture of its map, or the
+        map has no coordinates to draw it from."""
+        if self.holdings(view) is None:
+            return "This game has no map picture: board shows the board."
+        return f"{game_map.name} has no coordinates to draw it from: board lists its territories."
 
     def unknown_order(self, order: Any) -> str:
         return str(order)

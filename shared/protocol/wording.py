@@ -61,3 +61,8 @@ def problems(exc: ValidationError, *, skip: int = 0, limit: int = 4,
         else:
             parts.append(f"{where} {complaint}")
     return "; ".join(parts)
+
+
+def player_count(title: str, fewest: int, most: int, players: int) -> str:
+    """A number of players the rule set does not seat, said the one way every part of the game says it."""
+    return f"a {title} game has {fewest} to {most} players, not {players}"

@@ -13,6 +13,7 @@ from shared.game.presentation import (
     ArgKind,
     Context,
     Fragments,
+    Holding,
     OrderCommand,
     Palette,
     Presentation,
@@ -214,7 +215,8 @@ class ClassicPresentation(Presentation):
             return line(*who, ("", f" places an army on {event.country}."))
         if isinstance(event, ArmiesPlaced):
             where = ", ".join(f"{n} on {name}" for name, n in event.placed)
-            return line(*who, ("", f" places the rest of their armies: {where or 'none left'}."))
+            whose = "your" if event.player == you else "their"
+            return line(*who, ("", f" places the rest of {whose} armies: {where or 'none left'}."))
         if isinstance(event, CapitalChosen):
             return line(*who, ("", f" chooses {event.country} as capital."))
         if isinstance(event, TurnStarted):
@@ -368,6 +370,13 @@ class ClassicPresentation(Presentation):
             out += [("", "  "), (palette.style(name), shown.ljust(width)), ("", f"  {text}  {state}".rstrip() + "\n")]
         return out
 
+    def actor(self, event: Any) -> str | None:
+        if isinstance(event, PlayerEliminated):
+            return event.by
+        if isinstance(event, MissionChanged | GameWon):
+            return None  # what follows someone's action, not one
+        return super().actor(event)
+
     def stage_key(self, view: ClassicView) -> Any:
         return view.phase, view.turn, view.active
 
@@ -388,7 +397,8 @@ class ClassicPresentation(Presentation):
         }.get(view.phase, "")
         return [("class:hint", text + "\n")] if text else []
 
-    def status(self, view: ClassicView, you: str | None, orders: Sequence[Any]) -> str:
+    def status(self, view: ClassicView, you: str | None, orders: Sequence[Any],
+               game_map: GameMap | None = None) -> str:
         if view.phase is Phase.REINFORCEMENT:
             return f"{_armies(view.reinforcements)} to place"
         if view.phase is Phase.STARTUP and you in view.players:
@@ -419,3 +429,7 @@ class ClassicPresentation(Presentation):
 
     def focus_names(self, view: ClassicView, game_map: GameMap) -> Sequence[str]:
         return [*game_map.names, *view.seats]
+
+    def holdings(self, view: ClassicView) -> dict[str, Holding]:
+        """Every country's owner and armies: `map` draws them where the map puts each country."""
+        return {name: (country.owner, country.armies) for name, country in view.territories.items()}

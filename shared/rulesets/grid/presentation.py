@@ -218,6 +218,13 @@ class GridPresentation(Presentation):
                     ("", f": {state.territories} territories, {_troops(state.troops)}{status}\n")]
         return out
 
+    def actor(self, event: Any) -> str | None:
+        if isinstance(event, PlayerEliminated):
+            return event.by
+        if isinstance(event, GameWon):
+            return None
+        return super().actor(event)
+
     def stage_key(self, view: GridView) -> Any:
         return view.phase, view.turn, view.active
 
@@ -233,7 +240,8 @@ class GridPresentation(Presentation):
         }.get(view.phase, "")
         return [("class:hint", text + "\n")] if text else []
 
-    def status(self, view: GridView, you: str | None, orders: Sequence[Any]) -> str:
+    def status(self, view: GridView, you: str | None, orders: Sequence[Any],
+               game_map: GameMap | None = None) -> str:
         if view.phase is Phase.DEPLOYMENT and you in view.players:
             return f"{_troops(view.players[you].to_deploy)} to deploy"
         if view.phase is Phase.NEW_TROOPS:
@@ -258,4 +266,13 @@ class GridPresentation(Presentation):
 
     def focus_names(self, view: GridView, game_map: GameMap) -> Sequence[str]:
         return [*game_map.names, *view.seats]
+
+    def owners(self, view: GridView) -> dict[str, str | None]:
+        return {name: cell_state.owner for name, cell_state in view.territories.items()}
+
+    def picture(self, view: GridView, game_map: GameMap, palette: Palette, you: str | None, width: int,
+                height: int) -> Fragments:
+        """The grid itself: its board is already the map as it lies, cell by cell (a picture drawn from the cells'
+        coordinates would only draw the same grid with less in it)."""
+        return self.board(view, game_map, palette, you)
 

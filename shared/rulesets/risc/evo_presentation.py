@@ -59,7 +59,7 @@ UPGRADE = OrderCommand("upgrade", ("u",), "upgrade N TERRITORY FROM TO", "upgrad
                        "raise N units on your territory from level FROM to level TO, for technology "
                        "(Evolutions 2 and 3)",
                        (ArgKind.UNITS, ArgKind.OWN, ArgKind.NUMBER, ArgKind.NUMBER), ("orders",))
-RESEARCH = OrderCommand("research", ("r",), "research [cloaking]", "research",
+RESEARCH = OrderCommand("research", (), "research [cloaking]", "research",
                         "raise your maximum technology level by one, from the next turn; `research cloaking` "
                         "learns cloaking (Evolution 3)", (ArgKind.CHOICE,), ("orders",), ("cloaking",))
 SPY = OrderCommand("spy", (), "spy N TERRITORY | spy N FROM TO", "spy 1 Narnia",
@@ -69,7 +69,8 @@ CLOAK = OrderCommand("cloak", (), "cloak TERRITORY", "cloak Narnia",
                      "hide your territory from other players' sight for the next 3 turns (Evolution 3, once "
                      "cloaking is researched)", (ArgKind.OWN,), ("orders",))
 
-EVO_COMMANDS = (UPGRADE, RESEARCH, SPY, CLOAK)
+EVOLUTION_2_COMMANDS = (UPGRADE, RESEARCH)
+EVO_COMMANDS = (*EVOLUTION_2_COMMANDS, SPY, CLOAK)
 
 _COUNT = re.compile(r"^(\d{1,9})(?:@(\d{1,2}))?$")
 
@@ -137,10 +138,8 @@ def parse_move_or_attack(command_name: str, words: list[str], context: Context, 
         taken = lowest_first(left, wanted)
         if wanted < 1 or source not in game.board.owner or game.board.owner[source] != context.you:
             return [cls(wanted, 0, source, target)]  # the rules say what is wrong with it
-        if sum(n for _, n in taken) < wanted:
-            detail = short_levels(left)
-            return ParseError(f"{source} has {units(sum(left))} left to send{f' ({detail})' if detail else ''}, "
-                              f"you asked for {wanted}")
+        if sum(n for _, n in taken) < wanted:  # more than there is: the server says so, in the rules' words
+            return [cls(wanted, taken[0][0] if taken else 0, source, target)]
         return [cls(n, level, source, target) for level, n in taken]
     return [cls(n, level if level is not None else 0, source, target) for n, level in asked]
 
@@ -276,19 +275,36 @@ def _territory_text(name: str, t: EvoTerritory, game_map: GameMap, view: EvoView
             f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n")
 
 
-def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, placing: dict[str, int]) -> Fragments:
+def focused(view: EvoView, game_map: GameMap, focus: str) -> list[str]:
+    """What `board NAME` shows: a territory and its neighbours, a player's territories (as far as the player sees
+    them), or a continent's."""
+    if focus in game_map:
+        return [focus, *game_map.neighbours_in_order(focus)]
+    if focus in view.players:
+        return [n for n in game_map.names
+                if view.territories[n].fog != "unknown" and view.territories[n].owner == focus]
+    return [n for n in game_map.names if game_map.territory(n).continent == focus]
+
+
+def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, placing: dict[str, int],
+          focus: str | None = None) -> Fragments:
+    """Stocks and technology levels, then the territories by holder (the player's first), then those never seen.
+    `focus`: a territory with its neighbours, a player or a continent alone, without the stocks."""
+    shown = set(game_map.names if focus is None else focused(view, game_map, focus))
+    if focus is not None and not shown:
+        return line(*palette.name(focus, you), ("", " holds no territory you can see."))
     out: Fragments = []
     me = view.players.get(you) if you is not None else None
-    if me is not None and me.food is not None:
+    if focus is None and me is not None and me.food is not None:
         step = research_cost(me.tech_level)
         research = f" (research to {me.tech_level + 1}: {step} technology)" if step is not None else ""
         out.append(("class:title", f"You hold {me.food} food and {me.technology} technology; maximum technology "
                                    f"level {me.tech_level}{research}"
                                    + (", cloaking learnt" if me.cloaking else "") + "\n"))
     others = [f"{p} {s.tech_level}" for p, s in view.players.items() if p != you and not s.eliminated]
-    if others:
+    if others and focus is None:
         out.append(("class:muted", "Technology levels: " + ", ".join(others) + "\n"))
-    if view.following is not None:
+    if view.following is not None and focus is None:
         out.append(("class:muted", f"Following {view.following}'s sight.\n"))
     owners: list[str | None] = list(palette.players)
     if you in owners:
@@ -297,7 +313,7 @@ def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, p
     owners.append(None)
     for owner in owners:
         held = [n for n in game_map.names
-                if view.territories[n].fog != "unknown" and view.territories[n].owner == owner]
+                if n in shown and view.territories[n].fog != "unknown" and view.territories[n].owner == owner]
         if not held:
             continue
         if out:
@@ -308,7 +324,7 @@ def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, p
             if placing.get(name):
                 text = text.replace(f" in {name},", f" (+{placing[name]} to place) in {name},", 1)
             out.append(("class:muted" if view.territories[name].fog == "memory" else "", text))
-    never = [n for n in game_map.names if view.territories[n].fog == "unknown"]
+    never = [n for n in game_map.names if n in shown and view.territories[n].fog == "unknown"]
     if never:
         if out:
             out.append(("", "\n"))

@@ -39,14 +39,14 @@ from shared.rulesets.risc.events import (
     UnitsReceived,
 )
 from shared.rulesets.risc.evo_orders import describe
-from shared.rulesets.risc.evo_presentation import EVO_COMMANDS
+from shared.rulesets.risc.evo_presentation import EVO_COMMANDS, EVOLUTION_2_COMMANDS
 from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.view import RiscView
 
 PLACE = OrderCommand("place", ("p",), "place N TERRITORY...", "place 5 Narnia",
-                     "put N units of your pool on one of your territories, or spread them over several "
-                     "(place 30 Narnia Oz; place 30 * for all yours); place rest Oz puts what is left (placement)",
+                     "put N units of your pool on one of your territories, or spread them over several (name "
+                     "them all, or * for all yours); place rest TERRITORY puts what is left (placement)",
                      (ArgKind.UNITS, ArgKind.OWN), ("placement",), repeat=True)
 EVERY_TERRITORY = ("*",)
 """What `place N *` spreads over: every territory of the player's."""
@@ -164,16 +164,36 @@ def _held(view: RiscView | EvoView) -> dict[str, Holding]:
     return {name: (t.owner, t.units) for name, t in view.territories.items()}
 
 
+EVOLUTION_COMMANDS = {1: (PLACE, MOVE, ATTACK), 2: (PLACE, MOVE, ATTACK, *EVOLUTION_2_COMMANDS),
+                      3: (PLACE, MOVE, ATTACK, *EVO_COMMANDS)}
+"""The orders of each evolution: Evolution 2 adds upgrades and research, Evolution 3 spies and cloaks."""
+
+
 class RiscPresentation(Presentation):
     commands = (PLACE, MOVE, ATTACK, *EVO_COMMANDS)
     option_words = {"units": "initial_units", "neutral": "neutral_units", "choose": "choose_groups"}  # noqa: RUF012
 
+    def game_commands(self, view: RiscView | EvoView | None) -> tuple[OrderCommand, ...]:
+        if view is None:
+            return self.commands
+        return EVOLUTION_COMMANDS[view.evolution if isinstance(view, EvoView) else 1]
+
+    def unavailable(self, command: OrderCommand, view: RiscView | EvoView | None) -> str:
+        evolution = view.evolution if isinstance(view, EvoView) else 1
+        first = next(e for e, commands in EVOLUTION_COMMANDS.items() if command in commands)
+        which = "Evolution 3" if first == 3 else f"Evolutions {first} and 3"
+        return f"{command.name} is an order of RISC {which}; this game plays Evolution {evolution}"
+
+    def owners(self, view: RiscView | EvoView) -> dict[str, str | None]:
+        """As the view shows them: under fog of war, what the player saw last, or nobody for what they never saw."""
+        return {name: t.owner for name, t in view.territories.items()}
+
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
         names = context.territories
+        if command not in self.game_commands(context.view):
+            return ParseError(self.unavailable(command, context.view))
         if isinstance(context.view, EvoView) and command is not PLACE:
             return evo_presentation.parse(command, args, context, context.view)
-        if command in EVO_COMMANDS:
-            return ParseError(f"{command.name} is an order of RISC Evolutions 2 and 3; this game plays Evolution 1")
         if command is PLACE:
             return self._place(args, context)
         if not args:
@@ -309,7 +329,7 @@ class RiscPresentation(Presentation):
         `focus`: a territory (with its neighbours), a player or a continent alone. Evolutions 2 and 3 have a
         board of their own (levels, stocks, fog)."""
         if isinstance(view, EvoView):
-            return evo_presentation.board(view, game_map, palette, you, _placing(view, orders))
+            return evo_presentation.board(view, game_map, palette, you, _placing(view, orders), focus)
         names = list(game_map.names)
         if focus is not None:
             if focus in game_map:
@@ -351,14 +371,20 @@ class RiscPresentation(Presentation):
         return [*out, more]
 
     def holdings(self, view: RiscView | EvoView) -> dict[str, Holding] | None:
-        """None under fog of war (evolution 3): a picture of owners and units would show what the player does not
-        know as if it were known."""
-        if isinstance(view, EvoView) and view.evolution >= 3:
+        """None under fog of war (evolution 3, until the game is over): a picture of owners and units would show
+        what the player does not know as if it were known."""
+        if isinstance(view, EvoView) and view.fogged():
             return None
         return _held(view)
 
+    def no_picture(self, view: RiscView | EvoView, game_map: GameMap) -> str:
+        if isinstance(view, EvoView) and view.fogged():
+            return ("Under fog of war the map is not drawn: a picture would show what you cannot see as if you "
+                    "saw it. board lists what you know, and when you saw it.")
+        return super().no_picture(view, game_map)
+
     def focus_names(self, view: Any, game_map: GameMap) -> Sequence[str]:
-        players = list(view.players) if isinstance(view, RiscView) else []
+        players = list(view.players) if isinstance(view, RiscView | EvoView) else []
         return [*game_map.names, *players, *(c.name for c in game_map.continents)]
 
     def summary(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
@@ -415,9 +441,10 @@ class RiscPresentation(Presentation):
                                    "done (help for more).\n")]
         return []
 
-    def status(self, view: RiscView | EvoView, you: str | None, orders: Sequence[Any]) -> str:
+    def status(self, view: RiscView | EvoView, you: str | None, orders: Sequence[Any],
+               game_map: GameMap | None = None) -> str:
         if isinstance(view, EvoView) and view.phase is not Phase.PLACEMENT:
-            return evo_presentation.status(view, you, orders, None)
+            return evo_presentation.status(view, you, orders, game_map)
         if view.phase is Phase.PLACEMENT and you is not None:
             return f"{units(pool_left(view, orders))} left to place"
         return ""

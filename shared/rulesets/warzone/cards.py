@@ -21,6 +21,12 @@ class Card(StrEnum):
     DIPLOMACY = "diplomacy"
 
 
+def a_card(card: Card) -> str:
+    """A card in a sentence, with its article: "a bomb card", "an airlift card"."""
+    article = "an" if card.value[0] in "aeiou" else "a"
+    return f"{article} {card.value} card"
+
+
 COPIES = 10
 """W13: ten of each card, 50 in all."""
 

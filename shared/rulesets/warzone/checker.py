@@ -29,7 +29,7 @@ from shared.game.errors import Refused, RuleError
 from shared.game.game import Game
 from shared.game.presentation import plural
 from shared.rulesets.warzone.board import Phase, WarzoneBoard
-from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card, count
+from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card, a_card, count
 from shared.rulesets.warzone.orders import (
     AdvanceOrder,
     AirliftOrder,
@@ -141,7 +141,7 @@ def _own(board: WarzoneBoard, player: str, territory: str, what: str) -> RuleErr
 
 def _card(tally: Tally, card: Card, order: str) -> RuleError | None:
     if tally.cards.get(card, 0) < 1:
-        return RuleError(Code.CARD_NOT_HELD, f"{order} needs a {card.value} card, and you hold none that your "
+        return RuleError(Code.CARD_NOT_HELD, f"{order} needs {a_card(card)}, and you hold none that your "
                                              "orders of this turn do not play already")
     return None
 

@@ -16,6 +16,7 @@ from shared.game.presentation import (
     ArgKind,
     Context,
     Fragments,
+    Holding,
     OrderCommand,
     Palette,
     Presentation,
@@ -27,7 +28,7 @@ from shared.game.presentation import (
 from shared.game.ruleset import Private
 from shared.maps.model import GameMap
 from shared.rulesets.warzone.board import Phase
-from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card
+from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card, a_card
 from shared.rulesets.warzone.events import (
     Battle,
     Blockaded,
@@ -232,6 +233,10 @@ class WarzonePresentation(Presentation):
             extra += list(view.players) + list(view.continents)
         return [*game_map.names, *extra]
 
+    def holdings(self, view: WarzoneView) -> dict[str, Holding]:
+        """Every territory's owner and units: `map` draws them where the map puts each territory."""
+        return {name: (territory.owner, territory.units) for name, territory in view.territories.items()}
+
     # ---- showing the board -----------------------------------------------------------------------------------------
 
     def board(self, view: WarzoneView, game_map: GameMap, palette: Palette, you: str | None,
@@ -380,8 +385,8 @@ class WarzonePresentation(Presentation):
             return line(("class:muted", "Skipped: "), *name(event.player),
                         ("class:muted", f"'s {describe(event.order)}: {event.reason}."))
         if isinstance(event, CardDrawn):
-            return line(("class:ok", f"You drew a {event.card.value} card." if event.player == you
-                         else f"{event.player} drew a {event.card.value} card."))
+            return line(("class:ok", f"You drew {a_card(event.card)}." if event.player == you
+                         else f"{event.player} drew {a_card(event.card)}."))
         if isinstance(event, CardReceived):
             return line(*name(event.player), ("", " drew a card."))
         if isinstance(event, DeckEmpty):
@@ -428,7 +433,8 @@ class WarzonePresentation(Presentation):
                                f"{max(1, min(view.pool_left, 5))} {example}), then advance N FROM TO; cards: {cards}; "
                                "done when your turn is complete (help for more).\n")]
 
-    def status(self, view: WarzoneView, you: str | None, orders: Sequence[Any]) -> str:
+    def status(self, view: WarzoneView, you: str | None, orders: Sequence[Any],
+               game_map: GameMap | None = None) -> str:
         if view.phase is not Phase.ORDERS or you is None:
             return ""
         return f"{units(self._pool_left(view, you, orders))} to deploy"
@@ -446,7 +452,10 @@ def battle_line(battle: Battle, palette: Palette) -> Fragments:
                            f"{battle.defending_units}: "),
                       *palette.name(battle.attacker), ("", f" lost {battle.attacker_losses}, "),
                       *palette.name(battle.defender), ("", f" lost {battle.defender_losses}. ")]
-    out += [*palette.name(battle.holder), ("", f" holds {battle.territory} with {units(battle.units_left)}.")]
+    if battle.conquered:  # as RISC says it: the attacker takes it
+        out += [*palette.name(battle.attacker), ("", f" takes {battle.territory}, {units(battle.units_left)} left.")]
+    else:
+        out += [*palette.name(battle.holder), ("", f" holds {battle.territory} with {units(battle.units_left)}.")]
     return out
 
 
