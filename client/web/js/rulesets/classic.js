@@ -4,7 +4,7 @@
 // cards and mission, and the table's cards, deck and what the next set is worth.
 
 import { h } from "../dom.js";
-import { dice, generic, table } from "./generic.js";
+import { generic, rollLine, table } from "./generic.js";
 
 const PHASES = {
   startup: "startup placement",
@@ -47,12 +47,7 @@ const orders = {
 };
 
 function rolled(e) {
-  const losses = [];
-  if (e.attacker_losses) losses.push(`${e.player} loses ${e.attacker_losses}`);
-  if (e.defender_losses) losses.push(`${e.defender} loses ${e.defender_losses}`);
-  return h("span", { class: "rolled" }, `${e.player} attacks ${e.target} (${e.defender}) from ${e.source}: `,
-    dice(e.attack, "attack"), " against ", dice(e.defence, "defence"),
-    `: ${losses.join(", ")}; ${e.source} ${e.source_armies} left, ${e.target} ${e.target_armies} left`);
+  return rollLine(e, e.source_armies, e.target_armies);
 }
 
 const events = {

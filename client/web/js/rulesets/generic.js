@@ -59,6 +59,17 @@ export function dice(values, side) {
     values.map((v) => h("span", { class: "die", "aria-hidden": "true" }, String(v))));
 }
 
+/** One roll of Risk's dice as a sentence: who attacked where, both sides' dice, the losses, what is left on each
+ * side (`sourceLeft`, `targetLeft`: the counts the rule set's event names). */
+export function rollLine(e, sourceLeft, targetLeft) {
+  const losses = [];
+  if (e.attacker_losses) losses.push(`${e.player} loses ${e.attacker_losses}`);
+  if (e.defender_losses) losses.push(`${e.defender} loses ${e.defender_losses}`);
+  return h("span", { class: "rolled" }, `${e.player} attacks ${e.target} (${e.defender}) from ${e.source}: `,
+    dice(e.attack, "attack"), " against ", dice(e.defence, "defence"),
+    `: ${losses.join(", ")}; ${e.source} ${sourceLeft} left, ${e.target} ${targetLeft} left`);
+}
+
 export const generic = {
   describeOrder(order) {
     return plain(order);

@@ -4,7 +4,7 @@
 // the game's own A to E, in the order of the seats.
 
 import { h } from "../dom.js";
-import { dice, generic, table } from "./generic.js";
+import { generic, rollLine, table } from "./generic.js";
 
 const PHASES = {
   deployment: "deployment",
@@ -28,12 +28,7 @@ const orders = {
 };
 
 function battle(e) {
-  const losses = [];
-  if (e.attacker_losses) losses.push(`${e.player} loses ${e.attacker_losses}`);
-  if (e.defender_losses) losses.push(`${e.defender} loses ${e.defender_losses}`);
-  return h("span", { class: "rolled" }, `${e.player} attacks ${e.target} (${e.defender}) from ${e.source}: `,
-    dice(e.attack, "attack"), " against ", dice(e.defence, "defence"),
-    `: ${losses.join(", ")}; ${e.source} ${e.source_troops} left, ${e.target} ${e.target_troops} left`);
+  return rollLine(e, e.source_troops, e.target_troops);
 }
 
 const events = {
