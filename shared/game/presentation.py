@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -39,6 +39,18 @@ def units(n: int) -> str:
 
 def line(*parts: Fragment) -> Fragments:
     return [*parts, ("", "\n")]
+
+
+def runs(events: Sequence[Any], together: Callable[[Any, Any], bool]) -> list[list[Any]]:
+    """Events in order, consecutive ones grouped while `together(the run's first, the next)` holds: so that, say, a
+    player's placements read as one line."""
+    grouped: list[list[Any]] = []
+    for event in events:
+        if grouped and together(grouped[-1][0], event):
+            grouped[-1].append(event)
+        else:
+            grouped.append([event])
+    return grouped
 
 
 Holding = tuple[str | None, int]

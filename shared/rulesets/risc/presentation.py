@@ -23,6 +23,7 @@ from shared.game.presentation import (
     held_text,
     line,
     plural,
+    runs,
     territory_board,
     units,
 )
@@ -169,6 +170,13 @@ EVOLUTION_COMMANDS = {1: (PLACE, MOVE, ATTACK), 2: (PLACE, MOVE, ATTACK, *EVOLUT
 """The orders of each evolution: Evolution 2 adds upgrades and research, Evolution 3 spies and cloaks."""
 
 
+def _one_line(first: Any, event: Any) -> bool:
+    """A player's placements read as one line, and everyone's new units."""
+    if isinstance(first, UnitsPlaced):
+        return isinstance(event, UnitsPlaced) and event.player == first.player
+    return isinstance(first, UnitsReceived) and isinstance(event, UnitsReceived)
+
+
 class RiscPresentation(Presentation):
     commands = (PLACE, MOVE, ATTACK, *EVO_COMMANDS)
     option_words = {"units": "initial_units", "neutral": "neutral_units", "choose": "choose_groups"}  # noqa: RUF012
@@ -269,31 +277,20 @@ class RiscPresentation(Presentation):
             return [*self.events(events[:first], palette, you), *report(taken, palette, you),
                     *self.events(rest, palette, you)]
         out: Fragments = []
-        index = 0
-        while index < len(events):
-            event = events[index]
+        for run in runs(events, _one_line):
+            event = run[0]
             if isinstance(event, UnitsPlaced):
-                run = [event]
-                while index + 1 < len(events) and isinstance(events[index + 1], UnitsPlaced) \
-                        and events[index + 1].player == event.player:
-                    index += 1
-                    run.append(events[index])
                 where = ", ".join(f"{p.units} on {p.territory}" for p in run)
                 out += line(*palette.name(event.player), ("", f" placed {where}."))
             elif isinstance(event, UnitsReceived):
-                received = [event]
-                while index + 1 < len(events) and isinstance(events[index + 1], UnitsReceived):
-                    index += 1
-                    received.append(events[index])
                 parts: Fragments = [("", "New units: ")]
-                for number, one in enumerate(received):
+                for number, one in enumerate(run):
                     if number:
                         parts.append(("", ", "))
                     parts += [*palette.name(one.player), ("", f" +{one.units}")]
                 out += line(*parts, ("", "."))
             else:
                 out += self.event_line(event, palette, you)
-            index += 1
         return out
 
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:

@@ -23,6 +23,7 @@ from shared.game.presentation import (
     ShowCommand,
     line,
     plural,
+    runs,
     units,
 )
 from shared.game.ruleset import Private
@@ -336,22 +337,17 @@ class WarzonePresentation(Presentation):
         told = [e.event if isinstance(e, Private) else e for e in events]
         drew_myself = any(isinstance(e, CardDrawn) and e.player == you for e in told)
         out: Fragments = []
-        index = 0
-        while index < len(told):
-            event = told[index]
+        deploys = runs(told, lambda first, event: isinstance(first, Deployed) and isinstance(event, Deployed)
+                       and event.player == first.player)
+        for run in deploys:
+            event = run[0]
             if isinstance(event, Deployed):
-                run = [event]
-                while index + 1 < len(told) and isinstance(told[index + 1], Deployed) \
-                        and told[index + 1].player == event.player:
-                    index += 1
-                    run.append(told[index])
                 where = ", ".join(f"{d.units} on {d.territory}" for d in run)
                 out += line(*palette.name(event.player), ("", f" deployed {where}."))
             elif isinstance(event, CardReceived) and event.player == you and drew_myself:
                 pass
             else:
                 out += self.event_line(event, palette, you)
-            index += 1
         return out
 
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
