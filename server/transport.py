@@ -25,6 +25,7 @@ from websockets.protocol import State
 
 from server import origins
 from server.config import ServerConfig
+from server.deflate import SparingDeflateFactory
 from server.dispatch import dispatch
 from server.frames import parse_frame, rate_limited
 from server.guesses import Guesses, Verdict
@@ -269,7 +270,7 @@ class Transport:
         hard_limit = HARD_SIZE_FACTOR * self.config.max_message_bytes
         self._server = await serve(self._handle, self.config.host, self.config.port, process_request=self._http,
                                    max_size=hard_limit, close_timeout=2, ping_interval=20, ping_timeout=20,
-                                   compression=None)  # deflate cost an eighth of the CPU and 70 KB a connection
+                                   compression=None, extensions=[SparingDeflateFactory()])  # server/deflate.py
 
     @property
     def port(self) -> int:
