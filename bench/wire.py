@@ -51,6 +51,16 @@ def wire_bytes(frame: str | bytes) -> int:
     return size + (2 if size < 126 else 4 if size < 65536 else 10)
 
 
+class CountingConnection(ClientConnection):
+    """A client connection that counts the bytes its socket delivered, compressed or not, before decoding."""
+
+    received = 0
+
+    def data_received(self, data: bytes) -> None:
+        self.received += len(data)
+        super().data_received(data)
+
+
 @dataclass
 class Counts:
     """What one connection received, by part of the game and by kind of frame."""
@@ -61,8 +71,10 @@ class Counts:
     """What the same frames would have taken with permessage-deflate (see `deflated_size`)."""
     _stream: Any = field(default_factory=lambda: zlib.compressobj(6, zlib.DEFLATED, -15))
 
-    def add(self, part: str, kind: str, frame: str) -> None:
-        self.bytes[part][kind] += wire_bytes(frame)
+    def add(self, part: str, kind: str, frame: str, wire: int | None = None) -> None:
+        """Count a frame: `wire` is what it took on the wire when the bench measured it (compression negotiated),
+        else its payload and header."""
+        self.bytes[part][kind] += wire_bytes(frame) if wire is None else wire
         self.frames[part][kind] += 1
         self.deflated[part] += self.deflated_size(frame)
 
@@ -91,6 +103,16 @@ class Seat:
         self.done = asyncio.Event()
         self.replies: asyncio.Queue[Message] = asyncio.Queue()
         self.game_id = ""
+        self.compressed = isinstance(ws, CountingConnection)
+        self._counted = ws.received if isinstance(ws, CountingConnection) else 0
+
+    def _wire(self) -> int | None:
+        """With compression negotiated: the bytes the socket delivered since the last frame read (a frame's bytes may
+        come in the read before it, so a frame's own count is rough; a turn's, over many frames, is not)."""
+        if not isinstance(self.ws, CountingConnection):
+            return None
+        wire, self._counted = self.ws.received - self._counted, self.ws.received
+        return wire
 
     def _seen(self, message: Message) -> Seen | None:
         """The view the update leaves this client with, when it changed."""
@@ -102,7 +124,7 @@ class Seat:
         async for frame in self.ws:
             message: Message = json.loads(frame)
             kind = message["type"]
-            self.counts.add(self.part, kind, frame if isinstance(frame, str) else frame.decode())
+            self.counts.add(self.part, kind, frame if isinstance(frame, str) else frame.decode(), self._wire())
             if kind == "game_map":
                 self.followed.take_map(message["map"])
             elif kind == "update":
@@ -140,8 +162,12 @@ class Seat:
         assert reply["type"] == "commit_accepted", reply
 
 
-async def _open(port: int, protocol: int) -> ClientConnection:
-    ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression=None)
+async def _open(port: int, protocol: int, deflate: bool = False) -> ClientConnection:
+    if deflate:
+        ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression="deflate",
+                           create_connection=CountingConnection)
+    else:
+        ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression=None)
     await ws.send(json.dumps({"type": "hello", "protocol": protocol}))
     reply = json.loads(await ws.recv())
     assert reply["type"] == "welcome", reply
@@ -149,10 +175,10 @@ async def _open(port: int, protocol: int) -> ClientConnection:
 
 
 async def play_game(port: int, protocol: int, turns: int, most: int | None,
-                    seconds: float) -> tuple[list[Counts], Counts]:
+                    seconds: float, deflate: bool = False) -> tuple[list[Counts], Counts]:
     names = [f"p{i}" for i in range(PLAYERS)]
-    seats = [Seat(await _open(port, protocol), protocol, name, turns, most) for name in names]
-    spectator = Seat(await _open(port, protocol), protocol, None, turns, most)
+    seats = [Seat(await _open(port, protocol, deflate), protocol, name, turns, most) for name in names]
+    spectator = Seat(await _open(port, protocol, deflate), protocol, None, turns, most)
     everyone = [*seats, spectator]
     readers = [asyncio.get_running_loop().create_task(s.read()) for s in everyone]
     if protocol == 1:
@@ -181,12 +207,15 @@ async def play_game(port: int, protocol: int, turns: int, most: int | None,
 
 
 def measure(root: Path, protocol: int, turns: int, most: int | None,
-            seconds: float) -> tuple[list[Counts], Counts]:
+            seconds: float, deflate: bool = False) -> tuple[list[Counts], Counts]:
     with tempfile.TemporaryDirectory(prefix="risc-wire-") as data_dir:
         server = ServerProcess.start([str(root / "bench" / "server_load.py"), "--serve", "--store", "memory",
                                       "--data-dir", data_dir], cwd=root)
         try:
-            return asyncio.run(play_game(server.port, protocol, turns, most, seconds))
+            cpu = server.cpu_seconds()
+            counts = asyncio.run(play_game(server.port, protocol, turns, most, seconds, deflate))
+            print(f"  (the server's CPU time for the game: {server.cpu_seconds() - cpu:.2f} s)")
+            return counts
         finally:
             server.stop()
 
@@ -246,6 +275,9 @@ def main() -> None:
     parser.add_argument("--before", type=Path, default=None,
                         help="a checkout of the previous release (protocol 1) to measure beside this one")
     parser.add_argument("--seconds", type=float, default=300.0, help="bound on each game")
+    parser.add_argument("--deflate", action="store_true",
+                        help="this release's clients also play a game offering permessage-deflate, as browsers and "
+                             "websockets' own client do, counting the bytes their sockets delivered")
     args = parser.parse_args()
     if not BIGEUROPE.is_file():
         raise SystemExit(f"{BIGEUROPE} is missing: the real maps live in ../shared/maps from the project root")
@@ -256,6 +288,11 @@ def main() -> None:
     now_players, now_spectator = measure(ROOT, 2, args.turns, args.most, args.seconds)
     now = summarise(now_players, args.turns), summarise([now_spectator], args.turns)
     report("this release (protocol 2)", *now)
+    if args.deflate:
+        packed_players, packed_spectator = measure(ROOT, 2, args.turns, args.most, args.seconds, deflate=True)
+        packed = summarise(packed_players, args.turns), summarise([packed_spectator], args.turns)
+        report("this release, compression negotiated (bytes as the sockets delivered them)", *packed)
+        compare(now, packed)
     if args.before is not None:
         before_players, before_spectator = measure(args.before.resolve(), 1, args.turns, args.most, args.seconds)
         before = summarise(before_players, args.turns), summarise([before_spectator], args.turns)
