@@ -20,11 +20,13 @@ _FRAMEWORK_KEYS = ("ruleset", "players", "step", "orders", "committed")
 
 
 def game_to_dict(ruleset: AnyRuleSet, game: Game[Any, Any]) -> dict[str, Any]:
+    """The game as JSON values. The board's are worked out once per board (a commit that does not resolve the turn
+    saves the same board again) and shared: never change them."""
     return {
         "ruleset": game.ruleset,
         "players": list(game.players),
         "step": game.step,
-        "board": ruleset.dump_board(game.board),
+        "board": game.cached("stored board", lambda: ruleset.dump_board(game.board)),
         "orders": {p: [ruleset.dump_order(o) for o in batch] for p, batch in game.orders.items()},
         "committed": sorted(game.committed),
     }

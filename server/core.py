@@ -394,14 +394,16 @@ def summary(table: Table, connected: set[str], spectators: int, computers: froze
     waited = frozenset() if game is None else turns.awaiting(table.ruleset, game, status)
     eliminated = set(status.eliminated) if status is not None else set()
     committed = game.committed if game is not None else frozenset()
-    return GameSummary(
+    # Built without validation (every value is typed already): an update carries one after every change.
+    return GameSummary.model_construct(
         game_id=table.game_id, settings=table.settings, ruleset_title=table.ruleset.title,
         simultaneous=table.ruleset.simultaneous, map_name=table.game_map.name,
         territories=len(table.game_map.territories),
-        seats=[SeatInfo(name=s.name, connected=s.name in connected, group=s.group, eliminated=s.name in eliminated,
-                        committed=s.name in committed, awaited=s.name in waited,
-                        computer=s.name in computers or s.name in table.handed_over,
-                        handed_over=s.name in table.handed_over) for s in table.seats],
+        seats=[SeatInfo.model_construct(name=s.name, connected=s.name in connected, group=s.group,
+                                        eliminated=s.name in eliminated, committed=s.name in committed,
+                                        awaited=s.name in waited,
+                                        computer=s.name in computers or s.name in table.handed_over,
+                                        handed_over=s.name in table.handed_over) for s in table.seats],
         free=table.settings.players - len(table.seats), status=table.summary_status,
         phase="lobby" if status is None else ("finished" if status.finished else status.phase),
         turn=0 if status is None else status.turn, step=0 if game is None else game.step,
