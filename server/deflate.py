@@ -25,8 +25,9 @@ from websockets.typing import ExtensionParameter
 COMPRESS_FROM = 2048
 """Frames of fewer bytes than this go uncompressed (orders, acceptances, commits and their notes)."""
 
-LEVEL = 6
-"""zlib's level: a large update is compressed once for all its followers, so the default ratio is affordable."""
+LEVEL = 1
+"""zlib's level: the fastest. On bigeurope's map (28.7 KB of JSON) it takes 38 us for 5.2 KB, where the default
+level (6) takes 286 us for 4.5 KB."""
 
 KEPT = 64
 """Compressed large frames kept for reuse: a broadcast's followers ask for the same one within the same moment."""
