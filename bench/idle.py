@@ -31,21 +31,21 @@ AT_ONCE = 200
 """Connections a client process opens at the same time (the server's listen backlog holds more)."""
 
 
-async def _watch(port: int, game_id: str) -> ClientConnection:
-    ws = await _open(port)
+async def _watch(port: int, game_id: str, deflate: bool) -> ClientConnection:
+    ws = await _open(port, deflate=deflate)
     await ws.send(json.dumps({"type": "watch_game", "game_id": game_id}))
     while json.loads(await ws.recv())["type"] != "update":  # watching, the map, then the view
         pass
     return ws
 
 
-async def _spectators(port: int, game_ids: list[str], count: int, ready: Any, done: Any) -> None:
+async def _spectators(port: int, game_ids: list[str], count: int, ready: Any, done: Any, deflate: bool) -> None:
     raise_open_files()
     gate = asyncio.Semaphore(AT_ONCE)
 
     async def one(index: int) -> ClientConnection:
         async with gate:
-            return await _watch(port, game_ids[index % len(game_ids)])
+            return await _watch(port, game_ids[index % len(game_ids)], deflate)
 
     watchers = await asyncio.gather(*(one(i) for i in range(count)))
     ready.wait()
@@ -63,7 +63,8 @@ async def _seat_games(port: int, games: int) -> tuple[list[str], list[ClientConn
     return [game_id for game_id, _ in seated], [ws for _, players in seated for ws in players]
 
 
-def hold(server: ServerProcess, clients: int, games: int, workers: int) -> tuple[float, float, float]:
+def hold(server: ServerProcess, clients: int, games: int, workers: int,
+         deflate: bool = False) -> tuple[float, float, float]:
     loop = asyncio.new_event_loop()
     game_ids, players = loop.run_until_complete(_seat_games(server.port, games))
     loop.run_until_complete(asyncio.sleep(1))
@@ -72,7 +73,7 @@ def hold(server: ServerProcess, clients: int, games: int, workers: int) -> tuple
     ready, done = ctx.Barrier(workers + 1), ctx.Barrier(workers + 1)
     shares = [clients // workers + (1 if w < clients % workers else 0) for w in range(workers)]
     start = time.monotonic()
-    processes = [ctx.Process(target=_spectators_main, args=(server.port, game_ids, share, ready, done))
+    processes = [ctx.Process(target=_spectators_main, args=(server.port, game_ids, share, ready, done, deflate))
                  for share in shares]
     for p in processes:
         p.start()
@@ -96,17 +97,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--workers", type=int, default=4, help="client processes holding the spectators")
     parser.add_argument("--store", choices=sorted(STORES), default="memory")
+    parser.add_argument("--deflate", action="store_true",
+                        help="the spectators offer permessage-deflate, as browsers and websockets' own client do")
     args = parser.parse_args()
     raise_open_files()
     with tempfile.TemporaryDirectory(prefix="risc-idle-") as data_dir:
         server = ServerProcess.start([str(Path(__file__).resolve().parent / "server_load.py"), "--serve",
                                       "--data-dir", data_dir, "--store", args.store])
         try:
-            before, after, took = hold(server, args.clients, args.games, args.workers)
+            before, after, took = hold(server, args.clients, args.games, args.workers, args.deflate)
         finally:
             server.stop()
     print(f"store: {STORES[args.store]}; {args.games} games of 3 players, {args.clients:,} idle spectators from "
-          f"{args.workers} client processes")
+          f"{args.workers} client processes{', offering permessage-deflate' if args.deflate else ''}")
     print(f"RSS with the games alone: {before:.1f} MB; with {args.clients:,} idle connections: {after:.1f} MB "
           f"({(after - before) * 1024 / args.clients:.1f} KB a connection); connected in {took:.1f} s")
 

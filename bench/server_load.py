@@ -149,8 +149,10 @@ class GameClock:
                 if len(self.results.get(k, ())) == PLAYERS]
 
 
-async def _open(port: int, protocol: int = PROTOCOL) -> ClientConnection:
-    ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression=None)
+async def _open(port: int, protocol: int = PROTOCOL, deflate: bool = False) -> ClientConnection:
+    """A client that said hello; `deflate`: offering permessage-deflate, as browsers and websockets' client do."""
+    ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None,
+                       compression="deflate" if deflate else None)
     await ws.send(json.dumps({"type": "hello", "protocol": protocol}))
     reply = json.loads(await ws.recv())
     assert reply["type"] in ("welcome", "hello"), reply  # the echo server sends the hello back
