@@ -3,12 +3,14 @@ the same messages either way, and a frame broadcast to many followers compressed
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from server import deflate
 from shared.protocol.codes import PROTOCOL_VERSION
@@ -152,3 +154,19 @@ def test_compressed_frames_are_kept_for_reuse_a_bounded_number() -> None:
     frames.get(texts[2], 15)
     frames.get(texts[0], 15)
     assert frames.compressed == 4, "the oldest was let go once a third came"
+
+
+@pytest.mark.asyncio
+async def test_a_compressed_bomb_is_refused_without_being_inflated() -> None:
+    async with running_server() as server:
+        bystander = await open_counting(server.port, "deflate")
+        await hello(bystander)
+        vandal = await open_counting(server.port, "deflate")
+        await hello(vandal)
+        await vandal.send(" " * 20_000_000)  # about 20 KB compressed: inflating stops at the server's hard limit
+        with pytest.raises(ConnectionClosed):
+            await asyncio.wait_for(vandal.recv(), 5)
+        assert vandal.close_code == 1009  # message too big
+        await bystander.send(json.dumps({"type": "list_games", "ref": "r"}))
+        assert json.loads(await bystander.recv())["type"] == "games"
+        await bystander.close()
