@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from server.entries import Logged, logged
@@ -90,6 +91,8 @@ class Decision:
     """Set when the change is one order issued or withdrawn: kept as a small row, not the whole progress."""
     accepted: Any = None
     """The order an issue accepted."""
+    accepted_data: dict[str, Any] | None = None
+    """That order as JSON values (what the acceptance carries), made once."""
 
 
 def new_table(game_id: str, settings: GameSettings, ruleset: AnyRuleSet, options: Any, game_map: GameMap,
@@ -178,8 +181,9 @@ def running(table: Table, turn: int | None) -> tuple[Game[Any, Any], Status]:
     return game, status
 
 
-def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> Any:
-    """An order's JSON checked against the game's rule set: a sentence naming what is wrong, never a traceback."""
+def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """An order's JSON checked against the game's rule set, and the order read back as JSON values (all its fields,
+    defaults included): a sentence naming what is wrong, never a traceback."""
     kinds = ruleset.order_kinds()
     kind = data.get("kind")
     if kind not in kinds:
@@ -194,11 +198,12 @@ def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> Any:
             where = ".".join(str(p) for p in error["loc"][1:]) or "order"
             parts.append(f"{where}: {_plain(error)}")
         raise Refusal(ErrorCode.INVALID_ORDER, f"that {kind} order will not do: " + "; ".join(parts)) from None
-    unknown = sorted(str(key)[:40] for key in set(data) - set(ruleset.dump_order(order)))
+    dumped = ruleset.dump_order(order)
+    unknown = sorted(str(key)[:40] for key in data.keys() - dumped.keys())
     if unknown:  # a misspelt field would otherwise be dropped without a word, and its default used instead
         raise Refusal(ErrorCode.INVALID_ORDER, f"a {kind} order has no field {', '.join(unknown[:4])} "
-                                               f"(its fields: {', '.join(ruleset.dump_order(order))})")
-    return order
+                                               f"(its fields: {', '.join(dumped)})")
+    return order, dumped
 
 
 def _plain(error: Any) -> str:
@@ -223,19 +228,20 @@ def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decisio
     """One order: recorded (simultaneous games), or carried out at once (turn-by-turn games)."""
     ruleset = table.ruleset
     game, _ = running(table, turn)
-    order = read_order(ruleset, data)
+    order, dumped = read_order(ruleset, data)
     if ruleset.simultaneous:
         issued = turns.issue(ruleset, game, player, order)
         if isinstance(issued, RuleError):
             raise Refusal.of(issued)
         index = len(issued.orders_of(player)) - 1
-        change = OrderChange(player, game.step, index, ruleset.order_type.dump_json(order).decode())
-        return Decision(table.evolve(game=issued), order_change=change, accepted=order)
+        change = OrderChange(player, game.step, index, orjson.dumps(dumped).decode())
+        return Decision(table.evolve(game=issued), order_change=change, accepted=order, accepted_data=dumped)
     acted = turns.act(ruleset, game, player, order, dice_of(table.seed))
     if isinstance(acted, RuleError):
         raise Refusal.of(acted)
     game, resolved = acted
-    return Decision(table.evolve(game=game), resolution_entries(table, [resolved]), [resolved], accepted=order)
+    return Decision(table.evolve(game=game), resolution_entries(table, [resolved]), [resolved], accepted=order,
+                    accepted_data=dumped)
 
 
 def withdraw(table: Table, player: str, turn: int, index: int) -> Decision:

@@ -483,13 +483,14 @@ class Match:
             entries = await self._save(decision)
             orders = self._orders_of(player)
             index = len(orders.values) - 1 if decision.order_change is not None else 0
-            order = self.ruleset.dump_order(decision.accepted)
-            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=order,
+            accepted = decision.accepted_data
+            assert accepted is not None, "an issued order comes back as JSON values"
+            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted,
                                                   orders=orders.values, ref=ref)
             # The frame put together from the orders' texts, each made once (a test holds it to the reply's own).
             text = ('{"ref":' + orjson.dumps(ref).decode() + ',"type":"order_accepted","game_id":'
                     + orjson.dumps(self.game_id).decode() + ',"turn":' + str(turn) + ',"index":' + str(index)
-                    + ',"order":' + orjson.dumps(order).decode() + ',"orders":[' + ",".join(orders.texts) + "]}")
+                    + ',"order":' + orjson.dumps(accepted).decode() + ',"orders":[' + ",".join(orders.texts) + "]}")
             sub.send(reply, text)
             if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
                 self._after_change(entries, decision, before)
