@@ -93,6 +93,8 @@ class Decision:
     """The order an issue accepted."""
     accepted_data: dict[str, Any] | None = None
     """That order as JSON values (what the acceptance carries), made once."""
+    committed: str | None = None
+    """Set when the change is one player's commit that leaves the turn unresolved: kept as a small row."""
 
 
 def new_table(game_id: str, settings: GameSettings, ruleset: AnyRuleSet, options: Any, game_map: GameMap,
@@ -258,7 +260,7 @@ def commit(table: Table, player: str, turn: int) -> Decision:
     if isinstance(result, RuleError):
         raise Refusal.of(result)
     decision = Decision(table.evolve(game=result),
-                        [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))])
+                        [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))], committed=player)
     return _resolve_if_ready(decision)
 
 

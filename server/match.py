@@ -26,7 +26,15 @@ from server.entries import Entry, Logged, number
 from server.eventlog import EventLog
 from server.refusal import Refusal
 from server.seats import find_seat, new_token, token_hash
-from server.storage.base import GameProgress, GameRecord, OrderChange, RestoredGame, SeatRecord, Storage
+from server.storage.base import (
+    CommitChange,
+    GameProgress,
+    GameRecord,
+    OrderChange,
+    RestoredGame,
+    SeatRecord,
+    Storage,
+)
 from server.tasks import BackgroundTasks
 from server.updates import KeptViews, UpdateFrames
 from shared.game.errors import Refused
@@ -701,9 +709,13 @@ class Match:
             self.table = decision.table
             return []
         entries = number(decision.entries, self.seq, self.ruleset)
-        progress = _progress(decision.table, self.seq + len(entries))
+        game = decision.table.game
         try:
-            await self._storage.save(self.game_id, progress, entries)
+            if decision.committed is not None and game is not None and not decision.resolved:
+                commit = CommitChange(decision.committed, game.step, self.seq + len(entries))
+                await self._storage.save_commit(self.game_id, commit, entries)  # a small row, as an order
+            else:
+                await self._storage.save(self.game_id, _progress(decision.table, self.seq + len(entries)), entries)
         except Exception as exc:
             raise self._unsaved("a change", exc) from exc
         self.table = decision.table

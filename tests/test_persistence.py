@@ -301,8 +301,8 @@ async def test_a_version_3_database_opens_with_its_games_and_their_orders_intact
 
 
 async def play_orders_and_withdrawals(storage: Storage) -> tuple[str, RiscGame]:
-    """Orders issued and withdrawn before and after another player's commit (which saves the whole game); the
-    game's state once the server has stopped."""
+    """Orders issued and withdrawn before and after another player's commit (which, leaving the turn unresolved, is
+    kept as a small row like them); the game's state once the server has stopped."""
     async with running_server(storage, **FAST) as server:
         game_id, (ann, bob, cyd), _ = await seated_game(server, ["ann", "bob", "cyd"], initial_units=6)
         view = current_view(ann, game_id)
@@ -335,11 +335,14 @@ async def test_issued_and_withdrawn_orders_are_loaded_as_they_were(tmp_path: Pat
     database = tmp_path / DATABASE_NAME
     storage: Storage = SqliteStorage(database) if store == "sqlite" else MemoryStorage()
     game_id, state = await play_orders_and_withdrawals(storage)
-    if store == "sqlite":  # the orders since bob's commit are rows of their own, not yet in the saved progress
+    if store == "sqlite":  # every order and bob's commit are rows of their own, not yet in the saved progress
         with contextlib.closing(sqlite3.connect(database)) as db:
-            assert db.execute("SELECT count(*) FROM pending_orders").fetchone() == (4,)
+            assert db.execute("SELECT count(*) FROM pending_orders").fetchone() == (9,)
+            assert db.execute("SELECT player, step FROM pending_commits").fetchall() == [("bob", 0)]
             progress = json.loads(db.execute("SELECT progress FROM games").fetchone()[0])
-            assert [o["units"] for o in progress["state"]["orders"]["ann"]] == [1, 3]
+            assert not progress["state"]["orders"] and not progress["state"]["committed"]
+            last_entry = db.execute("SELECT max(seq) FROM events").fetchone()[0]
+            assert db.execute("SELECT seq FROM pending_commits").fetchone() == (last_entry,) != (progress["seq"],)
         storage = SqliteStorage(database)
     try:
         stored = await storage.load(game_id)

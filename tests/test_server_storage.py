@@ -10,7 +10,7 @@ import pytest
 from server.codec import game_from_dict, game_to_dict, map_from_dict, map_to_dict
 from server.entries import Entry, Logged, number
 from server.storage import GameProgress, GameRecord, MemoryStorage, StorageError
-from server.storage.base import LogLine, OrderChange
+from server.storage.base import CommitChange, LogLine, OrderChange, with_orders
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.turns import commit, issue
@@ -97,6 +97,11 @@ class FailingStorage(MemoryStorage):
             raise StorageError("disk full")
         await super().save_order(game_id, change)
 
+    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine]) -> None:
+        if self.failing:
+            raise StorageError("disk full")
+        await super().save_commit(game_id, commit, events)
+
 
 async def test_an_order_the_store_cannot_keep_is_refused_and_not_made() -> None:
     storage = FailingStorage()
@@ -117,3 +122,40 @@ async def test_an_order_the_store_cannot_keep_is_refused_and_not_made() -> None:
         stored = await storage.load(game_id)
         assert stored is not None and stored.progress.state is not None
         assert stored.progress.state["orders"]["ann"] == [order]
+
+
+def started_progress(seq: int = 10) -> GameProgress:
+    state = {"ruleset": "risc", "players": ["ann", "bob", "cyd"], "step": 2, "board": {}, "orders": {},
+             "committed": []}
+    return GameProgress(seats=[], state=state, seq=seq, status="playing")
+
+
+def test_kept_commits_are_replayed_onto_the_saved_progress() -> None:
+    progress = with_orders("g", started_progress(), [], [CommitChange("bob", 2, 11), CommitChange("ann", 2, 12)])
+    assert progress.state is not None and progress.state["committed"] == ["ann", "bob"] and progress.seq == 12
+
+
+@pytest.mark.parametrize(("commits", "why"), [
+    ([CommitChange("bob", 1, 11)], "step 1 while the game is at step 2"),
+    ([CommitChange("dan", 2, 11)], "of dan does not fit"),
+    ([CommitChange("bob", 2, 11), CommitChange("bob", 2, 12)], "of bob does not fit"),
+    ([CommitChange("bob", 2, 10)], "at entry 10, before 11"),
+])
+def test_a_kept_commit_that_does_not_fit_is_damage(commits: list[CommitChange], why: str) -> None:
+    with pytest.raises(StorageError, match=why):
+        with_orders("g", started_progress(), [], commits)
+
+
+async def test_a_commit_kept_apart_and_its_entry_load_back_and_a_save_drops_it() -> None:
+    storage = MemoryStorage()
+    record = GameRecord(game_id="g", settings=GameSettings(map=None, players=3), seed=1, created_at=0.0,
+                        game_map=map_to_dict(load_map("seed")))
+    await storage.create(record, started_progress(), [])
+    joined = number([Logged(PlayerJoined(player="bob"))], 10, RISC)
+    await storage.save_commit("g", CommitChange("bob", 2, 11), joined)
+    stored = await storage.load("g")
+    assert stored is not None and stored.progress.seq == 11 and [e["seq"] for e in stored.events] == [11]
+    assert stored.progress.state is not None and stored.progress.state["committed"] == ["bob"]
+    await storage.save("g", started_progress(seq=11), [])
+    stored = await storage.load("g")
+    assert stored is not None and stored.progress.state is not None and stored.progress.state["committed"] == []

@@ -84,12 +84,48 @@ class OrderChange:
     order: str | None
 
 
-def with_orders(game_id: str, progress: GameProgress, changes: Sequence[OrderChange]) -> GameProgress:
-    """`progress` with the order changes kept since it was saved replayed onto its state's orders, in order.
+@dataclass(frozen=True)
+class CommitChange:
+    """A commit that left the turn unresolved, kept as a small write of its own (with its log entries) rather than by
+    saving the whole progress again: `player` committed at the game's `step`, and the log then ended at `seq`. A store
+    keeps these until the game's next save, which holds them in its state; loading replays them (with_orders)."""
 
-    Raises StorageError if a change does not fit the state (another turn, an index the orders do not have): the
-    store was damaged, and a game must not resume with orders its players did not give.
+    player: str
+    step: int
+    seq: int
+
+
+def with_orders(game_id: str, progress: GameProgress, changes: Sequence[OrderChange],
+                commits: Sequence[CommitChange] = ()) -> GameProgress:
+    """`progress` with the order changes kept since it was saved replayed onto its state's orders, in order, then the
+    commits kept since (who has committed, and the log's last entry).
+
+    Raises StorageError if a change does not fit the state (another turn, an index the orders do not have, a player
+    who is not in the game or committed already): the store was damaged, and a game must not resume with orders its
+    players did not give.
     """
+    progress = _with_order_changes(game_id, progress, changes)
+    if not commits:
+        return progress
+    state = progress.state
+    if state is None:
+        raise StorageError(f"game {game_id}: a commit is kept for a game that has not started")
+    committed = list(state.get("committed") or [])
+    step = state.get("step", state.get("turn"))
+    seq = progress.seq
+    for commit in commits:
+        if commit.step != step:
+            raise StorageError(f"game {game_id}: a commit kept for step {commit.step} while the game is at step {step}")
+        if commit.player not in state.get("players", ()) or commit.player in committed:
+            raise StorageError(f"game {game_id}: a kept commit of {commit.player} does not fit the game")
+        if commit.seq <= seq:
+            raise StorageError(f"game {game_id}: a kept commit ends the log at entry {commit.seq}, before {seq + 1}")
+        committed.append(commit.player)
+        seq = commit.seq
+    return progress.model_copy(update={"state": {**state, "committed": sorted(committed)}, "seq": seq})
+
+
+def _with_order_changes(game_id: str, progress: GameProgress, changes: Sequence[OrderChange]) -> GameProgress:
     if not changes:
         return progress
     state = progress.state
@@ -229,6 +265,12 @@ class Storage(ABC):
     async def save_order(self, game_id: str, change: OrderChange) -> None:
         """Keep an issued or withdrawn order, the game's only change, without saving its whole progress again: the
         next `save` holds it in its state and drops it. Raises StorageError if the game does not exist."""
+
+    @abstractmethod
+    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine]) -> None:
+        """Keep a commit that left the turn unresolved, and append its `events`, all or nothing, without saving the
+        game's whole progress again: the next `save` holds it in its state and drops it. Raises StorageError if the
+        game does not exist."""
 
     @abstractmethod
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:

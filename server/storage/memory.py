@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from server.storage.base import (
+    CommitChange,
     GameProgress,
     GameRecord,
     LogLine,
@@ -35,6 +36,7 @@ class MemoryStorage(Storage):
         self._progress: dict[str, str] = {}
         self._events: dict[str, list[tuple[int, str]]] = {}
         self._orders: dict[str, list[OrderChange]] = {}  # since each game's last save
+        self._commits: dict[str, list[CommitChange]] = {}  # likewise
 
     async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine]) -> None:
         if record.game_id in self._records:
@@ -55,11 +57,18 @@ class MemoryStorage(Storage):
         self._progress[game_id] = progress_text
         self._events[game_id].extend(event_texts)
         self._orders.pop(game_id, None)
+        self._commits.pop(game_id, None)
 
     async def save_order(self, game_id: str, change: OrderChange) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
         self._orders.setdefault(game_id, []).append(change)
+
+    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine]) -> None:
+        if game_id not in self._records:
+            raise StorageError(f"no game {game_id} to save")
+        self._events[game_id].extend((e.seq, e.stored) for e in events)
+        self._commits.setdefault(game_id, []).append(commit)
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         if game_id not in self._records:
@@ -84,7 +93,7 @@ class MemoryStorage(Storage):
 
     def _progress_of(self, game_id: str) -> GameProgress:
         progress = GameProgress.model_validate_json(self._progress[game_id])
-        return with_orders(game_id, progress, self._orders.get(game_id, ()))
+        return with_orders(game_id, progress, self._orders.get(game_id, ()), self._commits.get(game_id, ()))
 
     def _record(self, game_id: str, game_map: dict[str, Any]) -> GameRecord:
         return GameRecord.model_validate({**json.loads(self._records[game_id]), "game_map": game_map})

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from server.storage.base import (
+    CommitChange,
     GameProgress,
     GameRecord,
     LogLine,
@@ -101,11 +102,24 @@ def _keep_orders_apart(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX pending_orders_by_game ON pending_orders (game_id)")
 
 
+def _keep_commits_apart(db: sqlite3.Connection) -> None:
+    """Version 5: each commit that left its turn unresolved a small row of `pending_commits` (the player, the game's
+    step, and the log's last entry with the commit's), its log entries saved as ever, instead of the game's whole
+    progress saved again; the game's next save holds them and deletes its rows."""
+    db.execute("CREATE TABLE pending_commits (game_id TEXT NOT NULL REFERENCES games(game_id), "
+               "player TEXT NOT NULL, step INTEGER NOT NULL, seq INTEGER NOT NULL)")
+    db.execute("CREATE INDEX pending_commits_by_game ON pending_commits (game_id)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_tables, _add_phase, _keep_maps_once,
-                                                          _keep_orders_apart]
+                                                          _keep_orders_apart, _keep_commits_apart]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+COMMITS_KEPT_FROM = 5
+"""The schema version that added `pending_commits`. A database of the version before is also read as it is, without
+upgrading it (`risc replay` beside an older server): it only lacks that table, whose rows it cannot have."""
 
 
 def _phase(progress: GameProgress) -> str:
@@ -174,8 +188,10 @@ class SqliteStorage(Storage):
         self._opened: tuple[tuple[int, int] | None, tuple[int, int] | None] | None = None
         """The identity of the files a writing store opened (see _identity); None for a read-only store."""
         version = check_database(path)
+        self._keeps_commits = version >= COMMITS_KEPT_FROM or not read_only
+        """Whether the database has `pending_commits`: one of the version before, read as it is, has none to hold."""
         if read_only:
-            if version != SCHEMA_VERSION:
+            if version not in (SCHEMA_VERSION, COMMITS_KEPT_FROM - 1):
                 raise StorageError(f"{path} holds no games of this release (schema version {version}, this "
                                    f"release writes {SCHEMA_VERSION}): start the server on it once to upgrade it")
             self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
@@ -428,8 +444,22 @@ class SqliteStorage(Storage):
                 raise StorageError(f"no game {game_id} to save")
             db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
             db.execute("DELETE FROM pending_orders WHERE game_id = ?", (game_id,))  # the progress holds them now
+            db.execute("DELETE FROM pending_commits WHERE game_id = ?", (game_id,))
 
         await self._write(update)
+
+    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine]) -> None:
+        row = (game_id, commit.player, commit.step, commit.seq, game_id)
+        bodies = [(game_id, e.seq, e.stored) for e in events]
+
+        def insert(db: sqlite3.Connection) -> None:
+            if db.execute("INSERT INTO pending_commits (game_id, player, step, seq) "
+                          "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ?)",
+                          row).rowcount != 1:
+                raise StorageError(f"no game {game_id} to save")
+            db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
+
+        await self._write(insert)
 
     async def save_order(self, game_id: str, change: OrderChange) -> None:
         row = (game_id, change.player, change.step, change.index, change.order, game_id)
@@ -450,8 +480,12 @@ class SqliteStorage(Storage):
                 return None
             changes = [OrderChange(*change) for change in self._db.execute(
                 "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid", (game_id,))]
+            commits = [CommitChange(*commit) for commit in self._db.execute(
+                "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,))
+            ] if self._keeps_commits else []
             return StoredGame(record=_record(row[0], json.loads(row[2])),
-                              progress=with_orders(game_id, GameProgress.model_validate_json(row[1]), changes),
+                              progress=with_orders(game_id, GameProgress.model_validate_json(row[1]), changes,
+                                                   commits),
                               events=self._log(game_id, tail).entries())
 
         return await self._guarded(read)
@@ -469,6 +503,11 @@ class SqliteStorage(Storage):
                 for game_id, *change in self._db.execute("SELECT game_id, player, turn, position, body "
                                                          "FROM pending_orders ORDER BY rowid"):
                     changes.setdefault(game_id, []).append(OrderChange(*change))
+                commits: dict[str, list[CommitChange]] = {}
+                kept = self._db.execute("SELECT game_id, player, step, seq FROM pending_commits ORDER BY rowid"
+                                        ) if self._keeps_commits else ()
+                for game_id, *commit in kept:
+                    commits.setdefault(game_id, []).append(CommitChange(*commit))
                 maps: dict[str, dict[str, Any]] = {}
                 games: list[RestoredGame] = []
                 damaged: dict[str, BaseException] = {}
@@ -481,7 +520,7 @@ class SqliteStorage(Storage):
                         games.append(RestoredGame(
                             record=_record(record, maps[key]),
                             progress=with_orders(game_id, GameProgress.model_validate_json(progress),
-                                                 changes.get(game_id, ())),
+                                                 changes.get(game_id, ()), commits.get(game_id, ())),
                             log=self._log(game_id, tail), map_key=key))
                     except (ValueError, StorageError) as exc:  # ValidationError and JSONDecodeError are ValueErrors
                         damaged[game_id] = exc
