@@ -1,7 +1,8 @@
 """The benchmarks' RISC players over raw websockets: what they know of a game, and how they play it.
 
 A bench client keeps what a real client keeps, with as little work as it can: the map's borders (sent once per
-followed game), the view (sent whole once, then as merge patches applied in place), and nothing else. Its players
+followed game), the view and the game's summary (each sent whole once, then as merge patches applied in place), and
+nothing else. Its players
 play all out, so games end and every turn moves units. The same strategy reads the views of the previous release
 (protocol 1: the whole view, territories as a list with their neighbours), so bench/wire.py plays the same game on
 both.
@@ -48,16 +49,22 @@ def merge(target: Message, patch: Message) -> None:
 
 @dataclass
 class Followed:
-    """One game as a protocol 2 client follows it: its borders and the view the server's patches left."""
+    """One game as a protocol 3 client follows it: its borders, and the view and summary the server's patches
+    left."""
 
     neighbours: dict[str, list[str]] = field(default_factory=dict)
     view: Message | None = None
+    game: Message | None = None
 
     def take_map(self, game_map: Message) -> None:
         self.neighbours = {name: list(borders) for name, borders in game_map.get("borders", {}).items()}
 
     def take_update(self, message: Message) -> bool:
         """Take in an update; True when it changed the view."""
+        if message["game"] is not None:
+            self.game = message["game"]
+        elif message["game_patch"] is not None and self.game is not None:
+            merge(self.game, message["game_patch"])
         if message["view"] is not None:
             self.view = message["view"]
             return True

@@ -4,7 +4,7 @@ Run by hand: `python bench/server_load.py [--games 1,10,100,300] [--workers 2] [
 [--store sqlite|memory] [--repeat 3] [--server-cpus 0 --client-cpus 1] [--profile FILE]`.
 For each number of games G it starts the game server in its own process (the default SQLite store in a fresh
 temporary data directory, or `--store memory`; limits loosened so that fast clients are not rate limited), then
-WORKERS client processes play G games of 3 all-out players on the seed map over raw websockets (protocol 2), as
+WORKERS client processes play G games of 3 all-out players on the seed map over raw websockets (protocol 3), as
 fast as the server answers: create, join, place every unit, then each turn issue the orders one by one (each
 awaited) and commit. A client keeps what a real one keeps, lightly: the map's borders once, the view whole once and
 then patched in place (bench/players.py). Then the same clients run the same pattern against bench/echo_server.py,
@@ -42,10 +42,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench.players import Followed, orders_for
+from shared.protocol.codes import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = 3
-PROTOCOL = 2
+PROTOCOL = PROTOCOL_VERSION
 Message = dict[str, Any]
 
 

@@ -38,6 +38,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from bench.players import Followed, Seen, orders_for, seen_listed
 from bench.server_load import ServerProcess
+from shared.protocol.codes import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 BIGEUROPE = ROOT.parent / "shared" / "maps" / "domination" / "bigeurope.map"
@@ -285,11 +286,12 @@ def main() -> None:
     print(f"bigeurope.map, {PLAYERS} players and 1 spectator, {args.turns} turns, "
           f"{'all out' if args.most is None else f'at most {args.most} orders a player a turn'} "
           "(bytes received: payload + WebSocket header; means over the players)")
-    now_players, now_spectator = measure(ROOT, 2, args.turns, args.most, args.seconds)
+    now_players, now_spectator = measure(ROOT, PROTOCOL_VERSION, args.turns, args.most, args.seconds)
     now = summarise(now_players, args.turns), summarise([now_spectator], args.turns)
-    report("this release (protocol 2)", *now)
+    report(f"this release (protocol {PROTOCOL_VERSION})", *now)
     if args.deflate:
-        packed_players, packed_spectator = measure(ROOT, 2, args.turns, args.most, args.seconds, deflate=True)
+        packed_players, packed_spectator = measure(ROOT, PROTOCOL_VERSION, args.turns, args.most, args.seconds,
+                                                   deflate=True)
         packed = summarise(packed_players, args.turns), summarise([packed_spectator], args.turns)
         report("this release, compression negotiated (bytes as the sockets delivered them)", *packed)
         compare(now, packed)

@@ -3,9 +3,10 @@ follows and what it knows of each, resuming, rematches. It knows nothing of prom
 (client/app.py) and the network bot (client/bot.py) are faces on it, and it tells them what happens through a
 listener.
 
-What it knows of a followed game comes from the server alone: the map (sent once), the summary, the view (sent whole
-once, then as patches) read through the game's rule set into its own typed view, and the log entries read into the
-framework's entries or the rule set's events.
+What it knows of a followed game comes from the server alone: the map (sent once), the summary and the view (each
+sent whole once, then as patches; the view read through the game's rule set into its own typed view), the log entries
+read into the framework's entries or the rule set's events, and the player's orders of the turn, kept from the
+server's answers (an acceptance names only the new order).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameStatus, GameSummary
 from shared.protocol.log import FRAMEWORK_ENTRY, FRAMEWORK_KINDS
 from shared.protocol.patch import apply as apply_patch
+from shared.protocol.patch import seats_keyed, seats_listed
 from shared.rulesets import RULESETS
 
 EARLY_UPDATES_KEPT = 50
@@ -58,11 +60,14 @@ class Followed:
     follows: str | None = None
     seq: int = 0
     game: GameSummary | None = None
+    game_data: dict[str, Any] | None = None
+    """The summary as the server's patches patch it (seats keyed by position): the base of the next `game_patch`."""
     game_map: GameMap | None = None
     view_data: dict[str, Any] | None = None
     view: Any = None
     orders: list[Any] = field(default_factory=list)
-    """The player's orders issued this turn, as the server last told them."""
+    """The player's orders issued this turn: each acceptance adds one, each withdrawal takes one, a new turn or a
+    resolution empties the list, and a view that shows them (or a `list_orders` reply) says them all again."""
     deadline: float | None = None
     """When the turn's time runs out, on the event loop's clock."""
 
@@ -123,7 +128,11 @@ class Followed:
         """Take in one update; returns the log entries it brought that were not seen before, as objects."""
         fresh = [entry.event for entry in update.events if entry.seq > self.seq]
         self.seq = max(self.seq, update.seq)
-        self.game = update.game
+        before = self.game
+        self._take_summary(update)
+        game = self.game
+        if before is not None and game is not None and (before.step, before.turn) != (game.step, game.turn):
+            self.orders = []  # the turn moved on: the orders issued were carried out or dropped
         if update.you is not None:
             self.player = update.you
         ruleset = self.ruleset
@@ -131,7 +140,7 @@ class Followed:
             self.view_data = update.view
         elif update.view_patch is not None and self.view_data is not None:
             self.view_data = apply_patch(self.view_data, update.view_patch)
-        if update.game.status is GameStatus.LOBBY:
+        if game is not None and game.status is GameStatus.LOBBY:
             self.view_data = None
         if ruleset is not None and (update.view is not None or update.view_patch is not None):
             self.view = ruleset.load_view(self.view_data) if self.view_data is not None else None
@@ -143,9 +152,34 @@ class Followed:
         self.deadline = None if update.deadline_in is None else now + update.deadline_in
         return [read_entry(event, ruleset) for event in fresh]
 
-    def load_orders(self, orders: list[dict[str, Any]]) -> list[Any]:
+    def _take_summary(self, update: msg.Update) -> None:
+        """The summary whole (a new follower, a snapshot), or the kept one patched and read again."""
+        if update.game is not None:
+            self.game = update.game
+            self.game_data = seats_keyed(update.game.model_dump(mode="json"))
+        elif update.game_patch is not None and self.game_data is not None:
+            self.game_data = apply_patch(self.game_data, update.game_patch)
+            self.game = GameSummary.model_validate(seats_listed(self.game_data))
+
+    def _load_order(self, order: dict[str, Any]) -> Any:
         ruleset = self.ruleset
-        self.orders = [ruleset.load_order(o) for o in orders] if ruleset is not None else list(orders)
+        return ruleset.load_order(order) if ruleset is not None else order
+
+    def load_orders(self, orders: list[dict[str, Any]]) -> list[Any]:
+        """The whole list, as a `list_orders` reply gives it."""
+        self.orders = [self._load_order(o) for o in orders]
+        return self.orders
+
+    def accepted(self, reply: msg.OrderAccepted) -> list[Any]:
+        """An accepted order joins the list at its index (a turn-by-turn game's took effect at once: none). A reply
+        read after the update that ended its turn (time ran out meanwhile) is about a list that is gone."""
+        if reply.turn == self.turn and (self.game is None or self.game.simultaneous):
+            self.orders[reply.index:] = [self._load_order(reply.order)]
+        return self.orders
+
+    def withdrawn(self, reply: msg.OrderWithdrawn) -> list[Any]:
+        if reply.turn == self.turn and 0 <= reply.index < len(self.orders):
+            del self.orders[reply.index]
         return self.orders
 
 
@@ -280,13 +314,13 @@ class Session:
         data = ruleset.dump_order(order) if ruleset is not None and not isinstance(order, dict) else order
         reply = await self.request(msg.IssueOrder(game_id=followed.game_id, turn=followed.turn, order=data))
         if isinstance(reply, msg.OrderAccepted):
-            followed.load_orders(reply.orders)
+            followed.accepted(reply)
         return reply
 
     async def withdraw(self, followed: Followed, index: int) -> msg.ServerMessage:
         reply = await self.request(msg.WithdrawOrder(game_id=followed.game_id, turn=followed.turn, index=index))
         if isinstance(reply, msg.OrderWithdrawn):
-            followed.load_orders(reply.orders)
+            followed.withdrawn(reply)
         return reply
 
     async def list_orders(self, followed: Followed) -> msg.ServerMessage:

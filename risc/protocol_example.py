@@ -38,6 +38,7 @@ from server.config import ServerConfig
 from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.messages import SERVER_ADAPTER
 from shared.protocol.patch import apply as apply_patch
+from shared.protocol.patch import seats_keyed, seats_listed
 
 SEED = 1
 """The seed of every game of the example: territories, the order of combats and the dice follow from it."""
@@ -210,6 +211,8 @@ class Link:
         self.maps: dict[str, Message] = {}
         self.views: dict[str, Message] = {}
         self.games: dict[str, Message] = {}
+        self.summaries: dict[str, Message] = {}
+        """Each game's summary as the patches left it (seats keyed by position); `games` holds it whole."""
         self.seq: dict[str, int] = {}
         self.closed = asyncio.Event()
         self._arrived = asyncio.Event()
@@ -233,7 +236,11 @@ class Link:
         if kind == "game_map" and isinstance(game_id, str):
             self.maps[game_id] = message["map"]
         elif kind == "update" and isinstance(game_id, str):
-            self.games[game_id] = message["game"]
+            if message["game"] is not None:
+                self.summaries[game_id] = seats_keyed(message["game"])
+            elif message["game_patch"] is not None:
+                self.summaries[game_id] = apply_patch(self.summaries[game_id], message["game_patch"])
+            self.games[game_id] = seats_listed(self.summaries[game_id])
             self.seq[game_id] = max(self.seq.get(game_id, 0), message["seq"])
             if message["view"] is not None:
                 self.views[game_id] = message["view"]
@@ -624,7 +631,7 @@ async def _dropped_and_handed_over(example: Example, game_id: str, ann: Link, bo
     await bob.ws.close()
     await bob.closed.wait()
     await ann.until(lambda m: m.get("type") == "update"
-                    and any(s["name"] == "bob" and not s["connected"] for s in m["game"]["seats"]))
+                    and any(s["name"] == "bob" and not s["connected"] for s in ann.games[game_id]["seats"]))
     await example.settle(ann)
 
     page.say("In a game with no time limit, an absent player's seat may be handed to the server's computer player, "

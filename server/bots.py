@@ -61,7 +61,9 @@ class ServerBot:
         the message itself (its view as the rule set made it), never its text."""
         if self._closed or not isinstance(message, Update) or message.you != self.name or message.view is None:
             return
-        game = message.game
+        game = message.game  # whole in the object a match gives its own players (the patches are for the wire)
+        if game is None:
+            return
         if game.status is GameStatus.FINISHED:
             if (not self.stand_in and game.rematch and self.name not in game.rematch
                     and game.rematch_game is None):

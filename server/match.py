@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
@@ -91,18 +90,6 @@ class Subscriber(Protocol):
 RematchFactory = Callable[["Match", list[SeatRecord]], Awaitable["Match"]]
 
 
-@dataclass(frozen=True)
-class Dumped:
-    """A player's issued orders, each as JSON values and as JSON text, made once."""
-
-    orders: tuple[Any, ...]
-    values: list[dict[str, Any]]
-    texts: list[str]
-
-
-NOTHING_DUMPED = Dumped((), [], [])
-
-
 class Match:
     def __init__(self, table: Table, log: EventLog, storage: Storage, rematch_factory: RematchFactory | None = None,
                  clock: Clock | None = None) -> None:
@@ -129,7 +116,10 @@ class Match:
         does). The lobby closes a game idle too long."""
         self._map_text: str | None = None
         self._kept_views = KeptViews()
-        self._dumped: dict[str, Dumped] = {}
+        self._sent_summaries: dict[Subscriber, dict[str, Any]] = {}
+        """The summary each follower was sent last, in the form a `game_patch` patches: what its next one is taken
+        against. Kept here rather than on the connection, beside whom the match follows; followers sent the same
+        summary hold the same object, so they share one patch."""
         self._deadline: float | None = None
         self._timer: Timer | None = None
         self._armed: Any = None
@@ -248,9 +238,11 @@ class Match:
 
     def _deliver(self, frames: UpdateFrames, sub: Subscriber, seat: str | None) -> None:
         base = sub.views.get(self.game_id)
-        update, text, new_base = frames.for_follower(seat, self.follows.get(sub), base)
+        update, text, new_base = frames.for_follower(seat, self.follows.get(sub), base,
+                                                     self._sent_summaries.get(sub))
         if new_base is not None:
             sub.views[self.game_id] = new_base
+        self._sent_summaries[sub] = frames.summary_kept
         sub.send(update, text)
 
     def _broadcast(self, entries: Sequence[Entry], skip: Subscriber | None = None) -> None:
@@ -274,6 +266,7 @@ class Match:
         a snapshot; either way the view whole."""
         sub.games.add(self.game_id)
         sub.views.pop(self.game_id, None)
+        self._sent_summaries.pop(sub, None)
         self._send_map(sub)
         missed = None if last_seq is None else self.log.after(last_seq)
         frames = self._frames(missed, False) if missed is not None else self._frames([], snapshot=True)
@@ -284,6 +277,7 @@ class Match:
         self.follows.pop(sub, None)
         sub.games.discard(self.game_id)
         sub.views.pop(self.game_id, None)
+        self._sent_summaries.pop(sub, None)
 
     # ---- the lobby -----------------------------------------------------------------------------------------------
 
@@ -462,19 +456,11 @@ class Match:
 
     # ---- playing -------------------------------------------------------------------------------------------------
 
-    def _orders_of(self, player: str) -> Dumped:
-        """The player's issued orders as JSON values and text (what every reply about them carries). Orders are
-        immutable and a new one joins the end of those before it, so the ones dumped for the last reply are not
-        dumped again."""
+    def _orders_of(self, player: str) -> list[dict[str, Any]]:
+        """The player's issued orders as JSON values, for a `list_orders` reply (rare: an acceptance or a withdrawal
+        names one order only)."""
         game = self.table.game
-        orders = () if game is None else game.orders_of(player)
-        kept = self._dumped.get(player, NOTHING_DUMPED)
-        if len(kept.orders) > len(orders) or not all(a is b for a, b in zip(kept.orders, orders, strict=False)):
-            kept = NOTHING_DUMPED
-        values = [self.ruleset.dump_order(o) for o in orders[len(kept.orders):]]
-        dumped = Dumped(orders, kept.values + values, kept.texts + [orjson.dumps(v).decode() for v in values])
-        self._dumped[player] = dumped
-        return dumped
+        return [] if game is None else [self.ruleset.dump_order(o) for o in game.orders_of(player)]
 
     def _player(self, sub: Subscriber) -> str:
         player = self.watchers.get(sub)
@@ -489,16 +475,15 @@ class Match:
             before = self.table.status
             decision = core.issue(self.table, player, turn, order)
             entries = await self._save(decision)
-            orders = self._orders_of(player)
-            index = len(orders.values) - 1 if decision.order_change is not None else 0
+            game = self.table.game
+            index = len(game.orders_of(player)) - 1 if decision.order_change is not None and game is not None else 0
             accepted = decision.accepted_data
             assert accepted is not None, "an issued order comes back as JSON values"
-            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted,
-                                                  orders=orders.values, ref=ref)
-            # The frame put together from the orders' texts, each made once (a test holds it to the reply's own).
+            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted, ref=ref)
+            # The frame put together by hand (a test holds it to the reply's own): an order comes with every issue.
             text = ('{"ref":' + orjson.dumps(ref).decode() + ',"type":"order_accepted","game_id":'
                     + orjson.dumps(self.game_id).decode() + ',"turn":' + str(turn) + ',"index":' + str(index)
-                    + ',"order":' + orjson.dumps(accepted).decode() + ',"orders":[' + ",".join(orders.texts) + "]}")
+                    + ',"order":' + orjson.dumps(accepted).decode() + "}")
             sub.send(reply, text)
             if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
                 self._after_change(entries, decision, before)
@@ -509,14 +494,13 @@ class Match:
             player = self._player(sub)
             decision = core.withdraw(self.table, player, turn, index)
             await self._save(decision)
-            sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index,
-                                    orders=self._orders_of(player).values, ref=ref))
+            sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index, ref=ref))
 
     async def list_orders(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
             player = self._player(sub)
             game, status = core.running(self.table, None)
-            sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=self._orders_of(player).values,
+            sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=self._orders_of(player),
                             committed=player in game.committed, ref=ref))
 
     async def legal_orders(self, sub: Subscriber, ref: str | None) -> None:

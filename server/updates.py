@@ -6,7 +6,11 @@ differ); a view is made once per sight (each seat, each followed player, every s
 
 A view is sent whole the first time a connection follows a game, then as a JSON merge patch of the view that
 connection was last sent. Each connection keeps that last view; followers who were sent the same last view (nearly
-always all of them) share one patch, worked out once.
+always all of them) share one patch, worked out once. The summary goes the same way: whole to a new follower, else as
+a patch of the summary that follower was sent last, one patch for all who were sent the same one.
+
+The Update object given beside each frame's text is for followers inside the server (its computer players), who
+read it rather than the text: it carries the whole summary and the rule set's own view object, never patches.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet
 from shared.protocol.lobby import GameSummary
 from shared.protocol.messages import Update
-from shared.protocol.patch import diff
+from shared.protocol.patch import diff, seats_keyed
 
 Sight = tuple[str, str | None]
 """Whose eyes a follower sees with: ("seat", name), ("follow", name) or ("spectator", None)."""
@@ -87,7 +91,10 @@ class UpdateFrames:
         self._summary, self._ruleset, self._game, self._finished = summary, ruleset, game, finished
         self._deadline_in, self._snapshot = deadline_in, snapshot
         self._kept = kept if kept is not None else KeptViews()
+        self._summary_data: dict[str, Any] | None = None
+        self._summary_kept: dict[str, Any] | None = None
         self._summary_text = ""
+        self._game_patches: dict[int, tuple[dict[str, Any], str]] = {}
         self._head: str | None = None
         self._tail = ""
         self._events: dict[tuple[int, ...], str] = {}
@@ -131,10 +138,38 @@ class UpdateFrames:
             text = self._patches[key] = "null" if not patch else _json(patch)
         return text
 
-    def for_follower(self, seat: str | None, follows: str | None,
-                     base: dict[str, Any] | None) -> tuple[Update, str, dict[str, Any] | None]:
+    @property
+    def summary_data(self) -> dict[str, Any]:
+        """The summary as JSON values, made once (as `game` sends it whole)."""
+        if self._summary_data is None:
+            self._summary_data = self._summary.model_dump(mode="json")
+        return self._summary_data
+
+    @property
+    def summary_kept(self) -> dict[str, Any]:
+        """The summary in the form `game_patch` patches (its seats keyed by position), made once: what every
+        follower is left holding, the base of their next patch."""
+        if self._summary_kept is None:
+            self._summary_kept = seats_keyed(self.summary_data)
+        return self._summary_kept
+
+    def _game_patch(self, base: dict[str, Any]) -> str:
+        new = self.summary_kept
+        if base is new:
+            return "null"
+        made = self._game_patches.get(id(base))
+        if made is None:
+            patch = diff(base, new)
+            # The base is held beside its patch, so that its id cannot be another's while these frames live.
+            made = self._game_patches[id(base)] = (base, "null" if not patch else _json(patch))
+        return made[1]
+
+    def for_follower(self, seat: str | None, follows: str | None, base: dict[str, Any] | None,
+                     summary_base: dict[str, Any] | None = None) -> tuple[Update, str, dict[str, Any] | None]:
         """The update for one follower (seat None: a spectator, who may follow a player's sight), its frame text,
-        and the view it leaves that follower with (the base of their next patch)."""
+        and the view it leaves that follower with (the base of their next patch). `summary_base` is the summary
+        the follower was sent last, as `summary_kept` gave it (None: send it whole); they are left holding
+        `summary_kept`."""
         sight = sight_of(seat, follows)
         shown, events_text = self._visible(sight)
         made = self._view(sight)
@@ -148,13 +183,19 @@ class UpdateFrames:
                 view_text, patch_text = made.text, "null"
             else:
                 view_text, patch_text = "null", self._patch(sight, base, made.data)
+        if summary_base is None or self._snapshot:
+            if not self._summary_text:
+                self._summary_text = _json(self.summary_data)
+            game_text, game_patch_text = self._summary_text, "null"
+        else:
+            game_text, game_patch_text = "null", self._game_patch(summary_base)
         if self._head is None:
-            self._summary_text = self._summary.model_dump_json()
             self._head = '{"ref":null,"type":"update","game_id":' + json.dumps(self._game_id) + ',"seq":' \
                 + str(self._seq) + ',"events":'
             self._tail = (',"deadline_in":' + json.dumps(self._deadline_in) + ',"snapshot":'
                           + ("true" if self._snapshot else "false") + "}")
-        text = (self._head + events_text + ',"game":' + self._summary_text + ',"view":' + view_text
+        text = (self._head + events_text + ',"game":' + game_text + ',"game_patch":' + game_patch_text
+                + ',"view":' + view_text
                 + ',"view_patch":' + patch_text + ',"you":' + ("null" if seat is None else _json(seat))
                 + self._tail)
         update = Update.model_construct(game_id=self._game_id, seq=self._seq, events=shown, game=self._summary,

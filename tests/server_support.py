@@ -22,6 +22,7 @@ from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.messages import SERVER_ADAPTER, Welcome
 from shared.protocol.pacing import TokenBucket
 from shared.protocol.patch import apply as apply_patch
+from shared.protocol.patch import seats_keyed, seats_listed
 
 Message = dict[str, Any]
 TIMEOUT = 5.0
@@ -93,6 +94,10 @@ class Client:
         self.pacer: TokenBucket | None = None
         self.maps: dict[str, Message] = {}
         self.views: dict[str, Message] = {}
+        self.summaries: dict[str, Message] = {}
+        """Each game's summary as the server's patches left it (seats keyed by position, as patches take it)."""
+        self.orders: dict[str, list[Message]] = {}
+        """Each game's orders of this turn, kept from the acceptances and withdrawals as a client keeps them."""
 
     @classmethod
     async def connect(cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None) -> Client:
@@ -120,7 +125,24 @@ class Client:
         kind, game_id = message.get("type"), message.get("game_id")
         if kind == "game_map":
             self.maps[game_id] = message["map"]
+        elif kind == "order_accepted":
+            self.orders.setdefault(game_id, [])[message["index"]:] = [message["order"]]
+        elif kind == "order_withdrawn":
+            kept = self.orders.setdefault(game_id, [])
+            if message["index"] < len(kept):  # a list begun before this connection is known by list_orders
+                del kept[message["index"]]
+        elif kind == "orders":
+            self.orders[game_id] = list(message["orders"])
         elif kind == "update":
+            if message["game"] is not None:
+                self.summaries[game_id] = seats_keyed(message["game"])
+            elif message["game_patch"] is not None:
+                self.summaries[game_id] = apply_patch(self.summaries[game_id], message["game_patch"])
+            before = self.latest_summary(game_id)
+            message["game"] = seats_listed(self.summaries[game_id])  # the summary whole, as a client rebuilds it
+            if before is not None and (before["step"], before["turn"]) != (message["game"]["step"],
+                                                                          message["game"]["turn"]):
+                self.orders.pop(game_id, None)
             if message["view"] is not None:
                 self.views[game_id] = message["view"]
             elif message["view_patch"] is not None:
@@ -172,6 +194,11 @@ class Client:
 
     async def wait_type(self, kind: str, **fields: Any) -> Message:
         return await self.wait_for(lambda m: m["type"] == kind and all(m.get(k) == v for k, v in fields.items()))
+
+    def latest_summary(self, game_id: str) -> Message | None:
+        """The summary of the last update taken about the game."""
+        update = self.latest("update", game_id)
+        return None if update is None else update["game"]
 
     def latest(self, kind: str, game_id: str | None = None) -> Message | None:
         for frame in reversed(self.frames):

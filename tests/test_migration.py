@@ -73,7 +73,8 @@ async def test_the_games_of_an_old_database_are_restored_and_play_to_their_end(o
         assert owned(view, "dan")
         await back(eve, playing_id, tokens[playing_id]["eve"])
         reply = await dan.request(type="withdraw_order", game_id=playing_id, turn=3, index=0)
-        assert reply["type"] == "order_withdrawn" and reply["orders"] == [], reply
+        assert reply["type"] == "order_withdrawn" and reply["index"] == 0, reply
+        assert (await dan.request(type="list_orders", game_id=playing_id))["orders"] == []
         await asyncio.gather(play(dan, playing_id, "dan"), play(eve, playing_id, "eve"))
 
         # The lobby game still takes players.

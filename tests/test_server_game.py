@@ -194,7 +194,9 @@ def _assert_no_placement_leak(frames: list[Message], viewer: str | None, placed:
     for frame in frames:
         for entry in frame.get("events", []):
             assert entry["event"]["kind"] not in ("units_placed", "units_moved", "combat"), entry
-        if frame.get("order") is not None or frame.get("orders") is not None:
+        if frame.get("order") is not None:  # an acceptance, told to the one who issued it only
+            assert viewer is not None and viewer in placed and frame["order"] == placed[viewer][frame["index"]]
+        if frame.get("orders") is not None:
             assert viewer is not None and viewer in placed and frame["orders"] == placed[viewer][:len(frame["orders"])]
         view = frame.get("view")
         if view:

@@ -160,9 +160,11 @@ async def test_withdrawn_orders_are_gone_and_later_orders_still_hold() -> None:
         await refused(server, ann, "not-enough-units", others, type="withdraw_order", game_id=game_id, turn=1,
                       index=0)
         reply = await ok(ann, type="withdraw_order", game_id=game_id, turn=1, index=1)
-        assert reply["orders"] == [move(2, "Narnia", "Oz")]
-        reply = await ok(ann, type="withdraw_order", game_id=game_id, turn=1, index=0)
-        assert reply["orders"] == []
+        assert reply["index"] == 1 and "orders" not in reply, "a withdrawal names the order it took, no more"
+        assert ann.orders[game_id] == [move(2, "Narnia", "Oz")]
+        await ok(ann, type="withdraw_order", game_id=game_id, turn=1, index=0)
+        assert ann.orders[game_id] == []
+        assert (await ok(ann, type="list_orders", game_id=game_id))["orders"] == []
 
 
 CORRIDOR = """\

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from websockets.asyncio.client import connect
 
+from shared.protocol.codes import PROTOCOL_VERSION
 from tests.server_support import Client
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +37,7 @@ async def test_sigterm_tells_the_clients_and_exits_cleanly(tmp_path: Path) -> No
     process, port = await start_server("--data-dir", str(tmp_path / "data"), env={"RISC_PASSWORD": "pw"})
     try:
         async with connect(f"ws://127.0.0.1:{port}") as ws:  # the password comes from the environment
-            await ws.send('{"type": "hello", "protocol": 2}')
+            await ws.send(f'{{"type": "hello", "protocol": {PROTOCOL_VERSION}}}')
             assert '"bad-password"' in str(await ws.recv())
         client = await Client.connect(port, password="pw")
         created = await client.request(type="create_game", settings={"map": "seed", "players": 2})

@@ -210,9 +210,10 @@ class Kept:
         self.sent.append((message, encode(message) if text is None else text))
 
 
-async def test_an_order_accepted_frame_says_what_its_reply_says_with_every_order_so_far() -> None:
-    """The reply to an order is put together from each order's text, made once: it must say what the whole
-    OrderAccepted says, order after order, after a withdrawal too."""
+async def test_an_order_accepted_frame_names_the_new_order_and_its_index_only() -> None:
+    """The reply to an order is put together by hand: it must say what the whole OrderAccepted says, and that is
+    the new order and where it stands in the player's list, never the orders before it (protocol 3), after a
+    withdrawal too."""
     players = ["ann", "bob"]
     seats = [SeatRecord(name=p, token_hash="0" * 64) for p in players]
     match = await Match.create("g1", GameSettings(map="seed", players=2), load_map("seed"), MemoryStorage(), seed=3,
@@ -223,13 +224,20 @@ async def test_an_order_accepted_frame_says_what_its_reply_says_with_every_order
     assert game is not None
     mine = [t for t in game.game_map.names if game.board.owner[t] == "ann"]
     pool = game.board.pools["ann"]
+    indexes = []
     for step, units in enumerate([1, 2, 3, 1]):
         if step == 3:
             await match.withdraw(ann, 0, 1, "w")
-        await match.issue(ann, 0, {"kind": "place", "territory": mine[step % len(mine)], "units": units}, f"r{step}")
+            _, text = ann.sent[-1]
+            assert json.loads(text) == {"ref": "w", "type": "order_withdrawn", "game_id": "g1", "turn": 0, "index": 1}
+        order = {"kind": "place", "territory": mine[step % len(mine)], "units": units}
+        await match.issue(ann, 0, order, f"r{step}")
         message, text = ann.sent[-1]
         assert message.type == "order_accepted"
         assert json.loads(text) == json.loads(encode(message)) == json.loads(encode(OrderAccepted.model_validate(
             json.loads(text))))
         assert SERVER_ADAPTER.validate_json(text) == message
-    assert len(message.orders) == 3 and pool >= 6
+        assert set(json.loads(text)) == {"ref", "type", "game_id", "turn", "index", "order"}
+        assert message.order == order
+        indexes.append(message.index)
+    assert indexes == [0, 1, 2, 2] and pool >= 6

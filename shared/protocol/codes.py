@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from enum import IntEnum, StrEnum
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Raised whenever a message changes incompatibly; client and server agree on it in the first exchange.
 Version 2: every rule set on one protocol (orders, events and views are the game's rule set's), maps from the server's
-catalogue or uploaded, a followed game's map sent once, views sent whole once then as patches."""
+catalogue or uploaded, a followed game's map sent once, views sent whole once then as patches.
+Version 3: an order's acceptance or withdrawal names that order only (clients keep the turn's list themselves), and
+an update's game summary is sent whole once, then as patches, as the view is."""
 
 
 class ErrorCode(StrEnum):

@@ -252,20 +252,24 @@ class Left(_Server):
 
 
 class OrderAccepted(_Server):
+    """The new order only, at `index` in the player's list for the turn: the client keeps that list itself, so a
+    turn's acceptances grow with its orders, not with their square. In a turn-by-turn game the order took effect at
+    once and joins no list (`index` 0)."""
+
     type: Literal["order_accepted"] = "order_accepted"
     game_id: str
     turn: int
     index: int
     order: dict[str, Any]
-    orders: list[dict[str, Any]]
 
 
 class OrderWithdrawn(_Server):
+    """The order at `index` is gone from the player's list; those after it move up one."""
+
     type: Literal["order_withdrawn"] = "order_withdrawn"
     game_id: str
     turn: int
     index: int
-    orders: list[dict[str, Any]]
 
 
 class Orders(_Server):
@@ -329,15 +333,18 @@ class Update(_Server):
     The view is the game's rule set's, for this viewer (D2). It comes whole (`view`) in the first update after the
     connection starts to follow the game, and afterwards as `view_patch`, a JSON merge patch (RFC 7386) of the view
     this connection was last sent: a key set to null is removed. Both are null while the game is in its lobby, or
-    when the view did not change. `snapshot` is true when the server could not send every entry after the client's
-    last_seq: `view` and `game` are then the whole truth and `events` is empty.
+    when the view did not change. The summary travels the same way: whole (`game`) in that first update, then as
+    `game_patch` against the summary last sent (null when it did not change), so that a commit costs its followers
+    the seat it changed rather than the whole summary. `snapshot` is true when the server could not send every entry
+    after the client's last_seq: `view` and `game` are then the whole truth and `events` is empty.
     """
 
     type: Literal["update"] = "update"
     game_id: str
     seq: int
     events: list[SequencedEvent]
-    game: GameSummary
+    game: GameSummary | None = None
+    game_patch: dict[str, Any] | None = None
     view: dict[str, Any] | None = None
     view_patch: dict[str, Any] | None = None
     you: str | None = Field(default=None, description="the seat this connection holds, or null for a spectator")

@@ -43,3 +43,21 @@ def apply(target: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
         else:
             result[key] = value
     return result
+
+
+def seats_keyed(summary: dict[str, Any]) -> dict[str, Any]:
+    """A game summary in the form its `game_patch` patches: `seats` an object keyed by each seat's position ("0",
+    "1", ...) rather than a list, so that a commit's patch names the one seat it changed (a list is replaced whole,
+    and every seat sent again with every commit cost its followers three times what the rest of the patch did)."""
+    seats = summary.get("seats")
+    if not isinstance(seats, list):
+        return summary
+    return {**summary, "seats": {str(position): seat for position, seat in enumerate(seats)}}
+
+
+def seats_listed(keyed: dict[str, Any]) -> dict[str, Any]:
+    """The summary back from the form `seats_keyed` gives: its seats a list again, by position."""
+    seats = keyed.get("seats")
+    if not isinstance(seats, dict):
+        return keyed
+    return {**keyed, "seats": [seat for _, seat in sorted(seats.items(), key=lambda item: int(item[0]))]}

@@ -12,7 +12,7 @@ import { byId, h, put } from "./dom.js";
 import { GameLog } from "./log.js";
 import { OrderEntry } from "./orders.js";
 import { playerStyles, continentTint } from "./palette.js";
-import { applyPatch } from "./patch.js";
+import { applyPatch, seatsKeyed, seatsListed } from "./patch.js";
 import { rulesetModule } from "./rulesets/index.js";
 import { generic, table } from "./rulesets/generic.js";
 import { forgetSeat, lastName, loadHistory, saveHistory, saveName, saveSeat } from "./seats.js";
@@ -63,6 +63,7 @@ export class GameScreen {
     this.following = null;
     this.seq = 0;
     this.summary = null;
+    this.keptSummary = null; // the summary as the server's patches patch it (seats keyed by position)
     this.map = null;
     this.view = null;
     this.orders = [];
@@ -224,16 +225,23 @@ export class GameScreen {
     const fresh = update.events.filter((entry) => entry.seq > this.seq);
     this.seq = Math.max(this.seq, update.seq);
     const before = this.summary;
-    this.summary = update.game;
+    // the summary comes whole to a new follower, then as patches of the one last sent (null: unchanged)
+    if (update.game) this.keptSummary = seatsKeyed(update.game);
+    else if (update.game_patch && this.keptSummary) {
+      this.keptSummary = applyPatch(this.keptSummary, update.game_patch);
+    }
+    if (!this.keptSummary) return;
+    if (update.game || update.game_patch || !this.summary) this.summary = seatsListed(this.keptSummary);
+    const game = this.summary;
     if (update.you) this.player = update.you;
     let redraw = false;
-    if (this.moduleName !== update.game.settings.ruleset) {
-      this.moduleName = update.game.settings.ruleset;
+    if (this.moduleName !== game.settings.ruleset) {
+      this.moduleName = game.settings.ruleset;
       this.module = rulesetModule(this.moduleName);
-      this.entry.setMode(update.game.simultaneous);
+      this.entry.setMode(game.simultaneous);
       redraw = this.map && this.module.boardShape(this.map) !== this.board.shape;
     }
-    const names = update.game.seats.map((seat) => seat.name);
+    const names = game.seats.map((seat) => seat.name);
     let all = false;
     if (names.join("\u0000") !== [...this.styles.keys()].join("\u0000")) {
       this.styles = playerStyles(names);
@@ -249,7 +257,7 @@ export class GameScreen {
       changed = update.view_patch.territories || null;
       if (this.module.redrawOn(update.view_patch)) all = true;
     }
-    if (update.game.status === "lobby") this.view = null;
+    if (game.status === "lobby") this.view = null;
     // the view's orders are the player's as of this update; order replies keep them between updates
     if (this.view && (update.view || (update.view_patch && "your_orders" in update.view_patch))) {
       this.orders = this.view.your_orders || [];
@@ -260,7 +268,7 @@ export class GameScreen {
     else if (changed) this.showTerritories(Object.keys(changed));
     const ctx = this.ctx();
     const told = fresh.filter((entry) => !FRAMEWORK.has(entry.event.kind));
-    const turnByTurn = !update.game.simultaneous;
+    const turnByTurn = !game.simultaneous;
     if (told.length) {
       // a turn-by-turn game marks the active player's whole turn, action by action, from its start
       let from = 0;
@@ -652,7 +660,8 @@ export class GameScreen {
       const ctx = { ...this.ctx(), now: true };
       if (this.summary.simultaneous) {
         this.entry.picked = [];
-        this.ordersAre(reply.orders);
+        // the reply names the new order only: the list is kept here (unless the turn moved on meanwhile)
+        if (reply.turn === this.summary.turn) this.ordersAre([...this.orders.slice(0, reply.index), reply.order]);
         this.say(`Issued: ${this.module.describeOrder(reply.order, ctx)}`);
         this.askLegal();
       } else this.say(`Done: ${this.module.describeOrder(reply.order, ctx)}`);
@@ -663,7 +672,7 @@ export class GameScreen {
     const reply = await this.send({ type: "withdraw_order", game_id: this.gameId, turn: this.summary.turn, index });
     if (!reply) return;
     if (reply.type === "order_withdrawn") {
-      this.ordersAre(reply.orders);
+      if (reply.turn === this.summary.turn) this.ordersAre(this.orders.filter((_, i) => i !== reply.index));
       this.say("Order withdrawn.");
       this.askLegal();
     } else this.say(reply.message);

@@ -14,3 +14,17 @@ export function applyPatch(target, patch) {
   }
   return result;
 }
+
+/** A game summary in the form its `game_patch` patches: `seats` an object keyed by position ("0", "1", ...), so a
+ * patch names the seat that changed (shared/protocol/patch.py `seats_keyed`). */
+export function seatsKeyed(summary) {
+  if (!Array.isArray(summary.seats)) return summary;
+  return { ...summary, seats: Object.fromEntries(summary.seats.map((seat, i) => [String(i), seat])) };
+}
+
+/** The summary back from `seatsKeyed`'s form: its seats a list again, by position. */
+export function seatsListed(keyed) {
+  if (!isObject(keyed.seats)) return keyed;
+  const seats = Object.entries(keyed.seats).sort(([a], [b]) => Number(a) - Number(b)).map(([, seat]) => seat);
+  return { ...keyed, seats };
+}
