@@ -63,7 +63,7 @@ class Followed:
         """Take in an update; True when it changed the view."""
         if message["game"] is not None:
             self.game = message["game"]
-        elif message["game_patch"] is not None and self.game is not None:
+        elif message.get("game_patch") is not None and self.game is not None:
             merge(self.game, message["game_patch"])
         if message["view"] is not None:
             self.view = message["view"]

@@ -27,6 +27,7 @@ import contextlib
 import json
 import multiprocessing as mp
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -150,8 +151,16 @@ class GameClock:
                 if len(self.results.get(k, ())) == PLAYERS]
 
 
-async def _open(port: int, protocol: int = PROTOCOL, deflate: bool = False) -> ClientConnection:
-    """A client that said hello; `deflate`: offering permessage-deflate, as browsers and websockets' client do."""
+def protocol_of(code: Path) -> int:
+    """The protocol version a checkout of the project speaks (read from its source: it is not imported here)."""
+    found = re.search(r"^PROTOCOL_VERSION = (\d+)", (code / "shared" / "protocol" / "codes.py").read_text(), re.M)
+    return int(found.group(1)) if found else PROTOCOL_VERSION
+
+
+async def _open(port: int, protocol: int | None = None, deflate: bool = False) -> ClientConnection:
+    """A client that said hello (in the protocol of the server measured: PROTOCOL); `deflate`: offering
+    permessage-deflate, as browsers and websockets' client do."""
+    protocol = PROTOCOL if protocol is None else protocol
     ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None,
                        compression="deflate" if deflate else None)
     await ws.send(json.dumps({"type": "hello", "protocol": protocol}))
@@ -290,6 +299,8 @@ async def echo_seat(ws: ClientConnection, group: str, clock: GameClock, tally: T
 
 async def _worker(mode: str, port: int, games: list[int], args: Message, ready: Any, go: Any, done: Any,
                   out: Any) -> None:
+    global PROTOCOL
+    PROTOCOL = args.get("protocol", PROTOCOL)  # this process's clients speak the measured server's protocol
     tally, clocks = Tally(), [GameClock() for _ in games]
     if mode == "game":
         seated = [await seat_game(port, i) for i in games]
@@ -417,8 +428,8 @@ def run(games: int, setup: Setup) -> tuple[list[Figures], Figures]:
             server = ServerProcess.start([str(Path(__file__).resolve()), "--serve", "--data-dir", data_dir,
                                           "--store", setup.store, "--code", str(code)], cpus=setup.server_cpus)
             try:
-                played.append(measure("game", server, games, setup,
-                                      {"seconds": setup.seconds, "max_turns": setup.max_turns}))
+                played.append(measure("game", server, games, setup, {"seconds": setup.seconds,
+                                      "max_turns": setup.max_turns, "protocol": protocol_of(code)}))
             finally:
                 server.stop()
     sizes, resolved = played[0].sizes, max(1, played[0].resolved)
