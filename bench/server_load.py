@@ -472,6 +472,8 @@ def main() -> None:
     if args.serve:
         for code in args.code:
             sys.path.insert(0, str(code.resolve()))  # the server of that checkout (imported only now)
+        for name in [n for n in sys.modules if n.split(".")[0] in ("shared", "bench", "server")]:
+            del sys.modules[name]  # this bench's own imports came from this checkout: the server must not use them
         asyncio.run(_serve_game(0, args.data_dir, args.store))
         return
     setup = Setup(args.workers, args.seconds, args.max_turns, args.store, cpu_set(args.server_cpus),
