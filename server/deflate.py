@@ -40,18 +40,18 @@ class CompressedFrames:
 
     def __init__(self, kept: int = KEPT) -> None:
         self._kept = kept
-        self._made: OrderedDict[bytes, bytes] = OrderedDict()
+        self._made: OrderedDict[tuple[int, bytes], bytes] = OrderedDict()
         self.compressed = 0
         """Frames compressed (not taken from the cache): for tests and benches."""
 
     def get(self, data: bytes, window_bits: int) -> bytes:
-        key = bytes(data)
+        key = (window_bits, bytes(data))  # a window the client did not agree to could not be read back
         found = self._made.get(key)
         if found is not None:
             self._made.move_to_end(key)
             return found
         encoder = zlib.compressobj(LEVEL, zlib.DEFLATED, -window_bits)
-        made = encoder.compress(key) + encoder.flush(zlib.Z_SYNC_FLUSH)
+        made = encoder.compress(key[1]) + encoder.flush(zlib.Z_SYNC_FLUSH)
         made = made[:-4] if made.endswith(_EMPTY_BLOCK) else made
         self.compressed += 1
         self._made[key] = made

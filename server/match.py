@@ -78,6 +78,9 @@ class Subscriber(Protocol):
 
     games: set[str]
     views: dict[str, dict[str, Any]]
+    reads_text: bool
+    """Whether it reads only the frames' text (a network connection): it is then given no message objects of its
+    own beside the text (the server's own players read the objects)."""
 
     @property
     def label(self) -> str: ...
@@ -239,7 +242,7 @@ class Match:
     def _deliver(self, frames: UpdateFrames, sub: Subscriber, seat: str | None) -> None:
         base = sub.views.get(self.game_id)
         update, text, new_base = frames.for_follower(seat, self.follows.get(sub), base,
-                                                     self._sent_summaries.get(sub))
+                                                     self._sent_summaries.get(sub), sub.reads_text)
         if new_base is not None:
             sub.views[self.game_id] = new_base
         self._sent_summaries[sub] = frames.summary_kept

@@ -125,6 +125,9 @@ class Outbound:
 class Connection:
     """One client: what it follows, its limits, and the queue of what is to be sent to it."""
 
+    reads_text = True
+    """Only a frame's text is sent: the message object beside it is not read (see Subscriber.reads_text)."""
+
     _numbers = itertools.count(1)
 
     def __init__(self, ws: ServerConnection, config: ServerConfig, outbound: Outbound) -> None:

@@ -100,6 +100,7 @@ class UpdateFrames:
         self._events: dict[tuple[int, ...], str] = {}
         self._views: dict[Sight, Made] = {}
         self._patches: dict[tuple[Sight, int], str] = {}
+        self._bare: Update | None = None
 
     def _visible(self, sight: Sight) -> tuple[list[Entry], str]:
         kind, who = sight
@@ -165,11 +166,13 @@ class UpdateFrames:
         return made[1]
 
     def for_follower(self, seat: str | None, follows: str | None, base: dict[str, Any] | None,
-                     summary_base: dict[str, Any] | None = None) -> tuple[Update, str, dict[str, Any] | None]:
+                     summary_base: dict[str, Any] | None = None,
+                     reads_text: bool = False) -> tuple[Update, str, dict[str, Any] | None]:
         """The update for one follower (seat None: a spectator, who may follow a player's sight), its frame text,
         and the view it leaves that follower with (the base of their next patch). `summary_base` is the summary
         the follower was sent last, as `summary_kept` gave it (None: send it whole); they are left holding
-        `summary_kept`."""
+        `summary_kept`. A follower that `reads_text` only (a network connection) gets a bare Update, the same for
+        all of them, beside its text: the object is made for the server's own players."""
         sight = sight_of(seat, follows)
         shown, events_text = self._visible(sight)
         made = self._view(sight)
@@ -198,6 +201,11 @@ class UpdateFrames:
                 + ',"view":' + view_text
                 + ',"view_patch":' + patch_text + ',"you":' + ("null" if seat is None else _json(seat))
                 + self._tail)
+        if reads_text:
+            if self._bare is None:
+                self._bare = Update.model_construct(game_id=self._game_id, seq=self._seq, events=[], game=None,
+                                                    view=None, view_patch=None, you=None, ref=None)
+            return self._bare, text, new_base
         update = Update.model_construct(game_id=self._game_id, seq=self._seq, events=shown, game=self._summary,
                                         view=view_obj, view_patch=None, you=seat, deadline_in=self._deadline_in,
                                         snapshot=self._snapshot, ref=None)

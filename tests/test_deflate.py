@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +171,13 @@ async def test_a_compressed_bomb_is_refused_without_being_inflated() -> None:
         await bystander.send(json.dumps({"type": "list_games", "ref": "r"}))
         assert json.loads(await bystander.recv())["type"] == "games"
         await bystander.close()
+
+
+def test_a_frame_is_compressed_again_for_another_window() -> None:
+    frames = deflate.CompressedFrames()
+    text = json.dumps({"pad": "z" * 5000}).encode()
+    frames.get(text, 15)
+    frames.get(text, 10)
+    assert frames.compressed == 2
+    for bits in (15, 10):
+        assert zlib.decompressobj(-bits).decompress(frames.get(text, bits) + b"\x00\x00\xff\xff") == text

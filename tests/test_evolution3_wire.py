@@ -54,6 +54,7 @@ class Watcher:
     def __init__(self, match: Match) -> None:
         self.match = match
         self.games: set[str] = set()
+        self.reads_text = True
         self.views: dict[str, dict[str, Any]] = {}
         self.seen: list[tuple[dict[str, Any], Game[Any, Any] | None]] = []
 

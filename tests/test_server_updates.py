@@ -199,6 +199,7 @@ class Kept:
 
     def __init__(self) -> None:
         self.games: set[str] = set()
+        self.reads_text = False
         self.views: dict[str, dict[str, Any]] = {}
         self.sent: list[tuple[Any, str]] = []
 

@@ -24,6 +24,7 @@ class Inbox:
     def __init__(self) -> None:
         self.sent: list[object] = []
         self.games: set[str] = set()
+        self.reads_text = False
         self.views: dict[str, dict[str, object]] = {}
 
     @property
