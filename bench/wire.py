@@ -39,6 +39,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from bench.players import Followed, Seen, orders_for, seen_listed
 from bench.server_load import ServerProcess
 from shared.protocol.codes import PROTOCOL_VERSION
+from shared.protocol.deflate import SparingClientDeflateFactory
 
 ROOT = Path(__file__).resolve().parents[1]
 BIGEUROPE = ROOT.parent / "shared" / "maps" / "domination" / "bigeurope.map"
@@ -165,8 +166,8 @@ class Seat:
 
 async def _open(port: int, protocol: int, deflate: bool = False) -> ClientConnection:
     if deflate:
-        ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression="deflate",
-                           create_connection=CountingConnection)
+        ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression=None,
+                           extensions=[SparingClientDeflateFactory()], create_connection=CountingConnection)
     else:
         ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression=None)
     await ws.send(json.dumps({"type": "hello", "protocol": protocol}))
@@ -277,8 +278,8 @@ def main() -> None:
                         help="a checkout of the previous release (protocol 1) to measure beside this one")
     parser.add_argument("--seconds", type=float, default=300.0, help="bound on each game")
     parser.add_argument("--deflate", action="store_true",
-                        help="this release's clients also play a game offering permessage-deflate, as browsers and "
-                             "websockets' own client do, counting the bytes their sockets delivered")
+                        help="this release's clients also play a game with permessage-deflate, as the text client "
+                             "negotiates it (small frames sent as they are), counting what their sockets delivered")
     args = parser.parse_args()
     if not BIGEUROPE.is_file():
         raise SystemExit(f"{BIGEUROPE} is missing: the real maps live in ../shared/maps from the project root")

@@ -22,6 +22,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from shared.protocol.codes import CloseCode, ErrorCode
+from shared.protocol.deflate import SparingClientDeflateFactory
 from shared.protocol.messages import Error, Hello, ServerMessage, Welcome, decode_server, encode
 from shared.protocol.pacing import TokenBucket
 
@@ -121,7 +122,8 @@ class Connection:
     async def _dial(self) -> tuple[ClientConnection, Welcome]:
         try:
             ws = await asyncio.wait_for(connect(self.url, open_timeout=self.timeout, ping_interval=20,
-                                                ping_timeout=20, close_timeout=2, max_size=2**22), self.timeout)
+                                                ping_timeout=20, close_timeout=2, max_size=2**22, compression=None,
+                                                extensions=[SparingClientDeflateFactory()]), self.timeout)
         except InvalidURI as exc:
             raise ConnectionFailed(f"{self.url} is not a websocket address (e.g. ws://host:8765)") from exc
         except (OSError, InvalidHandshake, TimeoutError) as exc:

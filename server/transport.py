@@ -25,7 +25,6 @@ from websockets.protocol import State
 
 from server import origins
 from server.config import ServerConfig
-from server.deflate import SparingDeflateFactory
 from server.dispatch import dispatch
 from server.frames import parse_frame, rate_limited
 from server.guesses import Guesses, Verdict
@@ -35,6 +34,7 @@ from server.refusal import Refusal
 from server.storage import StorageError
 from server.web import WebRoot, is_upgrade
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
+from shared.protocol.deflate import SparingDeflateFactory
 from shared.protocol.messages import Error, Hello, ShuttingDown, Welcome, encode
 from shared.protocol.pacing import TokenBucket
 
@@ -273,7 +273,8 @@ class Transport:
         hard_limit = HARD_SIZE_FACTOR * self.config.max_message_bytes
         self._server = await serve(self._handle, self.config.host, self.config.port, process_request=self._http,
                                    max_size=hard_limit, close_timeout=2, ping_interval=20, ping_timeout=20,
-                                   compression=None, extensions=[SparingDeflateFactory()])  # server/deflate.py
+                                   compression=None,  # a client's offer of deflate is taken as the config says
+                                   extensions=[SparingDeflateFactory()] if self.config.compression else [])
 
     @property
     def port(self) -> int:

@@ -3,6 +3,7 @@ the same messages either way, and a frame broadcast to many followers compressed
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import zlib
@@ -12,9 +13,14 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.frames import Frame, Opcode
 
-from server import deflate
+from client.connection import Connection
+from server.app import add_arguments, config_from_args
+from shared.protocol import deflate
 from shared.protocol.codes import PROTOCOL_VERSION
+from shared.protocol.messages import ListGames
 from tests.server_support import Client, create_game, running_server
 
 BIGEUROPE = Path(__file__).resolve().parents[2] / "shared" / "maps" / "domination" / "bigeurope.map"
@@ -181,3 +187,43 @@ def test_a_frame_is_compressed_again_for_another_window() -> None:
     assert frames.compressed == 2
     for bits in (15, 10):
         assert zlib.decompressobj(-bits).decompress(frames.get(text, bits) + b"\x00\x00\xff\xff") == text
+
+
+def test_small_frames_go_as_they_are_and_large_ones_compressed_and_readable() -> None:
+    sparing = deflate.SparingDeflate(True, True, 15, 15)
+    small = Frame(Opcode.TEXT, b'{"type":"commit"}')
+    assert sparing.encode(small) is small
+    large = Frame(Opcode.TEXT, json.dumps({"pad": "q" * 9000}).encode())
+    packed = sparing.encode(large)
+    assert packed.rsv1 and len(packed.data) < len(large.data) / 10
+    reader = PerMessageDeflate(True, True, 15, 15)
+    assert reader.decode(packed).data == large.data and reader.decode(small).data == small.data
+
+
+@pytest.mark.asyncio
+async def test_the_text_client_negotiates_compression_that_spares_small_frames() -> None:
+    async with running_server() as server:
+        connection = Connection(f"ws://127.0.0.1:{server.port}", on_message=lambda message: None)
+        await connection.open()
+        try:
+            assert (await connection.request(ListGames())).type == "games"
+            ws = connection._ws  # the link's websocket: which extension it agreed on
+            assert ws is not None
+            assert [type(e) for e in ws.protocol.extensions] == [deflate.SparingDeflate]
+        finally:
+            await connection.close()
+
+
+@pytest.mark.asyncio
+async def test_a_server_started_without_compression_declines_it() -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert config_from_args(parser.parse_args(["--memory"])).compression
+    config = config_from_args(parser.parse_args(["--memory", "--no-compression"]))
+    assert not config.compression
+    async with running_server(compression=False) as server:
+        ws = await open_counting(server.port, "deflate")
+        assert ws.response is not None and ws.response.headers.get("Sec-WebSocket-Extensions") is None
+        welcome, wire = await hello(ws)
+        assert wire == plain_size([welcome])
+        await ws.close()

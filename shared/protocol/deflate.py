@@ -2,8 +2,9 @@
 
 A client that offers permessage-deflate (browsers and websockets' own client do) gets the server's large frames
 compressed — a turn's update on a big map, the map itself — and its small ones as they are: a frame under
-COMPRESS_FROM bytes gains a few bytes at best and would cost a zlib stream's set-up. The RFC lets a sender leave any
-message uncompressed (its RSV1 bit unset).
+COMPRESS_FROM bytes gains a few bytes at best and would cost a zlib stream's set-up on both sides. The RFC lets a
+sender leave any message uncompressed (its RSV1 bit unset). The text client sends the same way (its orders are
+small: the server then has nothing to inflate).
 
 Both directions are negotiated without context takeover, so no zlib stream outlives its message: an idle connection
 holds no compressor (a kept one cost about 70 KB a connection), and each large frame is compressed alone. That makes
@@ -18,7 +19,11 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from websockets.extensions.base import Extension
-from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
+from websockets.extensions.permessage_deflate import (
+    ClientPerMessageDeflateFactory,
+    PerMessageDeflate,
+    ServerPerMessageDeflateFactory,
+)
 from websockets.frames import Frame, Opcode
 from websockets.typing import ExtensionParameter
 
@@ -84,3 +89,16 @@ class SparingDeflateFactory(ServerPerMessageDeflateFactory):
         response, negotiated = super().process_request_params(params, accepted_extensions)
         return response, SparingDeflate(negotiated.remote_no_context_takeover, negotiated.local_no_context_takeover,
                                         negotiated.remote_max_window_bits, negotiated.local_max_window_bits)
+
+
+class SparingClientDeflateFactory(ClientPerMessageDeflateFactory):
+    """Offers permessage-deflate without context takeover either way, as SparingDeflate: the text client's side."""
+
+    def __init__(self) -> None:
+        super().__init__(server_no_context_takeover=True, client_no_context_takeover=True)
+
+    def process_response_params(self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+                                ) -> PerMessageDeflate:
+        negotiated = super().process_response_params(params, accepted_extensions)
+        return SparingDeflate(negotiated.remote_no_context_takeover, negotiated.local_no_context_takeover,
+                              negotiated.remote_max_window_bits, negotiated.local_max_window_bits)
