@@ -53,6 +53,8 @@ async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Pa
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         opened = await pages.open(page_url(server))
         page = opened.page
+        await page.wait_for_selector("#lobby:not([hidden]) #ruleset option", state="attached")
+        assert await page.input_value("#ruleset") == "risc"  # the game's own rule set, as everywhere else
         await create_in_lobby(page, "Alice", map_id="twin-keeps", players=2, bots=1, strategy="aggressive",
                               options={"initial_units": "6"})
         await page.wait_for_selector("#game[data-status=playing][data-you=Alice]")

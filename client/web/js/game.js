@@ -14,7 +14,7 @@ import { OrderEntry } from "./orders.js";
 import { playerStyles, continentTint } from "./palette.js";
 import { applyPatch, seatsKeyed, seatsListed } from "./patch.js";
 import { rulesetModule } from "./rulesets/index.js";
-import { generic, table } from "./rulesets/generic.js";
+import { generic, plural, table } from "./rulesets/generic.js";
 import { forgetSeat, lastName, loadHistory, saveHistory, saveName, saveSeat } from "./seats.js";
 
 const FRAMEWORK = new Set(["game_created", "player_joined", "player_left", "game_started", "player_committed",
@@ -452,7 +452,8 @@ export class GameScreen {
       }
       if (seat.computer) states.push(seat.name.startsWith("bot-") ? "computer player" : "played by the computer");
       else states.push(seat.connected ? "connected" : "away");
-      const counts = facts ? `${facts.territories} territories, ${facts.units} units` : "";
+      const counts = facts ? `${plural(facts.territories, "territory", "territories")}, `
+        + `${plural(facts.units, "unit", "units")}` : "";
       const note = players[seat.name] ? this.module.playerNote(players[seat.name], seat.name, ctx) : "";
       const swatch = h("span", { class: "swatch", "aria-hidden": "true" }, style ? style.letter : "?");
       if (style) {

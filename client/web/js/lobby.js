@@ -57,6 +57,7 @@ export class LobbyScreen {
       this.link.request({ type: "list_maps" })]);
     this.rulesets = rulesets.type === "rulesets" ? rulesets.rulesets : [];
     put(byId("ruleset"), ...this.rulesets.map((r) => h("option", { value: r.name }, r.title)));
+    if (this.rulesets.some((r) => r.name === "risc")) byId("ruleset").value = "risc"; // the game's own, as elsewhere
     const mapList = maps.type === "maps" ? maps.maps : [];
     put(byId("map"), ...mapList.map((m) => h("option", { value: m.id, "data-territories": m.territories },
       `${m.name} (${m.territories} territories)`)));

@@ -23,6 +23,11 @@ function words(value) {
 }
 
 /** "kind: value value ..." for any order or event. */
+/** "1 territory", "3 territories": a count with its noun. */
+export function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export function plain(thing) {
   const rest = Object.entries(thing).filter(([key]) => key !== "kind").map(([key, value]) => `${key} ${words(value)}`);
   return rest.length ? `${thing.kind}: ${rest.join(", ")}` : String(thing.kind);

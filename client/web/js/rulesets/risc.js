@@ -8,7 +8,7 @@
 // order), as the text client does.
 
 import { h } from "../dom.js";
-import { generic, table } from "./generic.js";
+import { generic, plural, table } from "./generic.js";
 
 /** E5: the technology a unit has cost to reach each level from level 0. */
 const TOTAL = [0, 3, 11, 30, 55, 90, 140];
@@ -18,10 +18,6 @@ const SPY_COST = 20;
 const CLOAK_COST = 20;
 const CLOAKING_RESEARCH_COST = 100;
 const BONUS = [0, 1, 3, 5, 8, 11, 15];
-
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 function levelsText(levels) {
   const parts = (levels || []).map((n, level) => (n ? `${n} at level ${level}` : null)).filter(Boolean);
