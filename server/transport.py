@@ -190,8 +190,11 @@ class Connection:
                 and ws.protocol.state is State.OPEN and not ws.transport.is_closing())
 
     def _write_now(self, text: str) -> None:
-        self.ws.protocol.send_text(text.encode())
-        self.ws.send_data()
+        try:
+            self.ws.protocol.send_text(text.encode())
+            self.ws.send_data()
+        except Exception as exc:  # the link failed under the write: its reader ends it; a send never raises
+            logger.info("connection %s: a frame could not be written (%s)", self.label, exc)
 
     def end(self, code: int = 1000, reason: str = "") -> None:
         """Send what is queued, then close with `code`. Later messages are dropped."""
