@@ -478,8 +478,7 @@ class Match:
             before = self.table.status
             decision = core.issue(self.table, player, turn, order)
             entries = await self._save(decision)
-            game = self.table.game
-            index = len(game.orders_of(player)) - 1 if decision.order_change is not None and game is not None else 0
+            index = decision.order_change.index if decision.order_change is not None else 0
             accepted = decision.accepted_data
             assert accepted is not None, "an issued order comes back as JSON values"
             reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted, ref=ref)

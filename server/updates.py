@@ -94,12 +94,12 @@ class UpdateFrames:
         self._summary_data: dict[str, Any] | None = None
         self._summary_kept: dict[str, Any] | None = None
         self._summary_text = ""
-        self._game_patches: dict[int, tuple[dict[str, Any], str]] = {}
+        self._game_patches: dict[Any, tuple[dict[str, Any], str]] = {}
         self._head: str | None = None
         self._tail = ""
         self._events: dict[tuple[int, ...], str] = {}
         self._views: dict[Sight, Made] = {}
-        self._patches: dict[tuple[Sight, int], str] = {}
+        self._patches: dict[tuple[Sight, int], tuple[dict[str, Any], str]] = {}
         self._bare: Update | None = None
 
     def _visible(self, sight: Sight) -> tuple[list[Entry], str]:
@@ -130,14 +130,7 @@ class UpdateFrames:
         return made
 
     def _patch(self, sight: Sight, base: dict[str, Any], new: dict[str, Any]) -> str:
-        if base is new:  # the view this follower was sent last, kept: nothing changed
-            return "null"
-        key = (sight, id(base))
-        text = self._patches.get(key)
-        if text is None:
-            patch = diff(base, new)
-            text = self._patches[key] = "null" if not patch else _json(patch)
-        return text
+        return _shared_patch(self._patches, (sight, id(base)), base, new)
 
     @property
     def summary_data(self) -> dict[str, Any]:
@@ -155,15 +148,7 @@ class UpdateFrames:
         return self._summary_kept
 
     def _game_patch(self, base: dict[str, Any]) -> str:
-        new = self.summary_kept
-        if base is new:
-            return "null"
-        made = self._game_patches.get(id(base))
-        if made is None:
-            patch = diff(base, new)
-            # The base is held beside its patch, so that its id cannot be another's while these frames live.
-            made = self._game_patches[id(base)] = (base, "null" if not patch else _json(patch))
-        return made[1]
+        return _shared_patch(self._game_patches, id(base), base, self.summary_kept)
 
     def for_follower(self, seat: str | None, follows: str | None, base: dict[str, Any] | None,
                      summary_base: dict[str, Any] | None = None,
@@ -210,6 +195,20 @@ class UpdateFrames:
                                         view=view_obj, view_patch=None, you=seat, deadline_in=self._deadline_in,
                                         snapshot=self._snapshot, ref=None)
         return update, text, new_base
+
+
+def _shared_patch(made: dict[Any, tuple[dict[str, Any], str]], key: Any, base: dict[str, Any],
+                  new: dict[str, Any]) -> str:
+    """The merge patch from `base` to `new` as text, worked out once for every follower who was sent the same base
+    (the same object): "null" when nothing changed, at once when the base is `new` itself. The base is held beside
+    its patch, so that its id cannot be another's while these frames live."""
+    if base is new:
+        return "null"
+    found = made.get(key)
+    if found is None:
+        patch = diff(base, new)
+        found = made[key] = (base, "null" if not patch else _json(patch))
+    return found[1]
 
 
 def _json(value: Any) -> str:
