@@ -4,7 +4,7 @@
 // cards and mission, and the table's cards, deck and what the next set is worth.
 
 import { h } from "../dom.js";
-import { generic, rollLine, table } from "./generic.js";
+import { diceRoll, generic, rollLine, table, worded } from "./generic.js";
 
 const PHASES = {
   startup: "startup placement",
@@ -94,12 +94,7 @@ function capitalOf(name, view) {
 
 export default {
   ...generic,
-  describeOrder(order, ctx = {}) {
-    return orders[order.kind] ? orders[order.kind](order, ctx) : generic.describeOrder(order);
-  },
-  describeEvent(event) {
-    return (events[event.kind] || generic.describeEvent)(event);
-  },
+  ...worded(orders, events),
   marks(event, ctx) {
     if (event.kind === "dice_rolled") {
       return [{ territory: event.target, mark: "battle" }, { territory: event.source, mark: "change" }];
@@ -113,10 +108,7 @@ export default {
     return generic.marks(event, ctx);
   },
   roll(event) {
-    if (event.kind !== "dice_rolled") return null;
-    return { player: event.player, defender: event.defender, source: event.source, target: event.target,
-      attack: event.attack, defence: event.defence,
-      result: `${event.player} lost ${event.attacker_losses}, ${event.defender} lost ${event.defender_losses}` };
+    return event.kind === "dice_rolled" ? diceRoll(event) : null;
   },
   territory(state, name, ctx = {}) {
     const capital = capitalOf(name, ctx.view);

@@ -75,6 +75,25 @@ export function rollLine(e, sourceLeft, targetLeft) {
     `: ${losses.join(", ")}; ${e.source} ${sourceLeft} left, ${e.target} ${targetLeft} left`);
 }
 
+/** A roll of Risk's dice as the page's dice panel shows it: who rolled where, both sides' dice, the losses. */
+export function diceRoll(e) {
+  return { player: e.player, defender: e.defender, source: e.source, target: e.target, attack: e.attack,
+    defence: e.defence, result: `${e.player} lost ${e.attacker_losses}, ${e.defender} lost ${e.defender_losses}` };
+}
+
+/** A rule set's describeOrder and describeEvent from its own tables of words (kind -> function), the generic
+ * words for any kind they lack. */
+export function worded(orders, events) {
+  return {
+    describeOrder(order, ctx = {}) {
+      return orders[order.kind] ? orders[order.kind](order, ctx) : generic.describeOrder(order);
+    },
+    describeEvent(event) {
+      return (events[event.kind] || generic.describeEvent)(event);
+    },
+  };
+}
+
 export const generic = {
   describeOrder(order) {
     return plain(order);

@@ -4,7 +4,7 @@
 // the game's own A to E, in the order of the seats.
 
 import { h } from "../dom.js";
-import { generic, rollLine, table } from "./generic.js";
+import { diceRoll, generic, rollLine, table, worded } from "./generic.js";
 
 const PHASES = {
   deployment: "deployment",
@@ -49,12 +49,7 @@ const events = {
 
 export default {
   ...generic,
-  describeOrder(order, ctx = {}) {
-    return orders[order.kind] ? orders[order.kind](order, ctx) : generic.describeOrder(order);
-  },
-  describeEvent(event) {
-    return (events[event.kind] || generic.describeEvent)(event);
-  },
+  ...worded(orders, events),
   marks(event, ctx) {
     if (event.kind === "battle") {
       return [{ territory: event.target, mark: "battle" }, { territory: event.source, mark: "change" }];
@@ -64,10 +59,7 @@ export default {
     return generic.marks(event, ctx);
   },
   roll(event) {
-    if (event.kind !== "battle") return null;
-    return { player: event.player, defender: event.defender, source: event.source, target: event.target,
-      attack: event.attack, defence: event.defence,
-      result: `${event.player} lost ${event.attacker_losses}, ${event.defender} lost ${event.defender_losses}` };
+    return event.kind === "battle" ? diceRoll(event) : null;
   },
   territory(state) {
     return { owner: state.owner || "", units: state.troops ?? 0, fog: "clear", seen: null, note: "", badge: "",

@@ -8,7 +8,7 @@
 // order), as the text client does.
 
 import { h } from "../dom.js";
-import { generic, plural, table } from "./generic.js";
+import { generic, plural, table, worded } from "./generic.js";
 
 /** E5: the technology a unit has cost to reach each level from level 0. */
 const TOTAL = [0, 3, 11, 30, 55, 90, 140];
@@ -189,12 +189,7 @@ function overview(view) {
 
 export default {
   ...generic,
-  describeOrder(order, ctx = {}) {
-    return orders[order.kind] ? orders[order.kind](order, ctx) : generic.describeOrder(order);
-  },
-  describeEvent(event) {
-    return (events[event.kind] || generic.describeEvent)(event);
-  },
+  ...worded(orders, events),
   marks(event, ctx) {
     if (event.kind === "combat" || event.kind === "battle") {
       return [{ territory: event.territory, mark: event.new_owner === event.attacker ? "conquest" : "battle" }];

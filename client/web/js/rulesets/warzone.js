@@ -2,7 +2,7 @@
 // income and cards, the continents with their holders, and the statistics the game keeps turn by turn.
 
 import { h } from "../dom.js";
-import { generic, table } from "./generic.js";
+import { generic, table, worded } from "./generic.js";
 
 /** The units a reinforcement card adds to the turn's pool (docs/rules-warzone.md). */
 const REINFORCEMENT = 5;
@@ -58,12 +58,7 @@ function hand(view) {
 
 export default {
   ...generic,
-  describeOrder(order) {
-    return (orders[order.kind] || generic.describeOrder)(order);
-  },
-  describeEvent(event) {
-    return (events[event.kind] || generic.describeEvent)(event);
-  },
+  ...worded(orders, events),
   marks(event, ctx) {
     if (event.kind === "battle") {
       return [{ territory: event.territory, mark: event.holder === event.attacker ? "conquest" : "battle" }];
