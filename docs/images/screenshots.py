@@ -97,6 +97,18 @@ async def pick(page: Any, name: str) -> None:
         await page.click(f"g[data-territory='{name}']")
 
 
+async def attack_and_take(page: Any, source: str, target: str, picture: str) -> None:
+    """Once Ada may attack in a turn-by-turn game: one attack from `source` on `target`, then the picture."""
+    await page.wait_for_selector("#game[data-phase=attack][data-active=Ada]")
+    await pick(page, source)
+    await page.click(f"g[data-territory='{target}']")
+    step = await page.get_attribute("#game", "data-step")
+    await page.click("li[data-kind=attack] [data-issue]")
+    await page.wait_for_selector(f"#game:not([data-step='{step}'])")
+    await page.wait_for_timeout(300)
+    await page.screenshot(path=str(HERE / picture))
+
+
 async def classic(page: Any) -> None:
     """Classic Risk: startup at random, the turn's armies on the front, and an attack rolled with three dice."""
     await create_in_lobby(page, "Ada", ruleset="classic", map_id="meridian", players=3, bots=2, strategy="benevolent")
@@ -106,14 +118,7 @@ async def classic(page: Any) -> None:
     source, target = await front(page, "Ada")
     await pick(page, source)
     await page.click("li[data-kind=reinforce] [data-issue]")
-    await page.wait_for_selector("#game[data-phase=attack][data-active=Ada]")
-    await pick(page, source)
-    await page.click(f"g[data-territory='{target}']")
-    step = await page.get_attribute("#game", "data-step")
-    await page.click("li[data-kind=attack] [data-issue]")
-    await page.wait_for_selector(f"#game:not([data-step='{step}'])")
-    await page.wait_for_timeout(300)
-    await page.screenshot(path=str(HERE / "web-classic.png"))
+    await attack_and_take(page, source, target, "web-classic.png")
 
 
 async def grid(page: Any) -> None:
@@ -132,14 +137,7 @@ async def grid(page: Any) -> None:
     source, target = await front(page, "Ada")
     await pick(page, source)
     await page.click("li[data-kind=deploy] [data-issue]")
-    await page.wait_for_selector("#game[data-phase=attack][data-active=Ada]")
-    await pick(page, source)
-    await page.click(f"g[data-territory='{target}']")
-    step = await page.get_attribute("#game", "data-step")
-    await page.click("li[data-kind=attack] [data-issue]")
-    await page.wait_for_selector(f"#game:not([data-step='{step}'])")
-    await page.wait_for_timeout(300)
-    await page.screenshot(path=str(HERE / "web-grid.png"))
+    await attack_and_take(page, source, target, "web-grid.png")
 
 
 async def evolution(page: Any) -> None:
