@@ -27,6 +27,16 @@ async def seated(alice: Driver, create: str) -> str:
     return alice.app.tracker.game_id
 
 
+async def classic_until_her_turn(alice: Driver) -> str:
+    """Alice sits in classic Risk on cataract with two computer players and places all her armies at once: what
+    was printed until her first turn."""
+    await seated(alice, "create cataract 3 rules=classic bots=2")
+    await alice.expect("Place a starting army: placearmy COUNTRY, or placeall.")
+    alice.skip()
+    await alice.type("placeall")
+    return await alice.expect("reinforce COUNTRY NUM", timeout=10)
+
+
 @pytest.mark.parametrize("create", ["create twin-keeps 2 rules=warzone bots=1",
                                     "create twin-keeps 2 rules=classic bots=1"])
 async def test_map_draws_a_warzone_or_classic_game_s_map_from_its_coordinates(create: str) -> None:
@@ -56,11 +66,7 @@ async def test_map_under_fog_of_war_says_why_it_is_not_drawn() -> None:
 
 async def test_classic_risk_prints_the_board_when_the_player_s_turn_comes_not_after_every_army_placed() -> None:
     async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
-        await seated(alice, "create cataract 3 rules=classic bots=2")
-        await alice.expect("Place a starting army: placearmy COUNTRY, or placeall.")
-        alice.skip()
-        await alice.type("placeall")
-        until_her_turn = await alice.expect("reinforce COUNTRY NUM", timeout=10)
+        until_her_turn = await classic_until_her_turn(alice)
         placed = until_her_turn.count(" places an army on ")
         assert placed > 20, until_her_turn  # the computer players placed theirs one at a time...
         assert until_her_turn.count("Players: ") == 1, until_her_turn  # ...and the board came once: her turn
@@ -84,11 +90,7 @@ async def test_the_grid_game_prints_the_board_once_a_round_of_deployment() -> No
 
 async def test_report_in_classic_risk_tells_everything_since_the_player_s_previous_turn_began() -> None:
     async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
-        await seated(alice, "create cataract 3 rules=classic bots=2")
-        await alice.expect("Place a starting army: placearmy COUNTRY, or placeall.")
-        alice.skip()
-        await alice.type("placeall")
-        until_her_turn = await alice.expect("reinforce COUNTRY NUM", timeout=10)
+        until_her_turn = await classic_until_her_turn(alice)
         report = await alice.type("report")
         assert report.startswith("Since your previous turn began:\n"), report
         assert "Alice (you) places the rest of your armies" in report

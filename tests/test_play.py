@@ -151,15 +151,7 @@ def test_risc_play_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> 
 async def test_risc_play_keeps_the_game_and_offers_to_continue_it(tmp_path: Path) -> None:
     games = tmp_path / "games"
     async with playing(bots=1, strategy="random", data_dir=games) as (local, alice):
-        await alice.expect("Place your")
-        assert local.game is not None
-        game_id = local.game.game.game_id
-        view = current(alice)
-        mine = [name for name, t in view.territories.items() if t.owner == "Alice"]
-        await alice.type(f"place rest {mine[0]}")
-        await alice.type("done")
-        await my_next_turn(alice, (Phase.PLACEMENT, 0))
-        await quit_(alice)
+        game_id, _ = await place_and_quit(local, alice)
         assert f"The game is kept: run risc play again to continue it (or risc play --continue {game_id})." \
             in alice.app.text()
 
@@ -190,6 +182,21 @@ async def quit_(driver: Driver) -> None:
     await driver.at_prompt()
     driver.pipe.send_text("quit\r")
     assert await asyncio.wait_for(driver.task, 5) == 0
+
+
+async def place_and_quit(local: LocalPlay, alice: Driver) -> tuple[str, GameView]:
+    """Alice places every unit on one territory, sees turn 1 come, and quits: the game's id and her placement's
+    view."""
+    await alice.expect("Place your")
+    assert local.game is not None
+    game_id = local.game.game.game_id
+    view = current(alice)
+    mine = [name for name, t in view.territories.items() if t.owner == "Alice"]
+    await alice.type(f"place rest {mine[0]}")
+    await alice.type("done")
+    await my_next_turn(alice, (Phase.PLACEMENT, 0))
+    await quit_(alice)
+    return game_id, view
 
 
 async def start_and_quit(games: Path, **options: object) -> str:
@@ -287,15 +294,7 @@ async def test_risc_replay_finds_a_game_of_risc_play_and_prints_its_board_when_a
            f"{local_games / 'games.sqlite3'} (risc play keeps its games in {local_games})" in err
 
     async with playing(bots=1, strategy="random", data_dir=local_games) as (local, alice):
-        await alice.expect("Place your")
-        assert local.game is not None
-        game_id = local.game.game.game_id
-        view = current(alice)
-        mine = [name for name, t in view.territories.items() if t.owner == "Alice"]
-        await alice.type(f"place rest {mine[0]}")
-        await alice.type("done")
-        await my_next_turn(alice, (Phase.PLACEMENT, 0))
-        await quit_(alice)
+        game_id, view = await place_and_quit(local, alice)
 
     assert await asyncio.to_thread(main, ["replay", game_id]) == 0
     out = capsys.readouterr().out
