@@ -25,9 +25,11 @@ from tests.web_support import (
     Watch,
     browser_or_skip,
     create_in_lobby,
+    front,
     launched,
     owned,
     page_url,
+    pick,
     territories,
     watched_pages,
     web_server,
@@ -43,28 +45,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 async def browser() -> AsyncIterator[Any]:
     async with launched() as found:
         yield found
-
-
-async def pick(page: Any, name: str) -> None:
-    """Point at a territory, unless it is the one picked already (a second click lets it go)."""
-    if await page.get_attribute(f"g[data-territory='{name}']", "data-picked") != "1":
-        await page.click(f"g[data-territory='{name}']")
-
-
-async def borders(page: Any) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = await page.evaluate("window.risc.game.map.borders")
-    return found
-
-
-async def front(page: Any, player: str) -> tuple[str, str]:
-    """One of the player's territories with an enemy next to it (the one with most units), and that enemy."""
-    board = await territories(page)
-    ways = await borders(page)
-    fronts = [(units, name) for name, (owner, units) in board.items() if owner == player
-              and any(board[n][0] not in (player, "") for n in ways[name])]
-    _, source = max(fronts)
-    target = next(n for n in ways[source] if board[n][0] not in (player, ""))
-    return source, target
 
 
 def events(watch: Watch, kind: str) -> list[dict[str, Any]]:

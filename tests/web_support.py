@@ -216,6 +216,28 @@ async def owned(page: Any, player: str) -> list[str]:
     return [name for name, (owner, _) in (await territories(page)).items() if owner == player]
 
 
+async def pick(page: Any, name: str) -> None:
+    """Point at a territory, unless it is the one picked already (a second click lets it go)."""
+    if await page.get_attribute(f"g[data-territory='{name}']", "data-picked") != "1":
+        await page.click(f"g[data-territory='{name}']")
+
+
+async def borders(page: Any) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = await page.evaluate("window.risc.game.map.borders")
+    return found
+
+
+async def front(page: Any, player: str) -> tuple[str, str]:
+    """One of the player's territories with an enemy next to it (the one with most units), and that enemy."""
+    board = await territories(page)
+    ways = await borders(page)
+    fronts = [(units, name) for name, (owner, units) in board.items() if owner == player
+              and any(board[n][0] not in (player, "") for n in ways[name])]
+    _, source = max(fronts)
+    target = next(n for n in ways[source] if board[n][0] not in (player, ""))
+    return source, target
+
+
 async def create_in_lobby(page: Any, name: str, *, map_id: str | None = "twin-keeps", players: int = 2,
                           bots: int = 1, strategy: str | None = None, ruleset: str = "risc",
                           options: dict[str, str] | None = None, sit: bool = True) -> None:

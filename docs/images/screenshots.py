@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from typing import Any
 
-from tests.web_support import create_in_lobby, launched, owned, territories, web_server
+from tests.web_support import create_in_lobby, front, launched, owned, pick, territories, web_server
 
 HERE = Path(__file__).resolve().parent
 
@@ -81,20 +81,6 @@ async def main() -> None:
             await take(other)
             await fresh.close()
         print("pictures written to", HERE)
-
-
-async def front(page: Any, player: str) -> tuple[str, str]:
-    """The player's biggest territory with an enemy next to it, and that enemy."""
-    board = await territories(page)
-    ways = await page.evaluate("window.risc.game.map.borders")
-    source = max((units, name) for name, (owner, units) in board.items() if owner == player
-                 and any(board[n][0] not in (player, "") for n in ways[name]))[1]
-    return source, next(n for n in ways[source] if board[n][0] not in (player, ""))
-
-
-async def pick(page: Any, name: str) -> None:
-    if await page.get_attribute(f"g[data-territory='{name}']", "data-picked") != "1":
-        await page.click(f"g[data-territory='{name}']")
 
 
 async def attack_and_take(page: Any, source: str, target: str, picture: str) -> None:
