@@ -231,6 +231,17 @@ async def join(client: Client, game_id: str, name: str, group: int | None = None
     return str(reply["token"])
 
 
+async def bob_commits_placement(bob: Client, game_id: str) -> None:
+    """Bob, a raw client, places his whole pool on his first territory and commits the placement."""
+    update = bob.latest("update", game_id)
+    assert update is not None and update["view"] is not None
+    mine = [t["name"] for t in update["view"]["territories"] if t["owner"] == "Bob"]
+    reply = await bob.request(type="issue_order", game_id=game_id, turn=0,
+                              order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]})
+    assert reply["type"] == "order_accepted", reply
+    assert (await bob.request(type="commit", game_id=game_id, turn=0))["type"] == "commit_accepted"
+
+
 async def seated_game(server: RiscServer, names: list[str], **settings: Any) -> tuple[str, list[Client], list[str]]:
     """A game with every seat taken by a fresh connection (so it has started), with their tokens."""
     clients = [await Client.connect(server) for _ in names]

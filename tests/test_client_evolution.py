@@ -16,7 +16,7 @@ from shared.rulesets import get_ruleset
 from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.evo_view import EvoView
 from tests.client_support import Driver, driven
-from tests.server_support import FAST, Client, join, running_server, url
+from tests.server_support import FAST, Client, bob_commits_placement, join, running_server, url
 
 RISC = get_ruleset("risc")
 LEFT = re.compile(r"(\d+) food, (\d+) technology left")
@@ -60,13 +60,7 @@ async def evolution_game(server: RiscServer, alice: Driver, evolution: int) -> t
     await alice.expect("Place your 12 units")
     await alice.type("place 12 *")
     await alice.type("done")
-    update = bob.latest("update", game_id)
-    assert update is not None and update["view"] is not None
-    mine = [t["name"] for t in update["view"]["territories"] if t["owner"] == "Bob"]
-    reply = await bob.request(type="issue_order", game_id=game_id, turn=0,
-                              order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]})
-    assert reply["type"] == "order_accepted", reply
-    assert (await bob.request(type="commit", game_id=game_id, turn=0))["type"] == "commit_accepted"
+    await bob_commits_placement(bob, game_id)
     await alice.expect("Turn 1: move N[@LEVEL] FROM TO")
     assert evo_view(alice).phase is Phase.ORDERS
     return game_id, bob

@@ -18,7 +18,7 @@ from shared.protocol.messages import Error, ServerMessage
 from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.view import RiscView as GameView
 from tests.client_support import Driver, driven
-from tests.server_support import FAST, Client, join, running_server, url
+from tests.server_support import FAST, Client, bob_commits_placement, join, running_server, url
 
 MAX_TURNS = 60
 
@@ -68,16 +68,6 @@ def board_of(driver: Driver) -> dict[str, SimpleNamespace]:
     return {name: SimpleNamespace(name=name, owner=t.owner, units=t.units,
                                   neighbours=game_map.neighbours_in_order(name))
             for name, t in tracker.view.territories.items()}
-
-
-async def bob_commits_placement(bob: Client, game_id: str) -> None:
-    update = bob.latest("update", game_id)
-    assert update is not None and update["view"] is not None
-    mine = [t["name"] for t in update["view"]["territories"] if t["owner"] == "Bob"]
-    reply = await bob.request(type="issue_order", game_id=game_id, turn=0,
-                              order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]})
-    assert reply["type"] == "order_accepted", reply
-    assert (await bob.request(type="commit", game_id=game_id, turn=0))["type"] == "commit_accepted"
 
 
 async def started_game(server: Any, alice: Driver) -> tuple[str, Client]:
