@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import IntEnum, StrEnum
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """Raised whenever a message changes incompatibly; client and server agree on it in the first exchange.
 Version 2: every rule set on one protocol (orders, events and views are the game's rule set's), maps from the server's
 catalogue or uploaded, a followed game's map sent once, views sent whole once then as patches.

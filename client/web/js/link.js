@@ -1,7 +1,7 @@
 // The WebSocket to the page's own server: the hello, requests paired with their replies by `ref`, and coming back
 // after the link drops (with growing pauses), after which the page takes its seat back (see game.js).
 
-export const PROTOCOL = 3;
+export const PROTOCOL = 4;
 const FIRST_PAUSE = 500;
 const LONGEST_PAUSE = 8000;
 const REPLY_TIMEOUT = 15000;
