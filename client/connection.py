@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from shared.protocol.codes import CloseCode, ErrorCode
+from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.deflate import SparingClientDeflateFactory
 from shared.protocol.messages import Error, Hello, ServerMessage, Welcome, decode_server, encode
 from shared.protocol.pacing import TokenBucket
@@ -129,7 +129,8 @@ class Connection:
         except (OSError, InvalidHandshake, TimeoutError) as exc:
             raise ConnectionFailed(f"cannot reach {self.url}: {exc or type(exc).__name__}") from exc
         try:
-            await ws.send(encode(Hello(password=self.password, client=CLIENT_NAME, ref="hello")))
+            await ws.send(encode(Hello(protocol=PROTOCOL_VERSION, password=self.password, client=CLIENT_NAME,
+                                         ref="hello")))
             reply = decode_server(await asyncio.wait_for(ws.recv(), self.timeout))
         except (ConnectionClosed, TimeoutError, ValidationError, OSError) as exc:
             await ws.close()

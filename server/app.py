@@ -22,6 +22,7 @@ from server.lobby import Lobby
 from server.logs import setup_logging
 from server.storage import Storage, StorageError, default_data_dir, open_storage
 from server.transport import Transport
+from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.messages import Hello
 
 logger = logging.getLogger("risc.server")
@@ -162,7 +163,7 @@ def password_from(args: argparse.Namespace) -> str | None:
         raise ValueError(f"{source} is not UTF-8 text (its bytes come from another locale?): clients send their "
                          "password as UTF-8, so none could give it") from None
     try:
-        Hello(password=password)
+        Hello(protocol=PROTOCOL_VERSION, password=password)
     except ValidationError as exc:  # the only limit a hello puts on a password is its length
         longest = exc.errors()[0].get("ctx", {}).get("max_length", "?")
         raise ValueError(f"{source} is longer than a client may send: at most {longest} characters") from None

@@ -144,7 +144,7 @@ def check_strategy(ruleset: AnyRuleSet, strategy: str) -> None:
     try:
         make_strategy(ruleset, strategy)
     except ValueError as exc:
-        raise Refusal(ErrorCode.BAD_SETTINGS, f"bot_strategy: {exc}") from None
+        raise Refusal(ErrorCode.BAD_SETTINGS, f"bot_strategy: {exc}", field="settings.bot_strategy") from None
 
 
 async def seat_bots(match: Match, find_match: Callable[[str], Match], pause: float = 0.0) -> list[ServerBot]:

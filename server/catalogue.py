@@ -98,7 +98,8 @@ class Catalogue:
             found = lowered.get(map_id.casefold())
         if found is None:
             raise Refusal(ErrorCode.BAD_MAP, f'this server has no map "{map_id[:64]}" (its maps: '
-                                             f"{', '.join(self._maps) or 'none'}); or upload a map file")
+                                             f"{', '.join(self._maps) or 'none'}); or upload a map file",
+                          field="settings.map")
         return found.game_map
 
 
@@ -108,5 +109,6 @@ def read_upload(name: str, text: str) -> GameMap:
     stem = Path(name).stem or "uploaded map"
     report = check_map_bytes(name, text.encode("utf-8"), suffix if suffix in MAP_SUFFIXES else "", stem)
     if not report.playable or report.game_map is None:
-        raise Refusal(ErrorCode.BAD_MAP, f"the uploaded map {name} cannot be played: {findings_text(report)}")
+        raise Refusal(ErrorCode.BAD_MAP, f"the uploaded map {name} cannot be played: {findings_text(report)}",
+                      field="map_upload.text")
     return with_positions(report.game_map)

@@ -9,6 +9,7 @@ the turn's timer. The seed and the clock come in from outside, so a test needs n
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -30,6 +31,7 @@ from shared.protocol import log as game_log
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
 from shared.protocol.names import looks_alike
+from shared.protocol.numbers import whole_numbers
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,8 @@ def join(table: Table, name: str, group: int | None, token_hash: str) -> Decisio
     if table.game is not None:
         raise Refusal(ErrorCode.GAME_STARTED, f"game {table.game_id} has started: watch it instead")
     if any(looks_alike(s.name, name) for s in table.seats):
-        raise Refusal(ErrorCode.NAME_TAKEN, f'the name "{name}" is taken in game {table.game_id}')
+        raise Refusal(ErrorCode.NAME_TAKEN, f'the name "{name}" is taken in game {table.game_id}',
+                      field="name")
     if len(table.seats) >= table.settings.players:
         raise Refusal(ErrorCode.GAME_FULL, f"game {table.game_id} has no free seat")
     _check_group(table, group)
@@ -140,13 +143,14 @@ def _check_group(table: Table, group: int | None) -> None:
     if table.choices is None:
         if group is not None:
             raise Refusal(ErrorCode.BAD_GROUP, f"starting groups in game {table.game_id} are drawn at random: "
-                                               "join without a group")
+                                               "join without a group", field="group")
         return
     if group is None or not 0 <= group < len(table.choices):
-        raise Refusal(ErrorCode.BAD_GROUP, f"choose a starting group from 0 to {len(table.choices) - 1}")
+        raise Refusal(ErrorCode.BAD_GROUP, f"choose a starting group from 0 to {len(table.choices) - 1}",
+                      field="group")
     holder = next((s.name for s in table.seats if s.group == group), None)
     if holder is not None:
-        raise Refusal(ErrorCode.BAD_GROUP, f"group {group} is taken by {holder}")
+        raise Refusal(ErrorCode.BAD_GROUP, f"group {group} is taken by {holder}", field="group")
 
 
 def leave(table: Table, player: str) -> Decision | None:
@@ -179,32 +183,39 @@ def running(table: Table, turn: int | None) -> tuple[Game[Any, Any], Status]:
         raise Refusal(Refused.GAME_OVER, "the game is over")
     if turn is not None and turn != status.turn:
         raise Refusal(Refused.WRONG_TURN, f"this is for turn {turn}, but the game is at turn {status.turn} "
-                                          f"({status.phase})")
+                                          f"({status.phase})", field="turn")
     return game, status
 
 
 def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """An order's JSON checked against the game's rule set, and the order read back as JSON values (all its fields,
-    defaults included): a sentence naming what is wrong, never a traceback."""
+    defaults included): a sentence naming what is wrong, and the field at fault, never a traceback.
+
+    The order is read as the published schema reads it: by JSON type (2 and 2.0 are the same whole number; true, "2"
+    and 2.5 are not one), with exactly the fields of its kind."""
     kinds = ruleset.order_kinds()
     kind = data.get("kind")
     if kind not in kinds:
         shown = "no kind" if kind is None else f'the kind "{str(kind)[:40]}"'
         raise Refusal(ErrorCode.UNKNOWN_ORDER, f"{ruleset.title} has no order with {shown} "
-                                               f"(its orders: {', '.join(kinds)})")
+                                               f"(its orders: {', '.join(kinds)})", field="order.kind")
     try:
-        order = ruleset.load_order(data)
+        text = json.dumps(whole_numbers(data), separators=(",", ":"))  # json, not orjson: integers of any size
+        order = ruleset.order_type.validate_json(text, strict=True)
     except ValidationError as exc:
+        errors = exc.errors(include_url=False)
         parts = []
-        for error in exc.errors(include_url=False)[:4]:
+        for error in errors[:4]:
             where = ".".join(str(p) for p in error["loc"][1:]) or "order"
             parts.append(f"{where}: {_plain(error)}")
-        raise Refusal(ErrorCode.INVALID_ORDER, f"that {kind} order will not do: " + "; ".join(parts)) from None
+        at = ".".join(str(p) for p in errors[0]["loc"][1:])
+        raise Refusal(ErrorCode.INVALID_ORDER, f"that {kind} order will not do: " + "; ".join(parts),
+                      field="order." + at if at else "order") from None
     dumped = ruleset.dump_order(order)
     unknown = sorted(str(key)[:40] for key in data.keys() - dumped.keys())
     if unknown:  # a misspelt field would otherwise be dropped without a word, and its default used instead
         raise Refusal(ErrorCode.INVALID_ORDER, f"a {kind} order has no field {', '.join(unknown[:4])} "
-                                               f"(its fields: {', '.join(dumped)})")
+                                               f"(its fields: {', '.join(dumped)})", field="order." + unknown[0])
     return order, dumped
 
 
@@ -213,10 +224,13 @@ def _plain(error: Any) -> str:
     kind, context = error["type"], error.get("ctx") or {}
     if kind == "missing":
         return "it is missing"
+    given = error.get("input")
+    shown = f", not {json.dumps(given)}" if isinstance(given, bool | int | float | str) and len(str(given)) <= 40 \
+        else ""
     if kind in ("int_type", "int_parsing", "int_from_float"):
-        return "a whole number is needed"
+        return "a whole number is needed" + shown
     if kind in ("string_type",):
-        return "a name is needed"
+        return "a name is needed" + shown
     if kind == "greater_than_equal":
         return f"it must be at least {context.get('ge')}"
     if kind == "less_than_equal":

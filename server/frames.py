@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -16,6 +17,9 @@ MAX_DEPTH = 200
 needs more than a handful; a frame deeper than this is refused as an invalid message."""
 
 _TOO_DEEP = "recursion limit exceeded"
+
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""A game id as the protocol writes it (shared/protocol/lobby.py GameId)."""
 """How the JSON parser says that a frame nests deeper than MAX_DEPTH."""
 
 
@@ -34,11 +38,11 @@ def parse_frame(frame: str | bytes, max_bytes: int) -> ClientMessage | Error:
 
 
 def rate_limited(frame: str | bytes, max_bytes: int, per_second: float) -> Error:
-    """The refusal of a frame sent too soon, naming the request (and its ref) when the frame shows them, so that a
-    client waiting on that request learns at once that it was dropped and may send it again."""
+    """The refusal of a frame sent too soon, naming the request (its ref and its game) when the frame shows them, so
+    that a client waiting on that request learns at once that it was dropped and may send it again."""
     head = _peek(frame) if isinstance(frame, str) and len(frame) <= max_bytes else {}
     request, ref = _request_and_ref(head)
-    return Error(code=ErrorCode.RATE_LIMITED, request=request, ref=ref,
+    return Error(code=ErrorCode.RATE_LIMITED, request=request, ref=ref, game_id=_game_of(head),
                  message=f"more than {per_second:g} messages a second: this one was dropped")
 
 
@@ -46,6 +50,13 @@ def _request_and_ref(head: dict[str, Any]) -> tuple[str | None, str | None]:
     kind, ref = head.get("type"), head.get("ref")
     request = kind if isinstance(kind, str) and kind in CLIENT_TYPES else None
     return request, ref if isinstance(ref, str) and len(ref) <= 64 else None
+
+
+def _game_of(head: dict[str, Any]) -> str | None:
+    """The game a refused frame was about, when it names one that could be a game's id (never the frame's own words
+    copied back whatever they are)."""
+    game_id = head.get("game_id")
+    return game_id if isinstance(game_id, str) and _GAME_ID.fullmatch(game_id) else None
 
 
 def _peek(frame: str) -> dict[str, Any]:
@@ -70,8 +81,9 @@ def _describe(exc: ValidationError, frame: str) -> Error:
     head = _peek(frame)
     kind = head.get("type")
     request, ref = _request_and_ref(head)
-    if first["type"] == "dict_type":
-        code, text = ErrorCode.INVALID_MESSAGE, 'a message is a JSON object with a "type" field'
+    field: str | None = "type"
+    if first["type"] == "dict_type" and not first["loc"]:
+        code, text, field = ErrorCode.INVALID_MESSAGE, 'a message is a JSON object with a "type" field', None
     elif first["type"] == "union_tag_not_found":
         code, text = ErrorCode.INVALID_MESSAGE, 'the message has no "type" field'
     elif first["type"] == "union_tag_invalid":
@@ -81,8 +93,24 @@ def _describe(exc: ValidationError, frame: str) -> Error:
     else:
         parts = []
         for error in errors[:4]:
-            where = ".".join(str(p) for p in error["loc"][1:]) or "message"
-            parts.append(f"{where}: {error['msg']}")
+            parts.append(f"{_path(error['loc']) or 'message'}: {_words(error)}")
         more = f" (and {len(errors) - 4} more)" if len(errors) > 4 else ""
         code, text = ErrorCode.INVALID_MESSAGE, f"invalid {request or 'message'}: " + "; ".join(parts) + more
-    return Error(code=code, message=text, request=request, ref=ref)
+        field = _path(first["loc"]) or None
+    return Error(code=code, message=text, request=request, ref=ref, game_id=_game_of(head), field=field)
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    """Where in the message a problem lies, as a dotted path (`order`, `settings.players`): the error's location
+    without the message's type, which pydantic puts first."""
+    return ".".join(str(part) for part in loc[1:])
+
+
+def _words(error: Any) -> str:
+    """Pydantic's words, with what was given where a type was wrong (a number is not "a valid integer" to a reader
+    who sent true)."""
+    given = error.get("input")
+    if error["type"] in ("int_type", "float_type", "string_type", "bool_type", "dict_type", "list_type") \
+            and isinstance(given, bool | int | float | str) and len(json.dumps(given)) <= 40:
+        return f"{error['msg']}, not {json.dumps(given)}"
+    return str(error["msg"])

@@ -45,6 +45,12 @@ def _options_problem(exc: ValidationError) -> str:
     return wording.problems(exc)
 
 
+def _options_field(exc: ValidationError) -> str:
+    """The option at fault, as a path into create_game (`settings.options.initial_units`)."""
+    loc = exc.errors(include_url=False)[0]["loc"]
+    return ".".join(["settings", "options", *(str(part) for part in loc)])
+
+
 class Lobby:
     def __init__(self, storage: Storage, max_games: int = 500, *, finished_games_kept: int = 200,
                  bot_turn_pause: float = 0.0, catalogue: Catalogue | None = None,
@@ -245,18 +251,19 @@ class Lobby:
         try:
             ruleset = get_ruleset(settings.ruleset)
         except ValueError as exc:
-            raise Refusal(ErrorCode.BAD_SETTINGS, str(exc)) from None
+            raise Refusal(ErrorCode.BAD_SETTINGS, str(exc), field="settings.ruleset") from None
         try:
             options = ruleset.options(settings.options)
         except ValidationError as exc:
-            raise Refusal(ErrorCode.BAD_SETTINGS,
-                          f"{ruleset.title} options: {_options_problem(exc)}") from None
+            raise Refusal(ErrorCode.BAD_SETTINGS, f"{ruleset.title} options: {_options_problem(exc)}",
+                          field=_options_field(exc)) from None
         fewest, most = ruleset.player_counts(options)
         if not fewest <= settings.players <= most:
-            raise Refusal(ErrorCode.BAD_SETTINGS, wording.player_count(ruleset.title, fewest, most, settings.players))
+            raise Refusal(ErrorCode.BAD_SETTINGS, wording.player_count(ruleset.title, fewest, most, settings.players),
+                          field="settings.players")
         if settings.turn_seconds is not None and settings.turn_seconds < self.min_turn_seconds:
             raise Refusal(ErrorCode.BAD_SETTINGS, f"a turn's time limit is at least {self.min_turn_seconds:g} seconds "
-                                                  "on this server")
+                                                  "on this server", field="settings.turn_seconds")
         strategy = settings.bot_strategy or ruleset.default_strategy
         settings = settings.model_copy(update={"options": options.model_dump(mode="json"),
                                                "bot_strategy": strategy if settings.bots else settings.bot_strategy})
@@ -265,21 +272,24 @@ class Lobby:
         game_map = await self._map(ruleset, settings, upload, options)
         problem = ruleset.map_problem(game_map, options, settings.players)
         if problem is not None:
-            raise Refusal(ErrorCode.BAD_SETTINGS, problem)
+            raise Refusal(ErrorCode.BAD_SETTINGS, problem, field="settings.map" if upload is None else "map_upload")
         return settings, game_map
 
     async def _map(self, ruleset: AnyRuleSet, settings: GameSettings, upload: MapUpload | None,
                    options: object) -> GameMap:
         if ruleset.own_map:
             if settings.map is not None or upload is not None:
-                raise Refusal(ErrorCode.BAD_MAP, f"{ruleset.title} is played on its own board: choose no map")
+                raise Refusal(ErrorCode.BAD_MAP, f"{ruleset.title} is played on its own board: choose no map",
+                              field="settings.map" if upload is None else "map_upload")
             return ruleset.make_map(options)
         if upload is not None:
             if settings.map is not None:
-                raise Refusal(ErrorCode.BAD_MAP, "give a map of the catalogue or upload one, not both")
+                raise Refusal(ErrorCode.BAD_MAP, "give a map of the catalogue or upload one, not both",
+                              field="settings.map")
             return await asyncio.to_thread(read_upload, upload.name, upload.text)
         if settings.map is None:
-            raise Refusal(ErrorCode.BAD_MAP, "choose a map (list_maps gives this server's maps) or upload one")
+            raise Refusal(ErrorCode.BAD_MAP, "choose a map (list_maps gives this server's maps) or upload one",
+                          field="settings.map")
         return self.catalogue.get(settings.map)
 
     def _new_id(self) -> str:

@@ -334,11 +334,13 @@ class Match:
             game = self.table.game
             if follow is not None:
                 if game is None or follow not in game.players:
-                    raise Refusal(ErrorCode.CANNOT_FOLLOW, f"{follow} does not play in game {self.game_id}")
+                    raise Refusal(ErrorCode.CANNOT_FOLLOW, f"{follow} does not play in game {self.game_id}",
+                                  field="follow")
                 if not self.ruleset.may_follow(game, seat, follow):
                     why = self.ruleset.follow_refusal(game, seat, follow)
                     raise Refusal(ErrorCode.CANNOT_FOLLOW,
-                                  f"in this game you cannot see with {follow}'s eyes" + (f": {why}" if why else ""))
+                                  f"in this game you cannot see with {follow}'s eyes" + (f": {why}" if why else ""),
+                                  field="follow")
             elif seat is not None:
                 raise Refusal(ErrorCode.ALREADY_SEATED, f"you sit in game {self.game_id} as {seat}")
             if follow is not None and seat is not None:
@@ -358,7 +360,7 @@ class Match:
         async with self.lock:
             seat = find_seat(token, self.seats)
             if seat is None:
-                raise Refusal(ErrorCode.BAD_TOKEN, f"that token opens no seat in game {self.game_id}")
+                raise Refusal(ErrorCode.BAD_TOKEN, f"that token opens no seat in game {self.game_id}", field="token")
             taken_back = core.take_back(self.table, seat.name)  # the player takes their seat back from the computer
             entries = [] if taken_back is None else await self._save(taken_back)
             back = self._take_seat(sub, seat.name)

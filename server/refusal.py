@@ -6,10 +6,12 @@ from shared.game.errors import RuleError
 
 
 class Refusal(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.field = field
+        """The field of the refused message at fault, as a path (`order.units`), when one is."""
 
     @classmethod
     def of(cls, error: RuleError) -> Refusal:

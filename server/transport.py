@@ -335,7 +335,9 @@ class Transport:
         message = parse_frame(frame, self.config.max_message_bytes)
         if isinstance(message, Error) or not isinstance(message, Hello):
             problem = message if isinstance(message, Error) else None
-            conn.send(Error(code=ErrorCode.HELLO_FIRST,
+            conn.send(Error(code=ErrorCode.HELLO_FIRST, ref=problem.ref if problem else None,
+                            request=problem.request if problem else getattr(message, "type", None),
+                            field=problem.field if problem else None,
                             message="the first message must be a hello"
                                     + (f" ({problem.message})" if problem else "")))
             conn.end(CloseCode.HELLO_FIRST, "hello expected")
@@ -386,7 +388,8 @@ class Transport:
         try:
             await dispatch(self.lobby, conn, message)  # type: ignore[arg-type]
         except Refusal as refusal:
-            conn.send(Error(code=refusal.code, message=refusal.message, request=request, game_id=game_id, ref=ref))
+            conn.send(Error(code=refusal.code, message=refusal.message, request=request, game_id=game_id, ref=ref,
+                            field=refusal.field))
         except StorageError as exc:  # a store that failed where no match turned it into a refusal (a new game)
             logger.error("connection %s: %s not kept: %s", conn.label, request, exc)
             conn.send(Error(code=ErrorCode.STORAGE_FAILED, request=request, game_id=game_id, ref=ref,

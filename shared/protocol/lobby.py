@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from shared.protocol.names import normalised_name
+from shared.protocol.numbers import Whole
 
 GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 PlayerName = Annotated[str, Field(pattern=r"^\w[\w .'-]{0,18}[\w.'-]$|^\w$",
@@ -32,11 +33,11 @@ class GameSettings(BaseModel):
                                      description="the map: an id from the server's catalogue (list_maps); null "
                                                  "with an uploaded map, or for a rule set that makes its own "
                                                  "board")] = None
-    players: Annotated[int, Field(ge=1, le=MAX_SEATS)] = 3
+    players: Annotated[Whole, Field(ge=1, le=MAX_SEATS)] = 3
     turn_seconds: Annotated[float | None, Field(gt=0, le=86_400,
                                                 description="turn time limit (D3); null: wait for everyone. The "
                                                             "server has a minimum (its welcome says it)")] = None
-    bots: Annotated[int, Field(ge=0, le=MAX_SEATS,
+    bots: Annotated[Whole, Field(ge=0, le=MAX_SEATS,
                                description="seats the server fills at once with its own computer players "
                                            "(named bot-STRATEGY-1, ...); at most `players`")] = 0
     bot_strategy: Annotated[str | None, Field(max_length=32,

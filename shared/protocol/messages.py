@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, PlayerName, RuleSetInfo
 from shared.protocol.log import SequencedEvent
+from shared.protocol.numbers import Whole
 
 Ref = Annotated[str | None, Field(default=None, max_length=64,
                                   description="copied into the reply, so a client can pair them")]
@@ -39,7 +40,7 @@ class Hello(_Client):
     """The first message of every connection. The server answers welcome, or error then close."""
 
     type: Literal["hello"] = "hello"
-    protocol: int = PROTOCOL_VERSION
+    protocol: Whole = Field(description="the protocol version the client speaks: a hello without it is refused")
     password: Annotated[str | None, Field(max_length=256)] = None
     client: Annotated[str | None, Field(max_length=64, description="the client program's name")] = None
 
@@ -48,8 +49,8 @@ class ListGames(_Client):
     """The lobby, a page at a time, newest games first."""
 
     type: Literal["list_games"] = "list_games"
-    offset: Annotated[int, Field(ge=0, le=1_000_000)] = 0
-    limit: Annotated[int, Field(ge=1, le=100)] = 50
+    offset: Annotated[Whole, Field(ge=0, le=1_000_000)] = 0
+    limit: Annotated[Whole, Field(ge=1, le=100)] = 50
 
 
 class ListMaps(_Client):
@@ -85,7 +86,7 @@ class JoinGame(_Client):
     type: Literal["join_game"] = "join_game"
     game_id: GameId
     name: PlayerName
-    group: Annotated[int | None, Field(ge=0, le=64)] = None
+    group: Annotated[Whole | None, Field(ge=0, le=64)] = None
 
 
 class LeaveGame(_Client):
@@ -102,7 +103,7 @@ class WatchGame(_Client):
 
     type: Literal["watch_game"] = "watch_game"
     game_id: GameId
-    last_seq: Annotated[int | None, Field(ge=0)] = None
+    last_seq: Annotated[Whole | None, Field(ge=0)] = None
     follow: PlayerName | None = None
 
 
@@ -112,7 +113,7 @@ class Resume(_Client):
     type: Literal["resume"] = "resume"
     game_id: GameId
     token: Token
-    last_seq: Annotated[int | None, Field(ge=0)] = None
+    last_seq: Annotated[Whole | None, Field(ge=0)] = None
 
 
 class IssueOrder(_Client):
@@ -121,15 +122,15 @@ class IssueOrder(_Client):
 
     type: Literal["issue_order"] = "issue_order"
     game_id: GameId
-    turn: int
+    turn: Whole
     order: OrderData
 
 
 class WithdrawOrder(_Client):
     type: Literal["withdraw_order"] = "withdraw_order"
     game_id: GameId
-    turn: int
-    index: Annotated[int, Field(ge=0, description="0-based position in the list of one's orders")]
+    turn: Whole
+    index: Annotated[Whole, Field(ge=0, description="0-based position in the list of one's orders")]
 
 
 class ListOrders(_Client):
@@ -149,7 +150,7 @@ class Commit(_Client):
 
     type: Literal["commit"] = "commit"
     game_id: GameId
-    turn: int
+    turn: Whole
 
 
 class Rematch(_Client):
@@ -200,7 +201,10 @@ class Error(_Server):
     code: Annotated[str, Field(description="an ErrorCode, or the rule set's own code for a refused order")]
     message: str
     request: str | None = Field(default=None, description="the type of the refused message, when known")
-    game_id: str | None = None
+    game_id: str | None = Field(default=None, description="the game the refused message was about, when it named "
+                                                          "one")
+    field: str | None = Field(default=None, description="the field at fault, as a path into the refused message "
+                                                        "(`order.units`, `settings.players`, `ref`), when one is")
 
 
 class Games(_Server):

@@ -1,0 +1,34 @@
+"""How the protocol reads a number a client sends: by its JSON type, as the published schema does.
+
+JSON has one kind of number, and JSON Schema's `integer` is any number whose fraction is zero: 2 and 2.0 are the same
+integer to every validator of the schema, so the server reads both as 2. A boolean, a string ("2", " 7 ") or a
+fraction (2.5) is refused where an integer is due: true is not a number, and a string is not one either.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator
+
+
+def whole_number(value: Any) -> Any:
+    """2.0 as 2; anything else as it is, for the strict check that follows to take or refuse."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def whole_numbers(value: Any) -> Any:
+    """Every number with a zero fraction in a JSON value (objects and arrays gone through) as the integer it is."""
+    if isinstance(value, float):
+        return whole_number(value)
+    if isinstance(value, dict):
+        return {key: whole_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers(item) for item in value]
+    return value
+
+
+Whole = Annotated[int, BeforeValidator(whole_number)]
+"""An integer of a client's message: 2 or 2.0, never true, "2" or 2.5."""
