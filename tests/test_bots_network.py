@@ -111,3 +111,33 @@ async def test_bad_bot_settings_are_refused_and_create_nothing() -> None:
         too_many = await client.request(type="create_game", settings={"map": "seed", "players": 2, "bots": 3})
         assert too_many["type"] == "error" and "bots" in too_many["message"]
         assert (await client.request(type="list_games"))["games"] == []
+
+
+async def test_the_servers_players_ask_for_a_rematch_as_soon_as_one_player_has() -> None:
+    async with running_server(**FAST) as server:
+        alice = await Client.connect(server)
+        game_id = await create_game(alice, players=3, bots=2, bot_strategy="aggressive")
+        await join(alice, game_id, "Alice")
+        turn = -1
+        while True:  # Alice places everything on one territory and then only commits: the computers finish her
+            update = await alice.wait_for(lambda m, after=turn: m["type"] == "update" and m["view"] is not None
+                                          and (m["game"]["status"] == "finished" or m["game"]["turn"] > after),
+                                          timeout=GAME_SECONDS)
+            game = update["game"]
+            if game["status"] == "finished":
+                break
+            turn = game["turn"]
+            me = next(s for s in game["seats"] if s["name"] == "Alice")
+            if me["eliminated"]:
+                continue
+            if game["phase"] == "placement":
+                mine = [t["name"] for t in update["view"]["territories"] if t["owner"] == "Alice"]
+                await alice.request(type="issue_order", game_id=game_id, turn=0,
+                                    order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]})
+            assert (await alice.request(type="commit", game_id=game_id, turn=turn))["type"] == "commit_accepted"
+        assert not game["rematch"], "a computer asked before any player did"
+        pending = await alice.request(type="rematch", game_id=game_id)
+        assert pending["type"] == "rematch_pending" and pending["accepted"] == ["Alice"]
+        started = await alice.wait_for(lambda m: m["type"] == "update" and any(
+            e["event"]["kind"] == "rematch_started" for e in m["events"]), timeout=GAME_SECONDS)
+        assert sorted(started["game"]["rematch"]) == sorted(["Alice", "bot-aggressive-1", "bot-aggressive-2"])

@@ -13,6 +13,8 @@ from risc.cli import main
 from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.messages import CLIENT_ADAPTER, CLIENT_TYPES, SERVER_ADAPTER
 from shared.rulesets import RULESETS
+from tests import schema_support as published
+from tests.server_support import Client, create_game, running_server
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 SERVER_TYPES = ("welcome", "error", "games", "maps", "rulesets", "game_created", "joined", "resumed", "watching",
@@ -132,3 +134,44 @@ def test_risc_protocol_example_plays_the_worked_example_again(capsys: pytest.Cap
     printed = capsys.readouterr().out
     assert outline(printed) == outline(DOC.read_text()), "docs/protocol.md's example is stale: see this test's doc"
     assert len(outline(printed)) > 100
+
+
+def section(text: str, heading: str) -> str:
+    """One section of a markdown page, from its heading to the next heading of the same level or above."""
+    start = text.index(heading)
+    level = heading.split(" ", 1)[0]
+    ends = [text.find("\n" + "#" * n + " ", start + len(heading)) for n in range(1, len(level) + 1)]
+    return text[start:min((e for e in ends if e != -1), default=len(text))]
+
+
+async def test_every_key_of_the_map_a_follower_is_sent_is_documented_and_fits_the_published_schema() -> None:
+    maps = section(DOC.read_text(), "### Maps")
+    async with running_server() as server:
+        client = await Client.connect(server)
+        for settings in ({"map": "meridian"}, {"map": "meridian", "options": {"evolution": 3}}):
+            game_id = await create_game(client, players=2, **settings)
+            await client.request(type="watch_game", game_id=game_id)
+            sent = (await client.wait_type("game_map", game_id=game_id))["map"]
+            assert published.game_map(sent) == []
+            keys = {*sent, *sent["territories"][0], *sent["details"]}
+            assert not [k for k in keys if f"`{k}`" not in maps], "undocumented keys of the map"
+            assert isinstance(sent["borders"], dict) and "an object" in maps
+            if settings.get("options"):  # under fog: production is null, not left out, as the page says
+                assert all(t["food"] is None and "food" in t for t in sent["territories"])
+
+
+def test_the_docs_say_a_spy_may_come_home_as_the_rules_let_it() -> None:
+    """docs/rules.md E13 lets a spy abroad come home through its owner's land (and the server does:
+    tests/test_evolution3_spies_and_cloaking.py); docs/protocol.md said a spy may not end on its owner's land."""
+    spy_move = next(line for line in section(DOC.read_text(), "### RISC evolutions").split("\n- ")
+                    if line.startswith("`spy_move`"))
+    assert "not one's own" not in spy_move and "come home" in spy_move
+
+
+def test_the_docs_say_when_the_servers_players_ask_for_a_rematch_as_the_server_does() -> None:
+    """The server's players ask as soon as one player has (server/bots.py ServerBot.send; tests/test_bots.py); the
+    two pages said otherwise of each other."""
+    bots = (DOC.parent / "bots.md").read_text()
+    assert "once every other player has" not in bots
+    assert "as soon as" in section(bots, "## Seats the server plays")
+    assert "ask for the rematch as soon as a player has" in section(DOC.read_text(), "## The end and rematches")
