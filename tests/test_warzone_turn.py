@@ -283,6 +283,19 @@ def test_W11_a_truce_skips_advances_and_bombs_between_the_two_players_this_turn_
     assert of_type(events, Battle)
 
 
+def test_W11_ones_own_advance_and_bomb_on_the_partner_of_ones_truce_are_skipped_when_they_execute() -> None:
+    """Accepted at issue (W4), skipped at execution with the reason (W6): a truce forbids them, whoever offered it."""
+    game = two_fronts(hands={"ann": (Card.DIPLOMACY, Card.BOMB)})
+    orders = {"ann": [AdvanceOrder(4, "B", "C"), BombOrder("C"), NegotiateOrder("bob")]}
+    game, events = play_turn(game, orders)
+    skipped = of_type(events, Skipped)
+    assert [(s.player, s.code) for s in skipped] == [("ann", Code.TRUCE), ("ann", Code.TRUCE)]
+    assert all("truce" in s.reason for s in skipped)
+    assert not of_type(events, Battle) and not of_type(events, Bombed)
+    assert (game.board.owner["C"], game.board.units["C"]) == ("bob", 4)
+    assert game.board.hands["ann"] == (Card.BOMB,)  # a skipped order plays no card
+
+
 # ---- W12 --------------------------------------------------------------------------------------------------------
 
 

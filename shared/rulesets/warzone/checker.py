@@ -2,16 +2,17 @@
 
 What a player's issued orders use up is a `Tally`, kept by the framework beside the orders: the pool left to deploy,
 the units each touched territory has left to send, the cards not yet played, the truces the player has offered, the
-players whose territories they aim at, the territories they blockade. A tally is never changed: accounting for an
+territories they blockade. A tally is never changed: accounting for an
 order makes a new one.
 
 Issue-time checks see the board as it stands before the turn executes, and the player's own earlier orders; they
 cannot see the other players' orders (W4). What those change is checked again when each order executes (W6, in
 execution.py). Decisions taken here (docs/rules-warzone.md):
 
-- A truce the player offers themselves is known when they issue: an advance or a bomb on that partner's territory
-  issued after it is refused, and so is a truce with a player they already aim at (it would cancel their own
-  order). A truce the other player offers is secret until execution: it skips the order then.
+- A truce is checked when the turn executes, never at issue, whoever offered it (W6, W11): an advance or a bomb on
+  the land of a player one offers a truce to is accepted, and skipped when its time comes with the report saying
+  why, as one on the land of a player who offers one a truce in secret is. A second truce with the same player is
+  refused: it could only spend a second card on the same truce.
 - Orders from or to a territory the player blockades earlier in the turn are refused: it will be neutral by then.
 - Units moved into an own territory by an earlier advance or airlift count as there for later orders (the player's
   orders execute in the order issued); units that attack do not come back to be counted.
@@ -61,7 +62,6 @@ class Code:
     TRUCE = "truce"
     NEGOTIATE_WITH_SELF = "negotiate-with-self"
     ALREADY_NEGOTIATING = "already-negotiating"
-    TRUCE_CANCELS_OWN_ORDER = "truce-cancels-own-order"
     PLAYER_OUT = "player-out"
     BLOCKADED = "blockaded-this-turn"
     UNITS_NOT_DEPLOYED = "units-not-deployed"
@@ -77,8 +77,7 @@ class Tally:
     cards: Mapping[Card, int] = field(default_factory=dict)
     """Cards in the hand not yet played by an issued order."""
     truces: frozenset[str] = frozenset()
-    aimed_at: frozenset[str] = frozenset()
-    """Players whose territories the issued advances and bombs aim at (on the board as it stands)."""
+    """The players the issued orders offer a truce to."""
     blockaded: frozenset[str] = frozenset()
     cheated: bool = False
 
@@ -104,15 +103,9 @@ def account(board: WarzoneBoard, tally: Tally, order: AnyOrder) -> Tally:
     if isinstance(order, AdvanceOrder | AirliftOrder):
         left = dict(tally.left)
         left[order.source] = units_left(board, tally, order.source) - order.units
-        target_owner = board.owner[order.target]
-        if isinstance(order, AirliftOrder) or target_owner == board.owner[order.source]:
+        if isinstance(order, AirliftOrder) or board.owner[order.target] == board.owner[order.source]:
             left[order.target] = units_left(board, tally, order.target) + order.units
-            return replace(tally, left=left)
-        aimed = tally.aimed_at | ({target_owner} if target_owner is not None else set())
-        return replace(tally, left=left, aimed_at=aimed)
-    if isinstance(order, BombOrder):
-        owner = board.owner[order.target]
-        return replace(tally, aimed_at=tally.aimed_at | ({owner} if owner is not None else set()))
+        return replace(tally, left=left)
     if isinstance(order, BlockadeOrder):
         return replace(tally, blockaded=tally.blockaded | {order.territory})
     if isinstance(order, NegotiateOrder):
@@ -184,10 +177,6 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
         if order.target not in game_map.neighbours(order.source):
             return RuleError(Code.NOT_ADJACENT, f"{order.target} is not adjacent to {order.source}: an advance "
                                                 "goes only to a neighbouring territory (airlift goes further)")
-        target_owner = board.owner[order.target]
-        if target_owner is not None and target_owner in tally.truces:
-            return RuleError(Code.TRUCE, f"{order.target} belongs to {target_owner}, to whom you offer a truce "
-                                         "this turn: the advance would be skipped")
         return _enough(board, tally, order)
     if isinstance(order, AirliftOrder):
         problem = (_card(tally, Card.AIRLIFT, "an airlift") or _units(order) or _known(game, order.source, order.target)
@@ -208,8 +197,6 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
         owner = board.owner[order.target]
         if owner == player:
             return RuleError(Code.OWN_TERRITORY, f"{order.target} is yours: a bomb goes on someone else's territory")
-        if owner is not None and owner in tally.truces:
-            return RuleError(Code.TRUCE, f"{order.target} belongs to {owner}, to whom you offer a truce this turn")
         if not any(board.owner[s] == player for s in game_map.names if order.target in game_map.neighbours(s)):
             return RuleError(Code.NOT_ADJACENT, f"{order.target} is not adjacent to any of your territories")
         return None
@@ -229,9 +216,6 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
             return RuleError(Code.PLAYER_OUT, f"{order.player} is out of the game")
         if order.player in tally.truces:
             return RuleError(Code.ALREADY_NEGOTIATING, f"you already offer {order.player} a truce this turn")
-        if order.player in tally.aimed_at:
-            return RuleError(Code.TRUCE_CANCELS_OWN_ORDER, f"you already ordered an advance or a bomb on "
-                             f"{order.player}'s territory this turn, which a truce would cancel: withdraw it first")
         return None
     if isinstance(order, ReinforceOrder):
         return _card(tally, Card.REINFORCEMENT, "reinforce")
