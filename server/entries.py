@@ -4,6 +4,13 @@ An entry is encoded to its frame text once, when it is made: every update, every
 text. A private entry (a card drawn, a combat in the fog) carries its audience; it is sent only to them (and to those
 who follow one of them, unless it is their own affairs) until the game is over, and stored with its audience so a
 restarted server knows.
+
+An entry has two numbers. Its place in the log (`seq`: 1, 2, 3, ... one per entry) is the store's, and never leaves
+the server. What its followers are told (`number`, sent as the entry's `seq`) is the number of the change that
+logged it: every change to a game (a join, a commit, a resolved turn, ...) takes the next number, and all the entries
+it logs share it. A change is public (everyone following the game is sent an update for it), so a follower's
+numbers rise by one per update they are sent, however many entries of it they may not see: counted by entry, the gaps
+between the entries a player was sent told how many moves were made out of their sight.
 """
 
 from __future__ import annotations
@@ -31,21 +38,24 @@ class Logged:
 @dataclass(frozen=True)
 class Entry:
     seq: int
+    """Its place in the log: the store's key, never sent."""
     kind: str
     event: Any
     """The event as made (a framework model or a rule set's event), or its JSON values when read back."""
     audience: frozenset[str] | None
     text: str
-    """{"seq": N, "event": {...}}: what a client is sent."""
+    """{"seq": N, "event": {...}}: what a client is sent, N being `number`."""
     own: bool = False
+    number: int = 0
+    """The number of the change that logged it: what its followers are told as its `seq`."""
 
     @property
     def stored(self) -> str:
-        """What the store keeps: the text, with the audience when there is one."""
-        if self.audience is None:
-            return self.text
-        own = ',"own":true' if self.own else ""
-        return self.text[:-1] + ',"audience":' + json.dumps(sorted(self.audience)) + own + "}"
+        """What the store keeps: its place, its change's number, the event, and the audience when there is one."""
+        event = self.text[self.text.index(',"event":') + 1:-1]
+        tail = "" if self.audience is None else (',"audience":' + json.dumps(sorted(self.audience))
+                                                  + (',"own":true' if self.own else ""))
+        return '{"seq":' + str(self.seq) + ',"change":' + str(self.number) + "," + event + tail + "}"
 
     def visible_to(self, sight: str | None, finished: bool, following: bool = False) -> bool:
         """Whether a viewer who sees as `sight` (a seat, or with `following` a followed player's sight, or None)
@@ -62,8 +72,9 @@ def logged(told: Any) -> Logged:
     return Logged(told)
 
 
-def number(bodies: Sequence[Logged], after: int, ruleset: AnyRuleSet) -> list[Entry]:
-    """Entries numbered from after + 1, each encoded once."""
+def number(bodies: Sequence[Logged], after: int, ruleset: AnyRuleSet, *, change: int) -> list[Entry]:
+    """The entries of one change, placed in the log from after + 1 and all told as number `change`, each encoded
+    once."""
     made = []
     for seq, body in enumerate(bodies, start=after + 1):
         event = body.event
@@ -72,14 +83,16 @@ def number(bodies: Sequence[Logged], after: int, ruleset: AnyRuleSet) -> list[En
         else:
             encoded = ruleset.event_type.dump_json(event).decode()
         made.append(Entry(seq, str(getattr(event, "kind", "")), event, body.audience,
-                          '{"seq":' + str(seq) + ',"event":' + encoded + "}", body.own))
+                          '{"seq":' + str(change) + ',"event":' + encoded + "}", body.own, change))
     return made
 
 
 def from_stored(data: dict[str, Any]) -> Entry:
-    """An entry read back from the store (its JSON values)."""
+    """An entry read back from the store (its JSON values). One stored before changes were numbered was told as its
+    place in the log, a change of its own: so it still is, and its followers' numbers stay as they were."""
     seq, event = int(data["seq"]), data["event"]
+    change = int(data.get("change", seq))
     audience = data.get("audience")
     return Entry(seq, str(event.get("kind", "")), event, None if audience is None else frozenset(audience),
-                 json.dumps({"seq": seq, "event": event}, separators=(",", ":"), ensure_ascii=False),
-                 bool(data.get("own", False)))
+                 json.dumps({"seq": change, "event": event}, separators=(",", ":"), ensure_ascii=False),
+                 bool(data.get("own", False)), change)

@@ -147,8 +147,8 @@ class Match:
         if seats and len(seats) == settings.players:
             started = core.start(table, seats)
             table, bodies = started.table, bodies + started.entries
-        entries = number(bodies, 0, ruleset)
-        await storage.create(record, _progress(table, len(entries)), entries)
+        entries = number(bodies, 0, ruleset, change=1)
+        await storage.create(record, _progress(table, len(entries), 1), entries)
         log = EventLog(game_id, 0, limit=RESUME_EVENT_LIMIT)
         log.extend(entries)
         match = cls(table, log, storage, rematch_factory, clock)
@@ -178,7 +178,7 @@ class Match:
             seats=tuple(progress.seats), rematch=tuple(progress.rematch), rematch_game=progress.rematch_game,
             declined=tuple(progress.declined), handed_over=tuple(progress.handed_over),
             game=None if progress.state is None else game_from_dict(ruleset, progress.state, game_map, options))
-        log = EventLog(record.game_id, progress.seq, game.log, limit=RESUME_EVENT_LIMIT)
+        log = EventLog(record.game_id, progress.seq, game.log, limit=RESUME_EVENT_LIMIT, number=progress.number)
         match = cls(table, log, storage, rematch_factory, clock)
         match._mark_away()
         match._schedule_deadline()
@@ -210,7 +210,8 @@ class Match:
 
     @property
     def seq(self) -> int:
-        return self.log.last_seq
+        """The number of the game's last change: what its followers are told as `seq` (server/entries.py)."""
+        return self.log.last_number
 
     @property
     def finished(self) -> bool:
@@ -304,7 +305,7 @@ class Match:
                 self._schedule_deadline()
             self._note_presence()
             self._broadcast(entries, skip=sub)
-            self._follow(sub, name, self.seq - len(entries))
+            self._follow(sub, name, self.seq - 1)  # the change that seated them is news to them too
 
     async def leave(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
@@ -444,7 +445,7 @@ class Match:
             if self._closed or self.started or self.people_seated(connected=True) \
                     or (at_once and self.people_seated()):
                 return False
-            progress = _progress(self.table, self.seq).model_copy(update={"status": "finished"})
+            progress = _progress(self.table, self.log.last_seq, self.seq).model_copy(update={"status": "finished"})
             try:
                 await self._storage.save(self.game_id, progress, [])
             except Exception as exc:  # the game stays open; the lobby tries again later
@@ -696,14 +697,16 @@ class Match:
             await self._save_order(decision.order_change)
             self.table = decision.table
             return []
-        entries = number(decision.entries, self.seq, self.ruleset)
+        last = self.log.last_seq
+        entries = number(decision.entries, last, self.ruleset, change=self.seq + 1)
         game = decision.table.game
         try:
             if decision.committed is not None and game is not None and not decision.resolved:
-                commit = CommitChange(decision.committed, game.step, self.seq + len(entries))
+                commit = CommitChange(decision.committed, game.step, last + len(entries))
                 await self._storage.save_commit(self.game_id, commit, entries)  # a small row, as an order
             else:
-                await self._storage.save(self.game_id, _progress(decision.table, self.seq + len(entries)), entries)
+                progress = _progress(decision.table, last + len(entries), self.seq + 1)
+                await self._storage.save(self.game_id, progress, entries)
         except Exception as exc:
             raise self._unsaved("a change", exc) from exc
         self.table = decision.table
@@ -738,10 +741,11 @@ class Match:
         self._tasks.cancel()
 
 
-def _progress(table: Table, seq: int) -> GameProgress:
+def _progress(table: Table, seq: int, number: int) -> GameProgress:
     game = table.game
     # Every field is typed already, so it is not validated again (a save comes with every change).
     return GameProgress.model_construct(
         seats=list(table.seats), state=None if game is None else game_to_dict(table.ruleset, game), seq=seq,
+        number=number,
         rematch=list(table.rematch), rematch_game=table.rematch_game, declined=list(table.declined),
         handed_over=list(table.handed_over), status=table.summary_status.value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -66,12 +67,17 @@ class Watcher:
         self.seen.append((json.loads(text if text is not None else message.model_dump_json()), self.match.game))
 
 
+def _told(entry: dict[str, Any]) -> str:
+    """An entry as its receivers were told it (its change's number and its event): the key to the log's own."""
+    return json.dumps(entry, sort_keys=True)
+
+
 def check_frames(who: str | None, frames: list[tuple[dict[str, Any], Game[Any, Any] | None]],
                  match: Match) -> tuple[int, dict[str, Any] | None]:
     """Every territory in every view a receiver got is either in its sight (and true), remembered (and as the
     server remembers it for them), or unknown; every log entry it got was for it. Returns how many views were
     checked, and the last view."""
-    entries = {e.seq: e for e in match.log.after(0) or []}
+    entries = {_told(json.loads(e.text)): e for e in match.log.after(0) or []}
     view: dict[str, Any] | None = None
     checked = 0
     for frame, game in frames:
@@ -79,7 +85,7 @@ def check_frames(who: str | None, frames: list[tuple[dict[str, Any], Game[Any, A
             continue
         board, finished = game.board, game.board.phase is Phase.FINISHED
         for entry in frame["events"]:
-            kept = entries.get(entry["seq"])
+            kept = entries.get(_told(entry))
             if kept is not None and kept.audience is not None and not finished:
                 assert who in kept.audience, f"{who} was told of {entry['event']} meant for {kept.audience}"
         if frame["view"] is not None:
@@ -199,7 +205,7 @@ def test_E12_a_follower_hears_what_the_followed_player_sees_but_never_their_own_
             game = random_legal_orders(game, player, rng)
         game, events = play_turn(game, {}, seed=rng.randrange(1000))
         told += events
-    entries = number([logged(t) for t in told], 0, RISC)
+    entries = number([logged(t) for t in told], 0, RISC, change=1)
     private = [e for e in entries if e.audience is not None]
     assert {e.kind for e in private} >= {"stocks", "units_received"}, "the turns told each player their own affairs"
     assert any(not e.own for e in private), "and told some players what they saw in the fog"
@@ -212,3 +218,71 @@ def test_E12_a_follower_hears_what_the_followed_player_sees_but_never_their_own_
             assert entry.visible_to(player, finished=True, following=True), "once the game is over, everything"
     stored = [from_stored(json.loads(e.stored)) for e in private]
     assert [(e.audience, e.own) for e in stored] == [(e.audience, e.own) for e in private], "a restart keeps both"
+
+
+async def fogged_turn(server: Any, lobby: Client, hidden_moves: int) -> tuple[Client, str, str, int]:
+    """A game of ann and bob under fog on cataract (the same seed every time): both place, then in turn 1 bob makes
+    `hidden_moves` moves between two of his territories ann cannot see, and both commit, and then turn 2 too. Returns
+    ann's connection, the game, her token and the last number she had before turn 1 resolved."""
+    game_id = await create_game(lobby, map="cataract", players=2, evolution=3)
+    ann, bob = await Client.connect(server), await Client.connect(server)
+    token = await join(ann, game_id, "ann")
+    await join(bob, game_id, "bob")
+    for client in (ann, bob):
+        await client.wait_for(lambda m: m["type"] == "update" and m["game"]["phase"] == "placement")
+    mine = {name: ann.views[game_id]["territories"] for name in ("ann",)}["ann"]
+    theirs = bob.views[game_id]["territories"]
+    game_map = bob.maps[game_id]
+    hidden = [t for t, shown in theirs.items() if shown.get("owner") == "bob" and mine[t].get("fog") == "unknown"]
+    source, target = next((a, b) for a in hidden for b in game_map["borders"][a] if b in hidden)
+    for client, name, where in ((ann, "ann", next(t for t, s in mine.items() if s.get("owner") == "ann")),
+                                (bob, "bob", source)):
+        pool = client.views[game_id]["pool_left"]
+        placed = await client.request(type="issue_order", game_id=game_id, turn=0,
+                                      order={"kind": "place", "territory": where, "units": pool})
+        assert placed["type"] == "order_accepted", (name, placed)
+        assert (await client.request(type="commit", game_id=game_id, turn=0))["type"] == "commit_accepted"
+    await ann.wait_for(lambda m: m["type"] == "update" and m["game"]["turn"] == 1)
+    before = ann.latest("update", game_id)
+    assert before is not None
+    for _ in range(hidden_moves):
+        moved = await bob.request(type="issue_order", game_id=game_id, turn=1, order={
+            "kind": "level_move", "units": 1, "level": 0, "source": source, "target": target})
+        assert moved["type"] == "order_accepted", moved
+    for turn in (1, 2):
+        for client in (ann, bob):
+            assert (await client.request(type="commit", game_id=game_id, turn=turn))["type"] == "commit_accepted"
+        await ann.wait_for(lambda m, t=turn: m["type"] == "update" and m["game"]["turn"] == t + 1)
+    await bob.close()
+    return ann, game_id, token, before["seq"]
+
+
+def as_sent(client: Client, game_id: str, token: str) -> list[str]:
+    """The frames a connection was sent, but for what is drawn afresh for each game (its id, the seat's token) and
+    the refs the test's requests chose."""
+    return [re.sub(r'"ref":"r\d+"', '"ref":"R"', text.replace(game_id, "GAME").replace(token, "TOKEN"))
+            for text in client.raw]
+
+
+async def test_E15_what_a_player_is_sent_numbers_included_tells_nothing_of_moves_out_of_their_sight() -> None:
+    """Entries were numbered one by one, so the gaps in what ann was sent counted bob's moves out of her sight (5 plus
+    one per move); they are numbered by change now, every entry of a change sharing its number."""
+    async with running_server(seeds=lambda: 11, **FAST) as server:
+        lobby = await Client.connect(server)
+        sent, resumed = [], []
+        for moves in (0, 6):
+            ann, game_id, token, before = await fogged_turn(server, lobby, moves)
+            sent.append(as_sent(ann, game_id, token))
+            await ann.close()
+            again = await Client.connect(server)  # ann comes back, from before turn 1 resolved
+            reply = await again.request(type="resume", game_id=game_id, token=token, last_seq=before)
+            assert reply["type"] == "resumed", reply
+            caught_up = await again.wait_type("update", game_id=game_id)
+            assert not caught_up["snapshot"] and caught_up["game"]["turn"] == 3
+            numbers = [e["seq"] for e in caught_up["events"]]
+            assert numbers[0] == before + 1 and numbers[-1] == caught_up["seq"] and numbers == sorted(numbers)
+            assert not any(e["event"]["kind"] == "orders_revealed" for e in caught_up["events"]), "fog: told to none"
+            resumed.append(as_sent(again, game_id, token))
+            await again.close()
+        assert sent[0] == sent[1], "what ann was sent depends on what bob did out of her sight"
+        assert resumed[0] == resumed[1], "and so does what she is sent when she comes back"

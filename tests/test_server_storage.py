@@ -52,7 +52,7 @@ def record(game_id: str = "g1") -> GameRecord:
 
 
 def joined(seq: int, player: str) -> Entry:
-    (entry,) = number([Logged(PlayerJoined(player=player))], seq - 1, RISC)
+    (entry,) = number([Logged(PlayerJoined(player=player))], seq - 1, RISC, change=seq)
     return entry
 
 
@@ -151,7 +151,7 @@ async def test_a_commit_kept_apart_and_its_entry_load_back_and_a_save_drops_it()
     record = GameRecord(game_id="g", settings=GameSettings(map=None, players=3), seed=1, created_at=0.0,
                         game_map=map_to_dict(load_map("seed")))
     await storage.create(record, started_progress(), [])
-    joined = number([Logged(PlayerJoined(player="bob"))], 10, RISC)
+    joined = number([Logged(PlayerJoined(player="bob"))], 10, RISC, change=11)
     await storage.save_commit("g", CommitChange("bob", 2, 11), joined)
     stored = await storage.load("g")
     assert stored is not None and stored.progress.seq == 11 and [e["seq"] for e in stored.events] == [11]

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.entries import Logged, logged, number
+from server.entries import Logged, from_stored, logged, number
 from server.match import Match
 from server.storage import MemoryStorage, SeatRecord
 from server.updates import KeptViews, UpdateFrames
@@ -64,21 +64,21 @@ def parse(text: str) -> Update:
 def test_each_followers_frame_says_what_its_update_says(deadline_in: float | None, snapshot: bool,
                                                           in_lobby: bool) -> None:
     before, after, bodies = resolved_turn()
-    entries = number(bodies, 40, RISC)
+    entries = number(bodies, 40, RISC, change=12)
     game = None if in_lobby else after
     status = GameStatus.LOBBY if in_lobby else GameStatus.PLAYING
-    frames = UpdateFrames("g1", 40 + len(entries), entries, summary(status), RISC, game, False, deadline_in,
-                          snapshot)
+    frames = UpdateFrames("g1", 12, entries, summary(status), RISC, game, False, deadline_in, snapshot)
     for seat in [*NAMES.values(), None, None]:
         base = None if seat is None else RISC.dump_view(RISC.view(before, seat))
         update, text, new_base = frames.for_follower(seat, None, base)
         sent = parse(text)
         assert (sent.game_id, sent.seq, sent.you, sent.deadline_in, sent.snapshot) == (
-            "g1", 40 + len(entries), seat, deadline_in, snapshot)
+            "g1", 12, seat, deadline_in, snapshot)
         assert sent.game == summary(status)
-        seen = [e.seq for e in entries if e.audience is None or seat == NAMES["green"]]
-        assert [e.seq for e in sent.events] == seen, "a private entry goes to its audience alone"
-        assert [e.event for e in sent.events] == [json.loads(e.text)["event"] for e in entries if e.seq in seen]
+        seen = [e for e in entries if e.audience is None or seat == NAMES["green"]]
+        assert [e.seq for e in sent.events] == [12] * len(seen), "every entry of one change has its number"
+        assert [e.event for e in sent.events] == [json.loads(e.text)["event"] for e in seen], \
+            "a private entry goes to its audience alone"
         if game is None:
             assert sent.view is None and sent.view_patch is None and new_base is None
             continue
@@ -94,20 +94,20 @@ def test_each_followers_frame_says_what_its_update_says(deadline_in: float | Non
 
 def test_a_follower_sees_the_private_entries_of_the_player_it_follows() -> None:
     _, after, bodies = resolved_turn()
-    entries = number(bodies, 0, RISC)
-    frames = UpdateFrames("g1", len(entries), entries, summary(GameStatus.PLAYING), RISC, after, False, None)
+    entries = number(bodies, 0, RISC, change=1)
+    frames = UpdateFrames("g1", 1, entries, summary(GameStatus.PLAYING), RISC, after, False, None)
     _, following, _ = frames.for_follower(None, NAMES["green"], None)
     _, plain, _ = frames.for_follower(None, None, None)
     assert len(parse(following).events) == len(entries)
     assert len(parse(plain).events) == len(entries) - 1
-    over = UpdateFrames("g1", len(entries), entries, summary(GameStatus.FINISHED), RISC, after, True, None)
+    over = UpdateFrames("g1", 1, entries, summary(GameStatus.FINISHED), RISC, after, True, None)
     assert len(parse(over.for_follower(None, None, None)[1]).events) == len(entries), "once over, all is told"
 
 
 def test_followers_sent_the_same_view_share_one_patch_worked_out_once() -> None:
     before, after, bodies = resolved_turn()
-    entries = number(bodies, 0, RISC)
-    frames = UpdateFrames("g1", len(entries), entries, summary(GameStatus.PLAYING), RISC, after, False, None)
+    entries = number(bodies, 0, RISC, change=1)
+    frames = UpdateFrames("g1", 1, entries, summary(GameStatus.PLAYING), RISC, after, False, None)
     base = RISC.dump_view(RISC.view(before, None))
     texts = {frames.for_follower(None, None, base)[1] for _ in range(5)}
     assert len(texts) == 1 and len(frames._patches) == 1
@@ -163,14 +163,17 @@ def test_a_commit_changes_no_ones_view_so_a_match_keeps_the_views_it_made(name: 
 
 def test_numbered_entries_are_the_events_as_their_rule_set_encodes_them() -> None:
     _, _, bodies = resolved_turn()
-    numbered = number(bodies, 7, RISC)
-    assert [e.seq for e in numbered] == list(range(8, 8 + len(bodies)))
+    numbered = number(bodies, 7, RISC, change=3)
+    assert [e.seq for e in numbered] == list(range(8, 8 + len(bodies))), "each in its place in the log"
     for entry, body in zip(numbered, bodies, strict=True):
         data = json.loads(entry.text)
-        assert data["seq"] == entry.seq and data["event"]["kind"] == entry.kind
+        assert data["seq"] == entry.number == 3 and data["event"]["kind"] == entry.kind, "told as its change"
         assert entry.audience == body.audience
         stored = json.loads(entry.stored)
+        assert (stored["seq"], stored["change"], stored["event"]) == (entry.seq, 3, data["event"])
         assert stored.get("audience") == (None if body.audience is None else sorted(body.audience))
+        back = from_stored(stored)
+        assert (back.seq, back.number, back.text, back.audience) == (entry.seq, 3, entry.text, entry.audience)
 
 
 json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),

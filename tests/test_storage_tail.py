@@ -8,14 +8,19 @@ from pathlib import Path
 import pytest
 
 from server.codec import map_to_dict
+from server.entries import Entry, Logged, number
 from server.eventlog import EventLog
 from server.lobby import Lobby
 from server.match import Match
 from server.storage import GameProgress, MemoryStorage, SqliteStorage, Storage
 from server.storage.base import RestoredGame, StoredLog
 from shared.maps import load_map
+from shared.protocol.log import PlayerJoined
 from shared.protocol.messages import GameMap, Update, Watching
+from shared.rulesets import get_ruleset
 from tests.test_server_storage import joined, record
+
+RISC = get_ruleset("risc")
 
 
 class Inbox:
@@ -144,3 +149,34 @@ def test_a_restored_log_keeps_the_newest_entries_once_it_grows_past_twice_its_li
     log.extend([joined(14, "p14")])  # nine: the newest four are kept
     assert (log.first_seq, log.last_seq) == (11, 14)
     assert log.after(9) is None and [e.seq for e in log.after(10) or []] == [11, 12, 13, 14]
+
+
+def changes(*sizes: int) -> list[Entry]:
+    """The entries of consecutive changes of these sizes, from the game's first."""
+    made: list[Entry] = []
+    for offset, size in enumerate(sizes):
+        made += number([Logged(PlayerJoined(player=f"p{len(made) + i}")) for i in range(size)], len(made), RISC,
+                       change=1 + offset)
+    return made
+
+
+def test_a_client_is_caught_up_by_change_and_a_change_is_kept_whole_or_not_at_all() -> None:
+    entries = changes(3, 1, 4, 2)  # changes 1 to 4, entries 1 to 10
+    log = EventLog("g1", 0, limit=5)
+    for change in (1, 2, 3, 4):
+        log.extend([e for e in entries if e.number == change])
+    assert (log.last_seq, log.last_number) == (10, 4)
+    assert [e.seq for e in log.after(1) or []] == list(range(4, 11)), "every entry of the changes after the first"
+    assert [e.number for e in log.after(2) or []] == [3, 3, 3, 3, 4, 4] and log.after(4) == [] and log.after(5) is None
+    log.extend(number([Logged(PlayerJoined(player="p10"))], 10, RISC, change=5))  # eleven: past twice five
+    assert log.first_seq == 5, "the oldest went, change by change: change 3 is kept whole from its first entry"
+    assert log.after(2) is not None and log.after(1) is None
+
+
+def test_a_stored_tail_that_begins_inside_a_change_catches_up_only_clients_past_it() -> None:
+    entries = changes(3, 4, 2)  # change 2 is entries 4 to 7; the tail keeps 6 to 9
+    log = EventLog("g1", 9, StoredLog.of(entries[5:]), number=3)
+    assert log.after(1) is None, "change 2 lost its first entries to the tail"
+    assert [(e.seq, e.number) for e in log.after(2) or []] == [(8, 3), (9, 3)]
+    whole = EventLog("g1", 9, StoredLog.of(entries), number=3)
+    assert [e.seq for e in whole.after(0) or []] == list(range(1, 10)), "a tail from the first entry is whole"

@@ -53,7 +53,10 @@ class GameProgress(BaseModel):
     seats: list[SeatRecord]
     state: dict[str, Any] | None = Field(description="the game as its rule set keeps it, without its map "
                                                      "(server/codec.py); null in the lobby")
-    seq: int = Field(description="the number of the last log entry")
+    seq: int = Field(description="the place of the last log entry")
+    number: int | None = Field(default=None, description="the number of the game's last change, what its followers "
+                                                         "are told as seq (server/entries.py); null in progress "
+                                                         "saved before changes were numbered: then seq")
     rematch: list[str] = Field(default_factory=list)
     rematch_game: str | None = None
     declined: list[str] = Field(default_factory=list, description="players who turned the rematch down")
@@ -88,7 +91,8 @@ class OrderChange:
 class CommitChange:
     """A commit that left the turn unresolved, kept as a small write of its own (with its log entries) rather than by
     saving the whole progress again: `player` committed at the game's `step`, and the log then ended at `seq`. A store
-    keeps these until the game's next save, which holds them in its state; loading replays them (with_orders)."""
+    keeps these until the game's next save, which holds them in its state; loading replays them (with_orders). Each is
+    one change of the game (its number one past the one before)."""
 
     player: str
     step: int
@@ -122,7 +126,9 @@ def with_orders(game_id: str, progress: GameProgress, changes: Sequence[OrderCha
             raise StorageError(f"game {game_id}: a kept commit ends the log at entry {commit.seq}, before {seq + 1}")
         committed.append(commit.player)
         seq = commit.seq
-    return progress.model_copy(update={"state": {**state, "committed": sorted(committed)}, "seq": seq})
+    number = None if progress.number is None else progress.number + len(commits)
+    return progress.model_copy(update={"state": {**state, "committed": sorted(committed)}, "seq": seq,
+                                       "number": number})
 
 
 def _with_order_changes(game_id: str, progress: GameProgress, changes: Sequence[OrderChange]) -> GameProgress:

@@ -113,8 +113,9 @@ FRAMEWORK_KINDS = frozenset(
 
 
 class SequencedEvent(BaseModel):
-    """One log entry with its number: numbers start at 1 and rise by one per entry in each game. `event` is one of
-    the framework's entries or one of the game's rule set's events, told apart by its `kind`."""
+    """One log entry with its number: the number of the change to the game that logged it (numbers start at 1 and
+    rise by one per change; the entries of one change share it). `event` is one of the framework's entries or one of
+    the game's rule set's events, told apart by its `kind`."""
 
     seq: int
     event: dict[str, Any]
