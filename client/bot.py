@@ -120,6 +120,7 @@ class NetworkBot:
 
     async def _play(self) -> int:
         handled: int | None = None
+        lost = False
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -138,9 +139,28 @@ class NetworkBot:
                 continue
             handled = followed.game.step
             try:
-                await self._act(followed)
+                if lost and await self._start_afresh(followed):
+                    handled = None  # played on the view the server sends again, without those orders
+                else:
+                    await self._act(followed)
+                lost = False
             except ConnectionLost:
-                handled = None  # the resumed seat's update says what is still to do
+                handled, lost = None, True  # the resumed seat's update says what is still to do
+
+    async def _start_afresh(self, followed: Followed) -> bool:
+        """The link dropped while the bot played this turn, so the server may hold some of its orders already (an
+        answer lost with the link): a turn decided again on top of them would be refused. They are withdrawn, and
+        the seat taken again on this connection, for a view without them. True when that was needed."""
+        ruleset = followed.ruleset
+        if ruleset is None or not ruleset.simultaneous or followed.player is None or followed.token is None:
+            return False
+        listed = await self.session.list_orders(followed)
+        if not isinstance(listed, msg.Orders) or listed.committed or not listed.orders:
+            return False
+        for index in reversed(range(len(followed.orders))):  # the last first: no order depends on a later one
+            await self.session.withdraw(followed, index)
+        await self.session.resume(followed.game_id, followed.player, followed.token, followed.seq)
+        return True
 
     async def _act(self, followed: Followed) -> None:
         ruleset = followed.ruleset

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from client.bot import NetworkBot
-from client.connection import Backoff
+from client.connection import Backoff, ConnectionLost
 from tests.server_support import FAST, Client, create_game, join, running_server, url
 
 GAME_SECONDS = 40.0
@@ -141,3 +142,29 @@ async def test_the_servers_players_ask_for_a_rematch_as_soon_as_one_player_has()
         started = await alice.wait_for(lambda m: m["type"] == "update" and any(
             e["event"]["kind"] == "rematch_started" for e in m["events"]), timeout=GAME_SECONDS)
         assert sorted(started["game"]["rematch"]) == sorted(["Alice", "bot-aggressive-1", "bot-aggressive-2"])
+
+
+async def test_a_network_bot_whose_link_drops_in_the_middle_of_a_turn_plays_that_turn_afresh() -> None:
+    """Orders it issued before the drop are still the server's: played again on top of them, the turn's orders were
+    refused (the units were spent already)."""
+    async with running_server(**FAST) as server:
+        lobby = await Client.connect(server)
+        game_id = await create_game(lobby, map="twin-keeps", players=2, bots=1, bot_strategy="aggressive",
+                                    evolution=2)
+        bot = NetworkBot(url(server), game_id, strategy="strategist", seed=3, backoff=QUICK)
+        issue = bot.session.issue
+        dropped = False
+
+        async def issue_then_drop(followed: Any, order: Any) -> Any:
+            """The link fails right after the second order of a turn of play is accepted, before the bot hears of it."""
+            nonlocal dropped
+            reply = await issue(followed, order)
+            if not dropped and followed.turn >= 1 and len(followed.orders) >= 2:
+                dropped = True
+                await bot.connection.drop()
+                raise ConnectionLost("the connection dropped before the server answered")
+            return reply
+
+        bot.session.issue = issue_then_drop  # type: ignore[method-assign]
+        assert await asyncio.wait_for(bot.run(), GAME_SECONDS) == 0
+        assert dropped and [e.message for e in bot.errors] == []
