@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlparse
 
 INSTALL_HINT = ("PostgreSQL's server programs (initdb, pg_ctl) are needed for the store's tests: install them with "
                 "`apt-get install postgresql` (Debian, Ubuntu) or your system's package; .ci/run does it by itself")
@@ -56,6 +57,14 @@ class PostgresCluster:
 
     def dsn(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@/{database}?host={self.socket_dir}"
+
+    def end_sessions(self, dsn: str, application_name: str) -> int:
+        """Terminate the sessions of one application on the database `dsn` names, as an operator (or a node
+        fencing another) would; returns how many ended."""
+        database = urlparse(dsn).path.lstrip("/")
+        ended = self.psql("postgres", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                      f"WHERE datname = '{database}' AND application_name = '{application_name}'")
+        return int(ended)
 
     def psql(self, database: str, sql: str) -> str:
         """Run `sql` with psql and return what it printed (tuples only, unaligned)."""

@@ -1,0 +1,80 @@
+"""Nodes sharing one PostgreSQL store: in this test's event loop (RiscServer on a free port each), or as real
+`risc server` processes; and what a client does with a `redirect`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlparse
+
+from server.app import RiscServer
+from server.storage.postgres import PostgresStorage
+from tests.server_support import FAST, Client, Message, running_server
+
+NODE_TIMING = {"heartbeat": 0.2, "sweep_every": 0.3, "fence_after": 2.0}
+"""A cluster's clocks, quickened for tests (the defaults are 1 s, 2 s and 15 s)."""
+
+
+@contextlib.asynccontextmanager
+async def nodes(dsn: str, count: int, **settings: Any) -> AsyncIterator[list[RiscServer]]:
+    """`count` nodes in this process on the database `dsn`, named a, b, c..."""
+    async with contextlib.AsyncExitStack() as stack:
+        servers = []
+        for index in range(count):
+            config = {"node_id": "abcdefgh"[index], **FAST, **NODE_TIMING, **settings}
+            servers.append(await stack.enter_async_context(running_server(PostgresStorage(dsn), **config)))
+        yield servers
+
+
+def port_of(url: str) -> int:
+    port = urlparse(url).port
+    assert port is not None, url
+    return port
+
+
+async def follow(client: Client, reply: Message, **request: Any) -> tuple[Client, Message]:
+    """Follow a `redirect`: connect where it says and send `request` again there. Returns the client the reply came
+    on (the new one, or `client` when there was no redirect) and the reply."""
+    if reply["type"] != "redirect":
+        return client, reply
+    moved = await Client.connect(port_of(reply["url"]))
+    return moved, await moved.request(**request)
+
+
+async def start_node(dsn: str, port: int, node_id: str, *extra: str) -> asyncio.subprocess.Process:
+    """A real `risc server` node on `port`, sharing the store `dsn`, once it listens."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "risc", "server", "--no-web", "--host", "127.0.0.1", "--port", str(port),
+        "--store", dsn, "--node-id", node_id, *extra, stderr=asyncio.subprocess.PIPE, env=env)
+    assert process.stderr is not None
+    lines = []
+    while True:
+        line = await asyncio.wait_for(process.stderr.readline(), 30)
+        if not line:
+            raise AssertionError(f"node {node_id} did not start: {b''.join(lines).decode()}")
+        lines.append(line)
+        if b"listening on" in line:
+            break
+    asyncio.get_running_loop().create_task(_drain(process))
+    return process
+
+
+async def _drain(process: asyncio.subprocess.Process) -> None:
+    """Read a node's log as it comes, so that it never blocks on a full pipe."""
+    assert process.stderr is not None
+    while await process.stderr.readline():
+        pass
+
+
+async def stop_node(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGCONT)
+            process.kill()
+        await asyncio.wait_for(process.wait(), 10)
