@@ -38,6 +38,10 @@ except ImportError:  # pragma: no cover
 logger = logging.getLogger("risc.server")
 
 
+GameHandler = Callable[[str], Coroutine[Any, Any, None]]
+GamesHandler = Callable[[list[str]], Coroutine[Any, Any, None]]
+
+
 @dataclass(frozen=True)
 class Elsewhere:
     """Another node holds the game; `url` is where its clients reach it (None: not known right now)."""
@@ -70,9 +74,9 @@ class Node:
         self._conn_lock = asyncio.Lock()
         self._listener: Any = None
         self._tasks = BackgroundTasks()
-        self._on_lost: Callable[[str], Coroutine[Any, Any, None]] = _nothing
-        self._on_created: Callable[[str], Coroutine[Any, Any, None]] = _nothing
-        self._on_orphans: Callable[[list[str]], Coroutine[Any, Any, None]] = _nothing_list
+        self._on_lost: GameHandler = _nothing
+        self._on_created: GameHandler = _nothing
+        self._on_orphans: GamesHandler = _nothing_list
         self._stopping = False
         self.peers: list[str] = [public_url]
         """Where the cluster's live nodes are reached, this one first, as last read (the sweeper reads it again)."""
@@ -85,8 +89,7 @@ class Node:
 
     # ---- starting and stopping ---------------------------------------------------------------------------------
 
-    async def start(self, *, on_lost: Callable[[str], Coroutine[Any, Any, None]], on_created: Callable[[str], Coroutine[Any, Any, None]],
-                    on_orphans: Callable[[list[str]], Coroutine[Any, Any, None]]) -> None:
+    async def start(self, *, on_lost: GameHandler, on_created: GameHandler, on_orphans: GamesHandler) -> None:
         """Connect, register, and start beating, sweeping and listening. `on_lost(game_id)`: a game this node held
         is no longer its own; `on_created(game_id)`: a game was created on some node; `on_orphans(ids)`: games
         nobody holds that play by themselves, to claim."""
