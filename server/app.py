@@ -144,6 +144,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--public-url", default=None, metavar="URL",
                         help="where clients reach this node, which other nodes send them to (default: "
                              "ws://THIS-MACHINE'S-ADDRESS:PORT/)")
+    parser.add_argument("--fence-after", type=float, default=ServerConfig.fence_after, metavar="SECONDS",
+                        help="with --store: end the database session of a node whose heartbeat stopped this long "
+                             f"ago, freeing its games for the others (default {ServerConfig.fence_after:g})")
+    parser.add_argument("--sweep-every", type=float, default=ServerConfig.sweep_every, metavar="SECONDS",
+                        help="with --store: how often a node looks for games nobody plays that play by themselves "
+                             f"(a time limit, computer players) (default {ServerConfig.sweep_every:g})")
     parser.add_argument("--nodes", type=int, default=1, metavar="N",
                         help="with --store: start N nodes on this machine, on ports PORT to PORT+N-1, to try a "
                              "cluster (default 1)")
@@ -221,6 +227,10 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
     data_dir = None if args.memory or store is not None else (args.data_dir or default_data_dir())
     if data_dir is not None:
         data_dir.mkdir(parents=True, exist_ok=True)
+    if args.nodes != 1:
+        raise ValueError("--nodes N starts several nodes of one server: `risc server --store URL --nodes N` does it")
+    if args.fence_after <= 0 or args.sweep_every <= 0:
+        raise ValueError("--fence-after and --sweep-every must be more than 0 seconds")
     if args.max_games < 1 or args.bot_turn_pause < 0 or args.min_turn_seconds < 0:
         raise ValueError("--max-games must be at least 1, --bot-turn-pause and --min-turn-seconds at least 0")
     for folder in args.maps:
@@ -230,7 +240,9 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
                         allowed_origins=allowed_origins(args.allow_origin), max_games=args.max_games,
                         bot_turn_pause=args.bot_turn_pause, min_turn_seconds=args.min_turn_seconds,
                         maps=tuple(args.maps), web_root=web_root, compression=not args.no_compression,
-                        store=store, node_id=args.node_id, public_url=args.public_url)
+                        store=store, node_id=args.node_id, public_url=args.public_url,
+                        fence_after=args.fence_after, sweep_every=args.sweep_every,
+                        heartbeat=min(ServerConfig.heartbeat, args.fence_after / 4))
 
 
 def allowed_origins(given: list[str]) -> tuple[str, ...]:

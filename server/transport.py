@@ -293,7 +293,10 @@ class Transport:
             return connection.respond(http.HTTPStatus.OK, "ok\n")
         if self.web is not None and not is_upgrade(request):
             return self.web.respond(request)
-        why = origins.refusal(request.headers.get_all("Origin"), request.headers.get("Host"), self._allowed)
+        allowed = self._allowed
+        if self.lobby.node is not None:  # a page of any node of this server follows its game to the node playing it
+            allowed = allowed | {o for url in self.lobby.node.peers for o in origins.page_origins(url)}
+        why = origins.refusal(request.headers.get_all("Origin"), request.headers.get("Host"), allowed)
         if why is not None:
             if len(self._origins_told) < 100 and why not in self._origins_told:  # each once: a page may retry a lot
                 self._origins_told.add(why)
