@@ -200,8 +200,8 @@ class Node:
         """Where the node that last claimed the game is reached, if it is still a node of the cluster."""
         async def read(conn: Any) -> str | None:
             row = await (await conn.execute(
-                "SELECT n.public_url FROM games g JOIN nodes n ON n.node_id = g.owner WHERE g.game_id = %s",
-                (game_id,))).fetchone()
+                "SELECT n.public_url FROM games g JOIN nodes n ON n.node_id = g.owner WHERE g.game_id = %s "
+                "AND n.heartbeat > now() - make_interval(secs => %s)", (game_id, self.fence_after))).fetchone()
             return None if row is None else str(row[0])
 
         result: str | None = await self.store._run(read)
