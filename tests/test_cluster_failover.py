@@ -14,7 +14,7 @@ from typing import Any
 import psycopg
 
 from tests.cluster_support import follow, port_of
-from tests.persistence_support import WHOLE_TURN, commit, issue_all, latest_view, next_turn, resume
+from tests.persistence_support import WHOLE_TURN, commit, issue_all, latest_view, next_turn
 from tests.postgres_support import PostgresCluster
 from tests.server_support import Client, Message, create_game
 from tests.test_server_process import start_server
