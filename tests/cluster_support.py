@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
-import sys
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlparse
@@ -46,35 +43,16 @@ async def follow(client: Client, reply: Message, **request: Any) -> tuple[Client
     return moved, await moved.request(**request)
 
 
-async def start_node(dsn: str, port: int, node_id: str, *extra: str) -> asyncio.subprocess.Process:
-    """A real `risc server` node on `port`, sharing the store `dsn`, once it listens."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "risc", "server", "--no-web", "--host", "127.0.0.1", "--port", str(port),
-        "--store", dsn, "--node-id", node_id, *extra, stderr=asyncio.subprocess.PIPE, env=env)
-    assert process.stderr is not None
-    lines = []
-    while True:
-        line = await asyncio.wait_for(process.stderr.readline(), 30)
-        if not line:
-            raise AssertionError(f"node {node_id} did not start: {b''.join(lines).decode()}")
-        lines.append(line)
-        if b"listening on" in line:
-            break
-    asyncio.get_running_loop().create_task(_drain(process))
-    return process
+def keep_reading_log(process: asyncio.subprocess.Process) -> None:
+    """Read a node's log as it comes (once the test has seen it start), so that it never blocks on a full pipe."""
+    async def drain() -> None:
+        assert process.stderr is not None
+        while await process.stderr.readline():
+            pass
+
+    task = asyncio.get_running_loop().create_task(drain())
+    _READERS.add(task)
+    task.add_done_callback(_READERS.discard)
 
 
-async def _drain(process: asyncio.subprocess.Process) -> None:
-    """Read a node's log as it comes, so that it never blocks on a full pipe."""
-    assert process.stderr is not None
-    while await process.stderr.readline():
-        pass
-
-
-async def stop_node(process: asyncio.subprocess.Process) -> None:
-    if process.returncode is None:
-        with contextlib.suppress(ProcessLookupError):
-            process.send_signal(signal.SIGCONT)
-            process.kill()
-        await asyncio.wait_for(process.wait(), 10)
+_READERS: set[asyncio.Task[None]] = set()

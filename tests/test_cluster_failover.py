@@ -13,7 +13,7 @@ from typing import Any
 
 import psycopg
 
-from tests.cluster_support import follow, port_of
+from tests.cluster_support import follow, keep_reading_log, port_of
 from tests.persistence_support import WHOLE_TURN, commit, issue_all, latest_view, next_turn
 from tests.postgres_support import PostgresCluster
 from tests.server_support import Client, Message, create_game
@@ -24,7 +24,10 @@ NODE_OPTIONS = ("--fence-after", "30", "--sweep-every", "0.3", "--min-turn-secon
 
 
 async def start_nodes(dsn: str, names: str = "abc") -> list[tuple[asyncio.subprocess.Process, int]]:
-    return [await start_server("--store", dsn, "--node-id", name, *NODE_OPTIONS) for name in names]
+    nodes = [await start_server("--store", dsn, "--node-id", name, *NODE_OPTIONS) for name in names]
+    for process, _ in nodes:
+        keep_reading_log(process)
+    return nodes
 
 
 async def stop(processes: list[asyncio.subprocess.Process]) -> None:
