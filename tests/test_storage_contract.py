@@ -4,6 +4,7 @@ request kept with its change is refused a second time, and a game reads back as 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -129,3 +130,35 @@ async def test_every_unfinished_game_is_restored_with_the_tail_of_its_log(store:
     assert [e["seq"] for e in games[0].log.entries()] == [2, 3]
     assert await store.list_games(include_finished=False) == ["old"]
     assert sorted(await store.list_games()) == ["old", "over"]
+
+
+async def test_changes_of_many_games_at_once_are_all_kept_and_one_that_breaks_a_rule_fails_alone(
+        store: Storage) -> None:
+    await asyncio.gather(*(store.create(record(f"g{i}"), GameProgress(seats=[], state=None, seq=1),
+                                        [joined(1, "ann")]) for i in range(20)))
+    saves = [store.save(f"g{i}", GameProgress(seats=[], state=None, seq=2), [joined(1 if i == 7 else 2, "bob")])
+             for i in range(20)]
+    results = await asyncio.gather(*saves, return_exceptions=True)
+    assert [i for i, r in enumerate(results) if isinstance(r, StorageError)] == [7]  # its entry 1 exists
+    for i in range(20):
+        stored = await store.load(f"g{i}")
+        assert stored is not None
+        assert [e["seq"] for e in stored.events] == ([1] if i == 7 else [1, 2])
+        assert stored.progress.seq == (1 if i == 7 else 2)
+
+
+async def test_postgres_shares_one_transaction_among_the_changes_that_come_together(postgres_dsn: str) -> None:
+    store = PostgresStorage(postgres_dsn, node_id="test-node")
+    await store.open()
+    try:
+        await asyncio.gather(*(store.create(record(f"g{i}"), GameProgress(seats=[], state=None, seq=0), [])
+                               for i in range(30)))
+        before = store.transactions
+        await asyncio.gather(*(store.save(f"g{i}", GameProgress(seats=[], state=None, seq=1), [joined(1, "ann")])
+                               for i in range(30)))
+        assert store.transactions - before < 30
+        for i in range(30):
+            stored = await store.load(f"g{i}")
+            assert stored is not None and [e["seq"] for e in stored.events] == [1]
+    finally:
+        await store.close()

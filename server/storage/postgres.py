@@ -18,10 +18,13 @@ nodes starting together upgrade it once.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import hashlib
 import json
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from server.storage.base import (
@@ -168,6 +171,10 @@ class PostgresStorage(Storage):
         self._pool_size = pool_size
         self._connect_timeout = connect_timeout
         self._pool: AsyncConnectionPool[Any] | None = None
+        self._waiting: list[_Change] = []
+        self._writer: asyncio.Task[None] | None = None
+        self.transactions = 0
+        """Write transactions committed: fewer than the changes when changes come together."""
 
     # ---- opening -------------------------------------------------------------------------------------------------
 
@@ -242,6 +249,8 @@ class PostgresStorage(Storage):
             raise StorageError(f"the {self.where} failed: {_why(exc)}") from exc
 
     async def close(self) -> None:
+        if self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
@@ -254,23 +263,67 @@ class PostgresStorage(Storage):
             raise OwnershipLost(game_id, f"game {game_id} is not played by this node")
         return epoch
 
-    async def _written(self, conn: Any, game_id: str, epoch: int, query: str, params: dict[str, Any]) -> None:
-        """Run one write; if it found no row of the game at this epoch, say why (no such game, or moved)."""
+    async def _write(self, game_id: str, epoch: int, query: str, params: dict[str, Any]) -> None:
+        """Run one change (a statement whose one row counts the game's rows it found at `epoch`) in the next
+        transaction, and return once it is committed. Raises OwnershipLost or StorageError, nothing of the change
+        kept.
+
+        Group commit, as the SQLite store's: the changes of different games that arrive while a transaction is
+        under way wait together, and the next transaction carries all of them, sent at once (psycopg's pipeline
+        mode: one round trip) and committed at once. If that transaction fails (a change broke a constraint), each
+        of its changes is tried again alone, so that one bad change fails alone."""
+        if self._pool is None:
+            raise StorageError(f"the {self.where} is not open")
+        change = _Change(game_id, epoch, query, params, asyncio.get_running_loop().create_future())
+        self._waiting.append(change)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_batches())
+        await change.done
+
+    async def _write_batches(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                await self._run(functools.partial(self._commit, batch=batch))
+            except Exception as exc:  # the transaction failed: each change alone, so that it fails alone
+                if len(batch) == 1:
+                    _settle(batch[0], exc if isinstance(exc, StorageError) else StorageError(str(exc)))
+                    continue
+                for change in batch:
+                    try:
+                        await self._run(functools.partial(self._commit, batch=[change]))
+                    except Exception as alone:
+                        _settle(change, alone if isinstance(alone, StorageError) else StorageError(str(alone)))
+            self.transactions += 1
+
+    async def _commit(self, conn: Any, batch: list[_Change]) -> None:
         try:
-            row = await (await conn.execute(query, params)).fetchone()
+            if len(batch) == 1:
+                found = [await (await conn.execute(batch[0].query, batch[0].params)).fetchone()]
+            else:
+                async with conn.pipeline(), conn.transaction():
+                    cursors = [await conn.execute(c.query, c.params) for c in batch]
+                found = [await cursor.fetchone() for cursor in cursors]
         except psycopg.errors.UniqueViolation as exc:
-            constraint = getattr(exc.diag, "constraint_name", "") or ""
-            if constraint.startswith("requests"):
-                raise StorageError(f"game {game_id}: request was carried out already") from None
-            raise StorageError(f"game {game_id}: {_why(exc)}") from exc
-        if row is not None and row[0] == 1:
-            return
-        found = await (await conn.execute("SELECT epoch, owner FROM games WHERE game_id = %s", (game_id,))).fetchone()
-        if found is None:
-            raise StorageError(f"no game {game_id} to save")
-        self.epochs.pop(game_id, None)
-        raise OwnershipLost(game_id, f"game {game_id} was taken over by node {found[1]} (epoch {found[0]}, this "
-                                     f"node held epoch {epoch}): nothing was written")
+            if len(batch) == 1:
+                constraint = getattr(exc.diag, "constraint_name", "") or ""
+                if constraint.startswith("requests"):
+                    raise StorageError(f"game {batch[0].game_id}: request was carried out already") from None
+                raise StorageError(f"game {batch[0].game_id}: {_why(exc)}") from exc
+            raise
+        for change, row in zip(batch, found, strict=True):
+            if row is not None and row[0] == 1:
+                _settle(change, None)
+                continue
+            owner = await (await conn.execute("SELECT epoch, owner FROM games WHERE game_id = %s",
+                                              (change.game_id,))).fetchone()
+            if owner is None:
+                _settle(change, StorageError(f"no game {change.game_id} to save"))
+                continue
+            self.epochs.pop(change.game_id, None)
+            _settle(change, OwnershipLost(change.game_id, f"game {change.game_id} was taken over by node {owner[1]} "
+                                                          f"(epoch {owner[0]}, this node held epoch "
+                                                          f"{change.epoch}): nothing was written"))
 
     async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *,
                      summary: str | None = None) -> None:
@@ -328,7 +381,7 @@ class PostgresStorage(Storage):
                   SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
                   WHERE %(request_id)s::text IS NOT NULL)
             SELECT count(*) FROM g"""
-        await self._run(lambda conn: self._written(conn, game_id, epoch, query, params))
+        await self._write(game_id, epoch, query, params)
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         epoch = self._epoch(game_id)
@@ -342,7 +395,7 @@ class PostgresStorage(Storage):
                   SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
                   WHERE %(request_id)s::text IS NOT NULL)
             SELECT count(*) FROM g"""
-        await self._run(lambda conn: self._written(conn, game_id, epoch, query, params))
+        await self._write(game_id, epoch, query, params)
 
     async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
                           request: RequestRecord | None = None) -> None:
@@ -361,7 +414,7 @@ class PostgresStorage(Storage):
                   SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
                   WHERE %(request_id)s::text IS NOT NULL)
             SELECT count(*) FROM g"""
-        await self._run(lambda conn: self._written(conn, game_id, epoch, query, params))
+        await self._write(game_id, epoch, query, params)
 
     # ---- reading -------------------------------------------------------------------------------------------------
 
@@ -476,6 +529,27 @@ class PostgresStorage(Storage):
 
         result: str | None = await self._run(read)
         return result
+
+
+@dataclass
+class _Change:
+    """One change waiting for the next transaction: its statement (whose one row counts the rows of its game found at
+    its epoch), and how it went."""
+
+    game_id: str
+    epoch: int
+    query: str
+    params: dict[str, Any]
+    done: asyncio.Future[None]
+
+
+def _settle(change: _Change, error: BaseException | None) -> None:
+    if change.done.done():  # its caller was cancelled
+        return
+    if error is None:
+        change.done.set_result(None)
+    else:
+        change.done.set_exception(error)
 
 
 def _request_params(request: RequestRecord | None) -> dict[str, Any]:
