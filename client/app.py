@@ -153,7 +153,7 @@ class ClientApp:
         link = self.session.state
         parts = self.tracker.status_parts(now) if self.tracker is not None \
             else [("lobby: games, create, join, watch", 0)]
-        server = self.url.split("://", 1)[-1].rstrip("/")
+        server = self.session.connection.url.split("://", 1)[-1].rstrip("/")  # the node reached now, of several
         parts = [*parts, (server, 3)]
         if link is not LinkState.CONNECTED:
             parts.insert(0, (link.value.upper(), 0))
