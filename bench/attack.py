@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from bench.map_attack import SHAPES
@@ -579,6 +580,134 @@ async def backup_while_playing(source: Path, folder: Path, games: int = 200) -> 
     return row
 
 
+COMPUTER_GAME = {"ruleset": "risc", "map": "meridian", "players": 5, "bots": 5}
+"""A game whose every seat is one of the server's own players: it starts at once, and plays on by itself."""
+
+
+class Latency:
+    """A bystander's requests, one every `every` seconds, each timed from its sending to its answer; and new
+    connections, one a second, each timed from its opening to its welcome."""
+
+    def __init__(self, port: int, bystanders: Bystanders, every: float = 0.05) -> None:
+        self.port = port
+        self.bystanders = bystanders
+        self.every = every
+        self.requests: list[float] = []
+        self.connections: list[float] = []
+        self.unanswered = 0
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> Latency:
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._ask()), loop.create_task(self._connect())]
+        return self
+
+    async def _ask(self) -> None:
+        client, game_id = self.bystanders.clients[0], self.bystanders.game_id
+        number = 0
+        while True:
+            number += 1
+            ref = f"lat-{number}"
+            asked = time.monotonic()
+            await client.send(type="list_orders", game_id=game_id, ref=ref)
+            try:
+                await client.wait_for(lambda m, ref=ref: m.get("ref") == ref, timeout=30, from_start=True)
+                self.requests.append(time.monotonic() - asked)
+            except AssertionError:
+                self.unanswered += 1
+            await asyncio.sleep(max(0.0, self.every - (time.monotonic() - asked)))
+
+    async def _connect(self) -> None:
+        while True:
+            opened = time.monotonic()
+            try:
+                client = await asyncio.wait_for(Client.connect(self.port), 30)
+                self.connections.append(time.monotonic() - opened)
+                await client.close()
+            except (TimeoutError, OSError, AssertionError):
+                self.unanswered += 1
+            await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - opened)))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def text(self) -> str:
+        def spread(times: list[float]) -> str:
+            if not times:
+                return "none"
+            ordered = sorted(times)
+            p50, p99 = ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+            return f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, worst {ordered[-1] * 1000:.0f} ms"
+
+        lost = f"; {self.unanswered} unanswered" if self.unanswered else ""
+        return (f"a request ({len(self.requests)}): {spread(self.requests)}; a new connection "
+                f"({len(self.connections)}): {spread(self.connections)}{lost}")
+
+
+async def computer_games(source: Path, folder: Path, seconds: float = 30.0, addresses: int = 1) -> Row:
+    """Games whose every seat is the server's own player, asked as fast as the rate limit lets one connection (a
+    create_game every 12 ms), from `addresses` loopback addresses at once, each on a fresh connection whenever the
+    last is refused; bystanders play on, their requests and new connections timed."""
+    where = "one connection" if addresses == 1 else f"{addresses} addresses"
+    row = Row(f"exhaustion: games of computers alone, from {where}")
+    server = await ServerProcess(source, folder / "data").start()
+    bystanders = await Bystanders(server.port).start()
+    latency = Latency(server.port, bystanders).start()
+    cpu, started = server.cpu(), time.monotonic()
+    end = started + seconds
+    codes: dict[str, int] = {}
+
+    async def attacker(index: int) -> None:
+        local = f"127.0.0.{index + 1}"
+        while time.monotonic() < end:
+            try:
+                client = Client(await asyncio.wait_for(connect(f"ws://127.0.0.1:{server.port}", max_size=None,
+                                                               local_addr=(local, 0)), 30))
+                await client.request(type="hello", protocol=PROTOCOL_VERSION)
+            except (TimeoutError, OSError, AssertionError):
+                continue
+            refused_here = 0
+            while time.monotonic() < end and refused_here < 5 and not client.closed.is_set():
+                asked = time.monotonic()
+                row.tries += 1
+                ref = f"c{row.tries}"
+                try:
+                    await client.send(type="create_game", settings=COMPUTER_GAME, ref=ref)
+                    reply = await client.wait_for(lambda m, ref=ref: m.get("ref") == ref, timeout=30,
+                                                  from_start=True)
+                except (AssertionError, ConnectionClosed):
+                    break
+                if reply["type"] == "error":
+                    row.refused += 1
+                    refused_here += 1
+                    codes[reply["code"]] = codes.get(reply["code"], 0) + 1
+                await asyncio.sleep(max(0.0, 0.012 - (time.monotonic() - asked)))
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.close(), 3)
+
+    await asyncio.gather(*(attacker(index) for index in range(addresses)))
+    used = server.cpu() - cpu
+    during = server.rss()
+    await latency.stop()
+    row.seconds = time.monotonic() - started
+    created = row.tries - row.refused
+    row.changes = f"{created} games of computers alone created"
+    row.disturbed = latency.text()
+    await bystanders.close()
+    await server.stop()
+    row.crashes = server.crashes()
+    row.memory = f"peak {mib(server.peak)}, {mib(during)} at the end"
+    row.notes.append(f"server CPU {used / row.seconds * 100:.0f} % of one core; refusals: "
+                     + (", ".join(f"{count} {code}" for code, count in sorted(codes.items())) or "none"))
+    return row
+
+
+async def computer_games_many(source: Path, folder: Path) -> Row:
+    return await computer_games(source, folder, addresses=20)
+
+
 ATTACKS: dict[str, Callable[[Path, Path], Awaitable[Row]]] = {
     "slow": slow_readers,
     "maps": crafted_maps,
@@ -591,6 +720,8 @@ ATTACKS: dict[str, Callable[[Path, Path], Awaitable[Row]]] = {
     "read-only": read_only_store,
     "deleted": deleted_store,
     "backup": backup_while_playing,
+    "computers": computer_games,
+    "computers-many": computer_games_many,
 }
 
 
