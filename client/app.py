@@ -402,13 +402,13 @@ class ClientApp:
             values["map"] = None
         elif command.map is None:
             values["map"] = "seed" if ruleset_name == DEFAULT_RULESET else None
-        for key in ("players", "turn_seconds", "bots"):
+        for key in ("players", "turn_seconds", "bots", "bot_strategy"):
             if getattr(command, key) is not None:
                 values[key] = getattr(command, key)
         if values["map"] is None and (ruleset is None or not ruleset.own_map):
             self.error("Which map? create MAP ...: maps lists this server's maps.")
             return
-        spoken = {v: k for k, v in words.items()} | {"turn_seconds": "time"}
+        spoken = {v: k for k, v in words.items()} | {"turn_seconds": "time", "bot_strategy": "strategy"}
 
         def word(field: str) -> str:
             return spoken.get(field.removeprefix("options."), field.removeprefix("options."))

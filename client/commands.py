@@ -55,10 +55,11 @@ SPECS: tuple[Spec, ...] = (
     Spec("help", ("h", "?"), "help [COMMAND]", "help create", "list the commands, or explain one", (Arg.COMMAND,)),
     Spec("games", ("ls",), "games", "games", "list the server's games"),
     Spec("maps", (), "maps", "maps", "list the server's maps"),
-    Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [OPTION=VALUE]...",
-         "create seed 3 time=120",
-         "create a game and take a seat in it (rules=NAME: which game, risc by default; help create lists each "
-         "game's options, help create NAME one game's)",
+    Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [strategy=NAME] "
+         "[OPTION=VALUE]...", "create seed 3 time=120",
+         "create a game and take a seat in it (rules=NAME: which game, risc by default; bots=N: computer players, "
+         "strategy=NAME: how they play; help create lists each game's options and strategies, help create NAME one "
+         "game's)",
          (Arg.MAP, Arg.NUMBER, Arg.OPTION, Arg.OPTION, Arg.OPTION, Arg.OPTION)),
     Spec("join", ("j",), "join GAME [GROUP]", "join 3fa2c1", "take a free seat in a game (GROUP: the starting group, "
          "when the game lets players choose)", (Arg.GAME, Arg.NUMBER)),
@@ -112,6 +113,7 @@ class Create:
     players: int | None = None
     turn_seconds: float | None = None
     bots: int | None = None
+    bot_strategy: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -468,6 +470,8 @@ def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseErro
             if isinstance(number, ParseError):
                 return number
             values["bots"] = number
+        elif key in ("strategy", "bot_strategy"):
+            values["bot_strategy"] = value
         elif key == "time":
             try:
                 values["turn_seconds"] = float(value.rstrip("s"))
@@ -577,7 +581,8 @@ def help_text(topic: str | None = None, setting: Setting | None = None) -> str:
     game_commands: list[AnyCommand] = [*order_commands(setting), *show_commands(setting)]
     commands: list[AnyCommand] = [*game_commands, *client_commands(setting)]
     if game_commands:
-        lines.append("Orders in this game (territory names: any case, a unique prefix is enough, Tab completes):")
+        naming = setting.presentation.naming if setting.presentation is not None else ""
+        lines.append(f"Orders in this game ({naming}):")
     for number, spec in enumerate(commands):
         if number == len(game_commands):
             lines.append("Commands (short forms in brackets):")

@@ -259,4 +259,6 @@ def create_help(rulesets: Sequence[RuleSetInfo], words: Mapping[str, Mapping[str
             continue
         lines.append(f"Options of {info.title} (rules={info.name}), as OPTION=VALUE:")
         lines += option_lines(info, words.get(info.name, {})) or ["  none"]
+        lines.append(f"  strategy={'|'.join(info.strategies)}  how its computer players (bots=N) play (default "
+                     f"{info.default_strategy})")
     return "\n".join(lines) + "\n"

@@ -150,6 +150,8 @@ class Context:
 
 class Presentation(ABC):
     commands: tuple[OrderCommand, ...] = ()
+    naming = "territory names: any case, a unique prefix is enough, Tab completes"
+    """How the game's places are typed, for `help` (the grid game's are cells, ROW,COL)."""
     option_words: dict[str, str] = {}  # noqa: RUF012 (read only)
     """Short words a player may type for the rule set's options when creating a game (units= for initial_units=)."""
     shows: tuple[ShowCommand, ...] = ()

@@ -1,0 +1,96 @@
+"""Game night II, through a real server and the real text client: what players met on a second game night, each
+item with the test that holds it (the terminal's own screen is tests/test_terminal_game_night.py's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from client.tracker import Tracker
+from server.clock import ManualClock
+from shared.game.presentation import Palette
+from shared.rulesets import RULESETS
+from shared.rulesets.grid.events import TurnStarted
+from tests.client_support import Driver, driven
+from tests.server_support import FAST, running_server, url
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    return tmp_path / "config"
+
+
+def others_committed(tracker: Tracker) -> bool:
+    game = tracker.followed.game
+    return game is not None and not any(s.awaited and not s.committed and s.name != tracker.player
+                                        for s in game.seats)
+
+
+async def played_out(player: Driver, clock: ManualClock, seconds: float, turns: int = 60) -> str:
+    """Let the turn's time run out for `player` until the game ends, each time once every other player has
+    committed: what was printed meanwhile."""
+    tracker = player.app.tracker
+    assert tracker is not None
+    start = len(player.app.text())
+    for _ in range(turns):
+        if tracker.finished:
+            return player.app.text()[start:]
+        await player._until(lambda: others_committed(tracker), "the others to commit")
+        turn = tracker.turn
+        clock.advance(seconds)
+        await player._until(lambda: tracker.turn != turn or tracker.finished, "the turn to resolve")  # noqa: B023
+    raise AssertionError(f"the game did not end in {turns} turns:\n{player.app.text()[-3000:]}")
+
+
+# ---- watching -------------------------------------------------------------------------------------------------------
+
+async def test_warzone_a_card_drawn_is_told_once_to_the_player_who_lost() -> None:
+    """At the end every entry is public: the loser was told `bot drew a reinforcement card.` and then, for the same
+    draw, `bot drew a card.`."""
+    clock = ManualClock()
+    async with running_server(clock=clock, seeds=lambda: 3, min_turn_seconds=1, **FAST) as server, \
+            driven(url(server), name="Eve") as eve:
+        await eve.type("create twin-keeps 2 rules=warzone bots=1 strategy=aggressive time=5 initial_units=8 "
+                       "initial_cards=1")
+        await eve.expect("The game starts")
+        shown = await played_out(eve, clock, 5)
+        last_turn = shown[shown.rfind("executes in this order"):]
+        assert "bot-aggressive-1 drew a" in last_turn, last_turn
+        assert "bot-aggressive-1 drew a card." not in last_turn, last_turn
+
+
+async def test_the_grid_game_s_help_speaks_of_cells_and_d_is_done_as_in_every_game() -> None:
+    async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create rules=grid 3 bots=2")
+        await alice.expect("Deploy one troop: deploy ROW,COL")
+        shown = await alice.type("help")
+        assert "Orders in this game (cells as ROW,COL: 2,3 or 2 3, rows and columns 0 to 4; Tab completes):" in shown
+        assert "prefix" not in shown and "territory names" not in shown
+        assert "deploy ROW,COL [dep]" in shown
+        refused = await alice.type("d 2,3")
+        assert "there is nothing to commit: in this game players take turns" in refused, refused
+
+
+def test_the_grid_game_counts_new_troops_and_territories_in_good_english() -> None:
+    presentation = RULESETS["grid"].presentation
+    shown = "".join(p for _, p in presentation.events([TurnStarted(4, "Ann", 0, 1)], Palette(("Ann",)), None))
+    assert "(Ann): 0 new troops for 1 territory." in shown, shown
+    shown = "".join(p for _, p in presentation.events([TurnStarted(5, "Ann", 1, 3)], Palette(("Ann",)), None))
+    assert "(Ann): 1 new troop for 3 territories." in shown, shown
+
+
+# ---- the lobby ------------------------------------------------------------------------------------------------------
+
+async def test_the_text_lobby_takes_how_computer_players_play_as_the_web_form_does() -> None:
+    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
+        shown = await alice.type("help create warzone")
+        assert "strategy=aggressive|benevolent|cheater|neutral|random|strategist" in shown, shown
+        shown = await alice.type("create seed 2 bots=1 strategy=aggressive")
+        assert "Refused" not in shown and "will not do" not in shown, shown
+        await alice.expect("The game starts")
+        tracker = alice.app.tracker
+        assert tracker is not None and tracker.followed.game is not None
+        assert tracker.followed.game.settings.bot_strategy == "aggressive"
+        assert [s.name for s in tracker.followed.game.seats] == ["bot-aggressive-1", "Alice"]
