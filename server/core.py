@@ -115,6 +115,15 @@ def start(table: Table, seats: Sequence[SeatRecord]) -> Decision:
 
 # ---- the lobby ----------------------------------------------------------------------------------------------------
 
+def seat_named(table: Table, name: str) -> str | None:
+    """The seat a request names (`watch GAME alice`, a hand-over, a word to one player): names ignore case, as they do
+    when a player joins, so `alice` is Alice."""
+    seats = [s.name for s in table.seats]
+    if name in seats:
+        return name
+    return next((seat for seat in seats if seat.casefold() == name.casefold()), None)
+
+
 def server_seat_names(settings: GameSettings) -> list[str]:
     """The names of a game's seats the server's own computer players take: bot-STRATEGY-1, bot-STRATEGY-2, ..."""
     return [f"bot-{settings.bot_strategy}-{i}" for i in range(1, settings.bots + 1)]
@@ -351,8 +360,10 @@ def hand_over_vote(table: Table, voter: str, player: str, away_for: float | None
     the votes, who is still to vote, and the decision once it is taken."""
     _, status = running(table, None)
     names = [s.name for s in table.seats]
-    if player not in names:
+    named = seat_named(table, player)
+    if named is None:
         raise Refusal(Refused.UNKNOWN_PLAYER, f"{player} does not play in game {table.game_id}")
+    player = named
     if player == voter:
         raise Refusal(ErrorCode.CANNOT_HAND_OVER, "you cannot hand your own seat over: leave the game instead")
     if table.settings.turn_seconds is not None:

@@ -291,8 +291,9 @@ class Lobby:
     async def hand_over(self, sub: Subscriber, game_id: str, player: str, ref: str | None) -> None:
         """A vote to hand an absent player's seat to the server's computer player; once decided, it sits down."""
         match = self.get(game_id)
-        if await match.vote_hand_over(sub, player, self.hand_over_after, ref):
-            self.bots += await seat_substitute(match, player, self.get, self.bot_turn_pause)
+        handed = await match.vote_hand_over(sub, player, self.hand_over_after, ref)
+        if handed is not None:
+            self.bots += await seat_substitute(match, handed, self.get, self.bot_turn_pause)
 
     async def disconnect(self, sub: Subscriber) -> None:
         for game_id in list(sub.games):

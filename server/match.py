@@ -333,8 +333,10 @@ class Match:
             seat = self.watchers.get(sub)
             game = self.table.game
             if follow is not None:
-                if game is None or follow not in game.players:
+                named = core.seat_named(self.table, follow)
+                if game is None or named is None or named not in game.players:
                     raise Refusal(ErrorCode.CANNOT_FOLLOW, f"{follow} does not play in game {self.game_id}")
+                follow = named
                 if not self.ruleset.may_follow(game, seat, follow):
                     why = self.ruleset.follow_refusal(game, seat, follow)
                     raise Refusal(ErrorCode.CANNOT_FOLLOW,
@@ -615,11 +617,13 @@ class Match:
             self._armed = None
             self._after_change(entries, decision, before)
 
-    async def vote_hand_over(self, sub: Subscriber, player: str, least_away: float, ref: str | None) -> bool:
-        """A player's vote to hand `player`'s seat to the server's computer player; True once it is decided."""
+    async def vote_hand_over(self, sub: Subscriber, player: str, least_away: float, ref: str | None) -> str | None:
+        """A player's vote to hand `player`'s seat (named in any case) to the server's computer player; the seat's
+        name once it is decided."""
         async with self.lock:
             self._check_open()
             voter = self._player(sub)
+            player = core.seat_named(self.table, player) or player
             away = self.away_since.get(player)
             computers = self.computers()
             votes, needed, decision = core.hand_over_vote(
@@ -630,12 +634,12 @@ class Match:
             sub.send(HandOverPending(game_id=self.game_id, player=player, votes=sorted(votes), needed=needed,
                                      ref=ref))
             if decision is None:
-                return False
+                return None
             entries = await self._save(decision)
             self.hand_over_votes.pop(player, None)
             logger.info("game %s: %s's seat is handed to the server's player", self.game_id, player)
             self._broadcast(entries)
-            return True
+            return player
 
     async def play_for(self, player: str) -> None:
         """Play an awaited player's turn as the rule set does when their time runs out (a computer player whose
