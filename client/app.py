@@ -473,9 +473,9 @@ class ClientApp:
         reply = await self._call(self.session.watch(game_id, follow))
         if self._refused(reply) or not isinstance(reply, msg.Watching):
             return
-        whose = f" through {follow}'s eyes" if follow else ""
-        self.show(f"Watching game {game_id}{whose}. (leave stops watching)", "class:ok")
-        self._put_on_screen(self.session.followed[game_id])
+        whose = f" through {reply.follow}'s eyes" if reply.follow else ""
+        self.show(f"Watching game {reply.game_id}{whose}. (leave stops watching)", "class:ok")
+        self._put_on_screen(self.session.followed[reply.game_id])
 
     async def _switch_away(self, game_id: str, following: bool = False) -> bool:
         """Before following another game: stop following the one on screen, unless a seat there still matters."""

@@ -265,13 +265,13 @@ class Session:
 
     async def watch(self, game_id: str, follow: str | None = None) -> msg.ServerMessage:
         reply = await self.request(msg.WatchGame(game_id=game_id, follow=follow))
-        if isinstance(reply, msg.Watching):
-            known = self.followed.get(game_id)
+        if isinstance(reply, msg.Watching):  # the server's id for the game, which may have been typed short
+            known = self.followed.get(reply.game_id)
             if known is not None and known.player is not None:
-                known.follows, known.player = follow, None
+                known.follows, known.player = reply.follow, None
                 self._follow(known)
             else:
-                self._follow(Followed(game_id, None, follows=follow))
+                self._follow(Followed(reply.game_id, None, follows=reply.follow))
         return reply
 
     async def resume(self, game_id: str, player: str, token: str, last_seq: int | None = None) -> msg.ServerMessage:

@@ -45,11 +45,11 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
             game = await lobby.create(message.settings, message.map_upload, sub)
             sub.send(GameCreated(game=game.summary(), ref=message.ref))
         case JoinGame():
-            await lobby.get(message.game_id).join(sub, message.name, message.group, message.ref)
+            await lobby.find(message.game_id).join(sub, message.name, message.group, message.ref)
         case LeaveGame():
             await lobby.leave(sub, message.game_id, message.ref)
         case WatchGame():
-            await lobby.get(message.game_id).watch(sub, message.last_seq, message.follow, message.ref)
+            await lobby.find(message.game_id).watch(sub, message.last_seq, message.follow, message.ref)
         case Resume():
             await lobby.get(message.game_id).resume(sub, message.token, message.last_seq, message.ref)
         case IssueOrder():

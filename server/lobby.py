@@ -13,6 +13,7 @@ from server.bots import ServerBot, check_strategy, reseat_bots, seat_bots, seat_
 from server.catalogue import Catalogue, read_upload
 from server.clock import Clock, LoopClock, Timer
 from server.codec import map_from_dict
+from server.game_ids import unique_game
 from server.match import Match, Subscriber
 from server.refusal import Refusal
 from server.storage.base import SeatRecord, Storage
@@ -113,6 +114,10 @@ class Lobby:
         if match is None:
             raise Refusal(ErrorCode.NO_SUCH_GAME, f'there is no game "{game_id}"')
         return match
+
+    def find(self, typed: str) -> Match:
+        """The game a person named to join or watch: its id, or the start of it when no other game's starts so."""
+        return self.get(unique_game(typed, self.matches))
 
     def summaries(self) -> list[GameSummary]:
         return [m.summary() for m in self.matches.values()]

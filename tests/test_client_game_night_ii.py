@@ -13,7 +13,8 @@ from shared.game.presentation import Palette
 from shared.rulesets import RULESETS
 from shared.rulesets.grid.events import TurnStarted
 from tests.client_support import Driver, driven
-from tests.server_support import FAST, running_server, url
+from tests.server_support import FAST, Client, create_game, running_server, url
+from tests.test_client_game_night import game_id_of
 
 
 @pytest.fixture(autouse=True)
@@ -94,3 +95,31 @@ async def test_the_text_lobby_takes_how_computer_players_play_as_the_web_form_do
         assert tracker is not None and tracker.followed.game is not None
         assert tracker.followed.game.settings.bot_strategy == "aggressive"
         assert [s.name for s in tracker.followed.game.seats] == ["bot-aggressive-1", "Alice"]
+
+
+async def test_join_by_the_start_of_a_game_s_id_is_resolved_by_the_server_even_when_the_list_is_stale() -> None:
+    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice, \
+            driven(url(server), name="Bob") as bob:
+        await bob.expect("No games yet")  # Bob's list is read before Alice creates her game, and not again
+        await alice.type("create seed 2")
+        game_id = game_id_of(alice)
+        shown = await bob.type(f"join {game_id[:2]}")
+        assert f"You sit in game {game_id} as Bob." in shown, shown
+        await bob.expect("The game starts")
+
+
+async def test_an_ambiguous_start_of_a_game_s_id_says_which_games_it_could_mean() -> None:
+    """Seventeen games' ids, of sixteen hexadecimal digits, share a first letter somewhere."""
+    async with running_server(open_games_per_connection=20, open_games_per_address=20, **FAST) as server, \
+            driven(url(server), name="Bob") as bob:
+        await bob.expect("No games yet")
+        creator = await Client.connect(server)
+        ids = [await create_game(creator, map="seed", players=2) for _ in range(17)]
+        first = next(c for c in "0123456789abcdef" if sum(i.startswith(c) for i in ids) > 1)
+        sharing = sorted(i for i in ids if i.startswith(first))
+        shown = await bob.type(f"join {first}")
+        assert f'could be any of the games {", ".join(sharing[:6])}' in shown, shown
+        assert bob.app.tracker is None
+        shown = await bob.type(f"watch {sharing[0][:5]}")
+        assert f"Watching game {sharing[0]}." in shown, shown
+        await creator.close()
