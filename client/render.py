@@ -156,15 +156,23 @@ def games_table(games: Sequence[GameSummary]) -> FormattedText:
             state = f"finished, {game.winner} won" if game.winner else "finished, a draw" if game.draw else "finished"
         else:
             state = f"{game.phase}, turn {game.turn}"
-        extras = []
-        if game.settings.turn_seconds:
-            extras.append(f"{game.settings.turn_seconds:g}s turns")
-        if game.groups is not None:
-            extras.append("choose groups")
-        extra = f" [{', '.join(extras)}]" if extras else ""
+        extras = settings_notes(game)
+        extra = f" [{'; '.join(extras)}]" if extras else ""
         out.append(("", f"  {game.game_id:<12} {game.ruleset_title or game.settings.ruleset} on {game.map_name} "
                         f"({game.territories} territories){extra}: {state}; players: {seated}\n"))
     return FormattedText(out)
+
+
+def settings_notes(game: GameSummary) -> list[str]:
+    """What makes a game unlike another of its rule set: its options as the server words them, its time limit, its
+    computer players."""
+    settings = game.settings
+    found = list(game.notes)
+    if settings.turn_seconds:
+        found.append(f"{settings.turn_seconds:g} s a turn")
+    if settings.bots:
+        found.append(f"{settings.bots} computer player{'s' if settings.bots != 1 else ''} ({settings.bot_strategy})")
+    return found
 
 
 def groups_list(game: GameSummary) -> FormattedText:

@@ -51,6 +51,8 @@ class Table:
     """What each player picks when joining (RISC's starting groups), when the game lets them."""
     handed_over: tuple[str, ...] = ()
     """Seats the server's computer player plays since their player was gone too long (by the others' vote)."""
+    notes: tuple[str, ...] = ()
+    """What the game's options change from the rule set's defaults, for the game list (worked out once)."""
 
     @property
     def status(self) -> Status | None:
@@ -101,7 +103,7 @@ def new_table(game_id: str, settings: GameSettings, ruleset: AnyRuleSet, options
               seed: int) -> Table:
     choices = ruleset.seat_choices(game_map, options, settings.players)
     return Table(game_id, settings, ruleset, options, game_map, seed,
-                 choices=None if choices is None else tuple(tuple(c) for c in choices))
+                 choices=None if choices is None else tuple(tuple(c) for c in choices), notes=tuple(options.notes()))
 
 
 def start(table: Table, seats: Sequence[SeatRecord]) -> Decision:
@@ -417,7 +419,7 @@ def summary(table: Table, connected: set[str], spectators: int, computers: froze
     return GameSummary.model_construct(
         game_id=table.game_id, settings=table.settings, ruleset_title=table.ruleset.title,
         simultaneous=table.ruleset.simultaneous, map_name=table.game_map.name,
-        territories=len(table.game_map.territories),
+        territories=len(table.game_map.territories), notes=list(table.notes),
         seats=[SeatInfo.model_construct(name=s.name, connected=s.name in connected, group=s.group,
                                         eliminated=s.name in eliminated, committed=s.name in committed,
                                         awaited=s.name in waited,

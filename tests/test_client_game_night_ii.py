@@ -123,3 +123,21 @@ async def test_an_ambiguous_start_of_a_game_s_id_says_which_games_it_could_mean(
         shown = await bob.type(f"watch {sharing[0][:5]}")
         assert f"Watching game {sharing[0]}." in shown, shown
         await creator.close()
+
+
+async def test_the_game_list_shows_what_changes_the_game() -> None:
+    async with running_server(min_turn_seconds=1, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.expect("No games yet")
+        creator = await Client.connect(server)
+        fog = await create_game(creator, map="twin-keeps", players=3, turn_seconds=120, evolution=3, bots=1,
+                                bot_strategy="aggressive")
+        cards = await create_game(creator, ruleset="classic", map="cataract", players=3, card_schedule="increasing",
+                                  mode="mission")
+        plain = await create_game(creator, map="seed", players=2)
+        shown = await alice.type("games")
+        assert (f"  {fog:<12} RISC on Twin Keeps (8 territories) [Evolution 3: fog of war, spies and cloaking; 120 s "
+                "a turn; 1 computer player (aggressive)]: 2 of 3 seats free") in shown, shown
+        assert "[cards increasing; secret missions]: 3 of 3 seats free" in shown.replace("\n      ", " "), shown
+        assert f"  {plain:<12} RISC on Seed example (9 territories): 2 of 2 seats free" in shown  # nothing to note
+        assert cards in shown
+        await creator.close()
