@@ -75,13 +75,18 @@ class Lobby:
         self._tasks = BackgroundTasks()
 
     async def restore(self) -> int:
-        """Bring back every unfinished game the store holds, read in one pass; returns how many.
+        """Bring back every unfinished game the store holds, read in one pass, and the most recent finished ones (as
+        many as the server keeps in memory: listed, watched and rematched as before the stop); returns how many
+        unfinished games came back.
 
         Games played on the same map share one map object, built once (maps are immutable).
         """
         maps: dict[str, GameMap] = {}
         restored = []
-        for game in await self.storage.load_unfinished(tail=RESTORED_LOG_ENTRIES):
+        unfinished = await self.storage.load_unfinished(tail=RESTORED_LOG_ENTRIES)
+        finished = await self.storage.load_recent_finished(self.finished_games_kept, RESTORED_LOG_ENTRIES) \
+            if self.finished_games_kept > 0 else []
+        for game in sorted([*unfinished, *finished], key=lambda g: g.record.created_at):  # the list's order
             try:
                 game_map = maps.get(game.map_key)
                 if game_map is None:
@@ -107,7 +112,7 @@ class Lobby:
             if match.settings.bots or match.table.handed_over:
                 self.bots += await reseat_bots(match, self.get, self.bot_turn_pause)
             self._watch_unstarted(match)
-        return len(settled)
+        return sum(not match.finished for match in settled)
 
     def get(self, game_id: str) -> Match:
         match = self.matches.get(game_id)

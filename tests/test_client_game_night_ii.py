@@ -9,12 +9,15 @@ import pytest
 
 from client.tracker import Tracker
 from server.clock import ManualClock
+from server.storage import SqliteStorage
+from server.storage.sqlite import DATABASE_NAME
 from shared.game.presentation import Palette
 from shared.rulesets import RULESETS
 from shared.rulesets.grid.events import TurnStarted
 from tests.client_support import Driver, driven
-from tests.server_support import FAST, Client, create_game, running_server, url
-from tests.test_client_game_night import game_id_of
+from tests.server_support import FAST, Client, create_game, join, running_server, url
+from tests.test_client_game_night import game_id_of, until
+from tests.toy_ruleset import RaceToTwenty
 
 
 @pytest.fixture(autouse=True)
@@ -141,3 +144,28 @@ async def test_the_game_list_shows_what_changes_the_game() -> None:
         assert f"  {plain:<12} RISC on Seed example (9 territories): 2 of 2 seats free" in shown  # nothing to note
         assert cards in shown
         await creator.close()
+
+
+async def test_recent_finished_games_are_listed_again_after_a_restart(tmp_path: Path, race: RaceToTwenty) -> None:
+    """Before, the finished games vanished from `games` after a restart (risc replay still found them); a game closed
+    before it started is not one of them."""
+    database = tmp_path / DATABASE_NAME
+    async with running_server(SqliteStorage(database), **FAST) as server:
+        creator = await Client.connect(server)
+        played = await create_game(creator, ruleset="race", map=None, players=2, bots=2)
+        closed = await create_game(creator, map="seed", players=2)
+        await join(creator, closed, "Ann")
+        assert (await creator.request(type="leave_game", game_id=closed))["type"] == "left"
+        match = server.lobby.get(played)
+        await until(lambda: match.finished, "the computer players to finish their game")
+        winner = match.summary().winner
+        await creator.close()
+    async with running_server(SqliteStorage(database), **FAST) as server, \
+            driven(url(server), name="Alice") as alice:
+        await alice.expect("Games:")
+        shown = await alice.type("games")
+        assert f"  {played:<12} Race to twenty on " in shown and f"finished, {winner} won" in shown, shown
+        assert closed not in shown
+        shown = await alice.type(f"watch {played}")
+        assert f"Watching game {played}." in shown
+        await alice.expect(f"{winner} won game {played}")
