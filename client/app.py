@@ -334,6 +334,8 @@ class ClientApp:
                 await self._do_hand_over(player)
             case cmd.Leave():
                 await self._do_leave()
+            case cmd.Resign():
+                await self._do_resign()
             case cmd.RematchCommand():
                 await self._do_rematch()
 
@@ -686,6 +688,22 @@ class ClientApp:
         self.tracker = None
         self.show(f"You left game {t.game_id}.", "class:ok")
         await self._list_games()
+
+    async def _do_resign(self) -> None:
+        t = self._game()
+        if t is None:
+            return
+        if not t.active:
+            self.error("There is nothing to resign: the game has not started, is over, or you are out already.")
+            return
+        answer = await self._ask(f"Resign game {t.game_id}? You will be out for good (yes/no): ")
+        if answer is None or answer.casefold() not in ("y", "yes"):
+            self.show("You play on.", "class:muted")
+            return
+        reply = await self._call(self.session.resign(t.followed))
+        if self._refused(reply) or not isinstance(reply, msg.Resigned):
+            return
+        self.show(f"You resigned game {t.game_id}: you may watch it to its end, or leave.", "class:ok")
 
     async def _do_rematch(self) -> None:
         t = self._game()

@@ -80,8 +80,10 @@ SPECS: tuple[Spec, ...] = (
     Spec("history", (), "history", "history", "each player's territories and units, turn by turn", (), True),
     Spec("handover", (), "handover PLAYER", "handover Bob", "vote to let the computer play for a player who has "
          "been gone a long time (games with no time limit)", (Arg.PLAYER,), True),
-    Spec("leave", (), "leave", "leave", "leave the game on screen (your seat is freed only before it starts)",
-         (), True),
+    Spec("resign", (), "resign", "resign", "give the game on screen up: you are out for good (it asks first), and "
+         "may watch it to its end", (), True),
+    Spec("leave", (), "leave", "leave", "leave the game on screen (your seat is freed only before it starts; in a "
+         "game under way you keep it: resign gives it up)", (), True),
     Spec("rematch", (), "rematch", "rematch", "after a game ends: ask for a new game with the same players",
          (), True),
     Spec("quit", ("q", "exit"), "quit", "quit", "close the client (your seat stays yours: run the same command "
@@ -197,6 +199,11 @@ class Leave:
 
 
 @dataclass(frozen=True)
+class Resign:
+    pass
+
+
+@dataclass(frozen=True)
 class RematchCommand:
     pass
 
@@ -212,7 +219,7 @@ class Empty:
 
 
 Command = (Help | Games | Maps | Create | Join | Watch | Issue | Show | ListOrders | Withdraw | Done | Board | Summary
-           | MapPicture | Report | History | HandOverCommand | Leave | RematchCommand | Quit | Empty)
+           | MapPicture | Report | History | HandOverCommand | Leave | Resign | RematchCommand | Quit | Empty)
 
 
 @dataclass(frozen=True)
@@ -562,7 +569,7 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
     simple: dict[str, Command] = {
         "games": Games(), "maps": Maps(), "orders": ListOrders(), "done": Done(), "summary": Summary(),
         "map": MapPicture(), "report": Report(),
-        "history": History(), "leave": Leave(), "rematch": RematchCommand(), "quit": Quit(),
+        "history": History(), "leave": Leave(), "resign": Resign(), "rematch": RematchCommand(), "quit": Quit(),
     }
     return simple[spec.name]
 

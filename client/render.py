@@ -23,6 +23,7 @@ from shared.protocol.log import (
     PlayerCommitted,
     PlayerJoined,
     PlayerLeft,
+    PlayerResigned,
     RematchDeclined,
     RematchImpossible,
     RematchRequested,
@@ -110,7 +111,12 @@ def entries(found: Sequence[Any], presentation: Presentation | None, palette: Pa
         run.clear()
 
     for entry in found:
-        if isinstance(entry, BaseModel | dict):
+        if isinstance(entry, PlayerResigned):
+            flush()
+            what = presentation.resignation if presentation is not None else ""
+            out.extend(_line(*palette.name(entry.player, you), ("class:hint", " resigned" + (
+                f": {what}." if what else "."))))
+        elif isinstance(entry, BaseModel | dict):
             flush()
             if isinstance(entry, BaseModel):
                 out.extend(framework_line(entry, palette, you))

@@ -335,6 +335,9 @@ class Session:
     async def rematch(self, followed: Followed) -> msg.ServerMessage:
         return await self.request(msg.Rematch(game_id=followed.game_id))
 
+    async def resign(self, followed: Followed) -> msg.ServerMessage:
+        return await self.request(msg.Resign(game_id=followed.game_id))
+
     async def hand_over(self, followed: Followed, player: str) -> msg.ServerMessage:
         return await self.request(msg.HandOver(game_id=followed.game_id, player=player))
 

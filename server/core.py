@@ -173,8 +173,8 @@ def leave(table: Table, player: str) -> Decision | None:
         return Decision(table.evolve(declined=(*table.declined, player)),
                         [Logged(game_log.RematchDeclined(player=player))])
     if player not in status.eliminated:
-        raise Refusal(ErrorCode.GAME_STARTED, "the game has started: you keep your seat until you lose or the game "
-                                              "ends (you may disconnect and come back)")
+        raise Refusal(ErrorCode.GAME_STARTED, "the game has started: you keep your seat until you lose, resign or "
+                                              "the game ends (you may disconnect and come back)")
     return None
 
 
@@ -255,6 +255,19 @@ def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decisio
     game, resolved = acted
     return Decision(table.evolve(game=game), resolution_entries(table, [resolved]), [resolved], accepted=order,
                     accepted_data=dumped)
+
+
+def resign(table: Table, player: str) -> Decision:
+    """A player gives up a running game: the rule set decides what becomes of what they held; a simultaneous turn that
+    waited only for them resolves."""
+    game, status = running(table, None)
+    result = turns.resign(table.ruleset, game, player, dice_of(table.seed))
+    if isinstance(result, RuleError):
+        raise Refusal.of(result)
+    game, resolved = result
+    entries = [Logged(game_log.PlayerResigned(player=player, turn=status.turn, step=resolved.step)),
+               *(logged(event) for event in resolved.events)]
+    return _resolve_if_ready(Decision(table.evolve(game=game), entries, [resolved]))
 
 
 def withdraw(table: Table, player: str, turn: int, index: int) -> Decision:

@@ -24,6 +24,7 @@ from shared.protocol.messages import (
     ListRuleSets,
     Maps,
     Rematch,
+    Resign,
     Resume,
     RuleSets,
     WatchGame,
@@ -66,5 +67,7 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
             await lobby.get(message.game_id).request_rematch(sub, message.ref)
         case HandOver():
             await lobby.hand_over(sub, message.game_id, message.player, message.ref)
+        case Resign():
+            await lobby.get(message.game_id).resign(sub, message.ref)
         case Hello():
             raise Refusal(ErrorCode.INVALID_MESSAGE, "hello comes once, as the first message")

@@ -55,6 +55,7 @@ from shared.protocol.messages import (
     Orders,
     OrderWithdrawn,
     RematchPending,
+    Resigned,
     Resumed,
     Watching,
 )
@@ -524,6 +525,20 @@ class Match:
             entries = await self._save(decision)
             sub.send(CommitAccepted.model_construct(game_id=self.game_id, turn=turn, ref=ref))
             self._after_change(entries, decision, before)
+
+    async def resign(self, sub: Subscriber, ref: str | None) -> None:
+        """The connection's player gives up: out of the game from now on, they watch it as one who lost does."""
+        async with self.lock:
+            self._check_open()
+            player = self._player(sub)
+            before = self.table.status
+            decision = core.resign(self.table, player)
+            entries = await self._save(decision)
+            logger.info("game %s: %s resigned", self.game_id, player)
+            sub.send(Resigned(game_id=self.game_id, ref=ref))
+            self._after_change(entries, decision, before)
+        if self.finished:
+            await self._start_rematch_if_ready()
 
     @property
     def unsettled(self) -> bool:

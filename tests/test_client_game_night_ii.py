@@ -3,11 +3,14 @@ item with the test that holds it (the terminal's own screen is tests/test_termin
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from client.tracker import Tracker
+from risc.cli import main
 from server.clock import ManualClock
 from server.storage import SqliteStorage
 from server.storage.sqlite import DATABASE_NAME
@@ -15,7 +18,7 @@ from shared.game.presentation import Palette
 from shared.rulesets import RULESETS
 from shared.rulesets.grid.events import TurnStarted
 from tests.client_support import Driver, driven
-from tests.server_support import FAST, Client, create_game, join, running_server, url
+from tests.server_support import FAST, Client, bob_commits_placement, create_game, join, running_server, url
 from tests.test_client_game_night import game_id_of, until
 from tests.toy_ruleset import RaceToTwenty
 
@@ -169,3 +172,103 @@ async def test_recent_finished_games_are_listed_again_after_a_restart(tmp_path: 
         shown = await alice.type(f"watch {played}")
         assert f"Watching game {played}." in shown
         await alice.expect(f"{winner} won game {played}")
+
+
+# ---- resigning ----------------------------------------------------------------------------------------------------
+
+async def resign(player: Driver) -> str:
+    asked = await player.type("resign")
+    assert "You will be out for good (yes/no)" in asked, asked
+    return await player.type("yes")
+
+
+async def test_risc_a_player_resigns_their_territories_turn_neutral_and_they_watch_on() -> None:
+    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create seed 3 bots=1")
+        bob = await Client.connect(server)
+        await join(bob, game_id_of(alice), "Bob")  # who places nothing until the test says: the board holds still
+        await alice.expect("Place your")
+        tracker = alice.app.tracker
+        assert tracker is not None and tracker.view is not None
+        hers = {n: t.units for n, t in tracker.view.territories.items() if t.owner == "Alice"}
+        refused = await alice.type("leave")
+        assert "resign" in refused, refused
+        assert "You play on." in await alice.type("resign") + await alice.type("no")
+        shown = await resign(alice)
+        assert f"You resigned game {tracker.game_id}: you may watch it to its end, or leave." in shown, shown
+        await alice.expect("Alice (you) resigned: their territories are neutral now, with their units.")
+        await until(lambda: tracker.view is not None and all(tracker.view.territories[n].owner is None
+                                                              for n in hers), "her territories to turn neutral")
+        assert {n: tracker.view.territories[n].units for n in hers} == hers
+        assert tracker.lost and not tracker.active
+        await bob_commits_placement(bob, tracker.game_id)
+        await alice.expect("Turn 1")  # the others play on, and she watches
+        refused = await alice.type("place 1 " + next(iter(hers)))
+        assert "Refused: you have been eliminated and can only watch" in refused, refused
+        game = server.lobby.get(tracker.game_id)
+        assert game.status() is not None and "Alice" in game.status().eliminated  # type: ignore[union-attr]
+
+
+async def test_warzone_the_last_player_left_after_a_resignation_wins() -> None:
+    async with running_server(seeds=lambda: 3, **FAST) as server, driven(url(server), name="Eve") as eve:
+        await eve.type("create twin-keeps 2 rules=warzone bots=1")
+        await eve.expect("The game starts")
+        tracker = eve.app.tracker
+        assert tracker is not None
+        await resign(eve)
+        await eve.expect(f"bot-strategist-1 won game {tracker.game_id}")
+        assert "their cards went back to the deck" in eve.app.text()
+        assert tracker.followed.game is not None and tracker.followed.game.winner == "bot-strategist-1"
+        assert server.lobby.get(tracker.game_id).finished
+
+
+async def test_classic_a_player_who_resigns_on_their_turn_passes_it_and_keeps_their_countries() -> None:
+    async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create cataract 3 rules=classic bots=2")
+        await alice.expect("Place a starting army: placearmy COUNTRY, or placeall.")
+        tracker = alice.app.tracker
+        assert tracker is not None
+        await alice.type("placeall")
+        await alice.expect("reinforce COUNTRY NUM", timeout=10)
+        hers = {n for n, t in tracker.view.territories.items() if t.owner == "Alice"}
+        await resign(alice)
+        await alice.expect("Alice (you) resigned: their countries stay theirs with their armies")
+        await until(lambda: "Alice" not in tracker.followed.waiting_for(), "her turn to pass on")
+        assert {n for n, t in tracker.view.territories.items() if t.owner == "Alice"} <= hers
+        assert tracker.lost
+        assert server.lobby.get(tracker.game_id).status().acting != {"Alice"}  # type: ignore[union-attr]
+
+
+async def test_the_grid_game_a_player_who_resigns_while_deploying_is_passed_by() -> None:
+    async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create rules=grid 3 bots=2")
+        await alice.expect("Deploy one troop: deploy ROW,COL")
+        tracker = alice.app.tracker
+        assert tracker is not None
+        await resign(alice)
+        await alice.expect("Alice (you) resigned: their cells stay theirs with their troops")
+        await alice.expect(" Turn 1 ", timeout=10)  # the computer players deploy without her and play on
+        assert "Alice" in server.lobby.get(tracker.game_id).status().eliminated  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("rules", ["risc", "warzone", "classic", "grid"])
+async def test_a_game_with_a_resignation_replays_from_its_store(tmp_path: Path, rules: str,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The resignation is logged as a resolution of its own, so `risc replay` plays it again, and what the rule set
+    made of it, with the game's dice. The computer players play three seats; the fourth resigns at once."""
+    database = tmp_path / DATABASE_NAME
+    settings: dict[str, Any] = {"grid": {"map": None}, "risc": {"map": "seed"}}.get(rules, {"map": "cataract"})
+    async with running_server(SqliteStorage(database), seeds=lambda: 11, **FAST) as server:
+        client = await Client.connect(server)
+        game_id = await create_game(client, ruleset=rules, players=4 if rules != "grid" else 3,
+                                    bots=3 if rules != "grid" else 2, **settings)
+        await join(client, game_id, "Quitter")
+        assert (await client.request(type="resign", game_id=game_id))["type"] == "resigned"
+        match = server.lobby.get(game_id)
+        await until(lambda: match.finished or (match.game is not None and match.game.step >= 4),
+                    "the others to play on after it", timeout=20)
+        await client.close()
+    assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 0, \
+        capsys.readouterr()
+    replayed = capsys.readouterr().out
+    assert "resolutions replayed from the seed give the stored game" in replayed.splitlines()[-1], replayed

@@ -152,6 +152,9 @@ class Presentation(ABC):
     commands: tuple[OrderCommand, ...] = ()
     naming = "territory names: any case, a unique prefix is enough, Tab completes"
     """How the game's places are typed, for `help` (the grid game's are cells, ROW,COL)."""
+    resignation = ""
+    """What becomes of what a player who resigns held, in a few words after their name ("'s territories are neutral
+    now"), as the rule set decides it; empty: nothing to say."""
     option_words: dict[str, str] = {}  # noqa: RUF012 (read only)
     """Short words a player may type for the rule set's options when creating a game (units= for initial_units=)."""
     shows: tuple[ShowCommand, ...] = ()

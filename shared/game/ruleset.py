@@ -202,6 +202,13 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
         simultaneous game, the one action of the acting player for a turn-by-turn one. Returns the new board and
         what happened, each event either public or Private."""
 
+    @abstractmethod
+    def resign(self, game: Game[BoardT, OrderT], player: str, rng: GameRandom) -> tuple[BoardT, list[Told]]:
+        """`player`, still in, gives up: the board once they are out of the game for good, and what happened. What
+        becomes of what they held is the rule set's decision (its docs say it). They are among the status's
+        eliminated from then on, and never awaited again: where it was their turn, the turn passes on; where only
+        one player is left in, that player wins."""
+
     # ---- telling -------------------------------------------------------------------------------------------------
 
     @abstractmethod

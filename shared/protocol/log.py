@@ -94,6 +94,17 @@ class RematchDeclined(BaseModel):
     kind: Literal["rematch_declined"] = "rematch_declined"
 
 
+class PlayerResigned(BaseModel):
+    """A player gave up the game: they are out from now on, and watch as one who lost does. What becomes of what they
+    held is the rule set's decision; its events follow. `step`: the game's step when it happened (a resignation does
+    not count as a resolution: nobody's orders of the turn are undone by it), for replays."""
+
+    player: str
+    turn: int
+    step: int
+    kind: Literal["player_resigned"] = "player_resigned"
+
+
 class RematchStarted(BaseModel):
     game_id: str
     players: list[str] = Field(default_factory=list)
@@ -102,14 +113,16 @@ class RematchStarted(BaseModel):
 
 FrameworkEntry = Annotated[
     GameCreated | PlayerJoined | PlayerLeft | GameStarted | PlayerCommitted | TimeRanOut | OrdersRevealed
-    | SeatHandedOver | SeatTakenBack | RematchRequested | RematchDeclined | RematchImpossible | RematchStarted,
+    | SeatHandedOver | SeatTakenBack | PlayerResigned | RematchRequested | RematchDeclined | RematchImpossible
+    | RematchStarted,
     Field(discriminator="kind"),
 ]
 FRAMEWORK_ENTRY: TypeAdapter[Any] = TypeAdapter(cast(Any, FrameworkEntry))
 FRAMEWORK_KINDS = frozenset(
     model.model_fields["kind"].default for model in (
         GameCreated, PlayerJoined, PlayerLeft, GameStarted, PlayerCommitted, TimeRanOut, OrdersRevealed,
-        SeatHandedOver, SeatTakenBack, RematchRequested, RematchDeclined, RematchImpossible, RematchStarted))
+        SeatHandedOver, SeatTakenBack, PlayerResigned, RematchRequested, RematchDeclined, RematchImpossible,
+        RematchStarted))
 
 
 class SequencedEvent(BaseModel):

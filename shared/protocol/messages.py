@@ -160,6 +160,14 @@ class Rematch(_Client):
     game_id: GameId
 
 
+class Resign(_Client):
+    """Give up a running game: one is out of it from then on, and watches it as a player who lost does (what becomes
+    of what one held is the rule set's decision)."""
+
+    type: Literal["resign"] = "resign"
+    game_id: GameId
+
+
 class HandOver(_Client):
     """Vote to have the server's computer player take the seat of `player`, who has been away too long, in a game
     with no time limit (the game's creator's vote, or every other player's, decides)."""
@@ -171,12 +179,12 @@ class HandOver(_Client):
 
 ClientMessage = Annotated[
     Hello | ListGames | ListMaps | ListRuleSets | CreateGame | JoinGame | LeaveGame | WatchGame | Resume
-    | IssueOrder | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver,
+    | IssueOrder | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver | Resign,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "list_games", "list_maps", "list_rulesets", "create_game", "join_game", "leave_game",
                 "watch_game", "resume", "issue_order", "withdraw_order", "list_orders", "legal_orders", "commit",
-                "rematch", "hand_over")
+                "rematch", "hand_over", "resign")
 
 
 # ---- server to client -------------------------------------------------------------------------------------------
@@ -302,6 +310,13 @@ class CommitAccepted(_Server):
     turn: int
 
 
+class Resigned(_Server):
+    """The answer to `resign`: the player is out of the game; the update that follows tells everyone."""
+
+    type: Literal["resigned"] = "resigned"
+    game_id: str
+
+
 class RematchPending(_Server):
     type: Literal["rematch_pending"] = "rematch_pending"
     game_id: str
@@ -361,7 +376,7 @@ class ShuttingDown(_Server):
 
 ServerMessage = Annotated[
     Welcome | Error | Games | Maps | RuleSets | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted
-    | OrderWithdrawn | Orders | Legal | CommitAccepted | RematchPending | HandOverPending | GameMap | Update
+    | OrderWithdrawn | Orders | Legal | CommitAccepted | Resigned | RematchPending | HandOverPending | GameMap | Update
     | ShuttingDown,
     Field(discriminator="type"),
 ]

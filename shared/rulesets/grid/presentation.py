@@ -84,6 +84,7 @@ def _troops(n: int) -> str:
 
 
 class GridPresentation(Presentation):
+    resignation = "their cells stay theirs with their troops, for the others to take"
     commands = COMMANDS
     naming = "cells as ROW,COL: 2,3 or 2 3, rows and columns 0 to 4; Tab completes"
 

@@ -178,6 +178,7 @@ def _one_line(first: Any, event: Any) -> bool:
 
 
 class RiscPresentation(Presentation):
+    resignation = "their territories are neutral now, with their units"
     commands = (PLACE, MOVE, ATTACK, *EVO_COMMANDS)
     option_words = {"units": "initial_units", "neutral": "neutral_units", "choose": "choose_groups"}  # noqa: RUF012
 

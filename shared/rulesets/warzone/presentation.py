@@ -136,6 +136,7 @@ def statistics_table(statistics: Sequence[TurnStats], players: Sequence[str]) ->
 
 
 class WarzonePresentation(Presentation):
+    resignation = "their territories are neutral now, with their units, and their cards went back to the deck"
     commands = (DEPLOY, ADVANCE, BOMB, BLOCKADE, AIRLIFT, NEGOTIATE, REINFORCE)
     shows = (CARDS,)
 
