@@ -272,3 +272,32 @@ async def test_a_game_with_a_resignation_replays_from_its_store(tmp_path: Path, 
         capsys.readouterr()
     replayed = capsys.readouterr().out
     assert "resolutions replayed from the seed give the stored game" in replayed.splitlines()[-1], replayed
+
+
+# ---- several games at once -----------------------------------------------------------------------------------------
+
+async def test_one_name_plays_several_games_at_once_and_is_told_where_it_is_awaited() -> None:
+    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create seed 2 bots=1")
+        await alice.expect("Place your")
+        first = game_id_of(alice)
+        shown = await alice.type("create twin-keeps 2 bots=1")
+        assert "play it out" not in shown, shown
+        assert f"Game {first} goes on without being on screen: join {first} goes back to it." in shown
+        await alice.expect("Place your")
+        second = game_id_of(alice)
+        assert second != first and set(server.lobby.matches) >= {first, second}
+        placed = await alice.type("place rest *")
+        assert "Refused" not in placed, placed
+        await alice.type("done")
+        await alice.expect("Turn 1")
+        shown = await alice.type(f"join {first[:4]}")
+        assert f"Back to game {first}, where you play as Alice." in shown, shown
+        assert "Place your" in shown or "units left to place" in shown, shown
+        assert "Refused" not in await alice.type("place rest *")
+        await alice.type("done")
+        await alice.expect("Turn 1")
+        both = [server.lobby.get(g).status() for g in (first, second)]
+        assert all(s is not None and s.turn >= 1 for s in both)
+        shown = await alice.type(f"join {second}")
+        assert f"Back to game {second}" in shown and "Turn 1" in shown, shown
