@@ -340,6 +340,8 @@ class ClientApp:
                 await self._do_leave()
             case cmd.Resign():
                 await self._do_resign()
+            case cmd.Say(text, to):
+                await self._do_say(text, to)
             case cmd.RematchCommand():
                 await self._do_rematch()
 
@@ -696,6 +698,24 @@ class ClientApp:
         self.tracker = None
         self.show(f"You left game {t.game_id}.", "class:ok")
         await self._list_games()
+
+    async def _do_say(self, text: str, to: str | None) -> None:
+        """The chat of the game on screen, or the lobby's; a spectator and the lobby speak under the client's name."""
+        t = self.tracker
+        if t is None and to is not None:
+            self.error("tell is for the players of the game on screen: join or watch one.")
+            return
+        name = None if t is not None and t.player is not None else self.name
+        if name is None and (t is None or t.player is None):
+            name = self.name = await self._ask_name()
+            if name is None:
+                return
+        reply = await self._call(self.session.chat(None if t is None else t.game_id, text, to, name))
+        self._refused(reply)
+
+    def on_lobby_chat(self, said: msg.LobbyChat) -> None:
+        if self.tracker is None:
+            self.show(FormattedText([("class:hint", "[lobby] "), ("", f"{said.player}: {said.text}")]))
 
     async def _do_resign(self) -> None:
         t = self._game()

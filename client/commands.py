@@ -80,6 +80,10 @@ SPECS: tuple[Spec, ...] = (
     Spec("history", (), "history", "history", "each player's territories and units, turn by turn", (), True),
     Spec("handover", (), "handover PLAYER", "handover Bob", "vote to let the computer play for a player who has "
          "been gone a long time (games with no time limit)", (Arg.PLAYER,), True),
+    Spec("say", (), "say TEXT", "say good luck, all", "say something in the chat: in the lobby, or to everyone in the "
+         "game on screen (those who watch or are out talk among themselves until the game ends)"),
+    Spec("tell", (), "tell PLAYER TEXT", "tell Bob shall we?", "say something to one player of the game on screen "
+         "alone", (Arg.PLAYER,), True),
     Spec("resign", (), "resign", "resign", "give the game on screen up: you are out for good (it asks first), and "
          "may watch it to its end", (), True),
     Spec("leave", (), "leave", "leave", "leave the game on screen (your seat is freed only before it starts; in a "
@@ -204,6 +208,12 @@ class Resign:
 
 
 @dataclass(frozen=True)
+class Say:
+    text: str
+    to: str | None = None
+
+
+@dataclass(frozen=True)
 class RematchCommand:
     pass
 
@@ -219,7 +229,7 @@ class Empty:
 
 
 Command = (Help | Games | Maps | Create | Join | Watch | Issue | Show | ListOrders | Withdraw | Done | Board | Summary
-           | MapPicture | Report | History | HandOverCommand | Leave | Resign | RematchCommand | Quit | Empty)
+           | MapPicture | Report | History | HandOverCommand | Leave | Resign | Say | RematchCommand | Quit | Empty)
 
 
 @dataclass(frozen=True)
@@ -559,6 +569,14 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
             return Board(" ".join(args))
         focus = grammar.name(" ".join(args), names, "territory, player or continent")
         return focus if isinstance(focus, ParseError) else Board(focus)
+    if spec.name in ("say", "tell"):
+        rest = line.strip().split(None, 2 if spec.name == "tell" else 1)[1:]
+        if len(rest) < (2 if spec.name == "tell" else 1):
+            return ParseError(f"{spec.name} needs something to say; {_usage(spec, setting)}")
+        if spec.name == "say":
+            return Say(rest[0])
+        player = grammar.name(rest[0], setting.players, "player")
+        return player if isinstance(player, ParseError) else Say(rest[1], player)
     if spec.name == "handover":
         if len(args) != 1:
             return ParseError(f"handover needs the player to hand over; {_usage(spec, setting)}")

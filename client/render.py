@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from shared.game.presentation import PLAYER_STYLES, Fragments, Palette, Presentation, units
 from shared.protocol.lobby import DEFAULT_RULESET, GameStatus, GameSummary, RuleSetInfo
 from shared.protocol.log import (
+    ChatSaid,
     GameCreated,
     GameStarted,
     OrdersRevealed,
@@ -99,6 +100,16 @@ def framework_line(entry: Any, palette: Palette, you: str | None = None) -> Frag
     return []
 
 
+def chat_line(said: ChatSaid, palette: Palette, you: str | None) -> Fragments:
+    """A word of the game's chat: to everyone, among those who watch, or to one player."""
+    who = [*palette.name(said.player, you)] if not said.watching else [("class:muted", f"{said.player} (watching)")]
+    if said.to is not None:
+        where = f"[to {'you' if said.to == you else said.to}] "
+    else:
+        where = "[watchers] " if said.watchers else "[chat] "
+    return _line(("class:hint", where), *who, ("", f": {said.text}"))
+
+
 def entries(found: Sequence[Any], presentation: Presentation | None, palette: Palette,
             you: str | None) -> Fragments:
     """Log entries as lines: the framework's read here, runs of the rule set's events by its presentation."""
@@ -111,7 +122,10 @@ def entries(found: Sequence[Any], presentation: Presentation | None, palette: Pa
         run.clear()
 
     for entry in found:
-        if isinstance(entry, PlayerResigned):
+        if isinstance(entry, ChatSaid):
+            flush()
+            out.extend(chat_line(entry, palette, you))
+        elif isinstance(entry, PlayerResigned):
             flush()
             what = presentation.resignation if presentation is not None else ""
             out.extend(_line(*palette.name(entry.player, you), ("class:hint", " resigned" + (

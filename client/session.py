@@ -206,6 +206,10 @@ class Listener(Protocol):
 
     async def on_reconnected(self, resumed: bool) -> None: ...
 
+    def on_lobby_chat(self, said: msg.LobbyChat) -> None:
+        """A word said in the lobby's chat."""
+        ...
+
 
 class Session:
     def __init__(self, url: str, listener: Listener, *, password: str | None = None, store: SeatStore | None = None,
@@ -338,6 +342,10 @@ class Session:
     async def resign(self, followed: Followed) -> msg.ServerMessage:
         return await self.request(msg.Resign(game_id=followed.game_id))
 
+    async def chat(self, game_id: str | None, text: str, to: str | None = None,
+                   name: str | None = None) -> msg.ServerMessage:
+        return await self.request(msg.Chat(game_id=game_id, text=text, to=to, name=name))
+
     async def hand_over(self, followed: Followed, player: str) -> msg.ServerMessage:
         return await self.request(msg.HandOver(game_id=followed.game_id, player=player))
 
@@ -381,6 +389,8 @@ class Session:
             self.listener.on_notice(message)
         elif isinstance(message, msg.ShuttingDown):
             self.listener.on_shutdown(message.message)
+        elif isinstance(message, msg.LobbyChat):
+            self.listener.on_lobby_chat(message)
 
     def _seated_by_rematch(self, message: msg.Resumed) -> None:
         """R27: everyone asked, and the server seated us in the new game with the same token."""

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from server.entries import Logged, logged
+from server.entries import WATCHERS, Logged, logged
 from server.refusal import Refusal
 from server.storage.base import OrderChange, SeatRecord
 from shared.game import turns
@@ -362,6 +362,42 @@ def rematch_problem(table: Table) -> str | None:
         return (f"{', '.join(table.declined)} left: a {table.ruleset.title} game needs at least {fewest} players, so "
                 "there is no rematch")
     return None
+
+
+# ---- chat ----------------------------------------------------------------------------------------------------------
+
+def chat(table: Table, seat: str | None, name: str | None, text: str, to: str | None) -> Decision:
+    """A word in a game's chat, from a seat or a spectator (`seat` None, speaking under `name`). While the game runs,
+    those who do not play it (spectators, players who are out) talk among themselves: the players still in hear them
+    once it is over. A word to one player is theirs and the speaker's, for good."""
+    status = table.status
+    running = status is not None and not status.finished
+    out = set(status.eliminated) if status is not None else set()
+    if seat is None:
+        if name is None:
+            raise Refusal(ErrorCode.INVALID_MESSAGE, "a spectator chats under a name: give one")
+        if any(looks_alike(s.name, name) for s in table.seats):
+            raise Refusal(ErrorCode.NAME_TAKEN, f'"{name}" is a player\'s name in game {table.game_id}: chat under '
+                                                "another")
+    speaker = seat if seat is not None else name
+    assert speaker is not None
+    watching = seat is None or (running and seat in out)
+    if to is not None:
+        named = seat_named(table, to)
+        if named is None:
+            raise Refusal(Refused.UNKNOWN_PLAYER, f"{to} does not play in game {table.game_id}")
+        if named == seat:
+            raise Refusal(Refused.UNKNOWN_PLAYER, "that is you: say it to someone else")
+        if watching and running and named not in out:
+            raise Refusal(ErrorCode.NOT_SEATED, f"{named} plays on: those who watch talk among themselves until the "
+                                                "game is over")
+        said = game_log.ChatSaid(player=speaker, text=text, to=named, watching=seat is None)
+        audience = frozenset({named} if seat is None else {named, seat})
+        return Decision(table, [Logged(said, audience, lasting=True)])
+    if watching and running:
+        said = game_log.ChatSaid(player=speaker, text=text, watchers=True, watching=seat is None)
+        return Decision(table, [Logged(said, frozenset({WATCHERS, *out}))])
+    return Decision(table, [Logged(game_log.ChatSaid(player=speaker, text=text, watching=seat is None))])
 
 
 # ---- a seat left empty too long ------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from server.match import Subscriber
 from server.refusal import Refusal
 from shared.protocol.codes import ErrorCode
 from shared.protocol.messages import (
+    Chat,
     ClientMessage,
     Commit,
     CreateGame,
@@ -36,6 +37,7 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
     """Carry out one validated message. Raises Refusal, having changed nothing, when it cannot."""
     match message:
         case ListGames():
+            lobby.lobby_room.enter(sub)  # who looks at the lobby hears its chat while they follow no game
             games, total = lobby.page(message.offset, message.limit)
             sub.send(Games(games=games, total=total, offset=message.offset, ref=message.ref))
         case ListMaps():
@@ -67,6 +69,8 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
             await lobby.get(message.game_id).request_rematch(sub, message.ref)
         case HandOver():
             await lobby.hand_over(sub, message.game_id, message.player, message.ref)
+        case Chat():
+            await lobby.chat(sub, message.game_id, message.text, message.to, message.name, message.ref)
         case Resign():
             await lobby.get(message.game_id).resign(sub, message.ref)
         case Hello():

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from server.bots import ServerBot, check_strategy, reseat_bots, seat_bots, seat_substitute
 from server.catalogue import Catalogue, read_upload
+from server.chat import ChatPace, LobbyRoom
 from server.clock import Clock, LoopClock, Timer
 from server.codec import map_from_dict
 from server.game_ids import unique_game
@@ -23,7 +24,7 @@ from shared.maps.model import GameMap
 from shared.protocol import wording
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary, MapInfo, RuleSetInfo
-from shared.protocol.messages import MapUpload
+from shared.protocol.messages import ChatSent, MapUpload
 from shared.rulesets import RULESETS, get_ruleset
 
 logger = logging.getLogger("risc.server")
@@ -73,6 +74,8 @@ class Lobby:
         self.bots: list[ServerBot] = []
         self._idle_timers: dict[str, Timer] = {}
         self._tasks = BackgroundTasks()
+        self.chat_pace = ChatPace(self._clock.now)
+        self.lobby_room = LobbyRoom()
 
     async def restore(self) -> int:
         """Bring back every unfinished game the store holds, read in one pass, and the most recent finished ones (as
@@ -305,7 +308,23 @@ class Lobby:
         if handed is not None:
             self.bots += await seat_substitute(match, handed, self.get, self.bot_turn_pause)
 
+    async def chat(self, sub: Subscriber, game_id: str | None, text: str, to: str | None, name: str | None,
+                   ref: str | None) -> None:
+        """A word to the lobby (no game) or in a game's chat, paced whatever it is said to."""
+        self.chat_pace.take(sub)
+        if game_id is not None:
+            await self.get(game_id).chat(sub, text, to, name, ref)
+            return
+        if to is not None:
+            raise Refusal(ErrorCode.INVALID_MESSAGE, "the lobby's chat is said to everyone in it: no one to say it to")
+        if name is None:
+            raise Refusal(ErrorCode.INVALID_MESSAGE, "the lobby's chat is said under a name: give one")
+        sub.send(ChatSent(game_id=None, ref=ref))
+        self.lobby_room.say(sub, name, text)
+
     async def disconnect(self, sub: Subscriber) -> None:
+        self.chat_pace.forget(sub)
+        self.lobby_room.leave(sub)
         for game_id in list(sub.games):
             match = self.matches.get(game_id)
             if match is not None:

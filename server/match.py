@@ -44,6 +44,7 @@ from shared.protocol import log as game_log
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary
 from shared.protocol.messages import (
+    ChatSent,
     CommitAccepted,
     Error,
     HandOverPending,
@@ -539,6 +540,17 @@ class Match:
             self._after_change(entries, decision, before)
         if self.finished:
             await self._start_rematch_if_ready()
+
+    async def chat(self, sub: Subscriber, text: str, to: str | None, name: str | None, ref: str | None) -> None:
+        """A word in the game's chat from one who follows it (a player, or a spectator under a name)."""
+        async with self.lock:
+            self._check_open()
+            if sub not in self.watchers:
+                raise Refusal(ErrorCode.NOT_SEATED, f"follow game {self.game_id} (join or watch it) to chat in it")
+            decision = core.chat(self.table, self.watchers[sub], name, text, to)
+            entries = await self._save(decision)
+            sub.send(ChatSent(game_id=self.game_id, ref=ref))
+            self._broadcast(entries)
 
     @property
     def unsettled(self) -> bool:

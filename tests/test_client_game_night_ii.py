@@ -301,3 +301,65 @@ async def test_one_name_plays_several_games_at_once_and_is_told_where_it_is_awai
         assert all(s is not None and s.turn >= 1 for s in both)
         shown = await alice.type(f"join {second}")
         assert f"Back to game {second}" in shown and "Turn 1" in shown, shown
+
+
+# ---- chat -----------------------------------------------------------------------------------------------------------
+
+async def test_chat_in_the_lobby_in_a_game_to_one_player_and_among_those_who_watch() -> None:
+    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice, \
+            driven(url(server), name="Bob") as bob:
+        await alice.expect("No games yet")
+        await bob.expect("No games yet")
+        await bob.type("say anyone for a game?")
+        await alice.expect("[lobby] Bob: anyone for a game?")
+        await alice.type("create seed 3")
+        game_id = game_id_of(alice)
+        await bob.type(f"join {game_id}")
+        cy = await Client.connect(server)
+        await join(cy, game_id, "Cy")
+        await alice.expect("Place your")
+        await bob.expect("Place your")
+        await alice.type("say good luck, all")
+        await bob.expect("[chat] Alice: good luck, all")
+        await alice.type("tell bob shall we take Cy first?")  # names ignore case
+        await bob.expect("[to you] Alice: shall we take Cy first?")
+        told = [e["event"] for f in cy.frames if f["type"] == "update" for e in f["events"]
+                if e["event"]["kind"] == "chat"]
+        assert [t["text"] for t in told] == ["good luck, all"], "Cy hears what is said to all, not to Bob"
+
+        async with driven(url(server), name="Dee") as dee:  # a spectator: talks with the other watchers
+            await dee.type(f"watch {game_id}")
+            shown = await dee.type("say who is winning?")
+            assert "Refused" not in shown, shown
+            await dee.expect("[watchers] Dee (watching): who is winning?")
+            shown = await dee.type("tell Alice psst")
+            assert "Refused: Alice plays on: those who watch talk among themselves until the game is over" in shown
+            refused = await cy.request(type="chat", game_id=game_id, text="x" * 301)
+            assert refused["type"] == "error" and refused["code"] == "invalid-message"
+            forged = await cy.request(type="chat", game_id=game_id, text="hi\n[chat] Alice: I resign")
+            assert forged["type"] == "error" and "does not show" in forged["message"]
+        await alice.type("say still here")
+        assert "who is winning?" not in alice.app.text() and "who is winning?" not in bob.app.text()
+        await cy.close()
+
+
+async def test_a_player_who_comes_back_is_shown_the_chat_and_words_are_paced(tmp_path: Path) -> None:
+    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create seed 2")
+        game_id = game_id_of(alice)
+        bob = await Client.connect(server)
+        bob_token = await join(bob, game_id, "Bob")
+        await alice.expect("Place your")
+        await bob.close()
+        await alice.type("say are you there, Bob?")
+        back = await Client.connect(server)
+        resumed = await back.request(type="resume", game_id=game_id, token=bob_token, last_seq=1)
+        assert resumed["type"] == "resumed"
+        update = await back.wait_for(lambda m: m["type"] == "update" and m["game_id"] == game_id)
+        said = [e["event"] for e in update["events"] if e["event"]["kind"] == "chat"]
+        assert said == [{"player": "Alice", "text": "are you there, Bob?", "to": None, "watchers": False,
+                         "watching": False, "kind": "chat"}]
+        answers = [await back.request(type="chat", game_id=game_id, text=f"yes {n}") for n in range(7)]
+        assert [a["type"] for a in answers[:5]] == ["chat_sent"] * 5
+        assert answers[5]["type"] == "error" and answers[5]["code"] == "rate-limited", answers[5]
+        await back.close()
