@@ -483,7 +483,13 @@ class ClientApp:
             return
         whose = f" through {reply.follow}'s eyes" if reply.follow else ""
         self.show(f"Watching game {reply.game_id}{whose}. (leave stops watching)", "class:ok")
-        self._put_on_screen(self.session.followed[reply.game_id])
+        followed = self.session.followed[reply.game_id]
+        self._put_on_screen(followed)
+        ruleset = followed.ruleset
+        note = ruleset.presentation.spectator_note(followed.view) if ruleset is not None and not reply.follow \
+            and followed.view is not None else ""
+        if note:
+            self.show(note, "class:hint")
 
     async def _switch_away(self, game_id: str, following: bool = False) -> bool:
         """Before following another game: stop following the one on screen, unless a seat there still matters."""

@@ -363,3 +363,17 @@ async def test_a_player_who_comes_back_is_shown_the_chat_and_words_are_paced(tmp
         assert [a["type"] for a in answers[:5]] == ["chat_sent"] * 5
         assert answers[5]["type"] == "error" and answers[5]["code"] == "rate-limited", answers[5]
         await back.close()
+
+
+async def test_a_spectator_of_a_fog_game_is_told_why_and_a_player_who_resigned_follows_another() -> None:
+    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create twin-keeps 3 evolution=3 bots=2")
+        await alice.expect("The game starts")
+        game_id = game_id_of(alice)
+        async with driven(url(server), name="Dee") as dee:
+            shown = await dee.type(f"watch {game_id}")
+            assert "under fog of war (Evolution 3): a spectator sees only what is public" in shown, shown
+            assert "A player who is out may follow a player still in" in shown
+        await resign(alice)
+        shown = await alice.type(f"watch {game_id} BOT-STRATEGIST-1")  # names ignore case
+        assert f"Watching game {game_id} through bot-strategist-1's eyes." in shown, shown

@@ -262,6 +262,11 @@ class Presentation(ABC):
             return "This game has no map picture: board shows the board."
         return f"{game_map.name} has no coordinates to draw it from: board lists its territories."
 
+    def spectator_note(self, view: Any) -> str:
+        """What a spectator is told when they start watching, where they see less than the players (fog of war):
+        why, and who may see more. Empty where a spectator sees all there is to see."""
+        return ""
+
     def unknown_order(self, order: Any) -> str:
         return str(order)
 

@@ -375,6 +375,13 @@ class RiscPresentation(Presentation):
             return None
         return _held(view)
 
+    def spectator_note(self, view: Any) -> str:
+        if isinstance(view, EvoView) and view.fogged():
+            return ("This game is played under fog of war (Evolution 3): a spectator sees only what is public, so "
+                    "every territory shows as never seen until the game is over. A player who is out may follow a "
+                    "player still in and see with their eyes (watch GAME PLAYER); a spectator may not.")
+        return ""
+
     def no_picture(self, view: RiscView | EvoView, game_map: GameMap) -> str:
         if isinstance(view, EvoView) and view.fogged():
             return ("Under fog of war the map is not drawn: a picture would show what you cannot see as if you "
