@@ -25,8 +25,9 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from client import commands as cmd
 from client import render
 from client.completion import CommandCompleter
-from client.connection import Backoff, Connection, ConnectionFailed, ConnectionLost, LinkState
+from client.connection import Backoff, ConnectionFailed, ConnectionLost, LinkState
 from client.render import Fragments
+from client.routing import Router
 from client.session import Followed, Session
 from client.tokens import Seat, SeatStore
 from client.tracker import Tracker
@@ -100,7 +101,7 @@ class ClientApp:
         is older than what it follows (the answer to a commit before the turn it resolved)."""
 
     @property
-    def connection(self) -> Connection:
+    def connection(self) -> Router:
         return self.session.connection
 
     # ---- output -------------------------------------------------------------------------------------------------

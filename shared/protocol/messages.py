@@ -21,6 +21,10 @@ from shared.protocol.names import INVISIBLE_CATEGORIES
 Ref = Annotated[str | None, Field(default=None, max_length=64,
                                   description="copied into the reply, so a client can pair them")]
 Token = Annotated[str, Field(min_length=1, max_length=128)]
+RequestId = Annotated[str | None, Field(default=None, min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                                        description="the client's own id of this change, unique within the game "
+                                                    "(a random one): sent again with the same id after a lost "
+                                                    "reply, the change is answered as before, never made twice")]
 OrderData = Annotated[dict[str, Any], Field(description="one order of the game's rule set: a JSON object with a "
                                                         "`kind` (risc protocol schema lists every rule set's)")]
 
@@ -52,6 +56,8 @@ class ListGames(_Client):
     type: Literal["list_games"] = "list_games"
     offset: Annotated[int, Field(ge=0, le=1_000_000)] = 0
     limit: Annotated[int, Field(ge=1, le=100)] = 50
+    watch: Annotated[bool, Field(description="from now on, tell this connection of every game created on the "
+                                             "server, on whichever node (`game_listed`); false stops it")] = False
 
 
 class ListMaps(_Client):
@@ -88,6 +94,7 @@ class JoinGame(_Client):
     game_id: GameId
     name: PlayerName
     group: Annotated[int | None, Field(ge=0, le=64)] = None
+    request_id: RequestId = None
 
 
 class LeaveGame(_Client):
@@ -125,6 +132,7 @@ class IssueOrder(_Client):
     game_id: GameId
     turn: int
     order: OrderData
+    request_id: RequestId = None
 
 
 class WithdrawOrder(_Client):
@@ -132,6 +140,7 @@ class WithdrawOrder(_Client):
     game_id: GameId
     turn: int
     index: Annotated[int, Field(ge=0, description="0-based position in the list of one's orders")]
+    request_id: RequestId = None
 
 
 class ListOrders(_Client):
@@ -152,6 +161,7 @@ class Commit(_Client):
     type: Literal["commit"] = "commit"
     game_id: GameId
     turn: int
+    request_id: RequestId = None
 
 
 class Rematch(_Client):
@@ -235,6 +245,10 @@ class Welcome(_Server):
     server: str = "risc"
     limits: dict[str, float] = Field(default_factory=dict,
                                      description="max_message_bytes, messages_per_second, burst, min_turn_seconds")
+    nodes: list[str] = Field(default_factory=list,
+                             description="where each node of this server is reached, this one first, when the "
+                                         "server runs as several nodes (empty otherwise): a client whose node "
+                                         "goes away comes back through another")
 
 
 class Error(_Server):
@@ -419,6 +433,25 @@ class Update(_Server):
     snapshot: bool = False
 
 
+class Redirect(_Server):
+    """This node does not play the game: the node at `url` does. Connect there (with hello, as anywhere), keeping
+    any seat token, and send the request again. Sent in reply to a request about the game (with its `ref`), or on
+    its own (`ref` null) to the followers of a game that moved to another node: follow it there (resume, watch)."""
+
+    type: Literal["redirect"] = "redirect"
+    game_id: str
+    url: str
+    request: str | None = Field(default=None, description="the type of the request to send again there, when "
+                                                          "this answers one")
+
+
+class GameListed(_Server):
+    """A game was created (on any node): sent to the connections that asked with `list_games` and `watch`."""
+
+    type: Literal["game_listed"] = "game_listed"
+    game: GameSummary
+
+
 class ShuttingDown(_Server):
     """Sent to everyone just before the server closes their connection (close code 1001)."""
 
@@ -429,7 +462,7 @@ class ShuttingDown(_Server):
 ServerMessage = Annotated[
     Welcome | Error | Games | Maps | RuleSets | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted
     | OrderWithdrawn | Orders | Legal | CommitAccepted | Resigned | ChatSent | LobbyChat | RematchPending
-    | HandOverPending | GameMap | Update | ShuttingDown,
+    | HandOverPending | GameMap | Update | Redirect | GameListed | ShuttingDown,
     Field(discriminator="type"),
 ]
 
