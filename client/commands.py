@@ -421,9 +421,10 @@ def _spec_example(spec: Spec, setting: Setting) -> str:
         mine = [n for n in game_map.names if owners is not None and owners.get(n) == you]
         name = (mine or list(game_map.names))[0]
         return f'board "{name}"' if " " in name else f"board {name}"
-    if spec.name == "handover":
+    if spec.name in ("handover", "tell"):
         rivals = [p for p in setting.players if p != you]
-        return f"handover {rivals[0]}" if rivals else spec.example
+        rest = spec.example.split()[2:]
+        return " ".join([spec.name, rivals[0], *rest]) if rivals else spec.example
     return spec.example
 
 
