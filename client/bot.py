@@ -88,6 +88,9 @@ class NetworkBot:
             logger.info("%s: back in game %s", self.name, self.game_id)
         self._wake.set()
 
+    def on_lobby_chat(self, said: msg.LobbyChat) -> None:
+        """A computer player hears no chat."""
+
     def _error(self, error: msg.Error) -> None:
         self.errors.append(error)
         logger.error("%s: the server refused %s: %s (%s)", self.name, error.request or "a request", error.message,

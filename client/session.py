@@ -211,6 +211,10 @@ class Listener(Protocol):
 
     async def on_reconnected(self, resumed: bool) -> None: ...
 
+    def on_lobby_chat(self, said: msg.LobbyChat) -> None:
+        """A word said in the lobby's chat."""
+        ...
+
 
 class Session:
     def __init__(self, url: str, listener: Listener, *, password: str | None = None, store: SeatStore | None = None,
@@ -278,13 +282,13 @@ class Session:
 
     async def watch(self, game_id: str, follow: str | None = None) -> msg.ServerMessage:
         reply = await self.request(msg.WatchGame(game_id=game_id, follow=follow))
-        if isinstance(reply, msg.Watching):
-            known = self.followed.get(game_id)
+        if isinstance(reply, msg.Watching):  # the server's id for the game, which may have been typed short
+            known = self.followed.get(reply.game_id)
             if known is not None and known.player is not None:
-                known.follows, known.player = follow, None
+                known.follows, known.player = reply.follow, None
                 self._follow(known)
             else:
-                self._follow(Followed(game_id, None, follows=follow))
+                self._follow(Followed(reply.game_id, None, follows=reply.follow))
         return reply
 
     async def resume(self, game_id: str, player: str, token: str, last_seq: int | None = None) -> msg.ServerMessage:
@@ -373,6 +377,13 @@ class Session:
     async def rematch(self, followed: Followed) -> msg.ServerMessage:
         return await self.request(msg.Rematch(game_id=followed.game_id))
 
+    async def resign(self, followed: Followed) -> msg.ServerMessage:
+        return await self.request(msg.Resign(game_id=followed.game_id))
+
+    async def chat(self, game_id: str | None, text: str, to: str | None = None,
+                   name: str | None = None) -> msg.ServerMessage:
+        return await self.request(msg.Chat(game_id=game_id, text=text, to=to, name=name))
+
     async def hand_over(self, followed: Followed, player: str) -> msg.ServerMessage:
         return await self.request(msg.HandOver(game_id=followed.game_id, player=player))
 
@@ -416,6 +427,8 @@ class Session:
             self.listener.on_notice(message)
         elif isinstance(message, msg.ShuttingDown):
             self.listener.on_shutdown(message.message)
+        elif isinstance(message, msg.LobbyChat):
+            self.listener.on_lobby_chat(message)
 
     def _seated_by_rematch(self, message: msg.Resumed) -> None:
         """R27: everyone asked, and the server seated us in the new game with the same token."""

@@ -24,6 +24,10 @@ from pydantic import BaseModel
 
 from shared.game.ruleset import AnyRuleSet, Private
 
+WATCHERS = "*watchers"
+"""In an audience: everyone who watches the game without playing it (spectators, and those who follow a player's
+sight). No player name can be it: names start with a letter or a digit."""
+
 
 @dataclass(frozen=True)
 class Logged:
@@ -33,6 +37,8 @@ class Logged:
     audience: frozenset[str] | None = None
     own: bool = False
     """The audience's own affairs: not told to those who follow their sight."""
+    lasting: bool = False
+    """Private for good, even once the game is over (a word said to one player)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,7 @@ class Entry:
     text: str
     """{"seq": N, "event": {...}}: what a client is sent, N being `number`."""
     own: bool = False
+    lasting: bool = False
     number: int = 0
     """The number of the change that logged it: what its followers are told as its `seq`."""
 
@@ -54,15 +61,18 @@ class Entry:
         """What the store keeps: its place, its change's number, the event, and the audience when there is one."""
         event = self.text[self.text.index(',"event":') + 1:-1]
         tail = "" if self.audience is None else (',"audience":' + json.dumps(sorted(self.audience))
-                                                  + (',"own":true' if self.own else ""))
+                                                  + (',"own":true' if self.own else "")
+                                                  + (',"lasting":true' if self.lasting else ""))
         return '{"seq":' + str(self.seq) + ',"change":' + str(self.number) + "," + event + tail + "}"
 
     def visible_to(self, sight: str | None, finished: bool, following: bool = False) -> bool:
         """Whether a viewer who sees as `sight` (a seat, or with `following` a followed player's sight, or None)
         may be told of this entry."""
-        if self.audience is None or finished:
+        if self.audience is None or (finished and not self.lasting):
             return True
-        return sight is not None and sight in self.audience and not (following and self.own)
+        if WATCHERS in self.audience and (sight is None or following):
+            return True
+        return sight is not None and sight in self.audience and not (following and (self.own or self.lasting))
 
 
 def logged(told: Any) -> Logged:
@@ -83,7 +93,7 @@ def number(bodies: Sequence[Logged], after: int, ruleset: AnyRuleSet, *, change:
         else:
             encoded = ruleset.event_type.dump_json(event).decode()
         made.append(Entry(seq, str(getattr(event, "kind", "")), event, body.audience,
-                          '{"seq":' + str(change) + ',"event":' + encoded + "}", body.own, change))
+                          '{"seq":' + str(change) + ',"event":' + encoded + "}", body.own, body.lasting, change))
     return made
 
 
@@ -95,4 +105,4 @@ def from_stored(data: dict[str, Any]) -> Entry:
     audience = data.get("audience")
     return Entry(seq, str(event.get("kind", "")), event, None if audience is None else frozenset(audience),
                  json.dumps({"seq": change, "event": event}, separators=(",", ":"), ensure_ascii=False),
-                 bool(data.get("own", False)), change)
+                 bool(data.get("own", False)), bool(data.get("lasting", False)), change)

@@ -47,6 +47,7 @@ from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary
 from shared.protocol.messages import (
     SERVER_ADAPTER,
+    ChatSent,
     CommitAccepted,
     Error,
     HandOverPending,
@@ -58,6 +59,7 @@ from shared.protocol.messages import (
     Orders,
     OrderWithdrawn,
     RematchPending,
+    Resigned,
     Resumed,
     Watching,
 )
@@ -368,9 +370,11 @@ class Match:
             seat = self.watchers.get(sub)
             game = self.table.game
             if follow is not None:
-                if game is None or follow not in game.players:
+                named = core.seat_named(self.table, follow)
+                if game is None or named is None or named not in game.players:
                     raise Refusal(ErrorCode.CANNOT_FOLLOW, f"{follow} does not play in game {self.game_id}",
                                   field="follow")
+                follow = named
                 if not self.ruleset.may_follow(game, seat, follow):
                     why = self.ruleset.follow_refusal(game, seat, follow)
                     raise Refusal(ErrorCode.CANNOT_FOLLOW,
@@ -571,6 +575,31 @@ class Match:
             sub.send(reply.model_copy(update={"ref": ref}))
             self._after_change(entries, decision, before)
 
+    async def resign(self, sub: Subscriber, ref: str | None) -> None:
+        """The connection's player gives up: out of the game from now on, they watch it as one who lost does."""
+        async with self.lock:
+            self._check_open()
+            player = self._player(sub)
+            before = self.table.status
+            decision = core.resign(self.table, player)
+            entries = await self._save(decision)
+            logger.info("game %s: %s resigned", self.game_id, player)
+            sub.send(Resigned(game_id=self.game_id, ref=ref))
+            self._after_change(entries, decision, before)
+        if self.finished:
+            await self._start_rematch_if_ready()
+
+    async def chat(self, sub: Subscriber, text: str, to: str | None, name: str | None, ref: str | None) -> None:
+        """A word in the game's chat from one who follows it (a player, or a spectator under a name)."""
+        async with self.lock:
+            self._check_open()
+            if sub not in self.watchers:
+                raise Refusal(ErrorCode.NOT_SEATED, f"follow game {self.game_id} (join or watch it) to chat in it")
+            decision = core.chat(self.table, self.watchers[sub], name, text, to)
+            entries = await self._save(decision)
+            sub.send(ChatSent(game_id=self.game_id, ref=ref))
+            self._broadcast(entries)
+
     # ---- requests sent again -------------------------------------------------------------------------------------
 
     @property
@@ -700,11 +729,13 @@ class Match:
             self._armed = None
             self._after_change(entries, decision, before)
 
-    async def vote_hand_over(self, sub: Subscriber, player: str, least_away: float, ref: str | None) -> bool:
-        """A player's vote to hand `player`'s seat to the server's computer player; True once it is decided."""
+    async def vote_hand_over(self, sub: Subscriber, player: str, least_away: float, ref: str | None) -> str | None:
+        """A player's vote to hand `player`'s seat (named in any case) to the server's computer player; the seat's
+        name once it is decided."""
         async with self.lock:
             self._check_open()
             voter = self._player(sub)
+            player = core.seat_named(self.table, player) or player
             away = self.away_since.get(player)
             computers = self.computers()
             votes, needed, decision = core.hand_over_vote(
@@ -715,12 +746,12 @@ class Match:
             sub.send(HandOverPending(game_id=self.game_id, player=player, votes=sorted(votes), needed=needed,
                                      ref=ref))
             if decision is None:
-                return False
+                return None
             entries = await self._save(decision)
             self.hand_over_votes.pop(player, None)
             logger.info("game %s: %s's seat is handed to the server's player", self.game_id, player)
             self._broadcast(entries)
-            return True
+            return player
 
     async def play_for(self, player: str) -> None:
         """Play an awaited player's turn as the rule set does when their time runs out (a computer player whose

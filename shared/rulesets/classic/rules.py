@@ -170,6 +170,11 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
                 play.act(player, order)
         return play.finish(), play.events
 
+    def resign(self, game: ClassicGame, player: str, rng: GameRandom) -> tuple[ClassicBoard, list[Told]]:
+        play = Play(game, rng)
+        play.resign(player)
+        return play.finish(), play.events
+
     # ---- telling -------------------------------------------------------------------------------------------------
 
     def view(self, game: ClassicGame, viewer: str | None) -> ClassicView:

@@ -136,6 +136,11 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
                 play.act(player, order)
         return play.finish(), play.events
 
+    def resign(self, game: GridGame, player: str, rng: GameRandom) -> tuple[GridBoard, list[Told]]:
+        play = Play(game, rng)
+        play.resign(player)
+        return play.finish(), play.events
+
     def view(self, game: GridGame, viewer: str | None) -> GridView:
         return view(game, viewer)
 
