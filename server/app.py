@@ -54,6 +54,7 @@ class RiscServer:
                            min_turn_seconds=config.min_turn_seconds, hand_over_after=config.hand_over_after,
                            open_games_per_connection=config.open_games_per_connection,
                            open_games_per_address=config.open_games_per_address,
+                           computer_games=config.computer_games, computer_share=config.computer_share,
                            unstarted_expiry=config.unstarted_game_expiry, node=self.node)
         self.transport = Transport(config, self.lobby)
 

@@ -2,8 +2,9 @@
 
 A server-run bot is a subscriber like any connection: the match sends it the same updates, made by the same view
 function for its seat (D2), so it never learns anything its player could not. It acts through the match's own
-issue and commit, under the same lock and the same rules as a person's orders. Choosing the orders may take a while
-on a large map, so it runs in a worker thread and the event loop keeps serving everyone else meanwhile.
+issue and commit, under the same lock and the same rules as a person's orders. Its turns take their place in the
+server's computer time (server/computers.py): one computer's turn at a time, after people's requests, choosing its
+orders in the one thread computers think in while the event loop serves everyone else.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from server import core
+from server.computers import ComputerTime
 from server.match import Match
 from server.refusal import Refusal
 from server.tasks import BackgroundTasks
@@ -35,13 +37,13 @@ class ServerBot:
     """One seat played by the server, following whichever games it sits in (a rematch seats it again)."""
 
     def __init__(self, name: str, strategy: Strategy, find_match: Callable[[str], Match],
-                 seed: int | None = None, pause: float = 0.0, stand_in: bool = False) -> None:
+                 seed: int | None = None, time: ComputerTime | None = None, stand_in: bool = False) -> None:
         self.name = name
         self.stand_in = stand_in
         """Playing a seat handed over while its player is away: it asks for no rematch on their behalf."""
         self.strategy = strategy
-        self.pause = pause
-        """Seconds to wait before acting while nobody but the server's own players is left in the game."""
+        self.time = time if time is not None else ComputerTime()
+        """Where its turns wait theirs: shared by every computer of the server."""
         self.games: set[str] = set()
         self.reads_text = False  # it reads the update objects (their views), never the text
         self.views: dict[str, dict[str, Any]] = {}
@@ -80,13 +82,18 @@ class ServerBot:
 
     async def _play(self, game_id: str, view: Any, game: GameSummary) -> None:
         match = self._find(game_id)
+        alone = only_bots_left(match, game)
+        if self.time.pause > 0 and alone:
+            await asyncio.sleep(self.time.pause)  # those watching can follow; an endless game cannot spin the server
+        async with self.time.turn(urgent=not alone):
+            await self._take_turn(match, game_id, view, game)
+
+    async def _take_turn(self, match: Match, game_id: str, view: Any, game: GameSummary) -> None:
         ruleset = match.ruleset
-        orders = await asyncio.to_thread(self.strategy.decide, view, match.game_map, self.name, self._rng)
+        orders = await self.time.think(self.strategy.decide, view, match.game_map, self.name, self._rng)
         if not ruleset.simultaneous:
             # Each action resolves at once and changes the board: the next is decided on the update it brings.
             orders = orders[:1]
-        if self.pause > 0 and only_bots_left(match, game):
-            await asyncio.sleep(self.pause)  # those watching can follow; an endless game cannot spin the server
         for order in orders:
             if self._closed or not self._awaited(match):
                 return
@@ -108,8 +115,7 @@ class ServerBot:
             await match.play_for(self.name)
 
     def _awaited(self, match: Match) -> bool:
-        summary = match.summary()
-        return any(s.name == self.name and s.awaited for s in summary.seats)
+        return match.awaits(self.name)
 
     async def _rematch(self, game_id: str) -> None:
         try:
@@ -147,13 +153,14 @@ def check_strategy(ruleset: AnyRuleSet, strategy: str) -> None:
         raise Refusal(ErrorCode.BAD_SETTINGS, f"bot_strategy: {exc}", field="settings.bot_strategy") from None
 
 
-async def seat_bots(match: Match, find_match: Callable[[str], Match], pause: float = 0.0) -> list[ServerBot]:
+async def seat_bots(match: Match, find_match: Callable[[str], Match],
+                    time: ComputerTime | None = None) -> list[ServerBot]:
     """Fill the seats a new game's settings ask for, each with a fresh computer player."""
     bots: list[ServerBot] = []
     strategy = match.settings.bot_strategy or match.ruleset.default_strategy
     for name in core.server_seat_names(match.settings):
         bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match, seed=bot_seed(match, name),
-                        pause=pause)
+                        time=time)
         summary = match.summary()
         group = None
         if summary.groups is not None:
@@ -166,7 +173,8 @@ async def seat_bots(match: Match, find_match: Callable[[str], Match], pause: flo
     return bots
 
 
-async def reseat_bots(match: Match, find_match: Callable[[str], Match], pause: float = 0.0) -> list[ServerBot]:
+async def reseat_bots(match: Match, find_match: Callable[[str], Match],
+                      time: ComputerTime | None = None) -> list[ServerBot]:
     """A restored game's server-run seats, played again from where the store left them."""
     seated = {s.name for s in match.seats}
     bots: list[ServerBot] = []
@@ -174,20 +182,20 @@ async def reseat_bots(match: Match, find_match: Callable[[str], Match], pause: f
         if name in seated:
             strategy = match.settings.bot_strategy or match.ruleset.default_strategy
             bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match,
-                            seed=bot_seed(match, name), pause=pause)
+                            seed=bot_seed(match, name), time=time)
             await match.attach(bot, name)
             bots.append(bot)
     for name in match.table.handed_over:
         if name in seated:
-            bots += await seat_substitute(match, name, find_match, pause)
+            bots += await seat_substitute(match, name, find_match, time)
     return bots
 
 
 async def seat_substitute(match: Match, player: str, find_match: Callable[[str], Match],
-                          pause: float = 0.0) -> list[ServerBot]:
+                          time: ComputerTime | None = None) -> list[ServerBot]:
     """The server's computer player sits in `player`'s seat (handed over by a vote); the player may still come back
     with their token and take it again."""
     bot = ServerBot(player, make_strategy(match.ruleset, core.stand_in_strategy(match.table)), find_match,
-                    seed=bot_seed(match, player), pause=pause, stand_in=True)
+                    seed=bot_seed(match, player), time=time, stand_in=True)
     await match.attach(bot, player)
     return [bot]

@@ -56,8 +56,16 @@ class ServerConfig:
     eliminated can watch it to its end, and a game between computer players that cannot end does not take the CPU."""
     open_games_per_connection: int = 3
     open_games_per_address: int = 10
-    """Games not yet started that one connection, and one network address, may have created at once: enough for
-    any game night, too few to fill the server."""
+    """Games that one connection, and one network address (an IPv6 one by its /64), may have created and that hold
+    no player still in: games not yet started, and games of the server's computers alone (which play on by
+    themselves). Enough for any game night, too few to fill the server."""
+    computer_games: int = 20
+    """Games of the server's computers alone (every player still in is one of its own) the server plays at once:
+    past it, creating one whose every seat is a computer is refused. They cost the server's time and memory for as
+    long as they play, whoever asked for them."""
+    computer_share: float = 0.5
+    """The most of the server's time its computer players take: after each computer's turn, their queue rests that
+    turn's time scaled to this share (server/computers.py), so people are never kept waiting behind them."""
     min_turn_seconds: float = 10.0
     """The shortest turn time limit a game may have: shorter ones would have games play themselves."""
     hand_over_after: float = 120.0

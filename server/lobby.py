@@ -16,7 +16,9 @@ from server.chat import ChatPace, LobbyRoom
 from server.clock import Clock, LoopClock, Timer
 from server.cluster import Claimed, Elsewhere, Node
 from server.codec import map_from_dict
+from server.computers import ComputerTime
 from server.game_ids import unique_game
+from server.guesses import address_of
 from server.match import Match, Subscriber
 from server.refusal import Redirect, Refusal
 from server.storage.base import SeatRecord, Storage, StorageError
@@ -63,20 +65,23 @@ class Lobby:
                  seeds: Callable[[], int] | None = None, clock: Clock | None = None,
                  min_turn_seconds: float = 0.0, hand_over_after: float = 120.0,
                  open_games_per_connection: int = 3, open_games_per_address: int = 10,
+                 computer_games: int = 20, computer_share: float = 0.5,
                  unstarted_expiry: float = 600.0, node: Node | None = None) -> None:
         self.storage = storage
         self.node = node
         """This server as a node of several sharing the store (server/cluster.py); None for a server alone."""
         self.max_games = max_games
         self.finished_games_kept = finished_games_kept
-        self.bot_turn_pause = bot_turn_pause
+        self.computer_time = ComputerTime(computer_share, bot_turn_pause)
+        """Where the server's own players' turns wait theirs, after people's (server/computers.py)."""
         self.catalogue = catalogue if catalogue is not None else Catalogue()
         self.min_turn_seconds = min_turn_seconds
         self.hand_over_after = hand_over_after
         self.open_games_per_connection = open_games_per_connection
         self.open_games_per_address = open_games_per_address
+        self.computer_games = computer_games
         self._creators: dict[str, tuple[int, str]] = {}
-        """Who created each game still in its lobby: (connection, address)."""
+        """Who created each game not yet over: (connection, address)."""
         self.unstarted_expiry = unstarted_expiry
         """How long an unstarted game may go without a player in it before it is closed (0: for ever)."""
         self._seeds = seeds or (lambda: secrets.randbits(63))
@@ -133,7 +138,7 @@ class Lobby:
             settled.append(match)
         for match in settled:
             if match.settings.bots or match.table.handed_over:
-                self.bots += await reseat_bots(match, self.get, self.bot_turn_pause)
+                self.bots += await reseat_bots(match, self.get, self.computer_time)
             self._watch_unstarted(match)
         return sum(not match.finished for match in settled)
 
@@ -193,7 +198,7 @@ class Lobby:
         if match.unsettled:
             await match.settle()
         if match.settings.bots or match.table.handed_over:
-            self.bots += await reseat_bots(match, self.get, self.bot_turn_pause)
+            self.bots += await reseat_bots(match, self.get, self.computer_time)
         match.rearm()
         self._watch_unstarted(match)
         return match
@@ -315,9 +320,10 @@ class Lobby:
     async def create(self, settings: GameSettings, upload: MapUpload | None = None,
                      creator: Subscriber | None = None) -> Match:
         await self._let_go_of_finished()
-        origin = self._check_creator(creator)
+        self._check_creator(creator, settings)  # at once, before the settings and the map are read
         settings, game_map = await self.checked(settings, upload)
         async with self._creating:
+            origin = self._check_creator(creator, settings)  # again: others may have created games meanwhile
             game_id = await self._new_id()
             try:
                 match = await Match.create(game_id, settings, game_map, self.storage, self._seeds(),
@@ -331,7 +337,7 @@ class Lobby:
                 self._creators[match.game_id] = origin
         logger.info("game %s created: %s on %s, %d players%s", match.game_id, match.ruleset.title, game_map.name,
                     settings.players, f", {settings.turn_seconds:g} s per turn" if settings.turn_seconds else "")
-        self.bots += await seat_bots(match, self.get, self.bot_turn_pause)
+        self.bots += await seat_bots(match, self.get, self.computer_time)
         self._watch_unstarted(match)
         await self._announce(match)
         return match
@@ -347,21 +353,43 @@ class Lobby:
         except (StorageError, OSError) as exc:
             logger.warning("game %s: other nodes could not be told of it: %s", match.game_id, exc)
 
-    def _check_creator(self, creator: Subscriber | None) -> tuple[int, str] | None:
-        """Refuse a connection (or an address) that has created too many games that have not started."""
+    def _check_creator(self, creator: Subscriber | None, settings: GameSettings) -> tuple[int, str] | None:
+        """Refuse a connection (or an address) that holds too many games no player is in yet or any more: those
+        waiting for players, and those the server's computers play alone, which play on by themselves (a client
+        asked for hundreds, and took a whole core). And refuse a game of computers alone past the server's
+        number of them, whoever asks."""
+        alone = settings.bots >= settings.players
+        if alone and sum(1 for m in self.matches.values() if self._of_computers(m)) >= self.computer_games:
+            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"this server already plays {self.computer_games} games of "
+                                                    "computers alone: join one, or create a game with a seat for "
+                                                    "a player", field="settings.bots")
         if creator is None:
             return None
-        origin = (id(creator), str(getattr(creator, "address", "?")))
-        for game_id in [g for g, m in self.matches.items() if m.started or m.finished]:
+        origin = (id(creator), address_of(str(getattr(creator, "address", "?"))))
+        for game_id in [g for g, m in self.matches.items() if m.finished]:
             self._creators.pop(game_id, None)
-        held = [o for g, o in self._creators.items() if g in self.matches]
+        held = [o for g, o in self._creators.items() if g in self.matches and self._holds(self.matches[g])]
+        what = "games waiting for players or played by computers alone"
         if sum(1 for o in held if o[0] == origin[0]) >= self.open_games_per_connection:
-            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"you already have {self.open_games_per_connection} games "
-                                                    "waiting for players: fill or leave one before creating another")
+            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"you already have {self.open_games_per_connection} {what}: "
+                                                    "fill, leave or finish one before creating another")
         if sum(1 for o in held if o[1] == origin[1]) >= self.open_games_per_address:
-            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"your computer already has {self.open_games_per_address} games "
-                                                    "waiting for players")
+            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"your computer already has {self.open_games_per_address} "
+                                                    f"{what}")
         return origin
+
+    @staticmethod
+    def _of_computers(match: Match) -> bool:
+        """A game the server's computers play alone, or will once its computers are seated (they are seated just
+        after it is made)."""
+        settings = match.settings
+        return match.computers_alone or (not match.started and settings.bots >= settings.players)
+
+    @staticmethod
+    def _holds(match: Match) -> bool:
+        """Whether a game counts against its creator: it waits for players, or the server's computers play it
+        alone."""
+        return not match.started or match.computers_alone
 
     async def _rematch(self, old: Match, seats: list[SeatRecord]) -> Match:
         """R27: the same settings and map, the players who asked in the same seats, each keeping their seat token."""
@@ -511,7 +539,7 @@ class Lobby:
         match = await self.find(game_id)
         handed = await match.vote_hand_over(sub, player, self.hand_over_after, ref)
         if handed is not None:
-            self.bots += await seat_substitute(match, handed, self.get, self.bot_turn_pause)
+            self.bots += await seat_substitute(match, handed, self.get, self.computer_time)
 
     async def chat(self, sub: Subscriber, game_id: str | None, text: str, to: str | None, name: str | None,
                    ref: str | None) -> None:
@@ -543,6 +571,7 @@ class Lobby:
         await asyncio.gather(*self._tasks.cancel(), return_exceptions=True)
         for bot in self.bots:
             await bot.close()
+        self.computer_time.close()
         for match in list(self.matches.values()):
             await match.close()
         if self.node is not None:

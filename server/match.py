@@ -38,6 +38,7 @@ from server.storage.base import (
 )
 from server.tasks import BackgroundTasks
 from server.updates import KeptViews, UpdateFrames
+from shared.game import turns
 from shared.game.errors import Refused
 from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet, Status
@@ -241,6 +242,23 @@ class Match:
 
     def status(self) -> Status | None:
         return self.table.status
+
+    def awaits(self, player: str) -> bool:
+        """Whether the game waits for `player` now, as its summary's seat would say (without making the summary:
+        a computer asks before each of its orders)."""
+        game = self.table.game
+        return game is not None and player in turns.awaiting(self.ruleset, game)
+
+    @property
+    def computers_alone(self) -> bool:
+        """A game in play whose every player still in is the server's computer (its own, or one a seat was handed
+        to): it plays on by itself, for as long as it lasts."""
+        status = self.table.status
+        if status is None or status.finished:
+            return False
+        out = set(status.eliminated)
+        return all(seat.name in self.server_seats or seat.name in self.table.handed_over
+                   for seat in self.table.seats if seat.name not in out)
 
     def computers(self) -> set[str]:
         """The seats the server's own players hold."""
