@@ -1,4 +1,4 @@
-"""The attacks of issue 19 against a real server on 127.0.0.1, and what each cost the server.
+"""The attacks of issues 19 and 27 against a real server on 127.0.0.1, and what each cost the server.
 
 Run by hand: `python bench/attack.py [--only NAME] [--source DIR]`. Each attack starts a server process
 (`python -m server` from --source, this checkout by default, so the same attacks can be run against an older
@@ -33,7 +33,6 @@ from websockets.exceptions import ConnectionClosed
 
 from bench.map_attack import SHAPES
 from shared.protocol.codes import PROTOCOL_VERSION
-from tests.attack_support import in_a_process
 from tests.security_support import RawClient, client_frame
 from tests.server_support import Client
 
@@ -580,106 +579,6 @@ async def backup_while_playing(source: Path, folder: Path, games: int = 200) -> 
     return row
 
 
-class Latency:
-    """A bystander's requests, one every `every` seconds, each timed from its sending to its answer; and new
-    connections, one a second, each timed from its opening to its welcome."""
-
-    def __init__(self, port: int, bystanders: Bystanders, every: float = 0.05) -> None:
-        self.port = port
-        self.bystanders = bystanders
-        self.every = every
-        self.requests: list[float] = []
-        self.connections: list[float] = []
-        self.unanswered = 0
-        self._tasks: list[asyncio.Task[None]] = []
-
-    def start(self) -> Latency:
-        loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._ask()), loop.create_task(self._connect())]
-        return self
-
-    async def _ask(self) -> None:
-        client, game_id = self.bystanders.clients[0], self.bystanders.game_id
-        number = 0
-        while True:
-            number += 1
-            ref = f"lat-{number}"
-            asked = time.monotonic()
-            await client.send(type="list_orders", game_id=game_id, ref=ref)
-            try:
-                await client.wait_for(lambda m, ref=ref: m.get("ref") == ref, timeout=30, from_start=True)
-                self.requests.append(time.monotonic() - asked)
-            except AssertionError:
-                self.unanswered += 1
-            await asyncio.sleep(max(0.0, self.every - (time.monotonic() - asked)))
-
-    async def _connect(self) -> None:
-        while True:
-            opened = time.monotonic()
-            try:
-                client = await asyncio.wait_for(Client.connect(self.port), 30)
-                self.connections.append(time.monotonic() - opened)
-                await client.close()
-            except (TimeoutError, OSError, AssertionError):
-                self.unanswered += 1
-            await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - opened)))
-
-    async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    def text(self) -> str:
-        def spread(times: list[float]) -> str:
-            if not times:
-                return "none"
-            ordered = sorted(times)
-            p50, p99 = ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-            return f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, worst {ordered[-1] * 1000:.0f} ms"
-
-        lost = f"; {self.unanswered} unanswered" if self.unanswered else ""
-        return (f"a request ({len(self.requests)}): {spread(self.requests)}; a new connection "
-                f"({len(self.connections)}): {spread(self.connections)}{lost}")
-
-
-async def computer_games(source: Path, folder: Path, seconds: float = 100.0, addresses: int = 1) -> Row:
-    """Games whose every seat is the server's own player, asked for as in issue 27: one connection sending a
-    create_game every 12 ms, whatever the answers (from each of `addresses` loopback addresses), from a process of
-    its own (tests/attack_support.py); bystanders play on, their requests and new connections timed here."""
-    where = "one connection" if addresses == 1 else f"{addresses} addresses, one connection each"
-    row = Row(f"exhaustion: games of computers alone, a create_game every 12 ms from {where}")
-    server = await ServerProcess(source, folder / "data").start()
-    bystanders = await Bystanders(server.port).start()
-    latency = Latency(server.port, bystanders).start()
-    cpu, started = server.cpu(), time.monotonic()
-    made = await in_a_process(server.port, addresses, seconds)
-    used = server.cpu() - cpu
-    during = server.rss()
-    await latency.stop()
-    row.seconds = time.monotonic() - started
-    row.tries = made["tries"]
-    row.refused = sum(made["refused"].values())
-    row.changes = f"{made['created']} games of computers alone created"
-    row.disturbed = latency.text()
-    await bystanders.close()
-    await server.stop()
-    row.crashes = server.crashes()
-    row.memory = f"peak {mib(server.peak)}, {mib(during)} at the end"
-    row.notes.append(f"server CPU {used / row.seconds * 100:.0f} % of one core; refusals: "
-                     + (", ".join(f"{count} {code}" for code, count in sorted(made["refused"].items())) or "none"))
-    if made["closed"]:
-        closed = made["closed"]
-        row.notes.append(f"{len(closed)} attacking connections closed by the server ({', '.join(closed[:3])}"
-                         + (", ..." if len(closed) > 3 else "") + "), each followed by another")
-    return row
-
-
-async def computer_games_many(source: Path, folder: Path) -> Row:
-    """The same from 20 addresses at once, past every per-address limit: what the server plays is then bounded by
-    its own number of games of computers alone."""
-    return await computer_games(source, folder, addresses=20)
-
-
 ATTACKS: dict[str, Callable[[Path, Path], Awaitable[Row]]] = {
     "slow": slow_readers,
     "maps": crafted_maps,
@@ -692,12 +591,13 @@ ATTACKS: dict[str, Callable[[Path, Path], Awaitable[Row]]] = {
     "read-only": read_only_store,
     "deleted": deleted_store,
     "backup": backup_while_playing,
-    "computers": computer_games,
-    "computers-many": computer_games_many,
 }
 
 
 async def main() -> None:
+    from bench.attack_word import WORD_ATTACKS  # they use this module's servers and bystanders
+
+    ATTACKS.update(WORD_ATTACKS)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", default="", help="a comma-separated list of: " + ", ".join(ATTACKS))
     parser.add_argument("--source", type=Path, default=ROOT, help="the checkout whose server is attacked")

@@ -10,6 +10,7 @@ another takes its place whenever the server closes it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import time
@@ -50,13 +51,14 @@ async def ask_for_computer_games(port: int, addresses: int, seconds: float,
             await ws.recv()
 
             async def read() -> None:
-                async for frame in ws:
-                    heard(address)
-                    reply = json.loads(frame)
-                    if reply.get("type") == "game_created":
-                        made["created"] += 1
-                    elif reply.get("type") == "error":
-                        made["refused"][reply["code"]] = made["refused"].get(reply["code"], 0) + 1
+                with contextlib.suppress(ConnectionClosed):  # closed by the server: `closed` says how
+                    async for frame in ws:
+                        heard(address)
+                        reply = json.loads(frame)
+                        if reply.get("type") == "game_created":
+                            made["created"] += 1
+                        elif reply.get("type") == "error":
+                            made["refused"][reply["code"]] = made["refused"].get(reply["code"], 0) + 1
 
             reader = asyncio.get_running_loop().create_task(read())
             while time.monotonic() < end and not reader.done():
