@@ -36,7 +36,7 @@ from shared.game.presentation import Context, wrap
 from shared.protocol import messages as msg
 from shared.protocol import wording
 from shared.protocol.codes import ErrorCode
-from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, PlayerName
+from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, GameSummary, PlayerName
 from shared.rulesets import RULESETS
 
 _NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
@@ -805,6 +805,10 @@ class ClientApp:
         if error.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) and self.tracker is not None \
                 and self.tracker.game_id == error.game_id:
             self.tracker = None
+
+    def on_listed(self, game: GameSummary) -> None:
+        if self.tracker is None:  # in the lobby: a new game to join
+            self.show(f"New game: {render.game_line(game)}", "class:hint")
 
     def on_seated(self, followed: Followed, previous: Followed | None) -> None:
         self.show(f"The rematch begins: game {followed.game_id}, you play as {followed.player}.", "class:win")

@@ -168,19 +168,23 @@ def games_table(games: Sequence[GameSummary]) -> FormattedText:
     if not games:
         return FormattedText([("class:muted", "No games yet: create one, e.g. create seed 3\n")])
     out: Fragments = [("class:title", "Games:"), ("", "\n")]
-    for game in games:
-        seated = ", ".join(s.name for s in game.seats) or "nobody yet"
-        if game.status is GameStatus.LOBBY:
-            state = f"{game.free} of {game.settings.players} seats free"
-        elif game.status is GameStatus.FINISHED:
-            state = f"finished, {game.winner} won" if game.winner else "finished, a draw" if game.draw else "finished"
-        else:
-            state = f"{game.phase}, turn {game.turn}"
-        extras = settings_notes(game)
-        extra = f" [{'; '.join(extras)}]" if extras else ""
-        out.append(("", f"  {game.game_id:<12} {game.ruleset_title or game.settings.ruleset} on {game.map_name} "
-                        f"({game.territories} territories){extra}: {state}; players: {seated}\n"))
+    out += [("", f"  {game_line(game)}\n") for game in games]
     return FormattedText(out)
+
+
+def game_line(game: GameSummary) -> str:
+    """One game of the lobby: its id, rule set and map, what changes it, where it stands and who plays."""
+    seated = ", ".join(s.name for s in game.seats) or "nobody yet"
+    if game.status is GameStatus.LOBBY:
+        state = f"{game.free} of {game.settings.players} seats free"
+    elif game.status is GameStatus.FINISHED:
+        state = f"finished, {game.winner} won" if game.winner else "finished, a draw" if game.draw else "finished"
+    else:
+        state = f"{game.phase}, turn {game.turn}"
+    extras = settings_notes(game)
+    extra = f" [{'; '.join(extras)}]" if extras else ""
+    return (f"{game.game_id:<12} {game.ruleset_title or game.settings.ruleset} on {game.map_name} "
+            f"({game.territories} territories){extra}: {state}; players: {seated}")
 
 
 def settings_notes(game: GameSummary) -> list[str]:

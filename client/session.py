@@ -207,6 +207,10 @@ class Listener(Protocol):
 
     def on_link(self, state: LinkState, detail: str) -> None: ...
 
+    def on_listed(self, game: GameSummary) -> None:
+        """A game was created on the server (on any of its nodes), after the lobby was last listed."""
+        ...
+
     def on_shutdown(self, message: str) -> None: ...
 
     async def on_reconnected(self, resumed: bool) -> None: ...
@@ -257,7 +261,8 @@ class Session:
     # ---- the lobby -------------------------------------------------------------------------------------------------
 
     async def list_games(self, offset: int = 0, limit: int = 50) -> msg.ServerMessage:
-        reply = await self.request(msg.ListGames(offset=offset, limit=limit))
+        """A page of the lobby; from then on the server tells of every game created (listener.on_listed)."""
+        reply = await self.request(msg.ListGames(offset=offset, limit=limit, watch=True))
         if isinstance(reply, msg.Games):
             self.games, self.total_games = reply.games, reply.total
         return reply
@@ -425,6 +430,10 @@ class Session:
                 if message.code == ErrorCode.NO_SUCH_GAME and gone.player is not None:  # closed before it started
                     self.store.forget(self.seat_server, message.game_id, gone.player)
             self.listener.on_notice(message)
+        elif isinstance(message, msg.GameListed):
+            if all(g.game_id != message.game.game_id for g in self.games):
+                self.games = [message.game, *self.games]
+                self.listener.on_listed(message.game)
         elif isinstance(message, msg.ShuttingDown):
             self.listener.on_shutdown(message.message)
         elif isinstance(message, msg.LobbyChat):

@@ -62,3 +62,13 @@ async def test_the_text_client_joins_through_another_node_and_takes_its_seat_bac
             assert game_id in b.lobby.matches
             shown = await bea.type("orders")
             assert "Refused" not in shown and "Not connected" not in shown
+
+
+async def test_the_text_client_in_the_lobby_is_told_of_a_game_created_on_another_node(postgres_dsn: str) -> None:
+    async with nodes(postgres_dsn, 2) as (a, b), driven(url(b), name="Bea") as bea:
+        await bea.type("games")
+        ann = await Client.connect(a)
+        game_id = await create_game(ann, players=2)
+        shown = await bea.expect("New game: ")
+        shown = await bea.expect("seats free")
+        assert game_id in shown and "RISC on Seed example" in shown

@@ -87,7 +87,7 @@ export class LobbyScreen {
   }
 
   async refresh() {
-    const reply = await this.link.request({ type: "list_games", offset: this.offset, limit: PAGE });
+    const reply = await this.link.request({ type: "list_games", offset: this.offset, limit: PAGE, watch: true });
     if (reply.type !== "games") {
       this.note(reply.message);
       return;
