@@ -140,8 +140,14 @@ class Lobby:
 
     async def find_typed(self, typed: str) -> Match:
         """The game a person named to join or watch: its id, or the start of it when no other game this server
-        holds starts so (server/game_ids.py)."""
-        return await self.find(unique_game(typed, self.matches))
+        holds starts so (server/game_ids.py); on a node of several, any game of the store."""
+        ids: set[str] = set(self.matches)
+        if self.node is not None and isinstance(self.storage, PostgresStorage) and typed not in ids:
+            try:
+                ids.update(await self.storage.ids_starting(typed))
+            except StorageError as exc:
+                raise Refusal(ErrorCode.STORAGE_FAILED, f"the game list cannot be read right now ({exc})") from None
+        return await self.find(unique_game(typed, ids))
 
     async def find(self, game_id: str) -> Match:
         """The game a request is about: one this server plays, or (on a node of several) one it takes over from the
