@@ -6,7 +6,7 @@
 // to the computer (hand_over); under fog of war a spectator or a player who is out may ask to see with a player's
 // eyes (watch_game with follow), which the rule set allows or refuses.
 
-import { Board } from "./board.js";
+import { Board, markLegend } from "./board.js";
 import { statisticsCharts } from "./chart.js";
 import { byId, h, put } from "./dom.js";
 import { GameLog } from "./log.js";
@@ -82,7 +82,7 @@ export class GameScreen {
     this.entry.orders = [];
     this.entry.picked = [];
     this.entry.enabled = false;
-    put(byId("board"));
+    this.board.clear();
     put(byId("legend"));
     put(byId("extras"));
     put(byId("roll"));
@@ -537,7 +537,12 @@ export class GameScreen {
   }
 
   renderLegend() {
-    if (!this.map || !(this.map.continents || []).length) return;
+    if (!this.map) return;
+    const marks = [h("h3", {}, "Marks of the last turn"), markLegend()];
+    if (!(this.map.continents || []).length) {
+      put(byId("legend"), ...marks);
+      return;
+    }
     const owners = this.view ? this.view.territories : {};
     const members = new Map();
     for (const t of this.map.territories) {
@@ -555,7 +560,7 @@ export class GameScreen {
       return h("li", { "data-continent": continent.name, "data-holder": holder || "" }, swatch, " ", continent.name,
         bonus !== null && bonus !== undefined ? ` (+${bonus})` : "", holder ? ` — held by ${holder}` : "");
     });
-    put(byId("legend"), h("h3", {}, "Continents"), h("ul", {}, items));
+    put(byId("legend"), h("h3", {}, "Continents"), h("ul", {}, items), ...marks);
   }
 
   renderResult() {

@@ -90,6 +90,18 @@ export default {
       : o.kind === "reinforce" ? -REINFORCEMENT : 0), 0);
     return { ...view, your_orders: list, pool_left: view.pool_left + takes(view.your_orders) - takes(list) };
   },
+  /** What the turn asks of the player now: the whole pool deployed (W4: a commit needs it), then advances, airlifts
+   * and cards. */
+  prompt(view, ctx) {
+    if (!ctx.acting) return "";
+    const cards = Object.values(view.hand || {}).some((n) => n > 0) ? ", play a card" : "";
+    if (view.pool_left > 0) {
+      return `Deploy your ${view.pool_left} units: pick one of your territories (the whole pool is deployed before ` +
+        "you are done).";
+    }
+    return `Pick one of your territories, then a neighbour to advance to or attack${cards}; "Done with this turn" ` +
+      "when ready.";
+  },
   history(view) {
     if (!view.statistics) return null;
     return view.statistics.map((turn) => ({
