@@ -15,6 +15,7 @@ from server.clock import Clock, LoopClock, Timer
 from server.codec import map_from_dict
 from server.match import Match, Subscriber
 from server.refusal import Refusal
+from server.replays import Replays
 from server.storage.base import SeatRecord, Storage
 from server.tasks import BackgroundTasks
 from shared.game.ruleset import AnyRuleSet
@@ -72,6 +73,8 @@ class Lobby:
         self.bots: list[ServerBot] = []
         self._idle_timers: dict[str, Timer] = {}
         self._tasks = BackgroundTasks()
+        self.replays = Replays(storage)
+        """Finished games told again (statistics, replays), from the store."""
 
     async def restore(self) -> int:
         """Bring back every unfinished game the store holds, read in one pass; returns how many.

@@ -17,7 +17,7 @@ from shared.rulesets import RULESETS
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 SERVER_TYPES = ("welcome", "error", "games", "maps", "rulesets", "game_created", "joined", "resumed", "watching",
                 "left", "order_accepted", "order_withdrawn", "orders", "legal", "commit_accepted", "rematch_pending",
-                "hand_over_pending", "game_map", "update", "shutting_down")
+                "hand_over_pending", "game_map", "update", "statistics", "replay", "replayed_turn", "shutting_down")
 
 
 def test_risc_protocol_schema_prints_both_directions_and_every_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,7 +64,8 @@ def test_every_frame_of_the_worked_example_fits_the_schema() -> None:
     # The example shows most of the protocol: every client request but spectating, and the common replies.
     assert set(CLIENT_TYPES) - seen <= {"leave_game", "watch_game"}
     assert {"welcome", "error", "games", "game_created", "joined", "resumed", "order_accepted", "order_withdrawn",
-            "orders", "commit_accepted", "rematch_pending", "update", "shutting_down"} <= seen
+            "orders", "commit_accepted", "rematch_pending", "update", "statistics", "replay", "replayed_turn",
+            "shutting_down"} <= seen
 
 
 def test_every_message_type_is_documented() -> None:
