@@ -92,6 +92,9 @@ class ClientApp:
         self._held: list[tuple[Followed, list[Any], msg.Update]] = []
         self._seen: dict[str, int] = {}
         """The last log entry remembered in the seat store, by game."""
+        self._ended: set[str] = set()
+        """Games whose end was told with their statistics."""
+        self._background: set[asyncio.Task[None]] = set()
         """Updates that came while a command was being answered: shown after its answer, so that nothing printed
         is older than what it follows (the answer to a commit before the turn it resolved)."""
 
@@ -634,7 +637,8 @@ class ClientApp:
             return
         f = t.followed
         if isinstance(command, cmd.History):
-            self.show(render.history_table(t.history, f.players(), t.palette()))
+            self.show(render.statistics_table(t.statistics, t.palette()) if t.statistics is not None
+                      else render.history_table(t.history, f.players(), t.palette()))
         elif isinstance(command, cmd.Report):
             heading, told = t.report()
             if not told or t.presentation is None:
@@ -718,6 +722,19 @@ class ClientApp:
         if t is not None and t.followed is followed:
             self.show(t.apply(entries, update))
             self._remember_seen(followed)
+            if t.finished and t.game_id not in self._ended:
+                self._ended.add(t.game_id)
+                task = asyncio.get_running_loop().create_task(self._tell_the_end(t))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+
+    async def _tell_the_end(self, t: Tracker) -> None:
+        """Once a game is over: its statistics, asked of the server, then what a player may do now."""
+        try:
+            reply = await self.session.statistics(t.game_id)
+        except ConnectionLost:
+            reply = None
+        self.show(t.the_end(reply.statistics if isinstance(reply, msg.Statistics) else None))
 
     def _remember_seen(self, only: Followed | None = None) -> None:
         """How far each seat's player has seen its game, kept as it is shown: a terminal closed under the client
