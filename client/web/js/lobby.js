@@ -1,6 +1,6 @@
-// The lobby: the server's games a page at a time (join, watch, or return to a seat kept in this browser), and a
-// new game's form: the rules with their options, a map of the server's or a file, players, computer players and a
-// time limit.
+// The lobby: the server's games a page at a time (join, watch, return to a seat kept in this browser, or replay a
+// finished game, listed or by its id), and a new game's form: the rules with their options, a map of the server's
+// or a file, players, computer players and a time limit.
 
 import { byId, h, put } from "./dom.js";
 import { optionsForm } from "./schema-form.js";
@@ -10,7 +10,7 @@ const PAGE = 15;
 const MAX_UPLOAD = 30000;
 
 export class LobbyScreen {
-  /** app: { link, join(gameId, name, group), watch(gameId), play(gameId, player) }. */
+  /** app: { link, join(gameId, name, group), watch(gameId), play(gameId, player), showReplay(gameId, sight) }. */
   constructor(app) {
     this.app = app;
     this.link = app.link;
@@ -25,6 +25,11 @@ export class LobbyScreen {
     byId("older").addEventListener("click", () => { this.offset += PAGE; this.refresh(); });
     byId("ruleset").addEventListener("change", () => this.chooseRuleset());
     byId("create").addEventListener("submit", (event) => { event.preventDefault(); this.create(); });
+    byId("replay-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const gameId = byId("replay-id").value.trim();
+      if (gameId) this.app.showReplay(gameId, null);
+    });
   }
 
   note(text) {
@@ -108,6 +113,10 @@ export class LobbyScreen {
     }
     actions.append(h("button", { type: "button", class: "small", "data-watch": game.game_id,
       onclick: () => this.app.watch(game.game_id) }, "Watch"));
+    if (game.status === "finished") {
+      actions.append(h("button", { type: "button", class: "small", "data-replay": game.game_id,
+        onclick: () => this.app.showReplay(game.game_id, null) }, "Replay"));
+    }
     return h("tr", { "data-game-id": game.game_id, "data-status": game.status },
       h("td", {}, game.game_id), h("td", {}, game.ruleset_title || game.settings.ruleset), h("td", {}, game.map_name),
       h("td", {}, `${game.seats.length}/${game.settings.players}`, names ? h("small", {}, ` ${names}`) : null),

@@ -160,10 +160,6 @@ export const generic = {
   continentBonus(view, continent) {
     return view && view.continents && view.continents[continent.name] ? view.continents[continent.name].bonus : null;
   },
-  /** The game's statistics over time when the view holds them (else the page's own samples are drawn). */
-  history() {
-    return null;
-  },
   /** A word for the game's phase label. */
   phase(label) {
     return label;

@@ -1,5 +1,5 @@
 // Warzone: how its orders and the turn's report read, the board's marks, the player's hand and pool, everyone's
-// income and cards, the continents with their holders, and the statistics the game keeps turn by turn.
+// income and cards, the continents with their holders, and what to do now.
 
 import { h } from "../dom.js";
 import { generic, table, worded } from "./generic.js";
@@ -101,14 +101,6 @@ export default {
     }
     return `Pick one of your territories, then a neighbour to advance to or attack${cards}; "Done with this turn" ` +
       "when ready.";
-  },
-  history(view) {
-    if (!view.statistics) return null;
-    return view.statistics.map((turn) => ({
-      turn: turn.turn,
-      players: Object.fromEntries(Object.entries(turn.players)
-        .map(([name, p]) => [name, { territories: p.territories, units: p.units }])),
-    }));
   },
   continentHolder(view, name) {
     return view.continents && view.continents[name] ? view.continents[name].holder || null : null;
