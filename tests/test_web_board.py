@@ -18,7 +18,7 @@ import pytest_asyncio
 
 from tests.map_editor_support import SHARED_MAPS
 from tests.server_support import Client, create_game, join
-from tests.web_support import browser_or_skip, launched, page_url, watched_pages, web_server
+from tests.web_support import borders_lit, browser_or_skip, launched, page_url, watched_pages, web_server
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -230,7 +230,7 @@ async def test_zoom_pan_and_search_on_bigeurope(browser: Any, tmp_path: Path) ->
         neighbours = set(ways["pol3"]) | {name for name, to in ways.items() if "pol3" in to}
         assert set(await page.eval_on_selector_all("g[data-neighbour]", "els => els.map(e => e.dataset.territory)")) \
             == neighbours
-        assert await page.locator("line.border.lit").count() == len(neighbours)
+        assert await borders_lit(page) == len(neighbours)
         assert await page.get_attribute("[data-label-for=pol3]", "data-label") == "full"
         assert (await page.evaluate(OVERLAPS))["problems"] == []
 

@@ -16,6 +16,7 @@ import pytest_asyncio
 
 from tests.server_support import Client, create_game, join
 from tests.web_support import (
+    borders_drawn,
     browser_or_skip,
     create_in_lobby,
     launched,
@@ -60,7 +61,7 @@ async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Pa
         await page.wait_for_selector("#game[data-status=playing][data-you=Alice]")
         board = await territories(page)
         assert len(board) == 8
-        assert await page.locator("line.border").count() == 13
+        assert await borders_drawn(page) == 13
 
         await place_everything(page, "Alice")
         await page.wait_for_selector("#game[data-phase=orders]")

@@ -23,6 +23,7 @@ from shared.rulesets.risc.fog import sight
 from tests.server_support import Client, create_game, join
 from tests.web_support import (
     Watch,
+    borders_drawn,
     browser_or_skip,
     create_in_lobby,
     front,
@@ -181,7 +182,7 @@ async def test_the_grid_game_is_drawn_as_its_grid_and_played_by_pointing(browser
         box = {name: await page.locator(f"g[data-territory='{name}']").bounding_box() for name in ("2,2", "2,3", "3,2")}
         assert box["2,3"]["x"] > box["2,2"]["x"] and abs(box["2,3"]["y"] - box["2,2"]["y"]) < 1
         assert box["3,2"]["y"] > box["2,2"]["y"] and abs(box["3,2"]["x"] - box["2,2"]["x"]) < 1
-        assert await page.locator("line.border").count() == 40
+        assert await borders_drawn(page) == 40
 
         # Deployment: the first seats (the computer players, A and B) deploy first; Ann (C) one troop.
         await page.wait_for_selector("#game[data-phase=deployment][data-active=Ann]")

@@ -46,6 +46,32 @@ function shownSize(svg, width, box) {
   return [width, Math.min(most, (width * box[3]) / box[2])];
 }
 
+/** Text made safe to write into markup, in an attribute or between tags. */
+function escaped(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** One territory's group as markup: its title, its ring (the continent's tint), its body, its units and its owner's
+ * letter (and in a grid, its cell's name). The badge, the note and the fog's hatching are made when first needed. */
+function territoryMarkup(p, own, cells, tint) {
+  const n = (v) => v.toFixed(2);
+  const shape = (cls, grow, fill) => (cells
+    ? `<rect class="${cls}" x="${n(-own * grow)}" y="${n(-own * grow)}" width="${n(2 * own * grow)}" `
+      + `height="${n(2 * own * grow)}" rx="${n(own * 0.12)}" fill="${fill}"/>`
+    : `<circle class="${cls}" r="${n(own * grow)}" fill="${fill}"/>`);
+  const name = escaped(p.name);
+  return `<g class="territory" transform="translate(${n(p.x)} ${n(p.y)})" tabindex="0" role="button" `
+    + `data-territory="${name}" data-owner="" data-units="0" data-fog="clear" `
+    + `data-continent="${escaped(p.continent || "")}" data-size="${p.size}" aria-label="${name}">`
+    + `<title>${name}</title>${shape("ring", cells ? 1.08 : RING, tint)}${shape("body", 1, NEUTRAL)}`
+    + `<text class="units" y="${n(own * 0.3)}" font-size="${n(own * 0.85)}">0</text>`
+    + `<text class="letter" x="${n(own * (cells ? 0.62 : 0.78))}" y="${n(-own * (cells ? 0.5 : 0.62))}" `
+    + `font-size="${n(own * 0.5)}"></text>`
+    + (cells ? `<text class="name cell-name" x="${n(-own * 0.85)}" y="${n(-own * 0.62)}" `
+      + `font-size="${n(own * 0.3)}">${name}</text>` : "")
+    + "</g>";
+}
+
 /** A territory's circle may take this share of the way to its nearest neighbour (both rings then stay apart). */
 const ROOM = 0.4;
 /** The ring of the continent's tint around a territory, as a multiple of the territory's radius. */
@@ -76,7 +102,6 @@ export class Board {
     this.picked = [];
     this.targets = [];
     this.near = [];
-    this.lit = [];
     this.found = null;
     this.styles = new Map();
     this.shape = "map";
@@ -144,7 +169,6 @@ export class Board {
     this.picked = [];
     this.targets = [];
     this.near = [];
-    this.lit = [];
     this.found = null;
     this.selectedKey = "";
     const cells = shape === "cells";
@@ -190,70 +214,31 @@ export class Board {
     svg.append(s("defs", {}, arrow, hatch));
 
     if (cells) svg.append(this.axes(points, r));
-    const borders = s("g", { class: "borders" });
-    this.lines = new Map(points.map((p) => [p.name, []]));
-    const done = new Set();
-    for (const [from, targets] of Object.entries(map.borders || {})) {
-      for (const to of targets) {
-        const key = [from, to].sort().join("\u0000");
-        if (done.has(key) || !at.has(from) || !at.has(to)) continue;
-        done.add(key);
-        const back = (map.borders[to] || []).includes(from);
-        const a = at.get(from);
-        const b = at.get(to);
-        const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
-        const ux = (b.x - a.x) / length;
-        const uy = (b.y - a.y) / length;
-        const gap = back ? 0 : r * (RING + 0.03);
-        const line = s("line", {
-          x1: a.x.toFixed(2), y1: a.y.toFixed(2), x2: (b.x - ux * gap).toFixed(2), y2: (b.y - uy * gap).toFixed(2),
-          class: back ? "border" : "border one-way", "marker-end": back ? null : "url(#arrow)",
-          "data-from": from, "data-to": to,
-        });
-        this.lines.get(from).push(line);
-        this.lines.get(to).push(line);
-        borders.append(line);
-      }
-    }
-    svg.append(borders);
+    svg.append(this.drawBorders(map, at, r));
 
     const layer = s("g", { class: "territories" });
     const labels = s("g", { class: "labels", "aria-hidden": "true" });
     this.labelItems = [];
-    for (const p of points) {
-      let own = sized ? r * (0.88 + 0.08 * Math.min(p.size, 4)) : r;
+    // hundreds of territories: written as markup and read by the browser at once, rather than element by element
+    const sizes = points.map((p) => {
+      const own = sized ? r * (0.88 + 0.08 * Math.min(p.size, 4)) : r;
       // never so large that two rings meet: crowded territories are drawn smaller
-      if (!cells && nearest.has(p.name)) own = Math.min(own, (ROOM * nearest.get(p.name)) / RING);
-      const make = this.shapeOf(own);
-      const body = make("body", 1, NEUTRAL);
-      const units = s("text", { class: "units", y: (own * 0.3).toFixed(2), "font-size": (own * 0.85).toFixed(2) }, "0");
-      const letter = s("text", {
-        class: "letter", x: (own * (cells ? 0.62 : 0.78)).toFixed(2), y: (-own * (cells ? 0.5 : 0.62)).toFixed(2),
-        "font-size": (own * 0.5).toFixed(2),
-      }, "");
-      const title = s("title", {}, p.name);
-      let label;
-      if (cells) {
-        label = s("text", { class: "name cell-name", x: (-own * 0.85).toFixed(2), y: (-own * 0.62).toFixed(2),
-          "font-size": (own * 0.3).toFixed(2) }, p.name);
-      } else {
-        label = s("text", { class: "name", "data-label-for": p.name, "data-label": "full" }, p.name);
-        labels.append(label);
-        this.labelItems.push({ name: p.name, x: p.x, y: p.y, r: own * RING, label, text: p.name });
-      }
-      const node = s("g", {
-        class: "territory", transform: `translate(${p.x.toFixed(2)} ${p.y.toFixed(2)})`, tabindex: "0",
-        role: "button", "data-territory": p.name, "data-owner": "", "data-units": "0", "data-fog": "clear",
-        "data-continent": p.continent || "", "data-size": String(p.size), "aria-label": p.name,
-      },
-      title,
-      cells ? make("ring", 1.08, "#eee")
-        : s("circle", { class: "ring", r: (own * RING).toFixed(2), fill: tints.get(p.continent) || "#eee" }),
-      body, units, letter, cells ? label : null);
-      this.nodes.set(p.name, { node, body, units, letter, haze: null, badge: null, note: null, title, label,
-        continent: p.continent, r: own, x: p.x, y: p.y });
-      layer.append(node);
+      return !cells && nearest.has(p.name) ? Math.min(own, (ROOM * nearest.get(p.name)) / RING) : own;
+    });
+    layer.innerHTML = points.map((p, i) => territoryMarkup(p, sizes[i], cells,
+      cells ? "#eee" : tints.get(p.continent) || "#eee")).join("");
+    if (!cells) {
+      labels.innerHTML = points.map((p) => `<text class="name" data-label-for="${escaped(p.name)}" data-label="full">`
+        + `${escaped(p.name)}</text>`).join("");
     }
+    points.forEach((p, i) => {
+      const node = layer.children[i];
+      const [title, , body, units, letter, cellName] = node.children;
+      const label = cells ? cellName : labels.children[i];
+      if (!cells) this.labelItems.push({ name: p.name, x: p.x, y: p.y, r: sizes[i] * RING, label, text: p.name });
+      this.nodes.set(p.name, { node, body, units, letter, haze: null, badge: null, note: null, title, label,
+        continent: p.continent, r: sizes[i], x: p.x, y: p.y });
+    });
     this.listen(layer);
     svg.append(layer);
     this.labelLayer = cells ? null : labels;
@@ -389,6 +374,43 @@ export class Board {
       group.append(s("text", { class: "axis-label", x: (left - r * 1.6).toFixed(2), y: (y + r * 0.18).toFixed(2),
         "font-size": (r * 0.5).toFixed(2), "data-row": String(row) }, String(row)));
     }
+    return group;
+  }
+
+  /**
+   * The borders: every two-way border a segment of one path (a large map has hundreds: one element draws them
+   * all), each one-way border a line of its own with its arrow. `this.ways` keeps each territory's borders (the
+   * neighbour and the segment) for the bold borders of the territory picked.
+   */
+  drawBorders(map, at, r) {
+    const group = s("g", { class: "borders" });
+    this.ways = new Map([...at.keys()].map((name) => [name, []]));
+    const both = [];
+    const done = new Set();
+    for (const [from, targets] of Object.entries(map.borders || {})) {
+      for (const to of targets) {
+        const key = from < to ? `${from}\u0000${to}` : `${to}\u0000${from}`;
+        if (done.has(key) || !at.has(from) || !at.has(to)) continue;
+        done.add(key);
+        const back = (map.borders[to] || []).includes(from);
+        const a = at.get(from);
+        const b = at.get(to);
+        const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+        const gap = back ? 0 : r * (RING + 0.03);
+        const [x2, y2] = [b.x - ((b.x - a.x) / length) * gap, b.y - ((b.y - a.y) / length) * gap];
+        const segment = `M${a.x.toFixed(1)} ${a.y.toFixed(1)}L${x2.toFixed(1)} ${y2.toFixed(1)}`;
+        if (back) both.push(segment);
+        else {
+          group.append(s("line", { x1: a.x.toFixed(2), y1: a.y.toFixed(2), x2: x2.toFixed(2), y2: y2.toFixed(2),
+            class: "border one-way", "marker-end": "url(#arrow)", "data-from": from, "data-to": to }));
+        }
+        this.ways.get(from).push([to, segment]);
+        this.ways.get(to).push([from, segment]);
+      }
+    }
+    group.prepend(s("path", { class: "border", d: both.join(""), "data-count": String(both.length) }));
+    this.litPath = s("path", { class: "border lit", d: "", "data-count": "0" });
+    group.append(this.litPath);
     return group;
   }
 
@@ -546,16 +568,17 @@ export class Board {
       node.removeAttribute("data-target");
       node.removeAttribute("data-neighbour");
     }
-    for (const line of this.lit) line.classList.remove("lit");
     this.picked = picked.map((name) => this.nodes.get(name)?.node).filter(Boolean);
     this.targets = targets.map((name) => this.nodes.get(name)?.node).filter(Boolean);
     this.picked.forEach((node, i) => { node.dataset.picked = String(i + 1); });
     for (const node of this.targets) node.dataset.target = "";
     const first = picked.length ? picked[0] : null;
-    this.lit = first ? this.lines?.get(first) || [] : [];
-    for (const line of this.lit) line.classList.add("lit");
-    const neighbours = new Set(this.lit.map((line) => (line.dataset.from === first ? line.dataset.to : line.dataset.from)));
-    this.near = [...neighbours].map((name) => this.nodes.get(name)?.node).filter(Boolean);
+    const ways = first ? this.ways?.get(first) || [] : [];
+    if (this.litPath) {
+      this.litPath.setAttribute("d", ways.map(([, segment]) => segment).join(""));
+      this.litPath.dataset.count = String(ways.length);
+    }
+    this.near = ways.map(([name]) => this.nodes.get(name)?.node).filter(Boolean);
     for (const node of this.near) node.dataset.neighbour = "";
     const key = [...this.picked, ...this.targets, ...this.near].map((node) => node.dataset.territory).join("\u0000");
     if (key !== this.selectedKey) {

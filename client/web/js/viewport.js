@@ -182,8 +182,11 @@ export class Viewport {
   settle() {
     clearTimeout(this.settling);
     this.drawn = this.box;
-    this.svg.setAttribute("viewBox", this.drawn.map((v) => v.toFixed(2)).join(" "));
-    this.svg.style.transform = "";
+    const box = this.drawn.map((v) => v.toFixed(2)).join(" ");
+    if (this.svg.getAttribute("viewBox") !== box) this.svg.setAttribute("viewBox", box);
+    // at rest the transform is the identity rather than none: a transform coming and going would lay the board out
+    const rest = "translate(0px, 0px) scale(1)";
+    if (this.svg.style.transform !== rest) this.svg.style.transform = rest;
     this.shift = [0, 0, 1];
     this.svg.removeAttribute("data-settling");
     this.svg.dataset.zoom = this.zoom.toFixed(3);
