@@ -27,6 +27,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from client.terminal_text import write_line
 from shared.bots.tournament import play_game, player_names
 from shared.game import grammar, turns
 from shared.game.errors import RuleError
@@ -623,7 +624,7 @@ def main(file: str | None = None, log_path: str | None = None, seed: str | None 
     stream = out or sys.stdout
 
     def say(text: str) -> None:
-        print(text, file=stream, flush=True)
+        write_line(text, stream)
 
     log_file = open(log_path, "w", encoding="utf-8") if log_path else None  # noqa: SIM115 (closed below)
     try:

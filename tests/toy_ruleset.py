@@ -137,6 +137,11 @@ class RaceToTwenty(RuleSet[RaceOptions, Pile, Add, Added, PileView, None]):
         pile = Pile(total, (game.board.next_player + 1) % len(game.players), player if total == GOAL else None)
         return pile, [Added(player, order.amount, total)]
 
+    def resign(self, game: Game[Pile, Add], player: str, rng: GameRandom) -> tuple[Pile, list[Any]]:
+        """The one who gives up loses: the other wins at once."""
+        other = next(p for p in game.players if p != player)
+        return Pile(game.board.total, game.board.next_player, winner=other), []
+
     def view(self, game: Game[Pile, Add], viewer: str | None) -> PileView:
         status = self.status(game)
         return PileView(game.board.total, next(iter(status.acting), None), game.board.winner)

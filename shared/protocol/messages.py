@@ -8,18 +8,24 @@ message may carry a "ref" of the client's choosing; the server copies it into th
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, PlayerName, RuleSetInfo
 from shared.protocol.log import SequencedEvent
+from shared.protocol.names import INVISIBLE_CATEGORIES
 from shared.protocol.statistics import GameStatistics
 
 Ref = Annotated[str | None, Field(default=None, max_length=64,
                                   description="copied into the reply, so a client can pair them")]
 Token = Annotated[str, Field(min_length=1, max_length=128)]
+RequestId = Annotated[str | None, Field(default=None, min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                                        description="the client's own id of this change, unique within the game "
+                                                    "(a random one): sent again with the same id after a lost "
+                                                    "reply, the change is answered as before, never made twice")]
 OrderData = Annotated[dict[str, Any], Field(description="one order of the game's rule set: a JSON object with a "
                                                         "`kind` (risc protocol schema lists every rule set's)")]
 
@@ -51,6 +57,8 @@ class ListGames(_Client):
     type: Literal["list_games"] = "list_games"
     offset: Annotated[int, Field(ge=0, le=1_000_000)] = 0
     limit: Annotated[int, Field(ge=1, le=100)] = 50
+    watch: Annotated[bool, Field(description="from now on, tell this connection of every game created on the "
+                                             "server, on whichever node (`game_listed`); false stops it")] = False
 
 
 class ListMaps(_Client):
@@ -87,6 +95,7 @@ class JoinGame(_Client):
     game_id: GameId
     name: PlayerName
     group: Annotated[int | None, Field(ge=0, le=64)] = None
+    request_id: RequestId = None
 
 
 class LeaveGame(_Client):
@@ -124,6 +133,7 @@ class IssueOrder(_Client):
     game_id: GameId
     turn: int
     order: OrderData
+    request_id: RequestId = None
 
 
 class WithdrawOrder(_Client):
@@ -131,6 +141,7 @@ class WithdrawOrder(_Client):
     game_id: GameId
     turn: int
     index: Annotated[int, Field(ge=0, description="0-based position in the list of one's orders")]
+    request_id: RequestId = None
 
 
 class ListOrders(_Client):
@@ -151,6 +162,7 @@ class Commit(_Client):
     type: Literal["commit"] = "commit"
     game_id: GameId
     turn: int
+    request_id: RequestId = None
 
 
 class Rematch(_Client):
@@ -158,6 +170,48 @@ class Rematch(_Client):
     seats them all."""
 
     type: Literal["rematch"] = "rematch"
+    game_id: GameId
+
+
+CHAT_CHARACTERS = 300
+"""The longest word a chat takes: a few lines on a terminal of 80 columns."""
+
+
+def _chat_text(value: object) -> object:
+    """A chat's text as it shows: spaces at its ends taken off, and refused when it holds a character that shows
+    nothing or moves the lines about (controls, format characters, line breaks), which could forge another line."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if not text:
+        raise ValueError("say something: the text is empty")
+    hidden = next((c for c in text if unicodedata.category(c) in INVISIBLE_CATEGORIES), None)
+    if hidden is not None:
+        raise ValueError(f"the text holds U+{ord(hidden):04X}, a character that does not show: say it in plain words")
+    return text
+
+
+ChatText = Annotated[str, Field(min_length=1, max_length=CHAT_CHARACTERS), BeforeValidator(_chat_text)]
+
+
+class Chat(_Client):
+    """A word in the chat: the lobby's (`game_id` null: to everyone in the lobby), or a game's: to everyone
+    following it, or `to` one of its players. Those who do not play it (spectators, players who are out) talk among
+    themselves while it runs: its players still in hear them once it is over. A spectator, or anyone in the lobby,
+    speaks under `name` (a player of the game speaks as their seat)."""
+
+    type: Literal["chat"] = "chat"
+    game_id: GameId | None = None
+    text: ChatText
+    to: PlayerName | None = None
+    name: PlayerName | None = None
+
+
+class Resign(_Client):
+    """Give up a running game: one is out of it from then on, and watches it as a player who lost does (what becomes
+    of what one held is the rule set's decision)."""
+
+    type: Literal["resign"] = "resign"
     game_id: GameId
 
 
@@ -201,13 +255,13 @@ class ReplayTurn(_Client):
 
 ClientMessage = Annotated[
     Hello | ListGames | ListMaps | ListRuleSets | CreateGame | JoinGame | LeaveGame | WatchGame | Resume
-    | IssueOrder | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver | AskStatistics
-    | OpenReplay | ReplayTurn,
+    | IssueOrder | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver | Resign | Chat
+    | AskStatistics | OpenReplay | ReplayTurn,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "list_games", "list_maps", "list_rulesets", "create_game", "join_game", "leave_game",
                 "watch_game", "resume", "issue_order", "withdraw_order", "list_orders", "legal_orders", "commit",
-                "rematch", "hand_over", "game_statistics", "open_replay", "replay_turn")
+                "rematch", "hand_over", "resign", "chat", "game_statistics", "open_replay", "replay_turn")
 
 
 # ---- server to client -------------------------------------------------------------------------------------------
@@ -222,6 +276,10 @@ class Welcome(_Server):
     server: str = "risc"
     limits: dict[str, float] = Field(default_factory=dict,
                                      description="max_message_bytes, messages_per_second, burst, min_turn_seconds")
+    nodes: list[str] = Field(default_factory=list,
+                             description="where each node of this server is reached, this one first, when the "
+                                         "server runs as several nodes (empty otherwise): a client whose node "
+                                         "goes away comes back through another")
 
 
 class Error(_Server):
@@ -333,6 +391,29 @@ class CommitAccepted(_Server):
     turn: int
 
 
+class Resigned(_Server):
+    """The answer to `resign`: the player is out of the game; the update that follows tells everyone."""
+
+    type: Literal["resigned"] = "resigned"
+    game_id: str
+
+
+class ChatSent(_Server):
+    """The answer to `chat`: said. A game's chat is then told in the game's log (a `chat` entry) to those who may
+    hear it; the lobby's as `lobby_chat`."""
+
+    type: Literal["chat_sent"] = "chat_sent"
+    game_id: str | None = None
+
+
+class LobbyChat(_Server):
+    """A word said in the lobby's chat, to every connection of the server that follows no game (and the speaker)."""
+
+    type: Literal["lobby_chat"] = "lobby_chat"
+    player: str
+    text: str
+
+
 class RematchPending(_Server):
     type: Literal["rematch_pending"] = "rematch_pending"
     game_id: str
@@ -381,6 +462,25 @@ class Update(_Server):
     you: str | None = Field(default=None, description="the seat this connection holds, or null for a spectator")
     deadline_in: float | None = Field(default=None, description="seconds left before the turn's time runs out")
     snapshot: bool = False
+
+
+class Redirect(_Server):
+    """This node does not play the game: the node at `url` does. Connect there (with hello, as anywhere), keeping
+    any seat token, and send the request again. Sent in reply to a request about the game (with its `ref`), or on
+    its own (`ref` null) to the followers of a game that moved to another node: follow it there (resume, watch)."""
+
+    type: Literal["redirect"] = "redirect"
+    game_id: str
+    url: str
+    request: str | None = Field(default=None, description="the type of the request to send again there, when "
+                                                          "this answers one")
+
+
+class GameListed(_Server):
+    """A game was created (on any node): sent to the connections that asked with `list_games` and `watch`."""
+
+    type: Literal["game_listed"] = "game_listed"
+    game: GameSummary
 
 
 class Statistics(_Server):
@@ -442,8 +542,9 @@ class ShuttingDown(_Server):
 
 ServerMessage = Annotated[
     Welcome | Error | Games | Maps | RuleSets | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted
-    | OrderWithdrawn | Orders | Legal | CommitAccepted | RematchPending | HandOverPending | GameMap | Update
-    | Statistics | ReplayOpened | ReplayedTurn | ShuttingDown,
+    | OrderWithdrawn | Orders | Legal | CommitAccepted | Resigned | ChatSent | LobbyChat | RematchPending
+    | HandOverPending | GameMap | Update | Redirect | GameListed | Statistics | ReplayOpened | ReplayedTurn
+    | ShuttingDown,
     Field(discriminator="type"),
 ]
 

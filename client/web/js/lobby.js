@@ -9,6 +9,16 @@ import { lastName, saveName, savedSeats } from "./seats.js";
 const PAGE = 15;
 const MAX_UPLOAD = 30000;
 
+/** What makes a game unlike another of its rule set, as the text client's game list says it: its options as the
+ * server words them, its time limit, its computer players. */
+export function settingsNotes(game) {
+  const settings = game.settings;
+  const notes = [...(game.notes || [])];
+  if (settings.turn_seconds) notes.push(`${settings.turn_seconds} s a turn`);
+  if (settings.bots) notes.push(`${settings.bots} computer player${settings.bots === 1 ? "" : "s"} (${settings.bot_strategy})`);
+  return notes;
+}
+
 export class LobbyScreen {
   /** app: { link, join(gameId, name, group), watch(gameId), play(gameId, player), showReplay(gameId, sight) }. */
   constructor(app) {
@@ -117,8 +127,12 @@ export class LobbyScreen {
       actions.append(h("button", { type: "button", class: "small", "data-replay": game.game_id,
         onclick: () => this.app.showReplay(game.game_id, null) }, "Replay"));
     }
+    const notes = settingsNotes(game);
     return h("tr", { "data-game-id": game.game_id, "data-status": game.status },
-      h("td", {}, game.game_id), h("td", {}, game.ruleset_title || game.settings.ruleset), h("td", {}, game.map_name),
+      h("td", {}, game.game_id),
+      h("td", {}, game.ruleset_title || game.settings.ruleset,
+        notes.length ? h("small", { "data-notes": "" }, ` ${notes.join("; ")}`) : null),
+      h("td", {}, game.map_name),
       h("td", {}, `${game.seats.length}/${game.settings.players}`, names ? h("small", {}, ` ${names}`) : null),
       h("td", {}, state), actions);
   }

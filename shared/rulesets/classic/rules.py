@@ -171,6 +171,11 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
                 play.act(player, order)
         return play.finish(), play.events
 
+    def resign(self, game: ClassicGame, player: str, rng: GameRandom) -> tuple[ClassicBoard, list[Told]]:
+        play = Play(game, rng)
+        play.resign(player)
+        return play.finish(), play.events
+
     # ---- telling -------------------------------------------------------------------------------------------------
 
     def holdings(self, game: ClassicGame) -> Mapping[str, tuple[str | None, int]]:

@@ -103,7 +103,7 @@ class Play:
         if following is not None:
             self.active = following
         else:
-            self.start_turn(self.players[0], 1)
+            self.start_turn(next(p for p in self.players if p not in self.eliminated), 1)
 
     def start_turn(self, player: str, turn: int) -> None:
         held = self.count(player)
@@ -149,7 +149,7 @@ class Play:
         self.owner[order.target] = player
         conquest = Conquest(order.source, order.target, order.troops, self.troops[order.source] - 1)
         self.events.append(CellTaken(player, order.source, order.target, defender, conquest.least, conquest.most))
-        if self.count(defender) == 0:
+        if self.count(defender) == 0 and defender not in self.eliminated:  # one who resigned is out already
             self.eliminated.append(defender)
             self.events.append(PlayerEliminated(defender, player))
         if self.count(player) == len(self.game_map.names):
@@ -162,6 +162,22 @@ class Play:
         else:
             self.phase = Phase.MOVE_IN
             self.conquest = conquest
+
+    def resign(self, player: str) -> None:
+        """A player gives up: out at once, their cells stay theirs with their troops but they never act again (the
+        others take them as any player's); the last player left in wins."""
+        self.eliminated.append(player)
+        self.deployed[player] = self.options.troops  # nothing more to deploy: the deployment stage passes them by
+        alive = [p for p in self.players if p not in self.eliminated]
+        if len(alive) == 1:
+            self.phase, self.winner, self.conquest = Phase.FINISHED, alive[0], None
+            self.events.append(GameWon(alive[0]))
+        elif self.active == player:
+            if self.phase is Phase.DEPLOYMENT:
+                self.next_deployer(player)
+            else:
+                self.conquest = None
+                self.end_turn(player)
 
     def move_in(self, player: str, conquest: Conquest, troops: int, automatic: bool) -> None:
         self.troops[conquest.source] -= troops

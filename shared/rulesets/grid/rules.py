@@ -143,6 +143,11 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
     def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
         return statistics.turn_facts(events)
 
+    def resign(self, game: GridGame, player: str, rng: GameRandom) -> tuple[GridBoard, list[Told]]:
+        play = Play(game, rng)
+        play.resign(player)
+        return play.finish(), play.events
+
     def view(self, game: GridGame, viewer: str | None) -> GridView:
         return view(game, viewer)
 

@@ -178,6 +178,7 @@ def _one_line(first: Any, event: Any) -> bool:
 
 
 class RiscPresentation(Presentation):
+    resignation = "their territories are neutral now, with their units"
     commands = (PLACE, MOVE, ATTACK, *EVO_COMMANDS)
     option_words = {"units": "initial_units", "neutral": "neutral_units", "choose": "choose_groups"}  # noqa: RUF012
 
@@ -373,6 +374,13 @@ class RiscPresentation(Presentation):
         if isinstance(view, EvoView) and view.fogged():
             return None
         return _held(view)
+
+    def spectator_note(self, view: Any) -> str:
+        if isinstance(view, EvoView) and view.fogged():
+            return ("This game is played under fog of war (Evolution 3): a spectator sees only what is public, so "
+                    "every territory shows as never seen until the game is over. A player who is out may follow a "
+                    "player still in and see with their eyes (watch GAME PLAYER); a spectator may not.")
+        return ""
 
     def no_picture(self, view: RiscView | EvoView, game_map: GameMap) -> str:
         if isinstance(view, EvoView) and view.fogged():
