@@ -73,6 +73,55 @@ def battles_of_rolls(rolls: Sequence[Roll]) -> list[Battle]:
     return battles
 
 
+def holdings_of(names: Sequence[str], owner: Mapping[str, str | None],
+                units: Mapping[str, int]) -> dict[str, tuple[str | None, int]]:
+    """Each territory's owner and units, from a board that keeps them by territory (as every built-in one does)."""
+    return {name: (owner.get(name), units.get(name, 0)) for name in names}
+
+
+class TurnTally:
+    """What a rule set reads in a turn's events, told one event at a time: each battle fought to its end (or, in a
+    turn-by-turn game, each roll of the dice and each territory taken: see battles_of_rolls), each player's income
+    and cards played, and who went out, put out by whoever took their last territory that turn unless the events
+    name someone."""
+
+    def __init__(self) -> None:
+        self.battles: list[Battle] = []
+        self.rolls: list[Roll] = []
+        self.income: Counter[str] = Counter()
+        self.cards: Counter[str] = Counter()
+        self.out: list[tuple[str, str | None]] = []
+        self._took_last: dict[str, str] = {}
+
+    def battle(self, attacker: str, defender: str | None, taken: bool) -> None:
+        self.battles.append(Battle(attacker, defender, taken))
+        if taken and defender is not None:
+            self._took_last[defender] = attacker
+
+    def roll(self, attacker: str, defender: str, source: str, target: str) -> None:
+        self.rolls.append(Roll(attacker, defender, source, target))
+
+    def taken(self, target: str) -> None:
+        """The territory the last roll was on fell to it."""
+        if self.rolls and self.rolls[-1].target == target:
+            last = self.rolls[-1]
+            self.rolls[-1] = Roll(last.attacker, last.defender, last.source, last.target, taken=True)
+            self._took_last[last.defender] = last.attacker
+
+    def received(self, player: str, units: int) -> None:
+        self.income[player] += units
+
+    def played(self, player: str, cards: int) -> None:
+        self.cards[player] += cards
+
+    def went_out(self, player: str, by: str | None = None) -> None:
+        self.out.append((player, by or self._took_last.get(player)))
+
+    def facts(self) -> TurnFacts:
+        return TurnFacts([*self.battles, *battles_of_rolls(self.rolls)], dict(self.income), dict(self.cards),
+                         list(self.out))
+
+
 @dataclass(frozen=True)
 class PlayedTurn:
     """A turn of the game played again: its number, its events (the rule set's own), and the game at its end."""

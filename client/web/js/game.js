@@ -15,7 +15,7 @@ import { OrderEntry } from "./orders.js";
 import { playerStyles } from "./palette.js";
 import { applyPatch, seatsKeyed, seatsListed } from "./patch.js";
 import { rulesetModule } from "./rulesets/index.js";
-import { generic, plural, table } from "./rulesets/generic.js";
+import { generic, plural, showRollIn, table } from "./rulesets/generic.js";
 import { forgetSeat, lastName, saveName, saveSeat } from "./seats.js";
 
 const FRAMEWORK = new Set(["game_created", "player_joined", "player_left", "game_started", "player_committed",
@@ -291,19 +291,7 @@ export class GameScreen {
 
   showRoll(roll) {
     this.board.showRoll(roll);
-    const box = byId("roll");
-    if (!roll) {
-      put(box);
-      return;
-    }
-    const die = (v, side) => h("span", { class: `die ${side}` }, String(v));
-    put(box, h("span", { class: "roll-words" }, `${roll.player} attacked ${roll.target} from ${roll.source}: `),
-      h("span", { class: "dice attack", "data-dice": roll.attack.join(" ") }, roll.attack.map((v) => die(v, "attack"))),
-      " against ",
-      h("span", { class: "dice defence", "data-dice": roll.defence.join(" ") }, roll.defence.map((v) => die(v, "defence"))),
-      roll.result ? h("span", { class: "roll-words" }, ` — ${roll.result}`) : null);
-    box.dataset.attack = roll.attack.join(" ");
-    box.dataset.defence = roll.defence.join(" ");
+    showRollIn(byId("roll"), roll);
   }
 
   // ---- showing -------------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { byId, h, put } from "./dom.js";
 import { boardLegend } from "./legend.js";
 import { GameLog } from "./log.js";
 import { playerStyles } from "./palette.js";
-import { plural } from "./rulesets/generic.js";
+import { plural, showRollIn } from "./rulesets/generic.js";
 import { rulesetModule } from "./rulesets/index.js";
 
 /** How long each turn stays on screen while the replay plays. */
@@ -188,21 +188,7 @@ export class ReplayScreen {
 
   roll(roll) {
     this.board.showRoll(roll);
-    const box = byId("replay-roll");
-    if (!roll) {
-      put(box);
-      box.dataset.attack = "";
-      return;
-    }
-    const die = (v, side) => h("span", { class: `die ${side}` }, String(v));
-    put(box, h("span", { class: "roll-words" }, `The last roll: ${roll.player} attacked ${roll.target} from ` +
-      `${roll.source}: `),
-    h("span", { class: "dice attack", "data-dice": roll.attack.join(" ") }, roll.attack.map((v) => die(v, "attack"))),
-    " against ",
-    h("span", { class: "dice defence", "data-dice": roll.defence.join(" ") }, roll.defence.map((v) => die(v, "defence"))),
-    roll.result ? h("span", { class: "roll-words" }, ` — ${roll.result}`) : null);
-    box.dataset.attack = roll.attack.join(" ");
-    box.dataset.defence = roll.defence.join(" ");
+    showRollIn(byId("replay-roll"), roll, "The last roll: ");
   }
 
   renderPlayers(view, ctx) {

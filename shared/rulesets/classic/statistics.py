@@ -4,36 +4,30 @@ of one attack on one country a battle (won when the country falls), the armies o
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.game.game import Game
-from shared.game.statistics import Roll, TurnFacts, battles_of_rolls
+from shared.game.statistics import TurnFacts, TurnTally, holdings_of
 from shared.rulesets.classic.board import ClassicBoard
 from shared.rulesets.classic.events import CardsTraded, CountryConquered, DiceRolled, PlayerEliminated, TurnStarted
 
 
 def holdings(game: Game[ClassicBoard, Any]) -> Mapping[str, tuple[str | None, int]]:
-    board = game.board
-    return {name: (board.owner.get(name), board.armies.get(name, 0)) for name in game.game_map.names}
+    return holdings_of(game.game_map.names, game.board.owner, game.board.armies)
 
 
 def turn_facts(events: Sequence[Any]) -> TurnFacts:
-    rolls: list[Roll] = []
-    income: Counter[str] = Counter()
-    cards: Counter[str] = Counter()
-    eliminated: list[tuple[str, str | None]] = []
+    tally = TurnTally()
     for event in events:
         if isinstance(event, DiceRolled):
-            rolls.append(Roll(event.player, event.defender, event.source, event.target))
-        elif isinstance(event, CountryConquered) and rolls and rolls[-1].target == event.country:
-            last = rolls[-1]
-            rolls[-1] = Roll(last.attacker, last.defender, last.source, last.target, taken=True)
+            tally.roll(event.player, event.defender, event.source, event.target)
+        elif isinstance(event, CountryConquered):
+            tally.taken(event.country)
         elif isinstance(event, TurnStarted):
-            income[event.player] += event.armies
+            tally.received(event.player, event.armies)
         elif isinstance(event, CardsTraded):
-            cards[event.player] += len(event.cards)
+            tally.played(event.player, len(event.cards))
         elif isinstance(event, PlayerEliminated):
-            eliminated.append((event.player, event.by))
-    return TurnFacts(battles_of_rolls(rolls), income, cards, eliminated)
+            tally.went_out(event.player, event.by)
+    return tally.facts()

@@ -4,33 +4,28 @@ eliminations as the events name them. The grid game has no cards."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.game.game import Game
-from shared.game.statistics import Roll, TurnFacts, battles_of_rolls
+from shared.game.statistics import TurnFacts, TurnTally, holdings_of
 from shared.rulesets.grid.board import GridBoard
 from shared.rulesets.grid.events import Battle, CellTaken, PlayerEliminated, TurnStarted
 
 
 def holdings(game: Game[GridBoard, Any]) -> Mapping[str, tuple[str | None, int]]:
-    board = game.board
-    return {name: (board.owner.get(name), board.troops.get(name, 0)) for name in game.game_map.names}
+    return holdings_of(game.game_map.names, game.board.owner, game.board.troops)
 
 
 def turn_facts(events: Sequence[Any]) -> TurnFacts:
-    rolls: list[Roll] = []
-    income: Counter[str] = Counter()
-    eliminated: list[tuple[str, str | None]] = []
+    tally = TurnTally()
     for event in events:
         if isinstance(event, Battle):
-            rolls.append(Roll(event.player, event.defender, event.source, event.target))
-        elif isinstance(event, CellTaken) and rolls and rolls[-1].target == event.cell:
-            last = rolls[-1]
-            rolls[-1] = Roll(last.attacker, last.defender, last.source, last.target, taken=True)
+            tally.roll(event.player, event.defender, event.source, event.target)
+        elif isinstance(event, CellTaken):
+            tally.taken(event.cell)
         elif isinstance(event, TurnStarted):
-            income[event.player] += event.new_troops
+            tally.received(event.player, event.new_troops)
         elif isinstance(event, PlayerEliminated):
-            eliminated.append((event.player, event.by))
-    return TurnFacts(battles_of_rolls(rolls), income, {}, eliminated)
+            tally.went_out(event.player, event.by)
+    return tally.facts()

@@ -4,35 +4,27 @@ who went out put out by whoever took their last territory that turn. RISC has no
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.game.game import Game
-from shared.game.statistics import Battle, TurnFacts
+from shared.game.statistics import TurnFacts, TurnTally, holdings_of
 from shared.rulesets.risc.board import RiscBoard
 from shared.rulesets.risc.events import Combat, PlayerEliminated, UnitsReceived
-from shared.rulesets.risc.evo_events import Battle as EvoBattle
+from shared.rulesets.risc.evo_events import Battle
 
 
 def holdings(game: Game[RiscBoard, Any]) -> Mapping[str, tuple[str | None, int]]:
-    board = game.board
-    return {name: (board.owner[name], board.units[name]) for name in game.game_map.names}
+    return holdings_of(game.game_map.names, game.board.owner, game.board.units)
 
 
 def turn_facts(events: Sequence[Any]) -> TurnFacts:
-    battles: list[Battle] = []
-    income: Counter[str] = Counter()
-    took_last: dict[str, str] = {}
-    eliminated: list[tuple[str, str | None]] = []
+    tally = TurnTally()
     for event in events:
-        if isinstance(event, Combat | EvoBattle):
-            taken = event.new_owner == event.attacker
-            battles.append(Battle(event.attacker, event.defender, taken))
-            if taken and event.defender is not None:
-                took_last[event.defender] = event.attacker
+        if isinstance(event, Combat | Battle):
+            tally.battle(event.attacker, event.defender, event.new_owner == event.attacker)
         elif isinstance(event, UnitsReceived):
-            income[event.player] += event.units
+            tally.received(event.player, event.units)
         elif isinstance(event, PlayerEliminated):
-            eliminated.append((event.player, took_last.get(event.player)))
-    return TurnFacts(battles, income, {}, eliminated)
+            tally.went_out(event.player)
+    return tally.facts()

@@ -4,38 +4,29 @@ statistics count them (W14), and a player who went out put out by whoever took t
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shared.game.game import Game
-from shared.game.statistics import Battle, TurnFacts
+from shared.game.statistics import TurnFacts, TurnTally, holdings_of
 from shared.rulesets.warzone.board import WarzoneBoard
-from shared.rulesets.warzone.events import Battle as Advance
-from shared.rulesets.warzone.events import PlayerEliminated, ReinforcementsReceived, TurnStats
+from shared.rulesets.warzone.events import Battle, PlayerEliminated, ReinforcementsReceived, TurnStats
 
 
 def holdings(game: Game[WarzoneBoard, Any]) -> Mapping[str, tuple[str | None, int]]:
-    board = game.board
-    return {name: (board.owner[name], board.units[name]) for name in game.game_map.names}
+    return holdings_of(game.game_map.names, game.board.owner, game.board.units)
 
 
 def turn_facts(events: Sequence[Any]) -> TurnFacts:
-    battles: list[Battle] = []
-    income: Counter[str] = Counter()
-    cards: dict[str, int] = {}
-    took_last: dict[str, str] = {}
-    eliminated: list[tuple[str, str | None]] = []
+    tally = TurnTally()
     for event in events:
-        if isinstance(event, Advance):
-            taken = event.holder == event.attacker
-            battles.append(Battle(event.attacker, event.defender, taken))
-            if taken and event.defender is not None:
-                took_last[event.defender] = event.attacker
+        if isinstance(event, Battle):
+            tally.battle(event.attacker, event.defender, event.holder == event.attacker)
         elif isinstance(event, ReinforcementsReceived):
-            income[event.player] += event.units
+            tally.received(event.player, event.units)
         elif isinstance(event, TurnStats):
-            cards = {player: stats.cards_played for player, stats in event.players.items()}
+            for player, stats in event.players.items():
+                tally.played(player, stats.cards_played)
         elif isinstance(event, PlayerEliminated):
-            eliminated.append((event.player, took_last.get(event.player)))
-    return TurnFacts(battles, income, cards, eliminated)
+            tally.went_out(event.player)
+    return tally.facts()
