@@ -392,6 +392,10 @@ class Session:
     async def hand_over(self, followed: Followed, player: str) -> msg.ServerMessage:
         return await self.request(msg.HandOver(game_id=followed.game_id, player=player))
 
+    async def statistics(self, game_id: str) -> msg.ServerMessage:
+        """A finished game's statistics, worked out by the server from the stored game."""
+        return await self.request(msg.AskStatistics(game_id=game_id))
+
     # ---- following -------------------------------------------------------------------------------------------------
 
     def _follow(self, followed: Followed) -> None:
