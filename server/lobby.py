@@ -375,8 +375,8 @@ class Lobby:
         if creator is None:
             return None
         origin = (id(creator), address_of(str(getattr(creator, "address", "?"))))
-        for game_id in [g for g, m in self.matches.items() if m.finished]:
-            self._creators.pop(game_id, None)
+        for game_id in [g for g in self._creators if g not in self.matches or self.matches[g].finished]:
+            del self._creators[game_id]  # over, or let go of
         held = [o for g, o in self._creators.items() if g in self.matches and self._holds(self.matches[g])]
         what = "games waiting for players or played by computers alone"
         if sum(1 for o in held if o[0] == origin[0]) >= self.open_games_per_connection:
