@@ -36,6 +36,7 @@ from server.storage.base import (
 )
 from server.tasks import BackgroundTasks
 from server.updates import KeptViews, UpdateFrames
+from shared.game import turns
 from shared.game.errors import Refused
 from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet, Status
@@ -510,7 +511,8 @@ class Match:
             player = self._player(sub)
             game, status = core.running(self.table, None)
             legal = [LegalOrder(order=self.ruleset.dump_order(option.order), count_field=option.count_field,
-                                least=option.least) for option in self.ruleset.legal_orders(game, player)]
+                                least=option.least)
+                     for option in turns.legal_orders(self.ruleset, game, player)]
             sub.send(Legal(game_id=self.game_id, turn=status.turn, orders=legal, ref=ref))
 
     async def commit(self, sub: Subscriber, turn: int, ref: str | None) -> None:

@@ -171,7 +171,7 @@ def random_legal_orders(game: Game[RiscBoard, Any], player: str, rng: random.Ran
     """Issue up to `most` orders picked at random among the legal ones: a kind of order first, then one of that
     kind, so that rare kinds (research, cloaks) come up as often as moves; counts at random too."""
     for _ in range(rng.randint(0, most)):
-        legal = RISC.legal_orders(game, player)
+        legal = turns.legal_orders(RISC, game, player)
         if not legal:
             break
         kinds = sorted({entry.order.kind for entry in legal})

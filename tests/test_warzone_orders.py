@@ -160,7 +160,7 @@ def test_W15_the_cheater_s_order_is_accepted_once_a_turn_where_the_creator_allow
 
 def test_W4_legal_orders_lists_only_what_the_rules_accept() -> None:
     game = issued(board(), "ann", DeployOrder("A", 2))
-    legal = WZ.legal_orders(game, "ann")
+    legal = turns.legal_orders(WZ, game, "ann")
     kinds = {entry.order.kind for entry in legal}
     assert kinds == {"deploy", "advance", "bomb", "blockade", "airlift", "negotiate", "reinforce"}
     for entry in legal:
@@ -168,8 +168,8 @@ def test_W4_legal_orders_lists_only_what_the_rules_accept() -> None:
     deploys = [e for e in legal if e.order.kind == "deploy"]
     assert {(e.order.territory, e.order.units, e.count_field) for e in deploys} == {("A", 8, "units"),
                                                                                    ("B", 8, "units")}
-    assert not any(e.order.kind == "cheat" for e in WZ.legal_orders(board(allow_cheaters=True), "ann"))
-    bob = {e.order.kind for e in WZ.legal_orders(board(), "bob")}
+    assert not any(e.order.kind == "cheat" for e in turns.legal_orders(WZ, board(allow_cheaters=True), "ann"))
+    bob = {e.order.kind for e in turns.legal_orders(WZ, board(), "bob")}
     assert bob == {"deploy", "advance", "bomb"}
 
 

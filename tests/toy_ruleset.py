@@ -141,7 +141,7 @@ class RaceToTwenty(RuleSet[RaceOptions, Pile, Add, Added, PileView, None]):
         status = self.status(game)
         return PileView(game.board.total, next(iter(status.acting), None), game.board.winner)
 
-    def legal_orders(self, game: Game[Pile, Add], player: str) -> list[Legal[Add]]:
+    def legal_orders(self, game: Game[Pile, Add], player: str, tally: None) -> list[Legal[Add]]:
         return [Legal(Add(min(3, GOAL - game.board.total)), "amount")]
 
     @property

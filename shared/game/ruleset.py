@@ -191,8 +191,9 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
         those stay as they were (tests/test_server_updates.py holds every rule set to it)."""
 
     @abstractmethod
-    def legal_orders(self, game: Game[BoardT, OrderT], player: str) -> list[Legal[OrderT]]:
-        """Every order `player` could issue now (each with its count at the most): for bots and completion."""
+    def legal_orders(self, game: Game[BoardT, OrderT], player: str, tally: TallyT) -> list[Legal[OrderT]]:
+        """Every order `player` could issue after the orders that made `tally` (each with its count at the most).
+        The framework has checked that the game waits for them (turns.legal_orders asks only then)."""
 
     def reveals_orders(self, options: OptionsT) -> bool:
         """Whether every player's orders are told to everyone once resolved. Under fog of war they are not: they are

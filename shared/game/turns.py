@@ -14,7 +14,7 @@ from typing import Any
 from shared.game.errors import Refused, RuleError
 from shared.game.game import Game
 from shared.game.random import Dice
-from shared.game.ruleset import AnyRuleSet, Status, Told
+from shared.game.ruleset import AnyRuleSet, Legal, Status, Told
 
 MAX_TIMEOUT_ACTIONS = 10_000
 """A turn-by-turn player whose time ran out is played for by the rule set one action at a time; this many without
@@ -75,6 +75,14 @@ def tally(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> Any:
     for order in game.orders_of(player):
         counted = ruleset.account(game, player, counted, order)
     return counted
+
+
+def legal_orders(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> list[Legal[Any]]:
+    """Every order `player` could issue now (for bots, completion and the web page): none unless the game waits for
+    them, else what the rule set lists after the orders they issued already."""
+    if gate(ruleset, game, player) is not None:
+        return []
+    return ruleset.legal_orders(game, player, tally(ruleset, game, player))
 
 
 def check(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any) -> RuleError | None:

@@ -175,11 +175,7 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
     def view(self, game: ClassicGame, viewer: str | None) -> ClassicView:
         return view(game, viewer)
 
-    def legal_orders(self, game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:
-        from shared.game.turns import gate
-
-        if gate(self, game, player) is not None:
-            return []
+    def legal_orders(self, game: ClassicGame, player: str, tally: None) -> list[Legal[ClassicOrder]]:
         return legal_orders(game, player)
 
     # ---- faces ---------------------------------------------------------------------------------------------------

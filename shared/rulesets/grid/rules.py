@@ -139,11 +139,7 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
     def view(self, game: GridGame, viewer: str | None) -> GridView:
         return view(game, viewer)
 
-    def legal_orders(self, game: GridGame, player: str) -> list[Legal[GridOrder]]:
-        from shared.game.turns import gate
-
-        if gate(self, game, player) is not None:
-            return []
+    def legal_orders(self, game: GridGame, player: str, tally: None) -> list[Legal[GridOrder]]:
         return legal_orders(game, player)
 
     @property

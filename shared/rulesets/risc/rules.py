@@ -324,14 +324,10 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
             del data["evo"]
         return data
 
-    def legal_orders(self, game: RiscGame, player: str) -> list[Legal[AnyOrder]]:
-        from shared.game.turns import gate, tally
-
-        if gate(self, game, player) is not None:
-            return []
-        if _evolution(game) >= 2:
-            return evo_rules.legal_orders(game, player, tally(self, game, player))
-        board, counted = game.board, tally(self, game, player)
+    def legal_orders(self, game: RiscGame, player: str, counted: AnyTally) -> list[Legal[AnyOrder]]:
+        if isinstance(counted, EvoTally):
+            return evo_rules.legal_orders(game, player, counted)
+        board = game.board
         if board.phase is Phase.PLACEMENT:
             if counted.pool_left <= 0:
                 return []

@@ -147,14 +147,10 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
     def view(self, game: WarzoneGame, viewer: str | None) -> WarzoneView:
         return view(game, viewer)
 
-    def legal_orders(self, game: WarzoneGame, player: str) -> list[Legal[AnyOrder]]:
+    def legal_orders(self, game: WarzoneGame, player: str, counted: Tally) -> list[Legal[AnyOrder]]:
         """Every rule's order the player could issue now, each with its units at the most. The cheater's order is
         left out: it is no order of the rules, and only the cheater strategy issues it."""
-        from shared.game.turns import gate, tally
-
-        if gate(self, game, player) is not None:
-            return []
-        board, game_map, counted = game.board, game.game_map, tally(self, game, player)
+        board, game_map = game.board, game.game_map
         own = [t for t in game_map.names if board.owner[t] == player]
         candidates: list[tuple[AnyOrder, str | None]] = []
         if counted.pool_left > 0:

@@ -48,7 +48,7 @@ class RandomStrategy(WarzoneStrategy):
                 issued.append(order)
 
         for _ in range(rng.randint(0, MAX_ORDERS)):
-            legal = [entry for entry in ruleset.legal_orders(game, me) if not isinstance(entry.order, DeployOrder)]
+            legal = [e for e in turns.legal_orders(ruleset, game, me) if not isinstance(e.order, DeployOrder)]
             if not legal:
                 break
             entry = rng.choice(legal)
@@ -58,7 +58,7 @@ class RandomStrategy(WarzoneStrategy):
                 order = replace(order, **{entry.count_field: rng.randint(entry.least, most)})
             issue(order)
         while True:  # the pool, in random shares on random own territories (W4: all of it)
-            deploys = [e for e in ruleset.legal_orders(game, me) if isinstance(e.order, DeployOrder)]
+            deploys = [e for e in turns.legal_orders(ruleset, game, me) if isinstance(e.order, DeployOrder)]
             if not deploys:
                 break
             entry = rng.choice(deploys)
