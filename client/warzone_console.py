@@ -333,7 +333,7 @@ class WarzoneConsole:
         seed = f"{self.seed}/game{self.games_played + 1}"
         players = tuple(s.name for s in self.seats)
         self.game = RULES.new_game(game_map, players, options, GameRandom(seed, SETUP_STEP))
-        self.bots = {s.name: RULES.strategies[s.strategy]() for s in self.seats if not s.human}
+        self.bots = {s.name: RULES.strategies[s.strategy](RULES) for s in self.seats if not s.human}
         self.bot_rngs = {s.name: random.Random(f"bot:{seed}:{s.name}") for s in self.seats if not s.human}
         self.dice = dice_of(seed)
         self.games_played += 1

@@ -38,7 +38,7 @@ def test_C10_the_computer_players() -> None:
 
 def test_C10_aggressive_reinforces_its_strongest_country_attacks_from_it_until_it_cannot_and_fortifies_it() -> None:
     game = game_at("aaaabbb", [2, 1, 1, 5, 3, 1, 1], phase=Phase.REINFORCEMENT, reinforcements=4)
-    aggressive = AggressiveStrategy()
+    aggressive = AggressiveStrategy(CLASSIC)
     assert decide(aggressive, game) == [Reinforce("D", 4)]
     game = game_at("aaaabbb", [2, 1, 2, 9, 3, 1, 1])
     assert decide(aggressive, game) == [AllOut("D", "E")]
@@ -52,7 +52,7 @@ def test_C10_aggressive_reinforces_its_strongest_country_attacks_from_it_until_i
 
 def test_C10_benevolent_reinforces_its_weakest_never_attacks_and_fortifies_its_weakest() -> None:
     game = game_at("aaaabbb", [3, 1, 2, 5, 3, 1, 1], phase=Phase.REINFORCEMENT, reinforcements=3)
-    benevolent = BenevolentStrategy()
+    benevolent = BenevolentStrategy(CLASSIC)
     assert decide(benevolent, game) == [Reinforce("B", 2), Reinforce("C", 1)]
     game = game_at("aaaabbb", [3, 1, 2, 9, 1, 1, 1])
     assert decide(benevolent, game) == [NoAttack()]
@@ -62,7 +62,7 @@ def test_C10_benevolent_reinforces_its_weakest_never_attacks_and_fortifies_its_w
 
 def test_C10_benevolent_never_attacks_in_a_whole_game() -> None:
     game = CLASSIC.new_game(WORLD, ("ann", "bob"), CLASSIC.options({}), GameRandom("kind", SETUP_STEP))
-    bots = {"ann": BenevolentStrategy(), "bob": RandomStrategy()}
+    bots = {"ann": BenevolentStrategy(CLASSIC), "bob": RandomStrategy(CLASSIC)}
     for step in range(600):
         status = CLASSIC.status(game)
         if status.finished:
@@ -80,7 +80,7 @@ def test_C10_random_takes_random_legal_actions() -> None:
     legal = {entry.order for entry in legal_orders(game, "ann")}
     seen: Counter[str] = Counter()
     for seed in range(60):
-        (order,) = RandomStrategy().decide(CLASSIC.view(game, "ann"), TINY, "ann", random.Random(seed))
+        (order,) = RandomStrategy(CLASSIC).decide(CLASSIC.view(game, "ann"), TINY, "ann", random.Random(seed))
         assert turns.check(CLASSIC, game, "ann", order) is None
         seen[type(order).__name__] += 1
     assert seen["Attack"] and seen["AllOut"] and seen["NoAttack"]
@@ -91,13 +91,13 @@ def test_C10_the_cheater_is_refused_unless_the_game_allows_cheating() -> None:
     game = game_at("aaaabbb", [2, 1, 1, 5, 3, 1, 1], phase=Phase.REINFORCEMENT, reinforcements=3)
     assert refused(game, Cheat()).code == "cheating-not-allowed"
     # Where it is not allowed, the cheater plays as aggressive does.
-    assert decide(CheaterStrategy(), game) == [Reinforce("D", 3)]
+    assert decide(CheaterStrategy(CLASSIC), game) == [Reinforce("D", 3)]
 
 
 def test_C10_the_cheater_doubles_its_armies_conquers_every_neighbour_and_doubles_its_borders() -> None:
     game = game_at("aabbbbb", [2, 1, 1, 3, 3, 1, 1], phase=Phase.REINFORCEMENT, reinforcements=3,
                    options={"cheaters": True})
-    assert decide(CheaterStrategy(), game) == [Cheat()]
+    assert decide(CheaterStrategy(CLASSIC), game) == [Cheat()]
     game, events = act(game, Cheat())
     assert events[0] == Cheated("ann", "reinforcement", ("A", "B"))
     assert (game.board.armies["A"], game.board.armies["B"]) == (4, 2)

@@ -124,7 +124,7 @@ def test_a_commit_changes_no_ones_view_so_a_match_keeps_the_views_it_made(name: 
     game_map = ruleset.make_map(chosen) if ruleset.own_map else load_map(ruleset.default_map)
     players = ("ann", "bob", "cyd")
     game: Game[Any, Any] = ruleset.new_game(game_map, players, chosen, GameRandom(5, SETUP_STEP))
-    strategy = ruleset.strategies[ruleset.default_strategy]()
+    strategy = ruleset.strategies[ruleset.default_strategy](ruleset)
     sights: list[tuple[str | None, str | None]] = [(p, None) for p in players] + [(None, None)]
     sights += [(None, p) for p in players]  # a watcher who follows a player's sight (where the rules let them)
     checked = 0

@@ -95,6 +95,8 @@ class RaceToTwenty(RuleSet[RaceOptions, Pile, Add, Added, PileView, None]):
     own_map = True
     options_type = RaceOptions
     default_strategy = "perfect"
+    presentation_type = RacePresentation
+    strategies: Mapping[str, type[Strategy]] = {"perfect": Perfect}
 
     def __init__(self) -> None:
         self.order_type, self.event_type = TypeAdapter(Add), TypeAdapter(Added)
@@ -144,10 +146,3 @@ class RaceToTwenty(RuleSet[RaceOptions, Pile, Add, Added, PileView, None]):
     def legal_orders(self, game: Game[Pile, Add], player: str, tally: None) -> list[Legal[Add]]:
         return [Legal(Add(min(3, GOAL - game.board.total)), "amount")]
 
-    @property
-    def presentation(self) -> Presentation:
-        return RacePresentation()
-
-    @property
-    def strategies(self) -> Mapping[str, type[Strategy]]:
-        return {"perfect": Perfect}

@@ -91,7 +91,7 @@ def make_strategy(ruleset: AnyRuleSet, name: str) -> Strategy:
     except KeyError:
         known = ", ".join(sorted(ruleset.strategies))
         raise ValueError(f'unknown {ruleset.title} strategy "{name}" (known: {known})') from None
-    return cls()
+    return cls(ruleset)
 
 
 def play_game(game_map: GameMap | None, strategies: Sequence[str], seed: int | str, max_turns: int,

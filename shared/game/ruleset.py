@@ -17,17 +17,18 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from shared.game.errors import RuleError
 from shared.game.game import Game
+from shared.game.presentation import Presentation
 from shared.game.random import GameRandom
 from shared.maps.model import GameMap
 
 if TYPE_CHECKING:
-    from shared.game.presentation import Presentation
     from shared.game.strategy import Strategy
 
 OptionsT = TypeVar("OptionsT", bound="Options")
@@ -220,15 +221,15 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
     # ---- faces ---------------------------------------------------------------------------------------------------
 
-    @property
-    @abstractmethod
-    def presentation(self) -> Presentation:
-        """How the text client shows this rule set's boards, orders and events, and reads its commands."""
+    presentation_type: ClassVar[type[Presentation]]
+    """How the text client shows this rule set's boards, orders and events, and reads its commands."""
+    strategies: ClassVar[Mapping[str, type[Strategy]]]
+    """The computer players, by name: each is made with the rule set it plays (`Strategy(ruleset)`)."""
 
-    @property
-    @abstractmethod
-    def strategies(self) -> Mapping[str, type[Strategy]]:
-        """The computer players, by name."""
+    @cached_property
+    def presentation(self) -> Presentation:
+        """The presentation, made once: a client asks for it with every line it prints."""
+        return self.presentation_type()
 
     # ---- encoding (the same for every rule set) ------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ presentation.py (the SOEN 6441 grammar, C12) and bots/ (C10).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from pydantic import TypeAdapter
 
@@ -20,6 +20,7 @@ from shared.game.ruleset import Legal, RuleSet, Status, Told
 from shared.maps.model import GameMap
 from shared.rulesets.classic import checker, geography
 from shared.rulesets.classic.board import ClassicBoard, Phase
+from shared.rulesets.classic.bots import STRATEGIES
 from shared.rulesets.classic.cards import MUST_TRADE_AT, best_set, make_deck, sets_in
 from shared.rulesets.classic.dice import most_attack_dice
 from shared.rulesets.classic.events import Event
@@ -42,12 +43,9 @@ from shared.rulesets.classic.orders import (
     PlaceArmy,
     Reinforce,
 )
+from shared.rulesets.classic.presentation import ClassicPresentation
 from shared.rulesets.classic.resolve import Play
 from shared.rulesets.classic.view import VIEW, ClassicView, view
-
-if TYPE_CHECKING:
-    from shared.game.presentation import Presentation
-    from shared.game.strategy import Strategy
 
 ClassicGame = Game[ClassicBoard, ClassicOrder]
 
@@ -59,6 +57,8 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
     simultaneous = False
     options_type = ClassicOptions
     default_strategy = "strategist"
+    presentation_type = ClassicPresentation
+    strategies = STRATEGIES
 
     def __init__(self) -> None:
         self.order_type = TypeAdapter[ClassicOrder](cast(Any, Order))
@@ -178,21 +178,6 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
     def legal_orders(self, game: ClassicGame, player: str, tally: None) -> list[Legal[ClassicOrder]]:
         return legal_orders(game, player)
 
-    # ---- faces ---------------------------------------------------------------------------------------------------
-
-    @property
-    def presentation(self) -> Presentation:
-        from shared.rulesets.classic.presentation import ClassicPresentation
-
-        return ClassicPresentation()
-
-    @property
-    def strategies(self) -> Mapping[str, type[Strategy]]:
-        from shared.rulesets.classic.bots import STRATEGIES
-
-        return STRATEGIES
-
-
 def spread_reinforcements(game: ClassicGame, player: str) -> list[Reinforce]:
     """C9: the armies left to place, spread evenly over the player's countries next to an enemy (map order first)."""
     board = game.board
@@ -240,5 +225,3 @@ def legal_orders(game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:
     if options.cheaters and phase in checker.CHEAT_PHASES:
         legal.append(Legal(Cheat()))
     return legal
-
-

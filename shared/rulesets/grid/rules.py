@@ -9,7 +9,7 @@ letters with a legend of names.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from pydantic import TypeAdapter
 
@@ -20,17 +20,15 @@ from shared.game.ruleset import Legal, RuleSet, Status, Told
 from shared.maps.model import GameMap
 from shared.rulesets.grid import checker
 from shared.rulesets.grid.board import GridBoard, Phase
+from shared.rulesets.grid.bots import STRATEGIES
 from shared.rulesets.grid.cells import make_grid
 from shared.rulesets.grid.dice import most_attacking
 from shared.rulesets.grid.events import Event
 from shared.rulesets.grid.options import FEWEST, MOST, GridOptions
 from shared.rulesets.grid.orders import Attack, Deploy, End, GridOrder, Move, MoveIn, Order
+from shared.rulesets.grid.presentation import GridPresentation
 from shared.rulesets.grid.resolve import Play
 from shared.rulesets.grid.view import VIEW, GridView, view
-
-if TYPE_CHECKING:
-    from shared.game.presentation import Presentation
-    from shared.game.strategy import Strategy
 
 GridGame = Game[GridBoard, GridOrder]
 
@@ -50,6 +48,8 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
     own_map = True
     options_type = GridOptions
     default_strategy = "strategist"
+    presentation_type = GridPresentation
+    strategies = STRATEGIES
 
     def __init__(self) -> None:
         self.order_type = TypeAdapter[GridOrder](cast(Any, Order))
@@ -141,18 +141,6 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
 
     def legal_orders(self, game: GridGame, player: str, tally: None) -> list[Legal[GridOrder]]:
         return legal_orders(game, player)
-
-    @property
-    def presentation(self) -> Presentation:
-        from shared.rulesets.grid.presentation import GridPresentation
-
-        return GridPresentation()
-
-    @property
-    def strategies(self) -> Mapping[str, type[Strategy]]:
-        from shared.rulesets.grid.bots import STRATEGIES
-
-        return STRATEGIES
 
 
 def legal_orders(game: GridGame, player: str) -> list[Legal[GridOrder]]:

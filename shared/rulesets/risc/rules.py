@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import Annotated, Any, cast
 
 from pydantic import Field, TypeAdapter
 
@@ -22,6 +22,7 @@ from shared.maps.groups import neutral_territories, starting_groups
 from shared.maps.model import GameMap
 from shared.rulesets.risc import checker, evo_checker, evo_rules
 from shared.rulesets.risc.board import Phase, RiscBoard
+from shared.rulesets.risc.bots import STRATEGIES
 from shared.rulesets.risc.checker import Code, Tally
 from shared.rulesets.risc.combat import fight
 from shared.rulesets.risc.events import (
@@ -40,11 +41,8 @@ from shared.rulesets.risc.evo_orders import AnyOrder as EveryOrder
 from shared.rulesets.risc.evo_view import EvoView, evo_view
 from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from shared.rulesets.risc.presentation import RiscPresentation
 from shared.rulesets.risc.view import RiscView, view
-
-if TYPE_CHECKING:
-    from shared.game.presentation import Presentation
-    from shared.game.strategy import Strategy
 
 UNITS_PER_GROUP_TERRITORY = 10
 """Default starting pool per territory of a group: the seed's example has 30 units on 3 territories."""
@@ -77,6 +75,8 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
     simultaneous = True
     options_type = RiscOptions
     default_strategy = "strategist"
+    presentation_type = RiscPresentation
+    strategies = STRATEGIES
     default_map = "seed"
 
     def __init__(self) -> None:
@@ -348,17 +348,3 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
             legal += [Legal(MoveOrder(left, source, t), "units") for t in game.game_map.names
                       if t in reach and t != source]
         return legal
-
-    # ---- faces ---------------------------------------------------------------------------------------------------
-
-    @property
-    def presentation(self) -> Presentation:
-        from shared.rulesets.risc.presentation import RiscPresentation
-
-        return RiscPresentation()
-
-    @property
-    def strategies(self) -> Mapping[str, type[Strategy]]:
-        from shared.rulesets.risc.bots import STRATEGIES
-
-        return STRATEGIES

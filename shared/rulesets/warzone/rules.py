@@ -8,7 +8,7 @@ each viewer sees in view.py, how the text client shows it all in presentation.py
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from pydantic import TypeAdapter
 
@@ -19,6 +19,7 @@ from shared.game.ruleset import Legal, RuleSet, Status, Told
 from shared.maps.model import GameMap
 from shared.rulesets.warzone import checker
 from shared.rulesets.warzone.board import Phase, WarzoneBoard
+from shared.rulesets.warzone.bots import STRATEGIES
 from shared.rulesets.warzone.cards import Card, new_deck
 from shared.rulesets.warzone.checker import Tally
 from shared.rulesets.warzone.events import Event
@@ -35,11 +36,8 @@ from shared.rulesets.warzone.orders import (
     Order,
     ReinforceOrder,
 )
+from shared.rulesets.warzone.presentation import WarzonePresentation
 from shared.rulesets.warzone.view import VIEW, WarzoneView, view
-
-if TYPE_CHECKING:
-    from shared.game.presentation import Presentation
-    from shared.game.strategy import Strategy
 
 WarzoneGame = Game[WarzoneBoard, AnyOrder]
 
@@ -66,6 +64,8 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
     simultaneous = True
     options_type = WarzoneOptions
     default_strategy = "strategist"
+    presentation_type = WarzonePresentation
+    strategies = STRATEGIES
 
     def __init__(self) -> None:
         self.order_type = TypeAdapter[AnyOrder](cast(Any, Order))
@@ -171,17 +171,3 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
             candidates.append((ReinforceOrder(), None))
         return [Legal(order, field) for order, field in candidates
                 if checker.check(game, player, counted, order) is None]
-
-    # ---- faces ---------------------------------------------------------------------------------------------------
-
-    @property
-    def presentation(self) -> Presentation:
-        from shared.rulesets.warzone.presentation import WarzonePresentation
-
-        return WarzonePresentation()
-
-    @property
-    def strategies(self) -> Mapping[str, type[Strategy]]:
-        from shared.rulesets.warzone.bots import STRATEGIES
-
-        return STRATEGIES

@@ -10,11 +10,11 @@ import random
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from shared.game import turns
 from shared.maps.model import GameMap
 from shared.rulesets.classic.board import Phase
 from shared.rulesets.classic.bots.base import ClassicStrategy
 from shared.rulesets.classic.orders import AllOut, Attack, Cheat, KeepCards, NoAttack, NoFortify, PlaceAll
-from shared.rulesets.classic.rules import legal_orders
 from shared.rulesets.classic.view import ClassicView, game_from_view
 
 STOP_ATTACKING = 0.25
@@ -30,7 +30,7 @@ class RandomStrategy(ClassicStrategy):
         if not isinstance(view, ClassicView) or view.active != me or view.phase is Phase.FINISHED:
             return []
         game = game_from_view(view, game_map, me)
-        legal = [entry for entry in legal_orders(game, me) if not isinstance(entry.order, Cheat | PlaceAll)]
+        legal = [e for e in turns.legal_orders(self.ruleset, game, me) if not isinstance(e.order, Cheat | PlaceAll)]
         if view.phase is Phase.ATTACK and rng.random() < STOP_ATTACKING:
             return [NoAttack()]
         if view.phase is Phase.FORTIFICATION and rng.random() < SKIP_FORTIFY:

@@ -6,11 +6,11 @@ import random
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from shared.game import turns
 from shared.maps.model import GameMap
 from shared.rulesets.grid.board import Phase
 from shared.rulesets.grid.bots.base import GridStrategy
 from shared.rulesets.grid.orders import Attack, End
-from shared.rulesets.grid.rules import legal_orders
 from shared.rulesets.grid.view import GridView, game_from_view
 
 STOP = 0.25
@@ -24,7 +24,7 @@ class RandomStrategy(GridStrategy):
     def decide(self, view: Any, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
         if not isinstance(view, GridView) or view.active != me or view.phase is Phase.FINISHED:
             return []
-        legal = legal_orders(game_from_view(view, game_map), me)
+        legal = turns.legal_orders(self.ruleset, game_from_view(view, game_map), me)
         if view.phase is Phase.ATTACK:
             attacks = [e for e in legal if isinstance(e.order, Attack)]
             if attacks and rng.random() >= STOP:

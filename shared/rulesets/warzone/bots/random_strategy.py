@@ -4,6 +4,7 @@ of orders drawn from the rules' own list of legal orders, each with a random num
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from shared.game import turns
@@ -28,15 +29,11 @@ class RandomStrategy(WarzoneStrategy):
         return []  # decide() draws from the rules' legal orders instead
 
     def decide(self, view: Any, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
-        from dataclasses import replace
-
-        from shared.rulesets import get_ruleset
-
         if not isinstance(view, WarzoneView) or view.phase is not Phase.ORDERS:
             return []
         if me not in view.players or view.players[me].eliminated:
             return []
-        ruleset = get_ruleset("warzone")
+        ruleset = self.ruleset
         game: Game[Any, Any] = game_from_view(view, game_map, me)
         issued: list[Any] = []
 
