@@ -30,7 +30,7 @@ from shared.protocol.lobby import GameSettings, GameStatus, GameSummary
 from shared.protocol.log import FRAMEWORK_ENTRY, FRAMEWORK_KINDS
 from shared.protocol.patch import apply as apply_patch
 from shared.protocol.patch import seats_keyed, seats_listed
-from shared.rulesets import RULESETS
+from shared.rulesets import RULESETS, game_ruleset
 
 EARLY_UPDATES_KEPT = 50
 """Updates for a game this client is about to follow, kept until it does (a join's update may beat its reply)."""
@@ -70,11 +70,21 @@ class Followed:
     resolution empties the list, and a view that shows them (or a `list_orders` reply) says them all again."""
     deadline: float | None = None
     """When the turn's time runs out, on the event loop's clock."""
+    _variant: tuple[Any, AnyRuleSet] | None = field(default=None, repr=False, compare=False)
 
     @property
     def ruleset(self) -> AnyRuleSet | None:
-        name = self.game.settings.ruleset if self.game is not None else None
-        return RULESETS.get(name) if name is not None else None
+        """The rule set that plays the game: the variant its options choose (read once per game's settings)."""
+        settings = self.game.settings if self.game is not None else None
+        if settings is None or settings.ruleset not in RULESETS:
+            return None
+        if self._variant is None or self._variant[0] != settings:
+            try:
+                chosen = game_ruleset(settings.ruleset, settings.options)[0]
+            except ValidationError:  # options this client's rules do not read: the rule set as registered
+                chosen = RULESETS[settings.ruleset]
+            self._variant = (settings, chosen)
+        return self._variant[1]
 
     @property
     def watching(self) -> bool:

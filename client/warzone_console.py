@@ -37,6 +37,7 @@ from shared.game.ruleset import Private
 from shared.game.strategy import Strategy
 from shared.maps import GameMap, MapError, MapReport, Severity, check_map_file
 from shared.rulesets import get_ruleset
+from shared.rulesets.warzone.console import describe_map
 
 RULES = get_ruleset("warzone")
 PRESENTATION = RULES.presentation
@@ -565,18 +566,6 @@ class WarzoneConsole:
         if self.state in PLAYING and self.acting is not None:
             for command in PRESENTATION.commands:
                 self.say(f"  {command.usage:<22} {command.summary}")
-
-
-def describe_map(game_map: GameMap) -> str:
-    """The map before a game: continents with their bonus and territories, each with its neighbours."""
-    lines = [f"{game_map.name}: {len(game_map.territories)} territories"]
-    from shared.rulesets.warzone.continents import continents
-
-    for continent in continents(game_map):
-        lines.append(f"{continent.name} (bonus {continent.bonus}):")
-        for name in continent.members:
-            lines.append(f"  {name}: next to {', '.join(game_map.neighbours_in_order(name))}")
-    return "\n".join(lines)
 
 
 # ---- W16: tournaments ----------------------------------------------------------------------------------------------

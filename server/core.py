@@ -99,6 +99,8 @@ class Decision:
 
 def new_table(game_id: str, settings: GameSettings, ruleset: AnyRuleSet, options: Any, game_map: GameMap,
               seed: int) -> Table:
+    """A game's table, played by the variant of the rule set its options choose."""
+    ruleset = ruleset.variant(options)
     choices = ruleset.seat_choices(game_map, options, settings.players)
     return Table(game_id, settings, ruleset, options, game_map, seed,
                  choices=None if choices is None else tuple(tuple(c) for c in choices))

@@ -251,6 +251,7 @@ class Lobby:
         except ValidationError as exc:
             raise Refusal(ErrorCode.BAD_SETTINGS,
                           f"{ruleset.title} options: {_options_problem(exc)}") from None
+        ruleset = ruleset.variant(options)
         fewest, most = ruleset.player_counts(options)
         if not fewest <= settings.players <= most:
             raise Refusal(ErrorCode.BAD_SETTINGS, wording.player_count(ruleset.title, fewest, most, settings.players))

@@ -62,7 +62,7 @@ from shared.protocol.messages import (
 from shared.protocol.messages import (
     GameMap as GameMapMessage,
 )
-from shared.rulesets import get_ruleset
+from shared.rulesets import game_ruleset
 
 logger = logging.getLogger("risc.server")
 
@@ -140,8 +140,8 @@ class Match:
                      rematch_factory: RematchFactory | None = None, seats: Sequence[SeatRecord] = (),
                      clock: Clock | None = None) -> Match:
         """A new game, saved before it exists for anyone; seated at once when `seats` fill it (a rematch)."""
-        ruleset = get_ruleset(settings.ruleset)
-        table = core.new_table(game_id, settings, ruleset, ruleset.options(settings.options), game_map, seed)
+        ruleset, options = game_ruleset(settings.ruleset, settings.options)
+        table = core.new_table(game_id, settings, ruleset, options, game_map, seed)
         record = GameRecord(game_id=game_id, settings=settings, seed=seed, created_at=time.time(),
                             game_map=map_to_dict(game_map))
         bodies = [Logged(game_log.GameCreated()), *(Logged(game_log.PlayerJoined(player=s.name)) for s in seats)]
@@ -171,8 +171,7 @@ class Match:
         """A game as its store kept it, on `game_map` if given (built from the same stored map, shared with other
         games), else on a map built from its record. Its turn clock, if any, starts afresh."""
         record, progress = game.record, game.progress
-        ruleset = get_ruleset(record.settings.ruleset)
-        options = ruleset.options(record.settings.options)
+        ruleset, options = game_ruleset(record.settings.ruleset, record.settings.options)
         game_map = map_from_dict(record.game_map) if game_map is None else game_map
         table = core.new_table(record.game_id, record.settings, ruleset, options, game_map, record.seed)
         table = table.evolve(

@@ -22,7 +22,7 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import dice_of
 from shared.protocol.log import FRAMEWORK_KINDS
-from shared.rulesets import get_ruleset
+from shared.rulesets import game_ruleset
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,7 @@ def replay(stored: StoredGame) -> Replay:
     if not any(e["event"].get("kind") == "game_started" for e in stored.events) or progress.state is None:
         result.difference = "the game has not started: there is nothing to replay"
         return result
-    ruleset = get_ruleset(record.settings.ruleset)
-    options = ruleset.options(record.settings.options)
+    ruleset, options = game_ruleset(record.settings.ruleset, record.settings.options)
     table = core.new_table(record.game_id, record.settings, ruleset, options, map_from_dict(record.game_map),
                            record.seed)
     game = core.start(table, progress.seats).table.game

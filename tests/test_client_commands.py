@@ -34,7 +34,7 @@ from shared.rulesets.grid.cells import make_grid
 from shared.rulesets.grid.orders import Deploy
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from tests.engine_support import RISC, seed_state, view
-from tests.evolution_support import seed_game
+from tests.evolution_support import rules, seed_game
 
 SEED = Setting(RISC.presentation, Context(load_map("seed"), view(seed_state(), "green"), "green"))
 LOBBY = Setting()
@@ -283,9 +283,11 @@ def games_with_views() -> list[tuple[str, Setting]]:
                                                                 "ann"), players=grid_support.SEATS,
                          simultaneous=False)),
         ("risc evolution 1", Setting(SEED.presentation, SEED.context, players=("green", "blue", "red"))),
-        ("risc evolution 2", Setting(RISC.presentation, Context(evo2.game_map, RISC.view(evo2, "green"), "green"),
+        ("risc evolution 2", Setting(rules(evo2).presentation,
+                                     Context(evo2.game_map, rules(evo2).view(evo2, "green"), "green"),
                                      players=evo2.players)),
-        ("risc evolution 3", Setting(RISC.presentation, Context(evo3.game_map, RISC.view(evo3, "green"), "green"),
+        ("risc evolution 3", Setting(rules(evo3).presentation,
+                                     Context(evo3.game_map, rules(evo3).view(evo3, "green"), "green"),
                                      players=evo3.players)),
     ]
 

@@ -25,7 +25,7 @@ from shared.protocol import log as game_log
 from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
 from shared.protocol.messages import SERVER_ADAPTER, OrderAccepted, Update, encode
 from shared.protocol.patch import apply, diff
-from shared.rulesets import get_ruleset
+from shared.rulesets import game_ruleset
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder
 from tests.engine_support import RISC, SEED_OWNERS, SEED_UNITS, RiscGame, make_state, play_turn, seed_map
 
@@ -119,8 +119,7 @@ def test_a_commit_changes_no_ones_view_so_a_match_keeps_the_views_it_made(name: 
     """A view never says who has committed (the summary does), nor shows any orders but the viewer's own (R16): the
     views made before another player's order, or a commit that does not resolve the turn, serve after it, for every
     sight, in every rule set, and they are not made again."""
-    ruleset = get_ruleset(name)
-    chosen = ruleset.options(options)
+    ruleset, chosen = game_ruleset(name, options)
     game_map = ruleset.make_map(chosen) if ruleset.own_map else load_map(ruleset.default_map)
     players = ("ann", "bob", "cyd")
     game: Game[Any, Any] = ruleset.new_game(game_map, players, chosen, GameRandom(5, SETUP_STEP))

@@ -272,7 +272,7 @@ async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_sto
         await move.locator("[data-count]").fill("2")
         await move.locator("[data-issue]").click()
         await page.wait_for_selector("[data-order-index='2']")
-        told = RISC.view(match.game, "Ann")
+        told = match.ruleset.view(match.game, "Ann")
         assert isinstance(told, EvoView) and told.food_left is not None and told.food_left < 100
         await page.wait_for_selector(f"[data-panel=stocks] .stocks[data-food-left='{told.food_left}']"
                                      f"[data-technology-left='{told.technology_left}']")

@@ -20,7 +20,7 @@ from shared.game.random import SETUP_STEP, GameRandom, dice_of
 from shared.game.ruleset import AnyRuleSet
 from shared.game.strategy import Strategy
 from shared.maps.model import GameMap
-from shared.rulesets import get_ruleset
+from shared.rulesets import game_ruleset
 
 
 class RefusedOrderError(Exception):
@@ -100,8 +100,7 @@ def play_game(game_map: GameMap | None, strategies: Sequence[str], seed: int | s
     """Play one game to a win or to `max_turns` turns (a draw). With `strict`, a refused order raises."""
     if max_turns < 1:
         raise ValueError("a game needs at least 1 turn")
-    ruleset = get_ruleset(ruleset_name)
-    chosen = ruleset.options(options or {})
+    ruleset, chosen = game_ruleset(ruleset_name, options or {})
     game_map = game_map if game_map is not None else ruleset.make_map(chosen)
     players = player_names(strategies)
     bots = {p: make_strategy(ruleset, s) for p, s in zip(players, strategies, strict=True)}

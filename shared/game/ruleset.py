@@ -123,6 +123,12 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     def player_counts(self, options: OptionsT) -> tuple[int, int]:
         """The fewest and the most players a game with these options seats."""
 
+    def variant(self, options: OptionsT) -> RuleSet[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]:
+        """The rule set that plays a game with these options: itself, unless an option chooses among variants (RISC's
+        evolutions), each a subclass of it, as python-chess picks a board class by its variant's name. It is chosen
+        once, where a game is made or read, and plays every step of it (turns.status_of holds it to that)."""
+        return self
+
     def make_map(self, options: OptionsT) -> GameMap:
         """The board of a rule set that makes its own (`own_map`)."""
         raise NotImplementedError(f"{self.name} is played on a chosen map")
@@ -142,6 +148,7 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
     def new_game(self, game_map: GameMap, players: Sequence[str], options: OptionsT, rng: GameRandom,
                  choices: Mapping[str, int] | None = None) -> Game[BoardT, OrderT]:
+        check_variant(self, options)
         board = self.setup(game_map, players, options, rng, choices or {})
         return Game(self.name, game_map, tuple(players), options, board)
 
@@ -286,3 +293,11 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
 
 AnyRuleSet = RuleSet[Any, Any, Any, Any, Any, Any]
+
+
+def check_variant(ruleset: AnyRuleSet, options: Any) -> None:
+    """Refuse to play a game with another variant than the one its options choose: the board would be another's."""
+    chosen = ruleset.variant(options)
+    if type(chosen) is not type(ruleset):
+        raise ValueError(f"{type(ruleset).__name__} cannot play a game of {type(chosen).__name__}: play each game "
+                         "with the rule set its options choose (ruleset.variant(options))")

@@ -14,7 +14,7 @@ from typing import Any
 from shared.game.errors import Refused, RuleError
 from shared.game.game import Game
 from shared.game.random import Dice
-from shared.game.ruleset import AnyRuleSet, Legal, Status, Told
+from shared.game.ruleset import AnyRuleSet, Legal, Status, Told, check_variant
 
 MAX_TIMEOUT_ACTIONS = 10_000
 """A turn-by-turn player whose time ran out is played for by the rule set one action at a time; this many without
@@ -32,9 +32,15 @@ class Resolved:
 
 
 def status_of(ruleset: AnyRuleSet, game: Game[Any, Any]) -> Status:
-    """The rule set's status of a game, worked out once per game."""
-    found: Status = game.cached("_status", lambda: ruleset.status(game))
+    """The rule set's status of a game, worked out once per game. Every turn's step asks it, so it is where a game
+    played by another variant than the one its options choose is stopped before anything of it is decided."""
+    found: Status = game.cached("_status", lambda: _status(ruleset, game))
     return found
+
+
+def _status(ruleset: AnyRuleSet, game: Game[Any, Any]) -> Status:
+    check_variant(ruleset, game.options)
+    return ruleset.status(game)
 
 
 def awaiting(ruleset: AnyRuleSet, game: Game[Any, Any], status: Status | None = None) -> frozenset[str]:

@@ -1,8 +1,8 @@
 """How RISC Evolutions 2 and 3 read in the text client: commands that name levels, upgrades, research, spies and
 cloaks; a board with unit levels, sizes, production, stocks and technology, and under fog what was last seen and when.
 
-RiscPresentation (presentation.py) hands a game's view and events here when they are an evolution's; Evolution 1
-reads exactly as before.
+Each evolution's presentation is a subclass of Evolution 1's (presentation.py), made by its rule set's variant: it
+says only what its evolution changes, and Evolution 1 reads exactly as before.
 
 Commands (E3): `move 5 Narnia Oz` takes the lowest levels first, from what the player's orders so far leave at
 Narnia; `move 2@3 Narnia Oz` moves two level-3 units; `move 3@0,2@1 Narnia Oz` names several levels; `attack` reads
@@ -19,7 +19,6 @@ from typing import Any
 from shared.game import grammar
 from shared.game.grammar import ParseError
 from shared.game.presentation import (
-    ArgKind,
     Context,
     Fragments,
     OrderCommand,
@@ -30,6 +29,7 @@ from shared.game.presentation import (
 )
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.commands import CLOAK, RESEARCH, SPY, UPGRADE, usage
 from shared.rulesets.risc.evo_checker import EvoTally, account, levels_left, start_tally
 from shared.rulesets.risc.evo_events import (
     Battle,
@@ -54,33 +54,13 @@ from shared.rulesets.risc.evo_orders import (
 )
 from shared.rulesets.risc.evo_view import EvoTerritory, EvoView, game_from_evo_view
 from shared.rulesets.risc.levels import TOP_LEVEL, lowest_first, research_cost, short_levels
-
-UPGRADE = OrderCommand("upgrade", ("u",), "upgrade N TERRITORY FROM TO", "upgrade 4 Narnia 0 2",
-                       "raise N units on your territory from level FROM to level TO, for technology "
-                       "(Evolutions 2 and 3)",
-                       (ArgKind.UNITS, ArgKind.OWN, ArgKind.NUMBER, ArgKind.NUMBER), ("orders",))
-RESEARCH = OrderCommand("research", (), "research [cloaking]", "research",
-                        "raise your maximum technology level by one, from the next turn; `research cloaking` "
-                        "learns cloaking (Evolution 3)", (ArgKind.CHOICE,), ("orders",), ("cloaking",))
-SPY = OrderCommand("spy", (), "spy N TERRITORY | spy N FROM TO", "spy 1 Narnia",
-                   "turn N level-0 units on your territory into spies, or move N spies from one territory to "
-                   "another (Evolution 3)", (ArgKind.UNITS, ArgKind.TERRITORY, ArgKind.TERRITORY), ("orders",))
-CLOAK = OrderCommand("cloak", (), "cloak TERRITORY", "cloak Narnia",
-                     "hide your territory from other players' sight for the next 3 turns (Evolution 3, once "
-                     "cloaking is researched)", (ArgKind.OWN,), ("orders",))
-
-EVOLUTION_2_COMMANDS = (UPGRADE, RESEARCH)
-EVO_COMMANDS = (*EVOLUTION_2_COMMANDS, SPY, CLOAK)
+from shared.rulesets.risc.presentation import RiscPresentation, placements
 
 _COUNT = re.compile(r"^(\d{1,9})(?:@(\d{1,2}))?$")
 
 
-def _usage(command: OrderCommand) -> str:
-    return f"usage: {command.usage}, e.g. {command.example}"
-
-
 def _count(text: str, command: OrderCommand) -> int | ParseError:
-    return grammar.count(text, "the number of units", _usage(command))
+    return grammar.count(text, "the number of units", usage(command))
 
 
 def counts(text: str, command: OrderCommand) -> list[tuple[int, int | None]] | ParseError:
@@ -90,18 +70,18 @@ def counts(text: str, command: OrderCommand) -> list[tuple[int, int | None]] | P
         match = _COUNT.match(part.strip())
         if match is None:
             return ParseError(f'"{text}" is not a number of units (N, or N@LEVEL such as 2@3, or several such as '
-                              f"3@0,2@1); {_usage(command)}")
+                              f"3@0,2@1); {usage(command)}")
         level = None if match.group(2) is None else int(match.group(2))
         if level is not None and level > TOP_LEVEL:
             return ParseError(f"unit levels go from 0 to {TOP_LEVEL}, not {level}")
         found.append((int(match.group(1)), level))
     if len(found) > 1 and any(level is None for _, level in found):
-        return ParseError(f"name a level for each count (3@0,2@1), or give one plain count; {_usage(command)}")
+        return ParseError(f"name a level for each count (3@0,2@1), or give one plain count; {usage(command)}")
     return found
 
 
-def _tally(context: Context, view: EvoView) -> tuple[Any, EvoTally] | None:
-    if context.game_map is None or context.you is None or context.you not in view.players:
+def _tally(context: Context, view: EvoView | None) -> tuple[Any, EvoTally] | None:
+    if view is None or context.game_map is None or context.you is None or context.you not in view.players:
         return None
     game = game_from_evo_view(view, context.game_map, context.you, list(context.orders))
     counted = start_tally(game, context.you)
@@ -110,15 +90,15 @@ def _tally(context: Context, view: EvoView) -> tuple[Any, EvoTally] | None:
     return game, counted
 
 
-def parse_move_or_attack(command_name: str, words: list[str], context: Context, view: EvoView,
+def parse_move_or_attack(command_name: str, words: list[str], context: Context, view: EvoView | None,
                          command: OrderCommand) -> list[Any] | ParseError:
     asked = counts(words[0], command)
     if isinstance(asked, ParseError):
         return asked
     if len(words) < 3:
-        return ParseError(f"{command_name} needs a number of units, where from and where to; {_usage(command)}")
+        return ParseError(f"{command_name} needs a number of units, where from and where to; {usage(command)}")
     names = context.territories
-    pair = grammar.names(words[1:], names, 2, _usage(command))
+    pair = grammar.names(words[1:], names, 2, usage(command))
     if isinstance(pair, ParseError):
         if len(words) == 3:
             for label, word in (("from", words[1]), ("to", words[2])):
@@ -144,19 +124,19 @@ def parse_move_or_attack(command_name: str, words: list[str], context: Context, 
     return [cls(n, level if level is not None else 0, source, target) for n, level in asked]
 
 
-def parse(command: OrderCommand, args: list[str], context: Context, view: EvoView) -> list[Any] | ParseError:
+def _parse(command: OrderCommand, args: list[str], context: Context, view: EvoView | None) -> list[Any] | ParseError:
     names = context.territories
     if command.name in ("move", "attack"):
         if not args:
-            return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
+            return ParseError(f"{command.name} needs a number of units, where from and where to; {usage(command)}")
         return parse_move_or_attack(command.name, args, context, view, command)
     if command is UPGRADE:
         if len(args) < 4:
-            return ParseError(f"upgrade needs a number of units, a territory and two levels; {_usage(command)}")
+            return ParseError(f"upgrade needs a number of units, a territory and two levels; {usage(command)}")
         count = _count(args[0], command)
         if isinstance(count, ParseError):
             return count
-        levels = [grammar.count(word, "a level", _usage(command)) for word in args[-2:]]
+        levels = [grammar.count(word, "a level", usage(command)) for word in args[-2:]]
         for level in levels:
             if isinstance(level, ParseError):
                 return level
@@ -169,16 +149,16 @@ def parse(command: OrderCommand, args: list[str], context: Context, view: EvoVie
             return [ResearchOrder()]
         if len(args) == 1 and "cloaking".startswith(args[0].casefold()) and args[0]:
             return [CloakingResearchOrder()]
-        return ParseError(f"research takes nothing, or the word cloaking; {_usage(command)}")
+        return ParseError(f"research takes nothing, or the word cloaking; {usage(command)}")
     if command is SPY:
         if len(args) < 2:
-            return ParseError(f"spy needs a number of spies and a territory (or two); {_usage(command)}")
+            return ParseError(f"spy needs a number of spies and a territory (or two); {usage(command)}")
         count = _count(args[0], command)
         if isinstance(count, ParseError):
             return count
         rest = args[1:]
         one = grammar.name(" ".join(rest), names) if len(rest) >= 1 else None
-        two = grammar.names(rest, names, 2, _usage(command)) if len(rest) >= 2 else None
+        two = grammar.names(rest, names, 2, usage(command)) if len(rest) >= 2 else None
         if isinstance(two, tuple) and isinstance(one, str) and len(rest) > 2:
             return ParseError(f'"{" ".join(rest)}" can be read as one territory or two: put "double quotes" around '
                               "each name")
@@ -186,13 +166,13 @@ def parse(command: OrderCommand, args: list[str], context: Context, view: EvoVie
             return [SpyMoveOrder(count, two[0], two[1])]
         if isinstance(one, str):
             return [SpyOrder(count, one)]
-        return one if isinstance(one, ParseError) else ParseError(_usage(command))
+        return one if isinstance(one, ParseError) else ParseError(usage(command))
     if command is CLOAK:
         if not args:
-            return ParseError(f"cloak needs a territory; {_usage(command)}")
+            return ParseError(f"cloak needs a territory; {usage(command)}")
         territory = grammar.name(" ".join(args), names)
         return territory if isinstance(territory, ParseError) else [CloakOrder(territory)]
-    return ParseError(_usage(command))
+    return ParseError(usage(command))
 
 
 # ---- events ----------------------------------------------------------------------------------------------------------
@@ -230,7 +210,7 @@ def battle_line(battle: Battle, palette: Palette) -> Fragments:
     return [*out, ("", "\n")]
 
 
-def event_line(event: Any, palette: Palette, you: str | None) -> Fragments | None:
+def _event_line(event: Any, palette: Palette, you: str | None) -> Fragments | None:
     """One evolution event as a line; None for an event of Evolution 1 (presentation.py says those)."""
     if isinstance(event, LevelMoved):
         return line(*palette.name(event.player),
@@ -286,7 +266,7 @@ def focused(view: EvoView, game_map: GameMap, focus: str) -> list[str]:
     return [n for n in game_map.names if game_map.territory(n).continent == focus]
 
 
-def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, placing: dict[str, int],
+def _board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, placing: dict[str, int],
           focus: str | None = None) -> Fragments:
     """Stocks and technology levels, then the territories by holder (the player's first), then those never seen.
     `focus`: a territory with its neighbours, a player or a continent alone, without the stocks."""
@@ -335,7 +315,7 @@ def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, p
     return out
 
 
-def summary(view: EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
+def _summary(view: EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
     stage = ("placement" if view.phase is Phase.PLACEMENT
              else f"finished after turn {view.turn}" if view.phase is Phase.FINISHED else f"turn {view.turn}")
     fogged = " (fog of war)" if view.fogged() else ""
@@ -358,7 +338,7 @@ def summary(view: EvoView, game_map: GameMap, palette: Palette, you: str | None)
     return out
 
 
-def status(view: EvoView, you: str | None, orders: Sequence[Any], game_map: GameMap | None) -> str:
+def _status(view: EvoView, you: str | None, orders: Sequence[Any], game_map: GameMap | None) -> str:
     if view.phase is not Phase.ORDERS or you is None or view.food_left is None:
         return ""
     food, technology = view.food_left, view.technology_left
@@ -372,7 +352,61 @@ def status(view: EvoView, you: str | None, orders: Sequence[Any], game_map: Game
     return f"{food} food, {technology} technology left"
 
 
-def standings(view: EvoView) -> dict[str, tuple[int, int]]:
+def _standings(view: EvoView) -> dict[str, tuple[int, int]]:
     if view.phase is Phase.PLACEMENT:
         return {}
     return {name: (p.territories, p.units or 0) for name, p in view.players.items() if p.territories is not None}
+
+
+class Evolution2Presentation(RiscPresentation):
+    """Evolution 2: moves and attacks name unit levels; upgrades and research; the board with levels and stocks."""
+
+    evolution = 2
+    turn_hint = "move N[@LEVEL] FROM TO, attack N[@LEVEL] FROM TO, upgrade N T FROM TO, research"
+
+    def parse_turn(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
+        return _parse(command, args, context, context.view)
+
+    def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
+        evolved = _event_line(event, palette, you)
+        return super().event_line(event, palette, you) if evolved is None else evolved
+
+    def board(self, view: Any, game_map: GameMap, palette: Palette, you: str | None,
+              orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
+        return _board(view, game_map, palette, you, placements(view, orders), focus)
+
+    def stage_board(self, view: Any, game_map: GameMap, palette: Palette, you: str | None,
+                    orders: Sequence[Any] = ()) -> Fragments:
+        """The whole board at every turn: the levels and stocks a player plans with are on it."""
+        return self.board(view, game_map, palette, you, orders)
+
+    def summary(self, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
+        return _summary(view, game_map, palette, you)
+
+    def status(self, view: Any, you: str | None, orders: Sequence[Any],
+               game_map: GameMap | None = None) -> str:
+        if view.phase is Phase.PLACEMENT:
+            return super().status(view, you, orders, game_map)
+        return _status(view, you, orders, game_map)
+
+    def standings(self, view: Any) -> dict[str, tuple[int, int]]:
+        return _standings(view)
+
+
+class Evolution3Presentation(Evolution2Presentation):
+    """Evolution 3: spies and cloaks besides, and under fog of war no picture of the map."""
+
+    evolution = 3
+    turn_hint = f"{Evolution2Presentation.turn_hint}, spy N T, cloak T"
+    choices = ("cloaking",)
+
+    def holdings(self, view: Any) -> dict[str, tuple[str | None, int]] | None:
+        """None under fog of war (until the game is over): a picture of owners and units would show what the player
+        does not know as if it were known."""
+        return None if view.fogged() else super().holdings(view)
+
+    def no_picture(self, view: Any, game_map: GameMap) -> str:
+        if view.fogged():
+            return ("Under fog of war the map is not drawn: a picture would show what you cannot see as if you "
+                    "saw it. board lists what you know, and when you saw it.")
+        return super().no_picture(view, game_map)

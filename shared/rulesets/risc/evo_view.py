@@ -95,14 +95,16 @@ def _tally(game: Game[RiscBoard, Any], player: str) -> EvoTally:
     return counted
 
 
-def evo_view(game: Game[RiscBoard, Any], viewer: str | None, following: str | None = None) -> EvoView:
-    """The view of `viewer` (a seat or None), or with `following`, the sight of that player for a watcher."""
+def evo_view(game: Game[RiscBoard, Any], viewer: str | None, fog_of_war: bool,
+             following: str | None = None) -> EvoView:
+    """The view of `viewer` (a seat or None), or with `following`, the sight of that player for a watcher. With
+    `fog_of_war` (Evolution 3), E12's sight and memory and E14's cloaking."""
     board = game.board
     evo = board.evo
     assert evo is not None
     evolution: int = game.options.evolution
     finished = board.phase is Phase.FINISHED
-    fogged = evolution >= 3 and not finished
+    fogged = fog_of_war and not finished
     eye = following if following is not None else viewer
     seat = eye if eye in game.players else None
     sees = sight(game.game_map, board, seat) if fogged and seat is not None else frozenset()
@@ -142,7 +144,7 @@ def evo_view(game: Game[RiscBoard, Any], viewer: str | None, following: str | No
             held.get(player, [0, 0])[1] if counts_known else None,
             stock.food if stocks_known and stock is not None else None,
             stock.technology if stocks_known and stock is not None else None,
-            (player in evo.cloaking) if evolution >= 3 and (finished or (own_secrets and player == seat)) else None)
+            (player in evo.cloaking) if fog_of_war and (finished or (own_secrets and player == seat)) else None)
 
     orders: list[Any] = []
     pool_left = 0

@@ -42,4 +42,5 @@ def game_from_view(view: RiscView, game_map: GameMap, me: str | None) -> Game[Ri
 
 def legal_only(ruleset: AnyRuleSet, view: RiscView, game_map: GameMap, me: str, orders: Iterable[Any]) -> list[Any]:
     """The orders the server would accept, in order, each judged after those kept before it (R15)."""
-    return keep_legal(ruleset, game_from_view(view, game_map, me), me, orders)
+    game = game_from_view(view, game_map, me)
+    return keep_legal(ruleset.variant(game.options), game, me, orders)
