@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
@@ -182,11 +181,7 @@ def random_legal_orders(game: Game[RiscBoard, Any], player: str, rng: random.Ran
         kinds = sorted({entry.order.kind for entry in legal})
         kind = rng.choice(kinds)
         choice = rng.choice([entry for entry in legal if entry.order.kind == kind])
-        order = choice.order
-        if choice.count_field is not None:
-            top = getattr(order, choice.count_field)
-            order = dataclasses.replace(order, **{choice.count_field: rng.randint(choice.least, top)})
-        game = issued(game, player, order)
+        game = issued(game, player, choice.any_count(rng))
     return game
 
 

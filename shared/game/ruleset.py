@@ -14,9 +14,10 @@ says who is awaited; the framework assumes neither kind.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -86,6 +87,14 @@ class Legal(Generic[OrderT]):
     order: OrderT
     count_field: str | None = None
     least: int = 1
+
+    def any_count(self, rng: random.Random) -> OrderT:
+        """The order with its count (where it has one) drawn from its range: a random player's pick."""
+        if self.count_field is None:
+            return self.order
+        most = getattr(self.order, self.count_field)
+        changes: dict[str, Any] = {self.count_field: rng.randint(self.least, most)}
+        return replace(self.order, **changes)  # type: ignore[type-var]
 
 
 Told = Any

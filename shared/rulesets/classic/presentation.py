@@ -16,7 +16,6 @@ from shared.game.presentation import (
     Holding,
     OrderCommand,
     Palette,
-    Presentation,
     line,
     plural,
 )
@@ -64,6 +63,7 @@ from shared.rulesets.classic.orders import (
     describe,
 )
 from shared.rulesets.classic.view import ClassicView
+from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
 
 PLACEARMY = OrderCommand("placearmy", (), "placearmy COUNTRY", "placearmy Alaska",
                          "place one of your starting armies on one of your countries", (ArgKind.OWN,), ("startup",))
@@ -126,7 +126,7 @@ def _two_countries(args: list[str], command: OrderCommand, names: Sequence[str])
     return pair[0], pair[1]
 
 
-class ClassicPresentation(Presentation):
+class ClassicPresentation(TurnByTurnPresentation):
     commands = COMMANDS
 
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
@@ -202,12 +202,6 @@ class ClassicPresentation(Presentation):
         return describe(order)
 
     # ---- events --------------------------------------------------------------------------------------------------
-
-    def events(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
-        out: Fragments = []
-        for event in events:
-            out += self.event_line(event, palette, you)
-        return out
 
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
         who = palette.name(getattr(event, "player", None), you)
@@ -371,14 +365,9 @@ class ClassicPresentation(Presentation):
         return out
 
     def actor(self, event: Any) -> str | None:
-        if isinstance(event, PlayerEliminated):
-            return event.by
-        if isinstance(event, MissionChanged | GameWon):
+        if isinstance(event, MissionChanged):
             return None  # what follows someone's action, not one
         return super().actor(event)
-
-    def stage_key(self, view: ClassicView) -> Any:
-        return view.phase, view.turn, view.active
 
     def hint(self, view: ClassicView, game_map: GameMap, you: str | None, awaited: bool) -> Fragments:
         if not awaited or you is None:

@@ -16,7 +16,7 @@ from pydantic import TypeAdapter
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
-from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.ruleset import Legal
 from shared.maps.model import GameMap
 from shared.rulesets.classic import checker, geography
 from shared.rulesets.classic.board import ClassicBoard, Phase
@@ -46,17 +46,18 @@ from shared.rulesets.classic.orders import (
 from shared.rulesets.classic.presentation import ClassicPresentation
 from shared.rulesets.classic.resolve import Play
 from shared.rulesets.classic.view import VIEW, ClassicView, view
+from shared.rulesets.turn_by_turn.rules import TurnByTurnRuleSet
 
 ClassicGame = Game[ClassicBoard, ClassicOrder]
 
 
-class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, ClassicView, None]):
+class ClassicRuleSet(TurnByTurnRuleSet):
     name = "classic"
     title = "Classic Risk"
     blurb = "classic Risk on Domination maps: one player at a time, dice for every attack, cards, continents"
-    simultaneous = False
     options_type = ClassicOptions
     default_strategy = "strategist"
+    play_type = Play
     presentation_type = ClassicPresentation
     strategies = STRATEGIES
 
@@ -81,14 +82,7 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
               choices: Mapping[str, int]) -> ClassicBoard:
         """C1: seats drawn at random; countries dealt round-robin over a shuffled list, one army on each; the
         rest of each player's armies to place. C4: the deck shuffled. C11: missions dealt."""
-        if len(set(players)) != len(players):
-            raise ValueError("player names must be unique")
-        low, high = self.player_counts(options)
-        if not low <= len(players) <= high:
-            raise ValueError(f"classic Risk is played by {low} to {high} players, not {len(players)}")
-        problem = self.map_problem(game_map, options, len(players))
-        if problem is not None:
-            raise ValueError(problem)
+        self.check_seats(game_map, players, options)
         seats = list(players)
         rng.shuffle(seats)
         countries = list(game_map.names)
@@ -115,24 +109,10 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
         play.next_placer(seats[-1])
         return play.finish()
 
-    # ---- where it stands -------------------------------------------------------------------------------------------
-
-    def status(self, game: ClassicGame) -> Status:
-        board = game.board
-        finished = board.phase is Phase.FINISHED
-        acting = frozenset() if finished else frozenset({board.active})
-        return Status(board.phase.value, board.turn, acting, board.eliminated, finished, board.winner)
-
     # ---- acting --------------------------------------------------------------------------------------------------
-
-    def start_tally(self, game: ClassicGame, player: str) -> None:
-        return None
 
     def check_order(self, game: ClassicGame, player: str, tally: None, order: ClassicOrder) -> RuleError | None:
         return checker.check(game, player, order)
-
-    def account(self, game: ClassicGame, player: str, tally: None, order: ClassicOrder) -> None:
-        return None
 
     def timeout_orders(self, game: ClassicGame, player: str, tally: None) -> list[ClassicOrder]:
         """C9: the rest of an absent player's turn as the defaults: a forced trade if 5 cards or more are held,
@@ -161,14 +141,6 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
         if phase is Phase.FORTIFICATION:
             return [NoFortify()]
         return []
-
-    def resolve(self, game: ClassicGame, orders: Mapping[str, Sequence[ClassicOrder]],
-                rng: GameRandom) -> tuple[ClassicBoard, list[Told]]:
-        play = Play(game, rng)
-        for player, batch in orders.items():
-            for order in batch:
-                play.act(player, order)
-        return play.finish(), play.events
 
     # ---- telling -------------------------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from pydantic import TypeAdapter
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
-from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.ruleset import Legal
 from shared.maps.model import GameMap
 from shared.rulesets.grid import checker
 from shared.rulesets.grid.board import GridBoard, Phase
@@ -29,6 +29,7 @@ from shared.rulesets.grid.orders import Attack, Deploy, End, GridOrder, Move, Mo
 from shared.rulesets.grid.presentation import GridPresentation
 from shared.rulesets.grid.resolve import Play
 from shared.rulesets.grid.view import VIEW, GridView, view
+from shared.rulesets.turn_by_turn.rules import TurnByTurnRuleSet
 
 GridGame = Game[GridBoard, GridOrder]
 
@@ -40,14 +41,14 @@ def deal_sizes(players: int, cells: int) -> list[int]:
     return [share + (i >= players - extra) for i in range(players)]
 
 
-class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None]):
+class GridRuleSet(TurnByTurnRuleSet):
     name = "grid"
     title = "Grid Risk (VG101)"
     blurb = "the VG101 grid game: 3 to 5 players on a 5 x 5 board, one at a time, ties lose for the attacker"
-    simultaneous = False
     own_map = True
     options_type = GridOptions
     default_strategy = "strategist"
+    play_type = Play
     presentation_type = GridPresentation
     strategies = STRATEGIES
 
@@ -73,13 +74,7 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
               choices: Mapping[str, int]) -> GridBoard:
         """G2: the cells shuffled (Python's shuffle is Fisher-Yates, drawn from the game's generator) and dealt in
         runs in seat order; one troop on each; then deployment starts with A."""
-        if len(set(players)) != len(players):
-            raise ValueError("player names must be unique")
-        if not FEWEST <= len(players) <= MOST:
-            raise ValueError(f"the grid game is played by {FEWEST} to {MOST} players, not {len(players)}")
-        problem = self.map_problem(game_map, options, len(players))
-        if problem is not None:
-            raise ValueError(problem)
+        self.check_seats(game_map, players, options)
         cells = list(game_map.names)
         rng.shuffle(cells)
         owner: dict[str, str] = {}
@@ -98,20 +93,8 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
         play.next_deployer(players[-1])
         return play.finish()
 
-    def status(self, game: GridGame) -> Status:
-        board = game.board
-        finished = board.phase is Phase.FINISHED
-        return Status(board.phase.value, board.turn, frozenset() if finished else frozenset({board.active}),
-                      board.eliminated, finished, board.winner)
-
-    def start_tally(self, game: GridGame, player: str) -> None:
-        return None
-
     def check_order(self, game: GridGame, player: str, tally: None, order: GridOrder) -> RuleError | None:
         return checker.check(game, player, order)
-
-    def account(self, game: GridGame, player: str, tally: None, order: GridOrder) -> None:
-        return None
 
     def timeout_orders(self, game: GridGame, player: str, tally: None) -> list[GridOrder]:
         """A player whose time ran out: troops go on their weakest territory next to an enemy (deployment and new
@@ -127,14 +110,6 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
         if board.phase is Phase.ATTACK:
             return [End()]
         return []
-
-    def resolve(self, game: GridGame, orders: Mapping[str, Sequence[GridOrder]],
-                rng: GameRandom) -> tuple[GridBoard, list[Told]]:
-        play = Play(game, rng)
-        for player, batch in orders.items():
-            for order in batch:
-                play.act(player, order)
-        return play.finish(), play.events
 
     def view(self, game: GridGame, viewer: str | None) -> GridView:
         return view(game, viewer)

@@ -7,7 +7,6 @@ the rules: whatever it does, the server must accept.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from shared.game import turns
@@ -39,10 +38,4 @@ class RandomStrategy(ClassicStrategy):
             legal = [e for e in legal if not isinstance(e.order, KeepCards)]
         if view.phase is Phase.ATTACK:
             legal = [e for e in legal if isinstance(e.order, Attack | AllOut)] or legal
-        entry = rng.choice(legal)
-        order = entry.order
-        if entry.count_field is not None:
-            most = getattr(order, entry.count_field)
-            changes: dict[str, Any] = {entry.count_field: rng.randint(entry.least, most)}
-            order = replace(order, **changes)
-        return [order]
+        return [rng.choice(legal).any_count(rng)]

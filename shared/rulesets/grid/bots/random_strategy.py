@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from shared.game import turns
@@ -33,9 +32,4 @@ class RandomStrategy(GridStrategy):
                 return [End()]
             else:
                 legal = [e for e in legal if not isinstance(e.order, Attack)]
-        entry = rng.choice(legal)
-        order = entry.order
-        if entry.count_field is not None:
-            changes: dict[str, Any] = {entry.count_field: rng.randint(entry.least, getattr(order, entry.count_field))}
-            order = replace(order, **changes)
-        return [order]
+        return [rng.choice(legal).any_count(rng)]

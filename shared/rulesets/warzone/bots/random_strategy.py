@@ -48,12 +48,7 @@ class RandomStrategy(WarzoneStrategy):
             legal = [e for e in turns.legal_orders(ruleset, game, me) if not isinstance(e.order, DeployOrder)]
             if not legal:
                 break
-            entry = rng.choice(legal)
-            order = entry.order
-            if entry.count_field is not None:
-                most = getattr(order, entry.count_field)
-                order = replace(order, **{entry.count_field: rng.randint(entry.least, most)})
-            issue(order)
+            issue(rng.choice(legal).any_count(rng))
         while True:  # the pool, in random shares on random own territories (W4: all of it)
             deploys = [e for e in turns.legal_orders(ruleset, game, me) if isinstance(e.order, DeployOrder)]
             if not deploys:
