@@ -400,8 +400,8 @@ class ClientApp:
         values: dict[str, Any] = {"ruleset": ruleset_name, "map": command.map, "options": options}
         if ruleset is not None and ruleset.own_map:
             values["map"] = None
-        elif command.map is None:
-            values["map"] = "seed" if ruleset_name == DEFAULT_RULESET else None
+        elif command.map is None and ruleset is not None:
+            values["map"] = ruleset.default_map
         for key in ("players", "turn_seconds", "bots"):
             if getattr(command, key) is not None:
                 values[key] = getattr(command, key)

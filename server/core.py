@@ -266,6 +266,25 @@ def commit(table: Table, player: str, turn: int) -> Decision:
     return _resolve_if_ready(decision)
 
 
+def play_seat(table: Table, player: str, turn: int, orders: Sequence[Any]) -> tuple[Decision, list[RuleError]]:
+    """A computer player's decision for its seat, carried out at once (turns.play_seat): the orders the rules accept
+    and the commit, or the action; whatever the rules refuse is played as when time runs out, so the game never
+    stalls on it. Returns the decision and the refusals. Refusal when the game has moved on since the decision was
+    taken (another turn), or no longer waits for the player."""
+    game, status = running(table, turn)
+    if player not in turns.awaiting(table.ruleset, game):
+        raise Refusal(Refused.NOT_YOUR_TURN, "the game does not wait for you now")
+    played = turns.play_seat(table.ruleset, game, player, orders, dice_of(table.seed))
+    refusals = [problem for _, problem in played.refused]
+    if table.ruleset.simultaneous:
+        decision = Decision(table.evolve(game=played.game),
+                            [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))])
+        return _resolve_if_ready(decision), refusals
+    entries = [Logged(game_log.TimeRanOut(turn=status.turn, players=[player]))] if played.timed_out else []
+    entries += resolution_entries(table, played.resolved)
+    return Decision(table.evolve(game=played.game), entries, played.resolved), refusals
+
+
 def _resolve_if_ready(decision: Decision) -> Decision:
     table = decision.table
     if table.game is None or not turns.ready(table.ruleset, table.game):

@@ -638,13 +638,17 @@ class Match:
             self._broadcast(entries)
             return True
 
-    async def play_for(self, player: str) -> None:
-        """Play an awaited player's turn as the rule set does when their time runs out (a computer player whose
-        every choice was refused, so that the game cannot stall on it)."""
-        status = self.table.status
-        if status is not None and player in status.acting:
-            logger.warning("game %s: %s's turn is played by the rules' defaults", self.game_id, player)
-            await self._time_out(status.clock)
+    async def play_seat(self, sub: Subscriber, turn: int, orders: Sequence[Any]) -> list[Refusal]:
+        """A computer player's decision for the seat it holds, carried out, saved and told as one change
+        (core.play_seat). Returns what the rules refused of it (played as when time runs out)."""
+        async with self.lock:
+            self._check_open()
+            player = self._player(sub)
+            before = self.table.status
+            decision, refusals = core.play_seat(self.table, player, turn, orders)
+            entries = await self._save(decision)
+            self._after_change(entries, decision, before)
+            return [Refusal.of(problem) for problem in refusals]
 
     # ---- the end (R27) -------------------------------------------------------------------------------------------
 

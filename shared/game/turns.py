@@ -229,6 +229,52 @@ def _complete(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> Game[An
     raise RuntimeError(f"{ruleset.name}: {player} cannot commit even the orders made for them")
 
 
+@dataclass(frozen=True)
+class SeatPlayed:
+    """What became of a computer player's decision: the game after it, the orders the rules kept, the ones they
+    refused (with why; None for a refused commit), and what resolved on the way."""
+
+    game: Game[Any, Any]
+    issued: list[Any]
+    refused: list[tuple[Any | None, RuleError]]
+    resolved: list[Resolved]
+    timed_out: bool = False
+    """A turn-by-turn player whose choice was refused: their turn was played out as when time runs out."""
+
+
+def play_seat(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, orders: Sequence[Any],
+              dice: Dice) -> SeatPlayed:
+    """One way for every seat a computer plays (the server's, a tournament's, the console's): its decision carried
+    out so that the game never stalls on it. Simultaneous: each order issued that the rules accept, the rest
+    refused, then the commit; a commit the rules refuse is completed as when time runs out. Turn-by-turn: the first
+    action carried out at once; refused (or none), the turn is played out as when time runs out. A player the game
+    does not wait for plays nothing."""
+    if player not in awaiting(ruleset, game):
+        return SeatPlayed(game, [], [], [])
+    issued: list[Any] = []
+    refused: list[tuple[Any | None, RuleError]] = []
+    if ruleset.simultaneous:
+        for order in orders:
+            done = issue(ruleset, game, player, order)
+            if isinstance(done, RuleError):
+                refused.append((order, done))
+            else:
+                game = done
+                issued.append(order)
+        committed = commit(ruleset, game, player)
+        if isinstance(committed, RuleError):
+            refused.append((None, committed))
+            committed = _complete(ruleset, game, player)
+        return SeatPlayed(committed, issued, refused, [])
+    if orders:
+        acted = act(ruleset, game, player, orders[0], dice)
+        if not isinstance(acted, RuleError):
+            return SeatPlayed(acted[0], [orders[0]], [], [acted[1]])
+        refused.append((orders[0], acted))
+    game, _, resolutions = time_out(ruleset, game, dice)
+    return SeatPlayed(game, [], refused, resolutions, timed_out=True)
+
+
 def reveal(orders: dict[str, tuple[Any, ...]], ruleset: AnyRuleSet) -> dict[str, list[dict[str, Any]]]:
     """Resolved orders as JSON values, for the log."""
     return {player: [ruleset.dump_order(o) for o in batch] for player, batch in orders.items()}
