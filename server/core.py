@@ -9,7 +9,7 @@ the turn's timer. The seed and the clock come in from outside, so a test needs n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -51,6 +51,17 @@ class Table:
     """What each player picks when joining (RISC's starting groups), when the game lets them."""
     handed_over: tuple[str, ...] = ()
     """Seats the server's computer player plays since their player was gone too long (by the others' vote)."""
+
+    # Who is here: read by the decisions, never saved (a restarted server starts every seat away).
+    away_since: Mapping[str, float] = field(default_factory=dict)
+    """Seats whose player has no connection to the game, since when (the server's clock)."""
+    hand_over_votes: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """For each absent player, who has voted to hand their seat over."""
+    idle_since: float | None = None
+    """Before the start: since when no person has held a seat here with a live connection (None while one does).
+    The lobby closes a game idle too long."""
+    rematch_impossible_told: bool = False
+    """That too few are left for a rematch has been said (once: the players may leave)."""
 
     @property
     def status(self) -> Status | None:
@@ -352,6 +363,36 @@ def rematch_seats(table: Table) -> list[SeatRecord]:
     return [s for s in table.seats if s.name in table.rematch]
 
 
+@dataclass(frozen=True)
+class RematchOutlook:
+    """What the table's rematch requests call for now: start it with `seats`, say once that it cannot be
+    (`impossible`), or nothing (someone is still to ask or to leave, it started already, or nobody asked)."""
+
+    seats: tuple[SeatRecord, ...] = ()
+    impossible: Decision | None = None
+
+
+def rematch_outlook(table: Table) -> RematchOutlook:
+    """Everyone still at the table asked: the rematch starts with them, if the rule set can seat so few."""
+    if table.rematch_game is not None or not table.rematch:
+        return RematchOutlook()
+    if any(s.name not in table.rematch and s.name not in table.declined for s in table.seats):
+        return RematchOutlook()
+    problem = rematch_problem(table)
+    if problem is None:
+        return RematchOutlook(seats=tuple(rematch_seats(table)))
+    if table.rematch_impossible_told:
+        return RematchOutlook()
+    return RematchOutlook(impossible=Decision(table.evolve(rematch_impossible_told=True),
+                                              [Logged(game_log.RematchImpossible(reason=problem))]))
+
+
+def rematch_started(table: Table, game_id: str) -> Decision:
+    """The rematch is game `game_id`: this one points there from now on."""
+    return Decision(table.evolve(rematch_game=game_id),
+                    [Logged(game_log.RematchStarted(game_id=game_id, players=list(table.rematch)))])
+
+
 def rematch_problem(table: Table) -> str | None:
     """Why the players who asked cannot have a rematch without those who left (too few for the rule set)."""
     fewest, _ = table.ruleset.player_counts(table.options)
@@ -361,15 +402,58 @@ def rematch_problem(table: Table) -> str | None:
     return None
 
 
+# ---- who is here ---------------------------------------------------------------------------------------------------
+
+def seat_taken(table: Table, player: str) -> Table:
+    """A connection holds `player`'s seat: they are here, and no vote to hand their seat over stands."""
+    return table.evolve(away_since={k: v for k, v in table.away_since.items() if k != player},
+                        hand_over_votes={k: v for k, v in table.hand_over_votes.items() if k != player})
+
+
+def seat_left(table: Table, player: str, now: float) -> Table:
+    """The last connection holding `player`'s seat is gone: they are away from `now`."""
+    return table.evolve(away_since={**table.away_since, player: now})
+
+
+def all_away(table: Table, held: Set[str], now: float) -> Table:
+    """Every seat no connection holds is away from `now` on (a restored game's, before anyone is back)."""
+    return table.evolve(away_since={**{s.name: now for s in table.seats if s.name not in held}, **table.away_since})
+
+
+def presence_noted(table: Table, person_connected: bool, now: float) -> Table:
+    """An unstarted game is idle from the moment no person holds a seat with a live connection."""
+    if table.game is not None or person_connected:
+        return table.evolve(idle_since=None) if table.idle_since is not None else table
+    return table if table.idle_since is not None else table.evolve(idle_since=now)
+
+
+def idle_left(table: Table, expiry: float, now: float) -> float | None:
+    """Seconds until an unstarted game may be closed for want of players (0 or less: now); None while a player is
+    here or once it has started."""
+    if table.game is not None or table.idle_since is None:
+        return None
+    return table.idle_since + expiry - now
+
+
 # ---- a seat left empty too long ------------------------------------------------------------------------------------
 
-def hand_over_vote(table: Table, voter: str, player: str, away_for: float | None, least_away: float,
-                   votes: frozenset[str], present: set[str], computers: set[str]) -> tuple[frozenset[str], list[str],
-                                                                                          Decision | None]:
+@dataclass(frozen=True)
+class Vote:
+    """Where a vote to hand a seat over stands: who has voted, who is still to, the table with the vote counted, and
+    the decision once it is taken."""
+
+    votes: list[str]
+    needed: list[str]
+    table: Table
+    decision: Decision | None = None
+
+
+def hand_over_vote(table: Table, voter: str, player: str, now: float, least_away: float, present: Set[str],
+                   computers: Set[str]) -> Vote:
     """A vote to have the server's computer player take `player`'s seat, in a game with no time limit whose player
-    has been away at least `least_away` seconds. The game's creator (its first seat a person took) decides alone;
-    otherwise every other player still in and connected must agree (the server's own players have no vote). Returns
-    the votes, who is still to vote, and the decision once it is taken."""
+    has been away at least `least_away` seconds (`now` on the clock `away_since` was read on). The game's creator
+    (its first seat a person took) decides alone; otherwise every other player still in and connected (`present`)
+    must agree (the server's own players, `computers`, have no vote)."""
     _, status = running(table, None)
     names = [s.name for s in table.seats]
     if player not in names:
@@ -381,22 +465,24 @@ def hand_over_vote(table: Table, voter: str, player: str, away_for: float | None
                                                   "time runs out, so nobody is stuck")
     if player in status.eliminated or player in table.handed_over or player in computers:
         raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} is played by the computer already, or is out")
-    if away_for is None:
+    since = table.away_since.get(player)
+    if since is None:
         raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} is connected")
-    if away_for < least_away:
-        raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} has been away {int(away_for)} s; a seat can be handed "
-                                                  f"over after {int(least_away)} s")
-    votes = votes | {voter}
+    if now - since < least_away:
+        raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} has been away {int(now - since)} s; a seat can be "
+                                                  f"handed over after {int(least_away)} s")
+    votes = table.hand_over_votes.get(player, frozenset()) | {voter}
     people = [n for n in names if n not in computers and n not in table.handed_over]
     creator = people[0] if people else None
     voters = [n for n in people if n != player and n not in status.eliminated and n in present]
     needed = [] if creator in votes else [n for n in voters if n not in votes]
     if needed:
-        return votes, needed, None
-    decision = Decision(table.evolve(handed_over=(*table.handed_over, player)),
-                        [Logged(game_log.SeatHandedOver(player=player, strategy=stand_in_strategy(table),
-                                                        by=sorted(votes)))])
-    return votes, [], decision
+        return Vote(sorted(votes), needed, table.evolve(hand_over_votes={**table.hand_over_votes, player: votes}))
+    decided = table.evolve(handed_over=(*table.handed_over, player),
+                           hand_over_votes={k: v for k, v in table.hand_over_votes.items() if k != player})
+    decision = Decision(decided, [Logged(game_log.SeatHandedOver(player=player, strategy=stand_in_strategy(table),
+                                                                 by=sorted(votes)))])
+    return Vote(sorted(votes), [], decided, decision)
 
 
 def stand_in_strategy(table: Table) -> str:

@@ -9,8 +9,8 @@ through the rule set's view function, and private log entries go only to those w
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
@@ -106,18 +106,10 @@ class Match:
         self.watchers: dict[Subscriber, str | None] = {}
         self.follows: dict[Subscriber, str] = {}
         """Spectators who see with one player's sight (where the rule set allows it)."""
-        import asyncio
-
         self.lock = asyncio.Lock()
-        self.away_since: dict[str, float] = {}
-        """Seats whose player has no connection to the game, since when (the server's clock)."""
-        self.hand_over_votes: dict[str, set[str]] = {}
         self.server_seats = frozenset(core.server_seat_names(table.settings))
-        """The seats the server's own computer players hold (they have no vote, and are nobody to wait for)."""
-        """Seats the server's own players hold (the lobby says which): they keep no unstarted game alive."""
-        self.idle_since: float | None = None
-        """Before the start: since when no player has held a seat here with a live connection (None while one
-        does). The lobby closes a game idle too long."""
+        """The seats the server's own computer players hold: they have no vote, are nobody to wait for, and keep no
+        unstarted game alive."""
         self._map_text: str | None = None
         self._kept_views = KeptViews()
         self._sent_summaries: dict[Subscriber, dict[str, Any]] = {}
@@ -128,7 +120,6 @@ class Match:
         self._timer: Timer | None = None
         self._armed: Any = None
         self._presence_timer: Timer | None = None
-        self._rematch_impossible_told = False
         self._last_presence = float("-inf")
         self._tasks = BackgroundTasks()
         self._closed = False
@@ -142,7 +133,8 @@ class Match:
         """A new game, saved before it exists for anyone; seated at once when `seats` fill it (a rematch)."""
         ruleset, options = game_ruleset(settings.ruleset, settings.options)
         table = core.new_table(game_id, settings, ruleset, options, game_map, seed)
-        record = GameRecord(game_id=game_id, settings=settings, seed=seed, created_at=time.time(),
+        clock = clock or LoopClock()
+        record = GameRecord(game_id=game_id, settings=settings, seed=seed, created_at=clock.wall(),
                             game_map=map_to_dict(game_map))
         bodies = [Logged(game_log.GameCreated()), *(Logged(game_log.PlayerJoined(player=s.name)) for s in seats)]
         if seats and len(seats) == settings.players:
@@ -157,13 +149,15 @@ class Match:
         match._note_presence()
         return match
 
+    @property
+    def away_since(self) -> dict[str, float]:
+        """Seats whose player has no connection to the game, since when (the server's clock)."""
+        return dict(self.table.away_since)
+
     def _mark_away(self) -> None:
         """Every seat nobody holds is away from now on (a restored game's seats, before anyone is back)."""
-        now = self._clock.now()
-        held = set(self.watchers.values())
-        for seat in self.table.seats:
-            if seat.name not in held:
-                self.away_since.setdefault(seat.name, now)
+        held = {seat for seat in self.watchers.values() if seat is not None}
+        self.table = core.all_away(self.table, held, self._clock.now())
 
     @classmethod
     def restore(cls, game: RestoredGame, storage: Storage, rematch_factory: RematchFactory | None = None,
@@ -295,7 +289,7 @@ class Match:
             entries = await self._save(decision)
             self.watchers[sub] = name
             self.follows.pop(sub, None)
-            self.away_since.pop(name, None)
+            self.table = core.seat_taken(self.table, name)
             logger.info("game %s: %s joined (%d/%d seats)", self.game_id, name, len(self.table.seats),
                         self.settings.players)
             sub.send(Joined(game_id=self.game_id, player=name, token=token, ref=ref))
@@ -394,8 +388,7 @@ class Match:
             held_before = True
         self.watchers[sub] = player
         self.follows.pop(sub, None)
-        self.away_since.pop(player, None)
-        self.hand_over_votes.pop(player, None)
+        self.table = core.seat_taken(self.table, player)
         self._note_presence()
         return not held_before
 
@@ -409,7 +402,7 @@ class Match:
             if seat is not None and seat not in self.watchers.values():
                 # A spectator going is not news of its own, as its coming was not (see watch).
                 logger.info("game %s: %s disconnected", self.game_id, seat)
-                self.away_since[seat] = self._clock.now()
+                self.table = core.seat_left(self.table, seat, self._clock.now())
                 self._presence_changed()
 
     # ---- an unstarted game nobody sits in ------------------------------------------------------------------------
@@ -422,17 +415,12 @@ class Match:
         return any(name not in self.server_seats for name in held)
 
     def _note_presence(self) -> None:
-        if self.started or self.people_seated(connected=True):
-            self.idle_since = None
-        elif self.idle_since is None:
-            self.idle_since = self._clock.now()
+        self.table = core.presence_noted(self.table, self.people_seated(connected=True), self._clock.now())
 
     def idle_left(self, expiry: float) -> float | None:
         """Seconds until this unstarted game may be closed for want of players (0 or less: now); None while a
         player is here or once it has started."""
-        if self.started or self.idle_since is None:
-            return None
-        return self.idle_since + expiry - self._clock.now()
+        return core.idle_left(self.table, expiry, self._clock.now())
 
     async def close_unstarted(self, reason: str, at_once: bool = False) -> bool:
         """Close a game that never started and that nobody sits in any more (`at_once`: whatever the time): kept
@@ -621,19 +609,16 @@ class Match:
         async with self.lock:
             self._check_open()
             voter = self._player(sub)
-            away = self.away_since.get(player)
             computers = self.computers()
-            votes, needed, decision = core.hand_over_vote(
-                self.table, voter, player, None if away is None else self._clock.now() - away, least_away,
-                frozenset(self.hand_over_votes.get(player, set())),
-                {seat for seat in self.watchers.values() if seat is not None} - computers, computers)
-            self.hand_over_votes[player] = set(votes)
-            sub.send(HandOverPending(game_id=self.game_id, player=player, votes=sorted(votes), needed=needed,
+            vote = core.hand_over_vote(self.table, voter, player, self._clock.now(), least_away,
+                                       {seat for seat in self.watchers.values() if seat is not None} - computers,
+                                       computers)
+            sub.send(HandOverPending(game_id=self.game_id, player=player, votes=vote.votes, needed=vote.needed,
                                      ref=ref))
-            if decision is None:
+            if vote.decision is None:
+                self.table = vote.table
                 return False
-            entries = await self._save(decision)
-            self.hand_over_votes.pop(player, None)
+            entries = await self._save(vote.decision)
             logger.info("game %s: %s's seat is handed to the server's player", self.game_id, player)
             self._broadcast(entries)
             return True
@@ -666,26 +651,20 @@ class Match:
             await self._start_rematch_if_ready()
 
     async def _start_rematch_if_ready(self) -> None:
-        """Everyone still at the table asked: the rematch starts with them (if the rule set can seat so few)."""
-        table = self.table
-        if table.rematch_game is not None or self._rematch_factory is None or not table.rematch:
+        """Start the rematch when the table's requests call for it (core.rematch_outlook), or say why it cannot."""
+        if self._rematch_factory is None:
             return
-        if any(s.name not in table.rematch and s.name not in table.declined for s in table.seats):
+        outlook = core.rematch_outlook(self.table)
+        if outlook.impossible is not None:
+            self._broadcast(await self._save(outlook.impossible))
+        if not outlook.seats:
             return
-        problem = core.rematch_problem(table)
-        if problem is not None:
-            if not self._rematch_impossible_told:  # said once; the players may leave
-                self._rematch_impossible_told = True
-                self._broadcast(await self._save(Decision(table, [
-                    Logged(game_log.RematchImpossible(reason=problem))])))
-            return
-        new_match = await self._rematch_factory(self, core.rematch_seats(table))
-        entries = await self._save(Decision(table.evolve(rematch_game=new_match.game_id), [
-            Logged(game_log.RematchStarted(game_id=new_match.game_id, players=list(table.rematch)))]))
+        new_match = await self._rematch_factory(self, list(outlook.seats))
+        entries = await self._save(core.rematch_started(self.table, new_match.game_id))
         self._broadcast(entries)
         logger.info("game %s: rematch started as game %s", self.game_id, new_match.game_id)
         for other, seat in list(self.watchers.items()):
-            if seat is not None and seat in table.rematch:
+            if seat is not None and seat in self.table.rematch:
                 await new_match.attach(other, seat)
 
     def rematch_problem(self) -> str | None:

@@ -263,7 +263,7 @@ async def test_an_unstarted_game_nobody_sits_in_expires_and_one_with_a_player_wa
         await join(ann, away, "ann")
         clock.advance(300)
         await ann.close()  # Ann's connection drops: her game has nobody in it from now on
-        await settle(lambda: server.lobby.matches[away].idle_since is not None)
+        await settle(lambda: server.lobby.matches[away].table.idle_since is not None)
         clock.advance(301)
         await settle(lambda: empty not in server.lobby.matches)
         assert away in server.lobby.matches and kept in server.lobby.matches, "not yet ten minutes for Ann's"

@@ -1,24 +1,33 @@
-"""Where games are kept: one interface (base.Storage), several stores."""
+"""Where games are kept: one interface (base.Storage), several stores.
+
+The stores themselves (memory.py, sqlite.py) are read only when first asked for, so that what reads the records a
+game's decisions make (server/core.py, through base.py) does not load a database driver with them.
+"""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from server.storage.base import GameProgress, GameRecord, SeatRecord, Storage, StorageError, StoredGame
-from server.storage.memory import MemoryStorage
-from server.storage.sqlite import DATABASE_NAME, SqliteStorage
+
+if TYPE_CHECKING:
+    from server.storage.memory import MemoryStorage
+    from server.storage.opening import open_storage
+    from server.storage.sqlite import DATABASE_NAME, SqliteStorage
+
+_LAZY = {"MemoryStorage": "server.storage.memory", "SqliteStorage": "server.storage.sqlite",
+         "DATABASE_NAME": "server.storage.sqlite", "open_storage": "server.storage.opening"}
 
 
-def open_storage(data_dir: Path | None) -> Storage:
-    """The SQLite store in `data_dir`, or a store in memory when there is none (tests, `risc server --memory`).
-
-    Raises StorageError with a message for the user if the database there cannot be used.
-    """
-    if data_dir is None:
-        return MemoryStorage()
-    return SqliteStorage(data_dir / DATABASE_NAME)
+def __getattr__(name: str) -> Any:
+    """The stores, read when first named (PEP 562)."""
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def default_data_dir() -> Path:
