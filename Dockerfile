@@ -13,7 +13,7 @@ COPY server ./server
 COPY client ./client
 COPY risc ./risc
 COPY maps ./maps
-RUN pip install . && useradd --system --create-home risc && mkdir -p /data && chown risc /data
+RUN pip install ".[postgres]" && useradd --system --create-home risc && mkdir -p /data && chown risc /data
 
 USER risc
 VOLUME ["/data"]

@@ -36,7 +36,7 @@ import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -88,6 +88,10 @@ def raise_open_files() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or soft < hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
+
+
+class ProcessCpu(Protocol):
+    def cpu_seconds(self) -> float: ...
 
 
 @dataclass
@@ -300,15 +304,17 @@ async def echo_seat(ws: ClientConnection, group: str, clock: GameClock, tally: T
 
 # ---- a client process --------------------------------------------------------------------------------------------
 
-async def _worker(mode: str, port: int, games: list[int], args: Message, ready: Any, go: Any, done: Any,
+async def _worker(mode: str, ports: list[int], games: list[int], args: Message, ready: Any, go: Any, done: Any,
                   out: Any) -> None:
+    """Play `games` (numbers): game i on the server at ports[i % len(ports)] (several nodes of one server share
+    the games out so)."""
     global PROTOCOL
     PROTOCOL = args.get("protocol", PROTOCOL)  # this process's clients speak the measured server's protocol
     tally, clocks = Tally(), [GameClock() for _ in games]
     if mode == "game":
-        seated = [await seat_game(port, i) for i in games]
+        seated = [await seat_game(ports[i % len(ports)], i) for i in games]
     else:
-        seated = [(f"e{i}", [await _open(port) for _ in range(PLAYERS)]) for i in games]
+        seated = [(f"e{i}", [await _open(ports[i % len(ports)]) for _ in range(PLAYERS)]) for i in games]
     ready.wait()
     go.wait()
     start, cpu = time.monotonic(), time.process_time()
@@ -367,6 +373,7 @@ class Figures:
     """The server's CPU time over the run's time: near 1, it is what holds the clients back."""
     clients_busy: float
     """The client processes' CPU time over the run's time, summed (at most their number)."""
+    turns_per_second: float = 0.0
 
 
 @dataclass
@@ -381,13 +388,19 @@ class Setup:
     codes: list[Path]
 
 
-def measure(mode: str, server: ServerProcess, games: int, setup: Setup, args: Message) -> Figures:
+def measure(mode: str, server: ServerProcess | list[ServerProcess], games: int, setup: Setup, args: Message,
+            also: list[ProcessCpu] = ()) -> Figures:
+    """Play `games` games on `server` (or shared out over several: the CPU time and RSS are then their sums), and
+    count `also` (other processes, such as the database's) in the CPU time per turn."""
+    servers = server if isinstance(server, list) else [server]
+    server = servers[0]
     ctx = mp.get_context("fork")
     workers = max(1, min(setup.workers, games))
     ready, go, done = ctx.Barrier(workers + 1), ctx.Barrier(workers + 1), ctx.Barrier(workers + 1)
     out = ctx.Queue()
     shares = [list(range(w, games, workers)) for w in range(workers)]
-    processes = [ctx.Process(target=_worker_main, args=(setup.client_cpus, mode, server.port, share, args, ready,
+    ports = [s.port for s in servers]
+    processes = [ctx.Process(target=_worker_main, args=(setup.client_cpus, mode, ports, share, args, ready,
                                                         go, done, out))
                  for share in shares]
     for p in processes:
@@ -399,11 +412,12 @@ def measure(mode: str, server: ServerProcess, games: int, setup: Setup, args: Me
                                 str(setup.profile.with_suffix(f".{games}.txt")), "--format", "raw",
                                 "--duration", str(int(setup.seconds)), "--rate", "200"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    cpu0 = server.cpu_seconds()
+    counted: list[Any] = [*servers, *also]
+    cpu0 = sum(s.cpu_seconds() for s in counted)
     go.wait()
     results = [out.get(timeout=args["seconds"] + 120) for _ in processes]
-    cpu1 = server.cpu_seconds()
-    rss = server.rss_mb()
+    cpu1 = sum(s.cpu_seconds() for s in counted)
+    rss = sum(s.rss_mb() for s in servers)
     done.wait()
     for p in processes:
         p.join(30)
@@ -420,7 +434,7 @@ def measure(mode: str, server: ServerProcess, games: int, setup: Setup, args: Me
                    cpu_ms_per_turn=(cpu1 - cpu0) * 1000 / max(1, resolved), rss_mb=rss, resolved=resolved,
                    finished=sum(r["finished"] for r in results), errors=sum(r["errors"] for r in results),
                    sizes=sizes, server_busy=(cpu1 - cpu0) / elapsed,
-                   clients_busy=sum(r["cpu"] for r in results) / elapsed)
+                   clients_busy=sum(r["cpu"] for r in results) / elapsed, turns_per_second=resolved / elapsed)
 
 
 def _p99(latencies: list[float]) -> float:

@@ -25,8 +25,9 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from client import commands as cmd
 from client import render
 from client.completion import CommandCompleter
-from client.connection import Backoff, Connection, ConnectionFailed, ConnectionLost, LinkState
+from client.connection import Backoff, ConnectionFailed, ConnectionLost, LinkState
 from client.render import Fragments
+from client.routing import Router
 from client.session import Followed, Session
 from client.tokens import Seat, SeatStore
 from client.tracker import Tracker
@@ -96,7 +97,7 @@ class ClientApp:
         is older than what it follows (the answer to a commit before the turn it resolved)."""
 
     @property
-    def connection(self) -> Connection:
+    def connection(self) -> Router:
         return self.session.connection
 
     # ---- output -------------------------------------------------------------------------------------------------
@@ -152,7 +153,7 @@ class ClientApp:
         link = self.session.state
         parts = self.tracker.status_parts(now) if self.tracker is not None \
             else [("lobby: games, create, join, watch", 0)]
-        server = self.url.split("://", 1)[-1].rstrip("/")
+        server = self.session.connection.url.split("://", 1)[-1].rstrip("/")  # the node reached now, of several
         parts = [*parts, (server, 3)]
         if link is not LinkState.CONNECTED:
             parts.insert(0, (link.value.upper(), 0))

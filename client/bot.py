@@ -16,7 +16,8 @@ import random
 import secrets
 from typing import Any
 
-from client.connection import Backoff, Connection, ConnectionFailed, ConnectionLost, LinkState
+from client.connection import Backoff, ConnectionFailed, ConnectionLost, LinkState
+from client.routing import Router
 from client.session import Followed, Session
 from client.tokens import SeatStore
 from shared.bots.tournament import make_strategy
@@ -45,7 +46,7 @@ class NetworkBot:
         self._failed: str | None = None
 
     @property
-    def connection(self) -> Connection:
+    def connection(self) -> Router:
         return self.session.connection
 
     @property

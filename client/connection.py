@@ -91,8 +91,14 @@ class Connection:
                  on_message: Callable[[ServerMessage], None] | None = None,
                  on_link: Callable[[LinkState, str], None] | None = None,
                  on_reconnect: Callable[[], Awaitable[None]] | None = None,
-                 backoff: Backoff | None = None, timeout: float = 10.0) -> None:
+                 backoff: Backoff | None = None, timeout: float = 10.0, reconnect: bool = True) -> None:
+        """`reconnect`: come back by itself when the link drops (else it ends, CLOSED: a link to one node of several,
+        whose games are then followed again through the entry link, client/routing.py)."""
         self.url = url
+        self.reconnect = reconnect
+        self.alternates: list[str] = []
+        """Other addresses of the same server (the nodes its welcome listed), tried in turn when `url` cannot be
+        reached while reconnecting: a server of several nodes goes on when the node this link reached dies."""
         self.password = password
         self.on_message = on_message or (lambda message: None)
         self.on_link = on_link or (lambda state, detail: None)
@@ -144,6 +150,8 @@ class Connection:
 
     def _attach(self, ws: ClientConnection, welcome: Welcome) -> None:
         self._ws, self.welcome = ws, welcome
+        if welcome.nodes:
+            self.alternates = [node for node in welcome.nodes if node.rstrip("/") != self.url.rstrip("/")]
         self._pacer = pacer_for(welcome)
         self.state = LinkState.CONNECTED
         self._connected.set()
@@ -192,6 +200,9 @@ class Connection:
             if code in FATAL_CLOSE_CODES:
                 self._set_state(LinkState.CLOSED, f"the server closed the connection: {ws.close_reason or code}")
                 return
+            if not self.reconnect:
+                self._set_state(LinkState.CLOSED, "the connection to this node dropped")
+                return
             self._set_state(LinkState.RECONNECTING, "the connection dropped; reconnecting")
             if not await self._reconnect():
                 return
@@ -225,6 +236,7 @@ class Connection:
 
     async def _reconnect(self) -> bool:
         self.backoff.reset()
+        tried = 0
         while not self._closing:
             await asyncio.sleep(self.backoff.next_delay())
             if self._closing:
@@ -235,6 +247,12 @@ class Connection:
                 if exc.fatal:
                     self._set_state(LinkState.CLOSED, str(exc))
                     return False
+                if self.alternates:  # another node of the same server, in turn
+                    tried += 1
+                    self.alternates.append(self.url)
+                    self.url = self.alternates.pop(0)
+                    if tried <= len(self.alternates):
+                        self.backoff.reset()  # the first round over the nodes goes at once
                 continue
             if self._closing:
                 await ws.close()

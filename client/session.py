@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
-from client.connection import Backoff, Connection, ConnectionLost, LinkState
+from client.connection import Backoff, ConnectionLost, LinkState
+from client.routing import Router
 from client.tokens import Seat, SeatStore
 from shared.game.ruleset import AnyRuleSet
 from shared.maps.codec import map_from_dict
@@ -33,6 +35,9 @@ from shared.protocol.patch import seats_keyed, seats_listed
 from shared.rulesets import RULESETS, game_ruleset
 
 EARLY_UPDATES_KEPT = 50
+
+SEAT_BACK_WAIT = 30.0
+"""How long a change whose reply was lost waits for its seat to be back before it is sent again (or given up)."""
 """Updates for a game this client is about to follow, kept until it does (a join's update may beat its reply)."""
 
 
@@ -226,8 +231,8 @@ class Session:
         server listens on a new port each time)."""
         self.listener = listener
         self.store = store or SeatStore()
-        self.connection = Connection(url, password=password, on_message=self._on_message, on_link=listener.on_link,
-                                     on_reconnect=self._on_reconnect, backoff=backoff, timeout=timeout)
+        self.connection = Router(url, password=password, on_message=self._on_message, on_link=listener.on_link,
+                                 on_back=self._on_reconnect, backoff=backoff, timeout=timeout)
         self.games: list[GameSummary] = []
         self.total_games = 0
         self.followed: dict[str, Followed] = {}
@@ -235,6 +240,9 @@ class Session:
         self._early: dict[str, deque[msg.Update]] = defaultdict(lambda: deque(maxlen=EARLY_UPDATES_KEPT))
         self._resuming: set[str] = set()
         self._background: set[asyncio.Task[None]] = set()
+        self._returns: dict[str, int] = defaultdict(int)
+        """How many times each seat was taken back (resumed): a change whose reply was lost waits for the next."""
+        self._returned = asyncio.Condition()
 
     # ---- the link --------------------------------------------------------------------------------------------------
 
@@ -267,7 +275,12 @@ class Session:
         return reply
 
     async def join(self, game_id: str, name: str, group: int | None = None) -> msg.ServerMessage:
-        reply = await self.request(msg.JoinGame(game_id=game_id, name=name, group=group))
+        request = msg.JoinGame(game_id=game_id, name=name, group=group, request_id=_request_id())
+        try:
+            reply = await self.request(request)
+        except ConnectionLost:  # the seat may have been taken: asked again with the same id, it is given back
+            await asyncio.wait_for(self.connection.wait_connected(), SEAT_BACK_WAIT)
+            reply = await self.request(request)
         if isinstance(reply, msg.Joined):
             self.store.save(self.seat_server, reply.game_id, reply.player, reply.token)
             self._follow(Followed(reply.game_id, reply.player, token=reply.token))
@@ -296,6 +309,9 @@ class Session:
                         else Followed(game_id, reply.player, token=token))
             self.listener.on_resumed(followed)
             self._follow(followed)
+            async with self._returned:
+                self._returns[game_id] += 1
+                self._returned.notify_all()
         else:
             self._early.pop(game_id, None)
             if isinstance(reply, msg.Error) and reply.code in (ErrorCode.BAD_TOKEN, ErrorCode.NO_SUCH_GAME):
@@ -322,16 +338,37 @@ class Session:
     async def issue(self, followed: Followed, order: Any) -> msg.ServerMessage:
         ruleset = followed.ruleset
         data = ruleset.dump_order(order) if ruleset is not None and not isinstance(order, dict) else order
-        reply = await self.request(msg.IssueOrder(game_id=followed.game_id, turn=followed.turn, order=data))
+        reply = await self._change(followed, msg.IssueOrder(game_id=followed.game_id, turn=followed.turn, order=data,
+                                                            request_id=_request_id()))
         if isinstance(reply, msg.OrderAccepted):
             followed.accepted(reply)
         return reply
 
     async def withdraw(self, followed: Followed, index: int) -> msg.ServerMessage:
-        reply = await self.request(msg.WithdrawOrder(game_id=followed.game_id, turn=followed.turn, index=index))
+        reply = await self._change(followed, msg.WithdrawOrder(game_id=followed.game_id, turn=followed.turn,
+                                                               index=index, request_id=_request_id()))
         if isinstance(reply, msg.OrderWithdrawn):
             followed.withdrawn(reply)
         return reply
+
+    async def _change(self, followed: Followed, request: BaseModel) -> msg.ServerMessage:
+        """Send a change with a request id; if the link drops before the answer, send it again (once) when the seat
+        is back, wherever the game is played then: the server answers a change it made already as it did, and
+        makes one it did not."""
+        returns = self._returns[followed.game_id]
+        try:
+            return await self.request(request)
+        except ConnectionLost:
+            if followed.player is None:
+                raise
+            try:
+                async with self._returned:
+                    await asyncio.wait_for(self._returned.wait_for(
+                        lambda: self._returns[followed.game_id] > returns), SEAT_BACK_WAIT)
+            except TimeoutError:
+                raise ConnectionLost("the seat was not taken back in time: the change may or may not have been "
+                                     "made") from None
+            return await self.request(request)
 
     async def list_orders(self, followed: Followed) -> msg.ServerMessage:
         reply = await self.request(msg.ListOrders(game_id=followed.game_id))
@@ -340,7 +377,8 @@ class Session:
         return reply
 
     async def commit(self, followed: Followed) -> msg.ServerMessage:
-        return await self.request(msg.Commit(game_id=followed.game_id, turn=followed.turn))
+        return await self._change(followed, msg.Commit(game_id=followed.game_id, turn=followed.turn,
+                                                       request_id=_request_id()))
 
     async def rematch(self, followed: Followed) -> msg.ServerMessage:
         return await self.request(msg.Rematch(game_id=followed.game_id))
@@ -415,10 +453,16 @@ class Session:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def _on_reconnect(self) -> None:
-        """Back on the link: take every seat back (with the last entry seen) and watch again what was watched."""
+    async def _on_reconnect(self, games: set[str] | None = None) -> None:
+        """Back on the link: take every seat back (with the last entry seen) and watch again what was watched. On a
+        server of several nodes, `games` are those to follow again (their node's link dropped, or they moved); None:
+        those followed through the entry link, which reconnected."""
         resumed = False
         for followed in list(self.followed.values()):
+            if games is None and followed.game_id in self.connection.routes:
+                continue  # played by another node, whose link stayed up
+            if games is not None and followed.game_id not in games:
+                continue
             if followed.player is not None:
                 token = followed.token
                 if token is None:
@@ -434,3 +478,8 @@ class Session:
                     await self.request(msg.WatchGame(game_id=followed.game_id, last_seq=followed.seq,
                                                      follow=followed.follows))
         await self.listener.on_reconnected(resumed)
+
+
+def _request_id() -> str:
+    """A change's own id (protocol: 8 to 64 letters, digits, - or _), so that sending it again cannot make it twice."""
+    return secrets.token_urlsafe(16)

@@ -17,10 +17,13 @@ from pydantic import ValidationError
 from server import origins
 from server.catalogue import Catalogue
 from server.clock import Clock
+from server.cluster import Node, NodeIdTaken
 from server.config import ServerConfig
 from server.lobby import Lobby
 from server.logs import setup_logging
-from server.storage import Storage, StorageError, default_data_dir, open_storage
+from server.network import default_node_id, default_public_url
+from server.storage import Storage, StorageError, default_data_dir, is_postgres, open_storage
+from server.storage.postgres import PostgresStorage
 from server.transport import Transport
 from shared.protocol.messages import Hello
 
@@ -35,13 +38,21 @@ class RiscServer:
         """`seeds` gives each new game's seed and `clock` times turns: a test passes its own of both."""
         self.config = config
         catalogue = Catalogue(config.maps)
-        self.storage = storage if storage is not None else open_storage(config.data_dir)
+        self.storage = storage if storage is not None else open_storage(config.data_dir, config.store,
+                                                                         config.node_id)
+        self.node: Node | None = None
+        """This server as a node of several sharing a PostgreSQL store; None for a server alone."""
+        if isinstance(self.storage, PostgresStorage):
+            node_id = config.node_id or default_node_id(config.port)
+            self.storage.node_id = node_id
+            self.node = Node(self.storage, node_id, config.public_url or "", heartbeat=config.heartbeat,
+                             fence_after=config.fence_after, sweep_every=config.sweep_every)
         self.lobby = Lobby(self.storage, config.max_games, finished_games_kept=config.finished_games_kept,
                            bot_turn_pause=config.bot_turn_pause, catalogue=catalogue, seeds=seeds, clock=clock,
                            min_turn_seconds=config.min_turn_seconds, hand_over_after=config.hand_over_after,
                            open_games_per_connection=config.open_games_per_connection,
                            open_games_per_address=config.open_games_per_address,
-                           unstarted_expiry=config.unstarted_game_expiry)
+                           unstarted_expiry=config.unstarted_game_expiry, node=self.node)
         self.transport = Transport(config, self.lobby)
 
     @property
@@ -49,8 +60,23 @@ class RiscServer:
         return self.transport.port
 
     async def start(self) -> None:
-        restored = await self.lobby.restore()
-        await self.transport.start()
+        await self.storage.open()
+        try:
+            if self.node is None:
+                restored = await self.lobby.restore()
+                await self.transport.start()
+            else:  # a node restores nothing, and says where it is reached before it joins the others
+                await self.transport.start()
+                if not self.node.public_url:
+                    self.node.public_url = default_public_url(self.config.host, self.port)
+                restored = await self.lobby.restore()
+        except BaseException:
+            await self.transport.stop()
+            await self.storage.close()
+            raise
+        if self.node is not None:
+            logger.info("node %s of the games in the %s, reached at %s", self.node.node_id,
+                        getattr(self.storage, "where", "store"), self.node.public_url)
         aside = len(self.storage.damaged)
         games = f", {restored} game{'s' * (restored != 1)} restored" if restored or aside else ""
         if aside:
@@ -109,6 +135,24 @@ async def serve_until_signalled(config: ServerConfig) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--store", default=None, metavar="POSTGRESQL_URL",
+                        help="keep games in this PostgreSQL database (postgresql://USER@HOST/DATABASE) instead of "
+                             "the SQLite file: several servers (nodes) may share it (default: the RISC_STORE "
+                             "environment variable, else the SQLite file in --data-dir; docs/scaling.md)")
+    parser.add_argument("--node-id", default=None, help="this node's name among the nodes sharing --store "
+                                                        "(default: host name and port)")
+    parser.add_argument("--public-url", default=None, metavar="URL",
+                        help="where clients reach this node, which other nodes send them to (default: "
+                             "ws://THIS-MACHINE'S-ADDRESS:PORT/)")
+    parser.add_argument("--fence-after", type=float, default=ServerConfig.fence_after, metavar="SECONDS",
+                        help="with --store: end the database session of a node whose heartbeat stopped this long "
+                             f"ago, freeing its games for the others (default {ServerConfig.fence_after:g})")
+    parser.add_argument("--sweep-every", type=float, default=ServerConfig.sweep_every, metavar="SECONDS",
+                        help="with --store: how often a node looks for games nobody plays that play by themselves "
+                             f"(a time limit, computer players) (default {ServerConfig.sweep_every:g})")
+    parser.add_argument("--nodes", type=int, default=1, metavar="N",
+                        help="with --store: start N nodes on this machine, on ports PORT to PORT+N-1, to try a "
+                             "cluster (default 1)")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
     parser.add_argument("--port", type=int, default=8765, help="port for WebSocket clients and GET /healthz "
                                                                "(default 8765; 0 picks a free one)")
@@ -172,9 +216,21 @@ def password_from(args: argparse.Namespace) -> str | None:
 def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> ServerConfig:
     """The server's settings from its command line; `web_root`: the web page's folder, if it serves one."""
     password = password_from(args)
-    data_dir = None if args.memory else (args.data_dir or default_data_dir())
+    store = args.store if args.store is not None else (os.environ.get("RISC_STORE") or None)
+    if store is not None and args.memory:
+        raise ValueError("--memory and --store choose two different stores: give one")
+    if store is not None and not is_postgres(store):
+        raise ValueError(f"--store: {store.split('://')[0]!r} is not a PostgreSQL address: give "
+                         "postgresql://USER@HOST/DATABASE, or leave --store out for the SQLite file")
+    if store is None and (args.node_id or args.public_url):
+        raise ValueError("--node-id and --public-url are for nodes sharing a PostgreSQL --store")
+    data_dir = None if args.memory or store is not None else (args.data_dir or default_data_dir())
     if data_dir is not None:
         data_dir.mkdir(parents=True, exist_ok=True)
+    if args.nodes != 1:
+        raise ValueError("--nodes N starts several nodes of one server: `risc server --store URL --nodes N` does it")
+    if args.fence_after <= 0 or args.sweep_every <= 0:
+        raise ValueError("--fence-after and --sweep-every must be more than 0 seconds")
     if args.max_games < 1 or args.bot_turn_pause < 0 or args.min_turn_seconds < 0:
         raise ValueError("--max-games must be at least 1, --bot-turn-pause and --min-turn-seconds at least 0")
     for folder in args.maps:
@@ -183,7 +239,10 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
     return ServerConfig(host=args.host, port=args.port, data_dir=data_dir, password=password,
                         allowed_origins=allowed_origins(args.allow_origin), max_games=args.max_games,
                         bot_turn_pause=args.bot_turn_pause, min_turn_seconds=args.min_turn_seconds,
-                        maps=tuple(args.maps), web_root=web_root, compression=not args.no_compression)
+                        maps=tuple(args.maps), web_root=web_root, compression=not args.no_compression,
+                        store=store, node_id=args.node_id, public_url=args.public_url,
+                        fence_after=args.fence_after, sweep_every=args.sweep_every,
+                        heartbeat=min(ServerConfig.heartbeat, args.fence_after / 4))
 
 
 def allowed_origins(given: list[str]) -> tuple[str, ...]:
@@ -204,7 +263,7 @@ def run(args: argparse.Namespace, web_root: Path | None = None) -> int:
     try:
         config = config_from_args(args, web_root)
         asyncio.run(serve_until_signalled(config))
-    except (OSError, StorageError, ValueError) as exc:
+    except (OSError, StorageError, ValueError, NodeIdTaken) as exc:
         logger.error("cannot start: %s", exc)
         return 1
     except KeyboardInterrupt:

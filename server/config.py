@@ -72,3 +72,18 @@ class ServerConfig:
     and GET /healthz only. Whoever composes the server with the page sets it (`risc server`, `risc play --web`)."""
     shutdown_grace: float = 3.0
     """How long clients have to receive the last messages when the server stops."""
+    store: str | None = None
+    """A PostgreSQL store's address (postgresql://...), which several servers (nodes) may share: games then live
+    there, each played by one node (server/cluster.py). None: the SQLite file in `data_dir`, or memory."""
+    node_id: str | None = None
+    """This node's name among the nodes sharing the store (default: host name and port)."""
+    public_url: str | None = None
+    """Where clients reach this node (ws://host:port/), which other nodes send them to (default: this machine's
+    address and the port)."""
+    heartbeat: float = 1.0
+    """Seconds between two heartbeats of a node into the shared store."""
+    fence_after: float = 15.0
+    """A node whose heartbeat stopped this long ago is fenced by the others: its database session is ended, which
+    frees the games it held."""
+    sweep_every: float = 2.0
+    """Seconds between two looks for games nobody holds that play by themselves (a turn clock, computer players)."""

@@ -35,7 +35,8 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
     """Carry out one validated message. Raises Refusal, having changed nothing, when it cannot."""
     match message:
         case ListGames():
-            games, total = lobby.page(message.offset, message.limit)
+            games, total = await lobby.page(message.offset, message.limit)
+            lobby.watch_lobby(sub, message.watch)
             sub.send(Games(games=games, total=total, offset=message.offset, ref=message.ref))
         case ListMaps():
             sub.send(Maps(maps=lobby.maps(), ref=message.ref))
@@ -45,25 +46,28 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
             game = await lobby.create(message.settings, message.map_upload, sub)
             sub.send(GameCreated(game=game.summary(), ref=message.ref))
         case JoinGame():
-            await lobby.get(message.game_id).join(sub, message.name, message.group, message.ref)
+            await (await lobby.find(message.game_id)).join(sub, message.name, message.group, message.ref,
+                                                           message.request_id)
         case LeaveGame():
             await lobby.leave(sub, message.game_id, message.ref)
         case WatchGame():
-            await lobby.get(message.game_id).watch(sub, message.last_seq, message.follow, message.ref)
+            await (await lobby.find(message.game_id)).watch(sub, message.last_seq, message.follow, message.ref)
         case Resume():
-            await lobby.get(message.game_id).resume(sub, message.token, message.last_seq, message.ref)
+            await (await lobby.find(message.game_id)).resume(sub, message.token, message.last_seq, message.ref)
         case IssueOrder():
-            await lobby.get(message.game_id).issue(sub, message.turn, message.order, message.ref)
+            await (await lobby.find(message.game_id)).issue(sub, message.turn, message.order, message.ref,
+                                                            message.request_id)
         case WithdrawOrder():
-            await lobby.get(message.game_id).withdraw(sub, message.turn, message.index, message.ref)
+            await (await lobby.find(message.game_id)).withdraw(sub, message.turn, message.index, message.ref,
+                                                               message.request_id)
         case ListOrders():
-            await lobby.get(message.game_id).list_orders(sub, message.ref)
+            await (await lobby.find(message.game_id)).list_orders(sub, message.ref)
         case LegalOrders():
-            await lobby.get(message.game_id).legal_orders(sub, message.ref)
+            await (await lobby.find(message.game_id)).legal_orders(sub, message.ref)
         case Commit():
-            await lobby.get(message.game_id).commit(sub, message.turn, message.ref)
+            await (await lobby.find(message.game_id)).commit(sub, message.turn, message.ref, message.request_id)
         case Rematch():
-            await lobby.get(message.game_id).request_rematch(sub, message.ref)
+            await (await lobby.find(message.game_id)).request_rematch(sub, message.ref)
         case HandOver():
             await lobby.hand_over(sub, message.game_id, message.player, message.ref)
         case Hello():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -12,17 +13,20 @@ from pydantic import ValidationError
 from server.bots import ServerBot, check_strategy, reseat_bots, seat_bots, seat_substitute
 from server.catalogue import Catalogue, read_upload
 from server.clock import Clock, LoopClock, Timer
+from server.cluster import Claimed, Elsewhere, Node
 from server.codec import map_from_dict
 from server.match import Match, Subscriber
-from server.refusal import Refusal
-from server.storage.base import SeatRecord, Storage
+from server.refusal import Redirect, Refusal
+from server.storage.base import SeatRecord, Storage, StorageError
+from server.storage.postgres import PostgresStorage
 from server.tasks import BackgroundTasks
 from shared.game.ruleset import AnyRuleSet
 from shared.maps.model import GameMap
 from shared.protocol import wording
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary, MapInfo, RuleSetInfo
-from shared.protocol.messages import MapUpload
+from shared.protocol.messages import GameListed, MapUpload
+from shared.protocol.messages import Redirect as RedirectMessage
 from shared.rulesets import RULESETS, get_ruleset
 
 logger = logging.getLogger("risc.server")
@@ -51,8 +55,10 @@ class Lobby:
                  seeds: Callable[[], int] | None = None, clock: Clock | None = None,
                  min_turn_seconds: float = 0.0, hand_over_after: float = 120.0,
                  open_games_per_connection: int = 3, open_games_per_address: int = 10,
-                 unstarted_expiry: float = 600.0) -> None:
+                 unstarted_expiry: float = 600.0, node: Node | None = None) -> None:
         self.storage = storage
+        self.node = node
+        """This server as a node of several sharing the store (server/cluster.py); None for a server alone."""
         self.max_games = max_games
         self.finished_games_kept = finished_games_kept
         self.bot_turn_pause = bot_turn_pause
@@ -72,12 +78,20 @@ class Lobby:
         self.bots: list[ServerBot] = []
         self._idle_timers: dict[str, Timer] = {}
         self._tasks = BackgroundTasks()
+        self.lobby_watchers: set[Subscriber] = set()
+        """Connections told of every game created (`list_games` with `watch`)."""
+        self._claims: dict[str, asyncio.Lock] = {}
+        """One claim at a time per game, so that two requests for a game nobody holds take it over once."""
 
     async def restore(self) -> int:
         """Bring back every unfinished game the store holds, read in one pass; returns how many.
 
-        Games played on the same map share one map object, built once (maps are immutable).
+        Games played on the same map share one map object, built once (maps are immutable). A node of several
+        restores none: each game is taken over when a client asks for it, or by the sweeper if it plays by itself.
         """
+        if self.node is not None:
+            await self.node.start(on_lost=self._lost, on_created=self._created_somewhere, on_orphans=self._sweep)
+            return 0
         maps: dict[str, GameMap] = {}
         restored = []
         for game in await self.storage.load_unfinished(tail=RESTORED_LOG_ENTRIES):
@@ -89,7 +103,7 @@ class Lobby:
             except Exception as exc:  # a damaged game is set aside, untouched; the others are restored
                 self.storage.set_aside(game.record.game_id, exc)
                 continue
-            self.matches[match.game_id] = match
+            self._adopt(match)
             restored.append(match)
         settled = []
         for match in restored:
@@ -109,18 +123,168 @@ class Lobby:
         return len(settled)
 
     def get(self, game_id: str) -> Match:
+        """A game this server plays now. Raises Refusal if there is none (see `find` for a node of several)."""
         match = self.matches.get(game_id)
         if match is None:
             raise Refusal(ErrorCode.NO_SUCH_GAME, f'there is no game "{game_id}"')
         return match
 
+    async def find(self, game_id: str) -> Match:
+        """The game a request is about: one this server plays, or (on a node of several) one it takes over from the
+        store when no node holds it. Raises Redirect when another node plays it, Refusal when there is none."""
+        match = self.matches.get(game_id)
+        if match is not None or self.node is None:
+            return self.get(game_id)
+        lock = self._claims.setdefault(game_id, asyncio.Lock())
+        try:
+            async with lock:
+                match = self.matches.get(game_id)
+                if match is not None:
+                    return match
+                return await self._take_over(self.node, game_id)
+        finally:
+            if not lock.locked() and self._claims.get(game_id) is lock:
+                del self._claims[game_id]
+
+    async def _take_over(self, node: Node, game_id: str) -> Match:
+        try:
+            claim = await node.claim(game_id)
+        except (ConnectionError, StorageError, OSError) as exc:
+            raise Refusal(ErrorCode.STORAGE_FAILED, f"the server cannot reach its store right now ({exc}); "
+                                                    "try again") from None
+        if claim is None:
+            raise Refusal(ErrorCode.NO_SUCH_GAME, f'there is no game "{game_id}"')
+        if isinstance(claim, Elsewhere):
+            raise Redirect(game_id, claim.url)
+        assert isinstance(claim, Claimed)
+        try:
+            game = await self.storage.restore(game_id, RESTORED_LOG_ENTRIES)
+            if game is None:
+                raise StorageError(f"game {game_id} is gone from the store")
+            match = Match.restore(game, self.storage, self._rematch, map_from_dict(game.record.game_map),
+                                  self._clock)
+        except Exception as exc:
+            await node.release(game_id)
+            self.storage.set_aside(game_id, exc)
+            raise Refusal(ErrorCode.STORAGE_FAILED, f"game {game_id} cannot be read back from the store: it is set "
+                                                    "aside, untouched") from None
+        match.taken_over = match.started and not match.finished
+        self._adopt(match)
+        if match.unsettled:
+            await match.settle()
+        if match.settings.bots or match.table.handed_over:
+            self.bots += await reseat_bots(match, self.get, self.bot_turn_pause)
+        match.rearm()
+        self._watch_unstarted(match)
+        return match
+
+    def _adopt(self, match: Match) -> None:
+        self.matches[match.game_id] = match
+        match.on_moved = self._moved
+
+    def _moved(self, match: Match) -> None:
+        """The store refused a change of `match`: another node owns it now."""
+        self._tasks.spawn(self._lost(match.game_id), f"game {match.game_id}: letting it go failed")
+
+    async def _lost(self, game_id: str) -> None:
+        """Let go of a game another node owns now (or may own: this node lost its session), sending its followers
+        to wherever it is played."""
+        match = self.matches.get(game_id)
+        if match is None:
+            return
+        match.moved = True
+        followers = list(match.watchers)
+        bots = self._sitting_in(game_id)
+        await match.close()
+        await self._let_go(match, bots)
+        url = None
+        if self.node is not None:
+            with contextlib.suppress(ConnectionError, StorageError, OSError):
+                url = await self.node.owner_url(game_id)
+        for sub in followers:
+            sub.games.discard(game_id)
+            sub.views.pop(game_id, None)
+            if url is not None and (self.node is None or url != self.node.public_url):
+                sub.send(RedirectMessage(game_id=game_id, url=url))
+            else:  # nobody has it yet: coming back through any node takes it over
+                sub.send(RedirectMessage(game_id=game_id, url=self.node.public_url if self.node else ""))
+        logger.info("game %s: let go (another node plays it now)", game_id)
+
+    async def _sweep(self, game_ids: list[str]) -> None:
+        """Take over games nobody holds that play by themselves (the node's sweeper found them)."""
+        for game_id in game_ids:
+            if self._running() >= self.max_games:
+                return
+            try:
+                await self.find(game_id)
+            except (Refusal, Redirect):
+                continue
+            logger.info("game %s: taken over by the sweeper", game_id)
+
+    async def owner_url(self, game_id: str) -> str | None:
+        """Where the node playing a game is reached (a node of several), for a request this node cannot carry out."""
+        if self.node is None:
+            return None
+        try:
+            return await self.node.owner_url(game_id)
+        except (ConnectionError, StorageError, OSError):
+            return None
+
+    def _running(self) -> int:
+        return sum(not m.finished for m in self.matches.values())
+
     def summaries(self) -> list[GameSummary]:
         return [m.summary() for m in self.matches.values()]
 
-    def page(self, offset: int, limit: int) -> tuple[list[GameSummary], int]:
-        """A page of the lobby, newest games first, and how many games there are in all."""
-        newest = list(reversed(self.matches.values()))
-        return [m.summary() for m in newest[offset:offset + limit]], len(newest)
+    async def page(self, offset: int, limit: int) -> tuple[list[GameSummary], int]:
+        """A page of the lobby, newest games first, and how many games there are in all: a node of several lists
+        every game of the store, those it plays as they are now, the others as their node last saved them."""
+        if self.node is None or not isinstance(self.storage, PostgresStorage):
+            newest = list(reversed(self.matches.values()))
+            return [m.summary() for m in newest[offset:offset + limit]], len(newest)
+        try:
+            rows, total = await self.storage.listing(offset, limit)
+        except StorageError as exc:
+            raise Refusal(ErrorCode.STORAGE_FAILED, f"the game list cannot be read right now ({exc})") from None
+        games = []
+        for game_id, text in rows:
+            match = self.matches.get(game_id)
+            if match is not None:
+                games.append(match.summary())
+            elif text is not None:
+                with contextlib.suppress(ValidationError):
+                    games.append(GameSummary.model_validate_json(text))
+        return games, total
+
+    # ---- lobby watchers --------------------------------------------------------------------------------------------
+
+    def watch_lobby(self, sub: Subscriber, watch: bool) -> None:
+        if watch:
+            self.lobby_watchers.add(sub)
+        else:
+            self.lobby_watchers.discard(sub)
+
+    def _tell_listed(self, summary: GameSummary) -> None:
+        if not self.lobby_watchers:
+            return
+        message = GameListed(game=summary)
+        text = message.model_dump_json()
+        for sub in list(self.lobby_watchers):
+            sub.send(message, text)
+
+    async def _created_somewhere(self, game_id: str) -> None:
+        """A node (this one too) created a game: its lobby watchers hear of it."""
+        if not self.lobby_watchers:
+            return
+        match = self.matches.get(game_id)
+        if match is not None:
+            self._tell_listed(match.summary())
+            return
+        assert isinstance(self.storage, PostgresStorage)
+        text = await self.storage.summary_of(game_id)
+        if text is not None:
+            with contextlib.suppress(ValidationError):
+                self._tell_listed(GameSummary.model_validate_json(text))
 
     def maps(self) -> list[MapInfo]:
         return self.catalogue.infos()
@@ -134,16 +298,34 @@ class Lobby:
         origin = self._check_creator(creator)
         settings, game_map = await self.checked(settings, upload)
         async with self._creating:
-            match = await Match.create(self._new_id(), settings, game_map, self.storage, self._seeds(),
-                                       self._rematch, clock=self._clock)
-            self.matches[match.game_id] = match
+            game_id = await self._new_id()
+            try:
+                match = await Match.create(game_id, settings, game_map, self.storage, self._seeds(),
+                                           self._rematch, clock=self._clock)
+            except BaseException:
+                if self.node is not None:
+                    await self.node.release(game_id)
+                raise
+            self._adopt(match)
             if origin is not None:
                 self._creators[match.game_id] = origin
         logger.info("game %s created: %s on %s, %d players%s", match.game_id, match.ruleset.title, game_map.name,
                     settings.players, f", {settings.turn_seconds:g} s per turn" if settings.turn_seconds else "")
         self.bots += await seat_bots(match, self.get, self.bot_turn_pause)
         self._watch_unstarted(match)
+        await self._announce(match)
         return match
+
+    async def _announce(self, match: Match) -> None:
+        """Tell the lobby watchers of a new game: through the store, every node's (this one's too), when it is one
+        of several; else this server's own."""
+        if self.node is None:
+            self._tell_listed(match.summary())
+            return
+        try:
+            await self.node.announce_created(match.game_id)
+        except (StorageError, OSError) as exc:
+            logger.warning("game %s: other nodes could not be told of it: %s", match.game_id, exc)
 
     def _check_creator(self, creator: Subscriber | None) -> tuple[int, str] | None:
         """Refuse a connection (or an address) that has created too many games that have not started."""
@@ -168,9 +350,15 @@ class Lobby:
         if len(seats) != settings.players:
             settings = settings.model_copy(update={"players": len(seats), "bots": min(bots, len(seats))})
         async with self._creating:
-            match = await Match.create(self._new_id(), settings, old.game_map, self.storage, self._seeds(),
-                                       self._rematch, seats, clock=self._clock)
-            self.matches[match.game_id] = match
+            game_id = await self._new_id()
+            try:
+                match = await Match.create(game_id, settings, old.game_map, self.storage, self._seeds(),
+                                           self._rematch, seats, clock=self._clock)
+            except BaseException:
+                if self.node is not None:
+                    await self.node.release(game_id)
+                raise
+            self._adopt(match)
         logger.info("game %s created as a rematch: %s", match.game_id, ", ".join(s.name for s in seats))
         return match
 
@@ -185,6 +373,8 @@ class Lobby:
         """Forget a closed game, and the server's players who sat in it (`bots`: those who did, when closing it made
         them leave already) and nowhere else."""
         self.matches.pop(match.game_id, None)
+        if self.node is not None:
+            await self.node.release(match.game_id)
         timer = self._idle_timers.pop(match.game_id, None)
         if timer is not None:
             timer.cancel()
@@ -225,7 +415,7 @@ class Lobby:
 
     async def leave(self, sub: Subscriber, game_id: str, ref: str | None) -> None:
         """Leave a game; an unstarted game whose last player left has nobody to wait for, and closes at once."""
-        match = self.get(game_id)
+        match = await self.find(game_id)
         await match.leave(sub, ref)
         if match.started or match.people_seated():
             return
@@ -283,19 +473,24 @@ class Lobby:
             raise Refusal(ErrorCode.BAD_MAP, "choose a map (list_maps gives this server's maps) or upload one")
         return self.catalogue.get(settings.map)
 
-    def _new_id(self) -> str:
+    async def _new_id(self) -> str:
+        """A new game's id: one no game here has, and on a node of several one whose lock it could take (the store
+        refuses an id some other node gave meanwhile)."""
         while True:
             game_id = secrets.token_hex(3)
-            if game_id not in self.matches:
+            if game_id in self.matches:
+                continue
+            if self.node is None or await self.node.claim_new(game_id):
                 return game_id
 
     async def hand_over(self, sub: Subscriber, game_id: str, player: str, ref: str | None) -> None:
         """A vote to hand an absent player's seat to the server's computer player; once decided, it sits down."""
-        match = self.get(game_id)
+        match = await self.find(game_id)
         if await match.vote_hand_over(sub, player, self.hand_over_after, ref):
             self.bots += await seat_substitute(match, player, self.get, self.bot_turn_pause)
 
     async def disconnect(self, sub: Subscriber) -> None:
+        self.lobby_watchers.discard(sub)
         for game_id in list(sub.games):
             match = self.matches.get(game_id)
             if match is not None:
@@ -310,3 +505,5 @@ class Lobby:
             await bot.close()
         for match in list(self.matches.values()):
             await match.close()
+        if self.node is not None:
+            await self.node.stop()

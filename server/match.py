@@ -23,13 +23,15 @@ from server.codec import game_from_dict, game_to_dict, map_from_dict, map_to_dic
 from server.core import Decision, Table
 from server.entries import Entry, Logged, number
 from server.eventlog import EventLog
-from server.refusal import Refusal
+from server.refusal import Redirect, Refusal
 from server.seats import find_seat, new_token, token_hash
 from server.storage.base import (
     CommitChange,
     GameProgress,
     GameRecord,
     OrderChange,
+    OwnershipLost,
+    RequestRecord,
     RestoredGame,
     SeatRecord,
     Storage,
@@ -45,6 +47,7 @@ from shared.protocol import log as game_log
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary
 from shared.protocol.messages import (
+    SERVER_ADAPTER,
     CommitAccepted,
     Error,
     HandOverPending,
@@ -123,6 +126,15 @@ class Match:
         self._last_presence = float("-inf")
         self._tasks = BackgroundTasks()
         self._closed = False
+        self.requests: dict[str, tuple[int, str]] = {}
+        """The requests that changed the game lately, by the client's request id: the game's step then and the
+        reply sent (with a null ref). The same request sent again is answered with it, not carried out again."""
+        self.on_moved: Callable[[Match], None] | None = None
+        """Called once the store refused a change because another node owns the game now (a shared store)."""
+        self.moved = False
+        self.taken_over = False
+        """Claimed from a shared store by this node while its clients were elsewhere: its turn clock runs as though
+        its players were still connected, until their turn's time first runs out or one comes back."""
 
     # ---- creation and restoring ----------------------------------------------------------------------------------
 
@@ -141,7 +153,9 @@ class Match:
             started = core.start(table, seats)
             table, bodies = started.table, bodies + started.entries
         entries = number(bodies, 0, ruleset)
-        await storage.create(record, _progress(table, len(entries)), entries)
+        summary = core.summary(table, set(), 0, frozenset(core.server_seat_names(settings))).model_dump_json() \
+            if storage.shared else None
+        await storage.create(record, _progress(table, len(entries)), entries, summary=summary)
         log = EventLog(game_id, 0, limit=RESUME_EVENT_LIMIT)
         log.extend(entries)
         match = cls(table, log, storage, rematch_factory, clock)
@@ -174,6 +188,8 @@ class Match:
             game=None if progress.state is None else game_from_dict(ruleset, progress.state, game_map, options))
         log = EventLog(record.game_id, progress.seq, game.log, limit=RESUME_EVENT_LIMIT)
         match = cls(table, log, storage, rematch_factory, clock)
+        step = progress.step or 0
+        match.requests = {request_id: (step, reply) for request_id, reply in game.requests.items()}
         match._mark_away()
         match._schedule_deadline()
         match._note_presence()
@@ -278,15 +294,20 @@ class Match:
 
     # ---- the lobby -----------------------------------------------------------------------------------------------
 
-    async def join(self, sub: Subscriber, name: str, group: int | None, ref: str | None) -> None:
+    async def join(self, sub: Subscriber, name: str, group: int | None, ref: str | None,
+                   request_id: str | None = None) -> None:
         async with self.lock:
             self._check_open()
+            if request_id is not None and request_id in self.requests:
+                await self._join_again(sub, request_id, ref)
+                return
             if self.watchers.get(sub) is not None:
                 raise Refusal(ErrorCode.ALREADY_SEATED,
                               f"you already sit in game {self.game_id} as {self.watchers[sub]}")
             token = new_token()
             decision = core.join(self.table, name, group, token_hash(token))
-            entries = await self._save(decision)
+            request = self._request(request_id, Joined(game_id=self.game_id, player=name, token=""))
+            entries = await self._save(decision, request)
             self.watchers[sub] = name
             self.follows.pop(sub, None)
             self.table = core.seat_taken(self.table, name)
@@ -299,6 +320,19 @@ class Match:
             self._note_presence()
             self._broadcast(entries, skip=sub)
             self._follow(sub, name, self.seq - len(entries))
+
+    async def _join_again(self, sub: Subscriber, request_id: str, ref: str | None) -> None:
+        """A join sent again after its reply was lost (the seat was taken then): the seat's token cannot be sent
+        again (only its hash is kept), so the seat gets a new one, which the request id proves is its player's."""
+        _, reply = self.requests[request_id]
+        name = str(orjson.loads(reply)["player"])
+        token = new_token()
+        seats = tuple(s.model_copy(update={"token_hash": token_hash(token)}) if s.name == name else s
+                      for s in self.table.seats)
+        await self._save(Decision(self.table.evolve(seats=seats)))
+        self._take_seat(sub, name)
+        sub.send(Joined(game_id=self.game_id, player=name, token=token, ref=ref))
+        self._follow(sub, name, None)
 
     async def leave(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
@@ -387,6 +421,7 @@ class Match:
         if self.watchers.get(sub) == player:
             held_before = True
         self.watchers[sub] = player
+        self.taken_over = False
         self.follows.pop(sub, None)
         self.table = core.seat_taken(self.table, player)
         self._note_presence()
@@ -459,32 +494,39 @@ class Match:
             raise Refusal(Refused.NOT_A_PLAYER, f"you hold no seat in game {self.game_id}: only its players act")
         return player
 
-    async def issue(self, sub: Subscriber, turn: int, order: dict[str, Any], ref: str | None) -> None:
+    async def issue(self, sub: Subscriber, turn: int, order: dict[str, Any], ref: str | None,
+                    request_id: str | None = None) -> None:
         async with self.lock:
             self._check_open()
             player = self._player(sub)
+            if self._answered_before(sub, request_id, ref):
+                return
             before = self.table.status
             decision = core.issue(self.table, player, turn, order)
-            entries = await self._save(decision)
             index = decision.order_change.index if decision.order_change is not None else 0
             accepted = decision.accepted_data
             assert accepted is not None, "an issued order comes back as JSON values"
-            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted, ref=ref)
             # The frame put together by hand (a test holds it to the reply's own): an order comes with every issue.
-            text = ('{"ref":' + orjson.dumps(ref).decode() + ',"type":"order_accepted","game_id":'
-                    + orjson.dumps(self.game_id).decode() + ',"turn":' + str(turn) + ',"index":' + str(index)
-                    + ',"order":' + orjson.dumps(accepted).decode() + "}")
-            sub.send(reply, text)
+            body = (',"type":"order_accepted","game_id":' + orjson.dumps(self.game_id).decode() + ',"turn":'
+                    + str(turn) + ',"index":' + str(index) + ',"order":' + orjson.dumps(accepted).decode() + "}")
+            request = None if request_id is None else RequestRecord(request_id, self._step, '{"ref":null' + body)
+            entries = await self._save(decision, request)
+            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted, ref=ref)
+            sub.send(reply, '{"ref":' + orjson.dumps(ref).decode() + body)
             if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
                 self._after_change(entries, decision, before)
 
-    async def withdraw(self, sub: Subscriber, turn: int, index: int, ref: str | None) -> None:
+    async def withdraw(self, sub: Subscriber, turn: int, index: int, ref: str | None,
+                       request_id: str | None = None) -> None:
         async with self.lock:
             self._check_open()
             player = self._player(sub)
+            if self._answered_before(sub, request_id, ref):
+                return
             decision = core.withdraw(self.table, player, turn, index)
-            await self._save(decision)
-            sub.send(OrderWithdrawn(game_id=self.game_id, turn=turn, index=index, ref=ref))
+            reply = OrderWithdrawn(game_id=self.game_id, turn=turn, index=index)
+            await self._save(decision, self._request(request_id, reply))
+            sub.send(reply.model_copy(update={"ref": ref}))
 
     async def list_orders(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
@@ -502,15 +544,48 @@ class Match:
                      for option in turns.legal_orders(self.ruleset, game, player)]
             sub.send(Legal(game_id=self.game_id, turn=status.turn, orders=legal, ref=ref))
 
-    async def commit(self, sub: Subscriber, turn: int, ref: str | None) -> None:
+    async def commit(self, sub: Subscriber, turn: int, ref: str | None, request_id: str | None = None) -> None:
         async with self.lock:
             self._check_open()
             player = self._player(sub)
+            if self._answered_before(sub, request_id, ref):
+                return
             before = self.table.status
             decision = core.commit(self.table, player, turn)
-            entries = await self._save(decision)
-            sub.send(CommitAccepted.model_construct(game_id=self.game_id, turn=turn, ref=ref))
+            reply = CommitAccepted.model_construct(game_id=self.game_id, turn=turn, ref=None)
+            entries = await self._save(decision, self._request(request_id, reply))
+            sub.send(reply.model_copy(update={"ref": ref}))
             self._after_change(entries, decision, before)
+
+    # ---- requests sent again -------------------------------------------------------------------------------------
+
+    @property
+    def _step(self) -> int:
+        game = self.table.game
+        return 0 if game is None else game.step
+
+    def _request(self, request_id: str | None, reply: BaseModel) -> RequestRecord | None:
+        """What to keep with a change made by a request that has an id: the reply it gets (without its ref)."""
+        if request_id is None:
+            return None
+        return RequestRecord(request_id, self._step, reply.model_copy(update={"ref": None}).model_dump_json())
+
+    def _answered_before(self, sub: Subscriber, request_id: str | None, ref: str | None) -> bool:
+        """Answer a request this game carried out already (its reply was lost) as it was answered then."""
+        if request_id is None or request_id not in self.requests:
+            return False
+        reply = SERVER_ADAPTER.validate_json(self.requests[request_id][1]).model_copy(update={"ref": ref})
+        sub.send(reply)
+        return True
+
+    def _remember(self, request: RequestRecord | None) -> None:
+        """Keep a carried-out request's reply; those of steps long past are forgotten, as the store forgets them."""
+        if request is None:
+            return
+        step = self._step
+        if any(kept_step < step - 1 for kept_step, _ in self.requests.values()):
+            self.requests = {rid: kept for rid, kept in self.requests.items() if kept[0] >= step - 1}
+        self.requests[request.request_id] = (request.step, request.reply)
 
     @property
     def unsettled(self) -> bool:
@@ -552,8 +627,12 @@ class Match:
         key = status.clock
         self._timer = self._clock.call_later(seconds, lambda: self._deadline_passed(key))
 
+    def rearm(self) -> None:
+        """Arm the turn's timer again as the game now stands (a game just taken over from another node)."""
+        self._schedule_deadline()
+
     def _anyone_seated(self) -> bool:
-        return any(seat is not None for seat in self.watchers.values())
+        return self.taken_over or any(seat is not None for seat in self.watchers.values())
 
     def _presence_changed(self, skip: Subscriber | None = None) -> None:
         """Tell the followers that a seat's connection came or went: at once, but at most once a second, so that
@@ -592,8 +671,11 @@ class Match:
             if decision is None:
                 return
             self._timer = None
+            self.taken_over = False  # its players' time ran out once: from now on it waits for them as any game
             try:
                 entries = await self._save(decision)
+            except Redirect:
+                return  # another node plays the game now, and keeps its time
             except Refusal:
                 self._armed = None
                 self._schedule_deadline()  # try again after another full turn's time
@@ -672,33 +754,58 @@ class Match:
 
     # ---- saving and closing --------------------------------------------------------------------------------------
 
-    async def _save(self, decision: Decision) -> list[Entry]:
-        """Number the new entries, save them with the new table, and only then make both current."""
+    async def _save(self, decision: Decision, request: RequestRecord | None = None) -> list[Entry]:
+        """Number the new entries, save them with the new table (and the request that made the change, if it has
+        an id), and only then make both current."""
         if decision.order_change is not None and not decision.entries:
-            await self._save_order(decision.order_change)
+            await self._save_order(decision.order_change, request)
             self.table = decision.table
+            self._remember(request)
             return []
         entries = number(decision.entries, self.seq, self.ruleset)
         game = decision.table.game
         try:
             if decision.committed is not None and game is not None and not decision.resolved:
                 commit = CommitChange(decision.committed, game.step, self.seq + len(entries))
-                await self._storage.save_commit(self.game_id, commit, entries)  # a small row, as an order
+                await self._storage.save_commit(self.game_id, commit, entries, request)  # a small row, as an order
             else:
-                await self._storage.save(self.game_id, _progress(decision.table, self.seq + len(entries)), entries)
+                await self._storage.save(self.game_id, _progress(decision.table, self.seq + len(entries)), entries,
+                                         summary=self._listed(decision.table), request=request)
+        except OwnershipLost as exc:
+            raise self._gone(exc) from exc
         except Exception as exc:
             raise self._unsaved("a change", exc) from exc
         self.table = decision.table
         self.log.extend(entries)
+        self._remember(request)
         return entries
 
-    async def _save_order(self, change: OrderChange) -> None:
+    async def _save_order(self, change: OrderChange, request: RequestRecord | None) -> None:
         """Keep an issued or withdrawn order as a small write rather than the whole progress (a save comes with
         every order)."""
         try:
-            await self._storage.save_order(self.game_id, change)
+            await self._storage.save_order(self.game_id, change, request)
+        except OwnershipLost as exc:
+            raise self._gone(exc) from exc
         except Exception as exc:
             raise self._unsaved("an order", exc) from exc
+
+    def _listed(self, table: Table) -> str | None:
+        """The game's summary as other nodes' lobbies list it, for a store they share (none otherwise)."""
+        if not self._storage.shared:
+            return None
+        present = {seat for seat in self.watchers.values() if seat is not None}
+        spectators = sum(1 for seat in self.watchers.values() if seat is None)
+        return core.summary(table, present, spectators, frozenset(self.computers())).model_dump_json()
+
+    def _gone(self, exc: OwnershipLost) -> Redirect:
+        """The store says another node owns this game now: nothing was kept, and this node lets the game go."""
+        logger.warning("game %s: %s", self.game_id, exc)
+        if not self.moved:
+            self.moved = True
+            if self.on_moved is not None:
+                self.on_moved(self)
+        return Redirect(self.game_id, None)
 
     def _unsaved(self, what: str, exc: Exception) -> Refusal:
         """What the player is told when the store could not keep a change: it did not happen."""
@@ -707,6 +814,8 @@ class Match:
                                                  "try again")
 
     def _check_open(self) -> None:
+        if self.moved:
+            raise Redirect(self.game_id, None)
         if self._closed:
             raise Refusal(ErrorCode.SHUTTING_DOWN, "the server is shutting down")
 

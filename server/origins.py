@@ -34,6 +34,21 @@ def parse_origin(text: str) -> Origin | None:
     return split.scheme, split.hostname, port or DEFAULT_PORTS[split.scheme]
 
 
+def page_origins(node_url: str) -> list[Origin]:
+    """The origins of pages served by a node reached at `node_url` (ws://host:port/...): the same host and port over
+    http and https. The nodes of one server accept each other's pages, since a page follows its game to the node
+    that plays it."""
+    try:
+        split = urlsplit(node_url)
+        port = split.port
+    except ValueError:
+        return []
+    if not split.hostname or split.scheme not in ("ws", "wss"):
+        return []
+    default = 443 if split.scheme == "wss" else 80
+    return [(scheme, split.hostname.lower(), port or default) for scheme in DEFAULT_PORTS]
+
+
 def origin_text(origin: Origin) -> str:
     scheme, host, port = origin
     shown = f"[{host}]" if ":" in host else host

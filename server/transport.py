@@ -30,12 +30,13 @@ from server.frames import parse_frame, rate_limited
 from server.guesses import Guesses, Verdict
 from server.lobby import Lobby
 from server.memory import give_memory_back
-from server.refusal import Refusal
+from server.refusal import Redirect, Refusal
 from server.storage import StorageError
 from server.web import WebRoot, is_upgrade
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.deflate import SparingDeflateFactory
 from shared.protocol.messages import Error, Hello, ShuttingDown, Welcome, encode
+from shared.protocol.messages import Redirect as RedirectMessage
 from shared.protocol.pacing import TokenBucket
 
 logger = logging.getLogger("risc.server")
@@ -292,7 +293,10 @@ class Transport:
             return connection.respond(http.HTTPStatus.OK, "ok\n")
         if self.web is not None and not is_upgrade(request):
             return self.web.respond(request)
-        why = origins.refusal(request.headers.get_all("Origin"), request.headers.get("Host"), self._allowed)
+        allowed = self._allowed
+        if self.lobby.node is not None:  # a page of any node of this server follows its game to the node playing it
+            allowed = allowed | {o for url in self.lobby.node.peers for o in origins.page_origins(url)}
+        why = origins.refusal(request.headers.get_all("Origin"), request.headers.get("Host"), allowed)
         if why is not None:
             if len(self._origins_told) < 100 and why not in self._origins_told:  # each once: a page may retry a lot
                 self._origins_told.add(why)
@@ -357,7 +361,8 @@ class Transport:
             conn.send(Error(code=ErrorCode.BAD_PASSWORD, request="hello", ref=message.ref, message=text))
             conn.end(CloseCode.BAD_PASSWORD, "password")
             return False
-        conn.send(Welcome(ref=message.ref, limits={
+        node = self.lobby.node
+        conn.send(Welcome(ref=message.ref, nodes=[] if node is None else node.peers, limits={
             "max_message_bytes": self.config.max_message_bytes,
             "messages_per_second": self.config.messages_per_second,
             "burst": self.config.burst,
@@ -387,6 +392,14 @@ class Transport:
             await dispatch(self.lobby, conn, message)  # type: ignore[arg-type]
         except Refusal as refusal:
             conn.send(Error(code=refusal.code, message=refusal.message, request=request, game_id=game_id, ref=ref))
+        except Redirect as moved:
+            url = moved.url if moved.url is not None else await self.lobby.owner_url(moved.game_id)
+            if url is None:
+                conn.send(Error(code=ErrorCode.GAME_MOVED, request=request, game_id=moved.game_id, ref=ref,
+                                message=f"game {moved.game_id} moved to another node of this server: try again in a "
+                                        "moment"))
+            else:
+                conn.send(RedirectMessage(game_id=moved.game_id, url=url, request=request, ref=ref))
         except StorageError as exc:  # a store that failed where no match turned it into a refusal (a new game)
             logger.error("connection %s: %s not kept: %s", conn.label, request, exc)
             conn.send(Error(code=ErrorCode.STORAGE_FAILED, request=request, game_id=game_id, ref=ref,

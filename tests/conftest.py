@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from shared.rulesets import register, unregister
+from tests.postgres_support import PostgresCluster, start_cluster
 from tests.toy_ruleset import RaceToTwenty
 
 
@@ -27,3 +28,23 @@ def race() -> Iterator[RaceToTwenty]:
         yield ruleset
     finally:
         unregister(ruleset.name)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """One throwaway PostgreSQL for the whole run (tests/postgres_support.py): started when a test first needs it."""
+    cluster = start_cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def postgres_dsn(postgres_cluster: PostgresCluster) -> Iterator[str]:
+    """A database of this test's own on the throwaway PostgreSQL, dropped at its end."""
+    name = postgres_cluster.new_database()
+    try:
+        yield postgres_cluster.dsn(name)
+    finally:
+        postgres_cluster.drop_database(name)

@@ -17,7 +17,7 @@ from shared.rulesets import RULESETS
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 SERVER_TYPES = ("welcome", "error", "games", "maps", "rulesets", "game_created", "joined", "resumed", "watching",
                 "left", "order_accepted", "order_withdrawn", "orders", "legal", "commit_accepted", "rematch_pending",
-                "hand_over_pending", "game_map", "update", "shutting_down")
+                "hand_over_pending", "game_map", "update", "redirect", "game_listed", "shutting_down")
 
 
 def test_risc_protocol_schema_prints_both_directions_and_every_rule_set(capsys: pytest.CaptureFixture[str]) -> None:

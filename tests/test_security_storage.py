@@ -139,10 +139,11 @@ async def test_a_database_the_server_cannot_write_is_refused_at_start(tmp_path: 
 class FullDisk(FailingStorage):
     """A store whose creations fail too, from a chosen moment, as on a full disk."""
 
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent]) -> None:
+    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent], *,
+                     summary: str | None = None) -> None:
         if self.failing:
             raise StorageError("database or disk is full")
-        await super().create(record, progress, events)
+        await super().create(record, progress, events, summary=summary)
 
 
 async def test_a_game_the_store_cannot_create_is_refused_as_storage_failed(caplog: pytest.LogCaptureFixture) -> None:

@@ -10,7 +10,7 @@ import pytest
 from server.codec import game_from_dict, game_to_dict, map_from_dict, map_to_dict
 from server.entries import Entry, Logged, number
 from server.storage import GameProgress, GameRecord, MemoryStorage, StorageError
-from server.storage.base import CommitChange, LogLine, OrderChange, with_orders
+from server.storage.base import CommitChange, LogLine, OrderChange, RequestRecord, with_orders
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.turns import commit, issue
@@ -87,20 +87,22 @@ class FailingStorage(MemoryStorage):
 
     failing = False
 
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine]) -> None:
+    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine], *,
+                   summary: str | None = None, request: RequestRecord | None = None) -> None:
         if self.failing:
             raise StorageError("disk full")
-        await super().save(game_id, progress, events)
+        await super().save(game_id, progress, events, summary=summary, request=request)
 
-    async def save_order(self, game_id: str, change: OrderChange) -> None:
+    async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         if self.failing:
             raise StorageError("disk full")
-        await super().save_order(game_id, change)
+        await super().save_order(game_id, change, request)
 
-    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine]) -> None:
+    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
+                          request: RequestRecord | None = None) -> None:
         if self.failing:
             raise StorageError("disk full")
-        await super().save_commit(game_id, commit, events)
+        await super().save_commit(game_id, commit, events, request)
 
 
 async def test_an_order_the_store_cannot_keep_is_refused_and_not_made() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,14 +11,21 @@ from typing import Any
 
 def _run(args: argparse.Namespace) -> int:
     from server.storage import DATABASE_NAME, StorageError, default_data_dir
-    from server.storage.backup import back_up
+    from server.storage.backup import back_up, back_up_postgres
+    from server.storage.postgres import describe
 
-    source = (args.data_dir or default_data_dir()) / DATABASE_NAME
+    store = args.store or os.environ.get("RISC_STORE") or None
     dest = Path(args.dest)
     if dest.is_dir():
         dest = dest / DATABASE_NAME
+    source: object
     try:
-        report = back_up(source, dest)
+        if store is not None:
+            source = describe(store)
+            report = back_up_postgres(store, dest)
+        else:
+            source = (args.data_dir or default_data_dir()) / DATABASE_NAME
+            report = back_up(source, dest)
     except (StorageError, OSError) as exc:
         print(f"risc backup: {exc}", file=sys.stderr)
         return 1
@@ -35,4 +43,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("dest", help="the file to write (or a directory, to write games.sqlite3 in it)")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="the server's data directory (default: the server's default)")
+    parser.add_argument("--store", default=None, metavar="POSTGRESQL_URL",
+                        help="copy the games of this PostgreSQL store (nodes sharing it play on) into the SQLite "
+                             "file DEST, as one snapshot sees them (default: the RISC_STORE environment variable, "
+                             "else the SQLite file of --data-dir)")
     parser.set_defaults(handler=_run)

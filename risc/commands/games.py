@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
 import sys
 import time
@@ -18,14 +19,22 @@ from pathlib import Path
 from typing import Any
 
 
-async def find_damaged(path: Path) -> tuple[int, dict[str, str]]:
-    """(how many unfinished games read back, {game id: why} for those a start would set aside)."""
+async def find_damaged(path: Path | None, store: str | None = None) -> tuple[int, dict[str, str], dict[str, float]]:
+    """(how many unfinished games read back, {game id: why} for those a start (or a node taking them over) would
+    set aside, when each of those was created), from the SQLite file at `path` or the PostgreSQL store `store`."""
     from server import core
     from server.codec import map_from_dict
     from server.match import Match
-    from server.storage import SqliteStorage
+    from server.storage import SqliteStorage, Storage
+    from server.storage.postgres import PostgresStorage
 
-    storage = SqliteStorage(path, read_only=True)
+    storage: Storage
+    if store is not None:
+        storage = PostgresStorage(store, read_only=True)
+    else:
+        assert path is not None
+        storage = SqliteStorage(path, read_only=True)
+    await storage.open()
     try:
         games = await storage.load_unfinished(tail=0)
         readable = 0
@@ -39,7 +48,13 @@ async def find_damaged(path: Path) -> tuple[int, dict[str, str]]:
             else:
                 readable += 1
                 await match.close()
-        return readable, dict(storage.damaged)
+        damaged = dict(storage.damaged)
+        if isinstance(storage, PostgresStorage):
+            created = await storage.created_at(list(damaged)) if damaged else {}
+        else:
+            assert path is not None
+            created = _created(path, list(damaged)) if damaged else {}
+        return readable, damaged, created
     finally:
         await storage.close()
 
@@ -52,24 +67,26 @@ def _created(path: Path, game_ids: list[str]) -> dict[str, float]:
 
 def _run_damaged(args: argparse.Namespace) -> int:
     from server.storage import DATABASE_NAME, StorageError, default_data_dir
+    from server.storage.postgres import describe
 
+    store = args.store or (os.environ.get("RISC_STORE") if args.data_dir is None else None) or None
     path = (args.data_dir or default_data_dir()) / DATABASE_NAME
-    if not path.is_file():
+    where: object = describe(store) if store is not None else path
+    if store is None and not path.is_file():
         print(f"risc games: no game database at {path}", file=sys.stderr)
         return 1
     risc_log = logging.getLogger("risc")
     if not risc_log.handlers:  # the findings are printed below, not logged as a server logs them
         risc_log.addHandler(logging.NullHandler())
     try:
-        readable, damaged = asyncio.run(find_damaged(path))
+        readable, damaged, created = asyncio.run(find_damaged(None if store is not None else path, store))
     except StorageError as exc:
         print(f"risc games: {exc}", file=sys.stderr)
         return 1
     if not damaged:
-        print(f"no damaged game in {path} ({readable} unfinished game{'s' * (readable != 1)} read back)")
+        print(f"no damaged game in {where} ({readable} unfinished game{'s' * (readable != 1)} read back)")
         return 0
-    created = _created(path, list(damaged))
-    print(f"{len(damaged)} damaged game{'s' * (len(damaged) != 1)} in {path}: a server sets them aside when it "
+    print(f"{len(damaged)} damaged game{'s' * (len(damaged) != 1)} in {where}: a server sets them aside when it "
           f"starts and leaves them untouched ({readable} other unfinished games read back)")
     for game_id, why in damaged.items():
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(created[game_id])) if game_id in created else "?"
@@ -89,4 +106,7 @@ def register(subparsers: Any) -> None:
                                               "there is any (or the store cannot be read), else 0.")
     damaged.add_argument("--data-dir", type=Path, default=None,
                          help="the server's data directory (default: the server's default)")
+    damaged.add_argument("--store", default=None, metavar="POSTGRESQL_URL",
+                         help="look into this PostgreSQL store instead, beside the nodes playing on it (default: "
+                              "the RISC_STORE environment variable when --data-dir is not given)")
     damaged.set_defaults(handler=_run_damaged)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -41,17 +42,36 @@ async def _load(data_dirs: list[Path], game_id: str, played_here: Path | None) -
                       + (f" (games: {', '.join(known[-10:])})" if known else ""))
 
 
+async def _load_shared(dsn: str, game_id: str) -> Any:
+    """The stored game from a PostgreSQL store, read beside the nodes that play on it."""
+    from server.storage.postgres import PostgresStorage
+
+    storage = PostgresStorage(dsn, read_only=True)
+    await storage.open()
+    try:
+        stored = await storage.load(game_id)
+        if stored is None:
+            known = (await storage.list_games())[-10:]
+            raise LookupError(f'there is no game "{game_id}" in the {storage.where}'
+                              + (f" (games: {', '.join(known)})" if known else ""))
+        return stored
+    finally:
+        await storage.close()
+
+
 def _run(args: argparse.Namespace) -> int:
     from risc.commands.play import local_data_dir
     from server.replay import replay
     from server.storage import StorageError, default_data_dir
 
+    store = args.store or os.environ.get("RISC_STORE") or None
     if args.data_dir is not None:
         data_dirs, played_here = [args.data_dir], None
     else:  # a server's games, then those of risc play
         data_dirs, played_here = [default_data_dir(), local_data_dir()], local_data_dir()
     try:
-        stored = asyncio.run(_load(data_dirs, args.game, played_here))
+        stored = asyncio.run(_load_shared(store, args.game) if store is not None and args.data_dir is None
+                             else _load(data_dirs, args.game, played_here))
     except (LookupError, StorageError) as exc:
         print(f"risc replay: {exc}", file=sys.stderr)
         return 1
@@ -109,4 +129,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="the server's data directory (default: the server's default, then risc play's, "
                              "its local/ folder)")
+    parser.add_argument("--store", default=None, metavar="POSTGRESQL_URL",
+                        help="read the game from this PostgreSQL store, beside the nodes playing on it (default: "
+                             "the RISC_STORE environment variable when --data-dir is not given)")
     parser.set_defaults(handler=_run)

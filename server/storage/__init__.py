@@ -1,7 +1,7 @@
 """Where games are kept: one interface (base.Storage), several stores.
 
-The stores themselves (memory.py, sqlite.py) are read only when first asked for, so that what reads the records a
-game's decisions make (server/core.py, through base.py) does not load a database driver with them.
+The stores themselves (memory.py, sqlite.py, postgres.py) are read only when first asked for, so that what reads the
+records a game's decisions make (server/core.py, through base.py) loads no database driver with them.
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ from server.storage.base import GameProgress, GameRecord, SeatRecord, Storage, S
 
 if TYPE_CHECKING:
     from server.storage.memory import MemoryStorage
-    from server.storage.opening import open_storage
+    from server.storage.opening import is_postgres, open_storage
     from server.storage.sqlite import DATABASE_NAME, SqliteStorage
 
 _LAZY = {"MemoryStorage": "server.storage.memory", "SqliteStorage": "server.storage.sqlite",
-         "DATABASE_NAME": "server.storage.sqlite", "open_storage": "server.storage.opening"}
+         "DATABASE_NAME": "server.storage.sqlite", "open_storage": "server.storage.opening",
+         "is_postgres": "server.storage.opening"}
 
 
 def __getattr__(name: str) -> Any:
@@ -52,5 +53,6 @@ __all__ = [
     "StorageError",
     "StoredGame",
     "default_data_dir",
+    "is_postgres",
     "open_storage",
 ]

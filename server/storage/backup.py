@@ -65,3 +65,74 @@ def back_up(source: Path, dest: Path, *, busy_timeout: float = 5.0) -> BackupRep
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()
     return BackupReport(games, unfinished, dest.stat().st_size, time.monotonic() - started)
+
+
+def back_up_postgres(dsn: str, dest: Path) -> BackupReport:
+    """Copy every game of the PostgreSQL store `dsn` into the new SQLite file `dest`, as one snapshot of the store
+    sees them (one read-only, repeatable-read transaction), while nodes play on.
+
+    The copy is a SQLite game database like a server's own: a server started on its folder plays the games on,
+    `risc replay` reads them. Raises StorageError as back_up does; nothing is left at `dest` then.
+    """
+    import psycopg
+
+    from server.storage.postgres import SCHEMA_VERSION as POSTGRES_VERSION
+    from server.storage.postgres import describe
+    from server.storage.sqlite import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+
+    started = time.monotonic()
+    if dest.exists():
+        raise StorageError(f"{dest} exists: a backup never overwrites a file; give another name")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    partial = dest.with_name(f"{dest.name}.partial-{os.getpid()}")
+    copies = [  # each table in the order the store wrote its rows
+        ("maps", "SELECT map_key, body FROM maps", "INSERT INTO maps (map_key, body) VALUES (?, ?)"),
+        ("games", "SELECT game_id, created_at, record, progress, phase, map_key FROM games ORDER BY created_at",
+         "INSERT INTO games (game_id, created_at, record, progress, phase, map_key) VALUES (?, ?, ?, ?, ?, ?)"),
+        ("events", "SELECT game_id, seq, body FROM events", "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)"),
+        ("pending_orders", "SELECT game_id, player, step, position, body FROM pending_orders ORDER BY id",
+         "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, ?, ?, ?, ?)"),
+        ("pending_commits", "SELECT game_id, player, step, seq FROM pending_commits ORDER BY id",
+         "INSERT INTO pending_commits (game_id, player, step, seq) VALUES (?, ?, ?, ?)"),
+        ("requests", "SELECT game_id, request_id, step, reply FROM requests",
+         "INSERT INTO requests (game_id, request_id, step, reply) VALUES (?, ?, ?, ?)"),
+    ]
+    try:
+        with psycopg.connect(dsn, application_name="risc-backup") as source, \
+                contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as copy:
+            source.read_only = True
+            source.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+            with source.transaction():
+                found = source.execute("SELECT to_regclass('risc_schema') IS NOT NULL").fetchone()
+                version = source.execute("SELECT version FROM risc_schema").fetchone() if found and found[0] \
+                    else None
+                if version is None or version[0] != POSTGRES_VERSION:
+                    raise StorageError(f"the {describe(dsn)} holds no games of this release")
+                copy.execute("BEGIN")
+                for migrate in MIGRATIONS:
+                    migrate(copy)
+                copy.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                for _, query, insert in copies:
+                    with source.cursor() as cursor:
+                        cursor.execute(query)
+                        while rows := cursor.fetchmany(5000):
+                            copy.executemany(insert, rows)
+                copy.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                copy.execute("COMMIT")
+            copy.execute("PRAGMA journal_mode = DELETE")
+            checked = copy.execute("PRAGMA quick_check").fetchone()[0]
+            if checked != "ok":
+                raise StorageError(f"the copy of the {describe(dsn)} does not check out: {checked}")
+            games, unfinished = copy.execute("SELECT count(*), count(*) FILTER (WHERE phase != 'finished') "
+                                             "FROM games").fetchone()
+        os.link(partial, dest)
+    except psycopg.Error as exc:
+        raise StorageError(f"the backup of the {describe(dsn)} failed: {str(exc).strip()}") from None
+    except sqlite3.Error as exc:
+        raise StorageError(f"the backup into {dest} failed: {exc}") from None
+    except FileExistsError:
+        raise StorageError(f"{dest} exists: a backup never overwrites a file; give another name") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+    return BackupReport(games, unfinished, dest.stat().st_size, time.monotonic() - started)

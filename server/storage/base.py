@@ -11,7 +11,7 @@ import json
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field, ValidationError
@@ -60,6 +60,14 @@ class GameProgress(BaseModel):
     handed_over: list[str] = Field(default_factory=list, description="seats the server's computer player took over")
     status: str | None = Field(default=None, description="lobby, playing or finished; null in progress saved "
                                                          "before it was kept (the state's phase then tells)")
+
+    @property
+    def step(self) -> int | None:
+        """The game's step (resolutions so far; its turn in games saved before steps), None in the lobby."""
+        if self.state is None:
+            return None
+        step = self.state.get("step", self.state.get("turn"))
+        return step if isinstance(step, int) else None
 
     @property
     def finished(self) -> bool:
@@ -189,6 +197,20 @@ class StoredLog:
 
 
 @dataclass(frozen=True)
+class RequestRecord:
+    """A request that changed a game, kept with the change so that the same request sent again (a client that lost
+    the reply, or whose server died before answering) is answered again rather than carried out twice.
+
+    `request_id` is the client's, unique within the game; `step` the game's step when it was carried out (a store
+    may forget requests of steps long past: a retry comes within seconds); `reply` the acknowledgement as it was
+    sent (its JSON text, without its `ref`)."""
+
+    request_id: str
+    step: int
+    reply: str
+
+
+@dataclass(frozen=True)
 class RestoredGame:
     """An unfinished game as a starting server needs it: its record, its progress, the last part of its log.
 
@@ -200,6 +222,8 @@ class RestoredGame:
     progress: GameProgress
     log: StoredLog
     map_key: str
+    requests: dict[str, str] = field(default_factory=dict)
+    """The replies to the requests kept with the game (RequestRecord), by request id."""
 
 
 def map_text(game_map: dict[str, Any]) -> str:
@@ -214,6 +238,16 @@ def map_key(text: str) -> str:
 
 class StorageError(Exception):
     """The store could not keep a change: the match then refuses the change rather than act on it unsaved."""
+
+
+class OwnershipLost(StorageError):
+    """A store shared by several nodes refused a change because this node no longer owns the game: another node
+    claimed it (this one froze, or lost its link to the database). Nothing of the change was kept; the game must be
+    let go here, and its clients sent to its owner."""
+
+    def __init__(self, game_id: str, message: str) -> None:
+        super().__init__(message)
+        self.game_id = game_id
 
 
 _PARTS = {"GameProgress": "saved progress", "GameRecord": "record", "GameState": "state", "GameMap": "map"}
@@ -253,21 +287,35 @@ class Storage(ABC):
         logger.error("game %s set aside: %s. It stays in the store untouched, and the other games play on; "
                      "`risc games damaged` lists such games", game_id, text)
 
-    @abstractmethod
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine]) -> None:
-        """Keep a new game. Raises StorageError if its id exists."""
+    shared = False
+    """Whether other server processes (nodes) share this store: a game is then played only by the node that claimed
+    it (server/cluster.py), and every write checks that this node still owns it (OwnershipLost)."""
+
+    async def open(self) -> None:
+        """Connect to what the store needs, and bring its schema up to date; stores that open as they are made
+        (memory, SQLite) have nothing to do here."""
+        return None
 
     @abstractmethod
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine]) -> None:
-        """Replace the game's progress (which holds every order so far) and append `events`, all or nothing."""
+    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *,
+                     summary: str | None = None) -> None:
+        """Keep a new game. Raises StorageError if its id exists. `summary`: the game's summary as JSON text, for a
+        store that lists games to other nodes (a store that does not may ignore it)."""
 
     @abstractmethod
-    async def save_order(self, game_id: str, change: OrderChange) -> None:
+    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine], *,
+                   summary: str | None = None, request: RequestRecord | None = None) -> None:
+        """Replace the game's progress (which holds every order so far) and append `events`, all or nothing, with
+        the request that made the change (requests of steps before the game's step less one may be forgotten)."""
+
+    @abstractmethod
+    async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         """Keep an issued or withdrawn order, the game's only change, without saving its whole progress again: the
         next `save` holds it in its state and drops it. Raises StorageError if the game does not exist."""
 
     @abstractmethod
-    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine]) -> None:
+    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
+                          request: RequestRecord | None = None) -> None:
         """Keep a commit that left the turn unresolved, and append its `events`, all or nothing, without saving the
         game's whole progress again: the next `save` holds it in its state and drops it. Raises StorageError if the
         game does not exist."""
@@ -275,6 +323,12 @@ class Storage(ABC):
     @abstractmethod
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         """The game as last saved, with its whole log, or its last `tail` entries (what a running server needs)."""
+
+    @abstractmethod
+    async def restore(self, game_id: str, tail: int) -> RestoredGame | None:
+        """One game as a server restores it (finished or not), with the last `tail` entries of its log and the
+        requests kept with it; None if there is no such game. Raises StorageError (or ValueError) if its rows cannot
+        be read: a node taking a game over from a shared store reads it this way."""
 
     @abstractmethod
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:

@@ -16,6 +16,7 @@ from server.storage.base import (
     GameRecord,
     LogLine,
     OrderChange,
+    RequestRecord,
     RestoredGame,
     Storage,
     StorageError,
@@ -37,8 +38,10 @@ class MemoryStorage(Storage):
         self._events: dict[str, list[tuple[int, str]]] = {}
         self._orders: dict[str, list[OrderChange]] = {}  # since each game's last save
         self._commits: dict[str, list[CommitChange]] = {}  # likewise
+        self._requests: dict[str, dict[str, RequestRecord]] = {}
 
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine]) -> None:
+    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *,
+                     summary: str | None = None) -> None:
         if record.game_id in self._records:
             raise StorageError(f"game {record.game_id} exists already")
         game_map = map_text(record.game_map)
@@ -49,26 +52,57 @@ class MemoryStorage(Storage):
         self._map_keys[record.game_id] = key
         self._records[record.game_id], self._progress[record.game_id], self._events[record.game_id] = texts
 
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine]) -> None:
+    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine], *,
+                   summary: str | None = None, request: RequestRecord | None = None) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
         progress_text = progress.model_dump_json()  # everything is encoded before anything is changed
-        event_texts = [(e.seq, e.stored) for e in events]
+        event_texts = self._new_entries(game_id, events)
+        self._check_request(game_id, request)
         self._progress[game_id] = progress_text
         self._events[game_id].extend(event_texts)
         self._orders.pop(game_id, None)
         self._commits.pop(game_id, None)
+        self._keep_request(game_id, request, progress)
 
-    async def save_order(self, game_id: str, change: OrderChange) -> None:
+    async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
+        self._check_request(game_id, request)
         self._orders.setdefault(game_id, []).append(change)
+        self._keep_request(game_id, request)
 
-    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine]) -> None:
+    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
+                          request: RequestRecord | None = None) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
-        self._events[game_id].extend((e.seq, e.stored) for e in events)
+        texts = self._new_entries(game_id, events)
+        self._check_request(game_id, request)
+        self._events[game_id].extend(texts)
         self._commits.setdefault(game_id, []).append(commit)
+        self._keep_request(game_id, request)
+
+    def _new_entries(self, game_id: str, events: Sequence[LogLine]) -> list[tuple[int, str]]:
+        """The entries to append, refused as the databases refuse them when a number is kept already."""
+        kept = {seq for seq, _ in self._events[game_id]}
+        texts = [(e.seq, e.stored) for e in events]
+        numbers = [seq for seq, _ in texts]
+        if len(set(numbers)) != len(numbers) or kept.intersection(numbers):
+            raise StorageError(f"game {game_id}: a log entry of that number is kept already")
+        return texts
+
+    def _check_request(self, game_id: str, request: RequestRecord | None) -> None:
+        if request is not None and request.request_id in self._requests.get(game_id, {}):
+            raise StorageError(f"game {game_id}: request {request.request_id} was carried out already")
+
+    def _keep_request(self, game_id: str, request: RequestRecord | None, saved: GameProgress | None = None) -> None:
+        kept = self._requests.setdefault(game_id, {})
+        if saved is not None:  # a whole save forgets the requests of steps long past, as the other stores do
+            step = saved.step
+            for old in [r for r in kept.values() if step is not None and r.step < step - 1]:
+                del kept[old.request_id]
+        if request is not None:
+            kept[request.request_id] = request
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         if game_id not in self._records:
@@ -86,10 +120,19 @@ class MemoryStorage(Storage):
                 if key not in maps:
                     maps[key] = json.loads(self._maps[key])
                 games.append(RestoredGame(record=self._record(game_id, maps[key]), progress=self._progress_of(game_id),
-                                          log=self._log(game_id, tail), map_key=key))
+                                          log=self._log(game_id, tail), map_key=key, requests={
+                                              r.request_id: r.reply for r in self._requests.get(game_id, {}).values()}))
             except (ValueError, StorageError) as exc:
                 self.set_aside(game_id, exc)
         return games
+
+    async def restore(self, game_id: str, tail: int) -> RestoredGame | None:
+        if game_id not in self._records:
+            return None
+        key = self._map_keys[game_id]
+        return RestoredGame(record=self._record(game_id, json.loads(self._maps[key])),
+                            progress=self._progress_of(game_id), log=self._log(game_id, tail), map_key=key,
+                            requests={r.request_id: r.reply for r in self._requests.get(game_id, {}).values()})
 
     def _progress_of(self, game_id: str) -> GameProgress:
         progress = GameProgress.model_validate_json(self._progress[game_id])

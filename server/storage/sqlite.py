@@ -44,6 +44,7 @@ from server.storage.base import (
     GameRecord,
     LogLine,
     OrderChange,
+    RequestRecord,
     RestoredGame,
     Storage,
     StorageError,
@@ -111,8 +112,16 @@ def _keep_commits_apart(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX pending_commits_by_game ON pending_commits (game_id)")
 
 
+def _keep_requests(db: sqlite3.Connection) -> None:
+    """Version 6: the requests that changed each game (the client's request id, the game's step, the reply sent),
+    written with the change they made, so that a request sent again after a lost reply is answered, not carried out
+    twice; a game's whole save forgets those of steps long past."""
+    db.execute("CREATE TABLE requests (game_id TEXT NOT NULL REFERENCES games(game_id), request_id TEXT NOT NULL, "
+               "step INTEGER NOT NULL, reply TEXT NOT NULL, PRIMARY KEY (game_id, request_id)) WITHOUT ROWID")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_tables, _add_phase, _keep_maps_once,
-                                                          _keep_orders_apart, _keep_commits_apart]
+                                                          _keep_orders_apart, _keep_commits_apart, _keep_requests]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -120,6 +129,12 @@ SCHEMA_VERSION = len(MIGRATIONS)
 COMMITS_KEPT_FROM = 5
 """The schema version that added `pending_commits`. A database of the version before is also read as it is, without
 upgrading it (`risc replay` beside an older server): it only lacks that table, whose rows it cannot have."""
+
+REQUESTS_KEPT_FROM = 6
+"""The schema version that added `requests`; a database of the two versions before is read as it is, likewise."""
+
+READABLE_VERSIONS = (COMMITS_KEPT_FROM - 1, COMMITS_KEPT_FROM, SCHEMA_VERSION)
+"""The schema versions a read-only store reads without upgrading them."""
 
 
 def _phase(progress: GameProgress) -> str:
@@ -166,6 +181,17 @@ def _record(text: str, game_map: dict[str, Any]) -> GameRecord:
     return GameRecord.model_validate({**json.loads(text), "game_map": game_map})
 
 
+def _keep_request(db: sqlite3.Connection, game_id: str, request: RequestRecord | None) -> None:
+    """Keep the request that made a change, in the change's own transaction."""
+    if request is None:
+        return
+    try:
+        db.execute("INSERT INTO requests (game_id, request_id, step, reply) VALUES (?, ?, ?, ?)",
+                   (game_id, request.request_id, request.step, request.reply))
+    except sqlite3.IntegrityError:
+        raise StorageError(f"game {game_id}: request {request.request_id} was carried out already") from None
+
+
 @dataclass
 class _Change:
     """One save or creation waiting for the next transaction, and how it went."""
@@ -190,8 +216,9 @@ class SqliteStorage(Storage):
         version = check_database(path)
         self._keeps_commits = version >= COMMITS_KEPT_FROM or not read_only
         """Whether the database has `pending_commits`: one of the version before, read as it is, has none to hold."""
+        self._keeps_requests = version >= REQUESTS_KEPT_FROM or not read_only
         if read_only:
-            if version not in (SCHEMA_VERSION, COMMITS_KEPT_FROM - 1):
+            if version not in READABLE_VERSIONS:
                 raise StorageError(f"{path} holds no games of this release (schema version {version}, this "
                                    f"release writes {SCHEMA_VERSION}): start the server on it once to upgrade it")
             self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
@@ -417,7 +444,8 @@ class SqliteStorage(Storage):
                 db.execute("ROLLBACK")
             raise
 
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine]) -> None:
+    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *,
+                     summary: str | None = None) -> None:
         game_map = map_text(record.game_map)
         key = map_key(game_map)
         row = (record.game_id, record.created_at, record.model_dump_json(exclude={"game_map"}),
@@ -435,9 +463,11 @@ class SqliteStorage(Storage):
 
         await self._write(insert)
 
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine]) -> None:
+    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine], *,
+                   summary: str | None = None, request: RequestRecord | None = None) -> None:
         row = (progress.model_dump_json(), _phase(progress), game_id)  # encoded before anything is changed
         bodies = [(game_id, e.seq, e.stored) for e in events]
+        step = progress.step
 
         def update(db: sqlite3.Connection) -> None:
             if db.execute("UPDATE games SET progress = ?, phase = ? WHERE game_id = ?", row).rowcount != 1:
@@ -445,10 +475,14 @@ class SqliteStorage(Storage):
             db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
             db.execute("DELETE FROM pending_orders WHERE game_id = ?", (game_id,))  # the progress holds them now
             db.execute("DELETE FROM pending_commits WHERE game_id = ?", (game_id,))
+            if step is not None:
+                db.execute("DELETE FROM requests WHERE game_id = ? AND step < ?", (game_id, step - 1))
+            _keep_request(db, game_id, request)
 
         await self._write(update)
 
-    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine]) -> None:
+    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
+                          request: RequestRecord | None = None) -> None:
         row = (game_id, commit.player, commit.step, commit.seq, game_id)
         bodies = [(game_id, e.seq, e.stored) for e in events]
 
@@ -458,10 +492,11 @@ class SqliteStorage(Storage):
                           row).rowcount != 1:
                 raise StorageError(f"no game {game_id} to save")
             db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
+            _keep_request(db, game_id, request)
 
         await self._write(insert)
 
-    async def save_order(self, game_id: str, change: OrderChange) -> None:
+    async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         row = (game_id, change.player, change.step, change.index, change.order, game_id)
 
         def insert(db: sqlite3.Connection) -> None:
@@ -469,8 +504,9 @@ class SqliteStorage(Storage):
                           "SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ?)",
                           row).rowcount != 1:
                 raise StorageError(f"no game {game_id} to save")
+            _keep_request(db, game_id, request)
 
-        await self._write(insert, one_statement=True)
+        await self._write(insert, one_statement=request is None)
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         def read() -> StoredGame | None:
@@ -489,6 +525,30 @@ class SqliteStorage(Storage):
                               events=self._log(game_id, tail).entries())
 
         return await self._guarded(read)
+
+    async def restore(self, game_id: str, tail: int) -> RestoredGame | None:
+        def read() -> RestoredGame | None:
+            row = self._db.execute("SELECT record, progress, map_key, body FROM games JOIN maps USING (map_key) "
+                                   "WHERE game_id = ?", (game_id,)).fetchone()
+            if row is None:
+                return None
+            record, progress, key, game_map = row
+            changes = [OrderChange(*change) for change in self._db.execute(
+                "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid", (game_id,))]
+            commits = [CommitChange(*commit) for commit in self._db.execute(
+                "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,))
+            ] if self._keeps_commits else []
+            return RestoredGame(record=_record(record, json.loads(game_map)),
+                                progress=with_orders(game_id, GameProgress.model_validate_json(progress), changes,
+                                                     commits),
+                                log=self._log(game_id, tail), map_key=key, requests=self._requests_of(game_id))
+
+        return await self._guarded(read)
+
+    def _requests_of(self, game_id: str) -> dict[str, str]:
+        if not self._keeps_requests:
+            return {}
+        return dict(self._db.execute("SELECT request_id, reply FROM requests WHERE game_id = ?", (game_id,)))
 
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:
         def read() -> tuple[list[RestoredGame], dict[str, BaseException]]:
@@ -521,7 +581,7 @@ class SqliteStorage(Storage):
                             record=_record(record, maps[key]),
                             progress=with_orders(game_id, GameProgress.model_validate_json(progress),
                                                  changes.get(game_id, ()), commits.get(game_id, ())),
-                            log=self._log(game_id, tail), map_key=key))
+                            log=self._log(game_id, tail), map_key=key, requests=self._requests_of(game_id)))
                     except (ValueError, StorageError) as exc:  # ValidationError and JSONDecodeError are ValueErrors
                         damaged[game_id] = exc
                 return games, damaged

@@ -46,6 +46,8 @@ class ErrorCode(StrEnum):
     CANNOT_HAND_OVER = "cannot-hand-over"
     # The server.
     STORAGE_FAILED = "storage-failed"
+    GAME_MOVED = "game-moved"
+    """The game moved to another node of the server, whose address is not known yet: try again in a moment."""
     SHUTTING_DOWN = "shutting-down"
     INTERNAL = "internal"
 

@@ -19,6 +19,10 @@ from shared.protocol.log import SequencedEvent
 Ref = Annotated[str | None, Field(default=None, max_length=64,
                                   description="copied into the reply, so a client can pair them")]
 Token = Annotated[str, Field(min_length=1, max_length=128)]
+RequestId = Annotated[str | None, Field(default=None, min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                                        description="the client's own id of this change, unique within the game "
+                                                    "(a random one): sent again with the same id after a lost "
+                                                    "reply, the change is answered as before, never made twice")]
 OrderData = Annotated[dict[str, Any], Field(description="one order of the game's rule set: a JSON object with a "
                                                         "`kind` (risc protocol schema lists every rule set's)")]
 
@@ -50,6 +54,8 @@ class ListGames(_Client):
     type: Literal["list_games"] = "list_games"
     offset: Annotated[int, Field(ge=0, le=1_000_000)] = 0
     limit: Annotated[int, Field(ge=1, le=100)] = 50
+    watch: Annotated[bool, Field(description="from now on, tell this connection of every game created on the "
+                                             "server, on whichever node (`game_listed`); false stops it")] = False
 
 
 class ListMaps(_Client):
@@ -86,6 +92,7 @@ class JoinGame(_Client):
     game_id: GameId
     name: PlayerName
     group: Annotated[int | None, Field(ge=0, le=64)] = None
+    request_id: RequestId = None
 
 
 class LeaveGame(_Client):
@@ -123,6 +130,7 @@ class IssueOrder(_Client):
     game_id: GameId
     turn: int
     order: OrderData
+    request_id: RequestId = None
 
 
 class WithdrawOrder(_Client):
@@ -130,6 +138,7 @@ class WithdrawOrder(_Client):
     game_id: GameId
     turn: int
     index: Annotated[int, Field(ge=0, description="0-based position in the list of one's orders")]
+    request_id: RequestId = None
 
 
 class ListOrders(_Client):
@@ -150,6 +159,7 @@ class Commit(_Client):
     type: Literal["commit"] = "commit"
     game_id: GameId
     turn: int
+    request_id: RequestId = None
 
 
 class Rematch(_Client):
@@ -191,6 +201,10 @@ class Welcome(_Server):
     server: str = "risc"
     limits: dict[str, float] = Field(default_factory=dict,
                                      description="max_message_bytes, messages_per_second, burst, min_turn_seconds")
+    nodes: list[str] = Field(default_factory=list,
+                             description="where each node of this server is reached, this one first, when the "
+                                         "server runs as several nodes (empty otherwise): a client whose node "
+                                         "goes away comes back through another")
 
 
 class Error(_Server):
@@ -352,6 +366,25 @@ class Update(_Server):
     snapshot: bool = False
 
 
+class Redirect(_Server):
+    """This node does not play the game: the node at `url` does. Connect there (with hello, as anywhere), keeping
+    any seat token, and send the request again. Sent in reply to a request about the game (with its `ref`), or on
+    its own (`ref` null) to the followers of a game that moved to another node: follow it there (resume, watch)."""
+
+    type: Literal["redirect"] = "redirect"
+    game_id: str
+    url: str
+    request: str | None = Field(default=None, description="the type of the request to send again there, when "
+                                                          "this answers one")
+
+
+class GameListed(_Server):
+    """A game was created (on any node): sent to the connections that asked with `list_games` and `watch`."""
+
+    type: Literal["game_listed"] = "game_listed"
+    game: GameSummary
+
+
 class ShuttingDown(_Server):
     """Sent to everyone just before the server closes their connection (close code 1001)."""
 
@@ -362,7 +395,7 @@ class ShuttingDown(_Server):
 ServerMessage = Annotated[
     Welcome | Error | Games | Maps | RuleSets | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted
     | OrderWithdrawn | Orders | Legal | CommitAccepted | RematchPending | HandOverPending | GameMap | Update
-    | ShuttingDown,
+    | Redirect | GameListed | ShuttingDown,
     Field(discriminator="type"),
 ]
 

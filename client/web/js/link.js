@@ -1,10 +1,15 @@
 // The WebSocket to the page's own server: the hello, requests paired with their replies by `ref`, and coming back
-// after the link drops (with growing pauses), after which the page takes its seat back (see game.js).
+// after the link drops (with growing pauses), after which the page takes its seat back (see game.js). On a server of
+// several nodes (docs/scaling.md) a request about a game another node plays is answered `redirect`: the link moves
+// to that node and sends the request again; a game that moves sends a redirect of its own, and the link follows it.
+// A link whose node no longer answers comes back through the page's own server, then the other nodes in turn.
 
 export const PROTOCOL = 4;
 const FIRST_PAUSE = 500;
 const LONGEST_PAUSE = 8000;
 const REPLY_TIMEOUT = 15000;
+const MAX_HOPS = 3;
+const FOLLOWING = new Set(["join_game", "watch_game", "resume"]);
 
 export function serverUrl() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -30,6 +35,26 @@ export class Link {
     this.pause = FIRST_PAUSE;
     this.opened = false;
     this.stopped = false;
+    this.url = serverUrl();
+    this.moving = null;
+  }
+
+  /** Where to try next after `this.url` did not answer: the page's own server, then each node the server named. */
+  nextUrl() {
+    const known = [serverUrl(), ...((this.welcome && this.welcome.nodes) || [])];
+    const unique = known.filter((url, i) => known.indexOf(url) === i);
+    const at = unique.indexOf(this.url);
+    return unique[(at + 1) % unique.length];
+  }
+
+  /** Move the link to the node at `url` (a redirect); resolves once it is open there. */
+  moveTo(url) {
+    if (url === this.url && this.state === "open") return Promise.resolve();
+    this.url = url;
+    return new Promise((resolve) => {
+      this.moving = resolve;
+      if (this.ws) this.ws.close();
+    });
   }
 
   setState(state, detail = "") {
@@ -42,7 +67,7 @@ export class Link {
     this.stopped = false;
     this.setState(this.opened ? "reconnecting" : "connecting");
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(serverUrl());
+      const ws = new WebSocket(this.url);
       this.ws = ws;
       let greeted = false;
       ws.addEventListener("open", () => {
@@ -66,7 +91,10 @@ export class Link {
             this.pause = FIRST_PAUSE;
             this.setState("open");
             resolve(message);
-            if (again && this.onReconnect) this.onReconnect();
+            const moved = this.moving;
+            this.moving = null;
+            if (moved) moved();
+            else if (again && this.onReconnect) this.onReconnect();
           } else {
             this.stopped = true;
             this.setState(message.code === "bad-password" ? "password" : "closed", message.message || "");
@@ -85,6 +113,11 @@ export class Link {
           if (this.state !== "password") this.setState("closed");
           return;
         }
+        if (this.moving) {
+          this.open().catch(() => {});
+          return;
+        }
+        if (!greeted) this.url = this.nextUrl();
         this.setState("reconnecting", `trying again in ${(this.pause / 1000).toFixed(1)} s`);
         const wait = this.pause;
         this.pause = Math.min(LONGEST_PAUSE, this.pause * 2);
@@ -94,6 +127,10 @@ export class Link {
   }
 
   take(message) {
+    if (message.type === "redirect" && !message.ref) {
+      this.moveTo(message.url).then(() => this.onReconnect && this.onReconnect());
+      return;
+    }
     if (message.ref && this.pending.has(message.ref)) {
       const { done } = this.pending.get(message.ref);
       this.pending.delete(message.ref);
@@ -103,8 +140,20 @@ export class Link {
     this.onMessage(message, false);
   }
 
-  /** Send a message and resolve with the server's reply to it (an error is a reply too, not a rejection). */
-  request(message) {
+  /** Send a message and resolve with the server's reply to it (an error is a reply too, not a rejection), where its
+   * game is played: a redirect moves the link there and sends the message again. */
+  async request(message) {
+    let reply = await this.requestHere(message);
+    for (let hop = 0; hop < MAX_HOPS && reply.type === "redirect"; hop++) {
+      await this.moveTo(reply.url);
+      // An order or a commit for a game that moved: the page takes its seat back there before sending it again.
+      if (!FOLLOWING.has(message.type) && this.onReconnect) await this.onReconnect();
+      reply = await this.requestHere(message);
+    }
+    return reply;
+  }
+
+  requestHere(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN || this.state !== "open") {
       return Promise.reject(new Error("not connected to the server"));
     }

@@ -122,9 +122,11 @@ class App {
     return reply;
   }
 
+  /** The link is back (or moved to another node): take the seat back, or watch again, or list the games again. */
   reconnected() {
-    if (this.game.gameId) this.game.reconnected(seatToken(this.game.gameId, this.game.player));
-    else if (document.body.dataset.screen === "lobby") this.lobby.refresh().catch(() => {});
+    if (this.game.gameId) return this.game.reconnected(seatToken(this.game.gameId, this.game.player));
+    if (document.body.dataset.screen === "lobby") return this.lobby.refresh().catch(() => {});
+    return Promise.resolve();
   }
 }
 

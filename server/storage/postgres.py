@@ -1,0 +1,564 @@
+"""The store several server nodes share: PostgreSQL, through psycopg 3 (async) and a pool of connections.
+
+The tables are the SQLite store's (games, maps, events, pending_orders, pending_commits, requests), plus what
+nodes need to share games: `nodes` (each running node, its public address and a heartbeat) and three columns of
+`games`: `owner` (the node that last claimed it), `epoch` (raised by every claim) and `lock_key` (the game's
+advisory lock, server/cluster.py). Every write names the epoch this node claimed the game at (`... WHERE game_id =
+%s AND epoch = %s`, the game's row locked for the statement), so a node that lost a game while frozen changes
+nothing when it wakes up: the write finds no row, and raises OwnershipLost.
+
+Each change is one SQL statement (its parts chained by WITH), so one round trip and one commit, which PostgreSQL
+makes durable (fsync on, synchronous_commit on: its defaults) before the call returns, and so before the match
+acknowledges the change. Saves of different games go over different pooled connections at once; PostgreSQL's own
+group commit shares their fsyncs.
+
+Its schema has versions of its own (`risc_schema`), upgraded at open under a transaction-level advisory lock, so that
+nodes starting together upgrade it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from server.storage.base import (
+    CommitChange,
+    GameProgress,
+    GameRecord,
+    LogLine,
+    OrderChange,
+    OwnershipLost,
+    RequestRecord,
+    RestoredGame,
+    Storage,
+    StorageError,
+    StoredGame,
+    StoredLog,
+    map_key,
+    map_text,
+    with_orders,
+)
+
+try:
+    import psycopg
+    from psycopg_pool import AsyncConnectionPool
+except ImportError:  # pragma: no cover - the SQLite default needs none of it
+    psycopg = None  # type: ignore[assignment]
+    AsyncConnectionPool = None  # type: ignore[assignment,misc]
+
+logger = logging.getLogger("risc.server")
+
+_T = TypeVar("_T")
+
+SCHEMA_LOCK = 0x52495343_00000001
+"""The advisory lock nodes take while upgrading the schema (transaction-level: let go at its commit)."""
+
+LOBBY_CHANNEL = "risc_lobby"
+"""LISTEN/NOTIFY channel of the rare events every node's lobby hears of: a game created (payload: its id)."""
+
+MIGRATIONS: list[str] = [
+    # Version 1: the SQLite store's tables (schema version 6), and the nodes and ownership of a cluster.
+    """
+    CREATE TABLE nodes (
+        node_id text PRIMARY KEY,
+        public_url text NOT NULL,
+        backend_pid integer,
+        started_at timestamptz NOT NULL DEFAULT now(),
+        heartbeat timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE maps (map_key text PRIMARY KEY, body text NOT NULL);
+    CREATE TABLE games (
+        game_id text PRIMARY KEY,
+        created_at double precision NOT NULL,
+        record text NOT NULL,
+        progress text NOT NULL,
+        phase text NOT NULL,
+        map_key text NOT NULL,
+        lock_key bigint NOT NULL,
+        epoch bigint NOT NULL DEFAULT 0,
+        owner text,
+        clocked boolean NOT NULL DEFAULT false,
+        handed_over boolean NOT NULL DEFAULT false,
+        summary text
+    );
+    CREATE INDEX games_by_creation ON games (created_at DESC, game_id);
+    CREATE INDEX games_unfinished ON games (created_at) WHERE phase <> 'finished';
+    CREATE TABLE events (
+        game_id text NOT NULL REFERENCES games (game_id),
+        seq integer NOT NULL,
+        body text NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE pending_orders (
+        id bigserial PRIMARY KEY,
+        game_id text NOT NULL REFERENCES games (game_id),
+        player text NOT NULL,
+        step integer NOT NULL,
+        position integer NOT NULL,
+        body text
+    );
+    CREATE INDEX pending_orders_by_game ON pending_orders (game_id, id);
+    CREATE TABLE pending_commits (
+        id bigserial PRIMARY KEY,
+        game_id text NOT NULL REFERENCES games (game_id),
+        player text NOT NULL,
+        step integer NOT NULL,
+        seq integer NOT NULL
+    );
+    CREATE INDEX pending_commits_by_game ON pending_commits (game_id, id);
+    CREATE TABLE requests (
+        game_id text NOT NULL REFERENCES games (game_id),
+        request_id text NOT NULL,
+        step integer NOT NULL,
+        reply text NOT NULL,
+        PRIMARY KEY (game_id, request_id)
+    );
+    """,
+]
+"""Migration i takes the schema from version i to i + 1. Only ever append."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def lock_key(game_id: str) -> int:
+    """A game's advisory lock: a signed 64-bit number from its id (sha256, so ids of any shape spread evenly)."""
+    return int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:8], "big", signed=True)
+
+
+def _phase(progress: GameProgress) -> str:
+    if progress.finished:
+        return "finished"
+    return "lobby" if progress.state is None else "playing"
+
+
+def _record(text: str, game_map: dict[str, Any]) -> GameRecord:
+    return GameRecord.model_validate({**json.loads(text), "game_map": game_map})
+
+
+def describe(dsn: str) -> str:
+    """The store as an operator reads it in a message: the database and where, never a password."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(dsn)
+    except (psycopg.ProgrammingError, AttributeError):
+        return "the PostgreSQL store"
+    where = info.get("host") or "localhost"
+    return f"PostgreSQL database {info.get('dbname') or info.get('user') or '?'} on {where}"
+
+
+class PostgresStorage(Storage):
+    shared = True
+
+    def __init__(self, dsn: str, *, read_only: bool = False, pool_size: int = 10, node_id: str | None = None,
+                 connect_timeout: float = 10.0) -> None:
+        """A store on the database `dsn` (a libpq connection string or postgresql:// URL). `read_only`: read it
+        beside running nodes (`risc replay`, `risc games damaged`), upgrading nothing. `node_id`: the node that
+        writes through it, named as the owner of the games it creates."""
+        super().__init__()
+        if psycopg is None:
+            raise StorageError("the PostgreSQL store needs psycopg: pip install 'risc[postgres]'")
+        self.dsn = dsn
+        self.read_only = read_only
+        self.node_id = node_id
+        self.where = describe(dsn)
+        self.epochs: dict[str, int] = {}
+        """The games this node may write, each with the epoch it claimed them at."""
+        self._pool_size = pool_size
+        self._connect_timeout = connect_timeout
+        self._pool: AsyncConnectionPool[Any] | None = None
+        self._waiting: list[_Change] = []
+        self._writer: asyncio.Task[None] | None = None
+        self.transactions = 0
+        """Write transactions committed: fewer than the changes when changes come together."""
+
+    # ---- opening -------------------------------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+            self.dsn, min_size=1 if self.read_only else 2, max_size=self._pool_size, open=False,
+            kwargs={"autocommit": True, "application_name": "risc-store"}, timeout=self._connect_timeout,
+            reconnect_timeout=self._connect_timeout)
+        try:
+            await pool.open(wait=True, timeout=self._connect_timeout)
+        except Exception as exc:
+            await pool.close()
+            raise StorageError(f"cannot reach the {self.where}: {_why(exc)}") from None
+        self._pool = pool
+        try:
+            await self._check_schema()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def _check_schema(self) -> None:
+        async with self._connection() as conn:
+            version = await self._version(conn)
+            if version > SCHEMA_VERSION:
+                raise StorageError(f"the {self.where} was written by a newer release of RISC (schema version "
+                                   f"{version}; this one reads up to {SCHEMA_VERSION}); it was left as it is")
+            if version == SCHEMA_VERSION:
+                return
+            if self.read_only:
+                raise StorageError(f"the {self.where} holds no games of this release (schema version {version}, "
+                                   f"this release writes {SCHEMA_VERSION}): start a server on it once to upgrade it")
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                version = await self._version(conn)  # another node may have upgraded it meanwhile
+                if version == 0:
+                    await conn.execute("CREATE TABLE IF NOT EXISTS risc_schema (version integer NOT NULL)")
+                    await conn.execute("INSERT INTO risc_schema (version) SELECT 0 WHERE NOT EXISTS "
+                                       "(SELECT 1 FROM risc_schema)")
+                for step in range(version, SCHEMA_VERSION):
+                    await conn.execute(MIGRATIONS[step])
+                    await conn.execute("UPDATE risc_schema SET version = %s", (step + 1,))
+            logger.info("the %s is at schema version %d", self.where, SCHEMA_VERSION)
+
+    @staticmethod
+    async def _version(conn: Any) -> int:
+        found = await (await conn.execute("SELECT to_regclass('risc_schema') IS NOT NULL")).fetchone()
+        if not found[0]:
+            other = await (await conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
+                                              "AND tablename IN ('games', 'events')")).fetchone()
+            if other[0]:
+                raise StorageError("the database holds tables named games or events that are not RISC's: give RISC "
+                                   "a database of its own")
+            return 0
+        row = await (await conn.execute("SELECT version FROM risc_schema")).fetchone()
+        return int(row[0]) if row is not None else 0
+
+    def _connection(self) -> Any:
+        if self._pool is None:
+            raise StorageError(f"the {self.where} is not open")
+        return self._pool.connection()
+
+    async def _run(self, work: Callable[[Any], Any]) -> Any:
+        """Run `work(connection)` on a pooled connection; database failures become StorageError."""
+        try:
+            async with self._connection() as conn:
+                return await work(conn)
+        except (StorageError, ValueError):
+            raise
+        except psycopg.Error as exc:
+            raise StorageError(f"the {self.where} failed: {_why(exc)}") from exc
+        except Exception as exc:  # the pool gave no connection in time (PoolTimeout), or it is closed
+            raise StorageError(f"the {self.where} failed: {_why(exc)}") from exc
+
+    async def close(self) -> None:
+        if self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+
+    # ---- writing -------------------------------------------------------------------------------------------------
+
+    def _epoch(self, game_id: str) -> int:
+        epoch = self.epochs.get(game_id)
+        if epoch is None:
+            raise OwnershipLost(game_id, f"game {game_id} is not played by this node")
+        return epoch
+
+    async def _write(self, game_id: str, epoch: int, query: str, params: dict[str, Any]) -> None:
+        """Run one change (a statement whose one row counts the game's rows it found at `epoch`) in the next
+        transaction, and return once it is committed. Raises OwnershipLost or StorageError, nothing of the change
+        kept.
+
+        Group commit, as the SQLite store's: the changes of different games that arrive while a transaction is
+        under way wait together, and the next transaction carries all of them, sent at once (psycopg's pipeline
+        mode: one round trip) and committed at once. If that transaction fails (a change broke a constraint), each
+        of its changes is tried again alone, so that one bad change fails alone."""
+        if self._pool is None:
+            raise StorageError(f"the {self.where} is not open")
+        change = _Change(game_id, epoch, query, params, asyncio.get_running_loop().create_future())
+        self._waiting.append(change)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_batches())
+        await change.done
+
+    async def _write_batches(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                await self._run(functools.partial(self._commit, batch=batch))
+            except Exception as exc:  # the transaction failed: each change alone, so that it fails alone
+                if len(batch) == 1:
+                    _settle(batch[0], exc if isinstance(exc, StorageError) else StorageError(str(exc)))
+                    continue
+                for change in batch:
+                    try:
+                        await self._run(functools.partial(self._commit, batch=[change]))
+                    except Exception as alone:
+                        _settle(change, alone if isinstance(alone, StorageError) else StorageError(str(alone)))
+            self.transactions += 1
+
+    async def _commit(self, conn: Any, batch: list[_Change]) -> None:
+        try:
+            if len(batch) == 1:
+                found = [await (await conn.execute(batch[0].query, batch[0].params)).fetchone()]
+            else:
+                async with conn.pipeline(), conn.transaction():
+                    cursors = [await conn.execute(c.query, c.params) for c in batch]
+                found = [await cursor.fetchone() for cursor in cursors]
+        except psycopg.errors.UniqueViolation as exc:
+            if len(batch) == 1:
+                constraint = getattr(exc.diag, "constraint_name", "") or ""
+                if constraint.startswith("requests"):
+                    raise StorageError(f"game {batch[0].game_id}: request was carried out already") from None
+                raise StorageError(f"game {batch[0].game_id}: {_why(exc)}") from exc
+            raise
+        for change, row in zip(batch, found, strict=True):
+            if row is not None and row[0] == 1:
+                _settle(change, None)
+                continue
+            owner = await (await conn.execute("SELECT epoch, owner FROM games WHERE game_id = %s",
+                                              (change.game_id,))).fetchone()
+            if owner is None:
+                _settle(change, StorageError(f"no game {change.game_id} to save"))
+                continue
+            self.epochs.pop(change.game_id, None)
+            _settle(change, OwnershipLost(change.game_id, f"game {change.game_id} was taken over by node {owner[1]} "
+                                                          f"(epoch {owner[0]}, this node held epoch "
+                                                          f"{change.epoch}): nothing was written"))
+
+    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *,
+                     summary: str | None = None) -> None:
+        game_map = map_text(record.game_map)
+        settings = record.settings
+        params = {
+            "game_id": record.game_id, "created_at": record.created_at,
+            "record": record.model_dump_json(exclude={"game_map"}), "progress": progress.model_dump_json(),
+            "phase": _phase(progress), "map_key": map_key(game_map), "map": game_map,
+            "lock_key": lock_key(record.game_id), "owner": self.node_id,
+            "clocked": settings.turn_seconds is not None or settings.bots > 0, "summary": summary,
+            "seqs": [e.seq for e in events], "bodies": [e.stored for e in events],
+        }
+        query = """
+            WITH m AS (INSERT INTO maps (map_key, body) VALUES (%(map_key)s, %(map)s) ON CONFLICT DO NOTHING),
+            g AS (INSERT INTO games (game_id, created_at, record, progress, phase, map_key, lock_key, epoch, owner,
+                                     clocked, summary)
+                  VALUES (%(game_id)s, %(created_at)s, %(record)s, %(progress)s, %(phase)s, %(map_key)s,
+                          %(lock_key)s, 1, %(owner)s, %(clocked)s, %(summary)s)
+                  ON CONFLICT (game_id) DO NOTHING RETURNING game_id),
+            e AS (INSERT INTO events (game_id, seq, body)
+                  SELECT g.game_id, x.seq, x.body
+                  FROM g, unnest(%(seqs)s::integer[], %(bodies)s::text[]) AS x(seq, body))
+            SELECT count(*) FROM g"""
+
+        async def insert(conn: Any) -> None:
+            row = await (await conn.execute(query, params)).fetchone()
+            if row[0] != 1:
+                raise StorageError(f"game {record.game_id} exists already")
+
+        await self._run(insert)
+        self.epochs[record.game_id] = 1
+
+    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine], *,
+                   summary: str | None = None, request: RequestRecord | None = None) -> None:
+        epoch = self._epoch(game_id)
+        step = progress.step
+        params = {
+            "game_id": game_id, "epoch": epoch, "progress": progress.model_dump_json(), "phase": _phase(progress),
+            "summary": summary, "handed_over": bool(progress.handed_over),
+            "seqs": [e.seq for e in events], "bodies": [e.stored for e in events],
+            "forget_before": -1 if step is None else step - 1, **_request_params(request),
+        }
+        query = """
+            WITH g AS (UPDATE games SET progress = %(progress)s, phase = %(phase)s, handed_over = %(handed_over)s,
+                                        summary = coalesce(%(summary)s, summary)
+                       WHERE game_id = %(game_id)s AND epoch = %(epoch)s RETURNING game_id),
+            e AS (INSERT INTO events (game_id, seq, body)
+                  SELECT g.game_id, x.seq, x.body
+                  FROM g, unnest(%(seqs)s::integer[], %(bodies)s::text[]) AS x(seq, body)),
+            o AS (DELETE FROM pending_orders p USING g WHERE p.game_id = g.game_id),
+            c AS (DELETE FROM pending_commits p USING g WHERE p.game_id = g.game_id),
+            f AS (DELETE FROM requests q USING g WHERE q.game_id = g.game_id AND q.step < %(forget_before)s),
+            r AS (INSERT INTO requests (game_id, request_id, step, reply)
+                  SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
+                  WHERE %(request_id)s::text IS NOT NULL)
+            SELECT count(*) FROM g"""
+        await self._write(game_id, epoch, query, params)
+
+    async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
+        epoch = self._epoch(game_id)
+        params = {"game_id": game_id, "epoch": epoch, "player": change.player, "step": change.step,
+                  "position": change.index, "body": change.order, **_request_params(request)}
+        query = """
+            WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
+            o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
+                  SELECT g.game_id, %(player)s, %(step)s, %(position)s, %(body)s FROM g),
+            r AS (INSERT INTO requests (game_id, request_id, step, reply)
+                  SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
+                  WHERE %(request_id)s::text IS NOT NULL)
+            SELECT count(*) FROM g"""
+        await self._write(game_id, epoch, query, params)
+
+    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
+                          request: RequestRecord | None = None) -> None:
+        epoch = self._epoch(game_id)
+        params = {"game_id": game_id, "epoch": epoch, "player": commit.player, "step": commit.step,
+                  "seq": commit.seq, "seqs": [e.seq for e in events], "bodies": [e.stored for e in events],
+                  **_request_params(request)}
+        query = """
+            WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
+            c AS (INSERT INTO pending_commits (game_id, player, step, seq)
+                  SELECT g.game_id, %(player)s, %(step)s, %(seq)s FROM g),
+            e AS (INSERT INTO events (game_id, seq, body)
+                  SELECT g.game_id, x.seq, x.body
+                  FROM g, unnest(%(seqs)s::integer[], %(bodies)s::text[]) AS x(seq, body)),
+            r AS (INSERT INTO requests (game_id, request_id, step, reply)
+                  SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
+                  WHERE %(request_id)s::text IS NOT NULL)
+            SELECT count(*) FROM g"""
+        await self._write(game_id, epoch, query, params)
+
+    # ---- reading -------------------------------------------------------------------------------------------------
+
+    async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
+        async def read(conn: Any) -> StoredGame | None:
+            async with conn.transaction():
+                await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                found = await self._read_game(conn, game_id, tail)
+            if found is None:
+                return None
+            record, progress, log, _, _ = found
+            return StoredGame(record=record, progress=progress, events=log.entries())
+
+        result: StoredGame | None = await self._run(read)
+        return result
+
+    async def restore(self, game_id: str, tail: int) -> RestoredGame | None:
+        async def read(conn: Any) -> RestoredGame | None:
+            async with conn.transaction():
+                await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                found = await self._read_game(conn, game_id, tail)
+            if found is None:
+                return None
+            record, progress, log, key, requests = found
+            return RestoredGame(record=record, progress=progress, log=log, map_key=key, requests=requests)
+
+        result: RestoredGame | None = await self._run(read)
+        return result
+
+    async def _read_game(self, conn: Any, game_id: str, tail: int | None
+                         ) -> tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None:
+        row = await (await conn.execute(
+            "SELECT g.record, g.progress, g.map_key, m.body FROM games g LEFT JOIN maps m USING (map_key) "
+            "WHERE g.game_id = %s", (game_id,))).fetchone()
+        if row is None:
+            return None
+        record_text, progress_text, key, game_map = row
+        if game_map is None:
+            raise StorageError(f"game {game_id}: its map (kept under {key[:16]}) is missing from the maps table")
+        changes = [OrderChange(*change) for change in await (await conn.execute(
+            "SELECT player, step, position, body FROM pending_orders WHERE game_id = %s ORDER BY id",
+            (game_id,))).fetchall()]
+        commits = [CommitChange(*commit) for commit in await (await conn.execute(
+            "SELECT player, step, seq FROM pending_commits WHERE game_id = %s ORDER BY id", (game_id,))).fetchall()]
+        requests = dict(await (await conn.execute(
+            "SELECT request_id, reply FROM requests WHERE game_id = %s", (game_id,))).fetchall())
+        log = await self._log(conn, game_id, tail)
+        progress = with_orders(game_id, GameProgress.model_validate_json(progress_text), changes, commits)
+        return _record(record_text, json.loads(game_map)), progress, log, key, requests
+
+    @staticmethod
+    async def _log(conn: Any, game_id: str, tail: int | None) -> StoredLog:
+        if tail is None:
+            rows = await (await conn.execute("SELECT seq, body FROM events WHERE game_id = %s ORDER BY seq",
+                                             (game_id,))).fetchall()
+        else:
+            rows = await (await conn.execute("SELECT seq, body FROM events WHERE game_id = %s ORDER BY seq DESC "
+                                             "LIMIT %s", (game_id, max(tail, 0)))).fetchall()
+            rows.reverse()
+        return StoredLog.of_texts(rows[0][0] if rows else 1, [body for _, body in rows])
+
+    async def load_unfinished(self, tail: int) -> list[RestoredGame]:
+        """Every unfinished game, each read in a snapshot of its own (a store of many games is not read in one)."""
+        games: list[RestoredGame] = []
+        for game_id in await self.list_games(include_finished=False):
+            try:
+                game = await self.restore(game_id, tail)
+            except (ValueError, StorageError) as exc:
+                if isinstance(exc, StorageError) and not str(exc).startswith(f"game {game_id}"):
+                    raise  # the database failed, not this game's rows
+                self.set_aside(game_id, exc)
+                continue
+            if game is not None:
+                games.append(game)
+        return games
+
+    async def list_games(self, include_finished: bool = True) -> list[str]:
+        query = "SELECT game_id FROM games" + ("" if include_finished else " WHERE phase <> 'finished'")
+
+        async def read(conn: Any) -> list[str]:
+            return [g for (g,) in await (await conn.execute(query + " ORDER BY created_at, game_id")).fetchall()]
+
+        result: list[str] = await self._run(read)
+        return result
+
+    async def created_at(self, game_ids: Sequence[str]) -> dict[str, float]:
+        """When each game was created (for `risc games damaged`)."""
+        async def read(conn: Any) -> dict[str, float]:
+            rows = await (await conn.execute("SELECT game_id, created_at FROM games WHERE game_id = ANY(%s)",
+                                             (list(game_ids),))).fetchall()
+            return {g: float(c) for g, c in rows}
+
+        result: dict[str, float] = await self._run(read)
+        return result
+
+    async def listing(self, offset: int, limit: int) -> tuple[list[tuple[str, str | None]], int]:
+        """A page of every game kept, newest first, each as (game id, its summary as JSON text as last saved), and
+        how many games there are: what any node's lobby lists."""
+        async def read(conn: Any) -> tuple[list[tuple[str, str | None]], int]:
+            rows = await (await conn.execute("SELECT game_id, summary FROM games ORDER BY created_at DESC, game_id "
+                                             "OFFSET %s LIMIT %s", (offset, limit))).fetchall()
+            total = await (await conn.execute("SELECT count(*) FROM games")).fetchone()
+            return [(g, s) for g, s in rows], int(total[0])
+
+        result: tuple[list[tuple[str, str | None]], int] = await self._run(read)
+        return result
+
+    async def summary_of(self, game_id: str) -> str | None:
+        async def read(conn: Any) -> str | None:
+            row = await (await conn.execute("SELECT summary FROM games WHERE game_id = %s", (game_id,))).fetchone()
+            return None if row is None else row[0]
+
+        result: str | None = await self._run(read)
+        return result
+
+
+@dataclass
+class _Change:
+    """One change waiting for the next transaction: its statement (whose one row counts the rows of its game found at
+    its epoch), and how it went."""
+
+    game_id: str
+    epoch: int
+    query: str
+    params: dict[str, Any]
+    done: asyncio.Future[None]
+
+
+def _settle(change: _Change, error: BaseException | None) -> None:
+    if change.done.done():  # its caller was cancelled
+        return
+    if error is None:
+        change.done.set_result(None)
+    else:
+        change.done.set_exception(error)
+
+
+def _request_params(request: RequestRecord | None) -> dict[str, Any]:
+    if request is None:
+        return {"request_id": None, "request_step": 0, "reply": ""}
+    return {"request_id": request.request_id, "request_step": request.step, "reply": request.reply}
+
+
+def _why(exc: BaseException) -> str:
+    """One line of what the database or the driver said."""
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

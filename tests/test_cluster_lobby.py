@@ -1,0 +1,127 @@
+"""Nodes sharing a PostgreSQL store (server/cluster.py), in one process: any node answers the lobby, a game is played
+by one node at a time and clients asking another are sent there, a game nobody plays is taken over where a client
+asks for it, and a node that lost a game while its session was gone changes nothing when it wakes."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cluster_support import follow, nodes, port_of
+from tests.postgres_support import PostgresCluster
+from tests.server_support import Client, create_game, join
+
+
+async def test_a_game_created_on_one_node_is_listed_joinable_and_watchable_from_another(postgres_dsn: str) -> None:
+    async with nodes(postgres_dsn, 2) as (a, b):
+        watcher = await Client.connect(b)
+        assert (await watcher.request(type="list_games", watch=True))["type"] == "games"
+        ann = await Client.connect(a)
+        game_id = await create_game(ann, players=2)
+        heard = await watcher.wait_type("game_listed")
+        assert heard["game"]["game_id"] == game_id and heard["game"]["status"] == "lobby"
+
+        listing = await watcher.request(type="list_games")
+        assert [g["game_id"] for g in listing["games"]] == [game_id] and listing["total"] == 1
+
+        bob = await Client.connect(b)
+        request = {"type": "join_game", "game_id": game_id, "name": "bob"}
+        reply = await bob.request(**request)
+        assert reply["type"] == "redirect" and reply["request"] == "join_game"
+        assert port_of(reply["url"]) == a.port
+        assert not b.lobby.matches, "node b plays no game of a's"
+        bob, joined = await follow(bob, reply, **request)
+        assert joined["type"] == "joined"
+
+        cyd = await Client.connect(b)
+        watching = {"type": "watch_game", "game_id": game_id}
+        cyd, watched = await follow(cyd, await cyd.request(**watching), **watching)
+        assert watched["type"] == "watching"
+        await cyd.wait_for(lambda m: m["type"] == "update" and m["game"]["status"] == "lobby")
+
+        listing = await watcher.request(type="list_games")
+        assert [s["name"] for s in listing["games"][0]["seats"]] == ["bob"]  # as node a last saved it
+
+
+async def test_a_game_whose_node_stopped_is_taken_over_where_its_player_comes_back(postgres_dsn: str) -> None:
+    async with nodes(postgres_dsn, 1, node_id="b") as (b,):
+        async with nodes(postgres_dsn, 1, node_id="a") as (a,):
+            ann, bob = await Client.connect(a), await Client.connect(a)
+            game_id = await create_game(ann, players=2)
+            tokens = [await join(ann, game_id, "ann"), await join(bob, game_id, "bob")]
+            await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+            view = ann.latest("update", game_id)
+            assert view is not None
+            mine = view["view"]["territories"][0]["name"] if view["view"]["territories"][0]["owner"] == "ann" \
+                else next(t["name"] for t in view["view"]["territories"] if t["owner"] == "ann")
+            order = {"kind": "place", "territory": mine, "units": 1}
+            accepted = await ann.request(type="issue_order", game_id=game_id, turn=0, order=order)
+            assert accepted["type"] == "order_accepted"
+        # node a stopped: its session ended, and the game is nobody's
+        back = await Client.connect(b)
+        resumed = await back.request(type="resume", game_id=game_id, token=tokens[0], last_seq=0)
+        assert resumed["type"] == "resumed"
+        listed = await back.request(type="list_orders", game_id=game_id)
+        assert listed["orders"] == [order]
+        assert b.lobby.matches[game_id].table.seed  # played here now
+
+
+async def test_a_node_that_lost_its_session_changes_nothing_and_sends_its_players_to_the_new_owner(
+        postgres_dsn: str, postgres_cluster: PostgresCluster) -> None:
+    async with nodes(postgres_dsn, 2, fence_after=60.0) as (a, b):
+        ann, bob = await Client.connect(a), await Client.connect(a)
+        game_id = await create_game(ann, players=2)
+        tokens = [await join(ann, game_id, "ann"), await join(bob, game_id, "bob")]
+        await bob.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        assert a.node is not None
+        a.node._tasks.cancel()  # as though frozen: it neither beats nor notices that its session is gone
+        assert postgres_cluster.end_sessions(postgres_dsn, "risc-node:a") == 1
+        elsewhere = await Client.connect(b)
+        resumed = await elsewhere.request(type="resume", game_id=game_id, token=tokens[1], last_seq=0)
+        assert resumed["type"] == "resumed", resumed  # b took the game over: a's lock went with its session
+
+        view = ann.latest("update", game_id)
+        assert view is not None and view["view"] is not None
+        mine = next(t["name"] for t in view["view"]["territories"] if t["owner"] == "ann")
+        order = {"kind": "place", "territory": mine, "units": 1}
+        refused = await ann.request(type="issue_order", game_id=game_id, turn=0, order=order)
+        assert refused["type"] == "redirect" and port_of(refused["url"]) == b.port, refused
+        told = await bob.wait_type("redirect", game_id=game_id)  # a's other follower is sent on too
+        assert told["ref"] is None and port_of(told["url"]) == b.port
+        assert game_id not in a.lobby.matches
+        listed = await elsewhere.request(type="list_orders", game_id=game_id)
+        assert listed["orders"] == []  # nothing of what a was refused was kept
+        moved, resumed = await follow(ann, refused, type="resume", game_id=game_id, token=tokens[0])
+        assert resumed["type"] == "resumed"
+        accepted = await moved.request(type="issue_order", game_id=game_id, turn=0, order=order)
+        assert accepted["type"] == "order_accepted"
+
+
+@pytest.mark.parametrize("change", ["issue_order", "commit"])
+async def test_a_request_sent_again_after_its_reply_was_lost_is_answered_not_made_twice(
+        postgres_dsn: str, change: str) -> None:
+    async with nodes(postgres_dsn, 1) as (a,):
+        ann, bob = await Client.connect(a), await Client.connect(a)
+        game_id = await create_game(ann, players=2)
+        await join(ann, game_id, "ann")
+        await join(bob, game_id, "bob")
+        await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        view = ann.latest("update", game_id)
+        assert view is not None
+        mine = next(t["name"] for t in view["view"]["territories"] if t["owner"] == "ann")
+        if change == "commit":  # the placement is whole before it is committed
+            whole = {"kind": "place", "territory": mine, "units": view["view"]["pool_left"]}
+            assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=whole))["type"] \
+                == "order_accepted"
+        request = ({"type": "issue_order", "game_id": game_id, "turn": 0, "request_id": "ann-order-0001",
+                    "order": {"kind": "place", "territory": mine, "units": 2}} if change == "issue_order"
+                   else {"type": "commit", "game_id": game_id, "turn": 0, "request_id": "ann-commit-0001"})
+        first = await ann.request(**request)
+        again = await ann.request(**request)
+        assert first["type"] == again["type"] == ("order_accepted" if change == "issue_order" else "commit_accepted")
+        assert {k: v for k, v in first.items() if k != "ref"} == {k: v for k, v in again.items() if k != "ref"}
+        orders = await ann.request(type="list_orders", game_id=game_id)
+        assert len(orders["orders"]) == 1
+        if change == "commit":
+            assert orders["committed"] is True
+            assert sum(1 for f in bob.frames if f["type"] == "update" and any(
+                e["event"]["kind"] == "player_committed" for e in f["events"])) == 1

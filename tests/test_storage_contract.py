@@ -1,0 +1,164 @@
+"""What every store promises (server/storage/base.py), held to the memory store, the SQLite file and PostgreSQL alike:
+a change is kept whole or not at all, orders and commits kept apart come back on the progress they belong to, a
+request kept with its change is refused a second time, and a game reads back as it was saved."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from server.codec import map_to_dict
+from server.storage import GameProgress, MemoryStorage, SqliteStorage, Storage, StorageError
+from server.storage.base import CommitChange, GameRecord, OrderChange, RequestRecord
+from server.storage.postgres import PostgresStorage
+from shared.maps import load_map
+from shared.protocol.lobby import GameSettings
+from tests.test_server_storage import joined, record, started_progress
+
+STORES = ["memory", "sqlite", "postgres"]
+
+
+async def opened(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> Storage:
+    """A store of `kind`, open, empty: in memory, in a new SQLite file, or in a new PostgreSQL database."""
+    storage: Storage
+    if kind == "memory":
+        storage = MemoryStorage()
+    elif kind == "sqlite":
+        storage = SqliteStorage(tmp_path / "games.sqlite3")
+    else:
+        storage = PostgresStorage(request.getfixturevalue("postgres_dsn"), node_id="test-node")
+    await storage.open()
+    return storage
+
+
+@pytest.fixture(params=STORES)
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
+    storage = await opened(request.param, tmp_path, request)
+    try:
+        yield storage
+    finally:
+        await storage.close()
+
+
+def order(index: int, units: int) -> OrderChange:
+    return OrderChange("ann", 2, index, f'{{"kind": "place", "units": {units}, "territory": "Narnia"}}')
+
+
+async def test_a_game_is_kept_once_and_reads_back_as_it_was_saved(store: Storage) -> None:
+    await store.create(record(), GameProgress(seats=[], state=None, seq=0), [])
+    with pytest.raises(StorageError):
+        await store.create(record(), GameProgress(seats=[], state=None, seq=0), [])
+    with pytest.raises(StorageError):
+        await store.save("nope", GameProgress(seats=[], state=None, seq=0), [])
+    await store.save("g1", GameProgress(seats=[], state=None, seq=1), [joined(1, "ann")])
+    await store.save("g1", GameProgress(seats=[], state=None, seq=2), [joined(2, "bob")])
+    stored = await store.load("g1")
+    assert stored is not None and stored.progress.seq == 2 and stored.record == record()
+    assert [e["seq"] for e in stored.events] == [1, 2]
+    assert [e["event"]["player"] for e in stored.events] == ["ann", "bob"]
+    assert await store.list_games() == ["g1"]
+    assert await store.load("nope") is None
+    assert await store.restore("nope", 10) is None
+
+
+async def test_a_save_whose_entry_exists_already_keeps_nothing_of_itself(store: Storage) -> None:
+    await store.create(record(), GameProgress(seats=[], state=None, seq=1), [joined(1, "ann")])
+    with pytest.raises(StorageError):
+        await store.save("g1", GameProgress(seats=[], state=None, seq=9), [joined(2, "bob"), joined(1, "cyd")])
+    stored = await store.load("g1")
+    assert stored is not None and stored.progress.seq == 1
+    assert [e["event"]["player"] for e in stored.events] == ["ann"]
+
+
+async def test_orders_and_commits_kept_apart_come_back_on_their_progress_and_a_save_holds_them(
+        store: Storage) -> None:
+    game_record = GameRecord(game_id="g", settings=GameSettings(map=None, players=3), seed=1, created_at=0.0,
+                             game_map=map_to_dict(load_map("seed")))
+    await store.create(game_record, started_progress(), [])
+    await store.save_order("g", order(0, 3))
+    await store.save_order("g", order(1, 4))
+    await store.save_order("g", OrderChange("ann", 2, 0, None))  # the first withdrawn
+    await store.save_commit("g", CommitChange("bob", 2, 11), [joined(11, "bob")])
+    for read in (await store.load("g"), await store.restore("g", 5)):
+        assert read is not None and read.progress.state is not None
+        assert [o["units"] for o in read.progress.state["orders"]["ann"]] == [4]
+        assert read.progress.state["committed"] == ["bob"] and read.progress.seq == 11
+    with pytest.raises(StorageError):
+        await store.save_order("nope", order(0, 1))
+    await store.save("g", started_progress(seq=11), [])
+    stored = await store.load("g")
+    assert stored is not None and stored.progress.state is not None
+    assert stored.progress.state["orders"] == {} and stored.progress.state["committed"] == []
+
+
+async def test_a_request_kept_with_its_change_is_refused_again_and_forgotten_two_steps_on(store: Storage) -> None:
+    game_record = GameRecord(game_id="g", settings=GameSettings(map=None, players=3), seed=1, created_at=0.0,
+                             game_map=map_to_dict(load_map("seed")))
+    await store.create(game_record, started_progress(), [])
+    accepted = '{"ref":null,"type":"order_accepted","game_id":"g","turn":2,"index":0,"order":{}}'
+    await store.save_order("g", order(0, 3), RequestRecord("request-one", 2, accepted))
+    with pytest.raises(StorageError):
+        await store.save_order("g", order(1, 3), RequestRecord("request-one", 2, accepted))
+    restored = await store.restore("g", 5)
+    assert restored is not None and restored.requests == {"request-one": accepted}
+    assert restored.progress.state is not None and len(restored.progress.state["orders"]["ann"]) == 1
+    committed = '{"ref":null,"type":"commit_accepted","game_id":"g","turn":2}'
+    await store.save_commit("g", CommitChange("ann", 2, 11), [joined(11, "ann")],
+                            RequestRecord("request-two", 2, committed))
+    restored = await store.restore("g", 5)
+    assert restored is not None and restored.requests == {"request-one": accepted, "request-two": committed}
+    state = {**(started_progress().state or {}), "step": 3}
+    await store.save("g", GameProgress(seats=[], state=state, seq=11, status="playing"), [])
+    restored = await store.restore("g", 5)
+    assert restored is not None and set(restored.requests) == {"request-one", "request-two"}  # the step after
+    state = {**state, "step": 4}
+    await store.save("g", GameProgress(seats=[], state=state, seq=11, status="playing"), [],
+                     request=RequestRecord("request-three", 4, committed))
+    restored = await store.restore("g", 5)
+    assert restored is not None and restored.requests == {"request-three": committed}
+
+
+async def test_every_unfinished_game_is_restored_with_the_tail_of_its_log(store: Storage) -> None:
+    await store.create(record("old"), GameProgress(seats=[], state=None, seq=3),
+                       [joined(1, "a"), joined(2, "b"), joined(3, "c")])
+    await store.create(record("over"), GameProgress(seats=[], state=None, seq=0, status="finished"), [])
+    games = await store.load_unfinished(tail=2)
+    assert [g.record.game_id for g in games] == ["old"]
+    assert [e["seq"] for e in games[0].log.entries()] == [2, 3]
+    assert await store.list_games(include_finished=False) == ["old"]
+    assert sorted(await store.list_games()) == ["old", "over"]
+
+
+async def test_changes_of_many_games_at_once_are_all_kept_and_one_that_breaks_a_rule_fails_alone(
+        store: Storage) -> None:
+    await asyncio.gather(*(store.create(record(f"g{i}"), GameProgress(seats=[], state=None, seq=1),
+                                        [joined(1, "ann")]) for i in range(20)))
+    saves = [store.save(f"g{i}", GameProgress(seats=[], state=None, seq=2), [joined(1 if i == 7 else 2, "bob")])
+             for i in range(20)]
+    results = await asyncio.gather(*saves, return_exceptions=True)
+    assert [i for i, r in enumerate(results) if isinstance(r, StorageError)] == [7]  # its entry 1 exists
+    for i in range(20):
+        stored = await store.load(f"g{i}")
+        assert stored is not None
+        assert [e["seq"] for e in stored.events] == ([1] if i == 7 else [1, 2])
+        assert stored.progress.seq == (1 if i == 7 else 2)
+
+
+async def test_postgres_shares_one_transaction_among_the_changes_that_come_together(postgres_dsn: str) -> None:
+    store = PostgresStorage(postgres_dsn, node_id="test-node")
+    await store.open()
+    try:
+        await asyncio.gather(*(store.create(record(f"g{i}"), GameProgress(seats=[], state=None, seq=0), [])
+                               for i in range(30)))
+        before = store.transactions
+        await asyncio.gather(*(store.save(f"g{i}", GameProgress(seats=[], state=None, seq=1), [joined(1, "ann")])
+                               for i in range(30)))
+        assert store.transactions - before < 30
+        for i in range(30):
+            stored = await store.load(f"g{i}")
+            assert stored is not None and [e["seq"] for e in stored.events] == [1]
+    finally:
+        await store.close()
