@@ -44,6 +44,7 @@ class ServerBot:
         """Seconds to wait before acting while nobody but the server's own players is left in the game."""
         self.games: set[str] = set()
         self.reads_text = False  # it reads the update objects (their views), never the text
+        self.words = False
         self.views: dict[str, dict[str, Any]] = {}
         self.refused = 0
         """Orders or commits the match refused: a strategy checks its orders first, so this stays 0."""

@@ -85,6 +85,8 @@ class Subscriber(Protocol):
     reads_text: bool
     """Whether it reads only the frames' text (a network connection): it is then given no message objects of its
     own beside the text (the server's own players read the objects)."""
+    words: bool
+    """Whether it asked for the words of each log entry (hello's `words`: the web page)."""
 
     @property
     def label(self) -> str: ...
@@ -252,7 +254,7 @@ class Match:
     def _deliver(self, frames: UpdateFrames, sub: Subscriber, seat: str | None) -> None:
         base = sub.views.get(self.game_id)
         update, text, new_base = frames.for_follower(seat, self.follows.get(sub), base,
-                                                     self._sent_summaries.get(sub), sub.reads_text)
+                                                     self._sent_summaries.get(sub), sub.reads_text, sub.words)
         if new_base is not None:
             sub.views[self.game_id] = new_base
         self._sent_summaries[sub] = frames.summary_kept
@@ -505,13 +507,17 @@ class Match:
             decision = core.issue(self.table, player, turn, order)
             index = decision.order_change.index if decision.order_change is not None else 0
             accepted = decision.accepted_data
-            assert accepted is not None, "an issued order comes back as JSON values"
+            assert accepted is not None and decision.table.game is not None, "an issued order comes back as JSON"
+            left = turns.left(self.ruleset, decision.table.game, player)
+            text = self.ruleset.presentation.describe(decision.accepted)
             # The frame put together by hand (a test holds it to the reply's own): an order comes with every issue.
             body = (',"type":"order_accepted","game_id":' + orjson.dumps(self.game_id).decode() + ',"turn":'
-                    + str(turn) + ',"index":' + str(index) + ',"order":' + orjson.dumps(accepted).decode() + "}")
+                    + str(turn) + ',"index":' + str(index) + ',"order":' + orjson.dumps(accepted).decode()
+                    + ',"left":' + orjson.dumps(left).decode() + ',"text":' + orjson.dumps(text).decode() + "}")
             request = None if request_id is None else RequestRecord(request_id, self._step, '{"ref":null' + body)
             entries = await self._save(decision, request)
-            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted, ref=ref)
+            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted,
+                                                  left=left, text=text, ref=ref)
             sub.send(reply, '{"ref":' + orjson.dumps(ref).decode() + body)
             if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
                 self._after_change(entries, decision, before)
@@ -524,7 +530,9 @@ class Match:
             if self._answered_before(sub, request_id, ref):
                 return
             decision = core.withdraw(self.table, player, turn, index)
-            reply = OrderWithdrawn(game_id=self.game_id, turn=turn, index=index)
+            assert decision.table.game is not None
+            reply = OrderWithdrawn(game_id=self.game_id, turn=turn, index=index,
+                                   left=turns.left(self.ruleset, decision.table.game, player))
             await self._save(decision, self._request(request_id, reply))
             sub.send(reply.model_copy(update={"ref": ref}))
 
@@ -532,15 +540,19 @@ class Match:
         async with self.lock:
             player = self._player(sub)
             game, status = core.running(self.table, None)
+            describe = self.ruleset.presentation.describe
             sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=self._orders_of(player),
-                            committed=player in game.committed, ref=ref))
+                            committed=player in game.committed, texts=[describe(o) for o in game.orders_of(player)],
+                            ref=ref))
 
     async def legal_orders(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
             player = self._player(sub)
             game, status = core.running(self.table, None)
+            offer = self.ruleset.presentation.describe_offer
             legal = [LegalOrder(order=self.ruleset.dump_order(option.order), count_field=option.count_field,
-                                least=option.least)
+                                least=option.least, text=offer(option.order, option.count_field),
+                                cost=turns.cost(self.ruleset, game, player, option.order))
                      for option in turns.legal_orders(self.ruleset, game, player)]
             sub.send(Legal(game_id=self.game_id, turn=status.turn, orders=legal, ref=ref))
 

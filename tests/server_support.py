@@ -100,10 +100,11 @@ class Client:
         """Each game's orders of this turn, kept from the acceptances and withdrawals as a client keeps them."""
 
     @classmethod
-    async def connect(cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None) -> Client:
+    async def connect(cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None,
+                      words: bool = False) -> Client:
         client = cls(await connect(url(server), max_size=None))
         if hello:
-            welcome = await client.request(type="hello", protocol=PROTOCOL_VERSION, password=password)
+            welcome = await client.request(type="hello", protocol=PROTOCOL_VERSION, password=password, words=words)
             assert welcome["type"] == "welcome", welcome
         return client
 

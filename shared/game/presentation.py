@@ -8,6 +8,7 @@ client defines: `class:player.N` (a seat's colour), `class:neutral`, `class:titl
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from abc import ABC, abstractmethod
@@ -258,6 +259,27 @@ class Presentation(ABC):
 
     def unknown_order(self, order: Any) -> str:
         return str(order)
+
+    # ---- words for a client without this presentation (the web page) ----------------------------------------------
+
+    def describe_offer(self, order: Any, count_field: str | None) -> str:
+        """A legal order in words, its count (where the player chooses it) said as N: "move N from Narnia to Oz".
+        The order is described with the word N in its count's place; a description that reckons with the count
+        (rather than saying it) gets the order as offered."""
+        if count_field is None:
+            return self.describe(order)
+        try:
+            return self.describe(dataclasses.replace(order, **{count_field: COUNT_WORD}))
+        except (TypeError, ValueError):
+            return self.describe(order)
+
+    def event_text(self, event: Any, players: Sequence[str]) -> str:
+        """One event as a spectator reads it, in plain words (a table it ends with keeps its lines)."""
+        return "".join(text for _, text in self.events([event], Palette(tuple(players)), None)).strip()
+
+
+COUNT_WORD = "N"
+"""What stands for a count the player chooses, in the words of a legal order."""
 
 
 def no_parse(command: OrderCommand) -> ParseError:

@@ -181,6 +181,15 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     def account(self, game: Game[BoardT, OrderT], player: str, tally: TallyT, order: OrderT) -> TallyT:
         """The tally once `order` (checked already) is issued too. Never changes `tally` itself."""
 
+    resource_words: ClassVar[Mapping[str, str]] = {}
+    """How each field `left` names reads as what an order costs: {"technology_left": "technology"}."""
+
+    def left(self, game: Game[BoardT, OrderT], player: str, tally: TallyT) -> dict[str, int] | None:
+        """What the orders that made `tally` leave the player (a pool, stocks), as the fields of their view that say
+        it: sent with each acceptance and withdrawal, and the cost of each legal order is worked out from it, so no
+        client counts the rules' costs itself. None where orders use nothing up (turn-by-turn games)."""
+        return None
+
     def check_commit(self, game: Game[BoardT, OrderT], player: str, tally: TallyT) -> RuleError | None:
         """May `player` commit the orders that made `tally`, taken as a whole (e.g. every unit placed)?"""
         return None

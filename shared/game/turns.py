@@ -91,6 +91,23 @@ def legal_orders(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> list
     return ruleset.legal_orders(game, player, tally(ruleset, game, player))
 
 
+def left(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> dict[str, int] | None:
+    """What `player`'s issued orders leave them, as fields of their view (the rule set's `left`)."""
+    return ruleset.left(game, player, tally(ruleset, game, player))
+
+
+def cost(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any) -> dict[str, int] | None:
+    """What issuing `order` (legal now) would take from what the player's orders leave them, each in the rule set's
+    words ({"technology": 75}; a negative amount is a gain); None where orders use nothing up."""
+    counted = tally(ruleset, game, player)
+    before = ruleset.left(game, player, counted)
+    if before is None:
+        return None
+    after = ruleset.left(game, player, ruleset.account(game, player, counted, order)) or {}
+    words = ruleset.resource_words
+    return {words.get(k, k): before[k] - after.get(k, 0) for k in before if before[k] != after.get(k, 0)}
+
+
 def check(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any) -> RuleError | None:
     """Would `order` be accepted from `player` now? (What bots and clients ask before they issue.)"""
     problem = gate(ruleset, game, player)

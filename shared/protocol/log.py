@@ -118,3 +118,6 @@ class SequencedEvent(BaseModel):
 
     seq: int
     event: dict[str, Any]
+    text: str | None = Field(default=None, description="the entry in words, to a connection that asked for them "
+                                                       "(hello's `words`): each event of the game's rule set, and "
+                                                       "the orders an orders_revealed entry carries")

@@ -46,6 +46,8 @@ class Hello(_Client):
     protocol: int = PROTOCOL_VERSION
     password: Annotated[str | None, Field(max_length=256)] = None
     client: Annotated[str | None, Field(max_length=64, description="the client program's name")] = None
+    words: bool = Field(default=False, description="send each log entry of a game's rule set with its words "
+                                                   "(`text`): for a client that does not know the rule set")
 
 
 class ListGames(_Client):
@@ -275,6 +277,10 @@ class OrderAccepted(_Server):
     turn: int
     index: int
     order: dict[str, Any]
+    left: dict[str, int] | None = Field(default=None, description="what the player's orders leave them now (a "
+                                        "pool, stocks), as fields of their view: a merge patch of it; null where "
+                                        "orders use nothing up")
+    text: str = Field(default="", description="the order in words")
 
 
 class OrderWithdrawn(_Server):
@@ -284,6 +290,7 @@ class OrderWithdrawn(_Server):
     game_id: str
     turn: int
     index: int
+    left: dict[str, int] | None = Field(default=None, description="as in order_accepted, once the order is gone")
 
 
 class Orders(_Server):
@@ -292,6 +299,7 @@ class Orders(_Server):
     turn: int
     orders: list[dict[str, Any]]
     committed: bool
+    texts: list[str] = Field(default_factory=list, description="each order in words")
 
 
 class LegalOrder(BaseModel):
@@ -301,6 +309,10 @@ class LegalOrder(BaseModel):
     order: dict[str, Any]
     count_field: str | None = None
     least: int = 1
+    text: str = Field(default="", description="the order in words; where it has a count, N stands for it")
+    cost: dict[str, int] | None = Field(default=None, description="what issuing it as offered takes from what the "
+                                        "player's orders leave them, in the rule set's words (a negative amount is "
+                                        "a gain); null where orders use nothing up")
 
 
 class Legal(_Server):

@@ -66,7 +66,9 @@ export class GameScreen {
     this.keptSummary = null; // the summary as the server's patches patch it (seats keyed by position)
     this.map = null;
     this.view = null;
+    this.left = null; // what the player's orders leave them, as the server's last acceptance or withdrawal said
     this.orders = [];
+    this.orderTexts = [];
     this.module = generic;
     this.moduleName = null;
     this.deadline = null;
@@ -80,6 +82,7 @@ export class GameScreen {
     this.log.clear();
     this.entry.legal = [];
     this.entry.orders = [];
+    this.entry.texts = [];
     this.entry.picked = [];
     this.entry.enabled = false;
     put(byId("board"));
@@ -249,6 +252,7 @@ export class GameScreen {
       all = true;
     }
     let changed = null;
+    if (update.view || update.view_patch) this.left = null; // the server's view says it all again
     if (update.view) {
       this.view = update.view;
       all = true;
@@ -258,9 +262,12 @@ export class GameScreen {
       if (this.module.redrawOn(update.view_patch)) all = true;
     }
     if (game.status === "lobby") this.view = null;
-    // the view's orders are the player's as of this update; order replies keep them between updates
+    // the view's orders are the player's as of this update (their words come with list_orders); order replies keep
+    // them between updates
     if (this.view && (update.view || (update.view_patch && "your_orders" in update.view_patch))) {
       this.orders = this.view.your_orders || [];
+      if (!this.orders.length) this.orderTexts = [];
+      else if (this.orderTexts.length !== this.orders.length) this.askOrders();
     }
     this.deadline = update.deadline_in === null ? null : performance.now() + update.deadline_in * 1000;
     if (redraw) this.drawBoard();
@@ -378,6 +385,7 @@ export class GameScreen {
         // a simultaneous game's new turn starts afresh; a turn-by-turn game keeps what still fits (the next roll)
         if (game.simultaneous) this.entry.picked = [];
         this.entry.orders = [];
+        this.entry.texts = [];
         if (game.simultaneous) this.say("");
       }
       this.askLegal();
@@ -388,9 +396,10 @@ export class GameScreen {
     this.renderSeat();
   }
 
-  /** The view as the player's orders issued since the last update leave it (the pool left, stocks). */
+  /** The view as the player's orders issued since the last update leave it (the pool left, stocks): the server
+   * says what they leave with each acceptance and withdrawal. */
   shownView() {
-    return this.view ? this.module.withOrders(this.view, this.orders, this.ctx()) : null;
+    return this.view && this.left ? { ...this.view, ...this.left } : this.view;
   }
 
   /** A watcher of a game still seating players may sit down in it from here. */
@@ -615,8 +624,7 @@ export class GameScreen {
     try {
       const reply = await this.legalAsked;
       if (reply.type === "legal" && reply.game_id === this.gameId) {
-        this.entry.setContext(this.territoryNames, (order) => this.module.describeOrder(order, { ...this.ctx(),
-          now: true }));
+        this.entry.setContext(this.territoryNames);
         const mine = this.seat(this.player);
         this.entry.setLegal(reply.orders, Boolean(this.playing && mine && mine.awaited && !this.following
           && reply.turn === this.summary.turn));
@@ -636,16 +644,17 @@ export class GameScreen {
     if (!this.player || (this.summary && !this.summary.simultaneous)) return;
     try {
       const reply = await this.link.request({ type: "list_orders", game_id: this.gameId });
-      if (reply.type === "orders" && reply.game_id === this.gameId) this.ordersAre(reply.orders);
+      if (reply.type === "orders" && reply.game_id === this.gameId) this.ordersAre(reply.orders, reply.texts);
     } catch {
       // a game not started yet has no orders to list
     }
   }
 
-  /** The player's orders this turn as they stand: listed, and the panels that count them (a pool, stocks). */
-  ordersAre(orders) {
+  /** The player's orders this turn as they stand, with their words: listed, and the panels that count them. */
+  ordersAre(orders, texts) {
     this.orders = orders;
-    this.entry.setOrders(orders);
+    this.orderTexts = texts;
+    this.entry.setOrders(orders, texts);
     if (this.summary && this.view) {
       this.renderExtras();
       byId("prompt").textContent = this.playing ? this.module.prompt(this.shownView(), { ...this.ctx(),
@@ -658,14 +667,17 @@ export class GameScreen {
     const reply = await this.send({ type: "issue_order", game_id: this.gameId, turn: this.summary.turn, order });
     if (!reply) return;
     if (reply.type === "order_accepted") {
-      const ctx = { ...this.ctx(), now: true };
       if (this.summary.simultaneous) {
         this.entry.picked = [];
         // the reply names the new order only: the list is kept here (unless the turn moved on meanwhile)
-        if (reply.turn === this.summary.turn) this.ordersAre([...this.orders.slice(0, reply.index), reply.order]);
-        this.say(`Issued: ${this.module.describeOrder(reply.order, ctx)}`);
+        if (reply.turn === this.summary.turn) {
+          if (reply.left) this.left = reply.left;
+          this.ordersAre([...this.orders.slice(0, reply.index), reply.order],
+            [...this.orderTexts.slice(0, reply.index), reply.text]);
+        }
+        this.say(`Issued: ${reply.text}`);
         this.askLegal();
-      } else this.say(`Done: ${this.module.describeOrder(reply.order, ctx)}`);
+      } else this.say(`Done: ${reply.text}`);
     } else this.say(reply.message);
   }
 
@@ -673,7 +685,11 @@ export class GameScreen {
     const reply = await this.send({ type: "withdraw_order", game_id: this.gameId, turn: this.summary.turn, index });
     if (!reply) return;
     if (reply.type === "order_withdrawn") {
-      if (reply.turn === this.summary.turn) this.ordersAre(this.orders.filter((_, i) => i !== reply.index));
+      if (reply.turn === this.summary.turn) {
+        if (reply.left) this.left = reply.left;
+        this.ordersAre(this.orders.filter((_, i) => i !== reply.index),
+          this.orderTexts.filter((_, i) => i !== reply.index));
+      }
       this.say("Order withdrawn.");
       this.askLegal();
     } else this.say(reply.message);

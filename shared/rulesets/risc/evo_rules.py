@@ -331,6 +331,17 @@ class Evolution2(RiscRuleSet):
                                          stocks={p: Stock(options.food, options.technology) for p in players},
                                          tech_level=dict.fromkeys(players, FIRST_TECH_LEVEL)))
 
+    resource_words = {"pool_left": "units to place", "food_left": "food",  # noqa: RUF012 (read only)
+                      "technology_left": "technology"}
+
+    def left(self, game: EvoGame, player: str, tally: Any) -> dict[str, int] | None:
+        """R9 during placement; E7 during a turn: the food and technology the orders leave."""
+        if game.board.phase is Phase.PLACEMENT:
+            return {"pool_left": tally.pool_left}
+        if game.board.phase is Phase.ORDERS:
+            return {"food_left": tally.food, "technology_left": tally.technology}
+        return None
+
     def start_tally(self, game: EvoGame, player: str) -> EvoTally:
         return evo_checker.start_tally(game, player)
 

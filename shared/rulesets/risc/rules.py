@@ -155,6 +155,12 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
     def account(self, game: RiscGame, player: str, tally: AnyTally, order: AnyOrder) -> AnyTally:
         return checker.account(game.board, tally, order)  # type: ignore[arg-type]
 
+    resource_words = {"pool_left": "units to place"}  # noqa: RUF012 (read only)
+
+    def left(self, game: RiscGame, player: str, tally: AnyTally) -> dict[str, int] | None:
+        """R9: the units still to place, during placement."""
+        return {"pool_left": tally.pool_left} if game.board.phase is Phase.PLACEMENT else None
+
     def check_commit(self, game: RiscGame, player: str, tally: AnyTally) -> RuleError | None:
         if game.board.phase is Phase.PLACEMENT and tally.pool_left > 0:
             return RuleError(Code.UNITS_NOT_PLACED, f"{_plural(tally.pool_left, 'unit')} still to place: all must "

@@ -121,6 +121,12 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
     def account(self, game: WarzoneGame, player: str, tally: Tally, order: AnyOrder) -> Tally:
         return checker.account(game.board, tally, order)
 
+    resource_words = {"pool_left": "units to deploy"}  # noqa: RUF012 (read only)
+
+    def left(self, game: WarzoneGame, player: str, tally: Tally) -> dict[str, int] | None:
+        """W4: the pool still to deploy (a reinforcement card adds to it)."""
+        return {"pool_left": tally.pool_left} if game.board.phase is Phase.ORDERS else None
+
     def check_commit(self, game: WarzoneGame, player: str, tally: Tally) -> RuleError | None:
         return checker.check_commit(tally)
 
