@@ -550,10 +550,11 @@ class Match:
             player = self._player(sub)
             game, status = core.running(self.table, None)
             offer = self.ruleset.presentation.describe_offer
+            options = turns.legal_orders(self.ruleset, game, player)
+            costs = turns.costs(self.ruleset, game, player, [option.order for option in options])
             legal = [LegalOrder(order=self.ruleset.dump_order(option.order), count_field=option.count_field,
-                                least=option.least, text=offer(option.order, option.count_field),
-                                cost=turns.cost(self.ruleset, game, player, option.order))
-                     for option in turns.legal_orders(self.ruleset, game, player)]
+                                least=option.least, text=offer(option.order, option.count_field), cost=cost)
+                     for option, cost in zip(options, costs, strict=True)]
             sub.send(Legal(game_id=self.game_id, turn=status.turn, orders=legal, ref=ref))
 
     async def commit(self, sub: Subscriber, turn: int, ref: str | None, request_id: str | None = None) -> None:

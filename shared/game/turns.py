@@ -96,16 +96,21 @@ def left(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> dict[str, in
     return ruleset.left(game, player, tally(ruleset, game, player))
 
 
-def cost(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any) -> dict[str, int] | None:
-    """What issuing `order` (legal now) would take from what the player's orders leave them, each in the rule set's
-    words ({"technology": 75}; a negative amount is a gain); None where orders use nothing up."""
+def costs(ruleset: AnyRuleSet, game: Game[Any, Any], player: str,
+          orders: Sequence[Any]) -> list[dict[str, int] | None]:
+    """What issuing each of `orders` (each legal now) would take from what the player's orders leave them, in the
+    rule set's words ({"technology": 75}; a negative amount is a gain); None where orders use nothing up. The
+    player's tally is counted once for them all."""
     counted = tally(ruleset, game, player)
     before = ruleset.left(game, player, counted)
     if before is None:
-        return None
-    after = ruleset.left(game, player, ruleset.account(game, player, counted, order)) or {}
+        return [None] * len(orders)
     words = ruleset.resource_words
-    return {words.get(k, k): before[k] - after.get(k, 0) for k in before if before[k] != after.get(k, 0)}
+    found: list[dict[str, int] | None] = []
+    for order in orders:
+        after = ruleset.left(game, player, ruleset.account(game, player, counted, order)) or {}
+        found.append({words.get(k, k): before[k] - after.get(k, 0) for k in before if before[k] != after.get(k, 0)})
+    return found
 
 
 def check(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any) -> RuleError | None:
