@@ -496,6 +496,10 @@ class Lobby:
             if match is not None:
                 await match.disconnect(sub)
 
+    async def settled(self) -> None:
+        """Until the lobby's own background work (an idle game looked at, a game let go) is done."""
+        await self._tasks.settled()
+
     async def close(self) -> None:
         for timer in self._idle_timers.values():
             timer.cancel()

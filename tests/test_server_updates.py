@@ -199,6 +199,7 @@ class Kept:
     def __init__(self) -> None:
         self.games: set[str] = set()
         self.reads_text = False
+        self.words = False
         self.views: dict[str, dict[str, Any]] = {}
         self.sent: list[tuple[Any, str]] = []
 
@@ -213,7 +214,7 @@ class Kept:
 async def test_an_order_accepted_frame_names_the_new_order_and_its_index_only() -> None:
     """The reply to an order is put together by hand: it must say what the whole OrderAccepted says, and that is
     the new order and where it stands in the player's list, never the orders before it (protocol 3), after a
-    withdrawal too."""
+    withdrawal too; with what the player's orders leave of the pool, and the order's words (protocol 4)."""
     players = ["ann", "bob"]
     seats = [SeatRecord(name=p, token_hash="0" * 64) for p in players]
     match = await Match.create("g1", GameSettings(map="seed", players=2), load_map("seed"), MemoryStorage(), seed=3,
@@ -225,19 +226,25 @@ async def test_an_order_accepted_frame_names_the_new_order_and_its_index_only() 
     mine = [t for t in game.game_map.names if game.board.owner[t] == "ann"]
     pool = game.board.pools["ann"]
     indexes = []
+    placed = []
     for step, units in enumerate([1, 2, 3, 1]):
         if step == 3:
             await match.withdraw(ann, 0, 1, "w")
             _, text = ann.sent[-1]
-            assert json.loads(text) == {"ref": "w", "type": "order_withdrawn", "game_id": "g1", "turn": 0, "index": 1}
+            placed.pop(1)
+            assert json.loads(text) == {"ref": "w", "type": "order_withdrawn", "game_id": "g1", "turn": 0, "index": 1,
+                                        "left": {"pool_left": pool - sum(placed)}}
         order = {"kind": "place", "territory": mine[step % len(mine)], "units": units}
+        placed.append(units)
         await match.issue(ann, 0, order, f"r{step}")
         message, text = ann.sent[-1]
         assert message.type == "order_accepted"
         assert json.loads(text) == json.loads(encode(message)) == json.loads(encode(OrderAccepted.model_validate(
             json.loads(text))))
         assert SERVER_ADAPTER.validate_json(text) == message
-        assert set(json.loads(text)) == {"ref", "type", "game_id", "turn", "index", "order"}
+        assert set(json.loads(text)) == {"ref", "type", "game_id", "turn", "index", "order", "left", "text"}
         assert message.order == order
+        assert message.left == {"pool_left": pool - sum(placed)}
+        assert message.text == f"place {units} on {order['territory']}"
         indexes.append(message.index)
     assert indexes == [0, 1, 2, 2] and pool >= 6
