@@ -42,7 +42,11 @@ async def test_a_network_bot_takes_its_seat_back_after_the_link_drops() -> None:
         await until(lambda: bot.turns_played >= 2, "first turns of the bot", lobby)
         await bot.connection.drop()
         assert await asyncio.wait_for(task, GAME_SECONDS) == 0
-        assert bot.view is not None and bot.view.winner is not None
+        view = bot.view
+        assert view is not None and view.winner in {bot.name, "bot-aggressive-1"}
+        assert {t.owner for t in view.territories.values()} == {view.winner}, "R26: the winner holds everything"
+        summary = next(g for g in (await lobby.request(type="list_games"))["games"] if g["game_id"] == game_id)
+        assert summary["winner"] == view.winner
         assert bot.errors == []
 
 
