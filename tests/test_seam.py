@@ -13,13 +13,15 @@ from client.connection import LinkState
 from client.session import Followed, Session
 from client.tokens import SeatStore
 from shared.game import events
+from shared.game.grammar import ParseError
+from shared.game.presentation import Context, Palette
 from shared.game.ruleset import AnyRuleSet
 from shared.protocol import messages as msg
 from shared.protocol.lobby import GameSettings
 from shared.rulesets import RULESETS
 from tests.client_support import QUICK
 from tests.server_support import FAST, running_server, url
-from tests.toy_ruleset import GOAL, Add, Added, RaceToTwenty
+from tests.toy_ruleset import GOAL, Add, Added, Pile, RaceToTwenty
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -151,3 +153,22 @@ def test_nothing_outside_its_package_names_a_rule_set_s_orders_events_views_or_b
             if path in framework_files:
                 leaks += [f"{shown} names {name}'s {n}" for n in sorted(identifiers & names)]
     assert leaks == [], "rule sets leak out of their packages:\n" + "\n".join(leaks)
+
+
+def test_a_rule_set_without_a_presentation_reads_as_its_orders_and_events_say(race: RaceToTwenty) -> None:
+    """The framework's default presentation (shared/game/plain.py): a command for each kind of order, its fields as
+    the command's words, and orders, events and views in their own fields' words."""
+    words = race.presentation
+    (command,) = words.commands
+    assert (command.name, command.usage, command.example) == ("add", "add AMOUNT", "add 1")
+    context = Context(race.make_map(race.options({})))
+    assert words.parse(command, ["3"], context) == [Add(3)]
+    assert words.parse(command, ["three"], context) == ParseError(
+        'amount must be a whole number, not "three"; usage: add AMOUNT, e.g. add 1')
+    assert words.parse(command, [], context) == ParseError("usage: add AMOUNT, e.g. add 1")
+    assert words.describe(Add(2)) == "add 2"
+    assert words.describe_offer(Add(3), "amount") == "add N"
+    assert words.event_text(Added("ann", 3, 12), ["ann", "bob"]) == "added: player ann, amount 3, total 12"
+    pile = Pile(12, 1)
+    shown = "".join(t for _, t in words.board(pile, context.game_map, Palette(("ann", "bob")), "ann"))
+    assert shown == "total 12, next player 1\n"

@@ -19,12 +19,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from shared.game.errors import RuleError
 from shared.game.game import Game
+from shared.game.plain import PlainPresentation
 from shared.game.presentation import Presentation
 from shared.game.random import GameRandom
 from shared.maps.model import GameMap
@@ -113,7 +114,8 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     default_map: ClassVar[str] = "cataract"
     """The bundled map a quick game (`risc play`) is played on when none is named."""
 
-    options_type: ClassVar[type[Options]]
+    options_type: ClassVar[type[Options]] = Options
+    """Its options (none by default)."""
     order_type: TypeAdapter[OrderT]
     """A discriminated union on "kind": what IssueOrder carries for this rule set."""
     event_type: TypeAdapter[EventT]
@@ -169,17 +171,19 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
     # ---- issuing ---------------------------------------------------------------------------------------------------
 
-    @abstractmethod
     def start_tally(self, game: Game[BoardT, OrderT], player: str) -> TallyT:
-        """What a player has to give orders with before issuing any (units, pool, cards): see `account`."""
+        """What a player has to give orders with before issuing any (units, pool, cards): see `account`. Nothing,
+        by default: a game whose orders use nothing up (each checked against the board alone)."""
+        return cast(TallyT, None)
 
     @abstractmethod
     def check_order(self, game: Game[BoardT, OrderT], player: str, tally: TallyT, order: OrderT) -> RuleError | None:
         """Is `order` legal after the orders that made `tally`? The framework has checked who may act."""
 
-    @abstractmethod
     def account(self, game: Game[BoardT, OrderT], player: str, tally: TallyT, order: OrderT) -> TallyT:
-        """The tally once `order` (checked already) is issued too. Never changes `tally` itself."""
+        """The tally once `order` (checked already) is issued too. Never changes `tally` itself. The same tally,
+        by default (see `start_tally`)."""
+        return tally
 
     resource_words: ClassVar[Mapping[str, str]] = {}
     """How each field `left` names reads as what an order costs: {"technology_left": "technology"}."""
@@ -209,12 +213,13 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
     # ---- telling -------------------------------------------------------------------------------------------------
 
-    @abstractmethod
     def view(self, game: Game[BoardT, OrderT], viewer: str | None) -> ViewT:
         """What `viewer` (a seat, or None for a spectator) may see: the one function every board passes through on
         its way out of the server. It reads the board, the players and the viewer's own orders only (never another
         player's, R16, nor who has committed, which the game's summary says): the server keeps a sight's view while
-        those stay as they were (tests/test_server_updates.py holds every rule set to it)."""
+        those stay as they were (tests/test_server_updates.py holds every rule set to it). The board as it is, by
+        default: a game that hides nothing from anyone (its `view_type` is then its `board_type`)."""
+        return cast(ViewT, game.board)
 
     @abstractmethod
     def legal_orders(self, game: Game[BoardT, OrderT], player: str, tally: TallyT) -> list[Legal[OrderT]]:
@@ -246,15 +251,16 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
     # ---- faces ---------------------------------------------------------------------------------------------------
 
-    presentation_type: ClassVar[type[Presentation]]
-    """How the text client shows this rule set's boards, orders and events, and reads its commands."""
+    presentation_type: ClassVar[type[Presentation] | None] = None
+    """How the text client shows this rule set's boards, orders and events, and reads its commands; None: as the
+    orders', events' and views' own fields say (shared/game/plain.py)."""
     strategies: ClassVar[Mapping[str, type[Strategy]]]
     """The computer players, by name: each is made with the rule set it plays (`Strategy(ruleset)`)."""
 
     @cached_property
     def presentation(self) -> Presentation:
         """The presentation, made once: a client asks for it with every line it prints."""
-        return self.presentation_type()
+        return self.presentation_type() if self.presentation_type is not None else PlainPresentation(self)
 
     # ---- encoding (the same for every rule set) ------------------------------------------------------------------
 
