@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server import core
-from server.codec import game_to_dict, map_from_dict
+from server.codec import game_from_dict, game_to_dict, map_from_dict
 from server.entries import logged
 from server.storage.base import StoredGame
 from shared.game import turns
@@ -112,8 +112,6 @@ def replay(stored: StoredGame) -> Replay:
             theirs = logged_events[at]["event"] if at < len(logged_events) else "nothing"
             return differs(status.turn, f"event {at + 1} of the turn: the rules give {mine}, the log holds {theirs}")
     stored_game = core.new_table(record.game_id, record.settings, ruleset, options, game.game_map, record.seed)
-    from server.codec import game_from_dict
-
     kept = game_from_dict(ruleset, progress.state, stored_game.game_map, options)
     if _comparable(game_to_dict(ruleset, game)) != _comparable(game_to_dict(ruleset, kept)):
         return differs(ruleset.status(game).turn, "the replayed board differs from the stored one")

@@ -23,11 +23,14 @@ from typing import Any, Literal
 from shared.game.game import Game
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase, RiscBoard
+from shared.rulesets.risc.evo_board import EvoState
 from shared.rulesets.risc.evo_checker import EvoTally, account, start_tally
 from shared.rulesets.risc.evo_orders import AllOrders
 from shared.rulesets.risc.fog import sight
 from shared.rulesets.risc.levels import FIRST_TECH_LEVEL, NO_UNITS, Levels
+from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.orders import PlaceOrder
+from shared.rulesets.risc.resources import Land, Stock
 
 Fog = Literal["clear", "memory", "unknown"]
 
@@ -166,10 +169,6 @@ def game_from_evo_view(view: EvoView, game_map: GameMap, me: str | None,
     viewer's own orders judges it as the server would, since those read only the viewer's own territories, stocks
     and spies, the map, and which territories are theirs. What the view hides (fogged territories are taken as last
     seen, or as nobody's) plays no part in them."""
-    from shared.rulesets.risc.evo_board import EvoState
-    from shared.rulesets.risc.options import RiscOptions
-    from shared.rulesets.risc.resources import Land, Stock
-
     if list(view.territories) != list(game_map.names):
         raise ValueError(f'the view\'s territories differ from those of the map "{game_map.name}"')
     territories = view.territories

@@ -24,7 +24,7 @@ from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import RiscBoard
-from shared.rulesets.risc.evo_checker import EvoTally, levels_floor, levels_left
+from shared.rulesets.risc.evo_checker import EvoTally, levels_floor, levels_left, move_cost
 from shared.rulesets.risc.evo_orders import (
     CloakingResearchOrder,
     CloakOrder,
@@ -93,8 +93,6 @@ class Orders:
         return levels_floor(self.game.board, self.tally, territory)
 
     def move_cost(self, source: str, target: str) -> int | None:
-        from shared.rulesets.risc.evo_checker import move_cost
-
         return move_cost(self.game, self.me, self.tally, source, target)
 
 
