@@ -115,15 +115,7 @@ def _country_and_count(args: list[str], command: OrderCommand, names: Sequence[s
 
 
 def _two_countries(args: list[str], command: OrderCommand, names: Sequence[str]) -> tuple[str, str] | ParseError:
-    pair = grammar.names(args, names, 2, command.usage, "country")
-    if isinstance(pair, ParseError):
-        if len(args) == 2:
-            for label, word in (("from", args[0]), ("to", args[1])):
-                one = grammar.name(word, names, "country")
-                if isinstance(one, ParseError):
-                    return ParseError(f"{label}: {one}")
-        return pair
-    return pair[0], pair[1]
+    return grammar.source_and_target(args, names, command.usage, "country")
 
 
 class ClassicPresentation(TurnByTurnPresentation):

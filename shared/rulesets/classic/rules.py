@@ -17,6 +17,7 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal
+from shared.game.shares import even_shares
 from shared.maps.model import GameMap
 from shared.rulesets.classic import checker, geography
 from shared.rulesets.classic.board import ClassicBoard, Phase
@@ -154,8 +155,7 @@ def spread_reinforcements(game: ClassicGame, player: str) -> list[Reinforce]:
     """C9: the armies left to place, spread evenly over the player's countries next to an enemy (map order first)."""
     board = game.board
     fronts = geography.borders(game.game_map, board.owner, player) or board.countries_of(player)
-    share, extra = divmod(board.reinforcements, len(fronts))
-    return [Reinforce(name, share + (i < extra)) for i, name in enumerate(fronts) if share + (i < extra) > 0]
+    return [Reinforce(name, armies) for name, armies in even_shares(board.reinforcements, fronts)]
 
 
 def legal_orders(game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:

@@ -98,13 +98,8 @@ def parse_move_or_attack(command_name: str, words: list[str], context: Context, 
     if len(words) < 3:
         return ParseError(f"{command_name} needs a number of units, where from and where to; {usage(command)}")
     names = context.territories
-    pair = grammar.names(words[1:], names, 2, usage(command))
+    pair = grammar.source_and_target(words[1:], names, usage(command))
     if isinstance(pair, ParseError):
-        if len(words) == 3:
-            for label, word in (("from", words[1]), ("to", words[2])):
-                one = grammar.name(word, names)
-                if isinstance(one, ParseError):
-                    return ParseError(f"{label}: {one}")
         return pair
     source, target = pair
     cls = LevelMoveOrder if command_name == "move" else LevelAttackOrder

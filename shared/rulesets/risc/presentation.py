@@ -29,6 +29,7 @@ from shared.game.presentation import (
     territory_board,
     units,
 )
+from shared.game.shares import even_shares
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.commands import (
@@ -205,13 +206,8 @@ class RiscPresentation(Presentation):
             return count
         if len(args) < 3:
             return ParseError(f"{command.name} needs a number of units, where from and where to; {usage(command)}")
-        pair = grammar.names(args[1:], names, 2, usage(command))
+        pair = grammar.source_and_target(args[1:], names, usage(command))
         if isinstance(pair, ParseError):
-            if len(args) == 3:  # say which of the two names is wrong
-                for label, word in (("from", args[1]), ("to", args[2])):
-                    one = grammar.name(word, names)
-                    if isinstance(one, ParseError):
-                        return ParseError(f"{label}: {one}")
             return pair
         source, target = pair
         return [MoveOrder(count, source, target) if command is MOVE else AttackOrder(count, source, target)]
@@ -235,9 +231,8 @@ class RiscPresentation(Presentation):
         targets = self._place_targets(args[1:], context.territories, own)
         if isinstance(targets, ParseError):
             return targets
-        share, extra = divmod(count, len(targets))
-        orders = [PlaceOrder(name, share + (i < extra)) for i, name in enumerate(targets)]
-        return [o for o in orders if o.units > 0] or orders[:1]
+        orders = [PlaceOrder(name, units) for name, units in even_shares(count, targets)]
+        return orders or [PlaceOrder(targets[0], count)]
 
     @staticmethod
     def _place_targets(words: list[str], names: Sequence[str], own: Sequence[str]) -> list[str] | ParseError:

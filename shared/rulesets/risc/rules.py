@@ -20,6 +20,7 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.shares import even_shares
 from shared.maps.groups import neutral_territories, starting_groups
 from shared.maps.model import GameMap
 from shared.rulesets.risc import checker
@@ -175,8 +176,7 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
         own = [t for t in game.game_map.names if t in set(own)]
         if not own:
             return []
-        share, extra = divmod(tally.pool_left, len(own))
-        return [PlaceOrder(name, share + (i < extra)) for i, name in enumerate(own) if share + (i < extra) > 0]
+        return [PlaceOrder(name, units) for name, units in even_shares(tally.pool_left, own)]
 
     # ---- resolving -------------------------------------------------------------------------------------------------
 

@@ -173,13 +173,8 @@ class WarzonePresentation(Presentation):
         count = grammar.count(args[0], "the number of units", _usage(command))
         if isinstance(count, ParseError):
             return count
-        pair = grammar.names(args[1:], names, 2, _usage(command))
+        pair = grammar.source_and_target(args[1:], names, _usage(command))
         if isinstance(pair, ParseError):
-            if len(args) == 3:  # say which of the two names is wrong
-                for label, word in (("from", args[1]), ("to", args[2])):
-                    one = grammar.name(word, names)
-                    if isinstance(one, ParseError):
-                        return ParseError(f"{label}: {one}")
             return pair
         source, target = pair
         if command is AIRLIFT:

@@ -16,6 +16,7 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.shares import even_shares
 from shared.maps.model import GameMap
 from shared.rulesets.warzone import checker
 from shared.rulesets.warzone.board import Phase, WarzoneBoard
@@ -137,8 +138,7 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
         own = game.board.territories_of(player)
         if not own:
             return []
-        share, extra = divmod(tally.pool_left, len(own))
-        return [DeployOrder(name, share + (i < extra)) for i, name in enumerate(own) if share + (i < extra) > 0]
+        return [DeployOrder(name, units) for name, units in even_shares(tally.pool_left, own)]
 
     # ---- resolving -------------------------------------------------------------------------------------------------
 
