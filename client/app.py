@@ -36,7 +36,7 @@ from shared.game.presentation import Context, wrap
 from shared.protocol import messages as msg
 from shared.protocol import wording
 from shared.protocol.codes import ErrorCode
-from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, PlayerName
+from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, GameSummary, PlayerName
 from shared.rulesets import RULESETS
 
 _NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
@@ -92,6 +92,10 @@ class ClientApp:
         self._holding = 0
         self._held: list[tuple[Followed, list[Any], msg.Update]] = []
         self._seen: dict[str, int] = {}
+        self._trackers: dict[str, Tracker] = {}
+        """The screen of each game played here, kept while it is off screen."""
+        self._elsewhere: dict[str, tuple[Any, ...]] = {}
+        """What was last said of each game played off screen (its status, turn, whether it waits for the player)."""
         """The last log entry remembered in the seat store, by game."""
         """Updates that came while a command was being answered: shown after its answer, so that nothing printed
         is older than what it follows (the answer to a commit before the turn it resolved)."""
@@ -230,7 +234,7 @@ class ClientApp:
 
     def setting(self) -> cmd.Setting:
         t = self.tracker
-        games = [g.game_id for g in self.session.games]
+        games = list(dict.fromkeys([*self.session.followed, *(g.game_id for g in self.session.games)]))
         if t is None:
             return cmd.Setting(games=games)
         f = t.followed
@@ -335,6 +339,10 @@ class ClientApp:
                 await self._do_hand_over(player)
             case cmd.Leave():
                 await self._do_leave()
+            case cmd.Resign():
+                await self._do_resign()
+            case cmd.Say(text, to):
+                await self._do_say(text, to)
             case cmd.RematchCommand():
                 await self._do_rematch()
 
@@ -403,13 +411,13 @@ class ClientApp:
             values["map"] = None
         elif command.map is None and ruleset is not None:
             values["map"] = ruleset.default_map
-        for key in ("players", "turn_seconds", "bots"):
+        for key in ("players", "turn_seconds", "bots", "bot_strategy"):
             if getattr(command, key) is not None:
                 values[key] = getattr(command, key)
         if values["map"] is None and (ruleset is None or not ruleset.own_map):
             self.error("Which map? create MAP ...: maps lists this server's maps.")
             return
-        spoken = {v: k for k, v in words.items()} | {"turn_seconds": "time"}
+        spoken = {v: k for k, v in words.items()} | {"turn_seconds": "time", "bot_strategy": "strategy"}
 
         def word(field: str) -> str:
             return spoken.get(field.removeprefix("options."), field.removeprefix("options."))
@@ -426,14 +434,6 @@ class ClientApp:
         except ValidationError as exc:
             self.error(f"Those settings will not do: {wording.problems(exc, word=word)}.")
             return
-        if self.tracker is not None and self.tracker.active:
-            self.error(f"You are playing game {self.tracker.game_id}: play it out before starting another.")
-            return
-        t = self.tracker
-        if t is not None and t.player is not None and t.followed.game is not None \
-                and t.followed.game.status is GameStatus.LOBBY:
-            self.error(f"You sit in game {t.game_id}, which has not started: leave it first.")
-            return
         reply = await self._call(self.session.create(settings))
         if self._refused(reply) or not isinstance(reply, msg.GameCreated):
             return
@@ -446,6 +446,14 @@ class ClientApp:
         await self._join(game.game_id, None)
 
     async def _join(self, game_id: str, group: int | None) -> None:
+        held = self.session.followed.get(game_id)
+        if held is not None and held.player is not None:  # a seat this client holds already: back to it
+            await self._switch_away(game_id)
+            self.show(f"Back to game {game_id}, where you play as {held.player}.", "class:ok")
+            self._put_on_screen(held)
+            if self.tracker is not None:
+                self.show(self.tracker.on_screen_again())
+            return
         if not await self._switch_away(game_id):
             return
         if self.name is None:
@@ -474,29 +482,39 @@ class ClientApp:
         reply = await self._call(self.session.watch(game_id, follow))
         if self._refused(reply) or not isinstance(reply, msg.Watching):
             return
-        whose = f" through {follow}'s eyes" if follow else ""
-        self.show(f"Watching game {game_id}{whose}. (leave stops watching)", "class:ok")
-        self._put_on_screen(self.session.followed[game_id])
+        whose = f" through {reply.follow}'s eyes" if reply.follow else ""
+        self.show(f"Watching game {reply.game_id}{whose}. (leave stops watching)", "class:ok")
+        followed = self.session.followed[reply.game_id]
+        self._put_on_screen(followed)
+        ruleset = followed.ruleset
+        note = ruleset.presentation.spectator_note(followed.view) if ruleset is not None and not reply.follow \
+            and followed.view is not None else ""
+        if note:
+            self.show(note, "class:hint")
 
     async def _switch_away(self, game_id: str, following: bool = False) -> bool:
         """Before following another game: stop following the one on screen, unless a seat there still matters."""
         t = self.tracker
         if t is None or (t.game_id == game_id and (t.player is None or following)):
             return True
-        if t.active:
-            self.error(f"You are playing game {t.game_id}: play it out first (your seat there is kept).")
-            return False
-        if t.player is not None and t.followed.game is not None and t.followed.game.status is GameStatus.LOBBY:
-            self.error(f"You sit in game {t.game_id}, which has not started: leave it first.")
-            return False
+        if t.active or (t.player is not None and t.followed.game is not None
+                        and t.followed.game.status is GameStatus.LOBBY):
+            # One name plays several games at once: the game goes on off screen, and says when it waits for you.
+            self.show(f"Game {t.game_id} goes on without being on screen: join {t.game_id} goes back to it.",
+                      "class:hint")
+            self.tracker = None
+            return True
         await self._call(self.session.leave(t.game_id))
         self.tracker = None
         return True
 
     def _put_on_screen(self, followed: Followed) -> None:
-        """Put a game on screen (its updates already shown when they came first)."""
+        """Put a game on screen (its updates already shown when they came first); a game played before, off screen
+        since, comes back with what its screen had recorded (its history)."""
         if self.tracker is None or self.tracker.followed is not followed:
-            self.tracker = Tracker(followed)
+            kept = self._trackers.get(followed.game_id)
+            self.tracker = kept if kept is not None and kept.followed is followed else Tracker(followed)
+            self._trackers[followed.game_id] = self.tracker
         self._expecting = None
         self._refresh()
 
@@ -688,6 +706,40 @@ class ClientApp:
         self.show(f"You left game {t.game_id}.", "class:ok")
         await self._list_games()
 
+    async def _do_say(self, text: str, to: str | None) -> None:
+        """The chat of the game on screen, or the lobby's; a spectator and the lobby speak under the client's name."""
+        t = self.tracker
+        if t is None and to is not None:
+            self.error("tell is for the players of the game on screen: join or watch one.")
+            return
+        name = None if t is not None and t.player is not None else self.name
+        if name is None and (t is None or t.player is None):
+            name = self.name = await self._ask_name()
+            if name is None:
+                return
+        reply = await self._call(self.session.chat(None if t is None else t.game_id, text, to, name))
+        self._refused(reply)
+
+    def on_lobby_chat(self, said: msg.LobbyChat) -> None:
+        if self.tracker is None:
+            self.show(FormattedText([("class:hint", "[lobby] "), ("", f"{said.player}: {said.text}")]))
+
+    async def _do_resign(self) -> None:
+        t = self._game()
+        if t is None:
+            return
+        if not t.active:
+            self.error("There is nothing to resign: the game has not started, is over, or you are out already.")
+            return
+        answer = await self._ask(f"Resign game {t.game_id}? You will be out for good (yes/no): ")
+        if answer is None or answer.casefold() not in ("y", "yes"):
+            self.show("You play on.", "class:muted")
+            return
+        reply = await self._call(self.session.resign(t.followed))
+        if self._refused(reply) or not isinstance(reply, msg.Resigned):
+            return
+        self.show(f"You resigned game {t.game_id}: you may watch it to its end, or leave.", "class:ok")
+
     async def _do_rematch(self) -> None:
         t = self._game()
         if t is None:
@@ -719,6 +771,25 @@ class ClientApp:
         if t is not None and t.followed is followed:
             self.show(t.apply(entries, update))
             self._remember_seen(followed)
+        elif followed.player is not None:
+            self._note_elsewhere(followed)
+
+    def _note_elsewhere(self, followed: Followed) -> None:
+        """A game this client plays but does not show: one line when it comes to wait for the player, and when it
+        ends, so that a player in several games knows where to go."""
+        game = followed.game
+        waiting = followed.awaited and not followed.committed
+        key = (game.status if game is not None else None, followed.turn, waiting)
+        if self._elsewhere.get(followed.game_id) == key:
+            return
+        before = self._elsewhere.get(followed.game_id)
+        self._elsewhere[followed.game_id] = key
+        if followed.finished and (before is None or before[0] is not GameStatus.FINISHED):
+            result = f"{game.winner} won" if game is not None and game.winner else "it is over"
+            self.show(f"Game {followed.game_id} ended: {result} (join {followed.game_id} to see it).", "class:hint")
+        elif waiting and (before is None or not before[2] or before[1] != followed.turn):
+            self.show(f"Game {followed.game_id} waits for you (turn {followed.turn}): join {followed.game_id} to "
+                      "play it.", "class:hint")
 
     def _remember_seen(self, only: Followed | None = None) -> None:
         """How far each seat's player has seen its game, kept as it is shown: a terminal closed under the client
@@ -734,6 +805,10 @@ class ClientApp:
         if error.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) and self.tracker is not None \
                 and self.tracker.game_id == error.game_id:
             self.tracker = None
+
+    def on_listed(self, game: GameSummary) -> None:
+        if self.tracker is None:  # in the lobby: a new game to join
+            self.show(f"New game: {render.game_line(game)}", "class:hint")
 
     def on_seated(self, followed: Followed, previous: Followed | None) -> None:
         self.show(f"The rematch begins: game {followed.game_id}, you play as {followed.player}.", "class:win")

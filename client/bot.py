@@ -23,6 +23,7 @@ from client.tokens import SeatStore
 from shared.bots.tournament import make_strategy
 from shared.game.strategy import Strategy
 from shared.protocol import messages as msg
+from shared.protocol.lobby import GameSummary
 
 logger = logging.getLogger("risc.bot")
 
@@ -72,6 +73,9 @@ class NetworkBot:
     def on_resumed(self, followed: Followed) -> None:
         return None
 
+    def on_listed(self, game: GameSummary) -> None:
+        return None
+
     def on_shutdown(self, message: str) -> None:
         logger.info("%s: the server is shutting down: %s", self.name, message)
 
@@ -87,6 +91,9 @@ class NetworkBot:
         else:
             logger.info("%s: back in game %s", self.name, self.game_id)
         self._wake.set()
+
+    def on_lobby_chat(self, said: msg.LobbyChat) -> None:
+        """A computer player hears no chat."""
 
     def _error(self, error: msg.Error) -> None:
         self.errors.append(error)

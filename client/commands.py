@@ -55,10 +55,11 @@ SPECS: tuple[Spec, ...] = (
     Spec("help", ("h", "?"), "help [COMMAND]", "help create", "list the commands, or explain one", (Arg.COMMAND,)),
     Spec("games", ("ls",), "games", "games", "list the server's games"),
     Spec("maps", (), "maps", "maps", "list the server's maps"),
-    Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [OPTION=VALUE]...",
-         "create seed 3 time=120",
-         "create a game and take a seat in it (rules=NAME: which game, risc by default; help create lists each "
-         "game's options, help create NAME one game's)",
+    Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [strategy=NAME] "
+         "[OPTION=VALUE]...", "create seed 3 time=120",
+         "create a game and take a seat in it (rules=NAME: which game, risc by default; bots=N: computer players, "
+         "strategy=NAME: how they play; help create lists each game's options and strategies, help create NAME one "
+         "game's)",
          (Arg.MAP, Arg.NUMBER, Arg.OPTION, Arg.OPTION, Arg.OPTION, Arg.OPTION)),
     Spec("join", ("j",), "join GAME [GROUP]", "join 3fa2c1", "take a free seat in a game (GROUP: the starting group, "
          "when the game lets players choose)", (Arg.GAME, Arg.NUMBER)),
@@ -79,8 +80,14 @@ SPECS: tuple[Spec, ...] = (
     Spec("history", (), "history", "history", "each player's territories and units, turn by turn", (), True),
     Spec("handover", (), "handover PLAYER", "handover Bob", "vote to let the computer play for a player who has "
          "been gone a long time (games with no time limit)", (Arg.PLAYER,), True),
-    Spec("leave", (), "leave", "leave", "leave the game on screen (your seat is freed only before it starts)",
-         (), True),
+    Spec("say", (), "say TEXT", "say good luck, all", "say something in the chat: in the lobby, or to everyone in the "
+         "game on screen (those who watch or are out talk among themselves until the game ends)"),
+    Spec("tell", (), "tell PLAYER TEXT", "tell Bob shall we?", "say something to one player of the game on screen "
+         "alone", (Arg.PLAYER,), True),
+    Spec("resign", (), "resign", "resign", "give the game on screen up: you are out for good (it asks first), and "
+         "may watch it to its end", (), True),
+    Spec("leave", (), "leave", "leave", "leave the game on screen (your seat is freed only before it starts; in a "
+         "game under way you keep it: resign gives it up)", (), True),
     Spec("rematch", (), "rematch", "rematch", "after a game ends: ask for a new game with the same players",
          (), True),
     Spec("quit", ("q", "exit"), "quit", "quit", "close the client (your seat stays yours: run the same command "
@@ -112,6 +119,7 @@ class Create:
     players: int | None = None
     turn_seconds: float | None = None
     bots: int | None = None
+    bot_strategy: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -195,6 +203,17 @@ class Leave:
 
 
 @dataclass(frozen=True)
+class Resign:
+    pass
+
+
+@dataclass(frozen=True)
+class Say:
+    text: str
+    to: str | None = None
+
+
+@dataclass(frozen=True)
 class RematchCommand:
     pass
 
@@ -210,7 +229,7 @@ class Empty:
 
 
 Command = (Help | Games | Maps | Create | Join | Watch | Issue | Show | ListOrders | Withdraw | Done | Board | Summary
-           | MapPicture | Report | History | HandOverCommand | Leave | RematchCommand | Quit | Empty)
+           | MapPicture | Report | History | HandOverCommand | Leave | Resign | Say | RematchCommand | Quit | Empty)
 
 
 @dataclass(frozen=True)
@@ -402,9 +421,10 @@ def _spec_example(spec: Spec, setting: Setting) -> str:
         mine = [n for n in game_map.names if owners is not None and owners.get(n) == you]
         name = (mine or list(game_map.names))[0]
         return f'board "{name}"' if " " in name else f"board {name}"
-    if spec.name == "handover":
+    if spec.name in ("handover", "tell"):
         rivals = [p for p in setting.players if p != you]
-        return f"handover {rivals[0]}" if rivals else spec.example
+        rest = spec.example.split()[2:]
+        return " ".join([spec.name, rivals[0], *rest]) if rivals else spec.example
     return spec.example
 
 
@@ -468,6 +488,8 @@ def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseErro
             if isinstance(number, ParseError):
                 return number
             values["bots"] = number
+        elif key in ("strategy", "bot_strategy"):
+            values["bot_strategy"] = value
         elif key == "time":
             try:
                 values["turn_seconds"] = float(value.rstrip("s"))
@@ -548,6 +570,14 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
             return Board(" ".join(args))
         focus = grammar.name(" ".join(args), names, "territory, player or continent")
         return focus if isinstance(focus, ParseError) else Board(focus)
+    if spec.name in ("say", "tell"):
+        rest = line.strip().split(None, 2 if spec.name == "tell" else 1)[1:]
+        if len(rest) < (2 if spec.name == "tell" else 1):
+            return ParseError(f"{spec.name} needs something to say; {_usage(spec, setting)}")
+        if spec.name == "say":
+            return Say(rest[0])
+        player = grammar.name(rest[0], setting.players, "player")
+        return player if isinstance(player, ParseError) else Say(rest[1], player)
     if spec.name == "handover":
         if len(args) != 1:
             return ParseError(f"handover needs the player to hand over; {_usage(spec, setting)}")
@@ -558,7 +588,7 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
     simple: dict[str, Command] = {
         "games": Games(), "maps": Maps(), "orders": ListOrders(), "done": Done(), "summary": Summary(),
         "map": MapPicture(), "report": Report(),
-        "history": History(), "leave": Leave(), "rematch": RematchCommand(), "quit": Quit(),
+        "history": History(), "leave": Leave(), "resign": Resign(), "rematch": RematchCommand(), "quit": Quit(),
     }
     return simple[spec.name]
 
@@ -577,7 +607,8 @@ def help_text(topic: str | None = None, setting: Setting | None = None) -> str:
     game_commands: list[AnyCommand] = [*order_commands(setting), *show_commands(setting)]
     commands: list[AnyCommand] = [*game_commands, *client_commands(setting)]
     if game_commands:
-        lines.append("Orders in this game (territory names: any case, a unique prefix is enough, Tab completes):")
+        naming = setting.presentation.naming if setting.presentation is not None else ""
+        lines.append(f"Orders in this game ({naming}):")
     for number, spec in enumerate(commands):
         if number == len(game_commands):
             lines.append("Commands (short forms in brackets):")

@@ -20,6 +20,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Path
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
+from client.terminal_text import write_line
 from client.tokens import config_dir
 from shared.maps.edit_commands import COMMANDS, ArgKind, Token, expected_next, tokenize
 from shared.maps.editor import Action, EditorState, Reply, new_map, opened_map, opening_lines, run_line
@@ -88,7 +89,7 @@ def _has_comments(path: Path) -> bool:
 
 def _print(lines: Iterable[str], out: TextIO) -> None:
     for line in lines:
-        print(line, file=out)
+        write_line(line, out)
 
 
 def run_commands(session: EditorSession, lines: Iterable[str], source: str, out: TextIO | None = None,

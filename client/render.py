@@ -17,12 +17,14 @@ from pydantic import BaseModel
 from shared.game.presentation import PLAYER_STYLES, Fragments, Palette, Presentation, units
 from shared.protocol.lobby import DEFAULT_RULESET, GameStatus, GameSummary, RuleSetInfo
 from shared.protocol.log import (
+    ChatSaid,
     GameCreated,
     GameStarted,
     OrdersRevealed,
     PlayerCommitted,
     PlayerJoined,
     PlayerLeft,
+    PlayerResigned,
     RematchDeclined,
     RematchImpossible,
     RematchRequested,
@@ -98,6 +100,16 @@ def framework_line(entry: Any, palette: Palette, you: str | None = None) -> Frag
     return []
 
 
+def chat_line(said: ChatSaid, palette: Palette, you: str | None) -> Fragments:
+    """A word of the game's chat: to everyone, among those who watch, or to one player."""
+    who = [*palette.name(said.player, you)] if not said.watching else [("class:muted", f"{said.player} (watching)")]
+    if said.to is not None:
+        where = f"[to {'you' if said.to == you else said.to}] "
+    else:
+        where = "[watchers] " if said.watchers else "[chat] "
+    return _line(("class:hint", where), *who, ("", f": {said.text}"))
+
+
 def entries(found: Sequence[Any], presentation: Presentation | None, palette: Palette,
             you: str | None) -> Fragments:
     """Log entries as lines: the framework's read here, runs of the rule set's events by its presentation."""
@@ -110,7 +122,15 @@ def entries(found: Sequence[Any], presentation: Presentation | None, palette: Pa
         run.clear()
 
     for entry in found:
-        if isinstance(entry, BaseModel | dict):
+        if isinstance(entry, ChatSaid):
+            flush()
+            out.extend(chat_line(entry, palette, you))
+        elif isinstance(entry, PlayerResigned):
+            flush()
+            what = presentation.resignation if presentation is not None else ""
+            out.extend(_line(*palette.name(entry.player, you), ("class:hint", " resigned" + (
+                f": {what}." if what else "."))))
+        elif isinstance(entry, BaseModel | dict):
             flush()
             if isinstance(entry, BaseModel):
                 out.extend(framework_line(entry, palette, you))
@@ -148,23 +168,35 @@ def games_table(games: Sequence[GameSummary]) -> FormattedText:
     if not games:
         return FormattedText([("class:muted", "No games yet: create one, e.g. create seed 3\n")])
     out: Fragments = [("class:title", "Games:"), ("", "\n")]
-    for game in games:
-        seated = ", ".join(s.name for s in game.seats) or "nobody yet"
-        if game.status is GameStatus.LOBBY:
-            state = f"{game.free} of {game.settings.players} seats free"
-        elif game.status is GameStatus.FINISHED:
-            state = f"finished, {game.winner} won" if game.winner else "finished, a draw" if game.draw else "finished"
-        else:
-            state = f"{game.phase}, turn {game.turn}"
-        extras = []
-        if game.settings.turn_seconds:
-            extras.append(f"{game.settings.turn_seconds:g}s turns")
-        if game.groups is not None:
-            extras.append("choose groups")
-        extra = f" [{', '.join(extras)}]" if extras else ""
-        out.append(("", f"  {game.game_id:<12} {game.ruleset_title or game.settings.ruleset} on {game.map_name} "
-                        f"({game.territories} territories){extra}: {state}; players: {seated}\n"))
+    out += [("", f"  {game_line(game)}\n") for game in games]
     return FormattedText(out)
+
+
+def game_line(game: GameSummary) -> str:
+    """One game of the lobby: its id, rule set and map, what changes it, where it stands and who plays."""
+    seated = ", ".join(s.name for s in game.seats) or "nobody yet"
+    if game.status is GameStatus.LOBBY:
+        state = f"{game.free} of {game.settings.players} seats free"
+    elif game.status is GameStatus.FINISHED:
+        state = f"finished, {game.winner} won" if game.winner else "finished, a draw" if game.draw else "finished"
+    else:
+        state = f"{game.phase}, turn {game.turn}"
+    extras = settings_notes(game)
+    extra = f" [{'; '.join(extras)}]" if extras else ""
+    return (f"{game.game_id:<12} {game.ruleset_title or game.settings.ruleset} on {game.map_name} "
+            f"({game.territories} territories){extra}: {state}; players: {seated}")
+
+
+def settings_notes(game: GameSummary) -> list[str]:
+    """What makes a game unlike another of its rule set: its options as the server words them, its time limit, its
+    computer players."""
+    settings = game.settings
+    found = list(game.notes)
+    if settings.turn_seconds:
+        found.append(f"{settings.turn_seconds:g} s a turn")
+    if settings.bots:
+        found.append(f"{settings.bots} computer player{'s' if settings.bots != 1 else ''} ({settings.bot_strategy})")
+    return found
 
 
 def groups_list(game: GameSummary) -> FormattedText:
@@ -259,4 +291,6 @@ def create_help(rulesets: Sequence[RuleSetInfo], words: Mapping[str, Mapping[str
             continue
         lines.append(f"Options of {info.title} (rules={info.name}), as OPTION=VALUE:")
         lines += option_lines(info, words.get(info.name, {})) or ["  none"]
+        lines.append(f"  strategy={'|'.join(info.strategies)}  how its computer players (bots=N) play (default "
+                     f"{info.default_strategy})")
     return "\n".join(lines) + "\n"

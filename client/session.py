@@ -217,9 +217,17 @@ class Listener(Protocol):
 
     def on_link(self, state: LinkState, detail: str) -> None: ...
 
+    def on_listed(self, game: GameSummary) -> None:
+        """A game was created on the server (on any of its nodes), after the lobby was last listed."""
+        ...
+
     def on_shutdown(self, message: str) -> None: ...
 
     async def on_reconnected(self, resumed: bool) -> None: ...
+
+    def on_lobby_chat(self, said: msg.LobbyChat) -> None:
+        """A word said in the lobby's chat."""
+        ...
 
 
 class Session:
@@ -263,7 +271,8 @@ class Session:
     # ---- the lobby -------------------------------------------------------------------------------------------------
 
     async def list_games(self, offset: int = 0, limit: int = 50) -> msg.ServerMessage:
-        reply = await self.request(msg.ListGames(offset=offset, limit=limit))
+        """A page of the lobby; from then on the server tells of every game created (listener.on_listed)."""
+        reply = await self.request(msg.ListGames(offset=offset, limit=limit, watch=True))
         if isinstance(reply, msg.Games):
             self.games, self.total_games = reply.games, reply.total
         return reply
@@ -288,13 +297,13 @@ class Session:
 
     async def watch(self, game_id: str, follow: str | None = None) -> msg.ServerMessage:
         reply = await self.request(msg.WatchGame(game_id=game_id, follow=follow))
-        if isinstance(reply, msg.Watching):
-            known = self.followed.get(game_id)
+        if isinstance(reply, msg.Watching):  # the server's id for the game, which may have been typed short
+            known = self.followed.get(reply.game_id)
             if known is not None and known.player is not None:
-                known.follows, known.player = follow, None
+                known.follows, known.player = reply.follow, None
                 self._follow(known)
             else:
-                self._follow(Followed(game_id, None, follows=follow))
+                self._follow(Followed(reply.game_id, None, follows=reply.follow))
         return reply
 
     async def resume(self, game_id: str, player: str, token: str, last_seq: int | None = None) -> msg.ServerMessage:
@@ -383,6 +392,13 @@ class Session:
     async def rematch(self, followed: Followed) -> msg.ServerMessage:
         return await self.request(msg.Rematch(game_id=followed.game_id))
 
+    async def resign(self, followed: Followed) -> msg.ServerMessage:
+        return await self.request(msg.Resign(game_id=followed.game_id))
+
+    async def chat(self, game_id: str | None, text: str, to: str | None = None,
+                   name: str | None = None) -> msg.ServerMessage:
+        return await self.request(msg.Chat(game_id=game_id, text=text, to=to, name=name))
+
     async def hand_over(self, followed: Followed, player: str) -> msg.ServerMessage:
         return await self.request(msg.HandOver(game_id=followed.game_id, player=player))
 
@@ -424,8 +440,14 @@ class Session:
                 if message.code == ErrorCode.NO_SUCH_GAME and gone.player is not None:  # closed before it started
                     self.store.forget(self.seat_server, message.game_id, gone.player)
             self.listener.on_notice(message)
+        elif isinstance(message, msg.GameListed):
+            if all(g.game_id != message.game.game_id for g in self.games):
+                self.games = [message.game, *self.games]
+                self.listener.on_listed(message.game)
         elif isinstance(message, msg.ShuttingDown):
             self.listener.on_shutdown(message.message)
+        elif isinstance(message, msg.LobbyChat):
+            self.listener.on_lobby_chat(message)
 
     def _seated_by_rematch(self, message: msg.Resumed) -> None:
         """R27: everyone asked, and the server seated us in the new game with the same token."""

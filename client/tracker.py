@@ -138,6 +138,17 @@ class Tracker:
                                           "the lobby.\n"))
         return FormattedText(out)
 
+    def on_screen_again(self) -> FormattedText:
+        """A game put back on screen (one name plays several): where it stands, and what the player can do now."""
+        f = self.followed
+        game, presentation = f.game, self.presentation
+        if game is None or game.status is GameStatus.LOBBY or f.view is None or presentation is None \
+                or f.game_map is None:
+            return FormattedText([])
+        self._record()
+        self._stage = (presentation.stage_key(f.view), game.status, f.awaited, f.turn, self._others_acted)
+        return FormattedText(self._new_stage())
+
     def _comings_and_goings(self, palette: Palette) -> Fragments:
         """Who dropped and who came back since the last update, while the game is played."""
         game = self.followed.game

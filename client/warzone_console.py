@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
+from client.terminal_text import write_line
 from shared.maps import check_map_file
 from shared.rulesets.warzone.console import (
     DEFAULT_MAX_TURNS,
@@ -83,7 +84,7 @@ def main(file: str | None = None, log_path: str | None = None, seed: str | None 
     stream = out or sys.stdout
 
     def say(text: str) -> None:
-        print(text, file=stream, flush=True)
+        write_line(text, stream)
 
     log_file = open(log_path, "w", encoding="utf-8") if log_path else None  # noqa: SIM115 (closed below)
     try:

@@ -15,6 +15,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from server import origins
+from server.addresses import where_to_connect
 from server.catalogue import Catalogue
 from server.clock import Clock
 from server.cluster import Node, NodeIdTaken
@@ -83,9 +84,8 @@ class RiscServer:
             games += f", {aside} set aside (damaged: see above, or `risc games damaged`)"
         logger.info("listening on %s:%d%s%s", self.config.host, self.port,
                     " (password required)" if self.config.password else "", games)
-        if self.config.web_root is not None:
-            host = "127.0.0.1" if self.config.host in ("0.0.0.0", "::", "") else self.config.host
-            logger.info("the web page: http://%s:%d/", host, self.port)
+        for line in where_to_connect(self.config.host, self.port, self.config.web_root is not None):
+            logger.info("%s", line)
 
     async def stop(self) -> None:
         """Finish the change each game has under way, refuse new ones, tell the clients, close, flush the store."""

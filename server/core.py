@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from server.entries import Logged, logged
+from server.entries import WATCHERS, Logged, logged
 from server.refusal import Refusal
 from server.storage.base import OrderChange, SeatRecord
 from shared.game import turns
@@ -51,6 +51,8 @@ class Table:
     """What each player picks when joining (RISC's starting groups), when the game lets them."""
     handed_over: tuple[str, ...] = ()
     """Seats the server's computer player plays since their player was gone too long (by the others' vote)."""
+    notes: tuple[str, ...] = ()
+    """What the game's options change from the rule set's defaults, for the game list (worked out once)."""
 
     # Who is here: read by the decisions, never saved (a restarted server starts every seat away).
     away_since: Mapping[str, float] = field(default_factory=dict)
@@ -114,7 +116,7 @@ def new_table(game_id: str, settings: GameSettings, ruleset: AnyRuleSet, options
     ruleset = ruleset.variant(options)
     choices = ruleset.seat_choices(game_map, options, settings.players)
     return Table(game_id, settings, ruleset, options, game_map, seed,
-                 choices=None if choices is None else tuple(tuple(c) for c in choices))
+                 choices=None if choices is None else tuple(tuple(c) for c in choices), notes=tuple(options.notes()))
 
 
 def start(table: Table, seats: Sequence[SeatRecord]) -> Decision:
@@ -127,6 +129,15 @@ def start(table: Table, seats: Sequence[SeatRecord]) -> Decision:
 
 
 # ---- the lobby ----------------------------------------------------------------------------------------------------
+
+def seat_named(table: Table, name: str) -> str | None:
+    """The seat a request names (`watch GAME alice`, a hand-over, a word to one player): names ignore case, as they do
+    when a player joins, so `alice` is Alice."""
+    seats = [s.name for s in table.seats]
+    if name in seats:
+        return name
+    return next((seat for seat in seats if seat.casefold() == name.casefold()), None)
+
 
 def server_seat_names(settings: GameSettings) -> list[str]:
     """The names of a game's seats the server's own computer players take: bot-STRATEGY-1, bot-STRATEGY-2, ..."""
@@ -175,8 +186,8 @@ def leave(table: Table, player: str) -> Decision | None:
         return Decision(table.evolve(declined=(*table.declined, player)),
                         [Logged(game_log.RematchDeclined(player=player))])
     if player not in status.eliminated:
-        raise Refusal(ErrorCode.GAME_STARTED, "the game has started: you keep your seat until you lose or the game "
-                                              "ends (you may disconnect and come back)")
+        raise Refusal(ErrorCode.GAME_STARTED, "the game has started: you keep your seat until you lose, resign or "
+                                              "the game ends (you may disconnect and come back)")
     return None
 
 
@@ -257,6 +268,19 @@ def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decisio
     game, resolved = acted
     return Decision(table.evolve(game=game), resolution_entries(table, [resolved]), [resolved], accepted=order,
                     accepted_data=dumped)
+
+
+def resign(table: Table, player: str) -> Decision:
+    """A player gives up a running game: the rule set decides what becomes of what they held; a simultaneous turn that
+    waited only for them resolves."""
+    game, status = running(table, None)
+    result = turns.resign(table.ruleset, game, player, dice_of(table.seed))
+    if isinstance(result, RuleError):
+        raise Refusal.of(result)
+    game, resolved = result
+    entries = [Logged(game_log.PlayerResigned(player=player, turn=status.turn, step=resolved.step)),
+               *(logged(event) for event in resolved.events)]
+    return _resolve_if_ready(Decision(table.evolve(game=game), entries, [resolved]))
 
 
 def withdraw(table: Table, player: str, turn: int, index: int) -> Decision:
@@ -435,6 +459,42 @@ def idle_left(table: Table, expiry: float, now: float) -> float | None:
     return table.idle_since + expiry - now
 
 
+# ---- chat ----------------------------------------------------------------------------------------------------------
+
+def chat(table: Table, seat: str | None, name: str | None, text: str, to: str | None) -> Decision:
+    """A word in a game's chat, from a seat or a spectator (`seat` None, speaking under `name`). While the game runs,
+    those who do not play it (spectators, players who are out) talk among themselves: the players still in hear them
+    once it is over. A word to one player is theirs and the speaker's, for good."""
+    status = table.status
+    running = status is not None and not status.finished
+    out = set(status.eliminated) if status is not None else set()
+    if seat is None:
+        if name is None:
+            raise Refusal(ErrorCode.INVALID_MESSAGE, "a spectator chats under a name: give one")
+        if any(looks_alike(s.name, name) for s in table.seats):
+            raise Refusal(ErrorCode.NAME_TAKEN, f'"{name}" is a player\'s name in game {table.game_id}: chat under '
+                                                "another")
+    speaker = seat if seat is not None else name
+    assert speaker is not None
+    watching = seat is None or (running and seat in out)
+    if to is not None:
+        named = seat_named(table, to)
+        if named is None:
+            raise Refusal(Refused.UNKNOWN_PLAYER, f"{to} does not play in game {table.game_id}")
+        if named == seat:
+            raise Refusal(Refused.UNKNOWN_PLAYER, "that is you: say it to someone else")
+        if watching and running and named not in out:
+            raise Refusal(ErrorCode.NOT_SEATED, f"{named} plays on: those who watch talk among themselves until the "
+                                                "game is over")
+        said = game_log.ChatSaid(player=speaker, text=text, to=named, watching=seat is None)
+        audience = frozenset({named} if seat is None else {named, seat})
+        return Decision(table, [Logged(said, audience, lasting=True)])
+    if watching and running:
+        said = game_log.ChatSaid(player=speaker, text=text, watchers=True, watching=seat is None)
+        return Decision(table, [Logged(said, frozenset({WATCHERS, *out}))])
+    return Decision(table, [Logged(game_log.ChatSaid(player=speaker, text=text, watching=seat is None))])
+
+
 # ---- a seat left empty too long ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -456,8 +516,10 @@ def hand_over_vote(table: Table, voter: str, player: str, now: float, least_away
     must agree (the server's own players, `computers`, have no vote)."""
     _, status = running(table, None)
     names = [s.name for s in table.seats]
-    if player not in names:
+    named = seat_named(table, player)
+    if named is None:
         raise Refusal(Refused.UNKNOWN_PLAYER, f"{player} does not play in game {table.game_id}")
+    player = named
     if player == voter:
         raise Refusal(ErrorCode.CANNOT_HAND_OVER, "you cannot hand your own seat over: leave the game instead")
     if table.settings.turn_seconds is not None:
@@ -513,7 +575,7 @@ def summary(table: Table, connected: set[str], spectators: int, computers: froze
     return GameSummary.model_construct(
         game_id=table.game_id, settings=table.settings, ruleset_title=table.ruleset.title,
         simultaneous=table.ruleset.simultaneous, map_name=table.game_map.name,
-        territories=len(table.game_map.territories),
+        territories=len(table.game_map.territories), notes=list(table.notes),
         seats=[SeatInfo.model_construct(name=s.name, connected=s.name in connected, group=s.group,
                                         eliminated=s.name in eliminated, committed=s.name in committed,
                                         awaited=s.name in waited,

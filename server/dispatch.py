@@ -7,6 +7,7 @@ from server.match import Subscriber
 from server.refusal import Refusal
 from shared.protocol.codes import ErrorCode
 from shared.protocol.messages import (
+    Chat,
     ClientMessage,
     Commit,
     CreateGame,
@@ -24,6 +25,7 @@ from shared.protocol.messages import (
     ListRuleSets,
     Maps,
     Rematch,
+    Resign,
     Resume,
     RuleSets,
     WatchGame,
@@ -35,6 +37,7 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
     """Carry out one validated message. Raises Refusal, having changed nothing, when it cannot."""
     match message:
         case ListGames():
+            lobby.lobby_room.enter(sub)  # who looks at the lobby hears its chat while they follow no game
             games, total = await lobby.page(message.offset, message.limit)
             lobby.watch_lobby(sub, message.watch)
             sub.send(Games(games=games, total=total, offset=message.offset, ref=message.ref))
@@ -46,12 +49,12 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
             game = await lobby.create(message.settings, message.map_upload, sub)
             sub.send(GameCreated(game=game.summary(), ref=message.ref))
         case JoinGame():
-            await (await lobby.find(message.game_id)).join(sub, message.name, message.group, message.ref,
+            await (await lobby.find_typed(message.game_id)).join(sub, message.name, message.group, message.ref,
                                                            message.request_id)
         case LeaveGame():
             await lobby.leave(sub, message.game_id, message.ref)
         case WatchGame():
-            await (await lobby.find(message.game_id)).watch(sub, message.last_seq, message.follow, message.ref)
+            await (await lobby.find_typed(message.game_id)).watch(sub, message.last_seq, message.follow, message.ref)
         case Resume():
             await (await lobby.find(message.game_id)).resume(sub, message.token, message.last_seq, message.ref)
         case IssueOrder():
@@ -70,5 +73,9 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
             await (await lobby.find(message.game_id)).request_rematch(sub, message.ref)
         case HandOver():
             await lobby.hand_over(sub, message.game_id, message.player, message.ref)
+        case Chat():
+            await lobby.chat(sub, message.game_id, message.text, message.to, message.name, message.ref)
+        case Resign():
+            await (await lobby.find(message.game_id)).resign(sub, message.ref)
         case Hello():
             raise Refusal(ErrorCode.INVALID_MESSAGE, "hello comes once, as the first message")

@@ -18,6 +18,10 @@ from pydantic import BaseModel
 from shared.game.ruleset import AnyRuleSet, Private
 from shared.protocol.log import FRAMEWORK_KINDS
 
+WATCHERS = "*watchers"
+"""In an audience: everyone who watches the game without playing it (spectators, and those who follow a player's
+sight). No player name can be it: names start with a letter or a digit."""
+
 
 @dataclass(frozen=True)
 class Logged:
@@ -27,6 +31,8 @@ class Logged:
     audience: frozenset[str] | None = None
     own: bool = False
     """The audience's own affairs: not told to those who follow their sight."""
+    lasting: bool = False
+    """Private for good, even once the game is over (a word said to one player)."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,7 @@ class Entry:
     text: str
     """{"seq": N, "event": {...}}: what a client is sent."""
     own: bool = False
+    lasting: bool = False
 
     @property
     def stored(self) -> str:
@@ -46,14 +53,17 @@ class Entry:
         if self.audience is None:
             return self.text
         own = ',"own":true' if self.own else ""
-        return self.text[:-1] + ',"audience":' + json.dumps(sorted(self.audience)) + own + "}"
+        lasting = ',"lasting":true' if self.lasting else ""
+        return self.text[:-1] + ',"audience":' + json.dumps(sorted(self.audience)) + own + lasting + "}"
 
     def visible_to(self, sight: str | None, finished: bool, following: bool = False) -> bool:
         """Whether a viewer who sees as `sight` (a seat, or with `following` a followed player's sight, or None)
         may be told of this entry."""
-        if self.audience is None or finished:
+        if self.audience is None or (finished and not self.lasting):
             return True
-        return sight is not None and sight in self.audience and not (following and self.own)
+        if WATCHERS in self.audience and (sight is None or following):
+            return True
+        return sight is not None and sight in self.audience and not (following and (self.own or self.lasting))
 
 
 def worded(entry: Entry, ruleset: AnyRuleSet, players: Sequence[str]) -> str:
@@ -97,7 +107,7 @@ def number(bodies: Sequence[Logged], after: int, ruleset: AnyRuleSet) -> list[En
         else:
             encoded = ruleset.event_type.dump_json(event).decode()
         made.append(Entry(seq, str(getattr(event, "kind", "")), event, body.audience,
-                          '{"seq":' + str(seq) + ',"event":' + encoded + "}", body.own))
+                          '{"seq":' + str(seq) + ',"event":' + encoded + "}", body.own, body.lasting))
     return made
 
 
@@ -107,4 +117,4 @@ def from_stored(data: dict[str, Any]) -> Entry:
     audience = data.get("audience")
     return Entry(seq, str(event.get("kind", "")), event, None if audience is None else frozenset(audience),
                  json.dumps({"seq": seq, "event": event}, separators=(",", ":"), ensure_ascii=False),
-                 bool(data.get("own", False)))
+                 bool(data.get("own", False)), bool(data.get("lasting", False)))

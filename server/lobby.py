@@ -12,9 +12,11 @@ from pydantic import ValidationError
 
 from server.bots import ServerBot, check_strategy, reseat_bots, seat_bots, seat_substitute
 from server.catalogue import Catalogue, read_upload
+from server.chat import ChatPace, LobbyRoom
 from server.clock import Clock, LoopClock, Timer
 from server.cluster import Claimed, Elsewhere, Node
 from server.codec import map_from_dict
+from server.game_ids import unique_game
 from server.match import Match, Subscriber
 from server.refusal import Redirect, Refusal
 from server.storage.base import SeatRecord, Storage, StorageError
@@ -25,7 +27,7 @@ from shared.maps.model import GameMap
 from shared.protocol import wording
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary, MapInfo, RuleSetInfo
-from shared.protocol.messages import GameListed, MapUpload
+from shared.protocol.messages import ChatSent, GameListed, MapUpload
 from shared.protocol.messages import Redirect as RedirectMessage
 from shared.rulesets import RULESETS, get_ruleset
 
@@ -78,13 +80,17 @@ class Lobby:
         self.bots: list[ServerBot] = []
         self._idle_timers: dict[str, Timer] = {}
         self._tasks = BackgroundTasks()
+        self.chat_pace = ChatPace(self._clock.now)
+        self.lobby_room = LobbyRoom()
         self.lobby_watchers: set[Subscriber] = set()
         """Connections told of every game created (`list_games` with `watch`)."""
         self._claims: dict[str, asyncio.Lock] = {}
         """One claim at a time per game, so that two requests for a game nobody holds take it over once."""
 
     async def restore(self) -> int:
-        """Bring back every unfinished game the store holds, read in one pass; returns how many.
+        """Bring back every unfinished game the store holds, read in one pass, and the most recent finished ones (as
+        many as the server keeps in memory: listed, watched and rematched as before the stop); returns how many
+        unfinished games came back.
 
         Games played on the same map share one map object, built once (maps are immutable). A node of several
         restores none: each game is taken over when a client asks for it, or by the sweeper if it plays by itself.
@@ -94,7 +100,10 @@ class Lobby:
             return 0
         maps: dict[str, GameMap] = {}
         restored = []
-        for game in await self.storage.load_unfinished(tail=RESTORED_LOG_ENTRIES):
+        unfinished = await self.storage.load_unfinished(tail=RESTORED_LOG_ENTRIES)
+        finished = await self.storage.load_recent_finished(self.finished_games_kept, RESTORED_LOG_ENTRIES) \
+            if self.finished_games_kept > 0 else []
+        for game in sorted([*unfinished, *finished], key=lambda g: g.record.created_at):  # the list's order
             try:
                 game_map = maps.get(game.map_key)
                 if game_map is None:
@@ -120,7 +129,7 @@ class Lobby:
             if match.settings.bots or match.table.handed_over:
                 self.bots += await reseat_bots(match, self.get, self.bot_turn_pause)
             self._watch_unstarted(match)
-        return len(settled)
+        return sum(not match.finished for match in settled)
 
     def get(self, game_id: str) -> Match:
         """A game this server plays now. Raises Refusal if there is none (see `find` for a node of several)."""
@@ -128,6 +137,17 @@ class Lobby:
         if match is None:
             raise Refusal(ErrorCode.NO_SUCH_GAME, f'there is no game "{game_id}"')
         return match
+
+    async def find_typed(self, typed: str) -> Match:
+        """The game a person named to join or watch: its id, or the start of it when no other game this server
+        holds starts so (server/game_ids.py); on a node of several, any game of the store."""
+        ids: set[str] = set(self.matches)
+        if self.node is not None and isinstance(self.storage, PostgresStorage) and typed not in ids:
+            try:
+                ids.update(await self.storage.ids_starting(typed))
+            except StorageError as exc:
+                raise Refusal(ErrorCode.STORAGE_FAILED, f"the game list cannot be read right now ({exc})") from None
+        return await self.find(unique_game(typed, ids))
 
     async def find(self, game_id: str) -> Match:
         """The game a request is about: one this server plays, or (on a node of several) one it takes over from the
@@ -486,10 +506,27 @@ class Lobby:
     async def hand_over(self, sub: Subscriber, game_id: str, player: str, ref: str | None) -> None:
         """A vote to hand an absent player's seat to the server's computer player; once decided, it sits down."""
         match = await self.find(game_id)
-        if await match.vote_hand_over(sub, player, self.hand_over_after, ref):
-            self.bots += await seat_substitute(match, player, self.get, self.bot_turn_pause)
+        handed = await match.vote_hand_over(sub, player, self.hand_over_after, ref)
+        if handed is not None:
+            self.bots += await seat_substitute(match, handed, self.get, self.bot_turn_pause)
+
+    async def chat(self, sub: Subscriber, game_id: str | None, text: str, to: str | None, name: str | None,
+                   ref: str | None) -> None:
+        """A word to the lobby (no game) or in a game's chat, paced whatever it is said to."""
+        self.chat_pace.take(sub)
+        if game_id is not None:
+            await (await self.find(game_id)).chat(sub, text, to, name, ref)
+            return
+        if to is not None:
+            raise Refusal(ErrorCode.INVALID_MESSAGE, "the lobby's chat is said to everyone in it: no one to say it to")
+        if name is None:
+            raise Refusal(ErrorCode.INVALID_MESSAGE, "the lobby's chat is said under a name: give one")
+        sub.send(ChatSent(game_id=None, ref=ref))
+        self.lobby_room.say(sub, name, text)
 
     async def disconnect(self, sub: Subscriber) -> None:
+        self.chat_pace.forget(sub)
+        self.lobby_room.leave(sub)
         self.lobby_watchers.discard(sub)
         for game_id in list(sub.games):
             match = self.matches.get(game_id)

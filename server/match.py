@@ -48,6 +48,7 @@ from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary
 from shared.protocol.messages import (
     SERVER_ADAPTER,
+    ChatSent,
     CommitAccepted,
     Error,
     HandOverPending,
@@ -59,6 +60,7 @@ from shared.protocol.messages import (
     Orders,
     OrderWithdrawn,
     RematchPending,
+    Resigned,
     Resumed,
     Watching,
 )
@@ -363,8 +365,10 @@ class Match:
             seat = self.watchers.get(sub)
             game = self.table.game
             if follow is not None:
-                if game is None or follow not in game.players:
+                named = core.seat_named(self.table, follow)
+                if game is None or named is None or named not in game.players:
                     raise Refusal(ErrorCode.CANNOT_FOLLOW, f"{follow} does not play in game {self.game_id}")
+                follow = named
                 if not self.ruleset.may_follow(game, seat, follow):
                     why = self.ruleset.follow_refusal(game, seat, follow)
                     raise Refusal(ErrorCode.CANNOT_FOLLOW,
@@ -570,6 +574,31 @@ class Match:
             sub.send(reply.model_copy(update={"ref": ref}))
             self._after_change(entries, decision, before)
 
+    async def resign(self, sub: Subscriber, ref: str | None) -> None:
+        """The connection's player gives up: out of the game from now on, they watch it as one who lost does."""
+        async with self.lock:
+            self._check_open()
+            player = self._player(sub)
+            before = self.table.status
+            decision = core.resign(self.table, player)
+            entries = await self._save(decision)
+            logger.info("game %s: %s resigned", self.game_id, player)
+            sub.send(Resigned(game_id=self.game_id, ref=ref))
+            self._after_change(entries, decision, before)
+        if self.finished:
+            await self._start_rematch_if_ready()
+
+    async def chat(self, sub: Subscriber, text: str, to: str | None, name: str | None, ref: str | None) -> None:
+        """A word in the game's chat from one who follows it (a player, or a spectator under a name)."""
+        async with self.lock:
+            self._check_open()
+            if sub not in self.watchers:
+                raise Refusal(ErrorCode.NOT_SEATED, f"follow game {self.game_id} (join or watch it) to chat in it")
+            decision = core.chat(self.table, self.watchers[sub], name, text, to)
+            entries = await self._save(decision)
+            sub.send(ChatSent(game_id=self.game_id, ref=ref))
+            self._broadcast(entries)
+
     # ---- requests sent again -------------------------------------------------------------------------------------
 
     @property
@@ -699,11 +728,13 @@ class Match:
             self._armed = None
             self._after_change(entries, decision, before)
 
-    async def vote_hand_over(self, sub: Subscriber, player: str, least_away: float, ref: str | None) -> bool:
-        """A player's vote to hand `player`'s seat to the server's computer player; True once it is decided."""
+    async def vote_hand_over(self, sub: Subscriber, player: str, least_away: float, ref: str | None) -> str | None:
+        """A player's vote to hand `player`'s seat (named in any case) to the server's computer player; the seat's
+        name once it is decided."""
         async with self.lock:
             self._check_open()
             voter = self._player(sub)
+            player = core.seat_named(self.table, player) or player
             computers = self.computers()
             vote = core.hand_over_vote(self.table, voter, player, self._clock.now(), least_away,
                                        {seat for seat in self.watchers.values() if seat is not None} - computers,
@@ -712,11 +743,11 @@ class Match:
                                      ref=ref))
             if vote.decision is None:
                 self.table = vote.table
-                return False
+                return None
             entries = await self._save(vote.decision)
             logger.info("game %s: %s's seat is handed to the server's player", self.game_id, player)
             self._broadcast(entries)
-            return True
+            return player
 
     async def play_seat(self, sub: Subscriber, turn: int, orders: Sequence[Any]) -> list[Refusal]:
         """A computer player's decision for the seat it holds, carried out, saved and told as one change

@@ -1,10 +1,11 @@
 """A stored game played again from its seed and its logged orders, checked against what the log says happened.
 
-Each resolution is logged as the orders it carried out (OrdersRevealed) followed by the rule set's events. Replaying
-sets the game up from the seed as the server did, carries each logged resolution out again with the same dice, and
-compares the events the rules give with the logged ones; at the end the replayed game is compared with the stored
-one. The first resolution where they part is reported: a damaged or altered log, or rules that no longer play the
-same game. It reads no rule set's orders or events itself: it compares them as JSON.
+Each resolution is logged as the orders it carried out (OrdersRevealed) followed by the rule set's events; a
+resignation (PlayerResigned) is carried out again where the log has it, followed by what the rule set made of it.
+Replaying sets the game up from the seed as the server did, carries each logged resolution out again with the same
+dice, and compares the events the rules give with the logged ones; at the end the replayed game is compared with the
+stored one. The first resolution where they part is reported: a damaged or altered log, or rules that no longer play
+the same game. It reads no rule set's orders or events itself: it compares them as JSON.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def _resolutions(log: list[dict[str, Any]]) -> list[tuple[dict[str, Any], list[d
     current: list[dict[str, Any]] | None = None
     for entry in log:
         kind = entry["event"].get("kind")
-        if kind == "orders_revealed":
+        if kind in ("orders_revealed", "player_resigned"):  # a resignation is replayed where it happened
             current = []
             found.append((entry["event"], current))
         elif kind not in FRAMEWORK_KINDS and current is not None:
@@ -92,9 +93,13 @@ def replay(stored: StoredGame) -> Replay:
         if revealed["turn"] != status.turn or revealed.get("step", game.step) != game.step:
             return differs(revealed["turn"], f"the log has orders for turn {revealed['turn']}, the replay is at "
                                              f"turn {status.turn}")
-        orders: dict[str, Sequence[Any]] = {p: [ruleset.load_order(o) for o in batch]
-                                            for p, batch in revealed["orders"].items()}
-        done = turns.replay_orders(ruleset, game, orders, dice)
+        done: tuple[Game[Any, Any], turns.Resolved] | RuleError
+        if revealed["kind"] == "player_resigned":
+            done = turns.resign(ruleset, game, revealed["player"], dice)
+        else:
+            orders: dict[str, Sequence[Any]] = {p: [ruleset.load_order(o) for o in batch]
+                                                for p, batch in revealed["orders"].items()}
+            done = turns.replay_orders(ruleset, game, orders, dice)
         if isinstance(done, RuleError):
             return differs(status.turn, done.message)
         game, resolved = done

@@ -294,7 +294,7 @@ class Transport:
         if request.path.split("?", 1)[0] == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
         if self.web is not None and not is_upgrade(request):
-            return self.web.respond(request)
+            return self.web.respond(request, cluster=self.lobby.node is not None)
         allowed = self._allowed
         if self.lobby.node is not None:  # a page of any node of this server follows its game to the node playing it
             allowed = allowed | {o for url in self.lobby.node.peers for o in origins.page_origins(url)}

@@ -111,7 +111,11 @@ class WebRoot:
         if INDEX not in self.files:
             logger.warning("web page: %s has no %s", root, INDEX)
 
-    def respond(self, request: Request) -> Response:
+    def respond(self, request: Request, cluster: bool = False) -> Response:
+        """The file a GET asks for. `cluster`: the server runs as several nodes, and the page may connect to
+        whichever plays its game (the address a `redirect` names, which may be a node that started after the page
+        was loaded): its policy lets it open a WebSocket anywhere, where a server alone lets it reach its own
+        origin only."""
         try:
             name = bundle_path(request.path)
         except UnicodeDecodeError:
@@ -119,14 +123,14 @@ class WebRoot:
         found = None if name is None else self.files.get(name)
         if found is None:
             return _plain(http.HTTPStatus.NOT_FOUND, "There is no such page on this server.\n")
-        headers = _headers(found.content_type, found.etag)
+        headers = _headers(found.content_type, found.etag, cluster)
         if request.headers.get("If-None-Match") == found.etag:
             return Response(http.HTTPStatus.NOT_MODIFIED.value, http.HTTPStatus.NOT_MODIFIED.phrase, headers, b"")
         headers["Content-Length"] = str(len(found.body))
         return Response(http.HTTPStatus.OK.value, http.HTTPStatus.OK.phrase, headers, found.body)
 
 
-def _headers(kind: str, etag: str | None = None) -> Headers:
+def _headers(kind: str, etag: str | None = None, cluster: bool = False) -> Headers:
     headers = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
                        ("Content-Type", kind), ("X-Content-Type-Options", "nosniff"),
                        ("Referrer-Policy", "no-referrer")])
@@ -134,7 +138,8 @@ def _headers(kind: str, etag: str | None = None) -> Headers:
         headers["ETag"] = etag
         headers["Cache-Control"] = "no-cache"
         if kind.startswith("text/html"):
-            headers["Content-Security-Policy"] = ("default-src 'self'; connect-src 'self'; "
+            connect = "'self' ws: wss:" if cluster else "'self'"
+            headers["Content-Security-Policy"] = (f"default-src 'self'; connect-src {connect}; "
                                                   "img-src 'self' data:; style-src 'self'; script-src 'self'")
     return headers
 

@@ -139,7 +139,7 @@ def test_lobby_commands() -> None:
     assert parse("join 3fa2c1") == Join("3fa2c1")
     assert parse("j 3fa2c1 0") == Join("3fa2c1", 0)
     assert parse("watch 3fa2c1") == Watch("3fa2c1")
-    assert parse("create seed 3 time=90 units=40 choose") == Create("seed", None, 3, 90.0, None,
+    assert parse("create seed 3 time=90 units=40 choose") == Create("seed", None, 3, 90.0, None, None,
                                                                      {"units": 40, "choose": True})
     assert parse("create meridian players=5") == Create("meridian", None, 5)
     assert parse("create rules=grid bots=2") == Create(None, "grid", None, None, 2)
@@ -250,7 +250,8 @@ def test_r_is_report_in_every_evolution(label: str, setting: Setting) -> None:
 def test_a_turn_by_turn_game_offers_no_orders_to_list_withdraw_or_commit() -> None:
     grid = Setting(RULESETS["grid"].presentation, Context(make_grid()), simultaneous=False)
     classic = Setting(RULESETS["classic"].presentation, simultaneous=False)
-    assert parse("d 2,3", grid) == Issue("deploy", (Deploy("2,3"),)), "d is the grid game's deploy"
+    assert parse("dep 2,3", grid) == Issue("deploy", (Deploy("2,3"),)), "dep is the grid game's deploy"
+    assert "there is nothing to commit" in error_of("d 2,3", grid), "d is done in every game, offered or not"
     for setting in (grid, classic):
         for word in ("done", "commit", "orders", "withdraw 1"):
             message = error_of(word, setting)

@@ -45,14 +45,17 @@ def seat_of(client: Client, game_id: str, name: str) -> dict[str, Any]:
 
 # ---- the lobby ----------------------------------------------------------------------------------------------------
 
-async def test_create_while_sitting_in_a_game_that_has_not_started_is_refused_before_creating() -> None:
+async def test_create_while_sitting_in_a_game_that_has_not_started_keeps_that_seat_too() -> None:
+    """One name sits in several games at once: the first keeps waiting for its players, off screen."""
     async with running_server(**FAST) as server, driven(url(server), name="Ann") as ann:
         shown = await ann.type("create seed 3")
         assert "You sit in game" in shown
         first = game_id_of(ann)
         shown = await ann.type("create seed 2")
-        assert f"You sit in game {first}, which has not started: leave it first." in shown
-        assert list(server.lobby.matches) == [first], "nothing was created"
+        second = game_id_of(ann)
+        assert f"Game {first} goes on without being on screen" in shown and second != first
+        assert [s.name for s in server.lobby.get(first).seats] == ["Ann"]
+        assert [s.name for s in server.lobby.get(second).seats] == ["Ann"]
 
 
 async def test_settings_are_refused_in_a_player_s_words() -> None:

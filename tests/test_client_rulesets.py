@@ -10,7 +10,7 @@ import pytest
 from tests.client_support import Driver, driven
 from tests.server_support import FAST, running_server, url
 
-PICTURE_KEY = "Each territory: its first letters, its holder's mark, its units."
+PICTURE_KEY = "Each territory: what you may type for it, its holder's mark, its units."
 
 
 @pytest.fixture(autouse=True)

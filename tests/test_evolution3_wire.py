@@ -142,9 +142,10 @@ async def test_E12_a_watcher_refused_a_sight_is_told_who_may_follow() -> None:
         ann = await Client.connect(server)
         await join(ann, game_id, "ann")
         await join(await Client.connect(server), game_id, "bob")
-        refused = await lobby.request(type="watch_game", game_id=game_id, follow="ann")
+        refused = await lobby.request(type="watch_game", game_id=game_id, follow="ANN")  # names ignore case
         assert refused["type"] == "error" and refused["code"] == "cannot-follow"
         assert "only a player who is out may follow" in refused["message"]
+        assert "ann's eyes" in refused["message"], "the seat's own name, however it was typed"
         assert "all there is to see" not in refused["message"]
         still_in = await ann.request(type="watch_game", game_id=game_id, follow="bob")
         assert still_in["code"] == "cannot-follow" and "only a player who is out" in still_in["message"]

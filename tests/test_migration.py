@@ -48,7 +48,9 @@ async def test_the_games_of_an_old_database_are_restored_and_play_to_their_end(o
     async with running_server(SqliteStorage(old_database / DATABASE_NAME), **FAST) as server:
         listing = await (await Client.connect(server)).request(type="list_games")
         by_id = {g["game_id"]: g for g in listing["games"]}
-        assert set(by_id) == {lobby_id, placing_id, playing_id}  # finished games stay in the store only
+        finished_id = str(kept["finished"])
+        assert set(by_id) == {lobby_id, placing_id, playing_id, finished_id}  # the finished one is listed again
+        assert by_id[finished_id]["status"] == "finished"
         assert by_id[lobby_id]["status"] == "lobby" and [s["name"] for s in by_id[lobby_id]["seats"]] == ["ann"]
         assert by_id[placing_id]["phase"] == "placement" and by_id[playing_id]["turn"] == 3
 

@@ -17,7 +17,7 @@ from shared.game.grammar import ParseError
 from shared.game.presentation import Context, Palette
 from shared.game.ruleset import AnyRuleSet
 from shared.protocol import messages as msg
-from shared.protocol.lobby import GameSettings
+from shared.protocol.lobby import GameSettings, GameSummary
 from shared.rulesets import RULESETS
 from tests.client_support import QUICK
 from tests.server_support import FAST, running_server, url
@@ -50,6 +50,8 @@ class Player:
     def on_resumed(self, followed: Followed) -> None: ...
 
     def on_link(self, state: LinkState, detail: str) -> None: ...
+
+    def on_listed(self, game: GameSummary) -> None: ...
 
     def on_shutdown(self, message: str) -> None: ...
 

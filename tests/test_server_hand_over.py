@@ -54,7 +54,7 @@ async def test_the_creator_s_vote_alone_hands_an_absent_seat_to_the_computer_whi
         await gone(cy, game_id, "bob")
         clock.advance(30)
 
-        early = await cy.request(type="hand_over", game_id=game_id, player="bob")
+        early = await cy.request(type="hand_over", game_id=game_id, player="BOB")  # names ignore case
         assert early["type"] == "error" and early["code"] == "cannot-hand-over"
         assert "away 30 s" in early["message"] and "after 120 s" in early["message"]
         clock.advance(90)
@@ -63,7 +63,7 @@ async def test_the_creator_s_vote_alone_hands_an_absent_seat_to_the_computer_whi
         assert pending["type"] == "hand_over_pending"
         assert (pending["votes"], pending["needed"]) == (["cy"], ["ann"]), "cy alone does not decide"
         assert log_kinds(ann, game_id, "seat_handed_over") == []
-        decided = await ann.request(type="hand_over", game_id=game_id, player="bob")
+        decided = await ann.request(type="hand_over", game_id=game_id, player="Bob")
         assert decided["type"] == "hand_over_pending" and decided["needed"] == []
 
         await total_reaches(cy, game_id, 2)  # the computer played bob's turn at once
@@ -152,7 +152,7 @@ async def test_the_server_s_own_players_have_no_vote_and_cannot_be_handed_over(r
         await bob.close()
         await gone(ann, game_id, "bob")
         clock.advance(120)
-        decided = await ann.request(type="hand_over", game_id=game_id, player="bob")
+        decided = await ann.request(type="hand_over", game_id=game_id, player="Bob")
         assert decided["type"] == "hand_over_pending" and decided["needed"] == [], \
             "ann, the first person seated, is the game's creator though the computer sits before her: cy need not vote"
         await ann.wait_for(lambda m: m["type"] == "update" and any(

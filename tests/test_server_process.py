@@ -79,3 +79,35 @@ async def test_impossible_limits_are_refused_at_start_with_the_option_named(tmp_
         _, err = await asyncio.wait_for(process.communicate(), 20)
         assert process.returncode == 1
         assert option in err.decode()
+
+
+async def test_a_server_on_every_interface_prints_the_addresses_others_on_the_lan_can_use(tmp_path: Path) -> None:
+    """Not 127.0.0.1 alone: every address it prints for the web page and for `risc client` answers, and those of
+    this computer's network interfaces that are not loopback nor link-local are there (the interfaces as `ip`
+    lists them, where it can)."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "risc", "server", "--host", "0.0.0.0", "--port", "0", "--memory",
+        cwd=ROOT, stderr=asyncio.subprocess.PIPE)
+    assert process.stderr is not None
+    said: list[str] = []
+    try:
+        while not any("(this computer only)" in line for line in said):
+            line = (await asyncio.wait_for(process.stderr.readline(), 10)).decode()
+            assert line, "the server exited; it said:\n" + "".join(said)
+            said.append(line)
+        reached = [(m.group(1), m.group(2)) for line in said
+                   for m in [re.search(r"at the web page at (http://\S+/), risc client (ws://\S+)", line)] if m]
+        lan = [ws for _, ws in reached if "127.0.0.1" not in ws]
+        listed = await asyncio.create_subprocess_exec("ip", "-o", "-4", "addr", stdout=asyncio.subprocess.PIPE)
+        out, _ = await listed.communicate()
+        interfaces = {m.group(1) for m in re.finditer(r"inet (\d+\.\d+\.\d+\.\d+)/\d+ .*scope global", out.decode())}
+        assert interfaces <= {ws.split("//")[1].rsplit(":", 1)[0] for ws in lan}, (interfaces, said)
+        assert lan, "this computer has a network interface besides loopback: " + "".join(said)
+        for page, ws in reached:
+            assert page.replace("http://", "ws://").rstrip("/") == ws
+            async with connect(ws) as socket:
+                await socket.send(f'{{"type": "hello", "protocol": {PROTOCOL_VERSION}}}')
+                assert '"welcome"' in str(await socket.recv())
+    finally:
+        process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(process.wait(), 10)

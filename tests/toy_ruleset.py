@@ -89,5 +89,10 @@ class RaceToTwenty(RuleSet[Options, Pile, Add, Added, Pile, None]):
         pile = Pile(total, (game.board.next_player + 1) % len(game.players), player if total == GOAL else None)
         return pile, [Added(player, order.amount, total)]
 
+    def resign(self, game: Game[Pile, Add], player: str, rng: GameRandom) -> tuple[Pile, list[Any]]:
+        """The one who gives up loses: the other wins at once."""
+        other = next(p for p in game.players if p != player)
+        return Pile(game.board.total, game.board.next_player, winner=other), []
+
     def legal_orders(self, game: Game[Pile, Add], player: str, tally: None) -> list[Legal[Add]]:
         return [Legal(Add(min(3, GOAL - game.board.total)), "amount")]

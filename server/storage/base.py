@@ -339,6 +339,32 @@ class Storage(ABC):
     async def list_games(self, include_finished: bool = True) -> list[str]:
         """Every kept game's id, oldest first; without the finished ones unless `include_finished`."""
 
+    async def load_recent_finished(self, limit: int, tail: int) -> list[RestoredGame]:
+        """The `limit` finished games created last that were played (not those closed before they started), oldest
+        first, each with the last `tail` entries of its log: what a starting server lists again beside the unfinished
+        ones, for their watchers and rematches. A game that cannot be read is left out. Made of `list_games` and
+        `load`, so every store has it; a store may read them in one pass instead."""
+        unfinished = set(await self.list_games(include_finished=False))
+        found: list[RestoredGame] = []
+        for game_id in reversed(await self.list_games()):
+            if len(found) >= limit:
+                break
+            if game_id in unfinished:
+                continue
+            try:
+                stored = await self.load(game_id, tail)
+            except (ValueError, StorageError) as exc:
+                logger.warning("finished game %s is not listed again: %s", game_id, why_damaged(exc))
+                continue
+            if stored is None or stored.progress.state is None:
+                continue
+            events = stored.events
+            log = StoredLog(json.dumps(events, ensure_ascii=False, separators=(",", ":")),
+                            int(events[0]["seq"]) if events else 1, len(events))
+            found.append(RestoredGame(stored.record, stored.progress, log,
+                                      map_key(map_text(stored.record.game_map))))
+        return found[::-1]
+
     async def close(self) -> None:
         """Flush and let go of whatever the store holds open."""
         return None

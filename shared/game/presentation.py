@@ -9,7 +9,7 @@ client defines: `class:player.N` (a seat's colour), `class:neutral`, `class:titl
 from __future__ import annotations
 
 import dataclasses
-import itertools
+import functools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from shared.game.grammar import ParseError
+from shared.game.names import typable_names
 from shared.maps.model import GameMap
 
 Fragment = tuple[str, str]
@@ -150,6 +151,11 @@ class Context:
 
 class Presentation(ABC):
     commands: tuple[OrderCommand, ...] = ()
+    naming = "territory names: any case, a unique prefix is enough, Tab completes"
+    """How the game's places are typed, for `help` (the grid game's are cells, ROW,COL)."""
+    resignation = ""
+    """What becomes of what a player who resigns held, in a few words after their name ("'s territories are neutral
+    now"), as the rule set decides it; empty: nothing to say."""
     option_words: dict[str, str] = {}  # noqa: RUF012 (read only)
     """Short words a player may type for the rule set's options when creating a game (units= for initial_units=)."""
     shows: tuple[ShowCommand, ...] = ()
@@ -257,6 +263,11 @@ class Presentation(ABC):
             return "This game has no map picture: board shows the board."
         return f"{game_map.name} has no coordinates to draw it from: board lists its territories."
 
+    def spectator_note(self, view: Any) -> str:
+        """What a spectator is told when they start watching, where they see less than the players (fog of war):
+        why, and who may see more. Empty where a spectator sees all there is to see."""
+        return ""
+
     def unknown_order(self, order: Any) -> str:
         return str(order)
 
@@ -302,40 +313,11 @@ def whole(style: str) -> str:
     return f"{style} {WHOLE}".strip()
 
 
-def short_names(names: Sequence[str], least: int = 3) -> dict[str, str]:
-    """Each name's shortest prefix that no other name starts with (at least `least` letters, or the whole name):
-    what a player may type for it, since a unique prefix is enough (D4)."""
-    folded = [n.casefold() for n in names]
-    found: dict[str, str] = {}
-    for name, low in zip(names, folded, strict=True):
-        size = min(least, len(name))
-        while size < len(name) and any(o != low and o.startswith(low[:size]) for o in folded):
-            size += 1
-        found[name] = name[:size]
-    return found
-
-
-def picture_codes(names: Sequence[str]) -> dict[str, str]:
-    """A code of three letters for each name, different for every name: its first letters where they are free, else
-    the initials of its words, else its first letter with two later ones."""
-    used: set[str] = set()
-    codes: dict[str, str] = {}
-    for name in names:
-        letters = [c for c in name if c.isalnum()] or ["?"]
-        words = [w for w in re.split(r"[\s_\-]+", name) if w]
-        initials = "".join(w[0] for w in words)
-        tries = ["".join(letters[:3])]
-        if len(words) > 1:
-            tries.append((initials + "".join(c for c in words[-1][1:] if c.isalnum()))[:3])
-        tries += [letters[0] + a + b for a, b in itertools.combinations(letters[1:], 2)]
-        tries += [f"{letters[0]}{n:02d}" for n in range(100)]
-        for one in tries:
-            code = one[:1].upper() + one[1:].lower()
-            if code.casefold() not in used:
-                used.add(code.casefold())
-                codes[name] = code
-                break
-    return codes
+@functools.lru_cache(maxsize=64)
+def short_names(names: tuple[str, ...]) -> dict[str, str]:
+    """Each name's shortest label that a player may type for it (typable_names): the boards name neighbours by it
+    and the map picture draws it, so that what is shown is what is typed. Kept per map: boards are shown often."""
+    return typable_names(names)
 
 
 def legend(palette: Palette, you: str | None, neutral: bool = True) -> Fragments:
@@ -405,7 +387,7 @@ def territory_board(game_map: GameMap, holdings: Mapping[str, Holding], palette:
                     names: Sequence[str] | None = None, extra: Mapping[str, str] | None = None) -> Fragments:
     """The territories `names` (all by default), a line each, grouped by continent under a legend of the marks."""
     shown = list(game_map.names) if names is None else list(names)
-    short = short_names(game_map.names)
+    short = short_names(tuple(game_map.names))
     width = min(max((len(n) for n in shown), default=0), 18)
     digits = max((len(str(holdings[n][1])) for n in shown), default=1)
     out: Fragments = [*legend(palette, you, any(h[0] is None for h in holdings.values())), ("", "\n")]
@@ -420,16 +402,16 @@ def territory_board(game_map: GameMap, holdings: Mapping[str, Holding], palette:
 
 def map_picture(game_map: GameMap, holdings: Mapping[str, Holding], palette: Palette, you: str | None,
                 width: int, height: int) -> Fragments | None:
-    """The map drawn on a grid of characters from its territories' coordinates: each territory as a code of three
-    letters, its holder's mark and its units (`Sib A12`), in the holder's colour, where the map puts it. None when
-    some territory has no coordinates."""
+    """The map drawn on a grid of characters from its territories' coordinates: each territory as the label a player
+    may type for it, its holder's mark and its units (`Sib A12`), in the holder's colour, where the map puts it. None
+    when some territory has no coordinates."""
     places = [(t.name, t.x, t.y) for t in game_map.territories]
     if not places or any(x is None or y is None for _, x, y in places):
         return None
     xs = [float(x) for _, x, _ in places if x is not None]
     ys = [float(y) for _, _, y in places if y is not None]
     span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-    codes = picture_codes(game_map.names)
+    codes = short_names(tuple(game_map.names))
     labels = {name: f"{codes[name]} {palette.mark(holdings[name][0])}{holdings[name][1]}" for name, _, _ in places}
     widest = max(len(text) for text in labels.values())
     width = max(width, widest + 2)
@@ -469,7 +451,7 @@ def map_picture(game_map: GameMap, holdings: Mapping[str, Holding], palette: Pal
             out.append((style, "".join(cells[c] or " " for c in range(start, col))))
         out.append(("", "\n"))
     out += [*legend(palette, you, any(h[0] is None for h in holdings.values())),
-            ("", "\n"), ("class:muted", "Each territory: its first letters, its holder's mark, its units.\n")]
+            ("", "\n"), ("class:muted", "Each territory: what you may type for it, its holder's mark, its units.\n")]
     if left_out:
         out.append(("class:muted", f"(no room for {', '.join(left_out)}: board lists every territory)\n"))
     return out

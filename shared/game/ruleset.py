@@ -46,6 +46,27 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    UNNOTED: ClassVar[frozenset[str]] = frozenset()
+    """Options that change nothing of how the game plays (the most players a game may seat): never noted."""
+
+    def notes(self) -> list[str]:
+        """What these options change from the rule set's defaults, a few words each, for a game list ("Evolution 3:
+        fog of war"): every option whose value is not its default, as `name value` (a yes-or-no option by its name
+        alone, or `no name`). A rule set words its own where it can say it better."""
+        found = []
+        for name, field in type(self).model_fields.items():
+            value = getattr(self, name)
+            if name in self.UNNOTED or value == field.get_default(call_default_factory=True):
+                continue
+            words = name.replace("_", " ")
+            found.append(self.note(name, value) or (words if value is True else f"no {words}" if value is False
+                                                    else f"{words} {getattr(value, 'value', value)}"))
+        return found
+
+    def note(self, name: str, value: Any) -> str | None:
+        """One option's words, when not the default's (None: `name value`)."""
+        return None
+
 
 @dataclass(frozen=True)
 class Status:
@@ -210,6 +231,13 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
         """Carry out the orders: every awaited player's batch (an empty one where they issued nothing) for a
         simultaneous game, the one action of the acting player for a turn-by-turn one. Returns the new board and
         what happened, each event either public or Private."""
+
+    @abstractmethod
+    def resign(self, game: Game[BoardT, OrderT], player: str, rng: GameRandom) -> tuple[BoardT, list[Told]]:
+        """`player`, still in, gives up: the board once they are out of the game for good, and what happened. What
+        becomes of what they held is the rule set's decision (its docs say it). They are among the status's
+        eliminated from then on, and never awaited again: where it was their turn, the turn passes on; where only
+        one player is left in, that player wins."""
 
     # ---- telling -------------------------------------------------------------------------------------------------
 

@@ -297,6 +297,25 @@ def play_seat(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, orders: Se
     return SeatPlayed(game, [], refused, resolutions, timed_out=True)
 
 
+def resign(ruleset: AnyRuleSet, game: Game[Any, Any], player: str,
+           dice: Dice) -> tuple[Game[Any, Any], Resolved] | RuleError:
+    """A player still in gives up: the rule set decides what becomes of what they held. Their orders of the turn go;
+    the others' orders and commits stay, and the step stays too (the dice, where the rule set needs any, are the
+    step's, as the next resolution's are), so nobody's turn starts again because someone resigned. A simultaneous
+    turn that waited only for them resolves (the caller sees to it: `ready`)."""
+    status = status_of(ruleset, game)
+    if status.finished:
+        return RuleError(Refused.GAME_OVER, "the game is over")
+    if player not in game.players:
+        return RuleError(Refused.NOT_A_PLAYER, f"{player} is not a player of this game")
+    if player in status.eliminated:
+        return RuleError(Refused.ELIMINATED, "you are out of the game already")
+    board, events = ruleset.resign(game, player, dice(game.step))
+    orders = {p: batch for p, batch in game.orders.items() if p != player}
+    resolved = Resolved(game.step, status.turn, {}, events)
+    return game.evolve(board=board, orders=orders, committed=game.committed - {player}, tallies={}), resolved
+
+
 def reveal(orders: dict[str, tuple[Any, ...]], ruleset: AnyRuleSet) -> dict[str, list[dict[str, Any]]]:
     """Resolved orders as JSON values, for the log."""
     return {player: [ruleset.dump_order(o) for o in batch] for player, batch in orders.items()}

@@ -102,6 +102,9 @@ class GameSummary(BaseModel):
     """Whether players act together then everything resolves (RISC, Warzone), or one at a time (classic, grid)."""
     map_name: str
     territories: int
+    notes: list[str] = Field(default_factory=list,
+                             description="what the game's options change from its rule set's defaults, a few words "
+                                         "each, for people (\"Evolution 3: fog of war, spies and cloaking\")")
     seats: list[SeatInfo]
     free: int
     status: GameStatus

@@ -94,6 +94,31 @@ class RematchDeclined(BaseModel):
     kind: Literal["rematch_declined"] = "rematch_declined"
 
 
+class PlayerResigned(BaseModel):
+    """A player gave up the game: they are out from now on, and watch as one who lost does. What becomes of what they
+    held is the rule set's decision; its events follow. `step`: the game's step when it happened (a resignation does
+    not count as a resolution: nobody's orders of the turn are undone by it), for replays."""
+
+    player: str
+    turn: int
+    step: int
+    kind: Literal["player_resigned"] = "player_resigned"
+
+
+class ChatSaid(BaseModel):
+    """A word said in the game's chat. `to`: the one player it was said to (told to them and the speaker alone, for
+    good); `watchers`: said among those who do not play (spectators and players who are out), told to the players
+    still in only once the game is over; else said to everyone. `watching`: the speaker does not play the game (a
+    spectator, under the name they gave)."""
+
+    player: str
+    text: str
+    to: str | None = None
+    watchers: bool = False
+    watching: bool = False
+    kind: Literal["chat"] = "chat"
+
+
 class RematchStarted(BaseModel):
     game_id: str
     players: list[str] = Field(default_factory=list)
@@ -102,14 +127,16 @@ class RematchStarted(BaseModel):
 
 FrameworkEntry = Annotated[
     GameCreated | PlayerJoined | PlayerLeft | GameStarted | PlayerCommitted | TimeRanOut | OrdersRevealed
-    | SeatHandedOver | SeatTakenBack | RematchRequested | RematchDeclined | RematchImpossible | RematchStarted,
+    | SeatHandedOver | SeatTakenBack | PlayerResigned | ChatSaid | RematchRequested | RematchDeclined
+    | RematchImpossible | RematchStarted,
     Field(discriminator="kind"),
 ]
 FRAMEWORK_ENTRY: TypeAdapter[Any] = TypeAdapter(cast(Any, FrameworkEntry))
 FRAMEWORK_KINDS = frozenset(
     model.model_fields["kind"].default for model in (
         GameCreated, PlayerJoined, PlayerLeft, GameStarted, PlayerCommitted, TimeRanOut, OrdersRevealed,
-        SeatHandedOver, SeatTakenBack, RematchRequested, RematchDeclined, RematchImpossible, RematchStarted))
+        SeatHandedOver, SeatTakenBack, PlayerResigned, ChatSaid, RematchRequested, RematchDeclined,
+        RematchImpossible, RematchStarted))
 
 
 class SequencedEvent(BaseModel):

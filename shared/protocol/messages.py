@@ -8,13 +8,15 @@ message may carry a "ref" of the client's choosing; the server copies it into th
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, PlayerName, RuleSetInfo
 from shared.protocol.log import SequencedEvent
+from shared.protocol.names import INVISIBLE_CATEGORIES
 
 Ref = Annotated[str | None, Field(default=None, max_length=64,
                                   description="copied into the reply, so a client can pair them")]
@@ -172,6 +174,48 @@ class Rematch(_Client):
     game_id: GameId
 
 
+CHAT_CHARACTERS = 300
+"""The longest word a chat takes: a few lines on a terminal of 80 columns."""
+
+
+def _chat_text(value: object) -> object:
+    """A chat's text as it shows: spaces at its ends taken off, and refused when it holds a character that shows
+    nothing or moves the lines about (controls, format characters, line breaks), which could forge another line."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if not text:
+        raise ValueError("say something: the text is empty")
+    hidden = next((c for c in text if unicodedata.category(c) in INVISIBLE_CATEGORIES), None)
+    if hidden is not None:
+        raise ValueError(f"the text holds U+{ord(hidden):04X}, a character that does not show: say it in plain words")
+    return text
+
+
+ChatText = Annotated[str, Field(min_length=1, max_length=CHAT_CHARACTERS), BeforeValidator(_chat_text)]
+
+
+class Chat(_Client):
+    """A word in the chat: the lobby's (`game_id` null: to everyone in the lobby), or a game's: to everyone
+    following it, or `to` one of its players. Those who do not play it (spectators, players who are out) talk among
+    themselves while it runs: its players still in hear them once it is over. A spectator, or anyone in the lobby,
+    speaks under `name` (a player of the game speaks as their seat)."""
+
+    type: Literal["chat"] = "chat"
+    game_id: GameId | None = None
+    text: ChatText
+    to: PlayerName | None = None
+    name: PlayerName | None = None
+
+
+class Resign(_Client):
+    """Give up a running game: one is out of it from then on, and watches it as a player who lost does (what becomes
+    of what one held is the rule set's decision)."""
+
+    type: Literal["resign"] = "resign"
+    game_id: GameId
+
+
 class HandOver(_Client):
     """Vote to have the server's computer player take the seat of `player`, who has been away too long, in a game
     with no time limit (the game's creator's vote, or every other player's, decides)."""
@@ -183,12 +227,12 @@ class HandOver(_Client):
 
 ClientMessage = Annotated[
     Hello | ListGames | ListMaps | ListRuleSets | CreateGame | JoinGame | LeaveGame | WatchGame | Resume
-    | IssueOrder | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver,
+    | IssueOrder | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver | Resign | Chat,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "list_games", "list_maps", "list_rulesets", "create_game", "join_game", "leave_game",
                 "watch_game", "resume", "issue_order", "withdraw_order", "list_orders", "legal_orders", "commit",
-                "rematch", "hand_over")
+                "rematch", "hand_over", "resign", "chat")
 
 
 # ---- server to client -------------------------------------------------------------------------------------------
@@ -328,6 +372,29 @@ class CommitAccepted(_Server):
     turn: int
 
 
+class Resigned(_Server):
+    """The answer to `resign`: the player is out of the game; the update that follows tells everyone."""
+
+    type: Literal["resigned"] = "resigned"
+    game_id: str
+
+
+class ChatSent(_Server):
+    """The answer to `chat`: said. A game's chat is then told in the game's log (a `chat` entry) to those who may
+    hear it; the lobby's as `lobby_chat`."""
+
+    type: Literal["chat_sent"] = "chat_sent"
+    game_id: str | None = None
+
+
+class LobbyChat(_Server):
+    """A word said in the lobby's chat, to every connection of the server that follows no game (and the speaker)."""
+
+    type: Literal["lobby_chat"] = "lobby_chat"
+    player: str
+    text: str
+
+
 class RematchPending(_Server):
     type: Literal["rematch_pending"] = "rematch_pending"
     game_id: str
@@ -406,8 +473,8 @@ class ShuttingDown(_Server):
 
 ServerMessage = Annotated[
     Welcome | Error | Games | Maps | RuleSets | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted
-    | OrderWithdrawn | Orders | Legal | CommitAccepted | RematchPending | HandOverPending | GameMap | Update
-    | Redirect | GameListed | ShuttingDown,
+    | OrderWithdrawn | Orders | Legal | CommitAccepted | Resigned | ChatSent | LobbyChat | RematchPending
+    | HandOverPending | GameMap | Update | Redirect | GameListed | ShuttingDown,
     Field(discriminator="type"),
 ]
 

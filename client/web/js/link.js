@@ -128,6 +128,8 @@ export class Link {
   }
 
   take(message) {
+    // A node stopping (not the page's own): come back through the page's own server, which plays its games next.
+    if (message.type === "shutting_down" && this.url !== serverUrl()) this.url = serverUrl();
     if (message.type === "redirect" && !message.ref) {
       this.moveTo(message.url).then(() => this.onReconnect && this.onReconnect());
       return;

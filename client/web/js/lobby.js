@@ -9,6 +9,16 @@ import { lastName, saveName, savedSeats } from "./seats.js";
 const PAGE = 15;
 const MAX_UPLOAD = 30000;
 
+/** What makes a game unlike another of its rule set, as the text client's game list says it: its options as the
+ * server words them, its time limit, its computer players. */
+export function settingsNotes(game) {
+  const settings = game.settings;
+  const notes = [...(game.notes || [])];
+  if (settings.turn_seconds) notes.push(`${settings.turn_seconds} s a turn`);
+  if (settings.bots) notes.push(`${settings.bots} computer player${settings.bots === 1 ? "" : "s"} (${settings.bot_strategy})`);
+  return notes;
+}
+
 export class LobbyScreen {
   /** app: { link, join(gameId, name, group), watch(gameId), play(gameId, player) }. */
   constructor(app) {
@@ -77,7 +87,7 @@ export class LobbyScreen {
   }
 
   async refresh() {
-    const reply = await this.link.request({ type: "list_games", offset: this.offset, limit: PAGE });
+    const reply = await this.link.request({ type: "list_games", offset: this.offset, limit: PAGE, watch: true });
     if (reply.type !== "games") {
       this.note(reply.message);
       return;
@@ -108,8 +118,12 @@ export class LobbyScreen {
     }
     actions.append(h("button", { type: "button", class: "small", "data-watch": game.game_id,
       onclick: () => this.app.watch(game.game_id) }, "Watch"));
+    const notes = settingsNotes(game);
     return h("tr", { "data-game-id": game.game_id, "data-status": game.status },
-      h("td", {}, game.game_id), h("td", {}, game.ruleset_title || game.settings.ruleset), h("td", {}, game.map_name),
+      h("td", {}, game.game_id),
+      h("td", {}, game.ruleset_title || game.settings.ruleset,
+        notes.length ? h("small", { "data-notes": "" }, ` ${notes.join("; ")}`) : null),
+      h("td", {}, game.map_name),
       h("td", {}, `${game.seats.length}/${game.settings.players}`, names ? h("small", {}, ` ${names}`) : null),
       h("td", {}, state), actions);
   }

@@ -52,7 +52,10 @@ class App {
 
   take(message) {
     if (message.type === "shutting_down") this.linkState("closed", message.message);
-    else this.game.take(message);
+    else if (message.type === "game_listed") {
+      // A game was created (here or on another node of the server): the lobby on screen lists it.
+      if (document.body.dataset.screen === "lobby") this.lobby.refresh().catch(() => {});
+    } else this.game.take(message);
   }
 
   screen(name) {

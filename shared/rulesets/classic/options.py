@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any, ClassVar
 
 from pydantic import Field
 
@@ -56,6 +56,17 @@ class ClassicOptions(Options):
     cheaters: Annotated[bool, Field(description="allow the cheat order (C10's cheater computer player); "
                                                 "otherwise it is refused like any illegal order")] = False
     max_players: Annotated[int, Field(ge=2, le=6, description="the most players a game may seat (C1: 2 to 6)")] = 6
+
+    UNNOTED: ClassVar[frozenset[str]] = frozenset({"max_players"})
+
+    def note(self, name: str, value: Any) -> str | None:
+        return {
+            "initial_armies": f"{value} armies each",
+            "card_schedule": f"cards {getattr(value, 'value', value)}",
+            "fortify": "fortify to a neighbour only",
+            "mode": {Mode.CAPITAL: "capital Risk", Mode.MISSION: "secret missions"}.get(value),
+            "cheaters": "cheating allowed",
+        }.get(name)
 
     def starting_armies(self, players: int) -> int:
         if self.initial_armies is not None:

@@ -119,6 +119,8 @@ def _two_countries(args: list[str], command: OrderCommand, names: Sequence[str])
 
 
 class ClassicPresentation(TurnByTurnPresentation):
+    resignation = ("their countries stay theirs with their armies, for the others to take, and their cards are "
+                   "discarded")
     commands = COMMANDS
 
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:

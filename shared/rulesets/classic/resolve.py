@@ -143,7 +143,7 @@ class Play(TurnPlay):
             self.events.append(CapitalChosen(player, order.country))
             chooser = self.next_seat(player, lambda p: p not in self.capitals)
             if chooser is None:
-                self.start_turn(self.board.seats[0], 1)
+                self.start_turn(self.alive[0], 1)
             else:
                 self.active = chooser
         elif isinstance(order, ExchangeCards):
@@ -194,9 +194,9 @@ class Play(TurnPlay):
             self.active = placer
         elif self.options.mode is Mode.CAPITAL:
             self.phase = Phase.CAPITAL
-            self.active = self.board.seats[0]
+            self.active = next(p for p in self.board.seats if p not in self.capitals)  # one who resigned chose
         else:
-            self.start_turn(self.board.seats[0], 1)
+            self.start_turn(self.alive[0], 1)
 
     # ---- a turn ------------------------------------------------------------------------------------------------
 
@@ -299,8 +299,8 @@ class Play(TurnPlay):
 
     def eliminate_if_out(self, loser: str, by: str) -> None:
         """C8: a player with no country is out; C4: the conqueror takes their cards."""
-        if any(held == loser for held in self.owner.values()):
-            return
+        if any(held == loser for held in self.owner.values()) or loser in self.eliminated:
+            return  # still in, or out already (having resigned)
         self.eliminated.append(loser)
         self.eliminated_by[loser] = by
         cards = self.hands.pop(loser, [])
@@ -315,6 +315,45 @@ class Play(TurnPlay):
                 continue
             self.events.append(Private(MissionChanged(holder, effective(mission, holder, self.eliminated_by)),
                                        frozenset({holder})))
+
+    def resign(self, player: str) -> None:
+        """A player gives up: out at once. Their countries stay theirs with their armies, and they never act again
+        (the others take them as any player's); what they still had to place goes on at random and, in capital
+        Risk, their strongest country is their capital, so that the others' startup goes on as the rules say. Their
+        cards go to the discard pile. The last player left in wins."""
+        own = self.own(player)
+        if self.unplaced.get(player, 0) and own:
+            placed: Counter[str] = Counter(self.rng.choice(own) for _ in range(self.unplaced[player]))
+            for name, n in placed.items():
+                self.armies[name] += n
+            self.events.append(ArmiesPlaced(player, tuple((n, placed[n]) for n in own if placed[n])))
+        self.unplaced[player] = 0
+        if self.options.mode is Mode.CAPITAL and player not in self.capitals and own:
+            self.capitals[player] = max(own, key=lambda n: self.armies[n])
+            self.events.append(CapitalChosen(player, self.capitals[player]))
+        self.eliminated.append(player)
+        self.eliminated_by[player] = player
+        self.discard.extend(self.hands.pop(player, []))
+        for holder, mission in self.board.missions.items():
+            if holder not in self.eliminated and mission.player == player:
+                self.events.append(Private(MissionChanged(holder, effective(mission, holder, self.eliminated_by)),
+                                           frozenset({holder})))
+        alive = self.alive
+        if len(alive) == 1:
+            self.phase, self.winner, self.conquest = Phase.FINISHED, alive[0], None
+            self.events.append(GameWon(alive[0], "last player"))
+        elif self.active == player:
+            if self.phase is Phase.STARTUP:
+                self.next_placer(player)
+            elif self.phase is Phase.CAPITAL:
+                chooser = self.next_seat(player, lambda p: p not in self.capitals)
+                if chooser is None:
+                    self.start_turn(alive[0], 1)
+                else:
+                    self.active = chooser
+            else:
+                self.conquest, self.conquered = None, False
+                self.end_turn(player)
 
     # ---- victory -----------------------------------------------------------------------------------------------
 

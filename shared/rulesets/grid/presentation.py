@@ -42,7 +42,7 @@ from shared.rulesets.grid.orders import Attack, Deploy, End, Move, MoveIn, descr
 from shared.rulesets.grid.view import GridView
 from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
 
-DEPLOY = OrderCommand("deploy", ("d",), "deploy ROW,COL", "deploy 2,3",
+DEPLOY = OrderCommand("deploy", ("dep",), "deploy ROW,COL", "deploy 2,3",
                       "deploy a troop (deployment stage) or all your new troops on one of your territories",
                       (ArgKind.OWN,), ("deployment", "new troops"))
 ATTACK = OrderCommand("attack", ("a",), "attack FROM TO M", "attack 2,3 2,4 3",
@@ -84,7 +84,9 @@ def _troops(n: int) -> str:
 
 
 class GridPresentation(TurnByTurnPresentation):
+    resignation = "their cells stay theirs with their troops, for the others to take"
     commands = COMMANDS
+    naming = "cells as ROW,COL: 2,3 or 2 3, rows and columns 0 to 4; Tab completes"
 
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
         if command is END:
@@ -111,7 +113,8 @@ class GridPresentation(TurnByTurnPresentation):
             return line(*who, ("", f" deploys a troop on ({event.cell}) ({event.deployed} deployed)."))
         if isinstance(event, TurnStarted):
             return [("class:turn", f" Turn {event.turn} "), ("", " "), *who,
-                    ("", f": {_troops(event.new_troops)} new for {event.territories} territories.\n")]
+                    ("", f": {plural(event.new_troops, 'new troop')} for "
+                         f"{plural(event.territories, 'territory', 'territories')}.\n")]
         if isinstance(event, NewTroopsDeployed):
             return line(*who, ("", f" deploys {_troops(event.troops)} on ({event.cell})."))
         if isinstance(event, Battle):

@@ -87,7 +87,7 @@ class Play(TurnPlay):
         if following is not None:
             self.active = following
         else:
-            self.start_turn(self.seats[0], 1)
+            self.start_turn(next(p for p in self.seats if p not in self.eliminated), 1)
 
     def start_turn(self, player: str, turn: int) -> None:
         held = self.count(player)
@@ -130,7 +130,7 @@ class Play(TurnPlay):
         self.owner[order.target] = player
         conquest = Conquest(order.source, order.target, order.troops, self.troops[order.source] - 1)
         self.events.append(CellTaken(player, order.source, order.target, defender, conquest.least, conquest.most))
-        if self.count(defender) == 0:
+        if self.count(defender) == 0 and defender not in self.eliminated:  # one who resigned is out already
             self.eliminated.append(defender)
             self.events.append(PlayerEliminated(defender, player))
         if self.count(player) == len(self.game_map.names):
@@ -143,6 +143,22 @@ class Play(TurnPlay):
         else:
             self.phase = Phase.MOVE_IN
             self.conquest = conquest
+
+    def resign(self, player: str) -> None:
+        """A player gives up: out at once, their cells stay theirs with their troops but they never act again (the
+        others take them as any player's); the last player left in wins."""
+        self.eliminated.append(player)
+        self.deployed[player] = self.options.troops  # nothing more to deploy: the deployment stage passes them by
+        alive = [p for p in self.seats if p not in self.eliminated]
+        if len(alive) == 1:
+            self.phase, self.winner, self.conquest = Phase.FINISHED, alive[0], None
+            self.events.append(GameWon(alive[0]))
+        elif self.active == player:
+            if self.phase is Phase.DEPLOYMENT:
+                self.next_deployer(player)
+            else:
+                self.conquest = None
+                self.end_turn(player)
 
     def move_in(self, player: str, conquest: Conquest, troops: int, automatic: bool) -> None:
         self.troops[conquest.source] -= troops

@@ -400,6 +400,13 @@ class Evolution3Presentation(Evolution2Presentation):
         does not know as if it were known."""
         return None if view.fogged() else super().holdings(view)
 
+    def spectator_note(self, view: Any) -> str:
+        if view.fogged():
+            return ("This game is played under fog of war (Evolution 3): a spectator sees only what is public, so "
+                    "every territory shows as never seen until the game is over. A player who is out may follow a "
+                    "player still in and see with their eyes (watch GAME PLAYER); a spectator may not.")
+        return ""
+
     def no_picture(self, view: Any, game_map: GameMap) -> str:
         if view.fogged():
             return ("Under fog of war the map is not drawn: a picture would show what you cannot see as if you "

@@ -365,6 +365,14 @@ class Evolution2(RiscRuleSet):
     def view(self, game: EvoGame, viewer: str | None) -> EvoView:
         return evo_view(game, viewer, self.fogged)
 
+    def resign(self, game: EvoGame, player: str, rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+        """As in Evolution 1 (their territories neutral, with their units by level); their spies go home too."""
+        board, events = super().resign(game, player, rng)
+        evo = evo_checker.state(board)
+        if player in evo.spies:
+            board = board.evolve(evo=evo.evolve(spies={p: spies for p, spies in evo.spies.items() if p != player}))
+        return board, events
+
     def legal_orders(self, game: EvoGame, player: str, tally: Any) -> list[Legal[Any]]:
         """Every order `player` could issue now, each with its count at the most (E7 included: what food and
         technology allow)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, ClassVar
 
 from pydantic import Field
 
@@ -24,3 +24,19 @@ class RiscOptions(Options):
                                                                "and 3)")] = 100
     technology: Annotated[int, Field(ge=0, le=1_000_000, description="technology each player starts with (E2; "
                                                                      "evolutions 2 and 3)")] = 100
+
+    UNNOTED: ClassVar[frozenset[str]] = frozenset({"max_players"})
+
+    def notes(self) -> list[str]:
+        return sorted(super().notes(), key=lambda note: not note.startswith("Evolution"))  # what matters most first
+
+    def note(self, name: str, value: Any) -> str | None:
+        return {
+            "evolution": {2: "Evolution 2: unit levels, food and technology",
+                          3: "Evolution 3: fog of war, spies and cloaking"}.get(value),
+            "initial_units": f"{value} units each",
+            "neutral_units": f"{value} units on each neutral territory",
+            "choose_groups": "players choose their starting groups",
+            "food": f"{value} food to start",
+            "technology": f"{value} technology to start",
+        }.get(name)

@@ -169,6 +169,7 @@ class RiscPresentation(Presentation):
 
     evolution: ClassVar[int] = 1
     commands = EVERY_COMMAND
+    resignation = "their territories are neutral now, with their units"
     option_words = {"units": "initial_units", "neutral": "neutral_units", "choose": "choose_groups"}  # noqa: RUF012
     turn_hint: ClassVar[str] = "move N FROM TO, attack N FROM TO"
     """The orders of a turn, as the hint at its start lists them."""

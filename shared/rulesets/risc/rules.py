@@ -277,6 +277,22 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
 
     # ---- telling -------------------------------------------------------------------------------------------------
 
+    def resign(self, game: RiscGame, player: str, rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+        """A player gives up: their territories turn neutral with their units (R7; in the evolutions with their
+        levels), what is left of their pool is lost. The last player left wins: the others conceded, so R26's every
+        territory is not waited for."""
+        board = game.board
+        eliminated = (*board.eliminated, player)
+        changed = board.evolve(owner={t: None if held == player else held for t, held in board.owner.items()},
+                               pools={**board.pools, player: 0} if player in board.pools else board.pools,
+                               eliminated=eliminated)
+        events: list[Told] = [PlayerEliminated(player)]
+        alive = [p for p in game.players if p not in eliminated]
+        if len(alive) == 1:
+            events.append(GameWon(alive[0]))
+            return changed.evolve(phase=Phase.FINISHED, winner=alive[0]), events
+        return changed, events
+
     def view(self, game: RiscGame, viewer: str | None) -> AnyView:
         return view(game, viewer)  # type: ignore[arg-type]
 

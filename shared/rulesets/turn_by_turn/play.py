@@ -40,6 +40,10 @@ class TurnPlay:
         """Carry out one action (checked already), and what follows from it by itself."""
         raise NotImplementedError
 
+    def resign(self, player: str) -> None:
+        """The player gives up: out from now on, and what follows by itself (the next player's turn, a win)."""
+        raise NotImplementedError
+
     def finish(self) -> Any:
         """The board once the action and what followed are done."""
         raise NotImplementedError

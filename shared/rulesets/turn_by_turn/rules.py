@@ -49,3 +49,9 @@ class TurnByTurnRuleSet(RuleSet[Any, Any, Any, Any, Any, None]):
             for order in batch:
                 play.act(player, order)
         return play.finish(), play.events
+
+    def resign(self, game: Game[Any, Any], player: str, rng: GameRandom) -> tuple[Any, list[Told]]:
+        """The rule set's Play lets the player go (what they held stays theirs, for the others to take)."""
+        play = self.play_type(game, rng)
+        play.resign(player)
+        return play.finish(), play.events

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -24,3 +24,13 @@ class WarzoneOptions(Options):
                                                                   "without a winner (W14); 0: no limit")] = 0
     allow_cheaters: Annotated[bool, Field(description="accept the cheater's conquest order, a rule break by "
                                                       "design (W15); off: it is refused")] = False
+
+    def note(self, name: str, value: Any) -> str | None:
+        return {
+            "initial_units": f"{value} units to deploy on turn 1",
+            "initial_cards": f"{value} card{'s' if value != 1 else ''} to start",
+            "blockade_multiplier": f"blockades multiply by {value}",
+            "neutral_remainder": "territories left over stay neutral",
+            "max_turns": f"a draw after {value} turns",
+            "allow_cheaters": "cheating allowed",
+        }.get(name)

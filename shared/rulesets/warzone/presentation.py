@@ -136,6 +136,7 @@ def statistics_table(statistics: Sequence[TurnStats], players: Sequence[str]) ->
 
 
 class WarzonePresentation(Presentation):
+    resignation = "their territories are neutral now, with their units, and their cards went back to the deck"
     commands = (DEPLOY, ADVANCE, BOMB, BLOCKADE, AIRLIFT, NEGOTIATE, REINFORCE)
     shows = (CARDS,)
 
@@ -330,7 +331,9 @@ class WarzonePresentation(Presentation):
 
     def events(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
         told = [e.event if isinstance(e, Private) else e for e in events]
-        drew_myself = any(isinstance(e, CardDrawn) and e.player == you for e in told)
+        # Players whose card is told by name (one's own; everyone's once the game is over, when no entry is private
+        # any more): the public line that they drew a card would tell the same draw twice.
+        drawn_shown = {e.player for e in told if isinstance(e, CardDrawn)}
         out: Fragments = []
         deploys = runs(told, lambda first, event: isinstance(first, Deployed) and isinstance(event, Deployed)
                        and event.player == first.player)
@@ -339,7 +342,7 @@ class WarzonePresentation(Presentation):
             if isinstance(event, Deployed):
                 where = ", ".join(f"{d.units} on {d.territory}" for d in run)
                 out += line(*palette.name(event.player), ("", f" deployed {where}."))
-            elif isinstance(event, CardReceived) and event.player == you and drew_myself:
+            elif isinstance(event, CardReceived) and event.player in drawn_shown:
                 pass
             else:
                 out += self.event_line(event, palette, you)

@@ -23,7 +23,7 @@ from shared.rulesets.warzone.board import Phase, WarzoneBoard
 from shared.rulesets.warzone.bots import STRATEGIES
 from shared.rulesets.warzone.cards import Card, new_deck
 from shared.rulesets.warzone.checker import Tally
-from shared.rulesets.warzone.events import Event
+from shared.rulesets.warzone.events import Event, GameWon, PlayerEliminated
 from shared.rulesets.warzone.execution import resolve_turn
 from shared.rulesets.warzone.options import MAX_PLAYERS, MIN_PLAYERS, WarzoneOptions
 from shared.rulesets.warzone.orders import (
@@ -149,6 +149,21 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
         return resolve_turn(game, orders, rng)
 
     # ---- telling -------------------------------------------------------------------------------------------------
+
+    def resign(self, game: WarzoneGame, player: str, rng: GameRandom) -> tuple[WarzoneBoard, list[Told]]:
+        """A player gives up: their territories go to the neutral owner with their units (W12, as a blockade's do),
+        their cards back to the deck (W14, as an elimination's), their pool is lost. The last player left wins."""
+        board = game.board
+        returned = board.hands.get(player, ())
+        still = [p for p in board.alive(game.players) if p != player]
+        events: list[Told] = [PlayerEliminated(player, len(returned))]
+        changed = board.evolve(owner={t: None if held == player else held for t, held in board.owner.items()},
+                               hands={**board.hands, player: ()}, deck=(*board.deck, *returned),
+                               pools={**board.pools, player: 0}, eliminated=(*board.eliminated, player))
+        if len(still) == 1:
+            events.append(GameWon(still[0], board.turn, board.history))
+            return changed.evolve(phase=Phase.FINISHED, winner=still[0]), events
+        return changed, events
 
     def view(self, game: WarzoneGame, viewer: str | None) -> WarzoneView:
         return view(game, viewer)

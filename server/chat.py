@@ -1,0 +1,63 @@
+"""Chat: the lobby's, and the pacing every connection's words keep to.
+
+A game's chat is the game's own (its log keeps it, so a player who comes back is shown it: server/core.py decides
+who hears a word); the lobby's is told at once to every connection that follows no game, and kept nowhere. Words
+are limited in length by the message's schema and in rate here, on top of the limits every message keeps to: a
+flood of words is refused (`rate-limited`) and never reaches anyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from server.refusal import Refusal
+from shared.protocol.codes import ErrorCode
+from shared.protocol.messages import LobbyChat
+from shared.protocol.pacing import TokenBucket
+
+WORDS_BURST = 5
+WORDS_PER_SECOND = 0.5
+"""A connection may say 5 things at once, then one every 2 seconds: a conversation, never a flood."""
+
+
+class ChatPace:
+    """How fast each connection may speak, whatever it speaks to."""
+
+    def __init__(self, clock: Callable[[], float], burst: float = WORDS_BURST,
+                 rate: float = WORDS_PER_SECOND) -> None:
+        self._clock = clock
+        self._burst, self._rate = burst, rate
+        self._buckets: dict[int, TokenBucket] = {}
+
+    def take(self, sub: Any) -> None:
+        bucket = self._buckets.get(id(sub))
+        if bucket is None:
+            bucket = self._buckets[id(sub)] = TokenBucket(self._burst, self._rate, self._clock)
+        if not bucket.take():
+            raise Refusal(ErrorCode.RATE_LIMITED, f"you are talking too fast: wait {bucket.wait_time():.0f} s")
+
+    def forget(self, sub: Any) -> None:
+        self._buckets.pop(id(sub), None)
+
+
+class LobbyRoom:
+    """Who hears the lobby's chat: the connections that have looked at the lobby (listed its games or spoken there),
+    while they follow no game."""
+
+    def __init__(self) -> None:
+        self._present: set[Any] = set()
+
+    def enter(self, sub: Any) -> None:
+        self._present.add(sub)
+
+    def leave(self, sub: Any) -> None:
+        self._present.discard(sub)
+
+    def say(self, speaker: Any, name: str, text: str) -> None:
+        said = LobbyChat(player=name, text=text)
+        frame = said.model_dump_json()
+        self.enter(speaker)
+        for sub in list(self._present):
+            if sub is speaker or not sub.games:
+                sub.send(said, frame)
