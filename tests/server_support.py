@@ -284,6 +284,8 @@ async def any_news(*sources: Changing, what: str = "change", timeout: float = TI
 async def until(done: Callable[[], bool], what: str, *sources: Changing, timeout: float = TIMEOUT) -> None:
     """Until `done()` holds, looked at again whenever one of `sources` tells of a change (the time limit only bounds
     a failing test): no polling, no sleep."""
+    if not sources:
+        raise TypeError(f"until({what!r}) needs something that tells of changes: a client, a driver, a watcher")
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while True:

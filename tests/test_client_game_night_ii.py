@@ -160,7 +160,8 @@ async def test_recent_finished_games_are_listed_again_after_a_restart(tmp_path: 
         await join(creator, closed, "Ann")
         assert (await creator.request(type="leave_game", game_id=closed))["type"] == "left"
         match = server.lobby.get(played)
-        await until(lambda: match.finished, "the computer players to finish their game")
+        assert (await creator.request(type="watch_game", game_id=played))["type"] == "watching"
+        await until(lambda: match.finished, "the computer players to finish their game", creator)
         winner = match.summary().winner
         await creator.close()
     async with running_server(SqliteStorage(database), **FAST) as server, \
@@ -198,7 +199,7 @@ async def test_risc_a_player_resigns_their_territories_turn_neutral_and_they_wat
         assert f"You resigned game {tracker.game_id}: you may watch it to its end, or leave." in shown, shown
         await alice.expect("Alice (you) resigned: their territories are neutral now, with their units.")
         await until(lambda: tracker.view is not None and all(tracker.view.territories[n].owner is None
-                                                              for n in hers), "her territories to turn neutral")
+                                                              for n in hers), "her territories to turn neutral", alice)
         assert {n: tracker.view.territories[n].units for n in hers} == hers
         assert tracker.lost and not tracker.active
         await bob_commits_placement(bob, tracker.game_id)
@@ -233,7 +234,7 @@ async def test_classic_a_player_who_resigns_on_their_turn_passes_it_and_keeps_th
         hers = {n for n, t in tracker.view.territories.items() if t.owner == "Alice"}
         await resign(alice)
         await alice.expect("Alice (you) resigned: their countries stay theirs with their armies")
-        await until(lambda: "Alice" not in tracker.followed.waiting_for(), "her turn to pass on")
+        await until(lambda: "Alice" not in tracker.followed.waiting_for(), "her turn to pass on", alice)
         assert {n for n, t in tracker.view.territories.items() if t.owner == "Alice"} <= hers
         assert tracker.lost
         assert server.lobby.get(tracker.game_id).status().acting != {"Alice"}  # type: ignore[union-attr]
@@ -266,7 +267,7 @@ async def test_a_game_with_a_resignation_replays_from_its_store(tmp_path: Path, 
         assert (await client.request(type="resign", game_id=game_id))["type"] == "resigned"
         match = server.lobby.get(game_id)
         await until(lambda: match.finished or (match.game is not None and match.game.step >= 4),
-                    "the others to play on after it", timeout=20)
+                    "the others to play on after it", client, timeout=20)
         await client.close()
     assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 0, \
         capsys.readouterr()
