@@ -84,6 +84,8 @@ class ServerBot:
         turn-by-turn game's next action is decided on the update the last one brings."""
         match = self._find(game_id)
         orders = await asyncio.to_thread(self.strategy.decide, view, match.game_map, self.name, self._rng)
+        if not match.ruleset.simultaneous:
+            orders = orders[:1]  # each action changes the board: the next is decided on the update it brings
         if self.pause > 0 and only_bots_left(match, game):
             await asyncio.sleep(self.pause)  # those watching can follow; an endless game cannot spin the server
         if self._closed:

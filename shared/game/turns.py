@@ -268,9 +268,11 @@ def play_seat(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, orders: Se
               dice: Dice) -> SeatPlayed:
     """One way for every seat a computer plays (the server's, a tournament's, the console's): its decision carried
     out so that the game never stalls on it. Simultaneous: each order issued that the rules accept, the rest
-    refused, then the commit; a commit the rules refuse is completed as when time runs out. Turn-by-turn: the first
-    action carried out at once; refused (or none), the turn is played out as when time runs out. A player the game
-    does not wait for plays nothing."""
+    refused, then the commit; a commit the rules refuse is completed as when time runs out. Turn-by-turn: the
+    actions carried out at once, in turn, while the player is awaited and the rules accept them (a refused one ends
+    them: the board has moved on since the decision; a caller that decides again after each action passes one);
+    when none was carried out, the turn is played out as when time runs out. A player the game does not wait for
+    plays nothing."""
     if player not in awaiting(ruleset, game):
         return SeatPlayed(game, [], [], [])
     issued: list[Any] = []
@@ -288,13 +290,22 @@ def play_seat(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, orders: Se
             refused.append((None, committed))
             committed = _complete(ruleset, game, player)
         return SeatPlayed(committed, issued, refused, [])
-    if orders:
-        acted = act(ruleset, game, player, orders[0], dice)
-        if not isinstance(acted, RuleError):
-            return SeatPlayed(acted[0], [orders[0]], [], [acted[1]])
-        refused.append((orders[0], acted))
+    step = game.step
+    resolved: list[Resolved] = []
+    for order in orders:
+        if player not in awaiting(ruleset, game):
+            break
+        acted = act(ruleset, game, player, order, dice)
+        if isinstance(acted, RuleError):
+            refused.append((order, acted))
+            break
+        game, one = acted
+        issued.append(order)
+        resolved.append(one)
+    if game.step != step or player not in awaiting(ruleset, game):
+        return SeatPlayed(game, issued, refused, resolved)
     game, _, resolutions = time_out(ruleset, game, dice)
-    return SeatPlayed(game, [], refused, resolutions, timed_out=True)
+    return SeatPlayed(game, issued, refused, resolved + resolutions, timed_out=True)
 
 
 def resign(ruleset: AnyRuleSet, game: Game[Any, Any], player: str,
