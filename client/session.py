@@ -361,23 +361,26 @@ class Session:
         return reply
 
     async def _change(self, followed: Followed, request: BaseModel) -> msg.ServerMessage:
-        """Send a change with a request id; if the link drops before the answer, send it again (once) when the seat
-        is back, wherever the game is played then: the server answers a change it made already as it did, and
-        makes one it did not."""
+        """Send a change with a request id; if the link drops before the answer (or the server refuses it because
+        it is stopping), send it again (once) when the seat is back, wherever the game is played then: the server
+        answers a change it made already as it did, and makes one it did not."""
         returns = self._returns[followed.game_id]
         try:
-            return await self.request(request)
+            reply = await self.request(request)
         except ConnectionLost:
             if followed.player is None:
                 raise
-            try:
-                async with self._returned:
-                    await asyncio.wait_for(self._returned.wait_for(
-                        lambda: self._returns[followed.game_id] > returns), SEAT_BACK_WAIT)
-            except TimeoutError:
-                raise ConnectionLost("the seat was not taken back in time: the change may or may not have been "
-                                     "made") from None
-            return await self.request(request)
+        else:  # a node that stops refuses changes until another plays its games: they are sent there instead
+            if not (isinstance(reply, msg.Error) and reply.code == ErrorCode.SHUTTING_DOWN and followed.player):
+                return reply
+        try:
+            async with self._returned:
+                await asyncio.wait_for(self._returned.wait_for(
+                    lambda: self._returns[followed.game_id] > returns), SEAT_BACK_WAIT)
+        except TimeoutError:
+            raise ConnectionLost("the seat was not taken back in time: the change may or may not have been "
+                                 "made") from None
+        return await self.request(request)
 
     async def list_orders(self, followed: Followed) -> msg.ServerMessage:
         reply = await self.request(msg.ListOrders(game_id=followed.game_id))
@@ -401,6 +404,10 @@ class Session:
 
     async def hand_over(self, followed: Followed, player: str) -> msg.ServerMessage:
         return await self.request(msg.HandOver(game_id=followed.game_id, player=player))
+
+    async def statistics(self, game_id: str) -> msg.ServerMessage:
+        """A finished game's statistics, worked out by the server from the stored game."""
+        return await self.request(msg.AskStatistics(game_id=game_id))
 
     # ---- following -------------------------------------------------------------------------------------------------
 

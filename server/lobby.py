@@ -19,6 +19,7 @@ from server.codec import map_from_dict
 from server.game_ids import unique_game
 from server.match import Match, Subscriber
 from server.refusal import Redirect, Refusal
+from server.replays import Replays
 from server.storage.base import SeatRecord, Storage, StorageError
 from server.storage.postgres import PostgresStorage
 from server.tasks import BackgroundTasks
@@ -86,6 +87,8 @@ class Lobby:
         """Connections told of every game created (`list_games` with `watch`)."""
         self._claims: dict[str, asyncio.Lock] = {}
         """One claim at a time per game, so that two requests for a game nobody holds take it over once."""
+        self.replays = Replays(storage)
+        """Finished games told again (statistics, replays), from the store."""
 
     async def restore(self) -> int:
         """Bring back every unfinished game the store holds, read in one pass, and the most recent finished ones (as

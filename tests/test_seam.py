@@ -107,11 +107,15 @@ def _python_files(*folders: str) -> list[Path]:
 
 def _named(path: Path) -> tuple[set[str], set[str]]:
     """The modules a file imports and the identifiers its code uses (names, attributes, imported names): what it
-    names, never what its comments or strings say."""
+    names, never what its comments or strings say, nor a class of its own that shares a rule set's class's name
+    (the statistics' Battle is no rule set's event)."""
     modules: set[str] = set()
     identifiers: set[str] = set()
+    own: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module is not None:
+        if isinstance(node, ast.ClassDef):
+            own.add(node.name)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
             modules.add(node.module)
             identifiers |= {alias.name for alias in node.names}
         elif isinstance(node, ast.Import):
@@ -120,7 +124,7 @@ def _named(path: Path) -> tuple[set[str], set[str]]:
             identifiers.add(node.id)
         elif isinstance(node, ast.Attribute):
             identifiers.add(node.attr)
-    return modules, identifiers
+    return modules, identifiers - own
 
 
 def _types_of(ruleset: AnyRuleSet) -> set[str]:

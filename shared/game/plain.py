@@ -14,7 +14,16 @@ from pydantic import ValidationError
 
 from shared.game import grammar
 from shared.game.grammar import ParseError
-from shared.game.presentation import ArgKind, Context, Fragments, OrderCommand, Palette, Presentation, line
+from shared.game.presentation import (
+    COUNT_WORD,
+    ArgKind,
+    Context,
+    Fragments,
+    OrderCommand,
+    Palette,
+    Presentation,
+    line,
+)
 from shared.maps.model import GameMap
 
 if TYPE_CHECKING:
@@ -73,7 +82,17 @@ class PlainPresentation(Presentation):
             return ParseError(f"{exc.errors()[0]['msg']}; {usage}")
 
     def describe(self, order: Any) -> str:
+        return self._said(self.ruleset.dump_order(order))
+
+    def describe_offer(self, order: Any, count_field: str | None) -> str:
+        """The count said as N in the order's fields (the order itself would not dump with a word for a number)."""
         data = self.ruleset.dump_order(order)
+        if count_field in data:
+            data[count_field] = COUNT_WORD
+        return self._said(data)
+
+    @staticmethod
+    def _said(data: dict[str, Any]) -> str:
         return " ".join([str(data["kind"]), *(str(value) for key, value in data.items() if key != "kind")])
 
     def events(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:

@@ -5,6 +5,7 @@ import { byId } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { Link } from "./link.js";
 import { LobbyScreen } from "./lobby.js";
+import { ReplayScreen } from "./replay.js";
 import { seatToken } from "./seats.js";
 
 const LINK_WORDS = {
@@ -24,6 +25,7 @@ class App {
     });
     this.lobby = new LobbyScreen(this);
     this.game = new GameScreen(this);
+    this.replay = new ReplayScreen(this);
     byId("home").addEventListener("click", (event) => { event.preventDefault(); this.showLobby(); });
     byId("password-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -62,6 +64,8 @@ class App {
     document.body.dataset.screen = name;
     byId("lobby").hidden = name !== "lobby";
     byId("game").hidden = name !== "game";
+    byId("replay").hidden = name !== "replay";
+    if (name !== "replay") this.replay.pause();
   }
 
   params() {
@@ -70,6 +74,10 @@ class App {
 
   async route() {
     const params = this.params();
+    if (params.get("replay")) {
+      await this.openReplay(params.get("replay"), params.get("sight"));
+      return;
+    }
     const gameId = params.get("game");
     const player = params.get("player");
     if (!gameId) {
@@ -85,6 +93,19 @@ class App {
     this.game.reset(null, null);
     this.screen("lobby");
     this.lobby.show(note);
+  }
+
+  /** A finished game told again (`sight`: a player's eyes, or null for everyone's), at an address of its own. */
+  showReplay(gameId, sight) {
+    const hash = `#replay=${encodeURIComponent(gameId)}` + (sight ? `&sight=${encodeURIComponent(sight)}` : "");
+    if (location.hash !== hash) history.pushState(null, "", hash);
+    this.openReplay(gameId, sight);
+  }
+
+  async openReplay(gameId, sight) {
+    this.game.reset(null, null);
+    this.screen("replay");
+    await this.replay.open(gameId, sight || null);
   }
 
   showGame(gameId, player) {

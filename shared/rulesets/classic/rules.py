@@ -18,8 +18,9 @@ from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal
 from shared.game.shares import even_shares
+from shared.game.statistics import TurnFacts
 from shared.maps.model import GameMap
-from shared.rulesets.classic import checker, geography
+from shared.rulesets.classic import checker, geography, statistics
 from shared.rulesets.classic.board import ClassicBoard, Phase
 from shared.rulesets.classic.bots import STRATEGIES
 from shared.rulesets.classic.cards import MUST_TRADE_AT, best_set, make_deck, sets_in
@@ -144,6 +145,12 @@ class ClassicRuleSet(TurnByTurnRuleSet):
         return []
 
     # ---- telling -------------------------------------------------------------------------------------------------
+
+    def holdings(self, game: ClassicGame) -> Mapping[str, tuple[str | None, int]]:
+        return statistics.holdings(game)
+
+    def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
+        return statistics.turn_facts(events)
 
     def view(self, game: ClassicGame, viewer: str | None) -> ClassicView:
         return view(game, viewer)

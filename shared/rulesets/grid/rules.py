@@ -17,8 +17,9 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal
+from shared.game.statistics import TurnFacts
 from shared.maps.model import GameMap
-from shared.rulesets.grid import checker
+from shared.rulesets.grid import checker, statistics
 from shared.rulesets.grid.board import GridBoard, Phase
 from shared.rulesets.grid.bots import STRATEGIES
 from shared.rulesets.grid.cells import make_grid
@@ -110,6 +111,12 @@ class GridRuleSet(TurnByTurnRuleSet):
         if board.phase is Phase.ATTACK:
             return [End()]
         return []
+
+    def holdings(self, game: GridGame) -> Mapping[str, tuple[str | None, int]]:
+        return statistics.holdings(game)
+
+    def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
+        return statistics.turn_facts(events)
 
     def view(self, game: GridGame, viewer: str | None) -> GridView:
         return view(game, viewer)

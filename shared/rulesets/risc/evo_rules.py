@@ -470,6 +470,11 @@ class Evolution3(Evolution2):
     def follow_view(self, game: EvoGame, followed: str) -> EvoView:
         return evo_view(game, None, self.fogged, following=followed)
 
+    def replay_view(self, game: EvoGame, sight: str | None) -> EvoView:
+        """E12: once the game is over everybody sees everything, so a replay seen by nobody's eyes in particular
+        shows every turn's board whole."""
+        return evo_view(game, sight, self.fogged, unveiled=sight is None)
+
     def legal_on(self, game: EvoGame, player: str, tally: EvoTally, source: str, floor: Levels) -> list[Legal[Any]]:
         """E13, E14: spies trained on the territory, and a cloak over it."""
         legal: list[Legal[Any]] = []

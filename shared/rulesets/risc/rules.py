@@ -21,9 +21,10 @@ from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, RuleSet, Status, Told
 from shared.game.shares import even_shares
+from shared.game.statistics import TurnFacts
 from shared.maps.groups import neutral_territories, starting_groups
 from shared.maps.model import GameMap
-from shared.rulesets.risc import checker
+from shared.rulesets.risc import checker, statistics
 from shared.rulesets.risc.board import Phase, RiscBoard
 from shared.rulesets.risc.bots import STRATEGIES
 from shared.rulesets.risc.checker import Code, Tally
@@ -276,6 +277,12 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
                             eliminated=eliminated, winner=winner), events
 
     # ---- telling -------------------------------------------------------------------------------------------------
+
+    def holdings(self, game: RiscGame) -> Mapping[str, tuple[str | None, int]]:
+        return statistics.holdings(game)
+
+    def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
+        return statistics.turn_facts(events)
 
     def resign(self, game: RiscGame, player: str, rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
         """A player gives up: their territories turn neutral with their units (R7; in the evolutions with their
