@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +106,7 @@ def _python_files(*folders: str) -> list[Path]:
     return sorted(path for folder in folders for path in (ROOT / folder).rglob("*.py"))
 
 
+@functools.cache
 def _named(path: Path) -> tuple[set[str], set[str]]:
     """The modules a file imports and the identifiers its code uses (names, attributes, imported names): what it
     names, never what its comments or strings say, nor a class of its own that shares a rule set's class's name
