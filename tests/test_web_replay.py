@@ -103,6 +103,10 @@ async def test_a_finished_game_of_each_rule_set_is_replayed_turn_by_turn(browser
             told = await page.eval_on_selector_all("#replay-events li[data-kind]",
                                                    "els => els.map(e => e.dataset.kind)")
             assert told == [event["kind"] for event in frame["events"]]
+            # each in the server's words (the page asked for them: it holds no rule set's)
+            said = await page.eval_on_selector_all("#replay-events li[data-kind]", "els => els.map(e => e.textContent)")
+            assert frame["texts"] is not None and len(frame["texts"]) == len(said)
+            assert all(shown.startswith(words) for shown, words in zip(said, frame["texts"], strict=True)), said
             rolls = [e for e in frame["events"] if e["kind"] in ("dice_rolled", "battle") and "attack" in e]
             if rolls:  # the turn's last roll, on the board and under it
                 shown = await page.get_attribute("#replay-roll", "data-attack")
