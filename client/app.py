@@ -41,6 +41,9 @@ from shared.rulesets import RULESETS
 
 _NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
 
+ORDERS_SAID = 6
+"""How many orders one command's answer names before it counts the rest."""
+
 
 def fit(parts: list[tuple[str, int]], width: int) -> str:
     """The parts joined by " | ", leaving out the least important (the highest number, the last of equals) until
@@ -590,7 +593,10 @@ class ClientApp:
         finally:
             if accepted and t.followed.game is not None and t.followed.game.simultaneous:
                 # One line for a command, however many orders it gave (`place 60 *` gives one per territory).
-                shown = "; ".join(presentation.describe(o) if presentation else str(o) for _, o in accepted)
+                said = [presentation.describe(o) if presentation else str(o) for _, o in accepted]
+                if len(said) > ORDERS_SAID:  # `place 600 *` on a big map: sixty orders, a screenful
+                    said = [*said[:ORDERS_SAID - 1], f"and {len(said) - ORDERS_SAID + 1} more (orders lists them)"]
+                shown = "; ".join(said)
                 first, last = accepted[0][0], accepted[-1][0]
                 note = f"Order {first}: {shown}." if first == last else f"Orders {first}-{last}: {shown}."
                 extra = presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map) \

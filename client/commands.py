@@ -72,7 +72,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("done", ("d", "commit"), "done", "done", "commit: your orders are final for this turn", (), True,
          TURN_BY_TURN.format(what="there is nothing to commit")),
     Spec("board", ("b",), "board [NAME]", "board Oz", "show the board, or one territory (with its neighbours), "
-         "player or continent", (Arg.FOCUS,), True),
+         "player or continent, or your front (board front: yours next to others')", (Arg.FOCUS,), True),
     Spec("map", (), "map", "map", "draw the map from its coordinates: who holds what, where", (), True),
     Spec("report", ("r",), "report", "report", "the last turn's report again (in a game played turn by turn: "
          "everything since your previous turn began)", (), True),

@@ -101,7 +101,7 @@ class Tracker:
         out: Fragments = []
         if update.snapshot and f.seq > 0 and self._stage is not None:
             out.append(("class:muted", f"(Caught up with game {f.game_id}.)\n"))
-        out += render.entries(entries, presentation, palette, f.player)
+        out += render.entries(entries, presentation, palette, f.player, brief=True)
         own_events = [e for e in entries if not isinstance(e, BaseModel | dict)]
         if own_events:
             self.last_report = own_events
@@ -127,7 +127,10 @@ class Tracker:
                 if len(self._starts) > 2:  # what came before the viewer's previous turn is of no more use
                     first = self._starts[-2]
                     self._told, self._starts = self._told[first:], [n - first for n in self._starts[-2:]]
-            if update.snapshot or before is None or game.simultaneous or self._concerns_viewer(before, stage):
+            if game.simultaneous and not update.snapshot and before is not None and before[1] == stage[1]:
+                if (before[0], before[3]) != (stage[0], stage[3]):  # a new turn or phase, not a commit
+                    out += self._new_stage(brief=True)
+            elif update.snapshot or before is None or game.simultaneous or self._concerns_viewer(before, stage):
                 out += self._new_stage()
             elif before[2] and not f.awaited and f.player is not None and not f.lost:
                 out.append(("class:muted", f"Waiting for {', '.join(f.waiting_for()) or 'nobody'} to play.\n"))
@@ -248,14 +251,16 @@ class Tracker:
             return f.awaited
         return bool(before[3] != now[3])
 
-    def _new_stage(self) -> Fragments:
-        """A new turn or phase, or the end: the board, and what the player can do now."""
+    def _new_stage(self, brief: bool = False) -> Fragments:
+        """A new turn or phase, or the end: the board (`brief`: a new turn of a game whose players give their orders
+        together, which shows where the player stands rather than the board), and what the player can do now."""
         f = self.followed
         presentation = self.presentation
         assert presentation is not None and f.game_map is not None
         if f.finished:
             return self.game_over()
-        out: Fragments = list(presentation.stage_board(f.view, f.game_map, self.palette(), f.player, f.orders))
+        out: Fragments = list(presentation.standing(f.view, f.game_map, self.palette(), f.player) if brief
+                              else presentation.stage_board(f.view, f.game_map, self.palette(), f.player, f.orders))
         if f.player is not None and not f.lost:
             out += presentation.hint(f.view, f.game_map, f.player, f.awaited)
             if not f.awaited and f.game is not None and not f.game.simultaneous:
