@@ -26,6 +26,7 @@ from client import commands as cmd
 from client import render
 from client.completion import CommandCompleter
 from client.connection import Backoff, ConnectionFailed, ConnectionLost, LinkState
+from client.help import help_text
 from client.render import Fragments
 from client.routing import Router
 from client.session import Followed, Session
@@ -308,7 +309,7 @@ class ClientApp:
             case cmd.Help("create", detail):
                 await self._help_create(detail, setting)
             case cmd.Help(topic):
-                self.show(cmd.help_text(topic, setting))
+                self.show(help_text(topic, setting))
             case cmd.Quit():
                 self._do_quit()
             case cmd.Games():
@@ -387,7 +388,7 @@ class ClientApp:
     async def _help_create(self, only: str | None, setting: cmd.Setting) -> None:
         """`help create`: the command, then the games the server plays and their options as the server describes
         them (`help create NAME`: one game's)."""
-        text = cmd.help_text("create", setting)
+        text = help_text("create", setting)
         reply = await self._call(self.session.request(msg.ListRuleSets()))
         if not isinstance(reply, msg.RuleSets):
             self.show(text)

@@ -72,7 +72,7 @@ async def test_the_grid_game_s_help_speaks_of_cells_and_d_is_done_as_in_every_ga
     async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
         await alice.type("create rules=grid 3 bots=2")
         await alice.expect("Deploy one troop: deploy ROW,COL")
-        shown = await alice.type("help")
+        shown = await alice.type("help orders")
         assert "Orders in this game (cells as ROW,COL: 2,3 or 2 3, rows and columns 0 to 4; Tab completes):" in shown
         assert "prefix" not in shown and "territory names" not in shown
         assert "deploy ROW,COL [dep]" in shown

@@ -1,5 +1,6 @@
 """Game night II at 80x24, through a real pty: a turn on a 180-territory map (bigeurope, a real Domination map read
-in place) fits the screen with what concerns the player, and the board comes on request."""
+in place) fits the screen with what concerns the player, the board comes on request, and `help` is an index that
+fits a screen with a topic each for orders, chat, the lobby..."""
 
 from __future__ import annotations
 
@@ -76,5 +77,42 @@ def test_a_turn_on_a_big_map_fits_the_screen_with_what_concerns_the_player_and_t
         front = ann.expect(" |") + ann.expect("Ann@")
         count = re.search(r"(\d+) of them next to others'", flat)
         assert count is not None and len(board_rows(front)) == int(count.group(1))
+        ann.type("quit")
+        assert ann.wait() == 0
+
+
+def test_help_is_an_index_that_fits_a_screen_and_each_topic_lists_its_commands(tmp_path: Path) -> None:
+    home = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    with terminals() as opened:
+        ann = Terminal(["play", "--name", "Ann", "--map", "twin-keeps", "--bots", "1"], home, columns=COLUMNS,
+                       rows=ROWS)
+        opened.append(ann)
+        ann.expect("Place your")
+        ann.expect("Ann@")
+
+        def asked(line: str, first: str) -> str:
+            """What the line prints, from its first line (`first`, what it starts with) to the next prompt."""
+            ann.type(line)
+            ann.expect(first)
+            return first + ann.expect("Ann@")
+
+        index = asked("help", "Help on (help TOPIC):")
+        assert len(lines(index)) < ROWS - 2, index
+        assert "  orders   this game's orders: place, move, attack, orders, withdraw, done" in index
+        for topic in ("game", "chat", "lobby", "seats", "typing", "all"):
+            assert f"  {topic} " in index
+        orders = asked("help orders", "Orders in this game (territory names")
+        assert "  place N TERRITORY... [p]" in orders and "  done [d, commit]" in orders
+        assert "say TEXT" not in orders
+        chat = asked("help chat", "In the lobby say speaks")
+        assert "  say TEXT" in chat and "  tell PLAYER TEXT" in chat and "  place" not in chat
+        assert "e.g. tell bot-strategist-1 shall we?" in chat.replace("\n    ", " "), "a player of this game"
+        lobby = asked("help lobby", "Commands (short forms in brackets):")
+        assert all(f"  {word}" in lobby for word in ("games [ls]", "create [MAP]", "join GAME", "watch GAME"))
+        assert "  resign" not in lobby
+        everything = asked("help all", "Orders in this game")
+        assert len(lines(everything)) > 2 * ROWS and "  resign" in everything and "  say TEXT" in everything
+        one = asked("help move", "move N FROM TO (short: m)")
+        assert "e.g. move 5 " in one.replace("\n    ", " ")
         ann.type("quit")
         assert ann.wait() == 0
