@@ -489,7 +489,10 @@ class ClientApp:
         whose = f" through {reply.follow}'s eyes" if reply.follow else ""
         self.show(f"Watching game {reply.game_id}{whose}. (leave stops watching)", "class:ok")
         followed = self.session.followed[reply.game_id]
+        fresh = self.tracker is None or self.tracker.followed is not followed
         self._put_on_screen(followed)
+        if fresh and self.tracker is not None:
+            self.tracker.catching_up = True  # the log from the game's start comes: summed up, not printed whole
         ruleset = followed.ruleset
         note = ruleset.presentation.spectator_note(followed.view) if ruleset is not None and not reply.follow \
             and followed.view is not None else ""
@@ -661,6 +664,15 @@ class ClientApp:
         f = t.followed
         if isinstance(command, cmd.History):
             self.show(render.history_table(t.history, f.players(), t.palette()))
+        elif isinstance(command, cmd.Report) and command.turn is not None:
+            told = t.turn_report(command.turn)
+            if not told or t.presentation is None:
+                known = sorted(n for n in t.turns if n > 0)
+                span = f" (this client has turns {known[0]} to {known[-1]})" if known else ""
+                self.show(f"Nothing was told of turn {command.turn}{span}.", "class:muted")
+            else:
+                self.show(f"Turn {command.turn}:", "class:title")
+                self.show(t.presentation.events(told, t.palette(), f.player))
         elif isinstance(command, cmd.Report):
             heading, told = t.report()
             if not told or t.presentation is None:

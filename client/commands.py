@@ -75,8 +75,9 @@ SPECS: tuple[Spec, ...] = (
     Spec("board", ("b",), "board [NAME]", "board Oz", "show the board, or one territory (with its neighbours), "
          "player or continent, or your front (board front: yours next to others')", (Arg.FOCUS,), True),
     Spec("map", (), "map", "map", "draw the map from its coordinates: who holds what, where", (), True),
-    Spec("report", ("r",), "report", "report", "the last turn's report again (in a game played turn by turn: "
-         "everything since your previous turn began)", (), True),
+    Spec("report", ("r",), "report [TURN]", "report", "the last turn's report again, in full (in a game played "
+         "turn by turn: everything since your previous turn began); report TURN: that turn's, from the game's start "
+         "for a watcher who came late", (Arg.NUMBER,), True),
     Spec("summary", ("s",), "summary", "summary", "what each player holds, the turn, who is awaited", (), True),
     Spec("history", (), "history", "history", "each player's territories and units, turn by turn", (), True),
     Spec("handover", (), "handover PLAYER", "handover Bob", "vote to let the computer play for a player who has "
@@ -189,7 +190,8 @@ class MapPicture:
 
 @dataclass(frozen=True)
 class Report:
-    pass
+    turn: int | None = None
+    """A turn to tell again; None: the last."""
 
 
 @dataclass(frozen=True)
@@ -581,6 +583,11 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
             return Say(rest[0])
         player = grammar.name(rest[0], setting.players, "player")
         return player if isinstance(player, ParseError) else Say(rest[1], player)
+    if spec.name == "report" and args:
+        if len(args) > 1:
+            return ParseError(_usage(spec, setting))
+        turn = grammar.count(args[0], "the turn", _usage(spec, setting))
+        return turn if isinstance(turn, ParseError) else Report(turn)
     if spec.name == "handover":
         if len(args) != 1:
             return ParseError(f"handover needs the player to hand over; {_usage(spec, setting)}")

@@ -18,7 +18,14 @@ from client.render import Fragments
 from client.session import Followed
 from shared.game.presentation import Context, Palette, Presentation
 from shared.protocol.lobby import GameStatus
-from shared.protocol.log import RematchDeclined
+from shared.protocol.log import (
+    OrdersRevealed,
+    PlayerCommitted,
+    PlayerResigned,
+    RematchDeclined,
+    Standings,
+    TimeRanOut,
+)
 from shared.protocol.messages import Update
 
 
@@ -40,6 +47,14 @@ class Tracker:
     when whose turn it is looks the same (the others played between two updates)."""
     _starts: list[int] = field(default_factory=list)
     """Where in `_told` each turn of the viewer (a spectator: each round) began, the last two."""
+    turns: dict[int, list[Any]] = field(default_factory=dict)
+    """The game's events by the turn they were told in (`report TURN`), from the first this client was sent: from
+    the game's start for a watcher, within the log the server keeps."""
+    _telling: int = 0
+    """The turn whose events the log tells now: the last turn a commit, a time limit or revealed orders named."""
+    catching_up: bool = False
+    """Set for a watcher who starts to follow a game: its first update brings the log from the game's start, which is
+    summed up in a line rather than printed whole."""
 
     # ---- what the client knows ------------------------------------------------------------------------------------
 
@@ -101,7 +116,12 @@ class Tracker:
         out: Fragments = []
         if update.snapshot and f.seq > 0 and self._stage is not None:
             out.append(("class:muted", f"(Caught up with game {f.game_id}.)\n"))
-        out += render.entries(entries, presentation, palette, f.player, brief=True)
+        self._take_turns(entries)
+        if self.catching_up and f.started and not update.snapshot and entries:
+            out += self._caught_up()
+        else:
+            out += render.entries(entries, presentation, palette, f.player, brief=True)
+        self.catching_up = False
         own_events = [e for e in entries if not isinstance(e, BaseModel | dict)]
         if own_events:
             self.last_report = own_events
@@ -140,6 +160,32 @@ class Tracker:
                 out.append(("class:hint", "You may keep watching the game to its end, or type leave to go back to "
                                           "the lobby.\n"))
         return FormattedText(out)
+
+    def _take_turns(self, entries: list[Any]) -> None:
+        """Each turn's standings as the log tells them (where the rules let everyone know them), and each turn's
+        events kept for `report TURN`."""
+        for entry in entries:
+            if isinstance(entry, Standings):
+                self.history["end" if entry.final else str(entry.turn)] = dict(entry.players)
+            elif isinstance(entry, PlayerCommitted | TimeRanOut | OrdersRevealed | PlayerResigned):
+                self._telling = entry.turn
+            elif not isinstance(entry, BaseModel | dict):
+                self.turns.setdefault(self._telling, []).append(entry)
+
+    def _caught_up(self) -> Fragments:
+        """What a watcher who came late is told instead of the whole log: how much of the game is there to read."""
+        told = sorted(t for t in self.turns if t > 0)
+        f = self.followed
+        if not told:
+            return [("class:muted", f"(Game {f.game_id} is at turn {f.turn}.)\n")]
+        span = f"turn {told[0]}" if len(told) == 1 else f"turns {told[0]} to {told[-1]}"
+        standings = " history: each player's territories and units turn by turn;" if self.history else ""
+        return [("class:hint", f"Game {f.game_id} is at turn {f.turn}; what happened before you came is kept, "
+                               f"{span}:{standings} report TURN: a turn in full.\n")]
+
+    def turn_report(self, turn: int) -> list[Any]:
+        """The events told in one turn, as `report TURN` shows them."""
+        return self.turns.get(turn, [])
 
     def on_screen_again(self) -> FormattedText:
         """A game put back on screen (one name plays several): where it stands, and what the player can do now."""

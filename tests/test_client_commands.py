@@ -243,7 +243,8 @@ def test_no_two_commands_share_a_name_or_a_short_form(label: str, setting: Setti
                          ids=[label for label, _ in every_game() if label.startswith("risc")])
 def test_r_is_report_in_every_evolution(label: str, setting: Setting) -> None:
     assert parse("r", setting) == Report(), label
-    assert "report [r]" in help_text("all", setting)
+    assert parse("r 3", setting) == Report(3), "report TURN: that turn in full"
+    assert "report [TURN] [r]" in help_text("all", setting)
     assert "research [r]" not in help_text("all", setting)
 
 
