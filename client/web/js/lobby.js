@@ -1,7 +1,8 @@
-// The lobby: the server's games a page at a time (join, watch, or return to a seat kept in this browser), and a
-// new game's form: the rules with their options, a map of the server's or a file, players, computer players and a
-// time limit.
+// The lobby: the server's games a page at a time (join, watch, or return to a seat kept in this browser), the
+// lobby's chat, and a new game's form: the rules with their options, a map of the server's or a file, players,
+// computer players and a time limit.
 
+import { ChatPanel } from "./chat.js";
 import { byId, h, put } from "./dom.js";
 import { optionsForm } from "./schema-form.js";
 import { lastName, saveName, savedSeats } from "./seats.js";
@@ -35,6 +36,22 @@ export class LobbyScreen {
     byId("older").addEventListener("click", () => { this.offset += PAGE; this.refresh(); });
     byId("ruleset").addEventListener("change", () => this.chooseRuleset());
     byId("create").addEventListener("submit", (event) => { event.preventDefault(); this.create(); });
+    this.chat = new ChatPanel(byId("lobby-chat"), (text) => {
+      const name = this.name();
+      if (!name) return Promise.resolve({ type: "error", message: "Write your name first: it is how the others will "
+        + "know you." });
+      return this.link.request({ type: "chat", game_id: null, text, name });
+    });
+  }
+
+  /** The lobby goes off screen: the page stops watching it (its chat, the games created). */
+  hide() {
+    this.link.request({ type: "list_games", offset: 0, limit: 1, watch: false }).catch(() => {});
+  }
+
+  /** A word said in the lobby (to whoever has it on screen). */
+  heard(said) {
+    this.chat.add(said.player, said.text, { "data-from": said.player });
   }
 
   note(text) {
@@ -87,7 +104,8 @@ export class LobbyScreen {
   }
 
   async refresh() {
-    const reply = await this.link.request({ type: "list_games", offset: this.offset, limit: PAGE });
+    // watching the lobby: told of new games, and hearing its chat even while games go on off screen
+    const reply = await this.link.request({ type: "list_games", offset: this.offset, limit: PAGE, watch: true });
     if (reply.type !== "games") {
       this.note(reply.message);
       return;
