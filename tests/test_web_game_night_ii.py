@@ -4,17 +4,14 @@ games at once, switching between them."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from tests.web_support import (
     browser_or_skip,
     create_in_lobby,
-    launched,
     page_url,
     place_everything,
     watched_pages,
@@ -23,12 +20,6 @@ from tests.web_support import (
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Any]:
-    async with launched() as found:
-        yield found
 
 
 async def say(page: Any, panel: str, text: str, to: str | None = None) -> None:

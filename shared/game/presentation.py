@@ -42,6 +42,16 @@ def line(*parts: Fragment) -> Fragments:
     return [*parts, ("", "\n")]
 
 
+def joined(parts: Sequence[Fragments], sep: str = ", ") -> Fragments:
+    """Pieces of styled text one after the other, `sep` between them."""
+    out: Fragments = []
+    for number, part in enumerate(parts):
+        if number:
+            out.append(("", sep))
+        out += part
+    return out
+
+
 def runs(events: Sequence[Any], together: Callable[[Any, Any], bool]) -> list[list[Any]]:
     """Events in order, consecutive ones grouped while `together(the run's first, the next)` holds: so that, say, a
     player's placements read as one line."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shared.game.presentation import Fragments, Palette, plural, units
+from shared.game.presentation import Fragments, Palette, joined, plural, units
 
 
 @dataclass(frozen=True)
@@ -45,15 +45,6 @@ class Move:
     target: str
 
 
-def _joined(parts: Sequence[Fragments], sep: str = "; ") -> Fragments:
-    out: Fragments = []
-    for number, part in enumerate(parts):
-        if number:
-            out.append(("", sep))
-        out += part
-    return out
-
-
 def _by_side(fights: Sequence[Fight], side: str, palette: Palette, attacker: bool) -> Fragments:
     """Fights grouped by the other side, named once (`to Bob: s4 (19 from s3 against 10, 1 left), e10 (...); to
     Cy: ...`): `side` says how the other side is introduced ("to", "against", "from"), `attacker` whether it is
@@ -65,8 +56,8 @@ def _by_side(fights: Sequence[Fight], side: str, palette: Palette, attacker: boo
     for whom in dict.fromkeys(other(f) for f in fights):
         theirs = [f for f in fights if other(f) == whom]
         groups.append([("", f"{side} "), *palette.name(whom), ("", ": "),
-                       *_joined([[("", f"{f.territory} ({f.forces()})")] for f in theirs], ", ")])
-    return _joined(groups)
+                       *joined([[("", f"{f.territory} ({f.forces()})")] for f in theirs])])
+    return joined(groups, "; ")
 
 
 def brief(fights: Sequence[Fight], moves: Sequence[Move], palette: Palette, you: str | None) -> Fragments:
@@ -112,7 +103,7 @@ def elsewhere(fights: Sequence[Fight], moves: Sequence[Move], palette: Palette, 
         if len(losers) == 1:
             whom: Fragments = [("", " from "), *palette.name(losers[0])]
         else:  # palette.name(None) is "neutral"
-            whom = [("", " ("), *_joined([[("", f"{sum(1 for f in taken if f.defender == loser)} from "),
+            whom = [("", " ("), *joined([[("", f"{sum(1 for f in taken if f.defender == loser)} from "),
                                            *palette.name(loser)] for loser in losers], ", "), ("", ")")]
         parts.append([*palette.name(attacker), ("", f" took {len(taken)}"), *whom])
     failed = sum(1 for f in fights if not f.taken)
@@ -120,5 +111,5 @@ def elsewhere(fights: Sequence[Fight], moves: Sequence[Move], palette: Palette, 
         parts.append([("", f"{plural(failed, 'attack')} failed")])
     if moves:
         parts.append([("", f"{plural(len(moves), 'move')}, {units(sum(m.units for m in moves))} in all")])
-    return [("class:title", f"{heading}: "), *_joined(parts), ("class:muted", " (report tells every one)"),
+    return [("class:title", f"{heading}: "), *joined(parts, "; "), ("class:muted", " (report tells every one)"),
             ("", ".\n")]

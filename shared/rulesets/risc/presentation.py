@@ -21,6 +21,7 @@ from shared.game.presentation import (
     Palette,
     Presentation,
     front_of,
+    joined,
     line,
     plural,
     runs,
@@ -106,20 +107,20 @@ def report(happened: Sequence[Combat | UnitsMoved], palette: Palette, you: str) 
     held = [c for c in mine if c.defender == you and not c.attacker_won]
     parts: list[Fragments] = []
     if took:
-        parts.append([("", "you took "), *_joined([[("", f"{c.territory} ("), *palette.name(c.defender), ("", ")")]
+        parts.append([("", "you took "), *joined([[("", f"{c.territory} ("), *palette.name(c.defender), ("", ")")]
                                                     for c in took])])
     if lost:
         parts.append([("class:error", "you lost "),
-                      *_joined([[("", f"{c.territory} to "), *palette.name(c.attacker)] for c in lost])])
+                      *joined([[("", f"{c.territory} to "), *palette.name(c.attacker)] for c in lost])])
     if held:
         parts.append([("", "you held "),
-                      *_joined([[("", f"{c.territory} against "), *palette.name(c.attacker)] for c in held])])
+                      *joined([[("", f"{c.territory} against "), *palette.name(c.attacker)] for c in held])])
     if failed:
         parts.append([("", "your attack failed at " if len(failed) == 1 else "your attacks failed at "),
-                      *_joined([[("", c.territory)] for c in failed])])
+                      *joined([[("", c.territory)] for c in failed])])
     out: Fragments = []
     if parts:
-        out += [("class:title", "This turn "), *_joined(parts, "; "), ("", ".\n")]
+        out += [("class:title", "This turn "), *joined(parts, "; "), ("", ".\n")]
     for combat in mine:
         out += [("", "  "), *combat_line(combat, palette), ("", "\n")]
     own_moves = [e for e in happened if isinstance(e, UnitsMoved) and e.player == you]
@@ -133,11 +134,11 @@ def report(happened: Sequence[Combat | UnitsMoved], palette: Palette, you: str) 
             verb = f" took {c.territory} from " if c.attacker_won else f" failed to take {c.territory} from "
             said.append([*palette.name(c.attacker), ("", verb), *palette.name(c.defender),
                          ("", f" ({c.attacking_units} against {c.defending_units})")])
-        out += [("class:title", "Elsewhere: "), *_joined(said, "; "), ("", ".\n")]
+        out += [("class:title", "Elsewhere: "), *joined(said, "; "), ("", ".\n")]
     moved = [e for e in happened if isinstance(e, UnitsMoved) and e.player != you]
     if moved:
         out += [("class:title", "Others moved: "),
-                *_joined([[*palette.name(m.player), ("", f" {m.units} from {m.source} to {m.target}")]
+                *joined([[*palette.name(m.player), ("", f" {m.units} from {m.source} to {m.target}")]
                           for m in moved], "; "), ("", ".\n")]
     return out
 
@@ -201,15 +202,6 @@ def upgrades(upgraded: Sequence[UnitsUpgraded], palette: Palette, you: str | Non
             parts += [("", ", " if number else ""), *palette.name(player),
                       ("", f" {units(sum(u.units for u in others if u.player == player))}")]
         out += line(*parts, ("", "."))
-    return out
-
-
-def _joined(parts: Sequence[Fragments], sep: str = ", ") -> Fragments:
-    out: Fragments = []
-    for number, part in enumerate(parts):
-        if number:
-            out.append(("", sep))
-        out += part
     return out
 
 
