@@ -1,4 +1,5 @@
-"""Map reading benchmark: read + validate a map of 180 and of 5,000 territories in each format RISC reads.
+"""Map reading benchmark: read + validate a map of 180 and of 5,000 territories in each format RISC reads, and lay out
+bigeurope without its coordinates.
 
 Run by hand: `python bench/maps.py`. Times check_map_file (read the file, decode, parse, build the model,
 validate) on bigeurope.map (180 territories, from ../shared/maps) written in Domination, Conquest and native
@@ -16,11 +17,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from shared.maps import Continent, GameMap, Territory, build_map, check_map_file, load_map
+from shared.maps.layout import layout
 from shared.maps.native import write_native
 
 BIGEUROPE = Path(__file__).resolve().parents[2] / "shared" / "maps" / "domination" / "bigeurope.map"
@@ -135,6 +138,10 @@ def main() -> None:
         print(f"{fmt:<12}{times['bigeurope']:>10.2f}{times['gen180']:>10.2f}{times['gen5000']:>10.2f}"
               f"{times['gen5000'] / times['bigeurope']:>9.1f}x{times['gen5000'] / times['gen180']:>9.1f}x   {verdict}")
     print(f"gen5000 with 10 one-way borders (Domination; adds the reachability check): {one_way_ms:.2f} ms")
+    unplaced = replace(maps["bigeurope"], territories=tuple(replace(t, x=None, y=None)
+                                                            for t in maps["bigeurope"].territories))
+    print(f"bigeurope laid out without its coordinates (shared/maps/layout.py): "
+          f"{median_ms(lambda: layout(unplaced), 3):.0f} ms (median of 3)")
     print("Domination, per territory, by size (with / without the garbage collector running):")
     for size, per_territory, without_gc in growth:
         print(f"  {size:>6} territories: {per_territory:6.2f} us  / {without_gc:6.2f} us")

@@ -37,7 +37,7 @@ from shared.game.presentation import Context, wrap
 from shared.protocol import messages as msg
 from shared.protocol import wording
 from shared.protocol.codes import ErrorCode
-from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, PlayerName
+from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, GameSummary, PlayerName
 from shared.rulesets import RULESETS
 
 _NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
@@ -95,14 +95,17 @@ class ClientApp:
         """A game being joined, watched or resumed: its first updates put it on screen."""
         self._holding = 0
         self._held: list[tuple[Followed, list[Any], msg.Update]] = []
+        """Updates that came while a command was being answered: shown after its answer, so that nothing printed
+        is older than what it follows (the answer to a commit before the turn it resolved)."""
         self._seen: dict[str, int] = {}
+        """The last log entry remembered in the seat store, by game."""
         self._trackers: dict[str, Tracker] = {}
         """The screen of each game played here, kept while it is off screen."""
         self._elsewhere: dict[str, tuple[Any, ...]] = {}
         """What was last said of each game played off screen (its status, turn, whether it waits for the player)."""
-        """The last log entry remembered in the seat store, by game."""
-        """Updates that came while a command was being answered: shown after its answer, so that nothing printed
-        is older than what it follows (the answer to a commit before the turn it resolved)."""
+        self._ended: set[str] = set()
+        """Games whose end was told with their statistics."""
+        self._background: set[asyncio.Task[None]] = set()
 
     @property
     def connection(self) -> Router:
@@ -663,7 +666,8 @@ class ClientApp:
             return
         f = t.followed
         if isinstance(command, cmd.History):
-            self.show(render.history_table(t.history, f.players(), t.palette()))
+            self.show(render.statistics_table(t.statistics, t.palette()) if t.statistics is not None
+                      else render.history_table(t.history, f.players(), t.palette()))
         elif isinstance(command, cmd.Report) and command.turn is not None:
             told = t.turn_report(command.turn)
             if not told or t.presentation is None:
@@ -790,8 +794,21 @@ class ClientApp:
         if t is not None and t.followed is followed:
             self.show(t.apply(entries, update))
             self._remember_seen(followed)
+            if t.finished and t.game_id not in self._ended:
+                self._ended.add(t.game_id)
+                task = asyncio.get_running_loop().create_task(self._tell_the_end(t))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
         elif followed.player is not None:
             self._note_elsewhere(followed)
+
+    async def _tell_the_end(self, t: Tracker) -> None:
+        """Once a game is over: its statistics, asked of the server, then what a player may do now."""
+        try:
+            reply = await self.session.statistics(t.game_id)
+        except ConnectionLost:
+            reply = None
+        self.show(t.the_end(reply.statistics if isinstance(reply, msg.Statistics) else None))
 
     def _note_elsewhere(self, followed: Followed) -> None:
         """A game this client plays but does not show: one line when it comes to wait for the player, and when it
@@ -824,6 +841,10 @@ class ClientApp:
         if error.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) and self.tracker is not None \
                 and self.tracker.game_id == error.game_id:
             self.tracker = None
+
+    def on_listed(self, game: GameSummary) -> None:
+        if self.tracker is None:  # in the lobby: a new game to join
+            self.show(f"New game: {render.game_line(game)}", "class:hint")
 
     def on_seated(self, followed: Followed, previous: Followed | None) -> None:
         self.show(f"The rematch begins: game {followed.game_id}, you play as {followed.player}.", "class:win")

@@ -23,6 +23,7 @@ from client.tokens import SeatStore
 from shared.bots.tournament import make_strategy
 from shared.game.strategy import Strategy
 from shared.protocol import messages as msg
+from shared.protocol.lobby import GameSummary
 
 logger = logging.getLogger("risc.bot")
 
@@ -70,6 +71,9 @@ class NetworkBot:
         return None
 
     def on_resumed(self, followed: Followed) -> None:
+        return None
+
+    def on_listed(self, game: GameSummary) -> None:
         return None
 
     def on_shutdown(self, message: str) -> None:

@@ -181,6 +181,10 @@ class Connection:
             raise ConnectionLost("the server did not answer in time") from exc
         finally:
             self._pending.pop(ref, None)
+            if future.done() and not future.cancelled():
+                future.exception()  # failed by a drop while the request was still being sent: its error is raised
+            else:
+                future.cancel()
 
     async def wait_connected(self) -> None:
         await self._connected.wait()

@@ -33,6 +33,7 @@ from shared.protocol.log import (
     SeatTakenBack,
     TimeRanOut,
 )
+from shared.protocol.statistics import GameStatistics
 
 __all__ = ["Fragments", "Palette", "units"]
 
@@ -169,19 +170,23 @@ def games_table(games: Sequence[GameSummary]) -> FormattedText:
     if not games:
         return FormattedText([("class:muted", "No games yet: create one, e.g. create seed 3\n")])
     out: Fragments = [("class:title", "Games:"), ("", "\n")]
-    for game in games:
-        seated = ", ".join(s.name for s in game.seats) or "nobody yet"
-        if game.status is GameStatus.LOBBY:
-            state = f"{game.free} of {game.settings.players} seats free"
-        elif game.status is GameStatus.FINISHED:
-            state = f"finished, {game.winner} won" if game.winner else "finished, a draw" if game.draw else "finished"
-        else:
-            state = f"{game.phase}, turn {game.turn}"
-        extras = settings_notes(game)
-        extra = f" [{'; '.join(extras)}]" if extras else ""
-        out.append(("", f"  {game.game_id:<12} {game.ruleset_title or game.settings.ruleset} on {game.map_name} "
-                        f"({game.territories} territories){extra}: {state}; players: {seated}\n"))
+    out += [("", f"  {game_line(game)}\n") for game in games]
     return FormattedText(out)
+
+
+def game_line(game: GameSummary) -> str:
+    """One game of the lobby: its id, rule set and map, what changes it, where it stands and who plays."""
+    seated = ", ".join(s.name for s in game.seats) or "nobody yet"
+    if game.status is GameStatus.LOBBY:
+        state = f"{game.free} of {game.settings.players} seats free"
+    elif game.status is GameStatus.FINISHED:
+        state = f"finished, {game.winner} won" if game.winner else "finished, a draw" if game.draw else "finished"
+    else:
+        state = f"{game.phase}, turn {game.turn}"
+    extras = settings_notes(game)
+    extra = f" [{'; '.join(extras)}]" if extras else ""
+    return (f"{game.game_id:<12} {game.ruleset_title or game.settings.ruleset} on {game.map_name} "
+            f"({game.territories} territories){extra}: {state}; players: {seated}")
 
 
 def settings_notes(game: GameSummary) -> list[str]:
@@ -224,6 +229,38 @@ def history_table(history: Mapping[str, TurnRecord], players: Sequence[str], pal
             (f"{record[p][0]}/{record[p][1]}" if p in record else "-").rjust(width) + "  " for p in players)
         out.append(("", f"  {label:>4}  {cells.rstrip()}\n"))
     return out
+
+
+STATISTICS_COLUMNS = ("territories", "units", "income", "battles", "cards", "out")
+
+
+def statistics_table(statistics: GameStatistics, palette: Palette) -> Fragments:
+    """A finished game in one table, as the server worked it out: each player's territories and units at the end
+    (the most they held in brackets), income received, battles won-lost, cards played, and when and by whom they
+    were put out."""
+    players = statistics.players
+    name_width = max([len(p) for p in players] + [6]) + 2
+    rows: list[tuple[str, list[str]]] = []
+    for player in players:
+        t = statistics.totals[player]
+        out = "-" if t.eliminated_on is None else f"turn {t.eliminated_on}" + (f", by {t.eliminated_by}"
+                                                                               if t.eliminated_by else "")
+        rows.append((player, [f"{t.territories} ({t.most_territories})", f"{t.units} ({t.most_units})",
+                              str(t.income), f"{t.battles_won}-{t.battles_lost}", str(t.cards_played), out]))
+    widths = [max(len(column), *(len(cells[i]) for _, cells in rows))
+              for i, column in enumerate(STATISTICS_COLUMNS)]
+    turns = len(statistics.turns)
+    out_: Fragments = [("class:title", f"The game in figures ({turns} turn{'s' if turns != 1 else ''}; at the end, "
+                                       "the most in brackets):"), ("", "\n")]
+    header = "  ".join(c.rjust(w) if i < len(widths) - 1 else c for i, (c, w) in
+                       enumerate(zip(STATISTICS_COLUMNS, widths, strict=True)))
+    out_.append(("class:muted", f"  {'player'.ljust(name_width)}{header}\n"))
+    for player, cells in rows:
+        line = "  ".join(c.rjust(w) if i < len(widths) - 1 else c for i, (c, w) in
+                         enumerate(zip(cells, widths, strict=True)))
+        out_ += [("", "  "), (palette.style(player), f"{palette.mark(player)} {player}".ljust(name_width)),
+                 ("", f"{line}\n")]
+    return out_
 
 
 def join_lines(parts: Iterable[Fragments]) -> Fragments:

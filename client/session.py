@@ -207,6 +207,10 @@ class Listener(Protocol):
 
     def on_link(self, state: LinkState, detail: str) -> None: ...
 
+    def on_listed(self, game: GameSummary) -> None:
+        """A game was created on the server (on any of its nodes), after the lobby was last listed."""
+        ...
+
     def on_shutdown(self, message: str) -> None: ...
 
     async def on_reconnected(self, resumed: bool) -> None: ...
@@ -257,7 +261,8 @@ class Session:
     # ---- the lobby -------------------------------------------------------------------------------------------------
 
     async def list_games(self, offset: int = 0, limit: int = 50) -> msg.ServerMessage:
-        reply = await self.request(msg.ListGames(offset=offset, limit=limit))
+        """A page of the lobby; from then on the server tells of every game created (listener.on_listed)."""
+        reply = await self.request(msg.ListGames(offset=offset, limit=limit, watch=True))
         if isinstance(reply, msg.Games):
             self.games, self.total_games = reply.games, reply.total
         return reply
@@ -351,23 +356,26 @@ class Session:
         return reply
 
     async def _change(self, followed: Followed, request: BaseModel) -> msg.ServerMessage:
-        """Send a change with a request id; if the link drops before the answer, send it again (once) when the seat
-        is back, wherever the game is played then: the server answers a change it made already as it did, and
-        makes one it did not."""
+        """Send a change with a request id; if the link drops before the answer (or the server refuses it because
+        it is stopping), send it again (once) when the seat is back, wherever the game is played then: the server
+        answers a change it made already as it did, and makes one it did not."""
         returns = self._returns[followed.game_id]
         try:
-            return await self.request(request)
+            reply = await self.request(request)
         except ConnectionLost:
             if followed.player is None:
                 raise
-            try:
-                async with self._returned:
-                    await asyncio.wait_for(self._returned.wait_for(
-                        lambda: self._returns[followed.game_id] > returns), SEAT_BACK_WAIT)
-            except TimeoutError:
-                raise ConnectionLost("the seat was not taken back in time: the change may or may not have been "
-                                     "made") from None
-            return await self.request(request)
+        else:  # a node that stops refuses changes until another plays its games: they are sent there instead
+            if not (isinstance(reply, msg.Error) and reply.code == ErrorCode.SHUTTING_DOWN and followed.player):
+                return reply
+        try:
+            async with self._returned:
+                await asyncio.wait_for(self._returned.wait_for(
+                    lambda: self._returns[followed.game_id] > returns), SEAT_BACK_WAIT)
+        except TimeoutError:
+            raise ConnectionLost("the seat was not taken back in time: the change may or may not have been "
+                                 "made") from None
+        return await self.request(request)
 
     async def list_orders(self, followed: Followed) -> msg.ServerMessage:
         reply = await self.request(msg.ListOrders(game_id=followed.game_id))
@@ -391,6 +399,10 @@ class Session:
 
     async def hand_over(self, followed: Followed, player: str) -> msg.ServerMessage:
         return await self.request(msg.HandOver(game_id=followed.game_id, player=player))
+
+    async def statistics(self, game_id: str) -> msg.ServerMessage:
+        """A finished game's statistics, worked out by the server from the stored game."""
+        return await self.request(msg.AskStatistics(game_id=game_id))
 
     # ---- following -------------------------------------------------------------------------------------------------
 
@@ -430,6 +442,10 @@ class Session:
                 if message.code == ErrorCode.NO_SUCH_GAME and gone.player is not None:  # closed before it started
                     self.store.forget(self.seat_server, message.game_id, gone.player)
             self.listener.on_notice(message)
+        elif isinstance(message, msg.GameListed):
+            if all(g.game_id != message.game.game_id for g in self.games):
+                self.games = [message.game, *self.games]
+                self.listener.on_listed(message.game)
         elif isinstance(message, msg.ShuttingDown):
             self.listener.on_shutdown(message.message)
         elif isinstance(message, msg.LobbyChat):

@@ -2,7 +2,7 @@
 
 The session (client/session.py) keeps what the server said; this turns each update into the lines to print: the log
 entries, the board when a new stage of play begins (a turn, a phase), what the player can do now, the note after a
-defeat, and at the end the result with each player's standings turn by turn and the rematch offer.
+defeat, and at the end the result, the game in figures (the server's statistics) and the rematch offer.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from shared.protocol.log import (
     TimeRanOut,
 )
 from shared.protocol.messages import Update
+from shared.protocol.statistics import GameStatistics
 
 
 @dataclass
@@ -55,6 +56,8 @@ class Tracker:
     catching_up: bool = False
     """Set for a watcher who starts to follow a game: its first update brings the log from the game's start, which is
     summed up in a line rather than printed whole."""
+    statistics: GameStatistics | None = None
+    """The finished game's statistics, as the server worked them out (`history` shows them again)."""
 
     # ---- what the client knows ------------------------------------------------------------------------------------
 
@@ -333,7 +336,16 @@ class Tracker:
                     out += [*palette.name(game.winner), ("class:win", f" won game {f.game_id} in {game.turn} turns.\n")]
             elif game.draw:
                 out.append(("class:win", f"Game {f.game_id} ended in a draw after {game.turn} turns.\n"))
-        out += render.history_table(self.history, f.players(), palette)
+        return out
+
+    def the_end(self, statistics: GameStatistics | None) -> Fragments:
+        """What follows the end's board: the game in figures as the server worked them out (or, without them, the
+        standings this client saw turn by turn), and what a player may do now."""
+        f = self.followed
+        palette = self.palette()
+        self.statistics = statistics
+        out = render.statistics_table(statistics, palette) if statistics is not None \
+            else render.history_table(self.history, f.players(), palette)
         if f.player is not None:
             out.append(("class:hint", "Type rematch for a new game with the same players, or leave.\n"))
         return out

@@ -572,6 +572,16 @@ async def play(example: Example) -> None:
             page.heading_at(heading, THE_END)
         turn += 1
 
+    page.say("The game is over, so anyone may have it told again. cy asks for its statistics: the server plays the "
+             "stored game again from its seed and logged orders, once, and counts each player's territories, units, "
+             "income, battles won and lost and cards played, turn by turn and in total, and who put whom out. Then "
+             "cy opens its replay with everyone's sight: the map, the players and the timeline (the board as set "
+             "up, then one point per turn); and asks for turn 1, the third point after the board as set up and the "
+             "placement: the board after it, and its events.")
+    await example.expect(cy, {"type": "game_statistics", "game_id": game_id}, "statistics")
+    await example.expect(cy, {"type": "open_replay", "game_id": game_id}, "replay")
+    await example.expect(cy, {"type": "replay_turn", "game_id": game_id, "index": 2}, "replayed_turn")
+
     page.say("cy stops watching. ann and bob get an update with no entries: its summary counts one spectator "
              "fewer. ann asks for a rematch; bob has not yet.")
     await example.expect(cy, {"type": "leave_game", "game_id": game_id}, "left")

@@ -38,6 +38,9 @@ except ImportError:  # pragma: no cover
 logger = logging.getLogger("risc.server")
 
 
+REGISTER_TRIES = 30
+"""Looks, 0.1 s apart, for the session of a node of the same id to end before this one is refused its id."""
+
 GameHandler = Callable[[str], Coroutine[Any, Any, None]]
 GamesHandler = Callable[[list[str]], Coroutine[Any, Any, None]]
 
@@ -111,12 +114,16 @@ class Node:
         self._conn = conn
 
     async def _register(self, conn: Any) -> None:
-        row = await (await conn.execute(
-            "SELECT n.backend_pid FROM nodes n JOIN pg_stat_activity a ON a.pid = n.backend_pid "
-            "WHERE n.node_id = %s AND a.application_name = %s AND a.pid <> pg_backend_pid() "
-            "AND n.heartbeat > now() - make_interval(secs => %s)",
-            (self.node_id, self.application_name, self.fence_after))).fetchone()
-        if row is not None:
+        for _ in range(REGISTER_TRIES):  # a node of this id that was just killed: its session ends in a moment
+            row = await (await conn.execute(
+                "SELECT n.backend_pid FROM nodes n JOIN pg_stat_activity a ON a.pid = n.backend_pid "
+                "WHERE n.node_id = %s AND a.application_name = %s AND a.pid <> pg_backend_pid() "
+                "AND n.heartbeat > now() - make_interval(secs => %s)",
+                (self.node_id, self.application_name, self.fence_after))).fetchone()
+            if row is None:
+                break
+            await asyncio.sleep(0.1)
+        else:
             raise NodeIdTaken(f"node id {self.node_id} is in use by a running node (its database session "
                               f"{row[0]}): give this one another --node-id")
         await conn.execute(

@@ -7,6 +7,7 @@ from server.match import Subscriber
 from server.refusal import Refusal
 from shared.protocol.codes import ErrorCode
 from shared.protocol.messages import (
+    AskStatistics,
     Chat,
     ClientMessage,
     Commit,
@@ -24,10 +25,13 @@ from shared.protocol.messages import (
     ListOrders,
     ListRuleSets,
     Maps,
+    OpenReplay,
     Rematch,
+    ReplayTurn,
     Resign,
     Resume,
     RuleSets,
+    Statistics,
     WatchGame,
     WithdrawOrder,
 )
@@ -77,5 +81,12 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
             await lobby.chat(sub, message.game_id, message.text, message.to, message.name, message.ref)
         case Resign():
             await (await lobby.find(message.game_id)).resign(sub, message.ref)
+        case AskStatistics():
+            statistics = await lobby.replays.statistics(message.game_id)
+            sub.send(Statistics(game_id=message.game_id, statistics=statistics, ref=message.ref))
+        case OpenReplay():
+            sub.send(await lobby.replays.open(message.game_id, message.sight, message.ref))
+        case ReplayTurn():
+            sub.send(await lobby.replays.turn(message.game_id, message.sight, message.index, message.ref))
         case Hello():
             raise Refusal(ErrorCode.INVALID_MESSAGE, "hello comes once, as the first message")

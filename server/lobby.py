@@ -19,6 +19,7 @@ from server.codec import map_from_dict
 from server.game_ids import unique_game
 from server.match import Match, Subscriber
 from server.refusal import Redirect, Refusal
+from server.replays import Replays
 from server.storage.base import SeatRecord, Storage, StorageError
 from server.storage.postgres import PostgresStorage
 from server.tasks import BackgroundTasks
@@ -86,6 +87,8 @@ class Lobby:
         """Connections told of every game created (`list_games` with `watch`)."""
         self._claims: dict[str, asyncio.Lock] = {}
         """One claim at a time per game, so that two requests for a game nobody holds take it over once."""
+        self.replays = Replays(storage)
+        """Finished games told again (statistics, replays), from the store."""
 
     async def restore(self) -> int:
         """Bring back every unfinished game the store holds, read in one pass, and the most recent finished ones (as
@@ -140,8 +143,14 @@ class Lobby:
 
     async def find_typed(self, typed: str) -> Match:
         """The game a person named to join or watch: its id, or the start of it when no other game this server
-        holds starts so (server/game_ids.py)."""
-        return await self.find(unique_game(typed, self.matches))
+        holds starts so (server/game_ids.py); on a node of several, any game of the store."""
+        ids: set[str] = set(self.matches)
+        if self.node is not None and isinstance(self.storage, PostgresStorage) and typed not in ids:
+            try:
+                ids.update(await self.storage.ids_starting(typed))
+            except StorageError as exc:
+                raise Refusal(ErrorCode.STORAGE_FAILED, f"the game list cannot be read right now ({exc})") from None
+        return await self.find(unique_game(typed, ids))
 
     async def find(self, game_id: str) -> Match:
         """The game a request is about: one this server plays, or (on a node of several) one it takes over from the

@@ -35,11 +35,16 @@ class ReplayedStep:
     game: Game[Any, Any]
     private: list[bool] = field(default_factory=list)
     """Which of the events were told only to some players (kept from everyone else until the game is over)."""
+    audiences: list[frozenset[str] | None] = field(default_factory=list)
+    """Who was told each event while the game went on (None: everyone): what a replay from one player's sight
+    shows of the turn."""
 
 
 @dataclass
 class Replay:
     steps: list[ReplayedStep] = field(default_factory=list)
+    start: Game[Any, Any] | None = None
+    """The game as set up, before anyone acted."""
     difference: str | None = None
     """What first differs, naming the turn; None when the replay matches the stored game."""
     differing_turn: int | None = None
@@ -83,6 +88,7 @@ def replay(stored: StoredGame) -> Replay:
                            record.seed)
     game = core.start(table, progress.seats).table.game
     assert game is not None
+    result.start = game
     dice = dice_of(record.seed)
 
     def differs(turn: int, what: str) -> Replay:
@@ -109,8 +115,9 @@ def replay(stored: StoredGame) -> Replay:
             entry = logged(told)
             made.append({"event": ruleset.dump_event(entry.event),
                          "audience": None if entry.audience is None else sorted(entry.audience)})
-        result.steps.append(ReplayedStep(resolved.step, resolved.turn, [logged(t).event for t in resolved.events],
-                                         game, [logged(t).audience is not None for t in resolved.events]))
+        told = [logged(t) for t in resolved.events]
+        result.steps.append(ReplayedStep(resolved.step, resolved.turn, [t.event for t in told], game,
+                                         [t.audience is not None for t in told], [t.audience for t in told]))
         if made != logged_events:
             at = next((i for i, (a, b) in enumerate(zip(made, logged_events, strict=False)) if a != b),
                       min(len(made), len(logged_events)))

@@ -111,3 +111,11 @@ def start_cluster() -> PostgresCluster:
         shutil.rmtree(directory, ignore_errors=True)
         raise RuntimeError(f"{INSTALL_HINT} ({exc})") from exc
     return PostgresCluster(directory, bin_dir)
+
+
+def restart(cluster: PostgresCluster) -> None:
+    """Restart the cluster as an operator would (pg_ctl restart, fast: sessions are ended), with the options it was
+    started with (pg_ctl keeps them)."""
+    subprocess.run(_as_owner([str(cluster.bin_dir / "pg_ctl"), "-D", str(cluster.directory / "data"), "-m", "fast",
+                              "-l", str(cluster.directory / "log"), "-w", "-t", "60", "restart"]),
+                   capture_output=True, text=True, check=True)

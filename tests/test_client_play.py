@@ -203,11 +203,16 @@ async def test_a_game_to_victory_its_story_and_a_rematch_with_the_same_players()
         assert "Bob is eliminated." in end
         assert "You win: the whole map is yours!" in end
         assert f"You won game {game_id} in {view.turn} turns!" in end
-        story = end.split("Territories/units per turn:\n")[1].splitlines()
-        assert story[0].split() == ["turn", "Alice", "Bob"]
-        rows = [row.split() for row in story[1:] if row.startswith("  ")]
-        assert [row[0] for row in rows] == [*(str(turn) for turn in range(1, view.turn + 1)), "end"]
-        assert rows[-1] == ["end", f"9/{sum(t.units for t in view.territories.values())}", "0/0"]
+        # the game in figures, as the server worked them out: the whole map Alice's, Bob put out by her
+        figures = end.split("The game in figures (")[1].splitlines()
+        assert figures[1].split() == ["player", "territories", "units", "income", "battles", "cards", "out"]
+        rows = {row.split()[1]: row.split()[2:] for row in figures[2:4]}
+        units = sum(t.units for t in view.territories.values())
+        assert rows["Alice"][:3] == ["9", "(9)", str(units)] and rows["Alice"][-1] == "-"
+        assert int(rows["Alice"][5].split("-")[0]) >= 1  # she took Bob's territories in battle
+        assert rows["Bob"][0] == "0" and int(rows["Bob"][1].strip("()")) >= 1 and rows["Bob"][2] == "0"
+        assert rows["Bob"][-4] == "turn" and rows["Bob"][-2:] == ["by", "Alice"]
+        assert 1 <= int(rows["Bob"][-3].rstrip(",")) <= view.turn
 
         shown = await alice.type("rematch")
         assert "Waiting for Bob to ask too." in shown

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import random
 import signal
 import sys
 from pathlib import Path
@@ -257,3 +259,70 @@ async def test_the_sweeper_takes_over_a_timed_game_nobody_is_connected_to_and_it
         assert other.returncode is None
     finally:
         await stop([p for p, _ in nodes])
+
+
+def free_ports(count: int) -> int:
+    """The first of `count` consecutive ports nothing listens on now."""
+    import socket
+
+    for _ in range(100):
+        first = random.randrange(20_000, 60_000)
+        sockets = []
+        try:
+            for port in range(first, first + count):
+                sock = socket.socket()
+                sockets.append(sock)
+                sock.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
+        finally:
+            for sock in sockets:
+                sock.close()
+    raise AssertionError("no free ports")
+
+
+async def test_risc_server_nodes_starts_a_local_cluster_that_plays_on_when_a_node_is_killed_and_stops_whole(
+        postgres_dsn: str) -> None:
+    port = free_ports(2)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "risc", "server", "--store", postgres_dsn, "--nodes", "2", "--host", "127.0.0.1",
+        "--port", str(port), "--no-web", stderr=asyncio.subprocess.PIPE)
+    assert process.stderr is not None
+    said: list[str] = []
+    try:
+        while sum("listening on" in line for line in said) < 2:
+            line = (await asyncio.wait_for(process.stderr.readline(), 30)).decode()
+            assert line, "".join(said)
+            said.append(line)
+        ann = await Client.connect(port + 1)
+        game_id = await create_game(ann, players=2)
+        bob = await Client.connect(port)
+        reply = await bob.request(type="join_game", game_id=game_id, name="bob")
+        assert reply["type"] == "redirect" and port_of(reply["url"]) == port + 1
+        nodes = children_of(process.pid)
+        assert len(nodes) == 2
+        os.kill(max(nodes), signal.SIGKILL)  # one node dies: the other plays on, and the command goes on
+        while not any("ended (killed by signal 9)" in line for line in said):
+            said.append((await asyncio.wait_for(process.stderr.readline(), 30)).decode())
+        assert process.returncode is None
+        process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(process.wait(), 30) == 0
+        assert not children_of(process.pid)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found

@@ -4,10 +4,12 @@ asks for it, and a node that lost a game while its session was gone changes noth
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.cluster_support import follow, nodes, port_of
-from tests.postgres_support import PostgresCluster
+from tests.postgres_support import PostgresCluster, restart
 from tests.server_support import Client, create_game, join
 
 
@@ -24,7 +26,7 @@ async def test_a_game_created_on_one_node_is_listed_joinable_and_watchable_from_
         assert [g["game_id"] for g in listing["games"]] == [game_id] and listing["total"] == 1
 
         bob = await Client.connect(b)
-        request = {"type": "join_game", "game_id": game_id, "name": "bob"}
+        request = {"type": "join_game", "game_id": game_id[:3], "name": "bob"}  # the start of its id, as typed
         reply = await bob.request(**request)
         assert reply["type"] == "redirect" and reply["request"] == "join_game"
         assert port_of(reply["url"]) == a.port
@@ -125,3 +127,32 @@ async def test_a_request_sent_again_after_its_reply_was_lost_is_answered_not_mad
             assert orders["committed"] is True
             assert sum(1 for f in bob.frames if f["type"] == "update" and any(
                 e["event"]["kind"] == "player_committed" for e in f["events"])) == 1
+
+
+async def test_a_node_whose_database_restarted_lets_its_games_go_and_plays_them_again_once_it_is_back(
+        postgres_dsn: str, postgres_cluster: PostgresCluster) -> None:
+    async with nodes(postgres_dsn, 1) as (a,):
+        ann, bob = await Client.connect(a), await Client.connect(a)
+        game_id = await create_game(ann, players=2)
+        tokens = [await join(ann, game_id, "ann"), await join(bob, game_id, "bob")]
+        update = await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        mine = next(t["name"] for t in update["view"]["territories"] if t["owner"] == "ann")
+        order = {"kind": "place", "territory": mine, "units": 1}
+        assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] \
+            == "order_accepted"
+        assert a.node is not None
+        lost = a.node.lost_sessions
+        restart(postgres_cluster)
+        told = await ann.wait_type("redirect", game_id=game_id)  # the node let its game go...
+        assert told["ref"] is None and port_of(told["url"]) == a.port and a.node.lost_sessions == lost + 1
+        for _ in range(100):  # ...and plays it again once it is back on the database
+            resumed = await ann.request(type="resume", game_id=game_id, token=tokens[0])
+            if resumed["type"] == "resumed":
+                break
+            assert resumed["type"] == "error" and resumed["code"] in ("storage-failed", "game-moved"), resumed
+            await asyncio.sleep(0.1)  # the node reconnects with a backoff of its own
+        assert resumed["type"] == "resumed"
+        orders = await ann.request(type="list_orders", game_id=game_id)
+        assert orders["orders"] == [order]  # what was acknowledged before the restart is there
+        assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] \
+            == "order_accepted"

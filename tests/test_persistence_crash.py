@@ -1,10 +1,13 @@
-"""A server killed with SIGKILL mid-turn loses nothing it acknowledged: a new one on the same data directory carries
-the game on, with every placement, order and commit in place."""
+"""A server killed with SIGKILL mid-turn loses nothing it acknowledged: a new one on the same store (its SQLite file, or
+the PostgreSQL database a node of the same name shared) carries the game on, with every placement, order and commit
+in place."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+
+import pytest
 
 from tests.persistence_support import commit, issue_all, latest_view, next_turn, resume
 from tests.server_support import Client, create_game, join
@@ -13,8 +16,12 @@ from tests.test_server_process import start_server
 NAMES = ["ann", "bob", "cyd"]
 
 
-async def test_a_killed_server_resumes_every_acknowledged_change(tmp_path: Path) -> None:
-    process, port = await start_server("--data-dir", str(tmp_path))
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+async def test_a_killed_server_resumes_every_acknowledged_change(store: str, tmp_path: Path,
+                                                                request: pytest.FixtureRequest) -> None:
+    where = (["--data-dir", str(tmp_path)] if store == "sqlite"
+             else ["--store", request.getfixturevalue("postgres_dsn"), "--node-id", "only"])
+    process, port = await start_server(*where)
     try:
         clients = [await Client.connect(port) for _ in NAMES]
         game_id = await create_game(clients[0], players=3)
@@ -35,7 +42,7 @@ async def test_a_killed_server_resumes_every_acknowledged_change(tmp_path: Path)
         process.kill()
         await process.wait()
 
-        process, port = await start_server("--data-dir", str(tmp_path))
+        process, port = await start_server(*where)
         clients = [await Client.connect(port) for _ in NAMES]
         views = [(await resume(c, game_id, t))["view"] for c, t in zip(clients, tokens, strict=True)]
         assert {v["turn"] for v in views} == {turn}

@@ -18,7 +18,7 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 SERVER_TYPES = ("welcome", "error", "games", "maps", "rulesets", "game_created", "joined", "resumed", "watching",
                 "left", "order_accepted", "order_withdrawn", "orders", "legal", "commit_accepted", "resigned",
                 "chat_sent", "lobby_chat", "rematch_pending", "hand_over_pending", "game_map", "update", "redirect",
-                "game_listed", "shutting_down")
+                "game_listed", "statistics", "replay", "replayed_turn", "shutting_down")
 
 
 def test_risc_protocol_schema_prints_both_directions_and_every_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
@@ -66,7 +66,8 @@ def test_every_frame_of_the_worked_example_fits_the_schema() -> None:
     # end its two-player game before its end, its rematch and its reconnection) and chat, and the common replies.
     assert set(CLIENT_TYPES) - seen <= {"leave_game", "watch_game", "resign", "chat"}
     assert {"welcome", "error", "games", "game_created", "joined", "resumed", "order_accepted", "order_withdrawn",
-            "orders", "commit_accepted", "rematch_pending", "update", "shutting_down"} <= seen
+            "orders", "commit_accepted", "rematch_pending", "update", "statistics", "replay", "replayed_turn",
+            "shutting_down"} <= seen
 
 
 def test_every_message_type_is_documented() -> None:

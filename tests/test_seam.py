@@ -13,7 +13,7 @@ from client.connection import LinkState
 from client.session import Followed, Session
 from client.tokens import SeatStore
 from shared.protocol import messages as msg
-from shared.protocol.lobby import GameSettings
+from shared.protocol.lobby import GameSettings, GameSummary
 from tests.client_support import QUICK
 from tests.server_support import FAST, running_server, url
 from tests.toy_ruleset import GOAL, Add, Added, RaceToTwenty
@@ -45,6 +45,8 @@ class Player:
     def on_resumed(self, followed: Followed) -> None: ...
 
     def on_link(self, state: LinkState, detail: str) -> None: ...
+
+    def on_listed(self, game: GameSummary) -> None: ...
 
     def on_shutdown(self, message: str) -> None: ...
 

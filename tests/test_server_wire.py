@@ -12,6 +12,7 @@ from client.session import Followed, Session
 from client.tokens import SeatStore
 from server.app import RiscServer
 from shared.protocol import messages as msg
+from shared.protocol.lobby import GameSummary
 from tests.server_support import FAST, Client, Message, create_game, join, running_server, seated_game, url
 from tests.test_server_orders import SEED_GROUPS, attack, move, ok, place_evenly, seed_game
 
@@ -78,6 +79,9 @@ class Quiet:
         return None
 
     def on_link(self, state: LinkState, detail: str) -> None:
+        return None
+
+    def on_listed(self, game: GameSummary) -> None:
         return None
 
     def on_shutdown(self, message: str) -> None:

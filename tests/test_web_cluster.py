@@ -1,5 +1,6 @@
-"""The web page on a server of several nodes, in a real browser: a page served by one node joins a game another node
-plays (it is redirected there and plays on), and follows its game when that node stops and another takes it over."""
+"""The web page on a server of several nodes, in a real browser: the lobby of a page served by one node shows a game
+created on another as it is created, the page joins it (it is redirected to the node that plays it, and plays on),
+and follows its game when that node stops and another takes it over."""
 
 from __future__ import annotations
 
@@ -31,13 +32,15 @@ async def test_a_page_of_one_node_joins_a_game_another_plays_and_follows_it_when
         browser: Any, tmp_path: Path, postgres_dsn: str) -> None:
     async with web_node(postgres_dsn, "b") as b, watched_pages(browser, tmp_path) as pages:
         async with web_node(postgres_dsn, "a") as a:
+            opened = await pages.open(page_url(b))  # the page comes from node b, and shows its lobby
+            page = opened.page
+            await page.wait_for_selector("#lobby:not([hidden]) #games")
             ann = await Client.connect(a)
             game_id = await create_game(ann, players=2, map="twin-keeps", initial_units=4)
             token = await join(ann, game_id, "Ann")
-
-            opened = await pages.open(page_url(b))  # the page comes from node b
-            page = opened.page
-            await page.wait_for_selector(f"tr[data-game-id='{game_id}'] [data-join]")  # b lists a's game
+            # the game created on node a appears in the lobby of node b's page, unasked (LISTEN/NOTIFY)
+            await page.wait_for_selector(f"tr[data-game-id='{game_id}'] [data-join]")
+            assert "game_listed" in opened.watch.types("received")
             await page.fill("#name", "Bea")
             await page.click(f"tr[data-game-id='{game_id}'] [data-join]")
             await page.wait_for_selector("#game[data-status=playing][data-you=Bea]")

@@ -14,6 +14,7 @@ import pytest
 
 from tests.server_support import Client, create_game, join
 from tests.web_support import (
+    borders_drawn,
     browser_or_skip,
     create_in_lobby,
     owned,
@@ -51,7 +52,7 @@ async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Pa
         await page.wait_for_selector("#game[data-status=playing][data-you=Alice]")
         board = await territories(page)
         assert len(board) == 8
-        assert await page.locator("line.border").count() == 13
+        assert await borders_drawn(page) == 13
 
         await place_everything(page, "Alice")
         await page.wait_for_selector("#game[data-phase=orders]")
@@ -86,6 +87,12 @@ async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Pa
         assert await page.locator("#player-list li[data-player=Alice][data-eliminated=true]").count() == 1
         assert await page.locator("#log li[data-kind=combat]").count() >= 1
         assert await page.locator("g[data-mark]").count() >= 1
+        # each mark on the board is drawn with the line its legend shows (solid, dashed, dotted)
+        drawn = await page.eval_on_selector_all("g[data-mark] .ring", """rings => rings.map((ring) => {
+            const sample = document.querySelector(`[data-mark-sample=${ring.parentNode.dataset.mark}] .ring`);
+            const line = (e) => [getComputedStyle(e).strokeDasharray, getComputedStyle(e).strokeWidth];
+            return [line(ring), line(sample)]; })""")
+        assert all(on_board == in_legend for on_board, in_legend in drawn)
         assert not await page.locator("#rematch").is_hidden()
 
         # the rematch: the computer player asks too, and the page moves to the new game in the same seat

@@ -21,6 +21,7 @@ from shared.rulesets.risc.fog import sight
 from tests.server_support import Client, create_game, join
 from tests.web_support import (
     Watch,
+    borders_drawn,
     browser_or_skip,
     create_in_lobby,
     front,
@@ -172,7 +173,7 @@ async def test_the_grid_game_is_drawn_as_its_grid_and_played_by_pointing(browser
         box = {name: await page.locator(f"g[data-territory='{name}']").bounding_box() for name in ("2,2", "2,3", "3,2")}
         assert box["2,3"]["x"] > box["2,2"]["x"] and abs(box["2,3"]["y"] - box["2,2"]["y"]) < 1
         assert box["3,2"]["y"] > box["2,2"]["y"] and abs(box["3,2"]["x"] - box["2,2"]["x"]) < 1
-        assert await page.locator("line.border").count() == 40
+        assert await borders_drawn(page) == 40
 
         # Deployment: the first seats (the computer players, A and B) deploy first; Ann (C) one troop.
         await page.wait_for_selector("#game[data-phase=deployment][data-active=Ann]")
@@ -432,3 +433,32 @@ async def test_a_player_who_is_out_of_a_fog_game_sees_with_a_survivor_s_eyes(bro
         await page.wait_for_selector("#game[data-following='']")
         await page.wait_for_selector("li[data-player=Ann][data-connected=true]")
         await client.close()
+
+
+async def test_warzone_says_what_to_do_now_deploy_then_advance(browser: Any, tmp_path: Path) -> None:
+    async with web_server() as server, watched_pages(browser, tmp_path) as pages:
+        page = (await pages.open(page_url(server))).page
+        await create_in_lobby(page, "Alice", map_id="saltreach", players=2, bots=1, ruleset="warzone")
+        await page.wait_for_selector("#game[data-status=playing][data-you=Alice] #commit:not([hidden])")
+        match = server.lobby.get(await page.get_attribute("#game", "data-game-id") or "")
+        pool = match.table.game.board.pools["Alice"]
+        assert pool > 0
+        await page.wait_for_selector(f"#prompt:has-text('Deploy your {pool} units')")
+        # the whole pool on one territory by pointing: the line moves on to what the turn asks next
+        await page.click(f"g[data-territory='{(await owned(page, 'Alice'))[0]}']")
+        await page.fill("[data-count='0']", str(pool))
+        await page.click("[data-issue='0']")
+        await page.wait_for_selector("#prompt:has-text('then a neighbour to advance to or attack')")
+        assert "Deploy" not in await page.inner_text("#prompt")
+
+
+async def test_the_new_game_form_says_what_an_empty_option_means(browser: Any, tmp_path: Path) -> None:
+    async with web_server() as server, watched_pages(browser, tmp_path) as pages:
+        page = (await pages.open(page_url(server))).page
+        await page.wait_for_selector("#lobby:not([hidden]) #ruleset option", state="attached")
+        await page.select_option("#ruleset", "risc")
+        help_text = await page.inner_text("label:has(#option-initial_units) small")
+        assert help_text == "units each player places (R9); left empty: 10 per starting territory"
+        await page.select_option("#ruleset", "classic")
+        assert "left empty: 40, 35, 30, 25 or 20 for 2 to 6 players" in await page.inner_text("#options")
+        assert "null" not in await page.inner_text("#options")

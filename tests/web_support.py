@@ -222,6 +222,22 @@ async def pick(page: Any, name: str) -> None:
         await page.click(f"g[data-territory='{name}']")
 
 
+async def borders_drawn(page: Any, selector: str = "svg.board .borders") -> int:
+    """How many borders the board draws: the segments of the two-way borders' path (each begins with M), and the
+    one-way borders' lines; with `.lit`, those drawn bold for the territory picked."""
+    segments: int = await page.eval_on_selector_all(
+        f"{selector} path.border:not(.lit)", "paths => paths.reduce((n, p) => n + (p.getAttribute('d').match(/M/g) "
+                                              "|| []).length, 0)")
+    return segments + await page.locator(f"{selector} line.border.one-way").count()
+
+
+async def borders_lit(page: Any) -> int:
+    """How many borders are drawn bold: the territory picked's."""
+    found: int = await page.eval_on_selector(
+        "svg.board path.border.lit", "p => (p.getAttribute('d').match(/M/g) || []).length")
+    return found
+
+
 async def borders(page: Any) -> dict[str, list[str]]:
     found: dict[str, list[str]] = await page.evaluate("window.risc.game.map.borders")
     return found

@@ -1,10 +1,12 @@
 """The pictures of docs/web.md, taken from real games in headless Chromium: `python docs/images/screenshots.py`.
 
 A server with the web page on a free port; a player creates a RISC game on Cataract against two computer players
-from the lobby, places their units and gives orders by pointing, and plays on until the game ends. Then, each from
-the lobby against computer players: classic Risk on Meridian to a roll of the dice, the grid game to an attack,
-RISC Evolution 2 to a turn of upgrades, and Evolution 3 under fog of war until part of the board is only remembered.
-Each picture is written beside this file.
+from the lobby, places their units and gives orders by pointing, and plays on until the game ends, with its
+statistics; then its replay, at a desk's size and a phone's. Then, each from the lobby against computer players:
+classic Risk on Meridian to a roll of the dice, the grid game to an attack, RISC Evolution 2 to a turn of upgrades,
+Evolution 3 under fog of war until part of the board is only remembered, and a game on bigeurope (uploaded from the
+real maps beside the project, 180 territories) zoomed in on a territory found by the search, desk and phone. Pictures
+are 1280x800 (a desk) and 390x844 (a phone), each written beside this file.
 """
 
 from __future__ import annotations
@@ -17,14 +19,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from typing import Any
 
-from tests.web_support import create_in_lobby, front, launched, owned, pick, territories, web_server
+from tests.web_support import borders, create_in_lobby, front, launched, owned, pick, territories, web_server
 
 HERE = Path(__file__).resolve().parent
+BIGEUROPE = HERE.parents[2] / "shared" / "maps" / "domination" / "bigeurope.map"
+DESK = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
 
 
 async def main() -> None:
     async with web_server(bot_turn_pause=0.0) as server, launched() as browser:
-        context = await browser.new_context(viewport={"width": 1200, "height": 760})
+        context = await browser.new_context(viewport=DESK)
         page = await context.new_page()
         page.set_default_timeout(20_000)
         await page.goto(f"http://127.0.0.1:{server.port}/")
@@ -57,7 +62,7 @@ async def main() -> None:
         await page.wait_for_selector("#game[data-turn='2']")
         await page.wait_for_timeout(300)
         await page.screenshot(path=str(HERE / "web-results.png"))
-        phone = await browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+        phone = await browser.new_context(viewport=PHONE, device_scale_factor=1)
         watcher = await phone.new_page()
         game_id = await page.get_attribute("#game", "data-game-id")
         await watcher.goto(f"http://127.0.0.1:{server.port}/#game={game_id}")
@@ -71,16 +76,62 @@ async def main() -> None:
             await page.click("#commit")
             await page.wait_for_selector(f"#game[data-status=finished], #game:not([data-turn='{turn}'])")
         await page.wait_for_selector("#result:not([hidden])")
+        await page.wait_for_selector("#charts svg[data-chart=battles]")
         await page.evaluate("document.getElementById('result').scrollIntoView()")
         await page.screenshot(path=str(HERE / "web-end.png"))
-        for take in (classic, grid, evolution, fog):
-            fresh = await browser.new_context(viewport={"width": 1200, "height": 760})
+        await replay(page, watcher)
+        for take in (classic, grid, evolution, fog, real_map):
+            fresh = await browser.new_context(viewport=DESK)
             other = await fresh.new_page()
             other.set_default_timeout(20_000)
             await other.goto(f"http://127.0.0.1:{server.port}/")
             await take(other)
             await fresh.close()
         print("pictures written to", HERE)
+
+
+async def replay(page: Any, phone: Any) -> None:
+    """The finished game told again: a turn of its replay at a desk, then on a phone."""
+    await page.click("#replay-this")
+    await page.wait_for_selector("#replay[data-index='0'] #replay-charts svg")
+    for index in (1, 2, 3):
+        await page.click("#replay-next")
+        await page.wait_for_selector(f"#replay[data-index='{index}']")
+    await page.screenshot(path=str(HERE / "web-replay.png"))
+    await phone.goto(page.url)
+    await phone.wait_for_selector("#replay[data-index='0'] #replay-board g[data-territory]")
+    await phone.click("#replay-next")
+    await phone.click("#replay-next")
+    await phone.wait_for_selector("#replay[data-index='2']")
+    await phone.screenshot(path=str(HERE / "web-replay-phone.png"))
+
+
+async def real_map(page: Any) -> None:
+    """A game on bigeurope, uploaded from the lobby: the whole map, then a territory found by the search, picked with
+    its neighbours; then the same on a phone, zoomed in by its buttons."""
+    await page.set_input_files("#map-file", str(BIGEUROPE))
+    await create_in_lobby(page, "Ada", map_id=None, players=2, bots=1, strategy="aggressive")
+    await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
+    await page.wait_for_selector("svg.board[data-labels-hidden]")
+    await page.screenshot(path=str(HERE / "web-bigeurope.png"))
+    ways = await borders(page)
+    found = max(await owned(page, "Ada"), key=lambda name: len(ways[name]))  # one of hers in a crowded part
+    await page.fill("input.find", found)
+    await page.press("input.find", "Enter")
+    await page.click(f"g[data-territory='{found}']")
+    await page.wait_for_selector(f"g[data-territory='{found}'][data-picked='1']")
+    await page.wait_for_selector("svg.board:not([data-settling])")
+    await page.screenshot(path=str(HERE / "web-bigeurope-zoomed.png"))
+    game_id = await page.get_attribute("#game", "data-game-id")
+    phone = await page.context.browser.new_context(viewport=PHONE, device_scale_factor=1)
+    watcher = await phone.new_page()
+    await watcher.goto(page.url.split("#")[0] + f"#game={game_id}")
+    await watcher.wait_for_selector("svg.board[data-labels-hidden]")
+    for _ in range(3):
+        await watcher.click("button[data-zoom='+']")
+    await watcher.wait_for_selector("svg.board:not([data-settling])")
+    await watcher.screenshot(path=str(HERE / "web-bigeurope-phone.png"))
+    await phone.close()
 
 
 async def attack_and_take(page: Any, source: str, target: str, picture: str) -> None:

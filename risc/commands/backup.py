@@ -29,7 +29,8 @@ def _run(args: argparse.Namespace) -> int:
     except (StorageError, OSError) as exc:
         print(f"risc backup: {exc}", file=sys.stderr)
         return 1
-    print(f"backed up {report.games} games ({report.unfinished} unfinished) from {source} to {dest}, "
+    print(f"backed up {report.games} game{'s' * (report.games != 1)} ({report.unfinished} unfinished) from {source} "
+          f"to {dest}, "
           f"{report.size} bytes, in {report.seconds:.2f} s")
     return 0
 

@@ -522,6 +522,18 @@ class PostgresStorage(Storage):
         result: tuple[list[tuple[str, str | None]], int] = await self._run(read)
         return result
 
+    async def ids_starting(self, start: str, limit: int = 20) -> list[str]:
+        """The ids of kept games that start with `start` (regardless of case), at most `limit` of them."""
+        pattern = start.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+        async def read(conn: Any) -> list[str]:
+            rows = await (await conn.execute("SELECT game_id FROM games WHERE game_id ILIKE %s ORDER BY game_id "
+                                             "LIMIT %s", (pattern, limit))).fetchall()
+            return [str(r[0]) for r in rows]
+
+        result: list[str] = await self._run(read)
+        return result
+
     async def summary_of(self, game_id: str) -> str | None:
         async def read(conn: Any) -> str | None:
             row = await (await conn.execute("SELECT summary FROM games WHERE game_id = %s", (game_id,))).fetchone()

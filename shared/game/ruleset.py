@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
+from shared.game.statistics import TurnFacts
 from shared.maps.model import GameMap
 
 if TYPE_CHECKING:
@@ -250,6 +251,24 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     def follow_view(self, game: Game[BoardT, OrderT], followed: str) -> ViewT:
         """What a watcher who follows `followed` sees: that player's sight, never their orders or secrets."""
         return self.view(game, None)
+
+    # ---- a finished game told again -------------------------------------------------------------------------------
+
+    def holdings(self, game: Game[BoardT, OrderT]) -> Mapping[str, tuple[str | None, int]]:
+        """Each territory's owner (None: nobody's) and units: the statistics' territories and units per player
+        (shared/game/statistics.py). A rule set without territories has none."""
+        return {}
+
+    def turn_facts(self, events: Sequence[EventT]) -> TurnFacts:
+        """What one turn's events amount to for the statistics: its battles, each player's income and cards played,
+        and who went out (and by whom, where the events say)."""
+        return TurnFacts()
+
+    def replay_view(self, game: Game[BoardT, OrderT], sight: str | None) -> ViewT:
+        """What a replay of a finished game shows of it as it stood after one of its turns: `sight`'s view then, or
+        with None everything there was to see, the game being over now. Only a rule set whose fog hides the board
+        from spectators needs more than their view."""
+        return self.view(game, sight)
 
     # ---- faces ---------------------------------------------------------------------------------------------------
 

@@ -44,6 +44,8 @@ class ErrorCode(StrEnum):
     INVALID_ORDER = "invalid-order"
     CANNOT_FOLLOW = "cannot-follow"
     CANNOT_HAND_OVER = "cannot-hand-over"
+    # A finished game told again.
+    NO_SUCH_PLAYER = "no-such-player"
     # The server.
     STORAGE_FAILED = "storage-failed"
     GAME_MOVED = "game-moved"

@@ -17,6 +17,7 @@ from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, PlayerName, RuleSetInfo
 from shared.protocol.log import SequencedEvent
 from shared.protocol.names import INVISIBLE_CATEGORIES
+from shared.protocol.statistics import GameStatistics
 
 Ref = Annotated[str | None, Field(default=None, max_length=64,
                                   description="copied into the reply, so a client can pair them")]
@@ -223,14 +224,44 @@ class HandOver(_Client):
     player: PlayerName
 
 
+class AskStatistics(_Client):
+    """A finished game's statistics: territories, units, income, battles won and lost and cards played, per player
+    per turn and in total, and who put whom out. Worked out once by the server from the stored game, played again;
+    answered `statistics` (or not-finished while the game goes on)."""
+
+    type: Literal["game_statistics"] = "game_statistics"
+    game_id: GameId
+
+
+class OpenReplay(_Client):
+    """Open a finished game of the server (from its store, whether it is still listed or not) to step through it
+    turn by turn. `sight`: see it with one player's eyes (under fog of war, what they saw and were told), or null:
+    everything there was to see, the game being over. Answered `replay`; each turn then comes with `replay_turn`."""
+
+    type: Literal["open_replay"] = "open_replay"
+    game_id: GameId
+    sight: PlayerName | None = None
+
+
+class ReplayTurn(_Client):
+    """One point of an opened replay's timeline (`index`: 0 is the game as set up, then one per turn): answered
+    `replayed_turn`, the board after it and the turn's events, as `sight` saw them."""
+
+    type: Literal["replay_turn"] = "replay_turn"
+    game_id: GameId
+    sight: PlayerName | None = None
+    index: Annotated[int, Field(ge=0, le=1_000_000)]
+
+
 ClientMessage = Annotated[
     Hello | ListGames | ListMaps | ListRuleSets | CreateGame | JoinGame | LeaveGame | WatchGame | Resume
-    | IssueOrder | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver | Resign | Chat,
+    | IssueOrder | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver | Resign | Chat
+    | AskStatistics | OpenReplay | ReplayTurn,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "list_games", "list_maps", "list_rulesets", "create_game", "join_game", "leave_game",
                 "watch_game", "resume", "issue_order", "withdraw_order", "list_orders", "legal_orders", "commit",
-                "rematch", "hand_over", "resign", "chat")
+                "rematch", "hand_over", "resign", "chat", "game_statistics", "open_replay", "replay_turn")
 
 
 # ---- server to client -------------------------------------------------------------------------------------------
@@ -452,6 +483,56 @@ class GameListed(_Server):
     game: GameSummary
 
 
+class Statistics(_Server):
+    type: Literal["statistics"] = "statistics"
+    game_id: str
+    statistics: GameStatistics
+
+
+class ReplayTurnInfo(BaseModel):
+    """One point of a replay's timeline."""
+
+    index: int
+    turn: int = Field(description="the rule set's turn number")
+    phase: str = Field(description="the rule set's label for the stage the turn was played in")
+    steps: int = Field(description="resolutions the turn took (0 for the game as set up)")
+    events: int = Field(description="events the turn's resolutions told, to every sight")
+
+
+class ReplayOpened(_Server):
+    """A finished game opened for replay: its map (with positions), its players and its timeline. `fog`: its rule
+    set hid things from players, so a sight changes what the replay shows. `difference`: the stored log and the
+    rules part at this point (a damaged log, or rules that changed), and the timeline stops there."""
+
+    type: Literal["replay"] = "replay"
+    game_id: str
+    sight: str | None = None
+    ruleset: str
+    ruleset_title: str
+    simultaneous: bool
+    map_name: str
+    map: dict[str, Any]
+    players: list[str]
+    winner: str | None = None
+    fog: bool = False
+    turns: list[ReplayTurnInfo]
+    difference: str | None = None
+
+
+class ReplayedTurn(_Server):
+    """One point of a replay: the view after the turn (the rule set's view, as `sight` saw it; everything with
+    null), and the turn's events in order as that sight was told them."""
+
+    type: Literal["replayed_turn"] = "replayed_turn"
+    game_id: str
+    sight: str | None = None
+    index: int
+    turn: int
+    phase: str
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
 class ShuttingDown(_Server):
     """Sent to everyone just before the server closes their connection (close code 1001)."""
 
@@ -462,7 +543,8 @@ class ShuttingDown(_Server):
 ServerMessage = Annotated[
     Welcome | Error | Games | Maps | RuleSets | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted
     | OrderWithdrawn | Orders | Legal | CommitAccepted | Resigned | ChatSent | LobbyChat | RematchPending
-    | HandOverPending | GameMap | Update | Redirect | GameListed | ShuttingDown,
+    | HandOverPending | GameMap | Update | Redirect | GameListed | Statistics | ReplayOpened | ReplayedTurn
+    | ShuttingDown,
     Field(discriminator="type"),
 ]
 

@@ -3,26 +3,93 @@
 // its units. A grid game's board is drawn as its grid: squares in rows and columns, numbered along the edges.
 // Under fog of war a territory out of sight is hatched: grey with "?" when never seen, in its owner's colour as last
 // seen (with the turn) otherwise. Drawn once per map; an update only touches the territories that changed.
+//
+// Real maps have up to 255 territories: the board zooms and pans (viewport.js), a search box brings a territory into
+// view, and the names sit beside their circles at one size on screen whatever the zoom, none over another name or
+// circle (labels.js): those that do not fit are shortened or hidden until one zooms in. The territory picked has
+// its borders drawn bold and its neighbours outlined.
 
-import { s, clear } from "./dom.js";
+import { h, s, clear } from "./dom.js";
+import { placeLabels } from "./labels.js";
 import { NEUTRAL, continentTint } from "./palette.js";
+import { Viewport } from "./viewport.js";
 
+/** Names on the board: their size on screen in pixels, whatever the zoom. */
+const LABEL_PX = 12;
+/** A territory brought into view by the search is drawn at least this wide, in pixels. */
+const FOUND_PX = 44;
+
+/** Each point's distance to its nearest other point (by name): a sweep along x, so large maps stay quick. */
 function nearestDistances(points) {
-  const found = [];
-  for (let i = 0; i < points.length; i++) {
+  const order = [...points].sort((a, b) => a.x - b.x);
+  const found = new Map();
+  for (let i = 0; i < order.length; i++) {
     let best = Infinity;
-    for (let j = 0; j < points.length; j++) {
-      if (i === j) continue;
-      const d = Math.hypot(points[i].x - points[j].x, points[i].y - points[j].y);
-      if (d > 0 && d < best) best = d;
+    for (const step of [-1, 1]) {
+      for (let j = i + step; j >= 0 && j < order.length; j += step) {
+        const dx = Math.abs(order[j].x - order[i].x);
+        if (dx >= best) break;
+        const d = Math.hypot(dx, order[j].y - order[i].y);
+        if (d > 0 && d < best) best = d;
+      }
     }
-    if (best < Infinity) found.push(best);
+    if (best < Infinity) found.set(order[i].name, best);
   }
-  found.sort((a, b) => a - b);
   return found;
 }
 
+/** The size a map's board takes on screen, known without laying it out: the stage's width, and the height its
+ * shape gives up to the stylesheet's greatest (null where the stylesheet does not say it in pixels). */
+function shownSize(svg, width, box) {
+  const most = parseFloat(getComputedStyle(svg).maxHeight);
+  if (!(width > 0) || !Number.isFinite(most)) return null;
+  return [width, Math.min(most, (width * box[3]) / box[2])];
+}
+
+/** Text made safe to write into markup, in an attribute or between tags. */
+function escaped(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** One territory's group as markup: its title, its ring (the continent's tint), its body, its units and its owner's
+ * letter (and in a grid, its cell's name). The badge, the note and the fog's hatching are made when first needed. */
+function territoryMarkup(p, own, cells, tint) {
+  const n = (v) => v.toFixed(2);
+  const shape = (cls, grow, fill) => (cells
+    ? `<rect class="${cls}" x="${n(-own * grow)}" y="${n(-own * grow)}" width="${n(2 * own * grow)}" `
+      + `height="${n(2 * own * grow)}" rx="${n(own * 0.12)}" fill="${fill}"/>`
+    : `<circle class="${cls}" r="${n(own * grow)}" fill="${fill}"/>`);
+  const name = escaped(p.name);
+  return `<g class="territory" transform="translate(${n(p.x)} ${n(p.y)})" tabindex="0" role="button" `
+    + `data-territory="${name}" data-owner="" data-units="0" data-fog="clear" `
+    + `data-continent="${escaped(p.continent || "")}" data-size="${p.size}" aria-label="${name}">`
+    + `<title>${name}</title>${shape("ring", cells ? 1.08 : RING, tint)}${shape("body", 1, NEUTRAL)}`
+    + `<text class="units" y="${n(own * 0.3)}" font-size="${n(own * 0.85)}">0</text>`
+    + `<text class="letter" x="${n(own * (cells ? 0.62 : 0.78))}" y="${n(-own * (cells ? 0.5 : 0.62))}" `
+    + `font-size="${n(own * 0.5)}"></text>`
+    + (cells ? `<text class="name cell-name" x="${n(-own * 0.85)}" y="${n(-own * 0.62)}" `
+      + `font-size="${n(own * 0.3)}">${name}</text>` : "")
+    + "</g>";
+}
+
+/** A territory's circle may take this share of the way to its nearest neighbour (both rings then stay apart). */
+const ROOM = 0.4;
+/** The ring of the continent's tint around a territory, as a multiple of the territory's radius. */
+const RING = 1.16;
+
 const RANK = { change: 1, battle: 2, conquest: 3 };
+
+/** What the last turn's marks mean, each drawn as the board draws it (the line tells them apart, not only its
+ * colour). */
+const MARKS = [["conquest", "changed hands"], ["battle", "battle, the defender held"],
+  ["change", "units placed or moved"]];
+
+export function markLegend() {
+  return h("ul", { class: "marks" }, MARKS.map(([mark, words]) => h("li", { "data-mark-sample": mark },
+    s("svg", { class: "mark-sample", viewBox: "0 0 24 24", "aria-hidden": "true" }, s("g", { "data-mark": mark },
+      s("circle", { class: "ring", cx: "12", cy: "12", r: "10" }),
+      s("circle", { class: "body", cx: "12", cy: "12", r: "7" }))), words)));
+}
 
 export class Board {
   /** onPick(name): a territory was clicked, or chosen with Enter or Space; onLook(name): hovered or focused. */
@@ -34,8 +101,59 @@ export class Board {
     this.marked = [];
     this.picked = [];
     this.targets = [];
+    this.near = [];
+    this.found = null;
     this.styles = new Map();
     this.shape = "map";
+    this.map = null;
+    this.labelsDue = false;
+    this.tools();
+    this.stage = h("div", { class: "board-stage" });
+    holder.append(this.stage);
+    this.resizing = typeof ResizeObserver === "function"
+      ? new ResizeObserver(() => this.viewport?.resized()) : null;
+  }
+
+  /** Above the board: a search box that brings a territory into view, and the zoom buttons. */
+  tools() {
+    this.names = h("datalist", { id: `${this.holder.id || "board"}-names` });
+    this.search = h("input", { type: "search", class: "find", list: this.names.id, placeholder: "Find a territory",
+      "aria-label": "Find a territory by name", autocomplete: "off" });
+    this.searchNote = h("span", { class: "find-note", role: "status" });
+    const find = () => {
+      const query = this.search.value.trim();
+      if (!query) return;
+      const name = this.find(query);
+      this.searchNote.textContent = name ? "" : `No territory is called "${query}".`;
+      if (name) this.reveal(name);
+    };
+    this.search.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        find();
+      }
+    });
+    this.search.addEventListener("change", find);
+    const button = (label, words, act) => h("button", { type: "button", class: "small zoom", "aria-label": words,
+      title: words, "data-zoom": label, onclick: act }, label);
+    this.toolbar = h("div", { class: "board-tools", hidden: true },
+      h("label", { class: "find-label" }, this.search, this.names), this.searchNote,
+      h("span", { class: "zoom-buttons" },
+        button("+", "Zoom in (+)", () => this.viewport?.zoomIn()),
+        button("−", "Zoom out (-)", () => this.viewport?.zoomOut()),
+        button("Fit", "Show the whole map (0)", () => this.viewport?.fit())));
+    this.holder.append(this.toolbar);
+  }
+
+  /** Forget the board drawn (a new game starts). */
+  clear() {
+    this.resizing?.disconnect();
+    clear(this.stage);
+    this.toolbar.hidden = true;
+    this.svg = null;
+    this.viewport = null;
+    this.nodes.clear();
+    this.map = null;
   }
 
   /**
@@ -45,8 +163,14 @@ export class Board {
   draw(map, styles, shape = "map") {
     this.styles = styles;
     this.shape = shape;
+    this.map = map;
     this.nodes.clear();
     this.marked = [];
+    this.picked = [];
+    this.targets = [];
+    this.near = [];
+    this.found = null;
+    this.selectedKey = "";
     const cells = shape === "cells";
     const raw = map.territories.map((t, i) => ({
       name: t.name, continent: t.continent, size: t.size || 1,
@@ -57,12 +181,13 @@ export class Board {
     const tall = Math.max(...raw.map((p) => p.y)) - Math.min(...raw.map((p) => p.y));
     const scale = 1000 / Math.max(wide, tall, 1e-9);
     const points = raw.map((p) => ({ ...p, x: p.x * scale, y: p.y * scale, column: p.x, row: p.y }));
-    const gaps = nearestDistances(points);
+    const nearest = nearestDistances(points);
+    const gaps = [...nearest.values()].sort((a, b) => a - b);
     const median = gaps.length ? gaps[Math.floor(gaps.length / 2)] : 100;
     const xs = points.map((p) => p.x);
     const ys = points.map((p) => p.y);
     const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 1);
-    const r = cells ? median * 0.45 : Math.max(span / 90, Math.min(median * 0.32, span / 12));
+    const r = cells ? median * 0.45 : Math.max(span / 90, Math.min(median * 0.28, span / 12));
     this.r = r;
     const sized = !cells && points.some((p) => p.size !== points[0].size);
     const pad = cells ? r * 2.6 : r * 2.4;
@@ -75,7 +200,8 @@ export class Board {
 
     const svg = s("svg", {
       class: `board${cells ? " cells" : ""}`, viewBox: box.map((v) => v.toFixed(2)).join(" "), role: "group",
-      "aria-label": `The map ${map.name}`, "data-map": map.name, "data-shape": shape,
+      tabindex: "0", "aria-label": `The map ${map.name}: arrow keys move it, + and - zoom, 0 shows all of it`,
+      "data-map": map.name, "data-shape": shape,
     });
     const arrow = s("marker", {
       id: "arrow", viewBox: "0 0 10 10", refX: "9", refY: "5", markerWidth: "5", markerHeight: "5",
@@ -88,79 +214,149 @@ export class Board {
     svg.append(s("defs", {}, arrow, hatch));
 
     if (cells) svg.append(this.axes(points, r));
-    const borders = s("g", { class: "borders" });
-    const done = new Set();
-    for (const [from, targets] of Object.entries(map.borders || {})) {
-      for (const to of targets) {
-        const key = [from, to].sort().join("\u0000");
-        if (done.has(key) || !at.has(from) || !at.has(to)) continue;
-        done.add(key);
-        const back = (map.borders[to] || []).includes(from);
-        const a = at.get(from);
-        const b = at.get(to);
-        const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
-        const ux = (b.x - a.x) / length;
-        const uy = (b.y - a.y) / length;
-        const gap = back ? 0 : r * 1.25;
-        borders.append(s("line", {
-          x1: a.x.toFixed(2), y1: a.y.toFixed(2), x2: (b.x - ux * gap).toFixed(2), y2: (b.y - uy * gap).toFixed(2),
-          class: back ? "border" : "border one-way", "marker-end": back ? null : "url(#arrow)",
-          "data-from": from, "data-to": to,
-        }));
-      }
-    }
-    svg.append(borders);
+    svg.append(this.drawBorders(map, at, r));
 
     const layer = s("g", { class: "territories" });
-    for (const p of points) {
+    const labels = s("g", { class: "labels", "aria-hidden": "true" });
+    this.labelItems = [];
+    // hundreds of territories: written as markup and read by the browser at once, rather than element by element
+    const sizes = points.map((p) => {
       const own = sized ? r * (0.88 + 0.08 * Math.min(p.size, 4)) : r;
-      const shapeOf = (cls, grow, fill) => (cells
-        ? s("rect", { class: cls, x: (-own * grow).toFixed(2), y: (-own * grow).toFixed(2), width: (2 * own * grow).toFixed(2),
-          height: (2 * own * grow).toFixed(2), rx: (own * 0.12).toFixed(2), fill })
-        : s("circle", { class: cls, r: (own * grow).toFixed(2), fill }));
-      const body = shapeOf("body", 1, NEUTRAL);
-      const haze = shapeOf("haze", 1, "url(#fog-hatch)");
-      const units = s("text", { class: "units", y: (own * 0.3).toFixed(2), "font-size": (own * 0.85).toFixed(2) }, "0");
-      const letter = s("text", {
-        class: "letter", x: (own * (cells ? 0.62 : 0.78)).toFixed(2), y: (-own * (cells ? 0.5 : 0.62)).toFixed(2),
-        "font-size": (own * 0.5).toFixed(2),
-      }, "");
-      const badge = s("text", {
-        class: "badge", x: (-own * 0.78).toFixed(2), y: (-own * 0.62).toFixed(2), "font-size": (own * 0.55).toFixed(2),
-      }, "");
-      const note = s("text", { class: "note-line", y: (own * (cells ? 0.78 : 0.92)).toFixed(2),
-        "font-size": (own * (cells ? 0.3 : 0.36)).toFixed(2) }, "");
-      const title = s("title", {}, p.name);
-      const label = cells
-        ? s("text", { class: "name cell-name", x: (-own * 0.85).toFixed(2), y: (-own * 0.62).toFixed(2),
-          "font-size": (own * 0.3).toFixed(2) }, p.name)
-        : s("text", { class: "name", y: (own * 1.95).toFixed(2), "font-size": (r * 0.52).toFixed(2) }, p.name);
-      const node = s("g", {
-        class: "territory", transform: `translate(${p.x.toFixed(2)} ${p.y.toFixed(2)})`, tabindex: "0",
-        role: "button", "data-territory": p.name, "data-owner": "", "data-units": "0", "data-fog": "clear",
-        "data-continent": p.continent || "", "data-size": String(p.size), "aria-label": p.name,
-      },
-      title,
-      cells ? null : s("circle", { class: "ring", r: (own * 1.22).toFixed(2), fill: tints.get(p.continent) || "#eee" }),
-      cells ? shapeOf("ring", 1.08, "#eee") : null,
-      body, haze, units, letter, badge, note, label);
-      node.addEventListener("click", () => this.onPick(p.name));
-      node.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          this.onPick(p.name);
-        }
-      });
-      node.addEventListener("focus", () => this.onLook(p.name));
-      node.addEventListener("mouseenter", () => this.onLook(p.name));
-      this.nodes.set(p.name, { node, body, units, letter, badge, note, title, continent: p.continent, r: own });
-      layer.append(node);
+      // never so large that two rings meet: crowded territories are drawn smaller
+      return !cells && nearest.has(p.name) ? Math.min(own, (ROOM * nearest.get(p.name)) / RING) : own;
+    });
+    layer.innerHTML = points.map((p, i) => territoryMarkup(p, sizes[i], cells,
+      cells ? "#eee" : tints.get(p.continent) || "#eee")).join("");
+    if (!cells) {
+      labels.innerHTML = points.map((p) => `<text class="name" data-label-for="${escaped(p.name)}" data-label="full">`
+        + `${escaped(p.name)}</text>`).join("");
     }
+    points.forEach((p, i) => {
+      const node = layer.children[i];
+      const [title, , body, units, letter, cellName] = node.children;
+      const label = cells ? cellName : labels.children[i];
+      if (!cells) this.labelItems.push({ name: p.name, x: p.x, y: p.y, r: sizes[i] * RING, label, text: p.name });
+      this.nodes.set(p.name, { node, body, units, letter, haze: null, badge: null, note: null, title, label,
+        continent: p.continent, r: sizes[i], x: p.x, y: p.y });
+    });
+    this.listen(layer);
     svg.append(layer);
+    this.labelLayer = cells ? null : labels;
+    if (!cells) svg.append(labels);
     this.rollLayer = s("g", { class: "roll-layer" });
     svg.append(this.rollLayer);
-    clear(this.holder).append(svg);
+    svg.addEventListener("keydown", (event) => {
+      if (this.viewport && this.viewport.key(event)) event.preventDefault();
+    });
+    this.resizing?.disconnect();
+    const width = this.stage.getBoundingClientRect().width; // before the board is in: the page's layout as it was
+    clear(this.stage).append(svg);
     this.svg = svg;
+    svg.style.aspectRatio = `${box[2].toFixed(2)} / ${box[3].toFixed(2)}`;
+    this.names.replaceChildren(...points.map((p) => h("option", { value: p.name })));
+    this.search.value = "";
+    this.searchNote.textContent = "";
+    this.toolbar.hidden = false;
+    this.measure = null;
+    this.viewport = new Viewport(svg, { onZoom: () => this.placeLabels() });
+    this.viewport.setContent(box, r * RING, cells ? null : shownSize(svg, width, box));
+    this.resizing?.observe(svg);
+  }
+
+  /** The names' size on screen, read once per map from the page's own font: a line's height, where its baseline
+   * sits, and each name's width, measured on a canvas in the font the names are drawn in (the same figures as the
+   * SVG's own, without laying any text out). */
+  metrics() {
+    if (this.measure) return this.measure;
+    const style = getComputedStyle(this.labelItems[0]?.label || this.labelLayer);
+    const text = document.createElement("canvas").getContext("2d");
+    text.font = `${style.fontStyle} ${style.fontWeight} ${LABEL_PX}px ${style.fontFamily}`;
+    const line = text.measureText("Hg");
+    const ascent = line.fontBoundingBoxAscent ?? LABEL_PX * 0.95;
+    const widths = new Map();
+    this.measure = {
+      height: ascent + (line.fontBoundingBoxDescent ?? LABEL_PX * 0.25),
+      ascent,
+      width(words) {
+        let found = widths.get(words);
+        if (found === undefined) {
+          found = text.measureText(words).width;
+          widths.set(words, found);
+        }
+        return found;
+      },
+    };
+    return this.measure;
+  }
+
+  /** The names placed again for the current zoom: the territories picked, found and their neighbours first. */
+  placeLabels() {
+    if (!this.labelLayer || !this.viewport) return;
+    const scale = this.viewport.scale;
+    if (!(scale > 0) || this.viewport.size[0] <= 1) return;
+    const metrics = this.metrics();
+    const first = new Set([...this.picked, ...this.targets, ...this.near].map((node) => node.dataset.territory));
+    if (this.found) first.add(this.found);
+    const items = [...this.labelItems.filter((item) => first.has(item.name)),
+      ...this.labelItems.filter((item) => !first.has(item.name))];
+    const [bx, by, bw, bh] = this.viewport.fitBox();
+    const placed = placeLabels(items, { scale, height: metrics.height, measure: metrics.width,
+      bounds: [bx, by, bx + bw, by + bh] });
+    this.labelLayer.setAttribute("font-size", (LABEL_PX / scale).toFixed(3));
+    const pad = 1.5 / scale;
+    items.forEach((item, i) => {
+      const spot = placed[i];
+      const label = item.label;
+      if (!spot) {
+        if (label.dataset.label !== "hidden") label.dataset.label = "hidden";
+        return;
+      }
+      const [x0, y0, x1] = spot.box;
+      label.setAttribute("x", ((x0 + x1) / 2).toFixed(2));
+      label.setAttribute("y", (y0 + pad + metrics.ascent / scale).toFixed(2));
+      if (item.text !== spot.text) {
+        label.textContent = spot.text;
+        item.text = spot.text;
+      }
+      const shown = spot.text === item.name ? "full" : "short";
+      if (label.dataset.label !== shown) label.dataset.label = shown;
+    });
+    this.svg.dataset.labelsHidden = String(placed.filter((spot) => !spot).length);
+  }
+
+  /** Pan to a territory that is off screen (one reached with Tab). */
+  bringIntoView(name) {
+    const found = this.nodes.get(name);
+    if (!found || !this.viewport || this.viewport.shows(found.x, found.y, found.r * 1.3)) return;
+    this.viewport.show(found.x, found.y);
+  }
+
+  /** The territory a search names: the same name whatever the case, else the one whose name starts with it, else
+   * the one whose name holds it; null when none or several do. */
+  find(query) {
+    const wanted = query.toLocaleLowerCase();
+    const names = [...this.nodes.keys()];
+    for (const test of [(n) => n === wanted, (n) => n.startsWith(wanted), (n) => n.includes(wanted)]) {
+      const hits = names.filter((name) => test(name.toLocaleLowerCase()));
+      if (hits.length === 1) return hits[0];
+      if (hits.length > 1) return null;
+    }
+    return null;
+  }
+
+  /** Bring a territory into the middle, large enough to read, and point at it (its facts show beside the board). */
+  reveal(name) {
+    const found = this.nodes.get(name);
+    if (!found) return;
+    for (const node of this.svg.querySelectorAll("[data-found]")) node.removeAttribute("data-found");
+    found.node.dataset.found = "";
+    this.found = name;
+    if (this.viewport) {
+      const wanted = this.viewport.zoomFor((FOUND_PX * this.viewport.unit) / (found.r * RING));
+      this.viewport.show(found.x, found.y, Math.max(this.viewport.zoom, wanted));
+    }
+    this.placeLabels();
+    found.node.focus({ preventScroll: true });
   }
 
   /** The numbers along a grid's edges: columns above, rows to the left. */
@@ -179,6 +375,108 @@ export class Board {
         "font-size": (r * 0.5).toFixed(2), "data-row": String(row) }, String(row)));
     }
     return group;
+  }
+
+  /**
+   * The borders: every two-way border a segment of one path (a large map has hundreds: one element draws them
+   * all), each one-way border a line of its own with its arrow. `this.ways` keeps each territory's borders (the
+   * neighbour and the segment) for the bold borders of the territory picked.
+   */
+  drawBorders(map, at, r) {
+    const group = s("g", { class: "borders" });
+    this.ways = new Map([...at.keys()].map((name) => [name, []]));
+    const both = [];
+    const done = new Set();
+    for (const [from, targets] of Object.entries(map.borders || {})) {
+      for (const to of targets) {
+        const key = from < to ? `${from}\u0000${to}` : `${to}\u0000${from}`;
+        if (done.has(key) || !at.has(from) || !at.has(to)) continue;
+        done.add(key);
+        const back = (map.borders[to] || []).includes(from);
+        const a = at.get(from);
+        const b = at.get(to);
+        const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+        const gap = back ? 0 : r * (RING + 0.03);
+        const [x2, y2] = [b.x - ((b.x - a.x) / length) * gap, b.y - ((b.y - a.y) / length) * gap];
+        const segment = `M${a.x.toFixed(1)} ${a.y.toFixed(1)}L${x2.toFixed(1)} ${y2.toFixed(1)}`;
+        if (back) both.push(segment);
+        else {
+          group.append(s("line", { x1: a.x.toFixed(2), y1: a.y.toFixed(2), x2: x2.toFixed(2), y2: y2.toFixed(2),
+            class: "border one-way", "marker-end": "url(#arrow)", "data-from": from, "data-to": to }));
+        }
+        this.ways.get(from).push([to, segment]);
+        this.ways.get(to).push([from, segment]);
+      }
+    }
+    group.prepend(s("path", { class: "border", d: both.join(""), "data-count": String(both.length) }));
+    this.litPath = s("path", { class: "border lit", d: "", "data-count": "0" });
+    group.append(this.litPath);
+    return group;
+  }
+
+  /** A territory's shape, circle or square, `grow` times its radius. */
+  shapeOf(own) {
+    return (cls, grow, fill) => (this.shape === "cells"
+      ? s("rect", { class: cls, x: (-own * grow).toFixed(2), y: (-own * grow).toFixed(2),
+        width: (2 * own * grow).toFixed(2), height: (2 * own * grow).toFixed(2), rx: (own * 0.12).toFixed(2), fill })
+      : s("circle", { class: cls, r: (own * grow).toFixed(2), fill }));
+  }
+
+  /** One listener of each kind for every territory (a large map has hundreds): a click or Enter picks, pointing or
+   * focus looks. */
+  listen(layer) {
+    const territory = (event) => event.target.closest?.("g[data-territory]")?.dataset.territory;
+    layer.addEventListener("click", (event) => {
+      const name = territory(event);
+      if (name) this.onPick(name);
+    });
+    layer.addEventListener("keydown", (event) => {
+      const name = territory(event);
+      if (name && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        this.onPick(name);
+      }
+    });
+    layer.addEventListener("focusin", (event) => {
+      const name = territory(event);
+      if (!name) return;
+      this.onLook(name);
+      this.bringIntoView(name);
+    });
+    layer.addEventListener("mouseover", (event) => {
+      const name = territory(event);
+      if (name && name !== this.pointed) {
+        this.pointed = name;
+        this.onLook(name);
+      }
+    });
+    layer.addEventListener("mouseleave", () => { this.pointed = null; });
+  }
+
+  /** The fog's hatching over a territory out of sight: made the first time the territory is. */
+  haze(found, fog) {
+    if (!found.haze) {
+      if (fog === "clear") return;
+      found.haze = this.shapeOf(found.r)("haze", 1, "url(#fog-hatch)");
+      found.body.after(found.haze);
+    }
+  }
+
+  /** A territory's badge (a capital's star, a spy) or note under its units ("L1×8", "seen t3"): made the first time
+   * it has something to say, since most territories never do and every text on the board costs at each zoom. */
+  extra(found, key, text) {
+    if (!found[key]) {
+      if (!text) return;
+      const own = found.r;
+      const cells = this.shape === "cells";
+      found[key] = key === "badge"
+        ? s("text", { class: "badge", x: (-own * 0.78).toFixed(2), y: (-own * 0.62).toFixed(2),
+          "font-size": (own * 0.55).toFixed(2) })
+        : s("text", { class: "note-line", y: (own * (cells ? 0.78 : 0.92)).toFixed(2),
+          "font-size": (own * (cells ? 0.3 : 0.36)).toFixed(2) });
+      found.letter.after(found[key]);
+    }
+    if (found[key].textContent !== text) found[key].textContent = text;
   }
 
   /**
@@ -201,8 +499,9 @@ export class Board {
       found.units.setAttribute("fill", style ? style.ink : "#000");
       found.units.textContent = units === null ? "?" : String(units);
       found.letter.textContent = style ? style.letter : "";
-      found.badge.textContent = state.badge || "";
-      found.note.textContent = state.note || "";
+      this.haze(found, fog);
+      this.extra(found, "badge", state.badge || "");
+      this.extra(found, "note", state.note || "");
       const who = owner ? `${owner} (${style ? style.letter : "?"})` : "nobody";
       let label;
       if (fog === "unknown") label = `${name}: never seen`;
@@ -261,16 +560,31 @@ export class Board {
     }, s("title", {}, words), ...row(roll.attack, a, "attack"), ...row(roll.defence, b, "defence")));
   }
 
-  /** The territories picked for an order, and those an order could go on to name. */
+  /** The territories picked for an order, and those an order could go on to name; the first one picked has its
+   * borders drawn bold and its neighbours outlined. */
   select(picked, targets) {
-    for (const node of [...this.picked, ...this.targets]) {
+    for (const node of [...this.picked, ...this.targets, ...this.near]) {
       node.removeAttribute("data-picked");
       node.removeAttribute("data-target");
+      node.removeAttribute("data-neighbour");
     }
     this.picked = picked.map((name) => this.nodes.get(name)?.node).filter(Boolean);
     this.targets = targets.map((name) => this.nodes.get(name)?.node).filter(Boolean);
     this.picked.forEach((node, i) => { node.dataset.picked = String(i + 1); });
     for (const node of this.targets) node.dataset.target = "";
+    const first = picked.length ? picked[0] : null;
+    const ways = first ? this.ways?.get(first) || [] : [];
+    if (this.litPath) {
+      this.litPath.setAttribute("d", ways.map(([, segment]) => segment).join(""));
+      this.litPath.dataset.count = String(ways.length);
+    }
+    this.near = ways.map(([name]) => this.nodes.get(name)?.node).filter(Boolean);
+    for (const node of this.near) node.dataset.neighbour = "";
+    const key = [...this.picked, ...this.targets, ...this.near].map((node) => node.dataset.territory).join("\u0000");
+    if (key !== this.selectedKey) {
+      this.selectedKey = key;
+      this.placeLabels();
+    }
   }
 
   focus(name) {

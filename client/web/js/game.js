@@ -11,13 +11,14 @@ import { Board } from "./board.js";
 import { statisticsCharts } from "./chart.js";
 import { ChatPanel, chatHeading } from "./chat.js";
 import { byId, h, put } from "./dom.js";
+import { boardLegend } from "./legend.js";
 import { GameLog } from "./log.js";
 import { OrderEntry } from "./orders.js";
-import { playerStyles, continentTint } from "./palette.js";
+import { playerStyles } from "./palette.js";
 import { applyPatch, seatsKeyed, seatsListed } from "./patch.js";
 import { rulesetModule } from "./rulesets/index.js";
-import { generic, plural, table } from "./rulesets/generic.js";
-import { forgetSeat, lastName, loadHistory, saveHistory, saveName, saveSeat } from "./seats.js";
+import { generic, plural, showRollIn, table } from "./rulesets/generic.js";
+import { forgetSeat, lastName, saveName, saveSeat } from "./seats.js";
 
 const FRAMEWORK = new Set(["game_created", "player_joined", "player_left", "game_started", "player_committed",
   "time_ran_out", "orders_revealed", "seat_handed_over", "seat_taken_back", "rematch_requested", "rematch_declined",
@@ -46,6 +47,7 @@ export class GameScreen {
     byId("resign-yes").addEventListener("click", () => this.resign());
     byId("commit").addEventListener("click", () => this.commit());
     byId("rematch").addEventListener("click", () => this.rematch());
+    byId("replay-this").addEventListener("click", () => this.app.showReplay(this.gameId, null));
     byId("to-lobby").addEventListener("click", () => this.app.showLobby());
     byId("leave").addEventListener("click", () => this.leave());
     byId("sit-form").addEventListener("submit", (event) => {
@@ -78,7 +80,8 @@ export class GameScreen {
     this.moduleName = null;
     this.deadline = null;
     this.styles = new Map();
-    this.history = gameId ? loadHistory(gameId) : [];
+    this.statistics = null;
+    this.statisticsAsked = false;
     this.legalAsked = null;
     this.legalAgain = false;
     this.territoryNames = new Set();
@@ -91,7 +94,7 @@ export class GameScreen {
     this.entry.orders = [];
     this.entry.picked = [];
     this.entry.enabled = false;
-    put(byId("board"));
+    this.board.clear();
     put(byId("legend"));
     put(byId("extras"));
     put(byId("roll"));
@@ -297,40 +300,12 @@ export class GameScreen {
     }
     const restarted = fresh.some((entry) => this.module.startsTurn(entry.event));
     this.log.add(fresh, this.module, true, ctx, turnByTurn && !restarted && fresh.length > 0);
-    this.sample();
     this.render(before);
   }
 
   showRoll(roll) {
     this.board.showRoll(roll);
-    const box = byId("roll");
-    if (!roll) {
-      put(box);
-      return;
-    }
-    const die = (v, side) => h("span", { class: `die ${side}` }, String(v));
-    put(box, h("span", { class: "roll-words" }, `${roll.player} attacked ${roll.target} from ${roll.source}: `),
-      h("span", { class: "dice attack", "data-dice": roll.attack.join(" ") }, roll.attack.map((v) => die(v, "attack"))),
-      " against ",
-      h("span", { class: "dice defence", "data-dice": roll.defence.join(" ") }, roll.defence.map((v) => die(v, "defence"))),
-      roll.result ? h("span", { class: "roll-words" }, ` — ${roll.result}`) : null);
-    box.dataset.attack = roll.attack.join(" ");
-    box.dataset.defence = roll.defence.join(" ");
-  }
-
-  sample() {
-    const view = this.view;
-    if (!view || !view.players || typeof view.turn !== "number") return;
-    const players = {};
-    for (const [name, p] of Object.entries(view.players)) {
-      const facts = this.module.playerFacts(p, name, this.ctx());
-      if (facts && typeof facts.territories === "number" && typeof facts.units === "number") players[name] = facts;
-    }
-    if (!Object.keys(players).length) return;
-    const last = this.history[this.history.length - 1];
-    if (last && last.turn === view.turn) last.players = players;
-    else this.history.push({ turn: view.turn, players });
-    saveHistory(this.gameId, this.history);
+    showRollIn(byId("roll"), roll);
   }
 
   // ---- showing -------------------------------------------------------------------------------------------------
@@ -573,25 +548,7 @@ export class GameScreen {
   }
 
   renderLegend() {
-    if (!this.map || !(this.map.continents || []).length) return;
-    const owners = this.view ? this.view.territories : {};
-    const members = new Map();
-    for (const t of this.map.territories) {
-      if (!t.continent) continue;
-      if (!members.has(t.continent)) members.set(t.continent, []);
-      members.get(t.continent).push(t.name);
-    }
-    const items = this.map.continents.map((continent, i) => {
-      const names = members.get(continent.name) || [];
-      const first = owners?.[names[0]]?.owner;
-      const holder = first && names.every((n) => owners[n]?.owner === first) ? first : null;
-      const bonus = this.module.continentBonus(this.view, continent);
-      const swatch = h("span", { class: "tint", "aria-hidden": "true" });
-      swatch.style.background = continentTint(i);
-      return h("li", { "data-continent": continent.name, "data-holder": holder || "" }, swatch, " ", continent.name,
-        bonus !== null && bonus !== undefined ? ` (+${bonus})` : "", holder ? ` — held by ${holder}` : "");
-    });
-    put(byId("legend"), h("h3", {}, "Continents"), h("ul", {}, items));
+    if (this.map) put(byId("legend"), ...boardLegend(this.map, this.view, this.module));
   }
 
   renderResult() {
@@ -604,13 +561,28 @@ export class GameScreen {
     result.hidden = false;
     put(byId("result-title"), game.winner ? (game.winner === this.player ? "You won!" : `${game.winner} won`)
       : "A draw");
-    const history = (this.view && this.module.history(this.view)) || this.history;
-    put(byId("charts"), statisticsCharts(history, this.styles));
+    this.askStatistics();
+    put(byId("charts"), this.statistics ? statisticsCharts(this.statistics, this.styles)
+      : h("p", { class: "hint" }, "Counting the game's statistics…"));
+    byId("replay-this").dataset.gameId = game.game_id;
     const asked = game.rematch.includes(this.player);
     byId("rematch").hidden = !this.player || asked || Boolean(game.rematch_game) || Boolean(this.following);
     const waiting = game.seats.map((s) => s.name).filter((n) => !game.rematch.includes(n) && !game.rematch_declined.includes(n));
     put(byId("rematch-state"), game.rematch.length ? `Rematch asked by ${game.rematch.join(", ")}` +
       (waiting.length && !game.rematch_game ? `; waiting for ${waiting.join(", ")}` : "") : "");
+  }
+
+  /** The finished game's statistics, asked of the server once (it works them out from the stored game). */
+  async askStatistics() {
+    if (this.statisticsAsked) return;
+    this.statisticsAsked = true;
+    const gameId = this.gameId;
+    const reply = await this.send({ type: "game_statistics", game_id: gameId });
+    if (!reply || this.gameId !== gameId) return;
+    if (reply.type === "statistics") {
+      this.statistics = reply.statistics;
+      put(byId("charts"), statisticsCharts(this.statistics, this.styles));
+    } else put(byId("charts"), h("p", { class: "note" }, reply.message));
   }
 
   tick() {

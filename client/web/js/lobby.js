@@ -1,6 +1,6 @@
-// The lobby: the server's games a page at a time (join, watch, or return to a seat kept in this browser), the
-// lobby's chat, and a new game's form: the rules with their options, a map of the server's or a file, players,
-// computer players and a time limit.
+// The lobby: the server's games a page at a time (join, watch, return to a seat kept in this browser, or replay a
+// finished game, listed or by its id), the lobby's chat, and a new game's form: the rules with their options, a map
+// of the server's or a file, players, computer players and a time limit.
 
 import { ChatPanel } from "./chat.js";
 import { byId, h, put } from "./dom.js";
@@ -21,7 +21,7 @@ export function settingsNotes(game) {
 }
 
 export class LobbyScreen {
-  /** app: { link, join(gameId, name, group), watch(gameId), play(gameId, player) }. */
+  /** app: { link, join(gameId, name, group), watch(gameId), play(gameId, player), showReplay(gameId, sight) }. */
   constructor(app) {
     this.app = app;
     this.link = app.link;
@@ -36,6 +36,11 @@ export class LobbyScreen {
     byId("older").addEventListener("click", () => { this.offset += PAGE; this.refresh(); });
     byId("ruleset").addEventListener("change", () => this.chooseRuleset());
     byId("create").addEventListener("submit", (event) => { event.preventDefault(); this.create(); });
+    byId("replay-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const gameId = byId("replay-id").value.trim();
+      if (gameId) this.app.showReplay(gameId, null);
+    });
     this.chat = new ChatPanel(byId("lobby-chat"), (text) => {
       const name = this.name();
       if (!name) return Promise.resolve({ type: "error", message: "Write your name first: it is how the others will "
@@ -136,6 +141,10 @@ export class LobbyScreen {
     }
     actions.append(h("button", { type: "button", class: "small", "data-watch": game.game_id,
       onclick: () => this.app.watch(game.game_id) }, "Watch"));
+    if (game.status === "finished") {
+      actions.append(h("button", { type: "button", class: "small", "data-replay": game.game_id,
+        onclick: () => this.app.showReplay(game.game_id, null) }, "Replay"));
+    }
     const notes = settingsNotes(game);
     return h("tr", { "data-game-id": game.game_id, "data-status": game.status },
       h("td", {}, game.game_id),

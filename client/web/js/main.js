@@ -6,6 +6,7 @@ import { GameScreen } from "./game.js";
 import { MyGames } from "./games.js";
 import { Link } from "./link.js";
 import { LobbyScreen } from "./lobby.js";
+import { ReplayScreen } from "./replay.js";
 import { seatToken } from "./seats.js";
 
 const LINK_WORDS = {
@@ -26,6 +27,7 @@ class App {
     this.lobby = new LobbyScreen(this);
     this.game = new GameScreen(this);
     this.mine = new MyGames(byId("my-games"), (gameId, player) => this.route(gameId, player));
+    this.replay = new ReplayScreen(this);
     byId("home").addEventListener("click", (event) => { event.preventDefault(); this.showLobby(); });
     byId("password-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -56,9 +58,9 @@ class App {
     if (message.type === "shutting_down") this.linkState("closed", message.message);
     else if (message.type === "lobby_chat") this.lobby.heard(message);
     else if (message.type === "game_listed") {
+      // A game was created (here or on another node of the server): the lobby on screen lists it.
       if (document.body.dataset.screen === "lobby") this.lobby.refresh().catch(() => {});
-    }
-    else if (message.game_id && message.game_id !== this.game.gameId && this.mine.has(message.game_id)) {
+    } else if (message.game_id && message.game_id !== this.game.gameId && this.mine.has(message.game_id)) {
       this.mine.take(message);
     } else this.game.take(message);
   }
@@ -83,13 +85,25 @@ class App {
     document.body.dataset.screen = name;
     byId("lobby").hidden = name !== "lobby";
     byId("game").hidden = name !== "game";
+    byId("replay").hidden = name !== "replay";
+    if (name !== "replay") this.replay.pause();
   }
 
   params() {
     return new URLSearchParams(location.hash.slice(1));
   }
 
-  async route(gameId = this.params().get("game"), player = this.params().get("player")) {
+  /** Put on screen what the address says (a replay, a game played or watched, the lobby), or the game named. */
+  async route(gameId = null, player = null) {
+    if (gameId === null) {
+      const params = this.params();
+      if (params.get("replay")) {
+        await this.openReplay(params.get("replay"), params.get("sight"));
+        return;
+      }
+      gameId = params.get("game");
+      player = params.get("player");
+    }
     if (!gameId) {
       this.showLobby();
       return;
@@ -105,6 +119,21 @@ class App {
     this.mine.onScreen(null, null, null);
     this.screen("lobby");
     this.lobby.show(note);
+  }
+
+  /** A finished game told again (`sight`: a player's eyes, or null for everyone's), at an address of its own. */
+  showReplay(gameId, sight) {
+    const hash = `#replay=${encodeURIComponent(gameId)}` + (sight ? `&sight=${encodeURIComponent(sight)}` : "");
+    if (location.hash !== hash) history.pushState(null, "", hash);
+    this.openReplay(gameId, sight);
+  }
+
+  async openReplay(gameId, sight) {
+    this.offScreen(null);
+    this.game.reset(null, null);
+    this.mine.onScreen(null, null, null);
+    this.screen("replay");
+    await this.replay.open(gameId, sight || null);
   }
 
   showGame(gameId, player) {

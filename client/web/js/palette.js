@@ -27,8 +27,9 @@ export function inkOn(colour) {
   return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? "#000" : "#fff";
 }
 
-/** Light tints for continents, told apart from players' colours by being pale. */
-const TINTS = ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5", "#bc80bd",
+/** Light tints for continents, told apart from players' colours by being pale (and from the turn's marks, which
+ * are lines: none of them is red). */
+const TINTS = ["#8dd3c7", "#ffffb3", "#bebada", "#e5c494", "#80b1d3", "#fdb462", "#b3de69", "#fccde5", "#bc80bd",
   "#ccebc5", "#ffed6f", "#a6cee3"];
 
 export function continentTint(index) {

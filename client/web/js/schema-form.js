@@ -19,6 +19,18 @@ function kindOf(spec, root) {
   return { ...real, nullable, enum: spec.enum || real.enum };
 }
 
+/**
+ * An option's help as a person reads it in a form: the schema says what `null` means ("units each player places
+ * (R9); null: 10 per starting territory"), and a form's null is an empty field ("...; left empty: 10 per starting
+ * territory").
+ */
+export function formHelp(description) {
+  const found = /(?:^|[;,.]\s*)null:\s*(.+)$/.exec(description || "");
+  if (!found) return description || "";
+  const before = description.slice(0, found.index).trim();
+  return `${before}${before ? "; " : ""}left empty: ${found[1]}`;
+}
+
 /** Fill `fieldset` with one field per option; returns a function that reads the chosen options. */
 export function optionsForm(fieldset, schema) {
   const legend = fieldset.querySelector("legend");
@@ -27,7 +39,7 @@ export function optionsForm(fieldset, schema) {
   for (const [key, spec] of Object.entries(schema.properties || {})) {
     const kind = kindOf(spec, schema);
     const label = spec.title || key;
-    const help = spec.description || "";
+    const help = kind.nullable ? formHelp(spec.description) : spec.description || "";
     const id = `option-${key}`;
     let input;
     let read;

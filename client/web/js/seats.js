@@ -1,5 +1,5 @@
-// What the page keeps in the browser (localStorage): seat tokens per server, game and player, the name last
-// used, and each game's statistics as this page saw them turn by turn.
+// What the page keeps in the browser (localStorage): seat tokens per server, game and player, and the name last
+// used.
 
 const PREFIX = "risc.";
 
@@ -62,12 +62,4 @@ export function lastName() {
 
 export function saveName(name) {
   write("name", name);
-}
-
-export function loadHistory(gameId) {
-  return read(`history.${server()}.${gameId}`, []);
-}
-
-export function saveHistory(gameId, history) {
-  write(`history.${server()}.${gameId}`, history);
 }

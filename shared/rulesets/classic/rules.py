@@ -17,8 +17,9 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.statistics import TurnFacts
 from shared.maps.model import GameMap
-from shared.rulesets.classic import checker, geography
+from shared.rulesets.classic import checker, geography, statistics
 from shared.rulesets.classic.board import ClassicBoard, Phase
 from shared.rulesets.classic.cards import MUST_TRADE_AT, best_set, make_deck, sets_in
 from shared.rulesets.classic.dice import most_attack_dice
@@ -176,6 +177,12 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
         return play.finish(), play.events
 
     # ---- telling -------------------------------------------------------------------------------------------------
+
+    def holdings(self, game: ClassicGame) -> Mapping[str, tuple[str | None, int]]:
+        return statistics.holdings(game)
+
+    def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
+        return statistics.turn_facts(events)
 
     def view(self, game: ClassicGame, viewer: str | None) -> ClassicView:
         return view(game, viewer)

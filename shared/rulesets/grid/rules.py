@@ -17,8 +17,9 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.statistics import TurnFacts
 from shared.maps.model import GameMap
-from shared.rulesets.grid import checker
+from shared.rulesets.grid import checker, statistics
 from shared.rulesets.grid.board import GridBoard, Phase
 from shared.rulesets.grid.cells import make_grid
 from shared.rulesets.grid.dice import most_attacking
@@ -135,6 +136,12 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
             for order in batch:
                 play.act(player, order)
         return play.finish(), play.events
+
+    def holdings(self, game: GridGame) -> Mapping[str, tuple[str | None, int]]:
+        return statistics.holdings(game)
+
+    def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
+        return statistics.turn_facts(events)
 
     def resign(self, game: GridGame, player: str, rng: GameRandom) -> tuple[GridBoard, list[Told]]:
         play = Play(game, rng)

@@ -95,13 +95,15 @@ def _tally(game: Game[RiscBoard, Any], player: str) -> EvoTally:
     return counted
 
 
-def evo_view(game: Game[RiscBoard, Any], viewer: str | None, following: str | None = None) -> EvoView:
-    """The view of `viewer` (a seat or None), or with `following`, the sight of that player for a watcher."""
+def evo_view(game: Game[RiscBoard, Any], viewer: str | None, following: str | None = None,
+             unveiled: bool = False) -> EvoView:
+    """The view of `viewer` (a seat or None), or with `following`, the sight of that player for a watcher; with
+    `unveiled`, everything there is to see, as after the game (a replay of a finished game shows its turns so)."""
     board = game.board
     evo = board.evo
     assert evo is not None
     evolution: int = game.options.evolution
-    finished = board.phase is Phase.FINISHED
+    finished = board.phase is Phase.FINISHED or unveiled
     fogged = evolution >= 3 and not finished
     eye = following if following is not None else viewer
     seat = eye if eye in game.players else None

@@ -18,9 +18,10 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.statistics import TurnFacts
 from shared.maps.groups import neutral_territories, starting_groups
 from shared.maps.model import GameMap
-from shared.rulesets.risc import checker, evo_checker, evo_rules
+from shared.rulesets.risc import checker, evo_checker, evo_rules, statistics
 from shared.rulesets.risc.board import Phase, RiscBoard
 from shared.rulesets.risc.checker import Code, Tally
 from shared.rulesets.risc.combat import fight
@@ -277,6 +278,12 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
 
     # ---- telling -------------------------------------------------------------------------------------------------
 
+    def holdings(self, game: RiscGame) -> Mapping[str, tuple[str | None, int]]:
+        return statistics.holdings(game)
+
+    def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
+        return statistics.turn_facts(events)
+
     def resign(self, game: RiscGame, player: str, rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
         """A player gives up: their territories turn neutral with their units (R7; in the evolutions with their
         levels), their spies go home, what is left of their pool is lost. The last player left wins: the others
@@ -300,6 +307,13 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
         if _evolution(game) >= 2:
             return evo_view(game, viewer)
         return view(game, viewer)  # type: ignore[arg-type]
+
+    def replay_view(self, game: RiscGame, sight: str | None) -> AnyView:
+        """E12: once the game is over everybody sees everything, so a replay seen by nobody's eyes in particular
+        shows every turn's board whole."""
+        if sight is None and _evolution(game) >= 3:
+            return evo_view(game, None, unveiled=True)
+        return self.view(game, sight)
 
     def reveals_orders(self, options: RiscOptions) -> bool:
         """E12, E15: under fog of war a player's orders would say where their units are."""

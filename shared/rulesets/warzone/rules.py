@@ -16,8 +16,9 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.statistics import TurnFacts
 from shared.maps.model import GameMap
-from shared.rulesets.warzone import checker
+from shared.rulesets.warzone import checker, statistics
 from shared.rulesets.warzone.board import Phase, WarzoneBoard
 from shared.rulesets.warzone.cards import Card, new_deck
 from shared.rulesets.warzone.checker import Tally
@@ -143,6 +144,12 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
         return resolve_turn(game, orders, rng)
 
     # ---- telling -------------------------------------------------------------------------------------------------
+
+    def holdings(self, game: WarzoneGame) -> Mapping[str, tuple[str | None, int]]:
+        return statistics.holdings(game)
+
+    def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
+        return statistics.turn_facts(events)
 
     def resign(self, game: WarzoneGame, player: str, rng: GameRandom) -> tuple[WarzoneBoard, list[Told]]:
         """A player gives up: their territories go to the neutral owner with their units (W12, as a blockade's do),

@@ -81,6 +81,20 @@ export function diceRoll(e) {
     defence: e.defence, result: `${e.player} lost ${e.attacker_losses}, ${e.defender} lost ${e.defender_losses}` };
 }
 
+/** The dice panel under the board: a roll (diceRoll's) in words with its dice, `lead` before it; null empties it. */
+export function showRollIn(box, roll, lead = "") {
+  box.replaceChildren();
+  box.dataset.attack = roll ? roll.attack.join(" ") : "";
+  box.dataset.defence = roll ? roll.defence.join(" ") : "";
+  if (!roll) return;
+  const die = (v, side) => h("span", { class: `die ${side}` }, String(v));
+  box.append(h("span", { class: "roll-words" }, `${lead}${roll.player} attacked ${roll.target} from ${roll.source}: `),
+    h("span", { class: "dice attack", "data-dice": roll.attack.join(" ") }, roll.attack.map((v) => die(v, "attack"))),
+    " against ",
+    h("span", { class: "dice defence", "data-dice": roll.defence.join(" ") }, roll.defence.map((v) => die(v, "defence"))),
+    roll.result ? h("span", { class: "roll-words" }, ` — ${roll.result}`) : "");
+}
+
 /** A rule set's describeOrder and describeEvent from its own tables of words (kind -> function), the generic
  * words for any kind they lack. */
 export function worded(orders, events) {
@@ -159,10 +173,6 @@ export const generic = {
   /** A continent's bonus as the rules count it, or null where continents bring nothing. */
   continentBonus(view, continent) {
     return view && view.continents && view.continents[continent.name] ? view.continents[continent.name].bonus : null;
-  },
-  /** The game's statistics over time when the view holds them (else the page's own samples are drawn). */
-  history() {
-    return null;
   },
   /** A word for the game's phase label. */
   phase(label) {

@@ -1,5 +1,5 @@
 // Warzone: how its orders and the turn's report read, the board's marks, the player's hand and pool, everyone's
-// income and cards, the continents with their holders, and the statistics the game keeps turn by turn.
+// income and cards, the continents with their holders, and what to do now.
 
 import { h } from "../dom.js";
 import { generic, table, worded } from "./generic.js";
@@ -90,13 +90,17 @@ export default {
       : o.kind === "reinforce" ? -REINFORCEMENT : 0), 0);
     return { ...view, your_orders: list, pool_left: view.pool_left + takes(view.your_orders) - takes(list) };
   },
-  history(view) {
-    if (!view.statistics) return null;
-    return view.statistics.map((turn) => ({
-      turn: turn.turn,
-      players: Object.fromEntries(Object.entries(turn.players)
-        .map(([name, p]) => [name, { territories: p.territories, units: p.units }])),
-    }));
+  /** What the turn asks of the player now: the whole pool deployed (W4: a commit needs it), then advances, airlifts
+   * and cards. */
+  prompt(view, ctx) {
+    if (!ctx.acting) return "";
+    const cards = Object.values(view.hand || {}).some((n) => n > 0) ? ", play a card" : "";
+    if (view.pool_left > 0) {
+      return `Deploy your ${view.pool_left} units: pick one of your territories (the whole pool is deployed before ` +
+        "you are done).";
+    }
+    return `Pick one of your territories, then a neighbour to advance to or attack${cards}; "Done with this turn" ` +
+      "when ready.";
   },
   continentHolder(view, name) {
     return view.continents && view.continents[name] ? view.continents[name].holder || null : null;

@@ -1,0 +1,107 @@
+"""A finished game's statistics (shared/game/statistics.py), as the rules count them: a turn of RISC played with
+loaded dice, battles from runs of rolls in the turn-by-turn games, who put whom out, and the text client's table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from client import render
+from shared.game.presentation import Palette
+from shared.game.statistics import Battle, PlayedTurn, Roll, TurnFacts, battles_of_rolls, game_statistics
+from shared.rulesets.risc.orders import AttackOrder
+from tests.engine_support import RISC, LoadedDice, commit_all, issued, line_map, make_state, resolve
+
+
+def test_a_risc_turn_counts_the_battle_the_income_and_who_put_whom_out() -> None:
+    # Green attacks Blue's only territory with 9 and wins every round (R20: the higher d20 kills a unit).
+    start = make_state(line_map("A", "B", "C"), {"A": "Green", "B": "Blue", "C": "Green"},
+                       {"A": 10, "B": 2, "C": 1}, players=("Green", "Blue"))
+    state = issued(start, "Green", AttackOrder(9, "A", "B"))
+    after, events = resolve(commit_all(state), rng=LoadedDice([(20, 1), (20, 1)]))
+    statistics = game_statistics(RISC, start, [PlayedTurn(1, events, after)], winner="Green")
+    (line,) = statistics.turns
+    green, blue = line.players["Green"], line.players["Blue"]
+    # R23: the survivors stay in B; R19: every territory a player owns gains a unit after execution
+    assert (green.territories, green.units) == (3, (1 + 1) + (9 + 1) + (1 + 1))
+    assert green.income == 3 and blue.income == 0
+    assert (green.battles_won, green.battles_lost, blue.battles_won, blue.battles_lost) == (1, 0, 0, 1)
+    assert (blue.territories, blue.units) == (0, 0)
+    assert [(e.player, e.by, e.turn) for e in statistics.eliminations] == [("Blue", "Green", 1)]
+    totals = statistics.totals
+    assert totals["Green"].eliminated == ["Blue"] and totals["Blue"].eliminated_by == "Green"
+    assert (totals["Blue"].most_territories, totals["Blue"].most_units) == (1, 2)  # as the game was set up
+    assert totals["Green"].most_units == 14
+
+
+ROLLS = [
+    # one attack rolled until the territory fell: one battle, won
+    ([Roll("Ann", "Bob", "A", "B"), Roll("Ann", "Bob", "A", "B", taken=True)], [Battle("Ann", "Bob", True)]),
+    # rolls on B, then on C from the same territory: B held, C held (the turn ended)
+    ([Roll("Ann", "Bob", "A", "B"), Roll("Ann", "Bob", "A", "C")],
+     [Battle("Ann", "Bob", False), Battle("Ann", "Bob", False)]),
+    # a territory taken, then attacked from again at once: a new battle each
+    ([Roll("Ann", "Bob", "A", "B", taken=True), Roll("Ann", "Cy", "B", "C"), Roll("Ann", "Cy", "B", "C")],
+     [Battle("Ann", "Bob", True), Battle("Ann", "Cy", False)]),
+    # another player's rolls end Ann's attack
+    ([Roll("Ann", "Bob", "A", "B"), Roll("Bob", "Ann", "B", "A", taken=True)],
+     [Battle("Ann", "Bob", False), Battle("Bob", "Ann", True)]),
+    ([], []),
+]
+
+
+@pytest.mark.parametrize(("rolls", "battles"), ROLLS)
+def test_a_battle_of_a_turn_by_turn_game_is_a_run_of_rolls_on_one_territory(rolls: list[Roll],
+                                                                             battles: list[Battle]) -> None:
+    assert battles_of_rolls(rolls) == battles
+
+
+@dataclass
+class Scripted:
+    """A rule set as the statistics see it: boards as holdings, and each turn's facts given as they are."""
+
+    boards: Mapping[int, Mapping[str, tuple[str | None, int]]]
+    facts: Mapping[int, TurnFacts]
+
+    def holdings(self, game: Any) -> Mapping[str, tuple[str | None, int]]:
+        return self.boards[game.step]
+
+    def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
+        return self.facts[events[0]]
+
+
+@dataclass
+class Board:
+    step: int
+    players: tuple[str, ...] = ("Ann", "Bob", "Cy")
+
+
+def test_a_player_out_with_no_taker_named_is_put_out_by_who_holds_most_of_what_they_had() -> None:
+    boards = {0: {"A": ("Ann", 3), "B": ("Bob", 2), "C": ("Bob", 2), "D": ("Cy", 5)},
+              1: {"A": ("Ann", 4), "B": ("Cy", 2), "C": ("Cy", 1), "D": (None, 5)}}
+    facts = {1: TurnFacts(battles=[Battle("Ann", None, False)], eliminated=[("Bob", None)],
+                          cards_played={"Cy": 2})}
+    statistics = game_statistics(Scripted(boards, facts), Board(0), [PlayedTurn(1, [1], Board(1))],  # type: ignore[arg-type]
+                                 winner=None)
+    assert [(e.player, e.by) for e in statistics.eliminations] == [("Bob", "Cy")]
+    line = statistics.turns[0].players
+    # an attack on a neutral territory counts for the attacker alone
+    assert (line["Ann"].battles_won, line["Ann"].battles_lost) == (0, 1)
+    assert line["Cy"].cards_played == 2 and (line["Cy"].territories, line["Cy"].units) == (2, 3)
+    assert statistics.totals["Cy"].eliminated == ["Bob"]
+
+
+def test_the_text_client_prints_the_game_in_figures_as_one_table() -> None:
+    start = make_state(line_map("A", "B", "C"), {"A": "Green", "B": "Blue", "C": "Green"},
+                       {"A": 10, "B": 2, "C": 1}, players=("Green", "Blue"))
+    after, events = resolve(commit_all(issued(start, "Green", AttackOrder(9, "A", "B"))),
+                            rng=LoadedDice([(20, 1), (20, 1)]))
+    statistics = game_statistics(RISC, start, [PlayedTurn(1, events, after)], winner="Green")
+    assert render.plain(render.statistics_table(statistics, Palette(("Green", "Blue")))) == (
+        "The game in figures (1 turn; at the end, the most in brackets):\n"
+        "  player  territories    units  income  battles  cards  out\n"
+        "  A Green       3 (3)  14 (14)       3      1-0      0  -\n"
+        "  B Blue        0 (1)    0 (2)       0      0-1      0  turn 1, by Green\n")
