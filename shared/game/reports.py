@@ -3,9 +3,10 @@ resolves, where `report` prints the turn in full.
 
 A big map's turn has dozens of fights and moves; a line each buried the player's own under everyone else's (a turn on
 a 180-territory map printed over a hundred lines). So the brief report says first what concerns the viewer, a
-fight in a few words each (`s4 to Bob (19 from s3 against 10, 1 left)`), then everything else in one line of counts
-(`Elsewhere: Bob took 6 (5 from Cy, 1 neutral); 3 attacks failed; 34 moves`). A rule set turns its own events into
-`Fight`s and `Move`s; the words are the same in every game.
+fight in a few words each, grouped by the other side (`You lost 2 territories, to Bob: s4 (19 from s3 against 10, 1
+left), s5 (...)`), then everything else in one line of counts (`Elsewhere: Bob took 6 (5 from Cy, 1 from neutral);
+3 attacks failed; 34 moves, 120 units in all`). A rule set turns its own events into `Fight`s and `Move`s; the words
+are the same in every game.
 """
 
 from __future__ import annotations
