@@ -103,6 +103,15 @@ class Postgres:
                     total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         return total
 
+    def commits(self) -> int:
+        """Transactions committed in every database of the server so far (pg_stat_database): what its write-ahead
+        log flushes, which PostgreSQL's group commit shares among transactions that come together."""
+        import psycopg
+
+        with psycopg.connect(self.dsn, autocommit=True) as db:
+            row = db.execute("SELECT sum(xact_commit) FROM pg_stat_database").fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else 0
+
     def fresh(self) -> str:
         """A new empty database (on the bench's own PostgreSQL), so that each run starts from nothing."""
         if self.cluster is None:
@@ -127,15 +136,19 @@ class Run:
     server_ms: float
     database_ms: float
     turns_per_second: float
+    commits_per_turn: float
 
 
 def played(label: str, servers: list[ServerProcess], postgres: Postgres | None, games: int, setup: Setup) -> Run:
     database0 = postgres.cpu_seconds() if postgres else 0.0
+    commits0 = postgres.commits() if postgres else 0
     figures = measure("game", servers, games, setup, {"seconds": setup.seconds, "max_turns": setup.max_turns,
                                                       "protocol": PROTOCOL_VERSION})
     database = (postgres.cpu_seconds() - database0) if postgres else 0.0
-    return Run(label, figures, figures.cpu_ms_per_turn, database * 1000 / max(1, figures.resolved),
-               figures.turns_per_second)
+    commits = (postgres.commits() - commits0) if postgres else 0
+    turns = max(1, figures.resolved)
+    return Run(label, figures, figures.cpu_ms_per_turn, database * 1000 / turns, figures.turns_per_second,
+               commits / turns)
 
 
 def cpu(postgres: Postgres, games: int, setup: Setup) -> list[Run]:
@@ -335,14 +348,16 @@ def _p99(values: list[float]) -> float:
 
 def _print_runs(title: str, games: int, rounds: list[list[Run]]) -> None:
     print(f"\n{title}, {games} games (medians of {len(rounds)} runs)")
-    print("| setup | turns/s | server CPU ms/turn | PostgreSQL CPU ms/turn | both | p50 ms | p99 ms | RSS MB |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| setup | turns/s | server CPU ms/turn | PostgreSQL CPU ms/turn | both | PostgreSQL commits/turn "
+          "| p50 ms | p99 ms | RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for index, first in enumerate(rounds[0]):
         runs = [r[index] for r in rounds]
         med = statistics.median
         print(f"| {first.label} | {med(r.turns_per_second for r in runs):,.0f} | "
               f"{med(r.server_ms for r in runs):.2f} | {med(r.database_ms for r in runs):.2f} | "
-              f"{med(r.server_ms + r.database_ms for r in runs):.2f} | {med(r.figures.p50 for r in runs):.1f} | "
+              f"{med(r.server_ms + r.database_ms for r in runs):.2f} | {med(r.commits_per_turn for r in runs):.1f} | "
+              f"{med(r.figures.p50 for r in runs):.1f} | "
               f"{med(r.figures.p99 for r in runs):.1f} | {med(r.figures.rss_mb for r in runs):.0f} |", flush=True)
 
 

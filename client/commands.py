@@ -440,7 +440,7 @@ def _game_id(text: str, games: Sequence[str]) -> str | ParseError:
         return ParseError(f'"{text}" is not a game id (letters, digits, - and _); type games to list them')
     if text in games:
         return text
-    prefixed = [g for g in games if g.casefold().startswith(text.casefold())]
+    prefixed = sorted(g for g in games if g.casefold().startswith(text.casefold()))  # as the server lists them
     if len(prefixed) == 1:
         return prefixed[0]
     if len(prefixed) > 1:

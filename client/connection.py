@@ -51,6 +51,16 @@ async def paced(pacer: TokenBucket | None) -> None:
         pacer.take()
 
 
+def spawn(tasks: set[asyncio.Task[None]], work: Awaitable[None]) -> None:
+    """Run `work` in the background, kept in `tasks` (to be cancelled on close) until it is done."""
+    async def run() -> None:
+        await work
+
+    task = asyncio.get_running_loop().create_task(run())
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)
+
+
 class LinkState(StrEnum):
     CONNECTED = "connected"
     RECONNECTING = "reconnecting"
@@ -270,12 +280,7 @@ class Connection:
         self.on_link(state, detail)
 
     def _spawn(self, work: Awaitable[None]) -> None:
-        async def run() -> None:
-            await work
-
-        task = asyncio.get_running_loop().create_task(run())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        spawn(self._tasks, work)
 
     async def drop(self) -> None:
         """Close the link as a network failure would, leaving reconnection to do its work (for tests and Ctrl-R)."""

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 
 from pydantic import BaseModel
 
-from client.connection import Backoff, Connection, ConnectionLost, LinkState
+from client.connection import Backoff, Connection, ConnectionLost, LinkState, spawn
 from shared.protocol import messages as msg
 
 MAX_HOPS = 3
@@ -160,9 +160,4 @@ class Router:
         await self._on_back({moved.game_id})
 
     def _spawn(self, work: Awaitable[None]) -> None:
-        async def run() -> None:
-            await work
-
-        task = asyncio.get_running_loop().create_task(run())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        spawn(self._tasks, work)

@@ -70,3 +70,20 @@ async def resume(client: Client, game_id: str, token: str) -> Message:
     assert reply["type"] == "resumed", reply
     return await client.wait_for(lambda m: m["type"] == "update" and m.get("game_id") == game_id
                                  and m["view"] is not None, timeout=WHOLE_TURN)
+
+
+async def play_to_the_end(clients: list[Client], names: list[str], game_id: str, turn: int) -> str:
+    """Every player still in the game plays its turns (after the one `turn` whose commits were sent) until the game
+    is over; returns the winner."""
+    for _ in range(200):
+        await next_turn(clients, game_id, ("orders", turn))
+        view = latest_view(clients[0], game_id)
+        if view["phase"] == "finished":
+            return str(view["winner"])
+        turn = view["turn"]
+        alive = {p["name"] for p in view["players"] if not p["eliminated"]}
+        for client, name in zip(clients, names, strict=True):
+            if name in alive:
+                await issue_all(client, game_id, name)
+                await commit(client, game_id)
+    raise AssertionError("the game did not end within 200 turns")

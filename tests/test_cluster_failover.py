@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 
 from tests.cluster_support import follow, keep_reading_log, port_of
-from tests.persistence_support import WHOLE_TURN, commit, issue_all, latest_view, next_turn
+from tests.persistence_support import WHOLE_TURN, commit, issue_all, latest_view, next_turn, play_to_the_end
 from tests.postgres_support import PostgresCluster
 from tests.server_support import Client, Message, create_game
 from tests.test_server_process import start_server
@@ -126,18 +126,7 @@ async def test_the_owner_killed_mid_turn_loses_nothing_acknowledged_and_the_game
         await commit(clients[1], game_id)
         await issue_all(clients[2], game_id, "cyd")
         await commit(clients[2], game_id)
-        for _ in range(200):
-            await next_turn(clients, game_id, ("orders", turn))
-            view = latest_view(clients[0], game_id)
-            if view["phase"] == "finished":
-                break
-            turn = view["turn"]
-            alive = {p["name"] for p in view["players"] if not p["eliminated"]}
-            for client, name in zip(clients, NAMES, strict=True):
-                if name in alive:
-                    await issue_all(client, game_id, name)
-                    await commit(client, game_id)
-        assert latest_view(clients[0], game_id)["winner"] in NAMES
+        assert await play_to_the_end(clients, NAMES, game_id, turn) in NAMES
 
         log = stored_log(postgres_dsn, game_id)
         assert [e["seq"] for e in log] == list(range(1, len(log) + 1))  # no gap, no repeat

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.persistence_support import commit, issue_all, latest_view, next_turn, resume
+from tests.persistence_support import commit, issue_all, latest_view, next_turn, play_to_the_end, resume
 from tests.server_support import Client, create_game, join
 from tests.test_server_process import start_server
 
@@ -54,18 +54,7 @@ async def test_a_killed_server_resumes_every_acknowledged_change(store: str, tmp
         await commit(clients[1], game_id)
         await issue_all(clients[2], game_id, "cyd")
         await commit(clients[2], game_id)
-        for _ in range(200):
-            await next_turn(clients, game_id, ("orders", turn))
-            view = latest_view(clients[0], game_id)
-            if view["phase"] == "finished":
-                break
-            turn = view["turn"]
-            alive = {p["name"] for p in view["players"] if not p["eliminated"]}
-            for client, name in zip(clients, NAMES, strict=True):
-                if name in alive:
-                    await issue_all(client, game_id, name)
-                    await commit(client, game_id)
-        assert latest_view(clients[0], game_id)["winner"] in NAMES
+        assert await play_to_the_end(clients, NAMES, game_id, turn) in NAMES
     finally:
         if process.returncode is None:
             process.kill()

@@ -13,6 +13,7 @@ import contextlib
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,31 +41,46 @@ def back_up(source: Path, dest: Path, *, busy_timeout: float = 5.0) -> BackupRep
     version = check_database(source)
     if version == 0:
         raise StorageError(f"{source} holds no games yet")
+    try:
+        with _new_file(dest) as partial, \
+                contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as reader, \
+                contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as copy:
+            reader.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
+            reader.backup(copy)  # all pages in one step: one read transaction, so one consistent state
+            unfinished_only = "phase != 'finished'" if version >= 2 else "0"  # version 1 kept no phase column
+            games, unfinished = _checked(copy, str(source), unfinished_only)
+    except sqlite3.Error as exc:
+        raise StorageError(f"the backup of {source} failed: {exc}") from None
+    return BackupReport(games, unfinished, dest.stat().st_size, time.monotonic() - started)
+
+
+@contextlib.contextmanager
+def _new_file(dest: Path) -> Iterator[Path]:
+    """A file to write the copy in beside `dest`, which becomes `dest` once the block ends well, and is removed
+    however it ends. StorageError if `dest` exists: a backup never overwrites a file."""
     if dest.exists():
         raise StorageError(f"{dest} exists: a backup never overwrites a file; give another name")
     dest.parent.mkdir(parents=True, exist_ok=True)
     partial = dest.with_name(f"{dest.name}.partial-{os.getpid()}")
     try:
-        with contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as reader, \
-                contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as copy:
-            reader.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
-            reader.backup(copy)  # all pages in one step: one read transaction, so one consistent state
-            copy.execute("PRAGMA journal_mode = DELETE")  # one file, with no log beside it to lose
-            checked = copy.execute("PRAGMA quick_check").fetchone()[0]
-            if checked != "ok":
-                raise StorageError(f"the copy of {source} does not check out: {checked}")
-            unfinished_only = "phase != 'finished'" if version >= 2 else "0"  # version 1 kept no phase column
-            games, unfinished = copy.execute(f"SELECT count(*), count(*) FILTER (WHERE {unfinished_only}) "
-                                             "FROM games").fetchone()
+        yield partial
         os.link(partial, dest)  # unlike a rename, never replaces a file that appeared meanwhile
-    except sqlite3.Error as exc:
-        raise StorageError(f"the backup of {source} failed: {exc}") from None
     except FileExistsError:
         raise StorageError(f"{dest} exists: a backup never overwrites a file; give another name") from None
     finally:
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()
-    return BackupReport(games, unfinished, dest.stat().st_size, time.monotonic() - started)
+
+
+def _checked(copy: sqlite3.Connection, source: str, unfinished_only: str = "phase != 'finished'") -> tuple[int, int]:
+    """Make the copy one file (no log beside it to lose), check it, and count its games and the unfinished ones."""
+    copy.execute("PRAGMA journal_mode = DELETE")
+    checked = copy.execute("PRAGMA quick_check").fetchone()[0]
+    if checked != "ok":
+        raise StorageError(f"the copy of {source} does not check out: {checked}")
+    games, unfinished = copy.execute(f"SELECT count(*), count(*) FILTER (WHERE {unfinished_only}) FROM games"
+                                     ).fetchone()
+    return int(games), int(unfinished)
 
 
 def back_up_postgres(dsn: str, dest: Path) -> BackupReport:
@@ -81,24 +97,21 @@ def back_up_postgres(dsn: str, dest: Path) -> BackupReport:
     from server.storage.sqlite import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
     started = time.monotonic()
-    if dest.exists():
-        raise StorageError(f"{dest} exists: a backup never overwrites a file; give another name")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    partial = dest.with_name(f"{dest.name}.partial-{os.getpid()}")
     copies = [  # each table in the order the store wrote its rows
-        ("maps", "SELECT map_key, body FROM maps", "INSERT INTO maps (map_key, body) VALUES (?, ?)"),
-        ("games", "SELECT game_id, created_at, record, progress, phase, map_key FROM games ORDER BY created_at",
+        ("SELECT map_key, body FROM maps", "INSERT INTO maps (map_key, body) VALUES (?, ?)"),
+        ("SELECT game_id, created_at, record, progress, phase, map_key FROM games ORDER BY created_at",
          "INSERT INTO games (game_id, created_at, record, progress, phase, map_key) VALUES (?, ?, ?, ?, ?, ?)"),
-        ("events", "SELECT game_id, seq, body FROM events", "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)"),
-        ("pending_orders", "SELECT game_id, player, step, position, body FROM pending_orders ORDER BY id",
+        ("SELECT game_id, seq, body FROM events", "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)"),
+        ("SELECT game_id, player, step, position, body FROM pending_orders ORDER BY id",
          "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, ?, ?, ?, ?)"),
-        ("pending_commits", "SELECT game_id, player, step, seq FROM pending_commits ORDER BY id",
+        ("SELECT game_id, player, step, seq FROM pending_commits ORDER BY id",
          "INSERT INTO pending_commits (game_id, player, step, seq) VALUES (?, ?, ?, ?)"),
-        ("requests", "SELECT game_id, request_id, step, reply FROM requests",
+        ("SELECT game_id, request_id, step, reply FROM requests",
          "INSERT INTO requests (game_id, request_id, step, reply) VALUES (?, ?, ?, ?)"),
     ]
+    where = describe(dsn)
     try:
-        with psycopg.connect(dsn, application_name="risc-backup") as source, \
+        with _new_file(dest) as partial, psycopg.connect(dsn, application_name="risc-backup") as source, \
                 contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as copy:
             source.read_only = True
             source.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
@@ -107,32 +120,21 @@ def back_up_postgres(dsn: str, dest: Path) -> BackupReport:
                 version = source.execute("SELECT version FROM risc_schema").fetchone() if found and found[0] \
                     else None
                 if version is None or version[0] != POSTGRES_VERSION:
-                    raise StorageError(f"the {describe(dsn)} holds no games of this release")
+                    raise StorageError(f"the {where} holds no games of this release")
                 copy.execute("BEGIN")
                 for migrate in MIGRATIONS:
                     migrate(copy)
                 copy.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                for _, query, insert in copies:
+                for query, insert in copies:
                     with source.cursor() as cursor:
                         cursor.execute(query)
                         while rows := cursor.fetchmany(5000):
                             copy.executemany(insert, rows)
                 copy.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 copy.execute("COMMIT")
-            copy.execute("PRAGMA journal_mode = DELETE")
-            checked = copy.execute("PRAGMA quick_check").fetchone()[0]
-            if checked != "ok":
-                raise StorageError(f"the copy of the {describe(dsn)} does not check out: {checked}")
-            games, unfinished = copy.execute("SELECT count(*), count(*) FILTER (WHERE phase != 'finished') "
-                                             "FROM games").fetchone()
-        os.link(partial, dest)
+            games, unfinished = _checked(copy, f"the {where}")
     except psycopg.Error as exc:
-        raise StorageError(f"the backup of the {describe(dsn)} failed: {str(exc).strip()}") from None
+        raise StorageError(f"the backup of the {where} failed: {str(exc).strip()}") from None
     except sqlite3.Error as exc:
         raise StorageError(f"the backup into {dest} failed: {exc}") from None
-    except FileExistsError:
-        raise StorageError(f"{dest} exists: a backup never overwrites a file; give another name") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            partial.unlink()
     return BackupReport(games, unfinished, dest.stat().st_size, time.monotonic() - started)

@@ -419,29 +419,28 @@ class PostgresStorage(Storage):
     # ---- reading -------------------------------------------------------------------------------------------------
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
-        async def read(conn: Any) -> StoredGame | None:
-            async with conn.transaction():
-                await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                found = await self._read_game(conn, game_id, tail)
-            if found is None:
-                return None
-            record, progress, log, _, _ = found
-            return StoredGame(record=record, progress=progress, events=log.entries())
-
-        result: StoredGame | None = await self._run(read)
-        return result
+        found = await self._read(game_id, tail)
+        if found is None:
+            return None
+        record, progress, log, _, _ = found
+        return StoredGame(record=record, progress=progress, events=log.entries())
 
     async def restore(self, game_id: str, tail: int) -> RestoredGame | None:
-        async def read(conn: Any) -> RestoredGame | None:
+        found = await self._read(game_id, tail)
+        if found is None:
+            return None
+        record, progress, log, key, requests = found
+        return RestoredGame(record=record, progress=progress, log=log, map_key=key, requests=requests)
+
+    async def _read(self, game_id: str, tail: int | None
+                    ) -> tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None:
+        """One game's rows, as one snapshot of the store sees them."""
+        async def read(conn: Any) -> tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None:
             async with conn.transaction():
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                found = await self._read_game(conn, game_id, tail)
-            if found is None:
-                return None
-            record, progress, log, key, requests = found
-            return RestoredGame(record=record, progress=progress, log=log, map_key=key, requests=requests)
+                return await self._read_game(conn, game_id, tail)
 
-        result: RestoredGame | None = await self._run(read)
+        result: tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None = await self._run(read)
         return result
 
     async def _read_game(self, conn: Any, game_id: str, tail: int | None
