@@ -255,6 +255,12 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
         """Every order `player` could issue after the orders that made `tally` (each with its count at the most).
         The framework has checked that the game waits for them (turns.legal_orders asks only then)."""
 
+    def standings(self, game: Game[BoardT, OrderT]) -> dict[str, tuple[int, int]] | None:
+        """Each player's (territories, units) as everyone may know them: the framework logs them when a turn begins
+        and when the game ends, for whoever follows the game late. None where the rules hide them from spectators
+        (fog of war). By default, what a spectator's view shows through the presentation's `standings`."""
+        return self.presentation.standings(self.view(game, None)) or None
+
     def reveals_orders(self, options: OptionsT) -> bool:
         """Whether every player's orders are told to everyone once resolved. Under fog of war they are not: they are
         kept for replays, and told once the game is over."""
