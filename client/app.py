@@ -293,8 +293,9 @@ class ClientApp:
             self._holding -= 1
             if not self._holding:
                 held, self._held = self._held, []
-                for followed, entries, update in held:
-                    self._show_update(followed, entries, update)
+                for number, (followed, entries, update) in enumerate(held):
+                    later = any(other is followed for other, _, _ in held[number + 1:])
+                    self._show_update(followed, entries, update, latest=not later)
 
     async def execute(self, line: str) -> None:
         async with self._answering():
@@ -787,12 +788,13 @@ class ClientApp:
         else:
             self._show_update(followed, entries, update)
 
-    def _show_update(self, followed: Followed, entries: list[Any], update: msg.Update) -> None:
+    def _show_update(self, followed: Followed, entries: list[Any], update: msg.Update, latest: bool = True) -> None:
+        """`latest`: no later update of the game is held (one that is tells the game as it now stands)."""
         t = self.tracker
         if (t is None or t.followed is not followed) and followed.game_id == self._expecting:
             t = self.tracker = Tracker(followed)
         if t is not None and t.followed is followed:
-            self.show(t.apply(entries, update))
+            self.show(t.apply(entries, update, latest))
             self._remember_seen(followed)
             if t.finished and t.game_id not in self._ended:
                 self._ended.add(t.game_id)

@@ -111,8 +111,10 @@ class Tracker:
 
     # ---- updates ------------------------------------------------------------------------------------------------
 
-    def apply(self, entries: list[Any], update: Update) -> FormattedText:
-        """What to print about one update the session took in."""
+    def apply(self, entries: list[Any], update: Update, latest: bool = True) -> FormattedText:
+        """What to print about one update the session took in. Not `latest`: the session has taken in a later one
+        since (news held while a command was answered), so the game as it stands now is told with that one, not with
+        entries it does not follow from."""
         f = self.followed
         palette = self.palette()
         presentation = self.presentation
@@ -135,6 +137,8 @@ class Tracker:
         out += self._comings_and_goings(palette)
         if any(isinstance(e, RematchDeclined) for e in entries):
             out += self._rematch_outlook()
+        if not latest:
+            return FormattedText(out)
         game = f.game
         if game is None or game.status is GameStatus.LOBBY or f.view is None or presentation is None:
             if game is not None and game.status is GameStatus.LOBBY and game.free:
