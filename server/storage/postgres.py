@@ -397,6 +397,25 @@ class PostgresStorage(Storage):
             SELECT count(*) FROM g"""
         await self._write(game_id, epoch, query, params)
 
+    async def save_orders(self, game_id: str, changes: Sequence[OrderChange],
+                          request: RequestRecord | None = None) -> None:
+        epoch = self._epoch(game_id)
+        params = {"game_id": game_id, "epoch": epoch, "players": [c.player for c in changes],
+                  "steps": [c.step for c in changes], "positions": [c.index for c in changes],
+                  "bodies": [c.order for c in changes], **_request_params(request)}
+        query = """
+            WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
+            o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
+                  SELECT g.game_id, x.player, x.step, x.position, x.body
+                  FROM g, unnest(%(players)s::text[], %(steps)s::integer[], %(positions)s::integer[],
+                                 %(bodies)s::text[]) WITH ORDINALITY AS x(player, step, position, body, n)
+                  ORDER BY x.n),
+            r AS (INSERT INTO requests (game_id, request_id, step, reply)
+                  SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
+                  WHERE %(request_id)s::text IS NOT NULL)
+            SELECT count(*) FROM g"""
+        await self._write(game_id, epoch, query, params)
+
     async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
                           request: RequestRecord | None = None) -> None:
         epoch = self._epoch(game_id)
