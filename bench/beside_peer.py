@@ -54,6 +54,7 @@ from bench.server_load import (
     _p99,
     cpu_set,
     measure,
+    protocol_of,
 )
 
 PEER = ROOT / "bench" / "peers" / "boardgameio"
@@ -85,9 +86,10 @@ def start_peer(store: str, data_dir: Path, cpus: set[int] | None) -> ServerProce
                          env={"NODE_ENV": "production"}))
 
 
-def start_risc(store: str, data_dir: Path, cpus: set[int] | None) -> ServerProcess:
+def start_risc(store: str, data_dir: Path, cpus: set[int] | None, code: Path = ROOT) -> ServerProcess:
+    """RISC's server as bench/server_load.py serves it, of this checkout or of another (`code`)."""
     return started(spawn([sys.executable, str(ROOT / "bench" / "server_load.py"), "--serve", "--data-dir",
-                          str(data_dir), "--store", store], cpus))
+                          str(data_dir), "--store", store, "--code", str(code)], cpus))
 
 
 def start_echo(cpus: set[int] | None) -> ServerProcess:
@@ -148,17 +150,20 @@ class Contestant:
     run: Callable[[int, Setup, Path, dict[str, Any]], Figures]
 
 
-def _risc(store: str, where: Path | None) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
+def _risc(store: str, where: Path | None, batch: bool = False,
+          code: Path = ROOT) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
     def run(games: int, setup: Setup, data_dir: Path, shared: dict[str, Any]) -> Figures:
         directory = Path(tempfile.mkdtemp(prefix="risc-peer-", dir=where)) if where else data_dir
-        server = start_risc(store, directory, setup.server_cpus)
+        server = start_risc(store, directory, setup.server_cpus, code)
         try:
-            figures = measure("game", server, games, setup, {"seconds": setup.seconds, "max_turns": setup.max_turns})
+            figures = measure("game", server, games, setup, {"seconds": setup.seconds, "max_turns": setup.max_turns,
+                                                             "batch": batch, "protocol": protocol_of(code)})
         finally:
             server.stop()
             if where:
                 shutil.rmtree(directory, ignore_errors=True)
-        shared.setdefault("pattern", _pattern(figures, games))
+        if not batch:
+            shared.setdefault("pattern", _pattern(figures, games))
         return figures
     return run
 
@@ -200,6 +205,10 @@ CONTESTANTS = [
     Contestant("risc-sqlite", "RISC, SQLite on disk (synchronous=FULL: on disk before the answer)",
                _risc("sqlite", None)),
     Contestant("risc-sqlite-tmpfs", "RISC, the same SQLite on tmpfs (fsync free)", _risc("sqlite", TMPFS)),
+    Contestant("risc-sqlite-batch", "RISC, SQLite on disk, each player's orders of a turn in one issue_orders",
+               _risc("sqlite", None, batch=True)),
+    Contestant("risc-memory-batch", "RISC, in-memory store, the orders in one issue_orders",
+               _risc("memory", None, batch=True)),
     Contestant("echo", "bench/echo_server.py (websockets, JSON, no game)", _echo),
 ]
 
@@ -230,8 +239,20 @@ def main() -> None:
     parser.add_argument("--only", default=",".join(c.name for c in CONTESTANTS),
                         help="the contestants, in the order each round runs them: "
                              + ", ".join(c.name for c in CONTESTANTS))
+    parser.add_argument("--before", type=Path, default=None, metavar="DIR",
+                        help="another checkout of the project (`git worktree add DIR COMMIT`): its RISC server on "
+                             "SQLite and in memory joins each round as before-sqlite and before-memory")
     args = parser.parse_args()
-    chosen = [c for name in args.only.split(",") for c in CONTESTANTS if c.name == name]
+    contestants = list(CONTESTANTS)
+    if args.before is not None:
+        before = args.before.resolve()
+        contestants += [Contestant("before-sqlite", f"RISC of {before}, SQLite on disk", _risc("sqlite", None,
+                                                                                                code=before)),
+                        Contestant("before-memory", f"RISC of {before}, in-memory store", _risc("memory", None,
+                                                                                                 code=before))]
+        if "before" not in args.only:
+            args.only += ",before-sqlite,before-memory"
+    chosen = [c for name in args.only.split(",") for c in contestants if c.name == name]
     if any(c.name.startswith("bgio") for c in chosen) and not (PEER / "node_modules").is_dir():
         sys.exit(f"the peer is not installed: run `npm ci` in {PEER.relative_to(ROOT)} (its README)")
     setup = Setup(args.workers, args.seconds, args.max_turns, "", cpu_set(args.server_cpus),

@@ -48,6 +48,8 @@ from shared.protocol.codes import PROTOCOL_VERSION
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = 3
 PROTOCOL = PROTOCOL_VERSION
+BATCH = False
+"""Whether the players send a turn's orders in one issue_orders (`--batch`) rather than one by one."""
 Message = dict[str, Any]
 
 
@@ -211,7 +213,7 @@ async def play_seat(ws: ClientConnection, game_id: str, me: str, clock: GameCloc
         kind = message["type"]
         if kind == "error":
             tally.errors += 1
-        elif kind == "order_accepted":
+        elif kind in ("order_accepted", "orders_accepted"):
             tally.sizes["accepted"].append(len(frame))
         elif kind == "game_map":
             followed.take_map(message["map"])
@@ -237,9 +239,14 @@ async def play_seat(ws: ClientConnection, game_id: str, me: str, clock: GameCloc
                 continue  # out of the game: it only watches
             pending = orders_for(seen, me)
             pending.reverse()
-        elif kind not in ("order_accepted", "error") or message.get("request") == "commit":
+        elif kind not in ("order_accepted", "orders_accepted", "error") or message.get("request") == "commit":
             continue
-        if pending:
+        if pending and BATCH:  # the turn's orders in one issue_orders
+            text = json.dumps({"type": "issue_orders", "game_id": game_id, "turn": turn, "orders": pending[::-1]})
+            pending = []
+            tally.sizes["order"].append(len(text))
+            await ws.send(text)
+        elif pending:
             text = json.dumps({"type": "issue_order", "game_id": game_id, "turn": turn, "order": pending.pop()})
             tally.sizes["order"].append(len(text))
             await ws.send(text)
@@ -308,8 +315,9 @@ async def _worker(mode: str, ports: list[int], games: list[int], args: Message, 
                   out: Any) -> None:
     """Play `games` (numbers): game i on the server at ports[i % len(ports)] (several nodes of one server share
     the games out so)."""
-    global PROTOCOL
+    global PROTOCOL, BATCH
     PROTOCOL = args.get("protocol", PROTOCOL)  # this process's clients speak the measured server's protocol
+    BATCH = args.get("batch", False)
     tally, clocks = Tally(), [GameClock() for _ in games]
     if mode == "game":
         seated = [await seat_game(ports[i % len(ports)], i) for i in games]
@@ -386,6 +394,8 @@ class Setup:
     client_cpus: set[int] | None
     profile: Path | None
     codes: list[Path]
+    batch: bool = False
+    """The players send a turn's orders in one issue_orders."""
 
 
 def measure(mode: str, server: ServerProcess | list[ServerProcess], games: int, setup: Setup, args: Message,
@@ -454,7 +464,8 @@ def run(games: int, setup: Setup) -> tuple[list[Figures], Figures]:
                                           "--store", setup.store, "--code", str(code)], cpus=setup.server_cpus)
             try:
                 played.append(measure("game", server, games, setup, {"seconds": setup.seconds,
-                                      "max_turns": setup.max_turns, "protocol": protocol_of(code)}))
+                                      "max_turns": setup.max_turns, "protocol": protocol_of(code),
+                                      "batch": setup.batch}))
             finally:
                 server.stop()
     sizes, resolved = played[0].sizes, max(1, played[0].resolved)
@@ -491,6 +502,8 @@ def main() -> None:
     parser.add_argument("--code", type=Path, action="append", default=[], metavar="DIR",
                         help="the game server's code: another checkout of the project to measure beside this one "
                              "(repeat it; `.` is this one); default: this one alone")
+    parser.add_argument("--batch", action="store_true",
+                        help="the players send a turn's orders in one issue_orders rather than one by one")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -502,7 +515,7 @@ def main() -> None:
         asyncio.run(_serve_game(0, args.data_dir, args.store))
         return
     setup = Setup(args.workers, args.seconds, args.max_turns, args.store, cpu_set(args.server_cpus),
-                  cpu_set(args.client_cpus), args.profile, [c.resolve() for c in args.code] or [ROOT])
+                  cpu_set(args.client_cpus), args.profile, [c.resolve() for c in args.code] or [ROOT], args.batch)
     pinned = ("" if setup.server_cpus is None and setup.client_cpus is None else
               f"; servers on CPUs {args.server_cpus or 'any'}, clients on CPUs {args.client_cpus or 'any'}")
     print(f"store: {STORES[args.store]}; {args.workers} client processes{pinned}; seed map, 3 all-out players a "
