@@ -15,9 +15,12 @@ committing; when all 3 have committed the turn resolves and every player gets th
   boardgame.io's own client (Client over its SocketIO transport, LobbyClient to create and join) in Node.js processes.
 - risc-memory, risc-sqlite, risc-sqlite-tmpfs: RISC's server as bench/server_load.py serves it (its in-memory store;
   SQLite with synchronous=FULL in a fresh directory on disk, every change on disk before it is answered; the same
-  SQLite in a directory on tmpfs, /dev/shm, where an fsync costs nothing), driven by bench/server_load.py's clients.
-- echo: bench/echo_server.py, the same clients' frames answered without a game (the pattern of the round's first
-  RISC run).
+  SQLite in a directory on tmpfs, /dev/shm, where an fsync costs nothing), driven by bench/server_load.py's clients,
+  on the event loop `risc server` runs by default (uvloop where installed); -asyncio: on asyncio's own loop;
+  -batch: each player's orders of a turn in one issue_orders rather than one by one.
+- echo, echo-asyncio: bench/echo_server.py, the same clients' frames answered without a game (the pattern of the
+  round's first RISC run), on the same two loops.
+- before-sqlite, before-memory (with --before DIR): RISC's server of another checkout, on asyncio's loop.
 
 Printed: a line per run, then a table of the medians over the rounds: the server's CPU time per resolved turn,
 turns per second, frames per second (in and out, counted by the clients), p50 and p99 from a turn's last commit to
@@ -86,14 +89,15 @@ def start_peer(store: str, data_dir: Path, cpus: set[int] | None) -> ServerProce
                          env={"NODE_ENV": "production"}))
 
 
-def start_risc(store: str, data_dir: Path, cpus: set[int] | None, code: Path = ROOT) -> ServerProcess:
+def start_risc(store: str, data_dir: Path, cpus: set[int] | None, code: Path = ROOT,
+               loop: str = "auto") -> ServerProcess:
     """RISC's server as bench/server_load.py serves it, of this checkout or of another (`code`)."""
     return started(spawn([sys.executable, str(ROOT / "bench" / "server_load.py"), "--serve", "--data-dir",
-                          str(data_dir), "--store", store, "--code", str(code)], cpus))
+                          str(data_dir), "--store", store, "--code", str(code), "--loop", loop], cpus))
 
 
-def start_echo(cpus: set[int] | None) -> ServerProcess:
-    return started(spawn([sys.executable, str(ROOT / "bench" / "echo_server.py")], cpus))
+def start_echo(cpus: set[int] | None, loop: str = "auto") -> ServerProcess:
+    return started(spawn([sys.executable, str(ROOT / "bench" / "echo_server.py"), "--loop", loop], cpus))
 
 
 def measure_peer(server: ServerProcess, games: int, setup: Setup) -> Figures:
@@ -150,11 +154,11 @@ class Contestant:
     run: Callable[[int, Setup, Path, dict[str, Any]], Figures]
 
 
-def _risc(store: str, where: Path | None, batch: bool = False,
-          code: Path = ROOT) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
+def _risc(store: str, where: Path | None, batch: bool = False, code: Path = ROOT,
+          loop: str = "auto") -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
     def run(games: int, setup: Setup, data_dir: Path, shared: dict[str, Any]) -> Figures:
         directory = Path(tempfile.mkdtemp(prefix="risc-peer-", dir=where)) if where else data_dir
-        server = start_risc(store, directory, setup.server_cpus, code)
+        server = start_risc(store, directory, setup.server_cpus, code, loop)
         try:
             figures = measure("game", server, games, setup, {"seconds": setup.seconds, "max_turns": setup.max_turns,
                                                              "batch": batch, "protocol": protocol_of(code)})
@@ -162,7 +166,7 @@ def _risc(store: str, where: Path | None, batch: bool = False,
             server.stop()
             if where:
                 shutil.rmtree(directory, ignore_errors=True)
-        if not batch:
+        if not batch and code == ROOT:
             shared.setdefault("pattern", _pattern(figures, games))
         return figures
     return run
@@ -178,14 +182,17 @@ def _peer(store: str) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
     return run
 
 
-def _echo(games: int, setup: Setup, data_dir: Path, shared: dict[str, Any]) -> Figures:
-    pattern = shared.get("pattern") or Pattern(turns=setup.max_turns, orders=2, order_bytes=100, accepted_bytes=200,
-                                               commit_bytes=60, note_bytes=300, result_bytes=1500)
-    server = start_echo(setup.server_cpus)
-    try:
-        return measure("echo", server, games, setup, {"seconds": setup.seconds, "pattern": vars(pattern)})
-    finally:
-        server.stop()
+def _echo(loop: str) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
+    def run(games: int, setup: Setup, data_dir: Path, shared: dict[str, Any]) -> Figures:
+        pattern = shared.get("pattern") or Pattern(turns=setup.max_turns, orders=2, order_bytes=100,
+                                                   accepted_bytes=200, commit_bytes=60, note_bytes=300,
+                                                   result_bytes=1500)
+        server = start_echo(setup.server_cpus, loop)
+        try:
+            return measure("echo", server, games, setup, {"seconds": setup.seconds, "pattern": vars(pattern)})
+        finally:
+            server.stop()
+    return run
 
 
 def _pattern(figures: Figures, games: int) -> Pattern:
@@ -209,7 +216,12 @@ CONTESTANTS = [
                _risc("sqlite", None, batch=True)),
     Contestant("risc-memory-batch", "RISC, in-memory store, the orders in one issue_orders",
                _risc("memory", None, batch=True)),
-    Contestant("echo", "bench/echo_server.py (websockets, JSON, no game)", _echo),
+    Contestant("risc-sqlite-asyncio", "RISC, SQLite on disk, on asyncio's own event loop",
+               _risc("sqlite", None, loop="asyncio")),
+    Contestant("risc-memory-asyncio", "RISC, in-memory store, on asyncio's own event loop",
+               _risc("memory", None, loop="asyncio")),
+    Contestant("echo", "bench/echo_server.py (websockets, JSON, no game), on the servers' default loop", _echo("auto")),
+    Contestant("echo-asyncio", "bench/echo_server.py on asyncio's own event loop", _echo("asyncio")),
 ]
 
 COLUMNS = ("| games | server | run | CPU ms/turn | turns/s | frames/s | p50 ms | p99 ms | p99 past round 1 | RSS MB "
@@ -246,10 +258,10 @@ def main() -> None:
     contestants = list(CONTESTANTS)
     if args.before is not None:
         before = args.before.resolve()
-        contestants += [Contestant("before-sqlite", f"RISC of {before}, SQLite on disk", _risc("sqlite", None,
-                                                                                                code=before)),
-                        Contestant("before-memory", f"RISC of {before}, in-memory store", _risc("memory", None,
-                                                                                                 code=before))]
+        contestants += [Contestant("before-sqlite", f"RISC of {before}, SQLite on disk, asyncio's loop",
+                                   _risc("sqlite", None, code=before, loop="asyncio")),
+                        Contestant("before-memory", f"RISC of {before}, in-memory store, asyncio's loop",
+                                   _risc("memory", None, code=before, loop="asyncio"))]
         if "before" not in args.only:
             args.only += ",before-sqlite,before-memory"
     chosen = [c for name in args.only.split(",") for c in contestants if c.name == name]

@@ -83,6 +83,22 @@ async def _serve_game(port: int, data_dir: Path, store: str) -> None:
 STORES = {"sqlite": "SQLite in a fresh data directory (WAL, synchronous=FULL)", "memory": "in memory"}
 
 
+def run_on(loop: str, main: Coroutine[Any, Any, None]) -> None:
+    """Run `main` on the event loop named: "asyncio" (its own), "uvloop", or "auto" (uvloop where it is installed,
+    as `risc server` chooses)."""
+    factory = None
+    if loop != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            if loop == "uvloop":
+                raise
+        else:
+            factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(main)
+
+
 def raise_open_files() -> None:
     """Lift this process's soft limit on open files to its hard limit: a thousand sockets pass the usual 1,024."""
     import resource
@@ -396,6 +412,8 @@ class Setup:
     codes: list[Path]
     batch: bool = False
     """The players send a turn's orders in one issue_orders."""
+    loop: str = "auto"
+    """The servers' event loop: auto (uvloop where installed), uvloop or asyncio."""
 
 
 def measure(mode: str, server: ServerProcess | list[ServerProcess], games: int, setup: Setup, args: Message,
@@ -461,7 +479,8 @@ def run(games: int, setup: Setup) -> tuple[list[Figures], Figures]:
     for code in setup.codes:
         with tempfile.TemporaryDirectory(prefix="risc-load-") as data_dir:
             server = ServerProcess.start([str(Path(__file__).resolve()), "--serve", "--data-dir", data_dir,
-                                          "--store", setup.store, "--code", str(code)], cpus=setup.server_cpus)
+                                          "--store", setup.store, "--code", str(code), "--loop", setup.loop],
+                                         cpus=setup.server_cpus)
             try:
                 played.append(measure("game", server, games, setup, {"seconds": setup.seconds,
                                       "max_turns": setup.max_turns, "protocol": protocol_of(code),
@@ -473,7 +492,8 @@ def run(games: int, setup: Setup) -> tuple[list[Figures], Figures]:
                       order_bytes=_mean(sizes["order"], 100), accepted_bytes=_mean(sizes["accepted"], 200),
                       commit_bytes=_mean(sizes["commit"], 60), note_bytes=_mean(sizes["note"], 800),
                       result_bytes=_mean(sizes["result"], 1500))
-    echo_server = ServerProcess.start([str(ROOT / "bench" / "echo_server.py")], cpus=setup.server_cpus)
+    echo_server = ServerProcess.start([str(ROOT / "bench" / "echo_server.py"), "--loop", setup.loop],
+                                      cpus=setup.server_cpus)
     try:
         echo = measure("echo", echo_server, games, setup, {"seconds": setup.seconds, "pattern": vars(pattern)})
     finally:
@@ -504,6 +524,8 @@ def main() -> None:
                              "(repeat it; `.` is this one); default: this one alone")
     parser.add_argument("--batch", action="store_true",
                         help="the players send a turn's orders in one issue_orders rather than one by one")
+    parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
+                        help="the game server's and the echo server's event loop (auto: uvloop where installed)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -512,10 +534,11 @@ def main() -> None:
             sys.path.insert(0, str(code.resolve()))  # the server of that checkout (imported only now)
         for name in [n for n in sys.modules if n.split(".")[0] in ("shared", "bench", "server")]:
             del sys.modules[name]  # this bench's own imports came from this checkout: the server must not use them
-        asyncio.run(_serve_game(0, args.data_dir, args.store))
+        run_on(args.loop, _serve_game(0, args.data_dir, args.store))
         return
     setup = Setup(args.workers, args.seconds, args.max_turns, args.store, cpu_set(args.server_cpus),
-                  cpu_set(args.client_cpus), args.profile, [c.resolve() for c in args.code] or [ROOT], args.batch)
+                  cpu_set(args.client_cpus), args.profile, [c.resolve() for c in args.code] or [ROOT], args.batch,
+                  args.loop)
     pinned = ("" if setup.server_cpus is None and setup.client_cpus is None else
               f"; servers on CPUs {args.server_cpus or 'any'}, clients on CPUs {args.client_cpus or 'any'}")
     print(f"store: {STORES[args.store]}; {args.workers} client processes{pinned}; seed map, 3 all-out players a "
