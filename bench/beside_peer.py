@@ -113,6 +113,8 @@ def measure_peer(server: ServerProcess, games: int, setup: Setup) -> Figures:
             assert client.stdout is not None
             line = client.stdout.readline()
             if line.strip() != "READY":
+                for other in clients:
+                    other.kill()
                 raise RuntimeError(f"a peer client did not start: {line!r}")
         cpu0 = server.cpu_seconds()
         for client in clients:
@@ -283,13 +285,19 @@ def main() -> None:
             shared: dict[str, Any] = {}
             for contestant in chosen:
                 with tempfile.TemporaryDirectory(prefix="risc-peer-") as data_dir:
-                    figures = contestant.run(games, setup, Path(data_dir), shared)
+                    try:
+                        figures = contestant.run(games, setup, Path(data_dir), shared)
+                    except (RuntimeError, OSError, ValueError) as exc:  # a run that fails is told, not counted
+                        print(f"  (the run of {contestant.name} failed: {exc})", flush=True)
+                        continue
                 if figures.errors:
                     print(f"  ({figures.errors} error frames in the run of {contestant.name})")
                 runs[contestant.name].append(_figures(figures))
                 print(_row(games, contestant.name, str(index + 1), runs[contestant.name][-1]), flush=True)
                 time.sleep(1)
         for name, rows in runs.items():
+            if not rows:
+                continue
             medians.append(_row(games, name, f"median of {len(rows)}",
                                 [statistics.median(column) for column in zip(*rows, strict=True)]))
     print(f"\nmedians (load average at the end {os.getloadavg()[0]:.1f})")

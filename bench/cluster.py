@@ -42,7 +42,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from bench.players import Followed, orders_for
-from bench.server_load import ROOT, Figures, ServerProcess, Setup, cpu_set, measure, raise_open_files
+from bench.server_load import ROOT, Figures, ServerProcess, Setup, cpu_set, measure, raise_open_files, run_on
 from shared.protocol.codes import PROTOCOL_VERSION
 
 PLAYERS = 3
@@ -378,7 +378,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_node is not None:
-        asyncio.run(_serve_node(args.store, args.serve_node, args.port))
+        run_on("auto", _serve_node(args.store, args.serve_node, args.port))  # as risc server: uvloop if installed
         return
     args.what = args.what or ["cpu", "scale", "failover"]
     if set(args.what) - {"cpu", "scale", "failover"}:

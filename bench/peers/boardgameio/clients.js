@@ -177,10 +177,17 @@ function latencies(clock, pastFirst) {
 async function seatGame(server, index, tally) {
   const lobby = new LobbyClient({ server });
   const { matchID } = await lobby.createMatch('risc', { numPlayers: PLAYERS });
+  // Every seat joined before any player connects: the master writes a match's data when a player connects, and
+  // a join whose write lands between that read and that write is lost (the player's credentials with it).
+  const credentials = [];
+  for (let seat = 0; seat < PLAYERS; seat++) {
+    const joined = await lobby.joinMatch('risc', matchID, { playerID: String(seat), playerName: `g${index}p${seat}` });
+    credentials.push(joined.playerCredentials);
+  }
   const clients = [];
   for (let seat = 0; seat < PLAYERS; seat++) {
     const playerID = String(seat);
-    const { playerCredentials } = await lobby.joinMatch('risc', matchID, { playerID, playerName: `g${index}p${seat}` });
+    const playerCredentials = credentials[seat];
     const client = Client({
       game: Risc, numPlayers: PLAYERS, matchID, playerID, credentials: playerCredentials, debug: false,
       multiplayer: SocketIO({ server, socketOpts: { transports: ['websocket'] } }),
@@ -189,8 +196,14 @@ async function seatGame(server, index, tally) {
     countFrames(client, tally);
     clients.push(client);
   }
-  // Seated once the master's state has come back to each (its sync, with the match's data).
-  while (clients.some((c) => c.matchData === undefined || !c.getState() || !c.getState().isConnected)) {
+  // Seated once the master's state has come back to each (its sync, with the match's data). A sync that does not
+  // come (the master refuses it while the match's data is still being written) is asked for again.
+  const synced = (c) => c.matchData !== undefined && c.getState() && c.getState().isConnected;
+  for (let tries = 0; clients.some((c) => !synced(c)); tries++) {
+    if (tries && tries % 400 === 0) {
+      if (tries >= 4000) throw new Error(`match ${matchID}: no sync from the master`);
+      for (const c of clients.filter((c) => !synced(c))) c.transport.requestSync();
+    }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return clients;
