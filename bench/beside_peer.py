@@ -19,7 +19,8 @@ committing; when all 3 have committed the turn resolves and every player gets th
   on the event loop `risc server` runs by default (uvloop where installed); -asyncio: on asyncio's own loop;
   -batch: each player's orders of a turn in one issue_orders rather than one by one.
 - echo, echo-asyncio: bench/echo_server.py, the same clients' frames answered without a game (the pattern of the
-  round's first RISC run), on the same two loops.
+  round's first RISC run), on the same two loops; echo-batch: the pattern of the round's first RISC run with batches
+  (one frame for a player's orders of a turn, one answer).
 - before-sqlite, before-memory (with --before DIR): RISC's server of another checkout, on asyncio's loop.
 
 Printed: a line per run, then a table of the medians over the rounds: the server's CPU time per resolved turn,
@@ -168,8 +169,8 @@ def _risc(store: str, where: Path | None, batch: bool = False, code: Path = ROOT
             server.stop()
             if where:
                 shutil.rmtree(directory, ignore_errors=True)
-        if not batch and code == ROOT:
-            shared.setdefault("pattern", _pattern(figures, games))
+        if code == ROOT:
+            shared.setdefault("pattern-batch" if batch else "pattern", _pattern(figures, games))
         return figures
     return run
 
@@ -184,11 +185,11 @@ def _peer(store: str) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
     return run
 
 
-def _echo(loop: str) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
+def _echo(loop: str, batch: bool = False) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
     def run(games: int, setup: Setup, data_dir: Path, shared: dict[str, Any]) -> Figures:
-        pattern = shared.get("pattern") or Pattern(turns=setup.max_turns, orders=2, order_bytes=100,
-                                                   accepted_bytes=200, commit_bytes=60, note_bytes=300,
-                                                   result_bytes=1500)
+        pattern = shared.get("pattern-batch" if batch else "pattern") or Pattern(
+            turns=setup.max_turns, orders=2, order_bytes=100, accepted_bytes=200, commit_bytes=60, note_bytes=300,
+            result_bytes=1500)
         server = start_echo(setup.server_cpus, loop)
         try:
             return measure("echo", server, games, setup, {"seconds": setup.seconds, "pattern": vars(pattern)})
@@ -224,6 +225,8 @@ CONTESTANTS = [
                _risc("memory", None, loop="asyncio")),
     Contestant("echo", "bench/echo_server.py (websockets, JSON, no game), on the servers' default loop", _echo("auto")),
     Contestant("echo-asyncio", "bench/echo_server.py on asyncio's own event loop", _echo("asyncio")),
+    Contestant("echo-batch", "bench/echo_server.py with the frames of the round's first RISC run with batches",
+               _echo("auto", batch=True)),
 ]
 
 COLUMNS = ("| games | server | run | CPU ms/turn | turns/s | frames/s | p50 ms | p99 ms | p99 past round 1 | RSS MB "
