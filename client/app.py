@@ -26,6 +26,7 @@ from client import commands as cmd
 from client import render
 from client.completion import CommandCompleter
 from client.connection import Backoff, ConnectionFailed, ConnectionLost, LinkState
+from client.help import help_text
 from client.render import Fragments
 from client.routing import Router
 from client.session import Followed, Session
@@ -40,6 +41,9 @@ from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, Gam
 from shared.rulesets import RULESETS
 
 _NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
+
+ORDERS_SAID = 6
+"""How many orders one command's answer names before it counts the rest."""
 
 
 def fit(parts: list[tuple[str, int]], width: int) -> str:
@@ -311,7 +315,7 @@ class ClientApp:
             case cmd.Help("create", detail):
                 await self._help_create(detail, setting)
             case cmd.Help(topic):
-                self.show(cmd.help_text(topic, setting))
+                self.show(help_text(topic, setting))
             case cmd.Quit():
                 self._do_quit()
             case cmd.Games():
@@ -390,7 +394,7 @@ class ClientApp:
     async def _help_create(self, only: str | None, setting: cmd.Setting) -> None:
         """`help create`: the command, then the games the server plays and their options as the server describes
         them (`help create NAME`: one game's)."""
-        text = cmd.help_text("create", setting)
+        text = help_text("create", setting)
         reply = await self._call(self.session.request(msg.ListRuleSets()))
         if not isinstance(reply, msg.RuleSets):
             self.show(text)
@@ -491,7 +495,10 @@ class ClientApp:
         whose = f" through {reply.follow}'s eyes" if reply.follow else ""
         self.show(f"Watching game {reply.game_id}{whose}. (leave stops watching)", "class:ok")
         followed = self.session.followed[reply.game_id]
+        fresh = self.tracker is None or self.tracker.followed is not followed
         self._put_on_screen(followed)
+        if fresh and self.tracker is not None:
+            self.tracker.catching_up = True  # the log from the game's start comes: summed up, not printed whole
         ruleset = followed.ruleset
         note = ruleset.presentation.spectator_note(followed.view) if ruleset is not None and not reply.follow \
             and followed.view is not None else ""
@@ -599,7 +606,10 @@ class ClientApp:
         finally:
             if accepted and t.followed.game is not None and t.followed.game.simultaneous:
                 # One line for a command, however many orders it gave (`place 60 *` gives one per territory).
-                shown = "; ".join(presentation.describe(o) if presentation else str(o) for _, o in accepted)
+                said = [presentation.describe(o) if presentation else str(o) for _, o in accepted]
+                if len(said) > ORDERS_SAID:  # `place 600 *` on a big map: sixty orders, a screenful
+                    said = [*said[:ORDERS_SAID - 1], f"and {len(said) - ORDERS_SAID + 1} more (orders lists them)"]
+                shown = "; ".join(said)
                 first, last = accepted[0][0], accepted[-1][0]
                 note = f"Order {first}: {shown}." if first == last else f"Orders {first}-{last}: {shown}."
                 extra = presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map) \
@@ -676,6 +686,15 @@ class ClientApp:
         if isinstance(command, cmd.History):
             self.show(render.statistics_table(t.statistics, t.palette()) if t.statistics is not None
                       else render.history_table(t.history, f.players(), t.palette()))
+        elif isinstance(command, cmd.Report) and command.turn is not None:
+            told = t.turn_report(command.turn)
+            if not told or t.presentation is None:
+                known = sorted(n for n in t.turns if n > 0)
+                span = f" (this client has turns {known[0]} to {known[-1]})" if known else ""
+                self.show(f"Nothing was told of turn {command.turn}{span}.", "class:muted")
+            else:
+                self.show(f"Turn {command.turn}:", "class:title")
+                self.show(t.presentation.events(told, t.palette(), f.player))
         elif isinstance(command, cmd.Report):
             heading, told = t.report()
             if not told or t.presentation is None:

@@ -294,7 +294,12 @@ class Session:
         return reply
 
     async def watch(self, game_id: str, follow: str | None = None) -> msg.ServerMessage:
-        reply = await self.request(msg.WatchGame(game_id=game_id, follow=follow))
+        """Follow a game as a spectator (or through a player's sight), sent its log from the start: a watcher who
+        comes late reads the game's story from its first turn, within the log the server keeps (further back, the
+        game as it stands)."""
+        known = self.followed.get(game_id)
+        reply = await self.request(msg.WatchGame(game_id=game_id, follow=follow,
+                                                 last_seq=known.seq if known is not None else 0))
         if isinstance(reply, msg.Watching):  # the server's id for the game, which may have been typed short
             known = self.followed.get(reply.game_id)
             if known is not None and known.player is not None:

@@ -111,8 +111,26 @@ def start(table: Table, seats: Sequence[SeatRecord]) -> Decision:
     choices = {s.name: s.group for s in seats if s.group is not None} if table.choices is not None else {}
     game = table.ruleset.new_game(table.game_map, [s.name for s in seats], table.options,
                                   GameRandom(table.seed, SETUP_STEP), choices)
-    return Decision(table.evolve(seats=tuple(seats), game=game),
-                    [Logged(game_log.GameStarted(players=[s.name for s in seats]))])
+    return with_standings(table, Decision(table.evolve(seats=tuple(seats), game=game),
+                                          [Logged(game_log.GameStarted(players=[s.name for s in seats]))]))
+
+
+def with_standings(before: Table, decision: Decision) -> Decision:
+    """A decision that begins a turn or ends the game, with each player's territories and units as everyone may know
+    them logged after what happened (none where the rules hide them): a watcher who comes late reads the game's
+    standings turn by turn from its start."""
+    game = decision.table.game
+    if game is None:
+        return decision
+    now = turns.status_of(decision.table.ruleset, game)
+    was = before.status
+    if was is not None and (was.turn, was.finished) == (now.turn, now.finished):
+        return decision
+    standings = decision.table.ruleset.standings(game)
+    if not standings or (now.turn < 1 and not now.finished):
+        return decision
+    told = game_log.Standings(turn=now.turn, players=standings, final=now.finished)
+    return replace(decision, entries=[*decision.entries, Logged(told)])
 
 
 # ---- the lobby ----------------------------------------------------------------------------------------------------
@@ -253,8 +271,8 @@ def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decisio
     if isinstance(acted, RuleError):
         raise Refusal.of(acted)
     game, resolved = acted
-    return Decision(table.evolve(game=game), resolution_entries(table, [resolved]), [resolved], accepted=order,
-                    accepted_data=dumped)
+    return with_standings(table, Decision(table.evolve(game=game), resolution_entries(table, [resolved]), [resolved],
+                                          accepted=order, accepted_data=dumped))
 
 
 @dataclass(frozen=True)
@@ -312,7 +330,7 @@ def resign(table: Table, player: str) -> Decision:
     game, resolved = result
     entries = [Logged(game_log.PlayerResigned(player=player, turn=status.turn, step=resolved.step)),
                *(logged(event) for event in resolved.events)]
-    return _resolve_if_ready(Decision(table.evolve(game=game), entries, [resolved]))
+    return with_standings(table, _resolve_if_ready(Decision(table.evolve(game=game), entries, [resolved])))
 
 
 def withdraw(table: Table, player: str, turn: int, index: int) -> Decision:
@@ -330,7 +348,7 @@ def commit(table: Table, player: str, turn: int) -> Decision:
         raise Refusal.of(result)
     decision = Decision(table.evolve(game=result),
                         [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))], committed=player)
-    return _resolve_if_ready(decision)
+    return with_standings(table, _resolve_if_ready(decision))
 
 
 def _resolve_if_ready(decision: Decision) -> Decision:
@@ -362,7 +380,7 @@ def unsettled(table: Table) -> bool:
 def settle(table: Table) -> Decision | None:
     if not unsettled(table):
         return None
-    return _resolve_if_ready(Decision(table))
+    return with_standings(table, _resolve_if_ready(Decision(table)))
 
 
 def time_out(table: Table, clock: Any) -> Decision | None:
@@ -376,7 +394,7 @@ def time_out(table: Table, clock: Any) -> Decision | None:
     game, late, resolutions = turns.time_out(table.ruleset, game, dice_of(table.seed))
     entries = [Logged(game_log.TimeRanOut(turn=status.turn, players=late)),
                *resolution_entries(table, resolutions)]
-    return Decision(table.evolve(game=game), entries, resolutions)
+    return with_standings(table, Decision(table.evolve(game=game), entries, resolutions))
 
 
 # ---- the end (R27) ------------------------------------------------------------------------------------------------

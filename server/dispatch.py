@@ -42,7 +42,7 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
     """Carry out one validated message. Raises Refusal, having changed nothing, when it cannot."""
     match message:
         case ListGames():
-            lobby.lobby_room.enter(sub)  # who looks at the lobby hears its chat while they follow no game
+            lobby.lobby_room.enter(sub)  # who looks at the lobby hears its chat while they follow no game, or watch it
             games, total = await lobby.page(message.offset, message.limit)
             lobby.watch_lobby(sub, message.watch)
             sub.send(Games(games=games, total=total, offset=message.offset, ref=message.ref))

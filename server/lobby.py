@@ -524,7 +524,7 @@ class Lobby:
         if name is None:
             raise Refusal(ErrorCode.INVALID_MESSAGE, "the lobby's chat is said under a name: give one")
         sub.send(ChatSent(game_id=None, ref=ref))
-        self.lobby_room.say(sub, name, text)
+        self.lobby_room.say(sub, name, text, self.lobby_watchers)
 
     async def disconnect(self, sub: Subscriber) -> None:
         self.chat_pace.forget(sub)

@@ -302,13 +302,17 @@ async def test_the_commit_that_ends_the_game_is_acknowledged_before_the_result(t
         await bob.close()
 
 
-async def test_a_large_map_s_turn_shows_the_player_s_front_and_map_draws_it() -> None:
+async def test_a_large_map_s_start_says_where_the_player_stands_board_front_lists_it_and_map_draws_it() -> None:
     async with running_server(**FAST) as server, driven(url(server), name="Ann") as ann:
         await ann.type("create meridian 2")
         bob = await Client.connect(server)
         await join(bob, game_id_of(ann), "Bob")
         shown = await ann.expect("Place your")
-        assert "Behind your front:" in shown and len(shown.splitlines()) < 40
+        assert "You hold 30 territories and 0 units, " in shown and len(shown.splitlines()) < 15
+        front = await ann.type("board front")
+        rows = [row for row in front.splitlines() if " | " in row]
+        assert f", {len(rows)} of them next to others'" in shown
+        assert all(" A |" in row for row in rows), "her own territories alone"
         picture = await ann.type("map")
         assert "Fro " in picture and "A Ann (you)  B Bob" in picture
         everything = await ann.type("board")

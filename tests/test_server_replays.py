@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from shared.protocol.log import FRAMEWORK_KINDS
 from tests.server_support import FAST, Client, create_game, running_server
 
 pytestmark = pytest.mark.asyncio
@@ -43,8 +44,6 @@ def logged_turns(events: list[dict[str, Any]]) -> list[tuple[int, list[dict[str,
     with its audience), in order."""
     turns: list[tuple[int, list[dict[str, Any]]]] = []
     current: list[dict[str, Any]] | None = None
-    framework = {"orders_revealed", "player_committed", "time_ran_out", "game_started", "player_joined",
-                 "rematch_requested", "seat_handed_over", "seat_taken_back"}
     for entry in events:
         kind = entry["event"]["kind"]
         if kind == "orders_revealed":
@@ -52,7 +51,7 @@ def logged_turns(events: list[dict[str, Any]]) -> list[tuple[int, list[dict[str,
             if not turns or turns[-1][0] != turn:
                 turns.append((turn, []))
             current = turns[-1][1]
-        elif kind not in framework and current is not None:
+        elif kind not in FRAMEWORK_KINDS and current is not None:
             current.append(entry)
     return turns
 

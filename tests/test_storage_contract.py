@@ -179,3 +179,26 @@ async def test_postgres_shares_one_transaction_among_the_changes_that_come_toget
             assert stored is not None and [e["seq"] for e in stored.events] == [1]
     finally:
         await store.close()
+
+
+async def test_postgres_refuses_a_database_holding_another_application_s_games_table(postgres_dsn: str) -> None:
+    import psycopg
+
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:
+        db.execute("CREATE TABLE games (id serial PRIMARY KEY, title text)")
+    store = PostgresStorage(postgres_dsn, node_id="test-node")
+    with pytest.raises(StorageError, match="not RISC's"):
+        await store.open()
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:
+        assert db.execute("SELECT count(*) FROM pg_tables WHERE tablename = 'risc_schema'").fetchone() == (0,)
+
+
+async def test_postgres_nodes_starting_together_create_the_schema_once(postgres_dsn: str) -> None:
+    stores = [PostgresStorage(postgres_dsn, node_id=f"n{i}") for i in range(4)]
+    try:
+        await asyncio.gather(*(store.open() for store in stores))
+        await stores[0].create(record(), GameProgress(seats=[], state=None, seq=0), [])
+        assert await stores[3].list_games() == ["g1"]
+    finally:
+        for store in stores:
+            await store.close()

@@ -9,16 +9,14 @@ server's own tests check against the stored log) and against the server's game i
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from shared.rulesets import get_ruleset
 from tests.server_support import Client, create_game
-from tests.web_support import Watch, browser_or_skip, launched, page_url, watched_pages, web_server
+from tests.web_support import Watch, browser_or_skip, page_url, watched_pages, web_server
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -32,12 +30,6 @@ GAMES = {
     "evolution-3": {"ruleset": "risc", "map": "cataract", "players": 2, "options": {"evolution": 3}},
 }
 FORCES = {"risc": "units", "warzone": "units", "classic": "armies", "grid": "troops", "evolution-3": "units"}
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Any]:
-    async with launched() as found:
-        yield found
 
 
 async def finished_game(server: Any, settings: dict[str, Any]) -> str:

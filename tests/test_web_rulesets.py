@@ -9,12 +9,10 @@ received, which tests/web_support.py also checks against the protocol's schema.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from shared.protocol.patch import apply as apply_patch
 from shared.rulesets import get_ruleset
@@ -27,7 +25,6 @@ from tests.web_support import (
     browser_or_skip,
     create_in_lobby,
     front,
-    launched,
     owned,
     page_url,
     pick,
@@ -40,12 +37,6 @@ RISC = get_ruleset("risc")
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Any]:
-    async with launched() as found:
-        yield found
 
 
 def events(watch: Watch, kind: str) -> list[dict[str, Any]]:

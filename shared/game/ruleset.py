@@ -223,6 +223,12 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     def legal_orders(self, game: Game[BoardT, OrderT], player: str) -> list[Legal[OrderT]]:
         """Every order `player` could issue now (each with its count at the most): for bots and completion."""
 
+    def standings(self, game: Game[BoardT, OrderT]) -> dict[str, tuple[int, int]] | None:
+        """Each player's (territories, units) as everyone may know them: the framework logs them when a turn begins
+        and when the game ends, for whoever follows the game late. None where the rules hide them from spectators
+        (fog of war). By default, what a spectator's view shows through the presentation's `standings`."""
+        return self.presentation.standings(self.view(game, None)) or None
+
     def reveals_orders(self, options: OptionsT) -> bool:
         """Whether every player's orders are told to everyone once resolved. Under fog of war they are not: they are
         kept for replays, and told once the game is over."""

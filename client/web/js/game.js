@@ -4,10 +4,12 @@
 // Risk, the grid game) have no commit: the active player's every order takes effect at once, and the page shows whose
 // move it is, what the phase asks for and the dice as they fall. A seat whose player has been away may be voted over
 // to the computer (hand_over); under fog of war a spectator or a player who is out may ask to see with a player's
-// eyes (watch_game with follow), which the rule set allows or refuses.
+// eyes (watch_game with follow), which the rule set allows or refuses. The game's chat has a panel of its own, and a
+// player still in may resign (after a confirmation).
 
 import { Board } from "./board.js";
 import { statisticsCharts } from "./chart.js";
+import { ChatPanel, chatHeading } from "./chat.js";
 import { byId, h, put } from "./dom.js";
 import { boardLegend } from "./legend.js";
 import { GameLog } from "./log.js";
@@ -20,7 +22,7 @@ import { forgetSeat, lastName, saveName, saveSeat } from "./seats.js";
 
 const FRAMEWORK = new Set(["game_created", "player_joined", "player_left", "game_started", "player_committed",
   "time_ran_out", "orders_revealed", "seat_handed_over", "seat_taken_back", "rematch_requested", "rematch_declined",
-  "rematch_impossible", "rematch_started"]);
+  "rematch_impossible", "rematch_started", "chat", "player_resigned", "standings"]);
 
 export class GameScreen {
   /** app: { link, showLobby(note), showGame(gameId, player) }. */
@@ -38,6 +40,11 @@ export class GameScreen {
       withdraw: (index) => this.withdraw(index),
       select: (picked, targets) => this.board.select(picked, targets),
     });
+    this.chat = new ChatPanel(byId("game-chat"), (text, to, name) => this.link.request({
+      type: "chat", game_id: this.gameId, text, to, name: this.player ? null : name }));
+    byId("resign").addEventListener("click", () => this.askResign(true));
+    byId("resign-no").addEventListener("click", () => this.askResign(false));
+    byId("resign-yes").addEventListener("click", () => this.resign());
     byId("commit").addEventListener("click", () => this.commit());
     byId("rematch").addEventListener("click", () => this.rematch());
     byId("replay-this").addEventListener("click", () => this.app.showReplay(this.gameId, null));
@@ -81,6 +88,8 @@ export class GameScreen {
     this.looked = null;
     this.awaySince = new Map();
     this.log.clear();
+    this.chat.clear();
+    byId("resign-confirm").hidden = true;
     this.entry.legal = [];
     this.entry.orders = [];
     this.entry.picked = [];
@@ -284,6 +293,11 @@ export class GameScreen {
       else if (restart) this.showRoll(null);
     }
     if (update.snapshot) this.log.note("(earlier entries were not sent: this is where the game stands)");
+    for (const { seq, event } of fresh) {
+      if (event.kind !== "chat") continue;
+      this.chat.add(chatHeading(event, this.player), event.text, { "data-seq": String(seq), "data-from": event.player,
+        "data-to": event.to || "", "data-watchers": String(event.watchers) });
+    }
     const restarted = fresh.some((entry) => this.module.startsTurn(entry.event));
     this.log.add(fresh, this.module, true, ctx, turnByTurn && !restarted && fresh.length > 0);
     this.render(before);
@@ -347,6 +361,10 @@ export class GameScreen {
     byId("commit").hidden = !(acting && game.simultaneous);
     byId("order-section").hidden = !this.player || Boolean(this.following);
     byId("leave").hidden = !(game.status !== "playing" || !this.player || (mine && mine.eliminated));
+    const mayResign = Boolean(this.playing && mine && !mine.eliminated && !this.following);
+    byId("resign").hidden = !mayResign;
+    if (!mayResign) byId("resign-confirm").hidden = true;
+    this.renderChat();
     if (!acting) this.entry.setLegal([], false);
     else if (!before || before.step !== game.step || before.turn !== game.turn || !this.entry.enabled) {
       if (before && (before.step !== game.step || before.turn !== game.turn)) {
@@ -361,6 +379,24 @@ export class GameScreen {
     this.renderDetails();
     this.renderResult();
     this.renderSeat();
+    if (this.app.gameShown) this.app.gameShown();
+  }
+
+  /** Whom a word may be for, as the server lets it be said: a player still in speaks to everyone or to one player;
+   * while the game runs, those who watch (spectators, players who are out) speak among themselves or to a player who
+   * is out. A spectator speaks under a name of their choosing. */
+  renderChat() {
+    const game = this.summary;
+    const mine = this.seat(this.player);
+    const others = game.seats.filter((s) => s.name !== this.player);
+    const watcher = game.status === "playing" && (!mine || mine.eliminated || Boolean(this.following));
+    const to = watcher ? [["", "those who watch"], ...others.filter((s) => s.eliminated).map((s) => [s.name, s.name])]
+      : [["", "everyone"], ...others.map((s) => [s.name, s.name])];
+    this.chat.offer(to);
+    const label = byId("game-chat").querySelector(".chat-name-label");
+    label.hidden = Boolean(this.player);
+    const name = label.querySelector(".chat-name");
+    if (!this.player && !name.value) name.value = lastName();
   }
 
   /** The view as the player's orders issued since the last update leave it (the pool left, stocks). */
@@ -666,6 +702,21 @@ export class GameScreen {
     } else this.say(reply.message);
   }
 
+  /** The confirmation before resigning (shown, or put away). */
+  askResign(shown) {
+    byId("resign-confirm").hidden = !shown;
+    if (shown) byId("resign-no").focus();
+    else byId("resign").focus();
+  }
+
+  async resign() {
+    byId("resign-confirm").hidden = true;
+    const reply = await this.send({ type: "resign", game_id: this.gameId });
+    if (!reply) return;
+    this.say(reply.type === "resigned" ? "You resigned: you are out, and may watch the game to its end, or leave."
+      : reply.message);
+  }
+
   async rematch() {
     const reply = await this.send({ type: "rematch", game_id: this.gameId });
     if (reply && reply.type === "error") this.say(reply.message);
@@ -678,7 +729,7 @@ export class GameScreen {
       if (this.player && (!this.summary || this.summary.status !== "playing" || this.seat(this.player)?.eliminated)) {
         forgetSeat(this.gameId, this.player);
       }
-      this.app.showLobby(`You left game ${this.gameId}.`);
+      this.app.showLobby(`You left game ${this.gameId}.`, true);
     } else if (reply) this.say(reply.message);
   }
 

@@ -1,5 +1,6 @@
 // The game's log as sentences: the framework's entries (joins, commits, time running out, revealed orders,
-// rematches) here, the rule set's events through its module.
+// resignations, rematches) here, the rule set's events through its module. Words of the chat have a panel of their
+// own (js/chat.js), and each turn's standings are for the charts, so neither is in the log.
 
 import { h } from "./dom.js";
 
@@ -19,7 +20,10 @@ const framework = {
   rematch_declined: (e) => `${e.player} left instead of a rematch`,
   rematch_impossible: (e) => e.reason,
   rematch_started: (e) => `The rematch started as game ${e.game_id}`,
+  player_resigned: (e) => `${e.player} resigned`,
 };
+
+const NOT_LOGGED = new Set(["chat", "standings"]);
 
 /** An entry in words (a string, or a node where the rule set shows more, such as dice). */
 export function describeEntry(event, module, ctx = {}) {
@@ -53,6 +57,7 @@ export class GameLog {
     for (const { seq, event } of entries) {
       // in a turn-by-turn game each action is told by its events: the orders it carried out say it again
       if (event.kind === "orders_revealed" && ctx.summary && !ctx.summary.simultaneous) continue;
+      if (NOT_LOGGED.has(event.kind)) continue;
       const item = h("li", { "data-seq": String(seq), "data-kind": event.kind, class: fresh ? "fresh" : null },
         describeEntry(event, module, ctx));
       this.list.append(item);

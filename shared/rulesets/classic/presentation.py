@@ -10,6 +10,8 @@ from typing import Any
 from shared.game import grammar
 from shared.game.grammar import ParseError
 from shared.game.presentation import (
+    FRONT,
+    SMALL_MAP,
     ArgKind,
     Context,
     Fragments,
@@ -17,6 +19,7 @@ from shared.game.presentation import (
     OrderCommand,
     Palette,
     Presentation,
+    front_of,
     line,
     plural,
 )
@@ -127,6 +130,7 @@ def _two_countries(args: list[str], command: OrderCommand, names: Sequence[str])
 
 
 class ClassicPresentation(Presentation):
+    brief_boards = True
     resignation = ("their countries stay theirs with their armies, for the others to take, and their cards are "
                    "discarded")
     commands = COMMANDS
@@ -302,6 +306,8 @@ class ClassicPresentation(Presentation):
         """The phase and who acts, then every country by continent (owner's mark, armies, name, neighbours), then
         the viewer's cards and mission."""
         out = [*self.heading(view, palette, you), *palette.legend(you)]
+        front = set(front_of(game_map, {n: t.owner for n, t in view.territories.items()}, you)) \
+            if focus == FRONT else set()
         capitals = {p.capital for p in view.players.values() if p.capital}
         groups = list(game_map.continent_members().items()) or [("", list(game_map.names))]
         grouped = {n for _, members in groups for n in members}
@@ -310,7 +316,7 @@ class ClassicPresentation(Presentation):
             groups.append(("(no continent)", loose))
         bonus = {c.name: c.bonus for c in game_map.continents}
         for continent, members in groups:
-            shown = [n for n in members if focus is None or focus in (n, view.territories[n].owner)]
+            shown = [n for n in members if focus is None or focus in (n, view.territories[n].owner) or n in front]
             if not shown:
                 continue
             if continent:
@@ -325,6 +331,15 @@ class ClassicPresentation(Presentation):
                         ("class:muted", f"  -> {', '.join(game_map.neighbours_in_order(name))}\n")]
         out += self.hand(view, you)
         return out
+
+    def stage_board(self, view: ClassicView, game_map: GameMap, palette: Palette, you: str | None,
+                    orders: Sequence[Any] = ()) -> Fragments:
+        """A small map's whole board at each of the player's turns and phases; a large one's summary (the phase,
+        who acts, each player's countries, armies and cards), where the player stands and their cards: `board`,
+        `board front` and `map` show the countries when asked."""
+        if len(game_map.territories) <= SMALL_MAP:
+            return self.board(view, game_map, palette, you, orders)
+        return [*super().stage_board(view, game_map, palette, you, orders), *self.hand(view, you)]
 
     def heading(self, view: ClassicView, palette: Palette, you: str | None) -> Fragments:
         if view.phase is Phase.FINISHED:
@@ -430,7 +445,7 @@ class ClassicPresentation(Presentation):
         return names
 
     def focus_names(self, view: ClassicView, game_map: GameMap) -> Sequence[str]:
-        return [*game_map.names, *view.seats]
+        return [*game_map.names, *view.seats, FRONT]
 
     def holdings(self, view: ClassicView) -> dict[str, Holding]:
         """Every country's owner and armies: `map` draws them where the map puts each country."""

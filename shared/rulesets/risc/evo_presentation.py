@@ -19,14 +19,21 @@ from typing import Any
 from shared.game import grammar
 from shared.game.grammar import ParseError
 from shared.game.presentation import (
+    FRONT,
     ArgKind,
     Context,
     Fragments,
     OrderCommand,
     Palette,
+    by_continent,
+    front_of,
+    held_text,
+    legend,
     line,
     plural,
+    short_names,
     units,
+    whole,
 )
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase
@@ -259,25 +266,50 @@ def event_line(event: Any, palette: Palette, you: str | None) -> Fragments | Non
 
 # ---- the board -------------------------------------------------------------------------------------------------------
 
-def _territory_text(name: str, t: EvoTerritory, game_map: GameMap, view: EvoView) -> str:
-    shown = short_levels(t.levels)
-    count = units(t.units) + (f" ({shown})" if shown and any(t.levels[1:]) else "")
-    extras = [f"size {t.size}"]
-    if t.food is not None:
-        extras.append(f"+{t.food} food +{t.technology} tech")
-    if t.spies:
-        extras.append(plural(t.spies, "spy", "spies") + " of yours")
-    if t.cloaked_until is not None:
-        extras.append(f"cloaked to turn {t.cloaked_until}")
-    if t.fog == "memory":
-        extras.append(f"seen on turn {t.seen}")
-    return (f"  {count} in {name}, {', '.join(extras)} "
-            f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n")
+def _territory_cell(t: EvoTerritory, palette: Palette, short: str) -> Fragments:
+    """A neighbour in a few characters: its label, units and holder's mark (`Oz 8 A`), `Oz ?` where never seen."""
+    if t.fog == "unknown":
+        return [(whole("class:muted"), f"{short} ?")]
+    return [held_text((t.owner, t.units), palette, short)]
 
 
-def focused(view: EvoView, game_map: GameMap, focus: str) -> list[str]:
+def _territory_line(name: str, view: EvoView, game_map: GameMap, palette: Palette, short: dict[str, str],
+                    width: int, digits: int, placing: int) -> Fragments:
+    """One territory on one line: units, holder, levels above 0, size and production, the viewer's spies and cloak,
+    when it was seen, then its neighbours short (`Narnia 9 A (3 L0, 4 L1) size 2 +7f +5t | Mid 12 A, Ela 6 B`)."""
+    t = view.territories[name]
+    if t.fog == "unknown":
+        head: Fragments = [("class:muted", f"  {name.ljust(width)} {'?':>{digits}} ? size {t.size}")]
+    else:
+        shown = short_levels(t.levels)
+        extra = [f"({shown})"] if shown and any(t.levels[1:]) else []
+        if placing:
+            extra.append(f"(+{placing} to place)")
+        extra.append(f"size {t.size}")
+        if t.food is not None:
+            extra.append(f"+{t.food}f +{t.technology}t")
+        if t.spies:
+            extra.append(plural(t.spies, "spy", "spies"))
+        if t.cloaked_until is not None:
+            extra.append(f"cloaked to t{t.cloaked_until}")
+        if t.fog == "memory":
+            extra.append(f"seen t{t.seen}")
+        style = palette.style(t.owner)
+        head = [("", "  "), (style, name.ljust(width)), (style, f" {t.units:>{digits}} {palette.mark(t.owner)}"),
+                ("class:muted" if t.fog == "memory" else "", " " + " ".join(extra))]
+    out: Fragments = [*head, ("", " |")]
+    for number, neighbour in enumerate(game_map.neighbours_in_order(name)):
+        out.append(("", ", " if number else " "))
+        out += _territory_cell(view.territories[neighbour], palette, short[neighbour])
+    return [*out, ("", "\n")]
+
+
+def focused(view: EvoView, game_map: GameMap, focus: str, you: str | None = None) -> list[str]:
     """What `board NAME` shows: a territory and its neighbours, a player's territories (as far as the player sees
-    them), or a continent's."""
+    them), a continent's, or the viewer's front (`board front`)."""
+    if focus == FRONT:
+        return front_of(game_map, {n: t.owner if t.fog != "unknown" else "?" for n, t in view.territories.items()},
+                        you)
     if focus in game_map:
         return [focus, *game_map.neighbours_in_order(focus)]
     if focus in view.players:
@@ -286,12 +318,36 @@ def focused(view: EvoView, game_map: GameMap, focus: str) -> list[str]:
     return [n for n in game_map.names if game_map.territory(n).continent == focus]
 
 
+def _continent_head(continent: str | None, members: Sequence[str], view: EvoView, palette: Palette) -> Fragments:
+    """A continent's heading: how many of its territories each player holds, as far as the viewer knows, and how
+    many they never saw (`? 2`)."""
+    out: Fragments = [("class:title", continent or "Elsewhere")]
+    counts: dict[str | None, int] = {}
+    unknown = 0
+    for name in members:
+        t = view.territories[name]
+        if t.fog == "unknown":
+            unknown += 1
+        else:
+            counts[t.owner] = counts.get(t.owner, 0) + 1
+    for owner in [*palette.players, None]:
+        if counts.get(owner):
+            out += [("", "  "), (palette.style(owner), f"{palette.mark(owner)} {counts[owner]}")]
+    if unknown:
+        out += [("", "  "), ("class:muted", f"? {unknown}")]
+    return [*out, ("", "\n")]
+
+
 def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, placing: dict[str, int],
           focus: str | None = None) -> Fragments:
-    """Stocks and technology levels, then the territories by holder (the player's first), then those never seen.
-    `focus`: a territory with its neighbours, a player or a continent alone, without the stocks."""
-    shown = set(game_map.names if focus is None else focused(view, game_map, focus))
-    if focus is not None and not shown:
+    """Stocks and technology levels, the marks, then a territory a line grouped by continent, as Evolution 1's
+    board with each territory's levels, size and production (under fog, what was last seen and when, `?` for what
+    never was). `focus`: a territory with its neighbours, a player, a continent or the front alone, without the
+    stocks."""
+    names = game_map.names if focus is None else focused(view, game_map, focus, you)
+    if focus is not None and not names:
+        if focus == FRONT:
+            return line(("", "You have no front: no territory of yours is next to someone else's."))
         return line(*palette.name(focus, you), ("", " holds no territory you can see."))
     out: Fragments = []
     me = view.players.get(you) if you is not None else None
@@ -306,32 +362,20 @@ def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, p
         out.append(("class:muted", "Technology levels: " + ", ".join(others) + "\n"))
     if view.following is not None and focus is None:
         out.append(("class:muted", f"Following {view.following}'s sight.\n"))
-    owners: list[str | None] = list(palette.players)
-    if you in owners:
-        owners.remove(you)
-        owners.insert(0, you)
-    owners.append(None)
-    for owner in owners:
-        held = [n for n in game_map.names
-                if n in shown and view.territories[n].fog != "unknown" and view.territories[n].owner == owner]
-        if not held:
-            continue
-        if out:
-            out.append(("", "\n"))
-        out += [*palette.name(owner, you), (palette.style(owner), ":\n")]
-        for name in held:
-            text = _territory_text(name, view.territories[name], game_map, view)
-            if placing.get(name):
-                text = text.replace(f" in {name},", f" (+{placing[name]} to place) in {name},", 1)
-            out.append(("class:muted" if view.territories[name].fog == "memory" else "", text))
-    never = [n for n in game_map.names if n in shown and view.territories[n].fog == "unknown"]
-    if never:
-        if out:
-            out.append(("", "\n"))
-        out.append(("class:muted", "Never seen:\n"))
-        for name in never:
-            out.append(("class:muted", f"  {name}, size {view.territories[name].size} "
-                                       f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n"))
+    known = [view.territories[n] for n in names if view.territories[n].fog != "unknown"]
+    out += [*legend(palette, you, any(t.owner is None for t in known)), ("", "\n")]
+    out.append(("class:muted", "Each territory: units, holder, levels above 0 (5 L2: five of level 2), size, food "
+                               "and technology made a turn (+7f +5t)"
+                               + (", when last seen (seen t3; ?: never seen)" if view.fogged() else "")
+                               + " | its neighbours.\n"))
+    short = short_names(tuple(game_map.names))
+    width = min(max((len(n) for n in names), default=0), 18)
+    digits = max((len(str(view.territories[n].units)) for n in names), default=1)
+    for continent, members in by_continent(game_map, names):
+        if game_map.continents:
+            out += _continent_head(continent, members, view, palette)
+        for name in members:
+            out += _territory_line(name, view, game_map, palette, short, width, digits, placing.get(name, 0))
     return out
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from shared.game import grammar
+from shared.game import grammar, reports
 from shared.game.grammar import ParseError
 from shared.game.presentation import (
-    SMALL_MAP,
+    FRONT,
     ArgKind,
     Context,
     Fragments,
@@ -20,7 +20,8 @@ from shared.game.presentation import (
     OrderCommand,
     Palette,
     Presentation,
-    held_text,
+    front_of,
+    joined,
     line,
     plural,
     runs,
@@ -39,6 +40,7 @@ from shared.rulesets.risc.events import (
     UnitsPlaced,
     UnitsReceived,
 )
+from shared.rulesets.risc.evo_events import Battle, LevelMoved, UnitsUpgraded
 from shared.rulesets.risc.evo_orders import describe
 from shared.rulesets.risc.evo_presentation import EVO_COMMANDS, EVOLUTION_2_COMMANDS
 from shared.rulesets.risc.evo_view import EvoView
@@ -105,20 +107,20 @@ def report(happened: Sequence[Combat | UnitsMoved], palette: Palette, you: str) 
     held = [c for c in mine if c.defender == you and not c.attacker_won]
     parts: list[Fragments] = []
     if took:
-        parts.append([("", "you took "), *_joined([[("", f"{c.territory} ("), *palette.name(c.defender), ("", ")")]
+        parts.append([("", "you took "), *joined([[("", f"{c.territory} ("), *palette.name(c.defender), ("", ")")]
                                                     for c in took])])
     if lost:
         parts.append([("class:error", "you lost "),
-                      *_joined([[("", f"{c.territory} to "), *palette.name(c.attacker)] for c in lost])])
+                      *joined([[("", f"{c.territory} to "), *palette.name(c.attacker)] for c in lost])])
     if held:
         parts.append([("", "you held "),
-                      *_joined([[("", f"{c.territory} against "), *palette.name(c.attacker)] for c in held])])
+                      *joined([[("", f"{c.territory} against "), *palette.name(c.attacker)] for c in held])])
     if failed:
         parts.append([("", "your attack failed at " if len(failed) == 1 else "your attacks failed at "),
-                      *_joined([[("", c.territory)] for c in failed])])
+                      *joined([[("", c.territory)] for c in failed])])
     out: Fragments = []
     if parts:
-        out += [("class:title", "This turn "), *_joined(parts, "; "), ("", ".\n")]
+        out += [("class:title", "This turn "), *joined(parts, "; "), ("", ".\n")]
     for combat in mine:
         out += [("", "  "), *combat_line(combat, palette), ("", "\n")]
     own_moves = [e for e in happened if isinstance(e, UnitsMoved) and e.player == you]
@@ -132,21 +134,74 @@ def report(happened: Sequence[Combat | UnitsMoved], palette: Palette, you: str) 
             verb = f" took {c.territory} from " if c.attacker_won else f" failed to take {c.territory} from "
             said.append([*palette.name(c.attacker), ("", verb), *palette.name(c.defender),
                          ("", f" ({c.attacking_units} against {c.defending_units})")])
-        out += [("class:title", "Elsewhere: "), *_joined(said, "; "), ("", ".\n")]
+        out += [("class:title", "Elsewhere: "), *joined(said, "; "), ("", ".\n")]
     moved = [e for e in happened if isinstance(e, UnitsMoved) and e.player != you]
     if moved:
         out += [("class:title", "Others moved: "),
-                *_joined([[*palette.name(m.player), ("", f" {m.units} from {m.source} to {m.target}")]
+                *joined([[*palette.name(m.player), ("", f" {m.units} from {m.source} to {m.target}")]
                           for m in moved], "; "), ("", ".\n")]
     return out
 
 
-def _joined(parts: Sequence[Fragments], sep: str = ", ") -> Fragments:
+def fight_of(event: Combat | Battle) -> reports.Fight:
+    """A combat (Evolution 1) or a battle (Evolutions 2 and 3) as the brief report tells it."""
+    if isinstance(event, Combat):
+        left = (event.attacking_units - event.attacker_losses if event.attacker_won
+                else event.defending_units - event.defender_losses)
+        return reports.Fight(event.territory, event.attacker, event.defender, event.attacking_units,
+                             event.defending_units, event.attacker_won, left, tuple(n for n, _ in event.sources))
+    left = sum(event.attackers_left) if event.attacker_won else sum(event.defenders_left)
+    return reports.Fight(event.territory, event.attacker, event.defender, sum(event.attacking), sum(event.defending),
+                         event.attacker_won, left, tuple(n for n, _ in event.sources))
+
+
+def moves_of(events: Sequence[UnitsMoved | LevelMoved]) -> list[reports.Move]:
+    """Moves as the brief report tells them: an evolution's move of several levels (one event a level) as one."""
+    found: list[reports.Move] = []
+    for event in events:
+        last = found[-1] if found else None
+        if isinstance(event, LevelMoved) and last is not None \
+                and (last.player, last.source, last.target) == (event.player, event.source, event.target):
+            found[-1] = reports.Move(last.player, last.units + event.units, last.source, last.target)
+        else:
+            found.append(reports.Move(event.player, event.units, event.source, event.target))
+    return found
+
+
+PLACES_NAMED = 4
+"""A player's placement names each territory up to this many; past it, the brief report counts them."""
+
+
+def placements(placed: Sequence[UnitsPlaced], palette: Palette, you: str | None) -> Fragments:
+    """Each player's placement in one line: where, or on a big map how many units on how many territories (`report`
+    says where)."""
     out: Fragments = []
-    for number, part in enumerate(parts):
-        if number:
-            out.append(("", sep))
-        out += part
+    for player in dict.fromkeys(p.player for p in placed):
+        theirs = [p for p in placed if p.player == player]
+        if len({p.territory for p in theirs}) <= PLACES_NAMED:
+            where = ", ".join(f"{p.units} on {p.territory}" for p in theirs)
+            out += line(*palette.name(player), ("", f" placed {where}."))
+        else:
+            count = plural(len({p.territory for p in theirs}), "territory", "territories")
+            out += line(*palette.name(player), ("", f" placed {units(sum(p.units for p in theirs))} on {count}"),
+                        ("class:muted", " (report: where)"), ("", "."))
+    return out
+
+
+def upgrades(upgraded: Sequence[UnitsUpgraded], palette: Palette, you: str | None) -> Fragments:
+    """The viewer's upgrades one by one, everyone else's counted."""
+    out: Fragments = []
+    own = [u for u in upgraded if u.player == you]
+    if own:
+        out += line(("", "You upgraded " + ", ".join(f"{u.units} on {u.territory} from level {u.level} to "
+                                                     f"{u.to_level}" for u in own) + "."))
+    others = [u for u in upgraded if u.player != you]
+    if others:
+        parts: Fragments = [("", "Upgrades: ")]
+        for number, player in enumerate(dict.fromkeys(u.player for u in others)):
+            parts += [("", ", " if number else ""), *palette.name(player),
+                      ("", f" {units(sum(u.units for u in others if u.player == player))}")]
+        out += line(*parts, ("", "."))
     return out
 
 
@@ -178,6 +233,7 @@ def _one_line(first: Any, event: Any) -> bool:
 
 
 class RiscPresentation(Presentation):
+    brief_boards = True
     resignation = "their territories are neutral now, with their units"
     commands = (PLACE, MOVE, ATTACK, *EVO_COMMANDS)
     option_words = {"units": "initial_units", "neutral": "neutral_units", "choose": "choose_groups"}  # noqa: RUF012
@@ -294,6 +350,20 @@ class RiscPresentation(Presentation):
                 out += self.event_line(event, palette, you)
         return out
 
+    def brief(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
+        """Placements in one line, the viewer's fights and moves a few words each and everyone else's counted
+        (shared.game.reports), upgrades likewise; the rest as `events` says it."""
+        fights = [fight_of(e) for e in events if isinstance(e, Combat | Battle)]
+        moves = moves_of([e for e in events if isinstance(e, UnitsMoved | LevelMoved)])
+        placed = [e for e in events if isinstance(e, UnitsPlaced)]
+        upgraded = [e for e in events if isinstance(e, UnitsUpgraded)]
+        rest = [e for e in events if not isinstance(e, Combat | Battle | UnitsMoved | LevelMoved | UnitsPlaced
+                                                    | UnitsUpgraded)]
+        out: Fragments = placements(placed, palette, you) if placed else []
+        out += upgrades(upgraded, palette, you)
+        out += reports.brief(fights, moves, palette, you)
+        return [*out, *self.events(rest, palette, you)]
+
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
         evolved = evo_presentation.event_line(event, palette, you)
         if evolved is not None:
@@ -329,7 +399,11 @@ class RiscPresentation(Presentation):
         if isinstance(view, EvoView):
             return evo_presentation.board(view, game_map, palette, you, _placing(view, orders), focus)
         names = list(game_map.names)
-        if focus is not None:
+        if focus == FRONT:
+            names = front_of(game_map, self.owners(view), you)
+            if not names:
+                return line(("", "You have no front: no territory of yours is next to someone else's."))
+        elif focus is not None:
             if focus in game_map:
                 names = [focus, *game_map.neighbours_in_order(focus)]
             elif focus in view.players:
@@ -341,32 +415,6 @@ class RiscPresentation(Presentation):
         placing = _placing(view, orders)
         return territory_board(game_map, _held(view), palette, you, names,
                                {n: f" (+{k} to place)" for n, k in placing.items() if k})
-
-    def stage_board(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None,
-                    orders: Sequence[Any] = ()) -> Fragments:
-        """At each turn, a small map's whole board; on a large one, a player's front (their territories next to
-        someone else's) and a line for the rest of theirs, a spectator the standings: `board` shows the rest."""
-        if len(game_map.territories) <= SMALL_MAP or isinstance(view, EvoView):
-            return self.board(view, game_map, palette, you, orders)
-        more = ("class:muted", "(board: every territory; board NAME: one territory, player or continent; "
-                               "map: the picture)\n")
-        player = view.players.get(you) if you is not None else None
-        if player is None or player.eliminated or view.phase is Phase.FINISHED:
-            return [*self.summary(view, game_map, palette, you), more]
-        mine = [n for n in game_map.names if view.territories[n].owner == you]
-        front = [n for n in mine if any(view.territories[m].owner != you for m in game_map.neighbours(n))]
-        behind = [n for n in mine if n not in front]
-        placing = _placing(view, orders)
-        out = territory_board(game_map, _held(view), palette, you, front,
-                              {n: f" (+{k} to place)" for n, k in placing.items() if k})
-        if behind:
-            out.append(("class:title", "Behind your front:"))
-            for number, name in enumerate(behind):
-                pending = f"+{placing[name]}" if placing.get(name) else ""
-                out += [("", "," if number else ""), ("", " "),
-                        held_text(_held(view)[name], palette, name, pending)]
-            out.append(("", "\n"))
-        return [*out, more]
 
     def holdings(self, view: RiscView | EvoView) -> dict[str, Holding] | None:
         """None under fog of war (evolution 3, until the game is over): a picture of owners and units would show
@@ -390,7 +438,7 @@ class RiscPresentation(Presentation):
 
     def focus_names(self, view: Any, game_map: GameMap) -> Sequence[str]:
         players = list(view.players) if isinstance(view, RiscView | EvoView) else []
-        return [*game_map.names, *players, *(c.name for c in game_map.continents)]
+        return [*game_map.names, *players, *(c.name for c in game_map.continents), FRONT]
 
     def summary(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         """Territories and units per player, the turn and phase: the board at a glance."""
