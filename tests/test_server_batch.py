@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from server.storage import open_storage
-from tests.server_support import FAST, Client, current_view, running_server
+from tests.server_support import FAST, Client, current_view, running_server, seated_game
 from tests.test_server_orders import SEED_GROUPS, attack, move, ok, place_evenly, seed_game
+from tests.toy_ruleset import RaceToTwenty
 
 
 def place(territory: str, units: int) -> dict[str, Any]:
@@ -118,3 +119,20 @@ async def test_the_orders_of_a_batch_are_kept_across_a_restart(tmp_path: Path) -
         match = await server.lobby.find(game_id)
         assert match.game is not None
         assert [o.units for o in match.game.orders_of("ann")] == [4, 5]
+
+
+async def test_in_a_turn_by_turn_game_a_batch_acts_in_turn_and_one_update_tells_what_it_did(
+        race: RaceToTwenty) -> None:
+    async with running_server(**FAST) as server:
+        game_id, (ann, bob), _ = await seated_game(server, ["Ann", "Bob"], ruleset="race", map=None)
+        before = len([f for f in bob.frames if f["type"] == "update"])
+        reply = await ok(ann, type="issue_orders", game_id=game_id, turn=0, orders=[
+            {"kind": "add", "amount": 9}, {"kind": "add", "amount": 2}, {"kind": "add", "amount": 1}])
+        assert [(a["position"], a["index"], a["order"]["amount"]) for a in reply["accepted"]] == [(1, 0, 2)]
+        # The first is the rule set's refusal; once the second took effect it is Bob's turn, and turn 2.
+        assert [(r["position"], r["code"]) for r in reply["refused"]] == [(0, "bad-amount"), (2, "wrong-turn")]
+        update = await bob.wait_for(lambda m: m["type"] == "update" and any(
+            e["event"].get("kind") == "added" for e in m["events"]))
+        assert [e["event"]["total"] for e in update["events"] if e["event"].get("kind") == "added"] == [2]
+        await ok(ann, type="list_games")  # a round trip: anything else sent to bob has arrived by now
+        assert len([f for f in bob.frames if f["type"] == "update"]) == before + 1
