@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Sequence
+from typing import Any, TypeVar
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app_or_none, get_app_session
@@ -74,6 +74,10 @@ def name_problem(name: str) -> str | None:
         return (f'"{name}" looks like a command, not a name: type the name the other players will know you by '
                 "(such as Alice); commands come after, at the lobby> prompt")
     return None
+
+
+_Answer = TypeVar("_Answer")
+"""What a session call answers: a server message, or several."""
 
 
 class ClientApp:
@@ -262,11 +266,10 @@ class ClientApp:
 
     # ---- requests -----------------------------------------------------------------------------------------------
 
-    async def _call(self, work: Any) -> msg.ServerMessage | None:
+    async def _call(self, work: Awaitable[_Answer]) -> _Answer | None:
         """The server's answer to a session call, or None (having said why) when the link is down."""
         try:
-            reply: msg.ServerMessage = await work
-            return reply
+            return await work
         except ConnectionLost as exc:
             state = self.session.state
             if state is LinkState.CONNECTED:
@@ -592,6 +595,9 @@ class ClientApp:
         presentation = t.presentation
         accepted: list[tuple[int, Any]] = []
         try:
+            if len(command.orders) > 1 and t.followed.game is not None and t.followed.game.simultaneous:
+                await self._issue_together(t, command.orders, accepted)
+                return
             for order in command.orders:
                 reply = await self._call(self.session.issue(t.followed, order))
                 if self._refused(reply) or not isinstance(reply, msg.OrderAccepted):
@@ -610,6 +616,18 @@ class ClientApp:
                 extra = presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map) \
                     if presentation else ""
                 self.show(note + (f" {extra[0].upper()}{extra[1:]}." if extra else ""), "class:ok")
+
+    async def _issue_together(self, t: Tracker, orders: Sequence[Any], accepted: list[tuple[int, Any]]) -> None:
+        """A command's several orders (`place 60 *`) in one message: each checked as if sent alone; the accepted
+        ones join `accepted` (shown in one line), each refused one is said."""
+        replies = await self._call(self.session.issue_batch(t.followed, orders))
+        for reply in replies or []:
+            if self._refused(reply) or not isinstance(reply, msg.OrdersAccepted):
+                return
+            listed = t.followed.orders
+            accepted.extend((a.index + 1, listed[a.index]) for a in reply.accepted if a.index < len(listed))
+            for refused in reply.refused:
+                self.error(f"Refused: {refused.message}")
 
     async def _do_orders(self) -> None:
         t = self._game()

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import secrets
 from collections import defaultdict, deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -192,6 +193,13 @@ class Followed:
             self.orders[reply.index:] = [self._load_order(reply.order)]
         return self.orders
 
+    def accepted_batch(self, reply: msg.OrdersAccepted) -> list[Any]:
+        """Each accepted order of a batch joins the list at its index, as `accepted` takes one."""
+        if reply.turn == self.turn and (self.game is None or self.game.simultaneous):
+            for taken in reply.accepted:
+                self.orders[taken.index:] = [self._load_order(taken.order)]
+        return self.orders
+
     def withdrawn(self, reply: msg.OrderWithdrawn) -> list[Any]:
         if reply.turn == self.turn and 0 <= reply.index < len(self.orders):
             del self.orders[reply.index]
@@ -357,6 +365,21 @@ class Session:
         if isinstance(reply, msg.OrderAccepted):
             followed.accepted(reply)
         return reply
+
+    async def issue_batch(self, followed: Followed, orders: Sequence[Any]) -> list[msg.ServerMessage]:
+        """Several orders at once (`issue_orders`), as many messages as the server's bound on a batch asks: each
+        reply an `orders_accepted` (its refusals by position within that message) or an error refusing it whole."""
+        ruleset = followed.ruleset
+        data = [ruleset.dump_order(o) if ruleset is not None and not isinstance(o, dict) else o for o in orders]
+        replies = []
+        for start in range(0, len(data), msg.MAX_BATCH_ORDERS):
+            reply = await self._change(followed, msg.IssueOrders(
+                game_id=followed.game_id, turn=followed.turn, orders=data[start:start + msg.MAX_BATCH_ORDERS],
+                request_id=_request_id()))
+            if isinstance(reply, msg.OrdersAccepted):
+                followed.accepted_batch(reply)
+            replies.append(reply)
+        return replies
 
     async def withdraw(self, followed: Followed, index: int) -> msg.ServerMessage:
         reply = await self._change(followed, msg.WithdrawOrder(game_id=followed.game_id, turn=followed.turn,

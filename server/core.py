@@ -288,6 +288,61 @@ def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decisio
                                           accepted=order, accepted_data=dumped))
 
 
+@dataclass(frozen=True)
+class BatchRefusal:
+    """An order of a batch that was refused: its 0-based position in the batch, and why."""
+
+    position: int
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class BatchAcceptance:
+    """An order of a batch that was taken: its position in the batch, its index in the player's list (0 where it took
+    effect at once), the order as JSON values and as the rule set reads it (for its words)."""
+
+    position: int
+    index: int
+    data: dict[str, Any]
+    order: Any
+
+
+@dataclass
+class Batch:
+    """Several orders of one player issued in one request, each as `issue` would have taken it alone, in turn."""
+
+    decision: Decision
+    """The table after every accepted order, and what those that took effect at once (turn-by-turn games) logged."""
+    changes: list[OrderChange] = field(default_factory=list)
+    """The accepted orders kept as small rows (simultaneous games)."""
+    accepted: list[BatchAcceptance] = field(default_factory=list)
+    refused: list[BatchRefusal] = field(default_factory=list)
+
+
+def issue_batch(table: Table, player: str, turn: int, orders: Sequence[dict[str, Any]]) -> Batch:
+    """Each order checked against what the batch's earlier accepted ones left, as if issued one by one: a refused
+    order changes nothing, and those after it are still checked."""
+    current = Decision(table)
+    batch = Batch(current)
+    for position, data in enumerate(orders):
+        try:
+            decision = issue(current.table, player, turn, data)
+        except Refusal as refusal:
+            batch.refused.append(BatchRefusal(position, refusal.code, refusal.message))
+            continue
+        assert decision.accepted_data is not None, "an issued order comes back as JSON values"
+        change = decision.order_change
+        if change is not None:
+            batch.changes.append(change)
+        batch.accepted.append(BatchAcceptance(position, 0 if change is None else change.index,
+                                              decision.accepted_data, decision.accepted))
+        current = Decision(decision.table, [*current.entries, *decision.entries],
+                           [*current.resolved, *decision.resolved])
+    batch.decision = current
+    return batch
+
+
 def resign(table: Table, player: str) -> Decision:
     """A player gives up a running game: the rule set decides what becomes of what they held; a simultaneous turn that
     waited only for them resolves."""

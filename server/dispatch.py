@@ -17,6 +17,7 @@ from shared.protocol.messages import (
     HandOver,
     Hello,
     IssueOrder,
+    IssueOrders,
     JoinGame,
     LeaveGame,
     LegalOrders,
@@ -64,6 +65,9 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
         case IssueOrder():
             await (await lobby.find(message.game_id)).issue(sub, message.turn, message.order, message.ref,
                                                             message.request_id)
+        case IssueOrders():
+            await (await lobby.find(message.game_id)).issue_batch(sub, message.turn, message.orders, message.ref,
+                                                                  message.request_id)
         case WithdrawOrder():
             await (await lobby.find(message.game_id)).withdraw(sub, message.turn, message.index, message.ref,
                                                                message.request_id)

@@ -48,6 +48,7 @@ from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary
 from shared.protocol.messages import (
     SERVER_ADAPTER,
+    AcceptedOrder,
     ChatSent,
     CommitAccepted,
     Error,
@@ -57,7 +58,9 @@ from shared.protocol.messages import (
     Legal,
     LegalOrder,
     OrderAccepted,
+    OrderRefused,
     Orders,
+    OrdersAccepted,
     OrderWithdrawn,
     RematchPending,
     Resigned,
@@ -526,6 +529,38 @@ class Match:
             if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
                 self._after_change(entries, decision, before)
 
+    async def issue_batch(self, sub: Subscriber, turn: int, orders: list[dict[str, Any]], ref: str | None,
+                          request_id: str | None = None) -> None:
+        """Several orders in one request (`issue_orders`): one save and one answer for them all."""
+        async with self.lock:
+            self._check_open()
+            player = self._player(sub)
+            if self._answered_before(sub, request_id, ref):
+                return
+            before = self.table.status
+            batch = core.issue_batch(self.table, player, turn, orders)
+            describe = self.ruleset.presentation.describe
+            game = batch.decision.table.game
+            assert game is not None, "orders are issued in a running game"
+            reply = OrdersAccepted.model_construct(
+                game_id=self.game_id, turn=turn, ref=None, left=turns.left(self.ruleset, game, player),
+                accepted=[AcceptedOrder.model_construct(position=taken.position, index=taken.index, order=taken.data,
+                                                        text=describe(taken.order))
+                          for taken in batch.accepted],
+                refused=[OrderRefused.model_construct(position=r.position, code=r.code, message=r.message)
+                         for r in batch.refused])
+            request = self._request(request_id, reply) if batch.accepted else None
+            entries: list[Entry] = []
+            if batch.decision.entries:  # orders that took effect at once (turn-by-turn): the whole progress
+                entries = await self._save(batch.decision, request)
+            elif batch.changes:
+                await self._save_orders(batch.changes, request)
+                self.table = batch.decision.table
+                self._remember(request)
+            sub.send(reply.model_copy(update={"ref": ref}))
+            if entries:
+                self._after_change(entries, batch.decision, before)
+
     async def withdraw(self, sub: Subscriber, turn: int, index: int, ref: str | None,
                        request_id: str | None = None) -> None:
         async with self.lock:
@@ -833,6 +868,15 @@ class Match:
             raise self._gone(exc) from exc
         except Exception as exc:
             raise self._unsaved("an order", exc) from exc
+
+    async def _save_orders(self, changes: Sequence[OrderChange], request: RequestRecord | None) -> None:
+        """Keep the orders of one batch as small rows, in one write."""
+        try:
+            await self._storage.save_orders(self.game_id, changes, request)
+        except OwnershipLost as exc:
+            raise self._gone(exc) from exc
+        except Exception as exc:
+            raise self._unsaved("the orders", exc) from exc
 
     def _listed(self, table: Table) -> str | None:
         """The game's summary as other nodes' lobbies list it, for a store they share (none otherwise)."""

@@ -138,6 +138,24 @@ class IssueOrder(_Client):
     request_id: RequestId = None
 
 
+MAX_BATCH_ORDERS = 100
+"""The most orders one `issue_orders` carries: a request's work stays small and bounded (a turn's orders of the
+largest real maps fit in a few)."""
+
+
+class IssueOrders(_Client):
+    """Several orders for turn `turn` in one message (a client that sends a prepared set: a bot's turn, a quick
+    placement): each is checked and taken as `issue_order` would take it, in the order given, against what the
+    earlier accepted ones left; a refused one changes nothing and those after it are still checked. Answered
+    `orders_accepted` (the refusals by their position), or `error` when the whole request is refused."""
+
+    type: Literal["issue_orders"] = "issue_orders"
+    game_id: GameId
+    turn: int
+    orders: Annotated[list[OrderData], Field(min_length=1, max_length=MAX_BATCH_ORDERS)]
+    request_id: RequestId = None
+
+
 class WithdrawOrder(_Client):
     type: Literal["withdraw_order"] = "withdraw_order"
     game_id: GameId
@@ -257,13 +275,13 @@ class ReplayTurn(_Client):
 
 ClientMessage = Annotated[
     Hello | ListGames | ListMaps | ListRuleSets | CreateGame | JoinGame | LeaveGame | WatchGame | Resume
-    | IssueOrder | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver | Resign | Chat
-    | AskStatistics | OpenReplay | ReplayTurn,
+    | IssueOrder | IssueOrders | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver | Resign
+    | Chat | AskStatistics | OpenReplay | ReplayTurn,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "list_games", "list_maps", "list_rulesets", "create_game", "join_game", "leave_game",
-                "watch_game", "resume", "issue_order", "withdraw_order", "list_orders", "legal_orders", "commit",
-                "rematch", "hand_over", "resign", "chat", "game_statistics", "open_replay", "replay_turn")
+                "watch_game", "resume", "issue_order", "issue_orders", "withdraw_order", "list_orders", "legal_orders",
+                "commit", "rematch", "hand_over", "resign", "chat", "game_statistics", "open_replay", "replay_turn")
 
 
 # ---- server to client -------------------------------------------------------------------------------------------
@@ -356,6 +374,37 @@ class OrderAccepted(_Server):
                                         "pool, stocks), as fields of their view: a merge patch of it; null where "
                                         "orders use nothing up")
     text: str = Field(default="", description="the order in words")
+
+
+class OrderRefused(BaseModel):
+    """An order of an `issue_orders` that was refused: its 0-based position in the batch, and why (the code and
+    message an `error` refusing it alone would carry)."""
+
+    position: int
+    code: str
+    message: str
+
+
+class AcceptedOrder(BaseModel):
+    """An order of an `issue_orders` that was taken: at `index` in the player's list, as `order_accepted` says."""
+
+    position: int
+    index: int
+    order: dict[str, Any]
+    text: str = Field(default="", description="the order in words")
+
+
+class OrdersAccepted(_Server):
+    """The answer to `issue_orders`: every order it carried, accepted (in the order given, each with its place in the
+    player's list) or refused (by position), and what the player's orders leave them once all are taken."""
+
+    type: Literal["orders_accepted"] = "orders_accepted"
+    game_id: str
+    turn: int
+    accepted: list[AcceptedOrder]
+    refused: list[OrderRefused]
+    left: dict[str, int] | None = Field(default=None, description="what the player's orders leave them now, as "
+                                        "`order_accepted` says: a merge patch of their view, or null")
 
 
 class OrderWithdrawn(_Server):
@@ -556,9 +605,9 @@ class ShuttingDown(_Server):
 
 ServerMessage = Annotated[
     Welcome | Error | Games | Maps | RuleSets | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted
-    | OrderWithdrawn | Orders | Legal | CommitAccepted | Resigned | ChatSent | LobbyChat | RematchPending
-    | HandOverPending | GameMap | Update | Redirect | GameListed | Statistics | ReplayOpened | ReplayedTurn
-    | ShuttingDown,
+    | OrdersAccepted | OrderWithdrawn | Orders | Legal | CommitAccepted | Resigned | ChatSent | LobbyChat
+    | RematchPending | HandOverPending | GameMap | Update | Redirect | GameListed | Statistics | ReplayOpened
+    | ReplayedTurn | ShuttingDown,
     Field(discriminator="type"),
 ]
 
