@@ -42,7 +42,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from bench.players import Followed, orders_for
-from bench.server_load import ROOT, Figures, ServerProcess, Setup, cpu_set, measure, raise_open_files
+from bench.server_load import ROOT, Figures, ServerProcess, Setup, cpu_set, measure, raise_open_files, run_on
 from shared.protocol.codes import PROTOCOL_VERSION
 
 PLAYERS = 3
@@ -143,7 +143,7 @@ def played(label: str, servers: list[ServerProcess], postgres: Postgres | None, 
     database0 = postgres.cpu_seconds() if postgres else 0.0
     commits0 = postgres.commits() if postgres else 0
     figures = measure("game", servers, games, setup, {"seconds": setup.seconds, "max_turns": setup.max_turns,
-                                                      "protocol": PROTOCOL_VERSION})
+                                                      "batch": setup.batch, "protocol": PROTOCOL_VERSION})
     database = (postgres.cpu_seconds() - database0) if postgres else 0.0
     commits = (postgres.commits() - commits0) if postgres else 0
     turns = max(1, figures.resolved)
@@ -373,17 +373,18 @@ def main() -> None:
     parser.add_argument("--server-cpus", default=None, help="pin the servers (cpu) to these CPUs, e.g. 0")
     parser.add_argument("--client-cpus", default=None, help="pin the client processes to these CPUs, e.g. 1")
     parser.add_argument("--store", default=None, help="an existing PostgreSQL database (default: a throwaway one)")
+    parser.add_argument("--batch", action="store_true", help="the players send a turn's orders in one issue_orders")
     parser.add_argument("--serve-node", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_node is not None:
-        asyncio.run(_serve_node(args.store, args.serve_node, args.port))
+        run_on("auto", _serve_node(args.store, args.serve_node, args.port))  # as risc server: uvloop if installed
         return
     args.what = args.what or ["cpu", "scale", "failover"]
     if set(args.what) - {"cpu", "scale", "failover"}:
         parser.error("measure cpu, scale and/or failover")
     setup = Setup(workers=2, seconds=args.seconds, max_turns=60, store="sqlite", server_cpus=cpu_set(args.server_cpus),
-                  client_cpus=cpu_set(args.client_cpus), profile=None, codes=[ROOT])
+                  client_cpus=cpu_set(args.client_cpus), profile=None, codes=[ROOT], batch=args.batch)
     postgres = Postgres(args.store, None) if args.store else own_postgres()
     print(f"PostgreSQL: {'given' if args.store else 'a throwaway cluster on a unix socket'} (fsync on, "
           f"synchronous_commit on); {os.cpu_count()} CPUs")

@@ -10,7 +10,7 @@ message sizes. It speaks three messages:
   resolved turn told to every player of a game).
 It keeps no game, checks no rule and serialises no view, so the game server cannot beat it on this machine.
 
-`python bench/echo_server.py [--port 0]` prints "PORT <n>" once it listens.
+`python bench/echo_server.py [--port 0] [--loop auto|uvloop|asyncio]` prints "PORT <n>" once it listens.
 """
 
 from __future__ import annotations
@@ -65,6 +65,15 @@ async def main(port: int) -> None:
 
 
 if __name__ == "__main__":
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bench.server_load import run_on
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
-    asyncio.run(main(parser.parse_args().port))
+    parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
+                        help="the event loop (auto: uvloop where installed)")
+    args = parser.parse_args()
+    run_on(args.loop, main(args.port))

@@ -41,6 +41,7 @@ class Follower:
     def __init__(self) -> None:
         self.games: set[str] = set()
         self.reads_text = True  # as a network connection
+        self.words = False
         self.views: dict[str, dict[str, Any]] = {}
         self.frames: list[str] = []
         self.arrived = asyncio.Event()

@@ -48,6 +48,8 @@ from shared.protocol.codes import PROTOCOL_VERSION
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = 3
 PROTOCOL = PROTOCOL_VERSION
+BATCH = False
+"""Whether the players send a turn's orders in one issue_orders (`--batch`) rather than one by one."""
 Message = dict[str, Any]
 
 
@@ -79,6 +81,22 @@ async def _serve_game(port: int, data_dir: Path, store: str) -> None:
 
 
 STORES = {"sqlite": "SQLite in a fresh data directory (WAL, synchronous=FULL)", "memory": "in memory"}
+
+
+def run_on(loop: str, main: Coroutine[Any, Any, None]) -> None:
+    """Run `main` on the event loop named: "asyncio" (its own), "uvloop", or "auto" (uvloop where it is installed,
+    as `risc server` chooses)."""
+    factory = None
+    if loop != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            if loop == "uvloop":
+                raise
+        else:
+            factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(main)
 
 
 def raise_open_files() -> None:
@@ -211,7 +229,7 @@ async def play_seat(ws: ClientConnection, game_id: str, me: str, clock: GameCloc
         kind = message["type"]
         if kind == "error":
             tally.errors += 1
-        elif kind == "order_accepted":
+        elif kind in ("order_accepted", "orders_accepted"):
             tally.sizes["accepted"].append(len(frame))
         elif kind == "game_map":
             followed.take_map(message["map"])
@@ -237,9 +255,14 @@ async def play_seat(ws: ClientConnection, game_id: str, me: str, clock: GameCloc
                 continue  # out of the game: it only watches
             pending = orders_for(seen, me)
             pending.reverse()
-        elif kind not in ("order_accepted", "error") or message.get("request") == "commit":
+        elif kind not in ("order_accepted", "orders_accepted", "error") or message.get("request") == "commit":
             continue
-        if pending:
+        if pending and BATCH:  # the turn's orders in one issue_orders
+            text = json.dumps({"type": "issue_orders", "game_id": game_id, "turn": turn, "orders": pending[::-1]})
+            pending = []
+            tally.sizes["order"].append(len(text))
+            await ws.send(text)
+        elif pending:
             text = json.dumps({"type": "issue_order", "game_id": game_id, "turn": turn, "order": pending.pop()})
             tally.sizes["order"].append(len(text))
             await ws.send(text)
@@ -308,8 +331,9 @@ async def _worker(mode: str, ports: list[int], games: list[int], args: Message, 
                   out: Any) -> None:
     """Play `games` (numbers): game i on the server at ports[i % len(ports)] (several nodes of one server share
     the games out so)."""
-    global PROTOCOL
+    global PROTOCOL, BATCH
     PROTOCOL = args.get("protocol", PROTOCOL)  # this process's clients speak the measured server's protocol
+    BATCH = args.get("batch", False)
     tally, clocks = Tally(), [GameClock() for _ in games]
     if mode == "game":
         seated = [await seat_game(ports[i % len(ports)], i) for i in games]
@@ -386,6 +410,10 @@ class Setup:
     client_cpus: set[int] | None
     profile: Path | None
     codes: list[Path]
+    batch: bool = False
+    """The players send a turn's orders in one issue_orders."""
+    loop: str = "auto"
+    """The servers' event loop: auto (uvloop where installed), uvloop or asyncio."""
 
 
 def measure(mode: str, server: ServerProcess | list[ServerProcess], games: int, setup: Setup, args: Message,
@@ -451,10 +479,12 @@ def run(games: int, setup: Setup) -> tuple[list[Figures], Figures]:
     for code in setup.codes:
         with tempfile.TemporaryDirectory(prefix="risc-load-") as data_dir:
             server = ServerProcess.start([str(Path(__file__).resolve()), "--serve", "--data-dir", data_dir,
-                                          "--store", setup.store, "--code", str(code)], cpus=setup.server_cpus)
+                                          "--store", setup.store, "--code", str(code), "--loop", setup.loop],
+                                         cpus=setup.server_cpus)
             try:
                 played.append(measure("game", server, games, setup, {"seconds": setup.seconds,
-                                      "max_turns": setup.max_turns, "protocol": protocol_of(code)}))
+                                      "max_turns": setup.max_turns, "protocol": protocol_of(code),
+                                      "batch": setup.batch}))
             finally:
                 server.stop()
     sizes, resolved = played[0].sizes, max(1, played[0].resolved)
@@ -462,7 +492,8 @@ def run(games: int, setup: Setup) -> tuple[list[Figures], Figures]:
                       order_bytes=_mean(sizes["order"], 100), accepted_bytes=_mean(sizes["accepted"], 200),
                       commit_bytes=_mean(sizes["commit"], 60), note_bytes=_mean(sizes["note"], 800),
                       result_bytes=_mean(sizes["result"], 1500))
-    echo_server = ServerProcess.start([str(ROOT / "bench" / "echo_server.py")], cpus=setup.server_cpus)
+    echo_server = ServerProcess.start([str(ROOT / "bench" / "echo_server.py"), "--loop", setup.loop],
+                                      cpus=setup.server_cpus)
     try:
         echo = measure("echo", echo_server, games, setup, {"seconds": setup.seconds, "pattern": vars(pattern)})
     finally:
@@ -491,6 +522,10 @@ def main() -> None:
     parser.add_argument("--code", type=Path, action="append", default=[], metavar="DIR",
                         help="the game server's code: another checkout of the project to measure beside this one "
                              "(repeat it; `.` is this one); default: this one alone")
+    parser.add_argument("--batch", action="store_true",
+                        help="the players send a turn's orders in one issue_orders rather than one by one")
+    parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
+                        help="the game server's and the echo server's event loop (auto: uvloop where installed)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -499,10 +534,11 @@ def main() -> None:
             sys.path.insert(0, str(code.resolve()))  # the server of that checkout (imported only now)
         for name in [n for n in sys.modules if n.split(".")[0] in ("shared", "bench", "server")]:
             del sys.modules[name]  # this bench's own imports came from this checkout: the server must not use them
-        asyncio.run(_serve_game(0, args.data_dir, args.store))
+        run_on(args.loop, _serve_game(0, args.data_dir, args.store))
         return
     setup = Setup(args.workers, args.seconds, args.max_turns, args.store, cpu_set(args.server_cpus),
-                  cpu_set(args.client_cpus), args.profile, [c.resolve() for c in args.code] or [ROOT])
+                  cpu_set(args.client_cpus), args.profile, [c.resolve() for c in args.code] or [ROOT], args.batch,
+                  args.loop)
     pinned = ("" if setup.server_cpus is None and setup.client_cpus is None else
               f"; servers on CPUs {args.server_cpus or 'any'}, clients on CPUs {args.client_cpus or 'any'}")
     print(f"store: {STORES[args.store]}; {args.workers} client processes{pinned}; seed map, 3 all-out players a "

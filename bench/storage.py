@@ -43,6 +43,7 @@ class Seat:
     def __init__(self) -> None:
         self.games: set[str] = set()
         self.reads_text = True  # as a network connection
+        self.words = False
         self.views: dict[str, dict[str, Any]] = {}
         self.received = 0
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Sequence
+from typing import Any, TypeVar
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import get_app_or_none, get_app_session
@@ -26,6 +26,7 @@ from client import commands as cmd
 from client import render
 from client.completion import CommandCompleter
 from client.connection import Backoff, ConnectionFailed, ConnectionLost, LinkState
+from client.help import help_text
 from client.render import Fragments
 from client.routing import Router
 from client.session import Followed, Session
@@ -40,6 +41,9 @@ from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus, Gam
 from shared.rulesets import RULESETS
 
 _NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
+
+ORDERS_SAID = 6
+"""How many orders one command's answer names before it counts the rest."""
 
 
 def fit(parts: list[tuple[str, int]], width: int) -> str:
@@ -70,6 +74,10 @@ def name_problem(name: str) -> str | None:
         return (f'"{name}" looks like a command, not a name: type the name the other players will know you by '
                 "(such as Alice); commands come after, at the lobby> prompt")
     return None
+
+
+_Answer = TypeVar("_Answer")
+"""What a session call answers: a server message, or several."""
 
 
 class ClientApp:
@@ -258,11 +266,10 @@ class ClientApp:
 
     # ---- requests -----------------------------------------------------------------------------------------------
 
-    async def _call(self, work: Any) -> msg.ServerMessage | None:
+    async def _call(self, work: Awaitable[_Answer]) -> _Answer | None:
         """The server's answer to a session call, or None (having said why) when the link is down."""
         try:
-            reply: msg.ServerMessage = await work
-            return reply
+            return await work
         except ConnectionLost as exc:
             state = self.session.state
             if state is LinkState.CONNECTED:
@@ -289,8 +296,9 @@ class ClientApp:
             self._holding -= 1
             if not self._holding:
                 held, self._held = self._held, []
-                for followed, entries, update in held:
-                    self._show_update(followed, entries, update)
+                for number, (followed, entries, update) in enumerate(held):
+                    later = any(other is followed for other, _, _ in held[number + 1:])
+                    self._show_update(followed, entries, update, latest=not later)
 
     async def execute(self, line: str) -> None:
         async with self._answering():
@@ -308,7 +316,7 @@ class ClientApp:
             case cmd.Help("create", detail):
                 await self._help_create(detail, setting)
             case cmd.Help(topic):
-                self.show(cmd.help_text(topic, setting))
+                self.show(help_text(topic, setting))
             case cmd.Quit():
                 self._do_quit()
             case cmd.Games():
@@ -387,7 +395,7 @@ class ClientApp:
     async def _help_create(self, only: str | None, setting: cmd.Setting) -> None:
         """`help create`: the command, then the games the server plays and their options as the server describes
         them (`help create NAME`: one game's)."""
-        text = cmd.help_text("create", setting)
+        text = help_text("create", setting)
         reply = await self._call(self.session.request(msg.ListRuleSets()))
         if not isinstance(reply, msg.RuleSets):
             self.show(text)
@@ -412,8 +420,8 @@ class ClientApp:
         values: dict[str, Any] = {"ruleset": ruleset_name, "map": command.map, "options": options}
         if ruleset is not None and ruleset.own_map:
             values["map"] = None
-        elif command.map is None:
-            values["map"] = "seed" if ruleset_name == DEFAULT_RULESET else None
+        elif command.map is None and ruleset is not None:
+            values["map"] = ruleset.default_map
         for key in ("players", "turn_seconds", "bots", "bot_strategy"):
             if getattr(command, key) is not None:
                 values[key] = getattr(command, key)
@@ -488,7 +496,10 @@ class ClientApp:
         whose = f" through {reply.follow}'s eyes" if reply.follow else ""
         self.show(f"Watching game {reply.game_id}{whose}. (leave stops watching)", "class:ok")
         followed = self.session.followed[reply.game_id]
+        fresh = self.tracker is None or self.tracker.followed is not followed
         self._put_on_screen(followed)
+        if fresh and self.tracker is not None:
+            self.tracker.catching_up = True  # the log from the game's start comes: summed up, not printed whole
         ruleset = followed.ruleset
         note = ruleset.presentation.spectator_note(followed.view) if ruleset is not None and not reply.follow \
             and followed.view is not None else ""
@@ -584,6 +595,9 @@ class ClientApp:
         presentation = t.presentation
         accepted: list[tuple[int, Any]] = []
         try:
+            if len(command.orders) > 1 and t.followed.game is not None and t.followed.game.simultaneous:
+                await self._issue_together(t, command.orders, accepted)
+                return
             for order in command.orders:
                 reply = await self._call(self.session.issue(t.followed, order))
                 if self._refused(reply) or not isinstance(reply, msg.OrderAccepted):
@@ -593,12 +607,27 @@ class ClientApp:
         finally:
             if accepted and t.followed.game is not None and t.followed.game.simultaneous:
                 # One line for a command, however many orders it gave (`place 60 *` gives one per territory).
-                shown = "; ".join(presentation.describe(o) if presentation else str(o) for _, o in accepted)
+                said = [presentation.describe(o) if presentation else str(o) for _, o in accepted]
+                if len(said) > ORDERS_SAID:  # `place 600 *` on a big map: sixty orders, a screenful
+                    said = [*said[:ORDERS_SAID - 1], f"and {len(said) - ORDERS_SAID + 1} more (orders lists them)"]
+                shown = "; ".join(said)
                 first, last = accepted[0][0], accepted[-1][0]
                 note = f"Order {first}: {shown}." if first == last else f"Orders {first}-{last}: {shown}."
                 extra = presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map) \
                     if presentation else ""
                 self.show(note + (f" {extra[0].upper()}{extra[1:]}." if extra else ""), "class:ok")
+
+    async def _issue_together(self, t: Tracker, orders: Sequence[Any], accepted: list[tuple[int, Any]]) -> None:
+        """A command's several orders (`place 60 *`) in one message: each checked as if sent alone; the accepted
+        ones join `accepted` (shown in one line), each refused one is said."""
+        replies = await self._call(self.session.issue_batch(t.followed, orders))
+        for reply in replies or []:
+            if self._refused(reply) or not isinstance(reply, msg.OrdersAccepted):
+                return
+            listed = t.followed.orders
+            accepted.extend((a.index + 1, listed[a.index]) for a in reply.accepted if a.index < len(listed))
+            for refused in reply.refused:
+                self.error(f"Refused: {refused.message}")
 
     async def _do_orders(self) -> None:
         t = self._game()
@@ -658,6 +687,15 @@ class ClientApp:
         if isinstance(command, cmd.History):
             self.show(render.statistics_table(t.statistics, t.palette()) if t.statistics is not None
                       else render.history_table(t.history, f.players(), t.palette()))
+        elif isinstance(command, cmd.Report) and command.turn is not None:
+            told = t.turn_report(command.turn)
+            if not told or t.presentation is None:
+                known = sorted(n for n in t.turns if n > 0)
+                span = f" (this client has turns {known[0]} to {known[-1]})" if known else ""
+                self.show(f"Nothing was told of turn {command.turn}{span}.", "class:muted")
+            else:
+                self.show(f"Turn {command.turn}:", "class:title")
+                self.show(t.presentation.events(told, t.palette(), f.player))
         elif isinstance(command, cmd.Report):
             heading, told = t.report()
             if not told or t.presentation is None:
@@ -768,12 +806,13 @@ class ClientApp:
         else:
             self._show_update(followed, entries, update)
 
-    def _show_update(self, followed: Followed, entries: list[Any], update: msg.Update) -> None:
+    def _show_update(self, followed: Followed, entries: list[Any], update: msg.Update, latest: bool = True) -> None:
+        """`latest`: no later update of the game is held (one that is tells the game as it now stands)."""
         t = self.tracker
         if (t is None or t.followed is not followed) and followed.game_id == self._expecting:
             t = self.tracker = Tracker(followed)
         if t is not None and t.followed is followed:
-            self.show(t.apply(entries, update))
+            self.show(t.apply(entries, update, latest))
             self._remember_seen(followed)
             if t.finished and t.game_id not in self._ended:
                 self._ended.add(t.game_id)

@@ -179,10 +179,18 @@ class NetworkBot:
                                          self._rng)
         if not ruleset.simultaneous:
             orders = orders[:1]  # each action changes the board: the next is decided on the update it brings
-        for order in orders:
-            reply = await self.session.issue(followed, order)
-            if isinstance(reply, msg.Error):
-                self._error(reply)
+            for order in orders:
+                reply = await self.session.issue(followed, order)
+                if isinstance(reply, msg.Error):
+                    self._error(reply)
+        elif orders:  # a turn's orders in one message: one answer, one write on the server
+            for answer in await self.session.issue_batch(followed, orders):
+                if isinstance(answer, msg.Error):
+                    self._error(answer)
+                elif isinstance(answer, msg.OrdersAccepted):
+                    for refused in answer.refused:
+                        self._error(msg.Error(code=refused.code, message=refused.message, request="issue_orders",
+                                              game_id=followed.game_id))
         if ruleset.simultaneous:
             reply = await self.session.commit(followed)
             if isinstance(reply, msg.Error):

@@ -52,7 +52,8 @@ TURN_BY_TURN = ("{what}: in this game players take turns and each order is carri
                 "says how to end a phase or your turn)")
 
 SPECS: tuple[Spec, ...] = (
-    Spec("help", ("h", "?"), "help [COMMAND]", "help create", "list the commands, or explain one", (Arg.COMMAND,)),
+    Spec("help", ("h", "?"), "help [TOPIC|COMMAND]", "help create", "the topics; help TOPIC lists one topic's "
+         "commands (help orders, help chat, help all), help COMMAND explains one command", (Arg.COMMAND,)),
     Spec("games", ("ls",), "games", "games", "list the server's games"),
     Spec("maps", (), "maps", "maps", "list the server's maps"),
     Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [strategy=NAME] "
@@ -72,10 +73,11 @@ SPECS: tuple[Spec, ...] = (
     Spec("done", ("d", "commit"), "done", "done", "commit: your orders are final for this turn", (), True,
          TURN_BY_TURN.format(what="there is nothing to commit")),
     Spec("board", ("b",), "board [NAME]", "board Oz", "show the board, or one territory (with its neighbours), "
-         "player or continent", (Arg.FOCUS,), True),
+         "player or continent, or your front (board front: yours next to others')", (Arg.FOCUS,), True),
     Spec("map", (), "map", "map", "draw the map from its coordinates: who holds what, where", (), True),
-    Spec("report", ("r",), "report", "report", "the last turn's report again (in a game played turn by turn: "
-         "everything since your previous turn began)", (), True),
+    Spec("report", ("r",), "report [TURN]", "report", "the last turn's report again, in full (in a game played "
+         "turn by turn: everything since your previous turn began); report TURN: that turn's, from the game's start "
+         "for a watcher who came late", (Arg.NUMBER,), True),
     Spec("summary", ("s",), "summary", "summary", "what each player holds, the turn, who is awaited", (), True),
     Spec("history", (), "history", "history", "each player's territories and units, turn by turn", (), True),
     Spec("handover", (), "handover PLAYER", "handover Bob", "vote to let the computer play for a player who has "
@@ -93,6 +95,10 @@ SPECS: tuple[Spec, ...] = (
     Spec("quit", ("q", "exit"), "quit", "quit", "close the client (your seat stays yours: run the same command "
          "again to come back)"),
 )
+
+
+HELP_TOPICS = ("orders", "game", "chat", "lobby", "seats", "typing", "all")
+"""What `help TOPIC` takes (client/help.py says each one); a topic named as a command (`orders`) is the topic."""
 
 
 @dataclass(frozen=True)
@@ -184,7 +190,8 @@ class MapPicture:
 
 @dataclass(frozen=True)
 class Report:
-    pass
+    turn: int | None = None
+    """A turn to tell again; None: the last."""
 
 
 @dataclass(frozen=True)
@@ -428,10 +435,6 @@ def _spec_example(spec: Spec, setting: Setting) -> str:
     return spec.example
 
 
-def _example(command: AnyCommand, setting: Setting) -> str:
-    return example(command, setting)
-
-
 def _game_id(text: str, games: Sequence[str]) -> str | ParseError:
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", text):
         return ParseError(f'"{text}" is not a game id (letters, digits, - and _); type games to list them')
@@ -525,6 +528,8 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
     if spec.name == "help":
         if not args:
             return Help()
+        if len(args) == 1 and args[0].casefold() in HELP_TOPICS:
+            return Help(args[0].casefold())
         topic = resolve_command(args[0], setting)
         if isinstance(topic, ParseError):
             return topic
@@ -578,6 +583,11 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
             return Say(rest[0])
         player = grammar.name(rest[0], setting.players, "player")
         return player if isinstance(player, ParseError) else Say(rest[1], player)
+    if spec.name == "report" and args:
+        if len(args) > 1:
+            return ParseError(_usage(spec, setting))
+        turn = grammar.count(args[0], "the turn", _usage(spec, setting))
+        return turn if isinstance(turn, ParseError) else Report(turn)
     if spec.name == "handover":
         if len(args) != 1:
             return ParseError(f"handover needs the player to hand over; {_usage(spec, setting)}")
@@ -591,32 +601,3 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         "history": History(), "leave": Leave(), "resign": Resign(), "rematch": RematchCommand(), "quit": Quit(),
     }
     return simple[spec.name]
-
-
-def help_text(topic: str | None = None, setting: Setting | None = None) -> str:
-    """Every command with an example, or one command in full; the game's own order commands first."""
-    setting = setting or Setting()
-    if topic is not None:
-        found = resolve_command(topic, setting)
-        if isinstance(found, ParseError):
-            return str(found) + "\n"
-        short = f" (short: {', '.join(found.aliases)})" if found.aliases else ""
-        return f"{found.usage}{short}\n  {found.summary}\n  e.g. {_example(found, setting)}\n"
-    width = 24
-    lines: list[str] = []
-    game_commands: list[AnyCommand] = [*order_commands(setting), *show_commands(setting)]
-    commands: list[AnyCommand] = [*game_commands, *client_commands(setting)]
-    if game_commands:
-        naming = setting.presentation.naming if setting.presentation is not None else ""
-        lines.append(f"Orders in this game ({naming}):")
-    for number, spec in enumerate(commands):
-        if number == len(game_commands):
-            lines.append("Commands (short forms in brackets):")
-        short = f" [{', '.join(spec.aliases)}]" if spec.aliases else ""
-        head = f"  {spec.usage}{short}"
-        text = f"{spec.summary}; e.g. {_example(spec, setting)}"
-        if len(head) > width:
-            lines += [head, " " * (width + 2) + text]
-        else:
-            lines.append(f"{head:<{width}}  {text}")
-    return "\n".join(lines) + "\n"

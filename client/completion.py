@@ -15,7 +15,17 @@ from typing import Protocol
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from client.commands import Arg, Setting, Spec, client_commands, focus_names, order_commands, resolve_command, tokens
+from client.commands import (
+    HELP_TOPICS,
+    Arg,
+    Setting,
+    Spec,
+    client_commands,
+    focus_names,
+    order_commands,
+    resolve_command,
+    tokens,
+)
 from shared.game.presentation import ArgKind, OrderCommand
 
 CREATE_OPTIONS = ("rules=", "time=", "bots=", "players=")
@@ -107,8 +117,8 @@ class CommandCompleter(Completer):
 
     def _names(self, kind: Arg | ArgKind, setting: Setting) -> Sequence[str]:
         c = self.candidates
-        if kind is Arg.COMMAND:
-            return self._command_names(setting)
+        if kind is Arg.COMMAND:  # what help takes: a topic or a command
+            return sorted({*HELP_TOPICS, *self._command_names(setting)})
         if kind is Arg.GAME:
             return c.game_ids()
         if kind is Arg.MAP:

@@ -112,14 +112,15 @@ def chat_line(said: ChatSaid, palette: Palette, you: str | None) -> Fragments:
 
 
 def entries(found: Sequence[Any], presentation: Presentation | None, palette: Palette,
-            you: str | None) -> Fragments:
-    """Log entries as lines: the framework's read here, runs of the rule set's events by its presentation."""
+            you: str | None, brief: bool = False) -> Fragments:
+    """Log entries as lines: the framework's read here, runs of the rule set's events by its presentation (`brief`:
+    in few lines, as they come; otherwise in full, as `report` tells them)."""
     out: Fragments = []
     run: list[Any] = []
 
     def flush() -> None:
         if run and presentation is not None:
-            out.extend(presentation.events(run, palette, you))
+            out.extend(presentation.brief(run, palette, you) if brief else presentation.events(run, palette, you))
         run.clear()
 
     for entry in found:

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import secrets
 from collections import defaultdict, deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -32,7 +33,7 @@ from shared.protocol.lobby import GameSettings, GameStatus, GameSummary
 from shared.protocol.log import FRAMEWORK_ENTRY, FRAMEWORK_KINDS
 from shared.protocol.patch import apply as apply_patch
 from shared.protocol.patch import seats_keyed, seats_listed
-from shared.rulesets import RULESETS
+from shared.rulesets import RULESETS, game_ruleset
 
 EARLY_UPDATES_KEPT = 50
 
@@ -75,11 +76,21 @@ class Followed:
     resolution empties the list, and a view that shows them (or a `list_orders` reply) says them all again."""
     deadline: float | None = None
     """When the turn's time runs out, on the event loop's clock."""
+    _variant: tuple[Any, AnyRuleSet] | None = field(default=None, repr=False, compare=False)
 
     @property
     def ruleset(self) -> AnyRuleSet | None:
-        name = self.game.settings.ruleset if self.game is not None else None
-        return RULESETS.get(name) if name is not None else None
+        """The rule set that plays the game: the variant its options choose (read once per game's settings)."""
+        settings = self.game.settings if self.game is not None else None
+        if settings is None or settings.ruleset not in RULESETS:
+            return None
+        if self._variant is None or self._variant[0] != settings:
+            try:
+                chosen = game_ruleset(settings.ruleset, settings.options)[0]
+            except ValidationError:  # options this client's rules do not read: the rule set as registered
+                chosen = RULESETS[settings.ruleset]
+            self._variant = (settings, chosen)
+        return self._variant[1]
 
     @property
     def watching(self) -> bool:
@@ -180,6 +191,13 @@ class Followed:
         read after the update that ended its turn (time ran out meanwhile) is about a list that is gone."""
         if reply.turn == self.turn and (self.game is None or self.game.simultaneous):
             self.orders[reply.index:] = [self._load_order(reply.order)]
+        return self.orders
+
+    def accepted_batch(self, reply: msg.OrdersAccepted) -> list[Any]:
+        """Each accepted order of a batch joins the list at its index, as `accepted` takes one."""
+        if reply.turn == self.turn and (self.game is None or self.game.simultaneous):
+            for taken in reply.accepted:
+                self.orders[taken.index:] = [self._load_order(taken.order)]
         return self.orders
 
     def withdrawn(self, reply: msg.OrderWithdrawn) -> list[Any]:
@@ -286,7 +304,12 @@ class Session:
         return reply
 
     async def watch(self, game_id: str, follow: str | None = None) -> msg.ServerMessage:
-        reply = await self.request(msg.WatchGame(game_id=game_id, follow=follow))
+        """Follow a game as a spectator (or through a player's sight), sent its log from the start: a watcher who
+        comes late reads the game's story from its first turn, within the log the server keeps (further back, the
+        game as it stands)."""
+        known = self.followed.get(game_id)
+        reply = await self.request(msg.WatchGame(game_id=game_id, follow=follow,
+                                                 last_seq=known.seq if known is not None else 0))
         if isinstance(reply, msg.Watching):  # the server's id for the game, which may have been typed short
             known = self.followed.get(reply.game_id)
             if known is not None and known.player is not None:
@@ -342,6 +365,21 @@ class Session:
         if isinstance(reply, msg.OrderAccepted):
             followed.accepted(reply)
         return reply
+
+    async def issue_batch(self, followed: Followed, orders: Sequence[Any]) -> list[msg.ServerMessage]:
+        """Several orders at once (`issue_orders`), as many messages as the server's bound on a batch asks: each
+        reply an `orders_accepted` (its refusals by position within that message) or an error refusing it whole."""
+        ruleset = followed.ruleset
+        data = [ruleset.dump_order(o) if ruleset is not None and not isinstance(o, dict) else o for o in orders]
+        replies = []
+        for start in range(0, len(data), msg.MAX_BATCH_ORDERS):
+            reply = await self._change(followed, msg.IssueOrders(
+                game_id=followed.game_id, turn=followed.turn, orders=data[start:start + msg.MAX_BATCH_ORDERS],
+                request_id=_request_id()))
+            if isinstance(reply, msg.OrdersAccepted):
+                followed.accepted_batch(reply)
+            replies.append(reply)
+        return replies
 
     async def withdraw(self, followed: Followed, index: int) -> msg.ServerMessage:
         reply = await self._change(followed, msg.WithdrawOrder(game_id=followed.game_id, turn=followed.turn,

@@ -18,7 +18,14 @@ from client.render import Fragments
 from client.session import Followed
 from shared.game.presentation import Context, Palette, Presentation
 from shared.protocol.lobby import GameStatus
-from shared.protocol.log import RematchDeclined
+from shared.protocol.log import (
+    OrdersRevealed,
+    PlayerCommitted,
+    PlayerResigned,
+    RematchDeclined,
+    Standings,
+    TimeRanOut,
+)
 from shared.protocol.messages import Update
 from shared.protocol.statistics import GameStatistics
 
@@ -41,6 +48,14 @@ class Tracker:
     when whose turn it is looks the same (the others played between two updates)."""
     _starts: list[int] = field(default_factory=list)
     """Where in `_told` each turn of the viewer (a spectator: each round) began, the last two."""
+    turns: dict[int, list[Any]] = field(default_factory=dict)
+    """The game's events by the turn they were told in (`report TURN`), from the first this client was sent: from
+    the game's start for a watcher, within the log the server keeps."""
+    _telling: int = 0
+    """The turn whose events the log tells now: the last turn a commit, a time limit or revealed orders named."""
+    catching_up: bool = False
+    """Set for a watcher who starts to follow a game: its first update brings the log from the game's start, which is
+    summed up in a line rather than printed whole."""
     statistics: GameStatistics | None = None
     """The finished game's statistics, as the server worked them out (`history` shows them again)."""
 
@@ -96,15 +111,22 @@ class Tracker:
 
     # ---- updates ------------------------------------------------------------------------------------------------
 
-    def apply(self, entries: list[Any], update: Update) -> FormattedText:
-        """What to print about one update the session took in."""
+    def apply(self, entries: list[Any], update: Update, latest: bool = True) -> FormattedText:
+        """What to print about one update the session took in. Not `latest`: the session has taken in a later one
+        since (news held while a command was answered), so the game as it stands now is told with that one, not with
+        entries it does not follow from."""
         f = self.followed
         palette = self.palette()
         presentation = self.presentation
         out: Fragments = []
         if update.snapshot and f.seq > 0 and self._stage is not None:
             out.append(("class:muted", f"(Caught up with game {f.game_id}.)\n"))
-        out += render.entries(entries, presentation, palette, f.player)
+        self._take_turns(entries)
+        if self.catching_up and f.started and not update.snapshot and entries:
+            out += self._caught_up()
+        else:
+            out += render.entries(entries, presentation, palette, f.player, brief=True)
+        self.catching_up = False
         own_events = [e for e in entries if not isinstance(e, BaseModel | dict)]
         if own_events:
             self.last_report = own_events
@@ -115,6 +137,8 @@ class Tracker:
         out += self._comings_and_goings(palette)
         if any(isinstance(e, RematchDeclined) for e in entries):
             out += self._rematch_outlook()
+        if not latest:
+            return FormattedText(out)
         game = f.game
         if game is None or game.status is GameStatus.LOBBY or f.view is None or presentation is None:
             if game is not None and game.status is GameStatus.LOBBY and game.free:
@@ -130,7 +154,10 @@ class Tracker:
                 if len(self._starts) > 2:  # what came before the viewer's previous turn is of no more use
                     first = self._starts[-2]
                     self._told, self._starts = self._told[first:], [n - first for n in self._starts[-2:]]
-            if update.snapshot or before is None or game.simultaneous or self._concerns_viewer(before, stage):
+            if game.simultaneous and not update.snapshot and before is not None and before[1] == stage[1]:
+                if (before[0], before[3]) != (stage[0], stage[3]):  # a new turn or phase, not a commit
+                    out += self._new_stage(brief=True)
+            elif update.snapshot or before is None or game.simultaneous or self._concerns_viewer(before, stage):
                 out += self._new_stage()
             elif before[2] and not f.awaited and f.player is not None and not f.lost:
                 out.append(("class:muted", f"Waiting for {', '.join(f.waiting_for()) or 'nobody'} to play.\n"))
@@ -140,6 +167,32 @@ class Tracker:
                 out.append(("class:hint", "You may keep watching the game to its end, or type leave to go back to "
                                           "the lobby.\n"))
         return FormattedText(out)
+
+    def _take_turns(self, entries: list[Any]) -> None:
+        """Each turn's standings as the log tells them (where the rules let everyone know them), and each turn's
+        events kept for `report TURN`."""
+        for entry in entries:
+            if isinstance(entry, Standings):
+                self.history["end" if entry.final else str(entry.turn)] = dict(entry.players)
+            elif isinstance(entry, PlayerCommitted | TimeRanOut | OrdersRevealed | PlayerResigned):
+                self._telling = entry.turn
+            elif not isinstance(entry, BaseModel | dict):
+                self.turns.setdefault(self._telling, []).append(entry)
+
+    def _caught_up(self) -> Fragments:
+        """What a watcher who came late is told instead of the whole log: how much of the game is there to read."""
+        told = sorted(t for t in self.turns if t > 0)
+        f = self.followed
+        if not told:
+            return [("class:muted", f"(Game {f.game_id} is at turn {f.turn}.)\n")]
+        span = f"turn {told[0]}" if len(told) == 1 else f"turns {told[0]} to {told[-1]}"
+        standings = " history: each player's territories and units turn by turn;" if self.history else ""
+        return [("class:hint", f"Game {f.game_id} is at turn {f.turn}; what happened before you came is kept, "
+                               f"{span}:{standings} report TURN: a turn in full.\n")]
+
+    def turn_report(self, turn: int) -> list[Any]:
+        """The events told in one turn, as `report TURN` shows them."""
+        return self.turns.get(turn, [])
 
     def on_screen_again(self) -> FormattedText:
         """A game put back on screen (one name plays several): where it stands, and what the player can do now."""
@@ -251,14 +304,16 @@ class Tracker:
             return f.awaited
         return bool(before[3] != now[3])
 
-    def _new_stage(self) -> Fragments:
-        """A new turn or phase, or the end: the board, and what the player can do now."""
+    def _new_stage(self, brief: bool = False) -> Fragments:
+        """A new turn or phase, or the end: the board (`brief`: a new turn of a game whose players give their orders
+        together, which shows where the player stands rather than the board), and what the player can do now."""
         f = self.followed
         presentation = self.presentation
         assert presentation is not None and f.game_map is not None
         if f.finished:
             return self.game_over()
-        out: Fragments = list(presentation.stage_board(f.view, f.game_map, self.palette(), f.player, f.orders))
+        out: Fragments = list(presentation.standing(f.view, f.game_map, self.palette(), f.player) if brief
+                              else presentation.stage_board(f.view, f.game_map, self.palette(), f.player, f.orders))
         if f.player is not None and not f.lost:
             out += presentation.hint(f.view, f.game_map, f.player, f.awaited)
             if not f.awaited and f.game is not None and not f.game.simultaneous:

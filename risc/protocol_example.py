@@ -524,10 +524,17 @@ async def play(example: Example) -> None:
     await _issue(example, ann, game_id, 0, [{"kind": "place", "territory": places[0], "units": 3}])
     await _commit(example, ann, game_id, 0)
 
-    page.say("bob puts all his units on one territory and commits. Placement resolves: the update logs everyone's "
-             "orders (`orders_revealed`), what they did, and the start of turn 1. Each view comes as a patch.")
-    await _issue(example, bob, game_id, 0,
-                 [{"kind": "place", "territory": frontier(bob, game_id, "bob")[-1], "units": 8}])
+    page.say("bob sends his placement in one message (`issue_orders`): all his units on one territory, and a unit on "
+             "one of ann's by mistake. The answer takes each order as `issue_order` would have, in turn: the first "
+             "accepted, the second refused by its position. He commits. Placement resolves: the update logs "
+             "everyone's orders (`orders_revealed`), what they did, and the start of turn 1. Each view comes as a "
+             "patch.")
+    batch = [{"kind": "place", "territory": frontier(bob, game_id, "bob")[-1], "units": 8},
+             {"kind": "place", "territory": places[0], "units": 1}]
+    reply = await example.expect(bob, {"type": "issue_orders", "game_id": game_id, "turn": 0, "orders": batch},
+                                 "orders_accepted")
+    if [r["position"] for r in reply["refused"]] != [1]:
+        raise ExampleError(f"bob's second order should be refused alone: {reply}")
     await _commit(example, bob, game_id, 0)
 
     page.heading("The turns")

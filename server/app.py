@@ -22,6 +22,7 @@ from server.cluster import Node, NodeIdTaken
 from server.config import ServerConfig
 from server.lobby import Lobby
 from server.logs import setup_logging
+from server.loop import LOOPS, choose_loop
 from server.network import default_node_id, default_public_url
 from server.storage import Storage, StorageError, default_data_dir, is_postgres, open_storage
 from server.storage.postgres import PostgresStorage
@@ -180,6 +181,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-compression", action="store_true",
                         help="send every frame uncompressed, even to clients that offer permessage-deflate (it "
                              "saves about a tenth of the server's CPU where bandwidth is plenty, as on a LAN)")
+    parser.add_argument("--loop", choices=LOOPS, default="auto",
+                        help="the event loop: uvloop where it is installed (auto, the default), or asyncio's own")
     parser.add_argument("--password", default=None,
                         help="password clients must give (default: the RISC_PASSWORD environment variable, "
                              "else none)")
@@ -264,7 +267,10 @@ def run(args: argparse.Namespace, web_root: Path | None = None) -> int:
     setup_logging()
     try:
         config = config_from_args(args, web_root)
-        asyncio.run(serve_until_signalled(config))
+        loop = choose_loop(getattr(args, "loop", "auto"))
+        logger.info("event loop: %s", loop.name)
+        with asyncio.Runner(loop_factory=loop.factory) as runner:
+            runner.run(serve_until_signalled(config))
     except (OSError, StorageError, ValueError, NodeIdTaken) as exc:
         logger.error("cannot start: %s", exc)
         return 1

@@ -46,6 +46,7 @@ class ServerBot:
         """Where its turns wait theirs: shared by every computer of the server."""
         self.games: set[str] = set()
         self.reads_text = False  # it reads the update objects (their views), never the text
+        self.words = False
         self.views: dict[str, dict[str, Any]] = {}
         self.refused = 0
         """Orders or commits the match refused: a strategy checks its orders first, so this stays 0."""
@@ -81,6 +82,8 @@ class ServerBot:
         self._tasks.spawn(self._play(message.game_id, message.view, game), f"{self.label} failed")
 
     async def _play(self, game_id: str, view: Any, game: GameSummary) -> None:
+        """Decide on the view (in a worker thread), then play the seat in one change (Match.play_seat): a
+        turn-by-turn game's next action is decided on the update the last one brings."""
         match = self._find(game_id)
         alone = only_bots_left(match, game)
         if self.time.pause > 0 and alone:
@@ -89,33 +92,18 @@ class ServerBot:
             await self._take_turn(match, game_id, view, game)
 
     async def _take_turn(self, match: Match, game_id: str, view: Any, game: GameSummary) -> None:
-        ruleset = match.ruleset
         orders = await self.time.think(self.strategy.decide, view, match.game_map, self.name, self._rng)
-        if not ruleset.simultaneous:
-            # Each action resolves at once and changes the board: the next is decided on the update it brings.
-            orders = orders[:1]
-        for order in orders:
-            if self._closed or not self._awaited(match):
-                return
-            try:
-                await match.issue(self, game.turn, ruleset.dump_order(order), None)
-            except Refusal as refusal:
-                self._refusal(game_id, refusal)
-                if not ruleset.simultaneous:
-                    break
+        if not match.ruleset.simultaneous:
+            orders = orders[:1]  # each action changes the board: the next is decided on the update it brings
         if self._closed:
             return
-        if ruleset.simultaneous:
-            try:
-                await match.commit(self, game.turn, None)
-            except Refusal as refusal:
-                self._refusal(game_id, refusal)
-        elif self._awaited(match) and match.table.game is not None and match.table.game.step == game.step:
-            # Nothing it chose was accepted and the board did not move: its turn is played as when time runs out.
-            await match.play_for(self.name)
-
-    def _awaited(self, match: Match) -> bool:
-        return match.awaits(self.name)
+        try:
+            refusals = await match.play_seat(self, game.turn, orders)
+        except Refusal as late:  # the game moved on meanwhile (time ran out): the next update says what now
+            logger.info("game %s: %s's decision came too late: %s", game_id, self.name, late.message)
+            return
+        for refusal in refusals:
+            self._refusal(game_id, refusal)
 
     async def _rematch(self, game_id: str) -> None:
         try:

@@ -8,7 +8,7 @@ flood of words is refused (`rate-limited`) and never reaches anyone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from server.refusal import Refusal
@@ -43,7 +43,8 @@ class ChatPace:
 
 class LobbyRoom:
     """Who hears the lobby's chat: the connections that have looked at the lobby (listed its games or spoken there),
-    while they follow no game."""
+    while they follow no game, and those that watch it (`list_games` with `watch`) whatever they follow: a player
+    whose games go on off screen is in the lobby while it is on their screen."""
 
     def __init__(self) -> None:
         self._present: set[Any] = set()
@@ -54,10 +55,11 @@ class LobbyRoom:
     def leave(self, sub: Any) -> None:
         self._present.discard(sub)
 
-    def say(self, speaker: Any, name: str, text: str) -> None:
+    def say(self, speaker: Any, name: str, text: str, watching: Collection[Any] = ()) -> None:
+        """Tell a word to the lobby; `watching`: the connections that watch it."""
         said = LobbyChat(player=name, text=text)
         frame = said.model_dump_json()
         self.enter(speaker)
         for sub in list(self._present):
-            if sub is speaker or not sub.games:
+            if sub is speaker or not sub.games or sub in watching:
                 sub.send(said, frame)

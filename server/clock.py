@@ -1,8 +1,10 @@
-"""Time as a match sees it: now, and a call later. Passed in, so that a test can move time itself."""
+"""Time as a match sees it: now, the time of day, and a call later. Passed in, so that a test can move time
+itself."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -12,7 +14,13 @@ class Timer(Protocol):
 
 
 class Clock(Protocol):
-    def now(self) -> float: ...
+    def now(self) -> float:
+        """Seconds on a clock that never goes back: what waits and deadlines are measured on."""
+        ...
+
+    def wall(self) -> float:
+        """The time of day, in seconds since the epoch: what a record says a game was created at."""
+        ...
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer: ...
 
@@ -23,12 +31,19 @@ class LoopClock:
     def now(self) -> float:
         return asyncio.get_running_loop().time()
 
+    def wall(self) -> float:
+        return time.time()
+
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         return asyncio.get_running_loop().call_later(delay, callback)
 
 
 class ManualClock:
     """A clock that moves only when told: `advance(seconds)` runs every callback that falls due, in order."""
+
+    WALL_START = 1_700_000_000.0
+    """The time of day when the clock's `now` is 0 (14 November 2023): a fixed day, so that records made under it
+    read the same on every run."""
 
     def __init__(self, start: float = 0.0) -> None:
         self._now = start
@@ -37,6 +52,9 @@ class ManualClock:
 
     def now(self) -> float:
         return self._now
+
+    def wall(self) -> float:
+        return self.WALL_START + self._now
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         timer = _ManualTimer()

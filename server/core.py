@@ -10,7 +10,7 @@ the turn's timer. The seed and the clock come in from outside, so a test needs n
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -55,6 +55,17 @@ class Table:
     """Seats the server's computer player plays since their player was gone too long (by the others' vote)."""
     notes: tuple[str, ...] = ()
     """What the game's options change from the rule set's defaults, for the game list (worked out once)."""
+
+    # Who is here: read by the decisions, never saved (a restarted server starts every seat away).
+    away_since: Mapping[str, float] = field(default_factory=dict)
+    """Seats whose player has no connection to the game, since when (the server's clock)."""
+    hand_over_votes: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """For each absent player, who has voted to hand their seat over."""
+    idle_since: float | None = None
+    """Before the start: since when no person has held a seat here with a live connection (None while one does).
+    The lobby closes a game idle too long."""
+    rematch_impossible_told: bool = False
+    """That too few are left for a rematch has been said (once: the players may leave)."""
 
     @property
     def status(self) -> Status | None:
@@ -103,6 +114,8 @@ class Decision:
 
 def new_table(game_id: str, settings: GameSettings, ruleset: AnyRuleSet, options: Any, game_map: GameMap,
               seed: int) -> Table:
+    """A game's table, played by the variant of the rule set its options choose."""
+    ruleset = ruleset.variant(options)
     choices = ruleset.seat_choices(game_map, options, settings.players)
     return Table(game_id, settings, ruleset, options, game_map, seed,
                  choices=None if choices is None else tuple(tuple(c) for c in choices), notes=tuple(options.notes()))
@@ -113,8 +126,26 @@ def start(table: Table, seats: Sequence[SeatRecord]) -> Decision:
     choices = {s.name: s.group for s in seats if s.group is not None} if table.choices is not None else {}
     game = table.ruleset.new_game(table.game_map, [s.name for s in seats], table.options,
                                   GameRandom(table.seed, SETUP_STEP), choices)
-    return Decision(table.evolve(seats=tuple(seats), game=game),
-                    [Logged(game_log.GameStarted(players=[s.name for s in seats]))])
+    return with_standings(table, Decision(table.evolve(seats=tuple(seats), game=game),
+                                          [Logged(game_log.GameStarted(players=[s.name for s in seats]))]))
+
+
+def with_standings(before: Table, decision: Decision) -> Decision:
+    """A decision that begins a turn or ends the game, with each player's territories and units as everyone may know
+    them logged after what happened (none where the rules hide them): a watcher who comes late reads the game's
+    standings turn by turn from its start."""
+    game = decision.table.game
+    if game is None:
+        return decision
+    now = turns.status_of(decision.table.ruleset, game)
+    was = before.status
+    if was is not None and (was.turn, was.finished) == (now.turn, now.finished):
+        return decision
+    standings = decision.table.ruleset.standings(game)
+    if not standings or (now.turn < 1 and not now.finished):
+        return decision
+    told = game_log.Standings(turn=now.turn, players=standings, final=now.finished)
+    return replace(decision, entries=[*decision.entries, Logged(told)])
 
 
 # ---- the lobby ----------------------------------------------------------------------------------------------------
@@ -267,8 +298,63 @@ def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decisio
     if isinstance(acted, RuleError):
         raise Refusal.of(acted)
     game, resolved = acted
-    return Decision(table.evolve(game=game), resolution_entries(table, [resolved]), [resolved], accepted=order,
-                    accepted_data=dumped)
+    return with_standings(table, Decision(table.evolve(game=game), resolution_entries(table, [resolved]), [resolved],
+                                          accepted=order, accepted_data=dumped))
+
+
+@dataclass(frozen=True)
+class BatchRefusal:
+    """An order of a batch that was refused: its 0-based position in the batch, and why."""
+
+    position: int
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class BatchAcceptance:
+    """An order of a batch that was taken: its position in the batch, its index in the player's list (0 where it took
+    effect at once), the order as JSON values and as the rule set reads it (for its words)."""
+
+    position: int
+    index: int
+    data: dict[str, Any]
+    order: Any
+
+
+@dataclass
+class Batch:
+    """Several orders of one player issued in one request, each as `issue` would have taken it alone, in turn."""
+
+    decision: Decision
+    """The table after every accepted order, and what those that took effect at once (turn-by-turn games) logged."""
+    changes: list[OrderChange] = field(default_factory=list)
+    """The accepted orders kept as small rows (simultaneous games)."""
+    accepted: list[BatchAcceptance] = field(default_factory=list)
+    refused: list[BatchRefusal] = field(default_factory=list)
+
+
+def issue_batch(table: Table, player: str, turn: int, orders: Sequence[dict[str, Any]]) -> Batch:
+    """Each order checked against what the batch's earlier accepted ones left, as if issued one by one: a refused
+    order changes nothing, and those after it are still checked."""
+    current = Decision(table)
+    batch = Batch(current)
+    for position, data in enumerate(orders):
+        try:
+            decision = issue(current.table, player, turn, data)
+        except Refusal as refusal:
+            batch.refused.append(BatchRefusal(position, refusal.code, refusal.message))
+            continue
+        assert decision.accepted_data is not None, "an issued order comes back as JSON values"
+        change = decision.order_change
+        if change is not None:
+            batch.changes.append(change)
+        batch.accepted.append(BatchAcceptance(position, 0 if change is None else change.index,
+                                              decision.accepted_data, decision.accepted))
+        current = Decision(decision.table, [*current.entries, *decision.entries],
+                           [*current.resolved, *decision.resolved])
+    batch.decision = current
+    return batch
 
 
 def resign(table: Table, player: str) -> Decision:
@@ -281,7 +367,7 @@ def resign(table: Table, player: str) -> Decision:
     game, resolved = result
     entries = [Logged(game_log.PlayerResigned(player=player, turn=status.turn, step=resolved.step)),
                *(logged(event) for event in resolved.events)]
-    return _resolve_if_ready(Decision(table.evolve(game=game), entries, [resolved]))
+    return with_standings(table, _resolve_if_ready(Decision(table.evolve(game=game), entries, [resolved])))
 
 
 def withdraw(table: Table, player: str, turn: int, index: int) -> Decision:
@@ -299,7 +385,26 @@ def commit(table: Table, player: str, turn: int) -> Decision:
         raise Refusal.of(result)
     decision = Decision(table.evolve(game=result),
                         [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))], committed=player)
-    return _resolve_if_ready(decision)
+    return with_standings(table, _resolve_if_ready(decision))
+
+
+def play_seat(table: Table, player: str, turn: int, orders: Sequence[Any]) -> tuple[Decision, list[RuleError]]:
+    """A computer player's decision for its seat, carried out at once (turns.play_seat): the orders the rules accept
+    and the commit, or the action; whatever the rules refuse is played as when time runs out, so the game never
+    stalls on it. Returns the decision and the refusals. Refusal when the game has moved on since the decision was
+    taken (another turn), or no longer waits for the player."""
+    game, status = running(table, turn)
+    if player not in turns.awaiting(table.ruleset, game):
+        raise Refusal(Refused.NOT_YOUR_TURN, "the game does not wait for you now")
+    played = turns.play_seat(table.ruleset, game, player, orders, dice_of(table.seed))
+    refusals = [problem for _, problem in played.refused]
+    if table.ruleset.simultaneous:
+        decision = Decision(table.evolve(game=played.game),
+                            [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))])
+        return _resolve_if_ready(decision), refusals
+    entries = [Logged(game_log.TimeRanOut(turn=status.turn, players=[player]))] if played.timed_out else []
+    entries += resolution_entries(table, played.resolved)
+    return Decision(table.evolve(game=played.game), entries, played.resolved), refusals
 
 
 def _resolve_if_ready(decision: Decision) -> Decision:
@@ -331,7 +436,7 @@ def unsettled(table: Table) -> bool:
 def settle(table: Table) -> Decision | None:
     if not unsettled(table):
         return None
-    return _resolve_if_ready(Decision(table))
+    return with_standings(table, _resolve_if_ready(Decision(table)))
 
 
 def time_out(table: Table, clock: Any) -> Decision | None:
@@ -345,7 +450,7 @@ def time_out(table: Table, clock: Any) -> Decision | None:
     game, late, resolutions = turns.time_out(table.ruleset, game, dice_of(table.seed))
     entries = [Logged(game_log.TimeRanOut(turn=status.turn, players=late)),
                *resolution_entries(table, resolutions)]
-    return Decision(table.evolve(game=game), entries, resolutions)
+    return with_standings(table, Decision(table.evolve(game=game), entries, resolutions))
 
 
 # ---- the end (R27) ------------------------------------------------------------------------------------------------
@@ -369,6 +474,36 @@ def rematch_seats(table: Table) -> list[SeatRecord]:
     return [s for s in table.seats if s.name in table.rematch]
 
 
+@dataclass(frozen=True)
+class RematchOutlook:
+    """What the table's rematch requests call for now: start it with `seats`, say once that it cannot be
+    (`impossible`), or nothing (someone is still to ask or to leave, it started already, or nobody asked)."""
+
+    seats: tuple[SeatRecord, ...] = ()
+    impossible: Decision | None = None
+
+
+def rematch_outlook(table: Table) -> RematchOutlook:
+    """Everyone still at the table asked: the rematch starts with them, if the rule set can seat so few."""
+    if table.rematch_game is not None or not table.rematch:
+        return RematchOutlook()
+    if any(s.name not in table.rematch and s.name not in table.declined for s in table.seats):
+        return RematchOutlook()
+    problem = rematch_problem(table)
+    if problem is None:
+        return RematchOutlook(seats=tuple(rematch_seats(table)))
+    if table.rematch_impossible_told:
+        return RematchOutlook()
+    return RematchOutlook(impossible=Decision(table.evolve(rematch_impossible_told=True),
+                                              [Logged(game_log.RematchImpossible(reason=problem))]))
+
+
+def rematch_started(table: Table, game_id: str) -> Decision:
+    """The rematch is game `game_id`: this one points there from now on."""
+    return Decision(table.evolve(rematch_game=game_id),
+                    [Logged(game_log.RematchStarted(game_id=game_id, players=list(table.rematch)))])
+
+
 def rematch_problem(table: Table) -> str | None:
     """Why the players who asked cannot have a rematch without those who left (too few for the rule set)."""
     fewest, _ = table.ruleset.player_counts(table.options)
@@ -376,6 +511,39 @@ def rematch_problem(table: Table) -> str | None:
         return (f"{', '.join(table.declined)} left: a {table.ruleset.title} game needs at least {fewest} players, so "
                 "there is no rematch")
     return None
+
+
+# ---- who is here ---------------------------------------------------------------------------------------------------
+
+def seat_taken(table: Table, player: str) -> Table:
+    """A connection holds `player`'s seat: they are here, and no vote to hand their seat over stands."""
+    return table.evolve(away_since={k: v for k, v in table.away_since.items() if k != player},
+                        hand_over_votes={k: v for k, v in table.hand_over_votes.items() if k != player})
+
+
+def seat_left(table: Table, player: str, now: float) -> Table:
+    """The last connection holding `player`'s seat is gone: they are away from `now`."""
+    return table.evolve(away_since={**table.away_since, player: now})
+
+
+def all_away(table: Table, held: Set[str], now: float) -> Table:
+    """Every seat no connection holds is away from `now` on (a restored game's, before anyone is back)."""
+    return table.evolve(away_since={**{s.name: now for s in table.seats if s.name not in held}, **table.away_since})
+
+
+def presence_noted(table: Table, person_connected: bool, now: float) -> Table:
+    """An unstarted game is idle from the moment no person holds a seat with a live connection."""
+    if table.game is not None or person_connected:
+        return table.evolve(idle_since=None) if table.idle_since is not None else table
+    return table if table.idle_since is not None else table.evolve(idle_since=now)
+
+
+def idle_left(table: Table, expiry: float, now: float) -> float | None:
+    """Seconds until an unstarted game may be closed for want of players (0 or less: now); None while a player is
+    here or once it has started."""
+    if table.game is not None or table.idle_since is None:
+        return None
+    return table.idle_since + expiry - now
 
 
 # ---- chat ----------------------------------------------------------------------------------------------------------
@@ -416,13 +584,23 @@ def chat(table: Table, seat: str | None, name: str | None, text: str, to: str | 
 
 # ---- a seat left empty too long ------------------------------------------------------------------------------------
 
-def hand_over_vote(table: Table, voter: str, player: str, away_for: float | None, least_away: float,
-                   votes: frozenset[str], present: set[str], computers: set[str]) -> tuple[frozenset[str], list[str],
-                                                                                          Decision | None]:
+@dataclass(frozen=True)
+class Vote:
+    """Where a vote to hand a seat over stands: who has voted, who is still to, the table with the vote counted, and
+    the decision once it is taken."""
+
+    votes: list[str]
+    needed: list[str]
+    table: Table
+    decision: Decision | None = None
+
+
+def hand_over_vote(table: Table, voter: str, player: str, now: float, least_away: float, present: Set[str],
+                   computers: Set[str]) -> Vote:
     """A vote to have the server's computer player take `player`'s seat, in a game with no time limit whose player
-    has been away at least `least_away` seconds. The game's creator (its first seat a person took) decides alone;
-    otherwise every other player still in and connected must agree (the server's own players have no vote). Returns
-    the votes, who is still to vote, and the decision once it is taken."""
+    has been away at least `least_away` seconds (`now` on the clock `away_since` was read on). The game's creator
+    (its first seat a person took) decides alone; otherwise every other player still in and connected (`present`)
+    must agree (the server's own players, `computers`, have no vote)."""
     _, status = running(table, None)
     names = [s.name for s in table.seats]
     named = seat_named(table, player)
@@ -436,22 +614,24 @@ def hand_over_vote(table: Table, voter: str, player: str, away_for: float | None
                                                   "time runs out, so nobody is stuck")
     if player in status.eliminated or player in table.handed_over or player in computers:
         raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} is played by the computer already, or is out")
-    if away_for is None:
+    since = table.away_since.get(player)
+    if since is None:
         raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} is connected")
-    if away_for < least_away:
-        raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} has been away {int(away_for)} s; a seat can be handed "
-                                                  f"over after {int(least_away)} s")
-    votes = votes | {voter}
+    if now - since < least_away:
+        raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} has been away {int(now - since)} s; a seat can be "
+                                                  f"handed over after {int(least_away)} s")
+    votes = table.hand_over_votes.get(player, frozenset()) | {voter}
     people = [n for n in names if n not in computers and n not in table.handed_over]
     creator = people[0] if people else None
     voters = [n for n in people if n != player and n not in status.eliminated and n in present]
     needed = [] if creator in votes else [n for n in voters if n not in votes]
     if needed:
-        return votes, needed, None
-    decision = Decision(table.evolve(handed_over=(*table.handed_over, player)),
-                        [Logged(game_log.SeatHandedOver(player=player, strategy=stand_in_strategy(table),
-                                                        by=sorted(votes)))])
-    return votes, [], decision
+        return Vote(sorted(votes), needed, table.evolve(hand_over_votes={**table.hand_over_votes, player: votes}))
+    decided = table.evolve(handed_over=(*table.handed_over, player),
+                           hand_over_votes={k: v for k, v in table.hand_over_votes.items() if k != player})
+    decision = Decision(decided, [Logged(game_log.SeatHandedOver(player=player, strategy=stand_in_strategy(table),
+                                                                 by=sorted(votes)))])
+    return Vote(sorted(votes), [], decided, decision)
 
 
 def stand_in_strategy(table: Table) -> str:

@@ -17,6 +17,7 @@ from shared.protocol.messages import (
     HandOver,
     Hello,
     IssueOrder,
+    IssueOrders,
     JoinGame,
     LeaveGame,
     LegalOrders,
@@ -41,7 +42,7 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
     """Carry out one validated message. Raises Refusal, having changed nothing, when it cannot."""
     match message:
         case ListGames():
-            lobby.lobby_room.enter(sub)  # who looks at the lobby hears its chat while they follow no game
+            lobby.lobby_room.enter(sub)  # who looks at the lobby hears its chat while they follow no game, or watch it
             games, total = await lobby.page(message.offset, message.limit)
             lobby.watch_lobby(sub, message.watch)
             sub.send(Games(games=games, total=total, offset=message.offset, ref=message.ref))
@@ -64,6 +65,9 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
         case IssueOrder():
             await (await lobby.find(message.game_id)).issue(sub, message.turn, message.order, message.ref,
                                                             message.request_id)
+        case IssueOrders():
+            await (await lobby.find(message.game_id)).issue_batch(sub, message.turn, message.orders, message.ref,
+                                                                  message.request_id)
         case WithdrawOrder():
             await (await lobby.find(message.game_id)).withdraw(sub, message.turn, message.index, message.ref,
                                                                message.request_id)
@@ -87,6 +91,6 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
         case OpenReplay():
             sub.send(await lobby.replays.open(message.game_id, message.sight, message.ref))
         case ReplayTurn():
-            sub.send(await lobby.replays.turn(message.game_id, message.sight, message.index, message.ref))
+            sub.send(await lobby.replays.turn(message.game_id, message.sight, message.index, message.ref, sub.words))
         case Hello():
             raise Refusal(ErrorCode.INVALID_MESSAGE, "hello comes once, as the first message")

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from shared.game.ruleset import AnyRuleSet, Private
+from shared.protocol.log import FRAMEWORK_KINDS
 
 WATCHERS = "*watchers"
 """In an audience: everyone who watches the game without playing it (spectators, and those who follow a player's
@@ -73,6 +74,30 @@ class Entry:
         if WATCHERS in self.audience and (sight is None or following):
             return True
         return sight is not None and sight in self.audience and not (following and (self.own or self.lasting))
+
+
+def worded(entry: Entry, ruleset: AnyRuleSet, players: Sequence[str]) -> str:
+    """The entry's text with its words (`text`) for a client that does not know the rule set: an event of the rule
+    set as its presentation says it, an orders_revealed entry's orders as each reads. Made once per entry."""
+    found: str | None = entry.__dict__.get("_worded")
+    if found is None:
+        words = _words(entry, ruleset, players)
+        found = entry.text if words is None else entry.text[:-1] + ',"text":' + json.dumps(words,
+                                                                                           ensure_ascii=False) + "}"
+        object.__setattr__(entry, "_worded", found)
+    return found
+
+
+def _words(entry: Entry, ruleset: AnyRuleSet, players: Sequence[str]) -> str | None:
+    event = entry.event
+    presentation = ruleset.presentation
+    if entry.kind == "orders_revealed":
+        data = event if isinstance(event, dict) else event.model_dump(mode="json")
+        return " | ".join(f"{player}: " + ("; ".join(presentation.describe(ruleset.load_order(o)) for o in batch)
+                                           or "nothing") for player, batch in data["orders"].items())
+    if entry.kind in FRAMEWORK_KINDS:
+        return None
+    return presentation.event_text(ruleset.load_event(event) if isinstance(event, dict) else event, players)
 
 
 def logged(told: Any) -> Logged:

@@ -498,6 +498,7 @@ class Lobby:
         except ValidationError as exc:
             raise Refusal(ErrorCode.BAD_SETTINGS, f"{ruleset.title} options: {_options_problem(exc)}",
                           field=_options_field(exc)) from None
+        ruleset = ruleset.variant(options)
         fewest, most = ruleset.player_counts(options)
         if not fewest <= settings.players <= most:
             raise Refusal(ErrorCode.BAD_SETTINGS, wording.player_count(ruleset.title, fewest, most, settings.players),
@@ -562,7 +563,7 @@ class Lobby:
         if name is None:
             raise Refusal(ErrorCode.INVALID_MESSAGE, "the lobby's chat is said under a name: give one")
         sub.send(ChatSent(game_id=None, ref=ref))
-        self.lobby_room.say(sub, name, text)
+        self.lobby_room.say(sub, name, text, self.lobby_watchers)
 
     async def disconnect(self, sub: Subscriber) -> None:
         self.chat_pace.forget(sub)
@@ -572,6 +573,10 @@ class Lobby:
             match = self.matches.get(game_id)
             if match is not None:
                 await match.disconnect(sub)
+
+    async def settled(self) -> None:
+        """Until the lobby's own background work (an idle game looked at, a game let go) is done."""
+        await self._tasks.settled()
 
     async def close(self) -> None:
         for timer in self._idle_timers.values():

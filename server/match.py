@@ -9,8 +9,8 @@ through the rule set's view function, and private log entries go only to those w
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
@@ -48,6 +48,7 @@ from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary
 from shared.protocol.messages import (
     SERVER_ADAPTER,
+    AcceptedOrder,
     ChatSent,
     CommitAccepted,
     Error,
@@ -57,7 +58,9 @@ from shared.protocol.messages import (
     Legal,
     LegalOrder,
     OrderAccepted,
+    OrderRefused,
     Orders,
+    OrdersAccepted,
     OrderWithdrawn,
     RematchPending,
     Resigned,
@@ -67,7 +70,7 @@ from shared.protocol.messages import (
 from shared.protocol.messages import (
     GameMap as GameMapMessage,
 )
-from shared.rulesets import get_ruleset
+from shared.rulesets import game_ruleset
 
 logger = logging.getLogger("risc.server")
 
@@ -87,6 +90,8 @@ class Subscriber(Protocol):
     reads_text: bool
     """Whether it reads only the frames' text (a network connection): it is then given no message objects of its
     own beside the text (the server's own players read the objects)."""
+    words: bool
+    """Whether it asked for the words of each log entry (hello's `words`: the web page)."""
 
     @property
     def label(self) -> str: ...
@@ -111,18 +116,10 @@ class Match:
         self.watchers: dict[Subscriber, str | None] = {}
         self.follows: dict[Subscriber, str] = {}
         """Spectators who see with one player's sight (where the rule set allows it)."""
-        import asyncio
-
         self.lock = asyncio.Lock()
-        self.away_since: dict[str, float] = {}
-        """Seats whose player has no connection to the game, since when (the server's clock)."""
-        self.hand_over_votes: dict[str, set[str]] = {}
         self.server_seats = frozenset(core.server_seat_names(table.settings))
-        """The seats the server's own computer players hold (they have no vote, and are nobody to wait for)."""
-        """Seats the server's own players hold (the lobby says which): they keep no unstarted game alive."""
-        self.idle_since: float | None = None
-        """Before the start: since when no player has held a seat here with a live connection (None while one
-        does). The lobby closes a game idle too long."""
+        """The seats the server's own computer players hold: they have no vote, are nobody to wait for, and keep no
+        unstarted game alive."""
         self._map_text: str | None = None
         self._kept_views = KeptViews()
         self._sent_summaries: dict[Subscriber, dict[str, Any]] = {}
@@ -133,7 +130,6 @@ class Match:
         self._timer: Timer | None = None
         self._armed: Any = None
         self._presence_timer: Timer | None = None
-        self._rematch_impossible_told = False
         self._last_presence = float("-inf")
         self._tasks = BackgroundTasks()
         self._closed = False
@@ -154,9 +150,10 @@ class Match:
                      rematch_factory: RematchFactory | None = None, seats: Sequence[SeatRecord] = (),
                      clock: Clock | None = None) -> Match:
         """A new game, saved before it exists for anyone; seated at once when `seats` fill it (a rematch)."""
-        ruleset = get_ruleset(settings.ruleset)
-        table = core.new_table(game_id, settings, ruleset, ruleset.options(settings.options), game_map, seed)
-        record = GameRecord(game_id=game_id, settings=settings, seed=seed, created_at=time.time(),
+        ruleset, options = game_ruleset(settings.ruleset, settings.options)
+        table = core.new_table(game_id, settings, ruleset, options, game_map, seed)
+        clock = clock or LoopClock()
+        record = GameRecord(game_id=game_id, settings=settings, seed=seed, created_at=clock.wall(),
                             game_map=map_to_dict(game_map))
         bodies = [Logged(game_log.GameCreated()), *(Logged(game_log.PlayerJoined(player=s.name)) for s in seats)]
         if seats and len(seats) == settings.players:
@@ -173,13 +170,15 @@ class Match:
         match._note_presence()
         return match
 
+    @property
+    def away_since(self) -> dict[str, float]:
+        """Seats whose player has no connection to the game, since when (the server's clock)."""
+        return dict(self.table.away_since)
+
     def _mark_away(self) -> None:
         """Every seat nobody holds is away from now on (a restored game's seats, before anyone is back)."""
-        now = self._clock.now()
-        held = set(self.watchers.values())
-        for seat in self.table.seats:
-            if seat.name not in held:
-                self.away_since.setdefault(seat.name, now)
+        held = {seat for seat in self.watchers.values() if seat is not None}
+        self.table = core.all_away(self.table, held, self._clock.now())
 
     @classmethod
     def restore(cls, game: RestoredGame, storage: Storage, rematch_factory: RematchFactory | None = None,
@@ -187,8 +186,7 @@ class Match:
         """A game as its store kept it, on `game_map` if given (built from the same stored map, shared with other
         games), else on a map built from its record. Its turn clock, if any, starts afresh."""
         record, progress = game.record, game.progress
-        ruleset = get_ruleset(record.settings.ruleset)
-        options = ruleset.options(record.settings.options)
+        ruleset, options = game_ruleset(record.settings.ruleset, record.settings.options)
         game_map = map_from_dict(record.game_map) if game_map is None else game_map
         table = core.new_table(record.game_id, record.settings, ruleset, options, game_map, record.seed)
         table = table.evolve(
@@ -279,7 +277,7 @@ class Match:
     def _deliver(self, frames: UpdateFrames, sub: Subscriber, seat: str | None) -> None:
         base = sub.views.get(self.game_id)
         update, text, new_base = frames.for_follower(seat, self.follows.get(sub), base,
-                                                     self._sent_summaries.get(sub), sub.reads_text)
+                                                     self._sent_summaries.get(sub), sub.reads_text, sub.words)
         if new_base is not None:
             sub.views[self.game_id] = new_base
         self._sent_summaries[sub] = frames.summary_kept
@@ -337,7 +335,7 @@ class Match:
             entries = await self._save(decision, request)
             self.watchers[sub] = name
             self.follows.pop(sub, None)
-            self.away_since.pop(name, None)
+            self.table = core.seat_taken(self.table, name)
             logger.info("game %s: %s joined (%d/%d seats)", self.game_id, name, len(self.table.seats),
                         self.settings.players)
             sub.send(Joined(game_id=self.game_id, player=name, token=token, ref=ref))
@@ -454,8 +452,7 @@ class Match:
         self.watchers[sub] = player
         self.taken_over = False
         self.follows.pop(sub, None)
-        self.away_since.pop(player, None)
-        self.hand_over_votes.pop(player, None)
+        self.table = core.seat_taken(self.table, player)
         self._note_presence()
         return not held_before
 
@@ -469,7 +466,7 @@ class Match:
             if seat is not None and seat not in self.watchers.values():
                 # A spectator going is not news of its own, as its coming was not (see watch).
                 logger.info("game %s: %s disconnected", self.game_id, seat)
-                self.away_since[seat] = self._clock.now()
+                self.table = core.seat_left(self.table, seat, self._clock.now())
                 self._presence_changed()
 
     # ---- an unstarted game nobody sits in ------------------------------------------------------------------------
@@ -482,17 +479,12 @@ class Match:
         return any(name not in self.server_seats for name in held)
 
     def _note_presence(self) -> None:
-        if self.started or self.people_seated(connected=True):
-            self.idle_since = None
-        elif self.idle_since is None:
-            self.idle_since = self._clock.now()
+        self.table = core.presence_noted(self.table, self.people_seated(connected=True), self._clock.now())
 
     def idle_left(self, expiry: float) -> float | None:
         """Seconds until this unstarted game may be closed for want of players (0 or less: now); None while a
         player is here or once it has started."""
-        if self.started or self.idle_since is None:
-            return None
-        return self.idle_since + expiry - self._clock.now()
+        return core.idle_left(self.table, expiry, self._clock.now())
 
     async def close_unstarted(self, reason: str, at_once: bool = False) -> bool:
         """Close a game that never started and that nobody sits in any more (`at_once`: whatever the time): kept
@@ -542,16 +534,52 @@ class Match:
             decision = core.issue(self.table, player, turn, order)
             index = decision.order_change.index if decision.order_change is not None else 0
             accepted = decision.accepted_data
-            assert accepted is not None, "an issued order comes back as JSON values"
+            assert accepted is not None and decision.table.game is not None, "an issued order comes back as JSON"
+            left = turns.left(self.ruleset, decision.table.game, player)
+            text = self.ruleset.presentation.describe(decision.accepted)
             # The frame put together by hand (a test holds it to the reply's own): an order comes with every issue.
             body = (',"type":"order_accepted","game_id":' + orjson.dumps(self.game_id).decode() + ',"turn":'
-                    + str(turn) + ',"index":' + str(index) + ',"order":' + orjson.dumps(accepted).decode() + "}")
+                    + str(turn) + ',"index":' + str(index) + ',"order":' + orjson.dumps(accepted).decode()
+                    + ',"left":' + orjson.dumps(left).decode() + ',"text":' + orjson.dumps(text).decode() + "}")
             request = None if request_id is None else RequestRecord(request_id, self._step, '{"ref":null' + body)
             entries = await self._save(decision, request)
-            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted, ref=ref)
+            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted,
+                                                  left=left, text=text, ref=ref)
             sub.send(reply, '{"ref":' + orjson.dumps(ref).decode() + body)
             if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
                 self._after_change(entries, decision, before)
+
+    async def issue_batch(self, sub: Subscriber, turn: int, orders: list[dict[str, Any]], ref: str | None,
+                          request_id: str | None = None) -> None:
+        """Several orders in one request (`issue_orders`): one save and one answer for them all."""
+        async with self.lock:
+            self._check_open()
+            player = self._player(sub)
+            if self._answered_before(sub, request_id, ref):
+                return
+            before = self.table.status
+            batch = core.issue_batch(self.table, player, turn, orders)
+            describe = self.ruleset.presentation.describe
+            game = batch.decision.table.game
+            assert game is not None, "orders are issued in a running game"
+            reply = OrdersAccepted.model_construct(
+                game_id=self.game_id, turn=turn, ref=None, left=turns.left(self.ruleset, game, player),
+                accepted=[AcceptedOrder.model_construct(position=taken.position, index=taken.index, order=taken.data,
+                                                        text=describe(taken.order))
+                          for taken in batch.accepted],
+                refused=[OrderRefused.model_construct(position=r.position, code=r.code, message=r.message)
+                         for r in batch.refused])
+            request = self._request(request_id, reply) if batch.accepted else None
+            entries: list[Entry] = []
+            if batch.decision.entries:  # orders that took effect at once (turn-by-turn): the whole progress
+                entries = await self._save(batch.decision, request)
+            elif batch.changes:
+                await self._save_orders(batch.changes, request)
+                self.table = batch.decision.table
+                self._remember(request)
+            sub.send(reply.model_copy(update={"ref": ref}))
+            if entries:
+                self._after_change(entries, batch.decision, before)
 
     async def withdraw(self, sub: Subscriber, turn: int, index: int, ref: str | None,
                        request_id: str | None = None) -> None:
@@ -561,7 +589,9 @@ class Match:
             if self._answered_before(sub, request_id, ref):
                 return
             decision = core.withdraw(self.table, player, turn, index)
-            reply = OrderWithdrawn(game_id=self.game_id, turn=turn, index=index)
+            assert decision.table.game is not None
+            reply = OrderWithdrawn(game_id=self.game_id, turn=turn, index=index,
+                                   left=turns.left(self.ruleset, decision.table.game, player))
             await self._save(decision, self._request(request_id, reply))
             sub.send(reply.model_copy(update={"ref": ref}))
 
@@ -569,15 +599,21 @@ class Match:
         async with self.lock:
             player = self._player(sub)
             game, status = core.running(self.table, None)
+            describe = self.ruleset.presentation.describe
             sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=self._orders_of(player),
-                            committed=player in game.committed, ref=ref))
+                            committed=player in game.committed, texts=[describe(o) for o in game.orders_of(player)],
+                            ref=ref))
 
     async def legal_orders(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
             player = self._player(sub)
             game, status = core.running(self.table, None)
+            offer = self.ruleset.presentation.describe_offer
+            options = turns.legal_orders(self.ruleset, game, player)
+            costs = turns.costs(self.ruleset, game, player, [option.order for option in options])
             legal = [LegalOrder(order=self.ruleset.dump_order(option.order), count_field=option.count_field,
-                                least=option.least) for option in self.ruleset.legal_orders(game, player)]
+                                least=option.least, text=offer(option.order, option.count_field), cost=cost)
+                     for option, cost in zip(options, costs, strict=True)]
             sub.send(Legal(game_id=self.game_id, turn=status.turn, orders=legal, ref=ref))
 
     async def commit(self, sub: Subscriber, turn: int, ref: str | None, request_id: str | None = None) -> None:
@@ -754,30 +790,31 @@ class Match:
             self._check_open()
             voter = self._player(sub)
             player = core.seat_named(self.table, player) or player
-            away = self.away_since.get(player)
             computers = self.computers()
-            votes, needed, decision = core.hand_over_vote(
-                self.table, voter, player, None if away is None else self._clock.now() - away, least_away,
-                frozenset(self.hand_over_votes.get(player, set())),
-                {seat for seat in self.watchers.values() if seat is not None} - computers, computers)
-            self.hand_over_votes[player] = set(votes)
-            sub.send(HandOverPending(game_id=self.game_id, player=player, votes=sorted(votes), needed=needed,
+            vote = core.hand_over_vote(self.table, voter, player, self._clock.now(), least_away,
+                                       {seat for seat in self.watchers.values() if seat is not None} - computers,
+                                       computers)
+            sub.send(HandOverPending(game_id=self.game_id, player=player, votes=vote.votes, needed=vote.needed,
                                      ref=ref))
-            if decision is None:
+            if vote.decision is None:
+                self.table = vote.table
                 return None
-            entries = await self._save(decision)
-            self.hand_over_votes.pop(player, None)
+            entries = await self._save(vote.decision)
             logger.info("game %s: %s's seat is handed to the server's player", self.game_id, player)
             self._broadcast(entries)
             return player
 
-    async def play_for(self, player: str) -> None:
-        """Play an awaited player's turn as the rule set does when their time runs out (a computer player whose
-        every choice was refused, so that the game cannot stall on it)."""
-        status = self.table.status
-        if status is not None and player in status.acting:
-            logger.warning("game %s: %s's turn is played by the rules' defaults", self.game_id, player)
-            await self._time_out(status.clock)
+    async def play_seat(self, sub: Subscriber, turn: int, orders: Sequence[Any]) -> list[Refusal]:
+        """A computer player's decision for the seat it holds, carried out, saved and told as one change
+        (core.play_seat). Returns what the rules refused of it (played as when time runs out)."""
+        async with self.lock:
+            self._check_open()
+            player = self._player(sub)
+            before = self.table.status
+            decision, refusals = core.play_seat(self.table, player, turn, orders)
+            entries = await self._save(decision)
+            self._after_change(entries, decision, before)
+            return [Refusal.of(problem) for problem in refusals]
 
     # ---- the end (R27) -------------------------------------------------------------------------------------------
 
@@ -795,26 +832,20 @@ class Match:
             await self._start_rematch_if_ready()
 
     async def _start_rematch_if_ready(self) -> None:
-        """Everyone still at the table asked: the rematch starts with them (if the rule set can seat so few)."""
-        table = self.table
-        if table.rematch_game is not None or self._rematch_factory is None or not table.rematch:
+        """Start the rematch when the table's requests call for it (core.rematch_outlook), or say why it cannot."""
+        if self._rematch_factory is None:
             return
-        if any(s.name not in table.rematch and s.name not in table.declined for s in table.seats):
+        outlook = core.rematch_outlook(self.table)
+        if outlook.impossible is not None:
+            self._broadcast(await self._save(outlook.impossible))
+        if not outlook.seats:
             return
-        problem = core.rematch_problem(table)
-        if problem is not None:
-            if not self._rematch_impossible_told:  # said once; the players may leave
-                self._rematch_impossible_told = True
-                self._broadcast(await self._save(Decision(table, [
-                    Logged(game_log.RematchImpossible(reason=problem))])))
-            return
-        new_match = await self._rematch_factory(self, core.rematch_seats(table))
-        entries = await self._save(Decision(table.evolve(rematch_game=new_match.game_id), [
-            Logged(game_log.RematchStarted(game_id=new_match.game_id, players=list(table.rematch)))]))
+        new_match = await self._rematch_factory(self, list(outlook.seats))
+        entries = await self._save(core.rematch_started(self.table, new_match.game_id))
         self._broadcast(entries)
         logger.info("game %s: rematch started as game %s", self.game_id, new_match.game_id)
         for other, seat in list(self.watchers.items()):
-            if seat is not None and seat in table.rematch:
+            if seat is not None and seat in self.table.rematch:
                 await new_match.attach(other, seat)
 
     def rematch_problem(self) -> str | None:
@@ -859,6 +890,15 @@ class Match:
             raise self._gone(exc) from exc
         except Exception as exc:
             raise self._unsaved("an order", exc) from exc
+
+    async def _save_orders(self, changes: Sequence[OrderChange], request: RequestRecord | None) -> None:
+        """Keep the orders of one batch as small rows, in one write."""
+        try:
+            await self._storage.save_orders(self.game_id, changes, request)
+        except OwnershipLost as exc:
+            raise self._gone(exc) from exc
+        except Exception as exc:
+            raise self._unsaved("the orders", exc) from exc
 
     def _listed(self, table: Table) -> str | None:
         """The game's summary as other nodes' lobbies list it, for a store they share (none otherwise)."""

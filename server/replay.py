@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server import core
-from server.codec import game_to_dict, map_from_dict
+from server.codec import game_from_dict, game_to_dict, map_from_dict
 from server.entries import logged
 from server.storage.base import StoredGame
 from shared.game import turns
@@ -23,7 +23,7 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import dice_of
 from shared.protocol.log import FRAMEWORK_KINDS
-from shared.rulesets import get_ruleset
+from shared.rulesets import game_ruleset
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,7 @@ def replay(stored: StoredGame) -> Replay:
     if not any(e["event"].get("kind") == "game_started" for e in stored.events) or progress.state is None:
         result.difference = "the game has not started: there is nothing to replay"
         return result
-    ruleset = get_ruleset(record.settings.ruleset)
-    options = ruleset.options(record.settings.options)
+    ruleset, options = game_ruleset(record.settings.ruleset, record.settings.options)
     table = core.new_table(record.game_id, record.settings, ruleset, options, map_from_dict(record.game_map),
                            record.seed)
     game = core.start(table, progress.seats).table.game
@@ -125,8 +124,6 @@ def replay(stored: StoredGame) -> Replay:
             theirs = logged_events[at]["event"] if at < len(logged_events) else "nothing"
             return differs(status.turn, f"event {at + 1} of the turn: the rules give {mine}, the log holds {theirs}")
     stored_game = core.new_table(record.game_id, record.settings, ruleset, options, game.game_map, record.seed)
-    from server.codec import game_from_dict
-
     kept = game_from_dict(ruleset, progress.state, stored_game.game_map, options)
     if _comparable(game_to_dict(ruleset, game)) != _comparable(game_to_dict(ruleset, kept)):
         return differs(ruleset.status(game).turn, "the replayed board differs from the stored one")

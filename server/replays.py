@@ -24,7 +24,7 @@ from shared.game.statistics import PlayedTurn, game_statistics
 from shared.protocol.codes import ErrorCode
 from shared.protocol.messages import ReplayedTurn, ReplayOpened, ReplayTurnInfo
 from shared.protocol.statistics import GameStatistics
-from shared.rulesets import get_ruleset
+from shared.rulesets import game_ruleset
 
 KEPT = 8
 """Finished games whose replay is kept in memory: enough for a few people looking back at once."""
@@ -74,7 +74,7 @@ def frames_of(ruleset: AnyRuleSet, replayed: Replay) -> list[Frame]:
 
 def tell(stored: StoredGame) -> Told:
     """Play a stored game again and make what its replay and its statistics need (CPU work: run it in a thread)."""
-    ruleset = get_ruleset(stored.record.settings.ruleset)
+    ruleset, _ = game_ruleset(stored.record.settings.ruleset, stored.record.settings.options)  # its variant
     replayed = replay(stored)
     if replayed.start is None:
         raise Refusal(ErrorCode.NOT_FINISHED, f"game {stored.record.game_id} never started: there is nothing to tell")
@@ -130,18 +130,22 @@ class Replays:
                    for i, frame in enumerate(told.frames)],
             difference=told.difference)
 
-    async def turn(self, game_id: str, sight: str | None, index: int, ref: str | None = None) -> ReplayedTurn:
+    async def turn(self, game_id: str, sight: str | None, index: int, ref: str | None = None,
+                   words: bool = False) -> ReplayedTurn:
+        """One point of the timeline as `sight` saw it; with `words`, each event in the rule set's words too."""
         told = await self.told(game_id)
         self._check_sight(told, sight)
         if not 0 <= index < len(told.frames):
             raise Refusal(ErrorCode.INVALID_MESSAGE, f"game {game_id}'s replay has turns 0 to {len(told.frames) - 1}, "
                                                      f"not {index}")
         frame, ruleset = told.frames[index], told.ruleset
-        events = [ruleset.dump_event(event) for step in frame.steps
-                  for event, audience in zip(step.events, step.audiences or [None] * len(step.events), strict=True)
-                  if sight is None or audience is None or sight in audience]
+        shown = [event for step in frame.steps
+                 for event, audience in zip(step.events, step.audiences or [None] * len(step.events), strict=True)
+                 if sight is None or audience is None or sight in audience]
+        texts = [ruleset.presentation.event_text(event, told.players) for event in shown] if words else None
         return ReplayedTurn(ref=ref, game_id=game_id, sight=sight, index=index, turn=frame.turn, phase=frame.phase,
-                            view=ruleset.dump_view(ruleset.replay_view(frame.game, sight)), events=events)
+                            view=ruleset.dump_view(ruleset.replay_view(frame.game, sight)),
+                            events=[ruleset.dump_event(event) for event in shown], texts=texts)
 
     @staticmethod
     def _check_sight(told: Told, sight: str | None) -> None:

@@ -27,6 +27,12 @@ class BackgroundTasks:
 
         task.add_done_callback(finished)
 
+    async def settled(self) -> None:
+        """Until everything under way, and whatever it started meanwhile, is done: what a test waits for after
+        moving a manual clock, rather than for a while."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
     def cancel(self) -> list[asyncio.Task[None]]:
         """Cancel everything under way; returns those tasks, for an owner that waits for them to end."""
         tasks = list(self._tasks)

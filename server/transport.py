@@ -128,6 +128,8 @@ class Connection:
 
     reads_text = True
     """Only a frame's text is sent: the message object beside it is not read (see Subscriber.reads_text)."""
+    words = False
+    """The client asked for the words of each log entry (hello's `words`)."""
 
     _numbers = itertools.count(1)
 
@@ -363,6 +365,7 @@ class Transport:
             conn.send(Error(code=ErrorCode.BAD_PASSWORD, request="hello", ref=message.ref, message=text))
             conn.end(CloseCode.BAD_PASSWORD, "password")
             return False
+        conn.words = message.words
         node = self.lobby.node
         conn.send(Welcome(ref=message.ref, nodes=[] if node is None else node.peers, limits={
             "max_message_bytes": self.config.max_message_bytes,

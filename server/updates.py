@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from server.entries import Entry
+from server.entries import Entry, worded
 from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet
 from shared.protocol.lobby import GameSummary
@@ -97,18 +97,23 @@ class UpdateFrames:
         self._game_patches: dict[Any, tuple[dict[str, Any], str]] = {}
         self._head: str | None = None
         self._tail = ""
-        self._events: dict[tuple[int, ...], str] = {}
+        self._events: dict[tuple[bool, tuple[int, ...]], str] = {}
         self._views: dict[Sight, Made] = {}
         self._patches: dict[tuple[Sight, int], tuple[dict[str, Any], str]] = {}
         self._bare: Update | None = None
 
-    def _visible(self, sight: Sight) -> tuple[list[Entry], str]:
+    def _visible(self, sight: Sight, words: bool) -> tuple[list[Entry], str]:
         kind, who = sight
         shown = [e for e in self._entries if e.visible_to(who, self._finished, following=kind == "follow")]
-        key = tuple(e.seq for e in shown)
+        key = (words, tuple(e.seq for e in shown))
         text = self._events.get(key)
         if text is None:
-            text = self._events[key] = "[" + ",".join(e.text for e in shown) + "]"
+            if words:
+                players = self._game.players if self._game is not None else ()
+                texts = [worded(e, self._ruleset, players) for e in shown]
+            else:
+                texts = [e.text for e in shown]
+            text = self._events[key] = "[" + ",".join(texts) + "]"
         return shown, text
 
     def _view(self, sight: Sight) -> Made | None:
@@ -151,15 +156,16 @@ class UpdateFrames:
         return _shared_patch(self._game_patches, id(base), base, self.summary_kept)
 
     def for_follower(self, seat: str | None, follows: str | None, base: dict[str, Any] | None,
-                     summary_base: dict[str, Any] | None = None,
-                     reads_text: bool = False) -> tuple[Update, str, dict[str, Any] | None]:
+                     summary_base: dict[str, Any] | None = None, reads_text: bool = False,
+                     words: bool = False) -> tuple[Update, str, dict[str, Any] | None]:
         """The update for one follower (seat None: a spectator, who may follow a player's sight), its frame text,
         and the view it leaves that follower with (the base of their next patch). `summary_base` is the summary
         the follower was sent last, as `summary_kept` gave it (None: send it whole); they are left holding
         `summary_kept`. A follower that `reads_text` only (a network connection) gets a bare Update, the same for
-        all of them, beside its text: the object is made for the server's own players."""
+        all of them, beside its text: the object is made for the server's own players. A follower that asked for
+        `words` gets each entry with its words."""
         sight = sight_of(seat, follows)
-        shown, events_text = self._visible(sight)
+        shown, events_text = self._visible(sight, words)
         made = self._view(sight)
         if made is None:
             view_obj, view_text, patch_text, new_base = None, "null", "null", None

@@ -19,6 +19,29 @@ TIMEOUT = 5.0
 QUICK = Backoff(first=0.05, most=0.2)
 
 
+class CountedBackoff(Backoff):
+    """QUICK's delays, counted: `waited(n)` is set once the client has asked for its n-th delay, that is once n - 1
+    attempts to reconnect have failed."""
+
+    def __init__(self) -> None:
+        super().__init__(first=0.05, most=0.2)
+        self.asked = 0
+        self._waits: dict[int, asyncio.Event] = {}
+
+    def next_delay(self) -> float:
+        self.asked += 1
+        for n, event in self._waits.items():
+            if self.asked >= n:
+                event.set()
+        return super().next_delay()
+
+    def waited(self, n: int) -> asyncio.Event:
+        event = self._waits.setdefault(n, asyncio.Event())
+        if self.asked >= n:
+            event.set()
+        return event
+
+
 class Driver:
     """One client process as a player sees it: what they type, and the text printed since they last looked."""
 
@@ -27,6 +50,24 @@ class Driver:
         self.pipe = pipe
         self.task = task
         self._cursor = 0
+        self.changed = asyncio.Event()
+        """Set whenever the client shows something, draws its prompt, or stops: what a wait looks again on."""
+        self._drawn: object = None
+        shown = app.show
+
+        def show(text: Any, style: str = "") -> None:
+            shown(text, style)
+            self.changed.set()
+
+        app.show = show  # type: ignore[method-assign]
+        task.add_done_callback(lambda _: self.changed.set())
+
+    def _watch_prompt(self) -> None:
+        """Be told each time the prompt is drawn (its application renders after it starts, and after each key)."""
+        session = self.app.prompt_session
+        if session is not None and self._drawn is not session:
+            self._drawn = session
+            session.app.after_render += lambda _: self.changed.set()
 
     async def _until(self, done: Any, what: str, timeout: float = TIMEOUT) -> None:
         loop = asyncio.get_running_loop()
@@ -34,9 +75,15 @@ class Driver:
         while not done():
             if self.task.done():
                 raise AssertionError(f"the client stopped while waiting for {what}; it showed:\n{self.app.text()}")
-            if loop.time() > end:
-                raise AssertionError(f"no {what} within {timeout} s; the client showed:\n{self.app.text()[-3000:]}")
-            await asyncio.sleep(0.01)
+            self._watch_prompt()
+            self.changed.clear()
+            if done():
+                break
+            try:
+                await asyncio.wait_for(self.changed.wait(), max(0.0, end - loop.time()))
+            except TimeoutError:
+                raise AssertionError(f"no {what} within {timeout} s; the client showed:\n"
+                                     f"{self.app.text()[-3000:]}") from None
 
     async def at_prompt(self) -> None:
         await self._until(lambda: self.app.prompts > 0 and self.app.prompt_session is not None

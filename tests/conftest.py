@@ -1,11 +1,13 @@
-"""What every test shares: a home of its own, so that no test reads or writes the real user's seats or games; and
-the tests' own rule set, for the tests that ask for it."""
+"""What every test shares: a home of its own, so that no test reads or writes the real user's seats or games; the
+tests' own rule set, for the tests that ask for it; and one headless Chromium a module for the web page's tests."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from shared.rulesets import register, unregister
 from tests.postgres_support import PostgresCluster, start_cluster
@@ -48,3 +50,12 @@ def postgres_dsn(postgres_cluster: PostgresCluster) -> Iterator[str]:
         yield postgres_cluster.dsn(name)
     finally:
         postgres_cluster.drop_database(name)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Any]:
+    """One headless Chromium for a module of the web page's tests (tests/web_support.py: skipped without one)."""
+    from tests.web_support import launched
+
+    async with launched() as found:
+        yield found

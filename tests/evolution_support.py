@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import pairwise
@@ -12,7 +11,7 @@ from shared.game import turns
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import SETUP_STEP, GameRandom, dice_of
-from shared.game.ruleset import Private
+from shared.game.ruleset import AnyRuleSet, Private
 from shared.maps import GameMap, Territory, build_map, load_map
 from shared.rulesets import get_ruleset
 from shared.rulesets.risc import fog
@@ -23,6 +22,11 @@ from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.resources import Land, Stock
 
 RISC = get_ruleset("risc")
+
+
+def rules(game: Game[RiscBoard, Any]) -> AnyRuleSet:
+    """The rule set that plays `game`: the variant of RISC its evolution chooses."""
+    return RISC.variant(game.options)
 
 SEED_OWNERS = {
     "Narnia": "green", "Midkemia": "green", "Oz": "green",
@@ -107,7 +111,7 @@ def seed_game(evolution: int = 2, **kwargs: Any) -> Game[RiscBoard, Any]:
 def issued(game: Game[RiscBoard, Any], player: str, *orders: Any) -> Game[RiscBoard, Any]:
     """Issue orders that must be legal; fails the test with the rules' reason otherwise."""
     for order in orders:
-        result = turns.issue(RISC, game, player, order)
+        result = turns.issue(rules(game), game, player, order)
         assert not isinstance(result, RuleError), f"{order} was refused: {result}"
         game = result
     return game
@@ -116,7 +120,7 @@ def issued(game: Game[RiscBoard, Any], player: str, *orders: Any) -> Game[RiscBo
 def refusal(game: Game[RiscBoard, Any], player: str, *orders: Any) -> RuleError:
     """The refusal of the last order, the earlier ones being issued first (and legal)."""
     game = issued(game, player, *orders[:-1])
-    result = turns.issue(RISC, game, player, orders[-1])
+    result = turns.issue(rules(game), game, player, orders[-1])
     assert isinstance(result, RuleError), f"{orders[-1]} was accepted"
     return result
 
@@ -124,16 +128,16 @@ def refusal(game: Game[RiscBoard, Any], player: str, *orders: Any) -> RuleError:
 def play_turn(game: Game[RiscBoard, Any], orders: Mapping[str, Sequence[Any]], seed: int | str = 1,
               rng: GameRandom | None = None) -> tuple[Game[RiscBoard, Any], list[Any]]:
     """Issue and commit every player's orders, then resolve the turn. Returns the events as told (Private kept)."""
-    status = RISC.status(game)
+    status = rules(game).status(game)
     for player in game.players:
         if player not in status.acting or player in game.committed:
             continue
         game = issued(game, player, *orders.get(player, ()))
-        committed = turns.commit(RISC, game, player)
+        committed = turns.commit(rules(game), game, player)
         assert not isinstance(committed, RuleError), committed
         game = committed
     dice = (lambda step: rng) if rng is not None else dice_of(seed)
-    game, resolved = turns.advance(RISC, game, dice)
+    game, resolved = turns.advance(rules(game), game, dice)
     return game, list(resolved.events)
 
 
@@ -171,22 +175,19 @@ def random_legal_orders(game: Game[RiscBoard, Any], player: str, rng: random.Ran
     """Issue up to `most` orders picked at random among the legal ones: a kind of order first, then one of that
     kind, so that rare kinds (research, cloaks) come up as often as moves; counts at random too."""
     for _ in range(rng.randint(0, most)):
-        legal = RISC.legal_orders(game, player)
+        legal = turns.legal_orders(rules(game), game, player)
         if not legal:
             break
         kinds = sorted({entry.order.kind for entry in legal})
         kind = rng.choice(kinds)
         choice = rng.choice([entry for entry in legal if entry.order.kind == kind])
-        order = choice.order
-        if choice.count_field is not None:
-            top = getattr(order, choice.count_field)
-            order = dataclasses.replace(order, **{choice.count_field: rng.randint(choice.least, top)})
-        game = issued(game, player, order)
+        game = issued(game, player, choice.any_count(rng))
     return game
 
 
 def new_game(game_map: GameMap, players: Sequence[str], seed: int | str, **options: Any) -> Game[RiscBoard, Any]:
-    return RISC.new_game(game_map, players, RISC.options(options), GameRandom(seed, SETUP_STEP))
+    chosen = RISC.options(options)
+    return RISC.variant(chosen).new_game(game_map, players, chosen, GameRandom(seed, SETUP_STEP))
 
 
 def place_all(game: Game[RiscBoard, Any], rng: random.Random) -> Game[RiscBoard, Any]:
@@ -198,7 +199,7 @@ def place_all(game: Game[RiscBoard, Any], rng: random.Random) -> Game[RiscBoard,
         for _ in range(pool):
             counts[rng.choice(own)] += 1
         game = issued(game, player, *[_place(t, n) for t, n in counts.items() if n])
-        committed = turns.commit(RISC, game, player)
+        committed = turns.commit(rules(game), game, player)
         assert not isinstance(committed, RuleError), committed
         game = committed
     return game

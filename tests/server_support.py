@@ -8,7 +8,7 @@ import itertools
 import json
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -89,6 +89,8 @@ class Client:
         self.raw: list[str] = []
         self._cursor = 0
         self._arrived = asyncio.Event()
+        self.changed = asyncio.Event()
+        """Set whenever a frame arrives (or the connection ends): what `until` looks again on."""
         self._reader = asyncio.get_running_loop().create_task(self._read())
         self.closed = asyncio.Event()
         self.pacer: TokenBucket | None = None
@@ -100,10 +102,11 @@ class Client:
         """Each game's orders of this turn, kept from the acceptances and withdrawals as a client keeps them."""
 
     @classmethod
-    async def connect(cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None) -> Client:
+    async def connect(cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None,
+                      words: bool = False) -> Client:
         client = cls(await connect(url(server), max_size=None))
         if hello:
-            welcome = await client.request(type="hello", protocol=PROTOCOL_VERSION, password=password)
+            welcome = await client.request(type="hello", protocol=PROTOCOL_VERSION, password=password, words=words)
             assert welcome["type"] == "welcome", welcome
         return client
 
@@ -115,11 +118,13 @@ class Client:
                 self.raw.append(frame)
                 self.frames.append(self._take(json.loads(frame)))
                 self._arrived.set()
+                self.changed.set()
         except ConnectionClosed:
             pass
         finally:
             self.closed.set()
             self._arrived.set()
+            self.changed.set()
 
     def _take(self, message: Message) -> Message:
         kind, game_id = message.get("type"), message.get("game_id")
@@ -250,6 +255,52 @@ async def seated_game(server: RiscServer, names: list[str], **settings: Any) -> 
     for client in clients:
         await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None, timeout=TIMEOUT)
     return game_id, clients, tokens
+
+
+class Changing(Protocol):
+    """Anything a test watches that says when something happened to it: a raw client (a frame came), a driven text
+    client (it showed something), a subscriber inside the server."""
+
+    changed: asyncio.Event
+
+
+def looking(*sources: Changing) -> None:
+    """From now on, what `sources` tell is news (call it before reading what they hold)."""
+    for source in sources:
+        source.changed.clear()
+
+
+async def any_news(*sources: Changing, what: str = "change", timeout: float = TIMEOUT) -> None:
+    """Until one of `sources` has told of a change since `looking` (at once if one has)."""
+    loop = asyncio.get_running_loop()
+    waits = [loop.create_task(source.changed.wait()) for source in sources]
+    finished, pending = await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    if not finished:
+        raise AssertionError(f"no {what} within {timeout} s")
+
+
+async def until(done: Callable[[], bool], what: str, *sources: Changing, timeout: float = TIMEOUT) -> None:
+    """Until `done()` holds, looked at again whenever one of `sources` tells of a change (the time limit only bounds
+    a failing test): no polling, no sleep."""
+    if not sources:
+        raise TypeError(f"until({what!r}) needs something that tells of changes: a client, a driver, a watcher")
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        looking(*sources)
+        if done():
+            return
+        await any_news(*sources, what=what, timeout=max(0.0, end - loop.time()))
+
+
+async def barrier(client: Client) -> Message:
+    """A request answered after everything the server had already queued for this connection (replies and updates
+    go out in the order made): once its reply is here, what was coming has come. Returns the reply."""
+    reply = await client.request(type="list_games", limit=1)
+    assert reply["type"] == "games", reply
+    return reply
 
 
 def current_view(client: Client, game_id: str) -> Message:

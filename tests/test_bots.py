@@ -208,7 +208,7 @@ def test_legal_only_keeps_what_the_engine_accepts_in_order(maps: dict[str, GameM
         PlaceOrder(source, 1),                       # wrong phase
         MoveOrder(0, own_next, source),              # no units
     ]
-    kept = legal_only(view(state, "a"), game_map, "a", proposals)
+    kept = legal_only(RISC, view(state, "a"), game_map, "a", proposals)
     assert kept == proposals[:2]
     for order in kept:
         issued = issue(RULES, state, "a", order)
@@ -220,9 +220,9 @@ def test_legal_only_gives_nothing_to_a_player_who_is_out(maps: dict[str, GameMap
     game_map = maps["seed"]
     state = _mid_game(game_map)
     order = MoveOrder(1, state.board.territories_of("a")[0], state.board.territories_of("a")[1])
-    assert legal_only(view(state, "a"), game_map, "a", [order]) == [order]
+    assert legal_only(RISC, view(state, "a"), game_map, "a", [order]) == [order]
     out = state.evolve(board=state.board.evolve(eliminated=("a",)))
-    assert legal_only(view(out, "a"), game_map, "a", [order]) == []
+    assert legal_only(RISC, view(out, "a"), game_map, "a", [order]) == []
 
 
 def test_a_placement_short_of_the_pool_is_completed(maps: dict[str, GameMap]) -> None:
@@ -235,7 +235,7 @@ def test_a_placement_short_of_the_pool_is_completed(maps: dict[str, GameMap]) ->
 
     game_map = maps["seed"]
     state = setup(game_map, ("a", "b", "c"), 3)
-    placed = Stingy().place(view(state, "a"), game_map, "a", random.Random(0))
+    placed = Stingy(RISC).place(view(state, "a"), game_map, "a", random.Random(0))
     assert sum(o.units for o in placed) == state.board.pools["a"]
     assert all(state.board.owner[o.territory] == "a" for o in placed)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from client.bot import NetworkBot
 from client.connection import Backoff, ConnectionLost
-from tests.server_support import FAST, Client, create_game, join, running_server, url
+from tests.server_support import FAST, Client, create_game, join, running_server, until, url
 
 GAME_SECONDS = 40.0
 QUICK = Backoff(first=0.05, most=0.2)
@@ -37,16 +37,17 @@ async def test_a_network_bot_takes_its_seat_back_after_the_link_drops() -> None:
     async with running_server(**FAST) as server:
         lobby = await Client.connect(server)
         game_id = await create_game(lobby, players=2, bots=1, bot_strategy="aggressive")
+        await lobby.request(type="watch_game", game_id=game_id)  # told of every turn: when to look at the bot again
         bot = NetworkBot(url(server), game_id, strategy="defensive", seed=3, backoff=QUICK)
         task = asyncio.get_running_loop().create_task(bot.run())
-        for _ in range(500):
-            if bot.turns_played >= 2:
-                break
-            await asyncio.sleep(0.01)
-        assert bot.turns_played >= 2, "the bot did not play its first turns"
+        await until(lambda: bot.turns_played >= 2, "first turns of the bot", lobby)
         await bot.connection.drop()
         assert await asyncio.wait_for(task, GAME_SECONDS) == 0
-        assert bot.view is not None and bot.view.winner is not None
+        view = bot.view
+        assert view is not None and view.winner in {bot.name, "bot-aggressive-1"}
+        assert {t.owner for t in view.territories.values()} == {view.winner}, "R26: the winner holds everything"
+        summary = next(g for g in (await lobby.request(type="list_games"))["games"] if g["game_id"] == game_id)
+        assert summary["winner"] == view.winner
         assert bot.errors == []
 
 

@@ -156,7 +156,7 @@ def test_C4_exchangecards_none_keeps_the_cards_this_turn() -> None:
     game, events = act(game, KeepCards())
     assert events == [CardsKept("ann")]
     assert refused(game, ExchangeCards((1, 2, 3))).code == "trading-closed"
-    assert not any(isinstance(e.order, ExchangeCards | KeepCards) for e in CLASSIC.legal_orders(game, "ann"))
+    assert not any(isinstance(e.order, ExchangeCards | KeepCards) for e in turns.legal_orders(CLASSIC, game, "ann"))
 
 
 def test_C4_a_turn_with_a_conquest_ends_with_one_card_drawn_told_to_the_drawer_alone() -> None:

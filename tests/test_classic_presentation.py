@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from shared.game import turns
 from shared.game.grammar import ParseError, tokens
 from shared.game.presentation import ArgKind, Context, OrderCommand, Palette
 from shared.maps import load_map
@@ -125,7 +126,7 @@ def test_C12_each_command_is_offered_only_in_its_phase() -> None:
 def test_C12_the_commands_of_a_phase_match_what_the_rules_allow_in_it(phase: Phase, fields: dict[str, object],
                                                                      kinds: set[str]) -> None:
     game = game_at("aaaabbb", [3, 1, 1, 3, 3, 1, 1], phase=phase, **fields)
-    legal = {entry.order.kind for entry in CLASSIC.legal_orders(game, "ann")}
+    legal = {entry.order.kind for entry in turns.legal_orders(CLASSIC, game, "ann")}
     assert legal == kinds
     names = {c.name for c in PRESENTATION.commands if phase.value in c.phases} - {"cheat"}
     readable = {"placearmy": "placearmy", "placeall": "placeall", "reinforce": "reinforce", "attack": "attack",

@@ -174,7 +174,7 @@ def test_C6_after_a_conquest_the_move_in_is_the_only_legal_action() -> None:
     assert CountryConquered("ann", "D", "E", "bob", 2, 5) in events
     assert game.board.phase is Phase.MOVE_IN
     assert game.board.conquest == Conquest("D", "E", 2, 5)
-    legal = CLASSIC.legal_orders(game, "ann")
+    legal = turns.legal_orders(CLASSIC, game, "ann")
     assert [(entry.order, entry.count_field, entry.least) for entry in legal] == [(AttackMove(5), "armies", 2)]
     for other in (Attack("A", "B", 1), AllOut("D", "F"), NoAttack(), Fortify("D", "A", 1), NoFortify(),
                   Reinforce("A", 1), KeepCards()):

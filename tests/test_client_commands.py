@@ -21,12 +21,12 @@ from client.commands import (
     Watch,
     Withdraw,
     example,
-    help_text,
     offered_commands,
     parse,
     resolve_command,
 )
 from client.completion import CommandCompleter, StaticCandidates
+from client.help import help_text
 from shared.game.presentation import Context
 from shared.maps import Territory, build_map, load_map
 from shared.rulesets import RULESETS
@@ -34,7 +34,7 @@ from shared.rulesets.grid.cells import make_grid
 from shared.rulesets.grid.orders import Deploy
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from tests.engine_support import RISC, seed_state, view
-from tests.evolution_support import seed_game
+from tests.evolution_support import rules, seed_game
 
 SEED = Setting(RISC.presentation, Context(load_map("seed"), view(seed_state(), "green"), "green"))
 LOBBY = Setting()
@@ -149,7 +149,7 @@ def test_lobby_commands() -> None:
 
 
 def test_help_lists_every_command_with_an_example() -> None:
-    text = help_text(None, SEED)
+    text = help_text("all", SEED)
     for spec in offered_commands(SEED):
         assert spec.usage in text and f"e.g. {example(spec, SEED)}" in text
     assert parse("help m", SEED) == Help("move")
@@ -231,7 +231,7 @@ def test_no_two_commands_share_a_name_or_a_short_form(label: str, setting: Setti
         for word in (command.name, *command.aliases):
             assert word.casefold() not in seen, f"{label}: {word} is both {seen[word.casefold()]} and {command}"
             seen[word.casefold()] = command
-    text = help_text(None, setting)
+    text = help_text("all", setting)
     for word, command in seen.items():
         assert resolve_command(word, setting) is command, f"{label}: {word}"
         if word != command.name:  # help lists each short form beside the command it stands for
@@ -243,8 +243,9 @@ def test_no_two_commands_share_a_name_or_a_short_form(label: str, setting: Setti
                          ids=[label for label, _ in every_game() if label.startswith("risc")])
 def test_r_is_report_in_every_evolution(label: str, setting: Setting) -> None:
     assert parse("r", setting) == Report(), label
-    assert "report [r]" in help_text(None, setting)
-    assert "research [r]" not in help_text(None, setting)
+    assert parse("r 3", setting) == Report(3), "report TURN: that turn in full"
+    assert "report [TURN] [r]" in help_text("all", setting)
+    assert "research [r]" not in help_text("all", setting)
 
 
 def test_a_turn_by_turn_game_offers_no_orders_to_list_withdraw_or_commit() -> None:
@@ -256,9 +257,9 @@ def test_a_turn_by_turn_game_offers_no_orders_to_list_withdraw_or_commit() -> No
         for word in ("done", "commit", "orders", "withdraw 1"):
             message = error_of(word, setting)
             assert "each order is carried out as it is given" in message, (word, message)
-        text = help_text(None, setting)
+        text = help_text("all", setting)
         assert "done" not in text.split() and "withdraw" not in text
-    assert "done [d, commit]" in help_text(None, SEED)
+    assert "done [d, commit]" in help_text("all", SEED)
 
 
 def games_with_views() -> list[tuple[str, Setting]]:
@@ -284,9 +285,11 @@ def games_with_views() -> list[tuple[str, Setting]]:
                                                                 "ann"), players=grid_support.SEATS,
                          simultaneous=False)),
         ("risc evolution 1", Setting(SEED.presentation, SEED.context, players=("green", "blue", "red"))),
-        ("risc evolution 2", Setting(RISC.presentation, Context(evo2.game_map, RISC.view(evo2, "green"), "green"),
+        ("risc evolution 2", Setting(rules(evo2).presentation,
+                                     Context(evo2.game_map, rules(evo2).view(evo2, "green"), "green"),
                                      players=evo2.players)),
-        ("risc evolution 3", Setting(RISC.presentation, Context(evo3.game_map, RISC.view(evo3, "green"), "green"),
+        ("risc evolution 3", Setting(rules(evo3).presentation,
+                                     Context(evo3.game_map, rules(evo3).view(evo3, "green"), "green"),
                                      players=evo3.players)),
     ]
 
@@ -300,29 +303,29 @@ def test_every_example_help_gives_reads_as_a_command_of_the_game_on_screen(label
         shown = example(command, setting)
         assert shown.split()[0] == command.name, (label, shown)
         assert not isinstance(parse(shown, setting), ParseError), (label, shown, parse(shown, setting))
-        assert f"e.g. {shown}" in help_text(None, setting)
+        assert f"e.g. {shown}" in help_text("all", setting)
 
 
 def test_warzone_s_help_speaks_of_the_game_s_own_territories_and_players() -> None:
     setting = dict(games_with_views())["warzone"]
-    text = help_text(None, setting)
+    text = help_text("all", setting)
     for foreign in ("Quebec", "Ontario", "Alberta", "Bob", "Narnia", "help move"):
         assert foreign not in text, foreign
     assert "e.g. help deploy" in text
     assert "e.g. deploy 5 Ash" in text and "e.g. advance 3 Ash Birch" in text and "e.g. bomb Cedar" in text
     assert "e.g. airlift 4 Ash Birch" in text and "e.g. negotiate Cy" in text and "e.g. handover Cy" in text
     assert "e.g. deploy 5 Ash" in error_of("deploy 5", setting), "a usage in a refusal speaks the same"
-    assert "e.g. help create" in help_text(None, LOBBY)
+    assert "e.g. help create" in help_text("all", LOBBY)
 
 
 def test_each_evolution_s_help_lists_its_own_orders_and_the_others_say_where_they_belong() -> None:
     games = dict(games_with_views())
-    first = help_text(None, games["risc evolution 1"])
+    first = help_text("all", games["risc evolution 1"])
     assert all(f"  {word}" not in first for word in ("upgrade", "research", "spy", "cloak"))
-    second = help_text(None, games["risc evolution 2"])
+    second = help_text("all", games["risc evolution 2"])
     assert "  upgrade N TERRITORY FROM TO" in second and "  research" in second
     assert "  spy N" not in second and "  cloak" not in second
-    third = help_text(None, games["risc evolution 3"])
+    third = help_text("all", games["risc evolution 3"])
     assert all(f"  {word}" in third for word in ("upgrade", "research", "spy", "cloak"))
     assert error_of("upgrade 1 Narnia 0 1", games["risc evolution 1"]) == \
         "upgrade is an order of RISC Evolutions 2 and 3; this game plays Evolution 1"

@@ -38,7 +38,7 @@ def server_left(server: RiscServer, game_id: str, player: str) -> tuple[int, int
     """What the server's own tally says the player's orders leave: the view it would send them now."""
     game = server.lobby.matches[game_id].game
     assert game is not None
-    view = RISC.view(game, player)
+    view = RISC.variant(game.options).view(game, player)
     assert view.food_left is not None and view.technology_left is not None
     return view.food_left, view.technology_left
 

@@ -3,7 +3,6 @@ to the computer, a rematch someone left, and answers that come before what follo
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +10,7 @@ import pytest
 
 from server.clock import ManualClock
 from tests.client_support import Driver, driven
-from tests.server_support import FAST, Client, join, running_server, url
+from tests.server_support import FAST, Client, any_news, join, looking, running_server, until, url
 from tests.toy_ruleset import GOAL, RaceToTwenty
 
 DUEL = """name = "Duel"
@@ -31,15 +30,6 @@ def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "config"
 
 
-
-
-async def until(done: Any, what: str, timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not done():
-        if loop.time() > end:
-            raise AssertionError(f"no {what} within {timeout} s")
-        await asyncio.sleep(0.01)
 
 
 def game_id_of(driver: Driver) -> str:
@@ -159,10 +149,11 @@ async def test_the_others_are_told_who_drops_and_comes_back_and_a_seat_is_handed
         back = await Client.connect(server)
         assert (await back.request(type="resume", game_id=game_id, token=bob_token))["type"] == "resumed"
         await ann.expect("Bob is back and plays their own seat again.")
-        await until(lambda: seat_of(cy, game_id, "Bob")["handed_over"] is False, "Bob's seat given back")
+        await until(lambda: seat_of(cy, game_id, "Bob")["handed_over"] is False, "Bob's seat given back", cy)
         await back.close()
-        await until(lambda: "Bob" in server.lobby.get(game_id).away_since, "the server to see Bob go")
-        clock.advance(1)  # seats coming and going are told at most once a second
+        # Seats coming and going are told at most once a second: a second on, Bob's going is told whether the server
+        # saw it before (its timer falls due) or after (it tells at once).
+        clock.advance(1)
         await ann.expect("Bob dropped")
         back = await Client.connect(server)
         assert (await back.request(type="resume", game_id=game_id, token=bob_token))["type"] == "resumed"
@@ -181,8 +172,10 @@ def own(driver: Driver) -> list[str]:
 # ---- the end: a rematch someone left, and answers in their place -----------------------------------------------
 
 async def race_to_the_end(ann: Driver, others: dict[str, Client], game_id: str) -> None:
-    """Everyone adds as much as they may when it is their turn, until someone reaches the goal."""
+    """Everyone adds as much as they may when it is their turn, until someone reaches the goal (looking again
+    whenever anyone hears or shows something)."""
     while True:
+        looking(ann, *others.values())
         tracker = ann.app.tracker
         assert tracker is not None
         game = tracker.followed.game
@@ -200,7 +193,7 @@ async def race_to_the_end(ann: Driver, others: dict[str, Client], game_id: str) 
                 total = update["game"]["turn"]
                 await client.request(type="issue_order", game_id=game_id, turn=total,
                                      order={"kind": "add", "amount": min(3, GOAL - total)})
-        await asyncio.sleep(0.01)
+        await any_news(ann, *others.values(), what="move in the race")
 
 
 async def finished_race(server: Any, ann: Driver, names: list[str]) -> tuple[str, dict[str, Client]]:
@@ -275,7 +268,7 @@ async def test_the_commit_that_ends_the_game_is_acknowledged_before_the_result(t
             tracker = ann.app.tracker
             assert tracker is not None
             await until(lambda: tracker.finished or (tracker.turn == turn and tracker.followed.awaited),  # noqa: B023
-                        f"turn {turn}")
+                        f"turn {turn}", ann)
             if tracker.finished:
                 break
             # Bob throws everything at Ann's hill, leaving his own empty; Ann sends one unit to take it.
@@ -302,13 +295,17 @@ async def test_the_commit_that_ends_the_game_is_acknowledged_before_the_result(t
         await bob.close()
 
 
-async def test_a_large_map_s_turn_shows_the_player_s_front_and_map_draws_it() -> None:
+async def test_a_large_map_s_start_says_where_the_player_stands_board_front_lists_it_and_map_draws_it() -> None:
     async with running_server(**FAST) as server, driven(url(server), name="Ann") as ann:
         await ann.type("create meridian 2")
         bob = await Client.connect(server)
         await join(bob, game_id_of(ann), "Bob")
         shown = await ann.expect("Place your")
-        assert "Behind your front:" in shown and len(shown.splitlines()) < 40
+        assert "You hold 30 territories and 0 units, " in shown and len(shown.splitlines()) < 15
+        front = await ann.type("board front")
+        rows = [row for row in front.splitlines() if " | " in row]
+        assert f", {len(rows)} of them next to others'" in shown
+        assert all(" A |" in row for row in rows), "her own territories alone"
         picture = await ann.type("map")
         assert "Fro " in picture and "A Ann (you)  B Bob" in picture
         everything = await ann.type("board")

@@ -68,11 +68,59 @@ async def test_warzone_a_card_drawn_is_told_once_to_the_player_who_lost() -> Non
         assert "bot-aggressive-1 drew a card." not in last_turn, last_turn
 
 
+async def played_until(player: Driver, clock: ManualClock, seconds: float, turn: int) -> None:
+    """Let the turn's time run out for `player`, once every other player has committed, until `turn` begins."""
+    tracker = player.app.tracker
+    assert tracker is not None
+    while tracker.turn < turn:
+        await player._until(lambda: others_committed(tracker), "the others to commit")
+        step = tracker.followed.game.step if tracker.followed.game else 0
+        clock.advance(seconds)
+        await player._until(lambda: tracker.followed.game is not None
+                            and tracker.followed.game.step != step, "the turn to resolve")  # noqa: B023
+
+
+async def test_a_late_watcher_sees_the_game_from_its_start_as_its_players_do() -> None:
+    """A spectator who came at turn 3 had the standings of turn 3 on, where the players had turns 1 to 3: now every
+    watcher is sent the log from the game's start, whose standings and events the client keeps."""
+    clock = ManualClock()
+    async with running_server(clock=clock, seeds=lambda: 5, min_turn_seconds=1, **FAST) as server, \
+            driven(url(server), name="Alice") as alice:
+        await alice.type("create seed 3 bots=2 time=5")
+        await alice.expect("The game starts")
+        game_id = game_id_of(alice)
+        await played_until(alice, clock, 5, 3)
+        played = alice.app.tracker
+        assert played is not None and sorted(played.history) == ["1", "2", "3"]
+        async with driven(url(server), name="Eve") as eve:
+            shown = await eve.type(f"watch {game_id}")
+            await eve._until(lambda: eve.app.tracker is not None and eve.app.tracker.followed.view is not None,
+                             "the game on screen")
+            shown += await eve.type("history")
+            assert f"Game {game_id} is at turn 3; what happened before you came is kept, turns 1 to 2: history:" \
+                in shown, shown
+            assert " attacked " not in shown, "the log from the start is summed up, not printed whole"
+            watched = eve.app.tracker
+            assert watched is not None
+            assert watched.history == played.history, "the same standings, turn by turn, as the player's"
+            table = shown.split("Territories/units per turn:")[1]
+            assert all(f"  {turn} " in table or f" {turn}  " in table for turn in ("1", "2", "3")), table
+            for turn in (1, 2):
+                assert watched.turn_report(turn) == played.turn_report(turn) != []
+            first = await eve.type("report 1")
+            assert first.startswith("Turn 1:\n") and "New units: " in first
+            assert "Nothing was told of turn 9 (this client has turns 1 to 2)." in await eve.type("report 9")
+            clock.advance(5)  # the watcher goes on from there as the players do
+            await eve._until(lambda: watched.turn == 4, "turn 4")
+            await eve._until(lambda: "4" in watched.history, "turn 4's standings")
+            assert watched.history["4"] == played.history["4"]
+
+
 async def test_the_grid_game_s_help_speaks_of_cells_and_d_is_done_as_in_every_game() -> None:
     async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
         await alice.type("create rules=grid 3 bots=2")
         await alice.expect("Deploy one troop: deploy ROW,COL")
-        shown = await alice.type("help")
+        shown = await alice.type("help orders")
         assert "Orders in this game (cells as ROW,COL: 2,3 or 2 3, rows and columns 0 to 4; Tab completes):" in shown
         assert "prefix" not in shown and "territory names" not in shown
         assert "deploy ROW,COL [dep]" in shown
@@ -160,7 +208,8 @@ async def test_recent_finished_games_are_listed_again_after_a_restart(tmp_path: 
         await join(creator, closed, "Ann")
         assert (await creator.request(type="leave_game", game_id=closed))["type"] == "left"
         match = server.lobby.get(played)
-        await until(lambda: match.finished, "the computer players to finish their game")
+        assert (await creator.request(type="watch_game", game_id=played))["type"] == "watching"
+        await until(lambda: match.finished, "the computer players to finish their game", creator)
         winner = match.summary().winner
         await creator.close()
     async with running_server(SqliteStorage(database), **FAST) as server, \
@@ -198,7 +247,7 @@ async def test_risc_a_player_resigns_their_territories_turn_neutral_and_they_wat
         assert f"You resigned game {tracker.game_id}: you may watch it to its end, or leave." in shown, shown
         await alice.expect("Alice (you) resigned: their territories are neutral now, with their units.")
         await until(lambda: tracker.view is not None and all(tracker.view.territories[n].owner is None
-                                                              for n in hers), "her territories to turn neutral")
+                                                              for n in hers), "her territories to turn neutral", alice)
         assert {n: tracker.view.territories[n].units for n in hers} == hers
         assert tracker.lost and not tracker.active
         await bob_commits_placement(bob, tracker.game_id)
@@ -233,7 +282,7 @@ async def test_classic_a_player_who_resigns_on_their_turn_passes_it_and_keeps_th
         hers = {n for n, t in tracker.view.territories.items() if t.owner == "Alice"}
         await resign(alice)
         await alice.expect("Alice (you) resigned: their countries stay theirs with their armies")
-        await until(lambda: "Alice" not in tracker.followed.waiting_for(), "her turn to pass on")
+        await until(lambda: "Alice" not in tracker.followed.waiting_for(), "her turn to pass on", alice)
         assert {n for n, t in tracker.view.territories.items() if t.owner == "Alice"} <= hers
         assert tracker.lost
         assert server.lobby.get(tracker.game_id).status().acting != {"Alice"}  # type: ignore[union-attr]
@@ -266,7 +315,7 @@ async def test_a_game_with_a_resignation_replays_from_its_store(tmp_path: Path, 
         assert (await client.request(type="resign", game_id=game_id))["type"] == "resigned"
         match = server.lobby.get(game_id)
         await until(lambda: match.finished or (match.game is not None and match.game.step >= 4),
-                    "the others to play on after it", timeout=20)
+                    "the others to play on after it", client, timeout=20)
         await client.close()
     assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 0, \
         capsys.readouterr()

@@ -143,10 +143,16 @@ async def test_placement_orders_refusal_withdraw_commit_and_the_turn_s_result() 
 
         result = await alice.expect(" Turn 2 ")
         assert "Bob committed." in result
-        assert f"Alice attacked {target} (" in result and "with 3 from " in result
+        # What concerns her first, a few words a fight: her attack, taken or failed, with its forces.
+        assert (f"You took 1 territory, from Bob: {target} (3 from {source} against " in result
+                or f"1 attack of yours failed, against Bob: {target} (3 from {source} against " in result), result
         assert "New units: " in result
-        board = await alice.expect("Turn 2: move N FROM TO")
-        assert "A Alice (you)  B Bob" in board
+        stands = await alice.expect("Turn 2: move N FROM TO")
+        assert "You hold " in stands and "(board front: those; board: everything" in stands
+        assert "A Alice (you)  B Bob" not in stands, "the board is shown on request"
+        assert "A Alice (you)  B Bob" in await alice.type("board")
+        full = await alice.type("report")
+        assert f"Alice attacked {target} (Bob) with 3 from {source} against " in full
         assert alice.app.tracker is not None and alice.app.tracker.turn == 2
         tracker = alice.app.tracker
         summary = tracker.presentation.summary(tracker.view, tracker.followed.game_map,  # type: ignore[union-attr]

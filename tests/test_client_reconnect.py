@@ -15,7 +15,7 @@ from client.tokens import SeatStore, server_key
 from server.app import RiscServer
 from server.config import ServerConfig
 from server.storage import MemoryStorage
-from tests.client_support import Driver, driven
+from tests.client_support import CountedBackoff, Driver, driven
 from tests.server_support import FAST, Client, join, running_server, url
 
 
@@ -114,7 +114,8 @@ async def test_a_restarted_server_takes_the_player_back() -> None:
     await first.start()
     port = first.port
     address = f"ws://127.0.0.1:{port}"
-    async with driven(address, name="Alice") as alice:
+    backoff = CountedBackoff()
+    async with driven(address, name="Alice", backoff=backoff) as alice:
         game_id, bob = await seated(server=first, alice=alice)
         bob_token = None
         for frame in bob.frames:
@@ -123,7 +124,7 @@ async def test_a_restarted_server_takes_the_player_back() -> None:
         await first.stop()
         await alice.expect("shutting down")
         await alice.expect("Connection lost: reconnecting...")
-        await asyncio.sleep(0.3)  # a few refused attempts while the server is away
+        await asyncio.wait_for(backoff.waited(backoff.asked + 3).wait(), 5)  # refused twice while the server is away
         second = RiscServer(ServerConfig(host="127.0.0.1", port=port, **FAST), storage)  # type: ignore[arg-type]
         await second.start()
         try:

@@ -9,6 +9,7 @@ from typing import Any
 from client import render
 from shared.game.game import Game
 from shared.game.presentation import Fragments, Palette
+from shared.game.reports import Fight, Move, brief
 from shared.game.turns import issue
 from shared.maps import load_map
 from shared.rulesets.risc.events import Combat, GameWon, PlayerEliminated, TurnStarted, UnitsMoved, UnitsReceived
@@ -67,7 +68,8 @@ def test_board_name_shows_one_territory_with_its_neighbours_one_player_or_one_co
     assert shown.splitlines()[1].startswith("Rime  A ") and len(shown.splitlines()) == 12
 
 
-def test_a_large_map_is_grouped_by_continent_and_each_turn_shows_only_the_player_s_front() -> None:
+def test_a_large_map_is_grouped_by_continent_and_a_stage_says_where_the_player_stands_and_board_front_lists_it(
+        ) -> None:
     world = load_map("meridian")
     state = setup(world, PLAYERS, seed=3)
     whole = render.plain(SHOW.board(view(state, "Green"), world, PALETTE, "Green"))
@@ -75,14 +77,21 @@ def test_a_large_map_is_grouped_by_continent_and_each_turn_shows_only_the_player
         f"{c.name}  " + "  ".join(f"{m} {n}" for m, n in counts)
         for c, counts in continent_counts(state, world)]
     assert len(whole.splitlines()) == 1 + 6 + 60
-    turn = render.plain(SHOW.stage_board(view(state, "Green"), world, PALETTE, "Green"))
-    front = [row.split()[0] for row in turn.splitlines() if row.startswith("  ")]
     mine = [n for n in world.names if state.board.owner[n] == "Green"]
-    assert front and set(front) < set(mine)
-    assert all(any(state.board.owner[m] != "Green" for m in world.neighbours(n)) for n in front)
-    behind = turn.split("Behind your front: ")[1].split("\n(board")[0]
-    assert sorted(part.split()[0] for part in behind.replace("\n", " ").split(", ")) == sorted(set(mine) - set(front))
-    assert len(turn.splitlines()) < 30
+    fronting = [n for n in mine if any(state.board.owner[m] != "Green" for m in world.neighbours(n))]
+    assert fronting and set(fronting) < set(mine)
+    stage = render.plain(SHOW.stage_board(view(state, "Green"), world, PALETTE, "Green"))
+    assert stage.startswith(render.plain(SHOW.summary(view(state, "Green"), world, PALETTE, "Green")))
+    units = sum(state.board.units[n] for n in mine)
+    assert f"You hold {len(mine)} territories and {units} units, {len(fronting)} of them next to others' " \
+           "(board front: those" in stage
+    assert len(stage.splitlines()) < 10
+    front = render.plain(SHOW.board(view(state, "Green"), world, PALETTE, "Green", focus="front"))
+    assert [row.split()[0] for row in front.splitlines() if row.startswith("  ")] == fronting
+    assert render.plain(SHOW.standing(view(state, "Green"), world, PALETTE, "Green")) == stage.splitlines()[-1] + "\n"
+    spectator = render.plain(SHOW.standing(view(state, None), world, PALETTE, None))
+    assert spectator.startswith(render.plain(SHOW.summary(view(state, None), world, PALETTE, None)))
+    assert "You hold" not in spectator
 
 
 def continent_counts(state: RiscGame, world: Any) -> list[tuple[Any, list[tuple[str, int]]]]:
@@ -206,6 +215,46 @@ def test_a_player_s_turn_report_leads_with_what_they_won_and_lost() -> None:
     assert green[3].startswith(f"Elsewhere: Blue {'took' if hogwarts.attacker_won else 'failed to take'} "
                                "Hogwarts from Red (4 against ")
     assert took
+
+
+def test_a_turn_told_as_it_comes_leads_with_the_player_s_fights_a_few_words_each_and_counts_the_rest() -> None:
+    _, happened = example_turn()
+    scadrial = next(e for e in happened if isinstance(e, Combat) and e.territory == "Scadrial")
+    hogwarts = next(e for e in happened if isinstance(e, Combat) and e.territory == "Hogwarts")
+    assert scadrial.attacker_won and not hogwarts.attacker_won, "the turn this test reads"
+    took = scadrial.attacking_units - scadrial.attacker_losses
+    held = hogwarts.defending_units - hogwarts.defender_losses
+    blue = render.plain(SHOW.brief(happened, PALETTE, "Blue")).splitlines()
+    assert blue[0] == f"You lost 1 territory, to Green: Scadrial (10 from Midkemia against 1, {took} left)."
+    assert blue[1] == f"1 attack of yours failed, against Red: Hogwarts (4 from Scadrial against 9, {held} left)."
+    assert blue[2] == "Elsewhere: 2 moves, 9 units in all (report tells every one)."
+    assert blue[3].startswith("New units: ") and blue[4].strip() == "Turn 2"
+    green = render.plain(SHOW.brief(happened, PALETTE, "Green")).splitlines()
+    assert green[:3] == [f"You took 1 territory, from Blue: Scadrial (10 from Midkemia against 1, {took} left).",
+                         "You moved 3 from Narnia to Oz.",
+                         "Elsewhere: 1 attack failed; 1 move, 6 units in all (report tells every one)."]
+    red = render.plain(SHOW.brief(happened, PALETTE, "Red")).splitlines()
+    assert red[0] == f"You held 1 territory, against Blue: Hogwarts (4 from Scadrial against 9, {held} left)."
+    assert red[2] == "Elsewhere: Green took 1 from Blue; 1 move, 3 units in all (report tells every one)."
+    spectator = render.plain(SHOW.brief(happened, PALETTE, None)).splitlines()
+    assert spectator[0] == "Fights: Green took 1 from Blue; 1 attack failed; 2 moves, 9 units in all (report tells " \
+                           "every one)."
+    assert styled(SHOW.brief(happened, PALETTE, "Blue"), "Green") == {"class:player.0"}
+
+
+def test_a_brief_report_names_each_side_once_and_counts_what_each_took_from_whom() -> None:
+    fights = [Fight("s4", "Bob", "Ann", 19, 10, True, 1, ("s3",)), Fight("e10", "Cy", "Ann", 18, 10, True, 7, ("e9",)),
+              Fight("e11", "Cy", "Ann", 18, 10, True, 5, ("e9",)), Fight("t2", "Cy", "Ann", 17, 10, False, 2, ("t3",)),
+              Fight("b9", "Cy", "Bob", 27, 0, True, 27, ("b8",)), Fight("f5", "Cy", None, 27, 3, True, 25, ("f4",)),
+              Fight("f14", "Bob", "Cy", 32, 35, False, 3, ("f13",))]
+    palette = Palette(("Ann", "Bob", "Cy"))
+    shown = render.plain(brief(fights, [Move("Bob", 5, "s3", "s2")], palette, "Ann")).splitlines()
+    assert shown == [
+        "You lost 3 territories, to Bob: s4 (19 from s3 against 10, 1 left); to Cy: e10 (18 from e9 against 10, 7 "
+        "left), e11 (18 from e9 against 10, 5 left).",
+        "You held 1 territory, against Cy: t2 (17 from t3 against 10, 2 left).",
+        "Elsewhere: Cy took 2 (1 from Bob, 1 from neutral); 1 attack failed; 1 move, 5 units in all (report tells "
+        "every one)."]
 
 
 def test_eliminations_and_victory_speak_to_the_player_concerned() -> None:

@@ -69,7 +69,10 @@ async def test_classic_risk_prints_the_board_when_the_player_s_turn_comes_not_af
         until_her_turn = await classic_until_her_turn(alice)
         placed = until_her_turn.count(" places an army on ")
         assert placed > 20, until_her_turn  # the computer players placed theirs one at a time...
-        assert until_her_turn.count("Players: ") == 1, until_her_turn  # ...and the board came once: her turn
+        # ...and her stage (on this map of more than 20 countries the summary, where she stands and her cards; the
+        # board on request) came once: her turn
+        assert until_her_turn.count(" of them next to others'") == 1 and "You hold no cards." in until_her_turn, \
+            until_her_turn
         assert "Alice (you) places the rest of your armies" in until_her_turn
 
 

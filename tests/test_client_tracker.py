@@ -176,3 +176,19 @@ def test_a_turn_by_turn_game_s_board_comes_back_with_the_player_s_turn_even_when
     assert game.board.active == "ann"
     again = take(tracker, grid_update(game, "ann", 1 + len(told), told))
     assert again.count("| RISK |") == 1 and "Deploy one troop" in again, again
+
+
+def test_news_held_while_a_command_was_answered_tells_the_new_turn_after_the_entries_that_lead_to_it() -> None:
+    """The terminal holds the game's news while a command is answered, and the session takes each update in as it
+    comes: by the time the held ones are said, the game stands at the last. An earlier one says its entries only;
+    the new turn is told once, after the entries that lead to it."""
+    tracker = tracker_of("Ann")
+    take(tracker, update(start().evolve(committed=frozenset({"Ann"})), "Ann", 10, []))
+    waiting = start().evolve(committed=frozenset({"Ann", "Ben"}))
+    first = update(waiting, "Ann", 11, [PlayerCommitted(player="Ben", turn=1)])
+    second = update(make_state(seed_map(), OWNERS, SEED_UNITS, players=PLAYERS, turn=2), "Ann", 13,
+                    [PlayerCommitted(player="Cy", turn=1), TurnStarted(2)])
+    held = [(message, tracker.followed.apply(message, 0.0)) for message in (first, second)]
+    said = [render.plain(tracker.apply(entries, message, latest=message is second)) for message, entries in held]
+    assert "Ben committed" in said[0] and "Turn 2" not in said[0], said[0]
+    assert said[1].index("Cy committed") < said[1].index("Turn 2: move N FROM TO"), said[1]

@@ -5,6 +5,7 @@ game its seed and orders make; a frozen owner that wakes up changes nothing; the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -276,7 +277,7 @@ async def test_risc_server_nodes_starts_a_local_cluster_that_plays_on_when_a_nod
     port = free_ports(2)
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "risc", "server", "--store", postgres_dsn, "--nodes", "2", "--host", "127.0.0.1",
-        "--port", str(port), "--no-web", stderr=asyncio.subprocess.PIPE)
+        "--port", str(port), "--no-web", stderr=asyncio.subprocess.PIPE, start_new_session=True)
     assert process.stderr is not None
     said: list[str] = []
     try:
@@ -299,9 +300,9 @@ async def test_risc_server_nodes_starts_a_local_cluster_that_plays_on_when_a_nod
         assert await asyncio.wait_for(process.wait(), 30) == 0
         assert not children_of(process.pid)
     finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # the command and whatever nodes it left
+        await asyncio.wait_for(process.wait(), 10)
 
 
 def children_of(pid: int) -> list[int]:

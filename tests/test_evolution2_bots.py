@@ -12,7 +12,7 @@ from shared.maps import load_map
 from shared.rulesets.risc.bots import STRATEGIES
 from shared.rulesets.risc.bots.evolution import first_view
 from shared.rulesets.risc.evo_view import EvoView
-from tests.evolution_support import RISC, new_game, place_all
+from tests.evolution_support import new_game, place_all, rules
 
 
 @pytest.mark.parametrize("evolution", [2, 3])
@@ -41,7 +41,7 @@ def test_strategist_beats_random_in_a_clear_majority_of_games(map_name: str, evo
 
 def test_the_evolution_1_reading_of_a_view_is_what_the_viewer_knows() -> None:
     game = place_all(new_game(load_map("seed"), ("a", "b", "c"), 5, evolution=3), random.Random(5))
-    seen = RISC.view(game, "a")
+    seen = rules(game).view(game, "a")
     assert isinstance(seen, EvoView)
     first = first_view(seen)
     assert {n: (t.owner, t.units) for n, t in first.territories.items()} == {

@@ -26,7 +26,6 @@ from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder
 from tests.evolution_support import (
-    RISC,
     SEED_OWNERS,
     SEED_UNITS,
     graph_map,
@@ -37,6 +36,7 @@ from tests.evolution_support import (
     of_kind,
     play_turn,
     refusal,
+    rules,
     seed_game,
     seed_map,
 )
@@ -49,7 +49,7 @@ def stocks_after(game: Game[RiscBoard, Any], player: str) -> tuple[int, int]:
 
 
 def left_in_view(game: Game[RiscBoard, Any], player: str) -> tuple[int | None, int | None]:
-    seen = RISC.view(game, player)
+    seen = rules(game).view(game, player)
     assert isinstance(seen, EvoView)
     return seen.food_left, seen.technology_left
 
@@ -82,7 +82,7 @@ def test_E3_upgrade_and_research_are_orders_of_evolution_2_but_spies_and_cloaks_
 def test_E3_evolution_2_orders_are_refused_in_evolution_1() -> None:
     board = RiscBoard(Phase.ORDERS, 1, dict(SEED_OWNERS), dict(SEED_UNITS))
     game: Game[RiscBoard, Any] = Game("risc", seed_map(), ("green", "blue", "red"), RiscOptions(), board)
-    result = turns.issue(RISC, game, "green", LevelMoveOrder(1, 0, "Narnia", "Oz"))
+    result = turns.issue(rules(game), game, "green", LevelMoveOrder(1, 0, "Narnia", "Oz"))
     assert isinstance(result, RuleError) and result.code == EvoCode.NOT_IN_THIS_EVOLUTION
 
 
@@ -268,5 +268,5 @@ def test_E7_costs_are_paid_when_the_turn_executes() -> None:
 
 def test_E7_withdrawing_an_order_a_later_one_needs_is_refused() -> None:
     game = issued(seed_game(), "green", UpgradeOrder(5, "Oz", 0, 1), LevelAttackOrder(5, 1, "Oz", "Mordor"))
-    result = turns.withdraw(RISC, game, "green", 0)
+    result = turns.withdraw(rules(game), game, "green", 0)
     assert isinstance(result, RuleError) and result.code == Code.NOT_ENOUGH_UNITS

@@ -31,11 +31,12 @@ from tests.evolution_support import (
     levels,
     make_game,
     refusal,
+    rules,
     seed_game,
     seed_map,
 )
 
-PRESENTATION = RISC.presentation
+PRESENTATION = RISC.variant(RiscOptions(evolution=2)).presentation
 COMMANDS = {c.name: c for c in PRESENTATION.commands}
 
 
@@ -51,7 +52,8 @@ def parse(text: str, game: Any = None, orders: Sequence[Any] = (), you: str = "g
     game = game if game is not None else game_with_narnia()
     name, *args = text.split()
     command: OrderCommand = COMMANDS[name]
-    return PRESENTATION.parse(command, args, Context(game.game_map, RISC.view(game, you), you, tuple(orders)))
+    return rules(game).presentation.parse(command, args, Context(game.game_map, rules(game).view(game, you), you,
+                                                                 tuple(orders)))
 
 
 def text(fragments: list[tuple[str, str]]) -> str:
@@ -112,11 +114,11 @@ def test_an_evolution_1_game_says_that_levels_and_upgrades_belong_to_the_evoluti
 
 def test_E11_the_board_shows_levels_stocks_and_technology_levels() -> None:
     game = game_with_narnia()
-    shown = text(PRESENTATION.board(RISC.view(game, "green"), game.game_map, Palette(game.players), "green"))
+    shown = text(PRESENTATION.board(rules(game).view(game, "green"), game.game_map, Palette(game.players), "green"))
     assert "You hold 100 food and 100 technology; maximum technology level 3" in shown
-    assert "9 units (3 L0, 4 L1, 2 L3) in Narnia, size 2, +7 food +5 tech" in shown
+    assert "  Narnia    9 A (3 L0, 4 L1, 2 L3) size 2 +7f +5t | Mid 12 A, Ela 6 B\n" in shown
     assert "Technology levels: blue 1, red 1" in shown
-    spectator = text(PRESENTATION.board(RISC.view(game, None), game.game_map, Palette(game.players), None))
+    spectator = text(PRESENTATION.board(rules(game).view(game, None), game.game_map, Palette(game.players), None))
     assert "You hold" not in spectator
 
 
@@ -131,18 +133,20 @@ def test_E9_a_battle_reads_with_its_levels() -> None:
 def test_the_status_bar_says_what_the_orders_leave_of_the_stocks() -> None:
     game = game_with_narnia()
     game = issued(game, "green", LevelAttackOrder(3, 0, "Narnia", "Elantris"), UpgradeOrder(2, "Oz", 0, 1))
-    assert PRESENTATION.status(RISC.view(game, "green"), "green", []) == "97 food, 94 technology left"
+    assert PRESENTATION.status(rules(game).view(game, "green"), "green", []) == "97 food, 94 technology left"
 
 
 def test_board_name_shows_one_territory_with_its_neighbours_or_one_player_as_evolution_1_does() -> None:
     game = game_with_narnia()
-    view, palette = RISC.view(game, "green"), Palette(game.players)
+    view, palette = rules(game).view(game, "green"), Palette(game.players)
     whole = text(PRESENTATION.board(view, game.game_map, palette, "green"))
     around = text(PRESENTATION.board(view, game.game_map, palette, "green", focus="Narnia"))
-    shown = [name for name in game.game_map.names if f" in {name}," in around]
-    assert shown == [n for n in game.game_map.names if n in ("Narnia", *game.game_map.neighbours("Narnia"))]
+    def rows(shown: str) -> list[str]:
+        return [row.split()[0] for row in shown.splitlines() if row.startswith("  ")]
+
+    assert rows(around) == [n for n in game.game_map.names if n in ("Narnia", *game.game_map.neighbours("Narnia"))]
     assert len(around.splitlines()) < len(whole.splitlines())
     assert "You hold" not in around
     blue = text(PRESENTATION.board(view, game.game_map, palette, "green", focus="blue"))
-    assert [n for n in game.game_map.names if f" in {n}," in blue] == ["Elantris", "Roshar", "Scadrial"]
+    assert rows(blue) == ["Elantris", "Roshar", "Scadrial"]
     assert "blue" in PRESENTATION.focus_names(view, game.game_map)

@@ -34,7 +34,7 @@ from shared.rulesets.risc.evo_orders import (
     SpyOrder,
     UpgradeOrder,
 )
-from tests.evolution_support import RISC, new_game, place_all, random_legal_orders
+from tests.evolution_support import RISC, new_game, place_all, random_legal_orders, rules
 
 TOTAL = (0, 3, 11, 30, 55, 90, 140)  # E5
 RESEARCH = {1: 50, 2: 75, 3: 125, 4: 200, 5: 300}  # E6
@@ -140,19 +140,19 @@ def play(game: Game[RiscBoard, Any], seed: int, turns_played: int,
     rng = random.Random(seed)
     dice = dice_of(seed)
     game = place_all(game, rng)
-    game, placed = turns.advance(RISC, game, dice)
+    game, placed = turns.advance(rules(game), game, dice)
     log = [placed]
     for _ in range(turns_played):
-        if RISC.status(game).finished:
+        if rules(game).status(game).finished:
             break
         for player in game.players:
-            if player in turns.awaiting(RISC, game):
+            if player in turns.awaiting(rules(game), game):
                 game = random_legal_orders(game, player, rng)
-                committed = turns.commit(RISC, game, player)
+                committed = turns.commit(rules(game), game, player)
                 assert not isinstance(committed, RuleError)
                 game = committed
         before = game
-        game, resolved = turns.advance(RISC, game, dice)
+        game, resolved = turns.advance(rules(game), game, dice)
         if check:
             check_turn(before, game, resolved)
         log.append(resolved)
@@ -187,7 +187,7 @@ def test_E8_a_seed_and_its_orders_replay_exactly(seed: int, choice: str | int, e
     assert RISC.dump_board(again.board) == RISC.dump_board(start.board)
     dice = dice_of(seed)
     for resolved in log:
-        replayed = turns.replay_orders(RISC, again, {p: list(b) for p, b in resolved.orders.items()}, dice)
+        replayed = turns.replay_orders(rules(again), again, {p: list(b) for p, b in resolved.orders.items()}, dice)
         assert not isinstance(replayed, RuleError), replayed
         again, told = replayed
         assert [RISC.dump_event(e.event) if isinstance(e, Private) else RISC.dump_event(e) for e in told.events] == [

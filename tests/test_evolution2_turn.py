@@ -21,7 +21,6 @@ from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.levels import BONUS
 from shared.rulesets.risc.resources import Land
 from tests.evolution_support import (
-    RISC,
     LoadedDice,
     issued,
     levels,
@@ -30,6 +29,7 @@ from tests.evolution_support import (
     of_kind,
     plain,
     play_turn,
+    rules,
     seed_game,
 )
 
@@ -159,7 +159,7 @@ def test_E11_everyone_sees_the_levels_of_every_unit_and_every_maximum_technology
     game = make_game(game.game_map, dict(game.board.owner), {**game.board.units, "Roshar": levels((0, 1), (3, 2))},
                      tech={"blue": 3}, land={n: Land(2, 4, 6) for n in game.game_map.names})
     for viewer in ("green", "blue", "red", None):
-        seen = RISC.view(game, viewer)
+        seen = rules(game).view(game, viewer)
         assert isinstance(seen, EvoView)
         assert seen.territories["Roshar"].levels == levels((0, 1), (3, 2))
         assert seen.territories["Roshar"].units == 3
@@ -169,11 +169,11 @@ def test_E11_everyone_sees_the_levels_of_every_unit_and_every_maximum_technology
 
 def test_E11_a_player_sees_their_own_stocks_and_nobody_else_s() -> None:
     game = seed_game(stocks={"green": (70, 30), "blue": (5, 6), "red": (7, 8)})
-    seen = RISC.view(game, "green")
+    seen = rules(game).view(game, "green")
     assert isinstance(seen, EvoView)
     assert {p: (s.food, s.technology) for p, s in seen.players.items()} == {
         "green": (70, 30), "blue": (None, None), "red": (None, None)}
-    spectator = RISC.view(game, None)
+    spectator = rules(game).view(game, None)
     assert isinstance(spectator, EvoView)
     assert all(s.food is None and s.technology is None for s in spectator.players.values())
 

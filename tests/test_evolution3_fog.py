@@ -24,6 +24,7 @@ from tests.evolution_support import (
     line_map,
     make_game,
     play_turn,
+    rules,
     seed_game,
     told_to,
 )
@@ -32,7 +33,7 @@ GREEN_SEES = {"Narnia", "Midkemia", "Oz", "Elantris", "Scadrial", "Gondor", "Mor
 
 
 def evo_view(game: Game[RiscBoard, Any], viewer: str | None) -> EvoView:
-    seen = RISC.view(game, viewer)
+    seen = rules(game).view(game, viewer)
     assert isinstance(seen, EvoView)
     return seen
 
@@ -128,11 +129,11 @@ def test_E12_a_combat_s_sources_are_told_only_as_far_as_each_listener_could_see(
 def test_E12_an_eliminated_player_may_follow_a_surviving_player_s_sight() -> None:
     game = seed_game(3)
     out = game.evolve(board=game.board.evolve(eliminated=("red",)))
-    assert RISC.may_follow(out, "red", "green")
-    assert not RISC.may_follow(out, "red", "red")
-    assert not RISC.may_follow(out, "blue", "green")  # still in: no borrowed sight
-    assert not RISC.may_follow(out, None, "green")  # a spectator: public information only
-    followed = RISC.follow_view(out, "green")
+    assert rules(out).may_follow(out, "red", "green")
+    assert not rules(out).may_follow(out, "red", "red")
+    assert not rules(out).may_follow(out, "blue", "green")  # still in: no borrowed sight
+    assert not rules(out).may_follow(out, None, "green")  # a spectator: public information only
+    followed = rules(out).follow_view(out, "green")
     assert isinstance(followed, EvoView)
     assert followed.following == "green"
     assert {n for n, t in followed.territories.items() if t.fog == "clear"} == GREEN_SEES
@@ -143,7 +144,7 @@ def test_E12_an_eliminated_player_may_follow_a_surviving_player_s_sight() -> Non
 def test_E12_following_is_for_fog_only() -> None:
     game = seed_game(2)
     out = game.evolve(board=game.board.evolve(eliminated=("red",)))
-    assert not RISC.may_follow(out, "red", "green")
+    assert not rules(out).may_follow(out, "red", "green")
 
 
 def test_E12_memory_is_kept_in_the_board_and_survives_storage() -> None:
@@ -154,9 +155,9 @@ def test_E12_memory_is_kept_in_the_board_and_survives_storage() -> None:
 
 
 def test_E15_resolved_orders_are_not_told_under_fog() -> None:
-    assert RISC.reveals_orders(RISC.options({"evolution": 3})) is False
-    assert RISC.reveals_orders(RISC.options({"evolution": 2})) is True
-    assert RISC.reveals_orders(RISC.options({})) is True
+    assert RISC.variant(RISC.options({"evolution": 3})).reveals_orders(RISC.options({"evolution": 3})) is False
+    assert RISC.variant(RISC.options({"evolution": 2})).reveals_orders(RISC.options({"evolution": 2})) is True
+    assert RISC.variant(RISC.options({})).reveals_orders(RISC.options({})) is True
 
 
 def test_E15_new_units_and_stocks_are_told_to_their_owner_alone() -> None:
@@ -180,7 +181,7 @@ def test_E15_a_refusal_says_nothing_of_a_hidden_territory() -> None:
         said = []
         for order in (LevelAttackOrder(4, 0, "Roshar", "Hogwarts"), LevelAttackOrder(3, 0, "Roshar", "Hogwarts"),
                       LevelMoveOrder(1, 0, "Roshar", "Hogwarts"), LevelAttackOrder(1, 0, "Elantris", "Hogwarts")):
-            result = turns.issue(RISC, game, "blue", order)
+            result = turns.issue(rules(game), game, "blue", order)
             said.append(result.message if isinstance(result, RuleError) else "accepted")
         return said
 
@@ -192,7 +193,7 @@ def test_E15_a_refusal_says_nothing_of_a_hidden_territory() -> None:
 
 def test_E15_a_move_into_a_fogged_territory_is_refused_as_not_yours_without_saying_whose() -> None:
     game = seed_game(3)
-    result = turns.issue(RISC, game, "green", LevelMoveOrder(1, 0, "Oz", "Hogwarts"))
+    result = turns.issue(rules(game), game, "green", LevelMoveOrder(1, 0, "Oz", "Hogwarts"))
     assert isinstance(result, RuleError) and result.code == Code.TARGET_NOT_YOURS
     assert "red" not in result.message
     issued(game, "green", LevelMoveOrder(1, 0, "Oz", "Narnia"))

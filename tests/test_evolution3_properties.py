@@ -34,7 +34,7 @@ from shared.rulesets.risc.evo_events import (
     UnitsUpgraded,
 )
 from shared.rulesets.risc.evo_view import EvoView
-from tests.evolution_support import RISC, new_game, place_all, random_legal_orders
+from tests.evolution_support import new_game, place_all, random_legal_orders, rules
 from tests.test_evolution2_properties import board_for, maps
 
 Known = dict[str, dict[str, tuple[int, str | None, tuple[int, ...]]]]
@@ -68,7 +68,7 @@ def check_views(game: Game[RiscBoard, Any], known: Known) -> None:
     board, evo = game.board, game.board.evo
     assert evo is not None
     for player in game.players:
-        seen = RISC.view(game, player)
+        seen = rules(game).view(game, player)
         assert isinstance(seen, EvoView)
         sees = sight(game, player)
         for name, shown in seen.territories.items():
@@ -87,13 +87,13 @@ def check_views(game: Game[RiscBoard, Any], known: Known) -> None:
             if other != player:
                 assert (about.territories, about.units, about.food, about.technology, about.cloaking) == (
                     None, None, None, None, None)
-    spectator = RISC.view(game, None)
+    spectator = rules(game).view(game, None)
     assert isinstance(spectator, EvoView)
     assert all(t.fog == "unknown" and t.owner is None for t in spectator.territories.values())
     for follower in game.board.eliminated:
         for followed in game.players:
-            if RISC.may_follow(game, follower, followed):
-                shown = RISC.follow_view(game, followed)
+            if rules(game).may_follow(game, follower, followed):
+                shown = rules(game).follow_view(game, followed)
                 assert isinstance(shown, EvoView)
                 assert {n for n, t in shown.territories.items() if t.fog == "clear"} == sight(game, followed)
                 assert all(t.spies == 0 and t.cloaked_until is None for t in shown.territories.values())
@@ -140,24 +140,24 @@ def test_E12_E13_E14_E15_nothing_a_player_is_sent_holds_what_the_fog_hides_from_
     check_views(game, known)
     game = place_all(game, rng)
     for _ in range(14):
-        if RISC.status(game).finished:
+        if rules(game).status(game).finished:
             break
         if game.board.phase is Phase.ORDERS:
             for player in names:
-                if player in turns.awaiting(RISC, game):
+                if player in turns.awaiting(rules(game), game):
                     game = random_legal_orders(game, player, rng, most=6)
-                    committed = turns.commit(RISC, game, player)
+                    committed = turns.commit(rules(game), game, player)
                     assert not isinstance(committed, RuleError)
                     game = committed
             check_views(game, known)
         seen_before = {p: sight(game, p) for p in names}
         owned_before = dict(game.board.owner)
-        game, resolved = turns.advance(RISC, game, dice)
+        game, resolved = turns.advance(rules(game), game, dice)
         check_events(resolved.events, seen_before)
         lost = {p: {n for n, o in owned_before.items() if o == p and game.board.owner[n] != p} for p in names}
         if game.board.phase is not Phase.FINISHED:
             learn(game, known, lost)
             check_views(game, known)
-    if RISC.status(game).finished:
-        final = RISC.view(game, None)
+    if rules(game).status(game).finished:
+        final = rules(game).view(game, None)
         assert isinstance(final, EvoView) and all(t.fog == "clear" for t in final.territories.values())

@@ -23,7 +23,6 @@ from shared.rulesets.risc.evo_orders import (
 )
 from shared.rulesets.risc.evo_view import EvoView
 from tests.evolution_support import (
-    RISC,
     LoadedDice,
     issued,
     levels,
@@ -31,12 +30,13 @@ from tests.evolution_support import (
     make_game,
     play_turn,
     refusal,
+    rules,
     seed_game,
 )
 
 
 def evo_view(game: Game[RiscBoard, Any], viewer: str | None) -> EvoView:
-    seen = RISC.view(game, viewer)
+    seen = rules(game).view(game, viewer)
     assert isinstance(seen, EvoView)
     return seen
 

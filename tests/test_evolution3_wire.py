@@ -31,7 +31,7 @@ from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.fog import sight
 from shared.rulesets.risc.levels import NO_UNITS
 from tests.evolution_support import RISC, new_game, place_all, play_turn, random_legal_orders
-from tests.server_support import FAST, Client, create_game, join, running_server
+from tests.server_support import FAST, Client, create_game, join, running_server, until
 
 PLAYERS = ("ann", "bob", "cyd")
 
@@ -58,6 +58,9 @@ class Watcher:
         self.reads_text = True
         self.views: dict[str, dict[str, Any]] = {}
         self.seen: list[tuple[dict[str, Any], Game[Any, Any] | None]] = []
+        self.words = False
+        self.changed = asyncio.Event()
+        """Set at every frame: what a wait looks again on."""
 
     @property
     def label(self) -> str:
@@ -65,6 +68,7 @@ class Watcher:
 
     def send(self, message: BaseModel, text: str | None = None) -> None:
         self.seen.append((json.loads(text if text is not None else message.model_dump_json()), self.match.game))
+        self.changed.set()
 
 
 def _told(entry: dict[str, Any]) -> str:
@@ -168,11 +172,11 @@ async def test_E15_no_frame_of_a_served_game_carries_what_the_fog_hides(
         bots = [Recorder(name, match, seed) for seed, name in enumerate(PLAYERS)]
         for bot in bots:
             await match.join(bot, bot.name, None, None)
-        for _ in range(3000):
+        def far_enough() -> bool:
             game = match.game
-            if game is not None and (game.board.phase is Phase.FINISHED or game.board.turn > 12):
-                break
-            await asyncio.sleep(0.01)
+            return game is not None and (game.board.phase is Phase.FINISHED or game.board.turn > 12)
+
+        await until(far_enough, "thirteenth turn or end", watcher, timeout=30)
         for bot in bots:
             await bot.close()
         game = match.game

@@ -28,21 +28,21 @@ def test_the_grid_computer_players() -> None:
 
 def test_aggressive_attacks_from_its_strongest_territory_with_the_most_troops() -> None:
     game = game_at("AABBB ABBBB CCCCC CCCCC CCCCC", [3, 6, 1, 4, 1] + [1] * 20)
-    assert decide(AggressiveStrategy(), game) == [Attack("0,1", "0,2", 3)]
+    assert decide(AggressiveStrategy(GRID), game) == [Attack("0,1", "0,2", 3)]
 
 
 def test_defensive_never_attacks_and_evens_out_its_front() -> None:
     game = game_at("AABBB ABBBB CCCCC CCCCC CCCCC", [3, 9, 1, 4, 1] + [1] * 20)
-    assert decide(DefensiveStrategy(), game) == [Move("0,1", "1,0", 4)]
+    assert decide(DefensiveStrategy(GRID), game) == [Move("0,1", "1,0", 4)]
     game = game_at("AABBB ABBBB CCCCC CCCCC CCCCC", [1] * 25)
-    assert decide(DefensiveStrategy(), game) == [End()]
+    assert decide(DefensiveStrategy(GRID), game) == [End()]
 
 
 def test_random_takes_legal_actions() -> None:
     game = game_at("AABBB ABBBB CCCCC CCCCC CCCCC", [3, 6, 1, 4, 1] + [1] * 20)
     kinds: Counter[str] = Counter()
     for seed in range(40):
-        (order,) = RandomStrategy().decide(GRID.view(game, "ann"), BOARD, "ann", random.Random(seed))
+        (order,) = RandomStrategy(GRID).decide(GRID.view(game, "ann"), BOARD, "ann", random.Random(seed))
         assert turns.check(GRID, game, "ann", order) is None
         kinds[order.kind] += 1
     assert kinds["attack"] and kinds["end"]

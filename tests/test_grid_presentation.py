@@ -35,10 +35,19 @@ def test_G1_commands_in_a_vg101_players_words_cells_typed_as_row_and_column(type
     assert parse(typed) == orders
 
 
-@pytest.mark.parametrize("typed", ["deploy 2", "deploy 5,0", "attack 2,3 2,4", "movein", "move 1,1 2", "end now",
-                                   "deploy -1,0"])
-def test_G1_what_does_not_parse_says_how_to_say_it(typed: str) -> None:
-    assert isinstance(parse(typed), ParseError)
+@pytest.mark.parametrize(("typed", "said"), [
+    ("deploy 2", "usage: deploy ROW,COL, e.g. deploy 2,3"),
+    ("deploy 5,0", "there is no cell (5, 0): rows and columns go from 0 to 4"),
+    ("deploy -1,0", "there is no cell (-1, 0): rows and columns go from 0 to 4"),
+    ("attack 2,3 2,4", "usage: attack FROM TO M, e.g. attack 2,3 2,4 3"),
+    ("movein", "usage: movein P, e.g. movein 3"),
+    ("move 1,1 2", "usage: move FROM TO P, e.g. move 1,1 2,3 4"),
+    ("end now", "usage: end, e.g. end"),
+])
+def test_G1_what_does_not_parse_says_how_to_say_it(typed: str, said: str) -> None:
+    """A cell off the board is named with the board's bounds; a command short of its parts shows its usage."""
+    problem = parse(typed)
+    assert isinstance(problem, ParseError) and problem.message == said
 
 
 def test_G1_each_order_reads_back_as_typed() -> None:

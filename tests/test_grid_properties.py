@@ -43,7 +43,7 @@ def test_random_legal_grid_games_keep_the_rules_and_replay_exactly(data: st.Data
         if status.finished:
             break
         (player,) = status.acting
-        legal = GRID.legal_orders(game, player)
+        legal = turns.legal_orders(GRID, game, player)
         entry = legal[data.draw(st.integers(0, len(legal) - 1))]
         order = entry.order
         if entry.count_field is not None:

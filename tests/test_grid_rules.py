@@ -180,7 +180,7 @@ def test_G4_the_seeds_last_example_played_the_territory_falls_and_3_or_4_may_mov
     assert events[0] == Battle("ann", "0,0", "0,1", "bob", (4, 3, 2), (3, 2), 0, 2, 5, 0)
     assert events[1] == CellTaken("ann", "0,0", "0,1", "bob", 3, 4)
     assert game.board.phase is Phase.MOVE_IN and game.board.conquest == Conquest("0,0", "0,1", 3, 4)
-    legal = GRID.legal_orders(game, "ann")
+    legal = turns.legal_orders(GRID, game, "ann")
     assert [(e.order, e.count_field, e.least) for e in legal] == [(MoveIn(4), "troops", 3)]
     for other in (Attack("0,0", "1,0", 1), Move("0,0", "0,1", 1), End(), Deploy("0,0")):
         assert refused(game, other).code == "wrong-phase"

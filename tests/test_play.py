@@ -18,6 +18,7 @@ from risc.commands.play import LocalPlay
 from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.view import RiscView as GameView
 from tests.client_support import QUICK, Driver
+from tests.server_support import until
 
 TURN_CAP = 200
 
@@ -34,10 +35,8 @@ async def playing(**options: object) -> AsyncIterator[tuple[LocalPlay, Driver]]:
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
         local = LocalPlay(backoff=QUICK, **options)  # type: ignore[arg-type]
         task = asyncio.get_running_loop().create_task(local.run())
-        for _ in range(500):
-            if local.app is not None or task.done():
-                break
-            await asyncio.sleep(0.01)
+        task.add_done_callback(lambda _: local.opened.set())
+        await asyncio.wait_for(local.opened.wait(), 10)
         assert local.app is not None, "risc play did not open the client"
         driver = Driver(local.app, pipe, task)
         try:
@@ -61,18 +60,21 @@ def current(driver: Driver) -> GameView:
 
 
 async def my_next_turn(driver: Driver, after: tuple[Phase, int] | None) -> GameView:
-    """Wait until the game asks Alice for something new, or is over."""
-    for _ in range(1000):
+    """Wait until the game asks Alice for something new, or is over (looked at again whenever the client shows
+    something)."""
+
+    def moved_on() -> bool:
         tracker = driver.app.tracker
         view = tracker.view if tracker is not None else None
-        if view is not None:
-            if view.phase is Phase.FINISHED:
-                return view
-            assert tracker is not None
-            if tracker.followed.awaited and (view.phase, view.turn) != after:
-                return view
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"the game did not move on; the client showed:\n{driver.app.text()[-2000:]}")
+        return view is not None and (view.phase is Phase.FINISHED
+                                     or (tracker is not None and tracker.followed.awaited
+                                         and (view.phase, view.turn) != after))
+
+    try:
+        await until(moved_on, "move of the game", driver, timeout=10)
+    except AssertionError:
+        raise AssertionError(f"the game did not move on; the client showed:\n{driver.app.text()[-2000:]}") from None
+    return current(driver)
 
 
 async def server_is_down(port: int) -> bool:

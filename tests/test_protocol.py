@@ -18,9 +18,9 @@ from tests.server_support import Client, create_game, running_server
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 SERVER_TYPES = ("welcome", "error", "games", "maps", "rulesets", "game_created", "joined", "resumed", "watching",
-                "left", "order_accepted", "order_withdrawn", "orders", "legal", "commit_accepted", "resigned",
-                "chat_sent", "lobby_chat", "rematch_pending", "hand_over_pending", "game_map", "update", "redirect",
-                "game_listed", "statistics", "replay", "replayed_turn", "shutting_down")
+                "left", "order_accepted", "orders_accepted", "order_withdrawn", "orders", "legal", "commit_accepted",
+                "resigned", "chat_sent", "lobby_chat", "rematch_pending", "hand_over_pending", "game_map", "update",
+                "redirect", "game_listed", "statistics", "replay", "replayed_turn", "shutting_down")
 
 
 def test_risc_protocol_schema_prints_both_directions_and_every_rule_set(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from shared.game.errors import RuleError
-from shared.game.turns import commit, issue, withdraw
+from shared.game.turns import commit, issue, tally, withdraw
+from shared.rulesets.risc.checker import units_left
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, Order, PlaceOrder
 from tests.engine_support import RISC, RuleCode, issued, make_state, seed_map, seed_state
+
+
+def left(state: Any, player: str, *territories: str) -> list[int]:
+    """The units each territory has left to send once the player's orders so far are counted (R15)."""
+    counted = tally(RISC, state, player)
+    return [units_left(state.board, counted, t) for t in territories]
 
 
 def refusal(state_player_order: tuple[object, str, Order]) -> RuleError:
@@ -85,7 +94,9 @@ def test_R14_attacks_go_only_against_someone_else() -> None:
 def test_R14_a_neutral_territory_may_be_attacked() -> None:
     owner = {**seed_state().board.owner, "Scadrial": None}
     state = make_state(seed_map(), owner, seed_state().board.units, players=("green", "blue", "red"))
-    issued(state, "green", AttackOrder(3, "Midkemia", "Scadrial"))
+    attacked = issued(state, "green", AttackOrder(3, "Midkemia", "Scadrial"))
+    assert attacked.orders_of("green") == (AttackOrder(3, "Midkemia", "Scadrial"),)
+    assert left(attacked, "green", "Midkemia", "Scadrial") == [9, 5], "the attackers have left; the target is as it was"
 
 
 def test_R15_units_sent_are_no_longer_there_for_later_orders() -> None:
@@ -96,13 +107,17 @@ def test_R15_units_sent_are_no_longer_there_for_later_orders() -> None:
 
 
 def test_R15_units_moved_in_are_there_for_later_orders() -> None:
-    state = issued(seed_state(), "green", MoveOrder(3, "Narnia", "Oz"), AttackOrder(11, "Oz", "Mordor"))
-    assert len(state.orders_of("green")) == 2
+    state = issued(seed_state(), "green", MoveOrder(3, "Narnia", "Oz"))
+    assert left(state, "green", "Narnia", "Oz") == [7, 11], "Oz's 8 and the 3 moved in"
+    state = issued(state, "green", AttackOrder(11, "Oz", "Mordor"))
+    assert state.orders_of("green") == (MoveOrder(3, "Narnia", "Oz"), AttackOrder(11, "Oz", "Mordor"))
+    assert left(state, "green", "Narnia", "Oz") == [7, 0]
     assert refusal((state, "green", AttackOrder(1, "Oz", "Gondor"))).code == RuleCode.NOT_ENOUGH_UNITS
 
 
 def test_R15_a_territory_may_be_emptied() -> None:
-    issued(seed_state(), "green", AttackOrder(10, "Narnia", "Elantris"), MoveOrder(12, "Midkemia", "Oz"))
+    state = issued(seed_state(), "green", AttackOrder(10, "Narnia", "Elantris"), MoveOrder(12, "Midkemia", "Oz"))
+    assert left(state, "green", "Narnia", "Midkemia", "Oz") == [0, 0, 20], "both emptied, Oz 8 and 12 moved in"
 
 
 def test_R15_withdrawing_an_order_that_later_orders_rely_on_is_refused() -> None:

@@ -123,7 +123,11 @@ async def test_three_players_play_the_seed_map_from_lobby_to_victory_and_a_remat
             await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None
                                   and m["view"]["phase"] == "finished", from_start=True)
             log = events_of(client, game_id)
-            assert log[-1] == {"kind": "game_won", "player": winner}
+            assert log[-2] == {"kind": "game_won", "player": winner}
+            territories = len(final_view["territories"])  # the final standings follow, for late watchers
+            assert log[-1] == {"kind": "standings", "turn": final_view["turn"], "final": True,
+                               "players": {n: [territories, sum(t["units"] for t in final_view["territories"])]
+                                           if n == winner else [0, 0] for n in names}}
             assert any(e["kind"] == "combat" for e in log)  # R24: every combat reported
         losers = [n for n in names if n != winner]
         eliminated = [e["player"] for e in events_of(spectator, game_id) if e["kind"] == "player_eliminated"]

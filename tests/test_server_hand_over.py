@@ -4,11 +4,10 @@ one player at a time, so the seat handed over is the one the game waits for."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from server.clock import ManualClock
-from tests.server_support import FAST, Client, Message, join, running_server, seated_game
+from tests.server_support import FAST, Client, Message, barrier, join, running_server, seated_game
 from tests.toy_ruleset import GOAL, RaceToTwenty
 
 RACE: dict[str, Any] = {"ruleset": "race", "map": None}
@@ -162,7 +161,7 @@ async def test_the_server_s_own_players_have_no_vote_and_cannot_be_handed_over(r
 
 
 async def test_a_rematch_too_few_are_left_for_is_said_once_and_the_player_may_go(race: RaceToTwenty) -> None:
-    async with running_server(**FAST) as server:
+    async with running_server(clock=ManualClock(), **FAST) as server:
         game_id, (ann, bob), _ = await seated_game(server, ["ann", "bob"], **RACE)
         players = (ann, bob)
         for move in range(7):  # 3, 6, ... 18, then ann brings it to twenty
@@ -181,20 +180,22 @@ async def test_a_rematch_too_few_are_left_for_is_said_once_and_the_player_may_go
         assert "bob left" in impossible["reason"] and "at least 2 players" in impossible["reason"]
         again = await ann.request(type="rematch", game_id=game_id)
         assert again["type"] in ("rematch_pending", "error")
-        await asyncio.sleep(0.2)
+        await barrier(ann)  # whatever asking again set off has come
         assert len(log_kinds(ann, game_id, "rematch_impossible")) == 1
         assert ann.latest("update", game_id)["game"]["rematch_game"] is None  # type: ignore[index]
         assert (await ann.request(type="leave_game", game_id=game_id))["type"] == "left"
 
 
 async def test_a_spectator_coming_and_going_sends_the_players_nothing(race: RaceToTwenty) -> None:
-    async with running_server(**FAST) as server:
+    """On a clock that moves only when told (so no timer sends anything meanwhile), with a barrier request before and
+    after: all that came to ann in between is its own reply."""
+    async with running_server(clock=ManualClock(), **FAST) as server:
         game_id, (ann, _bob), _ = await seated_game(server, ["ann", "bob"], **RACE)
-        await asyncio.sleep(0.1)
+        await barrier(ann)
         seen = len(ann.frames)
         spectator = await Client.connect(server)
         assert (await spectator.request(type="watch_game", game_id=game_id))["type"] == "watching"
         assert (await spectator.request(type="leave_game", game_id=game_id))["type"] == "left"
-        await asyncio.sleep(0.3)
-        assert ann.frames[seen:] == []
+        after = await barrier(ann)
+        assert ann.frames[seen:] == [after]
         assert (await add(ann, game_id, 1))["type"] == "order_accepted"  # the game goes on as before

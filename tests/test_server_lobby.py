@@ -3,7 +3,6 @@ the turn time limit (D3), and a server that restarts from its store."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from server.clock import ManualClock
@@ -261,23 +260,21 @@ async def test_an_unstarted_game_nobody_sits_in_expires_and_one_with_a_player_wa
         await join(bob, kept, "bob")
         away = await create_game(ann, players=3)
         await join(ann, away, "ann")
+        watcher = await Client.connect(server)  # a spectator keeps no game alive, but sees Ann's seat go
+        await ok(watcher, type="watch_game", game_id=away)
         clock.advance(300)
         await ann.close()  # Ann's connection drops: her game has nobody in it from now on
-        await settle(lambda: server.lobby.matches[away].idle_since is not None)
+        await watcher.wait_for(lambda m: m["type"] == "update" and m["game_id"] == away and m["game_patch"]
+                               and m["game_patch"]["seats"]["0"]["connected"] is False)
+        assert server.lobby.matches[away].table.idle_since == clock.now()
         clock.advance(301)
-        await settle(lambda: empty not in server.lobby.matches)
+        await server.lobby.settled()
+        assert empty not in server.lobby.matches
         assert away in server.lobby.matches and kept in server.lobby.matches, "not yet ten minutes for Ann's"
         clock.advance(300)
-        await settle(lambda: away not in server.lobby.matches)
+        await server.lobby.settled()
+        assert away not in server.lobby.matches
         clock.advance(3600)
-        await asyncio.sleep(0.05)
+        await server.lobby.settled()
         assert kept in server.lobby.matches, "a game with a player in it waits as long as it takes"
         assert set(await storage.list_games(include_finished=False)) == {kept}, "closed games do not come back"
-
-
-async def settle(done: Any) -> None:
-    for _ in range(300):
-        if done():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the lobby did not get there")

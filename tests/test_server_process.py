@@ -4,26 +4,31 @@ a signal, telling its clients before it goes."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import re
 import signal
 import sys
 from pathlib import Path
 
+import pytest
 from websockets.asyncio.client import connect
 
+from server.loop import LoopChoice, choose_loop
 from shared.protocol.codes import PROTOCOL_VERSION
 from tests.server_support import Client
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-async def start_server(*args: str, env: dict[str, str] | None = None) -> tuple[asyncio.subprocess.Process, int]:
+async def start_server(*args: str, env: dict[str, str] | None = None,
+                       said: list[str] | None = None) -> tuple[asyncio.subprocess.Process, int]:
+    """The server in a process of its own, once it listens; `said`: gets what it logged until then."""
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", *args,
         cwd=ROOT, stderr=asyncio.subprocess.PIPE, env={**os.environ, **(env or {})})
     assert process.stderr is not None
-    said: list[str] = []
+    said = [] if said is None else said
     while True:
         line = (await asyncio.wait_for(process.stderr.readline(), 10)).decode()
         assert line, "the server exited before listening; it said:\n" + "".join(said[-20:])
@@ -111,3 +116,39 @@ async def test_a_server_on_every_interface_prints_the_addresses_others_on_the_la
     finally:
         process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(process.wait(), 10)
+
+
+async def test_the_server_says_which_event_loop_it_runs_and_plays_on_each() -> None:
+    installed = importlib.util.find_spec("uvloop") is not None
+    for wanted, told in (("asyncio", "asyncio"), ("auto", "uvloop" if installed else "asyncio"), ("uvloop", "uvloop")):
+        if wanted == "uvloop" and not installed:  # asked for by name, a missing uvloop stops the start, saying so
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "server", "--port", "0", "--memory", "--loop", "uvloop", cwd=ROOT,
+                stderr=asyncio.subprocess.PIPE)
+            _, err = await asyncio.wait_for(process.communicate(), 20)
+            assert process.returncode == 1 and "uvloop is not installed" in err.decode()
+            continue
+        said: list[str] = []
+        process, port = await start_server("--memory", "--loop", wanted, said=said)
+        try:
+            assert any(f"event loop: {told}" in line for line in said), said
+            client = await Client.connect(port)
+            created = await client.request(type="create_game", settings={"map": "seed", "players": 2})
+            joined = await client.request(type="join_game", game_id=created["game"]["game_id"], name="ann")
+            assert joined["type"] == "joined"
+            process.send_signal(signal.SIGTERM)
+            await client.wait_type("shutting_down")
+            assert await asyncio.wait_for(process.wait(), 10) == 0
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+
+
+def test_auto_takes_uvloop_where_it_is_installed_and_asyncio_where_it_is_not() -> None:
+    assert choose_loop("auto", found=None) == LoopChoice("asyncio", None)
+    assert choose_loop("asyncio", found=None).factory is None
+    with pytest.raises(ValueError, match="not installed"):
+        choose_loop("uvloop", found=None)
+    with pytest.raises(ValueError, match="choose one of"):
+        choose_loop("tokio")

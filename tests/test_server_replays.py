@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from shared.protocol.log import FRAMEWORK_KINDS
 from tests.server_support import FAST, Client, create_game, running_server
 
 pytestmark = pytest.mark.asyncio
@@ -43,8 +44,6 @@ def logged_turns(events: list[dict[str, Any]]) -> list[tuple[int, list[dict[str,
     with its audience), in order."""
     turns: list[tuple[int, list[dict[str, Any]]]] = []
     current: list[dict[str, Any]] | None = None
-    framework = {"orders_revealed", "player_committed", "time_ran_out", "game_started", "player_joined",
-                 "rematch_requested", "seat_handed_over", "seat_taken_back"}
     for entry in events:
         kind = entry["event"]["kind"]
         if kind == "orders_revealed":
@@ -52,7 +51,7 @@ def logged_turns(events: list[dict[str, Any]]) -> list[tuple[int, list[dict[str,
             if not turns or turns[-1][0] != turn:
                 turns.append((turn, []))
             current = turns[-1][1]
-        elif kind not in framework and current is not None:
+        elif kind not in FRAMEWORK_KINDS and current is not None:
             current.append(entry)
     return turns
 
@@ -165,6 +164,27 @@ async def test_under_fog_a_replay_shows_one_player_s_sight_or_everything() -> No
                                   if entry.get("audience") is None or ann in entry["audience"]]
         assert len(hers["events"]) < len(everything["events"])
         assert hers["view"]["players"][ann]["territories"] == everything["view"]["players"][ann]["territories"]
+
+
+async def test_a_client_that_asks_for_words_gets_each_replayed_event_in_words_as_the_sight_was_told_it() -> None:
+    async with running_server(seeds=lambda: 7, **FAST) as server:
+        client = await Client.connect(server)
+        game_id = await finished_game(server, client, GAMES["risc-evolution-3"])
+        ruleset = server.lobby.get(game_id).ruleset
+        worded = await Client.connect(server, words=True)
+        stored = await server.lobby.storage.load(game_id)
+        assert stored is not None
+        ann, bob = [seat.name for seat in stored.progress.seats]
+        index = len(logged_turns(stored.events)) // 2
+        for sight in (None, ann, bob):
+            shown = await worded.request(type="replay_turn", game_id=game_id, index=index, sight=sight)
+            assert shown["type"] == "replayed_turn", shown
+            assert shown["events"], "a turn in the middle of the game tells something"
+            assert shown["texts"] == [ruleset.presentation.event_text(ruleset.load_event(e), [ann, bob])
+                                      for e in shown["events"]]
+            assert all(shown["texts"])
+            plain = await client.request(type="replay_turn", game_id=game_id, index=index, sight=sight)
+            assert plain["events"] == shown["events"] and plain["texts"] is None, "no words unless asked"
 
 
 async def test_what_cannot_be_told_is_refused_and_changes_nothing() -> None:

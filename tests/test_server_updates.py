@@ -25,7 +25,7 @@ from shared.protocol import log as game_log
 from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
 from shared.protocol.messages import SERVER_ADAPTER, OrderAccepted, Update, encode
 from shared.protocol.patch import apply, diff
-from shared.rulesets import get_ruleset
+from shared.rulesets import game_ruleset
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder
 from tests.engine_support import RISC, SEED_OWNERS, SEED_UNITS, RiscGame, make_state, play_turn, seed_map
 
@@ -119,12 +119,11 @@ def test_a_commit_changes_no_ones_view_so_a_match_keeps_the_views_it_made(name: 
     """A view never says who has committed (the summary does), nor shows any orders but the viewer's own (R16): the
     views made before another player's order, or a commit that does not resolve the turn, serve after it, for every
     sight, in every rule set, and they are not made again."""
-    ruleset = get_ruleset(name)
-    chosen = ruleset.options(options)
+    ruleset, chosen = game_ruleset(name, options)
     game_map = ruleset.make_map(chosen) if ruleset.own_map else load_map(ruleset.default_map)
     players = ("ann", "bob", "cyd")
     game: Game[Any, Any] = ruleset.new_game(game_map, players, chosen, GameRandom(5, SETUP_STEP))
-    strategy = ruleset.strategies[ruleset.default_strategy]()
+    strategy = ruleset.strategies[ruleset.default_strategy](ruleset)
     sights: list[tuple[str | None, str | None]] = [(p, None) for p in players] + [(None, None)]
     sights += [(None, p) for p in players]  # a watcher who follows a player's sight (where the rules let them)
     checked = 0
@@ -203,6 +202,7 @@ class Kept:
     def __init__(self) -> None:
         self.games: set[str] = set()
         self.reads_text = False
+        self.words = False
         self.views: dict[str, dict[str, Any]] = {}
         self.sent: list[tuple[Any, str]] = []
 
@@ -217,7 +217,7 @@ class Kept:
 async def test_an_order_accepted_frame_names_the_new_order_and_its_index_only() -> None:
     """The reply to an order is put together by hand: it must say what the whole OrderAccepted says, and that is
     the new order and where it stands in the player's list, never the orders before it (protocol 3), after a
-    withdrawal too."""
+    withdrawal too; with what the player's orders leave of the pool, and the order's words (protocol 4)."""
     players = ["ann", "bob"]
     seats = [SeatRecord(name=p, token_hash="0" * 64) for p in players]
     match = await Match.create("g1", GameSettings(map="seed", players=2), load_map("seed"), MemoryStorage(), seed=3,
@@ -229,19 +229,25 @@ async def test_an_order_accepted_frame_names_the_new_order_and_its_index_only() 
     mine = [t for t in game.game_map.names if game.board.owner[t] == "ann"]
     pool = game.board.pools["ann"]
     indexes = []
+    placed = []
     for step, units in enumerate([1, 2, 3, 1]):
         if step == 3:
             await match.withdraw(ann, 0, 1, "w")
             _, text = ann.sent[-1]
-            assert json.loads(text) == {"ref": "w", "type": "order_withdrawn", "game_id": "g1", "turn": 0, "index": 1}
+            placed.pop(1)
+            assert json.loads(text) == {"ref": "w", "type": "order_withdrawn", "game_id": "g1", "turn": 0, "index": 1,
+                                        "left": {"pool_left": pool - sum(placed)}}
         order = {"kind": "place", "territory": mine[step % len(mine)], "units": units}
+        placed.append(units)
         await match.issue(ann, 0, order, f"r{step}")
         message, text = ann.sent[-1]
         assert message.type == "order_accepted"
         assert json.loads(text) == json.loads(encode(message)) == json.loads(encode(OrderAccepted.model_validate(
             json.loads(text))))
         assert SERVER_ADAPTER.validate_json(text) == message
-        assert set(json.loads(text)) == {"ref", "type", "game_id", "turn", "index", "order"}
+        assert set(json.loads(text)) == {"ref", "type", "game_id", "turn", "index", "order", "left", "text"}
         assert message.order == order
+        assert message.left == {"pool_left": pool - sum(placed)}
+        assert message.text == f"place {units} on {order['territory']}"
         indexes.append(message.index)
     assert indexes == [0, 1, 2, 2] and pool >= 6

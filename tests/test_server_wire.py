@@ -34,14 +34,18 @@ async def settled(*clients: Client) -> None:
 
 
 async def test_an_acceptance_carries_the_new_order_and_its_index_only() -> None:
+    """The new order, never the list so far; beside it, what the player's orders leave (the pool) and its words."""
     async with running_server(**FAST) as server:
         game_id, clients = await seed_game(server)
         ann = clients["ann"]
+        pool = ann.views[game_id]["pool_left"]
         for index, territory in enumerate(SEED_GROUPS["ann"]):
             order = {"kind": "place", "territory": territory, "units": 3}
             reply = await ok(ann, type="issue_order", game_id=game_id, turn=0, order=order)
-            assert set(reply) == {"ref", "type", "game_id", "turn", "index", "order"}, reply
+            assert set(reply) == {"ref", "type", "game_id", "turn", "index", "order", "left", "text"}, reply
             assert (reply["index"], reply["order"], reply["turn"]) == (index, order, 0)
+            assert reply["left"] == {"pool_left": pool - 3 * (index + 1)}
+            assert reply["text"] == f"place 3 on {territory}"
 
 
 async def test_a_raw_client_s_kept_orders_are_the_server_s_after_issuing_and_withdrawing() -> None:

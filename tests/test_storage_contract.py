@@ -94,6 +94,23 @@ async def test_orders_and_commits_kept_apart_come_back_on_their_progress_and_a_s
     assert stored.progress.state["orders"] == {} and stored.progress.state["committed"] == []
 
 
+async def test_a_batch_of_orders_is_kept_whole_in_its_order_with_its_request(store: Storage) -> None:
+    game_record = GameRecord(game_id="g", settings=GameSettings(map=None, players=3), seed=1, created_at=0.0,
+                             game_map=map_to_dict(load_map("seed")))
+    await store.create(game_record, started_progress(), [])
+    await store.save_order("g", order(0, 1))
+    batch = '{"ref":null,"type":"orders_accepted","game_id":"g","turn":2,"accepted":[],"refused":[]}'
+    await store.save_orders("g", [order(1, 2), order(2, 3), order(3, 4)], RequestRecord("batch-one", 2, batch))
+    with pytest.raises(StorageError):  # the same request again keeps none of its orders
+        await store.save_orders("g", [order(4, 5), order(5, 6)], RequestRecord("batch-one", 2, batch))
+    with pytest.raises(StorageError):
+        await store.save_orders("nope", [order(0, 1)])
+    restored = await store.restore("g", 5)
+    assert restored is not None and restored.requests == {"batch-one": batch}
+    assert restored.progress.state is not None
+    assert [o["units"] for o in restored.progress.state["orders"]["ann"]] == [1, 2, 3, 4]
+
+
 async def test_a_request_kept_with_its_change_is_refused_again_and_forgotten_two_steps_on(store: Storage) -> None:
     game_record = GameRecord(game_id="g", settings=GameSettings(map=None, players=3), seed=1, created_at=0.0,
                              game_map=map_to_dict(load_map("seed")))
@@ -162,3 +179,26 @@ async def test_postgres_shares_one_transaction_among_the_changes_that_come_toget
             assert stored is not None and [e["seq"] for e in stored.events] == [1]
     finally:
         await store.close()
+
+
+async def test_postgres_refuses_a_database_holding_another_application_s_games_table(postgres_dsn: str) -> None:
+    import psycopg
+
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:
+        db.execute("CREATE TABLE games (id serial PRIMARY KEY, title text)")
+    store = PostgresStorage(postgres_dsn, node_id="test-node")
+    with pytest.raises(StorageError, match="not RISC's"):
+        await store.open()
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:
+        assert db.execute("SELECT count(*) FROM pg_tables WHERE tablename = 'risc_schema'").fetchone() == (0,)
+
+
+async def test_postgres_nodes_starting_together_create_the_schema_once(postgres_dsn: str) -> None:
+    stores = [PostgresStorage(postgres_dsn, node_id=f"n{i}") for i in range(4)]
+    try:
+        await asyncio.gather(*(store.open() for store in stores))
+        await stores[0].create(record(), GameProgress(seats=[], state=None, seq=0), [])
+        assert await stores[3].list_games() == ["g1"]
+    finally:
+        for store in stores:
+            await store.close()

@@ -30,6 +30,7 @@ class Inbox:
         self.sent: list[object] = []
         self.games: set[str] = set()
         self.reads_text = False
+        self.words = False
         self.views: dict[str, dict[str, object]] = {}
 
     @property

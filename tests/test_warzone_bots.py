@@ -31,7 +31,7 @@ COMP345 = ("aggressive", "benevolent", "neutral", "cheater", "random")
 
 
 def decide(strategy: str, game: Any, player: str, seed: int = 0) -> list[Any]:
-    bot = WZ.strategies[strategy]()
+    bot = WZ.strategies[strategy](WZ)
     return bot.decide(WZ.view(game, player), game.game_map, player, random.Random(seed))
 
 
@@ -39,7 +39,7 @@ def watch(seats: tuple[str, ...], seed: str, turns_played: int, game_map: Any = 
     """Play a game as the tournament does, yielding each turn's orders and events."""
     game_map = game_map or load_map(EUROPE)
     players = tuple(f"{s}-{i}" for i, s in enumerate(seats))
-    bots = {p: WZ.strategies[s]() for p, s in zip(players, seats, strict=True)}
+    bots = {p: WZ.strategies[s](WZ) for p, s in zip(players, seats, strict=True)}
     game = WZ.new_game(game_map, players, WZ.options(options), GameRandom(seed, SETUP_STEP))
     rng = random.Random(seed)
     for _ in range(turns_played):

@@ -187,10 +187,10 @@ def reach(state: State) -> tuple[WarzoneConsole, list[str]]:
 @pytest.mark.parametrize(("state", "line", "words"), REFUSED, ids=[f"{s.value}: {c}" for s, c, _ in REFUSED])
 def test_a_command_not_valid_in_the_state_is_refused_with_the_reason(state: State, line: str, words: str) -> None:
     c, said = reach(state)
-    players = list(c.seats)
+    players = list(c.core.seats)
     c.handle(line)
     assert c.state is state
-    assert c.seats == players
+    assert c.core.seats == players
     assert said and said[-1].startswith("error: ") and words in said[-1], said
 
 
@@ -206,7 +206,7 @@ def test_seven_players_are_refused() -> None:
     for name in ("B", "C", "D", "E", "F"):
         c.handle(f"addplayer {name} -strategy random")
     c.handle("addplayer G")
-    assert said[-1] == "error: a game has at most 6 players" and len(c.seats) == 6
+    assert said[-1] == "error: a game has at most 6 players" and len(c.core.seats) == 6
 
 
 def test_orders_refused_during_a_turn_say_why_and_the_turn_goes_on() -> None:
@@ -216,7 +216,7 @@ def test_orders_refused_during_a_turn_say_why_and_the_turn_goes_on() -> None:
     assert c.state is State.ISSUE_ORDERS and c.acting == "Ann"
     c.handle("deploy 5 Atlantis")
     assert 'no territory matches "Atlantis"' in said[-1]
-    c.handle("deploy 11 " + c.game.board.territories_of("Ann")[0])
+    c.handle("deploy 11 " + c.core.game.board.territories_of("Ann")[0])
     assert "refused: your pool has 10 units left to deploy" in said[-1]
     c.handle("done")
     assert "10 units of your pool still to deploy" in said[-1]
@@ -226,9 +226,9 @@ def test_orders_refused_during_a_turn_say_why_and_the_turn_goes_on() -> None:
     assert "not valid in state issueorders" in said[-1]
     c.handle("negotiate Bot")
     assert "diplomacy card" in said[-1] or "Bot" in said[-1]
-    c.handle("deploy 10 " + c.game.board.territories_of("Ann")[0])
+    c.handle("deploy 10 " + c.core.game.board.territories_of("Ann")[0])
     c.handle("done")
-    assert c.game.board.turn == 2 and c.acting == "Ann"
+    assert c.core.game.board.turn == 2 and c.acting == "Ann"
 
 
 def test_gamestart_refuses_an_option_that_is_not_the_rule_set_s() -> None:
@@ -246,7 +246,7 @@ def test_a_cheater_seated_at_the_console_is_allowed_to_cheat() -> None:
     c.handle("gameplayer -remove Ann -add Agg -strategy aggressive")
     c.handle("gamestart")
     assert any("cheaters allowed" in line for line in said)
-    assert c.state is State.WIN and c.game.options.allow_cheaters
+    assert c.state is State.WIN and c.core.game.options.allow_cheaters
 
 
 def test_risc_warzone_is_a_risc_command_reading_a_file_and_writing_a_log(tmp_path: Path,

@@ -11,7 +11,7 @@ from shared.game import turns
 from shared.game.errors import Refused, RuleError
 from shared.game.game import Game
 from shared.rulesets.warzone.cards import Card
-from shared.rulesets.warzone.checker import Code
+from shared.rulesets.warzone.checker import Code, units_left
 from shared.rulesets.warzone.orders import (
     AdvanceOrder,
     AirliftOrder,
@@ -99,11 +99,18 @@ def test_W4_an_illegal_order_is_refused_with_its_reason_and_changes_nothing(
 
 def test_W4_deployed_units_can_advance_the_same_turn() -> None:
     game = issued(board(), "ann", DeployOrder("B", 4), AdvanceOrder(7, "B", "C"))
-    assert len(game.orders_of("ann")) == 2
+    assert game.orders_of("ann") == (DeployOrder("B", 4), AdvanceOrder(7, "B", "C"))
+    counted = turns.tally(WZ, game, "ann")
+    assert counted.pool_left == 6, "10 in the pool, 4 deployed"
+    assert units_left(game.board, counted, "B") == 0, "B's 3 and the 4 deployed there, all 7 advancing"
+    assert refused(game, "ann", AdvanceOrder(1, "B", "A")).code == Code.NOT_ENOUGH_UNITS
 
 
 def test_W4_units_moved_into_an_own_territory_can_be_sent_on() -> None:
-    game = issued(board(), "ann", AdvanceOrder(5, "A", "B"), AdvanceOrder(8, "B", "C"))
+    game = issued(board(), "ann", AdvanceOrder(5, "A", "B"))
+    assert [units_left(game.board, turns.tally(WZ, game, "ann"), t) for t in "AB"] == [0, 8], "A's 5 into B's 3"
+    game = issued(game, "ann", AdvanceOrder(8, "B", "C"))
+    assert units_left(game.board, turns.tally(WZ, game, "ann"), "B") == 0
     assert refused(game, "ann", AdvanceOrder(1, "B", "C")).code == Code.NOT_ENOUGH_UNITS
 
 
@@ -134,7 +141,12 @@ def test_W4_orders_can_be_withdrawn_unless_a_later_one_needs_them() -> None:
 def test_W4_the_same_card_may_be_played_as_often_as_it_is_held() -> None:
     game = make_game(line_map("A", "B", "C"), {"A": "ann", "B": "bob", "C": "bob"}, {"B": 8, "C": 8},
                      hands={"ann": (Card.BOMB, Card.BOMB)})
-    issued(game, "ann", BombOrder("B"), BombOrder("B"))
+    once = issued(game, "ann", BombOrder("B"))
+    assert turns.tally(WZ, once, "ann").cards.get(Card.BOMB, 0) == 1, "one bomb card of two played"
+    twice = issued(once, "ann", BombOrder("B"))
+    assert turns.tally(WZ, twice, "ann").cards.get(Card.BOMB, 0) == 0
+    third = refused(twice, "ann", BombOrder("B"))
+    assert third.code == Code.CARD_NOT_HELD and "bomb card" in third.message
 
 
 def test_W4_an_eliminated_player_issues_nothing() -> None:
@@ -167,7 +179,7 @@ def test_W15_the_cheater_s_order_is_accepted_once_a_turn_where_the_creator_allow
 
 def test_W4_legal_orders_lists_only_what_the_rules_accept() -> None:
     game = issued(board(), "ann", DeployOrder("A", 2))
-    legal = WZ.legal_orders(game, "ann")
+    legal = turns.legal_orders(WZ, game, "ann")
     kinds = {entry.order.kind for entry in legal}
     assert kinds == {"deploy", "advance", "bomb", "blockade", "airlift", "negotiate", "reinforce"}
     for entry in legal:
@@ -175,8 +187,8 @@ def test_W4_legal_orders_lists_only_what_the_rules_accept() -> None:
     deploys = [e for e in legal if e.order.kind == "deploy"]
     assert {(e.order.territory, e.order.units, e.count_field) for e in deploys} == {("A", 8, "units"),
                                                                                    ("B", 8, "units")}
-    assert not any(e.order.kind == "cheat" for e in WZ.legal_orders(board(allow_cheaters=True), "ann"))
-    bob = {e.order.kind for e in WZ.legal_orders(board(), "bob")}
+    assert not any(e.order.kind == "cheat" for e in turns.legal_orders(WZ, board(allow_cheaters=True), "ann"))
+    bob = {e.order.kind for e in turns.legal_orders(WZ, board(), "bob")}
     assert bob == {"deploy", "advance", "bomb"}
 
 

@@ -93,12 +93,12 @@ def test_a_mistyped_order_says_how_to_type_it(line: str, words: str) -> None:
 def test_the_board_shows_continents_with_bonus_and_holder_pools_card_counts_and_one_s_own_hand() -> None:
     g = issued(game(), "Ann", DeployOrder("Ontario", 2))
     shown = text(SHOW.board(WZ.view(g, "Ann"), g.game_map, PALETTE, "Ann", g.orders_of("Ann")))
-    assert "East" in shown and "bonus  3" in shown and "held by Ann" in shown
-    assert "West" in shown and "bonus  2" in shown and "held by Bob" in shown
+    assert "Continents (bonus, and the mark of who holds all of one): East 3 A, West 2 B\n" in shown
+    assert "A Ann (you)  B Bob\n" in shown
     assert "pool 7, 3 cards" in shown and "pool 3, 1 card" in shown
     assert "Your cards: bomb, airlift x2" in shown
     assert "Your pool: 5 units to deploy" in shown
-    assert "2 units (+2 to deploy) in Ontario" in shown
+    assert "  Ontario 2 (+2 to deploy) A | Que 5 A, Alb 4 B\n" in shown
     watching = text(SHOW.board(WZ.view(g, None), g.game_map, PALETTE, None))
     assert "Your cards" not in watching and "bomb" not in watching and "pool 7, 3 cards" in watching
     bob = text(SHOW.board(WZ.view(g, "Bob"), g.game_map, PALETTE, "Bob"))

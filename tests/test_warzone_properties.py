@@ -72,7 +72,7 @@ def random_map(rng: random.Random, size: int) -> GameMap:
 def random_turn(game: Game[Any, Any], player: str, rng: random.Random) -> Game[Any, Any]:
     """Random legal orders from the rules' own list, the whole pool deployed, then a commit."""
     for _ in range(rng.randint(0, 8)):
-        legal = WZ.legal_orders(game, player)
+        legal = turns.legal_orders(WZ, game, player)
         if game.options.allow_cheaters and rng.random() < 0.1:
             legal.append(Legal(CheatOrder()))
         if not legal:

@@ -9,16 +9,14 @@ and at the largest zoom every name shows whole.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from tests.map_editor_support import SHARED_MAPS
 from tests.server_support import Client, create_game, join
-from tests.web_support import borders_lit, browser_or_skip, launched, page_url, watched_pages, web_server
+from tests.web_support import borders_lit, browser_or_skip, page_url, watched_pages, web_server
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -54,12 +52,6 @@ OVERLAPS = """
     heights: shown.map((l) => l.box.height), problems };
 }
 """
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Any]:
-    async with launched() as found:
-        yield found
 
 
 async def new_game(server: Any, map_id: str | None = None, upload: Path | None = None, started: bool = False) -> str:

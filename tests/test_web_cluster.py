@@ -10,23 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from client.webpage import web_root
 from server.app import RiscServer
 from server.storage.postgres import PostgresStorage
 from tests.cluster_support import NODE_TIMING
 from tests.server_support import Client, create_game, join, running_server
-from tests.web_support import browser_or_skip, launched, page_url, place_everything, watched_pages
+from tests.web_support import browser_or_skip, page_url, place_everything, watched_pages
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Any]:
-    async with launched() as found:
-        yield found
 
 
 @contextlib.asynccontextmanager

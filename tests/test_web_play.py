@@ -7,19 +7,16 @@ the console must stay free of errors (tests/web_support.py).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from tests.server_support import Client, create_game, join
 from tests.web_support import (
     borders_drawn,
     browser_or_skip,
     create_in_lobby,
-    launched,
     owned,
     page_url,
     place_everything,
@@ -30,12 +27,6 @@ from tests.web_support import (
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Any]:
-    async with launched() as found:
-        yield found
 
 
 async def play_to_the_end(page: Any, player: str, turns: int = 40) -> None:

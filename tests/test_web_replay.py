@@ -9,16 +9,14 @@ server's own tests check against the stored log) and against the server's game i
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from shared.rulesets import get_ruleset
 from tests.server_support import Client, create_game
-from tests.web_support import Watch, browser_or_skip, launched, page_url, watched_pages, web_server
+from tests.web_support import Watch, browser_or_skip, page_url, watched_pages, web_server
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -32,12 +30,6 @@ GAMES = {
     "evolution-3": {"ruleset": "risc", "map": "cataract", "players": 2, "options": {"evolution": 3}},
 }
 FORCES = {"risc": "units", "warzone": "units", "classic": "armies", "grid": "troops", "evolution-3": "units"}
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Any]:
-    async with launched() as found:
-        yield found
 
 
 async def finished_game(server: Any, settings: dict[str, Any]) -> str:
@@ -103,6 +95,10 @@ async def test_a_finished_game_of_each_rule_set_is_replayed_turn_by_turn(browser
             told = await page.eval_on_selector_all("#replay-events li[data-kind]",
                                                    "els => els.map(e => e.dataset.kind)")
             assert told == [event["kind"] for event in frame["events"]]
+            # each in the server's words (the page asked for them: it holds no rule set's)
+            said = await page.eval_on_selector_all("#replay-events li[data-kind]", "els => els.map(e => e.textContent)")
+            assert frame["texts"] is not None and len(frame["texts"]) == len(said)
+            assert all(shown.startswith(words) for shown, words in zip(said, frame["texts"], strict=True)), said
             rolls = [e for e in frame["events"] if e["kind"] in ("dice_rolled", "battle") and "attack" in e]
             if rolls:  # the turn's last roll, on the board and under it
                 shown = await page.get_attribute("#replay-roll", "data-attack")

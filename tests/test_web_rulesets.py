@@ -10,12 +10,10 @@ received, which tests/web_support.py also checks against the protocol's schema.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from shared.protocol.patch import apply as apply_patch
 from shared.rulesets import get_ruleset
@@ -28,7 +26,6 @@ from tests.web_support import (
     browser_or_skip,
     create_in_lobby,
     front,
-    launched,
     owned,
     page_url,
     pick,
@@ -41,12 +38,6 @@ RISC = get_ruleset("risc")
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Any]:
-    async with launched() as found:
-        yield found
 
 
 def events(watch: Watch, kind: str) -> list[dict[str, Any]]:
@@ -274,7 +265,7 @@ async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_sto
         await move.locator("[data-count]").fill("2")
         await move.locator("[data-issue]").click()
         await page.wait_for_selector("[data-order-index='2']")
-        told = RISC.view(match.game, "Ann")
+        told = match.ruleset.view(match.game, "Ann")
         assert isinstance(told, EvoView) and told.food_left is not None and told.food_left < 100
         await page.wait_for_selector(f"[data-panel=stocks] .stocks[data-food-left='{told.food_left}']"
                                      f"[data-technology-left='{told.technology_left}']")

@@ -213,6 +213,8 @@ class LocalPlay:
         self.continue_game = continue_game
         self.server: RiscServer | None = None
         self.app: LocalGameClient | None = None
+        self.opened = asyncio.Event()
+        """Set once the client is made (`app`), or the run ended without one."""
         self.game: GameCreated | None = None
         self.refused = False
         """The server refused the new game's settings (a map it could not read...)."""
@@ -343,6 +345,7 @@ class LocalPlay:
                 self.app = LocalGameClient(f"ws://127.0.0.1:{server.port}", new_game, name=self.name, store=store,
                                            unfinished=offered, elsewhere=elsewhere, resume=resume,
                                            new_title=game_title(self.settings), backoff=self.backoff)
+                self.opened.set()
                 status = await self.app.run()
                 return 2 if self.refused else status
 

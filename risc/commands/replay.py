@@ -76,10 +76,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"risc replay: {exc}", file=sys.stderr)
         return 1
     from shared.game.presentation import Palette
-    from shared.rulesets import get_ruleset
+    from shared.rulesets import game_ruleset
 
     result = replay(stored)
-    ruleset = get_ruleset(stored.record.settings.ruleset)
+    ruleset, _ = game_ruleset(stored.record.settings.ruleset, stored.record.settings.options)
     presentation = ruleset.presentation
     palette = Palette(tuple(s.name for s in stored.progress.seats))
     last = None

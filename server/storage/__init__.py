@@ -1,38 +1,34 @@
-"""Where games are kept: one interface (base.Storage), several stores."""
+"""Where games are kept: one interface (base.Storage), several stores.
+
+The stores themselves (memory.py, sqlite.py, postgres.py) are read only when first asked for, so that what reads the
+records a game's decisions make (server/core.py, through base.py) loads no database driver with them.
+"""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from server.storage.base import GameProgress, GameRecord, SeatRecord, Storage, StorageError, StoredGame
-from server.storage.memory import MemoryStorage
-from server.storage.sqlite import DATABASE_NAME, SqliteStorage
+
+if TYPE_CHECKING:
+    from server.storage.memory import MemoryStorage
+    from server.storage.opening import is_postgres, open_storage
+    from server.storage.sqlite import DATABASE_NAME, SqliteStorage
+
+_LAZY = {"MemoryStorage": "server.storage.memory", "SqliteStorage": "server.storage.sqlite",
+         "DATABASE_NAME": "server.storage.sqlite", "open_storage": "server.storage.opening",
+         "is_postgres": "server.storage.opening"}
 
 
-def is_postgres(store: str | None) -> bool:
-    """Whether a --store names a PostgreSQL database (a postgresql:// URL, or libpq's key=value form)."""
-    return store is not None and (store.startswith(("postgresql://", "postgres://")) or "dbname=" in store)
-
-
-def open_storage(data_dir: Path | None, store: str | None = None, node_id: str | None = None,
-                 read_only: bool = False) -> Storage:
-    """The PostgreSQL store `store` names (opened later: `await storage.open()`), else the SQLite store in
-    `data_dir`, or a store in memory when there is none (tests, `risc server --memory`).
-
-    Raises StorageError with a message for the user if the database there cannot be used.
-    """
-    if store is not None:
-        if not is_postgres(store):
-            raise StorageError(f"--store {store.split('://')[0]}://...: give a PostgreSQL address "
-                               "(postgresql://USER@HOST/DATABASE), or leave --store out for the SQLite file")
-        from server.storage.postgres import PostgresStorage
-
-        return PostgresStorage(store, node_id=node_id, read_only=read_only)
-    if data_dir is None:
-        return MemoryStorage()
-    return SqliteStorage(data_dir / DATABASE_NAME, read_only=read_only)
+def __getattr__(name: str) -> Any:
+    """The stores, read when first named (PEP 562)."""
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def default_data_dir() -> Path:

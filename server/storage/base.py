@@ -319,6 +319,14 @@ class Storage(ABC):
         """Keep an issued or withdrawn order, the game's only change, without saving its whole progress again: the
         next `save` holds it in its state and drops it. Raises StorageError if the game does not exist."""
 
+    async def save_orders(self, game_id: str, changes: Sequence[OrderChange],
+                          request: RequestRecord | None = None) -> None:
+        """Keep the orders of one batch (`issue_orders`) as `save_order` keeps one, all or nothing. This default
+        writes them one by one (a store that can write them at once does so): a failure part way keeps the
+        first ones, as the same orders sent one by one would have been kept."""
+        for position, change in enumerate(changes):
+            await self.save_order(game_id, change, request if position == len(changes) - 1 else None)
+
     @abstractmethod
     async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
                           request: RequestRecord | None = None) -> None:

@@ -72,6 +72,14 @@ class MemoryStorage(Storage):
         self._orders.setdefault(game_id, []).append(change)
         self._keep_request(game_id, request)
 
+    async def save_orders(self, game_id: str, changes: Sequence[OrderChange],
+                          request: RequestRecord | None = None) -> None:
+        if game_id not in self._records:
+            raise StorageError(f"no game {game_id} to save")
+        self._check_request(game_id, request)
+        self._orders.setdefault(game_id, []).extend(changes)
+        self._keep_request(game_id, request)
+
     async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
                           request: RequestRecord | None = None) -> None:
         if game_id not in self._records:

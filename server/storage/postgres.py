@@ -208,7 +208,9 @@ class PostgresStorage(Storage):
                                    f"this release writes {SCHEMA_VERSION}): start a server on it once to upgrade it")
             async with conn.transaction():
                 await conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-                version = await self._version(conn)  # another node may have upgraded it meanwhile
+                # Another node may have upgraded it meanwhile; and only now, under the lock, do tables of RISC's
+                # names without RISC's schema table mean another application's (not a node creating them).
+                version = await self._version(conn, foreign_check=True)
                 if version == 0:
                     await conn.execute("CREATE TABLE IF NOT EXISTS risc_schema (version integer NOT NULL)")
                     await conn.execute("INSERT INTO risc_schema (version) SELECT 0 WHERE NOT EXISTS "
@@ -219,9 +221,14 @@ class PostgresStorage(Storage):
             logger.info("the %s is at schema version %d", self.where, SCHEMA_VERSION)
 
     @staticmethod
-    async def _version(conn: Any) -> int:
-        found = await (await conn.execute("SELECT to_regclass('risc_schema') IS NOT NULL")).fetchone()
+    async def _version(conn: Any, foreign_check: bool = False) -> int:
+        # pg_tables, not to_regclass: a catalog lookup may miss a table another node has just committed, where a
+        # query of pg_tables sees what this statement's snapshot sees, as the check of other tables below does.
+        found = await (await conn.execute("SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = current_schema() "
+                                          "AND tablename = 'risc_schema')")).fetchone()
         if not found[0]:
+            if not foreign_check:
+                return 0
             other = await (await conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
                                               "AND tablename IN ('games', 'events')")).fetchone()
             if other[0]:
@@ -391,6 +398,25 @@ class PostgresStorage(Storage):
             WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
             o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
                   SELECT g.game_id, %(player)s, %(step)s, %(position)s, %(body)s FROM g),
+            r AS (INSERT INTO requests (game_id, request_id, step, reply)
+                  SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
+                  WHERE %(request_id)s::text IS NOT NULL)
+            SELECT count(*) FROM g"""
+        await self._write(game_id, epoch, query, params)
+
+    async def save_orders(self, game_id: str, changes: Sequence[OrderChange],
+                          request: RequestRecord | None = None) -> None:
+        epoch = self._epoch(game_id)
+        params = {"game_id": game_id, "epoch": epoch, "players": [c.player for c in changes],
+                  "steps": [c.step for c in changes], "positions": [c.index for c in changes],
+                  "bodies": [c.order for c in changes], **_request_params(request)}
+        query = """
+            WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
+            o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
+                  SELECT g.game_id, x.player, x.step, x.position, x.body
+                  FROM g, unnest(%(players)s::text[], %(steps)s::integer[], %(positions)s::integer[],
+                                 %(bodies)s::text[]) WITH ORDINALITY AS x(player, step, position, body, n)
+                  ORDER BY x.n),
             r AS (INSERT INTO requests (game_id, request_id, step, reply)
                   SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
                   WHERE %(request_id)s::text IS NOT NULL)

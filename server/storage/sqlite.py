@@ -508,6 +508,19 @@ class SqliteStorage(Storage):
 
         await self._write(insert, one_statement=request is None)
 
+    async def save_orders(self, game_id: str, changes: Sequence[OrderChange],
+                          request: RequestRecord | None = None) -> None:
+        rows = [(game_id, c.player, c.step, c.index, c.order) for c in changes]
+
+        def insert(db: sqlite3.Connection) -> None:
+            if db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone() is None:
+                raise StorageError(f"no game {game_id} to save")
+            db.executemany("INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, ?, ?, ?, ?)",
+                           rows)
+            _keep_request(db, game_id, request)
+
+        await self._write(insert)
+
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         def read() -> StoredGame | None:
             row = self._db.execute("SELECT record, progress, body FROM games JOIN maps USING (map_key) "

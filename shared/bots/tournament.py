@@ -15,12 +15,11 @@ from typing import Any
 
 from shared.game import turns
 from shared.game.errors import RuleError
-from shared.game.game import Game
 from shared.game.random import SETUP_STEP, GameRandom, dice_of
 from shared.game.ruleset import AnyRuleSet
 from shared.game.strategy import Strategy
 from shared.maps.model import GameMap
-from shared.rulesets import get_ruleset
+from shared.rulesets import game_ruleset
 
 
 class RefusedOrderError(Exception):
@@ -91,7 +90,7 @@ def make_strategy(ruleset: AnyRuleSet, name: str) -> Strategy:
     except KeyError:
         known = ", ".join(sorted(ruleset.strategies))
         raise ValueError(f'unknown {ruleset.title} strategy "{name}" (known: {known})') from None
-    return cls()
+    return cls(ruleset)
 
 
 def play_game(game_map: GameMap | None, strategies: Sequence[str], seed: int | str, max_turns: int,
@@ -100,8 +99,7 @@ def play_game(game_map: GameMap | None, strategies: Sequence[str], seed: int | s
     """Play one game to a win or to `max_turns` turns (a draw). With `strict`, a refused order raises."""
     if max_turns < 1:
         raise ValueError("a game needs at least 1 turn")
-    ruleset = get_ruleset(ruleset_name)
-    chosen = ruleset.options(options or {})
+    ruleset, chosen = game_ruleset(ruleset_name, options or {})
     game_map = game_map if game_map is not None else ruleset.make_map(chosen)
     players = player_names(strategies)
     bots = {p: make_strategy(ruleset, s) for p, s in zip(players, strategies, strict=True)}
@@ -115,8 +113,13 @@ def play_game(game_map: GameMap | None, strategies: Sequence[str], seed: int | s
             if player not in turns.awaiting(ruleset, game):
                 continue
             orders = bots[player].decide(ruleset.view(game, player), game_map, player, rngs[player])
-            game, problems = _play_seat(ruleset, game, player, orders, strict, dice)
-            refused += problems
+            played = turns.play_seat(ruleset, game, player, orders, dice)
+            if strict and played.refused:
+                order, problem = played.refused[0]
+                raise RefusedOrderError(player, order, problem)
+            # A turn-by-turn player whose turn was played for them counts once more: the game would have stalled.
+            refused += len(played.refused) + played.timed_out
+            game = played.game
         if turns.ready(ruleset, game):
             game, _ = turns.advance(ruleset, game, dice)
         status = ruleset.status(game)
@@ -125,43 +128,6 @@ def play_game(game_map: GameMap | None, strategies: Sequence[str], seed: int | s
     held = tuple(standings.get(p, (0, 0))[0] for p in players)
     return GameResult(game_map.name, str(seed), players, tuple(strategies), status.winner,
                       status.turn if status.finished else max_turns, refused, held)
-
-
-def _play_seat(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, orders: Sequence[Any], strict: bool,
-               dice: Any) -> tuple[Game[Any, Any], int]:
-    refused = 0
-    step = game.step
-    for order in orders:
-        if ruleset.simultaneous:
-            issued = turns.issue(ruleset, game, player, order)
-        else:
-            if player not in turns.awaiting(ruleset, game):
-                break
-            acted = turns.act(ruleset, game, player, order, dice)
-            issued = acted if isinstance(acted, RuleError) else acted[0]
-        if isinstance(issued, RuleError):
-            if strict:
-                raise RefusedOrderError(player, order, issued)
-            refused += 1
-            if ruleset.simultaneous:
-                continue
-            break  # the board has moved on since the strategy decided: it is asked again
-        game = issued
-    if ruleset.simultaneous:
-        committed = turns.commit(ruleset, game, player)
-        if isinstance(committed, RuleError):
-            if strict:
-                raise RefusedOrderError(player, None, committed)
-            refused += 1
-            game = turns._complete(ruleset, game.evolve(orders={**game.orders, player: ()}, tallies={}), player)
-        else:
-            game = committed
-    elif game.step == step and player in turns.awaiting(ruleset, game):
-        # A turn-by-turn strategy that did nothing would be asked again for ever: its turn is played as when its
-        # time runs out.
-        refused += 1
-        game, _, _ = turns.time_out(ruleset, game, dice)
-    return game, refused
 
 
 def play_spec(spec: GameSpec) -> GameResult:

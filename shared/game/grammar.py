@@ -64,6 +64,21 @@ def names(words: Sequence[str], candidates: Sequence[str], wanted: int, usage: s
     return ParseError(f'"{" ".join(words)}" does not name {wanted} {what}s; {usage}')
 
 
+def source_and_target(words: Sequence[str], candidates: Sequence[str], usage: str,
+                      what: str = "territory") -> tuple[str, str] | ParseError:
+    """Where from and where to, each possibly several words (see `names`); when two words were typed, a wrong one is
+    named as the `from` or the `to`."""
+    pair = names(words, candidates, 2, usage, what)
+    if isinstance(pair, ParseError):
+        if len(words) == 2:
+            for label, word in (("from", words[0]), ("to", words[1])):
+                one = name(word, candidates, what)
+                if isinstance(one, ParseError):
+                    return ParseError(f"{label}: {one}")
+        return pair
+    return pair[0], pair[1]
+
+
 def _splits(words: list[str], parts: int) -> list[list[str]]:
     if parts == 1:
         return [[" ".join(words)]]

@@ -8,6 +8,7 @@ client defines: `class:player.N` (a seat's colour), `class:neutral`, `class:titl
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from abc import ABC, abstractmethod
@@ -40,6 +41,16 @@ def units(n: int) -> str:
 
 def line(*parts: Fragment) -> Fragments:
     return [*parts, ("", "\n")]
+
+
+def joined(parts: Sequence[Fragments], sep: str = ", ") -> Fragments:
+    """Pieces of styled text one after the other, `sep` between them."""
+    out: Fragments = []
+    for number, part in enumerate(parts):
+        if number:
+            out.append(("", sep))
+        out += part
+    return out
 
 
 def runs(events: Sequence[Any], together: Callable[[Any, Any], bool]) -> list[list[Any]]:
@@ -237,11 +248,49 @@ class Presentation(ABC):
         """What `board NAME` accepts: territories and players by default."""
         return game_map.names
 
+    brief_boards = False
+    """Whether a map of more than SMALL_MAP territories shows, when the viewer first sees a stage of play, the
+    summary and where the player stands rather than the board (which is shown on request): a rule set whose boards
+    run to a line a territory."""
+
     def stage_board(self, view: Any, game_map: GameMap, palette: Palette, you: str | None,
                     orders: Sequence[Any] = ()) -> Fragments:
-        """What is printed when a new turn or phase begins: the whole board by default. A rule set whose boards can
-        be long prints less here (what concerns the player), since `board` shows the rest when asked."""
-        return self.board(view, game_map, palette, you, orders)
+        """What is printed when the viewer first sees a stage of play (the game starts, they come back, a turn-by-turn
+        game comes to them): the whole board; with `brief_boards`, on a large map, the summary and where the player
+        stands (`board` shows the rest when asked)."""
+        if not self.brief_boards or len(game_map.territories) <= SMALL_MAP:
+            return self.board(view, game_map, palette, you, orders)
+        return [*self.summary(view, game_map, palette, you),
+                *(self._standing_line(view, game_map, you) or line(("class:muted", ON_REQUEST)))]
+
+    def brief(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
+        """A run of events as they come, in few lines: what concerns `you` first, the rest counted (`events` tells
+        them in full, for `report`). The same as `events` by default."""
+        return self.events(events, palette, you)
+
+    def standing(self, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
+        """What a new turn of a game whose players give their orders together shows instead of the board: where
+        the player stands, in a line (the board is shown on request); a spectator, or a player who holds nothing any
+        more, reads the summary. The stage board for a game whose board is not territories held."""
+        if self.owners(view) is None:
+            return self.board(view, game_map, palette, you)
+        return self._standing_line(view, game_map, you) or [*self.summary(view, game_map, palette, you),
+                                                            *line(("class:muted", ON_REQUEST))]
+
+    def _standing_line(self, view: Any, game_map: GameMap, you: str | None) -> Fragments | None:
+        """How many territories and units the player holds and how many face someone else's; None for a spectator,
+        a player who holds nothing, or a game whose board is not territories held."""
+        owners = self.owners(view)
+        mine = [n for n in game_map.names if owners is not None and owners.get(n) == you]
+        if owners is None or you is None or not mine:
+            return None
+        held = self.holdings(view)
+        count = sum(held[n][1] for n in mine) if held is not None else self.standings(view).get(you, (0, 0))[1]
+        front = front_of(game_map, owners, you)
+        return line(("class:title", "You hold "),
+                    ("", f"{plural(len(mine), 'territory', 'territories')} and {units(count)}, "
+                         f"{len(front)} of them next to others'"),
+                    ("class:muted", " (board front: those; board: everything; map: the picture)."))
 
     def holdings(self, view: Any) -> Mapping[str, Holding] | None:
         """Who holds each territory and with how many units, as `view` shows them; None for a game whose board is
@@ -270,6 +319,27 @@ class Presentation(ABC):
     def unknown_order(self, order: Any) -> str:
         return str(order)
 
+    # ---- words for a client without this presentation (the web page) ----------------------------------------------
+
+    def describe_offer(self, order: Any, count_field: str | None) -> str:
+        """A legal order in words, its count (where the player chooses it) said as N: "move N from Narnia to Oz".
+        The order is described with the word N in its count's place; a description that reckons with the count
+        (rather than saying it) gets the order as offered."""
+        if count_field is None:
+            return self.describe(order)
+        try:
+            return self.describe(dataclasses.replace(order, **{count_field: COUNT_WORD}))
+        except (TypeError, ValueError):
+            return self.describe(order)
+
+    def event_text(self, event: Any, players: Sequence[str]) -> str:
+        """One event as a spectator reads it, in plain words (a table it ends with keeps its lines)."""
+        return "".join(text for _, text in self.events([event], Palette(tuple(players)), None)).strip()
+
+
+COUNT_WORD = "N"
+"""What stands for a count the player chooses, in the words of a legal order."""
+
 
 def no_parse(command: OrderCommand) -> ParseError:
     return ParseError(f"usage: {command.usage}, e.g. {command.example}")
@@ -281,7 +351,20 @@ def no_parse(command: OrderCommand) -> ParseError:
 # word boundaries (which the text client does to everything it prints).
 
 SMALL_MAP = 20
-"""Up to this many territories, a board is short enough to print whole at every turn."""
+"""Up to this many territories, a board is short enough to print whole when a game starts."""
+
+FRONT = "front"
+"""`board front`: the player's front, their territories next to someone else's."""
+
+ON_REQUEST = "(board: every territory; board NAME: one territory, player or continent; map: the picture)"
+"""Where a spectator's summary points to, for the board it no longer prints."""
+
+
+def front_of(game_map: GameMap, owners: Mapping[str, str | None], you: str | None) -> list[str]:
+    """The player's territories next to someone else's (or to one whose holder they do not know), in the map's
+    order: where the fighting is."""
+    return [n for n in game_map.names if owners.get(n) == you
+            and any(owners.get(m) != you for m in game_map.neighbours(n))]
 
 WHOLE = "class:whole"
 """A style class that keeps a fragment on one line when text is wrapped ("Mid 12 A" is never cut at its spaces)."""

@@ -14,21 +14,24 @@ says who is awaited; the framework assumes neither kind.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from shared.game.errors import RuleError
 from shared.game.game import Game
+from shared.game.plain import PlainPresentation
+from shared.game.presentation import Presentation
 from shared.game.random import GameRandom
 from shared.game.statistics import TurnFacts
 from shared.maps.model import GameMap
 
 if TYPE_CHECKING:
-    from shared.game.presentation import Presentation
     from shared.game.strategy import Strategy
 
 OptionsT = TypeVar("OptionsT", bound="Options")
@@ -108,6 +111,14 @@ class Legal(Generic[OrderT]):
     count_field: str | None = None
     least: int = 1
 
+    def any_count(self, rng: random.Random) -> OrderT:
+        """The order with its count (where it has one) drawn from its range: a random player's pick."""
+        if self.count_field is None:
+            return self.order
+        most = getattr(self.order, self.count_field)
+        changes: dict[str, Any] = {self.count_field: rng.randint(self.least, most)}
+        return replace(self.order, **changes)  # type: ignore[type-var]
+
 
 Told = Any
 """An event, or Private(event, audience): what a resolution returns."""
@@ -125,7 +136,8 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     default_map: ClassVar[str] = "cataract"
     """The bundled map a quick game (`risc play`) is played on when none is named."""
 
-    options_type: ClassVar[type[Options]]
+    options_type: ClassVar[type[Options]] = Options
+    """Its options (none by default)."""
     order_type: TypeAdapter[OrderT]
     """A discriminated union on "kind": what IssueOrder carries for this rule set."""
     event_type: TypeAdapter[EventT]
@@ -143,6 +155,12 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     @abstractmethod
     def player_counts(self, options: OptionsT) -> tuple[int, int]:
         """The fewest and the most players a game with these options seats."""
+
+    def variant(self, options: OptionsT) -> RuleSet[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]:
+        """The rule set that plays a game with these options: itself, unless an option chooses among variants (RISC's
+        evolutions), each a subclass of it, as python-chess picks a board class by its variant's name. It is chosen
+        once, where a game is made or read, and plays every step of it (turns.status_of holds it to that)."""
+        return self
 
     def make_map(self, options: OptionsT) -> GameMap:
         """The board of a rule set that makes its own (`own_map`)."""
@@ -163,6 +181,7 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
     def new_game(self, game_map: GameMap, players: Sequence[str], options: OptionsT, rng: GameRandom,
                  choices: Mapping[str, int] | None = None) -> Game[BoardT, OrderT]:
+        check_variant(self, options)
         board = self.setup(game_map, players, options, rng, choices or {})
         return Game(self.name, game_map, tuple(players), options, board)
 
@@ -174,17 +193,28 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
     # ---- issuing ---------------------------------------------------------------------------------------------------
 
-    @abstractmethod
     def start_tally(self, game: Game[BoardT, OrderT], player: str) -> TallyT:
-        """What a player has to give orders with before issuing any (units, pool, cards): see `account`."""
+        """What a player has to give orders with before issuing any (units, pool, cards): see `account`. Nothing,
+        by default: a game whose orders use nothing up (each checked against the board alone)."""
+        return cast(TallyT, None)
 
     @abstractmethod
     def check_order(self, game: Game[BoardT, OrderT], player: str, tally: TallyT, order: OrderT) -> RuleError | None:
         """Is `order` legal after the orders that made `tally`? The framework has checked who may act."""
 
-    @abstractmethod
     def account(self, game: Game[BoardT, OrderT], player: str, tally: TallyT, order: OrderT) -> TallyT:
-        """The tally once `order` (checked already) is issued too. Never changes `tally` itself."""
+        """The tally once `order` (checked already) is issued too. Never changes `tally` itself. The same tally,
+        by default (see `start_tally`)."""
+        return tally
+
+    resource_words: ClassVar[Mapping[str, str]] = {}
+    """How each field `left` names reads as what an order costs: {"technology_left": "technology"}."""
+
+    def left(self, game: Game[BoardT, OrderT], player: str, tally: TallyT) -> dict[str, int] | None:
+        """What the orders that made `tally` leave the player (a pool, stocks), as the fields of their view that say
+        it: sent with each acceptance and withdrawal, and the cost of each legal order is worked out from it, so no
+        client counts the rules' costs itself. None where orders use nothing up (turn-by-turn games)."""
+        return None
 
     def check_commit(self, game: Game[BoardT, OrderT], player: str, tally: TallyT) -> RuleError | None:
         """May `player` commit the orders that made `tally`, taken as a whole (e.g. every unit placed)?"""
@@ -212,16 +242,24 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
     # ---- telling -------------------------------------------------------------------------------------------------
 
-    @abstractmethod
     def view(self, game: Game[BoardT, OrderT], viewer: str | None) -> ViewT:
         """What `viewer` (a seat, or None for a spectator) may see: the one function every board passes through on
         its way out of the server. It reads the board, the players and the viewer's own orders only (never another
         player's, R16, nor who has committed, which the game's summary says): the server keeps a sight's view while
-        those stay as they were (tests/test_server_updates.py holds every rule set to it)."""
+        those stay as they were (tests/test_server_updates.py holds every rule set to it). The board as it is, by
+        default: a game that hides nothing from anyone (its `view_type` is then its `board_type`)."""
+        return cast(ViewT, game.board)
 
     @abstractmethod
-    def legal_orders(self, game: Game[BoardT, OrderT], player: str) -> list[Legal[OrderT]]:
-        """Every order `player` could issue now (each with its count at the most): for bots and completion."""
+    def legal_orders(self, game: Game[BoardT, OrderT], player: str, tally: TallyT) -> list[Legal[OrderT]]:
+        """Every order `player` could issue after the orders that made `tally` (each with its count at the most).
+        The framework has checked that the game waits for them (turns.legal_orders asks only then)."""
+
+    def standings(self, game: Game[BoardT, OrderT]) -> dict[str, tuple[int, int]] | None:
+        """Each player's (territories, units) as everyone may know them: the framework logs them when a turn begins
+        and when the game ends, for whoever follows the game late. None where the rules hide them from spectators
+        (fog of war). By default, what a spectator's view shows through the presentation's `standings`."""
+        return self.presentation.standings(self.view(game, None)) or None
 
     def reveals_orders(self, options: OptionsT) -> bool:
         """Whether every player's orders are told to everyone once resolved. Under fog of war they are not: they are
@@ -266,15 +304,16 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
     # ---- faces ---------------------------------------------------------------------------------------------------
 
-    @property
-    @abstractmethod
-    def presentation(self) -> Presentation:
-        """How the text client shows this rule set's boards, orders and events, and reads its commands."""
+    presentation_type: ClassVar[type[Presentation] | None] = None
+    """How the text client shows this rule set's boards, orders and events, and reads its commands; None: as the
+    orders', events' and views' own fields say (shared/game/plain.py)."""
+    strategies: ClassVar[Mapping[str, type[Strategy]]]
+    """The computer players, by name: each is made with the rule set it plays (`Strategy(ruleset)`)."""
 
-    @property
-    @abstractmethod
-    def strategies(self) -> Mapping[str, type[Strategy]]:
-        """The computer players, by name."""
+    @cached_property
+    def presentation(self) -> Presentation:
+        """The presentation, made once: a client asks for it with every line it prints."""
+        return self.presentation_type() if self.presentation_type is not None else PlainPresentation(self)
 
     # ---- encoding (the same for every rule set) ------------------------------------------------------------------
 
@@ -331,3 +370,11 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
 
 AnyRuleSet = RuleSet[Any, Any, Any, Any, Any, Any]
+
+
+def check_variant(ruleset: AnyRuleSet, options: Any) -> None:
+    """Refuse to play a game with another variant than the one its options choose: the board would be another's."""
+    chosen = ruleset.variant(options)
+    if type(chosen) is not type(ruleset):
+        raise ValueError(f"{type(ruleset).__name__} cannot play a game of {type(chosen).__name__}: play each game "
+                         "with the rule set its options choose (ruleset.variant(options))")

@@ -29,6 +29,10 @@ class Strategy(ABC):
     cheats: ClassVar[bool] = False
     """Breaks the rules by design (the COMP 345 cheater): only where a game's creator allows it."""
 
+    def __init__(self, ruleset: AnyRuleSet) -> None:
+        self.ruleset = ruleset
+        """The rule set it plays: what checks its orders and lists the legal ones (the one the server runs)."""
+
     @abstractmethod
     def decide(self, view: Any, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
         """The orders to issue now, in order (for a simultaneous game, then commit)."""

@@ -14,7 +14,7 @@ from typing import Any
 from shared.game.errors import Refused, RuleError
 from shared.game.game import Game
 from shared.game.random import Dice
-from shared.game.ruleset import AnyRuleSet, Status, Told
+from shared.game.ruleset import AnyRuleSet, Legal, Status, Told, check_variant
 
 MAX_TIMEOUT_ACTIONS = 10_000
 """A turn-by-turn player whose time ran out is played for by the rule set one action at a time; this many without
@@ -32,9 +32,15 @@ class Resolved:
 
 
 def status_of(ruleset: AnyRuleSet, game: Game[Any, Any]) -> Status:
-    """The rule set's status of a game, worked out once per game."""
-    found: Status = game.cached("_status", lambda: ruleset.status(game))
+    """The rule set's status of a game, worked out once per game. Every turn's step asks it, so it is where a game
+    played by another variant than the one its options choose is stopped before anything of it is decided."""
+    found: Status = game.cached("_status", lambda: _status(ruleset, game))
     return found
+
+
+def _status(ruleset: AnyRuleSet, game: Game[Any, Any]) -> Status:
+    check_variant(ruleset, game.options)
+    return ruleset.status(game)
 
 
 def awaiting(ruleset: AnyRuleSet, game: Game[Any, Any], status: Status | None = None) -> frozenset[str]:
@@ -75,6 +81,36 @@ def tally(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> Any:
     for order in game.orders_of(player):
         counted = ruleset.account(game, player, counted, order)
     return counted
+
+
+def legal_orders(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> list[Legal[Any]]:
+    """Every order `player` could issue now (for bots, completion and the web page): none unless the game waits for
+    them, else what the rule set lists after the orders they issued already."""
+    if gate(ruleset, game, player) is not None:
+        return []
+    return ruleset.legal_orders(game, player, tally(ruleset, game, player))
+
+
+def left(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> dict[str, int] | None:
+    """What `player`'s issued orders leave them, as fields of their view (the rule set's `left`)."""
+    return ruleset.left(game, player, tally(ruleset, game, player))
+
+
+def costs(ruleset: AnyRuleSet, game: Game[Any, Any], player: str,
+          orders: Sequence[Any]) -> list[dict[str, int] | None]:
+    """What issuing each of `orders` (each legal now) would take from what the player's orders leave them, in the
+    rule set's words ({"technology": 75}; a negative amount is a gain); None where orders use nothing up. The
+    player's tally is counted once for them all."""
+    counted = tally(ruleset, game, player)
+    before = ruleset.left(game, player, counted)
+    if before is None:
+        return [None] * len(orders)
+    words = ruleset.resource_words
+    found: list[dict[str, int] | None] = []
+    for order in orders:
+        after = ruleset.left(game, player, ruleset.account(game, player, counted, order)) or {}
+        found.append({words.get(k, k): before[k] - after.get(k, 0) for k in before if before[k] != after.get(k, 0)})
+    return found
 
 
 def check(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any) -> RuleError | None:
@@ -213,6 +249,63 @@ def _complete(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> Game[An
         if isinstance(committed, Game):
             return committed
     raise RuntimeError(f"{ruleset.name}: {player} cannot commit even the orders made for them")
+
+
+@dataclass(frozen=True)
+class SeatPlayed:
+    """What became of a computer player's decision: the game after it, the orders the rules kept, the ones they
+    refused (with why; None for a refused commit), and what resolved on the way."""
+
+    game: Game[Any, Any]
+    issued: list[Any]
+    refused: list[tuple[Any | None, RuleError]]
+    resolved: list[Resolved]
+    timed_out: bool = False
+    """A turn-by-turn player whose choice was refused: their turn was played out as when time runs out."""
+
+
+def play_seat(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, orders: Sequence[Any],
+              dice: Dice) -> SeatPlayed:
+    """One way for every seat a computer plays (the server's, a tournament's, the console's): its decision carried
+    out so that the game never stalls on it. Simultaneous: each order issued that the rules accept, the rest
+    refused, then the commit; a commit the rules refuse is completed as when time runs out. Turn-by-turn: the
+    actions carried out at once, in turn, while the player is awaited and the rules accept them (a refused one ends
+    them: the board has moved on since the decision; a caller that decides again after each action passes one);
+    when none was carried out, the turn is played out as when time runs out. A player the game does not wait for
+    plays nothing."""
+    if player not in awaiting(ruleset, game):
+        return SeatPlayed(game, [], [], [])
+    issued: list[Any] = []
+    refused: list[tuple[Any | None, RuleError]] = []
+    if ruleset.simultaneous:
+        for order in orders:
+            done = issue(ruleset, game, player, order)
+            if isinstance(done, RuleError):
+                refused.append((order, done))
+            else:
+                game = done
+                issued.append(order)
+        committed = commit(ruleset, game, player)
+        if isinstance(committed, RuleError):
+            refused.append((None, committed))
+            committed = _complete(ruleset, game, player)
+        return SeatPlayed(committed, issued, refused, [])
+    step = game.step
+    resolved: list[Resolved] = []
+    for order in orders:
+        if player not in awaiting(ruleset, game):
+            break
+        acted = act(ruleset, game, player, order, dice)
+        if isinstance(acted, RuleError):
+            refused.append((order, acted))
+            break
+        game, one = acted
+        issued.append(order)
+        resolved.append(one)
+    if game.step != step or player not in awaiting(ruleset, game):
+        return SeatPlayed(game, issued, refused, resolved)
+    game, _, resolutions = time_out(ruleset, game, dice)
+    return SeatPlayed(game, issued, refused, resolved + resolutions, timed_out=True)
 
 
 def resign(ruleset: AnyRuleSet, game: Game[Any, Any], player: str,

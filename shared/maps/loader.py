@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from shared.maps.conquest import read_conquest
+from shared.maps.domination import read_domination
 from shared.maps.findings import Finding, FindingCode, MapError, Severity, error
 from shared.maps.limits import MAX_MAP_BYTES, too_large
 from shared.maps.model import GameMap
@@ -58,16 +60,7 @@ def _sniff_format(path: Path, data: bytes) -> str:
 
 
 def _readers() -> dict[str, Reader]:
-    readers: dict[str, Reader] = {"native": _read_native_bytes}
-    try:
-        from shared.maps.conquest import read_conquest
-        from shared.maps.domination import read_domination
-    except ImportError:
-        pass
-    else:
-        readers["domination"] = read_domination
-        readers["conquest"] = read_conquest
-    return readers
+    return {"native": _read_native_bytes, "domination": read_domination, "conquest": read_conquest}
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,17 @@ class ChatSaid(BaseModel):
     kind: Literal["chat"] = "chat"
 
 
+class Standings(BaseModel):
+    """Each player's territories and units as everyone may know them, when a turn begins (`turn`) and when the game
+    ends (`final`): so that whoever follows a game late, or comes back to it, reads its story from its start. Not
+    logged where the rules hide them from spectators (RISC's fog of war), until the end."""
+
+    turn: int
+    players: dict[str, tuple[int, int]] = Field(description="each player's [territories, units]")
+    final: bool = False
+    kind: Literal["standings"] = "standings"
+
+
 class RematchStarted(BaseModel):
     game_id: str
     players: list[str] = Field(default_factory=list)
@@ -127,7 +138,7 @@ class RematchStarted(BaseModel):
 
 FrameworkEntry = Annotated[
     GameCreated | PlayerJoined | PlayerLeft | GameStarted | PlayerCommitted | TimeRanOut | OrdersRevealed
-    | SeatHandedOver | SeatTakenBack | PlayerResigned | ChatSaid | RematchRequested | RematchDeclined
+    | SeatHandedOver | SeatTakenBack | PlayerResigned | ChatSaid | Standings | RematchRequested | RematchDeclined
     | RematchImpossible | RematchStarted,
     Field(discriminator="kind"),
 ]
@@ -135,7 +146,7 @@ FRAMEWORK_ENTRY: TypeAdapter[Any] = TypeAdapter(cast(Any, FrameworkEntry))
 FRAMEWORK_KINDS = frozenset(
     model.model_fields["kind"].default for model in (
         GameCreated, PlayerJoined, PlayerLeft, GameStarted, PlayerCommitted, TimeRanOut, OrdersRevealed,
-        SeatHandedOver, SeatTakenBack, PlayerResigned, ChatSaid, RematchRequested, RematchDeclined,
+        SeatHandedOver, SeatTakenBack, PlayerResigned, ChatSaid, Standings, RematchRequested, RematchDeclined,
         RematchImpossible, RematchStarted))
 
 
@@ -146,3 +157,6 @@ class SequencedEvent(BaseModel):
 
     seq: int
     event: dict[str, Any]
+    text: str | None = Field(default=None, description="the entry in words, to a connection that asked for them "
+                                                       "(hello's `words`): each event of the game's rule set, and "
+                                                       "the orders an orders_revealed entry carries")

@@ -50,6 +50,8 @@ class Hello(_Client):
     protocol: Whole = Field(description="the protocol version the client speaks: a hello without it is refused")
     password: Annotated[str | None, Field(max_length=256)] = None
     client: Annotated[str | None, Field(max_length=64, description="the client program's name")] = None
+    words: bool = Field(default=False, description="send each log entry of a game's rule set with its words "
+                                                   "(`text`): for a client that does not know the rule set")
 
 
 class ListGames(_Client):
@@ -134,6 +136,24 @@ class IssueOrder(_Client):
     game_id: GameId
     turn: Whole
     order: OrderData
+    request_id: RequestId = None
+
+
+MAX_BATCH_ORDERS = 100
+"""The most orders one `issue_orders` carries: a request's work stays small and bounded (a turn's orders of the
+largest real maps fit in a few)."""
+
+
+class IssueOrders(_Client):
+    """Several orders for turn `turn` in one message (a client that sends a prepared set: a bot's turn, a quick
+    placement): each is checked and taken as `issue_order` would take it, in the order given, against what the
+    earlier accepted ones left; a refused one changes nothing and those after it are still checked. Answered
+    `orders_accepted` (the refusals by their position), or `error` when the whole request is refused."""
+
+    type: Literal["issue_orders"] = "issue_orders"
+    game_id: GameId
+    turn: int
+    orders: Annotated[list[OrderData], Field(min_length=1, max_length=MAX_BATCH_ORDERS)]
     request_id: RequestId = None
 
 
@@ -256,13 +276,13 @@ class ReplayTurn(_Client):
 
 ClientMessage = Annotated[
     Hello | ListGames | ListMaps | ListRuleSets | CreateGame | JoinGame | LeaveGame | WatchGame | Resume
-    | IssueOrder | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver | Resign | Chat
-    | AskStatistics | OpenReplay | ReplayTurn,
+    | IssueOrder | IssueOrders | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver | Resign
+    | Chat | AskStatistics | OpenReplay | ReplayTurn,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "list_games", "list_maps", "list_rulesets", "create_game", "join_game", "leave_game",
-                "watch_game", "resume", "issue_order", "withdraw_order", "list_orders", "legal_orders", "commit",
-                "rematch", "hand_over", "resign", "chat", "game_statistics", "open_replay", "replay_turn")
+                "watch_game", "resume", "issue_order", "issue_orders", "withdraw_order", "list_orders", "legal_orders",
+                "commit", "rematch", "hand_over", "resign", "chat", "game_statistics", "open_replay", "replay_turn")
 
 
 # ---- server to client -------------------------------------------------------------------------------------------
@@ -354,6 +374,41 @@ class OrderAccepted(_Server):
     turn: int
     index: int
     order: dict[str, Any]
+    left: dict[str, int] | None = Field(default=None, description="what the player's orders leave them now (a "
+                                        "pool, stocks), as fields of their view: a merge patch of it; null where "
+                                        "orders use nothing up")
+    text: str = Field(default="", description="the order in words")
+
+
+class OrderRefused(BaseModel):
+    """An order of an `issue_orders` that was refused: its 0-based position in the batch, and why (the code and
+    message an `error` refusing it alone would carry)."""
+
+    position: int
+    code: str
+    message: str
+
+
+class AcceptedOrder(BaseModel):
+    """An order of an `issue_orders` that was taken: at `index` in the player's list, as `order_accepted` says."""
+
+    position: int
+    index: int
+    order: dict[str, Any]
+    text: str = Field(default="", description="the order in words")
+
+
+class OrdersAccepted(_Server):
+    """The answer to `issue_orders`: every order it carried, accepted (in the order given, each with its place in the
+    player's list) or refused (by position), and what the player's orders leave them once all are taken."""
+
+    type: Literal["orders_accepted"] = "orders_accepted"
+    game_id: str
+    turn: int
+    accepted: list[AcceptedOrder]
+    refused: list[OrderRefused]
+    left: dict[str, int] | None = Field(default=None, description="what the player's orders leave them now, as "
+                                        "`order_accepted` says: a merge patch of their view, or null")
 
 
 class OrderWithdrawn(_Server):
@@ -363,6 +418,7 @@ class OrderWithdrawn(_Server):
     game_id: str
     turn: int
     index: int
+    left: dict[str, int] | None = Field(default=None, description="as in order_accepted, once the order is gone")
 
 
 class Orders(_Server):
@@ -371,6 +427,7 @@ class Orders(_Server):
     turn: int
     orders: list[dict[str, Any]]
     committed: bool
+    texts: list[str] = Field(default_factory=list, description="each order in words")
 
 
 class LegalOrder(BaseModel):
@@ -380,6 +437,10 @@ class LegalOrder(BaseModel):
     order: dict[str, Any]
     count_field: str | None = None
     least: int = 1
+    text: str = Field(default="", description="the order in words; where it has a count, N stands for it")
+    cost: dict[str, int] | None = Field(default=None, description="what issuing it as offered takes from what the "
+                                        "player's orders leave them, in the rule set's words (a negative amount is "
+                                        "a gain); null where orders use nothing up")
 
 
 class Legal(_Server):
@@ -525,7 +586,8 @@ class ReplayOpened(_Server):
 
 class ReplayedTurn(_Server):
     """One point of a replay: the view after the turn (the rule set's view, as `sight` saw it; everything with
-    null), and the turn's events in order as that sight was told them."""
+    null), and the turn's events in order as that sight was told them. `texts`: each event in words, for a
+    connection whose hello asked for `words` (the web page holds no rule set's words), else null."""
 
     type: Literal["replayed_turn"] = "replayed_turn"
     game_id: str
@@ -535,6 +597,7 @@ class ReplayedTurn(_Server):
     phase: str
     view: dict[str, Any]
     events: list[dict[str, Any]]
+    texts: list[str] | None = None
 
 
 class ShuttingDown(_Server):
@@ -546,9 +609,9 @@ class ShuttingDown(_Server):
 
 ServerMessage = Annotated[
     Welcome | Error | Games | Maps | RuleSets | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted
-    | OrderWithdrawn | Orders | Legal | CommitAccepted | Resigned | ChatSent | LobbyChat | RematchPending
-    | HandOverPending | GameMap | Update | Redirect | GameListed | Statistics | ReplayOpened | ReplayedTurn
-    | ShuttingDown,
+    | OrdersAccepted | OrderWithdrawn | Orders | Legal | CommitAccepted | Resigned | ChatSent | LobbyChat
+    | RematchPending | HandOverPending | GameMap | Update | Redirect | GameListed | Statistics | ReplayOpened
+    | ReplayedTurn | ShuttingDown,
     Field(discriminator="type"),
 ]
 

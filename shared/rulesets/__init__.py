@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from shared.game.ruleset import AnyRuleSet
 from shared.rulesets.classic import ClassicRuleSet
 from shared.rulesets.grid import GridRuleSet
@@ -26,6 +29,14 @@ def get_ruleset(name: str) -> AnyRuleSet:
         return RULESETS[name]
     except KeyError:
         raise ValueError(f'unknown rule set "{name}" (known: {", ".join(sorted(RULESETS))})') from None
+
+
+def game_ruleset(name: str, options: Mapping[str, Any]) -> tuple[AnyRuleSet, Any]:
+    """The rule set that plays a game of these settings (the variant its options choose), and the options read.
+    Raises ValueError for an unknown rule set, pydantic's ValidationError for options it refuses."""
+    ruleset = get_ruleset(name)
+    chosen = ruleset.options(options)
+    return ruleset.variant(chosen), chosen
 
 
 register(RiscRuleSet())

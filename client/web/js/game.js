@@ -4,10 +4,12 @@
 // Risk, the grid game) have no commit: the active player's every order takes effect at once, and the page shows whose
 // move it is, what the phase asks for and the dice as they fall. A seat whose player has been away may be voted over
 // to the computer (hand_over); under fog of war a spectator or a player who is out may ask to see with a player's
-// eyes (watch_game with follow), which the rule set allows or refuses.
+// eyes (watch_game with follow), which the rule set allows or refuses. The game's chat has a panel of its own, and a
+// player still in may resign (after a confirmation).
 
 import { Board } from "./board.js";
 import { statisticsCharts } from "./chart.js";
+import { ChatPanel, chatHeading } from "./chat.js";
 import { byId, h, put } from "./dom.js";
 import { boardLegend } from "./legend.js";
 import { GameLog } from "./log.js";
@@ -20,7 +22,7 @@ import { forgetSeat, lastName, saveName, saveSeat } from "./seats.js";
 
 const FRAMEWORK = new Set(["game_created", "player_joined", "player_left", "game_started", "player_committed",
   "time_ran_out", "orders_revealed", "seat_handed_over", "seat_taken_back", "rematch_requested", "rematch_declined",
-  "rematch_impossible", "rematch_started"]);
+  "rematch_impossible", "rematch_started", "chat", "player_resigned", "standings"]);
 
 export class GameScreen {
   /** app: { link, showLobby(note), showGame(gameId, player) }. */
@@ -38,6 +40,11 @@ export class GameScreen {
       withdraw: (index) => this.withdraw(index),
       select: (picked, targets) => this.board.select(picked, targets),
     });
+    this.chat = new ChatPanel(byId("game-chat"), (text, to, name) => this.link.request({
+      type: "chat", game_id: this.gameId, text, to, name: this.player ? null : name }));
+    byId("resign").addEventListener("click", () => this.askResign(true));
+    byId("resign-no").addEventListener("click", () => this.askResign(false));
+    byId("resign-yes").addEventListener("click", () => this.resign());
     byId("commit").addEventListener("click", () => this.commit());
     byId("rematch").addEventListener("click", () => this.rematch());
     byId("replay-this").addEventListener("click", () => this.app.showReplay(this.gameId, null));
@@ -68,7 +75,9 @@ export class GameScreen {
     this.keptSummary = null; // the summary as the server's patches patch it (seats keyed by position)
     this.map = null;
     this.view = null;
+    this.left = null; // what the player's orders leave them, as the server's last acceptance or withdrawal said
     this.orders = [];
+    this.orderTexts = [];
     this.module = generic;
     this.moduleName = null;
     this.deadline = null;
@@ -81,8 +90,11 @@ export class GameScreen {
     this.looked = null;
     this.awaySince = new Map();
     this.log.clear();
+    this.chat.clear();
+    byId("resign-confirm").hidden = true;
     this.entry.legal = [];
     this.entry.orders = [];
+    this.entry.texts = [];
     this.entry.picked = [];
     this.entry.enabled = false;
     this.board.clear();
@@ -252,6 +264,7 @@ export class GameScreen {
       all = true;
     }
     let changed = null;
+    if (update.view || update.view_patch) this.left = null; // the server's view says it all again
     if (update.view) {
       this.view = update.view;
       all = true;
@@ -261,9 +274,12 @@ export class GameScreen {
       if (this.module.redrawOn(update.view_patch)) all = true;
     }
     if (game.status === "lobby") this.view = null;
-    // the view's orders are the player's as of this update; order replies keep them between updates
+    // the view's orders are the player's as of this update (their words come with list_orders); order replies keep
+    // them between updates
     if (this.view && (update.view || (update.view_patch && "your_orders" in update.view_patch))) {
       this.orders = this.view.your_orders || [];
+      if (!this.orders.length) this.orderTexts = [];
+      else if (this.orderTexts.length !== this.orders.length) this.askOrders();
     }
     this.deadline = update.deadline_in === null ? null : performance.now() + update.deadline_in * 1000;
     if (redraw) this.drawBoard();
@@ -284,6 +300,11 @@ export class GameScreen {
       else if (restart) this.showRoll(null);
     }
     if (update.snapshot) this.log.note("(earlier entries were not sent: this is where the game stands)");
+    for (const { seq, event } of fresh) {
+      if (event.kind !== "chat") continue;
+      this.chat.add(chatHeading(event, this.player), event.text, { "data-seq": String(seq), "data-from": event.player,
+        "data-to": event.to || "", "data-watchers": String(event.watchers) });
+    }
     const restarted = fresh.some((entry) => this.module.startsTurn(entry.event));
     this.log.add(fresh, this.module, true, ctx, turnByTurn && !restarted && fresh.length > 0);
     this.render(before);
@@ -347,12 +368,17 @@ export class GameScreen {
     byId("commit").hidden = !(acting && game.simultaneous);
     byId("order-section").hidden = !this.player || Boolean(this.following);
     byId("leave").hidden = !(game.status !== "playing" || !this.player || (mine && mine.eliminated));
+    const mayResign = Boolean(this.playing && mine && !mine.eliminated && !this.following);
+    byId("resign").hidden = !mayResign;
+    if (!mayResign) byId("resign-confirm").hidden = true;
+    this.renderChat();
     if (!acting) this.entry.setLegal([], false);
     else if (!before || before.step !== game.step || before.turn !== game.turn || !this.entry.enabled) {
       if (before && (before.step !== game.step || before.turn !== game.turn)) {
         // a simultaneous game's new turn starts afresh; a turn-by-turn game keeps what still fits (the next roll)
         if (game.simultaneous) this.entry.picked = [];
         this.entry.orders = [];
+        this.entry.texts = [];
         if (game.simultaneous) this.say("");
       }
       this.askLegal();
@@ -361,11 +387,30 @@ export class GameScreen {
     this.renderDetails();
     this.renderResult();
     this.renderSeat();
+    if (this.app.gameShown) this.app.gameShown();
   }
 
-  /** The view as the player's orders issued since the last update leave it (the pool left, stocks). */
+  /** Whom a word may be for, as the server lets it be said: a player still in speaks to everyone or to one player;
+   * while the game runs, those who watch (spectators, players who are out) speak among themselves or to a player who
+   * is out. A spectator speaks under a name of their choosing. */
+  renderChat() {
+    const game = this.summary;
+    const mine = this.seat(this.player);
+    const others = game.seats.filter((s) => s.name !== this.player);
+    const watcher = game.status === "playing" && (!mine || mine.eliminated || Boolean(this.following));
+    const to = watcher ? [["", "those who watch"], ...others.filter((s) => s.eliminated).map((s) => [s.name, s.name])]
+      : [["", "everyone"], ...others.map((s) => [s.name, s.name])];
+    this.chat.offer(to);
+    const label = byId("game-chat").querySelector(".chat-name-label");
+    label.hidden = Boolean(this.player);
+    const name = label.querySelector(".chat-name");
+    if (!this.player && !name.value) name.value = lastName();
+  }
+
+  /** The view as the player's orders issued since the last update leave it (the pool left, stocks): the server
+   * says what they leave with each acceptance and withdrawal. */
   shownView() {
-    return this.view ? this.module.withOrders(this.view, this.orders, this.ctx()) : null;
+    return this.view && this.left ? { ...this.view, ...this.left } : this.view;
   }
 
   /** A watcher of a game still seating players may sit down in it from here. */
@@ -587,8 +632,7 @@ export class GameScreen {
     try {
       const reply = await this.legalAsked;
       if (reply.type === "legal" && reply.game_id === this.gameId) {
-        this.entry.setContext(this.territoryNames, (order) => this.module.describeOrder(order, { ...this.ctx(),
-          now: true }));
+        this.entry.setContext(this.territoryNames);
         const mine = this.seat(this.player);
         this.entry.setLegal(reply.orders, Boolean(this.playing && mine && mine.awaited && !this.following
           && reply.turn === this.summary.turn));
@@ -608,16 +652,17 @@ export class GameScreen {
     if (!this.player || (this.summary && !this.summary.simultaneous)) return;
     try {
       const reply = await this.link.request({ type: "list_orders", game_id: this.gameId });
-      if (reply.type === "orders" && reply.game_id === this.gameId) this.ordersAre(reply.orders);
+      if (reply.type === "orders" && reply.game_id === this.gameId) this.ordersAre(reply.orders, reply.texts);
     } catch {
       // a game not started yet has no orders to list
     }
   }
 
-  /** The player's orders this turn as they stand: listed, and the panels that count them (a pool, stocks). */
-  ordersAre(orders) {
+  /** The player's orders this turn as they stand, with their words: listed, and the panels that count them. */
+  ordersAre(orders, texts) {
     this.orders = orders;
-    this.entry.setOrders(orders);
+    this.orderTexts = texts;
+    this.entry.setOrders(orders, texts);
     if (this.summary && this.view) {
       this.renderExtras();
       byId("prompt").textContent = this.playing ? this.module.prompt(this.shownView(), { ...this.ctx(),
@@ -630,14 +675,17 @@ export class GameScreen {
     const reply = await this.send({ type: "issue_order", game_id: this.gameId, turn: this.summary.turn, order });
     if (!reply) return;
     if (reply.type === "order_accepted") {
-      const ctx = { ...this.ctx(), now: true };
       if (this.summary.simultaneous) {
         this.entry.picked = [];
         // the reply names the new order only: the list is kept here (unless the turn moved on meanwhile)
-        if (reply.turn === this.summary.turn) this.ordersAre([...this.orders.slice(0, reply.index), reply.order]);
-        this.say(`Issued: ${this.module.describeOrder(reply.order, ctx)}`);
+        if (reply.turn === this.summary.turn) {
+          if (reply.left) this.left = reply.left;
+          this.ordersAre([...this.orders.slice(0, reply.index), reply.order],
+            [...this.orderTexts.slice(0, reply.index), reply.text]);
+        }
+        this.say(`Issued: ${reply.text}`);
         this.askLegal();
-      } else this.say(`Done: ${this.module.describeOrder(reply.order, ctx)}`);
+      } else this.say(`Done: ${reply.text}`);
     } else this.say(reply.message);
   }
 
@@ -645,7 +693,11 @@ export class GameScreen {
     const reply = await this.send({ type: "withdraw_order", game_id: this.gameId, turn: this.summary.turn, index });
     if (!reply) return;
     if (reply.type === "order_withdrawn") {
-      if (reply.turn === this.summary.turn) this.ordersAre(this.orders.filter((_, i) => i !== reply.index));
+      if (reply.turn === this.summary.turn) {
+        if (reply.left) this.left = reply.left;
+        this.ordersAre(this.orders.filter((_, i) => i !== reply.index),
+          this.orderTexts.filter((_, i) => i !== reply.index));
+      }
       this.say("Order withdrawn.");
       this.askLegal();
     } else this.say(reply.message);
@@ -666,6 +718,21 @@ export class GameScreen {
     } else this.say(reply.message);
   }
 
+  /** The confirmation before resigning (shown, or put away). */
+  askResign(shown) {
+    byId("resign-confirm").hidden = !shown;
+    if (shown) byId("resign-no").focus();
+    else byId("resign").focus();
+  }
+
+  async resign() {
+    byId("resign-confirm").hidden = true;
+    const reply = await this.send({ type: "resign", game_id: this.gameId });
+    if (!reply) return;
+    this.say(reply.type === "resigned" ? "You resigned: you are out, and may watch the game to its end, or leave."
+      : reply.message);
+  }
+
   async rematch() {
     const reply = await this.send({ type: "rematch", game_id: this.gameId });
     if (reply && reply.type === "error") this.say(reply.message);
@@ -678,7 +745,7 @@ export class GameScreen {
       if (this.player && (!this.summary || this.summary.status !== "playing" || this.seat(this.player)?.eliminated)) {
         forgetSeat(this.gameId, this.player);
       }
-      this.app.showLobby(`You left game ${this.gameId}.`);
+      this.app.showLobby(`You left game ${this.gameId}.`, true);
     } else if (reply) this.say(reply.message);
   }
 

@@ -71,7 +71,8 @@ export class Link {
       this.ws = ws;
       let greeted = false;
       ws.addEventListener("open", () => {
-        const hello = { type: "hello", protocol: PROTOCOL, client: "risc-web", ref: "hello" };
+        // words: the rule set's events come with their words, which the page shows as they are (it knows no rules)
+        const hello = { type: "hello", protocol: PROTOCOL, client: "risc-web", words: true, ref: "hello" };
         if (this.password) hello.password = this.password;
         ws.send(JSON.stringify(hello));
       });

@@ -1,7 +1,8 @@
 // The lobby: the server's games a page at a time (join, watch, return to a seat kept in this browser, or replay a
-// finished game, listed or by its id), and a new game's form: the rules with their options, a map of the server's
-// or a file, players, computer players and a time limit.
+// finished game, listed or by its id), the lobby's chat, and a new game's form: the rules with their options, a map
+// of the server's or a file, players, computer players and a time limit.
 
+import { ChatPanel } from "./chat.js";
 import { byId, h, put } from "./dom.js";
 import { optionsForm } from "./schema-form.js";
 import { lastName, saveName, savedSeats } from "./seats.js";
@@ -40,6 +41,22 @@ export class LobbyScreen {
       const gameId = byId("replay-id").value.trim();
       if (gameId) this.app.showReplay(gameId, null);
     });
+    this.chat = new ChatPanel(byId("lobby-chat"), (text) => {
+      const name = this.name();
+      if (!name) return Promise.resolve({ type: "error", message: "Write your name first: it is how the others will "
+        + "know you." });
+      return this.link.request({ type: "chat", game_id: null, text, name });
+    });
+  }
+
+  /** The lobby goes off screen: the page stops watching it (its chat, the games created). */
+  hide() {
+    this.link.request({ type: "list_games", offset: 0, limit: 1, watch: false }).catch(() => {});
+  }
+
+  /** A word said in the lobby (to whoever has it on screen). */
+  heard(said) {
+    this.chat.add(said.player, said.text, { "data-from": said.player });
   }
 
   note(text) {
@@ -92,6 +109,7 @@ export class LobbyScreen {
   }
 
   async refresh() {
+    // watching the lobby: told of new games, and hearing its chat even while games go on off screen
     const reply = await this.link.request({ type: "list_games", offset: this.offset, limit: PAGE, watch: true });
     if (reply.type !== "games") {
       this.note(reply.message);

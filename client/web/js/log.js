@@ -1,7 +1,9 @@
 // The game's log as sentences: the framework's entries (joins, commits, time running out, revealed orders,
-// rematches) here, the rule set's events through its module.
+// resignations, rematches) here, the rule set's events through its module. Words of the chat have a panel of their
+// own (js/chat.js), and each turn's standings are for the charts, so neither is in the log.
 
 import { h } from "./dom.js";
+import { dice, plain } from "./rulesets/generic.js";
 
 const MOST_SHOWN = 400;
 
@@ -19,17 +21,19 @@ const framework = {
   rematch_declined: (e) => `${e.player} left instead of a rematch`,
   rematch_impossible: (e) => e.reason,
   rematch_started: (e) => `The rematch started as game ${e.game_id}`,
+  player_resigned: (e) => `${e.player} resigned`,
 };
 
-/** An entry in words (a string, or a node where the rule set shows more, such as dice). */
-export function describeEntry(event, module, ctx = {}) {
+const NOT_LOGGED = new Set(["chat", "standings"]);
+
+/** An entry ({seq, event, text}) in words: the framework's here, the rest as the server said them (else the
+ * event's fields, for a server that sent no words); a roll of dice shows its dice besides. */
+export function describeEntry({ event, text }, module) {
   if (Object.hasOwn(framework, event.kind)) return framework[event.kind](event);
-  if (event.kind === "orders_revealed") {
-    const parts = Object.entries(event.orders).map(([player, orders]) =>
-      `${player}: ${orders.length ? orders.map((o) => module.describeOrder(o, ctx)).join("; ") : "nothing"}`);
-    return `Orders of turn ${event.turn} — ${parts.join(" | ")}`;
-  }
-  return module.describeEvent(event, ctx);
+  if (event.kind === "orders_revealed") return `Orders of turn ${event.turn} — ${text ?? plain(event)}`;
+  const roll = module.roll(event);
+  const words = text ?? plain(event);
+  return roll ? [words, " ", dice(roll.attack, "attack"), " against ", dice(roll.defence, "defence")] : words;
 }
 
 export class GameLog {
@@ -45,16 +49,18 @@ export class GameLog {
     this.list.append(h("li", { class: "hint" }, text));
   }
 
-  /** Add entries ({seq, event}); `fresh` marks them as the latest turn's (in a turn-by-turn game, `keep` leaves
+  /** Add entries ({seq, event, text}); `fresh` marks them as the latest turn's (in a turn-by-turn game, `keep` leaves
    * the earlier ones of the same turn marked too). */
   add(entries, module, fresh, ctx = {}, keep = false) {
     if (!entries.length) return;
     if (!keep) for (const old of this.list.querySelectorAll("li.fresh")) old.classList.remove("fresh");
-    for (const { seq, event } of entries) {
+    for (const entry of entries) {
+      const { seq, event } = entry;
       // in a turn-by-turn game each action is told by its events: the orders it carried out say it again
       if (event.kind === "orders_revealed" && ctx.summary && !ctx.summary.simultaneous) continue;
+      if (NOT_LOGGED.has(event.kind)) continue;
       const item = h("li", { "data-seq": String(seq), "data-kind": event.kind, class: fresh ? "fresh" : null },
-        describeEntry(event, module, ctx));
+        describeEntry(entry, module));
       this.list.append(item);
     }
     while (this.list.childElementCount > MOST_SHOWN) this.list.firstElementChild.remove();

@@ -6,9 +6,17 @@
 // move in after a conquest). In a turn-by-turn game (classic Risk, the grid game) each order takes effect at once:
 // there is no list of the turn's orders to withdraw from, and what is picked stays picked while it still fits (the
 // next roll of an attack, the next armies placed). Nothing here knows a rule: whatever is offered came from the
-// server.
+// server, with its words (N standing for a count the player chooses) and what issuing it costs.
 
 import { h, put } from "./dom.js";
+
+/** What an offered order costs, as the server reckons it ("75 technology"; a gain as "+5 units to deploy"): for a
+ * count the player chooses, what the most the offer allows would cost. */
+function costNote(entry, counted = false) {
+  const parts = Object.entries(entry.cost || {}).map(([what, n]) => (n < 0 ? `+${-n} ${what}` : `${n} ${what}`));
+  if (!parts.length) return "";
+  return ` (${counted ? "up to " : ""}${parts.join(", ")})`;
+}
 
 /** The territories an order names, in its fields' order. */
 function placesOf(order, territories) {
@@ -25,8 +33,8 @@ export class OrderEntry {
     this.legal = [];
     this.picked = [];
     this.orders = [];
+    this.texts = [];
     this.territories = new Set();
-    this.describe = (order) => JSON.stringify(order);
     this.enabled = false;
     this.simultaneous = true;
     this.note = "";
@@ -37,9 +45,8 @@ export class OrderEntry {
     this.simultaneous = simultaneous;
   }
 
-  setContext(territories, describe) {
+  setContext(territories) {
     this.territories = territories;
-    this.describe = describe;
   }
 
   /** The legal orders just received (each {order, count_field, least}), and whether the player may act now. */
@@ -51,8 +58,10 @@ export class OrderEntry {
     this.render();
   }
 
-  setOrders(orders) {
+  /** The player's orders this turn, and each one's words as the server said them. */
+  setOrders(orders, texts) {
     this.orders = orders;
+    this.texts = texts;
     this.render();
   }
 
@@ -103,7 +112,7 @@ export class OrderEntry {
 
   choice(entry, index, key = "issue") {
     const count = entry.count_field ? entry.order[entry.count_field] : null;
-    const label = this.describe(entry.order);
+    const label = entry.text + costNote(entry);
     const attr = `data-${key}`;
     if (count === null || count === undefined) {
       return h("li", { class: "choice", "data-kind": entry.order.kind },
@@ -133,9 +142,9 @@ export class OrderEntry {
         issue();
       }
     });
-    const words = this.describe({ ...entry.order, [entry.count_field]: "N" });
     return h("li", { class: "choice", "data-kind": entry.order.kind },
-      h("label", {}, h("span", { class: "what" }, words.replace(/\bN\b/, "…")), " ", number, slider),
+      h("label", {}, h("span", { class: "what" }, entry.text.replace(/\bN\b/, "…") + costNote(entry, true)), " ",
+        number, slider),
       h("button", { type: "button", [attr]: String(index), onclick: issue }, key === "issue" ? "Issue" : "Go"));
   }
 
@@ -176,9 +185,9 @@ export class OrderEntry {
     parts.push(h("h3", {}, "Your orders this turn"));
     parts.push(this.orders.length
       ? h("ol", { class: "orders" }, this.orders.map((order, i) => h("li", { "data-order-index": String(i) },
-        h("span", {}, this.describe(order)), " ",
+        h("span", {}, this.texts[i] ?? order.kind), " ",
         this.enabled ? h("button", {
-          type: "button", class: "small", "aria-label": `withdraw ${this.describe(order)}`,
+          type: "button", class: "small", "aria-label": `withdraw ${this.texts[i] ?? order.kind}`,
           onclick: () => this.actions.withdraw(i),
         }, "Withdraw") : null)))
       : h("p", { class: "hint", "data-no-orders": "" }, "None yet."));

@@ -165,7 +165,7 @@ export class ReplayScreen {
     const rolls = events.map((event) => this.module.roll(event)).filter(Boolean);
     this.roll(rolls.length ? rolls[rolls.length - 1] : null);
     this.log.clear();
-    this.log.add(events.map((event, i) => ({ seq: i + 1, event })), this.module, false, ctx);
+    this.log.add(events.map((event, i) => ({ seq: i + 1, event, text: frame.texts?.[i] })), this.module, false, ctx);
     byId("replay-events").scrollTop = 0; // a turn reads from its start
     if (!events.length) this.log.note(frame.index ? "Nothing happened this turn." : "The game as it was set up.");
     const point = this.info.turns[frame.index];

@@ -10,6 +10,7 @@ from typing import Any
 
 from shared.rulesets.classic.cards import Card
 from shared.rulesets.classic.missions import Mission
+from shared.rulesets.turn_by_turn.board import Conquest as Conquest
 
 
 class Phase(StrEnum):
@@ -26,16 +27,6 @@ class Phase(StrEnum):
 
 
 TURN_PHASES = (Phase.REINFORCEMENT, Phase.ATTACK, Phase.MOVE_IN, Phase.FORTIFICATION)
-
-
-@dataclass(frozen=True)
-class Conquest:
-    """C6: the conquest awaiting its move-in: from where, into where, and the least and most armies that may go."""
-
-    source: str
-    target: str
-    least: int
-    most: int
 
 
 @dataclass(frozen=True)
@@ -62,6 +53,7 @@ class ClassicBoard:
     conquered: bool = False
     """The active player has conquered a country this turn: a card is theirs at its end."""
     conquest: Conquest | None = None
+    """C6: the conquest awaiting its move-in."""
     capitals: Mapping[str, str] = field(default_factory=dict)
     missions: Mapping[str, Mission] = field(default_factory=dict)
     eliminated: tuple[str, ...] = ()

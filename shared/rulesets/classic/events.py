@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from shared.game import events
 from shared.rulesets.classic.cards import Card
 from shared.rulesets.classic.missions import Mission
 
@@ -39,15 +40,13 @@ class CapitalChosen:
 
 
 @dataclass(frozen=True)
-class TurnStarted:
+class TurnStarted(events.TurnStarted):
     """C3: a player's turn begins with this many armies to place: countries / 3 (at least 3) and continents."""
 
-    turn: int
     player: str
     armies: int
     from_countries: int
     continents: tuple[tuple[str, int], ...] = ()
-    kind: Literal["turn_started"] = "turn_started"
 
 
 @dataclass(frozen=True)
@@ -211,18 +210,14 @@ class Cheated:
 
 
 @dataclass(frozen=True)
-class PlayerEliminated:
-    player: str
+class PlayerEliminated(events.PlayerEliminated):
     by: str
-    kind: Literal["player_eliminated"] = "player_eliminated"
 
 
 @dataclass(frozen=True)
-class GameWon:
-    player: str
+class GameWon(events.GameWon):
     how: str
     """What won: "domination", "capital", "mission" (with what it was), or "last player"."""
-    kind: Literal["game_won"] = "game_won"
 
 
 ClassicEvent = (ArmyPlaced | ArmiesPlaced | CapitalChosen | TurnStarted | CardsTraded | CardsKept | Reinforced

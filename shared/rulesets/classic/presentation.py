@@ -10,13 +10,15 @@ from typing import Any
 from shared.game import grammar
 from shared.game.grammar import ParseError
 from shared.game.presentation import (
+    FRONT,
+    SMALL_MAP,
     ArgKind,
     Context,
     Fragments,
     Holding,
     OrderCommand,
     Palette,
-    Presentation,
+    front_of,
     line,
     plural,
 )
@@ -64,6 +66,7 @@ from shared.rulesets.classic.orders import (
     describe,
 )
 from shared.rulesets.classic.view import ClassicView
+from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
 
 PLACEARMY = OrderCommand("placearmy", (), "placearmy COUNTRY", "placearmy Alaska",
                          "place one of your starting armies on one of your countries", (ArgKind.OWN,), ("startup",))
@@ -115,18 +118,11 @@ def _country_and_count(args: list[str], command: OrderCommand, names: Sequence[s
 
 
 def _two_countries(args: list[str], command: OrderCommand, names: Sequence[str]) -> tuple[str, str] | ParseError:
-    pair = grammar.names(args, names, 2, command.usage, "country")
-    if isinstance(pair, ParseError):
-        if len(args) == 2:
-            for label, word in (("from", args[0]), ("to", args[1])):
-                one = grammar.name(word, names, "country")
-                if isinstance(one, ParseError):
-                    return ParseError(f"{label}: {one}")
-        return pair
-    return pair[0], pair[1]
+    return grammar.source_and_target(args, names, command.usage, "country")
 
 
-class ClassicPresentation(Presentation):
+class ClassicPresentation(TurnByTurnPresentation):
+    brief_boards = True
     resignation = ("their countries stay theirs with their armies, for the others to take, and their cards are "
                    "discarded")
     commands = COMMANDS
@@ -204,12 +200,6 @@ class ClassicPresentation(Presentation):
         return describe(order)
 
     # ---- events --------------------------------------------------------------------------------------------------
-
-    def events(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
-        out: Fragments = []
-        for event in events:
-            out += self.event_line(event, palette, you)
-        return out
 
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
         who = palette.name(getattr(event, "player", None), you)
@@ -302,6 +292,8 @@ class ClassicPresentation(Presentation):
         """The phase and who acts, then every country by continent (owner's mark, armies, name, neighbours), then
         the viewer's cards and mission."""
         out = [*self.heading(view, palette, you), *palette.legend(you)]
+        front = set(front_of(game_map, {n: t.owner for n, t in view.territories.items()}, you)) \
+            if focus == FRONT else set()
         capitals = {p.capital for p in view.players.values() if p.capital}
         groups = list(game_map.continent_members().items()) or [("", list(game_map.names))]
         grouped = {n for _, members in groups for n in members}
@@ -310,7 +302,7 @@ class ClassicPresentation(Presentation):
             groups.append(("(no continent)", loose))
         bonus = {c.name: c.bonus for c in game_map.continents}
         for continent, members in groups:
-            shown = [n for n in members if focus is None or focus in (n, view.territories[n].owner)]
+            shown = [n for n in members if focus is None or focus in (n, view.territories[n].owner) or n in front]
             if not shown:
                 continue
             if continent:
@@ -325,6 +317,15 @@ class ClassicPresentation(Presentation):
                         ("class:muted", f"  -> {', '.join(game_map.neighbours_in_order(name))}\n")]
         out += self.hand(view, you)
         return out
+
+    def stage_board(self, view: ClassicView, game_map: GameMap, palette: Palette, you: str | None,
+                    orders: Sequence[Any] = ()) -> Fragments:
+        """A small map's whole board at each of the player's turns and phases; a large one's summary (the phase,
+        who acts, each player's countries, armies and cards), where the player stands and their cards: `board`,
+        `board front` and `map` show the countries when asked."""
+        if len(game_map.territories) <= SMALL_MAP:
+            return self.board(view, game_map, palette, you, orders)
+        return [*super().stage_board(view, game_map, palette, you, orders), *self.hand(view, you)]
 
     def heading(self, view: ClassicView, palette: Palette, you: str | None) -> Fragments:
         if view.phase is Phase.FINISHED:
@@ -373,14 +374,9 @@ class ClassicPresentation(Presentation):
         return out
 
     def actor(self, event: Any) -> str | None:
-        if isinstance(event, PlayerEliminated):
-            return event.by
-        if isinstance(event, MissionChanged | GameWon):
+        if isinstance(event, MissionChanged):
             return None  # what follows someone's action, not one
         return super().actor(event)
-
-    def stage_key(self, view: ClassicView) -> Any:
-        return view.phase, view.turn, view.active
 
     def hint(self, view: ClassicView, game_map: GameMap, you: str | None, awaited: bool) -> Fragments:
         if not awaited or you is None:
@@ -430,7 +426,7 @@ class ClassicPresentation(Presentation):
         return names
 
     def focus_names(self, view: ClassicView, game_map: GameMap) -> Sequence[str]:
-        return [*game_map.names, *view.seats]
+        return [*game_map.names, *view.seats, FRONT]
 
     def holdings(self, view: ClassicView) -> dict[str, Holding]:
         """Every country's owner and armies: `map` draws them where the map puts each country."""

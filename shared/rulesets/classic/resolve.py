@@ -8,12 +8,12 @@ A `Play` holds working copies of what an action changes and the events it tells;
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from shared.game.game import Game
 from shared.game.random import GameRandom
-from shared.game.ruleset import Private, Told
+from shared.game.ruleset import Private
 from shared.maps.model import GameMap
 from shared.rulesets.classic import geography
 from shared.rulesets.classic.board import ClassicBoard, Conquest, Phase
@@ -61,6 +61,7 @@ from shared.rulesets.classic.orders import (
     PlaceArmy,
     Reinforce,
 )
+from shared.rulesets.turn_by_turn.play import TurnPlay
 
 LEAST_REINFORCEMENT = 3
 COUNTRIES_PER_ARMY = 3
@@ -80,19 +81,15 @@ def reinforcement(game_map: GameMap, owner: Mapping[str, str], player: str) -> t
     return from_countries + sum(b for _, b in continents), from_countries, continents
 
 
-class Play:
+class Play(TurnPlay):
     """One action under way: working copies of the board's changing parts, and the events told so far."""
 
+    board: ClassicBoard
+
     def __init__(self, game: Game[ClassicBoard, Any], rng: GameRandom) -> None:
-        board = game.board
-        self.game_map = game.game_map
+        super().__init__(game, rng)
+        board = self.board
         self.options: ClassicOptions = game.options
-        self.rng = rng
-        self.board = board
-        self.phase = board.phase
-        self.turn = board.turn
-        self.active = board.active
-        self.owner = dict(board.owner)
         self.armies = dict(board.armies)
         self.unplaced = dict(board.unplaced)
         self.reinforcements = board.reinforcements
@@ -102,12 +99,13 @@ class Play:
         self.trades = board.trades
         self.trading_closed = board.trading_closed
         self.conquered = board.conquered
-        self.conquest = board.conquest
         self.capitals = dict(board.capitals)
-        self.eliminated = list(board.eliminated)
         self.eliminated_by = dict(board.eliminated_by)
-        self.winner = board.winner
-        self.events: list[Told] = []
+
+    def seat_order(self, game: Game[Any, Any]) -> tuple[str, ...]:
+        """C1: the seat order drawn at setup."""
+        seats: tuple[str, ...] = game.board.seats
+        return seats
 
     def finish(self) -> ClassicBoard:
         return self.board.evolve(
@@ -122,20 +120,7 @@ class Play:
 
     @property
     def alive(self) -> list[str]:
-        return [p for p in self.board.seats if p not in self.eliminated]
-
-    def own(self, player: str) -> list[str]:
-        return [name for name in self.game_map.names if self.owner[name] == player]
-
-    def next_seat(self, player: str, wanted: Callable[[str], bool]) -> str | None:
-        """The first seat after `player` (cyclically, `player` last) for which `wanted(seat)` holds."""
-        seats = self.board.seats
-        start = seats.index(player)
-        for step in range(1, len(seats) + 1):
-            seat = seats[(start + step) % len(seats)]
-            if wanted(seat):
-                return seat
-        return None
+        return [p for p in self.seats if p not in self.eliminated]
 
     # ---- the actions -------------------------------------------------------------------------------------------
 
@@ -252,11 +237,7 @@ class Play:
         """C4: a card for a turn with a conquest; then the next player still in, in seat order (C2)."""
         if self.conquered:
             self.draw_card(player)
-        following = self.next_seat(player, lambda p: p not in self.eliminated)
-        assert following is not None
-        seats = self.board.seats
-        turn = self.turn + 1 if seats.index(following) <= seats.index(player) else self.turn
-        self.start_turn(following, turn)
+        self.start_turn(*self.next_player(player))
 
     def draw_card(self, player: str) -> None:
         if not self.deck and self.discard:

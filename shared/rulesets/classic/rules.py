@@ -9,18 +9,20 @@ presentation.py (the SOEN 6441 grammar, C12) and bots/ (C10).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from pydantic import TypeAdapter
 
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
-from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.ruleset import Legal
+from shared.game.shares import even_shares
 from shared.game.statistics import TurnFacts
 from shared.maps.model import GameMap
 from shared.rulesets.classic import checker, geography, statistics
 from shared.rulesets.classic.board import ClassicBoard, Phase
+from shared.rulesets.classic.bots import STRATEGIES
 from shared.rulesets.classic.cards import MUST_TRADE_AT, best_set, make_deck, sets_in
 from shared.rulesets.classic.dice import most_attack_dice
 from shared.rulesets.classic.events import Event
@@ -43,23 +45,23 @@ from shared.rulesets.classic.orders import (
     PlaceArmy,
     Reinforce,
 )
+from shared.rulesets.classic.presentation import ClassicPresentation
 from shared.rulesets.classic.resolve import Play
 from shared.rulesets.classic.view import VIEW, ClassicView, view
-
-if TYPE_CHECKING:
-    from shared.game.presentation import Presentation
-    from shared.game.strategy import Strategy
+from shared.rulesets.turn_by_turn.rules import TurnByTurnRuleSet
 
 ClassicGame = Game[ClassicBoard, ClassicOrder]
 
 
-class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, ClassicView, None]):
+class ClassicRuleSet(TurnByTurnRuleSet):
     name = "classic"
     title = "Classic Risk"
     blurb = "classic Risk on Domination maps: one player at a time, dice for every attack, cards, continents"
-    simultaneous = False
     options_type = ClassicOptions
     default_strategy = "strategist"
+    play_type = Play
+    presentation_type = ClassicPresentation
+    strategies = STRATEGIES
 
     def __init__(self) -> None:
         self.order_type = TypeAdapter[ClassicOrder](cast(Any, Order))
@@ -82,14 +84,7 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
               choices: Mapping[str, int]) -> ClassicBoard:
         """C1: seats drawn at random; countries dealt round-robin over a shuffled list, one army on each; the
         rest of each player's armies to place. C4: the deck shuffled. C11: missions dealt."""
-        if len(set(players)) != len(players):
-            raise ValueError("player names must be unique")
-        low, high = self.player_counts(options)
-        if not low <= len(players) <= high:
-            raise ValueError(f"classic Risk is played by {low} to {high} players, not {len(players)}")
-        problem = self.map_problem(game_map, options, len(players))
-        if problem is not None:
-            raise ValueError(problem)
+        self.check_seats(game_map, players, options)
         seats = list(players)
         rng.shuffle(seats)
         countries = list(game_map.names)
@@ -116,24 +111,10 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
         play.next_placer(seats[-1])
         return play.finish()
 
-    # ---- where it stands -------------------------------------------------------------------------------------------
-
-    def status(self, game: ClassicGame) -> Status:
-        board = game.board
-        finished = board.phase is Phase.FINISHED
-        acting = frozenset() if finished else frozenset({board.active})
-        return Status(board.phase.value, board.turn, acting, board.eliminated, finished, board.winner)
-
     # ---- acting --------------------------------------------------------------------------------------------------
-
-    def start_tally(self, game: ClassicGame, player: str) -> None:
-        return None
 
     def check_order(self, game: ClassicGame, player: str, tally: None, order: ClassicOrder) -> RuleError | None:
         return checker.check(game, player, order)
-
-    def account(self, game: ClassicGame, player: str, tally: None, order: ClassicOrder) -> None:
-        return None
 
     def timeout_orders(self, game: ClassicGame, player: str, tally: None) -> list[ClassicOrder]:
         """C9: the rest of an absent player's turn as the defaults: a forced trade if 5 cards or more are held,
@@ -163,19 +144,6 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
             return [NoFortify()]
         return []
 
-    def resolve(self, game: ClassicGame, orders: Mapping[str, Sequence[ClassicOrder]],
-                rng: GameRandom) -> tuple[ClassicBoard, list[Told]]:
-        play = Play(game, rng)
-        for player, batch in orders.items():
-            for order in batch:
-                play.act(player, order)
-        return play.finish(), play.events
-
-    def resign(self, game: ClassicGame, player: str, rng: GameRandom) -> tuple[ClassicBoard, list[Told]]:
-        play = Play(game, rng)
-        play.resign(player)
-        return play.finish(), play.events
-
     # ---- telling -------------------------------------------------------------------------------------------------
 
     def holdings(self, game: ClassicGame) -> Mapping[str, tuple[str | None, int]]:
@@ -187,34 +155,14 @@ class ClassicRuleSet(RuleSet[ClassicOptions, ClassicBoard, ClassicOrder, Any, Cl
     def view(self, game: ClassicGame, viewer: str | None) -> ClassicView:
         return view(game, viewer)
 
-    def legal_orders(self, game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:
-        from shared.game.turns import gate
-
-        if gate(self, game, player) is not None:
-            return []
+    def legal_orders(self, game: ClassicGame, player: str, tally: None) -> list[Legal[ClassicOrder]]:
         return legal_orders(game, player)
-
-    # ---- faces ---------------------------------------------------------------------------------------------------
-
-    @property
-    def presentation(self) -> Presentation:
-        from shared.rulesets.classic.presentation import ClassicPresentation
-
-        return ClassicPresentation()
-
-    @property
-    def strategies(self) -> Mapping[str, type[Strategy]]:
-        from shared.rulesets.classic.bots import STRATEGIES
-
-        return STRATEGIES
-
 
 def spread_reinforcements(game: ClassicGame, player: str) -> list[Reinforce]:
     """C9: the armies left to place, spread evenly over the player's countries next to an enemy (map order first)."""
     board = game.board
     fronts = geography.borders(game.game_map, board.owner, player) or board.countries_of(player)
-    share, extra = divmod(board.reinforcements, len(fronts))
-    return [Reinforce(name, share + (i < extra)) for i, name in enumerate(fronts) if share + (i < extra) > 0]
+    return [Reinforce(name, armies) for name, armies in even_shares(board.reinforcements, fronts)]
 
 
 def legal_orders(game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:
@@ -256,5 +204,3 @@ def legal_orders(game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:
     if options.cheaters and phase in checker.CHEAT_PHASES:
         legal.append(Legal(Cheat()))
     return legal
-
-

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from shared.rulesets.turn_by_turn.board import Conquest as Conquest
+
 
 class Phase(StrEnum):
     DEPLOYMENT = "deployment"
@@ -22,14 +24,6 @@ class Phase(StrEnum):
 
 
 @dataclass(frozen=True)
-class Conquest:
-    source: str
-    target: str
-    least: int
-    most: int
-
-
-@dataclass(frozen=True)
 class GridBoard:
     phase: Phase
     turn: int
@@ -41,6 +35,7 @@ class GridBoard:
     """G2: troops each player has deployed so far, the automatic ones included."""
     new_troops: int = 0
     conquest: Conquest | None = None
+    """G4: the territory just taken, awaiting its move-in."""
     eliminated: tuple[str, ...] = ()
     winner: str | None = None
 

@@ -8,6 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from shared.game import events
+from shared.game.events import GameWon as GameWon
+
 
 @dataclass(frozen=True)
 class TroopDeployed:
@@ -21,14 +24,12 @@ class TroopDeployed:
 
 
 @dataclass(frozen=True)
-class TurnStarted:
+class TurnStarted(events.TurnStarted):
     """G3: a fighting turn begins with min(floor(t / 2), 3) new troops for t territories."""
 
-    turn: int
     player: str
     new_troops: int
     territories: int
-    kind: Literal["turn_started"] = "turn_started"
 
 
 @dataclass(frozen=True)
@@ -97,16 +98,8 @@ class TurnEnded:
 
 
 @dataclass(frozen=True)
-class PlayerEliminated:
-    player: str
+class PlayerEliminated(events.PlayerEliminated):
     by: str
-    kind: Literal["player_eliminated"] = "player_eliminated"
-
-
-@dataclass(frozen=True)
-class GameWon:
-    player: str
-    kind: Literal["game_won"] = "game_won"
 
 
 GridEvent = (TroopDeployed | TurnStarted | NewTroopsDeployed | Battle | CellTaken | TroopsMovedIn | TroopsMoved

@@ -19,7 +19,6 @@ from shared.game.presentation import (
     Fragments,
     OrderCommand,
     Palette,
-    Presentation,
     line,
     plural,
 )
@@ -41,6 +40,7 @@ from shared.rulesets.grid.events import (
 from shared.rulesets.grid.options import SIZE
 from shared.rulesets.grid.orders import Attack, Deploy, End, Move, MoveIn, describe
 from shared.rulesets.grid.view import GridView
+from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
 
 DEPLOY = OrderCommand("deploy", ("dep",), "deploy ROW,COL", "deploy 2,3",
                       "deploy a troop (deployment stage) or all your new troops on one of your territories",
@@ -83,7 +83,7 @@ def _troops(n: int) -> str:
     return plural(n, "troop")
 
 
-class GridPresentation(Presentation):
+class GridPresentation(TurnByTurnPresentation):
     resignation = "their cells stay theirs with their troops, for the others to take"
     commands = COMMANDS
     naming = "cells as ROW,COL: 2,3 or 2 3, rows and columns 0 to 4; Tab completes"
@@ -106,12 +106,6 @@ class GridPresentation(Presentation):
 
     def describe(self, order: Any) -> str:
         return describe(order)
-
-    def events(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
-        out: Fragments = []
-        for event in events:
-            out += self.event_line(event, palette, you)
-        return out
 
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
         who = self.who(getattr(event, "player", None), palette, you)
@@ -220,16 +214,6 @@ class GridPresentation(Presentation):
             out += [("", "  "), (palette.style(player), f"{state.letter} {name}"),
                     ("", f": {state.territories} territories, {_troops(state.troops)}{status}\n")]
         return out
-
-    def actor(self, event: Any) -> str | None:
-        if isinstance(event, PlayerEliminated):
-            return event.by
-        if isinstance(event, GameWon):
-            return None
-        return super().actor(event)
-
-    def stage_key(self, view: GridView) -> Any:
-        return view.phase, view.turn, view.active
 
     def hint(self, view: GridView, game_map: GameMap, you: str | None, awaited: bool) -> Fragments:
         if not awaited or you is None:

@@ -3,12 +3,10 @@ the deployment stage, the next step of a turn, the next turn, eliminations and v
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from shared.game.game import Game
 from shared.game.random import GameRandom
-from shared.game.ruleset import Told
 from shared.rulesets.grid.board import Conquest, GridBoard, Phase
 from shared.rulesets.grid.dice import defending, roll
 from shared.rulesets.grid.events import (
@@ -25,6 +23,7 @@ from shared.rulesets.grid.events import (
 )
 from shared.rulesets.grid.options import GridOptions
 from shared.rulesets.grid.orders import Attack, Deploy, End, GridOrder, Move, MoveIn
+from shared.rulesets.turn_by_turn.play import TurnPlay
 
 MOST_NEW_TROOPS = 3
 
@@ -34,38 +33,23 @@ def new_troops(territories: int) -> int:
     return min(territories // 2, MOST_NEW_TROOPS)
 
 
-class Play:
+class Play(TurnPlay):
+    """One grid action under way: working copies of the board's changing parts, and the events told so far."""
+
+    board: GridBoard
+
     def __init__(self, game: Game[GridBoard, Any], rng: GameRandom) -> None:
-        board = game.board
-        self.game_map = game.game_map
-        self.players = game.players
+        super().__init__(game, rng)
+        board = self.board
         self.options: GridOptions = game.options
-        self.rng = rng
-        self.board = board
-        self.phase = board.phase
-        self.turn = board.turn
-        self.active = board.active
-        self.owner = dict(board.owner)
         self.troops = dict(board.troops)
         self.deployed = dict(board.deployed)
         self.new_troops = board.new_troops
-        self.conquest = board.conquest
-        self.eliminated = list(board.eliminated)
-        self.winner = board.winner
-        self.events: list[Told] = []
 
     def finish(self) -> GridBoard:
         return self.board.evolve(phase=self.phase, turn=self.turn, active=self.active, owner=self.owner,
                                  troops=self.troops, deployed=self.deployed, new_troops=self.new_troops,
                                  conquest=self.conquest, eliminated=tuple(self.eliminated), winner=self.winner)
-
-    def next_seat(self, player: str, wanted: Callable[[str], bool]) -> str | None:
-        start = self.players.index(player)
-        for step in range(1, len(self.players) + 1):
-            seat = self.players[(start + step) % len(self.players)]
-            if wanted(seat):
-                return seat
-        return None
 
     def count(self, player: str) -> int:
         return sum(1 for held in self.owner.values() if held == player)
@@ -103,7 +87,7 @@ class Play:
         if following is not None:
             self.active = following
         else:
-            self.start_turn(next(p for p in self.players if p not in self.eliminated), 1)
+            self.start_turn(next(p for p in self.seats if p not in self.eliminated), 1)
 
     def start_turn(self, player: str, turn: int) -> None:
         held = self.count(player)
@@ -127,10 +111,7 @@ class Play:
 
     def end_turn(self, player: str) -> None:
         """G3: the next player still in, in turn (G6: the order of the others unchanged)."""
-        following = self.next_seat(player, lambda p: p not in self.eliminated)
-        assert following is not None
-        turn = self.turn + 1 if self.players.index(following) <= self.players.index(player) else self.turn
-        self.start_turn(following, turn)
+        self.start_turn(*self.next_player(player))
 
     def attack(self, player: str, order: Attack) -> None:
         defender = self.owner[order.target]
@@ -168,7 +149,7 @@ class Play:
         others take them as any player's); the last player left in wins."""
         self.eliminated.append(player)
         self.deployed[player] = self.options.troops  # nothing more to deploy: the deployment stage passes them by
-        alive = [p for p in self.players if p not in self.eliminated]
+        alive = [p for p in self.seats if p not in self.eliminated]
         if len(alive) == 1:
             self.phase, self.winner, self.conquest = Phase.FINISHED, alive[0], None
             self.events.append(GameWon(alive[0]))

@@ -9,29 +9,28 @@ letters with a legend of names.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from pydantic import TypeAdapter
 
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
-from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.ruleset import Legal
 from shared.game.statistics import TurnFacts
 from shared.maps.model import GameMap
 from shared.rulesets.grid import checker, statistics
 from shared.rulesets.grid.board import GridBoard, Phase
+from shared.rulesets.grid.bots import STRATEGIES
 from shared.rulesets.grid.cells import make_grid
 from shared.rulesets.grid.dice import most_attacking
 from shared.rulesets.grid.events import Event
 from shared.rulesets.grid.options import FEWEST, MOST, GridOptions
 from shared.rulesets.grid.orders import Attack, Deploy, End, GridOrder, Move, MoveIn, Order
+from shared.rulesets.grid.presentation import GridPresentation
 from shared.rulesets.grid.resolve import Play
 from shared.rulesets.grid.view import VIEW, GridView, view
-
-if TYPE_CHECKING:
-    from shared.game.presentation import Presentation
-    from shared.game.strategy import Strategy
+from shared.rulesets.turn_by_turn.rules import TurnByTurnRuleSet
 
 GridGame = Game[GridBoard, GridOrder]
 
@@ -43,14 +42,16 @@ def deal_sizes(players: int, cells: int) -> list[int]:
     return [share + (i >= players - extra) for i in range(players)]
 
 
-class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None]):
+class GridRuleSet(TurnByTurnRuleSet):
     name = "grid"
     title = "Grid Risk (VG101)"
     blurb = "the VG101 grid game: 3 to 5 players on a 5 x 5 board, one at a time, ties lose for the attacker"
-    simultaneous = False
     own_map = True
     options_type = GridOptions
     default_strategy = "strategist"
+    play_type = Play
+    presentation_type = GridPresentation
+    strategies = STRATEGIES
 
     def __init__(self) -> None:
         self.order_type = TypeAdapter[GridOrder](cast(Any, Order))
@@ -74,13 +75,7 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
               choices: Mapping[str, int]) -> GridBoard:
         """G2: the cells shuffled (Python's shuffle is Fisher-Yates, drawn from the game's generator) and dealt in
         runs in seat order; one troop on each; then deployment starts with A."""
-        if len(set(players)) != len(players):
-            raise ValueError("player names must be unique")
-        if not FEWEST <= len(players) <= MOST:
-            raise ValueError(f"the grid game is played by {FEWEST} to {MOST} players, not {len(players)}")
-        problem = self.map_problem(game_map, options, len(players))
-        if problem is not None:
-            raise ValueError(problem)
+        self.check_seats(game_map, players, options)
         cells = list(game_map.names)
         rng.shuffle(cells)
         owner: dict[str, str] = {}
@@ -99,20 +94,8 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
         play.next_deployer(players[-1])
         return play.finish()
 
-    def status(self, game: GridGame) -> Status:
-        board = game.board
-        finished = board.phase is Phase.FINISHED
-        return Status(board.phase.value, board.turn, frozenset() if finished else frozenset({board.active}),
-                      board.eliminated, finished, board.winner)
-
-    def start_tally(self, game: GridGame, player: str) -> None:
-        return None
-
     def check_order(self, game: GridGame, player: str, tally: None, order: GridOrder) -> RuleError | None:
         return checker.check(game, player, order)
-
-    def account(self, game: GridGame, player: str, tally: None, order: GridOrder) -> None:
-        return None
 
     def timeout_orders(self, game: GridGame, player: str, tally: None) -> list[GridOrder]:
         """A player whose time ran out: troops go on their weakest territory next to an enemy (deployment and new
@@ -129,46 +112,17 @@ class GridRuleSet(RuleSet[GridOptions, GridBoard, GridOrder, Any, GridView, None
             return [End()]
         return []
 
-    def resolve(self, game: GridGame, orders: Mapping[str, Sequence[GridOrder]],
-                rng: GameRandom) -> tuple[GridBoard, list[Told]]:
-        play = Play(game, rng)
-        for player, batch in orders.items():
-            for order in batch:
-                play.act(player, order)
-        return play.finish(), play.events
-
     def holdings(self, game: GridGame) -> Mapping[str, tuple[str | None, int]]:
         return statistics.holdings(game)
 
     def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
         return statistics.turn_facts(events)
 
-    def resign(self, game: GridGame, player: str, rng: GameRandom) -> tuple[GridBoard, list[Told]]:
-        play = Play(game, rng)
-        play.resign(player)
-        return play.finish(), play.events
-
     def view(self, game: GridGame, viewer: str | None) -> GridView:
         return view(game, viewer)
 
-    def legal_orders(self, game: GridGame, player: str) -> list[Legal[GridOrder]]:
-        from shared.game.turns import gate
-
-        if gate(self, game, player) is not None:
-            return []
+    def legal_orders(self, game: GridGame, player: str, tally: None) -> list[Legal[GridOrder]]:
         return legal_orders(game, player)
-
-    @property
-    def presentation(self) -> Presentation:
-        from shared.rulesets.grid.presentation import GridPresentation
-
-        return GridPresentation()
-
-    @property
-    def strategies(self) -> Mapping[str, type[Strategy]]:
-        from shared.rulesets.grid.bots import STRATEGIES
-
-        return STRATEGIES
 
 
 def legal_orders(game: GridGame, player: str) -> list[Legal[GridOrder]]:

@@ -1,4 +1,5 @@
-"""What happened when RISC orders were resolved: everything a player or spectator is told afterwards (R24)."""
+"""What happened when RISC orders were resolved: everything a player or spectator is told afterwards (R24). An
+elimination, the win and a new turn are the framework's own events (shared/game/events.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,10 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import Field
+
+from shared.game.events import GameWon as GameWon
+from shared.game.events import PlayerEliminated as PlayerEliminated
+from shared.game.events import TurnStarted as TurnStarted
 
 
 @dataclass(frozen=True)
@@ -52,24 +57,6 @@ class UnitsReceived:
     player: str
     units: int
     kind: Literal["units_received"] = "units_received"
-
-
-@dataclass(frozen=True)
-class PlayerEliminated:
-    player: str
-    kind: Literal["player_eliminated"] = "player_eliminated"
-
-
-@dataclass(frozen=True)
-class GameWon:
-    player: str
-    kind: Literal["game_won"] = "game_won"
-
-
-@dataclass(frozen=True)
-class TurnStarted:
-    turn: int
-    kind: Literal["turn_started"] = "turn_started"
 
 
 Event = Annotated[UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted,

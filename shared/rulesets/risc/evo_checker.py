@@ -25,6 +25,7 @@ from typing import Any
 from shared.game.errors import Refused, RuleError
 from shared.game.game import Game
 from shared.game.presentation import plural
+from shared.rulesets.risc import checker
 from shared.rulesets.risc.board import Phase, RiscBoard
 from shared.rulesets.risc.checker import Code, no_path, route_problem
 from shared.rulesets.risc.evo_board import EvoState
@@ -170,8 +171,6 @@ def check(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: AnyOr
     board = game.board
     evolution: int = game.options.evolution
     if isinstance(order, PlaceOrder):
-        from shared.rulesets.risc import checker
-
         return checker.check(game, player, checker.Tally(tally.pool_left), order)
     if isinstance(order, MoveOrder | AttackOrder):
         return RuleError(EvoCode.NOT_IN_THIS_EVOLUTION,

@@ -17,6 +17,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from shared.rulesets.risc.orders import describe as describe_first
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,4 @@ def describe(order: AnyOrder) -> str:
         return "research cloaking"
     if isinstance(order, CloakOrder):
         return f"cloak {order.territory}"
-    from shared.rulesets.risc.orders import describe as describe_first
-
     return describe_first(order)

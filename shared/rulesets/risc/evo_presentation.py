@@ -1,8 +1,8 @@
 """How RISC Evolutions 2 and 3 read in the text client: commands that name levels, upgrades, research, spies and
 cloaks; a board with unit levels, sizes, production, stocks and technology, and under fog what was last seen and when.
 
-RiscPresentation (presentation.py) hands a game's view and events here when they are an evolution's; Evolution 1
-reads exactly as before.
+Each evolution's presentation is a subclass of Evolution 1's (presentation.py), made by its rule set's variant: it
+says only what its evolution changes, and Evolution 1 reads exactly as before.
 
 Commands (E3): `move 5 Narnia Oz` takes the lowest levels first, from what the player's orders so far leave at
 Narnia; `move 2@3 Narnia Oz` moves two level-3 units; `move 3@0,2@1 Narnia Oz` names several levels; `attack` reads
@@ -19,17 +19,24 @@ from typing import Any
 from shared.game import grammar
 from shared.game.grammar import ParseError
 from shared.game.presentation import (
-    ArgKind,
+    FRONT,
     Context,
     Fragments,
     OrderCommand,
     Palette,
+    by_continent,
+    front_of,
+    held_text,
+    legend,
     line,
     plural,
+    short_names,
     units,
+    whole,
 )
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.commands import CLOAK, RESEARCH, SPY, UPGRADE, usage
 from shared.rulesets.risc.evo_checker import EvoTally, account, levels_left, start_tally
 from shared.rulesets.risc.evo_events import (
     Battle,
@@ -54,33 +61,13 @@ from shared.rulesets.risc.evo_orders import (
 )
 from shared.rulesets.risc.evo_view import EvoTerritory, EvoView, game_from_evo_view
 from shared.rulesets.risc.levels import TOP_LEVEL, lowest_first, research_cost, short_levels
-
-UPGRADE = OrderCommand("upgrade", ("u",), "upgrade N TERRITORY FROM TO", "upgrade 4 Narnia 0 2",
-                       "raise N units on your territory from level FROM to level TO, for technology "
-                       "(Evolutions 2 and 3)",
-                       (ArgKind.UNITS, ArgKind.OWN, ArgKind.NUMBER, ArgKind.NUMBER), ("orders",))
-RESEARCH = OrderCommand("research", (), "research [cloaking]", "research",
-                        "raise your maximum technology level by one, from the next turn; `research cloaking` "
-                        "learns cloaking (Evolution 3)", (ArgKind.CHOICE,), ("orders",), ("cloaking",))
-SPY = OrderCommand("spy", (), "spy N TERRITORY | spy N FROM TO", "spy 1 Narnia",
-                   "turn N level-0 units on your territory into spies, or move N spies from one territory to "
-                   "another (Evolution 3)", (ArgKind.UNITS, ArgKind.TERRITORY, ArgKind.TERRITORY), ("orders",))
-CLOAK = OrderCommand("cloak", (), "cloak TERRITORY", "cloak Narnia",
-                     "hide your territory from other players' sight for the next 3 turns (Evolution 3, once "
-                     "cloaking is researched)", (ArgKind.OWN,), ("orders",))
-
-EVOLUTION_2_COMMANDS = (UPGRADE, RESEARCH)
-EVO_COMMANDS = (*EVOLUTION_2_COMMANDS, SPY, CLOAK)
+from shared.rulesets.risc.presentation import RiscPresentation, pending_placements
 
 _COUNT = re.compile(r"^(\d{1,9})(?:@(\d{1,2}))?$")
 
 
-def _usage(command: OrderCommand) -> str:
-    return f"usage: {command.usage}, e.g. {command.example}"
-
-
 def _count(text: str, command: OrderCommand) -> int | ParseError:
-    return grammar.count(text, "the number of units", _usage(command))
+    return grammar.count(text, "the number of units", usage(command))
 
 
 def counts(text: str, command: OrderCommand) -> list[tuple[int, int | None]] | ParseError:
@@ -90,18 +77,18 @@ def counts(text: str, command: OrderCommand) -> list[tuple[int, int | None]] | P
         match = _COUNT.match(part.strip())
         if match is None:
             return ParseError(f'"{text}" is not a number of units (N, or N@LEVEL such as 2@3, or several such as '
-                              f"3@0,2@1); {_usage(command)}")
+                              f"3@0,2@1); {usage(command)}")
         level = None if match.group(2) is None else int(match.group(2))
         if level is not None and level > TOP_LEVEL:
             return ParseError(f"unit levels go from 0 to {TOP_LEVEL}, not {level}")
         found.append((int(match.group(1)), level))
     if len(found) > 1 and any(level is None for _, level in found):
-        return ParseError(f"name a level for each count (3@0,2@1), or give one plain count; {_usage(command)}")
+        return ParseError(f"name a level for each count (3@0,2@1), or give one plain count; {usage(command)}")
     return found
 
 
-def _tally(context: Context, view: EvoView) -> tuple[Any, EvoTally] | None:
-    if context.game_map is None or context.you is None or context.you not in view.players:
+def _tally(context: Context, view: EvoView | None) -> tuple[Any, EvoTally] | None:
+    if view is None or context.game_map is None or context.you is None or context.you not in view.players:
         return None
     game = game_from_evo_view(view, context.game_map, context.you, list(context.orders))
     counted = start_tally(game, context.you)
@@ -110,21 +97,16 @@ def _tally(context: Context, view: EvoView) -> tuple[Any, EvoTally] | None:
     return game, counted
 
 
-def parse_move_or_attack(command_name: str, words: list[str], context: Context, view: EvoView,
+def parse_move_or_attack(command_name: str, words: list[str], context: Context, view: EvoView | None,
                          command: OrderCommand) -> list[Any] | ParseError:
     asked = counts(words[0], command)
     if isinstance(asked, ParseError):
         return asked
     if len(words) < 3:
-        return ParseError(f"{command_name} needs a number of units, where from and where to; {_usage(command)}")
+        return ParseError(f"{command_name} needs a number of units, where from and where to; {usage(command)}")
     names = context.territories
-    pair = grammar.names(words[1:], names, 2, _usage(command))
+    pair = grammar.source_and_target(words[1:], names, usage(command))
     if isinstance(pair, ParseError):
-        if len(words) == 3:
-            for label, word in (("from", words[1]), ("to", words[2])):
-                one = grammar.name(word, names)
-                if isinstance(one, ParseError):
-                    return ParseError(f"{label}: {one}")
         return pair
     source, target = pair
     cls = LevelMoveOrder if command_name == "move" else LevelAttackOrder
@@ -144,19 +126,19 @@ def parse_move_or_attack(command_name: str, words: list[str], context: Context, 
     return [cls(n, level if level is not None else 0, source, target) for n, level in asked]
 
 
-def parse(command: OrderCommand, args: list[str], context: Context, view: EvoView) -> list[Any] | ParseError:
+def _parse(command: OrderCommand, args: list[str], context: Context, view: EvoView | None) -> list[Any] | ParseError:
     names = context.territories
     if command.name in ("move", "attack"):
         if not args:
-            return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
+            return ParseError(f"{command.name} needs a number of units, where from and where to; {usage(command)}")
         return parse_move_or_attack(command.name, args, context, view, command)
     if command is UPGRADE:
         if len(args) < 4:
-            return ParseError(f"upgrade needs a number of units, a territory and two levels; {_usage(command)}")
+            return ParseError(f"upgrade needs a number of units, a territory and two levels; {usage(command)}")
         count = _count(args[0], command)
         if isinstance(count, ParseError):
             return count
-        levels = [grammar.count(word, "a level", _usage(command)) for word in args[-2:]]
+        levels = [grammar.count(word, "a level", usage(command)) for word in args[-2:]]
         for level in levels:
             if isinstance(level, ParseError):
                 return level
@@ -169,16 +151,16 @@ def parse(command: OrderCommand, args: list[str], context: Context, view: EvoVie
             return [ResearchOrder()]
         if len(args) == 1 and "cloaking".startswith(args[0].casefold()) and args[0]:
             return [CloakingResearchOrder()]
-        return ParseError(f"research takes nothing, or the word cloaking; {_usage(command)}")
+        return ParseError(f"research takes nothing, or the word cloaking; {usage(command)}")
     if command is SPY:
         if len(args) < 2:
-            return ParseError(f"spy needs a number of spies and a territory (or two); {_usage(command)}")
+            return ParseError(f"spy needs a number of spies and a territory (or two); {usage(command)}")
         count = _count(args[0], command)
         if isinstance(count, ParseError):
             return count
         rest = args[1:]
         one = grammar.name(" ".join(rest), names) if len(rest) >= 1 else None
-        two = grammar.names(rest, names, 2, _usage(command)) if len(rest) >= 2 else None
+        two = grammar.names(rest, names, 2, usage(command)) if len(rest) >= 2 else None
         if isinstance(two, tuple) and isinstance(one, str) and len(rest) > 2:
             return ParseError(f'"{" ".join(rest)}" can be read as one territory or two: put "double quotes" around '
                               "each name")
@@ -186,13 +168,13 @@ def parse(command: OrderCommand, args: list[str], context: Context, view: EvoVie
             return [SpyMoveOrder(count, two[0], two[1])]
         if isinstance(one, str):
             return [SpyOrder(count, one)]
-        return one if isinstance(one, ParseError) else ParseError(_usage(command))
+        return one if isinstance(one, ParseError) else ParseError(usage(command))
     if command is CLOAK:
         if not args:
-            return ParseError(f"cloak needs a territory; {_usage(command)}")
+            return ParseError(f"cloak needs a territory; {usage(command)}")
         territory = grammar.name(" ".join(args), names)
         return territory if isinstance(territory, ParseError) else [CloakOrder(territory)]
-    return ParseError(_usage(command))
+    return ParseError(usage(command))
 
 
 # ---- events ----------------------------------------------------------------------------------------------------------
@@ -230,7 +212,7 @@ def battle_line(battle: Battle, palette: Palette) -> Fragments:
     return [*out, ("", "\n")]
 
 
-def event_line(event: Any, palette: Palette, you: str | None) -> Fragments | None:
+def _event_line(event: Any, palette: Palette, you: str | None) -> Fragments | None:
     """One evolution event as a line; None for an event of Evolution 1 (presentation.py says those)."""
     if isinstance(event, LevelMoved):
         return line(*palette.name(event.player),
@@ -259,25 +241,50 @@ def event_line(event: Any, palette: Palette, you: str | None) -> Fragments | Non
 
 # ---- the board -------------------------------------------------------------------------------------------------------
 
-def _territory_text(name: str, t: EvoTerritory, game_map: GameMap, view: EvoView) -> str:
-    shown = short_levels(t.levels)
-    count = units(t.units) + (f" ({shown})" if shown and any(t.levels[1:]) else "")
-    extras = [f"size {t.size}"]
-    if t.food is not None:
-        extras.append(f"+{t.food} food +{t.technology} tech")
-    if t.spies:
-        extras.append(plural(t.spies, "spy", "spies") + " of yours")
-    if t.cloaked_until is not None:
-        extras.append(f"cloaked to turn {t.cloaked_until}")
-    if t.fog == "memory":
-        extras.append(f"seen on turn {t.seen}")
-    return (f"  {count} in {name}, {', '.join(extras)} "
-            f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n")
+def _territory_cell(t: EvoTerritory, palette: Palette, short: str) -> Fragments:
+    """A neighbour in a few characters: its label, units and holder's mark (`Oz 8 A`), `Oz ?` where never seen."""
+    if t.fog == "unknown":
+        return [(whole("class:muted"), f"{short} ?")]
+    return [held_text((t.owner, t.units), palette, short)]
 
 
-def focused(view: EvoView, game_map: GameMap, focus: str) -> list[str]:
+def _territory_line(name: str, view: EvoView, game_map: GameMap, palette: Palette, short: dict[str, str],
+                    width: int, digits: int, placing: int) -> Fragments:
+    """One territory on one line: units, holder, levels above 0, size and production, the viewer's spies and cloak,
+    when it was seen, then its neighbours short (`Narnia 9 A (3 L0, 4 L1) size 2 +7f +5t | Mid 12 A, Ela 6 B`)."""
+    t = view.territories[name]
+    if t.fog == "unknown":
+        head: Fragments = [("class:muted", f"  {name.ljust(width)} {'?':>{digits}} ? size {t.size}")]
+    else:
+        shown = short_levels(t.levels)
+        extra = [f"({shown})"] if shown and any(t.levels[1:]) else []
+        if placing:
+            extra.append(f"(+{placing} to place)")
+        extra.append(f"size {t.size}")
+        if t.food is not None:
+            extra.append(f"+{t.food}f +{t.technology}t")
+        if t.spies:
+            extra.append(plural(t.spies, "spy", "spies"))
+        if t.cloaked_until is not None:
+            extra.append(f"cloaked to t{t.cloaked_until}")
+        if t.fog == "memory":
+            extra.append(f"seen t{t.seen}")
+        style = palette.style(t.owner)
+        head = [("", "  "), (style, name.ljust(width)), (style, f" {t.units:>{digits}} {palette.mark(t.owner)}"),
+                ("class:muted" if t.fog == "memory" else "", " " + " ".join(extra))]
+    out: Fragments = [*head, ("", " |")]
+    for number, neighbour in enumerate(game_map.neighbours_in_order(name)):
+        out.append(("", ", " if number else " "))
+        out += _territory_cell(view.territories[neighbour], palette, short[neighbour])
+    return [*out, ("", "\n")]
+
+
+def focused(view: EvoView, game_map: GameMap, focus: str, you: str | None = None) -> list[str]:
     """What `board NAME` shows: a territory and its neighbours, a player's territories (as far as the player sees
-    them), or a continent's."""
+    them), a continent's, or the viewer's front (`board front`)."""
+    if focus == FRONT:
+        return front_of(game_map, {n: t.owner if t.fog != "unknown" else "?" for n, t in view.territories.items()},
+                        you)
     if focus in game_map:
         return [focus, *game_map.neighbours_in_order(focus)]
     if focus in view.players:
@@ -286,12 +293,36 @@ def focused(view: EvoView, game_map: GameMap, focus: str) -> list[str]:
     return [n for n in game_map.names if game_map.territory(n).continent == focus]
 
 
-def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, placing: dict[str, int],
-          focus: str | None = None) -> Fragments:
-    """Stocks and technology levels, then the territories by holder (the player's first), then those never seen.
-    `focus`: a territory with its neighbours, a player or a continent alone, without the stocks."""
-    shown = set(game_map.names if focus is None else focused(view, game_map, focus))
-    if focus is not None and not shown:
+def _continent_head(continent: str | None, members: Sequence[str], view: EvoView, palette: Palette) -> Fragments:
+    """A continent's heading: how many of its territories each player holds, as far as the viewer knows, and how
+    many they never saw (`? 2`)."""
+    out: Fragments = [("class:title", continent or "Elsewhere")]
+    counts: dict[str | None, int] = {}
+    unknown = 0
+    for name in members:
+        t = view.territories[name]
+        if t.fog == "unknown":
+            unknown += 1
+        else:
+            counts[t.owner] = counts.get(t.owner, 0) + 1
+    for owner in [*palette.players, None]:
+        if counts.get(owner):
+            out += [("", "  "), (palette.style(owner), f"{palette.mark(owner)} {counts[owner]}")]
+    if unknown:
+        out += [("", "  "), ("class:muted", f"? {unknown}")]
+    return [*out, ("", "\n")]
+
+
+def _board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, placing: dict[str, int],
+           focus: str | None = None) -> Fragments:
+    """Stocks and technology levels, the marks, then a territory a line grouped by continent, as Evolution 1's
+    board with each territory's levels, size and production (under fog, what was last seen and when, `?` for what
+    never was). `focus`: a territory with its neighbours, a player, a continent or the front alone, without the
+    stocks."""
+    names = game_map.names if focus is None else focused(view, game_map, focus, you)
+    if focus is not None and not names:
+        if focus == FRONT:
+            return line(("", "You have no front: no territory of yours is next to someone else's."))
         return line(*palette.name(focus, you), ("", " holds no territory you can see."))
     out: Fragments = []
     me = view.players.get(you) if you is not None else None
@@ -306,36 +337,24 @@ def board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, p
         out.append(("class:muted", "Technology levels: " + ", ".join(others) + "\n"))
     if view.following is not None and focus is None:
         out.append(("class:muted", f"Following {view.following}'s sight.\n"))
-    owners: list[str | None] = list(palette.players)
-    if you in owners:
-        owners.remove(you)
-        owners.insert(0, you)
-    owners.append(None)
-    for owner in owners:
-        held = [n for n in game_map.names
-                if n in shown and view.territories[n].fog != "unknown" and view.territories[n].owner == owner]
-        if not held:
-            continue
-        if out:
-            out.append(("", "\n"))
-        out += [*palette.name(owner, you), (palette.style(owner), ":\n")]
-        for name in held:
-            text = _territory_text(name, view.territories[name], game_map, view)
-            if placing.get(name):
-                text = text.replace(f" in {name},", f" (+{placing[name]} to place) in {name},", 1)
-            out.append(("class:muted" if view.territories[name].fog == "memory" else "", text))
-    never = [n for n in game_map.names if n in shown and view.territories[n].fog == "unknown"]
-    if never:
-        if out:
-            out.append(("", "\n"))
-        out.append(("class:muted", "Never seen:\n"))
-        for name in never:
-            out.append(("class:muted", f"  {name}, size {view.territories[name].size} "
-                                       f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n"))
+    known = [view.territories[n] for n in names if view.territories[n].fog != "unknown"]
+    out += [*legend(palette, you, any(t.owner is None for t in known)), ("", "\n")]
+    out.append(("class:muted", "Each territory: units, holder, levels above 0 (5 L2: five of level 2), size, food "
+                               "and technology made a turn (+7f +5t)"
+                               + (", when last seen (seen t3; ?: never seen)" if view.fogged() else "")
+                               + " | its neighbours.\n"))
+    short = short_names(tuple(game_map.names))
+    width = min(max((len(n) for n in names), default=0), 18)
+    digits = max((len(str(view.territories[n].units)) for n in names), default=1)
+    for continent, members in by_continent(game_map, names):
+        if game_map.continents:
+            out += _continent_head(continent, members, view, palette)
+        for name in members:
+            out += _territory_line(name, view, game_map, palette, short, width, digits, placing.get(name, 0))
     return out
 
 
-def summary(view: EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
+def _summary(view: EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
     stage = ("placement" if view.phase is Phase.PLACEMENT
              else f"finished after turn {view.turn}" if view.phase is Phase.FINISHED else f"turn {view.turn}")
     fogged = " (fog of war)" if view.fogged() else ""
@@ -358,7 +377,7 @@ def summary(view: EvoView, game_map: GameMap, palette: Palette, you: str | None)
     return out
 
 
-def status(view: EvoView, you: str | None, orders: Sequence[Any], game_map: GameMap | None) -> str:
+def _status(view: EvoView, you: str | None, orders: Sequence[Any], game_map: GameMap | None) -> str:
     if view.phase is not Phase.ORDERS or you is None or view.food_left is None:
         return ""
     food, technology = view.food_left, view.technology_left
@@ -372,7 +391,63 @@ def status(view: EvoView, you: str | None, orders: Sequence[Any], game_map: Game
     return f"{food} food, {technology} technology left"
 
 
-def standings(view: EvoView) -> dict[str, tuple[int, int]]:
+def _standings(view: EvoView) -> dict[str, tuple[int, int]]:
     if view.phase is Phase.PLACEMENT:
         return {}
     return {name: (p.territories, p.units or 0) for name, p in view.players.items() if p.territories is not None}
+
+
+class Evolution2Presentation(RiscPresentation):
+    """Evolution 2: moves and attacks name unit levels; upgrades and research; the board with levels and stocks."""
+
+    evolution = 2
+    turn_hint = "move N[@LEVEL] FROM TO, attack N[@LEVEL] FROM TO, upgrade N T FROM TO, research"
+
+    def parse_turn(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
+        return _parse(command, args, context, context.view)
+
+    def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
+        evolved = _event_line(event, palette, you)
+        return super().event_line(event, palette, you) if evolved is None else evolved
+
+    def board(self, view: Any, game_map: GameMap, palette: Palette, you: str | None,
+              orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
+        return _board(view, game_map, palette, you, pending_placements(view, orders), focus)
+
+    def summary(self, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
+        return _summary(view, game_map, palette, you)
+
+    def status(self, view: Any, you: str | None, orders: Sequence[Any],
+               game_map: GameMap | None = None) -> str:
+        if view.phase is Phase.PLACEMENT:
+            return super().status(view, you, orders, game_map)
+        return _status(view, you, orders, game_map)
+
+    def standings(self, view: Any) -> dict[str, tuple[int, int]]:
+        return _standings(view)
+
+
+class Evolution3Presentation(Evolution2Presentation):
+    """Evolution 3: spies and cloaks besides, and under fog of war no picture of the map."""
+
+    evolution = 3
+    turn_hint = f"{Evolution2Presentation.turn_hint}, spy N T, cloak T"
+    choices = ("cloaking",)
+
+    def holdings(self, view: Any) -> dict[str, tuple[str | None, int]] | None:
+        """None under fog of war (until the game is over): a picture of owners and units would show what the player
+        does not know as if it were known."""
+        return None if view.fogged() else super().holdings(view)
+
+    def spectator_note(self, view: Any) -> str:
+        if view.fogged():
+            return ("This game is played under fog of war (Evolution 3): a spectator sees only what is public, so "
+                    "every territory shows as never seen until the game is over. A player who is out may follow a "
+                    "player still in and see with their eyes (watch GAME PLAYER); a spectator may not.")
+        return ""
+
+    def no_picture(self, view: Any, game_map: GameMap) -> str:
+        if view.fogged():
+            return ("Under fog of war the map is not drawn: a picture would show what you cannot see as if you "
+                    "saw it. board lists what you know, and when you saw it.")
+        return super().no_picture(view, game_map)

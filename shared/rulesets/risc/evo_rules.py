@@ -1,7 +1,9 @@
-"""RISC Evolutions 2 and 3 (../shared/spec/risc-evolutions.md): setting a game up, placement and a turn.
+"""RISC Evolutions 2 and 3 (../shared/spec/risc-evolutions.md): each a variant of Evolution 1's rule set (rules.py),
+a subclass that says what it changes: setting a game up, checking and counting orders, placement and a turn, the
+view, the legal orders; Evolution 3 adds fog of war, spies and cloaks to Evolution 2.
 
-Evolution 1's rules hold unless these change them (R1-R27); the rule set (rules.py) sends a game here when its
-`evolution` option is 2 or 3, and keeps Evolution 1's own code for Evolution 1, so that its games replay as before.
+Evolution 1's rules hold unless these change them (R1-R27), and Evolution 1 keeps its own code, so that its games
+replay as before.
 
 A turn (E8): every upgrade and every spy trained, then every move (units and spies), then every attack (R17-R24 with
 E9's combat), then research and cloaks; then one level-0 unit on every owned territory and each player's production
@@ -13,8 +15,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import replace
+from typing import Any, ClassVar
 
+from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, Private, Told
@@ -24,7 +28,7 @@ from shared.rulesets.risc import evo_checker, fog
 from shared.rulesets.risc.board import Phase, RiscBoard
 from shared.rulesets.risc.events import GameWon, PlayerEliminated, TurnStarted, UnitsPlaced, UnitsReceived
 from shared.rulesets.risc.evo_board import EvoState
-from shared.rulesets.risc.evo_checker import EvoTally, levels_floor, levels_left, spies_left
+from shared.rulesets.risc.evo_checker import EvoCode, EvoTally, levels_floor, levels_left, spies_left
 from shared.rulesets.risc.evo_combat import fight_levels
 from shared.rulesets.risc.evo_events import (
     Battle,
@@ -38,6 +42,7 @@ from shared.rulesets.risc.evo_events import (
     UnitsUpgraded,
 )
 from shared.rulesets.risc.evo_orders import (
+    EVOLUTION_3_ONLY,
     AnyOrder,
     CloakingResearchOrder,
     CloakOrder,
@@ -48,6 +53,8 @@ from shared.rulesets.risc.evo_orders import (
     SpyOrder,
     UpgradeOrder,
 )
+from shared.rulesets.risc.evo_presentation import Evolution2Presentation, Evolution3Presentation
+from shared.rulesets.risc.evo_view import EvoView, evo_view
 from shared.rulesets.risc.levels import (
     CLOAK_COST,
     CLOAK_TURNS,
@@ -67,38 +74,20 @@ from shared.rulesets.risc.levels import (
 )
 from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.orders import PlaceOrder
-from shared.rulesets.risc.resources import Stock, land_for_game
+from shared.rulesets.risc.resources import PathCosts, Stock, land_for_game
+from shared.rulesets.risc.rules import RiscRuleSet
 
 EvoGame = Game[RiscBoard, Any]
-
-
-def setup(board: RiscBoard, game_map: GameMap, players: Sequence[str], options: RiscOptions,
-          rng: GameRandom) -> RiscBoard:
-    """Evolution 1's board (groups, owners, neutrals, pools) with what the evolutions add (E1, E2). The extra dice
-    are drawn after Evolution 1's, from the same setup generator."""
-    groups = starting_groups(game_map, len(players))
-    land = land_for_game(game_map, groups, rng)
-    evo = EvoState(land=land, levels={name: level_zero(board.units[name]) for name in game_map.names},
-                   stocks={p: Stock(options.food, options.technology) for p in players},
-                   tech_level=dict.fromkeys(players, FIRST_TECH_LEVEL))
-    board = board.evolve(evo=evo)
-    if options.evolution >= 3:
-        board = board.evolve(evo=evo.evolve(memory=fog.remember(game_map, board, players)))
-    return board
-
-
-def _fogged(game: EvoGame) -> bool:
-    evolution: int = game.options.evolution
-    return evolution >= 3
 
 
 def _units(levels: Mapping[str, Levels]) -> dict[str, int]:
     return {name: sum(counts) for name, counts in levels.items()}
 
 
-def resolve_placement(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]]) -> tuple[RiscBoard, list[Told]]:
+def resolve_placement(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]],
+                      fogged: bool) -> tuple[RiscBoard, list[Told]]:
     board, evo = game.board, evo_checker.state(game.board)
-    seen = fog.sights(game.game_map, board, game.players) if _fogged(game) else {}
+    seen = fog.sights(game.game_map, board, game.players) if fogged else {}
     levels = dict(evo.levels)
     events: list[Told] = []
     for player in game.players:
@@ -110,12 +99,12 @@ def resolve_placement(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]]) -
                               if seen else placed)
     events.append(TurnStarted(1))
     board = board.evolve(phase=Phase.ORDERS, turn=1, units=_units(levels), pools={}, evo=evo.evolve(levels=levels))
-    return _remembered(game, board), events
+    return _remembered(game, board, fogged), events
 
 
-def _remembered(game: EvoGame, board: RiscBoard) -> RiscBoard:
+def _remembered(game: EvoGame, board: RiscBoard, fogged: bool) -> RiscBoard:
     """E12: each player's memory after a resolution, with the land they lost (they saw it lost)."""
-    if not _fogged(game):
+    if not fogged:
         return board
     evo = evo_checker.state(board)
     before = game.board.owner
@@ -126,12 +115,12 @@ def _remembered(game: EvoGame, board: RiscBoard) -> RiscBoard:
 class _Turn:
     """One turn being carried out: the board's changing parts, what each player spent, and what is told."""
 
-    def __init__(self, game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]]) -> None:
+    def __init__(self, game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]], fogged: bool) -> None:
         board = game.board
         evo = evo_checker.state(board)
         self.game = game
         self.orders = orders
-        self.fogged = _fogged(game)
+        self.fogged = fogged
         self.alive = [p for p in game.players if p not in board.eliminated]
         self.seen = fog.sights(game.game_map, board, game.players) if self.fogged else {}
         self.owner = dict(board.owner)
@@ -289,10 +278,10 @@ class _Turn:
         return received, stocks
 
 
-def resolve_turn(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]],
-                 rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+def resolve_turn(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]], rng: GameRandom,
+                 fogged: bool) -> tuple[RiscBoard, list[Told]]:
     board = game.board
-    turn = _Turn(game, orders)
+    turn = _Turn(game, orders, fogged)
     turn.upgrades()
     turn.moves()
     turn.attacks(rng)
@@ -316,56 +305,193 @@ def resolve_turn(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]],
     new_board = board.evolve(phase=Phase.FINISHED if winner else Phase.ORDERS, turn=board.turn + (0 if winner else 1),
                              owner=turn.owner, units=_units(levels), eliminated=board.eliminated + tuple(newly_out),
                              winner=winner, evo=evo)
-    return _remembered(game, new_board), turn.events
+    return _remembered(game, new_board, fogged), turn.events
 
 
-# ---- legal orders ----------------------------------------------------------------------------------------------------
+# ---- the variants ----------------------------------------------------------------------------------------------------
 
-def legal_orders(game: EvoGame, player: str, tally: EvoTally) -> list[Legal[Any]]:
-    """Every order `player` could issue now, each with its count at the most (E7 included: what food and
-    technology allow)."""
-    board, game_map = game.board, game.game_map
-    evo = evo_checker.state(board)
-    if board.phase is Phase.PLACEMENT:
-        if tally.pool_left <= 0:
+class Evolution2(RiscRuleSet):
+    """RISC Evolution 2 (E1-E11): unit levels, food and technology."""
+
+    evolution = 2
+    presentation_type = Evolution2Presentation
+    fogged: ClassVar[bool] = False
+    """E12-E15: fog of war, with what it brings (spies, cloaks, private events): Evolution 3's."""
+    later_orders: ClassVar[tuple[type, ...]] = EVOLUTION_3_ONLY
+    """Orders of a later evolution, refused here with a word on where they belong."""
+
+    def setup(self, game_map: GameMap, players: Sequence[str], options: RiscOptions, rng: GameRandom,
+              choices: Mapping[str, int]) -> RiscBoard:
+        """Evolution 1's board (groups, owners, neutrals, pools) with what the evolutions add (E1, E2). The extra
+        dice are drawn after Evolution 1's, from the same setup generator."""
+        board = super().setup(game_map, players, options, rng, choices)
+        land = land_for_game(game_map, starting_groups(game_map, len(players)), rng)
+        levels = {name: level_zero(board.units[name]) for name in game_map.names}
+        return board.evolve(evo=EvoState(land=land, levels=levels,
+                                         stocks={p: Stock(options.food, options.technology) for p in players},
+                                         tech_level=dict.fromkeys(players, FIRST_TECH_LEVEL)))
+
+    resource_words = {"pool_left": "units to place", "food_left": "food",  # noqa: RUF012 (read only)
+                      "technology_left": "technology"}
+
+    def left(self, game: EvoGame, player: str, tally: Any) -> dict[str, int] | None:
+        """R9 during placement; E7 during a turn: the food and technology the orders leave."""
+        if game.board.phase is Phase.PLACEMENT:
+            return {"pool_left": tally.pool_left}
+        if game.board.phase is Phase.ORDERS:
+            return {"food_left": tally.food, "technology_left": tally.technology}
+        return None
+
+    def start_tally(self, game: EvoGame, player: str) -> EvoTally:
+        return evo_checker.start_tally(game, player)
+
+    def check_order(self, game: EvoGame, player: str, tally: Any, order: Any) -> RuleError | None:
+        if isinstance(order, self.later_orders):
+            return RuleError(EvoCode.NOT_IN_THIS_EVOLUTION, "spies and cloaking are part of Evolution 3; this game "
+                                                            f"plays Evolution {self.evolution}")
+        return evo_checker.check(game, player, tally, order)
+
+    def account(self, game: EvoGame, player: str, tally: Any, order: Any) -> EvoTally:
+        return evo_checker.account(game, player, tally, order)
+
+    def resolve(self, game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]],
+                rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+        if game.board.phase is Phase.PLACEMENT:
+            return resolve_placement(game, orders, self.fogged)
+        if game.board.phase is Phase.ORDERS:
+            return resolve_turn(game, orders, rng, self.fogged)
+        return game.board, []
+
+    def view(self, game: EvoGame, viewer: str | None) -> EvoView:
+        return evo_view(game, viewer, self.fogged)
+
+    def resign(self, game: EvoGame, player: str, rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+        """As in Evolution 1 (their territories neutral, with their units by level); their spies go home too."""
+        board, events = super().resign(game, player, rng)
+        evo = evo_checker.state(board)
+        if player in evo.spies:
+            board = board.evolve(evo=evo.evolve(spies={p: spies for p, spies in evo.spies.items() if p != player}))
+        return board, events
+
+    def legal_orders(self, game: EvoGame, player: str, tally: Any) -> list[Legal[Any]]:
+        """Every order `player` could issue now, each with its count at the most (E7 included: what food and
+        technology allow)."""
+        board, game_map = game.board, game.game_map
+        if board.phase is Phase.PLACEMENT:
+            if tally.pool_left <= 0:
+                return []
+            return [Legal(PlaceOrder(t, tally.pool_left), "units") for t in game_map.names if board.owner[t] == player]
+        if board.phase is not Phase.ORDERS:
             return []
-        return [Legal(PlaceOrder(t, tally.pool_left), "units") for t in game_map.names if board.owner[t] == player]
-    if board.phase is not Phase.ORDERS:
-        return []
-    evolution: int = game.options.evolution
-    legal: list[Legal[Any]] = []
-    paths = evo_checker.paths_of(game, player, tally)
-    most = evo.tech_level.get(player, FIRST_TECH_LEVEL)
-    own = [name for name in game_map.names if board.owner[name] == player]
-    for source in own:
-        left = levels_left(board, tally, source)
-        floor = levels_floor(board, tally, source)
-        costs = paths.from_source(source)
-        for level in range(LEVELS):
-            if left[level] > 0:
-                attack = min(left[level], tally.food)
-                if attack > 0:
-                    legal += [Legal(LevelAttackOrder(attack, level, source, t), "units")
-                              for t in game_map.neighbours_in_order(source) if board.owner[t] != player]
-                for target in own:
-                    if target != source and target in costs:
-                        units = min(left[level], tally.food // costs[target])
+        evo = evo_checker.state(board)
+        legal: list[Legal[Any]] = []
+        paths = evo_checker.paths_of(game, player, tally)
+        most = evo.tech_level.get(player, FIRST_TECH_LEVEL)
+        own = [name for name in game_map.names if board.owner[name] == player]
+        for source in own:
+            left = levels_left(board, tally, source)
+            floor = levels_floor(board, tally, source)
+            costs = paths.from_source(source)
+            for level in range(LEVELS):
+                if left[level] > 0:
+                    attack = min(left[level], tally.food)
+                    if attack > 0:
+                        legal += [Legal(LevelAttackOrder(attack, level, source, t), "units")
+                                  for t in game_map.neighbours_in_order(source) if board.owner[t] != player]
+                    for target in own:
+                        if target != source and target in costs:
+                            units = min(left[level], tally.food // costs[target])
+                            if units > 0:
+                                legal.append(Legal(LevelMoveOrder(units, level, source, target), "units"))
+                if floor[level] > 0:
+                    for to_level in range(level + 1, min(most, TOP_LEVEL) + 1):
+                        units = min(floor[level], tally.technology // (TOTAL[to_level] - TOTAL[level]))
                         if units > 0:
-                            legal.append(Legal(LevelMoveOrder(units, level, source, target), "units"))
-            if floor[level] > 0:
-                for to_level in range(level + 1, min(most, TOP_LEVEL) + 1):
-                    units = min(floor[level], tally.technology // (TOTAL[to_level] - TOTAL[level]))
-                    if units > 0:
-                        legal.append(Legal(UpgradeOrder(units, source, level, to_level), "units"))
-        if evolution >= 3 and floor[0] > 0 and tally.technology >= SPY_COST:
+                            legal.append(Legal(UpgradeOrder(units, source, level, to_level), "units"))
+            legal += self.legal_on(game, player, tally, source, floor)
+        cost = research_cost(most)
+        if not tally.researched and cost is not None and cost <= tally.technology:
+            legal.append(Legal(ResearchOrder()))
+        return legal + self.legal_beyond(game, player, tally, paths)
+
+    def legal_on(self, game: EvoGame, player: str, tally: EvoTally, source: str, floor: Levels) -> list[Legal[Any]]:
+        """What a later evolution adds to the legal orders on one of the player's territories."""
+        return []
+
+    def legal_beyond(self, game: EvoGame, player: str, tally: EvoTally, paths: PathCosts) -> list[Legal[Any]]:
+        """What a later evolution adds to the legal orders after research."""
+        return []
+
+
+class Evolution3(Evolution2):
+    """RISC Evolution 3 (E12-E15): Evolution 2 under fog of war, with spies and cloaking."""
+
+    evolution = 3
+    presentation_type = Evolution3Presentation
+    fogged = True
+    later_orders = ()
+
+    def setup(self, game_map: GameMap, players: Sequence[str], options: RiscOptions, rng: GameRandom,
+              choices: Mapping[str, int]) -> RiscBoard:
+        """E12: every player starts remembering what they see."""
+        board = super().setup(game_map, players, options, rng, choices)
+        evo = evo_checker.state(board)
+        return board.evolve(evo=evo.evolve(memory=fog.remember(game_map, board, players)))
+
+    def reveals_orders(self, options: RiscOptions) -> bool:
+        """E12, E15: under fog of war a player's orders would say where their units are."""
+        return False
+
+    def may_follow(self, game: EvoGame, seat: str | None, followed: str) -> bool:
+        """E12: a player who is out may follow the sight of a player still in. A spectator may not: a seat's
+        holder could otherwise watch an opponent's sight from a second connection. Once the game is over everyone
+        sees everything, so nobody needs to follow."""
+        status = self.status(game)
+        return (not status.finished and seat is not None and seat in status.eliminated
+                and followed in game.players and followed not in status.eliminated)
+
+    def follow_refusal(self, game: EvoGame, seat: str | None, followed: str) -> str:
+        status = self.status(game)
+        if status.finished:
+            return super().follow_refusal(game, seat, followed)
+        if seat is None:
+            return "under fog of war a spectator sees what is public; only a player who is out may follow a player " \
+                   "still in (E12)"
+        if seat not in status.eliminated:
+            return "only a player who is out may follow another's sight (E12)"
+        return f"{followed} is out of the game" if followed != seat else "you are out of the game"
+
+    def public_map(self, game_map: GameMap, options: RiscOptions) -> GameMap:
+        """E12: under fog a territory's production shows once seen, so the map sent leaves every territory's out
+        (the view gives it where it may be known); its size stays, as the rules show it from the start."""
+        return replace(game_map, territories=tuple(replace(t, food=None, technology=None)
+                                                   for t in game_map.territories))
+
+    def follow_view(self, game: EvoGame, followed: str) -> EvoView:
+        return evo_view(game, None, self.fogged, following=followed)
+
+    def replay_view(self, game: EvoGame, sight: str | None) -> EvoView:
+        """E12: once the game is over everybody sees everything, so a replay seen by nobody's eyes in particular
+        shows every turn's board whole."""
+        return evo_view(game, sight, self.fogged, unveiled=sight is None)
+
+    def legal_on(self, game: EvoGame, player: str, tally: EvoTally, source: str, floor: Levels) -> list[Legal[Any]]:
+        """E13, E14: spies trained on the territory, and a cloak over it."""
+        legal: list[Legal[Any]] = []
+        if floor[0] > 0 and tally.technology >= SPY_COST:
             legal.append(Legal(SpyOrder(min(floor[0], tally.technology // SPY_COST), source), "units"))
-        if evolution >= 3 and player in evo.cloaking and source not in tally.cloaks and tally.technology >= CLOAK_COST:
+        cloaking = evo_checker.state(game.board).cloaking
+        if player in cloaking and source not in tally.cloaks and tally.technology >= CLOAK_COST:
             legal.append(Legal(CloakOrder(source)))
-    cost = research_cost(most)
-    if not tally.researched and cost is not None and cost <= tally.technology:
-        legal.append(Legal(ResearchOrder()))
-    if evolution >= 3:
-        if (not tally.researched and player not in evo.cloaking and most >= CLOAKING_MIN_TECH_LEVEL
+        return legal
+
+    def legal_beyond(self, game: EvoGame, player: str, tally: EvoTally, paths: PathCosts) -> list[Legal[Any]]:
+        """E14: researching cloaking; E13: every move of the player's spies."""
+        board, game_map = game.board, game.game_map
+        evo = evo_checker.state(board)
+        legal: list[Legal[Any]] = []
+        if (not tally.researched and player not in evo.cloaking
+                and evo.tech_level.get(player, FIRST_TECH_LEVEL) >= CLOAKING_MIN_TECH_LEVEL
                 and tally.technology >= CLOAKING_RESEARCH_COST):
             legal.append(Legal(CloakingResearchOrder()))
         places = set(evo.spies_of(player)) | set(tally.spies)
@@ -379,4 +505,4 @@ def legal_orders(game: EvoGame, player: str, tally: EvoTally) -> list[Legal[Any]
                 per_spy = paths.cost_into(source, target)
                 if per_spy is not None and tally.food >= per_spy:
                     legal.append(Legal(SpyMoveOrder(min(spies, tally.food // per_spy), source, target), "units"))
-    return legal
+        return legal

@@ -23,11 +23,14 @@ from typing import Any, Literal
 from shared.game.game import Game
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase, RiscBoard
+from shared.rulesets.risc.evo_board import EvoState
 from shared.rulesets.risc.evo_checker import EvoTally, account, start_tally
 from shared.rulesets.risc.evo_orders import AllOrders
 from shared.rulesets.risc.fog import sight
 from shared.rulesets.risc.levels import FIRST_TECH_LEVEL, NO_UNITS, Levels
+from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.orders import PlaceOrder
+from shared.rulesets.risc.resources import Land, Stock
 
 Fog = Literal["clear", "memory", "unknown"]
 
@@ -95,16 +98,17 @@ def _tally(game: Game[RiscBoard, Any], player: str) -> EvoTally:
     return counted
 
 
-def evo_view(game: Game[RiscBoard, Any], viewer: str | None, following: str | None = None,
-             unveiled: bool = False) -> EvoView:
-    """The view of `viewer` (a seat or None), or with `following`, the sight of that player for a watcher; with
-    `unveiled`, everything there is to see, as after the game (a replay of a finished game shows its turns so)."""
+def evo_view(game: Game[RiscBoard, Any], viewer: str | None, fog_of_war: bool,
+             following: str | None = None, unveiled: bool = False) -> EvoView:
+    """The view of `viewer` (a seat or None), or with `following`, the sight of that player for a watcher. With
+    `fog_of_war` (Evolution 3), E12's sight and memory and E14's cloaking; with `unveiled`, everything there is to
+    see, as after the game (a replay of a finished game shows its turns so)."""
     board = game.board
     evo = board.evo
     assert evo is not None
     evolution: int = game.options.evolution
     finished = board.phase is Phase.FINISHED or unveiled
-    fogged = evolution >= 3 and not finished
+    fogged = fog_of_war and not finished
     eye = following if following is not None else viewer
     seat = eye if eye in game.players else None
     sees = sight(game.game_map, board, seat) if fogged and seat is not None else frozenset()
@@ -144,7 +148,7 @@ def evo_view(game: Game[RiscBoard, Any], viewer: str | None, following: str | No
             held.get(player, [0, 0])[1] if counts_known else None,
             stock.food if stocks_known and stock is not None else None,
             stock.technology if stocks_known and stock is not None else None,
-            (player in evo.cloaking) if evolution >= 3 and (finished or (own_secrets and player == seat)) else None)
+            (player in evo.cloaking) if fog_of_war and (finished or (own_secrets and player == seat)) else None)
 
     orders: list[Any] = []
     pool_left = 0
@@ -166,10 +170,6 @@ def game_from_evo_view(view: EvoView, game_map: GameMap, me: str | None,
     viewer's own orders judges it as the server would, since those read only the viewer's own territories, stocks
     and spies, the map, and which territories are theirs. What the view hides (fogged territories are taken as last
     seen, or as nobody's) plays no part in them."""
-    from shared.rulesets.risc.evo_board import EvoState
-    from shared.rulesets.risc.options import RiscOptions
-    from shared.rulesets.risc.resources import Land, Stock
-
     if list(view.territories) != list(game_map.names):
         raise ValueError(f'the view\'s territories differ from those of the map "{game_map.name}"')
     territories = view.territories

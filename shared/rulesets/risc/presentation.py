@@ -1,18 +1,20 @@
-"""How RISC reads in the text client: `place`, `move` and `attack`, the board as the seed lists it, the combats.
+"""How RISC Evolution 1 reads in the text client: `place`, `move` and `attack`, the board as the seed lists it, the
+combats.
 
-A game of Evolution 2 or 3 (its view is an EvoView) reads through evo_presentation.py: the same commands with levels,
-and `upgrade`, `research`, `spy` and `cloak`, which an Evolution 1 game refuses with a word on why.
+Each evolution's presentation (evo_presentation.py) is a subclass of this one, as each evolution's rule set is of
+Evolution 1's: the same commands with levels, and `upgrade`, `research`, `spy` and `cloak`, which a game of an
+earlier evolution refuses with a word on why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
-from shared.game import grammar
+from shared.game import grammar, reports
 from shared.game.grammar import ParseError
 from shared.game.presentation import (
-    SMALL_MAP,
+    FRONT,
     ArgKind,
     Context,
     Fragments,
@@ -20,16 +22,26 @@ from shared.game.presentation import (
     OrderCommand,
     Palette,
     Presentation,
-    held_text,
+    front_of,
+    joined,
     line,
     plural,
     runs,
     territory_board,
     units,
 )
+from shared.game.shares import even_shares
 from shared.maps.model import GameMap
-from shared.rulesets.risc import evo_presentation
 from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.commands import (
+    EVERY_COMMAND,
+    EVERY_TERRITORY,
+    EVOLUTION_COMMANDS,
+    MOVE,
+    PLACE,
+    REST,
+    usage,
+)
 from shared.rulesets.risc.events import (
     Combat,
     GameWon,
@@ -39,32 +51,11 @@ from shared.rulesets.risc.events import (
     UnitsPlaced,
     UnitsReceived,
 )
+from shared.rulesets.risc.evo_events import Battle, LevelMoved, UnitsUpgraded
 from shared.rulesets.risc.evo_orders import describe
-from shared.rulesets.risc.evo_presentation import EVO_COMMANDS, EVOLUTION_2_COMMANDS
 from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.view import RiscView
-
-PLACE = OrderCommand("place", ("p",), "place N TERRITORY...", "place 5 Narnia",
-                     "put N units of your pool on one of your territories, or spread them over several (name "
-                     "them all, or * for all yours); place rest TERRITORY puts what is left (placement)",
-                     (ArgKind.UNITS, ArgKind.OWN), ("placement",), repeat=True)
-EVERY_TERRITORY = ("*",)
-"""What `place N *` spreads over: every territory of the player's."""
-REST = ("rest", "left")
-"""What `place rest TERRITORY` places: whatever the pool still holds."""
-MOVE = OrderCommand("move", ("m",), "move N FROM TO", "move 5 Narnia Oz",
-                    "move N units between your territories, through your own territories (Evolutions 2 and 3: "
-                    "the lowest levels first, or N@LEVEL such as 2@3)",
-                    (ArgKind.UNITS, ArgKind.OWN, ArgKind.TARGET), ("orders",))
-ATTACK = OrderCommand("attack", ("a",), "attack N FROM TO", "attack 10 Midkemia Scadrial",
-                      "attack an adjacent territory someone else holds (Evolutions 2 and 3: the lowest levels "
-                      "first, or N@LEVEL such as 2@3)",
-                      (ArgKind.UNITS, ArgKind.OWN, ArgKind.ENEMY), ("orders",))
-
-
-def _usage(command: OrderCommand) -> str:
-    return f"usage: {command.usage}, e.g. {command.example}"
 
 
 def combat_line(combat: Combat, palette: Palette) -> Fragments:
@@ -105,20 +96,20 @@ def report(happened: Sequence[Combat | UnitsMoved], palette: Palette, you: str) 
     held = [c for c in mine if c.defender == you and not c.attacker_won]
     parts: list[Fragments] = []
     if took:
-        parts.append([("", "you took "), *_joined([[("", f"{c.territory} ("), *palette.name(c.defender), ("", ")")]
+        parts.append([("", "you took "), *joined([[("", f"{c.territory} ("), *palette.name(c.defender), ("", ")")]
                                                     for c in took])])
     if lost:
         parts.append([("class:error", "you lost "),
-                      *_joined([[("", f"{c.territory} to "), *palette.name(c.attacker)] for c in lost])])
+                      *joined([[("", f"{c.territory} to "), *palette.name(c.attacker)] for c in lost])])
     if held:
         parts.append([("", "you held "),
-                      *_joined([[("", f"{c.territory} against "), *palette.name(c.attacker)] for c in held])])
+                      *joined([[("", f"{c.territory} against "), *palette.name(c.attacker)] for c in held])])
     if failed:
         parts.append([("", "your attack failed at " if len(failed) == 1 else "your attacks failed at "),
-                      *_joined([[("", c.territory)] for c in failed])])
+                      *joined([[("", c.territory)] for c in failed])])
     out: Fragments = []
     if parts:
-        out += [("class:title", "This turn "), *_joined(parts, "; "), ("", ".\n")]
+        out += [("class:title", "This turn "), *joined(parts, "; "), ("", ".\n")]
     for combat in mine:
         out += [("", "  "), *combat_line(combat, palette), ("", "\n")]
     own_moves = [e for e in happened if isinstance(e, UnitsMoved) and e.player == you]
@@ -132,25 +123,78 @@ def report(happened: Sequence[Combat | UnitsMoved], palette: Palette, you: str) 
             verb = f" took {c.territory} from " if c.attacker_won else f" failed to take {c.territory} from "
             said.append([*palette.name(c.attacker), ("", verb), *palette.name(c.defender),
                          ("", f" ({c.attacking_units} against {c.defending_units})")])
-        out += [("class:title", "Elsewhere: "), *_joined(said, "; "), ("", ".\n")]
+        out += [("class:title", "Elsewhere: "), *joined(said, "; "), ("", ".\n")]
     moved = [e for e in happened if isinstance(e, UnitsMoved) and e.player != you]
     if moved:
         out += [("class:title", "Others moved: "),
-                *_joined([[*palette.name(m.player), ("", f" {m.units} from {m.source} to {m.target}")]
+                *joined([[*palette.name(m.player), ("", f" {m.units} from {m.source} to {m.target}")]
                           for m in moved], "; "), ("", ".\n")]
     return out
 
 
-def _joined(parts: Sequence[Fragments], sep: str = ", ") -> Fragments:
+def fight_of(event: Combat | Battle) -> reports.Fight:
+    """A combat (Evolution 1) or a battle (Evolutions 2 and 3) as the brief report tells it."""
+    if isinstance(event, Combat):
+        left = (event.attacking_units - event.attacker_losses if event.attacker_won
+                else event.defending_units - event.defender_losses)
+        return reports.Fight(event.territory, event.attacker, event.defender, event.attacking_units,
+                             event.defending_units, event.attacker_won, left, tuple(n for n, _ in event.sources))
+    left = sum(event.attackers_left) if event.attacker_won else sum(event.defenders_left)
+    return reports.Fight(event.territory, event.attacker, event.defender, sum(event.attacking), sum(event.defending),
+                         event.attacker_won, left, tuple(n for n, _ in event.sources))
+
+
+def moves_of(events: Sequence[UnitsMoved | LevelMoved]) -> list[reports.Move]:
+    """Moves as the brief report tells them: an evolution's move of several levels (one event a level) as one."""
+    found: list[reports.Move] = []
+    for event in events:
+        last = found[-1] if found else None
+        if isinstance(event, LevelMoved) and last is not None \
+                and (last.player, last.source, last.target) == (event.player, event.source, event.target):
+            found[-1] = reports.Move(last.player, last.units + event.units, last.source, last.target)
+        else:
+            found.append(reports.Move(event.player, event.units, event.source, event.target))
+    return found
+
+
+PLACES_NAMED = 4
+"""A player's placement names each territory up to this many; past it, the brief report counts them."""
+
+
+def placements(placed: Sequence[UnitsPlaced], palette: Palette, you: str | None) -> Fragments:
+    """Each player's placement in one line: where, or on a big map how many units on how many territories (`report`
+    says where)."""
     out: Fragments = []
-    for number, part in enumerate(parts):
-        if number:
-            out.append(("", sep))
-        out += part
+    for player in dict.fromkeys(p.player for p in placed):
+        theirs = [p for p in placed if p.player == player]
+        if len({p.territory for p in theirs}) <= PLACES_NAMED:
+            where = ", ".join(f"{p.units} on {p.territory}" for p in theirs)
+            out += line(*palette.name(player), ("", f" placed {where}."))
+        else:
+            count = plural(len({p.territory for p in theirs}), "territory", "territories")
+            out += line(*palette.name(player), ("", f" placed {units(sum(p.units for p in theirs))} on {count}"),
+                        ("class:muted", " (report: where)"), ("", "."))
     return out
 
 
-def _placing(view: RiscView | EvoView, orders: Sequence[Any]) -> dict[str, int]:
+def upgrades(upgraded: Sequence[UnitsUpgraded], palette: Palette, you: str | None) -> Fragments:
+    """The viewer's upgrades one by one, everyone else's counted."""
+    out: Fragments = []
+    own = [u for u in upgraded if u.player == you]
+    if own:
+        out += line(("", "You upgraded " + ", ".join(f"{u.units} on {u.territory} from level {u.level} to "
+                                                     f"{u.to_level}" for u in own) + "."))
+    others = [u for u in upgraded if u.player != you]
+    if others:
+        parts: Fragments = [("", "Upgrades: ")]
+        for number, player in enumerate(dict.fromkeys(u.player for u in others)):
+            parts += [("", ", " if number else ""), *palette.name(player),
+                      ("", f" {units(sum(u.units for u in others if u.player == player))}")]
+        out += line(*parts, ("", "."))
+    return out
+
+
+def pending_placements(view: RiscView | EvoView, orders: Sequence[Any]) -> dict[str, int]:
     """The viewer's own placements not yet resolved, by territory: during placement the board shows the units there
     before it (R10: placement is secret until everyone has committed), and these show what the player has chosen."""
     placing: dict[str, int] = {}
@@ -165,9 +209,6 @@ def _held(view: RiscView | EvoView) -> dict[str, Holding]:
     return {name: (t.owner, t.units) for name, t in view.territories.items()}
 
 
-EVOLUTION_COMMANDS = {1: (PLACE, MOVE, ATTACK), 2: (PLACE, MOVE, ATTACK, *EVOLUTION_2_COMMANDS),
-                      3: (PLACE, MOVE, ATTACK, *EVO_COMMANDS)}
-"""The orders of each evolution: Evolution 2 adds upgrades and research, Evolution 3 spies and cloaks."""
 
 
 def _one_line(first: Any, event: Any) -> bool:
@@ -178,49 +219,52 @@ def _one_line(first: Any, event: Any) -> bool:
 
 
 class RiscPresentation(Presentation):
+    """Evolution 1. An evolution's presentation overrides what its rules change: the commands it adds, how moves and
+    attacks name levels, its events, its board and summary."""
+
+    evolution: ClassVar[int] = 1
+    brief_boards = True
+    commands = EVERY_COMMAND
     resignation = "their territories are neutral now, with their units"
-    commands = (PLACE, MOVE, ATTACK, *EVO_COMMANDS)
     option_words = {"units": "initial_units", "neutral": "neutral_units", "choose": "choose_groups"}  # noqa: RUF012
+    turn_hint: ClassVar[str] = "move N FROM TO, attack N FROM TO"
+    """The orders of a turn, as the hint at its start lists them."""
+    choices: ClassVar[tuple[str, ...]] = ()
+    """The words a command's CHOICE argument takes here (`research cloaking`, Evolution 3)."""
 
     def game_commands(self, view: RiscView | EvoView | None) -> tuple[OrderCommand, ...]:
-        if view is None:
-            return self.commands
-        return EVOLUTION_COMMANDS[view.evolution if isinstance(view, EvoView) else 1]
+        return EVOLUTION_COMMANDS[self.evolution]
 
     def unavailable(self, command: OrderCommand, view: RiscView | EvoView | None) -> str:
-        evolution = view.evolution if isinstance(view, EvoView) else 1
         first = next(e for e, commands in EVOLUTION_COMMANDS.items() if command in commands)
         which = "Evolution 3" if first == 3 else f"Evolutions {first} and 3"
-        return f"{command.name} is an order of RISC {which}; this game plays Evolution {evolution}"
+        return f"{command.name} is an order of RISC {which}; this game plays Evolution {self.evolution}"
 
     def owners(self, view: RiscView | EvoView) -> dict[str, str | None]:
         """As the view shows them: under fog of war, what the player saw last, or nobody for what they never saw."""
         return {name: t.owner for name, t in view.territories.items()}
 
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
-        names = context.territories
         if command not in self.game_commands(context.view):
             return ParseError(self.unavailable(command, context.view))
-        if isinstance(context.view, EvoView) and command is not PLACE:
-            return evo_presentation.parse(command, args, context, context.view)
         if command is PLACE:
             return self._place(args, context)
+        return self.parse_turn(command, args, context)
+
+    def parse_turn(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
+        """A command of the orders phase (`move`, `attack` in Evolution 1)."""
+        names = context.territories
         if not args:
-            return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
+            return ParseError(f"{command.name} needs a number of units, where from and where to; {usage(command)}")
         if "@" in args[0]:
             return ParseError("unit levels are part of RISC Evolutions 2 and 3; this game plays Evolution 1")
-        count = grammar.count(args[0], "the number of units", _usage(command))
+        count = grammar.count(args[0], "the number of units", usage(command))
         if isinstance(count, ParseError):
             return count
         if len(args) < 3:
-            return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
-        pair = grammar.names(args[1:], names, 2, _usage(command))
+            return ParseError(f"{command.name} needs a number of units, where from and where to; {usage(command)}")
+        pair = grammar.source_and_target(args[1:], names, usage(command))
         if isinstance(pair, ParseError):
-            if len(args) == 3:  # say which of the two names is wrong
-                for label, word in (("from", args[1]), ("to", args[2])):
-                    one = grammar.name(word, names)
-                    if isinstance(one, ParseError):
-                        return ParseError(f"{label}: {one}")
             return pair
         source, target = pair
         return [MoveOrder(count, source, target) if command is MOVE else AttackOrder(count, source, target)]
@@ -229,7 +273,7 @@ class RiscPresentation(Presentation):
         """`place N TERRITORY`, or quicker: N spread evenly over several territories (`*`: all one's own; the
         first ones get what does not divide), and `rest` for what the pool still holds."""
         if len(args) < 2:
-            return ParseError(f"place needs a number of units and a territory; {_usage(PLACE)}")
+            return ParseError(f"place needs a number of units and a territory; {usage(PLACE)}")
         view: RiscView | None = context.view
         own = [n for n in context.territories if view is not None and view.territories[n].owner == context.you]
         if args[0].casefold() in REST:
@@ -237,16 +281,15 @@ class RiscPresentation(Presentation):
             if count <= 0:
                 return ParseError("you have no units left to place")
         else:
-            number = grammar.count(args[0], "the number of units", _usage(PLACE))
+            number = grammar.count(args[0], "the number of units", usage(PLACE))
             if isinstance(number, ParseError):
                 return number
             count = number
         targets = self._place_targets(args[1:], context.territories, own)
         if isinstance(targets, ParseError):
             return targets
-        share, extra = divmod(count, len(targets))
-        orders = [PlaceOrder(name, share + (i < extra)) for i, name in enumerate(targets)]
-        return [o for o in orders if o.units > 0] or orders[:1]
+        orders = [PlaceOrder(name, units) for name, units in even_shares(count, targets)]
+        return orders or [PlaceOrder(targets[0], count)]
 
     @staticmethod
     def _place_targets(words: list[str], names: Sequence[str], own: Sequence[str]) -> list[str] | ParseError:
@@ -294,10 +337,21 @@ class RiscPresentation(Presentation):
                 out += self.event_line(event, palette, you)
         return out
 
+    def brief(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
+        """Placements in one line, the viewer's fights and moves a few words each and everyone else's counted
+        (shared.game.reports), upgrades likewise; the rest as `events` says it."""
+        fights = [fight_of(e) for e in events if isinstance(e, Combat | Battle)]
+        moves = moves_of([e for e in events if isinstance(e, UnitsMoved | LevelMoved)])
+        placed = [e for e in events if isinstance(e, UnitsPlaced)]
+        upgraded = [e for e in events if isinstance(e, UnitsUpgraded)]
+        rest = [e for e in events if not isinstance(e, Combat | Battle | UnitsMoved | LevelMoved | UnitsPlaced
+                                                    | UnitsUpgraded)]
+        out: Fragments = placements(placed, palette, you) if placed else []
+        out += upgrades(upgraded, palette, you)
+        out += reports.brief(fights, moves, palette, you)
+        return [*out, *self.events(rest, palette, you)]
+
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
-        evolved = evo_presentation.event_line(event, palette, you)
-        if evolved is not None:
-            return evolved
         if isinstance(event, UnitsPlaced):
             return line(*palette.name(event.player), ("", f" placed {event.units} on {event.territory}."))
         if isinstance(event, UnitsMoved):
@@ -319,17 +373,18 @@ class RiscPresentation(Presentation):
             return line(("class:turn", f" Turn {event.turn} "))
         return []
 
-    def board(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None,
+    def board(self, view: RiscView, game_map: GameMap, palette: Palette, you: str | None,
               orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
         """A territory a line, grouped by continent: its units and holder's mark, then each neighbour short with
         its units and mark (`Oz 8 A | Mid 12 A, Sca 5 B`), under a legend of the marks. `orders`: the viewer's
         orders as they stand now (during placement, what they have placed so far shows beside their territories).
-        `focus`: a territory (with its neighbours), a player or a continent alone. Evolutions 2 and 3 have a
-        board of their own (levels, stocks, fog)."""
-        if isinstance(view, EvoView):
-            return evo_presentation.board(view, game_map, palette, you, _placing(view, orders), focus)
+        `focus`: a territory (with its neighbours), a player or a continent alone."""
         names = list(game_map.names)
-        if focus is not None:
+        if focus == FRONT:
+            names = front_of(game_map, self.owners(view), you)
+            if not names:
+                return line(("", "You have no front: no territory of yours is next to someone else's."))
+        elif focus is not None:
             if focus in game_map:
                 names = [focus, *game_map.neighbours_in_order(focus)]
             elif focus in view.players:
@@ -338,64 +393,19 @@ class RiscPresentation(Presentation):
                     return line(*palette.name(focus, you), ("", " holds no territory."))
             else:
                 names = [n for n in names if game_map.territory(n).continent == focus]
-        placing = _placing(view, orders)
+        placing = pending_placements(view, orders)
         return territory_board(game_map, _held(view), palette, you, names,
                                {n: f" (+{k} to place)" for n, k in placing.items() if k})
 
-    def stage_board(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None,
-                    orders: Sequence[Any] = ()) -> Fragments:
-        """At each turn, a small map's whole board; on a large one, a player's front (their territories next to
-        someone else's) and a line for the rest of theirs, a spectator the standings: `board` shows the rest."""
-        if len(game_map.territories) <= SMALL_MAP or isinstance(view, EvoView):
-            return self.board(view, game_map, palette, you, orders)
-        more = ("class:muted", "(board: every territory; board NAME: one territory, player or continent; "
-                               "map: the picture)\n")
-        player = view.players.get(you) if you is not None else None
-        if player is None or player.eliminated or view.phase is Phase.FINISHED:
-            return [*self.summary(view, game_map, palette, you), more]
-        mine = [n for n in game_map.names if view.territories[n].owner == you]
-        front = [n for n in mine if any(view.territories[m].owner != you for m in game_map.neighbours(n))]
-        behind = [n for n in mine if n not in front]
-        placing = _placing(view, orders)
-        out = territory_board(game_map, _held(view), palette, you, front,
-                              {n: f" (+{k} to place)" for n, k in placing.items() if k})
-        if behind:
-            out.append(("class:title", "Behind your front:"))
-            for number, name in enumerate(behind):
-                pending = f"+{placing[name]}" if placing.get(name) else ""
-                out += [("", "," if number else ""), ("", " "),
-                        held_text(_held(view)[name], palette, name, pending)]
-            out.append(("", "\n"))
-        return [*out, more]
-
     def holdings(self, view: RiscView | EvoView) -> dict[str, Holding] | None:
-        """None under fog of war (evolution 3, until the game is over): a picture of owners and units would show
-        what the player does not know as if it were known."""
-        if isinstance(view, EvoView) and view.fogged():
-            return None
         return _held(view)
 
-    def spectator_note(self, view: Any) -> str:
-        if isinstance(view, EvoView) and view.fogged():
-            return ("This game is played under fog of war (Evolution 3): a spectator sees only what is public, so "
-                    "every territory shows as never seen until the game is over. A player who is out may follow a "
-                    "player still in and see with their eyes (watch GAME PLAYER); a spectator may not.")
-        return ""
-
-    def no_picture(self, view: RiscView | EvoView, game_map: GameMap) -> str:
-        if isinstance(view, EvoView) and view.fogged():
-            return ("Under fog of war the map is not drawn: a picture would show what you cannot see as if you "
-                    "saw it. board lists what you know, and when you saw it.")
-        return super().no_picture(view, game_map)
-
     def focus_names(self, view: Any, game_map: GameMap) -> Sequence[str]:
-        players = list(view.players) if isinstance(view, RiscView | EvoView) else []
-        return [*game_map.names, *players, *(c.name for c in game_map.continents)]
+        players = list(view.players) if view is not None else []
+        return [*game_map.names, *players, *(c.name for c in game_map.continents), FRONT]
 
-    def summary(self, view: RiscView | EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
+    def summary(self, view: RiscView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         """Territories and units per player, the turn and phase: the board at a glance."""
-        if isinstance(view, EvoView):
-            return evo_presentation.summary(view, game_map, palette, you)
         neutral = [t for t in view.territories.values() if t.owner is None]
         rows: list[tuple[str | None, str, str, str, str]] = []
         for name, player in view.players.items():
@@ -437,26 +447,17 @@ class RiscPresentation(Presentation):
                                        "then done.\n")]
             return [("class:hint", f"Place your {units(view.pool_left)} on your territories ({', '.join(own)}): "
                                    f"e.g. place {min(view.pool_left, 5) or 1} {example}; then done.\n")]
-        if view.phase is Phase.ORDERS and isinstance(view, EvoView):
-            extra = ", spy N T, cloak T" if view.evolution >= 3 else ""
-            return [("class:hint", f"Turn {view.turn}: move N[@LEVEL] FROM TO, attack N[@LEVEL] FROM TO, upgrade N T "
-                                   f"FROM TO, research{extra}, orders, withdraw K, done (help for more).\n")]
         if view.phase is Phase.ORDERS:
-            return [("class:hint", f"Turn {view.turn}: move N FROM TO, attack N FROM TO, orders, withdraw K, "
-                                   "done (help for more).\n")]
+            return [("class:hint", f"Turn {view.turn}: {self.turn_hint}, orders, withdraw K, done (help for more).\n")]
         return []
 
     def status(self, view: RiscView | EvoView, you: str | None, orders: Sequence[Any],
                game_map: GameMap | None = None) -> str:
-        if isinstance(view, EvoView) and view.phase is not Phase.PLACEMENT:
-            return evo_presentation.status(view, you, orders, game_map)
         if view.phase is Phase.PLACEMENT and you is not None:
             return f"{units(pool_left(view, orders))} left to place"
         return ""
 
-    def standings(self, view: RiscView | EvoView) -> dict[str, tuple[int, int]]:
-        if isinstance(view, EvoView):
-            return evo_presentation.standings(view)
+    def standings(self, view: RiscView) -> dict[str, tuple[int, int]]:
         if view.phase is Phase.PLACEMENT:
             return {}
         return {name: (p.territories, p.units) for name, p in view.players.items()}
@@ -464,7 +465,7 @@ class RiscPresentation(Presentation):
     def candidates(self, kind: ArgKind, words: Sequence[str], context: Context) -> Sequence[str]:
         view: RiscView | EvoView | None = context.view
         if kind is ArgKind.CHOICE:
-            return ("cloaking",) if isinstance(view, EvoView) and view.evolution >= 3 else ()
+            return self.choices
         names = context.territories
         if view is None or context.game_map is None:
             return names

@@ -1,16 +1,18 @@
 """RISC (../shared/spec/risc.md and risc-evolutions.md): secret placement, simultaneous turns, d20 combat, +1 per
 territory; with the `evolution` option 2, unit levels, food and technology; with 3, fog of war, spies and cloaking.
 
-Evolution 1 is played by the code below exactly as before the evolutions existed (the same board fields, events,
-orders and dice), so stored games replay unchanged; evolutions 2 and 3 are in evo_rules.py, dispatched on the option.
+`RiscRuleSet` is the registry's "risc" and plays Evolution 1, exactly as before the evolutions existed (the same board
+fields, events, orders and dice), so stored games replay unchanged. Each evolution is a variant of it, a subclass
+(evo_rules.py) that says only what it changes: `variant(options)` picks one by the `evolution` option, once, where a
+game is made or read. A fourth evolution is one more subclass.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from functools import cache
+from typing import Annotated, Any, ClassVar, cast
 
 from pydantic import Field, TypeAdapter
 
@@ -18,11 +20,13 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.shares import even_shares
 from shared.game.statistics import TurnFacts
 from shared.maps.groups import neutral_territories, starting_groups
 from shared.maps.model import GameMap
-from shared.rulesets.risc import checker, evo_checker, evo_rules, statistics
+from shared.rulesets.risc import checker, statistics
 from shared.rulesets.risc.board import Phase, RiscBoard
+from shared.rulesets.risc.bots import STRATEGIES
 from shared.rulesets.risc.checker import Code, Tally
 from shared.rulesets.risc.combat import fight
 from shared.rulesets.risc.events import (
@@ -38,14 +42,11 @@ from shared.rulesets.risc.evo_checker import EvoCode, EvoTally
 from shared.rulesets.risc.evo_events import AllEvents
 from shared.rulesets.risc.evo_orders import AllOrders
 from shared.rulesets.risc.evo_orders import AnyOrder as EveryOrder
-from shared.rulesets.risc.evo_view import EvoView, evo_view
+from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
+from shared.rulesets.risc.presentation import RiscPresentation
 from shared.rulesets.risc.view import RiscView, view
-
-if TYPE_CHECKING:
-    from shared.game.presentation import Presentation
-    from shared.game.strategy import Strategy
 
 UNITS_PER_GROUP_TERRITORY = 10
 """Default starting pool per territory of a group: the seed's example has 30 units on 3 territories."""
@@ -62,11 +63,6 @@ VIEWS: TypeAdapter[AnyView] = TypeAdapter(cast(Any, Annotated[RiscView | EvoView
 """Evolution 1's view and the evolutions' view, told apart by `kind`."""
 
 
-def _evolution(game: RiscGame) -> int:
-    evolution: int = game.options.evolution
-    return evolution
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -78,13 +74,27 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
     simultaneous = True
     options_type = RiscOptions
     default_strategy = "strategist"
+    presentation_type = RiscPresentation
+    strategies = STRATEGIES
     default_map = "seed"
+    evolution: ClassVar[int] = 1
+    evolutions: ClassVar[dict[int, type[RiscRuleSet]]] = {}
+    """Each evolution's rule set, by number: a subclass names its own `evolution` and is found here."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        RiscRuleSet.evolutions[cls.evolution] = cls
 
     def __init__(self) -> None:
         self.order_type = TypeAdapter[AnyOrder](cast(Any, AllOrders))
         self.event_type = TypeAdapter[Any](cast(Any, AllEvents))
         self.view_type = VIEWS
         self.board_type = TypeAdapter(RiscBoard)
+
+    def variant(self, options: RiscOptions) -> RiscRuleSet:
+        """The evolution the options choose (`evolution`): this rule set for its own, else that evolution's."""
+        wanted = self.evolutions[options.evolution]
+        return self if type(self) is wanted else _made(wanted)
 
     # ---- creating ------------------------------------------------------------------------------------------------
 
@@ -123,10 +133,7 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
         pool = options.initial_units
         if pool is None:
             pool = UNITS_PER_GROUP_TERRITORY * len(groups[0])
-        board = RiscBoard(phase=Phase.PLACEMENT, turn=0, owner=owner, units=units, pools={p: pool for p in players})
-        if options.evolution >= 2:
-            board = evo_rules.setup(board, game_map, players, options, rng)
-        return board
+        return RiscBoard(phase=Phase.PLACEMENT, turn=0, owner=owner, units=units, pools={p: pool for p in players})
 
     # ---- where it stands -------------------------------------------------------------------------------------------
 
@@ -139,22 +146,22 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
     # ---- issuing -------------------------------------------------------------------------------------------------
 
     def start_tally(self, game: RiscGame, player: str) -> AnyTally:
-        if _evolution(game) >= 2:
-            return evo_checker.start_tally(game, player)
         return checker.start_tally(game, player)  # type: ignore[arg-type]
 
     def check_order(self, game: RiscGame, player: str, tally: AnyTally, order: AnyOrder) -> RuleError | None:
-        if isinstance(tally, EvoTally):
-            return evo_checker.check(game, player, tally, order)
         if not isinstance(order, EVOLUTION_1_ORDERS):
             return RuleError(EvoCode.NOT_IN_THIS_EVOLUTION, f"{getattr(order, 'kind', order)} orders are part of RISC "
                                                       "Evolutions 2 and 3; this game plays Evolution 1")
         return checker.check(game, player, tally, order)  # type: ignore[arg-type]
 
     def account(self, game: RiscGame, player: str, tally: AnyTally, order: AnyOrder) -> AnyTally:
-        if isinstance(tally, EvoTally):
-            return evo_checker.account(game, player, tally, order)
         return checker.account(game.board, tally, order)  # type: ignore[arg-type]
+
+    resource_words = {"pool_left": "units to place"}  # noqa: RUF012 (read only)
+
+    def left(self, game: RiscGame, player: str, tally: AnyTally) -> dict[str, int] | None:
+        """R9: the units still to place, during placement."""
+        return {"pool_left": tally.pool_left} if game.board.phase is Phase.PLACEMENT else None
 
     def check_commit(self, game: RiscGame, player: str, tally: AnyTally) -> RuleError | None:
         if game.board.phase is Phase.PLACEMENT and tally.pool_left > 0:
@@ -170,19 +177,12 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
         own = [t for t in game.game_map.names if t in set(own)]
         if not own:
             return []
-        share, extra = divmod(tally.pool_left, len(own))
-        return [PlaceOrder(name, share + (i < extra)) for i, name in enumerate(own) if share + (i < extra) > 0]
+        return [PlaceOrder(name, units) for name, units in even_shares(tally.pool_left, own)]
 
     # ---- resolving -------------------------------------------------------------------------------------------------
 
     def resolve(self, game: RiscGame, orders: Mapping[str, Sequence[AnyOrder]],
                 rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
-        if _evolution(game) >= 2:
-            if game.board.phase is Phase.PLACEMENT:
-                return evo_rules.resolve_placement(game, orders)
-            if game.board.phase is Phase.ORDERS:
-                return evo_rules.resolve_turn(game, orders, rng)
-            return game.board, []
         if game.board.phase is Phase.PLACEMENT:
             return self._resolve_placement(game, orders)
         if game.board.phase is Phase.ORDERS:
@@ -286,16 +286,13 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
 
     def resign(self, game: RiscGame, player: str, rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
         """A player gives up: their territories turn neutral with their units (R7; in the evolutions with their
-        levels), their spies go home, what is left of their pool is lost. The last player left wins: the others
-        conceded, so R26's every territory is not waited for."""
+        levels), what is left of their pool is lost. The last player left wins: the others conceded, so R26's every
+        territory is not waited for."""
         board = game.board
         eliminated = (*board.eliminated, player)
-        evo = board.evo
-        if evo is not None and player in evo.spies:
-            evo = evo.evolve(spies={p: spies for p, spies in evo.spies.items() if p != player})
         changed = board.evolve(owner={t: None if held == player else held for t, held in board.owner.items()},
                                pools={**board.pools, player: 0} if player in board.pools else board.pools,
-                               eliminated=eliminated, evo=evo)
+                               eliminated=eliminated)
         events: list[Told] = [PlayerEliminated(player)]
         alive = [p for p in game.players if p not in eliminated]
         if len(alive) == 1:
@@ -304,51 +301,7 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
         return changed, events
 
     def view(self, game: RiscGame, viewer: str | None) -> AnyView:
-        if _evolution(game) >= 2:
-            return evo_view(game, viewer)
         return view(game, viewer)  # type: ignore[arg-type]
-
-    def replay_view(self, game: RiscGame, sight: str | None) -> AnyView:
-        """E12: once the game is over everybody sees everything, so a replay seen by nobody's eyes in particular
-        shows every turn's board whole."""
-        if sight is None and _evolution(game) >= 3:
-            return evo_view(game, None, unveiled=True)
-        return self.view(game, sight)
-
-    def reveals_orders(self, options: RiscOptions) -> bool:
-        """E12, E15: under fog of war a player's orders would say where their units are."""
-        return options.evolution < 3
-
-    def may_follow(self, game: RiscGame, seat: str | None, followed: str) -> bool:
-        """E12: a player who is out may follow the sight of a player still in. A spectator may not: a seat's
-        holder could otherwise watch an opponent's sight from a second connection. Once the game is over everyone
-        sees everything, so nobody needs to follow."""
-        status = self.status(game)
-        return (_evolution(game) >= 3 and not status.finished and seat is not None and seat in status.eliminated
-                and followed in game.players and followed not in status.eliminated)
-
-    def follow_refusal(self, game: RiscGame, seat: str | None, followed: str) -> str:
-        if _evolution(game) < 3 or self.status(game).finished:
-            return super().follow_refusal(game, seat, followed)
-        if seat is None:
-            return "under fog of war a spectator sees what is public; only a player who is out may follow a player " \
-                   "still in (E12)"
-        if seat not in self.status(game).eliminated:
-            return "only a player who is out may follow another's sight (E12)"
-        return f"{followed} is out of the game" if followed != seat else "you are out of the game"
-
-    def public_map(self, game_map: GameMap, options: RiscOptions) -> GameMap:
-        """E12: under fog a territory's production shows once seen, so the map sent leaves every territory's out
-        (the view gives it where it may be known); its size stays, as the rules show it from the start."""
-        if options.evolution < 3:
-            return game_map
-        return replace(game_map, territories=tuple(replace(t, food=None, technology=None)
-                                                   for t in game_map.territories))
-
-    def follow_view(self, game: RiscGame, followed: str) -> AnyView:
-        if _evolution(game) >= 3:
-            return evo_view(game, None, following=followed)
-        return self.view(game, None)
 
     def dump_board(self, board: RiscBoard) -> dict[str, Any]:
         """An Evolution 1 board dumps exactly as before the evolutions existed (no `evo` key)."""
@@ -357,14 +310,8 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
             del data["evo"]
         return data
 
-    def legal_orders(self, game: RiscGame, player: str) -> list[Legal[AnyOrder]]:
-        from shared.game.turns import gate, tally
-
-        if gate(self, game, player) is not None:
-            return []
-        if _evolution(game) >= 2:
-            return evo_rules.legal_orders(game, player, tally(self, game, player))
-        board, counted = game.board, tally(self, game, player)
+    def legal_orders(self, game: RiscGame, player: str, tally: AnyTally) -> list[Legal[AnyOrder]]:
+        board, counted = game.board, cast(Tally, tally)
         if board.phase is Phase.PLACEMENT:
             if counted.pool_left <= 0:
                 return []
@@ -386,16 +333,11 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
                       if t in reach and t != source]
         return legal
 
-    # ---- faces ---------------------------------------------------------------------------------------------------
 
-    @property
-    def presentation(self) -> Presentation:
-        from shared.rulesets.risc.presentation import RiscPresentation
+RiscRuleSet.evolutions[RiscRuleSet.evolution] = RiscRuleSet
 
-        return RiscPresentation()
 
-    @property
-    def strategies(self) -> Mapping[str, type[Strategy]]:
-        from shared.rulesets.risc.bots import STRATEGIES
-
-        return STRATEGIES
+@cache
+def _made(variant: type[RiscRuleSet]) -> RiscRuleSet:
+    """One rule set of each evolution, made when a game of it first needs it."""
+    return variant()

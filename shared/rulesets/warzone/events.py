@@ -11,6 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from shared.game import events
+from shared.game.events import TurnStarted as TurnStarted
 from shared.rulesets.warzone.cards import Card
 from shared.rulesets.warzone.orders import Order
 
@@ -167,12 +169,10 @@ class ReinforcementsReceived:
 
 
 @dataclass(frozen=True)
-class PlayerEliminated:
+class PlayerEliminated(events.PlayerEliminated):
     """W14: no territory left at the end of the turn; `cards_returned` went back to the deck."""
 
-    player: str
     cards_returned: int
-    kind: Literal["player_eliminated"] = "player_eliminated"
 
 
 @dataclass(frozen=True)
@@ -198,13 +198,11 @@ class TurnStats:
 
 
 @dataclass(frozen=True)
-class GameWon:
+class GameWon(events.GameWon):
     """W14: one player is left. `statistics`: every turn's, for the end's table."""
 
-    player: str
     turn: int
     statistics: tuple[TurnStats, ...]
-    kind: Literal["game_won"] = "game_won"
 
 
 @dataclass(frozen=True)
@@ -215,12 +213,6 @@ class GameDrawn:
     reason: str
     statistics: tuple[TurnStats, ...]
     kind: Literal["game_drawn"] = "game_drawn"
-
-
-@dataclass(frozen=True)
-class TurnStarted:
-    turn: int
-    kind: Literal["turn_started"] = "turn_started"
 
 
 AnyEvent = (TurnOrderDrawn | TruceMade | Deployed | ReinforcementCardPlayed | Moved | Battle | Bombed | Blockaded

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from shared.game import grammar
+from shared.game import grammar, reports
 from shared.game.grammar import ParseError
 from shared.game.presentation import (
+    FRONT,
     ArgKind,
     Context,
     Fragments,
@@ -21,10 +22,13 @@ from shared.game.presentation import (
     Palette,
     Presentation,
     ShowCommand,
+    front_of,
     line,
     plural,
     runs,
+    territory_board,
     units,
+    whole,
 )
 from shared.game.ruleset import Private
 from shared.maps.model import GameMap
@@ -136,6 +140,7 @@ def statistics_table(statistics: Sequence[TurnStats], players: Sequence[str]) ->
 
 
 class WarzonePresentation(Presentation):
+    brief_boards = True
     resignation = "their territories are neutral now, with their units, and their cards went back to the deck"
     commands = (DEPLOY, ADVANCE, BOMB, BLOCKADE, AIRLIFT, NEGOTIATE, REINFORCE)
     shows = (CARDS,)
@@ -174,13 +179,8 @@ class WarzonePresentation(Presentation):
         count = grammar.count(args[0], "the number of units", _usage(command))
         if isinstance(count, ParseError):
             return count
-        pair = grammar.names(args[1:], names, 2, _usage(command))
+        pair = grammar.source_and_target(args[1:], names, _usage(command))
         if isinstance(pair, ParseError):
-            if len(args) == 3:  # say which of the two names is wrong
-                for label, word in (("from", args[1]), ("to", args[2])):
-                    one = grammar.name(word, names)
-                    if isinstance(one, ParseError):
-                        return ParseError(f"{label}: {one}")
             return pair
         source, target = pair
         if command is AIRLIFT:
@@ -230,7 +230,7 @@ class WarzonePresentation(Presentation):
         return names
 
     def focus_names(self, view: Any, game_map: GameMap) -> Sequence[str]:
-        extra = [CARDS_FOCUS]
+        extra = [CARDS_FOCUS, FRONT]
         if isinstance(view, WarzoneView):
             extra += list(view.players) + list(view.continents)
         return [*game_map.names, *extra]
@@ -243,53 +243,44 @@ class WarzonePresentation(Presentation):
 
     def board(self, view: WarzoneView, game_map: GameMap, palette: Palette, you: str | None,
               orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
-        """Continents with bonus and holder, players with pool and card count, your hand, then every territory by
-        owner (yours first) with its units, your deploys to come and its neighbours. `focus`: one territory,
-        player or continent, or `cards` for the hand alone."""
+        """The continents (bonus and holder) in a paragraph, the players (pool, cards, income), your hand and pool,
+        then a territory a line grouped by continent as RISC's board: its units and holder's mark, your deploys to
+        come, and each neighbour short with its units and mark. `focus`: one territory with its neighbours, a
+        player, a continent, your front, or `cards` for the hand alone."""
         if focus == CARDS_FOCUS:
             return line(("class:title", "Your cards: "), ("", hand_text(view.hand)))
         deploying: dict[str, int] = {}
         for order in orders:
             if isinstance(order, DeployOrder):
                 deploying[order.territory] = deploying.get(order.territory, 0) + order.units
-        shown_names = list(game_map.names)
-        if focus is not None and focus in view.continents:
-            members = {t.name for t in game_map.territories if t.continent == focus}
-            shown_names = [n for n in shown_names if n in members or not game_map.continents]
+        held = self.holdings(view)
+        names = list(game_map.names)
+        if focus == FRONT:
+            names = front_of(game_map, {n: t.owner for n, t in view.territories.items()}, you)
+            if not names:
+                return line(("", "You have no front: no territory of yours is next to someone else's."))
+        elif focus is not None and focus in view.continents:
+            names = [t.name for t in game_map.territories if t.continent == focus] or names
         elif focus is not None and focus in game_map:
-            shown_names = [focus]
-        out: Fragments = []
-        if focus is None:
-            out += self._header(view, game_map, palette, you, orders)
-        owners: list[str | None] = list(palette.players)
-        if you in owners:
-            owners.remove(you)
-            owners.insert(0, you)
-        owners.append(None)
-        if focus is not None and focus in view.players:
-            owners = [focus]
-        for owner in owners:
-            held = [n for n in shown_names if view.territories[n].owner == owner]
-            if not held:
-                continue
-            if out:
-                out.append(("", "\n"))
-            out += [*palette.name(owner, you), (palette.style(owner), ":\n")]
-            for name in held:
-                pending = f" (+{deploying[name]} to deploy)" if deploying.get(name) else ""
-                out.append(("", f"  {units(view.territories[name].units)}{pending} in {name} "
-                                f"(next to: {', '.join(game_map.neighbours_in_order(name))})\n"))
-        return out
+            names = [focus, *game_map.neighbours_in_order(focus)]
+        elif focus is not None and focus in view.players:
+            names = [n for n in names if view.territories[n].owner == focus]
+            if not names:
+                return line(*palette.name(focus, you), ("", " holds no territory."))
+        out: Fragments = self._header(view, game_map, palette, you, orders) if focus is None else []
+        return [*out, *territory_board(game_map, held, palette, you, names,
+                                       {n: f" (+{k} to deploy)" for n, k in deploying.items() if k})]
 
     def _header(self, view: WarzoneView, game_map: GameMap, palette: Palette, you: str | None,
                 orders: Sequence[Any]) -> Fragments:
-        out: Fragments = [("class:title", "Continents:\n")]
-        width = max((len(c) for c in view.continents), default=0)
-        for name, continent in view.continents.items():
-            out += [("", f"  {name.ljust(width)}  bonus {continent.bonus:>2}  "
-                         f"{plural(continent.territories, 'territory', 'territories')}, held by "),
-                    *(palette.name(continent.holder, you) if continent.holder else [("class:muted", "nobody")]),
-                    ("", "\n")]
+        out: Fragments = [("class:title", "Continents"), ("class:muted", " (bonus, and the mark of who holds all "
+                                                                         "of one)"), ("", ": ")]
+        for number, (name, continent) in enumerate(view.continents.items()):
+            out.append(("", ", " if number else ""))
+            out.append((whole(""), f"{name} {continent.bonus}"))
+            if continent.holder:
+                out += [("", " "), (palette.style(continent.holder), palette.mark(continent.holder))]
+        out.append(("", "\n"))
         out += self.summary(view, game_map, palette, you)
         if you is not None and view.hand is not None:
             out += line(("class:title", "Your cards: "), ("", hand_text(view.hand)))
@@ -350,6 +341,57 @@ class WarzonePresentation(Presentation):
             elif isinstance(event, CardReceived) and event.player in drawn_shown:
                 pass
             else:
+                out += self.event_line(event, palette, you)
+        return out
+
+    def brief(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
+        """A turn in few lines: its order, truces and cards played as they are; the viewer's deploys, everyone
+        else's in one line; the viewer's fights and moves a few words each, everyone else's counted
+        (shared.game.reports); the viewer's skipped orders, the others' counted; who drew a card; the statistics
+        line; everyone's new units in one line; the end."""
+        told = [e.event if isinstance(e, Private) else e for e in events]
+        drawn_shown = {e.player for e in told if isinstance(e, CardDrawn)}
+        fights = [reports.Fight(b.territory, b.attacker, b.defender, b.attacking_units, b.defending_units,
+                                b.conquered, b.units_left, (b.source,)) for b in told if isinstance(b, Battle)]
+        moves = [reports.Move(m.player, m.units, m.source, m.target) for m in told if isinstance(m, Moved)]
+        out: Fragments = []
+        deployed = [e for e in told if isinstance(e, Deployed)]
+        own = [d for d in deployed if d.player == you]
+        if own:
+            out += line(("", "You deployed " + ", ".join(f"{d.units} on {d.territory}" for d in own) + "."))
+        others = [d for d in deployed if d.player != you]
+        if others:
+            parts: Fragments = [("", "Deployed: ")]
+            for number, player in enumerate(dict.fromkeys(d.player for d in others)):
+                theirs = [d for d in others if d.player == player]
+                where = plural(len({d.territory for d in theirs}), "territory", "territories")
+                parts += [("", ", " if number else ""), *palette.name(player),
+                          ("", f" {sum(d.units for d in theirs)} on {where}")]
+            out += line(*parts, ("class:muted", " (report: where)"), ("", "."))
+        told_first = [e for e in told if isinstance(e, TurnOrderDrawn | TruceMade | ReinforcementCardPlayed)]
+        out = [*self.events(told_first, palette, you), *out]
+        out += reports.brief(fights, moves, palette, you)
+        for event in told:
+            if isinstance(event, Bombed | Blockaded | CheatConquered | DeckEmpty | PlayerEliminated | CardDrawn) \
+                    or (isinstance(event, Skipped) and event.player == you):
+                out += self.event_line(event, palette, you)
+        skipped = sum(1 for e in told if isinstance(e, Skipped) and e.player != you)
+        if skipped:
+            out += line(("class:muted", f"{plural(skipped, 'order')} of others skipped (report: which)."))
+        drew = [e.player for e in told if isinstance(e, CardReceived) and e.player not in drawn_shown]
+        if drew:
+            out += line(*_names(drew, palette), ("", " drew a card." if len(drew) == 1 else " each drew a card."))
+        for event in told:
+            if isinstance(event, TurnStats):
+                out += self.event_line(event, palette, you)
+        received = [e for e in told if isinstance(e, ReinforcementsReceived)]
+        if received:
+            parts = [("", "New units: ")]
+            for number, event in enumerate(received):
+                parts += [("", ", " if number else ""), *palette.name(event.player, you), ("", f" +{event.units}")]
+            out += line(*parts, ("class:muted", " (report: from where)"), ("", "."))
+        for event in told:
+            if isinstance(event, GameWon | GameDrawn | TurnStarted):
                 out += self.event_line(event, palette, you)
         return out
 
@@ -440,6 +482,15 @@ class WarzonePresentation(Presentation):
 
     def standings(self, view: WarzoneView) -> dict[str, tuple[int, int]]:
         return {name: (p.territories, p.units) for name, p in view.players.items()}
+
+
+def _names(players: Sequence[str], palette: Palette) -> Fragments:
+    out: Fragments = []
+    for number, player in enumerate(players):
+        if number:
+            out.append(("", " and " if number == len(players) - 1 else ", "))
+        out += palette.name(player)
+    return out
 
 
 def battle_line(battle: Battle, palette: Palette) -> Fragments:

@@ -8,7 +8,7 @@ each viewer sees in view.py, how the text client shows it all in presentation.py
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from pydantic import TypeAdapter
 
@@ -16,10 +16,12 @@ from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.shares import even_shares
 from shared.game.statistics import TurnFacts
 from shared.maps.model import GameMap
 from shared.rulesets.warzone import checker, statistics
 from shared.rulesets.warzone.board import Phase, WarzoneBoard
+from shared.rulesets.warzone.bots import STRATEGIES
 from shared.rulesets.warzone.cards import Card, new_deck
 from shared.rulesets.warzone.checker import Tally
 from shared.rulesets.warzone.events import Event, GameWon, PlayerEliminated
@@ -36,11 +38,8 @@ from shared.rulesets.warzone.orders import (
     Order,
     ReinforceOrder,
 )
+from shared.rulesets.warzone.presentation import WarzonePresentation
 from shared.rulesets.warzone.view import VIEW, WarzoneView, view
-
-if TYPE_CHECKING:
-    from shared.game.presentation import Presentation
-    from shared.game.strategy import Strategy
 
 WarzoneGame = Game[WarzoneBoard, AnyOrder]
 
@@ -67,6 +66,8 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
     simultaneous = True
     options_type = WarzoneOptions
     default_strategy = "strategist"
+    presentation_type = WarzonePresentation
+    strategies = STRATEGIES
 
     def __init__(self) -> None:
         self.order_type = TypeAdapter[AnyOrder](cast(Any, Order))
@@ -122,6 +123,12 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
     def account(self, game: WarzoneGame, player: str, tally: Tally, order: AnyOrder) -> Tally:
         return checker.account(game.board, tally, order)
 
+    resource_words = {"pool_left": "units to deploy"}  # noqa: RUF012 (read only)
+
+    def left(self, game: WarzoneGame, player: str, tally: Tally) -> dict[str, int] | None:
+        """W4: the pool still to deploy (a reinforcement card adds to it)."""
+        return {"pool_left": tally.pool_left} if game.board.phase is Phase.ORDERS else None
+
     def check_commit(self, game: WarzoneGame, player: str, tally: Tally) -> RuleError | None:
         return checker.check_commit(tally)
 
@@ -132,8 +139,7 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
         own = game.board.territories_of(player)
         if not own:
             return []
-        share, extra = divmod(tally.pool_left, len(own))
-        return [DeployOrder(name, share + (i < extra)) for i, name in enumerate(own) if share + (i < extra) > 0]
+        return [DeployOrder(name, units) for name, units in even_shares(tally.pool_left, own)]
 
     # ---- resolving -------------------------------------------------------------------------------------------------
 
@@ -169,14 +175,10 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
     def view(self, game: WarzoneGame, viewer: str | None) -> WarzoneView:
         return view(game, viewer)
 
-    def legal_orders(self, game: WarzoneGame, player: str) -> list[Legal[AnyOrder]]:
+    def legal_orders(self, game: WarzoneGame, player: str, counted: Tally) -> list[Legal[AnyOrder]]:
         """Every rule's order the player could issue now, each with its units at the most. The cheater's order is
         left out: it is no order of the rules, and only the cheater strategy issues it."""
-        from shared.game.turns import gate, tally
-
-        if gate(self, game, player) is not None:
-            return []
-        board, game_map, counted = game.board, game.game_map, tally(self, game, player)
+        board, game_map = game.board, game.game_map
         own = [t for t in game_map.names if board.owner[t] == player]
         candidates: list[tuple[AnyOrder, str | None]] = []
         if counted.pool_left > 0:
@@ -197,17 +199,3 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
             candidates.append((ReinforceOrder(), None))
         return [Legal(order, field) for order, field in candidates
                 if checker.check(game, player, counted, order) is None]
-
-    # ---- faces ---------------------------------------------------------------------------------------------------
-
-    @property
-    def presentation(self) -> Presentation:
-        from shared.rulesets.warzone.presentation import WarzonePresentation
-
-        return WarzonePresentation()
-
-    @property
-    def strategies(self) -> Mapping[str, type[Strategy]]:
-        from shared.rulesets.warzone.bots import STRATEGIES
-
-        return STRATEGIES

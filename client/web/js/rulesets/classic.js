@@ -1,10 +1,10 @@
 // Classic Risk (docs/rules-classic.md): one player at a time through startup placement, reinforcement, attack,
-// the move-in after a conquest and fortification. How its actions and events read (every roll with its dice), the
-// board's marks and the dice of the last roll, capitals, what the phase asks of the active player, the player's own
-// cards and mission, and the table's cards, deck and what the next set is worth.
+// the move-in after a conquest and fortification. The board's marks and the dice of the last roll, capitals, what
+// the phase asks of the active player, the player's own cards and mission, and the table's cards, deck and what the
+// next set is worth. The words of its actions and events come from the server.
 
 import { h } from "../dom.js";
-import { diceRoll, generic, rollLine, table, worded } from "./generic.js";
+import { diceRoll, generic, table } from "./generic.js";
 
 const PHASES = {
   startup: "startup placement",
@@ -24,61 +24,6 @@ function card(c) {
   return c.symbol === "wildcard" || !c.country ? "wildcard" : `${c.symbol} (${c.country})`;
 }
 
-/** The cards at positions (from 1) of the viewer's hand, as the trade names them. */
-function cardsAt(positions, view) {
-  const hand = view && view.your_hand ? view.your_hand : [];
-  return positions.map((p) => (hand[p - 1] ? card(hand[p - 1]) : `card ${p}`));
-}
-
-const orders = {
-  placearmy: (o) => `place an army on ${o.country}`,
-  placeall: () => "place all your remaining armies at random",
-  capital: (o) => `choose ${o.country} as your capital`,
-  exchangecards: (o, ctx) => `trade cards ${o.positions.join(", ")}: ${cardsAt(o.positions, ctx.view).join(", ")}`,
-  keepcards: () => "keep your cards this turn (no trade)",
-  reinforce: (o) => `reinforce ${o.country} with ${o.armies}`,
-  attack: (o) => `attack ${o.target} from ${o.source} rolling ${o.dice} ${o.dice === 1 ? "die" : "dice"}`,
-  allout: (o) => `all-out attack on ${o.target} from ${o.source} (roll until it falls or 1 army is left)`,
-  noattack: () => "end the attack phase",
-  attackmove: (o, ctx) => `move ${o.armies} into ${ctx.view?.conquest?.target || "the country taken"}`,
-  fortify: (o) => `fortify ${o.target} with ${o.armies} from ${o.source} (ends your turn)`,
-  nofortify: () => "skip fortification (ends your turn)",
-  cheat: () => "cheat",
-};
-
-function rolled(e) {
-  return rollLine(e, e.source_armies, e.target_armies);
-}
-
-const events = {
-  army_placed: (e) => `${e.player} places an army on ${e.country}`,
-  armies_placed: (e) => `${e.player} places the rest of their armies: ` +
-    (e.placed.map(([name, n]) => `${n} on ${name}`).join(", ") || "none left"),
-  capital_chosen: (e) => `${e.player} chooses ${e.country} as capital`,
-  turn_started: (e) => `Turn ${e.turn}: ${e.player} reinforces with ${armies(e.armies)} (${e.from_countries} for ` +
-    `countries${e.continents.map(([name, bonus]) => `, ${bonus} for ${name}`).join("")})`,
-  cards_traded: (e) => `${e.player} trades ${e.cards.map(card).join(", ")} for ${armies(e.armies)}`,
-  cards_kept: (e) => `${e.player} keeps their cards this turn`,
-  reinforced: (e) => `${e.player} reinforces ${e.country} with ${e.armies} (${e.left} left to place)`,
-  dice_rolled: rolled,
-  country_conquered: (e) => `${e.player} conquers ${e.country} from ${e.defender}: ` +
-    (e.least === e.most ? `${armies(e.least)} move in` : `${e.least} to ${e.most} armies may move in`),
-  armies_moved_in: (e) => `${e.player} moves ${armies(e.armies)} from ${e.source} into ${e.target}` +
-    (e.automatic ? " (the only choice)" : ""),
-  attacks_ended: (e) => `${e.player} ends the attacks${e.automatic ? " (nothing left to attack)" : ""}`,
-  fortified: (e) => `${e.player} fortifies ${e.target} with ${armies(e.armies)} from ${e.source}`,
-  fortification_skipped: (e) => `${e.player} does not fortify${e.automatic ? " (no army can move)" : ""}`,
-  card_drawn: (e) => `${e.player} draws a card (now holds ${e.cards})`,
-  card_received: (e) => `${e.player}'s new card: ${card(e.card)}`,
-  deck_reshuffled: (e) => `The discard pile is shuffled into a new deck of ${e.cards} cards`,
-  cards_captured: (e) => `${e.player} takes ${e.count} card${e.count === 1 ? "" : "s"} from ${e.loser}`,
-  cards_handed_over: (e) => `${e.player} takes ${e.cards.map(card).join(", ")} from ${e.loser}`,
-  mission_changed: (e) => `${e.player}'s mission is now: ${mission(e.mission)}`,
-  cheated: (e) => `${e.player} cheats (${e.phase}): ${e.countries.join(", ") || "nothing"}`,
-  player_eliminated: (e) => `${e.player} is out of the game (eliminated by ${e.by})`,
-  game_won: (e) => `${e.player} wins the game (${e.how})`,
-};
-
 function mission(m) {
   if (!m) return "";
   if (m.kind === "continents") return `conquer ${m.continents.map((c) => c.replaceAll("_", " ")).join(" and ")}`;
@@ -94,7 +39,6 @@ function capitalOf(name, view) {
 
 export default {
   ...generic,
-  ...worded(orders, events),
   marks(event, ctx) {
     if (event.kind === "dice_rolled") {
       return [{ territory: event.target, mark: "battle" }, { territory: event.source, mark: "change" }];

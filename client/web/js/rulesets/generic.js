@@ -1,7 +1,7 @@
-// How the page shows any rule set's orders, events and views when it has no module of its own: an order or an
-// event as "kind: field values", a territory an event names marked on the board, the view's fields beyond the
-// board as a table. A rule set's module (risc.js, warzone.js, classic.js, grid.js) starts from this and says better
-// where it can.
+// How the page shows any rule set's views when it has no module of its own: a territory an event names marked on the
+// board, the view's fields beyond the board as a table. A rule set's module (risc.js, warzone.js, classic.js,
+// grid.js) starts from this and says better where it can. The words of orders and events are the server's (each
+// offered order, acceptance and log entry carries them): no module restates them.
 //
 // Every function that reads more than its first argument takes `ctx`: { view, you, map, territories (a Set of the
 // map's names), summary (the game's summary), orders (the player's orders this turn as they stand) }.
@@ -22,12 +22,12 @@ function words(value) {
   return String(value);
 }
 
-/** "kind: value value ..." for any order or event. */
 /** "1 territory", "3 territories": a count with its noun. */
 export function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** "kind: field value, ..." for an order or event whose words the server did not send. */
 export function plain(thing) {
   const rest = Object.entries(thing).filter(([key]) => key !== "kind").map(([key, value]) => `${key} ${words(value)}`);
   return rest.length ? `${thing.kind}: ${rest.join(", ")}` : String(thing.kind);
@@ -64,17 +64,6 @@ export function dice(values, side) {
     values.map((v) => h("span", { class: "die", "aria-hidden": "true" }, String(v))));
 }
 
-/** One roll of Risk's dice as a sentence: who attacked where, both sides' dice, the losses, what is left on each
- * side (`sourceLeft`, `targetLeft`: the counts the rule set's event names). */
-export function rollLine(e, sourceLeft, targetLeft) {
-  const losses = [];
-  if (e.attacker_losses) losses.push(`${e.player} loses ${e.attacker_losses}`);
-  if (e.defender_losses) losses.push(`${e.defender} loses ${e.defender_losses}`);
-  return h("span", { class: "rolled" }, `${e.player} attacks ${e.target} (${e.defender}) from ${e.source}: `,
-    dice(e.attack, "attack"), " against ", dice(e.defence, "defence"),
-    `: ${losses.join(", ")}; ${e.source} ${sourceLeft} left, ${e.target} ${targetLeft} left`);
-}
-
 /** A roll of Risk's dice as the page's dice panel shows it: who rolled where, both sides' dice, the losses. */
 export function diceRoll(e) {
   return { player: e.player, defender: e.defender, source: e.source, target: e.target, attack: e.attack,
@@ -95,27 +84,7 @@ export function showRollIn(box, roll, lead = "") {
     roll.result ? h("span", { class: "roll-words" }, ` — ${roll.result}`) : "");
 }
 
-/** A rule set's describeOrder and describeEvent from its own tables of words (kind -> function), the generic
- * words for any kind they lack. */
-export function worded(orders, events) {
-  return {
-    describeOrder(order, ctx = {}) {
-      return orders[order.kind] ? orders[order.kind](order, ctx) : generic.describeOrder(order);
-    },
-    describeEvent(event) {
-      return (events[event.kind] || generic.describeEvent)(event);
-    },
-  };
-}
-
 export const generic = {
-  describeOrder(order) {
-    return plain(order);
-  },
-  /** An event in words: a string, or a node (dice shown as dice). */
-  describeEvent(event) {
-    return plain(event);
-  },
   /** Territories an event touched, with how: "battle", "conquest" or "change". */
   marks(event, ctx) {
     return territoriesNamed(event, ctx.territories).map((territory) => ({ territory, mark: "change" }));
@@ -161,10 +130,6 @@ export const generic = {
     const rows = Object.entries(view).filter(([key]) => !BOARD_FIELDS.has(key))
       .map(([key, value]) => [key.replaceAll("_", " "), words(value)]);
     return rows.length ? [{ title: "More of the game", body: table(rows) }] : [];
-  },
-  /** The view as the player's orders this turn leave it (a pool, stocks), between updates. */
-  withOrders(view) {
-    return view;
   },
   /** How the board is drawn: "map" (territories where the map places them) or "cells" (a grid of squares). */
   boardShape() {

@@ -1,10 +1,10 @@
 // The grid game (docs/rules-grid.md): 3 to 5 players on a 5 x 5 board, one at a time: deployment, each turn's new
 // troops, attacks with their dice, the move-in after taking a cell, and the one move that ends a turn. The board is
 // drawn as the grid it is (cells named "row,col", rows and columns numbered along the edges); players' letters are
-// the game's own A to E, in the order of the seats.
+// the game's own A to E, in the order of the seats. The words of its actions and events come from the server.
 
 import { h } from "../dom.js";
-import { diceRoll, generic, rollLine, table, worded } from "./generic.js";
+import { diceRoll, generic, table } from "./generic.js";
 
 const PHASES = {
   deployment: "deployment",
@@ -18,38 +18,8 @@ function troops(n) {
   return `${n} ${n === 1 ? "troop" : "troops"}`;
 }
 
-const orders = {
-  deploy: (o, ctx) => (ctx.view?.phase === "new troops"
-    ? `deploy your ${troops(ctx.view.new_troops)} on ${o.cell}` : `deploy a troop on ${o.cell}`),
-  attack: (o) => `attack ${o.target} from ${o.source} with ${o.troops} troops, a die each`,
-  movein: (o, ctx) => `move ${o.troops} into ${ctx.view?.conquest?.target || "the cell taken"}`,
-  move: (o) => `move ${o.troops} from ${o.source} to ${o.target} (ends your turn)`,
-  end: () => "end your turn without a move",
-};
-
-function battle(e) {
-  return rollLine(e, e.source_troops, e.target_troops);
-}
-
-const events = {
-  troop_deployed: (e) => `${e.player} deploys a troop on ${e.cell} (${e.deployed} deployed)`,
-  turn_started: (e) => `Turn ${e.turn}: ${e.player} has ${troops(e.new_troops)} to deploy (${e.territories} ` +
-    "territories)",
-  new_troops_deployed: (e) => `${e.player} deploys ${troops(e.troops)} on ${e.cell}`,
-  battle,
-  cell_taken: (e) => `${e.player} takes ${e.cell} from ${e.defender}: ` +
-    (e.least === e.most ? `${troops(e.least)} move in` : `${e.least} to ${e.most} troops may move in`),
-  troops_moved_in: (e) => `${e.player} moves ${troops(e.troops)} from ${e.source} into ${e.target}` +
-    (e.automatic ? " (the only choice)" : ""),
-  troops_moved: (e) => `${e.player} moves ${troops(e.troops)} from ${e.source} to ${e.target}`,
-  turn_ended: (e) => `${e.player} ends their turn${e.automatic ? " (nothing left to do)" : ""}`,
-  player_eliminated: (e) => `${e.player} is out of the game (taken by ${e.by})`,
-  game_won: (e) => `${e.player} wins the game`,
-};
-
 export default {
   ...generic,
-  ...worded(orders, events),
   marks(event, ctx) {
     if (event.kind === "battle") {
       return [{ territory: event.target, mark: "battle" }, { territory: event.source, mark: "change" }];

@@ -7,14 +7,13 @@ the rules: whatever it does, the server must accept.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, ClassVar
 
+from shared.game import turns
 from shared.maps.model import GameMap
 from shared.rulesets.classic.board import Phase
 from shared.rulesets.classic.bots.base import ClassicStrategy
 from shared.rulesets.classic.orders import AllOut, Attack, Cheat, KeepCards, NoAttack, NoFortify, PlaceAll
-from shared.rulesets.classic.rules import legal_orders
 from shared.rulesets.classic.view import ClassicView, game_from_view
 
 STOP_ATTACKING = 0.25
@@ -30,7 +29,7 @@ class RandomStrategy(ClassicStrategy):
         if not isinstance(view, ClassicView) or view.active != me or view.phase is Phase.FINISHED:
             return []
         game = game_from_view(view, game_map, me)
-        legal = [entry for entry in legal_orders(game, me) if not isinstance(entry.order, Cheat | PlaceAll)]
+        legal = [e for e in turns.legal_orders(self.ruleset, game, me) if not isinstance(e.order, Cheat | PlaceAll)]
         if view.phase is Phase.ATTACK and rng.random() < STOP_ATTACKING:
             return [NoAttack()]
         if view.phase is Phase.FORTIFICATION and rng.random() < SKIP_FORTIFY:
@@ -39,10 +38,4 @@ class RandomStrategy(ClassicStrategy):
             legal = [e for e in legal if not isinstance(e.order, KeepCards)]
         if view.phase is Phase.ATTACK:
             legal = [e for e in legal if isinstance(e.order, Attack | AllOut)] or legal
-        entry = rng.choice(legal)
-        order = entry.order
-        if entry.count_field is not None:
-            most = getattr(order, entry.count_field)
-            changes: dict[str, Any] = {entry.count_field: rng.randint(entry.least, most)}
-            order = replace(order, **changes)
-        return [order]
+        return [rng.choice(legal).any_count(rng)]

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, ClassVar
 
+from shared.game import turns
 from shared.maps.model import GameMap
 from shared.rulesets.grid.board import Phase
 from shared.rulesets.grid.bots.base import GridStrategy
 from shared.rulesets.grid.orders import Attack, End
-from shared.rulesets.grid.rules import legal_orders
 from shared.rulesets.grid.view import GridView, game_from_view
 
 STOP = 0.25
@@ -24,7 +23,7 @@ class RandomStrategy(GridStrategy):
     def decide(self, view: Any, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
         if not isinstance(view, GridView) or view.active != me or view.phase is Phase.FINISHED:
             return []
-        legal = legal_orders(game_from_view(view, game_map), me)
+        legal = turns.legal_orders(self.ruleset, game_from_view(view, game_map), me)
         if view.phase is Phase.ATTACK:
             attacks = [e for e in legal if isinstance(e.order, Attack)]
             if attacks and rng.random() >= STOP:
@@ -33,9 +32,4 @@ class RandomStrategy(GridStrategy):
                 return [End()]
             else:
                 legal = [e for e in legal if not isinstance(e.order, Attack)]
-        entry = rng.choice(legal)
-        order = entry.order
-        if entry.count_field is not None:
-            changes: dict[str, Any] = {entry.count_field: rng.randint(entry.least, getattr(order, entry.count_field))}
-            order = replace(order, **changes)
-        return [order]
+        return [rng.choice(legal).any_count(rng)]

@@ -14,6 +14,7 @@ from typing import Any
 from shared.game.strategy import Strategy, proportional_shares
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase
+from shared.rulesets.risc.bots.evolution import Orders, carry_out, first_view, fronts_of, spend_technology
 from shared.rulesets.risc.bots.viewstate import legal_only
 from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
@@ -44,7 +45,7 @@ class RiscStrategy(Strategy):
         """Legal place orders that use the whole pool left."""
         if view.phase is not Phase.PLACEMENT:
             return []
-        kept = [o for o in legal_only(view, game_map, me, self.propose_placement(view, game_map, me, rng))
+        kept = [o for o in legal_only(self.ruleset, view, game_map, me, self.propose_placement(view, game_map, me, rng))
                 if isinstance(o, PlaceOrder)]
         left = view.pool_left - sum(o.units for o in kept)
         own = [name for name, t in view.territories.items() if t.owner == me]
@@ -58,7 +59,7 @@ class RiscStrategy(Strategy):
         """Legal moves and attacks: what the proposal holds that the rules accept."""
         if view.phase is not Phase.ORDERS:
             return []
-        return [o for o in legal_only(view, game_map, me, self.propose_orders(view, game_map, me, rng))
+        return [o for o in legal_only(self.ruleset, view, game_map, me, self.propose_orders(view, game_map, me, rng))
                 if isinstance(o, MoveOrder | AttackOrder)]
 
     def decide(self, view: Any, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
@@ -72,14 +73,12 @@ class RiscStrategy(Strategy):
     def decide_evolution(self, view: EvoView, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
         """Evolutions 2 and 3 (bots/evolution.py): technology spent first, then this strategy's plan for where units
         go, carried out with levels and within the food there is."""
-        from shared.rulesets.risc.bots.evolution import Orders, carry_out, first_view, fronts_of, spend_technology
-
         first = first_view(view)
         if view.phase is Phase.PLACEMENT:
             return list(self.place(first, game_map, me, rng))
         if view.phase is not Phase.ORDERS:
             return []
-        orders = Orders(view, game_map, me)
+        orders = Orders(self.ruleset, view, game_map, me)
         if not orders.open():
             return []
         spend_technology(orders, fronts_of(view, game_map, me))

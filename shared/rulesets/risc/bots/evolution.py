@@ -21,9 +21,10 @@ from typing import Any
 
 from shared.game import turns
 from shared.game.game import Game
+from shared.game.ruleset import AnyRuleSet
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import RiscBoard
-from shared.rulesets.risc.evo_checker import EvoTally, levels_floor, levels_left
+from shared.rulesets.risc.evo_checker import EvoTally, levels_floor, levels_left, move_cost
 from shared.rulesets.risc.evo_orders import (
     CloakingResearchOrder,
     CloakOrder,
@@ -62,10 +63,8 @@ def first_view(view: EvoView) -> RiscView:
 class Orders:
     """Orders being issued for one seat on the game its view describes, each checked by the rules as it comes."""
 
-    def __init__(self, view: EvoView, game_map: GameMap, me: str) -> None:
-        from shared.rulesets import get_ruleset
-
-        self.ruleset = get_ruleset("risc")
+    def __init__(self, ruleset: AnyRuleSet, view: EvoView, game_map: GameMap, me: str) -> None:
+        self.ruleset = ruleset
         self.me = me
         self.view = view
         self.game: Game[RiscBoard, Any] = game_from_evo_view(view, game_map, me, [])
@@ -94,8 +93,6 @@ class Orders:
         return levels_floor(self.game.board, self.tally, territory)
 
     def move_cost(self, source: str, target: str) -> int | None:
-        from shared.rulesets.risc.evo_checker import move_cost
-
         return move_cost(self.game, self.me, self.tally, source, target)
 
 
@@ -157,9 +154,9 @@ def fronts_of(view: EvoView, game_map: GameMap, me: str) -> list[str]:
     return sorted((n for n in own if enemies(n)), key=lambda n: -enemies(n))
 
 
-def random_orders(view: EvoView, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
+def random_orders(ruleset: AnyRuleSet, view: EvoView, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
     """`random` in the evolutions: any order kind at random, then any instance of it, as the rules allow."""
-    orders = Orders(view, game_map, me)
+    orders = Orders(ruleset, view, game_map, me)
     if not orders.open():
         return []
     own = [n for n in game_map.names if view.territories[n].owner == me]

@@ -23,7 +23,7 @@ class RandomStrategy(RiscStrategy):
         """Evolutions 2 and 3: any order kind at random (upgrades, research, spies and cloaks too)."""
         if view.phase is Phase.PLACEMENT:
             return super().decide_evolution(view, game_map, me, rng)
-        return random_orders(view, game_map, me, rng)
+        return random_orders(self.ruleset, view, game_map, me, rng)
 
     def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
                           rng: random.Random) -> list[PlaceOrder]:

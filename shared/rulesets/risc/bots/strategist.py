@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
+from shared.game.ruleset import AnyRuleSet
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Owner
 from shared.rulesets.risc.bots.base import RiscStrategy, TurnOrder, spread
@@ -63,7 +64,8 @@ class StrategistStrategy(RiscStrategy):
     description: ClassVar[str] = ("sizes attacks by their exact odds, guards its borders, probes stacks that "
                                   "move out, finishes weak players")
 
-    def __init__(self) -> None:
+    def __init__(self, ruleset: AnyRuleSet) -> None:
+        super().__init__(ruleset)
         self._last: dict[str, tuple[Owner, int]] = {}
         self._watched: dict[str, int] = {}
         self._emptied: dict[str, int] = {}

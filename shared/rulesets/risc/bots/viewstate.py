@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from shared.game.game import Game
+from shared.game.ruleset import AnyRuleSet
 from shared.game.strategy import legal_only as keep_legal
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase, RiscBoard
@@ -39,8 +40,7 @@ def game_from_view(view: RiscView, game_map: GameMap, me: str | None) -> Game[Ri
     return Game("risc", game_map, tuple(view.players), RiscOptions(max_players=8), board, orders=orders)
 
 
-def legal_only(view: RiscView, game_map: GameMap, me: str, orders: Iterable[Any]) -> list[Any]:
+def legal_only(ruleset: AnyRuleSet, view: RiscView, game_map: GameMap, me: str, orders: Iterable[Any]) -> list[Any]:
     """The orders the server would accept, in order, each judged after those kept before it (R15)."""
-    from shared.rulesets import get_ruleset
-
-    return keep_legal(get_ruleset("risc"), game_from_view(view, game_map, me), me, orders)
+    game = game_from_view(view, game_map, me)
+    return keep_legal(ruleset.variant(game.options), game, me, orders)

@@ -41,7 +41,7 @@ class WarzoneStrategy(Strategy):
         if me not in view.players or view.players[me].eliminated:
             return []
         reading = Reading(view, game_map, me)
-        kept = legal_only(view, game_map, me, self.propose(reading, rng))
+        kept = legal_only(self.ruleset, view, game_map, me, self.propose(reading, rng))
         return kept + self.rest_of_pool(reading, kept)
 
     @staticmethod

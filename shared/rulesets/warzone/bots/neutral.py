@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from shared.game.ruleset import AnyRuleSet
 from shared.rulesets.warzone.bots.aggressive import aggressive_orders
 from shared.rulesets.warzone.bots.base import WarzoneStrategy, spread
 from shared.rulesets.warzone.bots.reading import Reading
@@ -19,7 +20,8 @@ class NeutralStrategy(WarzoneStrategy):
     name: ClassVar[str] = "neutral"
     description: ClassVar[str] = "deploys and waits; once attacked it plays as aggressive"
 
-    def __init__(self) -> None:
+    def __init__(self, ruleset: AnyRuleSet) -> None:
+        super().__init__(ruleset)
         self.attacked = False
         self._expected: dict[str, int] = {}
 

@@ -4,6 +4,7 @@ of orders drawn from the rules' own list of legal orders, each with a random num
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from shared.game import turns
@@ -28,15 +29,11 @@ class RandomStrategy(WarzoneStrategy):
         return []  # decide() draws from the rules' legal orders instead
 
     def decide(self, view: Any, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
-        from dataclasses import replace
-
-        from shared.rulesets import get_ruleset
-
         if not isinstance(view, WarzoneView) or view.phase is not Phase.ORDERS:
             return []
         if me not in view.players or view.players[me].eliminated:
             return []
-        ruleset = get_ruleset("warzone")
+        ruleset = self.ruleset
         game: Game[Any, Any] = game_from_view(view, game_map, me)
         issued: list[Any] = []
 
@@ -48,17 +45,12 @@ class RandomStrategy(WarzoneStrategy):
                 issued.append(order)
 
         for _ in range(rng.randint(0, MAX_ORDERS)):
-            legal = [entry for entry in ruleset.legal_orders(game, me) if not isinstance(entry.order, DeployOrder)]
+            legal = [e for e in turns.legal_orders(ruleset, game, me) if not isinstance(e.order, DeployOrder)]
             if not legal:
                 break
-            entry = rng.choice(legal)
-            order = entry.order
-            if entry.count_field is not None:
-                most = getattr(order, entry.count_field)
-                order = replace(order, **{entry.count_field: rng.randint(entry.least, most)})
-            issue(order)
+            issue(rng.choice(legal).any_count(rng))
         while True:  # the pool, in random shares on random own territories (W4: all of it)
-            deploys = [e for e in ruleset.legal_orders(game, me) if isinstance(e.order, DeployOrder)]
+            deploys = [e for e in turns.legal_orders(ruleset, game, me) if isinstance(e.order, DeployOrder)]
             if not deploys:
                 break
             entry = rng.choice(deploys)

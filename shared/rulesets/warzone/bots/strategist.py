@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import ClassVar
 
+from shared.game.ruleset import AnyRuleSet
 from shared.rulesets.warzone.battle import attackers_needed, win_probability
 from shared.rulesets.warzone.bots.base import WarzoneStrategy, spread
 from shared.rulesets.warzone.bots.reading import Reading
@@ -71,7 +72,8 @@ class StrategistStrategy(WarzoneStrategy):
     description: ClassVar[str] = ("sizes attacks by the exact odds against the deploys it expects, gathers units "
                                   "where needed, bombs the stacks it faces")
 
-    def __init__(self) -> None:
+    def __init__(self, ruleset: AnyRuleSet) -> None:
+        super().__init__(ruleset)
         self._last: dict[str, tuple[str | None, int]] = {}
         self._pools: dict[str, int] = {}
         self._share: dict[str, float] = {}

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from shared.game.game import Game
+from shared.game.ruleset import AnyRuleSet
 from shared.game.strategy import legal_only as keep_legal
 from shared.maps.model import GameMap
 from shared.rulesets.warzone.board import WarzoneBoard
@@ -39,8 +40,6 @@ def game_from_view(view: WarzoneView, game_map: GameMap, me: str | None) -> Game
     return Game("warzone", game_map, tuple(view.players), options, board, orders=orders)
 
 
-def legal_only(view: WarzoneView, game_map: GameMap, me: str, orders: Iterable[Any]) -> list[Any]:
+def legal_only(ruleset: AnyRuleSet, view: WarzoneView, game_map: GameMap, me: str, orders: Iterable[Any]) -> list[Any]:
     """The orders the rules would accept, in order, each judged after those kept before it (W4)."""
-    from shared.rulesets import get_ruleset
-
-    return keep_legal(get_ruleset("warzone"), game_from_view(view, game_map, me), me, orders)
+    return keep_legal(ruleset, game_from_view(view, game_map, me), me, orders)

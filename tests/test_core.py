@@ -1,0 +1,162 @@
+"""A game's decisions taken by server/core.py alone, without a server, a connection or a wait: who is away and since
+when, the votes that hand an absent seat to the computer, an unstarted game left idle, and when a rematch starts.
+Played on the tests' race to twenty, whose creator's seat is the first one a person took."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server import core
+from server.core import Table
+from server.refusal import Refusal
+from shared.game import turns
+from shared.game.random import dice_of
+from shared.protocol import log as game_log
+from shared.protocol.lobby import GameSettings
+from tests.toy_ruleset import Add, RaceToTwenty
+
+ROOT = Path(__file__).resolve().parent.parent
+NONE: frozenset[str] = frozenset()
+
+
+def table(players: int = 3, turn_seconds: float | None = None, **changes: object) -> Table:
+    ruleset = RaceToTwenty()
+    options = ruleset.options({})
+    settings = GameSettings(ruleset="race", players=players, turn_seconds=turn_seconds)
+    made = core.new_table("g1", settings, ruleset, options, ruleset.make_map(options), seed=7)
+    return made.evolve(**changes) if changes else made
+
+
+def started(*names: str, **changes: object) -> Table:
+    """Every seat taken: the game under way, ann (the creator) to play first."""
+    at = table(len(names))
+    for name in names:
+        at = core.join(at, name, None, f"hash-of-{name}").table
+    return at.evolve(**changes) if changes else at
+
+
+def test_a_seat_is_away_from_when_its_last_connection_went_until_it_is_taken_again() -> None:
+    at = started("ann", "bob", "cy")
+    at = core.seat_left(at, "bob", now=40.0)
+    assert at.away_since == {"bob": 40.0}
+    assert core.seat_left(at, "cy", now=41.0).away_since == {"bob": 40.0, "cy": 41.0}
+    assert core.seat_taken(at, "bob").away_since == {}
+
+
+def test_a_restored_game_counts_every_seat_nobody_holds_as_away_from_its_start_keeping_earlier_times() -> None:
+    at = core.seat_left(started("ann", "bob", "cy"), "cy", now=5.0)
+    at = core.all_away(at, held={"ann"}, now=100.0)
+    assert at.away_since == {"bob": 100.0, "cy": 5.0}
+
+
+def test_the_creator_s_vote_alone_hands_a_seat_over_once_its_player_has_been_away_long_enough() -> None:
+    at = core.seat_left(started("ann", "bob", "cy"), "bob", now=10.0)
+    with pytest.raises(Refusal) as early:
+        core.hand_over_vote(at, "ann", "bob", now=40.0, least_away=120.0, present={"ann", "cy"}, computers=NONE)
+    assert early.value.code == "cannot-hand-over" and "away 30 s" in early.value.message \
+        and "after 120 s" in early.value.message
+    vote = core.hand_over_vote(at, "ann", "bob", now=130.0, least_away=120.0, present={"ann", "cy"},
+                               computers=NONE)
+    assert vote.votes == ["ann"] and vote.needed == [] and vote.decision is not None
+    assert vote.decision.table.handed_over == ("bob",) and "bob" not in vote.decision.table.hand_over_votes
+    (entry,) = vote.decision.entries
+    assert entry.event == game_log.SeatHandedOver(player="bob", strategy="perfect", by=["ann"])
+
+
+def test_without_the_creator_every_other_player_still_here_must_vote_and_each_vote_is_kept() -> None:
+    at = core.seat_left(started("ann", "bob", "cy", "dee"), "bob", now=0.0)
+    first = core.hand_over_vote(at, "cy", "bob", now=200.0, least_away=120.0, present={"ann", "cy", "dee"},
+                                computers=NONE)
+    assert first.decision is None and first.votes == ["cy"] and first.needed == ["ann", "dee"]
+    assert first.table.hand_over_votes == {"bob": frozenset({"cy"})}
+    second = core.hand_over_vote(first.table, "dee", "bob", now=201.0, least_away=120.0,
+                                 present={"cy", "dee"}, computers=NONE)
+    assert second.decision is not None and second.votes == ["cy", "dee"], "ann is away: only those here vote"
+    assert second.decision.table.handed_over == ("bob",)
+    back = core.seat_taken(first.table, "bob")
+    assert back.hand_over_votes == {} and back.away_since == {}, "back in their seat: no vote stands"
+
+
+@pytest.mark.parametrize(("changes", "voter", "player", "words"), [
+    ({}, "ann", "ann", "your own seat"),
+    ({}, "ann", "zed", "zed does not play"),
+    ({"handed_over": ("bob",)}, "ann", "bob", "played by the computer already"),
+    ({"away_since": {}}, "ann", "bob", "bob is connected"),
+])
+def test_a_vote_that_cannot_count_is_refused_and_changes_nothing(changes: dict[str, object], voter: str,
+                                                                 player: str, words: str) -> None:
+    at = core.seat_left(started("ann", "bob", "cy"), "bob", now=0.0).evolve(**changes)
+    with pytest.raises(Refusal) as refused:
+        core.hand_over_vote(at, voter, player, now=500.0, least_away=120.0, present={"ann", "cy"},
+                            computers=NONE)
+    assert words in refused.value.message
+
+
+def test_a_game_with_a_time_limit_hands_no_seat_over() -> None:
+    at = table(2, turn_seconds=60.0)
+    for name in ("ann", "bob"):
+        at = core.join(at, name, None, name).table
+    with pytest.raises(Refusal) as refused:
+        core.hand_over_vote(core.seat_left(at, "bob", 0.0), "ann", "bob", now=900.0, least_away=1.0,
+                            present={"ann"}, computers=NONE)
+    assert "time limit" in refused.value.message
+
+
+def test_an_unstarted_game_is_idle_from_when_no_person_is_connected_until_one_is_or_it_starts() -> None:
+    at = core.presence_noted(table(), person_connected=False, now=10.0)
+    assert at.idle_since == 10.0
+    assert core.presence_noted(at, person_connected=False, now=50.0).idle_since == 10.0, "idle since the first"
+    assert core.idle_left(at, expiry=600.0, now=70.0) == 540.0
+    assert core.idle_left(at, expiry=600.0, now=700.0) == -90.0, "due: the lobby may close it"
+    assert core.presence_noted(at, person_connected=True, now=80.0).idle_since is None
+    playing = started("ann", "bob", "cy", idle_since=10.0)
+    assert core.presence_noted(playing, person_connected=False, now=90.0).idle_since is None
+    assert core.idle_left(playing, expiry=600.0, now=10_000.0) is None, "a game under way is never idle"
+
+
+def won(at: Table) -> Table:
+    """The race to twenty played out, each player adding 1 in turn."""
+    assert at.game is not None
+    game, ruleset = at.game, at.ruleset
+    while not turns.status_of(ruleset, game).finished:
+        (player,) = turns.awaiting(ruleset, game)
+        game = turns.play_seat(ruleset, game, player, [Add(1)], dice_of(7)).game
+    return at.evolve(game=game)
+
+
+def test_a_rematch_starts_once_everyone_still_at_the_table_has_asked() -> None:
+    over = won(started("ann", "bob", "cy"))
+    asked, waiting = core.rematch_request(over, "ann")
+    assert waiting == ["bob", "cy"] and core.rematch_outlook(asked.table) == core.RematchOutlook()
+    asked, _ = core.rematch_request(asked.table, "bob")
+    left = core.leave(asked.table, "cy")
+    assert left is not None
+    outlook = core.rematch_outlook(left.table)
+    assert [s.name for s in outlook.seats] == ["ann", "bob"] and outlook.impossible is None
+    begun = core.rematch_started(left.table, "g2")
+    assert begun.table.rematch_game == "g2"
+    assert [e.event for e in begun.entries] == [game_log.RematchStarted(game_id="g2", players=["ann", "bob"])]
+    assert core.rematch_outlook(begun.table) == core.RematchOutlook(), "started once"
+
+
+def test_a_rematch_too_few_are_left_for_is_said_to_be_impossible_once() -> None:
+    over = won(started("ann", "bob"))
+    asked, _ = core.rematch_request(over, "ann")
+    left = core.leave(asked.table, "bob")
+    assert left is not None
+    outlook = core.rematch_outlook(left.table)
+    assert outlook.seats == () and outlook.impossible is not None
+    (entry,) = outlook.impossible.entries
+    assert isinstance(entry.event, game_log.RematchImpossible) and "at least 2 players" in entry.event.reason
+    assert core.rematch_outlook(outlook.impossible.table) == core.RematchOutlook(), "said once"
+
+
+def test_importing_the_decisions_loads_no_store() -> None:
+    script = ("import sys, server.core; "
+              "print(sorted(m for m in sys.modules if m.startswith('server.storage.') or m == 'sqlite3'))")
+    loaded = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "['server.storage.base']"
