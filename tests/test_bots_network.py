@@ -153,19 +153,19 @@ async def test_a_network_bot_whose_link_drops_in_the_middle_of_a_turn_plays_that
         game_id = await create_game(lobby, map="twin-keeps", players=2, bots=1, bot_strategy="aggressive",
                                     evolution=2)
         bot = NetworkBot(url(server), game_id, strategy="strategist", seed=3, backoff=QUICK)
-        issue = bot.session.issue
+        issue_batch = bot.session.issue_batch
         dropped = False
 
-        async def issue_then_drop(followed: Any, order: Any) -> Any:
-            """The link fails right after the second order of a turn of play is accepted, before the bot hears of it."""
+        async def issue_then_drop(followed: Any, orders: Any) -> Any:
+            """The link fails right after a turn of play's orders (two or more) are accepted, before the bot hears."""
             nonlocal dropped
-            reply = await issue(followed, order)
+            replies = await issue_batch(followed, orders)
             if not dropped and followed.turn >= 1 and len(followed.orders) >= 2:
                 dropped = True
                 await bot.connection.drop()
                 raise ConnectionLost("the connection dropped before the server answered")
-            return reply
+            return replies
 
-        bot.session.issue = issue_then_drop  # type: ignore[method-assign]
+        bot.session.issue_batch = issue_then_drop  # type: ignore[method-assign]
         assert await asyncio.wait_for(bot.run(), GAME_SECONDS) == 0
         assert dropped and [e.message for e in bot.errors] == []

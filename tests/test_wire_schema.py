@@ -104,6 +104,9 @@ class WireChecker:
         ruleset = self.ruleset_of(message.get("game_id"))
         if message.get("type") == "issue_order" and ruleset is not None:
             self.order(frame, ruleset, message["order"])
+        if message.get("type") == "issue_orders" and ruleset is not None:
+            for order in message["orders"]:
+                self.order(frame, ruleset, order)
         if message.get("type") == "create_game":
             settings = message["settings"]
             self.checked.fault(frame, "options", published.options(settings.get("ruleset", "risc"),
@@ -122,10 +125,11 @@ class WireChecker:
                 self.checked.fault(frame, "options schema", _schema_problems(info["options"]))
         elif kind == "game_map":
             self.checked.fault(frame, "map", published.game_map(message["map"]))
-        elif kind in ("order_accepted", "orders", "legal"):
+        elif kind in ("order_accepted", "orders_accepted", "orders", "legal"):
             ruleset = self.ruleset_of(message["game_id"])
             assert ruleset is not None, "an order of a game whose rule set no summary told"
             given = ([message["order"]] if kind == "order_accepted"
+                     else [o["order"] for o in message["accepted"]] if kind == "orders_accepted"
                      else message["orders"] if kind == "orders" else [o["order"] for o in message["orders"]])
             for order in given:
                 self.order(frame, ruleset, order)
@@ -229,9 +233,12 @@ async def test_every_frame_of_a_whole_game_both_ways_fits_the_published_schema(n
     assert checked.problems == []
     # What the run held: every connection's frames, and in them what a game is made of.
     assert {("client", t) for t in ("hello", "list_rulesets", "list_maps", "create_game", "list_games",
-                                    "watch_game", "join_game", "resume", "issue_order")} <= checked.types
+                                    "watch_game", "join_game", "resume")} <= checked.types
     assert {("server", t) for t in ("welcome", "rulesets", "maps", "game_created", "games", "watching", "joined",
-                                    "resumed", "game_map", "update", "order_accepted")} <= checked.types
+                                    "resumed", "game_map", "update")} <= checked.types
+    # Orders went one by one or in batches (a turn-by-turn player acts once per update), and were accepted.
+    assert {("client", "issue_order"), ("client", "issue_orders")} & checked.types
+    assert {("server", "order_accepted"), ("server", "orders_accepted")} & checked.types
     assert checked.patched_views and checked.patched_summaries and checked.events and checked.orders
     resumes = [json.loads(f.text) for f in relay.of("client") if '"resume"' in f.text]
     assert any(r["type"] == "resume" and r["last_seq"] for r in resumes), "the seat was taken back with last_seq"
@@ -286,7 +293,7 @@ def alter(frames: list[Frame], control: str) -> list[Frame]:
         frame, message = _first(frames, "server", "update")
         message["seq"] = str(message["seq"])
     elif control == "a server message without its type":
-        frame, message = _first(frames, "server", "order_accepted")
+        frame, message = _first(frames, "server", "orders_accepted")
         del message["type"]
     elif control == "an error without game_id":
         frame, message = _first(frames, "server", "welcome")
@@ -295,11 +302,11 @@ def alter(frames: list[Frame], control: str) -> list[Frame]:
         frame, message = _first(frames, "client", "commit")
         message["player"] = "p1"
     elif control == "an order whose units are true":
-        frame, message = _first(frames, "client", "issue_order", lambda m: "units" in m["order"])
-        message["order"]["units"] = True
+        frame, message = _first(frames, "client", "issue_orders", lambda m: any("units" in o for o in m["orders"]))
+        next(o for o in message["orders"] if "units" in o)["units"] = True
     elif control == "an order with a field its kind does not have":
-        frame, message = _first(frames, "server", "order_accepted")
-        message["order"]["colour"] = "red"
+        frame, message = _first(frames, "server", "orders_accepted", lambda m: bool(m["accepted"]))
+        message["accepted"][0]["order"]["colour"] = "red"
     elif control == "a summary whose status is unknown":
         frame, message = _first(frames, "server", "games", lambda m: bool(m["games"]))
         message["games"][0]["status"] = "paused"

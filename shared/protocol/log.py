@@ -150,6 +150,11 @@ FRAMEWORK_KINDS = frozenset(
         RematchImpossible, RematchStarted))
 
 
+WHEN_ASKED = "x-sent-when-asked"
+"""Marks, in the published schema, a property the server sends only to a connection that asked for it: the one kind
+of key a frame may leave out."""
+
+
 class SequencedEvent(BaseModel):
     """One log entry with its number: the number of the change to the game that logged it (numbers start at 1 and
     rise by one per change; the entries of one change share it). `event` is one of the framework's entries or one of
@@ -159,4 +164,6 @@ class SequencedEvent(BaseModel):
     event: dict[str, Any]
     text: str | None = Field(default=None, description="the entry in words, to a connection that asked for them "
                                                        "(hello's `words`): each event of the game's rule set, and "
-                                                       "the orders an orders_revealed entry carries")
+                                                       "the orders an orders_revealed entry carries; left out "
+                                                       "for a connection that did not ask",
+                                   json_schema_extra={WHEN_ASKED: True})

@@ -22,7 +22,7 @@ from pydantic import TypeAdapter
 
 from shared.maps.model import GameMap
 from shared.protocol.codes import PROTOCOL_VERSION
-from shared.protocol.log import FRAMEWORK_ENTRY
+from shared.protocol.log import FRAMEWORK_ENTRY, WHEN_ASKED
 from shared.protocol.messages import CLIENT_ADAPTER, SERVER_ADAPTER
 from shared.rulesets import RULESETS
 
@@ -69,10 +69,11 @@ def tag_required(schema: dict[str, Any], tag: str) -> dict[str, Any]:
 
 
 def every_key_sent(schema: dict[str, Any]) -> dict[str, Any]:
-    """Every object requires every property it has: the server leaves no field out of what it sends."""
+    """Every object requires every property it has: the server leaves no field out of what it sends, but those it
+    sends only when asked (marked WHEN_ASKED)."""
     for body in _objects(schema):
         if body.get("properties"):
-            body["required"] = list(body["properties"])
+            body["required"] = [name for name, prop in body["properties"].items() if not prop.get(WHEN_ASKED)]
     return schema
 
 
