@@ -334,8 +334,9 @@ async def test_evolution_3_the_page_is_sent_and_shows_nothing_the_fog_hides(brow
                 view = message["view"]
             elif message["view_patch"] is not None and view is not None:
                 view = apply_patch(view, message["view_patch"])
-            for entry in message["events"]:
-                audience = entries[json.dumps(entry, sort_keys=True)].audience
+            for entry in message["events"]:  # each as the log holds it, but for its words (the page asks for them)
+                logged = {key: value for key, value in entry.items() if key != "text"}
+                audience = entries[json.dumps(logged, sort_keys=True)].audience
                 assert audience is None or "Ann" in audience, entry
             for name, state in (view or {}).get("territories", {}).items():
                 if state.get("fog") == "unknown":
