@@ -72,6 +72,12 @@ class Table:
         return None if self.game is None else turns.status_of(self.ruleset, self.game)
 
     @property
+    def server_seats(self) -> frozenset[str]:
+        """The seats the server's own computer players hold: they have no vote, are nobody to wait for, and keep no
+        unstarted game alive."""
+        return frozenset(server_seat_names(self.settings))
+
+    @property
     def finished(self) -> bool:
         status = self.status
         return status is not None and status.finished
@@ -179,6 +185,13 @@ def join(table: Table, name: str, group: int | None, token_hash: str) -> Decisio
         return Decision(table.evolve(seats=seats), joined)
     started = start(table, seats)
     return Decision(started.table, joined + started.entries)
+
+
+def token_renewed(table: Table, player: str, token_hash: str) -> Decision:
+    """A join sent again after its reply was lost (the seat was taken then): the seat's token cannot be sent again
+    (only its hash is kept), so the seat gets a new one, which the request's id proves is its player's."""
+    seats = tuple(s.model_copy(update={"token_hash": token_hash}) if s.name == player else s for s in table.seats)
+    return Decision(table.evolve(seats=seats))
 
 
 def _check_group(table: Table, group: int | None) -> None:
@@ -453,6 +466,16 @@ def time_out(table: Table, clock: Any) -> Decision | None:
     return with_standings(table, Decision(table.evolve(game=game), entries, resolutions))
 
 
+def turn_clock(table: Table, anyone_seated: bool) -> Any:
+    """What the turn's timer times now (the turn and who is awaited: Status.clock), or None for no timer: a game
+    without a time limit, not started, over, or whose every seat is empty (it waits for its players rather than
+    play itself). A change that leaves the same key leaves the timer running."""
+    status = table.status
+    if table.settings.turn_seconds is None or status is None or status.finished or not anyone_seated:
+        return None
+    return status.clock
+
+
 # ---- the end (R27) ------------------------------------------------------------------------------------------------
 
 def rematch_request(table: Table, player: str) -> tuple[Decision, list[str]]:
@@ -544,6 +567,30 @@ def idle_left(table: Table, expiry: float, now: float) -> float | None:
     if table.game is not None or table.idle_since is None:
         return None
     return table.idle_since + expiry - now
+
+
+def people_seated(table: Table, held: Set[str] | None = None) -> bool:
+    """Whether a person (not the server's own player) holds a seat: one of `held` (the seats live connections
+    hold) when given, else any seat of the table."""
+    names = held if held is not None else {s.name for s in table.seats}
+    return any(name not in table.server_seats for name in names)
+
+
+def closable_unstarted(table: Table, held: Set[str], at_once: bool) -> bool:
+    """An unstarted game may be closed once no person holds a seat with a live connection; `at_once` (its last
+    player left, whatever the time) only once no person has a seat in it at all."""
+    return table.game is None and not people_seated(table, held) and not (at_once and people_seated(table))
+
+
+def computers_alone(table: Table) -> bool:
+    """A game in play whose every player still in is the server's computer (its own, or one a seat was handed to):
+    it plays on by itself, for as long as it lasts."""
+    status = table.status
+    if status is None or status.finished:
+        return False
+    out = set(status.eliminated)
+    return all(seat.name in table.server_seats or seat.name in table.handed_over
+               for seat in table.seats if seat.name not in out)
 
 
 # ---- chat ----------------------------------------------------------------------------------------------------------
@@ -651,6 +698,26 @@ def take_back(table: Table, player: str) -> Decision | None:
 
 # ---- what others see ----------------------------------------------------------------------------------------------
 
+def sight(table: Table, seat: str | None, follow: str | None) -> str | None:
+    """The player whose eyes a connection that watches sees with: `follow` (named in any case) where the rule set
+    lets the connection's seat (`seat`, None for a spectator) follow them, or nobody's (None). A seated player
+    watches only by following someone: one who is out borrows a survivor's sight, and watches on as a spectator."""
+    game = table.game
+    if follow is None:
+        if seat is not None:
+            raise Refusal(ErrorCode.ALREADY_SEATED, f"you sit in game {table.game_id} as {seat}")
+        return None
+    named = seat_named(table, follow)
+    if game is None or named is None or named not in game.players:
+        raise Refusal(ErrorCode.CANNOT_FOLLOW, f"{follow} does not play in game {table.game_id}", field="follow")
+    if not table.ruleset.may_follow(game, seat, named):
+        why = table.ruleset.follow_refusal(game, seat, named)
+        raise Refusal(ErrorCode.CANNOT_FOLLOW,
+                      f"in this game you cannot see with {named}'s eyes" + (f": {why}" if why else ""),
+                      field="follow")
+    return named
+
+
 def summary(table: Table, connected: set[str], spectators: int, computers: frozenset[str] = frozenset()
             ) -> GameSummary:
     game = table.game
@@ -675,3 +742,16 @@ def summary(table: Table, connected: set[str], spectators: int, computers: froze
         draw=status is not None and status.finished and status.winner is None,
         groups=None if table.choices is None else [list(c) for c in table.choices], spectators=spectators,
         rematch=list(table.rematch), rematch_game=table.rematch_game, rematch_declined=list(table.declined))
+
+
+# ---- requests sent again -------------------------------------------------------------------------------------------
+
+def step(table: Table) -> int:
+    """The game's step (0 before it starts): what a request that changed it is kept under."""
+    return 0 if table.game is None else table.game.step
+
+
+def requests_kept(kept: Mapping[str, tuple[int, str]], now: int) -> dict[str, tuple[int, str]]:
+    """The requests (by id: the step they were carried out at, and their reply) still answered again at step `now`:
+    those of this step and the one before. A request is sent again within seconds; the stores forget the same."""
+    return {request_id: (at, reply) for request_id, (at, reply) in kept.items() if at >= now - 1}
