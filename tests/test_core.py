@@ -1,4 +1,4 @@
-"""A game's decisions taken by server/core.py alone, without a server, a connection or a wait: who is away and since
+"""A game's decisions taken by server/core/ alone, without a server, a connection or a wait: who is away and since
 when, the votes that hand an absent seat to the computer, an unstarted game left idle or closed, when a rematch
 starts, whose eyes a watcher sees with, what the turn's timer times, a game that plays by itself, and which requests
 are answered again. Played on the tests' race to twenty, whose creator's seat is the first one a person took."""

@@ -1,4 +1,4 @@
-"""One game's single owner, the match: the runner around the pure decisions of server/core.py.
+"""One game's single owner, the match: the runner around the pure decisions of server/core/.
 
 Its parts, each a module of its own: lifecycle.py (`Match` put together: made, restored, closed), runner.py (what
 every command shares: a decision saved, made current, told and timed), seating.py (who sits and watches, and their

@@ -1,9 +1,9 @@
 """Playing a game: orders issued one by one or in a batch, withdrawn and listed, the legal orders offered, commits,
 resigning, and a computer's whole decision for its seat (turns.play_seat).
 
-Apart from seating because these are the game's own changes: the rules decide them (core.py), each is saved before it
-is answered, and an order alone is news to nobody else (R16), while a change that resolves something is told to
-every follower and moves the turn's timer on.
+Apart from seating because these are the game's own changes: the rules decide them (server/core/playing.py), each
+is saved before it is answered, and an order alone is news to nobody else (R16), while a change that resolves
+something is told to every follower and moves the turn's timer on.
 """
 
 from __future__ import annotations

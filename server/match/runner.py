@@ -2,7 +2,7 @@
 told and timed.
 
 A match is its game's single owner (DESIGN.md): every change happens under its lock, the core decides it on the
-current table (server/core.py, pure), it is saved with its log entries (server/match/keeping.py), and only then is
+current table (server/core/, pure), it is saved with its log entries (server/match/keeping.py), and only then is
 the table replaced, the change acknowledged and told to the followers (server/match/followers.py) and the turn's
 timer armed for what the game waits for now. The commands themselves are grouped by what they are about in the
 modules beside this one; the match puts them together (server/match/lifecycle.py).
