@@ -39,15 +39,12 @@ class Answers:
 
     def answered_before(self, sub: Subscriber, request_id: str | None, ref: str | None) -> bool:
         """Answer a request this game carried out already (its reply was lost) as it was answered then."""
-        if request_id not in self:
+        if request_id is None or request_id not in self.kept:
             return False
-        assert request_id is not None
         sub.send(SERVER_ADAPTER.validate_json(self.reply_of(request_id)).model_copy(update={"ref": ref}))
         return True
 
-    def remember(self, request: RequestRecord | None, step: int) -> None:
+    def remember(self, request: RequestRecord, step: int) -> None:
         """Keep a carried-out request's reply, now that the game is at `step`; those of steps long past go."""
-        if request is None:
-            return
         self.kept = core.requests_kept(self.kept, step)
         self.kept[request.request_id] = (request.step, request.reply)

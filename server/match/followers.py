@@ -58,6 +58,9 @@ class Followers:
         """The seats a live connection holds."""
         return {seat for seat in self.seats.values() if seat is not None}
 
+    def anyone_seated(self) -> bool:
+        return any(seat is not None for seat in self.seats.values())
+
     def spectators(self) -> int:
         return sum(1 for seat in self.seats.values() if seat is None)
 

@@ -8,9 +8,8 @@ redirect); any other failure is a refusal that says the change did not happen.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from server.codec import game_to_dict
 from server.core import Decision, Table
@@ -60,32 +59,27 @@ class Keeper:
 
     async def change(self, decision: Decision, entries: Sequence[Entry], last_seq: int, number: int,
                      listed: Callable[[Table], str | None], request: RequestRecord | None) -> None:
-        """Keep a decision with its numbered `entries` (after the log's `last_seq`) as change `number`, and the
-        request that made it, if it has an id; `listed` makes the summary other nodes list, when the store is
-        shared."""
-        if decision.order_change is not None and not entries:
-            await self.order(decision.order_change, request)
-            return
+        """Keep a decision (other than an order alone: see `order`) with its numbered `entries` (after the log's
+        `last_seq`) as change `number`, and the request that made it, if it has an id; `listed` makes the summary
+        other nodes list, when the store is shared."""
         game = decision.table.game
         seq = last_seq + len(entries)
-        async with self._guarded("a change"):
-            if decision.committed is not None and game is not None and not decision.resolved:
-                commit = CommitChange(decision.committed, game.step, seq)
-                await self.storage.save_commit(self.game_id, commit, entries, request)  # a small row, as an order
-            else:
-                await self.storage.save(self.game_id, progress_of(decision.table, seq, number), entries,
-                                        summary=listed(decision.table), request=request)
+        if decision.committed is not None and game is not None and not decision.resolved:
+            commit = CommitChange(decision.committed, game.step, seq)  # a small row, as an order
+            await self._write("a change", lambda: self.storage.save_commit(self.game_id, commit, entries, request))
+        else:
+            await self._write("a change", lambda: self.storage.save(
+                self.game_id, progress_of(decision.table, seq, number), entries, summary=listed(decision.table),
+                request=request))
 
     async def order(self, change: OrderChange, request: RequestRecord | None) -> None:
         """Keep an issued or withdrawn order as a small write rather than the whole progress (a save comes with
         every order)."""
-        async with self._guarded("an order"):
-            await self.storage.save_order(self.game_id, change, request)
+        await self._write("an order", lambda: self.storage.save_order(self.game_id, change, request))
 
     async def orders(self, changes: Sequence[OrderChange], request: RequestRecord | None) -> None:
         """Keep the orders of one batch as small rows, in one write."""
-        async with self._guarded("the orders"):
-            await self.storage.save_orders(self.game_id, changes, request)
+        await self._write("the orders", lambda: self.storage.save_orders(self.game_id, changes, request))
 
     async def closed_unstarted(self, table: Table, seq: int, number: int) -> bool:
         """Keep a game that never started as over, with no game in it, so that a restarting server does not bring it
@@ -98,10 +92,11 @@ class Keeper:
             return False
         return True
 
-    @contextlib.asynccontextmanager
-    async def _guarded(self, what: str) -> AsyncIterator[None]:
+    async def _write(self, what: str, write: Callable[[], Awaitable[None]]) -> None:
+        """Carry out a write (making what it writes too): refused because another node owns the game now, the game is
+        let go (Redirect); failed otherwise, the change did not happen (Refusal)."""
         try:
-            yield
+            await write()
         except OwnershipLost as exc:
             raise self._gone(exc) from exc
         except Exception as exc:

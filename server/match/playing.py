@@ -92,7 +92,8 @@ class Playing(Runner):
             elif batch.changes:
                 await self._keeper.orders(batch.changes, request)
                 self.table = batch.decision.table
-                self._answers.remember(request, core.step(self.table))
+                if request is not None:
+                    self._answers.remember(request, core.step(self.table))
             sub.send(reply.model_copy(update={"ref": ref}))
             if entries:
                 self._after_change(entries, batch.decision, before)

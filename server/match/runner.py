@@ -51,6 +51,8 @@ class Runner(ABC):
         self.table = table
         """The game as its decisions read it: replaced, never changed, once a change is saved."""
         self.game_id = table.game_id
+        self.server_seats = table.server_seats
+        """The seats the server's own computer players hold."""
         self.log = log
         self.lock = asyncio.Lock()
         self._rematch_factory = rematch_factory
@@ -126,7 +128,7 @@ class Runner(ABC):
 
     def computers(self) -> set[str]:
         """The seats the server's own players hold."""
-        return set(self.table.server_seats)
+        return set(self.server_seats)
 
     def people_seated(self, connected: bool = False) -> bool:
         """Whether a person (not the server's own player) holds a seat here; with `connected`, one whose connection
@@ -137,7 +139,7 @@ class Runner(ABC):
         return self._summary(self.table)
 
     def _summary(self, table: Table) -> GameSummary:
-        return core.summary(table, self.followers.held(), self.followers.spectators(), table.server_seats)
+        return core.summary(table, self.followers.held(), self.followers.spectators(), self.server_seats)
 
     @property
     def unsettled(self) -> bool:
@@ -177,7 +179,7 @@ class Runner(ABC):
             raise Refusal(ErrorCode.SHUTTING_DOWN, "the server is shutting down")
 
     def _player(self, sub: Subscriber) -> str:
-        player = self.watchers.get(sub)
+        player = self.followers.seats.get(sub)
         if player is None:
             raise Refusal(Refused.NOT_A_PLAYER, f"you hold no seat in game {self.game_id}: only its players act")
         return player
@@ -190,13 +192,17 @@ class Runner(ABC):
         """Number the new entries, save them with the new table (and the request that made the change, if it has
         an id), and only then make both current."""
         entries: list[Entry] = []
-        if decision.entries:
-            entries = number(decision.entries, self.log.last_seq, self.ruleset, change=self.seq + 1)
-        await self._keeper.change(decision, entries, self.log.last_seq, self.seq + (1 if entries else 0),
-                                  self._listed, request)
+        if decision.order_change is not None and not decision.entries:
+            await self._keeper.order(decision.order_change, request)
+        else:
+            last, change = self.log.last_seq, self.seq + 1
+            entries = number(decision.entries, last, self.ruleset, change=change)
+            await self._keeper.change(decision, entries, last, change if entries else change - 1, self._listed,
+                                      request)
+            self.log.extend(entries)
         self.table = decision.table
-        self.log.extend(entries)
-        self._answers.remember(request, core.step(self.table))
+        if request is not None:
+            self._answers.remember(request, core.step(self.table))
         return entries
 
     def _listed(self, table: Table) -> str | None:
@@ -234,8 +240,8 @@ class Runner(ABC):
     def _schedule_deadline(self) -> None:
         """Arm the turn's timer for whoever the game now waits for; a change that leaves the same players awaited
         on the same turn (a commit, an action within one's turn) leaves the timer running."""
-        key = None if self._closed else core.turn_clock(self.table, self._anyone_seated())
         seconds = self.settings.turn_seconds
+        key = None if seconds is None or self._closed else core.turn_clock(self.table, self._anyone_seated())
         if key is None or seconds is None:
             self._turn_timer.disarm()
         else:
@@ -246,7 +252,7 @@ class Runner(ABC):
         self._schedule_deadline()
 
     def _anyone_seated(self) -> bool:
-        return self.taken_over or bool(self.followers.held())
+        return self.taken_over or self.followers.anyone_seated()
 
     def _deadline_passed(self, clock_key: Any) -> None:
         self._tasks.spawn(self._time_out(clock_key), f"game {self.game_id}: the turn's time limit failed")
