@@ -16,6 +16,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Self
 
+from pydantic import BaseModel
+
 from server import core
 from server.clock import Clock, LoopClock
 from server.core import Decision, Table
@@ -45,6 +47,9 @@ PRESENCE_INTERVAL = 1.0
 
 
 class Runner(ABC):
+    """A match's state and the steps every command takes; the commands are its subclasses' (seating, playing,
+    handing on), put together as Match."""
+
     def __init__(self, table: Table, log: EventLog, storage: Storage,
                  rematch_factory: Callable[[Self, list[SeatRecord]], Awaitable[Self]] | None = None,
                  clock: Clock | None = None) -> None:
@@ -184,7 +189,7 @@ class Runner(ABC):
             raise Refusal(Refused.NOT_A_PLAYER, f"you hold no seat in game {self.game_id}: only its players act")
         return player
 
-    def _request(self, request_id: str | None, reply: Any) -> RequestRecord | None:
+    def _request(self, request_id: str | None, reply: BaseModel) -> RequestRecord | None:
         """What to keep with a change made by a request that has an id: the reply it gets (without its ref)."""
         return self._answers.record(request_id, core.step(self.table), reply)
 
