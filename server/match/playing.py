@@ -38,12 +38,18 @@ logger = logging.getLogger("risc.server")
 
 
 class Playing(Runner):
+    def _acting(self, sub: Subscriber, request_id: str | None, ref: str | None) -> str | None:
+        """The player a request that changes the game comes from, once the game takes requests; None when it was
+        carried out already and has been answered again (a request sent again, server/match/answers.py)."""
+        self._check_open()
+        player = self._player(sub)
+        return None if self._answers.answered_before(sub, request_id, ref) else player
+
     async def issue(self, sub: Subscriber, turn: int, order: dict[str, Any], ref: str | None,
                     request_id: str | None = None) -> None:
         async with self.lock:
-            self._check_open()
-            player = self._player(sub)
-            if self._answers.answered_before(sub, request_id, ref):
+            player = self._acting(sub, request_id, ref)
+            if player is None:
                 return
             before = self.table.status
             decision = core.issue(self.table, player, turn, order)
@@ -69,9 +75,8 @@ class Playing(Runner):
                           request_id: str | None = None) -> None:
         """Several orders in one request (`issue_orders`): one save and one answer for them all."""
         async with self.lock:
-            self._check_open()
-            player = self._player(sub)
-            if self._answers.answered_before(sub, request_id, ref):
+            player = self._acting(sub, request_id, ref)
+            if player is None:
                 return
             before = self.table.status
             batch = core.issue_batch(self.table, player, turn, orders)
@@ -101,9 +106,8 @@ class Playing(Runner):
     async def withdraw(self, sub: Subscriber, turn: int, index: int, ref: str | None,
                        request_id: str | None = None) -> None:
         async with self.lock:
-            self._check_open()
-            player = self._player(sub)
-            if self._answers.answered_before(sub, request_id, ref):
+            player = self._acting(sub, request_id, ref)
+            if player is None:
                 return
             decision = core.withdraw(self.table, player, turn, index)
             assert decision.table.game is not None
@@ -135,9 +139,8 @@ class Playing(Runner):
 
     async def commit(self, sub: Subscriber, turn: int, ref: str | None, request_id: str | None = None) -> None:
         async with self.lock:
-            self._check_open()
-            player = self._player(sub)
-            if self._answers.answered_before(sub, request_id, ref):
+            player = self._acting(sub, request_id, ref)
+            if player is None:
                 return
             before = self.table.status
             decision = core.commit(self.table, player, turn)
