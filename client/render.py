@@ -237,14 +237,14 @@ STATISTICS_COLUMNS = ("territories", "units", "income", "battles", "cards", "out
 def statistics_table(statistics: GameStatistics, palette: Palette) -> Fragments:
     """A finished game in one table, as the server worked it out: each player's territories and units at the end
     (the most they held in brackets), income received, battles won-lost, cards played, and when and by whom they
-    were put out."""
+    were put out (or that they resigned)."""
     players = statistics.players
     name_width = max([len(p) for p in players] + [6]) + 2
     rows: list[tuple[str, list[str]]] = []
     for player in players:
         t = statistics.totals[player]
-        out = "-" if t.eliminated_on is None else f"turn {t.eliminated_on}" + (f", by {t.eliminated_by}"
-                                                                               if t.eliminated_by else "")
+        how = ", resigned" if t.resigned else f", by {t.eliminated_by}" if t.eliminated_by else ""
+        out = "-" if t.eliminated_on is None else f"turn {t.eliminated_on}{how}"
         rows.append((player, [f"{t.territories} ({t.most_territories})", f"{t.units} ({t.most_units})",
                               str(t.income), f"{t.battles_won}-{t.battles_lost}", str(t.cards_played), out]))
     widths = [max(len(column), *(len(cells[i]) for _, cells in rows))

@@ -105,3 +105,18 @@ def test_the_text_client_prints_the_game_in_figures_as_one_table() -> None:
         "  player  territories    units  income  battles  cards  out\n"
         "  A Green       3 (3)  14 (14)       3      1-0      0  -\n"
         "  B Blue        0 (1)    0 (2)       0      0-1      0  turn 1, by Green\n")
+
+
+def test_a_player_who_resigned_went_out_by_their_own_hand_even_when_another_took_what_they_left() -> None:
+    # Bob gives the game up in turn 1; his territory is left to the others, and Cy takes it that same turn.
+    boards = {0: {"A": ("Ann", 3), "B": ("Bob", 2), "C": ("Cy", 5)},
+              1: {"A": ("Ann", 4), "B": ("Cy", 2), "C": ("Cy", 4)}}
+    facts = {1: TurnFacts(battles=[Battle("Cy", None, True)], eliminated=[("Bob", None)])}
+    statistics = game_statistics(Scripted(boards, facts), Board(0),  # type: ignore[arg-type]
+                                 [PlayedTurn(1, [1], Board(1), resigned=["Bob"])], winner=None)
+    assert [(e.player, e.by, e.resigned, e.turn) for e in statistics.eliminations] == [("Bob", None, True, 1)]
+    bob = statistics.totals["Bob"]
+    assert (bob.resigned, bob.eliminated_by, bob.eliminated_on) == (True, None, 1)
+    assert statistics.totals["Cy"].eliminated == [] and not statistics.totals["Cy"].resigned
+    table = render.plain(render.statistics_table(statistics, Palette(("Ann", "Bob", "Cy"))))
+    assert "turn 1, resigned" in table and "by Cy" not in table

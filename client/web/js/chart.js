@@ -88,12 +88,14 @@ function legend(styles) {
   return list;
 }
 
-/** Who put whom out, turn by turn, in words. */
+/** Who put whom out (or who resigned), turn by turn, in words. */
 function eliminations(statistics) {
   if (!statistics.eliminations.length) return null;
+  const how = (e) => (e.resigned ? `${e.player} resigned` : e.by ? `${e.by} put ${e.player} out`
+    : `${e.player} went out`);
   return h("ul", { class: "eliminations" }, statistics.eliminations.map((e) => h("li", {
-    "data-eliminated": e.player, "data-by": e.by || "" }, `Turn ${e.turn}: ${e.by ? `${e.by} put ${e.player} out`
-    : `${e.player} went out`}`)));
+    "data-eliminated": e.player, "data-by": e.by || "", "data-resigned": String(Boolean(e.resigned)) },
+  `Turn ${e.turn}: ${how(e)}`)));
 }
 
 /** Every chart of a finished game's statistics, with the legend; `current`: the turn a replay shows, marked. */
