@@ -249,7 +249,7 @@ def statistics_table(statistics: GameStatistics, palette: Palette) -> Fragments:
                               str(t.income), f"{t.battles_won}-{t.battles_lost}", str(t.cards_played), out]))
     widths = [max(len(column), *(len(cells[i]) for _, cells in rows))
               for i, column in enumerate(STATISTICS_COLUMNS)]
-    turns = len(statistics.turns)
+    turns = statistics.turns[-1].turn if statistics.turns else 0  # the turn it ended on: a setup (turn 0) is none
     out_: Fragments = [("class:title", f"The game in figures ({turns} turn{'s' if turns != 1 else ''}; at the end, "
                                        "the most in brackets):"), ("", "\n")]
     header = "  ".join(c.rjust(w) if i < len(widths) - 1 else c for i, (c, w) in

@@ -120,3 +120,17 @@ def test_a_player_who_resigned_went_out_by_their_own_hand_even_when_another_took
     assert statistics.totals["Cy"].eliminated == [] and not statistics.totals["Cy"].resigned
     table = render.plain(render.statistics_table(statistics, Palette(("Ann", "Bob", "Cy"))))
     assert "turn 1, resigned" in table and "by Cy" not in table
+
+
+def test_the_game_in_figures_counts_the_turns_the_game_played_not_its_setup_as_one_more() -> None:
+    # RISC's placement is turn 0 (R9): a game won after turn 2 played 2 turns, though it has three lines.
+    boards = {0: {"A": ("Ann", 0), "B": ("Bob", 0)}, 1: {"A": ("Ann", 5), "B": ("Bob", 5)},
+              2: {"A": ("Ann", 7), "B": ("Bob", 6)}, 3: {"A": ("Ann", 9), "B": ("Ann", 1)}}
+    facts = {0: TurnFacts(), 1: TurnFacts(), 2: TurnFacts(battles=[Battle("Ann", "Bob", True)],
+                                                          eliminated=[("Bob", "Ann")])}
+    two = ("Ann", "Bob")
+    played = [PlayedTurn(turn, [turn], Board(turn + 1, two)) for turn in range(3)]
+    statistics = game_statistics(Scripted(boards, facts), Board(0, two), played, winner="Ann")  # type: ignore[arg-type]
+    assert [line.turn for line in statistics.turns] == [0, 1, 2]
+    table = render.plain(render.statistics_table(statistics, Palette(("Ann", "Bob"))))
+    assert table.startswith("The game in figures (2 turns; "), table

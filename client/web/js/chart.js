@@ -103,7 +103,8 @@ export function statisticsCharts(statistics, styles, current = null) {
   if (!statistics || !statistics.turns.length) return h("p", { class: "hint" }, "No turn was played.");
   const turns = statistics.turns;
   const cards = Object.values(statistics.totals).some((t) => t.cards_played > 0);
-  const turnsPlayed = plural(turns.length, "turn", "turns");
+  // the turn the game ended on: a setup played as turn 0 (RISC's placement, classic Risk's startup) is not one more
+  const turnsPlayed = plural(turns[turns.length - 1].turn, "turn", "turns");
   return h("div", { class: "charts", "data-turns": String(turns.length) },
     h("p", { class: "hint" }, `${turnsPlayed}, as the server counted them.`),
     lineChart(turns, "territories", "Territories", styles, current),
