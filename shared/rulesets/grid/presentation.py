@@ -83,6 +83,10 @@ def _troops(n: int) -> str:
     return plural(n, "troop")
 
 
+def _territories(n: int) -> str:
+    return plural(n, "territory", "territories")
+
+
 class GridPresentation(TurnByTurnPresentation):
     resignation = "their cells stay theirs with their troops, for the others to take"
     commands = COMMANDS
@@ -114,7 +118,7 @@ class GridPresentation(TurnByTurnPresentation):
         if isinstance(event, TurnStarted):
             return [("class:turn", f" Turn {event.turn} "), ("", " "), *who,
                     ("", f": {plural(event.new_troops, 'new troop')} for "
-                         f"{plural(event.territories, 'territory', 'territories')}.\n")]
+                         f"{_territories(event.territories)}.\n")]
         if isinstance(event, NewTroopsDeployed):
             return line(*who, ("", f" deploys {_troops(event.troops)} on ({event.cell})."))
         if isinstance(event, Battle):
@@ -186,7 +190,7 @@ class GridPresentation(TurnByTurnPresentation):
             name = f"{player} (you)" if player == you else player
             mark = " out" if seat.eliminated else ""
             legend += [("", "  "), (palette.style(player), f"{seat.letter} {name}"),
-                       ("", f": {seat.territories} territories, {_troops(seat.troops)}{mark}\n")]
+                       ("", f": {_territories(seat.territories)}, {_troops(seat.troops)}{mark}\n")]
         return [*out, *legend]
 
     def heading(self, view: GridView, palette: Palette, you: str | None) -> Fragments:
@@ -212,7 +216,7 @@ class GridPresentation(TurnByTurnPresentation):
             name = f"{player} (you)" if player == you else player
             status = " out" if state.eliminated else " winner" if player == view.winner else ""
             out += [("", "  "), (palette.style(player), f"{state.letter} {name}"),
-                    ("", f": {state.territories} territories, {_troops(state.troops)}{status}\n")]
+                    ("", f": {_territories(state.territories)}, {_troops(state.troops)}{status}\n")]
         return out
 
     def hint(self, view: GridView, game_map: GameMap, you: str | None, awaited: bool) -> Fragments:
