@@ -129,7 +129,7 @@ def entries(found: Sequence[Any], presentation: Presentation | None, palette: Pa
             out.extend(chat_line(entry, palette, you))
         elif isinstance(entry, PlayerResigned):
             flush()
-            what = presentation.resignation if presentation is not None else ""
+            what = presentation.resignation_for(entry.player, you) if presentation is not None else ""
             out.extend(_line(*palette.name(entry.player, you), ("class:hint", " resigned" + (
                 f": {what}." if what else "."))))
         elif isinstance(entry, BaseModel | dict):

@@ -245,7 +245,7 @@ async def test_risc_a_player_resigns_their_territories_turn_neutral_and_they_wat
         assert "You play on." in await alice.type("resign") + await alice.type("no")
         shown = await resign(alice)
         assert f"You resigned game {tracker.game_id}: you may watch it to its end, or leave." in shown, shown
-        await alice.expect("Alice (you) resigned: their territories are neutral now, with their units.")
+        await alice.expect("Alice (you) resigned: your territories are neutral now, with your units.")
         await until(lambda: tracker.view is not None and all(tracker.view.territories[n].owner is None
                                                               for n in hers), "her territories to turn neutral", alice)
         assert {n: tracker.view.territories[n].units for n in hers} == hers
@@ -266,7 +266,7 @@ async def test_warzone_the_last_player_left_after_a_resignation_wins() -> None:
         assert tracker is not None
         await resign(eve)
         await eve.expect(f"bot-strategist-1 won game {tracker.game_id}")
-        assert "their cards went back to the deck" in eve.app.text()
+        assert "your cards went back to the deck" in eve.app.text()
         assert tracker.followed.game is not None and tracker.followed.game.winner == "bot-strategist-1"
         assert server.lobby.get(tracker.game_id).finished
 
@@ -281,7 +281,7 @@ async def test_classic_a_player_who_resigns_on_their_turn_passes_it_and_keeps_th
         await alice.expect("reinforce COUNTRY NUM", timeout=10)
         hers = {n for n, t in tracker.view.territories.items() if t.owner == "Alice"}
         await resign(alice)
-        await alice.expect("Alice (you) resigned: their countries stay theirs with their armies")
+        await alice.expect("Alice (you) resigned: your countries stay yours with your armies")
         await until(lambda: "Alice" not in tracker.followed.waiting_for(), "her turn to pass on", alice)
         assert {n for n, t in tracker.view.territories.items() if t.owner == "Alice"} <= hers
         assert tracker.lost
@@ -295,7 +295,7 @@ async def test_the_grid_game_a_player_who_resigns_while_deploying_is_passed_by()
         tracker = alice.app.tracker
         assert tracker is not None
         await resign(alice)
-        await alice.expect("Alice (you) resigned: their cells stay theirs with their troops")
+        await alice.expect("Alice (you) resigned: your cells stay yours with your troops")
         await alice.expect(" Turn 1 ", timeout=10)  # the computer players deploy without her and play on
         assert "Alice" in server.lobby.get(tracker.game_id).status().eliminated  # type: ignore[union-attr]
 

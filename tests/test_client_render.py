@@ -12,6 +12,8 @@ from shared.game.presentation import Fragments, Palette
 from shared.game.reports import Fight, Move, brief
 from shared.game.turns import issue
 from shared.maps import load_map
+from shared.protocol.log import PlayerResigned
+from shared.rulesets import get_ruleset
 from shared.rulesets.risc.events import Combat, GameWon, PlayerEliminated, TurnStarted, UnitsMoved, UnitsReceived
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.presentation import combat_line
@@ -291,3 +293,14 @@ def test_during_placement_the_board_shows_what_you_have_placed_and_nobody_else_s
     assert mine.count("to place") == 2
     for viewer in ("Blue", None):  # R10: the others learn nothing of it
         assert "to place" not in render.plain(board(state, viewer))
+
+
+def test_a_resignation_reads_of_the_player_to_the_others_and_of_you_to_the_one_who_resigned() -> None:
+    presentation = get_ruleset("classic").presentation
+    entry = PlayerResigned(player="Ann", turn=2, step=5)
+    palette = Palette(("Ann", "Bob"))
+    assert render.plain(render.entries([entry], presentation, palette, "Bob")) == (
+        "Ann resigned: their countries stay theirs with their armies, for the others to take, and their cards are "
+        "discarded.\n")
+    assert render.plain(render.entries([entry], presentation, palette, "Ann")).startswith(
+        "Ann (you) resigned: your countries stay yours with your armies, for the others to take, and your cards ")

@@ -164,10 +164,17 @@ class Presentation(ABC):
     naming = "territory names: any case, a unique prefix is enough, Tab completes"
     """How the game's places are typed, for `help` (the grid game's are cells, ROW,COL)."""
     resignation = ""
-    """What becomes of what a player who resigns held, in a few words after their name ("'s territories are neutral
-    now"), as the rule set decides it; empty: nothing to say."""
+    """What becomes of what a player who resigns held, in a few words after their name ("their territories are
+    neutral now"), as the rule set decides it; empty: nothing to say. Said of them: `resignation_for` turns it to
+    the player who resigned ("your territories")."""
     option_words: dict[str, str] = {}  # noqa: RUF012 (read only)
     """Short words a player may type for the rule set's options when creating a game (units= for initial_units=)."""
+
+    def resignation_for(self, player: str, you: str | None) -> str:
+        """`resignation` as `you` read it: of them to the others, of themselves to the player who resigned."""
+        if player != you:
+            return self.resignation
+        return re.sub(r"\btheir(s?)\b", lambda found: "your" + found.group(1), self.resignation)
     shows: tuple[ShowCommand, ...] = ()
     """Show-only commands of this rule set (none by default)."""
 
