@@ -85,7 +85,8 @@ def test_a_large_map_is_grouped_by_continent_and_a_stage_says_where_the_player_s
     stage = render.plain(SHOW.stage_board(view(state, "Green"), world, PALETTE, "Green"))
     assert stage.startswith(render.plain(SHOW.summary(view(state, "Green"), world, PALETTE, "Green")))
     units = sum(state.board.units[n] for n in mine)
-    assert f"You hold {len(mine)} territories and {units} units, {len(fronting)} of them next to others' " \
+    # "of them": the territories, told right after them rather than after the units
+    assert f"You hold {units} units on {len(mine)} territories, {len(fronting)} of them next to others' " \
            "(board front: those" in stage
     assert len(stage.splitlines()) < 10
     front = render.plain(SHOW.board(view(state, "Green"), world, PALETTE, "Green", focus="front"))

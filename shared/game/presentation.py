@@ -295,7 +295,7 @@ class Presentation(ABC):
         count = sum(held[n][1] for n in mine) if held is not None else self.standings(view).get(you, (0, 0))[1]
         front = front_of(game_map, owners, you)
         return line(("class:title", "You hold "),
-                    ("", f"{plural(len(mine), 'territory', 'territories')} and {units(count)}, "
+                    ("", f"{units(count)} on {plural(len(mine), 'territory', 'territories')}, "
                          f"{len(front)} of them next to others'"),
                     ("class:muted", " (board front: those; board: everything; map: the picture)."))
 
