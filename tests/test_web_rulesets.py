@@ -239,6 +239,7 @@ async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_sto
         await page.click("[data-issue='0']")
         await page.wait_for_selector("[data-order-index='0']")
         assert await page.get_attribute("[data-pool]", "data-pool") == "0", "the pool counts the orders issued"
+        assert await page.inner_text("[data-pool]") == "Every unit is placed.", "no territory to click for nothing"
         await page.click("#commit")
         await page.wait_for_selector("#game[data-phase=orders][data-turn='1']")
 
