@@ -240,6 +240,8 @@ async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_sto
         await page.wait_for_selector("[data-order-index='0']")
         assert await page.get_attribute("[data-pool]", "data-pool") == "0", "the pool counts the orders issued"
         assert await page.inner_text("[data-pool]") == "Every unit is placed.", "no territory to click for nothing"
+        # the heading says which RISC: the options the server words, where they are not the defaults
+        assert "Evolution 2: unit levels, food and technology" in await page.inner_text("#game-title")
         await page.click("#commit")
         await page.wait_for_selector("#game[data-phase=orders][data-turn='1']")
 
