@@ -173,3 +173,10 @@ def test_C12_a_roll_reads_with_every_die_and_the_armies_left() -> None:
     (rolled,) = [e for e in events if isinstance(e, DiceRolled)]
     text = "".join(t for _, t in PRESENTATION.events([rolled], Palette(("ann", "bob")), None))
     assert text == "ann D -> E (bob): [6 3 1] vs [5 3]  attacker -1, defender -1; D 3, E 2\n"
+
+
+@pytest.mark.parametrize(("phase", "said"), [(Phase.ATTACK, ""), (Phase.FORTIFICATION, "")])
+def test_the_status_adds_nothing_the_phase_already_says(phase: Phase, said: str) -> None:
+    # the status bar reads "turn 1, attack | ..." already: "attack | attack" said it twice
+    game = game_at("aabbbab", [3] * 7, phase=phase)
+    assert PRESENTATION.status(CLASSIC.view(game, "ann"), "ann", []) == said

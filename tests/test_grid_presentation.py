@@ -100,3 +100,9 @@ def test_G1_the_board_and_the_summary_count_one_territory_as_one_territory() -> 
         text = "".join(t for _, t in drawn)
         assert "A ann (you): 1 territory, 2 troops" in text, text
         assert "B bob: 9 territories, 9 troops" in text, text
+
+
+def test_the_status_adds_nothing_the_phase_already_says() -> None:
+    for phase in (Phase.ATTACK, Phase.MOVE_IN):
+        game = game_at("ABBBB ABBBB CCCCC CCCCC CCCCC", [3] * 25, phase=phase)
+        assert PRESENTATION.status(GRID.view(game, "ann"), "ann", []) == ""

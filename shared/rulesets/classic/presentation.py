@@ -403,7 +403,7 @@ class ClassicPresentation(TurnByTurnPresentation):
             return f"{_armies(view.players[you].unplaced)} to place"
         if view.phase is Phase.MOVE_IN and view.conquest is not None:
             return f"move {view.conquest.least}-{view.conquest.most} into {view.conquest.target}"
-        return view.phase.value
+        return ""  # the status bar names the phase already
 
     def standings(self, view: ClassicView) -> dict[str, tuple[int, int]]:
         return {name: (p.countries, p.armies) for name, p in view.players.items()}

@@ -237,7 +237,9 @@ class GridPresentation(TurnByTurnPresentation):
             return f"{_troops(view.players[you].to_deploy)} to deploy"
         if view.phase is Phase.NEW_TROOPS:
             return f"{_troops(view.new_troops)} new"
-        return view.phase.value
+        if view.phase is Phase.MOVE_IN and view.conquest is not None:
+            return f"move {view.conquest.least}-{view.conquest.most} into ({view.conquest.target})"
+        return ""  # the status bar names the phase already
 
     def standings(self, view: GridView) -> dict[str, tuple[int, int]]:
         return {p: (s.territories, s.troops) for p, s in view.players.items()}
