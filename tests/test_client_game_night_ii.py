@@ -321,6 +321,9 @@ async def test_a_game_with_a_resignation_replays_from_its_store(tmp_path: Path, 
         capsys.readouterr()
     replayed = capsys.readouterr().out
     assert "resolutions replayed from the seed give the stored game" in replayed.splitlines()[-1], replayed
+    # the resignation is told as one, before what the rules made of it
+    said = RULESETS[rules].presentation.resignation
+    assert f"\n    Quitter resigned: {said}.\n" in replayed, replayed
 
 
 # ---- several games at once -----------------------------------------------------------------------------------------
