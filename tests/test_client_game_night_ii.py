@@ -355,6 +355,20 @@ async def test_one_name_plays_several_games_at_once_and_is_told_where_it_is_awai
         assert f"Back to game {second}" in shown and "Turn 1" in shown, shown
 
 
+async def test_a_join_or_watch_the_server_refuses_leaves_the_game_on_screen_where_it_was() -> None:
+    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create seed 2 bots=1")
+        await alice.expect("Place your")
+        first = game_id_of(alice)
+        for typed in ("join zzz", "watch zzz"):
+            shown = await alice.type(typed)
+            assert 'Refused: there is no game "zzz"' in shown, shown
+            assert "goes on without being on screen" not in shown, shown
+            assert alice.app.tracker is not None and alice.app.tracker.game_id == first, typed
+        assert "Refused" not in await alice.type("place rest *"), "her game is still the one on screen"
+        assert server.lobby.get(first) is not None
+
+
 # ---- chat -----------------------------------------------------------------------------------------------------------
 
 async def test_chat_in_the_lobby_in_a_game_to_one_player_and_among_those_who_watch() -> None:
