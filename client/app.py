@@ -267,9 +267,14 @@ class ClientApp:
     # ---- requests -----------------------------------------------------------------------------------------------
 
     async def _call(self, work: Awaitable[_Answer]) -> _Answer | None:
-        """The server's answer to a session call, or None (having said why) when the link is down."""
+        """The server's answer to a session call, or None (having said why) when the link is down, or when what was
+        typed cannot make a message the server would take (a character the chat refuses): said here, never a
+        crash."""
         try:
             return await work
+        except ValidationError as exc:
+            self.error(f"Not sent: {wording.problems(exc)}.")
+            return None
         except ConnectionLost as exc:
             state = self.session.state
             if state is LinkState.CONNECTED:

@@ -17,6 +17,7 @@ from typing import Any
 from shared.game import grammar
 from shared.game.grammar import ParseError, tokens
 from shared.game.presentation import ArgKind, Context, OrderCommand, Presentation, ShowCommand
+from shared.protocol.messages import CHAT_CHARACTERS
 
 __all__ = ["ParseError", "tokens"]
 
@@ -579,6 +580,10 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         rest = line.strip().split(None, 2 if spec.name == "tell" else 1)[1:]
         if len(rest) < (2 if spec.name == "tell" else 1):
             return ParseError(f"{spec.name} needs something to say; {_usage(spec, setting)}")
+        said = rest[-1].strip()
+        if len(said) > CHAT_CHARACTERS:  # the server would refuse it: said here, before it is sent
+            return ParseError(f"a word in the chat has at most {CHAT_CHARACTERS} characters, this one has "
+                              f"{len(said)}")
         if spec.name == "say":
             return Say(rest[0])
         player = grammar.name(rest[0], setting.players, "player")

@@ -409,6 +409,19 @@ async def test_chat_in_the_lobby_in_a_game_to_one_player_and_among_those_who_wat
         await cy.close()
 
 
+async def test_a_word_too_long_for_the_chat_is_refused_with_its_length_and_the_client_goes_on() -> None:
+    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create seed 2 bots=1")
+        await alice.expect("Place your")
+        for typed in ("say " + "x" * 310, "tell bot-strategist-1 " + "y" * 301):
+            shown = await alice.type(typed)
+            assert "a word in the chat has at most 300 characters, this one has 3" in shown, shown
+        shown = await alice.type("say a\u200bb")  # a character that does not show: the chat refuses it
+        assert "Not sent: " in shown and "U+200B, a character that does not show" in shown, shown
+        assert "[chat] Alice (you): ok" in await alice.type("say ok"), "the client goes on"
+        assert server.lobby.get(game_id_of(alice)) is not None
+
+
 async def test_a_player_who_comes_back_is_shown_the_chat_and_words_are_paced(tmp_path: Path) -> None:
     async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
         await alice.type("create seed 2")
