@@ -459,6 +459,10 @@ class ClientApp:
         if game.groups is not None:
             self.show(render.groups_list(game))
             return
+        if game.settings.bots >= game.settings.players:  # no seat left for a person: the game is there to watch
+            self.show(f"Every seat of game {game.game_id} is a computer's: you watch it.", "class:hint")
+            await self._watch(game.game_id, None)
+            return
         await self._join(game.game_id, None)
 
     async def _join(self, game_id: str, group: int | None) -> None:

@@ -60,8 +60,8 @@ SPECS: tuple[Spec, ...] = (
     Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [strategy=NAME] "
          "[OPTION=VALUE]...", "create seed 3 time=120",
          "create a game and take a seat in it (rules=NAME: which game, risc by default; bots=N: computer players, "
-         "strategy=NAME: how they play; help create lists each game's options and strategies, help create NAME one "
-         "game's)",
+         "as many as the players to watch them play; strategy=NAME: how they play; help create lists each game's "
+         "options and strategies, help create NAME one game's)",
          (Arg.MAP, Arg.NUMBER, Arg.OPTION, Arg.OPTION, Arg.OPTION, Arg.OPTION)),
     Spec("join", ("j",), "join GAME [GROUP]", "join 3fa2c1", "take a free seat in a game (GROUP: the starting group, "
          "when the game lets players choose)", (Arg.GAME, Arg.NUMBER)),

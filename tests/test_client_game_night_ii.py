@@ -369,6 +369,16 @@ async def test_a_join_or_watch_the_server_refuses_leaves_the_game_on_screen_wher
         assert server.lobby.get(first) is not None
 
 
+async def test_a_game_created_for_computers_alone_is_watched_not_refused_a_seat() -> None:
+    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.expect("No games yet")
+        shown = await alice.type("create seed 2 bots=2")
+        assert "Refused" not in shown, shown
+        assert "Every seat of game " in shown and "is a computer's: you watch it." in shown, shown
+        tracker = alice.app.tracker
+        assert tracker is not None and tracker.player is None and tracker.game_id in server.lobby.matches
+
+
 # ---- chat -----------------------------------------------------------------------------------------------------------
 
 async def test_chat_in_the_lobby_in_a_game_to_one_player_and_among_those_who_watch() -> None:
