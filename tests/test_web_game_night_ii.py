@@ -165,3 +165,14 @@ async def test_the_end_says_a_player_who_resigned_resigned_and_credits_nobody_wi
         assert await out.get_attribute("data-by") == ""
         assert (await out.inner_text()).endswith(": Ann resigned"), await out.inner_text()
         assert "put Ann out" not in await page.inner_text("ul.eliminations")
+
+
+async def test_a_game_created_for_computers_alone_is_watched_not_refused_a_seat(browser: Any, tmp_path: Path) -> None:
+    async with web_server(seeds=lambda: 7) as server, watched_pages(browser, tmp_path) as pages:
+        page = (await pages.open(page_url(server))).page
+        await create_in_lobby(page, "Ann", map_id="seed", players=2, bots=2)  # "Sit down" left checked
+        await page.wait_for_selector("#game:not([hidden])[data-status=playing]")
+        assert await page.get_attribute("#game", "data-you") == "", "she watches: no seat was left for her"
+        assert "has started" not in await page.inner_text("body")
+        game_id = await page.get_attribute("#game", "data-game-id")
+        assert server.lobby.get(str(game_id)) is not None
