@@ -321,7 +321,7 @@ class ClientApp:
             case cmd.Help("create", detail):
                 await self._help_create(detail, setting)
             case cmd.Help(topic):
-                self.show(help_text(topic, setting))
+                self.show(help_text(topic, setting, self.width() - 1))
             case cmd.Quit():
                 self._do_quit()
             case cmd.Games():
