@@ -536,7 +536,7 @@ class Match:
             accepted = decision.accepted_data
             assert accepted is not None and decision.table.game is not None, "an issued order comes back as JSON"
             left = turns.left(self.ruleset, decision.table.game, player)
-            text = self.ruleset.presentation.describe(decision.accepted)
+            text = self.ruleset.presentation.words(decision.accepted)
             # The frame put together by hand (a test holds it to the reply's own): an order comes with every issue.
             body = (',"type":"order_accepted","game_id":' + orjson.dumps(self.game_id).decode() + ',"turn":'
                     + str(turn) + ',"index":' + str(index) + ',"order":' + orjson.dumps(accepted).decode()
@@ -559,7 +559,7 @@ class Match:
                 return
             before = self.table.status
             batch = core.issue_batch(self.table, player, turn, orders)
-            describe = self.ruleset.presentation.describe
+            describe = self.ruleset.presentation.words
             game = batch.decision.table.game
             assert game is not None, "orders are issued in a running game"
             reply = OrdersAccepted.model_construct(
@@ -599,7 +599,7 @@ class Match:
         async with self.lock:
             player = self._player(sub)
             game, status = core.running(self.table, None)
-            describe = self.ruleset.presentation.describe
+            describe = self.ruleset.presentation.words
             sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=self._orders_of(player),
                             committed=player in game.committed, texts=[describe(o) for o in game.orders_of(player)],
                             ref=ref))

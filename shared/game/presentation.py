@@ -328,16 +328,23 @@ class Presentation(ABC):
 
     # ---- words for a client without this presentation (the web page) ----------------------------------------------
 
+    def words(self, order: Any) -> str:
+        """An order in a person's words, as a page offers it or says it was done: by default as the text client
+        writes it (`describe`), which reads as a sentence where the commands do ("place 5 on Narnia"). A rule set
+        whose commands are a console's (classic Risk's `attack -noattack`) says its orders in words of their own
+        ("end the attack phase")."""
+        return self.describe(order)
+
     def describe_offer(self, order: Any, count_field: str | None) -> str:
-        """A legal order in words, its count (where the player chooses it) said as N: "move N from Narnia to Oz".
-        The order is described with the word N in its count's place; a description that reckons with the count
-        (rather than saying it) gets the order as offered."""
+        """A legal order in words (`words`), its count (where the player chooses it) said as N: "move N from Narnia
+        to Oz". The order is told with the word N in its count's place; words that reckon with the count (rather
+        than saying it) get the order as offered."""
         if count_field is None:
-            return self.describe(order)
+            return self.words(order)
         try:
-            return self.describe(dataclasses.replace(order, **{count_field: COUNT_WORD}))
+            return self.words(dataclasses.replace(order, **{count_field: COUNT_WORD}))
         except (TypeError, ValueError):
-            return self.describe(order)
+            return self.words(order)
 
     def event_text(self, event: Any, players: Sequence[str]) -> str:
         """One event as a spectator reads it, in plain words (a table it ends with keeps its lines)."""

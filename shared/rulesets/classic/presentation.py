@@ -64,6 +64,7 @@ from shared.rulesets.classic.orders import (
     PlaceArmy,
     Reinforce,
     describe,
+    words,
 )
 from shared.rulesets.classic.view import ClassicView
 from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
@@ -198,6 +199,9 @@ class ClassicPresentation(TurnByTurnPresentation):
 
     def describe(self, order: Any) -> str:
         return describe(order)
+
+    def words(self, order: Any) -> str:
+        return words(order)
 
     # ---- events --------------------------------------------------------------------------------------------------
 

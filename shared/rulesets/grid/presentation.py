@@ -38,7 +38,7 @@ from shared.rulesets.grid.events import (
     TurnStarted,
 )
 from shared.rulesets.grid.options import SIZE
-from shared.rulesets.grid.orders import Attack, Deploy, End, Move, MoveIn, describe
+from shared.rulesets.grid.orders import Attack, Deploy, End, Move, MoveIn, describe, words
 from shared.rulesets.grid.view import GridView
 from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
 
@@ -110,6 +110,9 @@ class GridPresentation(TurnByTurnPresentation):
 
     def describe(self, order: Any) -> str:
         return describe(order)
+
+    def words(self, order: Any) -> str:
+        return words(order)
 
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
         who = self.who(getattr(event, "player", None), palette, you)
