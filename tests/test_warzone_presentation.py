@@ -197,3 +197,17 @@ def test_a_conquest_reads_as_the_attacker_taking_the_territory_and_cards_take_th
     g = game()
     refusal = refused(g, "Bob", AirliftOrder(1, "Alberta", "Yukon"))
     assert "needs an airlift card, and you hold none" in refusal.message, refusal.message
+
+
+@pytest.mark.parametrize(("order", "said"), [
+    (DeployOrder("Quebec", 5), "deploy 5 on Quebec"),
+    (AdvanceOrder(3, "Quebec", "Ontario"), "advance 3 from Quebec to Ontario"),
+    (AirliftOrder(4, "Quebec", "Alberta"), "airlift 4 from Quebec to Alberta"),
+    (BombOrder("Alberta"), "bomb Alberta: halve its units"),
+    (BlockadeOrder("Quebec"), "blockade Quebec: multiply its units, and it turns neutral"),
+    (NegotiateOrder("Bob"), "a truce with Bob for this turn"),
+    (ReinforceOrder(), "play a reinforcement card"),
+])
+def test_each_order_is_offered_in_a_person_s_words_and_typed_as_the_handout_s_command(order: Any, said: str) -> None:
+    assert SHOW.words(order) == said
+    assert parse(SHOW.describe(order)) == [order]

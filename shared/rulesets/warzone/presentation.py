@@ -65,6 +65,7 @@ from shared.rulesets.warzone.orders import (
     NegotiateOrder,
     ReinforceOrder,
     describe,
+    words,
 )
 from shared.rulesets.warzone.view import WarzoneView
 
@@ -196,6 +197,9 @@ class WarzonePresentation(Presentation):
 
     def describe(self, order: Any) -> str:
         return describe(order)
+
+    def words(self, order: Any) -> str:
+        return words(order)
 
     def show(self, command: ShowCommand, view: WarzoneView, game_map: GameMap, palette: Palette,
              you: str | None) -> Fragments:
