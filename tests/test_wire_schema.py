@@ -30,6 +30,8 @@ from tests.wire_support import Frame, Relay, relayed
 
 QUICK = Backoff(first=0.05, most=0.2)
 GAME_SECONDS = 120.0
+SEED = 20261126
+"""Every game of the run is dealt and rolled alike: a game that ends with a player out does so every run."""
 
 GAMES: dict[str, dict[str, Any]] = {
     "risc": {"map": "seed", "players": 3},
@@ -227,9 +229,7 @@ async def play(relay: Relay, settings: dict[str, Any]) -> list[NetworkBot]:
 
 @pytest.mark.parametrize("name", list(GAMES))
 async def test_every_frame_of_a_whole_game_both_ways_fits_the_published_schema(name: str) -> None:
-    # A fixed seed, whose every game has a player out before its end: with the server's own seed, a Warzone game
-    # could reach max_turns with nobody out, and the last check failed now and then.
-    async with running_server(seeds=lambda: 1, **FAST) as server, relayed(url(server)) as relay:
+    async with running_server(seeds=lambda: SEED, **FAST) as server, relayed(url(server)) as relay:
         bots = await play(relay, GAMES[name])
     checked = WireChecker().run(relay.frames)
     assert checked.problems == []
