@@ -305,3 +305,12 @@ def test_a_resignation_reads_of_the_player_to_the_others_and_of_you_to_the_one_w
         "discarded.\n")
     assert render.plain(render.entries([entry], presentation, palette, "Ann")).startswith(
         "Ann (you) resigned: your countries stay yours with your armies, for the others to take, and your cards ")
+
+
+def test_a_brief_report_tells_a_territory_taken_before_it_is_held_against_a_later_attack() -> None:
+    # Alice took Hogwarts with 11 against nobody, then held it against 3 from Scadrial: took, then held
+    fights = [Fight("Hogwarts", "Alice", "Bob", 11, 0, True, 11, ("Mordor",)),
+              Fight("Hogwarts", "Cy", "Alice", 3, 11, False, 7, ("Scadrial",))]
+    shown = render.plain(brief(fights, [], Palette(("Alice", "Bob", "Cy")), "Alice")).splitlines()
+    assert shown == ["You took 1 territory, from Bob: Hogwarts (11 from Mordor against 0, 11 left).",
+                     "You held 1 territory, against Cy: Hogwarts (3 from Scadrial against 11, 7 left)."]
