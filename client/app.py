@@ -267,9 +267,14 @@ class ClientApp:
     # ---- requests -----------------------------------------------------------------------------------------------
 
     async def _call(self, work: Awaitable[_Answer]) -> _Answer | None:
-        """The server's answer to a session call, or None (having said why) when the link is down."""
+        """The server's answer to a session call, or None (having said why) when the link is down, or when what was
+        typed cannot make a message the server would take (a character the chat refuses): said here, never a
+        crash."""
         try:
             return await work
+        except ValidationError as exc:
+            self.error(f"Not sent: {wording.problems(exc)}.")
+            return None
         except ConnectionLost as exc:
             state = self.session.state
             if state is LinkState.CONNECTED:
@@ -316,7 +321,7 @@ class ClientApp:
             case cmd.Help("create", detail):
                 await self._help_create(detail, setting)
             case cmd.Help(topic):
-                self.show(help_text(topic, setting))
+                self.show(help_text(topic, setting, self.width() - 1))
             case cmd.Quit():
                 self._do_quit()
             case cmd.Games():
@@ -454,26 +459,31 @@ class ClientApp:
         if game.groups is not None:
             self.show(render.groups_list(game))
             return
+        if game.settings.bots >= game.settings.players:  # no seat left for a person: the game is there to watch
+            self.show(f"Every seat of game {game.game_id} is a computer's: you watch it.", "class:hint")
+            await self._watch(game.game_id, None)
+            return
         await self._join(game.game_id, None)
 
     async def _join(self, game_id: str, group: int | None) -> None:
         held = self.session.followed.get(game_id)
         if held is not None and held.player is not None:  # a seat this client holds already: back to it
-            await self._switch_away(game_id)
+            self._say_parked(await self._switch_away(game_id))
             self.show(f"Back to game {game_id}, where you play as {held.player}.", "class:ok")
             self._put_on_screen(held)
             if self.tracker is not None:
                 self.show(self.tracker.on_screen_again())
             return
-        if not await self._switch_away(game_id):
-            return
+        parked = await self._switch_away(game_id)
         if self.name is None:
             self.name = await self._ask_name()
             if self.name is None:
+                self._unpark(parked)
                 return
         self._expecting = game_id
         reply = await self._call(self.session.join(game_id, self.name, group))
         if isinstance(reply, msg.Error):
+            self._unpark(parked)
             self.error(f"Refused: {reply.message}")
             if reply.code == ErrorCode.BAD_GROUP:
                 await self._call(self.session.list_games())
@@ -482,17 +492,20 @@ class ClientApp:
                     self.show(render.groups_list(summary))
             return
         if not isinstance(reply, msg.Joined):
+            self._unpark(parked)
             return
+        self._say_parked(parked)
         self.show(f"You sit in game {reply.game_id} as {reply.player}.", "class:ok")
         self._put_on_screen(self.session.followed[reply.game_id])
 
     async def _watch(self, game_id: str, follow: str | None) -> None:
-        if not await self._switch_away(game_id, follow is not None):
-            return
+        parked = await self._switch_away(game_id, follow is not None)
         self._expecting = game_id
         reply = await self._call(self.session.watch(game_id, follow))
         if self._refused(reply) or not isinstance(reply, msg.Watching):
+            self._unpark(parked)
             return
+        self._say_parked(parked)
         whose = f" through {reply.follow}'s eyes" if reply.follow else ""
         self.show(f"Watching game {reply.game_id}{whose}. (leave stops watching)", "class:ok")
         followed = self.session.followed[reply.game_id]
@@ -506,21 +519,32 @@ class ClientApp:
         if note:
             self.show(note, "class:hint")
 
-    async def _switch_away(self, game_id: str, following: bool = False) -> bool:
-        """Before following another game: stop following the one on screen, unless a seat there still matters."""
+    async def _switch_away(self, game_id: str, following: bool = False) -> Tracker | None:
+        """Before following another game: stop following the one on screen, unless a seat there still matters. Such
+        a game is parked off screen and returned: the caller says so once the other game is on screen
+        (`_say_parked`), or puts it back when the server refuses the other (`_unpark`)."""
         t = self.tracker
         if t is None or (t.game_id == game_id and (t.player is None or following)):
-            return True
+            return None
         if t.active or (t.player is not None and t.followed.game is not None
                         and t.followed.game.status is GameStatus.LOBBY):
-            # One name plays several games at once: the game goes on off screen, and says when it waits for you.
-            self.show(f"Game {t.game_id} goes on without being on screen: join {t.game_id} goes back to it.",
-                      "class:hint")
-            self.tracker = None
-            return True
+            self.tracker = None  # one name plays several games at once: it goes on, and says when it waits for you
+            return t
         await self._call(self.session.leave(t.game_id))
         self.tracker = None
-        return True
+        return None
+
+    def _say_parked(self, parked: Tracker | None) -> None:
+        if parked is not None:
+            self.show(f"Game {parked.game_id} goes on without being on screen: join {parked.game_id} goes back to it.",
+                      "class:hint")
+
+    def _unpark(self, parked: Tracker | None) -> None:
+        """The game parked for one the server refused comes back on screen, as if nothing had been asked."""
+        self._expecting = None
+        if parked is not None and self.tracker is None:
+            self.tracker = parked
+            self._refresh()
 
     def _put_on_screen(self, followed: Followed) -> None:
         """Put a game on screen (its updates already shown when they came first); a game played before, off screen

@@ -17,6 +17,7 @@ from typing import Any
 from shared.game import grammar
 from shared.game.grammar import ParseError, tokens
 from shared.game.presentation import ArgKind, Context, OrderCommand, Presentation, ShowCommand
+from shared.protocol.messages import CHAT_CHARACTERS
 
 __all__ = ["ParseError", "tokens"]
 
@@ -59,8 +60,8 @@ SPECS: tuple[Spec, ...] = (
     Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [strategy=NAME] "
          "[OPTION=VALUE]...", "create seed 3 time=120",
          "create a game and take a seat in it (rules=NAME: which game, risc by default; bots=N: computer players, "
-         "strategy=NAME: how they play; help create lists each game's options and strategies, help create NAME one "
-         "game's)",
+         "as many as the players to watch them play; strategy=NAME: how they play; help create lists each game's "
+         "options and strategies, help create NAME one game's)",
          (Arg.MAP, Arg.NUMBER, Arg.OPTION, Arg.OPTION, Arg.OPTION, Arg.OPTION)),
     Spec("join", ("j",), "join GAME [GROUP]", "join 3fa2c1", "take a free seat in a game (GROUP: the starting group, "
          "when the game lets players choose)", (Arg.GAME, Arg.NUMBER)),
@@ -579,6 +580,10 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         rest = line.strip().split(None, 2 if spec.name == "tell" else 1)[1:]
         if len(rest) < (2 if spec.name == "tell" else 1):
             return ParseError(f"{spec.name} needs something to say; {_usage(spec, setting)}")
+        said = rest[-1].strip()
+        if len(said) > CHAT_CHARACTERS:  # the server would refuse it: said here, before it is sent
+            return ParseError(f"a word in the chat has at most {CHAT_CHARACTERS} characters, this one has "
+                              f"{len(said)}")
         if spec.name == "say":
             return Say(rest[0])
         player = grammar.name(rest[0], setting.players, "player")

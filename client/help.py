@@ -8,6 +8,7 @@ screen, and `help orders`, `help chat`, `help lobby`... list one topic's command
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -67,14 +68,16 @@ WIDTH = 24
 """The column where a command's summary starts."""
 
 
-def help_text(topic: str | None = None, setting: Setting | None = None) -> str:
-    """`help`: the index; `help TOPIC`: its commands; `help COMMAND`: one command in full."""
+def help_text(topic: str | None = None, setting: Setting | None = None, width: int | None = None) -> str:
+    """`help`: the index; `help TOPIC`: its commands; `help COMMAND`: one command in full. `width`: the terminal's,
+    so that a command's summary too long for its line goes on under its own start (the client's wrapping would
+    indent it from the line's start)."""
     setting = setting or Setting()
     if topic is None:
         return index(setting)
     chosen = next((t for t in TOPICS if t.name == topic.casefold()), None)
     if chosen is not None:
-        return topic_text(chosen, setting)
+        return topic_text(chosen, setting, width)
     found = resolve_command(topic, setting)
     if isinstance(found, ParseError):
         return str(found) + "\n"
@@ -118,7 +121,7 @@ def _specs(topic: Topic, setting: Setting) -> list[Spec]:
     return [offered[name] for name in topic.commands if name in offered]
 
 
-def topic_text(topic: Topic, setting: Setting) -> str:
+def topic_text(topic: Topic, setting: Setting, width: int | None = None) -> str:
     lines: list[str] = [topic.intro] if topic.intro else []
     if topic.name == "typing" and setting.presentation is not None:
         lines.append(f"In this game: {setting.presentation.naming}.")
@@ -130,38 +133,42 @@ def topic_text(topic: Topic, setting: Setting) -> str:
             return "\n".join(lines) + "\n"
         naming = setting.presentation.naming if setting.presentation is not None else ""
         lines.append(f"Orders in this game ({naming}):")
-        lines += command_lines(game_commands, setting)
+        lines += command_lines(game_commands, setting, width)
         together = _specs(topic, setting)
         if together:
             lines.append("Then (short forms in brackets):")
-            lines += command_lines(together, setting)
+            lines += command_lines(together, setting, width)
     elif topic.name == "all":
         game_commands = [*order_commands(setting), *show_commands(setting)]
         if game_commands:
             naming = setting.presentation.naming if setting.presentation is not None else ""
             lines.append(f"Orders in this game ({naming}):")
-            lines += command_lines(game_commands, setting)
+            lines += command_lines(game_commands, setting, width)
         lines.append("Commands (short forms in brackets):")
-        lines += command_lines(list(client_commands(setting)), setting)
+        lines += command_lines(list(client_commands(setting)), setting, width)
     elif topic.commands:
         lines.append("Commands (short forms in brackets):")
-        lines += command_lines(_specs(topic, setting), setting)
+        lines += command_lines(_specs(topic, setting), setting, width)
     if topic.outro:
         lines.append(topic.outro)
     return "\n".join(lines) + "\n"
 
 
-def command_lines(commands: Sequence[AnyCommand], setting: Setting) -> list[str]:
-    """Each command with its short forms, what it does and an example in the words of the game on screen."""
+def command_lines(commands: Sequence[AnyCommand], setting: Setting, width: int | None = None) -> list[str]:
+    """Each command with its short forms, what it does and an example in the words of the game on screen; with a
+    `width`, each summary wrapped to it in its own column."""
     lines: list[str] = []
+    column = " " * (WIDTH + 2)
     for spec in commands:
         short = f" [{', '.join(spec.aliases)}]" if spec.aliases else ""
         head = f"  {spec.usage}{short}"
         text = f"{spec.summary}; e.g. {example(spec, setting)}"
+        parts = textwrap.wrap(text, width - len(column), break_long_words=False, break_on_hyphens=False) \
+            if width is not None and width - len(column) >= 20 else [text]
         if len(head) > WIDTH:
-            lines += [head, " " * (WIDTH + 2) + text]
+            lines += [head, *(column + part for part in parts)]
         else:
-            lines.append(f"{head:<{WIDTH}}  {text}")
+            lines += [f"{head:<{WIDTH}}  {parts[0]}", *(column + part for part in parts[1:])]
     return lines
 
 

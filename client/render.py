@@ -129,7 +129,7 @@ def entries(found: Sequence[Any], presentation: Presentation | None, palette: Pa
             out.extend(chat_line(entry, palette, you))
         elif isinstance(entry, PlayerResigned):
             flush()
-            what = presentation.resignation if presentation is not None else ""
+            what = presentation.resignation_for(entry.player, you) if presentation is not None else ""
             out.extend(_line(*palette.name(entry.player, you), ("class:hint", " resigned" + (
                 f": {what}." if what else "."))))
         elif isinstance(entry, BaseModel | dict):
@@ -237,19 +237,19 @@ STATISTICS_COLUMNS = ("territories", "units", "income", "battles", "cards", "out
 def statistics_table(statistics: GameStatistics, palette: Palette) -> Fragments:
     """A finished game in one table, as the server worked it out: each player's territories and units at the end
     (the most they held in brackets), income received, battles won-lost, cards played, and when and by whom they
-    were put out."""
+    were put out (or that they resigned)."""
     players = statistics.players
     name_width = max([len(p) for p in players] + [6]) + 2
     rows: list[tuple[str, list[str]]] = []
     for player in players:
         t = statistics.totals[player]
-        out = "-" if t.eliminated_on is None else f"turn {t.eliminated_on}" + (f", by {t.eliminated_by}"
-                                                                               if t.eliminated_by else "")
+        how = ", resigned" if t.resigned else f", by {t.eliminated_by}" if t.eliminated_by else ""
+        out = "-" if t.eliminated_on is None else f"turn {t.eliminated_on}{how}"
         rows.append((player, [f"{t.territories} ({t.most_territories})", f"{t.units} ({t.most_units})",
                               str(t.income), f"{t.battles_won}-{t.battles_lost}", str(t.cards_played), out]))
     widths = [max(len(column), *(len(cells[i]) for _, cells in rows))
               for i, column in enumerate(STATISTICS_COLUMNS)]
-    turns = len(statistics.turns)
+    turns = statistics.turns[-1].turn if statistics.turns else 0  # the turn it ended on: a setup (turn 0) is none
     out_: Fragments = [("class:title", f"The game in figures ({turns} turn{'s' if turns != 1 else ''}; at the end, "
                                        "the most in brackets):"), ("", "\n")]
     header = "  ".join(c.rjust(w) if i < len(widths) - 1 else c for i, (c, w) in

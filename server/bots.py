@@ -157,7 +157,8 @@ async def seat_bots(match: Match, find_match: Callable[[str], Match],
         await match.join(bot, name, group, None)
         bots.append(bot)
     if bots:
-        logger.info("game %s: %d seats for the server's %s players", match.game_id, len(bots), strategy)
+        logger.info("game %s: %d %s for the server's %s players", match.game_id, len(bots),
+                    "seat" if len(bots) == 1 else "seats", strategy)
     return bots
 
 

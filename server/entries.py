@@ -93,7 +93,7 @@ def _words(entry: Entry, ruleset: AnyRuleSet, players: Sequence[str]) -> str | N
     presentation = ruleset.presentation
     if entry.kind == "orders_revealed":
         data = event if isinstance(event, dict) else event.model_dump(mode="json")
-        return " | ".join(f"{player}: " + ("; ".join(presentation.describe(ruleset.load_order(o)) for o in batch)
+        return " | ".join(f"{player}: " + ("; ".join(presentation.words(ruleset.load_order(o)) for o in batch)
                                            or "nothing") for player, batch in data["orders"].items())
     if entry.kind in FRAMEWORK_KINDS:
         return None

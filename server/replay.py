@@ -38,6 +38,8 @@ class ReplayedStep:
     audiences: list[frozenset[str] | None] = field(default_factory=list)
     """Who was told each event while the game went on (None: everyone): what a replay from one player's sight
     shows of the turn."""
+    resigned: str | None = None
+    """The player whose resignation this step carried out (None: a step of orders)."""
 
 
 @dataclass
@@ -116,7 +118,8 @@ def replay(stored: StoredGame) -> Replay:
                          "audience": None if entry.audience is None else sorted(entry.audience)})
         told = [logged(t) for t in resolved.events]
         result.steps.append(ReplayedStep(resolved.step, resolved.turn, [t.event for t in told], game,
-                                         [t.audience is not None for t in told], [t.audience for t in told]))
+                                         [t.audience is not None for t in told], [t.audience for t in told],
+                                         revealed["player"] if revealed["kind"] == "player_resigned" else None))
         if made != logged_events:
             at = next((i for i, (a, b) in enumerate(zip(made, logged_events, strict=False)) if a != b),
                       min(len(made), len(logged_events)))

@@ -79,7 +79,8 @@ def tell(stored: StoredGame) -> Told:
     if replayed.start is None:
         raise Refusal(ErrorCode.NOT_FINISHED, f"game {stored.record.game_id} never started: there is nothing to tell")
     frames = frames_of(ruleset, replayed)
-    played = [PlayedTurn(frame.turn, [e for step in frame.steps for e in step.events], frame.game)
+    played = [PlayedTurn(frame.turn, [e for step in frame.steps for e in step.events], frame.game,
+                         [step.resigned for step in frame.steps if step.resigned is not None])
               for frame in frames[1:]]
     winner = ruleset.status(frames[-1].game).winner
     return Told(stored, ruleset, frames, game_statistics(ruleset, replayed.start, played, winner),

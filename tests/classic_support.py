@@ -23,7 +23,9 @@ MAPS = Path(__file__).resolve().parents[1].parent / "shared" / "maps"
 
 
 def real_map(name: str) -> GameMap:
-    """A real Domination map, e.g. "world" (domination/world.map)."""
+    """A real Domination map, e.g. "world" (domination/world.map); missing, a failure that says where it was looked
+    for (the real-map tests must not pass by skipping)."""
+    assert MAPS.is_dir(), f"the real map files are missing: {MAPS} (../shared/maps from the project root)"
     return load_map(MAPS / "domination" / f"{name}.map")
 
 #   A - B - C        North: A B C (bonus 2)

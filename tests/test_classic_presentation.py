@@ -173,3 +173,28 @@ def test_C12_a_roll_reads_with_every_die_and_the_armies_left() -> None:
     (rolled,) = [e for e in events if isinstance(e, DiceRolled)]
     text = "".join(t for _, t in PRESENTATION.events([rolled], Palette(("ann", "bob")), None))
     assert text == "ann D -> E (bob): [6 3 1] vs [5 3]  attacker -1, defender -1; D 3, E 2\n"
+
+
+@pytest.mark.parametrize(("phase", "said"), [(Phase.ATTACK, ""), (Phase.FORTIFICATION, "")])
+def test_the_status_adds_nothing_the_phase_already_says(phase: Phase, said: str) -> None:
+    # the status bar reads "turn 1, attack | ..." already: "attack | attack" said it twice
+    game = game_at("aabbbab", [3] * 7, phase=phase)
+    assert PRESENTATION.status(CLASSIC.view(game, "ann"), "ann", []) == said
+
+
+@pytest.mark.parametrize(("order", "said"), [
+    (PlaceArmy("Alaska"), "place an army on Alaska"),
+    (PlaceAll(), "place all the rest at random"),
+    (ExchangeCards((1, 2, 3)), "trade cards 1, 2 and 3"),
+    (KeepCards(), "keep your cards"),
+    (Reinforce("Alaska", 3), "place 3 armies on Alaska"),
+    (Attack("Alaska", "Alberta", 2), "attack Alberta from Alaska with 2 dice"),
+    (NoAttack(), "end the attack phase"),
+    (AttackMove(4), "move 4 armies in"),
+    (NoFortify(), "skip fortifying: end your turn"),
+])
+def test_each_order_is_offered_in_a_person_s_words_and_typed_as_the_console_s_command(order: object,
+                                                                                     said: str) -> None:
+    assert PRESENTATION.words(order) == said
+    assert parse(PRESENTATION.describe(order)) == [order]
+    assert PRESENTATION.describe_offer(Reinforce("Alaska", 3), "armies") == "place N armies on Alaska"

@@ -332,3 +332,17 @@ def test_each_evolution_s_help_lists_its_own_orders_and_the_others_say_where_the
     assert error_of("spy 1 Narnia", games["risc evolution 2"]) == \
         "spy is an order of RISC Evolution 3; this game plays Evolution 2"
     assert "research is an order of RISC Evolutions 2 and 3" in help_text("research", games["risc evolution 1"])
+
+
+def test_help_on_a_terminal_s_width_goes_on_under_each_command_s_summary() -> None:
+    # a summary too long for its line goes on under its own first word, whether the command's usage left room
+    # for it on the first line (move) or pushed it to a line of its own (place N TERRITORY...)
+    text = help_text("orders", SEED, width=79)
+    lines = text.splitlines()
+    assert all(len(line) <= 79 for line in lines if line.startswith("  ")), text  # the commands' (the rest: wrapped)
+    column = " " * 26
+    place = lines.index("  place N TERRITORY... [p]")
+    assert lines[place + 1].startswith(column + "put N units") and lines[place + 2].startswith(column + "or "), text
+    move = next(i for i, line in enumerate(lines) if line.startswith("  move N FROM TO [m]"))
+    assert lines[move][26:].startswith("move N units") and lines[move + 1].startswith(column) \
+        and lines[move + 1][26] != " ", text

@@ -301,7 +301,7 @@ async def test_a_large_map_s_start_says_where_the_player_stands_board_front_list
         bob = await Client.connect(server)
         await join(bob, game_id_of(ann), "Bob")
         shown = await ann.expect("Place your")
-        assert "You hold 30 territories and 0 units, " in shown and len(shown.splitlines()) < 15
+        assert "You hold 0 units on 30 territories, " in shown and len(shown.splitlines()) < 15
         front = await ann.type("board front")
         rows = [row for row in front.splitlines() if " | " in row]
         assert f", {len(rows)} of them next to others'" in shown

@@ -245,7 +245,7 @@ async def test_risc_a_player_resigns_their_territories_turn_neutral_and_they_wat
         assert "You play on." in await alice.type("resign") + await alice.type("no")
         shown = await resign(alice)
         assert f"You resigned game {tracker.game_id}: you may watch it to its end, or leave." in shown, shown
-        await alice.expect("Alice (you) resigned: their territories are neutral now, with their units.")
+        await alice.expect("Alice (you) resigned: your territories are neutral now, with your units.")
         await until(lambda: tracker.view is not None and all(tracker.view.territories[n].owner is None
                                                               for n in hers), "her territories to turn neutral", alice)
         assert {n: tracker.view.territories[n].units for n in hers} == hers
@@ -266,7 +266,7 @@ async def test_warzone_the_last_player_left_after_a_resignation_wins() -> None:
         assert tracker is not None
         await resign(eve)
         await eve.expect(f"bot-strategist-1 won game {tracker.game_id}")
-        assert "their cards went back to the deck" in eve.app.text()
+        assert "your cards went back to the deck" in eve.app.text()
         assert tracker.followed.game is not None and tracker.followed.game.winner == "bot-strategist-1"
         assert server.lobby.get(tracker.game_id).finished
 
@@ -281,7 +281,7 @@ async def test_classic_a_player_who_resigns_on_their_turn_passes_it_and_keeps_th
         await alice.expect("reinforce COUNTRY NUM", timeout=10)
         hers = {n for n, t in tracker.view.territories.items() if t.owner == "Alice"}
         await resign(alice)
-        await alice.expect("Alice (you) resigned: their countries stay theirs with their armies")
+        await alice.expect("Alice (you) resigned: your countries stay yours with your armies")
         await until(lambda: "Alice" not in tracker.followed.waiting_for(), "her turn to pass on", alice)
         assert {n for n, t in tracker.view.territories.items() if t.owner == "Alice"} <= hers
         assert tracker.lost
@@ -295,7 +295,7 @@ async def test_the_grid_game_a_player_who_resigns_while_deploying_is_passed_by()
         tracker = alice.app.tracker
         assert tracker is not None
         await resign(alice)
-        await alice.expect("Alice (you) resigned: their cells stay theirs with their troops")
+        await alice.expect("Alice (you) resigned: your cells stay yours with your troops")
         await alice.expect(" Turn 1 ", timeout=10)  # the computer players deploy without her and play on
         assert "Alice" in server.lobby.get(tracker.game_id).status().eliminated  # type: ignore[union-attr]
 
@@ -321,6 +321,9 @@ async def test_a_game_with_a_resignation_replays_from_its_store(tmp_path: Path, 
         capsys.readouterr()
     replayed = capsys.readouterr().out
     assert "resolutions replayed from the seed give the stored game" in replayed.splitlines()[-1], replayed
+    # the resignation is told as one, before what the rules made of it
+    said = RULESETS[rules].presentation.resignation
+    assert f"\n    Quitter resigned: {said}.\n" in replayed, replayed
 
 
 # ---- several games at once -----------------------------------------------------------------------------------------
@@ -350,6 +353,30 @@ async def test_one_name_plays_several_games_at_once_and_is_told_where_it_is_awai
         assert all(s is not None and s.turn >= 1 for s in both)
         shown = await alice.type(f"join {second}")
         assert f"Back to game {second}" in shown and "Turn 1" in shown, shown
+
+
+async def test_a_join_or_watch_the_server_refuses_leaves_the_game_on_screen_where_it_was() -> None:
+    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create seed 2 bots=1")
+        await alice.expect("Place your")
+        first = game_id_of(alice)
+        for typed in ("join zzz", "watch zzz"):
+            shown = await alice.type(typed)
+            assert 'Refused: there is no game "zzz"' in shown, shown
+            assert "goes on without being on screen" not in shown, shown
+            assert alice.app.tracker is not None and alice.app.tracker.game_id == first, typed
+        assert "Refused" not in await alice.type("place rest *"), "her game is still the one on screen"
+        assert server.lobby.get(first) is not None
+
+
+async def test_a_game_created_for_computers_alone_is_watched_not_refused_a_seat() -> None:
+    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.expect("No games yet")
+        shown = await alice.type("create seed 2 bots=2")
+        assert "Refused" not in shown, shown
+        assert "Every seat of game " in shown and "is a computer's: you watch it." in shown, shown
+        tracker = alice.app.tracker
+        assert tracker is not None and tracker.player is None and tracker.game_id in server.lobby.matches
 
 
 # ---- chat -----------------------------------------------------------------------------------------------------------
@@ -390,6 +417,19 @@ async def test_chat_in_the_lobby_in_a_game_to_one_player_and_among_those_who_wat
         await alice.type("say still here")
         assert "who is winning?" not in alice.app.text() and "who is winning?" not in bob.app.text()
         await cy.close()
+
+
+async def test_a_word_too_long_for_the_chat_is_refused_with_its_length_and_the_client_goes_on() -> None:
+    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await alice.type("create seed 2 bots=1")
+        await alice.expect("Place your")
+        for typed in ("say " + "x" * 310, "tell bot-strategist-1 " + "y" * 301):
+            shown = await alice.type(typed)
+            assert "a word in the chat has at most 300 characters, this one has 3" in shown, shown
+        shown = await alice.type("say a\u200bb")  # a character that does not show: the chat refuses it
+        assert "Not sent: " in shown and "U+200B, a character that does not show" in shown, shown
+        assert "[chat] Alice (you): ok" in await alice.type("say ok"), "the client goes on"
+        assert server.lobby.get(game_id_of(alice)) is not None
 
 
 async def test_a_player_who_comes_back_is_shown_the_chat_and_words_are_paced(tmp_path: Path) -> None:

@@ -12,6 +12,8 @@ from shared.game.presentation import Fragments, Palette
 from shared.game.reports import Fight, Move, brief
 from shared.game.turns import issue
 from shared.maps import load_map
+from shared.protocol.log import PlayerResigned
+from shared.rulesets import get_ruleset
 from shared.rulesets.risc.events import Combat, GameWon, PlayerEliminated, TurnStarted, UnitsMoved, UnitsReceived
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.presentation import combat_line
@@ -83,7 +85,8 @@ def test_a_large_map_is_grouped_by_continent_and_a_stage_says_where_the_player_s
     stage = render.plain(SHOW.stage_board(view(state, "Green"), world, PALETTE, "Green"))
     assert stage.startswith(render.plain(SHOW.summary(view(state, "Green"), world, PALETTE, "Green")))
     units = sum(state.board.units[n] for n in mine)
-    assert f"You hold {len(mine)} territories and {units} units, {len(fronting)} of them next to others' " \
+    # "of them": the territories, told right after them rather than after the units
+    assert f"You hold {units} units on {len(mine)} territories, {len(fronting)} of them next to others' " \
            "(board front: those" in stage
     assert len(stage.splitlines()) < 10
     front = render.plain(SHOW.board(view(state, "Green"), world, PALETTE, "Green", focus="front"))
@@ -291,3 +294,23 @@ def test_during_placement_the_board_shows_what_you_have_placed_and_nobody_else_s
     assert mine.count("to place") == 2
     for viewer in ("Blue", None):  # R10: the others learn nothing of it
         assert "to place" not in render.plain(board(state, viewer))
+
+
+def test_a_resignation_reads_of_the_player_to_the_others_and_of_you_to_the_one_who_resigned() -> None:
+    presentation = get_ruleset("classic").presentation
+    entry = PlayerResigned(player="Ann", turn=2, step=5)
+    palette = Palette(("Ann", "Bob"))
+    assert render.plain(render.entries([entry], presentation, palette, "Bob")) == (
+        "Ann resigned: their countries stay theirs with their armies, for the others to take, and their cards are "
+        "discarded.\n")
+    assert render.plain(render.entries([entry], presentation, palette, "Ann")).startswith(
+        "Ann (you) resigned: your countries stay yours with your armies, for the others to take, and your cards ")
+
+
+def test_a_brief_report_tells_a_territory_taken_before_it_is_held_against_a_later_attack() -> None:
+    # Alice took Hogwarts with 11 against nobody, then held it against 3 from Scadrial: took, then held
+    fights = [Fight("Hogwarts", "Alice", "Bob", 11, 0, True, 11, ("Mordor",)),
+              Fight("Hogwarts", "Cy", "Alice", 3, 11, False, 7, ("Scadrial",))]
+    shown = render.plain(brief(fights, [], Palette(("Alice", "Bob", "Cy")), "Alice")).splitlines()
+    assert shown == ["You took 1 territory, from Bob: Hogwarts (11 from Mordor against 0, 11 left).",
+                     "You held 1 territory, against Cy: Hogwarts (3 from Scadrial against 11, 7 left)."]

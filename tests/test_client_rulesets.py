@@ -134,3 +134,17 @@ async def test_help_create_lists_each_game_s_options_as_the_server_describes_the
         assert "Options of RISC" not in one and "evolution=N" not in one
         unknown = await alice.type("help create chess")
         assert 'no game matches "chess"' in unknown and "this server plays classic, grid, risc, warzone" in unknown
+
+
+async def test_deploy_spreads_a_warzone_pool_over_all_one_s_territories_in_one_command() -> None:
+    async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
+        await seated(alice, "create cataract 3 rules=warzone bots=2")
+        await alice.expect("deploy your 50 units")
+        tracker = alice.app.tracker
+        assert tracker is not None
+        mine = [name for name, t in tracker.view.territories.items() if t.owner == "Alice"]
+        shown = await alice.type("deploy 50 *")
+        assert f"Orders 1-{len(mine)}: deploy " in shown and "0 units to deploy" in shown, shown
+        placed = {o.territory: o.units for o in tracker.followed.orders}
+        assert set(placed) == set(mine) and sum(placed.values()) == 50
+        assert max(placed.values()) - min(placed.values()) <= 1  # as evenly as it goes

@@ -90,3 +90,19 @@ def test_G4_every_die_is_shown() -> None:
     text = "".join(t for _, t in PRESENTATION.events([battle], Palette(SEATS), None))
     assert text == "A (ann) (0,0) attacks (0,1) of B (bob): rolls 6 2 2 against 5 2: attacker loses 1, defender " \
                    "loses 1; (0,0) 4, (0,1) 1\n"
+
+
+def test_G1_the_board_and_the_summary_count_one_territory_as_one_territory() -> None:
+    game = game_at("ABBBB BBBBB CCCCC CCCCC CCCCC", [2] + [1] * 24)
+    view = GRID.view(game, "ann")
+    for drawn in (PRESENTATION.board(view, BOARD, Palette(SEATS), "ann"),
+                  PRESENTATION.summary(view, BOARD, Palette(SEATS), "ann")):
+        text = "".join(t for _, t in drawn)
+        assert "A ann (you): 1 territory, 2 troops" in text, text
+        assert "B bob: 9 territories, 9 troops" in text, text
+
+
+def test_the_status_adds_nothing_the_phase_already_says() -> None:
+    for phase in (Phase.ATTACK, Phase.MOVE_IN):
+        game = game_at("ABBBB ABBBB CCCCC CCCCC CCCCC", [3] * 25, phase=phase)
+        assert PRESENTATION.status(GRID.view(game, "ann"), "ann", []) == ""

@@ -265,9 +265,12 @@ async def test_risc_play_lists_the_unfinished_games_and_continues_the_one_named(
     assert await asyncio.to_thread(main, ["play", "--list", "--data-dir", str(games)]) == 0
     out = capsys.readouterr().out
     assert out.splitlines() == [
-        "Unfinished games on this computer, newest first (risc play --continue GAME takes one up):",
-        f"  {second}  Warzone with allow cheaters on Cataract (turn 1, Alice vs bot-strategist-1)",
+        "Unfinished games on this computer, newest first (risc play --continue GAME takes",
+        "    one up):",
+        f"  {second}  Warzone with allow cheaters on Cataract (turn 1, Alice vs",
+        "      bot-strategist-1)",
         f"  {first}  RISC on Seed example (turn 0, Alice vs bot-strategist-1)"]
+    assert all(len(line) <= 80 for line in out.splitlines()), "it fits a terminal of 80 columns"
     assert await asyncio.to_thread(main, ["play", "--list", "--rules", "risc", "--data-dir", str(games)]) == 0
     assert second not in capsys.readouterr().out
 

@@ -3,7 +3,10 @@ the turn time limit (D3), and a server that restarts from its store."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+import pytest
 
 from server.clock import ManualClock
 from server.storage import MemoryStorage
@@ -278,3 +281,15 @@ async def test_an_unstarted_game_nobody_sits_in_expires_and_one_with_a_player_wa
         await server.lobby.settled()
         assert kept in server.lobby.matches, "a game with a player in it waits as long as it takes"
         assert set(await storage.list_games(include_finished=False)) == {kept}, "closed games do not come back"
+
+
+async def test_the_log_counts_the_seats_given_to_the_server_s_players_in_words(
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, "risc.server")
+    async with running_server(**FAST) as server:
+        client = await Client.connect(server)
+        one = await create_game(client, players=2, bots=1)
+        two = await create_game(client, players=3, bots=2)
+        await client.close()
+    assert f"game {one}: 1 seat for the server's strategist players" in caplog.text
+    assert f"game {two}: 2 seats for the server's strategist players" in caplog.text

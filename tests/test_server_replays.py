@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from shared.protocol.log import FRAMEWORK_KINDS
-from tests.server_support import FAST, Client, create_game, running_server
+from tests.server_support import FAST, Client, create_game, join, running_server
 
 pytestmark = pytest.mark.asyncio
 
@@ -54,6 +54,31 @@ def logged_turns(events: list[dict[str, Any]]) -> list[tuple[int, list[dict[str,
         elif kind not in FRAMEWORK_KINDS and current is not None:
             current.append(entry)
     return turns
+
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+async def test_a_player_who_resigned_is_counted_out_by_resigning_not_put_out_by_whoever_took_what_they_left(
+        name: str) -> None:
+    """One seat resigns at once, the server's computer players play the others to the end: the statistics say the
+    resigned player went out on that turn by resigning, and credit nobody with putting them out."""
+    settings = {**GAMES[name], "players": GAMES[name]["players"] + 1}
+    async with running_server(seeds=lambda: 7, **FAST) as server:
+        client = await Client.connect(server)
+        game_id = await create_game(client, **settings, bots=settings["players"] - 1)
+        await join(client, game_id, "Quitter")
+        await client.wait_for(lambda m: m["type"] == "update" and client.summaries[game_id]["status"] != "waiting")
+        assert (await client.request(type="resign", game_id=game_id))["type"] == "resigned"
+        await client.wait_for(lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished",
+                              timeout=GAME_SECONDS)
+        statistics = (await client.request(type="game_statistics", game_id=game_id))["statistics"]
+        (quitter,) = [e for e in statistics["eliminations"] if e["player"] == "Quitter"]
+        assert quitter["resigned"] is True and quitter["by"] is None, quitter
+        assert quitter["turn"] == statistics["turns"][0]["turn"]  # resigned before the first turn was over
+        totals = statistics["totals"]
+        assert totals["Quitter"]["resigned"] is True and totals["Quitter"]["eliminated_by"] is None
+        assert not any("Quitter" in t["eliminated"] for t in totals.values())
+        assert all(not e["resigned"] for e in statistics["eliminations"] if e["player"] != "Quitter")
 
 
 @pytest.mark.parametrize("name", list(GAMES))

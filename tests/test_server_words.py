@@ -43,7 +43,7 @@ async def issue_offers(server: RiscServer, client: Client, game_id: str, player:
         assert left is not None and left == server_left(server, game_id, player, sorted(left)), reply
         spent = {ruleset.resource_words[f]: start[f] - n for f, n in left.items() if start[f] != n}
         assert (entry["cost"] or {}) == spent, (entry, reply)
-        assert reply["text"] == ruleset.presentation.describe(ruleset.load_order(entry["order"]))
+        assert reply["text"] == ruleset.presentation.words(ruleset.load_order(entry["order"]))  # a person's words
         count = entry["count_field"]
         assert (" N " in f" {entry['text']} ") == (count is not None), entry
         back = await ok(client, type="withdraw_order", game_id=game_id, turn=turn, index=reply["index"])
@@ -56,7 +56,7 @@ async def issue_offers(server: RiscServer, client: Client, game_id: str, player:
         issued += 1
     listed = await ok(client, type="list_orders", game_id=game_id)
     assert len(listed["texts"]) == len(listed["orders"]) == issued
-    assert listed["texts"] == [ruleset.presentation.describe(ruleset.load_order(o)) for o in listed["orders"]]
+    assert listed["texts"] == [ruleset.presentation.words(ruleset.load_order(o)) for o in listed["orders"]]
     return issued
 
 

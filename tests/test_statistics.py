@@ -105,3 +105,32 @@ def test_the_text_client_prints_the_game_in_figures_as_one_table() -> None:
         "  player  territories    units  income  battles  cards  out\n"
         "  A Green       3 (3)  14 (14)       3      1-0      0  -\n"
         "  B Blue        0 (1)    0 (2)       0      0-1      0  turn 1, by Green\n")
+
+
+def test_a_player_who_resigned_went_out_by_their_own_hand_even_when_another_took_what_they_left() -> None:
+    # Bob gives the game up in turn 1; his territory is left to the others, and Cy takes it that same turn.
+    boards = {0: {"A": ("Ann", 3), "B": ("Bob", 2), "C": ("Cy", 5)},
+              1: {"A": ("Ann", 4), "B": ("Cy", 2), "C": ("Cy", 4)}}
+    facts = {1: TurnFacts(battles=[Battle("Cy", None, True)], eliminated=[("Bob", None)])}
+    statistics = game_statistics(Scripted(boards, facts), Board(0),  # type: ignore[arg-type]
+                                 [PlayedTurn(1, [1], Board(1), resigned=["Bob"])], winner=None)
+    assert [(e.player, e.by, e.resigned, e.turn) for e in statistics.eliminations] == [("Bob", None, True, 1)]
+    bob = statistics.totals["Bob"]
+    assert (bob.resigned, bob.eliminated_by, bob.eliminated_on) == (True, None, 1)
+    assert statistics.totals["Cy"].eliminated == [] and not statistics.totals["Cy"].resigned
+    table = render.plain(render.statistics_table(statistics, Palette(("Ann", "Bob", "Cy"))))
+    assert "turn 1, resigned" in table and "by Cy" not in table
+
+
+def test_the_game_in_figures_counts_the_turns_the_game_played_not_its_setup_as_one_more() -> None:
+    # RISC's placement is turn 0 (R9): a game won after turn 2 played 2 turns, though it has three lines.
+    boards = {0: {"A": ("Ann", 0), "B": ("Bob", 0)}, 1: {"A": ("Ann", 5), "B": ("Bob", 5)},
+              2: {"A": ("Ann", 7), "B": ("Bob", 6)}, 3: {"A": ("Ann", 9), "B": ("Ann", 1)}}
+    facts = {0: TurnFacts(), 1: TurnFacts(), 2: TurnFacts(battles=[Battle("Ann", "Bob", True)],
+                                                          eliminated=[("Bob", "Ann")])}
+    two = ("Ann", "Bob")
+    played = [PlayedTurn(turn, [turn], Board(turn + 1, two)) for turn in range(3)]
+    statistics = game_statistics(Scripted(boards, facts), Board(0, two), played, winner="Ann")  # type: ignore[arg-type]
+    assert [line.turn for line in statistics.turns] == [0, 1, 2]
+    table = render.plain(render.statistics_table(statistics, Palette(("Ann", "Bob"))))
+    assert table.startswith("The game in figures (2 turns; "), table

@@ -65,7 +65,7 @@ def test_a_turn_on_a_big_map_fits_the_screen_with_what_concerns_the_player_and_t
         assert not board_rows(shown), "the board is not printed again at each turn"
         assert f" Turn {turn + 1} " in shown and "New units: " in shown
         flat = shown.replace("\n    ", " ")
-        assert re.search(r"You hold \d+ territor(y|ies) and \d+ units?, \d+ of them next to others'", flat)
+        assert re.search(r"You hold \d+ units? on \d+ territor(y|ies), \d+ of them next to others'", flat)
         ann.type("board")
         everything = ann.expect(" |") + ann.expect("Ann@")
         assert len(board_rows(everything)) == 180, "every territory, a line each, on request"

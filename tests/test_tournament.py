@@ -208,6 +208,14 @@ def test_the_grid_game_needs_no_map(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Map 1: Grid Risk (VG101) board" in out
 
 
+def test_a_map_named_for_the_grid_game_is_refused_rather_than_played_as_its_own_board(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "tournament", "--rules", "grid", "-M", "seed", "cataract", "-P", "aggressive",
+                           "defensive", "random", "-G", "1", "-D", "10", "--seed", "2")
+    assert status == 2 and out == ""
+    assert "-M: Grid Risk (VG101) is played on its own board: name no map (seed, cataract)" in err, err
+
+
 def test_the_whole_run_is_timed_on_the_wall_clock(capsys: pytest.CaptureFixture[str],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The time printed is the run's, from the command's start to its tables, not the games' alone: checking the

@@ -73,8 +73,22 @@ def test_each_order_reads_as_the_handout_writes_it(line: str, order: Any) -> Non
     assert parse(SHOW.describe(order)) == [order]  # an order is described as it is typed
 
 
+@pytest.mark.parametrize(("line", "orders"), [
+    ("deploy 7 *", [DeployOrder("Quebec", 4), DeployOrder("Ontario", 3)]),  # all one's own: the first get the odd
+    ("deploy 6 Ontario Quebec", [DeployOrder("Ontario", 3), DeployOrder("Quebec", 3)]),
+    ("dep 1 *", [DeployOrder("Quebec", 1)]),
+])
+def test_deploy_spreads_a_count_over_several_territories_or_all_one_s_own(line: str, orders: list[Any]) -> None:
+    assert parse(line) == orders
+
+
+def test_deploy_star_is_the_territories_of_whoever_types_it() -> None:
+    assert parse("deploy 3 *", viewer="Bob") == [DeployOrder("Alberta", 2), DeployOrder("Yukon", 1)]
+
+
 @pytest.mark.parametrize(("line", "words"), [
     ("deploy Quebec", "a number of units"),
+    ("deploy 5 Quebec Atlantis", "Atlantis"),
     ("deploy x Quebec", "whole number"),
     ("deploy 5 Atlantis", "Atlantis"),
     ("advance 3 Quebec", "where from and where to"),
@@ -183,3 +197,17 @@ def test_a_conquest_reads_as_the_attacker_taking_the_territory_and_cards_take_th
     g = game()
     refusal = refused(g, "Bob", AirliftOrder(1, "Alberta", "Yukon"))
     assert "needs an airlift card, and you hold none" in refusal.message, refusal.message
+
+
+@pytest.mark.parametrize(("order", "said"), [
+    (DeployOrder("Quebec", 5), "deploy 5 on Quebec"),
+    (AdvanceOrder(3, "Quebec", "Ontario"), "advance 3 from Quebec to Ontario"),
+    (AirliftOrder(4, "Quebec", "Alberta"), "airlift 4 from Quebec to Alberta"),
+    (BombOrder("Alberta"), "bomb Alberta: halve its units"),
+    (BlockadeOrder("Quebec"), "blockade Quebec: multiply its units, and it turns neutral"),
+    (NegotiateOrder("Bob"), "a truce with Bob for this turn"),
+    (ReinforceOrder(), "play a reinforcement card"),
+])
+def test_each_order_is_offered_in_a_person_s_words_and_typed_as_the_handout_s_command(order: Any, said: str) -> None:
+    assert SHOW.words(order) == said
+    assert parse(SHOW.describe(order)) == [order]

@@ -150,3 +150,29 @@ async def test_one_player_in_two_games_sees_where_each_stands_and_switches_betwe
         sent = opened.watch.sent
         assert sum(1 for m in sent if m["type"] == "join_game") == 2, "each game joined once; switching resumes"
         assert not any(m["type"] == "leave_game" for m in sent), "neither game was left"
+
+
+async def test_the_end_says_a_player_who_resigned_resigned_and_credits_nobody_with_putting_them_out(
+        browser: Any, tmp_path: Path) -> None:
+    async with web_server(seeds=lambda: 7) as server, watched_pages(browser, tmp_path) as pages:
+        page = (await pages.open(page_url(server))).page
+        await create_in_lobby(page, "Ann", map_id="seed", players=3, bots=2)
+        await page.wait_for_selector("#game[data-status=playing][data-you=Ann]")
+        await page.click("#resign")
+        await page.click("#resign-yes")
+        await page.wait_for_selector("#result:not([hidden])", timeout=60_000)
+        out = page.locator("ul.eliminations li[data-eliminated=Ann]")
+        assert await out.get_attribute("data-by") == ""
+        assert (await out.inner_text()).endswith(": Ann resigned"), await out.inner_text()
+        assert "put Ann out" not in await page.inner_text("ul.eliminations")
+
+
+async def test_a_game_created_for_computers_alone_is_watched_not_refused_a_seat(browser: Any, tmp_path: Path) -> None:
+    async with web_server(seeds=lambda: 7) as server, watched_pages(browser, tmp_path) as pages:
+        page = (await pages.open(page_url(server))).page
+        await create_in_lobby(page, "Ann", map_id="seed", players=2, bots=2)  # "Sit down" left checked
+        await page.wait_for_selector("#game:not([hidden])[data-status=playing]")
+        assert await page.get_attribute("#game", "data-you") == "", "she watches: no seat was left for her"
+        assert "has started" not in await page.inner_text("body")
+        game_id = await page.get_attribute("#game", "data-game-id")
+        assert server.lobby.get(str(game_id)) is not None

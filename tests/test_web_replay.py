@@ -142,6 +142,10 @@ async def test_the_end_of_a_game_draws_the_server_s_statistics_and_opens_its_rep
             assert await page.get_attribute(cards, "data-value") == str(total["cards_played"])
         (out,) = statistics["eliminations"]
         assert f"Turn {out['turn']}: {out['by']} put {out['player']} out" in await page.inner_text("#charts")
+        # as many turns as the game played, the one it ended on: the startup (turn 0) is not one more
+        last = server.lobby.get(game_id).status().turn  # type: ignore[union-attr]
+        assert statistics["turns"][0]["turn"] == 0 and statistics["turns"][-1]["turn"] == last
+        assert f"{last} turns, as the server counted them." in await page.inner_text("#charts")
         await page.click("#replay-this")
         await page.wait_for_selector("#replay[data-index='0'] #replay-board g[data-territory]")
         assert page.url.endswith(f"#replay={game_id}")

@@ -95,6 +95,8 @@ async def test_classic_risk_played_by_pointing_through_a_turn_with_its_dice(brow
         assert {"kind": "army_placed", "player": "Ann", "country": first} in events(seen, "army_placed")
         assert await page.locator("#commit").is_hidden()
         await page.wait_for_selector("#game[data-phase=startup][data-active=Ann]")
+        # the server's words for each order a page offers, a person's words rather than the console's commands
+        assert await page.inner_text("li[data-kind=placeall] button") == "place all the rest at random"
         await step_changes(page, lambda: page.click("li[data-kind=placeall] button"))
 
         # Reinforcement: the turn's armies (3 for 4 countries) on a country at the front, by pointing.
@@ -115,6 +117,9 @@ async def test_classic_risk_played_by_pointing_through_a_turn_with_its_dice(brow
         assert await page.locator(f"g[data-territory='{target}'][data-target]").count() == 1
         await page.click(f"g[data-territory='{target}']")
         assert await page.locator("li[data-kind=allout]").count() == 1, "the all-out attack is offered"
+        assert f"attack {target} from {source} all out, until it falls or one army is left" in await page.inner_text(
+            "li[data-kind=allout]")
+        assert await page.inner_text("li[data-kind=noattack] button") == "end the attack phase"
         await page.fill("li[data-kind=attack] [data-count]", "2")
         await step_changes(page, lambda: page.click("li[data-kind=attack] [data-issue]"))
         roll = events(seen, "dice_rolled")[-1]
@@ -151,6 +156,7 @@ async def test_classic_risk_played_by_pointing_through_a_turn_with_its_dice(brow
             await step_changes(page, lambda: page.click("li[data-kind=noattack] button"))
         if await acting_in(page, "fortification"):
             assert "Fortify" in await page.inner_text("#prompt")
+            assert await page.inner_text("li[data-kind=nofortify] button") == "skip fortifying: end your turn"
             await page.click("li[data-kind=nofortify] button")
         await page.wait_for_selector("#game[data-phase=reinforcement][data-active=Ann][data-turn='2']")
         assert [e["player"] for e in events(seen, "turn_started")][-2:] == ["bot-benevolent-1", "Ann"]
@@ -239,6 +245,9 @@ async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_sto
         await page.click("[data-issue='0']")
         await page.wait_for_selector("[data-order-index='0']")
         assert await page.get_attribute("[data-pool]", "data-pool") == "0", "the pool counts the orders issued"
+        assert await page.inner_text("[data-pool]") == "Every unit is placed.", "no territory to click for nothing"
+        # the heading says which RISC: the options the server words, where they are not the defaults
+        assert "Evolution 2: unit levels, food and technology" in await page.inner_text("#game-title")
         await page.click("#commit")
         await page.wait_for_selector("#game[data-phase=orders][data-turn='1']")
 

@@ -23,6 +23,7 @@ import contextlib
 import logging
 import signal
 import sys
+import textwrap
 import webbrowser
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -44,6 +45,9 @@ from shared.rulesets import RULESETS, get_ruleset
 
 DEFAULT_RULES = "risc"
 """The rule set of a new game when --rules is not given."""
+
+LIST_WIDTH = 80
+"""`risc play --list` fits the narrowest terminal a game is played in, as the text client does."""
 
 LOCAL_SERVER = "local"
 """What the seat store knows `risc play`'s server by: it listens on a new port each time."""
@@ -277,10 +281,11 @@ class LocalPlay:
         if not found:
             print(f"No unfinished {kind}games{whose} on this computer: risc play starts one.")
             return 0
-        print(f"Unfinished {kind}games{whose} on this computer, newest first (risc play --continue GAME takes one "
-              "up):")
+        print(textwrap.fill(f"Unfinished {kind}games{whose} on this computer, newest first (risc play --continue "
+                            "GAME takes one up):", LIST_WIDTH, subsequent_indent="    ", break_on_hyphens=False))
         for unfinished in found:
-            print(f"  {unfinished.line()}")
+            print(textwrap.fill(unfinished.line(), LIST_WIDTH, initial_indent="  ", subsequent_indent="      ",
+                                break_long_words=False, break_on_hyphens=False))
         return 0
 
     def _open_server(self) -> RiscServer | None:

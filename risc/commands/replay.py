@@ -90,6 +90,9 @@ def _run(args: argparse.Namespace) -> int:
         if step.turn != last:
             print(f"Turn {step.turn}")
             last = step.turn
+        if step.resigned is not None:  # a step of its own, before what the rules made of it
+            what = presentation.resignation
+            print(f"    {step.resigned} resigned" + (f": {what}." if what else "."))
         # A game still under way is shown as a spectator sees it: what only some players were told stays theirs.
         shown = [e for e, private in zip(step.events, step.private or [False] * len(step.events), strict=True)
                  if over or not private]

@@ -78,6 +78,8 @@ def build_tournament(args: argparse.Namespace) -> Tournament:
     except OptionsError as exc:
         raise TournamentError(f"--option: {exc}") from None
     fewest, most = ruleset.player_counts(chosen)
+    if ruleset.own_map and args.maps:
+        raise TournamentError(f"-M: {ruleset.title} is played on its own board: name no map ({', '.join(args.maps)})")
     maps_given = args.maps or ([] if not ruleset.own_map else ["board"])
     if not maps_given:
         raise TournamentError(f"-M: name 1 to {MAPS[1]} maps to play {ruleset.title} on: bundled maps by name "

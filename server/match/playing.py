@@ -57,7 +57,7 @@ class Playing(Runner):
             accepted = decision.accepted_data
             assert accepted is not None and decision.table.game is not None, "an issued order comes back as JSON"
             left = turns.left(self.ruleset, decision.table.game, player)
-            text = self.ruleset.presentation.describe(decision.accepted)
+            text = self.ruleset.presentation.words(decision.accepted)
             # The frame put together by hand (a test holds it to the reply's own): an order comes with every issue.
             body = (',"type":"order_accepted","game_id":' + orjson.dumps(self.game_id).decode() + ',"turn":'
                     + str(turn) + ',"index":' + str(index) + ',"order":' + orjson.dumps(accepted).decode()
@@ -80,7 +80,7 @@ class Playing(Runner):
                 return
             before = self.table.status
             batch = core.issue_batch(self.table, player, turn, orders)
-            describe = self.ruleset.presentation.describe
+            describe = self.ruleset.presentation.words
             game = batch.decision.table.game
             assert game is not None, "orders are issued in a running game"
             reply = OrdersAccepted.model_construct(
@@ -120,7 +120,7 @@ class Playing(Runner):
         async with self.lock:
             player = self._player(sub)
             game, status = core.running(self.table, None)
-            describe = self.ruleset.presentation.describe
+            describe = self.ruleset.presentation.words
             issued = game.orders_of(player)
             sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=[self.ruleset.dump_order(o) for o in issued],
                             committed=player in game.committed, texts=[describe(o) for o in issued], ref=ref))

@@ -64,6 +64,29 @@ def names(words: Sequence[str], candidates: Sequence[str], wanted: int, usage: s
     return ParseError(f'"{" ".join(words)}" does not name {wanted} {what}s; {usage}')
 
 
+EVERY_OWN = ("*",)
+"""What names every territory of the player's, where a command spreads a count over several (`place 30 *`)."""
+
+
+def several(words: Sequence[str], candidates: Sequence[str], own: Sequence[str],
+            what: str = "territory") -> list[str] | ParseError:
+    """The territories a count is spread over: `*` for all the player's own (`own`), one name (possibly several
+    words), or several names, one word (or one "quoted name") each, in the order typed."""
+    if len(words) == 1 and words[0].casefold() in EVERY_OWN:
+        return list(own) or ParseError(f"you hold no {what}")
+    whole = name(" ".join(words), candidates, what)
+    if isinstance(whole, str) or len(words) == 1:
+        return [whole] if isinstance(whole, str) else whole
+    found: list[str] = []
+    for word in words:
+        one = name(word, candidates, what)
+        if isinstance(one, ParseError):
+            return one
+        if one not in found:
+            found.append(one)
+    return found
+
+
 def source_and_target(words: Sequence[str], candidates: Sequence[str], usage: str,
                       what: str = "territory") -> tuple[str, str] | ParseError:
     """Where from and where to, each possibly several words (see `names`); when two words were typed, a wrong one is

@@ -164,10 +164,17 @@ class Presentation(ABC):
     naming = "territory names: any case, a unique prefix is enough, Tab completes"
     """How the game's places are typed, for `help` (the grid game's are cells, ROW,COL)."""
     resignation = ""
-    """What becomes of what a player who resigns held, in a few words after their name ("'s territories are neutral
-    now"), as the rule set decides it; empty: nothing to say."""
+    """What becomes of what a player who resigns held, in a few words after their name ("their territories are
+    neutral now"), as the rule set decides it; empty: nothing to say. Said of them: `resignation_for` turns it to
+    the player who resigned ("your territories")."""
     option_words: dict[str, str] = {}  # noqa: RUF012 (read only)
     """Short words a player may type for the rule set's options when creating a game (units= for initial_units=)."""
+
+    def resignation_for(self, player: str, you: str | None) -> str:
+        """`resignation` as `you` read it: of them to the others, of themselves to the player who resigned."""
+        if player != you:
+            return self.resignation
+        return re.sub(r"\btheir(s?)\b", lambda found: "your" + found.group(1), self.resignation)
     shows: tuple[ShowCommand, ...] = ()
     """Show-only commands of this rule set (none by default)."""
 
@@ -288,7 +295,7 @@ class Presentation(ABC):
         count = sum(held[n][1] for n in mine) if held is not None else self.standings(view).get(you, (0, 0))[1]
         front = front_of(game_map, owners, you)
         return line(("class:title", "You hold "),
-                    ("", f"{plural(len(mine), 'territory', 'territories')} and {units(count)}, "
+                    ("", f"{units(count)} on {plural(len(mine), 'territory', 'territories')}, "
                          f"{len(front)} of them next to others'"),
                     ("class:muted", " (board front: those; board: everything; map: the picture)."))
 
@@ -321,16 +328,23 @@ class Presentation(ABC):
 
     # ---- words for a client without this presentation (the web page) ----------------------------------------------
 
+    def words(self, order: Any) -> str:
+        """An order in a person's words, as a page offers it or says it was done: by default as the text client
+        writes it (`describe`), which reads as a sentence where the commands do ("place 5 on Narnia"). A rule set
+        whose commands are a console's (classic Risk's `attack -noattack`) says its orders in words of their own
+        ("end the attack phase")."""
+        return self.describe(order)
+
     def describe_offer(self, order: Any, count_field: str | None) -> str:
-        """A legal order in words, its count (where the player chooses it) said as N: "move N from Narnia to Oz".
-        The order is described with the word N in its count's place; a description that reckons with the count
-        (rather than saying it) gets the order as offered."""
+        """A legal order in words (`words`), its count (where the player chooses it) said as N: "move N from Narnia
+        to Oz". The order is told with the word N in its count's place; words that reckon with the count (rather
+        than saying it) get the order as offered."""
         if count_field is None:
-            return self.describe(order)
+            return self.words(order)
         try:
-            return self.describe(dataclasses.replace(order, **{count_field: COUNT_WORD}))
+            return self.words(dataclasses.replace(order, **{count_field: COUNT_WORD}))
         except (TypeError, ValueError):
-            return self.describe(order)
+            return self.words(order)
 
     def event_text(self, event: Any, players: Sequence[str]) -> str:
         """One event as a spectator reads it, in plain words (a table it ends with keeps its lines)."""

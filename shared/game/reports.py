@@ -62,8 +62,8 @@ def _by_side(fights: Sequence[Fight], side: str, palette: Palette, attacker: boo
 
 
 def brief(fights: Sequence[Fight], moves: Sequence[Move], palette: Palette, you: str | None) -> Fragments:
-    """The viewer's fights a few words each (what they lost first), their moves, then one line of counts for the
-    rest; a spectator reads the counts alone."""
+    """The viewer's fights a few words each (what they lost first, then took, then held), their moves, then one
+    line of counts for the rest; a spectator reads the counts alone."""
     out: Fragments = []
     mine = [f for f in fights if you is not None and you in (f.attacker, f.defender)]
     lost = [f for f in mine if f.defender == you and f.taken]
@@ -73,12 +73,12 @@ def brief(fights: Sequence[Fight], moves: Sequence[Move], palette: Palette, you:
     if lost:
         out += [("class:error", f"You lost {plural(len(lost), 'territory', 'territories')}, "),
                 *_by_side(lost, "to", palette, True), ("", ".\n")]
+    if took:  # before what was held: a territory taken may then be held against a later attack of the turn
+        out += [("class:ok", f"You took {plural(len(took), 'territory', 'territories')}, "),
+                *_by_side(took, "from", palette, False), ("", ".\n")]
     if held:
         out += [("", f"You held {plural(len(held), 'territory', 'territories')}, "),
                 *_by_side(held, "against", palette, True), ("", ".\n")]
-    if took:
-        out += [("class:ok", f"You took {plural(len(took), 'territory', 'territories')}, "),
-                *_by_side(took, "from", palette, False), ("", ".\n")]
     if failed:
         out += [("", f"{plural(len(failed), 'attack')} of yours failed, "),
                 *_by_side(failed, "against", palette, False), ("", ".\n")]

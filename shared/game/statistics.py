@@ -1,5 +1,5 @@
 """A finished game's statistics, whatever its rule set: territories, units, income, battles won and lost, cards
-played, and who put whom out, turn by turn and in total.
+played, and who put whom out (or resigned), turn by turn and in total.
 
 They are worked out from the game played again (server/replay.py): the board after each turn, and the turn's events
 as the rule set reads them. A rule set says two things through the seam: who holds what on a board (`holdings`), and
@@ -129,6 +129,8 @@ class PlayedTurn:
     turn: int
     events: Sequence[Any]
     game: Game[Any, Any]
+    resigned: Sequence[str] = ()
+    """Who gave the game up during the turn: out by their own hand, whoever takes what they left."""
 
 
 def _standing(holdings: Mapping[str, tuple[str | None, int]]) -> dict[str, tuple[int, int]]:
@@ -174,6 +176,10 @@ def game_statistics(ruleset: AnyRuleSet, start: Game[Any, Any], turns: Sequence[
                                    battles_lost=lost[player], cards_played=facts.cards_played.get(player, 0))
                 for player in players if player not in out}
         lines.append(TurnLine(turn=played.turn, players=line))
+        for player in played.resigned:
+            if player not in out:
+                out.add(player)
+                eliminations.append(Elimination(player=player, by=None, turn=played.turn, resigned=True))
         for player, by in facts.eliminated:
             if player in out:
                 continue
@@ -199,4 +205,5 @@ def _totals(player: str, first: tuple[int, int], lines: Sequence[TurnLine],
         income=sum(t.income for t in mine), battles_won=sum(t.battles_won for t in mine),
         battles_lost=sum(t.battles_lost for t in mine), cards_played=sum(t.cards_played for t in mine),
         eliminated_by=out.by if out else None, eliminated_on=out.turn if out else None,
+        resigned=out.resigned if out else False,
         eliminated=[e.player for e in eliminations if e.by == player])

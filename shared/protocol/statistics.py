@@ -27,8 +27,9 @@ class TurnLine(BaseModel):
 
 class Elimination(BaseModel):
     player: str
-    by: str | None = Field(description="who took their last territory; null when no one player did")
+    by: str | None = Field(description="who took their last territory; null when no one player did, or they resigned")
     turn: int
+    resigned: bool = Field(default=False, description="they gave the game up: nobody put them out")
 
 
 class PlayerTotals(BaseModel):
@@ -44,6 +45,7 @@ class PlayerTotals(BaseModel):
     cards_played: int
     eliminated_by: str | None = None
     eliminated_on: int | None = Field(default=None, description="the turn they went out, if they did")
+    resigned: bool = Field(default=False, description="they went out by resigning")
     eliminated: list[str] = Field(default_factory=list, description="the players they put out")
 
 

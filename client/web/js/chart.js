@@ -88,12 +88,14 @@ function legend(styles) {
   return list;
 }
 
-/** Who put whom out, turn by turn, in words. */
+/** Who put whom out (or who resigned), turn by turn, in words. */
 function eliminations(statistics) {
   if (!statistics.eliminations.length) return null;
+  const how = (e) => (e.resigned ? `${e.player} resigned` : e.by ? `${e.by} put ${e.player} out`
+    : `${e.player} went out`);
   return h("ul", { class: "eliminations" }, statistics.eliminations.map((e) => h("li", {
-    "data-eliminated": e.player, "data-by": e.by || "" }, `Turn ${e.turn}: ${e.by ? `${e.by} put ${e.player} out`
-    : `${e.player} went out`}`)));
+    "data-eliminated": e.player, "data-by": e.by || "", "data-resigned": String(Boolean(e.resigned)) },
+  `Turn ${e.turn}: ${how(e)}`)));
 }
 
 /** Every chart of a finished game's statistics, with the legend; `current`: the turn a replay shows, marked. */
@@ -101,7 +103,8 @@ export function statisticsCharts(statistics, styles, current = null) {
   if (!statistics || !statistics.turns.length) return h("p", { class: "hint" }, "No turn was played.");
   const turns = statistics.turns;
   const cards = Object.values(statistics.totals).some((t) => t.cards_played > 0);
-  const turnsPlayed = plural(turns.length, "turn", "turns");
+  // the turn the game ended on: a setup played as turn 0 (RISC's placement, classic Risk's startup) is not one more
+  const turnsPlayed = plural(turns[turns.length - 1].turn, "turn", "turns");
   return h("div", { class: "charts", "data-turns": String(turns.length) },
     h("p", { class: "hint" }, `${turnsPlayed}, as the server counted them.`),
     lineChart(turns, "territories", "Territories", styles, current),

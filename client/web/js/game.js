@@ -345,7 +345,9 @@ export class GameScreen {
     const active = this.active();
     root.dataset.active = active || "";
     const mine = this.seat(this.player);
-    put(byId("game-title"), `Game ${game.game_id}: ${game.ruleset_title || game.settings.ruleset} on ${game.map_name}`);
+    const notes = (game.notes || []).length ? ` (${game.notes.join("; ")})` : ""; // "Evolution 2: ...", as the server words them
+    put(byId("game-title"),
+      `Game ${game.game_id}: ${game.ruleset_title || game.settings.ruleset} on ${game.map_name}${notes}`);
     let state;
     if (game.status === "lobby") state = `Waiting for ${game.free} more player${game.free === 1 ? "" : "s"} to join`;
     else if (game.status === "finished") state = game.winner ? `${game.winner} won` : "The game ended in a draw";

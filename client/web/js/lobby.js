@@ -213,7 +213,11 @@ export class LobbyScreen {
         return;
       }
       byId("map-file").value = "";
-      if (sit) await this.sitDown(reply.game.game_id, name, reply.game.groups && reply.game.groups.length ? 0 : null);
+      const game = reply.game;
+      if (game.settings.bots >= game.settings.players) { // no seat left for a person: the game is there to watch
+        this.note(`Every seat of game ${game.game_id} is a computer's: you watch it.`);
+        await this.app.watch(game.game_id);
+      } else if (sit) await this.sitDown(game.game_id, name, game.groups && game.groups.length ? 0 : null);
       else {
         this.note(`Game ${reply.game.game_id} created.`);
         await this.refresh();

@@ -148,3 +148,34 @@ def describe(order: ClassicOrder) -> str:
     if isinstance(order, NoFortify):
         return "fortify -none"
     return "cheat"
+
+
+def words(order: ClassicOrder) -> str:
+    """The order in a person's words, for a page that offers it or says it was done (`describe` is the console's)."""
+    if isinstance(order, PlaceArmy):
+        return f"place an army on {order.country}"
+    if isinstance(order, PlaceAll):
+        return "place all the rest at random"
+    if isinstance(order, ChooseCapital):
+        return f"choose {order.country} as your capital"
+    if isinstance(order, ExchangeCards):
+        positions = [str(p) for p in order.positions]
+        return f"trade cards {', '.join(positions[:-1])} and {positions[-1]}" if len(positions) > 1 \
+            else f"trade card {''.join(positions)}"
+    if isinstance(order, KeepCards):
+        return "keep your cards"
+    if isinstance(order, Reinforce):
+        return f"place {order.armies} armies on {order.country}"
+    if isinstance(order, Attack):
+        return f"attack {order.target} from {order.source} with {order.dice} dice"
+    if isinstance(order, AllOut):
+        return f"attack {order.target} from {order.source} all out, until it falls or one army is left"
+    if isinstance(order, NoAttack):
+        return "end the attack phase"
+    if isinstance(order, AttackMove):
+        return f"move {order.armies} armies in"
+    if isinstance(order, Fortify):
+        return f"move {order.armies} armies from {order.source} to {order.target}"
+    if isinstance(order, NoFortify):
+        return "skip fortifying: end your turn"
+    return "cheat: break the rules as the cheater does"

@@ -64,6 +64,7 @@ from shared.rulesets.classic.orders import (
     PlaceArmy,
     Reinforce,
     describe,
+    words,
 )
 from shared.rulesets.classic.view import ClassicView
 from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
@@ -198,6 +199,9 @@ class ClassicPresentation(TurnByTurnPresentation):
 
     def describe(self, order: Any) -> str:
         return describe(order)
+
+    def words(self, order: Any) -> str:
+        return words(order)
 
     # ---- events --------------------------------------------------------------------------------------------------
 
@@ -403,7 +407,7 @@ class ClassicPresentation(TurnByTurnPresentation):
             return f"{_armies(view.players[you].unplaced)} to place"
         if view.phase is Phase.MOVE_IN and view.conquest is not None:
             return f"move {view.conquest.least}-{view.conquest.most} into {view.conquest.target}"
-        return view.phase.value
+        return ""  # the status bar names the phase already
 
     def standings(self, view: ClassicView) -> dict[str, tuple[int, int]]:
         return {name: (p.countries, p.armies) for name, p in view.players.items()}

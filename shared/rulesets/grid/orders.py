@@ -66,3 +66,16 @@ def describe(order: GridOrder) -> str:
     if isinstance(order, Move):
         return f"move {order.source} {order.target} {order.troops}"
     return "end"
+
+
+def words(order: GridOrder) -> str:
+    """The order in a person's words, for a page that offers it or says it was done (`describe` is the console's)."""
+    if isinstance(order, Deploy):
+        return f"deploy on ({order.cell})"
+    if isinstance(order, Attack):
+        return f"attack ({order.target}) from ({order.source}) with {order.troops} troops"
+    if isinstance(order, MoveIn):
+        return f"move {order.troops} troops in"
+    if isinstance(order, Move):
+        return f"move {order.troops} troops from ({order.source}) to ({order.target}), ending your turn"
+    return "end your turn without a move"

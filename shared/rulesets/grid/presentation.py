@@ -38,7 +38,7 @@ from shared.rulesets.grid.events import (
     TurnStarted,
 )
 from shared.rulesets.grid.options import SIZE
-from shared.rulesets.grid.orders import Attack, Deploy, End, Move, MoveIn, describe
+from shared.rulesets.grid.orders import Attack, Deploy, End, Move, MoveIn, describe, words
 from shared.rulesets.grid.view import GridView
 from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
 
@@ -83,6 +83,10 @@ def _troops(n: int) -> str:
     return plural(n, "troop")
 
 
+def _territories(n: int) -> str:
+    return plural(n, "territory", "territories")
+
+
 class GridPresentation(TurnByTurnPresentation):
     resignation = "their cells stay theirs with their troops, for the others to take"
     commands = COMMANDS
@@ -107,6 +111,9 @@ class GridPresentation(TurnByTurnPresentation):
     def describe(self, order: Any) -> str:
         return describe(order)
 
+    def words(self, order: Any) -> str:
+        return words(order)
+
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
         who = self.who(getattr(event, "player", None), palette, you)
         if isinstance(event, TroopDeployed):
@@ -114,7 +121,7 @@ class GridPresentation(TurnByTurnPresentation):
         if isinstance(event, TurnStarted):
             return [("class:turn", f" Turn {event.turn} "), ("", " "), *who,
                     ("", f": {plural(event.new_troops, 'new troop')} for "
-                         f"{plural(event.territories, 'territory', 'territories')}.\n")]
+                         f"{_territories(event.territories)}.\n")]
         if isinstance(event, NewTroopsDeployed):
             return line(*who, ("", f" deploys {_troops(event.troops)} on ({event.cell})."))
         if isinstance(event, Battle):
@@ -186,7 +193,7 @@ class GridPresentation(TurnByTurnPresentation):
             name = f"{player} (you)" if player == you else player
             mark = " out" if seat.eliminated else ""
             legend += [("", "  "), (palette.style(player), f"{seat.letter} {name}"),
-                       ("", f": {seat.territories} territories, {_troops(seat.troops)}{mark}\n")]
+                       ("", f": {_territories(seat.territories)}, {_troops(seat.troops)}{mark}\n")]
         return [*out, *legend]
 
     def heading(self, view: GridView, palette: Palette, you: str | None) -> Fragments:
@@ -212,7 +219,7 @@ class GridPresentation(TurnByTurnPresentation):
             name = f"{player} (you)" if player == you else player
             status = " out" if state.eliminated else " winner" if player == view.winner else ""
             out += [("", "  "), (palette.style(player), f"{state.letter} {name}"),
-                    ("", f": {state.territories} territories, {_troops(state.troops)}{status}\n")]
+                    ("", f": {_territories(state.territories)}, {_troops(state.troops)}{status}\n")]
         return out
 
     def hint(self, view: GridView, game_map: GameMap, you: str | None, awaited: bool) -> Fragments:
@@ -233,7 +240,9 @@ class GridPresentation(TurnByTurnPresentation):
             return f"{_troops(view.players[you].to_deploy)} to deploy"
         if view.phase is Phase.NEW_TROOPS:
             return f"{_troops(view.new_troops)} new"
-        return view.phase.value
+        if view.phase is Phase.MOVE_IN and view.conquest is not None:
+            return f"move {view.conquest.least}-{view.conquest.most} into ({view.conquest.target})"
+        return ""  # the status bar names the phase already
 
     def standings(self, view: GridView) -> dict[str, tuple[int, int]]:
         return {p: (s.territories, s.troops) for p, s in view.players.items()}

@@ -10,8 +10,6 @@ PLACE = OrderCommand("place", ("p",), "place N TERRITORY...", "place 5 Narnia",
                      "put N units of your pool on one of your territories, or spread them over several (name "
                      "them all, or * for all yours); place rest TERRITORY puts what is left (placement)",
                      (ArgKind.UNITS, ArgKind.OWN), ("placement",), repeat=True)
-EVERY_TERRITORY = ("*",)
-"""What `place N *` spreads over: every territory of the player's."""
 REST = ("rest", "left")
 """What `place rest TERRITORY` places: whatever the pool still holds."""
 MOVE = OrderCommand("move", ("m",), "move N FROM TO", "move 5 Narnia Oz",

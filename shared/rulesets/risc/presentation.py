@@ -35,7 +35,6 @@ from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.commands import (
     EVERY_COMMAND,
-    EVERY_TERRITORY,
     EVOLUTION_COMMANDS,
     MOVE,
     PLACE,
@@ -285,27 +284,11 @@ class RiscPresentation(Presentation):
             if isinstance(number, ParseError):
                 return number
             count = number
-        targets = self._place_targets(args[1:], context.territories, own)
+        targets = grammar.several(args[1:], context.territories, own)
         if isinstance(targets, ParseError):
             return targets
         orders = [PlaceOrder(name, units) for name, units in even_shares(count, targets)]
         return orders or [PlaceOrder(targets[0], count)]
-
-    @staticmethod
-    def _place_targets(words: list[str], names: Sequence[str], own: Sequence[str]) -> list[str] | ParseError:
-        if len(words) == 1 and words[0].casefold() in EVERY_TERRITORY:
-            return list(own) or ParseError("you hold no territory to place on")
-        whole = grammar.name(" ".join(words), names)
-        if isinstance(whole, str) or len(words) == 1:
-            return [whole] if isinstance(whole, str) else whole
-        found: list[str] = []
-        for word in words:  # several territories, one word (or one "quoted name") each
-            one = grammar.name(word, names)
-            if isinstance(one, ParseError):
-                return one
-            if one not in found:
-                found.append(one)
-        return found
 
     def describe(self, order: Any) -> str:
         return describe(order)

@@ -118,3 +118,23 @@ def describe(order: AnyOrder) -> str:
     if isinstance(order, ReinforceOrder):
         return "reinforce"
     return "cheat (conquer every neighbouring territory)"
+
+
+def words(order: AnyOrder) -> str:
+    """One order in a person's words, for a page that offers it or says it was done (`describe` is the handout's
+    command)."""
+    if isinstance(order, DeployOrder):
+        return f"deploy {order.units} on {order.territory}"
+    if isinstance(order, AdvanceOrder):
+        return f"advance {order.units} from {order.source} to {order.target}"
+    if isinstance(order, AirliftOrder):
+        return f"airlift {order.units} from {order.source} to {order.target}"
+    if isinstance(order, BombOrder):
+        return f"bomb {order.target}: halve its units"
+    if isinstance(order, BlockadeOrder):
+        return f"blockade {order.territory}: multiply its units, and it turns neutral"
+    if isinstance(order, NegotiateOrder):
+        return f"a truce with {order.player} for this turn"
+    if isinstance(order, ReinforceOrder):
+        return "play a reinforcement card"
+    return describe(order)

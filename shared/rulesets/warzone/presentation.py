@@ -31,6 +31,7 @@ from shared.game.presentation import (
     whole,
 )
 from shared.game.ruleset import Private
+from shared.game.shares import even_shares
 from shared.maps.model import GameMap
 from shared.rulesets.warzone.board import Phase
 from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card, a_card
@@ -64,12 +65,14 @@ from shared.rulesets.warzone.orders import (
     NegotiateOrder,
     ReinforceOrder,
     describe,
+    words,
 )
 from shared.rulesets.warzone.view import WarzoneView
 
-DEPLOY = OrderCommand("deploy", ("dep",), "deploy N TERRITORY", "deploy 5 Quebec",
-                      "put N units of your pool on one of your territories (deploys execute first)",
-                      (ArgKind.UNITS, ArgKind.OWN), ("orders",))
+DEPLOY = OrderCommand("deploy", ("dep",), "deploy N TERRITORY...", "deploy 5 Quebec",
+                      "put N units of your pool on one of your territories, or spread them over several (name "
+                      "them all, or * for all yours); deploys execute first",
+                      (ArgKind.UNITS, ArgKind.OWN), ("orders",), repeat=True)
 ADVANCE = OrderCommand("advance", ("adv",), "advance N FROM TO", "advance 3 Quebec Ontario",
                        "send N units to a neighbouring territory: a move if it is yours, a battle otherwise",
                        (ArgKind.UNITS, ArgKind.OWN, ArgKind.TARGET), ("orders",))
@@ -172,8 +175,13 @@ class WarzonePresentation(Presentation):
             count = grammar.count(args[0], "the number of units", _usage(command))
             if isinstance(count, ParseError):
                 return count
-            territory = grammar.name(" ".join(args[1:]), names)
-            return territory if isinstance(territory, ParseError) else [DeployOrder(territory, count)]
+            view = context.view
+            own = [n for n in names if view is not None and view.territories[n].owner == context.you]
+            targets = grammar.several(args[1:], names, own)
+            if isinstance(targets, ParseError):
+                return targets
+            return [DeployOrder(name, units) for name, units in even_shares(count, targets)] \
+                or [DeployOrder(targets[0], count)]
         if len(args) < 3:
             return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
         count = grammar.count(args[0], "the number of units", _usage(command))
@@ -189,6 +197,9 @@ class WarzonePresentation(Presentation):
 
     def describe(self, order: Any) -> str:
         return describe(order)
+
+    def words(self, order: Any) -> str:
+        return words(order)
 
     def show(self, command: ShowCommand, view: WarzoneView, game_map: GameMap, palette: Palette,
              you: str | None) -> Fragments:

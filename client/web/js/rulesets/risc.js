@@ -124,8 +124,9 @@ export default {
       panels.push({
         title: "Placement",
         key: "placement",
-        body: h("p", { class: "pool", "data-pool": view.pool_left },
-          `Units left to place: ${view.pool_left}. Click one of your territories to place them.`),
+        body: h("p", { class: "pool", "data-pool": view.pool_left }, view.pool_left > 0
+          ? `Units left to place: ${view.pool_left}. Click one of your territories to place them.`
+          : "Every unit is placed."),
       });
     }
     if (!evolved(view)) return panels;
