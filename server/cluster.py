@@ -133,11 +133,15 @@ class Node:
             "heartbeat = now()", (self.node_id, self.public_url))
 
     async def stop(self) -> None:
-        """Let go of every game (closing the session frees its locks) and leave the cluster's list of nodes."""
+        """Let go of every game and leave the cluster's list of nodes. The locks are let go of before the session
+        closes: a closed session's locks go only once the database's backend process has ended, a moment later,
+        and a player sent to another node as this one stops would meanwhile be told the game is still played here."""
         self._stopping = True
         await asyncio.gather(*self._tasks.cancel(), return_exceptions=True)
         conn, self._conn = self._conn, None
         if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.execute("SELECT pg_advisory_unlock_all()")
             with contextlib.suppress(Exception):
                 await conn.execute("DELETE FROM nodes WHERE node_id = %s AND backend_pid = pg_backend_pid()",
                                    (self.node_id,))

@@ -8,6 +8,7 @@ import asyncio
 
 import pytest
 
+from server.cluster import Claimed
 from tests.cluster_support import follow, nodes, port_of
 from tests.postgres_support import PostgresCluster, restart
 from tests.server_support import Client, create_game, join
@@ -66,6 +67,15 @@ async def test_a_game_whose_node_stopped_is_taken_over_where_its_player_comes_ba
         assert listed["orders"] == [order]
         assert b.lobby.matches[game_id].table.seed  # played here now
 
+
+async def test_a_stopped_node_has_let_its_games_go_so_another_claims_one_at_once(postgres_dsn: str) -> None:
+    async with nodes(postgres_dsn, 1, node_id="b") as (b,):
+        async with nodes(postgres_dsn, 1, node_id="a") as (a,):
+            game_id = await create_game(await Client.connect(a), players=2)
+            assert a.node is not None and game_id in a.node.held
+        assert b.node is not None
+        claimed = await b.node.claim(game_id)  # the moment a's stop returned, not once its backend process ended
+        assert isinstance(claimed, Claimed), claimed
 
 async def test_a_node_that_lost_its_session_changes_nothing_and_sends_its_players_to_the_new_owner(
         postgres_dsn: str, postgres_cluster: PostgresCluster) -> None:
