@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from client import render
 from client.render import Fragments
 from client.session import Followed
-from shared.game.presentation import Context, Palette, Presentation
+from shared.game.presentation import Context, Palette, Presentation, plural
 from shared.protocol.lobby import GameStatus
 from shared.protocol.log import (
     OrdersRevealed,
@@ -335,11 +335,12 @@ class Tracker:
         if game is not None:
             if game.winner is not None:
                 if game.winner == f.player:
-                    out.append(("class:win", f"You won game {f.game_id} in {game.turn} turns!\n"))
+                    out.append(("class:win", f"You won game {f.game_id} in {plural(game.turn, 'turn')}!\n"))
                 else:
-                    out += [*palette.name(game.winner), ("class:win", f" won game {f.game_id} in {game.turn} turns.\n")]
+                    out += [*palette.name(game.winner),
+                            ("class:win", f" won game {f.game_id} in {plural(game.turn, 'turn')}.\n")]
             elif game.draw:
-                out.append(("class:win", f"Game {f.game_id} ended in a draw after {game.turn} turns.\n"))
+                out.append(("class:win", f"Game {f.game_id} ended in a draw after {plural(game.turn, 'turn')}.\n"))
         return out
 
     def the_end(self, statistics: GameStatistics | None) -> Fragments:

@@ -1,8 +1,8 @@
 """Chat: the lobby's, and the pacing every connection's words keep to.
 
-A game's chat is the game's own (its log keeps it, so a player who comes back is shown it: server/core.py decides
-who hears a word); the lobby's is told at once to every connection that follows no game, and kept nowhere. Words
-are limited in length by the message's schema and in rate here, on top of the limits every message keeps to: a
+A game's chat is the game's own (its log keeps it, so a player who comes back is shown it: server/core/seating.py
+decides who hears a word); the lobby's is told at once to every connection that follows no game, and kept nowhere.
+Words are limited in length by the message's schema and in rate here, on top of the limits every message keeps to: a
 flood of words is refused (`rate-limited`) and never reaches anyone.
 """
 

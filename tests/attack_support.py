@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPUTER_GAME = {"ruleset": "risc", "map": "meridian", "players": 5, "bots": 5}
 """A game whose every seat is one of the server's own players: it starts at once, and plays on by itself."""
 EVERY = 0.012
+ANSWERS_WITHIN = 30.0
+"""How long the last requests' answers may take once the attack stops (it bounds only a server that never answers:
+those left are counted as `unanswered`)."""
 
 
 async def ask_for_computer_games(port: int, addresses: int, seconds: float,
@@ -50,7 +53,11 @@ async def ask_for_computer_games(port: int, addresses: int, seconds: float,
             await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION}))
             await ws.recv()
 
+            sent, answered_here = 0, 0
+            all_answered = asyncio.Event()
+
             async def read() -> None:
+                nonlocal answered_here
                 with contextlib.suppress(ConnectionClosed):  # closed by the server: `closed` says how
                     async for frame in ws:
                         heard(address)
@@ -59,15 +66,24 @@ async def ask_for_computer_games(port: int, addresses: int, seconds: float,
                             made["created"] += 1
                         elif reply.get("type") == "error":
                             made["refused"][reply["code"]] = made["refused"].get(reply["code"], 0) + 1
+                        if reply.get("type") in ("game_created", "error"):
+                            answered_here += 1
+                            if answered_here == sent:
+                                all_answered.set()
 
             reader = asyncio.get_running_loop().create_task(read())
             while time.monotonic() < end and not reader.done():
+                all_answered.clear()
                 await ws.send(ask)
+                sent += 1
                 made["tries"] += 1
                 await asyncio.sleep(EVERY)
             if reader.done():
                 made["closed"].append(f"{ws.close_code} after {seconds - (end - time.monotonic()):.0f} s")
-            await asyncio.sleep(0.5)  # the last answers
+            elif answered_here < sent:  # every request is answered: what it was is counted before leaving
+                await asyncio.wait([reader, asyncio.ensure_future(all_answered.wait())], timeout=ANSWERS_WITHIN,
+                                   return_when=asyncio.FIRST_COMPLETED)
+            made["unanswered"] = made.get("unanswered", 0) + sent - answered_here
             reader.cancel()
             await asyncio.gather(reader, return_exceptions=True)
 

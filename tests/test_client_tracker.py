@@ -192,3 +192,13 @@ def test_news_held_while_a_command_was_answered_tells_the_new_turn_after_the_ent
     said = [render.plain(tracker.apply(entries, message, latest=message is second)) for message, entries in held]
     assert "Ben committed" in said[0] and "Turn 2" not in said[0], said[0]
     assert said[1].index("Cy committed") < said[1].index("Turn 2: move N FROM TO"), said[1]
+
+
+def test_the_end_counts_the_turns_a_game_took_in_words_that_fit_one() -> None:
+    for turns_taken, said in ((1, "Ann won game g1 in 1 turn."), (3, "Ann won game g1 in 3 turns.")):
+        tracker = tracker_of("Ben")
+        won = make_state(seed_map(), dict.fromkeys(OWNERS, "Ann"), SEED_UNITS, players=PLAYERS, turn=turns_taken)
+        message = update(won, "Ben", 10, [])
+        message = message.model_copy(update={"game": message.game.model_copy(update={"winner": "Ann"})})
+        take(tracker, message)
+        assert said in render.plain(tracker.game_over())

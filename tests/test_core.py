@@ -1,6 +1,7 @@
-"""A game's decisions taken by server/core.py alone, without a server, a connection or a wait: who is away and since
-when, the votes that hand an absent seat to the computer, an unstarted game left idle, and when a rematch starts.
-Played on the tests' race to twenty, whose creator's seat is the first one a person took."""
+"""A game's decisions taken by server/core/ alone, without a server, a connection or a wait: who is away and since
+when, the votes that hand an absent seat to the computer, an unstarted game left idle or closed, when a rematch
+starts, whose eyes a watcher sees with, what the turn's timer times, a game that plays by itself, and which requests
+are answered again. Played on the tests' race to twenty, whose creator's seat is the first one a person took."""
 
 from __future__ import annotations
 
@@ -154,6 +155,92 @@ def test_a_rematch_too_few_are_left_for_is_said_to_be_impossible_once() -> None:
     assert isinstance(entry.event, game_log.RematchImpossible) and "at least 2 players" in entry.event.reason
     assert core.rematch_outlook(outlook.impossible.table) == core.RematchOutlook(), "said once"
 
+
+
+def test_a_join_sent_again_gives_the_seat_it_took_a_new_token_and_changes_nothing_else() -> None:
+    at = started("ann", "bob")
+    again = core.token_renewed(at, "bob", "new-hash")
+    assert [(s.name, s.token_hash) for s in again.table.seats] == [("ann", "hash-of-ann"), ("bob", "new-hash")]
+    assert again.entries == [] and again.table.game is at.game
+
+
+class Followed(RaceToTwenty):
+    """The race as a rule set that lets spectators, and only them, see with a player's eyes."""
+
+    def may_follow(self, game: object, seat: str | None, followed: str) -> bool:
+        return seat is None
+
+    def follow_refusal(self, game: object, seat: str | None, followed: str) -> str:
+        return "players see with their own"
+
+
+def test_a_watcher_follows_a_player_named_in_any_case_where_the_rules_let_it() -> None:
+    at = started("Ann", "bob")
+    assert core.sight(at, None, None) is None, "a spectator of everything there is to see"
+    with pytest.raises(Refusal) as refused:
+        core.sight(at, None, "ann")
+    assert refused.value.code == "cannot-follow" and refused.value.field == "follow"
+    assert refused.value.message == "in this game you cannot see with Ann's eyes: you see all there is to see"
+    followed = at.evolve(ruleset=Followed())
+    assert core.sight(followed, None, "ann") == "Ann"
+    with pytest.raises(Refusal) as refused:
+        core.sight(followed, "bob", "ann")
+    assert refused.value.message == "in this game you cannot see with Ann's eyes: players see with their own"
+    with pytest.raises(Refusal) as refused:
+        core.sight(followed, None, "zed")
+    assert refused.value.message == "zed does not play in game g1"
+    with pytest.raises(Refusal) as refused:
+        core.sight(followed, "bob", None)
+    assert refused.value.code == "already-seated" and refused.value.message == "you sit in game g1 as bob"
+    with pytest.raises(Refusal) as unstarted:
+        core.sight(table(2).evolve(ruleset=Followed()), None, "ann")
+    assert unstarted.value.code == "cannot-follow", "nobody plays before the start"
+
+
+def test_the_turn_s_timer_times_who_is_awaited_on_which_turn_and_only_while_someone_is_seated() -> None:
+    at = table(2, turn_seconds=30.0)
+    assert core.turn_clock(at, anyone_seated=True) is None, "not started"
+    for name in ("ann", "bob"):
+        at = core.join(at, name, None, name).table
+    assert core.turn_clock(at, anyone_seated=True) == (0, frozenset({"ann"}))
+    assert core.turn_clock(at, anyone_seated=False) is None, "every seat empty: the game waits for its players"
+    moved = core.issue(at, "ann", 0, {"kind": "add", "amount": 2}).table
+    assert core.turn_clock(moved, anyone_seated=True) == (2, frozenset({"bob"}))
+    assert core.turn_clock(won(at), anyone_seated=True) is None, "over"
+    untimed = started("ann", "bob")
+    assert core.turn_clock(untimed, anyone_seated=True) is None, "no time limit"
+
+
+def test_an_unstarted_game_may_be_closed_once_no_person_is_connected_and_at_once_once_nobody_sits() -> None:
+    at = table(3).evolve(settings=GameSettings(ruleset="race", players=3, bots=1, bot_strategy="perfect"))
+    computer = "bot-perfect-1"
+    assert at.server_seats == {computer}
+    at = core.join(at, computer, None, "h").table
+    assert not core.people_seated(at) and core.closable_unstarted(at, held={computer}, at_once=True)
+    at = core.join(at, "ann", None, "h").table
+    assert core.people_seated(at) and not core.people_seated(at, held={computer})
+    assert core.closable_unstarted(at, held={computer}, at_once=False), "ann's connection is gone"
+    assert not core.closable_unstarted(at, held={computer}, at_once=True), "ann still has her seat"
+    assert not core.closable_unstarted(at, held={"ann"}, at_once=False)
+    assert not core.closable_unstarted(started("ann", "bob"), held=set(), at_once=True), "started: never"
+
+
+def test_a_game_plays_by_itself_while_every_player_still_in_is_the_server_s_computer() -> None:
+    at = started("ann", "bob")
+    assert not core.computers_alone(at)
+    assert core.computers_alone(at.evolve(handed_over=("ann", "bob")))
+    resigned = core.resign(at, "bob").table
+    assert not core.computers_alone(resigned.evolve(handed_over=("ann",))), "over: it plays no more"
+    assert not core.computers_alone(table(2)), "not started"
+
+
+def test_a_request_sent_again_is_answered_again_during_its_step_and_the_next_then_forgotten() -> None:
+    kept = {"a": (3, "reply a"), "b": (4, "reply b"), "c": (5, "reply c")}
+    assert core.requests_kept(kept, 5) == {"b": (4, "reply b"), "c": (5, "reply c")}
+    assert core.requests_kept(kept, 4) == kept
+    assert core.requests_kept(kept, 7) == {}
+    assert core.step(table(2)) == 0 and core.step(started("ann", "bob")) == 0
+    assert core.step(core.issue(started("ann", "bob"), "ann", 0, {"kind": "add", "amount": 1}).table) == 1
 
 def test_importing_the_decisions_loads_no_store() -> None:
     script = ("import sys, server.core; "

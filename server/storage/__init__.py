@@ -1,7 +1,7 @@
 """Where games are kept: one interface (base.Storage), several stores.
 
 The stores themselves (memory.py, sqlite.py, postgres.py) are read only when first asked for, so that what reads the
-records a game's decisions make (server/core.py, through base.py) loads no database driver with them.
+records a game's decisions make (server/core/, through base.py) loads no database driver with them.
 """
 
 from __future__ import annotations

@@ -1,0 +1,276 @@
+"""Playing a game: an order read from its JSON and issued (alone or in a batch), withdrawn, committed, a player
+resigning, a computer's decision for its seat, a turn resolved once ready (after a restart too), the turn's time
+running out, and what the turn's timer times.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from server.core.table import Decision, Table, with_standings
+from server.entries import Logged, logged
+from server.refusal import Refusal
+from server.storage.base import OrderChange
+from shared.game import turns
+from shared.game.errors import Refused, RuleError
+from shared.game.game import Game
+from shared.game.random import dice_of
+from shared.game.ruleset import AnyRuleSet, Status
+from shared.game.turns import Resolved
+from shared.protocol import log as game_log
+from shared.protocol.codes import ErrorCode
+from shared.protocol.numbers import whole_numbers
+
+
+def running(table: Table, turn: int | None) -> tuple[Game[Any, Any], Status]:
+    game = table.game
+    if game is None:
+        raise Refusal(Refused.WRONG_PHASE, f"game {table.game_id} starts when all {table.settings.players} seats "
+                                           "are taken")
+    status = turns.status_of(table.ruleset, game)
+    if status.finished:
+        raise Refusal(Refused.GAME_OVER, "the game is over")
+    if turn is not None and turn != status.turn:
+        raise Refusal(Refused.WRONG_TURN, f"this is for turn {turn}, but the game is at turn {status.turn} "
+                                          f"({status.phase})", field="turn")
+    return game, status
+
+
+def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """An order's JSON checked against the game's rule set, and the order read back as JSON values (all its fields,
+    defaults included): a sentence naming what is wrong, and the field at fault, never a traceback.
+
+    The order is read as the published schema reads it: by JSON type (2 and 2.0 are the same whole number; true, "2"
+    and 2.5 are not one), with exactly the fields of its kind."""
+    kinds = ruleset.order_kinds()
+    kind = data.get("kind")
+    if kind not in kinds:
+        shown = "no kind" if kind is None else f'the kind "{str(kind)[:40]}"'
+        raise Refusal(ErrorCode.UNKNOWN_ORDER, f"{ruleset.title} has no order with {shown} "
+                                               f"(its orders: {', '.join(kinds)})", field="order.kind")
+    try:
+        text = json.dumps(whole_numbers(data), separators=(",", ":"))  # json, not orjson: integers of any size
+        order = ruleset.order_type.validate_json(text, strict=True)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        parts = []
+        for error in errors[:4]:
+            where = ".".join(str(p) for p in error["loc"][1:]) or "order"
+            parts.append(f"{where}: {_plain(error)}")
+        at = ".".join(str(p) for p in errors[0]["loc"][1:])
+        raise Refusal(ErrorCode.INVALID_ORDER, f"that {kind} order will not do: " + "; ".join(parts),
+                      field="order." + at if at else "order") from None
+    dumped = ruleset.dump_order(order)
+    unknown = sorted(str(key)[:40] for key in data.keys() - dumped.keys())
+    if unknown:  # a misspelt field would otherwise be dropped without a word, and its default used instead
+        raise Refusal(ErrorCode.INVALID_ORDER, f"a {kind} order has no field {', '.join(unknown[:4])} "
+                                               f"(its fields: {', '.join(dumped)})", field="order." + unknown[0])
+    return order, dumped
+
+
+def _plain(error: Any) -> str:
+    """Pydantic's words for a field, as a player would say them."""
+    kind, context = error["type"], error.get("ctx") or {}
+    if kind == "missing":
+        return "it is missing"
+    given = error.get("input")
+    shown = f", not {json.dumps(given)}" if isinstance(given, bool | int | float | str) and len(str(given)) <= 40 \
+        else ""
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return "a whole number is needed" + shown
+    if kind in ("string_type",):
+        return "a name is needed" + shown
+    if kind == "greater_than_equal":
+        return f"it must be at least {context.get('ge')}"
+    if kind == "less_than_equal":
+        return f"it must be at most {context.get('le')}"
+    if kind == "extra_forbidden":
+        return "this order has no such field"
+    return str(error["msg"])
+
+
+def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decision:
+    """One order: recorded (simultaneous games), or carried out at once (turn-by-turn games)."""
+    ruleset = table.ruleset
+    game, _ = running(table, turn)
+    order, dumped = read_order(ruleset, data)
+    if ruleset.simultaneous:
+        issued = turns.issue(ruleset, game, player, order)
+        if isinstance(issued, RuleError):
+            raise Refusal.of(issued)
+        index = len(issued.orders_of(player)) - 1
+        change = OrderChange(player, game.step, index, orjson.dumps(dumped).decode())
+        return Decision(table.evolve(game=issued), order_change=change, accepted=order, accepted_data=dumped)
+    acted = turns.act(ruleset, game, player, order, dice_of(table.seed))
+    if isinstance(acted, RuleError):
+        raise Refusal.of(acted)
+    game, resolved = acted
+    return with_standings(table, Decision(table.evolve(game=game), resolution_entries(table, [resolved]), [resolved],
+                                          accepted=order, accepted_data=dumped))
+
+
+@dataclass(frozen=True)
+class BatchRefusal:
+    """An order of a batch that was refused: its 0-based position in the batch, and why."""
+
+    position: int
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class BatchAcceptance:
+    """An order of a batch that was taken: its position in the batch, its index in the player's list (0 where it took
+    effect at once), the order as JSON values and as the rule set reads it (for its words)."""
+
+    position: int
+    index: int
+    data: dict[str, Any]
+    order: Any
+
+
+@dataclass
+class Batch:
+    """Several orders of one player issued in one request, each as `issue` would have taken it alone, in turn."""
+
+    decision: Decision
+    """The table after every accepted order, and what those that took effect at once (turn-by-turn games) logged."""
+    changes: list[OrderChange] = field(default_factory=list)
+    """The accepted orders kept as small rows (simultaneous games)."""
+    accepted: list[BatchAcceptance] = field(default_factory=list)
+    refused: list[BatchRefusal] = field(default_factory=list)
+
+
+def issue_batch(table: Table, player: str, turn: int, orders: Sequence[dict[str, Any]]) -> Batch:
+    """Each order checked against what the batch's earlier accepted ones left, as if issued one by one: a refused
+    order changes nothing, and those after it are still checked."""
+    current = Decision(table)
+    batch = Batch(current)
+    for position, data in enumerate(orders):
+        try:
+            decision = issue(current.table, player, turn, data)
+        except Refusal as refusal:
+            batch.refused.append(BatchRefusal(position, refusal.code, refusal.message))
+            continue
+        assert decision.accepted_data is not None, "an issued order comes back as JSON values"
+        change = decision.order_change
+        if change is not None:
+            batch.changes.append(change)
+        batch.accepted.append(BatchAcceptance(position, 0 if change is None else change.index,
+                                              decision.accepted_data, decision.accepted))
+        current = Decision(decision.table, [*current.entries, *decision.entries],
+                           [*current.resolved, *decision.resolved])
+    batch.decision = current
+    return batch
+
+
+def resign(table: Table, player: str) -> Decision:
+    """A player gives up a running game: the rule set decides what becomes of what they held; a simultaneous turn that
+    waited only for them resolves."""
+    game, status = running(table, None)
+    result = turns.resign(table.ruleset, game, player, dice_of(table.seed))
+    if isinstance(result, RuleError):
+        raise Refusal.of(result)
+    game, resolved = result
+    entries = [Logged(game_log.PlayerResigned(player=player, turn=status.turn, step=resolved.step)),
+               *(logged(event) for event in resolved.events)]
+    return with_standings(table, _resolve_if_ready(Decision(table.evolve(game=game), entries, [resolved])))
+
+
+def withdraw(table: Table, player: str, turn: int, index: int) -> Decision:
+    game, _ = running(table, turn)
+    result = turns.withdraw(table.ruleset, game, player, index)
+    if isinstance(result, RuleError):
+        raise Refusal.of(result)
+    return Decision(table.evolve(game=result), order_change=OrderChange(player, game.step, index, None))
+
+
+def commit(table: Table, player: str, turn: int) -> Decision:
+    game, status = running(table, turn)
+    result = turns.commit(table.ruleset, game, player)
+    if isinstance(result, RuleError):
+        raise Refusal.of(result)
+    decision = Decision(table.evolve(game=result),
+                        [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))], committed=player)
+    return with_standings(table, _resolve_if_ready(decision))
+
+
+def play_seat(table: Table, player: str, turn: int, orders: Sequence[Any]) -> tuple[Decision, list[RuleError]]:
+    """A computer player's decision for its seat, carried out at once (turns.play_seat): the orders the rules accept
+    and the commit, or the action; whatever the rules refuse is played as when time runs out, so the game never
+    stalls on it. Returns the decision and the refusals. Refusal when the game has moved on since the decision was
+    taken (another turn), or no longer waits for the player."""
+    game, status = running(table, turn)
+    if player not in turns.awaiting(table.ruleset, game):
+        raise Refusal(Refused.NOT_YOUR_TURN, "the game does not wait for you now")
+    played = turns.play_seat(table.ruleset, game, player, orders, dice_of(table.seed))
+    refusals = [problem for _, problem in played.refused]
+    if table.ruleset.simultaneous:
+        decision = Decision(table.evolve(game=played.game),
+                            [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))])
+        return _resolve_if_ready(decision), refusals
+    entries = [Logged(game_log.TimeRanOut(turn=status.turn, players=[player]))] if played.timed_out else []
+    entries += resolution_entries(table, played.resolved)
+    return Decision(table.evolve(game=played.game), entries, played.resolved), refusals
+
+
+def _resolve_if_ready(decision: Decision) -> Decision:
+    table = decision.table
+    if table.game is None or not turns.ready(table.ruleset, table.game):
+        return decision
+    game, resolved = turns.advance(table.ruleset, table.game, dice_of(table.seed))
+    return Decision(table.evolve(game=game), decision.entries + resolution_entries(table, [resolved]),
+                    [*decision.resolved, resolved])
+
+
+def resolution_entries(table: Table, resolutions: Sequence[Resolved]) -> list[Logged]:
+    """Each resolution's orders (so the game can be replayed from its seed), then what happened."""
+    revealed_to = None if table.ruleset.reveals_orders(table.options) else frozenset[str]()
+    out: list[Logged] = []
+    for resolved in resolutions:
+        out.append(Logged(game_log.OrdersRevealed(turn=resolved.turn, step=resolved.step,
+                                                  orders=turns.reveal(resolved.orders, table.ruleset)),
+                          revealed_to))
+        out += [logged(event) for event in resolved.events]
+    return out
+
+
+def unsettled(table: Table) -> bool:
+    """Every player has committed the turn but it is not resolved (a server stopped in between): see settle."""
+    return table.game is not None and turns.ready(table.ruleset, table.game)
+
+
+def settle(table: Table) -> Decision | None:
+    if not unsettled(table):
+        return None
+    return with_standings(table, _resolve_if_ready(Decision(table)))
+
+
+def time_out(table: Table, clock: Any) -> Decision | None:
+    """D3, C9: the turn's time ran out. None when the game has moved on since the timer was set (`clock`)."""
+    game = table.game
+    if game is None:
+        return None
+    status = turns.status_of(table.ruleset, game)
+    if status.finished or status.clock != clock:
+        return None
+    game, late, resolutions = turns.time_out(table.ruleset, game, dice_of(table.seed))
+    entries = [Logged(game_log.TimeRanOut(turn=status.turn, players=late)),
+               *resolution_entries(table, resolutions)]
+    return with_standings(table, Decision(table.evolve(game=game), entries, resolutions))
+
+
+def turn_clock(table: Table, anyone_seated: bool) -> Any:
+    """What the turn's timer times now (the turn and who is awaited: Status.clock), or None for no timer: a game
+    without a time limit, not started, over, or whose every seat is empty (it waits for its players rather than
+    play itself). A change that leaves the same key leaves the timer running."""
+    status = table.status
+    if table.settings.turn_seconds is None or status is None or status.finished or not anyone_seated:
+        return None
+    return status.clock

@@ -1,0 +1,176 @@
+"""Playing a game: orders issued one by one or in a batch, withdrawn and listed, the legal orders offered, commits,
+resigning, and a computer's whole decision for its seat (turns.play_seat).
+
+Apart from seating because these are the game's own changes: the rules decide them (server/core/playing.py), each
+is saved before it is answered, and an order alone is news to nobody else (R16), while a change that resolves
+something is told to every follower and moves the turn's timer on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from server import core
+from server.entries import Entry
+from server.match.followers import Subscriber
+from server.match.runner import Runner
+from server.refusal import Refusal
+from server.storage.base import RequestRecord
+from shared.game import turns
+from shared.protocol.messages import (
+    AcceptedOrder,
+    CommitAccepted,
+    Legal,
+    LegalOrder,
+    OrderAccepted,
+    OrderRefused,
+    Orders,
+    OrdersAccepted,
+    OrderWithdrawn,
+    Resigned,
+)
+
+logger = logging.getLogger("risc.server")
+
+
+class Playing(Runner):
+    def _acting(self, sub: Subscriber, request_id: str | None, ref: str | None) -> str | None:
+        """The player a request that changes the game comes from, once the game takes requests; None when it was
+        carried out already and has been answered again (a request sent again, server/match/answers.py)."""
+        self._check_open()
+        player = self._player(sub)
+        return None if self._answers.answered_before(sub, request_id, ref) else player
+
+    async def issue(self, sub: Subscriber, turn: int, order: dict[str, Any], ref: str | None,
+                    request_id: str | None = None) -> None:
+        async with self.lock:
+            player = self._acting(sub, request_id, ref)
+            if player is None:
+                return
+            before = self.table.status
+            decision = core.issue(self.table, player, turn, order)
+            index = decision.order_change.index if decision.order_change is not None else 0
+            accepted = decision.accepted_data
+            assert accepted is not None and decision.table.game is not None, "an issued order comes back as JSON"
+            left = turns.left(self.ruleset, decision.table.game, player)
+            text = self.ruleset.presentation.words(decision.accepted)
+            # The frame put together by hand (a test holds it to the reply's own): an order comes with every issue.
+            body = (',"type":"order_accepted","game_id":' + orjson.dumps(self.game_id).decode() + ',"turn":'
+                    + str(turn) + ',"index":' + str(index) + ',"order":' + orjson.dumps(accepted).decode()
+                    + ',"left":' + orjson.dumps(left).decode() + ',"text":' + orjson.dumps(text).decode() + "}")
+            request = None if request_id is None else RequestRecord(request_id, core.step(self.table),
+                                                                    '{"ref":null' + body)
+            entries = await self._save(decision, request)
+            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted,
+                                                  left=left, text=text, ref=ref)
+            sub.send(reply, '{"ref":' + orjson.dumps(ref).decode() + body)
+            if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
+                self._after_change(entries, decision, before)
+
+    async def issue_batch(self, sub: Subscriber, turn: int, orders: list[dict[str, Any]], ref: str | None,
+                          request_id: str | None = None) -> None:
+        """Several orders in one request (`issue_orders`): one save and one answer for them all."""
+        async with self.lock:
+            player = self._acting(sub, request_id, ref)
+            if player is None:
+                return
+            before = self.table.status
+            batch = core.issue_batch(self.table, player, turn, orders)
+            describe = self.ruleset.presentation.words
+            game = batch.decision.table.game
+            assert game is not None, "orders are issued in a running game"
+            reply = OrdersAccepted.model_construct(
+                game_id=self.game_id, turn=turn, ref=None, left=turns.left(self.ruleset, game, player),
+                accepted=[AcceptedOrder.model_construct(position=taken.position, index=taken.index, order=taken.data,
+                                                        text=describe(taken.order))
+                          for taken in batch.accepted],
+                refused=[OrderRefused.model_construct(position=r.position, code=r.code, message=r.message)
+                         for r in batch.refused])
+            request = self._request(request_id, reply) if batch.accepted else None
+            entries: list[Entry] = []
+            if batch.decision.entries:  # orders that took effect at once (turn-by-turn): the whole progress
+                entries = await self._save(batch.decision, request)
+            elif batch.changes:
+                await self._keeper.orders(batch.changes, request)
+                self.table = batch.decision.table
+                if request is not None:
+                    self._answers.remember(request, core.step(self.table))
+            sub.send(reply.model_copy(update={"ref": ref}))
+            if entries:
+                self._after_change(entries, batch.decision, before)
+
+    async def withdraw(self, sub: Subscriber, turn: int, index: int, ref: str | None,
+                       request_id: str | None = None) -> None:
+        async with self.lock:
+            player = self._acting(sub, request_id, ref)
+            if player is None:
+                return
+            decision = core.withdraw(self.table, player, turn, index)
+            assert decision.table.game is not None
+            reply = OrderWithdrawn(game_id=self.game_id, turn=turn, index=index,
+                                   left=turns.left(self.ruleset, decision.table.game, player))
+            await self._save(decision, self._request(request_id, reply))
+            sub.send(reply.model_copy(update={"ref": ref}))
+
+    async def list_orders(self, sub: Subscriber, ref: str | None) -> None:
+        async with self.lock:
+            player = self._player(sub)
+            game, status = core.running(self.table, None)
+            describe = self.ruleset.presentation.words
+            issued = game.orders_of(player)
+            sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=[self.ruleset.dump_order(o) for o in issued],
+                            committed=player in game.committed, texts=[describe(o) for o in issued], ref=ref))
+
+    async def legal_orders(self, sub: Subscriber, ref: str | None) -> None:
+        async with self.lock:
+            player = self._player(sub)
+            game, status = core.running(self.table, None)
+            offer = self.ruleset.presentation.describe_offer
+            options = turns.legal_orders(self.ruleset, game, player)
+            costs = turns.costs(self.ruleset, game, player, [option.order for option in options])
+            legal = [LegalOrder(order=self.ruleset.dump_order(option.order), count_field=option.count_field,
+                                least=option.least, text=offer(option.order, option.count_field), cost=cost)
+                     for option, cost in zip(options, costs, strict=True)]
+            sub.send(Legal(game_id=self.game_id, turn=status.turn, orders=legal, ref=ref))
+
+    async def commit(self, sub: Subscriber, turn: int, ref: str | None, request_id: str | None = None) -> None:
+        async with self.lock:
+            player = self._acting(sub, request_id, ref)
+            if player is None:
+                return
+            before = self.table.status
+            decision = core.commit(self.table, player, turn)
+            reply = CommitAccepted.model_construct(game_id=self.game_id, turn=turn, ref=None)
+            entries = await self._save(decision, self._request(request_id, reply))
+            sub.send(reply.model_copy(update={"ref": ref}))
+            self._after_change(entries, decision, before)
+
+    async def resign(self, sub: Subscriber, ref: str | None) -> None:
+        """The connection's player gives up: out of the game from now on, they watch it as one who lost does."""
+        async with self.lock:
+            self._check_open()
+            player = self._player(sub)
+            before = self.table.status
+            decision = core.resign(self.table, player)
+            entries = await self._save(decision)
+            logger.info("game %s: %s resigned", self.game_id, player)
+            sub.send(Resigned(game_id=self.game_id, ref=ref))
+            self._after_change(entries, decision, before)
+        if self.finished:
+            await self._start_rematch_if_ready()
+
+    async def play_seat(self, sub: Subscriber, turn: int, orders: Sequence[Any]) -> list[Refusal]:
+        """A computer player's decision for the seat it holds, carried out, saved and told as one change
+        (core.play_seat). Returns what the rules refused of it (played as when time runs out)."""
+        async with self.lock:
+            self._check_open()
+            player = self._player(sub)
+            before = self.table.status
+            decision, refusals = core.play_seat(self.table, player, turn, orders)
+            entries = await self._save(decision)
+            self._after_change(entries, decision, before)
+            return [Refusal.of(problem) for problem in refusals]

@@ -1,0 +1,297 @@
+"""What every command of a match shares: the table and the lock, a decision saved and only then made current,
+told and timed.
+
+A match is its game's single owner (DESIGN.md): every change happens under its lock, the core decides it on the
+current table (server/core/, pure), it is saved with its log entries (server/match/keeping.py), and only then is
+the table replaced, the change acknowledged and told to the followers (server/match/followers.py) and the turn's
+timer armed for what the game waits for now. The commands themselves are grouped by what they are about in the
+modules beside this one; the match puts them together (server/match/lifecycle.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Self
+
+from pydantic import BaseModel
+
+from server import core
+from server.clock import Clock, LoopClock
+from server.core import Decision, Table
+from server.entries import Entry, number
+from server.eventlog import EventLog
+from server.match.answers import Answers
+from server.match.followers import Followers, Subscriber
+from server.match.keeping import Keeper
+from server.match.timing import Pace, TurnTimer
+from server.refusal import Redirect, Refusal
+from server.storage.base import RequestRecord, SeatRecord, Storage
+from server.tasks import BackgroundTasks
+from server.updates import UpdateFrames
+from shared.game import turns
+from shared.game.errors import Refused
+from shared.game.game import Game
+from shared.game.ruleset import AnyRuleSet, Status
+from shared.maps.model import GameMap
+from shared.protocol import log as game_log
+from shared.protocol.codes import ErrorCode
+from shared.protocol.lobby import GameSettings, GameSummary
+
+logger = logging.getLogger("risc.server")
+
+PRESENCE_INTERVAL = 1.0
+"""Seconds between two updates that tell only that a seat's connection came or went."""
+
+
+class Runner(ABC):
+    """A match's state and the steps every command takes; the commands are its subclasses' (seating, playing,
+    handing on), put together as Match."""
+
+    def __init__(self, table: Table, log: EventLog, storage: Storage,
+                 rematch_factory: Callable[[Self, list[SeatRecord]], Awaitable[Self]] | None = None,
+                 clock: Clock | None = None) -> None:
+        self.table = table
+        """The game as its decisions read it: replaced, never changed, once a change is saved."""
+        self.game_id = table.game_id
+        self.server_seats = table.server_seats
+        """The seats the server's own computer players hold."""
+        self.log = log
+        self.lock = asyncio.Lock()
+        self._rematch_factory = rematch_factory
+        self._clock: Clock = clock or LoopClock()
+        self.followers = Followers(self.game_id, lambda: self.ruleset.public_map(self.game_map, self.table.options))
+        self._keeper = Keeper(self.game_id, storage, self._lost)
+        self._answers = Answers()
+        self._turn_timer = TurnTimer(self._clock)
+        self._presence = Pace(self._clock, PRESENCE_INTERVAL, lambda: self._broadcast([]))
+        self._tasks = BackgroundTasks()
+        self._closed = False
+        self.on_moved: Callable[[Self], None] | None = None
+        """Called once the store refused a change because another node owns the game now (a shared store)."""
+        self.moved = False
+        self.taken_over = False
+        """Claimed from a shared store by this node while its clients were elsewhere: its turn clock runs as though
+        its players were still connected, until their turn's time first runs out or one comes back."""
+
+    # ---- what others see -----------------------------------------------------------------------------------------
+
+    @property
+    def watchers(self) -> dict[Subscriber, str | None]:
+        """The connections following the game, with the seat each holds (None for a spectator)."""
+        return self.followers.seats
+
+    @property
+    def settings(self) -> GameSettings:
+        return self.table.settings
+
+    @property
+    def game_map(self) -> GameMap:
+        return self.table.game_map
+
+    @property
+    def ruleset(self) -> AnyRuleSet:
+        return self.table.ruleset
+
+    @property
+    def game(self) -> Game[Any, Any] | None:
+        """The game under way (None in the lobby)."""
+        return self.table.game
+
+    @property
+    def seats(self) -> list[SeatRecord]:
+        return list(self.table.seats)
+
+    @property
+    def seq(self) -> int:
+        """The number of the game's last change: what its followers are told as `seq` (server/entries.py)."""
+        return self.log.last_number
+
+    @property
+    def finished(self) -> bool:
+        return self.table.finished
+
+    @property
+    def started(self) -> bool:
+        return self.table.game is not None
+
+    def status(self) -> Status | None:
+        return self.table.status
+
+    def awaits(self, player: str) -> bool:
+        """Whether the game waits for `player` now, as its summary's seat would say (without making the summary:
+        a computer asks before each of its orders)."""
+        game = self.table.game
+        return game is not None and player in turns.awaiting(self.ruleset, game)
+
+    @property
+    def computers_alone(self) -> bool:
+        """A game in play whose every player still in is the server's computer: it plays on by itself."""
+        return core.computers_alone(self.table)
+
+    def computers(self) -> set[str]:
+        """The seats the server's own players hold."""
+        return set(self.server_seats)
+
+    def people_seated(self, connected: bool = False) -> bool:
+        """Whether a person (not the server's own player) holds a seat here; with `connected`, one whose connection
+        is live."""
+        return core.people_seated(self.table, self.followers.held() if connected else None)
+
+    def summary(self) -> GameSummary:
+        return self._summary(self.table)
+
+    def _summary(self, table: Table) -> GameSummary:
+        return core.summary(table, self.followers.held(), self.followers.spectators(), self.server_seats)
+
+    @property
+    def unsettled(self) -> bool:
+        return core.unsettled(self.table)
+
+    # ---- telling the followers -----------------------------------------------------------------------------------
+
+    def _frames(self, entries: Sequence[Entry], snapshot: bool = False) -> UpdateFrames:
+        return UpdateFrames(self.game_id, self.seq, entries, self.summary(), self.ruleset, self.table.game,
+                            self.finished, self._turn_timer.left(), snapshot, self.followers.kept_views)
+
+    def _broadcast(self, entries: Sequence[Entry], skip: Subscriber | None = None) -> None:
+        """Tell every follower (but `skip`): shared parts encoded once, each sight's view made once."""
+        self.followers.broadcast(lambda: self._frames(entries), skip)
+
+    def _follow(self, sub: Subscriber, last_seq: int | None) -> None:
+        """Start sending a connection (seated already) this game: its map, then the entries after `last_seq` when
+        few enough, else a snapshot; either way the view whole."""
+        missed = None if last_seq is None else self.log.after(last_seq)
+        self.followers.start(sub, self._frames(missed) if missed is not None else self._frames([], snapshot=True))
+
+    def _note_presence(self) -> None:
+        self.table = core.presence_noted(self.table, self.people_seated(connected=True), self._clock.now())
+
+    def _presence_changed(self, skip: Subscriber | None = None) -> None:
+        """Tell the followers that a seat's connection came or went: at once, but at most once a second, so that
+        a seat taken back and forth cannot flood every spectator (the summary of the next update says it all)."""
+        self._schedule_deadline()
+        self._presence.news(lambda: self._broadcast([], skip=skip))
+
+    # ---- a change --------------------------------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self.moved:
+            raise Redirect(self.game_id, None)
+        if self._closed:
+            raise Refusal(ErrorCode.SHUTTING_DOWN, "the server is shutting down")
+
+    def _player(self, sub: Subscriber) -> str:
+        player = self.followers.seats.get(sub)
+        if player is None:
+            raise Refusal(Refused.NOT_A_PLAYER, f"you hold no seat in game {self.game_id}: only its players act")
+        return player
+
+    def _request(self, request_id: str | None, reply: BaseModel) -> RequestRecord | None:
+        """What to keep with a change made by a request that has an id: the reply it gets (without its ref)."""
+        return self._answers.record(request_id, core.step(self.table), reply)
+
+    async def _save(self, decision: Decision, request: RequestRecord | None = None) -> list[Entry]:
+        """Number the new entries, save them with the new table (and the request that made the change, if it has
+        an id), and only then make both current."""
+        entries: list[Entry] = []
+        if decision.order_change is not None and not decision.entries:
+            await self._keeper.order(decision.order_change, request)
+        else:
+            last, change = self.log.last_seq, self.seq + 1
+            entries = number(decision.entries, last, self.ruleset, change=change)
+            await self._keeper.change(decision, entries, last, change if entries else change - 1, self._listed,
+                                      request)
+            self.log.extend(entries)
+        self.table = decision.table
+        if request is not None:
+            self._answers.remember(request, core.step(self.table))
+        return entries
+
+    def _listed(self, table: Table) -> str | None:
+        """The game's summary as other nodes' lobbies list it, for a store they share (none otherwise)."""
+        return self._summary(table).model_dump_json() if self._keeper.shared else None
+
+    def _after_change(self, entries: Sequence[Entry], decision: Decision, before: Status | None) -> None:
+        for resolved in decision.resolved:
+            what = f"step {resolved.step} (turn {resolved.turn})"
+            logger.info("game %s: %s resolved (%d events)", self.game_id, what, len(resolved.events))
+        status = self.table.status
+        if status is not None and status.finished and (before is None or not before.finished):
+            logger.info("game %s: over, %s", self.game_id,
+                        f"{status.winner} won" if status.winner else "a draw")
+        self._schedule_deadline()
+        self._broadcast(entries)
+
+    def _lost(self: Self) -> None:
+        """The store refused a change: another node owns the game now, and this one lets it go."""
+        if not self.moved:
+            self.moved = True
+            if self.on_moved is not None:
+                self.on_moved(self)
+
+    async def settle(self) -> None:
+        """Resolve a restored turn whose every player had committed, as the running server would have."""
+        async with self.lock:
+            before = self.table.status
+            decision = core.settle(self.table)
+            if decision is not None:
+                self._after_change(await self._save(decision), decision, before)
+
+    # ---- the turn clock (D3, C9) ---------------------------------------------------------------------------------
+
+    def _schedule_deadline(self) -> None:
+        """Arm the turn's timer for whoever the game now waits for; a change that leaves the same players awaited
+        on the same turn (a commit, an action within one's turn) leaves the timer running."""
+        seconds = self.settings.turn_seconds
+        key = None if seconds is None or self._closed else core.turn_clock(self.table, self._anyone_seated())
+        if key is None or seconds is None:
+            self._turn_timer.disarm()
+        else:
+            self._turn_timer.arm(key, seconds, self._deadline_passed)
+
+    def rearm(self) -> None:
+        """Arm the turn's timer again as the game now stands (a game just taken over from another node)."""
+        self._schedule_deadline()
+
+    def _anyone_seated(self) -> bool:
+        return self.taken_over or self.followers.anyone_seated()
+
+    def _deadline_passed(self, clock_key: Any) -> None:
+        self._tasks.spawn(self._time_out(clock_key), f"game {self.game_id}: the turn's time limit failed")
+
+    async def _time_out(self, clock_key: Any) -> None:
+        async with self.lock:
+            if self._closed:
+                return
+            before = self.table.status
+            decision = core.time_out(self.table, clock_key)
+            if decision is None:
+                return
+            self._turn_timer.rang()
+            self.taken_over = False  # its players' time ran out once: from now on it waits for them as any game
+            try:
+                entries = await self._save(decision)
+            except Redirect:
+                return  # another node plays the game now, and keeps its time
+            except Refusal:
+                self._turn_timer.forget()
+                self._schedule_deadline()  # try again after another full turn's time
+                return
+            late = next((e.event for e in entries if isinstance(e.event, game_log.TimeRanOut)), None)
+            logger.info("game %s: time ran out for %s", self.game_id,
+                        ", ".join(late.players) if late is not None and late.players else "nobody")
+            self._turn_timer.forget()
+            self._after_change(entries, decision, before)
+
+    # ---- what the other parts of a match provide -------------------------------------------------------------------
+
+    @abstractmethod
+    async def attach(self, sub: Subscriber, player: str) -> None:
+        """Seat a connection whose player was seated here by a rematch (server/match/seating.py)."""
+
+    @abstractmethod
+    async def _start_rematch_if_ready(self) -> None:
+        """Start the rematch when the table's requests call for it (server/match/handing_on.py)."""
