@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pydantic import BaseModel
 
-from server.entries import from_stored
-from server.lobby import Lobby
+from server.core.entries import from_stored
+from server.lobby.lobby import Lobby
 from server.match import Match
 from server.storage import MemoryStorage, SeatRecord, SqliteStorage, Storage
 from server.storage.sqlite import DATABASE_NAME

@@ -39,9 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from client.webpage import web_root
 from server.app import RiscServer
-from server.codec import map_to_dict
 from server.config import ServerConfig
 from server.storage import MemoryStorage
+from server.storage.codec import map_to_dict
 from shared.maps.conquest import read_conquest
 from shared.maps.layout import with_positions
 from shared.maps.loader import load_map

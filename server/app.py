@@ -14,19 +14,19 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from server import origins
-from server.addresses import where_to_connect
-from server.catalogue import Catalogue
 from server.clock import Clock
-from server.cluster import Node, NodeIdTaken
+from server.cluster.network import default_node_id, default_public_url
+from server.cluster.node import Node, NodeIdTaken
 from server.config import ServerConfig
-from server.lobby import Lobby
+from server.frontier import origins
+from server.frontier.addresses import where_to_connect
+from server.frontier.transport import Transport
+from server.lobby.catalogue import Catalogue
+from server.lobby.lobby import Lobby
 from server.logs import setup_logging
 from server.loop import LOOPS, choose_loop
-from server.network import default_node_id, default_public_url
 from server.storage import Storage, StorageError, default_data_dir, is_postgres, open_storage
 from server.storage.postgres import PostgresStorage
-from server.transport import Transport
 from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.messages import Hello
 

@@ -14,7 +14,7 @@ class ServerConfig:
     password: str | None = None
     allowed_origins: tuple[str, ...] = ()
     """Web pages of these origins ("https://host[:port]") may open game connections, besides pages served at the
-    server's own address; programs send no Origin and are always accepted (server/origins.py)."""
+    server's own address; programs send no Origin and are always accepted (server/frontier/origins.py)."""
     compression: bool = True
     """Accept a client's offer of permessage-deflate (frames of 2 KB or more compressed, shared/protocol/deflate.py):
     a bigeurope game's bytes a turn 3 to 5 times fewer for about a tenth more CPU. Off: every frame uncompressed."""
@@ -28,7 +28,7 @@ class ServerConfig:
     """Refused frames a client may send before it is disconnected: `bad_frames_burst`, regained at this rate."""
     hello_timeout: float = 10.0
     password_free_failures: int = 5
-    """Wrong passwords an address may give before each further refusal waits (see server/guesses.py)."""
+    """Wrong passwords an address may give before each further refusal waits (see server/frontier/guesses.py)."""
     password_delay: float = 1.0
     password_delay_max: float = 60.0
     """The first wait, doubled at each further wrong password of the address, up to this."""
@@ -65,7 +65,7 @@ class ServerConfig:
     long as they play, whoever asked for them."""
     computer_share: float = 0.5
     """The most of the server's time its computer players take: after each computer's turn, their queue rests that
-    turn's time scaled to this share (server/computers.py), so people are never kept waiting behind them."""
+    turn's time scaled to this share (server/computers/share.py), so people are never kept waiting behind them."""
     min_turn_seconds: float = 10.0
     """The shortest turn time limit a game may have: shorter ones would have games play themselves."""
     hand_over_after: float = 120.0
@@ -76,13 +76,13 @@ class ServerConfig:
     maps: tuple[Path, ...] = ()
     """Folders of map files the server offers besides its bundled maps (`--maps DIR`)."""
     web_root: Path | None = None
-    """The web page's folder, served at / on the game's port (server/web.py); None: no page, WebSocket clients
+    """The web page's folder, served at / on the game's port (server/frontier/web.py); None: no page, WebSocket clients
     and GET /healthz only. Whoever composes the server with the page sets it (`risc server`, `risc play --web`)."""
     shutdown_grace: float = 3.0
     """How long clients have to receive the last messages when the server stops."""
     store: str | None = None
     """A PostgreSQL store's address (postgresql://...), which several servers (nodes) may share: games then live
-    there, each played by one node (server/cluster.py). None: the SQLite file in `data_dir`, or memory."""
+    there, each played by one node (server/cluster/node.py). None: the SQLite file in `data_dir`, or memory."""
     node_id: str | None = None
     """This node's name among the nodes sharing the store (default: host name and port)."""
     public_url: str | None = None

@@ -1,5 +1,5 @@
-"""Nodes sharing a PostgreSQL store (server/cluster.py), in one process: any node answers the lobby, a game is played
-by one node at a time and clients asking another are sent there, a game nobody plays is taken over where a client
+"""Nodes sharing a PostgreSQL store (server/cluster/node.py), in one process: any node answers the lobby, a game is
+played by one node at a time and clients asking another are sent there, a game nobody plays is taken over where a client
 asks for it, and a node that lost a game while its session was gone changes nothing when it wakes."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from server.cluster import Claimed
+from server.cluster.node import Claimed
 from tests.cluster_support import follow, nodes, port_of
 from tests.postgres_support import PostgresCluster, restart
 from tests.server_support import Client, create_game, join

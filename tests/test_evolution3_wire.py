@@ -18,8 +18,8 @@ import pytest
 from pydantic import BaseModel
 
 from risc.cli import main
-from server.bots import ServerBot
-from server.entries import from_stored, logged, number
+from server.computers.players import ServerBot
+from server.core.entries import from_stored, logged, number
 from server.match import Match
 from server.storage import SqliteStorage
 from server.storage.sqlite import DATABASE_NAME

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from risc.cli import main
-from server.codec import game_from_dict, map_to_dict
 from server.storage import (
     DATABASE_NAME,
     GameProgress,
@@ -29,6 +28,7 @@ from server.storage import (
     StorageError,
     StoredGame,
 )
+from server.storage.codec import game_from_dict, map_to_dict
 from server.storage.sqlite import SCHEMA_VERSION
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings

@@ -174,7 +174,8 @@ def test_the_docs_say_a_spy_may_come_home_as_the_rules_let_it() -> None:
 
 
 def test_the_docs_say_when_the_servers_players_ask_for_a_rematch_as_the_server_does() -> None:
-    """The server's players ask as soon as one player has (server/bots.py ServerBot.send; tests/test_bots.py); the
+    """The server's players ask as soon as one player has (server/computers/players.py ServerBot.send;
+    tests/test_bots.py); the
     two pages said otherwise of each other."""
     bots = (DOC.parent / "bots.md").read_text()
     assert "once every other player has" not in bots

@@ -15,7 +15,7 @@ from websockets.asyncio.client import connect
 
 from server.app import RiscServer
 from server.config import ServerConfig
-from server.guesses import Guesses, address_of
+from server.frontier.guesses import Guesses, address_of
 from shared.protocol.codes import PROTOCOL_VERSION
 from tests.server_support import Client, running_server, url
 from tests.test_security_exhaustion import eventually

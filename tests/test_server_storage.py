@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from server.codec import game_from_dict, game_to_dict, map_from_dict, map_to_dict
-from server.entries import Entry, Logged, number
+from server.core.entries import Entry, Logged, number
 from server.storage import GameProgress, GameRecord, MemoryStorage, StorageError
 from server.storage.base import CommitChange, LogLine, OrderChange, RequestRecord, with_orders
+from server.storage.codec import game_from_dict, game_to_dict, map_from_dict, map_to_dict
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.turns import commit, issue

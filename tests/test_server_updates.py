@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.entries import Logged, from_stored, logged, number
+from server.core.entries import Logged, from_stored, logged, number
 from server.match import Match
+from server.match.updates import KeptViews, UpdateFrames
 from server.storage import MemoryStorage, SeatRecord
-from server.updates import KeptViews, UpdateFrames
 from shared.game import turns
 from shared.game.game import Game
 from shared.game.random import SETUP_STEP, GameRandom, dice_of

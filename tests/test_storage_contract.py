@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from server.codec import map_to_dict
 from server.storage import GameProgress, MemoryStorage, SqliteStorage, Storage, StorageError
 from server.storage.base import CommitChange, GameRecord, OrderChange, RequestRecord
+from server.storage.codec import map_to_dict
 from server.storage.postgres import PostgresStorage
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings

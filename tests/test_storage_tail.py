@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from server.codec import map_to_dict
-from server.entries import Entry, Logged, number
-from server.eventlog import EventLog
-from server.lobby import Lobby
+from server.core.entries import Entry, Logged, number
+from server.lobby.lobby import Lobby
 from server.match import Match
+from server.match.eventlog import EventLog
 from server.storage import GameProgress, MemoryStorage, SqliteStorage, Storage
 from server.storage.base import RestoredGame, StoredLog
+from server.storage.codec import map_to_dict
 from shared.maps import load_map
 from shared.protocol.log import PlayerJoined
 from shared.protocol.messages import GameMap, Update, Watching

@@ -9,8 +9,8 @@ from pathlib import Path
 from risc.commands.play import WebPlay
 from server.app import RiscServer
 from server.config import ServerConfig
+from server.frontier.web import bundle_path
 from server.storage import MemoryStorage
-from server.web import bundle_path
 from tests.server_support import Client, running_server
 from tests.web_support import web_server
 

@@ -23,9 +23,9 @@ async def find_damaged(path: Path | None, store: str | None = None) -> tuple[int
     """(how many unfinished games read back, {game id: why} for those a start (or a node taking them over) would
     set aside, when each of those was created), from the SQLite file at `path` or the PostgreSQL store `store`."""
     from server import core
-    from server.codec import map_from_dict
     from server.match import Match
     from server.storage import SqliteStorage, Storage
+    from server.storage.codec import map_from_dict
     from server.storage.postgres import PostgresStorage
 
     storage: Storage

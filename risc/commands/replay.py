@@ -61,7 +61,7 @@ async def _load_shared(dsn: str, game_id: str) -> Any:
 
 def _run(args: argparse.Namespace) -> int:
     from risc.commands.play import local_data_dir
-    from server.replay import replay
+    from server.replays.replay import replay
     from server.storage import StorageError, default_data_dir
 
     store = args.store or os.environ.get("RISC_STORE") or None

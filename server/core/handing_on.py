@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Set
 from dataclasses import dataclass
 
+from server.core.entries import Logged
 from server.core.playing import running
 from server.core.seating import seat_named
 from server.core.table import Decision, Table
-from server.entries import Logged
 from server.refusal import Refusal
 from server.storage.base import SeatRecord
 from shared.game.errors import Refused

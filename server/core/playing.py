@@ -13,8 +13,8 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from server.core.entries import Logged, logged
 from server.core.table import Decision, Table, with_standings
-from server.entries import Logged, logged
 from server.refusal import Refusal
 from server.storage.base import OrderChange
 from shared.game import turns

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Set
 
+from server.core.entries import WATCHERS, Logged
 from server.core.table import Decision, Table, start
-from server.entries import WATCHERS, Logged
 from server.refusal import Refusal
 from server.storage.base import SeatRecord
 from shared.game import turns

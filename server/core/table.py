@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from server.entries import Logged
+from server.core.entries import Logged
 from server.storage.base import OrderChange, SeatRecord
 from shared.game import turns
 from shared.game.game import Game

@@ -2,7 +2,7 @@
 player a spectator sees with the eyes of, and what each was sent last.
 
 Apart from the match's decisions because it is the one place that sends: everything told about a game passes
-through here, each sight's view made once and what followers share encoded once (server/updates.py).
+through here, each sight's view made once and what followers share encoded once (server/match/updates.py).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from server.codec import map_to_dict
-from server.updates import KeptViews, UpdateFrames
+from server.match.updates import KeptViews, UpdateFrames
+from server.storage.codec import map_to_dict
 from shared.maps.model import GameMap
 from shared.protocol.messages import GameMap as GameMapMessage
 

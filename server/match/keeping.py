@@ -11,9 +11,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from server.codec import game_to_dict
 from server.core import Decision, Table
-from server.entries import Entry
+from server.core.entries import Entry
 from server.refusal import Redirect, Refusal
 from server.storage.base import (
     CommitChange,
@@ -24,6 +23,7 @@ from server.storage.base import (
     RequestRecord,
     Storage,
 )
+from server.storage.codec import game_to_dict
 from shared.protocol.codes import ErrorCode
 
 logger = logging.getLogger("risc.server")

@@ -12,14 +12,14 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from server import core
 from server.clock import Clock, LoopClock
-from server.codec import game_from_dict, map_from_dict, map_to_dict
-from server.entries import Logged, number
-from server.eventlog import EventLog
+from server.core.entries import Logged, number
+from server.match.eventlog import EventLog
 from server.match.handing_on import HandingOn
 from server.match.keeping import Keeper
 from server.match.playing import Playing
 from server.match.seating import Seating
 from server.storage.base import GameRecord, RestoredGame, SeatRecord, Storage
+from server.storage.codec import game_from_dict, map_from_dict, map_to_dict
 from shared.maps.model import GameMap
 from shared.protocol import log as game_log
 from shared.protocol.codes import ErrorCode

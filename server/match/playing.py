@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from server import core
-from server.entries import Entry
+from server.core.entries import Entry
 from server.match.followers import Subscriber
 from server.match.runner import Runner
 from server.refusal import Refusal

@@ -21,16 +21,16 @@ from pydantic import BaseModel
 from server import core
 from server.clock import Clock, LoopClock
 from server.core import Decision, Table
-from server.entries import Entry, number
-from server.eventlog import EventLog
+from server.core.entries import Entry, number
 from server.match.answers import Answers
+from server.match.eventlog import EventLog
 from server.match.followers import Followers, Subscriber
 from server.match.keeping import Keeper
 from server.match.timing import Pace, TurnTimer
+from server.match.updates import UpdateFrames
 from server.refusal import Redirect, Refusal
 from server.storage.base import RequestRecord, SeatRecord, Storage
 from server.tasks import BackgroundTasks
-from server.updates import UpdateFrames
 from shared.game import turns
 from shared.game.errors import Refused
 from shared.game.game import Game
@@ -106,7 +106,7 @@ class Runner(ABC):
 
     @property
     def seq(self) -> int:
-        """The number of the game's last change: what its followers are told as `seq` (server/entries.py)."""
+        """The number of the game's last change: what its followers are told as `seq` (server/core/entries.py)."""
         return self.log.last_number
 
     @property

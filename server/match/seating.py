@@ -12,11 +12,11 @@ import logging
 import orjson
 
 from server import core
-from server.entries import Entry
+from server.core.entries import Entry
 from server.match.followers import Subscriber
 from server.match.runner import Runner
+from server.match.seats import find_seat, new_token, token_hash
 from server.refusal import Refusal
-from server.seats import find_seat, new_token, token_hash
 from shared.protocol.codes import ErrorCode
 from shared.protocol.messages import ChatSent, Error, Joined, Left, Resumed, Watching
 

@@ -52,10 +52,10 @@ class GameProgress(BaseModel):
 
     seats: list[SeatRecord]
     state: dict[str, Any] | None = Field(description="the game as its rule set keeps it, without its map "
-                                                     "(server/codec.py); null in the lobby")
+                                                     "(server/storage/codec.py); null in the lobby")
     seq: int = Field(description="the place of the last log entry")
     number: int | None = Field(default=None, description="the number of the game's last change, what its followers "
-                                                         "are told as seq (server/entries.py); null in progress "
+                                                         "are told as seq (server/core/entries.py); null in progress "
                                                          "saved before changes were numbered: then seq")
     rematch: list[str] = Field(default_factory=list)
     rematch_game: str | None = None
@@ -295,7 +295,7 @@ class Storage(ABC):
 
     shared = False
     """Whether other server processes (nodes) share this store: a game is then played only by the node that claimed
-    it (server/cluster.py), and every write checks that this node still owns it (OwnershipLost)."""
+    it (server/cluster/node.py), and every write checks that this node still owns it (OwnershipLost)."""
 
     async def open(self) -> None:
         """Connect to what the store needs, and bring its schema up to date; stores that open as they are made

@@ -3,7 +3,7 @@
 The tables are the SQLite store's (games, maps, events, pending_orders, pending_commits, requests), plus what
 nodes need to share games: `nodes` (each running node, its public address and a heartbeat) and three columns of
 `games`: `owner` (the node that last claimed it), `epoch` (raised by every claim) and `lock_key` (the game's
-advisory lock, server/cluster.py). Every write names the epoch this node claimed the game at (`... WHERE game_id =
+advisory lock, server/cluster/node.py). Every write names the epoch this node claimed the game at (`... WHERE game_id =
 %s AND epoch = %s`, the game's row locked for the statement), so a node that lost a game while frozen changes
 nothing when it wakes up: the write finds no row, and raises OwnershipLost.
 

@@ -1,9 +1,9 @@
 """A finished game's statistics, whatever its rule set: territories, units, income, battles won and lost, cards
 played, and who put whom out (or resigned), turn by turn and in total.
 
-They are worked out from the game played again (server/replay.py): the board after each turn, and the turn's events
-as the rule set reads them. A rule set says two things through the seam: who holds what on a board (`holdings`), and
-what a turn's events amount to (`turn_facts`: its battles, income, cards and eliminations). Everything else is
+They are worked out from the game played again (server/replays/replay.py): the board after each turn, and the turn's
+events as the rule set reads them. A rule set says two things through the seam: who holds what on a board (`holdings`),
+and what a turn's events amount to (`turn_facts`: its battles, income, cards and eliminations). Everything else is
 counted here, once, for every client: the web page draws it, the text client prints it.
 """
 

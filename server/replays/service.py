@@ -1,10 +1,10 @@
 """Finished games told again: their statistics, and replays stepped through turn by turn, for any client.
 
-A finished game is read from the store and played again from its seed and its logged orders (server/replay.py, as
-`risc replay` does), once, in a worker thread, one game at a time; the few most recently asked are kept. From that
-one replay come the game's statistics (shared/game/statistics.py) and every turn of it as a replay shows it: the
-board after the turn through the rule set's `replay_view`, from one player's sight or everyone's, and the turn's
-events as that sight was told them (everything, for everyone's).
+A finished game is read from the store and played again from its seed and its logged orders (server/replays/replay.py,
+as `risc replay` does), once, in a worker thread, one game at a time; the few most recently asked are kept. From that
+one replay come the game's statistics (shared/game/statistics.py) and every turn of it as a replay shows it: the board
+after the turn through the rule set's `replay_view`, from one player's sight or everyone's, and the turn's events as
+that sight was told them (everything, for everyone's).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.refusal import Refusal
-from server.replay import Replay, ReplayedStep, replay
+from server.replays.replay import Replay, ReplayedStep, replay
 from server.storage.base import Storage, StoredGame
 from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet

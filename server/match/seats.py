@@ -28,11 +28,3 @@ def find_seat(token: str, seats: list[SeatRecord]) -> SeatRecord | None:
         if token_matches(token, seat):
             found = seat
     return found
-
-
-def password_matches(given: str | None, expected: str | None) -> bool:
-    if expected is None:
-        return True
-    # surrogatepass: a str that is not UTF-8 text is compared as it is, never raises (config refuses such passwords)
-    return given is not None and hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
-                                                     expected.encode("utf-8", "surrogatepass"))

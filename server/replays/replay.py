@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server import core
-from server.codec import game_from_dict, game_to_dict, map_from_dict
-from server.entries import logged
+from server.core.entries import logged
 from server.storage.base import StoredGame
+from server.storage.codec import game_from_dict, game_to_dict, map_from_dict
 from shared.game import turns
 from shared.game.errors import RuleError
 from shared.game.game import Game

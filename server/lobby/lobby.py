@@ -10,19 +10,19 @@ from collections.abc import Callable
 
 from pydantic import ValidationError
 
-from server.bots import ServerBot, check_strategy, reseat_bots, seat_bots, seat_substitute
-from server.catalogue import Catalogue, read_upload
-from server.chat import ChatPace, LobbyRoom
 from server.clock import Clock, LoopClock, Timer
-from server.cluster import Claimed, Elsewhere, Node
-from server.codec import map_from_dict
-from server.computers import ComputerTime
-from server.game_ids import unique_game
-from server.guesses import address_of
+from server.cluster.node import Claimed, Elsewhere, Node
+from server.computers.players import ServerBot, check_strategy, reseat_bots, seat_bots, seat_substitute
+from server.computers.share import ComputerTime
+from server.frontier.guesses import address_of
+from server.lobby.catalogue import Catalogue, read_upload
+from server.lobby.chat import ChatPace, LobbyRoom
+from server.lobby.game_ids import unique_game
 from server.match import Match, Subscriber
 from server.refusal import Redirect, Refusal
-from server.replays import Replays
+from server.replays.service import Replays
 from server.storage.base import SeatRecord, Storage, StorageError
+from server.storage.codec import map_from_dict
 from server.storage.postgres import PostgresStorage
 from server.tasks import BackgroundTasks
 from shared.game.ruleset import AnyRuleSet
@@ -70,11 +70,11 @@ class Lobby:
                  unstarted_expiry: float = 600.0, node: Node | None = None) -> None:
         self.storage = storage
         self.node = node
-        """This server as a node of several sharing the store (server/cluster.py); None for a server alone."""
+        """This server as a node of several sharing the store (server/cluster/node.py); None for a server alone."""
         self.max_games = max_games
         self.finished_games_kept = finished_games_kept
         self.computer_time = ComputerTime(computer_share, bot_turn_pause)
-        """Where the server's own players' turns wait theirs, after people's (server/computers.py)."""
+        """Where the server's own players' turns wait theirs, after people's (server/computers/share.py)."""
         self.catalogue = catalogue if catalogue is not None else Catalogue()
         self.min_turn_seconds = min_turn_seconds
         self.hand_over_after = hand_over_after
@@ -154,7 +154,7 @@ class Lobby:
 
     async def find_typed(self, typed: str) -> Match:
         """The game a person named to join or watch: its id, or the start of it when no other game this server
-        holds starts so (server/game_ids.py); on a node of several, any game of the store."""
+        holds starts so (server/lobby/game_ids.py); on a node of several, any game of the store."""
         ids: set[str] = set(self.matches)
         if self.node is not None and isinstance(self.storage, PostgresStorage) and typed not in ids:
             try:

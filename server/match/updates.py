@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from server.entries import Entry, worded
+from server.core.entries import Entry, worded
 from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet
 from shared.protocol.lobby import GameSummary

@@ -3,7 +3,7 @@
 A restored game starts with the last entries of its stored log as the store's JSON text: most games' clients come
 back up to date or not at all, so those entries are read into objects only when a client needs some of them.
 
-Two numbers run through the log (server/entries.py): each entry's place (`seq`, the store's), and the number of the
+Two numbers run through the log (server/core/entries.py): each entry's place (`seq`, the store's), and the number of the
 change that logged it (`number`, what clients are told and give back as `last_seq`). A client is caught up by change:
 it is sent every entry of every change after the one it names.
 """
@@ -14,7 +14,7 @@ import bisect
 import logging
 from collections.abc import Sequence
 
-from server.entries import Entry, from_stored
+from server.core.entries import Entry, from_stored
 from server.storage.base import StoredLog
 
 logger = logging.getLogger("risc.server")

@@ -3,7 +3,7 @@
 A server-run bot is a subscriber like any connection: the match sends it the same updates, made by the same view
 function for its seat (D2), so it never learns anything its player could not. It acts through the match's own
 issue and commit, under the same lock and the same rules as a person's orders. Its turns take their place in the
-server's computer time (server/computers.py): one computer's turn at a time, after people's requests, choosing its
+server's computer time (server/computers/share.py): one computer's turn at a time, after people's requests, choosing its
 orders in the one thread computers think in while the event loop serves everyone else.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from server import core
-from server.computers import ComputerTime
+from server.computers.share import ComputerTime
 from server.match import Match
 from server.refusal import Refusal
 from server.tasks import BackgroundTasks

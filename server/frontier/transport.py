@@ -23,16 +23,16 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from server import origins
 from server.config import ServerConfig
-from server.dispatch import dispatch
-from server.frames import parse_frame, rate_limited
-from server.guesses import Guesses, Verdict
-from server.lobby import Lobby
-from server.memory import give_memory_back
+from server.frontier import origins
+from server.frontier.dispatch import dispatch
+from server.frontier.frames import parse_frame, rate_limited
+from server.frontier.guesses import Guesses, Verdict
+from server.frontier.memory import give_memory_back
+from server.frontier.web import WebRoot, is_upgrade
+from server.lobby.lobby import Lobby
 from server.refusal import Redirect, Refusal
 from server.storage import StorageError
-from server.web import WebRoot, is_upgrade
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.deflate import SparingDeflateFactory
 from shared.protocol.messages import Error, Hello, ShuttingDown, Welcome, encode
@@ -288,9 +288,9 @@ class Transport:
         return int(self._server.sockets[0].getsockname()[1])
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Plain HTTP on the game's port: GET /healthz answers 200 while the server runs; the web page's files
-        when the server has one (server/web.py). Every other request is a WebSocket handshake, refused (403) when a
-        web page of another origin makes it (server/origins.py)."""
+        """Plain HTTP on the game's port: GET /healthz answers 200 while the server runs; the web page's files when the
+        server has one (server/frontier/web.py). Every other request is a WebSocket handshake, refused (403) when a web
+        page of another origin makes it (server/frontier/origins.py)."""
         if request.path.split("?", 1)[0] == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
         if self.web is not None and not is_upgrade(request):

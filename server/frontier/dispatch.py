@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.lobby import Lobby
+from server.lobby.lobby import Lobby
 from server.match import Subscriber
 from server.refusal import Refusal
 from shared.protocol.codes import ErrorCode
