@@ -77,8 +77,18 @@ class ServerProcess:
     async def start(self) -> ServerProcess:
         STARTED.append(self)
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", *self.args, cwd=self.source,
-            env=self.env, stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            *self.args,
+            cwd=self.source,
+            env=self.env,
+            stderr=asyncio.subprocess.PIPE,
+        )
         assert self.process.stderr is not None
         while not self.port:
             line = (await asyncio.wait_for(self.process.stderr.readline(), 60)).decode()
@@ -210,6 +220,7 @@ async def finish(row: Row, started: float, server: ServerProcess, bystanders: By
 
 # ---- the attacks --------------------------------------------------------------------------------------------------
 
+
 async def slow_readers(source: Path, folder: Path, clients: int = 300, requests: int = 400) -> Row:
     """Clients that ask for the game list again and again and never read the answers (issue 19: 2.4 GB)."""
     row = Row("exhaustion: clients that stop reading")
@@ -269,14 +280,17 @@ async def crafted_maps(source: Path, folder: Path) -> Row:
         row.tries += 1
         try:
             await client.send(type="create_game", settings={"map": str(path)}, ref=f"map-{index}")
-            reply = await client.wait_for(lambda m, ref=f"map-{index}": m.get("ref") == ref, timeout=ANSWER_WAIT,
-                                          from_start=True)
+            reply = await client.wait_for(
+                lambda m, ref=f"map-{index}": m.get("ref") == ref, timeout=ANSWER_WAIT, from_start=True
+            )
         except (AssertionError, ConnectionClosed):  # still reading it (the next would wait behind it), or gone
             unanswered += 1
             slowest = max(slowest, time.monotonic() - asked)
             if client.closed.is_set():
-                row.notes.append(f"the attacker's connection was closed ({client.ws.close_code}, "
-                                 f"{client.ws.close_reason or 'no reason'})")
+                row.notes.append(
+                    f"the attacker's connection was closed ({client.ws.close_code}, "
+                    f"{client.ws.close_reason or 'no reason'})"
+                )
             break
         slowest = max(slowest, time.monotonic() - asked)
         row.refused += int(reply["type"] == "error")
@@ -292,8 +306,10 @@ async def crafted_maps(source: Path, folder: Path) -> Row:
     row.memory = f"peak {mib(server.peak)}"
     if unanswered:
         row.notes.append(f"no answer within {ANSWER_WAIT:g} s to the file {row.tries}, the attack stopped there")
-    row.notes.append(f"{cpu:.1f} s of server CPU; slowest answer {slowest:.2f} s; stopped "
-                     f"{stopped:.1f} s after SIGTERM during a read")
+    row.notes.append(
+        f"{cpu:.1f} s of server CPU; slowest answer {slowest:.2f} s; stopped "
+        f"{stopped:.1f} s after SIGTERM during a read"
+    )
     return row
 
 
@@ -323,8 +339,10 @@ async def password_guesses(source: Path, folder: Path, seconds: float = 20.0, pa
 
     await asyncio.gather(*(guesser() for _ in range(parallel)))
     await finish(row, started, server, bystanders)
-    row.notes.append(f"{tested} passwords tested ({tested / row.seconds:.1f} a second); "
-                     f"{server.lines('wrong password')} log lines about them")
+    row.notes.append(
+        f"{tested} passwords tested ({tested / row.seconds:.1f} a second); "
+        f"{server.lines('wrong password')} log lines about them"
+    )
     return row
 
 
@@ -400,8 +418,10 @@ async def deep_frames(source: Path, folder: Path, tries: int = 50) -> Row:
         row.refused += got_error
         client.abort()
     await finish(row, started, server, bystanders)
-    row.notes.append(f"{kept} of {tries} connections still served after the deep frame; answers: "
-                     + (", ".join(f"{count} {code}" for code, count in sorted(codes.items())) or "none"))
+    row.notes.append(
+        f"{kept} of {tries} connections still served after the deep frame; answers: "
+        + (", ".join(f"{count} {code}" for code, count in sorted(codes.items())) or "none")
+    )
     return row
 
 
@@ -413,9 +433,19 @@ async def bad_passwords_at_start(source: Path, folder: Path) -> Row:
         environment = {**os.environ, "PYTHONPATH": str(source)}
         environment.pop("RISC_PASSWORD", None)
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server", "--memory", "--host", "127.0.0.1", "--port", "0", *args,
-            cwd=source, stderr=asyncio.subprocess.PIPE,
-            env={k: v.encode("utf-8", "surrogateescape") for k, v in {**environment, **(env or {})}.items()})
+            sys.executable,
+            "-m",
+            "server",
+            "--memory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            *args,
+            cwd=source,
+            stderr=asyncio.subprocess.PIPE,
+            env={k: v.encode("utf-8", "surrogateescape") for k, v in {**environment, **(env or {})}.items()},
+        )
         try:
             assert process.stderr is not None
             line = (await asyncio.wait_for(process.stderr.readline(), 20)).decode(errors="replace")
@@ -435,8 +465,10 @@ def damage(database: Path) -> list[str]:
     with contextlib.closing(sqlite3.connect(database)) as db, db:
         games = [g for (g,) in db.execute("SELECT game_id FROM games WHERE phase != 'finished' ORDER BY rowid")]
         db.execute("UPDATE games SET progress = '{\"seats\": [' WHERE game_id = ?", (games[0],))
-        db.execute("INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, 'ann', 9, 0, '{}')",
-                   (games[1],))
+        db.execute(
+            "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, 'ann', 9, 0, '{}')",
+            (games[1],),
+        )
         db.execute("UPDATE games SET map_key = 'gone' WHERE game_id = ?", (games[2],))
     return games[:3]
 
@@ -556,9 +588,18 @@ async def backup_while_playing(source: Path, folder: Path, games: int = 200) -> 
     started = time.monotonic()
     playing = asyncio.get_running_loop().create_task(play_on())
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "risc", "backup", str(dest), "--data-dir", str(data), cwd=source,
-        env={**os.environ, "PYTHONPATH": str(source)}, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "risc",
+        "backup",
+        str(dest),
+        "--data-dir",
+        str(data),
+        cwd=source,
+        env={**os.environ, "PYTHONPATH": str(source)},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await process.communicate()
     row.seconds = time.monotonic() - started
     await playing
@@ -620,8 +661,11 @@ async def main() -> None:
                 with contextlib.suppress(OSError):
                     path.chmod(0o700)
             shutil.rmtree(folder, ignore_errors=True)
-        print(f"| {row.attack} | {row.tries} | {row.refused} | {row.crashes} | {row.changes} | {row.disturbed} | "
-              f"{row.memory} | {row.seconds:.1f} s | {'; '.join(row.notes)} |", flush=True)
+        print(
+            f"| {row.attack} | {row.tries} | {row.refused} | {row.crashes} | {row.changes} | {row.disturbed} | "
+            f"{row.memory} | {row.seconds:.1f} s | {'; '.join(row.notes)} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -81,8 +81,10 @@ class Latency:
             return f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, worst {ordered[-1] * 1000:.0f} ms"
 
         lost = f"; {self.unanswered} unanswered" if self.unanswered else ""
-        return (f"a request ({len(self.requests)}): {spread(self.requests)}; a new connection "
-                f"({len(self.connections)}): {spread(self.connections)}{lost}")
+        return (
+            f"a request ({len(self.requests)}): {spread(self.requests)}; a new connection "
+            f"({len(self.connections)}): {spread(self.connections)}{lost}"
+        )
 
 
 async def computer_games(source: Path, folder: Path, seconds: float = 100.0, addresses: int = 1) -> Row:
@@ -108,13 +110,18 @@ async def computer_games(source: Path, folder: Path, seconds: float = 100.0, add
     await server.stop()
     row.crashes = server.crashes()
     row.memory = f"peak {mib(server.peak)}, {mib(during)} at the end"
-    row.notes.append(f"server CPU {used / row.seconds * 100:.0f} % of one core; {server.lines(': over, ')} of the "
-                     "games won meanwhile; refusals: "
-                     + (", ".join(f"{count} {code}" for code, count in sorted(made["refused"].items())) or "none"))
+    row.notes.append(
+        f"server CPU {used / row.seconds * 100:.0f} % of one core; {server.lines(': over, ')} of the "
+        "games won meanwhile; refusals: "
+        + (", ".join(f"{count} {code}" for code, count in sorted(made["refused"].items())) or "none")
+    )
     if made["closed"]:
         closed = made["closed"]
-        row.notes.append(f"{len(closed)} attacking connections closed by the server ({', '.join(closed[:3])}"
-                         + (", ..." if len(closed) > 3 else "") + "), each followed by another")
+        row.notes.append(
+            f"{len(closed)} attacking connections closed by the server ({', '.join(closed[:3])}"
+            + (", ..." if len(closed) > 3 else "")
+            + "), each followed by another"
+        )
     return row
 
 
@@ -134,12 +141,21 @@ async def log_numbering(source: Path, folder: Path, moves: tuple[int, ...] = (0,
     told = []
     for hidden in moves:
         ann, game_id, _, before = await fogged_turn(server.port, lobby, hidden)
-        resolved = next(f for f in ann.frames if f["type"] == "update" and f["game_id"] == game_id
-                        and f["seq"] > before and f["events"] and f["game"]["turn"] == 2)
+        resolved = next(
+            f
+            for f in ann.frames
+            if f["type"] == "update"
+            and f["game_id"] == game_id
+            and f["seq"] > before
+            and f["events"]
+            and f["game"]["turn"] == 2
+        )
         numbers = [e["seq"] for e in resolved["events"]]
-        told.append(f"{hidden} moves: the update's entries numbered {numbers[0]} to {numbers[-1]}, "
-                    f"{len(set(numbers))} numbers for {len(numbers)} entries, its seq {resolved['seq'] - before} past "
-                    "the one before")
+        told.append(
+            f"{hidden} moves: the update's entries numbered {numbers[0]} to {numbers[-1]}, "
+            f"{len(set(numbers))} numbers for {len(numbers)} entries, its seq {resolved['seq'] - before} past "
+            "the one before"
+        )
         row.tries += 1
         await ann.close()
     row.changes = "; ".join(told)
@@ -156,18 +172,26 @@ CASES: list[tuple[str, dict[str, Any] | None, str]] = [
     ("a hello without its protocol", None, '{"type": "hello"}'),
     ("an order with a field its kind does not have", {"kind": "place", "units": 1, "colour": "red"}, ""),
     ("an order whose units are true", {"kind": "place", "units": True}, ""),
-    ("an order whose units are \"5\"", {"kind": "place", "units": "5"}, ""),
-    ("an order whose units are \" 7 \"", {"kind": "place", "units": " 7 "}, ""),
+    ('an order whose units are "5"', {"kind": "place", "units": "5"}, ""),
+    ('an order whose units are " 7 "', {"kind": "place", "units": " 7 "}, ""),
     ("an order whose units are 2.5", {"kind": "place", "units": 2.5}, ""),
     ("an order whose units are 2.0", {"kind": "place", "units": 2.0}, ""),
-    ("settings naming an option beside the common fields", None,
-     '{"type": "create_game", "settings": {"map": "seed", "players": 2, "initial_units": 8}}'),
+    (
+        "settings naming an option beside the common fields",
+        None,
+        '{"type": "create_game", "settings": {"map": "seed", "players": 2, "initial_units": 8}}',
+    ),
 ]
 
 
 def _schema_of(source: Path) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, "-m", "risc", "protocol", "schema"], cwd=source, capture_output=True,
-                          check=True, env={**os.environ, "PYTHONPATH": str(source)})
+    done = subprocess.run(
+        [sys.executable, "-m", "risc", "protocol", "schema"],
+        cwd=source,
+        capture_output=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(source)},
+    )
     schema: dict[str, Any] = json.loads(done.stdout)
     return schema
 
@@ -210,20 +234,26 @@ async def schema_and_server(source: Path, folder: Path) -> Row:
                 answer = await lobby.request(**message)
                 taken = answer["type"] != "error"
         if valid != taken:
-            differ.append(f"{case} ({'taken' if taken else 'refused'} by the server, "
-                          f"{'valid' if valid else 'invalid'} by the schema)")
+            differ.append(
+                f"{case} ({'taken' if taken else 'refused'} by the server, "
+                f"{'valid' if valid else 'invalid'} by the schema)"
+            )
     row.refused = row.tries - len(differ)
     row.changes = f"{len(differ)} of {len(CASES)} judged differently" + (": " + "; ".join(differ) if differ else "")
     said = []
-    for message in ({"type": "issue_order", "game_id": game_id, "turn": 0, "order": "attack everything"},
-                    {"type": "commit", "game_id": game_id, "turn": True},
-                    {"type": "list_games", "ref": "r" * 65}):
+    for message in (
+        {"type": "issue_order", "game_id": game_id, "turn": 0, "order": "attack everything"},
+        {"type": "commit", "game_id": game_id, "turn": True},
+        {"type": "list_games", "ref": "r" * 65},
+    ):
         probe = await Client.connect(server.port)
         await probe.send(**message)
         error = await probe.wait_type("error")
         await probe.close()
-        said.append(f"{json.dumps(message)[:60]}...: game_id {error.get('game_id') and 'given'}, field "
-                    f"{error.get('field')}, \"{error['message'][:70]}\"")
+        said.append(
+            f"{json.dumps(message)[:60]}...: game_id {error.get('game_id') and 'given'}, field "
+            f'{error.get("field")}, "{error["message"][:70]}"'
+        )
     row.notes.append(" | ".join(said))
     await server.stop()
     row.seconds = time.monotonic() - started

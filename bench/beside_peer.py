@@ -65,15 +65,22 @@ PEER = ROOT / "bench" / "peers" / "boardgameio"
 TMPFS = Path("/dev/shm")
 
 
-def spawn(argv: list[str], cpus: set[int] | None, cwd: Path = ROOT, env: dict[str, str] | None = None,
-          stdin: int | None = None) -> subprocess.Popen[str]:
+def spawn(
+    argv: list[str],
+    cpus: set[int] | None,
+    cwd: Path = ROOT,
+    env: dict[str, str] | None = None,
+    stdin: int | None = None,
+) -> subprocess.Popen[str]:
     """A process pinned from its start (every thread it makes inherits the CPUs)."""
+
     def pin() -> None:
         if cpus:
             os.sched_setaffinity(0, cpus)
 
-    return subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stdin=stdin, text=True, preexec_fn=pin,
-                            env={**os.environ, **(env or {})})
+    return subprocess.Popen(
+        argv, cwd=cwd, stdout=subprocess.PIPE, stdin=stdin, text=True, preexec_fn=pin, env={**os.environ, **(env or {})}
+    )
 
 
 def started(process: subprocess.Popen[str]) -> ServerProcess:
@@ -86,15 +93,33 @@ def started(process: subprocess.Popen[str]) -> ServerProcess:
 
 
 def start_peer(store: str, data_dir: Path, cpus: set[int] | None) -> ServerProcess:
-    return started(spawn(["node", "server.js", store, str(data_dir / "flatfile")], cpus, cwd=PEER,
-                         env={"NODE_ENV": "production"}))
+    return started(
+        spawn(["node", "server.js", store, str(data_dir / "flatfile")], cpus, cwd=PEER, env={"NODE_ENV": "production"})
+    )
 
 
-def start_risc(store: str, data_dir: Path, cpus: set[int] | None, code: Path = ROOT,
-               loop: str = "auto") -> ServerProcess:
+def start_risc(
+    store: str, data_dir: Path, cpus: set[int] | None, code: Path = ROOT, loop: str = "auto"
+) -> ServerProcess:
     """RISC's server as bench/server_load.py serves it, of this checkout or of another (`code`)."""
-    return started(spawn([sys.executable, str(ROOT / "bench" / "server_load.py"), "--serve", "--data-dir",
-                          str(data_dir), "--store", store, "--code", str(code), "--loop", loop], cpus))
+    return started(
+        spawn(
+            [
+                sys.executable,
+                str(ROOT / "bench" / "server_load.py"),
+                "--serve",
+                "--data-dir",
+                str(data_dir),
+                "--store",
+                store,
+                "--code",
+                str(code),
+                "--loop",
+                loop,
+            ],
+            cpus,
+        )
+    )
 
 
 def start_echo(cpus: set[int] | None, loop: str = "auto") -> ServerProcess:
@@ -105,10 +130,22 @@ def measure_peer(server: ServerProcess, games: int, setup: Setup) -> Figures:
     """Play `games` games on boardgame.io's server with its own client, in setup.workers Node.js processes."""
     workers = max(1, min(setup.workers, games))
     shares = [list(range(w, games, workers)) for w in range(workers)]
-    clients = [spawn(["node", "clients.js", json.dumps({"port": server.port, "games": share,
-                                                        "seconds": setup.seconds, "maxTurns": setup.max_turns})],
-                     setup.client_cpus, cwd=PEER, env={"NODE_ENV": "production"}, stdin=subprocess.PIPE)
-               for share in shares]
+    clients = [
+        spawn(
+            [
+                "node",
+                "clients.js",
+                json.dumps(
+                    {"port": server.port, "games": share, "seconds": setup.seconds, "maxTurns": setup.max_turns}
+                ),
+            ],
+            setup.client_cpus,
+            cwd=PEER,
+            env={"NODE_ENV": "production"},
+            stdin=subprocess.PIPE,
+        )
+        for share in shares
+    ]
     try:
         for client in clients:
             assert client.stdout is not None
@@ -142,12 +179,21 @@ def measure_peer(server: ServerProcess, games: int, setup: Setup) -> Figures:
     later = sorted(x for r in results for x in r["later"])
     resolved = sum(r["resolved"] for r in results)
     elapsed = max(r["elapsed"] for r in results)
-    return Figures(p50=statistics.median(latencies) if latencies else float("nan"), p99=_p99(latencies),
-                   p99_later=_p99(later), frames_per_second=sum(r["frames"] for r in results) / elapsed,
-                   cpu_ms_per_turn=(cpu1 - cpu0) * 1000 / max(1, resolved), rss_mb=rss, resolved=resolved,
-                   finished=sum(r["finished"] for r in results), errors=sum(r["errors"] for r in results),
-                   sizes={}, server_busy=(cpu1 - cpu0) / elapsed,
-                   clients_busy=sum(r["cpu"] for r in results) / elapsed, turns_per_second=resolved / elapsed)
+    return Figures(
+        p50=statistics.median(latencies) if latencies else float("nan"),
+        p99=_p99(latencies),
+        p99_later=_p99(later),
+        frames_per_second=sum(r["frames"] for r in results) / elapsed,
+        cpu_ms_per_turn=(cpu1 - cpu0) * 1000 / max(1, resolved),
+        rss_mb=rss,
+        resolved=resolved,
+        finished=sum(r["finished"] for r in results),
+        errors=sum(r["errors"] for r in results),
+        sizes={},
+        server_busy=(cpu1 - cpu0) / elapsed,
+        clients_busy=sum(r["cpu"] for r in results) / elapsed,
+        turns_per_second=resolved / elapsed,
+    )
 
 
 @dataclass(frozen=True)
@@ -157,14 +203,20 @@ class Contestant:
     run: Callable[[int, Setup, Path, dict[str, Any]], Figures]
 
 
-def _risc(store: str, where: Path | None, batch: bool = False, code: Path = ROOT,
-          loop: str = "auto") -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
+def _risc(
+    store: str, where: Path | None, batch: bool = False, code: Path = ROOT, loop: str = "auto"
+) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
     def run(games: int, setup: Setup, data_dir: Path, shared: dict[str, Any]) -> Figures:
         directory = Path(tempfile.mkdtemp(prefix="risc-peer-", dir=where)) if where else data_dir
         server = start_risc(store, directory, setup.server_cpus, code, loop)
         try:
-            figures = measure("game", server, games, setup, {"seconds": setup.seconds, "max_turns": setup.max_turns,
-                                                             "batch": batch, "protocol": protocol_of(code)})
+            figures = measure(
+                "game",
+                server,
+                games,
+                setup,
+                {"seconds": setup.seconds, "max_turns": setup.max_turns, "batch": batch, "protocol": protocol_of(code)},
+            )
         finally:
             server.stop()
             if where:
@@ -172,6 +224,7 @@ def _risc(store: str, where: Path | None, batch: bool = False, code: Path = ROOT
         if code == ROOT:
             shared.setdefault("pattern-batch" if batch else "pattern", _pattern(figures, games))
         return figures
+
     return run
 
 
@@ -182,66 +235,111 @@ def _peer(store: str) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
             return measure_peer(server, games, setup)
         finally:
             server.stop()
+
     return run
 
 
 def _echo(loop: str, batch: bool = False) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
     def run(games: int, setup: Setup, data_dir: Path, shared: dict[str, Any]) -> Figures:
         pattern = shared.get("pattern-batch" if batch else "pattern") or Pattern(
-            turns=setup.max_turns, orders=2, order_bytes=100, accepted_bytes=200, commit_bytes=60, note_bytes=300,
-            result_bytes=1500)
+            turns=setup.max_turns,
+            orders=2,
+            order_bytes=100,
+            accepted_bytes=200,
+            commit_bytes=60,
+            note_bytes=300,
+            result_bytes=1500,
+        )
         server = start_echo(setup.server_cpus, loop)
         try:
             return measure("echo", server, games, setup, {"seconds": setup.seconds, "pattern": vars(pattern)})
         finally:
             server.stop()
+
     return run
 
 
 def _pattern(figures: Figures, games: int) -> Pattern:
     """What a RISC player sent and received a turn, for the echo server to repeat."""
     sizes, resolved = figures.sizes, max(1, figures.resolved)
-    return Pattern(turns=max(1, round(resolved / games)), orders=round(len(sizes["order"]) / (resolved * PLAYERS)),
-                   order_bytes=_mean(sizes["order"], 100), accepted_bytes=_mean(sizes["accepted"], 200),
-                   commit_bytes=_mean(sizes["commit"], 60), note_bytes=_mean(sizes["note"], 800),
-                   result_bytes=_mean(sizes["result"], 1500))
+    return Pattern(
+        turns=max(1, round(resolved / games)),
+        orders=round(len(sizes["order"]) / (resolved * PLAYERS)),
+        order_bytes=_mean(sizes["order"], 100),
+        accepted_bytes=_mean(sizes["accepted"], 200),
+        commit_bytes=_mean(sizes["commit"], 60),
+        note_bytes=_mean(sizes["note"], 800),
+        result_bytes=_mean(sizes["result"], 1500),
+    )
 
 
 CONTESTANTS = [
     Contestant("bgio-memory", "boardgame.io 0.50.2, in-memory storage", _peer("memory")),
-    Contestant("bgio-flatfile", "boardgame.io, FlatFile storage on disk (no fsync; written after the broadcast)",
-               _peer("flatfile")),
+    Contestant(
+        "bgio-flatfile",
+        "boardgame.io, FlatFile storage on disk (no fsync; written after the broadcast)",
+        _peer("flatfile"),
+    ),
     Contestant("risc-memory", "RISC, in-memory store", _risc("memory", None)),
-    Contestant("risc-sqlite", "RISC, SQLite on disk (synchronous=FULL: on disk before the answer)",
-               _risc("sqlite", None)),
+    Contestant(
+        "risc-sqlite", "RISC, SQLite on disk (synchronous=FULL: on disk before the answer)", _risc("sqlite", None)
+    ),
     Contestant("risc-sqlite-tmpfs", "RISC, the same SQLite on tmpfs (fsync free)", _risc("sqlite", TMPFS)),
-    Contestant("risc-sqlite-batch", "RISC, SQLite on disk, each player's orders of a turn in one issue_orders",
-               _risc("sqlite", None, batch=True)),
-    Contestant("risc-memory-batch", "RISC, in-memory store, the orders in one issue_orders",
-               _risc("memory", None, batch=True)),
-    Contestant("risc-sqlite-asyncio", "RISC, SQLite on disk, on asyncio's own event loop",
-               _risc("sqlite", None, loop="asyncio")),
-    Contestant("risc-memory-asyncio", "RISC, in-memory store, on asyncio's own event loop",
-               _risc("memory", None, loop="asyncio")),
+    Contestant(
+        "risc-sqlite-batch",
+        "RISC, SQLite on disk, each player's orders of a turn in one issue_orders",
+        _risc("sqlite", None, batch=True),
+    ),
+    Contestant(
+        "risc-memory-batch", "RISC, in-memory store, the orders in one issue_orders", _risc("memory", None, batch=True)
+    ),
+    Contestant(
+        "risc-sqlite-asyncio",
+        "RISC, SQLite on disk, on asyncio's own event loop",
+        _risc("sqlite", None, loop="asyncio"),
+    ),
+    Contestant(
+        "risc-memory-asyncio",
+        "RISC, in-memory store, on asyncio's own event loop",
+        _risc("memory", None, loop="asyncio"),
+    ),
     Contestant("echo", "bench/echo_server.py (websockets, JSON, no game), on the servers' default loop", _echo("auto")),
     Contestant("echo-asyncio", "bench/echo_server.py on asyncio's own event loop", _echo("asyncio")),
-    Contestant("echo-batch", "bench/echo_server.py with the frames of the round's first RISC run with batches",
-               _echo("auto", batch=True)),
+    Contestant(
+        "echo-batch",
+        "bench/echo_server.py with the frames of the round's first RISC run with batches",
+        _echo("auto", batch=True),
+    ),
 ]
 
-COLUMNS = ("| games | server | run | CPU ms/turn | turns/s | frames/s | p50 ms | p99 ms | p99 past round 1 | RSS MB "
-           "| busy (server / clients) | turns | finished |")
+COLUMNS = (
+    "| games | server | run | CPU ms/turn | turns/s | frames/s | p50 ms | p99 ms | p99 past round 1 | RSS MB "
+    "| busy (server / clients) | turns | finished |"
+)
 
 
 def _row(games: int, name: str, label: str, f: list[float]) -> str:
     cpu, tps, fps, p50, p99, later, rss, busy, clients, turns, finished = f
-    return (f"| {games} | {name} | {label} | {cpu:.2f} | {tps:,.0f} | {fps:,.0f} | {p50:.1f} | {p99:.1f} | "
-            f"{later:.1f} | {rss:.0f} | {busy:.2f} / {clients:.2f} | {turns:.0f} | {finished:.0f} |")
+    return (
+        f"| {games} | {name} | {label} | {cpu:.2f} | {tps:,.0f} | {fps:,.0f} | {p50:.1f} | {p99:.1f} | "
+        f"{later:.1f} | {rss:.0f} | {busy:.2f} / {clients:.2f} | {turns:.0f} | {finished:.0f} |"
+    )
 
 
 def _figures(f: Figures) -> list[float]:
-    return [f.cpu_ms_per_turn, f.turns_per_second, f.frames_per_second, f.p50, f.p99, f.p99_later, f.rss_mb,
-            f.server_busy, f.clients_busy, f.resolved, f.finished]
+    return [
+        f.cpu_ms_per_turn,
+        f.turns_per_second,
+        f.frames_per_second,
+        f.p50,
+        f.p99,
+        f.p99_later,
+        f.rss_mb,
+        f.server_busy,
+        f.clients_busy,
+        f.resolved,
+        f.finished,
+    ]
 
 
 def main() -> None:
@@ -253,30 +351,55 @@ def main() -> None:
     parser.add_argument("--max-turns", type=int, default=60, help="a game stops being played after this turn")
     parser.add_argument("--server-cpus", default="0", help="the CPUs every server runs on (comma-separated)")
     parser.add_argument("--client-cpus", default="1", help="the CPUs every client process runs on")
-    parser.add_argument("--only", default=",".join(c.name for c in CONTESTANTS),
-                        help="the contestants, in the order each round runs them: "
-                             + ", ".join(c.name for c in CONTESTANTS))
-    parser.add_argument("--before", type=Path, default=None, metavar="DIR",
-                        help="another checkout of the project (`git worktree add DIR COMMIT`): its RISC server on "
-                             "SQLite and in memory joins each round as before-sqlite and before-memory")
+    parser.add_argument(
+        "--only",
+        default=",".join(c.name for c in CONTESTANTS),
+        help="the contestants, in the order each round runs them: " + ", ".join(c.name for c in CONTESTANTS),
+    )
+    parser.add_argument(
+        "--before",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="another checkout of the project (`git worktree add DIR COMMIT`): its RISC server on "
+        "SQLite and in memory joins each round as before-sqlite and before-memory",
+    )
     args = parser.parse_args()
     contestants = list(CONTESTANTS)
     if args.before is not None:
         before = args.before.resolve()
-        contestants += [Contestant("before-sqlite", f"RISC of {before}, SQLite on disk, asyncio's loop",
-                                   _risc("sqlite", None, code=before, loop="asyncio")),
-                        Contestant("before-memory", f"RISC of {before}, in-memory store, asyncio's loop",
-                                   _risc("memory", None, code=before, loop="asyncio"))]
+        contestants += [
+            Contestant(
+                "before-sqlite",
+                f"RISC of {before}, SQLite on disk, asyncio's loop",
+                _risc("sqlite", None, code=before, loop="asyncio"),
+            ),
+            Contestant(
+                "before-memory",
+                f"RISC of {before}, in-memory store, asyncio's loop",
+                _risc("memory", None, code=before, loop="asyncio"),
+            ),
+        ]
         if "before" not in args.only:
             args.only += ",before-sqlite,before-memory"
     chosen = [c for name in args.only.split(",") for c in contestants if c.name == name]
     if any(c.name.startswith("bgio") for c in chosen) and not (PEER / "node_modules").is_dir():
         sys.exit(f"the peer is not installed: run `npm ci` in {PEER.relative_to(ROOT)} (its README)")
-    setup = Setup(args.workers, args.seconds, args.max_turns, "", cpu_set(args.server_cpus),
-                  cpu_set(args.client_cpus), None, [ROOT])
-    print(f"seed map, 3 all-out players a game, each order awaited; {args.workers} client processes a run; servers "
-          f"on CPUs {args.server_cpus}, clients on CPUs {args.client_cpus}; at most {args.max_turns} turns, "
-          f"{args.seconds:g} s a run; load average at the start {os.getloadavg()[0]:.1f}")
+    setup = Setup(
+        args.workers,
+        args.seconds,
+        args.max_turns,
+        "",
+        cpu_set(args.server_cpus),
+        cpu_set(args.client_cpus),
+        None,
+        [ROOT],
+    )
+    print(
+        f"seed map, 3 all-out players a game, each order awaited; {args.workers} client processes a run; servers "
+        f"on CPUs {args.server_cpus}, clients on CPUs {args.client_cpus}; at most {args.max_turns} turns, "
+        f"{args.seconds:g} s a run; load average at the start {os.getloadavg()[0]:.1f}"
+    )
     for c in chosen:
         print(f"- {c.name}: {c.what}")
     print(COLUMNS)
@@ -301,8 +424,14 @@ def main() -> None:
         for name, rows in runs.items():
             if not rows:
                 continue
-            medians.append(_row(games, name, f"median of {len(rows)}",
-                                [statistics.median(column) for column in zip(*rows, strict=True)]))
+            medians.append(
+                _row(
+                    games,
+                    name,
+                    f"median of {len(rows)}",
+                    [statistics.median(column) for column in zip(*rows, strict=True)],
+                )
+            )
     print(f"\nmedians (load average at the end {os.getloadavg()[0]:.1f})")
     print(COLUMNS)
     print("|" + "---|" * (COLUMNS.count("|") - 1))

@@ -51,6 +51,7 @@ Message = dict[str, Any]
 
 # ---- servers -------------------------------------------------------------------------------------------------------
 
+
 async def _serve_node(dsn: str, node_id: str, port: int) -> None:
     """One node, limits loosened as bench/server_load.py loosens its server's."""
     from server.app import RiscServer, settle_collector
@@ -58,10 +59,19 @@ async def _serve_node(dsn: str, node_id: str, port: int) -> None:
     from server.storage.postgres import PostgresStorage
 
     raise_open_files()
-    config = ServerConfig(host="127.0.0.1", port=port, messages_per_second=1e9, burst=10**9,
-                          outbound_bytes=1 << 40, outbound_total_bytes=1 << 40, max_games=10_000,
-                          open_games_per_connection=10_000, open_games_per_address=10_000, node_id=node_id,
-                          fence_after=30.0)
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=port,
+        messages_per_second=1e9,
+        burst=10**9,
+        outbound_bytes=1 << 40,
+        outbound_total_bytes=1 << 40,
+        max_games=10_000,
+        open_games_per_connection=10_000,
+        open_games_per_address=10_000,
+        node_id=node_id,
+        fence_after=30.0,
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -73,13 +83,15 @@ async def _serve_node(dsn: str, node_id: str, port: int) -> None:
 
 
 def start_node(dsn: str, node_id: str, port: int = 0, cpus: set[int] | None = None) -> ServerProcess:
-    return ServerProcess.start([str(Path(__file__).resolve()), "--serve-node", node_id, "--store", dsn,
-                                "--port", str(port)], cpus=cpus)
+    return ServerProcess.start(
+        [str(Path(__file__).resolve()), "--serve-node", node_id, "--store", dsn, "--port", str(port)], cpus=cpus
+    )
 
 
 def start_sqlite_server(data_dir: str, cpus: set[int] | None = None) -> ServerProcess:
-    return ServerProcess.start([str(ROOT / "bench" / "server_load.py"), "--serve", "--data-dir", data_dir,
-                                "--store", "sqlite"], cpus=cpus)
+    return ServerProcess.start(
+        [str(ROOT / "bench" / "server_load.py"), "--serve", "--data-dir", data_dir, "--store", "sqlite"], cpus=cpus
+    )
 
 
 @dataclass
@@ -129,6 +141,7 @@ def own_postgres() -> Postgres:
 
 # ---- cpu and scale ---------------------------------------------------------------------------------------------------
 
+
 @dataclass
 class Run:
     label: str
@@ -142,13 +155,19 @@ class Run:
 def played(label: str, servers: list[ServerProcess], postgres: Postgres | None, games: int, setup: Setup) -> Run:
     database0 = postgres.cpu_seconds() if postgres else 0.0
     commits0 = postgres.commits() if postgres else 0
-    figures = measure("game", servers, games, setup, {"seconds": setup.seconds, "max_turns": setup.max_turns,
-                                                      "batch": setup.batch, "protocol": PROTOCOL_VERSION})
+    figures = measure(
+        "game",
+        servers,
+        games,
+        setup,
+        {"seconds": setup.seconds, "max_turns": setup.max_turns, "batch": setup.batch, "protocol": PROTOCOL_VERSION},
+    )
     database = (postgres.cpu_seconds() - database0) if postgres else 0.0
     commits = (postgres.commits() - commits0) if postgres else 0
     turns = max(1, figures.resolved)
-    return Run(label, figures, figures.cpu_ms_per_turn, database * 1000 / turns, figures.turns_per_second,
-               commits / turns)
+    return Run(
+        label, figures, figures.cpu_ms_per_turn, database * 1000 / turns, figures.turns_per_second, commits / turns
+    )
 
 
 def cpu(postgres: Postgres, games: int, setup: Setup) -> list[Run]:
@@ -181,6 +200,7 @@ def scale(postgres: Postgres, games: int, setup: Setup, counts: list[int]) -> li
 
 
 # ---- failover --------------------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Seat:
@@ -231,8 +251,9 @@ class Seat:
             self.ws = await asyncio.wait_for(connect(url, max_size=None, ping_interval=None), 5)
             await self.ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION}))
             json.loads(await self.ws.recv())
-            reply = await self.request({"type": "resume", "game_id": self.game_id, "token": self.token,
-                                        "last_seq": self.seq})
+            reply = await self.request(
+                {"type": "resume", "game_id": self.game_id, "token": self.token, "last_seq": self.seq}
+            )
             if reply["type"] == "redirect":
                 await self.ws.close()
                 url = reply["url"]
@@ -266,13 +287,15 @@ class Seat:
             seen = self.followed.seen()
             summary = self.followed.game or {}
             seats = summary.get("seats", {})
-            mine = next((s for s in (seats.values() if isinstance(seats, dict) else seats)
-                         if s.get("name") == self.name), None)
+            mine = next(
+                (s for s in (seats.values() if isinstance(seats, dict) else seats) if s.get("name") == self.name), None
+            )
             if mine is None or not mine.get("awaited") or mine.get("committed") or seen.phase == "finished":
                 continue
             for order in orders_for(seen, self.name):
-                await self.ws.send(json.dumps({"type": "issue_order", "game_id": self.game_id, "turn": seen.turn,
-                                               "order": order}))
+                await self.ws.send(
+                    json.dumps({"type": "issue_order", "game_id": self.game_id, "turn": seen.turn, "order": order})
+                )
             await self.ws.send(json.dumps({"type": "commit", "game_id": self.game_id, "turn": seen.turn}))
 
 
@@ -307,11 +330,18 @@ async def _failover(dsn: str, kills: int, games: int) -> list[float]:
         await asyncio.sleep(3)
         for round_ in range(kills):
             with psycopg.connect(dsn) as db:
-                owners = dict(db.execute("SELECT owner, count(*) FROM games WHERE phase = 'playing' "
-                                         "GROUP BY owner").fetchall())
-                played_by = {node_id: [g for (g,) in db.execute(
-                    "SELECT game_id FROM games WHERE owner = %s AND phase = 'playing'", (node_id,)).fetchall()]
-                    for node_id in owners}
+                owners = dict(
+                    db.execute("SELECT owner, count(*) FROM games WHERE phase = 'playing' GROUP BY owner").fetchall()
+                )
+                played_by = {
+                    node_id: [
+                        g
+                        for (g,) in db.execute(
+                            "SELECT game_id FROM games WHERE owner = %s AND phase = 'playing'", (node_id,)
+                        ).fetchall()
+                    ]
+                    for node_id in owners
+                }
             victim_id = max(owners, key=lambda n: owners[n])
             victim = int(victim_id.split("-")[1]) - 1
             now = time.monotonic()
@@ -328,9 +358,13 @@ async def _failover(dsn: str, kills: int, games: int) -> list[float]:
             nodes[victim] = start_node(dsn, victim_id, port=ports[victim])
             await asyncio.sleep(1.0)
             done = [max(v) for (g, k), v in times.items() if k == now and len(v) == PLAYERS]
-            print(f"  kill {round_ + 1}: {victim_id} with {len(played_by[victim_id])} games; back after "
-                  f"{statistics.median(done):.2f} s median, {max(done):.2f} s the last" if done else
-                  f"  kill {round_ + 1}: no game back", flush=True)
+            print(
+                f"  kill {round_ + 1}: {victim_id} with {len(played_by[victim_id])} games; back after "
+                f"{statistics.median(done):.2f} s median, {max(done):.2f} s the last"
+                if done
+                else f"  kill {round_ + 1}: no game back",
+                flush=True,
+            )
         for task in players:
             task.cancel()
         return [max(v) for v in times.values() if len(v) == PLAYERS]
@@ -341,6 +375,7 @@ async def _failover(dsn: str, kills: int, games: int) -> list[float]:
 
 # ---- the command -----------------------------------------------------------------------------------------------------
 
+
 def _p99(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else float("nan")
@@ -348,17 +383,22 @@ def _p99(values: list[float]) -> float:
 
 def _print_runs(title: str, games: int, rounds: list[list[Run]]) -> None:
     print(f"\n{title}, {games} games (medians of {len(rounds)} runs)")
-    print("| setup | turns/s | server CPU ms/turn | PostgreSQL CPU ms/turn | both | PostgreSQL commits/turn "
-          "| p50 ms | p99 ms | RSS MB |")
+    print(
+        "| setup | turns/s | server CPU ms/turn | PostgreSQL CPU ms/turn | both | PostgreSQL commits/turn "
+        "| p50 ms | p99 ms | RSS MB |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for index, first in enumerate(rounds[0]):
         runs = [r[index] for r in rounds]
         med = statistics.median
-        print(f"| {first.label} | {med(r.turns_per_second for r in runs):,.0f} | "
-              f"{med(r.server_ms for r in runs):.2f} | {med(r.database_ms for r in runs):.2f} | "
-              f"{med(r.server_ms + r.database_ms for r in runs):.2f} | {med(r.commits_per_turn for r in runs):.1f} | "
-              f"{med(r.figures.p50 for r in runs):.1f} | "
-              f"{med(r.figures.p99 for r in runs):.1f} | {med(r.figures.rss_mb for r in runs):.0f} |", flush=True)
+        print(
+            f"| {first.label} | {med(r.turns_per_second for r in runs):,.0f} | "
+            f"{med(r.server_ms for r in runs):.2f} | {med(r.database_ms for r in runs):.2f} | "
+            f"{med(r.server_ms + r.database_ms for r in runs):.2f} | {med(r.commits_per_turn for r in runs):.1f} | "
+            f"{med(r.figures.p50 for r in runs):.1f} | "
+            f"{med(r.figures.p99 for r in runs):.1f} | {med(r.figures.rss_mb for r in runs):.0f} |",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -383,24 +423,43 @@ def main() -> None:
     args.what = args.what or ["cpu", "scale", "failover"]
     if set(args.what) - {"cpu", "scale", "failover"}:
         parser.error("measure cpu, scale and/or failover")
-    setup = Setup(workers=2, seconds=args.seconds, max_turns=60, store="sqlite", server_cpus=cpu_set(args.server_cpus),
-                  client_cpus=cpu_set(args.client_cpus), profile=None, codes=[ROOT], batch=args.batch)
+    setup = Setup(
+        workers=2,
+        seconds=args.seconds,
+        max_turns=60,
+        store="sqlite",
+        server_cpus=cpu_set(args.server_cpus),
+        client_cpus=cpu_set(args.client_cpus),
+        profile=None,
+        codes=[ROOT],
+        batch=args.batch,
+    )
     postgres = Postgres(args.store, None) if args.store else own_postgres()
-    print(f"PostgreSQL: {'given' if args.store else 'a throwaway cluster on a unix socket'} (fsync on, "
-          f"synchronous_commit on); {os.cpu_count()} CPUs")
+    print(
+        f"PostgreSQL: {'given' if args.store else 'a throwaway cluster on a unix socket'} (fsync on, "
+        f"synchronous_commit on); {os.cpu_count()} CPUs"
+    )
     try:
         if "cpu" in args.what:
-            _print_runs("One server on SQLite beside one node on PostgreSQL", args.games,
-                        [cpu(postgres, args.games, setup) for _ in range(args.repeat)])
+            _print_runs(
+                "One server on SQLite beside one node on PostgreSQL",
+                args.games,
+                [cpu(postgres, args.games, setup) for _ in range(args.repeat)],
+            )
         if "scale" in args.what:
             counts = [int(n) for n in args.nodes.split(",")]
-            _print_runs("Nodes on one PostgreSQL", args.games,
-                        [scale(postgres, args.games, setup, counts) for _ in range(args.repeat)])
+            _print_runs(
+                "Nodes on one PostgreSQL",
+                args.games,
+                [scale(postgres, args.games, setup, counts) for _ in range(args.repeat)],
+            )
         if "failover" in args.what:
             print(f"\nFailover: 3 nodes, {args.failover_games} games of {PLAYERS}, {args.kills} kills")
             times = asyncio.run(_failover(postgres.fresh(), args.kills, args.failover_games))
-            print(f"games back: {len(times)}; from the kill to every player holding the new node's view: "
-                  f"p50 {statistics.median(times):.2f} s, p99 {_p99(times):.2f} s, most {max(times):.2f} s")
+            print(
+                f"games back: {len(times)}; from the kill to every player holding the new node's view: "
+                f"p50 {statistics.median(times):.2f} s, p99 {_p99(times):.2f} s, most {max(times):.2f} s"
+            )
     finally:
         if postgres.cluster is not None:
             postgres.cluster.stop()

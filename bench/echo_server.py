@@ -58,8 +58,15 @@ async def main(port: int) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    async with serve(lambda ws: handle(ws, groups), "127.0.0.1", port, max_size=None, compression=None,
-                     ping_interval=20, ping_timeout=20) as server:
+    async with serve(
+        lambda ws: handle(ws, groups),
+        "127.0.0.1",
+        port,
+        max_size=None,
+        compression=None,
+        ping_interval=20,
+        ping_timeout=20,
+    ) as server:
         print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
         await stop.wait()
 
@@ -73,7 +80,11 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
-                        help="the event loop (auto: uvloop where installed)")
+    parser.add_argument(
+        "--loop",
+        choices=("auto", "uvloop", "asyncio"),
+        default="auto",
+        help="the event loop (auto: uvloop where installed)",
+    )
     args = parser.parse_args()
     run_on(args.loop, main(args.port))

@@ -82,8 +82,10 @@ def main() -> None:
             current = turns.commit(RISC, current, player)  # type: ignore[assignment]
         turns.advance(RISC, current, lambda step: GameRandom(1, step))
 
-    before_last = issued.evolve(orders={**issued.orders, "p0": issued.orders_of("p0")[:-1]},
-                                tallies={k: v for k, v in issued.tallies.items() if k != "p0"})
+    before_last = issued.evolve(
+        orders={**issued.orders, "p0": issued.orders_of("p0")[:-1]},
+        tallies={k: v for k, v in issued.tallies.items() if k != "p0"},
+    )
     turns.tally(RISC, before_last, "p0")
     primed = before_last.evolve(tallies={**before_last.tallies, "p0": turns.tally(RISC, before_last, "p0")})
     empty = state.evolve(tallies={"p0": turns.tally(RISC, state, "p0")})
@@ -101,17 +103,25 @@ def main() -> None:
     print(f"map: {label} ({len(game_map.territories)} territories), 5 players x 200 orders")
     print(f"  issue 1,000 orders one by one (each checked):  {median_ms(issue_all, 31):8.2f} ms median")
     print(f"  commit every batch + resolve the turn:         {median_ms(commit_and_resolve, 51):8.2f} ms median")
-    print(f"  the whole turn (issue, commit, resolve):       {median_ms(whole_turn, 31):8.2f} ms median "
-          "(target: under 10 ms)")
+    print(
+        f"  the whole turn (issue, commit, resolve):       {median_ms(whole_turn, 31):8.2f} ms median "
+        "(target: under 10 ms)"
+    )
     first = median_ms(lambda: turns.issue(RISC, empty, "p0", batches["p0"][0]), 2001)
     last = median_ms(lambda: turns.issue(RISC, primed, "p0", last_order), 2001)
-    print(f"  one order after 0 / after 199 of the player's:  {first * 1000:8.1f} / {last * 1000:.1f} us median "
-          f"(ratio {last / first:.2f})")
+    print(
+        f"  one order after 0 / after 199 of the player's:  {first * 1000:8.1f} / {last * 1000:.1f} us median "
+        f"(ratio {last / first:.2f})"
+    )
     seeds = iter(range(10**6))
-    print(f"  fight(1,000,000 vs 1,000,000):                 "
-          f"{median_ms(lambda: fight(10**6, 10**6, GameRandom(next(seeds))), 201):8.3f} ms median")
-    print(f"  fight(10 vs 10):                               "
-          f"{median_ms(lambda: fight(10, 10, GameRandom(next(seeds))), 201):8.3f} ms median")
+    print(
+        f"  fight(1,000,000 vs 1,000,000):                 "
+        f"{median_ms(lambda: fight(10**6, 10**6, GameRandom(next(seeds))), 201):8.3f} ms median"
+    )
+    print(
+        f"  fight(10 vs 10):                               "
+        f"{median_ms(lambda: fight(10, 10, GameRandom(next(seeds))), 201):8.3f} ms median"
+    )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,14 @@ def main() -> None:
             started = time.perf_counter()
             for i in range(args.games):
                 lineup = [args.weak, args.strong] if i % 2 == 0 else [args.strong, args.weak]
-                result = play_game(game_map, lineup, f"evo{evolution}/{name}/{i}", args.turns,
-                                   options={"evolution": evolution}, strict=True)
+                result = play_game(
+                    game_map,
+                    lineup,
+                    f"evo{evolution}/{name}/{i}",
+                    args.turns,
+                    options={"evolution": evolution},
+                    strict=True,
+                )
                 turns += result.turns
                 if result.winner_strategy == args.strong:
                     wins += 1
@@ -46,8 +52,11 @@ def main() -> None:
                 else:
                     losses += 1
             elapsed = time.perf_counter() - started
-            print(f"{evolution:>9}  {name:<12} {wins:>5} {losses:>6} {draws:>5} {turns / args.games:>6.1f} "
-                  f"{elapsed / args.games:>7.2f}", flush=True)
+            print(
+                f"{evolution:>9}  {name:<12} {wins:>5} {losses:>6} {draws:>5} {turns / args.games:>6.1f} "
+                f"{elapsed / args.games:>7.2f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -63,8 +63,9 @@ class Clock:
         self.resolved = 0
 
 
-async def seat(match: Match, follower: Follower, me: str, neighbours: dict[str, list[str]], turns: int,
-               clock: Clock) -> None:
+async def seat(
+    match: Match, follower: Follower, me: str, neighbours: dict[str, list[str]], turns: int, clock: Clock
+) -> None:
     followed = Followed(neighbours=neighbours)
     key: tuple[str, int] | None = None
     for _ in range(turns):
@@ -102,20 +103,30 @@ async def play(storage: Storage, games: int, map_name: str, turns: int) -> tuple
     tables = []
     for g in range(games):
         seats = [SeatRecord(name=f"g{g}p{i}", token_hash="0" * 64) for i in range(PLAYERS)]
-        match = await Match.create(f"g{g}", GameSettings(map=None, players=PLAYERS), game_map, storage, seed=g,
-                                   seats=seats)
+        match = await Match.create(
+            f"g{g}", GameSettings(map=None, players=PLAYERS), game_map, storage, seed=g, seats=seats
+        )
         followers = [Follower() for _ in range(PLAYERS)]
         for record, follower in zip(seats, followers, strict=True):
             await match.attach(follower, record.name)
         tables.append((match, followers, seats))
     clock = Clock()
     before, cpu = resource.getrusage(resource.RUSAGE_SELF), time.process_time()
-    await asyncio.gather(*(seat(match, f, s.name, neighbours, turns, clock) for match, followers, seats in tables
-                           for f, s in zip(followers, seats, strict=True)))
+    await asyncio.gather(
+        *(
+            seat(match, f, s.name, neighbours, turns, clock)
+            for match, followers, seats in tables
+            for f, s in zip(followers, seats, strict=True)
+        )
+    )
     after, cpu = resource.getrusage(resource.RUSAGE_SELF), time.process_time() - cpu
     turns_played = max(1, clock.resolved)
-    return ((cpu - clock.players) / turns_played, (after.ru_utime - before.ru_utime) / turns_played,
-            (after.ru_stime - before.ru_stime) / turns_played, turns_played)
+    return (
+        (cpu - clock.players) / turns_played,
+        (after.ru_utime - before.ru_utime) / turns_played,
+        (after.ru_stime - before.ru_stime) / turns_played,
+        turns_played,
+    )
 
 
 async def main() -> None:
@@ -131,8 +142,10 @@ async def main() -> None:
             storage: Storage = MemoryStorage() if store == "memory" else SqliteStorage(Path(data_dir) / "g.sqlite3")
             per_turn, user, system, turns = await play(storage, args.games, args.map, args.turns)
             await storage.close()
-        print(f"  {store}: {per_turn * 1000:.3f} ms of CPU a turn for the server's code ({turns} turns; the whole "
-              f"process: user {user * 1000:.3f} ms, system {system * 1000:.3f} ms a turn)")
+        print(
+            f"  {store}: {per_turn * 1000:.3f} ms of CPU a turn for the server's code ({turns} turns; the whole "
+            f"process: user {user * 1000:.3f} ms, system {system * 1000:.3f} ms a turn)"
+        )
 
 
 if __name__ == "__main__":

@@ -63,8 +63,9 @@ async def _seat_games(port: int, games: int) -> tuple[list[str], list[ClientConn
     return [game_id for game_id, _ in seated], [ws for _, players in seated for ws in players]
 
 
-def hold(server: ServerProcess, clients: int, games: int, workers: int,
-         deflate: bool = False) -> tuple[float, float, float]:
+def hold(
+    server: ServerProcess, clients: int, games: int, workers: int, deflate: bool = False
+) -> tuple[float, float, float]:
     loop = asyncio.new_event_loop()
     game_ids, players = loop.run_until_complete(_seat_games(server.port, games))
     loop.run_until_complete(asyncio.sleep(1))
@@ -73,8 +74,10 @@ def hold(server: ServerProcess, clients: int, games: int, workers: int,
     ready, done = ctx.Barrier(workers + 1), ctx.Barrier(workers + 1)
     shares = [clients // workers + (1 if w < clients % workers else 0) for w in range(workers)]
     start = time.monotonic()
-    processes = [ctx.Process(target=_spectators_main, args=(server.port, game_ids, share, ready, done, deflate))
-                 for share in shares]
+    processes = [
+        ctx.Process(target=_spectators_main, args=(server.port, game_ids, share, ready, done, deflate))
+        for share in shares
+    ]
     for p in processes:
         p.start()
     ready.wait(timeout=1200)
@@ -97,21 +100,36 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--workers", type=int, default=4, help="client processes holding the spectators")
     parser.add_argument("--store", choices=sorted(STORES), default="memory")
-    parser.add_argument("--deflate", action="store_true",
-                        help="the spectators offer permessage-deflate, as browsers and websockets' own client do")
+    parser.add_argument(
+        "--deflate",
+        action="store_true",
+        help="the spectators offer permessage-deflate, as browsers and websockets' own client do",
+    )
     args = parser.parse_args()
     raise_open_files()
     with tempfile.TemporaryDirectory(prefix="risc-idle-") as data_dir:
-        server = ServerProcess.start([str(Path(__file__).resolve().parent / "server_load.py"), "--serve",
-                                      "--data-dir", data_dir, "--store", args.store])
+        server = ServerProcess.start(
+            [
+                str(Path(__file__).resolve().parent / "server_load.py"),
+                "--serve",
+                "--data-dir",
+                data_dir,
+                "--store",
+                args.store,
+            ]
+        )
         try:
             before, after, took = hold(server, args.clients, args.games, args.workers, args.deflate)
         finally:
             server.stop()
-    print(f"store: {STORES[args.store]}; {args.games} games of 3 players, {args.clients:,} idle spectators from "
-          f"{args.workers} client processes{', offering permessage-deflate' if args.deflate else ''}")
-    print(f"RSS with the games alone: {before:.1f} MB; with {args.clients:,} idle connections: {after:.1f} MB "
-          f"({(after - before) * 1024 / args.clients:.1f} KB a connection); connected in {took:.1f} s")
+    print(
+        f"store: {STORES[args.store]}; {args.games} games of 3 players, {args.clients:,} idle spectators from "
+        f"{args.workers} client processes{', offering permessage-deflate' if args.deflate else ''}"
+    )
+    print(
+        f"RSS with the games alone: {before:.1f} MB; with {args.clients:,} idle connections: {after:.1f} MB "
+        f"({(after - before) * 1024 / args.clients:.1f} KB a connection); connected in {took:.1f} s"
+    )
 
 
 if __name__ == "__main__":

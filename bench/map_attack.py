@@ -28,8 +28,12 @@ from shared.maps.groups import starting_groups
 from shared.maps.loader import check_map_file
 
 
-def _lines_until(size: int, header: str, line: Callable[[int], str], footer: Callable[[int], str] = lambda n: "",
-                 ) -> str:
+def _lines_until(
+    size: int,
+    header: str,
+    line: Callable[[int], str],
+    footer: Callable[[int], str] = lambda n: "",
+) -> str:
     """`header`, then line(0), line(1), ... while the text stays under `size` bytes, then footer(count)."""
     parts, total, count = [header], len(header), 0
     while True:
@@ -61,20 +65,26 @@ def domination_long_border(size: int) -> str:
 
 def domination_continents(size: int) -> str:
     """A continent list as long as the bytes allow, most of them duplicates, and two countries."""
-    return _lines_until(size, "[continents]\n", lambda i: f"c{i % 1000} 1 red",
-                        lambda n: "[countries]\n1 a 1 0 0\n2 b 1 0 0\n[borders]\n1 2\n2 1\n")
+    return _lines_until(
+        size,
+        "[continents]\n",
+        lambda i: f"c{i % 1000} 1 red",
+        lambda n: "[countries]\n1 a 1 0 0\n2 b 1 0 0\n[borders]\n1 2\n2 1\n",
+    )
 
 
 def domination_duplicates(size: int) -> str:
     """Every country has the same name."""
-    return _lines_until(size, "[continents]\nc 1 red\n[countries]\n", lambda i: f"{i + 1} same 1 0 0",
-                        lambda n: "[borders]\n1 2\n")
+    return _lines_until(
+        size, "[continents]\nc 1 red\n[countries]\n", lambda i: f"{i + 1} same 1 0 0", lambda n: "[borders]\n1 2\n"
+    )
 
 
 def domination_isolated(size: int) -> str:
     """Many countries, none with a border: every one is a piece of its own."""
-    return _lines_until(size, "[continents]\nc 1 red\n[countries]\n", lambda i: f"{i + 1} t{i} 1 0 0",
-                        lambda n: "[borders]\n")
+    return _lines_until(
+        size, "[continents]\nc 1 red\n[countries]\n", lambda i: f"{i + 1} t{i} 1 0 0", lambda n: "[borders]\n"
+    )
 
 
 def domination_sections(size: int) -> str:
@@ -84,16 +94,22 @@ def domination_sections(size: int) -> str:
 
 def conquest_chain(size: int) -> str:
     """Territories in a chain, linked by name, with the names' case mixed."""
+
     def line(i: int) -> str:
         return f"T{i},0,0,C,t{i - 1 if i else 1},T{i + 1}"
+
     text = _lines_until(size, "[Continents]\nC=1\n[Territories]\n", line)
     return text.rsplit(",", 1)[0] + "\n"  # the last territory has no next one
 
 
 def conquest_continents(size: int) -> str:
     """A continent list as long as the bytes allow, the names differing in case only, and two territories."""
-    return _lines_until(size, "[Continents]\n", lambda i: f"Cont{'A' if i % 2 else 'a'}{i}=1",
-                        lambda n: "[Territories]\na,0,0,Conta1,b\nb,0,0,Conta1,a\n")
+    return _lines_until(
+        size,
+        "[Continents]\n",
+        lambda i: f"Cont{'A' if i % 2 else 'a'}{i}=1",
+        lambda n: "[Territories]\na,0,0,Conta1,b\nb,0,0,Conta1,a\n",
+    )
 
 
 def conquest_star(size: int) -> str:
@@ -112,8 +128,10 @@ def conquest_star(size: int) -> str:
 
 def native_chain(size: int) -> str:
     """The native format: territories in a chain."""
+
     def line(i: int) -> str:
         return f'[territories.t{i}]\nborders = ["t{i + 1}"]\ncontinent = "c"\n'
+
     text = _lines_until(size, 'name = "chain"\n[continents.c]\nbonus = 1\n', line)
     return text.replace(f'borders = ["t{text.count("[territories.")}"]', "borders = []")
 
@@ -143,7 +161,8 @@ def run(path: Path, repeat: int) -> tuple[float, float | None, str]:
         errors = [f for f in report.findings if f.severity is Severity.ERROR]
         territories = len(report.game_map.territories) if report.game_map else 0
         said = (f"{territories} territories, " if report.game_map else "") + (
-            f"refused: {errors[0].code} ({len(errors)} errors)" if errors else "playable")
+            f"refused: {errors[0].code} ({len(errors)} errors)" if errors else "playable"
+        )
         if report.playable and report.game_map is not None and territories >= 3:
             started = time.perf_counter()
             starting_groups(dataclasses.replace(report.game_map), 3)  # a copy: groups are cached on the map

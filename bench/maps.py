@@ -41,23 +41,36 @@ def generated_map(size: int, seed: int = 1, width: int = 60) -> GameMap:
                 borders[names[i]].add(names[j])
                 borders[names[j]].add(names[i])
     continents = [Continent(f"C{k:03d}", 1 + k % 7) for k in range((size + 99) // 100)]
-    territories = [Territory(n, continents[i // 100].name, x=(i % width) * 20, y=(i // width) * 20)
-                   for i, n in enumerate(names)]
+    territories = [
+        Territory(n, continents[i // 100].name, x=(i % width) * 20, y=(i // width) * 20) for i, n in enumerate(names)
+    ]
     return build_map(f"generated-{size}", territories, borders, continents)
 
 
 def to_domination(game_map: GameMap) -> str:
     number = {name: i for i, name in enumerate(game_map.names, start=1)}
     continent_number = {c.name: i for i, c in enumerate(game_map.continents, start=1)}
-    lines = [f"; map: {game_map.name}.map", "", f"name {game_map.name}", "", "[files]", "crd bench.cards", "",
-             "[continents]"]
+    lines = [
+        f"; map: {game_map.name}.map",
+        "",
+        f"name {game_map.name}",
+        "",
+        "[files]",
+        "crd bench.cards",
+        "",
+        "[continents]",
+    ]
     lines += [f"{c.name} {c.bonus} red" for c in game_map.continents]
     lines += ["", "[countries]"]
-    lines += [f"{number[t.name]} {t.name} {continent_number[t.continent or '']} {t.x:.0f} {t.y:.0f}"
-              for t in game_map.territories]
+    lines += [
+        f"{number[t.name]} {t.name} {continent_number[t.continent or '']} {t.x:.0f} {t.y:.0f}"
+        for t in game_map.territories
+    ]
     lines += ["", "[borders]"]
-    lines += [" ".join(str(number[n]) for n in (name, *sorted(game_map.neighbours(name), key=number.__getitem__)))
-              for name in game_map.names]
+    lines += [
+        " ".join(str(number[n]) for n in (name, *sorted(game_map.neighbours(name), key=number.__getitem__)))
+        for name in game_map.names
+    ]
     return "\r\n".join(lines) + "\r\n"
 
 
@@ -65,8 +78,10 @@ def to_conquest(game_map: GameMap) -> str:
     lines = ["[Map]", "author=bench", "image=bench.bmp", "wrap=no", "scroll=none", "warn=yes", "", "[Continents]"]
     lines += [f"{c.name}={c.bonus}" for c in game_map.continents]
     lines += ["", "[Territories]"]
-    lines += [",".join([t.name, f"{t.x:.0f}", f"{t.y:.0f}", t.continent or "", *sorted(game_map.neighbours(t.name))])
-              for t in game_map.territories]
+    lines += [
+        ",".join([t.name, f"{t.x:.0f}", f"{t.y:.0f}", t.continent or "", *sorted(game_map.neighbours(t.name))])
+        for t in game_map.territories
+    ]
     return "\r\n".join(lines) + "\r\n"
 
 
@@ -100,7 +115,10 @@ def main() -> None:
         raise SystemExit(f"{BIGEUROPE} is missing: the real maps live in ../shared/maps from the project root")
     maps = {"bigeurope": load_map(BIGEUROPE), "gen180": generated_map(180), "gen5000": generated_map(5000)}
     writers: dict[str, Callable[[GameMap], str]] = {
-        "Domination": to_domination, "Conquest": to_conquest, "native": write_native}
+        "Domination": to_domination,
+        "Conquest": to_conquest,
+        "native": write_native,
+    }
     repeats = {"bigeurope": 31, "gen180": 31, "gen5000": 7}
     rows = []
     with tempfile.TemporaryDirectory() as folder:
@@ -131,17 +149,24 @@ def main() -> None:
 
     print("read + validate (check_map_file), median ms. bigeurope.map has 180 territories; gen180 and gen5000")
     print(f"are generated grids of the same shape. Linear growth from 180 to 5000 is {5000 / 180:.1f}x.")
-    print(f"{'format':<12}{'bigeurope':>10}{'gen180':>10}{'gen5000':>10}{'5000/big':>10}{'5000/180':>10}"
-          f"   target <{TARGET_MS:.0f} ms for bigeurope")
+    print(
+        f"{'format':<12}{'bigeurope':>10}{'gen180':>10}{'gen5000':>10}{'5000/big':>10}{'5000/180':>10}"
+        f"   target <{TARGET_MS:.0f} ms for bigeurope"
+    )
     for fmt, times in rows:
         verdict = "met" if times["bigeurope"] < TARGET_MS else "MISSED"
-        print(f"{fmt:<12}{times['bigeurope']:>10.2f}{times['gen180']:>10.2f}{times['gen5000']:>10.2f}"
-              f"{times['gen5000'] / times['bigeurope']:>9.1f}x{times['gen5000'] / times['gen180']:>9.1f}x   {verdict}")
+        print(
+            f"{fmt:<12}{times['bigeurope']:>10.2f}{times['gen180']:>10.2f}{times['gen5000']:>10.2f}"
+            f"{times['gen5000'] / times['bigeurope']:>9.1f}x{times['gen5000'] / times['gen180']:>9.1f}x   {verdict}"
+        )
     print(f"gen5000 with 10 one-way borders (Domination; adds the reachability check): {one_way_ms:.2f} ms")
-    unplaced = replace(maps["bigeurope"], territories=tuple(replace(t, x=None, y=None)
-                                                            for t in maps["bigeurope"].territories))
-    print(f"bigeurope laid out without its coordinates (shared/maps/layout.py): "
-          f"{median_ms(lambda: layout(unplaced), 3):.0f} ms (median of 3)")
+    unplaced = replace(
+        maps["bigeurope"], territories=tuple(replace(t, x=None, y=None) for t in maps["bigeurope"].territories)
+    )
+    print(
+        f"bigeurope laid out without its coordinates (shared/maps/layout.py): "
+        f"{median_ms(lambda: layout(unplaced), 3):.0f} ms (median of 3)"
+    )
     print("Domination, per territory, by size (with / without the garbage collector running):")
     for size, per_territory, without_gc in growth:
         print(f"  {size:>6} territories: {per_territory:6.2f} us  / {without_gc:6.2f} us")

@@ -76,8 +76,10 @@ class Followed:
     def seen(self) -> Seen:
         view = self.view
         assert view is not None
-        territories = [Territory(name, t.get("owner"), t.get("units", 0), self.neighbours.get(name, []))
-                       for name, t in view["territories"].items()]
+        territories = [
+            Territory(name, t.get("owner"), t.get("units", 0), self.neighbours.get(name, []))
+            for name, t in view["territories"].items()
+        ]
         alive = {name for name, p in view["players"].items() if not p.get("eliminated", False)}
         return Seen(view["phase"], view["turn"], view.get("pool_left", 0), territories, alive)
 
@@ -126,8 +128,9 @@ def all_out(seen: Seen, me: str) -> list[Message]:
             beaten = [f for f in foes if f.units < t.units]
             # The strongest foe this one outnumbers, else the weakest: chasing only the weakest lets big armies
             # pass each other into emptied territories for ever.
-            target = (max(beaten, key=lambda f: (f.units, f.name)) if beaten
-                      else min(foes, key=lambda f: (f.units, f.name)))
+            target = (
+                max(beaten, key=lambda f: (f.units, f.name)) if beaten else min(foes, key=lambda f: (f.units, f.name))
+            )
             if t.units <= target.units and seen.turn % 4:
                 continue  # gather for a winning blow; every fourth turn strike regardless, so no front stalls
             attacks.append({"kind": "attack", "source": t.name, "target": target.name, "units": t.units})

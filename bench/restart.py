@@ -36,13 +36,13 @@ SERVE = str(Path(__file__).resolve().parent / "server_load.py")
 
 async def _seat(port: int, index: int) -> tuple[str, list[ClientConnection], list[str]]:
     clients = [await _open(port) for _ in range(PLAYERS)]
-    created = await _request(clients[0], {"type": "create_game", "ref": "c",
-                                           "settings": {"map": "seed", "players": PLAYERS}})
+    created = await _request(
+        clients[0], {"type": "create_game", "ref": "c", "settings": {"map": "seed", "players": PLAYERS}}
+    )
     game_id = created["game"]["game_id"]
     tokens = []
     for seat, ws in enumerate(clients):
-        joined = await _request(ws, {"type": "join_game", "game_id": game_id, "name": f"g{index}p{seat}",
-                                     "ref": "j"})
+        joined = await _request(ws, {"type": "join_game", "game_id": game_id, "name": f"g{index}p{seat}", "ref": "j"})
         assert joined["type"] == "joined", joined
         tokens.append(joined["token"])
     return game_id, clients, tokens
@@ -58,11 +58,20 @@ async def _players(port: int, games: list[int], turns: int, ready: Any, done: An
 
     seated = await asyncio.gather(*(seat(i) for i in games))
     tally, deadline = Tally(), time.monotonic() + 600
-    await asyncio.gather(*(play_seat(ws, game_id, f"g{i}p{s}", GameClock(), tally, turns, deadline)
-                           for (game_id, clients, _), i in zip(seated, games, strict=True)
-                           for s, ws in enumerate(clients)))
-    out.put({"errors": tally.errors, "finished": tally.finished // PLAYERS,
-             "newest": (seated[-1][0], f"g{games[-1]}p0", seated[-1][2][0])})
+    await asyncio.gather(
+        *(
+            play_seat(ws, game_id, f"g{i}p{s}", GameClock(), tally, turns, deadline)
+            for (game_id, clients, _), i in zip(seated, games, strict=True)
+            for s, ws in enumerate(clients)
+        )
+    )
+    out.put(
+        {
+            "errors": tally.errors,
+            "finished": tally.finished // PLAYERS,
+            "newest": (seated[-1][0], f"g{games[-1]}p0", seated[-1][2][0]),
+        }
+    )
     ready.wait()
     await asyncio.get_running_loop().run_in_executor(None, done.wait)
     for _, clients, _ in seated:
@@ -106,8 +115,10 @@ def main() -> None:
             out = ctx.Queue()
             shares = [list(range(w, args.games, args.workers)) for w in range(args.workers)]
             start = time.monotonic()
-            processes = [ctx.Process(target=_players_main, args=(server.port, share, args.turns, ready, done, out))
-                         for share in shares]
+            processes = [
+                ctx.Process(target=_players_main, args=(server.port, share, args.turns, ready, done, out))
+                for share in shares
+            ]
             for p in processes:
                 p.start()
             results = [out.get(timeout=1200) for _ in processes]
@@ -134,12 +145,18 @@ def main() -> None:
             server.stop()
     errors = sum(r["errors"] for r in results)
     finished = sum(r["finished"] for r in results)
-    print(f"{args.games:,} games of {PLAYERS} players on the seed map, each played through the placement and "
-          f"{args.turns} turns ({played:.1f} s; {finished} finished, {errors} errors); SQLite store")
-    print(f"RSS with the games and their {args.games * PLAYERS:,} players connected: {with_players:.1f} MB; "
-          f"the games alone, the players gone: {alone:.1f} MB")
-    print(f"restart on the same data directory: listening after {listening:.2f} s (a process start included), "
-          f"a resumed seat of the newest game holds its update after {answered:.2f} s; RSS then {restarted:.1f} MB")
+    print(
+        f"{args.games:,} games of {PLAYERS} players on the seed map, each played through the placement and "
+        f"{args.turns} turns ({played:.1f} s; {finished} finished, {errors} errors); SQLite store"
+    )
+    print(
+        f"RSS with the games and their {args.games * PLAYERS:,} players connected: {with_players:.1f} MB; "
+        f"the games alone, the players gone: {alone:.1f} MB"
+    )
+    print(
+        f"restart on the same data directory: listening after {listening:.2f} s (a process start included), "
+        f"a resumed seat of the newest game holds its update after {answered:.2f} s; RSS then {restarted:.1f} MB"
+    )
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ Message = dict[str, Any]
 
 # ---- the servers, each in its own process ------------------------------------------------------------------------
 
+
 async def _serve_game(port: int, data_dir: Path, store: str) -> None:
     import signal
 
@@ -64,9 +65,18 @@ async def _serve_game(port: int, data_dir: Path, store: str) -> None:
     from server.storage import MemoryStorage, open_storage
 
     raise_open_files()
-    config = ServerConfig(host="127.0.0.1", port=port, data_dir=data_dir, messages_per_second=1e9, burst=10**9,
-                          outbound_bytes=1 << 40, outbound_total_bytes=1 << 40, max_games=10_000,
-                          open_games_per_connection=10_000, open_games_per_address=10_000)
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=port,
+        data_dir=data_dir,
+        messages_per_second=1e9,
+        burst=10**9,
+        outbound_bytes=1 << 40,
+        outbound_total_bytes=1 << 40,
+        max_games=10_000,
+        open_games_per_connection=10_000,
+        open_games_per_address=10_000,
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -149,6 +159,7 @@ class ServerProcess:
 
 # ---- the players -------------------------------------------------------------------------------------------------
 
+
 @dataclass
 class Tally:
     frames: int = 0
@@ -157,8 +168,9 @@ class Tally:
     errors: int = 0
     resolved: int = 0
     finished: int = 0
-    sizes: dict[str, list[int]] = field(default_factory=lambda: {"order": [], "accepted": [], "commit": [],
-                                                                 "note": [], "result": []})
+    sizes: dict[str, list[int]] = field(
+        default_factory=lambda: {"order": [], "accepted": [], "commit": [], "note": [], "result": []}
+    )
 
 
 @dataclass
@@ -172,8 +184,11 @@ class GameClock:
         """Each round's latency; `past_first`: without the game's first round, which every game of a run plays in the
         same instant (a herd no served game meets again: its p99 is reported apart)."""
         first = min(self.commits, key=lambda k: min(self.commits[k])) if past_first and self.commits else None
-        return [(max(self.results[k]) - max(c)) / 1e6 for k, c in self.commits.items()
-                if len(self.results.get(k, ())) == PLAYERS and k != first]
+        return [
+            (max(self.results[k]) - max(c)) / 1e6
+            for k, c in self.commits.items()
+            if len(self.results.get(k, ())) == PLAYERS and k != first
+        ]
 
 
 def protocol_of(code: Path) -> int:
@@ -186,8 +201,9 @@ async def _open(port: int, protocol: int | None = None, deflate: bool = False) -
     """A client that said hello (in the protocol of the server measured: PROTOCOL); `deflate`: offering
     permessage-deflate, as browsers and websockets' client do."""
     protocol = PROTOCOL if protocol is None else protocol
-    ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None,
-                       compression="deflate" if deflate else None)
+    ws = await connect(
+        f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression="deflate" if deflate else None
+    )
     await ws.send(json.dumps({"type": "hello", "protocol": protocol}))
     reply = json.loads(await ws.recv())
     assert reply["type"] in ("welcome", "hello"), reply  # the echo server sends the hello back
@@ -204,18 +220,19 @@ async def _request(ws: ClientConnection, message: Message) -> Message:
 
 async def seat_game(port: int, index: int) -> tuple[str, list[ClientConnection]]:
     clients = [await _open(port) for _ in range(PLAYERS)]
-    created = await _request(clients[0], {"type": "create_game", "ref": "c",
-                                           "settings": {"map": "seed", "players": PLAYERS}})
+    created = await _request(
+        clients[0], {"type": "create_game", "ref": "c", "settings": {"map": "seed", "players": PLAYERS}}
+    )
     game_id = created["game"]["game_id"]
     for seat, ws in enumerate(clients):
-        joined = await _request(ws, {"type": "join_game", "game_id": game_id, "name": f"g{index}p{seat}",
-                                     "ref": "j"})
+        joined = await _request(ws, {"type": "join_game", "game_id": game_id, "name": f"g{index}p{seat}", "ref": "j"})
         assert joined["type"] == "joined", joined
     return game_id, clients
 
 
-async def play_seat(ws: ClientConnection, game_id: str, me: str, clock: GameClock, tally: Tally,
-                    max_turns: int, deadline: float) -> None:
+async def play_seat(
+    ws: ClientConnection, game_id: str, me: str, clock: GameClock, tally: Tally, max_turns: int, deadline: float
+) -> None:
     """Read every frame; on each new turn issue the orders one at a time, then commit."""
     followed = Followed()
     pending: list[Message] = []
@@ -276,6 +293,7 @@ async def play_seat(ws: ClientConnection, game_id: str, me: str, clock: GameCloc
 
 # ---- the same frames against the bare echo server ----------------------------------------------------------------
 
+
 @dataclass
 class Pattern:
     """What a player of the game run sent and received a turn, on average: the echo run repeats it."""
@@ -289,15 +307,24 @@ class Pattern:
     result_bytes: int
 
 
-async def echo_seat(ws: ClientConnection, group: str, clock: GameClock, tally: Tally, pattern: Pattern,
-                    deadline: float) -> None:
+async def echo_seat(
+    ws: ClientConnection, group: str, clock: GameClock, tally: Tally, pattern: Pattern, deadline: float
+) -> None:
     """A player's turns against the echo server, read and sent as play_seat does: each order echoed back at the size
     of an acceptance, then a sync (the commit) that every player of the group is told of at the size of a commit's
     update, the group's last one at the size of a result."""
     await _request(ws, {"type": "join", "group": group, "ref": "j"})
     order = json.dumps({"type": "echo", "pad": "x" * max(0, pattern.accepted_bytes - 30)})
-    sync = json.dumps({"type": "sync", "group": group, "members": PLAYERS, "note": pattern.note_bytes,
-                       "size": pattern.result_bytes, "pad": "x" * max(0, pattern.commit_bytes - 90)})
+    sync = json.dumps(
+        {
+            "type": "sync",
+            "group": group,
+            "members": PLAYERS,
+            "note": pattern.note_bytes,
+            "size": pattern.result_bytes,
+            "pad": "x" * max(0, pattern.commit_bytes - 90),
+        }
+    )
     turn, left = 0, pattern.orders
     while True:
         if left:
@@ -327,8 +354,10 @@ async def echo_seat(ws: ClientConnection, group: str, clock: GameClock, tally: T
 
 # ---- a client process --------------------------------------------------------------------------------------------
 
-async def _worker(mode: str, ports: list[int], games: list[int], args: Message, ready: Any, go: Any, done: Any,
-                  out: Any) -> None:
+
+async def _worker(
+    mode: str, ports: list[int], games: list[int], args: Message, ready: Any, go: Any, done: Any, out: Any
+) -> None:
     """Play `games` (numbers): game i on the server at ports[i % len(ports)] (several nodes of one server share
     the games out so)."""
     global PROTOCOL, BATCH
@@ -344,22 +373,38 @@ async def _worker(mode: str, ports: list[int], games: list[int], args: Message, 
     start, cpu = time.monotonic(), time.process_time()
     deadline = start + args["seconds"]
     if mode == "game":
-        await asyncio.gather(*(_bounded(play_seat(ws, game_id, f"g{i}p{s}", clock, tally, args["max_turns"],
-                                                  deadline), deadline)
-                               for (game_id, clients), i, clock in zip(seated, games, clocks, strict=True)
-                               for s, ws in enumerate(clients)))
+        await asyncio.gather(
+            *(
+                _bounded(play_seat(ws, game_id, f"g{i}p{s}", clock, tally, args["max_turns"], deadline), deadline)
+                for (game_id, clients), i, clock in zip(seated, games, clocks, strict=True)
+                for s, ws in enumerate(clients)
+            )
+        )
         tally.resolved = sum(len(c.latencies()) for c in clocks)
     else:
         pattern = Pattern(**args["pattern"])
-        await asyncio.gather(*(echo_seat(ws, group, clock, tally, pattern, deadline)
-                               for (group, clients), clock in zip(seated, clocks, strict=True) for ws in clients))
+        await asyncio.gather(
+            *(
+                echo_seat(ws, group, clock, tally, pattern, deadline)
+                for (group, clients), clock in zip(seated, clocks, strict=True)
+                for ws in clients
+            )
+        )
         tally.resolved //= PLAYERS
     elapsed = max(tally.last, start + 0.001) - start
-    out.put({"elapsed": elapsed, "cpu": time.process_time() - cpu, "frames": tally.frames, "errors": tally.errors,
-             "resolved": tally.resolved,
-             "finished": tally.finished // PLAYERS, "latencies": [x for c in clocks for x in c.latencies()],
-             "later": [x for c in clocks for x in c.latencies(past_first=True)],
-             "sizes": tally.sizes})
+    out.put(
+        {
+            "elapsed": elapsed,
+            "cpu": time.process_time() - cpu,
+            "frames": tally.frames,
+            "errors": tally.errors,
+            "resolved": tally.resolved,
+            "finished": tally.finished // PLAYERS,
+            "latencies": [x for c in clocks for x in c.latencies()],
+            "later": [x for c in clocks for x in c.latencies(past_first=True)],
+            "sizes": tally.sizes,
+        }
+    )
     done.wait()
     for _, clients in seated:
         for ws in clients:
@@ -416,8 +461,14 @@ class Setup:
     """The servers' event loop: auto (uvloop where installed), uvloop or asyncio."""
 
 
-def measure(mode: str, server: ServerProcess | list[ServerProcess], games: int, setup: Setup, args: Message,
-            also: list[ProcessCpu] = ()) -> Figures:
+def measure(
+    mode: str,
+    server: ServerProcess | list[ServerProcess],
+    games: int,
+    setup: Setup,
+    args: Message,
+    also: list[ProcessCpu] = (),
+) -> Figures:
     """Play `games` games on `server` (or shared out over several: the CPU time and RSS are then their sums), and
     count `also` (other processes, such as the database's) in the CPU time per turn."""
     servers = server if isinstance(server, list) else [server]
@@ -428,18 +479,33 @@ def measure(mode: str, server: ServerProcess | list[ServerProcess], games: int, 
     out = ctx.Queue()
     shares = [list(range(w, games, workers)) for w in range(workers)]
     ports = [s.port for s in servers]
-    processes = [ctx.Process(target=_worker_main, args=(setup.client_cpus, mode, ports, share, args, ready,
-                                                        go, done, out))
-                 for share in shares]
+    processes = [
+        ctx.Process(target=_worker_main, args=(setup.client_cpus, mode, ports, share, args, ready, go, done, out))
+        for share in shares
+    ]
     for p in processes:
         p.start()
     ready.wait(timeout=600)
     spy = None
     if setup.profile is not None and mode == "game":
-        spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.process.pid), "--output",
-                                str(setup.profile.with_suffix(f".{games}.txt")), "--format", "raw",
-                                "--duration", str(int(setup.seconds)), "--rate", "200"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        spy = subprocess.Popen(
+            [
+                "py-spy",
+                "record",
+                "--pid",
+                str(server.process.pid),
+                "--output",
+                str(setup.profile.with_suffix(f".{games}.txt")),
+                "--format",
+                "raw",
+                "--duration",
+                str(int(setup.seconds)),
+                "--rate",
+                "200",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     counted: list[Any] = [*servers, *also]
     cpu0 = sum(s.cpu_seconds() for s in counted)
     go.wait()
@@ -456,13 +522,21 @@ def measure(mode: str, server: ServerProcess | list[ServerProcess], games: int, 
     resolved = sum(r["resolved"] for r in results)
     elapsed = max(r["elapsed"] for r in results)
     sizes: dict[str, list[int]] = {k: [x for r in results for x in r["sizes"][k]] for k in results[0]["sizes"]}
-    return Figures(p50=statistics.median(latencies) if latencies else float("nan"),
-                   p99=_p99(latencies), p99_later=_p99(later),
-                   frames_per_second=sum(r["frames"] for r in results) / elapsed,
-                   cpu_ms_per_turn=(cpu1 - cpu0) * 1000 / max(1, resolved), rss_mb=rss, resolved=resolved,
-                   finished=sum(r["finished"] for r in results), errors=sum(r["errors"] for r in results),
-                   sizes=sizes, server_busy=(cpu1 - cpu0) / elapsed,
-                   clients_busy=sum(r["cpu"] for r in results) / elapsed, turns_per_second=resolved / elapsed)
+    return Figures(
+        p50=statistics.median(latencies) if latencies else float("nan"),
+        p99=_p99(latencies),
+        p99_later=_p99(later),
+        frames_per_second=sum(r["frames"] for r in results) / elapsed,
+        cpu_ms_per_turn=(cpu1 - cpu0) * 1000 / max(1, resolved),
+        rss_mb=rss,
+        resolved=resolved,
+        finished=sum(r["finished"] for r in results),
+        errors=sum(r["errors"] for r in results),
+        sizes=sizes,
+        server_busy=(cpu1 - cpu0) / elapsed,
+        clients_busy=sum(r["cpu"] for r in results) / elapsed,
+        turns_per_second=resolved / elapsed,
+    )
 
 
 def _p99(latencies: list[float]) -> float:
@@ -478,22 +552,51 @@ def run(games: int, setup: Setup) -> tuple[list[Figures], Figures]:
     played = []
     for code in setup.codes:
         with tempfile.TemporaryDirectory(prefix="risc-load-") as data_dir:
-            server = ServerProcess.start([str(Path(__file__).resolve()), "--serve", "--data-dir", data_dir,
-                                          "--store", setup.store, "--code", str(code), "--loop", setup.loop],
-                                         cpus=setup.server_cpus)
+            server = ServerProcess.start(
+                [
+                    str(Path(__file__).resolve()),
+                    "--serve",
+                    "--data-dir",
+                    data_dir,
+                    "--store",
+                    setup.store,
+                    "--code",
+                    str(code),
+                    "--loop",
+                    setup.loop,
+                ],
+                cpus=setup.server_cpus,
+            )
             try:
-                played.append(measure("game", server, games, setup, {"seconds": setup.seconds,
-                                      "max_turns": setup.max_turns, "protocol": protocol_of(code),
-                                      "batch": setup.batch}))
+                played.append(
+                    measure(
+                        "game",
+                        server,
+                        games,
+                        setup,
+                        {
+                            "seconds": setup.seconds,
+                            "max_turns": setup.max_turns,
+                            "protocol": protocol_of(code),
+                            "batch": setup.batch,
+                        },
+                    )
+                )
             finally:
                 server.stop()
     sizes, resolved = played[0].sizes, max(1, played[0].resolved)
-    pattern = Pattern(turns=max(1, round(resolved / games)), orders=round(len(sizes["order"]) / (resolved * PLAYERS)),
-                      order_bytes=_mean(sizes["order"], 100), accepted_bytes=_mean(sizes["accepted"], 200),
-                      commit_bytes=_mean(sizes["commit"], 60), note_bytes=_mean(sizes["note"], 800),
-                      result_bytes=_mean(sizes["result"], 1500))
-    echo_server = ServerProcess.start([str(ROOT / "bench" / "echo_server.py"), "--loop", setup.loop],
-                                      cpus=setup.server_cpus)
+    pattern = Pattern(
+        turns=max(1, round(resolved / games)),
+        orders=round(len(sizes["order"]) / (resolved * PLAYERS)),
+        order_bytes=_mean(sizes["order"], 100),
+        accepted_bytes=_mean(sizes["accepted"], 200),
+        commit_bytes=_mean(sizes["commit"], 60),
+        note_bytes=_mean(sizes["note"], 800),
+        result_bytes=_mean(sizes["result"], 1500),
+    )
+    echo_server = ServerProcess.start(
+        [str(ROOT / "bench" / "echo_server.py"), "--loop", setup.loop], cpus=setup.server_cpus
+    )
     try:
         echo = measure("echo", echo_server, games, setup, {"seconds": setup.seconds, "pattern": vars(pattern)})
     finally:
@@ -512,20 +615,46 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="bound on each run's play")
     parser.add_argument("--max-turns", type=int, default=60, help="a game stops being played after this turn")
     parser.add_argument("--store", choices=sorted(STORES), default="sqlite", help="the server's game store")
-    parser.add_argument("--server-cpus", default=None, metavar="0",
-                        help="the CPUs the game server and the echo server run on (comma-separated)")
+    parser.add_argument(
+        "--server-cpus",
+        default=None,
+        metavar="0",
+        help="the CPUs the game server and the echo server run on (comma-separated)",
+    )
     parser.add_argument("--client-cpus", default=None, metavar="1", help="the CPUs the client processes run on")
-    parser.add_argument("--profile", type=Path, default=None, metavar="FILE",
-                        help="record the game server with py-spy into FILE.<games>.txt (collapsed stacks)")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="runs of each size, the game and the echo server taking turns; then their medians")
-    parser.add_argument("--code", type=Path, action="append", default=[], metavar="DIR",
-                        help="the game server's code: another checkout of the project to measure beside this one "
-                             "(repeat it; `.` is this one); default: this one alone")
-    parser.add_argument("--batch", action="store_true",
-                        help="the players send a turn's orders in one issue_orders rather than one by one")
-    parser.add_argument("--loop", choices=("auto", "uvloop", "asyncio"), default="auto",
-                        help="the game server's and the echo server's event loop (auto: uvloop where installed)")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="record the game server with py-spy into FILE.<games>.txt (collapsed stacks)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs of each size, the game and the echo server taking turns; then their medians",
+    )
+    parser.add_argument(
+        "--code",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="the game server's code: another checkout of the project to measure beside this one "
+        "(repeat it; `.` is this one); default: this one alone",
+    )
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="the players send a turn's orders in one issue_orders rather than one by one",
+    )
+    parser.add_argument(
+        "--loop",
+        choices=("auto", "uvloop", "asyncio"),
+        default="auto",
+        help="the game server's and the echo server's event loop (auto: uvloop where installed)",
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -536,18 +665,34 @@ def main() -> None:
             del sys.modules[name]  # this bench's own imports came from this checkout: the server must not use them
         run_on(args.loop, _serve_game(0, args.data_dir, args.store))
         return
-    setup = Setup(args.workers, args.seconds, args.max_turns, args.store, cpu_set(args.server_cpus),
-                  cpu_set(args.client_cpus), args.profile, [c.resolve() for c in args.code] or [ROOT], args.batch,
-                  args.loop)
-    pinned = ("" if setup.server_cpus is None and setup.client_cpus is None else
-              f"; servers on CPUs {args.server_cpus or 'any'}, clients on CPUs {args.client_cpus or 'any'}")
-    print(f"store: {STORES[args.store]}; {args.workers} client processes{pinned}; seed map, 3 all-out players a "
-          f"game; at most {args.max_turns} turns, {args.seconds:g} s a run")
+    setup = Setup(
+        args.workers,
+        args.seconds,
+        args.max_turns,
+        args.store,
+        cpu_set(args.server_cpus),
+        cpu_set(args.client_cpus),
+        args.profile,
+        [c.resolve() for c in args.code] or [ROOT],
+        args.batch,
+        args.loop,
+    )
+    pinned = (
+        ""
+        if setup.server_cpus is None and setup.client_cpus is None
+        else f"; servers on CPUs {args.server_cpus or 'any'}, clients on CPUs {args.client_cpus or 'any'}"
+    )
+    print(
+        f"store: {STORES[args.store]}; {args.workers} client processes{pinned}; seed map, 3 all-out players a "
+        f"game; at most {args.max_turns} turns, {args.seconds:g} s a run"
+    )
     if len(setup.codes) > 1:
         print("code: " + "; ".join(f"{chr(65 + i)} = {c}" for i, c in enumerate(setup.codes)))
-    header = ("| games | code | run | p50 ms | p99 ms | frames/s | CPU ms/turn | RSS MB | turns | finished | busy "
-              "| echo p50 ms | echo p99 ms | echo frames/s | echo RSS MB | echo busy | frames/s vs echo "
-              "| p99 vs echo | p99 past round 1, ms (game / echo) | its ratio |")
+    header = (
+        "| games | code | run | p50 ms | p99 ms | frames/s | CPU ms/turn | RSS MB | turns | finished | busy "
+        "| echo p50 ms | echo p99 ms | echo frames/s | echo RSS MB | echo busy | frames/s vs echo "
+        "| p99 vs echo | p99 past round 1, ms (game / echo) | its ratio |"
+    )
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for games in (int(g) for g in args.games.split(",")):
@@ -557,26 +702,72 @@ def main() -> None:
             for code, game in enumerate(played):
                 if game.errors:
                     print(f"  ({game.errors} error frames in the game run)")
-                row = [game.p50, game.p99, game.frames_per_second, game.cpu_ms_per_turn, game.rss_mb,
-                       game.resolved, game.finished, game.server_busy, game.clients_busy, echo.p50, echo.p99,
-                       echo.frames_per_second, echo.rss_mb, echo.server_busy, echo.clients_busy,
-                       game.frames_per_second / echo.frames_per_second, game.p99 / echo.p99,
-                       game.p99_later, echo.p99_later, game.p99_later / echo.p99_later]
+                row = [
+                    game.p50,
+                    game.p99,
+                    game.frames_per_second,
+                    game.cpu_ms_per_turn,
+                    game.rss_mb,
+                    game.resolved,
+                    game.finished,
+                    game.server_busy,
+                    game.clients_busy,
+                    echo.p50,
+                    echo.p99,
+                    echo.frames_per_second,
+                    echo.rss_mb,
+                    echo.server_busy,
+                    echo.clients_busy,
+                    game.frames_per_second / echo.frames_per_second,
+                    game.p99 / echo.p99,
+                    game.p99_later,
+                    echo.p99_later,
+                    game.p99_later / echo.p99_later,
+                ]
                 rows[code].append(row)
                 print(_row(games, chr(65 + code), str(index + 1), row), flush=True)
         if args.repeat > 1:
             for code, runs in rows.items():
-                print(_row(games, chr(65 + code), "median",
-                           [statistics.median(column) for column in zip(*runs, strict=True)]), flush=True)
+                print(
+                    _row(
+                        games,
+                        chr(65 + code),
+                        "median",
+                        [statistics.median(column) for column in zip(*runs, strict=True)],
+                    ),
+                    flush=True,
+                )
 
 
 def _row(games: int, code: str, label: str, row: list[float]) -> str:
-    (p50, p99, fps, cpu, rss, turns, finished, busy, clients, ep50, ep99, efps, erss, ebusy, eclients, ratio,
-     p99_ratio, later, elater, later_ratio) = row
-    return (f"| {games} | {code} | {label} | {p50:.1f} | {p99:.1f} | {fps:,.0f} | {cpu:.2f} | {rss:.0f} | "
-            f"{turns:.0f} | {finished:.0f} | {busy:.2f} / {clients:.2f} | {ep50:.1f} | {ep99:.1f} | {efps:,.0f} | "
-            f"{erss:.0f} | {ebusy:.2f} / {eclients:.2f} | {ratio:.2f} | {p99_ratio:.2f} | {later:.1f} / {elater:.1f} | "
-            f"{later_ratio:.2f} |")
+    (
+        p50,
+        p99,
+        fps,
+        cpu,
+        rss,
+        turns,
+        finished,
+        busy,
+        clients,
+        ep50,
+        ep99,
+        efps,
+        erss,
+        ebusy,
+        eclients,
+        ratio,
+        p99_ratio,
+        later,
+        elater,
+        later_ratio,
+    ) = row
+    return (
+        f"| {games} | {code} | {label} | {p50:.1f} | {p99:.1f} | {fps:,.0f} | {cpu:.2f} | {rss:.0f} | "
+        f"{turns:.0f} | {finished:.0f} | {busy:.2f} / {clients:.2f} | {ep50:.1f} | {ep99:.1f} | {efps:,.0f} | "
+        f"{erss:.0f} | {ebusy:.2f} / {eclients:.2f} | {ratio:.2f} | {p99_ratio:.2f} | {later:.1f} / {elater:.1f} | "
+        f"{later_ratio:.2f} |"
+    )
 
 
 if __name__ == "__main__":

@@ -103,8 +103,10 @@ async def main() -> None:
         memory_times, _ = await play(MemoryStorage())
         sqlite_times, _ = await play(sqlite)
         memory_ms, sqlite_ms = statistics.median(memory_times) * 1e3, statistics.median(sqlite_times) * 1e3
-        print(f"last commit of a turn, 5 players, bigeurope: memory {memory_ms:.2f} ms, sqlite {sqlite_ms:.2f} ms, "
-              f"persistence adds {sqlite_ms - memory_ms:.2f} ms (medians of {len(sqlite_times)} turns)")
+        print(
+            f"last commit of a turn, 5 players, bigeurope: memory {memory_ms:.2f} ms, sqlite {sqlite_ms:.2f} ms, "
+            f"persistence adds {sqlite_ms - memory_ms:.2f} ms (medians of {len(sqlite_times)} turns)"
+        )
 
         stored = await sqlite.load("bench")
         assert stored is not None
@@ -126,9 +128,11 @@ async def main() -> None:
             assert spectator.received == 3  # watching, the map, then the entries it missed
             await lobby.close()
             await storage.close()
-        print(f"server start restoring {restored} games ({len(stored.events)} log entries each, all on bigeurope), "
-              f"until they take requests: {statistics.median(loads):.2f} s (median of {len(loads)}), "
-              f"{statistics.median(loads) / restored * 1e3:.2f} ms a game")
+        print(
+            f"server start restoring {restored} games ({len(stored.events)} log entries each, all on bigeurope), "
+            f"until they take requests: {statistics.median(loads):.2f} s (median of {len(loads)}), "
+            f"{statistics.median(loads) / restored * 1e3:.2f} ms a game"
+        )
 
 
 if __name__ == "__main__":

@@ -61,7 +61,7 @@ def specs(rules: str, games: int) -> list[tuple[str, tuple[str, ...], GameSpec]]
     for lineup in lineups:
         for name, game_map in maps:
             for i in range(games):
-                seated = lineup if rules == "classic" else lineup[i % len(lineup):] + lineup[:i % len(lineup)]
+                seated = lineup if rules == "classic" else lineup[i % len(lineup) :] + lineup[: i % len(lineup)]
                 out.append((name, lineup, GameSpec(game_map, seated, f"fig/{name}/{i}", MAX_TURNS, ruleset=rules)))
     return out
 
@@ -83,15 +83,19 @@ def main() -> None:
         key = (lineup, name)
         table.setdefault(key, Counter())[result.winner_strategy or "draw"] += 1
         turns[key] += result.turns
-    print(f"{args.rules}: {len(results)} games in {elapsed:.0f} s ({len(results) / elapsed:.1f} games/s, "
-          f"{args.jobs} job(s)), turn limit {MAX_TURNS}")
+    print(
+        f"{args.rules}: {len(results)} games in {elapsed:.0f} s ({len(results) / elapsed:.1f} games/s, "
+        f"{args.jobs} job(s)), turn limit {MAX_TURNS}"
+    )
     for (lineup, name), wins in table.items():
         games = sum(wins.values())
         low, high = wilson(wins["strategist"], games)
         others = ", ".join(f"{s} {n}" for s, n in wins.most_common() if s != "strategist")
-        print(f"  {' v '.join(lineup):55} {name:6} strategist {wins['strategist']:3}/{games} "
-              f"({100 * wins['strategist'] / games:.0f}%, 95% CI {100 * low:.0f}-{100 * high:.0f}%); {others}; "
-              f"{turns[(lineup, name)] / games:.1f} turns")
+        print(
+            f"  {' v '.join(lineup):55} {name:6} strategist {wins['strategist']:3}/{games} "
+            f"({100 * wins['strategist'] / games:.0f}%, 95% CI {100 * low:.0f}-{100 * high:.0f}%); {others}; "
+            f"{turns[(lineup, name)] / games:.1f} turns"
+        )
 
 
 if __name__ == "__main__":

@@ -29,8 +29,15 @@ def strength(map_file: Path, opponent: str, games: int, turns: int) -> tuple[int
     wins = draws = total_turns = 0
     for n in range(games):
         seats = ["strategist", opponent] if n % 2 == 0 else [opponent, "strategist"]
-        result = play_game(game_map, seats, f"strength/{map_file.stem}/{opponent}/{n}", turns, strict=True,
-                           ruleset_name="warzone", options={"allow_cheaters": True})
+        result = play_game(
+            game_map,
+            seats,
+            f"strength/{map_file.stem}/{opponent}/{n}",
+            turns,
+            strict=True,
+            ruleset_name="warzone",
+            options={"allow_cheaters": True},
+        )
         wins += result.winner_strategy == "strategist"
         draws += result.winner is None
         total_turns += result.turns
@@ -42,7 +49,7 @@ def free_for_all(map_file: Path, games: int, turns: int) -> dict[str | None, int
     game_map = load_map(map_file)
     wins: dict[str | None, int] = {}
     for n in range(games):
-        seats = [*HONEST[n % 5:], *HONEST[:n % 5]]
+        seats = [*HONEST[n % 5 :], *HONEST[: n % 5]]
         result = play_game(game_map, seats, f"multi/{map_file.stem}/{n}", turns, strict=True, ruleset_name="warzone")
         wins[result.winner_strategy] = wins.get(result.winner_strategy, 0) + 1
     return wins
@@ -60,8 +67,11 @@ def main() -> int:
             start = time.perf_counter()
             wins, draws, turns = strength(MAPS / f"{map_name}.map", opponent, args.games, args.turns)
             losses = args.games - wins - draws
-            print(f"{map_name:<12} {opponent:<11} {wins:>6} {draws:>6} {losses:>7} {wins / args.games:>6.0%} "
-                  f"{turns:>6.1f} {time.perf_counter() - start:>6.1f}", flush=True)
+            print(
+                f"{map_name:<12} {opponent:<11} {wins:>6} {draws:>6} {losses:>7} {wins / args.games:>6.0%} "
+                f"{turns:>6.1f} {time.perf_counter() - start:>6.1f}",
+                flush=True,
+            )
     games = max(5, args.games * 2 // 5)
     print(f"\nthe five honest strategies together, {games} games per map, seats rotated")
     for map_name in ("europe", "world"):

@@ -146,8 +146,38 @@ async ({map, players, runs}) => {
 }
 """
 
-SYLLABLES = ("kha", "ra", "zm", "sam", "ar", "kand", "bu", "khar", "ta", "ng", "ut", "mon", "gol", "jin", "xia",
-             "liao", "kor", "yeo", "dai", "viet", "pa", "gan", "tib", "et", "sin", "dh", "mul", "tan", "ghur", "id")
+SYLLABLES = (
+    "kha",
+    "ra",
+    "zm",
+    "sam",
+    "ar",
+    "kand",
+    "bu",
+    "khar",
+    "ta",
+    "ng",
+    "ut",
+    "mon",
+    "gol",
+    "jin",
+    "xia",
+    "liao",
+    "kor",
+    "yeo",
+    "dai",
+    "viet",
+    "pa",
+    "gan",
+    "tib",
+    "et",
+    "sin",
+    "dh",
+    "mul",
+    "tan",
+    "ghur",
+    "id",
+)
 
 
 def largest_map(seed: int = 1200) -> GameMap:
@@ -155,8 +185,11 @@ def largest_map(seed: int = 1200) -> GameMap:
     up to 10, in 8 continents by column bands; written as a Conquest .map and read back as an upload is."""
     rng = random.Random(seed)
     columns, rows = 17, 15
-    points = [(column * 60 + rng.uniform(-18, 18), row * 55 + rng.uniform(-16, 16))
-              for row in range(rows) for column in range(columns)][:LARGEST]
+    points = [
+        (column * 60 + rng.uniform(-18, 18), row * 55 + rng.uniform(-16, 16))
+        for row in range(rows)
+        for column in range(columns)
+    ][:LARGEST]
     names: list[str] = []
     while len(names) < len(points):
         name = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))).capitalize()[:14]
@@ -173,8 +206,11 @@ def largest_map(seed: int = 1200) -> GameMap:
     lines = ["[Map]", "author=bench", "", "[Continents]", *(f"{c}=3" for c in continents), "", "[Territories]"]
     for i, (x, y) in enumerate(points):
         continent = continents[min(7, int(x // (60 * columns / 8)))]
-        lines.append(",".join([names[i], str(round(x) + 20), str(round(y) + 20), continent,
-                               *(names[j] for j in sorted(borders[i]))]))
+        lines.append(
+            ",".join(
+                [names[i], str(round(x) + 20), str(round(y) + 20), continent, *(names[j] for j in sorted(borders[i]))]
+            )
+        )
     game_map, findings = read_conquest("\n".join(lines).encode())
     if game_map is None:
         raise SystemExit(f"the generated map does not read: {findings}")
@@ -191,8 +227,9 @@ def browser_path() -> str:
 
 
 def report(name: str, times: list[float]) -> None:
-    print(f"  {name:<32} median {statistics.median(times):7.2f} ms   slowest {max(times):7.2f} ms   "
-          f"({len(times)} runs)")
+    print(
+        f"  {name:<32} median {statistics.median(times):7.2f} ms   slowest {max(times):7.2f} ms   ({len(times)} runs)"
+    )
 
 
 async def run(runs: int) -> None:
@@ -212,8 +249,10 @@ async def run(runs: int) -> None:
             arguments = {"map": data, "players": PLAYERS, "runs": runs}
             times = await page.evaluate(TIMING, arguments)
             edges = sum(len(t) for t in game_map.undirected().values()) // 2
-            print(f"{label}: {len(game_map.territories)} territories, {edges} borders; headless Chromium, a board "
-                  "880 px wide")
+            print(
+                f"{label}: {len(game_map.territories)} territories, {edges} borders; headless Chromium, a board "
+                "880 px wide"
+            )
             report("draw the board", times["draw"][1:] or times["draw"])
             report("zoom step (a gesture's)", times["zoomStep"])
             report("zoom settled (or a button's)", times["zoomSettled"])

@@ -95,8 +95,7 @@ class Counts:
 class Seat:
     """One connection of the bench: it reads every frame, counts it, and (for a player) plays."""
 
-    def __init__(self, ws: ClientConnection, protocol: int, name: str | None, turns: int,
-                 most: int | None) -> None:
+    def __init__(self, ws: ClientConnection, protocol: int, name: str | None, turns: int, most: int | None) -> None:
         self.ws, self.protocol, self.name, self.turns, self.most = ws, protocol, name, turns, most
         self.counts = Counts()
         self.followed = Followed()
@@ -166,8 +165,14 @@ class Seat:
 
 async def _open(port: int, protocol: int, deflate: bool = False) -> ClientConnection:
     if deflate:
-        ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression=None,
-                           extensions=[SparingClientDeflateFactory()], create_connection=CountingConnection)
+        ws = await connect(
+            f"ws://127.0.0.1:{port}",
+            max_size=None,
+            ping_interval=None,
+            compression=None,
+            extensions=[SparingClientDeflateFactory()],
+            create_connection=CountingConnection,
+        )
     else:
         ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression=None)
     await ws.send(json.dumps({"type": "hello", "protocol": protocol}))
@@ -176,8 +181,9 @@ async def _open(port: int, protocol: int, deflate: bool = False) -> ClientConnec
     return ws
 
 
-async def play_game(port: int, protocol: int, turns: int, most: int | None,
-                    seconds: float, deflate: bool = False) -> tuple[list[Counts], Counts]:
+async def play_game(
+    port: int, protocol: int, turns: int, most: int | None, seconds: float, deflate: bool = False
+) -> tuple[list[Counts], Counts]:
     names = [f"p{i}" for i in range(PLAYERS)]
     seats = [Seat(await _open(port, protocol, deflate), protocol, name, turns, most) for name in names]
     spectator = Seat(await _open(port, protocol, deflate), protocol, None, turns, most)
@@ -186,8 +192,11 @@ async def play_game(port: int, protocol: int, turns: int, most: int | None,
     if protocol == 1:
         create: Message = {"type": "create_game", "settings": {"map": str(BIGEUROPE), "players": PLAYERS}}
     else:
-        create = {"type": "create_game", "settings": {"map": None, "players": PLAYERS},
-                  "map_upload": {"name": BIGEUROPE.name, "text": BIGEUROPE.read_text(encoding="utf-8")}}
+        create = {
+            "type": "create_game",
+            "settings": {"map": None, "players": PLAYERS},
+            "map_upload": {"name": BIGEUROPE.name, "text": BIGEUROPE.read_text(encoding="utf-8")},
+        }
     created = await seats[0].request(create)
     assert created["type"] == "game_created", created
     game_id = created["game"]["game_id"]
@@ -208,11 +217,13 @@ async def play_game(port: int, protocol: int, turns: int, most: int | None,
     return [s.counts for s in seats], spectator.counts
 
 
-def measure(root: Path, protocol: int, turns: int, most: int | None,
-            seconds: float, deflate: bool = False) -> tuple[list[Counts], Counts]:
+def measure(
+    root: Path, protocol: int, turns: int, most: int | None, seconds: float, deflate: bool = False
+) -> tuple[list[Counts], Counts]:
     with tempfile.TemporaryDirectory(prefix="risc-wire-") as data_dir:
-        server = ServerProcess.start([str(root / "bench" / "server_load.py"), "--serve", "--store", "memory",
-                                      "--data-dir", data_dir], cwd=root)
+        server = ServerProcess.start(
+            [str(root / "bench" / "server_load.py"), "--serve", "--store", "memory", "--data-dir", data_dir], cwd=root
+        )
         try:
             cpu = server.cpu_seconds()
             counts = asyncio.run(play_game(server.port, protocol, turns, most, seconds, deflate))
@@ -244,55 +255,78 @@ def summarise(counts: list[Counts], turns: int) -> Summary:
     played = [p for p in parts if any(c.total(p) for c in counts)]
     kinds = sorted({k for c in counts for p in played for k in c.bytes[p]})
     per_turn = statistics.fmean(sum(c.total(p) for p in played) / max(1, len(played)) for c in counts)
-    by_kind = {k: statistics.fmean(sum(c.bytes[p].get(k, 0) for p in played) / max(1, len(played)) for c in counts)
-               for k in kinds}
+    by_kind = {
+        k: statistics.fmean(sum(c.bytes[p].get(k, 0) for p in played) / max(1, len(played)) for c in counts)
+        for k in kinds
+    }
     frames = statistics.fmean(sum(sum(c.frames[p].values()) for p in played) / max(1, len(played)) for c in counts)
     deflated = statistics.fmean(sum(c.deflated[p] for p in played) / max(1, len(played)) for c in counts)
-    return Summary(statistics.fmean(c.total("start") for c in counts),
-                   statistics.fmean(c.total("placement") for c in counts), per_turn, len(played), by_kind, frames,
-                   deflated)
+    return Summary(
+        statistics.fmean(c.total("start") for c in counts),
+        statistics.fmean(c.total("placement") for c in counts),
+        per_turn,
+        len(played),
+        by_kind,
+        frames,
+        deflated,
+    )
 
 
 def report(label: str, players: Summary, spectator: Summary) -> None:
     print(f"{label}: {players.turns} turns played")
     for who, s in (("  a player", players), ("  the spectator", spectator)):
         kinds = ", ".join(f"{k} {v:,.0f}" for k, v in sorted(s.by_kind.items(), key=lambda kv: -kv[1]))
-        print(f"{who}: start {s.start:,.0f} B, placement {s.placement:,.0f} B, {s.per_turn:,.0f} B a turn "
-              f"({s.frames_per_turn:.1f} frames: {kinds}); with permessage-deflate {s.deflated_per_turn:,.0f} B a turn")
+        print(
+            f"{who}: start {s.start:,.0f} B, placement {s.placement:,.0f} B, {s.per_turn:,.0f} B a turn "
+            f"({s.frames_per_turn:.1f} frames: {kinds}); with permessage-deflate {s.deflated_per_turn:,.0f} B a turn"
+        )
 
 
 def compare(before: tuple[Summary, Summary], now: tuple[Summary, Summary]) -> None:
     for who, b, n in (("a player", before[0], now[0]), ("the spectator", before[1], now[1])):
         updates_b, updates_n = b.by_kind.get("update", 0.0), n.by_kind.get("update", 0.0)
-        print(f"{who}: a turn {b.per_turn:,.0f} -> {n.per_turn:,.0f} B, {b.per_turn / n.per_turn:.1f} times fewer; "
-              f"its updates {updates_b:,.0f} -> {updates_n:,.0f} B, {updates_b / updates_n:.1f} times; "
-              f"the whole game {b.whole:,.0f} -> {n.whole:,.0f} B, {b.whole / n.whole:.1f} times")
+        print(
+            f"{who}: a turn {b.per_turn:,.0f} -> {n.per_turn:,.0f} B, {b.per_turn / n.per_turn:.1f} times fewer; "
+            f"its updates {updates_b:,.0f} -> {updates_n:,.0f} B, {updates_b / updates_n:.1f} times; "
+            f"the whole game {b.whole:,.0f} -> {n.whole:,.0f} B, {b.whole / n.whole:.1f} times"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=20, help="turns played after the placement")
-    parser.add_argument("--most", type=int, default=None,
-                        help="orders a player issues a turn at most (attacks first); default: all out")
-    parser.add_argument("--before", type=Path, default=None,
-                        help="a checkout of the previous release (protocol 1) to measure beside this one")
+    parser.add_argument(
+        "--most", type=int, default=None, help="orders a player issues a turn at most (attacks first); default: all out"
+    )
+    parser.add_argument(
+        "--before",
+        type=Path,
+        default=None,
+        help="a checkout of the previous release (protocol 1) to measure beside this one",
+    )
     parser.add_argument("--seconds", type=float, default=300.0, help="bound on each game")
-    parser.add_argument("--deflate", action="store_true",
-                        help="this release's clients also play a game with permessage-deflate, as the text client "
-                             "negotiates it (small frames sent as they are), counting what their sockets delivered")
+    parser.add_argument(
+        "--deflate",
+        action="store_true",
+        help="this release's clients also play a game with permessage-deflate, as the text client "
+        "negotiates it (small frames sent as they are), counting what their sockets delivered",
+    )
     args = parser.parse_args()
     if not BIGEUROPE.is_file():
         raise SystemExit(f"{BIGEUROPE} is missing: the real maps live in ../shared/maps from the project root")
     started = time.monotonic()
-    print(f"bigeurope.map, {PLAYERS} players and 1 spectator, {args.turns} turns, "
-          f"{'all out' if args.most is None else f'at most {args.most} orders a player a turn'} "
-          "(bytes received: payload + WebSocket header; means over the players)")
+    print(
+        f"bigeurope.map, {PLAYERS} players and 1 spectator, {args.turns} turns, "
+        f"{'all out' if args.most is None else f'at most {args.most} orders a player a turn'} "
+        "(bytes received: payload + WebSocket header; means over the players)"
+    )
     now_players, now_spectator = measure(ROOT, PROTOCOL_VERSION, args.turns, args.most, args.seconds)
     now = summarise(now_players, args.turns), summarise([now_spectator], args.turns)
     report(f"this release (protocol {PROTOCOL_VERSION})", *now)
     if args.deflate:
-        packed_players, packed_spectator = measure(ROOT, PROTOCOL_VERSION, args.turns, args.most, args.seconds,
-                                                   deflate=True)
+        packed_players, packed_spectator = measure(
+            ROOT, PROTOCOL_VERSION, args.turns, args.most, args.seconds, deflate=True
+        )
         packed = summarise(packed_players, args.turns), summarise([packed_spectator], args.turns)
         report("this release, compression negotiated (bytes as the sockets delivered them)", *packed)
         compare(now, packed)

@@ -54,7 +54,7 @@ def fit(parts: list[tuple[str, int]], width: int) -> str:
         least = max(range(len(kept)), key=lambda i: (kept[i][1], i))
         del kept[least]
     line = " | ".join(text for text, _ in kept)
-    return line if len(line) <= width else line[:max(0, width - 1)] + "…"
+    return line if len(line) <= width else line[: max(0, width - 1)] + "…"
 
 
 def name_problem(name: str) -> str | None:
@@ -71,8 +71,10 @@ def name_problem(name: str) -> str | None:
     words = name.casefold().split()
     commands = {word for spec in cmd.SPECS for word in (spec.name, *spec.aliases)}
     if words and (name.casefold() in commands or (words[0] in commands and len(words) > 1)):
-        return (f'"{name}" looks like a command, not a name: type the name the other players will know you by '
-                "(such as Alice); commands come after, at the lobby> prompt")
+        return (
+            f'"{name}" looks like a command, not a name: type the name the other players will know you by '
+            "(such as Alice); commands come after, at the lobby> prompt"
+        )
     return None
 
 
@@ -81,8 +83,17 @@ _Answer = TypeVar("_Answer")
 
 
 class ClientApp:
-    def __init__(self, url: str, *, name: str | None = None, password: str | None = None, watch: str | None = None,
-                 store: SeatStore | None = None, backoff: Backoff | None = None, server_id: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        name: str | None = None,
+        password: str | None = None,
+        watch: str | None = None,
+        store: SeatStore | None = None,
+        backoff: Backoff | None = None,
+        server_id: str | None = None,
+    ) -> None:
         self.url = url
         self.name = name
         self.watch_id = watch
@@ -166,8 +177,9 @@ class ClientApp:
         width is left out, least important first (the server's address before anything of the game)."""
         now = asyncio.get_running_loop().time()
         link = self.session.state
-        parts = self.tracker.status_parts(now) if self.tracker is not None \
-            else [("lobby: games, create, join, watch", 0)]
+        parts = (
+            self.tracker.status_parts(now) if self.tracker is not None else [("lobby: games, create, join, watch", 0)]
+        )
         server = self.session.connection.url.split("://", 1)[-1].rstrip("/")  # the node reached now, of several
         parts = [*parts, (server, 3)]
         if link is not LinkState.CONNECTED:
@@ -181,8 +193,13 @@ class ClientApp:
         except ConnectionFailed as exc:
             self.error(str(exc))
             return 1
-        self.prompt_session = PromptSession(completer=CommandCompleter(self), complete_while_typing=False,
-                                            bottom_toolbar=self._toolbar, refresh_interval=1.0, style=render.STYLE)
+        self.prompt_session = PromptSession(
+            completer=CommandCompleter(self),
+            complete_while_typing=False,
+            bottom_toolbar=self._toolbar,
+            refresh_interval=1.0,
+            style=render.STYLE,
+        )
         try:
             with patch_stdout(raw=True):
                 async with self._answering():
@@ -251,8 +268,9 @@ class ClientApp:
         f = t.followed
         ruleset = f.ruleset
         simultaneous = f.game.simultaneous if f.game is not None else ruleset is None or ruleset.simultaneous
-        return cmd.Setting(t.presentation, Context(f.game_map, f.view, f.player, tuple(f.orders)), games,
-                           f.players(), simultaneous)
+        return cmd.Setting(
+            t.presentation, Context(f.game_map, f.view, f.player, tuple(f.orders)), games, f.players(), simultaneous
+        )
 
     def phase(self) -> str | None:
         t = self.tracker
@@ -302,7 +320,7 @@ class ClientApp:
             if not self._holding:
                 held, self._held = self._held, []
                 for number, (followed, entries, update) in enumerate(held):
-                    later = any(other is followed for other, _, _ in held[number + 1:])
+                    later = any(other is followed for other, _, _ in held[number + 1 :])
                     self._show_update(followed, entries, update, latest=not later)
 
     async def execute(self, line: str) -> None:
@@ -338,8 +356,12 @@ class ClientApp:
                 await self._issue(command)
             case cmd.Show(shown):
                 t = self._game(seated=False)
-                if t is not None and t.presentation is not None and t.view is not None \
-                        and t.followed.game_map is not None:
+                if (
+                    t is not None
+                    and t.presentation is not None
+                    and t.view is not None
+                    and t.followed.game_map is not None
+                ):
                     self.show(t.presentation.show(shown, t.view, t.followed.game_map, t.palette(), t.player))
             case cmd.ListOrders():
                 await self._do_orders()
@@ -454,8 +476,10 @@ class ClientApp:
         if self._refused(reply) or not isinstance(reply, msg.GameCreated):
             return
         game = reply.game
-        self.show(f"Created game {game.game_id}: {game.ruleset_title} on {game.map_name}, "
-                  f"{game.settings.players} players.", "class:ok")
+        self.show(
+            f"Created game {game.game_id}: {game.ruleset_title} on {game.map_name}, {game.settings.players} players.",
+            "class:ok",
+        )
         if game.groups is not None:
             self.show(render.groups_list(game))
             return
@@ -514,8 +538,11 @@ class ClientApp:
         if fresh and self.tracker is not None:
             self.tracker.catching_up = True  # the log from the game's start comes: summed up, not printed whole
         ruleset = followed.ruleset
-        note = ruleset.presentation.spectator_note(followed.view) if ruleset is not None and not reply.follow \
-            and followed.view is not None else ""
+        note = (
+            ruleset.presentation.spectator_note(followed.view)
+            if ruleset is not None and not reply.follow and followed.view is not None
+            else ""
+        )
         if note:
             self.show(note, "class:hint")
 
@@ -526,8 +553,9 @@ class ClientApp:
         t = self.tracker
         if t is None or (t.game_id == game_id and (t.player is None or following)):
             return None
-        if t.active or (t.player is not None and t.followed.game is not None
-                        and t.followed.game.status is GameStatus.LOBBY):
+        if t.active or (
+            t.player is not None and t.followed.game is not None and t.followed.game.status is GameStatus.LOBBY
+        ):
             self.tracker = None  # one name plays several games at once: it goes on, and says when it waits for you
             return t
         await self._call(self.session.leave(t.game_id))
@@ -536,8 +564,10 @@ class ClientApp:
 
     def _say_parked(self, parked: Tracker | None) -> None:
         if parked is not None:
-            self.show(f"Game {parked.game_id} goes on without being on screen: join {parked.game_id} goes back to it.",
-                      "class:hint")
+            self.show(
+                f"Game {parked.game_id} goes on without being on screen: join {parked.game_id} goes back to it.",
+                "class:hint",
+            )
 
     def _unpark(self, parked: Tracker | None) -> None:
         """The game parked for one the server refused comes back on screen, as if nothing had been asked."""
@@ -585,8 +615,7 @@ class ClientApp:
         if chosen is None:
             return False
         self._expecting = chosen.game_id
-        reply = await self._call(self.session.resume(chosen.game_id, chosen.player, chosen.token,
-                                                      chosen.seq or None))
+        reply = await self._call(self.session.resume(chosen.game_id, chosen.player, chosen.token, chosen.seq or None))
         if not isinstance(reply, msg.Resumed):
             if isinstance(reply, msg.Error):
                 self.error(f"Could not return to game {chosen.game_id}: {reply.message}")
@@ -633,12 +662,15 @@ class ClientApp:
                 # One line for a command, however many orders it gave (`place 60 *` gives one per territory).
                 said = [presentation.describe(o) if presentation else str(o) for _, o in accepted]
                 if len(said) > ORDERS_SAID:  # `place 600 *` on a big map: sixty orders, a screenful
-                    said = [*said[:ORDERS_SAID - 1], f"and {len(said) - ORDERS_SAID + 1} more (orders lists them)"]
+                    said = [*said[: ORDERS_SAID - 1], f"and {len(said) - ORDERS_SAID + 1} more (orders lists them)"]
                 shown = "; ".join(said)
                 first, last = accepted[0][0], accepted[-1][0]
                 note = f"Order {first}: {shown}." if first == last else f"Orders {first}-{last}: {shown}."
-                extra = presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map) \
-                    if presentation else ""
+                extra = (
+                    presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map)
+                    if presentation
+                    else ""
+                )
                 self.show(note + (f" {extra[0].upper()}{extra[1:]}." if extra else ""), "class:ok")
 
     async def _issue_together(self, t: Tracker, orders: Sequence[Any], accepted: list[tuple[int, Any]]) -> None:
@@ -661,8 +693,9 @@ class ClientApp:
         if self._refused(reply) or not isinstance(reply, msg.Orders):
             return
         self.show(render.order_list(t.followed.orders, t.presentation, reply.committed))
-        extra = t.presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map) \
-            if t.presentation else ""
+        extra = (
+            t.presentation.status(t.view, t.player, t.followed.orders, t.followed.game_map) if t.presentation else ""
+        )
         if extra and not reply.committed:
             self.show(f"{extra[0].upper()}{extra[1:]}.", "class:hint")
 
@@ -709,8 +742,11 @@ class ClientApp:
             return
         f = t.followed
         if isinstance(command, cmd.History):
-            self.show(render.statistics_table(t.statistics, t.palette()) if t.statistics is not None
-                      else render.history_table(t.history, f.players(), t.palette()))
+            self.show(
+                render.statistics_table(t.statistics, t.palette())
+                if t.statistics is not None
+                else render.history_table(t.history, f.players(), t.palette())
+            )
         elif isinstance(command, cmd.Report) and command.turn is not None:
             told = t.turn_report(command.turn)
             if not told or t.presentation is None:
@@ -868,8 +904,10 @@ class ClientApp:
             result = f"{game.winner} won" if game is not None and game.winner else "it is over"
             self.show(f"Game {followed.game_id} ended: {result} (join {followed.game_id} to see it).", "class:hint")
         elif waiting and (before is None or not before[2] or before[1] != followed.turn):
-            self.show(f"Game {followed.game_id} waits for you (turn {followed.turn}): join {followed.game_id} to "
-                      "play it.", "class:hint")
+            self.show(
+                f"Game {followed.game_id} waits for you (turn {followed.turn}): join {followed.game_id} to play it.",
+                "class:hint",
+            )
 
     def _remember_seen(self, only: Followed | None = None) -> None:
         """How far each seat's player has seen its game, kept as it is shown: a terminal closed under the client
@@ -882,8 +920,11 @@ class ClientApp:
 
     def on_notice(self, error: msg.Error) -> None:
         self.error(error.message)
-        if error.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) and self.tracker is not None \
-                and self.tracker.game_id == error.game_id:
+        if (
+            error.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME)
+            and self.tracker is not None
+            and self.tracker.game_id == error.game_id
+        ):
             self.tracker = None
 
     def on_listed(self, game: GameSummary) -> None:

@@ -29,16 +29,27 @@ logger = logging.getLogger("risc.bot")
 
 
 class NetworkBot:
-    def __init__(self, url: str, game_id: str, *, strategy: str | None = None, name: str | None = None,
-                 password: str | None = None, seed: int | None = None, backoff: Backoff | None = None,
-                 timeout: float = 10.0, store: SeatStore | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        game_id: str,
+        *,
+        strategy: str | None = None,
+        name: str | None = None,
+        password: str | None = None,
+        seed: int | None = None,
+        backoff: Backoff | None = None,
+        timeout: float = 10.0,
+        store: SeatStore | None = None,
+    ) -> None:
         self.url = url
         self.game_id = game_id
         self.strategy_name = strategy
         self.strategy: Strategy | None = None
         self.name = name or f"{strategy or 'computer'}-bot"
-        self.session = Session(url, self, password=password, store=store or _NoSeats(), backoff=backoff,
-                               timeout=timeout)
+        self.session = Session(
+            url, self, password=password, store=store or _NoSeats(), backoff=backoff, timeout=timeout
+        )
         self.errors: list[msg.Error] = []
         """Every error the server sent this bot: refused orders and anything else. Stays empty in a sound game."""
         self.turns_played = 0
@@ -97,8 +108,9 @@ class NetworkBot:
 
     def _error(self, error: msg.Error) -> None:
         self.errors.append(error)
-        logger.error("%s: the server refused %s: %s (%s)", self.name, error.request or "a request", error.message,
-                     error.code)
+        logger.error(
+            "%s: the server refused %s: %s (%s)", self.name, error.request or "a request", error.message, error.code
+        )
 
     # ---- playing ------------------------------------------------------------------------------------------------
 
@@ -135,8 +147,12 @@ class NetworkBot:
             followed = self.followed
             if followed is not None and followed.finished:
                 game = followed.game
-                logger.info("%s: game %s is over; %s", self.name, self.game_id,
-                            f"{game.winner} won" if game is not None and game.winner else "a draw")
+                logger.info(
+                    "%s: game %s is over; %s",
+                    self.name,
+                    self.game_id,
+                    f"{game.winner} won" if game is not None and game.winner else "a draw",
+                )
                 return 0
             if self._failed is not None:
                 logger.error("%s: %s", self.name, self._failed)
@@ -175,8 +191,7 @@ class NetworkBot:
         assert ruleset is not None and followed.game_map is not None and followed.game is not None
         if self.strategy is None:
             self.strategy = make_strategy(ruleset, self.strategy_name or ruleset.default_strategy)
-        orders = await asyncio.to_thread(self.strategy.decide, followed.view, followed.game_map, self.name,
-                                         self._rng)
+        orders = await asyncio.to_thread(self.strategy.decide, followed.view, followed.game_map, self.name, self._rng)
         if not ruleset.simultaneous:
             orders = orders[:1]  # each action changes the board: the next is decided on the update it brings
             for order in orders:
@@ -189,8 +204,14 @@ class NetworkBot:
                     self._error(answer)
                 elif isinstance(answer, msg.OrdersAccepted):
                     for refused in answer.refused:
-                        self._error(msg.Error(code=refused.code, message=refused.message, request="issue_orders",
-                                              game_id=followed.game_id))
+                        self._error(
+                            msg.Error(
+                                code=refused.code,
+                                message=refused.message,
+                                request="issue_orders",
+                                game_id=followed.game_id,
+                            )
+                        )
         if ruleset.simultaneous:
             reply = await self.session.commit(followed)
             if isinstance(reply, msg.Error):

@@ -49,52 +49,156 @@ class Spec:
     turn-by-turn game, where each order is carried out as it is given, does not offer it."""
 
 
-TURN_BY_TURN = ("{what}: in this game players take turns and each order is carried out as it is given (the hint "
-                "says how to end a phase or your turn)")
+TURN_BY_TURN = (
+    "{what}: in this game players take turns and each order is carried out as it is given (the hint "
+    "says how to end a phase or your turn)"
+)
 
 SPECS: tuple[Spec, ...] = (
-    Spec("help", ("h", "?"), "help [TOPIC|COMMAND]", "help create", "the topics; help TOPIC lists one topic's "
-         "commands (help orders, help chat, help all), help COMMAND explains one command", (Arg.COMMAND,)),
+    Spec(
+        "help",
+        ("h", "?"),
+        "help [TOPIC|COMMAND]",
+        "help create",
+        "the topics; help TOPIC lists one topic's "
+        "commands (help orders, help chat, help all), help COMMAND explains one command",
+        (Arg.COMMAND,),
+    ),
     Spec("games", ("ls",), "games", "games", "list the server's games"),
     Spec("maps", (), "maps", "maps", "list the server's maps"),
-    Spec("create", (), "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [strategy=NAME] "
-         "[OPTION=VALUE]...", "create seed 3 time=120",
-         "create a game and take a seat in it (rules=NAME: which game, risc by default; bots=N: computer players, "
-         "as many as the players to watch them play; strategy=NAME: how they play; help create lists each game's "
-         "options and strategies, help create NAME one game's)",
-         (Arg.MAP, Arg.NUMBER, Arg.OPTION, Arg.OPTION, Arg.OPTION, Arg.OPTION)),
-    Spec("join", ("j",), "join GAME [GROUP]", "join 3fa2c1", "take a free seat in a game (GROUP: the starting group, "
-         "when the game lets players choose)", (Arg.GAME, Arg.NUMBER)),
-    Spec("watch", (), "watch GAME [PLAYER]", "watch 3fa2c1", "follow a game as a spectator (PLAYER: see with their "
-         "eyes, where the game allows it)", (Arg.GAME, Arg.PLAYER)),
-    Spec("orders", ("o", "list"), "orders", "orders", "list the orders you issued this turn", (), True,
-         TURN_BY_TURN.format(what="there are no orders waiting to be listed")),
-    Spec("withdraw", ("w", "undo"), "withdraw K|all", "withdraw 2", "take back your order number K (see orders), "
-         "or all of them", (Arg.NUMBER,), True, TURN_BY_TURN.format(what="an order cannot be taken back")),
-    Spec("done", ("d", "commit"), "done", "done", "commit: your orders are final for this turn", (), True,
-         TURN_BY_TURN.format(what="there is nothing to commit")),
-    Spec("board", ("b",), "board [NAME]", "board Oz", "show the board, or one territory (with its neighbours), "
-         "player or continent, or your front (board front: yours next to others')", (Arg.FOCUS,), True),
+    Spec(
+        "create",
+        (),
+        "create [MAP] [PLAYERS] [rules=NAME] [time=SECONDS] [bots=N] [strategy=NAME] [OPTION=VALUE]...",
+        "create seed 3 time=120",
+        "create a game and take a seat in it (rules=NAME: which game, risc by default; bots=N: computer players, "
+        "as many as the players to watch them play; strategy=NAME: how they play; help create lists each game's "
+        "options and strategies, help create NAME one game's)",
+        (Arg.MAP, Arg.NUMBER, Arg.OPTION, Arg.OPTION, Arg.OPTION, Arg.OPTION),
+    ),
+    Spec(
+        "join",
+        ("j",),
+        "join GAME [GROUP]",
+        "join 3fa2c1",
+        "take a free seat in a game (GROUP: the starting group, when the game lets players choose)",
+        (Arg.GAME, Arg.NUMBER),
+    ),
+    Spec(
+        "watch",
+        (),
+        "watch GAME [PLAYER]",
+        "watch 3fa2c1",
+        "follow a game as a spectator (PLAYER: see with their eyes, where the game allows it)",
+        (Arg.GAME, Arg.PLAYER),
+    ),
+    Spec(
+        "orders",
+        ("o", "list"),
+        "orders",
+        "orders",
+        "list the orders you issued this turn",
+        (),
+        True,
+        TURN_BY_TURN.format(what="there are no orders waiting to be listed"),
+    ),
+    Spec(
+        "withdraw",
+        ("w", "undo"),
+        "withdraw K|all",
+        "withdraw 2",
+        "take back your order number K (see orders), or all of them",
+        (Arg.NUMBER,),
+        True,
+        TURN_BY_TURN.format(what="an order cannot be taken back"),
+    ),
+    Spec(
+        "done",
+        ("d", "commit"),
+        "done",
+        "done",
+        "commit: your orders are final for this turn",
+        (),
+        True,
+        TURN_BY_TURN.format(what="there is nothing to commit"),
+    ),
+    Spec(
+        "board",
+        ("b",),
+        "board [NAME]",
+        "board Oz",
+        "show the board, or one territory (with its neighbours), "
+        "player or continent, or your front (board front: yours next to others')",
+        (Arg.FOCUS,),
+        True,
+    ),
     Spec("map", (), "map", "map", "draw the map from its coordinates: who holds what, where", (), True),
-    Spec("report", ("r",), "report [TURN]", "report", "the last turn's report again, in full (in a game played "
-         "turn by turn: everything since your previous turn began); report TURN: that turn's, from the game's start "
-         "for a watcher who came late", (Arg.NUMBER,), True),
+    Spec(
+        "report",
+        ("r",),
+        "report [TURN]",
+        "report",
+        "the last turn's report again, in full (in a game played "
+        "turn by turn: everything since your previous turn began); report TURN: that turn's, from the game's start "
+        "for a watcher who came late",
+        (Arg.NUMBER,),
+        True,
+    ),
     Spec("summary", ("s",), "summary", "summary", "what each player holds, the turn, who is awaited", (), True),
     Spec("history", (), "history", "history", "each player's territories and units, turn by turn", (), True),
-    Spec("handover", (), "handover PLAYER", "handover Bob", "vote to let the computer play for a player who has "
-         "been gone a long time (games with no time limit)", (Arg.PLAYER,), True),
-    Spec("say", (), "say TEXT", "say good luck, all", "say something in the chat: in the lobby, or to everyone in the "
-         "game on screen (those who watch or are out talk among themselves until the game ends)"),
-    Spec("tell", (), "tell PLAYER TEXT", "tell Bob shall we?", "say something to one player of the game on screen "
-         "alone", (Arg.PLAYER,), True),
-    Spec("resign", (), "resign", "resign", "give the game on screen up: you are out for good (it asks first), and "
-         "may watch it to its end", (), True),
-    Spec("leave", (), "leave", "leave", "leave the game on screen (your seat is freed only before it starts; in a "
-         "game under way you keep it: resign gives it up)", (), True),
-    Spec("rematch", (), "rematch", "rematch", "after a game ends: ask for a new game with the same players",
-         (), True),
-    Spec("quit", ("q", "exit"), "quit", "quit", "close the client (your seat stays yours: run the same command "
-         "again to come back)"),
+    Spec(
+        "handover",
+        (),
+        "handover PLAYER",
+        "handover Bob",
+        "vote to let the computer play for a player who has been gone a long time (games with no time limit)",
+        (Arg.PLAYER,),
+        True,
+    ),
+    Spec(
+        "say",
+        (),
+        "say TEXT",
+        "say good luck, all",
+        "say something in the chat: in the lobby, or to everyone in the "
+        "game on screen (those who watch or are out talk among themselves until the game ends)",
+    ),
+    Spec(
+        "tell",
+        (),
+        "tell PLAYER TEXT",
+        "tell Bob shall we?",
+        "say something to one player of the game on screen alone",
+        (Arg.PLAYER,),
+        True,
+    ),
+    Spec(
+        "resign",
+        (),
+        "resign",
+        "resign",
+        "give the game on screen up: you are out for good (it asks first), and may watch it to its end",
+        (),
+        True,
+    ),
+    Spec(
+        "leave",
+        (),
+        "leave",
+        "leave",
+        "leave the game on screen (your seat is freed only before it starts; in a "
+        "game under way you keep it: resign gives it up)",
+        (),
+        True,
+    ),
+    Spec("rematch", (), "rematch", "rematch", "after a game ends: ask for a new game with the same players", (), True),
+    Spec(
+        "quit",
+        ("q", "exit"),
+        "quit",
+        "quit",
+        "close the client (your seat stays yours: run the same command again to come back)",
+    ),
 )
 
 
@@ -236,8 +340,31 @@ class Empty:
     """A blank line: nothing to do."""
 
 
-Command = (Help | Games | Maps | Create | Join | Watch | Issue | Show | ListOrders | Withdraw | Done | Board | Summary
-           | MapPicture | Report | History | HandOverCommand | Leave | Resign | Say | RematchCommand | Quit | Empty)
+Command = (
+    Help
+    | Games
+    | Maps
+    | Create
+    | Join
+    | Watch
+    | Issue
+    | Show
+    | ListOrders
+    | Withdraw
+    | Done
+    | Board
+    | Summary
+    | MapPicture
+    | Report
+    | History
+    | HandOverCommand
+    | Leave
+    | Resign
+    | Say
+    | RematchCommand
+    | Quit
+    | Empty
+)
 
 
 @dataclass(frozen=True)
@@ -386,7 +513,7 @@ def example(command: AnyCommand, setting: Setting) -> str:
         return [n for n in game_map.neighbours_in_order(name) if n in mine]
 
     words = command.example.split()
-    kinds = [k for k in command.args[:len(words) - 1]]
+    kinds = [k for k in command.args[: len(words) - 1]]
     places = [i for i, k in enumerate(kinds) if k in TERRITORY_KINDS]
     used: list[str] = []
     out = [words[0]]
@@ -402,17 +529,22 @@ def example(command: AnyCommand, setting: Setting) -> str:
         after = next((kinds[i] for i in places if i > index), None)
         source = used[-1] if used else None
         if source is None:
-            pool = list(mine or game_map.names) if kind is not ArgKind.ENEMY else \
-                [n for n in game_map.names if n not in mine and (not mine or any(n in others(m) for m in mine))]
+            pool = (
+                list(mine or game_map.names)
+                if kind is not ArgKind.ENEMY
+                else [n for n in game_map.names if n not in mine and (not mine or any(n in others(m) for m in mine))]
+            )
             wanted = {ArgKind.ENEMY: others, ArgKind.TARGET: friends}.get(after) if after is not None else None
             fitting = [n for n in pool if wanted is None or wanted(n)]
             choice = (fitting or pool or list(game_map.names))[0]
         else:
-            near = {ArgKind.ENEMY: others(source), ArgKind.TARGET: friends(source) or
-                    list(game_map.neighbours_in_order(source)), ArgKind.OWN: [n for n in mine if n != source],
-                    ArgKind.TERRITORY: list(game_map.neighbours_in_order(source))}[kind]
-            choice = next((n for n in near if n not in used), None) or \
-                next(n for n in game_map.names if n not in used)
+            near = {
+                ArgKind.ENEMY: others(source),
+                ArgKind.TARGET: friends(source) or list(game_map.neighbours_in_order(source)),
+                ArgKind.OWN: [n for n in mine if n != source],
+                ArgKind.TERRITORY: list(game_map.neighbours_in_order(source)),
+            }[kind]
+            choice = next((n for n in near if n not in used), None) or next(n for n in game_map.names if n not in used)
         used.append(choice)
         out.append(f'"{choice}"' if " " in choice else choice)
     return " ".join(out)
@@ -424,8 +556,11 @@ def _spec_example(spec: Spec, setting: Setting) -> str:
         return f"help {first.name if first is not None else 'create'}"
     game_map, you = setting.context.game_map, setting.context.you
     if spec.name == "board" and game_map is not None:
-        owners = setting.presentation.owners(setting.context.view) \
-            if setting.presentation is not None and setting.context.view is not None else None
+        owners = (
+            setting.presentation.owners(setting.context.view)
+            if setting.presentation is not None and setting.context.view is not None
+            else None
+        )
         mine = [n for n in game_map.names if owners is not None and owners.get(n) == you]
         name = (mine or list(game_map.names))[0]
         return f'board "{name}"' if " " in name else f"board {name}"
@@ -582,8 +717,7 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
             return ParseError(f"{spec.name} needs something to say; {_usage(spec, setting)}")
         said = rest[-1].strip()
         if len(said) > CHAT_CHARACTERS:  # the server would refuse it: said here, before it is sent
-            return ParseError(f"a word in the chat has at most {CHAT_CHARACTERS} characters, this one has "
-                              f"{len(said)}")
+            return ParseError(f"a word in the chat has at most {CHAT_CHARACTERS} characters, this one has {len(said)}")
         if spec.name == "say":
             return Say(rest[0])
         player = grammar.name(rest[0], setting.players, "player")
@@ -601,8 +735,17 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
     if args:
         return ParseError(f"{spec.name} takes no arguments; {_usage(spec, setting)}")
     simple: dict[str, Command] = {
-        "games": Games(), "maps": Maps(), "orders": ListOrders(), "done": Done(), "summary": Summary(),
-        "map": MapPicture(), "report": Report(),
-        "history": History(), "leave": Leave(), "resign": Resign(), "rematch": RematchCommand(), "quit": Quit(),
+        "games": Games(),
+        "maps": Maps(),
+        "orders": ListOrders(),
+        "done": Done(),
+        "summary": Summary(),
+        "map": MapPicture(),
+        "report": Report(),
+        "history": History(),
+        "leave": Leave(),
+        "resign": Resign(),
+        "rematch": RematchCommand(),
+        "quit": Quit(),
     }
     return simple[spec.name]

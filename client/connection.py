@@ -53,6 +53,7 @@ async def paced(pacer: TokenBucket | None) -> None:
 
 def spawn(tasks: set[asyncio.Task[None]], work: Awaitable[None]) -> None:
     """Run `work` in the background, kept in `tasks` (to be cancelled on close) until it is done."""
+
     async def run() -> None:
         await work
 
@@ -97,11 +98,18 @@ class Backoff:
 
 
 class Connection:
-    def __init__(self, url: str, *, password: str | None = None,
-                 on_message: Callable[[ServerMessage], None] | None = None,
-                 on_link: Callable[[LinkState, str], None] | None = None,
-                 on_reconnect: Callable[[], Awaitable[None]] | None = None,
-                 backoff: Backoff | None = None, timeout: float = 10.0, reconnect: bool = True) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        password: str | None = None,
+        on_message: Callable[[ServerMessage], None] | None = None,
+        on_link: Callable[[LinkState, str], None] | None = None,
+        on_reconnect: Callable[[], Awaitable[None]] | None = None,
+        backoff: Backoff | None = None,
+        timeout: float = 10.0,
+        reconnect: bool = True,
+    ) -> None:
         """`reconnect`: come back by itself when the link drops (else it ends, CLOSED: a link to one node of several,
         whose games are then followed again through the entry link, client/routing.py)."""
         self.url = url
@@ -137,16 +145,27 @@ class Connection:
 
     async def _dial(self) -> tuple[ClientConnection, Welcome]:
         try:
-            ws = await asyncio.wait_for(connect(self.url, open_timeout=self.timeout, ping_interval=20,
-                                                ping_timeout=20, close_timeout=2, max_size=2**22, compression=None,
-                                                extensions=[SparingClientDeflateFactory()]), self.timeout)
+            ws = await asyncio.wait_for(
+                connect(
+                    self.url,
+                    open_timeout=self.timeout,
+                    ping_interval=20,
+                    ping_timeout=20,
+                    close_timeout=2,
+                    max_size=2**22,
+                    compression=None,
+                    extensions=[SparingClientDeflateFactory()],
+                ),
+                self.timeout,
+            )
         except InvalidURI as exc:
             raise ConnectionFailed(f"{self.url} is not a websocket address (e.g. ws://host:8765)") from exc
         except (OSError, InvalidHandshake, TimeoutError) as exc:
             raise ConnectionFailed(f"cannot reach {self.url}: {exc or type(exc).__name__}") from exc
         try:
-            await ws.send(encode(Hello(protocol=PROTOCOL_VERSION, password=self.password, client=CLIENT_NAME,
-                                         ref="hello")))
+            await ws.send(
+                encode(Hello(protocol=PROTOCOL_VERSION, password=self.password, client=CLIENT_NAME, ref="hello"))
+            )
             reply = decode_server(await asyncio.wait_for(ws.recv(), self.timeout))
         except (ConnectionClosed, TimeoutError, ValidationError, OSError) as exc:
             await ws.close()

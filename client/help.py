@@ -40,26 +40,46 @@ class Topic:
 
 
 TOPICS = (
-    Topic("orders", "this game's orders", ("orders", "withdraw", "done"),
-          outro="Every order is checked by the server at once: an accepted one is numbered, a refused one says why "
-                "and changes nothing."),
-    Topic("game", "seeing the game", ("board", "map", "report", "summary", "history"),
-          intro="As each turn resolves you are told what concerns you (your fights, your moves), the rest in a "
-                "line of counts, and where you stand; the board is shown when you ask."),
-    Topic("chat", "talking", ("say", "tell"),
-          intro="In the lobby say speaks to everyone in it; in a game, to everyone following it. Those who watch, "
-                "and players who are out, talk among themselves while the game runs (the players read it once it "
-                "is over). A game's words are kept with it. At most 300 characters, and no flood."),
-    Topic("lobby", "finding a game", ("games", "maps", "create", "join", "watch"),
-          outro="One name may play several games at once: create, join or watch while playing keeps the game going "
-                "off screen, and join GAME puts it back. help create lists each game's options."),
+    Topic(
+        "orders",
+        "this game's orders",
+        ("orders", "withdraw", "done"),
+        outro="Every order is checked by the server at once: an accepted one is numbered, a refused one says why "
+        "and changes nothing.",
+    ),
+    Topic(
+        "game",
+        "seeing the game",
+        ("board", "map", "report", "summary", "history"),
+        intro="As each turn resolves you are told what concerns you (your fights, your moves), the rest in a "
+        "line of counts, and where you stand; the board is shown when you ask.",
+    ),
+    Topic(
+        "chat",
+        "talking",
+        ("say", "tell"),
+        intro="In the lobby say speaks to everyone in it; in a game, to everyone following it. Those who watch, "
+        "and players who are out, talk among themselves while the game runs (the players read it once it "
+        "is over). A game's words are kept with it. At most 300 characters, and no flood.",
+    ),
+    Topic(
+        "lobby",
+        "finding a game",
+        ("games", "maps", "create", "join", "watch"),
+        outro="One name may play several games at once: create, join or watch while playing keeps the game going "
+        "off screen, and join GAME puts it back. help create lists each game's options.",
+    ),
     Topic("seats", "your seat", ("resign", "leave", "handover", "rematch", "quit")),
-    Topic("typing", "how to type", (),
-          intro="Commands and names ignore case, and a unique start is enough: att is attack, a 10 mid sca is "
-                "attack 10 Midkemia Scadrial, join 3fa is game 3fa2c1. A name with spaces may be typed in double "
-                "quotes. Short forms are in brackets after each command. Tab completes commands, your territories, "
-                "the territories you may attack, game ids and maps. A typo gets the nearest command suggested. "
-                "Up and down bring back what you typed."),
+    Topic(
+        "typing",
+        "how to type",
+        (),
+        intro="Commands and names ignore case, and a unique start is enough: att is attack, a 10 mid sca is "
+        "attack 10 Midkemia Scadrial, join 3fa is game 3fa2c1. A name with spaces may be typed in double "
+        "quotes. Short forms are in brackets after each command. Tab completes commands, your territories, "
+        "the territories you may attack, game ids and maps. A typo gets the nearest command suggested. "
+        "Up and down bring back what you typed.",
+    ),
     Topic("all", "every command", tuple(spec.name for spec in SPECS)),
 )
 assert tuple(t.name for t in TOPICS) == HELP_TOPICS
@@ -128,8 +148,10 @@ def topic_text(topic: Topic, setting: Setting, width: int | None = None) -> str:
     if topic.name == "orders":
         game_commands: list[AnyCommand] = [*order_commands(setting), *show_commands(setting)]
         if not game_commands:
-            lines.append("Each game has its own orders: join or watch one, then help orders lists them (help create "
-                         "lists the games this server plays).")
+            lines.append(
+                "Each game has its own orders: join or watch one, then help orders lists them (help create "
+                "lists the games this server plays)."
+            )
             return "\n".join(lines) + "\n"
         naming = setting.presentation.naming if setting.presentation is not None else ""
         lines.append(f"Orders in this game ({naming}):")
@@ -163,8 +185,11 @@ def command_lines(commands: Sequence[AnyCommand], setting: Setting, width: int |
         short = f" [{', '.join(spec.aliases)}]" if spec.aliases else ""
         head = f"  {spec.usage}{short}"
         text = f"{spec.summary}; e.g. {example(spec, setting)}"
-        parts = textwrap.wrap(text, width - len(column), break_long_words=False, break_on_hyphens=False) \
-            if width is not None and width - len(column) >= 20 else [text]
+        parts = (
+            textwrap.wrap(text, width - len(column), break_long_words=False, break_on_hyphens=False)
+            if width is not None and width - len(column) >= 20
+            else [text]
+        )
         if len(head) > WIDTH:
             lines += [head, *(column + part for part in parts)]
         else:

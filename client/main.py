@@ -12,13 +12,14 @@ DEFAULT_URL = "ws://localhost:8765"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("url", nargs="?", default=DEFAULT_URL,
-                        help=f"the server's address (default {DEFAULT_URL})")
+    parser.add_argument("url", nargs="?", default=DEFAULT_URL, help=f"the server's address (default {DEFAULT_URL})")
     parser.add_argument("--name", default=None, help="your player name (asked when missing)")
     parser.add_argument("--watch", metavar="GAME", default=None, help="watch this game as a spectator")
-    parser.add_argument("--password", default=None,
-                        help="the server's password, if it has one (default: the RISC_PASSWORD environment "
-                             "variable)")
+    parser.add_argument(
+        "--password",
+        default=None,
+        help="the server's password, if it has one (default: the RISC_PASSWORD environment variable)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -48,8 +48,7 @@ class EditorSession:
                 write_atomically(plan.path, plan.data)
             except OSError as exc:
                 reason = exc.strerror or str(exc)
-                return Reply(self.state, (f"error: cannot write {plan.path}: {reason}; nothing was changed",),
-                             ok=False)
+                return Reply(self.state, (f"error: cannot write {plan.path}: {reason}; nothing was changed",), ok=False)
             self.state = plan.after
             return Reply(plan.after, plan.lines)
         self.state = reply.state
@@ -64,8 +63,9 @@ def open_session(path: Path, rules: MapRules) -> tuple[EditorSession, list[str]]
         state = new_map(path, rules)
         lines = opening_lines(state, None)
         if str(path) in bundled_map_names():
-            lines.append(f'note: "{path}" is also a bundled map; to edit it, give its file: '
-                         f"{bundled_maps_dir() / path}.toml")
+            lines.append(
+                f'note: "{path}" is also a bundled map; to edit it, give its file: {bundled_maps_dir() / path}.toml'
+            )
         return EditorSession(state), lines
     try:
         report = check_map_file(path)
@@ -92,8 +92,9 @@ def _print(lines: Iterable[str], out: TextIO) -> None:
         write_line(line, out)
 
 
-def run_commands(session: EditorSession, lines: Iterable[str], source: str, out: TextIO | None = None,
-                 err: TextIO | None = None) -> int:
+def run_commands(
+    session: EditorSession, lines: Iterable[str], source: str, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
     """Each command echoed and answered; the first that fails stops the run with its line number (status 1).
 
     `quit` with unsaved changes fails: nobody is there to answer the question, so the changes are kept and the
@@ -107,8 +108,10 @@ def run_commands(session: EditorSession, lines: Iterable[str], source: str, out:
         print(f"> {line.strip()}", file=out)
         _print(reply.lines, out)
         if reply.action is Action.CONFIRM_QUIT:
-            print(f"{source}:{number}: error: quit with unsaved changes: savemap first, or quit -force to drop them",
-                  file=err)
+            print(
+                f"{source}:{number}: error: quit with unsaved changes: savemap first, or quit -force to drop them",
+                file=err,
+            )
             return 1
         if not reply.ok:
             said = next((text for text in reply.lines if text.startswith("error:")), "error: the command failed")
@@ -189,8 +192,9 @@ def _history() -> History:
 
 def run_shell(session: EditorSession) -> int:
     """The interactive editor: Ctrl-C drops the line being typed, Ctrl-D is quit."""
-    prompt: PromptSession[str] = PromptSession(completer=MapCompleter(session), history=_history(),
-                                               complete_while_typing=False)
+    prompt: PromptSession[str] = PromptSession(
+        completer=MapCompleter(session), history=_history(), complete_while_typing=False
+    )
     while True:
         marker = "*" if session.state.unsaved else ""
         try:

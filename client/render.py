@@ -37,21 +37,31 @@ from shared.protocol.statistics import GameStatistics
 
 __all__ = ["Fragments", "Palette", "units"]
 
-PLAYER_COLOURS = ("ansigreen", "ansibrightblue", "ansired", "ansiyellow", "ansimagenta", "ansicyan",
-                  "ansibrightred", "ansibrightgreen")
+PLAYER_COLOURS = (
+    "ansigreen",
+    "ansibrightblue",
+    "ansired",
+    "ansiyellow",
+    "ansimagenta",
+    "ansicyan",
+    "ansibrightred",
+    "ansibrightgreen",
+)
 assert len(PLAYER_COLOURS) == PLAYER_STYLES
-STYLE = Style.from_dict({
-    **{f"player.{i}": f"{colour} bold" for i, colour in enumerate(PLAYER_COLOURS)},
-    "neutral": "ansigray",
-    "title": "bold underline",
-    "muted": "ansigray",
-    "error": "ansired bold",
-    "ok": "ansigreen",
-    "hint": "ansicyan",
-    "turn": "bold reverse",
-    "win": "ansiyellow bold",
-    "bottom-toolbar": "reverse",
-})
+STYLE = Style.from_dict(
+    {
+        **{f"player.{i}": f"{colour} bold" for i, colour in enumerate(PLAYER_COLOURS)},
+        "neutral": "ansigray",
+        "title": "bold underline",
+        "muted": "ansigray",
+        "error": "ansired bold",
+        "ok": "ansigreen",
+        "hint": "ansicyan",
+        "turn": "bold reverse",
+        "win": "ansiyellow bold",
+        "bottom-toolbar": "reverse",
+    }
+)
 
 
 def plain(text: Iterable[tuple[str, str]] | FormattedText) -> str:
@@ -69,6 +79,7 @@ def _line(*parts: tuple[str, str]) -> Fragments:
 
 def framework_line(entry: Any, palette: Palette, you: str | None = None) -> Fragments:
     """One of the framework's log entries as one line (with its newline); one nobody needs to read gives nothing."""
+
     def who(name: str | None) -> Fragments:
         return palette.name(name)
 
@@ -92,8 +103,10 @@ def framework_line(entry: Any, palette: Palette, you: str | None = None) -> Frag
     if isinstance(entry, RematchStarted):
         return _line(("class:hint", f"The rematch has started: game {entry.game_id}."))
     if isinstance(entry, SeatHandedOver):
-        return _line(*who(entry.player), ("class:hint", f"'s seat is played by the computer ({entry.strategy}) "
-                                                        "until they come back."))
+        return _line(
+            *who(entry.player),
+            ("class:hint", f"'s seat is played by the computer ({entry.strategy}) until they come back."),
+        )
     if isinstance(entry, SeatTakenBack):
         return _line(*who(entry.player), ("class:hint", " is back and plays their own seat again."))
     if isinstance(entry, RematchImpossible):
@@ -111,8 +124,9 @@ def chat_line(said: ChatSaid, palette: Palette, you: str | None) -> Fragments:
     return _line(("class:hint", where), *who, ("", f": {said.text}"))
 
 
-def entries(found: Sequence[Any], presentation: Presentation | None, palette: Palette,
-            you: str | None, brief: bool = False) -> Fragments:
+def entries(
+    found: Sequence[Any], presentation: Presentation | None, palette: Palette, you: str | None, brief: bool = False
+) -> Fragments:
     """Log entries as lines: the framework's read here, runs of the rule set's events by its presentation (`brief`:
     in few lines, as they come; otherwise in full, as `report` tells them)."""
     out: Fragments = []
@@ -130,8 +144,9 @@ def entries(found: Sequence[Any], presentation: Presentation | None, palette: Pa
         elif isinstance(entry, PlayerResigned):
             flush()
             what = presentation.resignation_for(entry.player, you) if presentation is not None else ""
-            out.extend(_line(*palette.name(entry.player, you), ("class:hint", " resigned" + (
-                f": {what}." if what else "."))))
+            out.extend(
+                _line(*palette.name(entry.player, you), ("class:hint", " resigned" + (f": {what}." if what else ".")))
+            )
         elif isinstance(entry, BaseModel | dict):
             flush()
             if isinstance(entry, BaseModel):
@@ -185,8 +200,10 @@ def game_line(game: GameSummary) -> str:
         state = f"{game.phase}, turn {game.turn}"
     extras = settings_notes(game)
     extra = f" [{'; '.join(extras)}]" if extras else ""
-    return (f"{game.game_id:<12} {game.ruleset_title or game.settings.ruleset} on {game.map_name} "
-            f"({game.territories} territories){extra}: {state}; players: {seated}")
+    return (
+        f"{game.game_id:<12} {game.ruleset_title or game.settings.ruleset} on {game.map_name} "
+        f"({game.territories} territories){extra}: {state}; players: {seated}"
+    )
 
 
 def settings_notes(game: GameSummary) -> list[str]:
@@ -225,8 +242,7 @@ def history_table(history: Mapping[str, TurnRecord], players: Sequence[str], pal
         out.append((palette.style(player), player.rjust(width)))
         out.append(("", "  " if number < len(players) - 1 else "\n"))
     for label, record in history.items():
-        cells = "".join(
-            (f"{record[p][0]}/{record[p][1]}" if p in record else "-").rjust(width) + "  " for p in players)
+        cells = "".join((f"{record[p][0]}/{record[p][1]}" if p in record else "-").rjust(width) + "  " for p in players)
         out.append(("", f"  {label:>4}  {cells.rstrip()}\n"))
     return out
 
@@ -245,21 +261,42 @@ def statistics_table(statistics: GameStatistics, palette: Palette) -> Fragments:
         t = statistics.totals[player]
         how = ", resigned" if t.resigned else f", by {t.eliminated_by}" if t.eliminated_by else ""
         out = "-" if t.eliminated_on is None else f"turn {t.eliminated_on}{how}"
-        rows.append((player, [f"{t.territories} ({t.most_territories})", f"{t.units} ({t.most_units})",
-                              str(t.income), f"{t.battles_won}-{t.battles_lost}", str(t.cards_played), out]))
-    widths = [max(len(column), *(len(cells[i]) for _, cells in rows))
-              for i, column in enumerate(STATISTICS_COLUMNS)]
+        rows.append(
+            (
+                player,
+                [
+                    f"{t.territories} ({t.most_territories})",
+                    f"{t.units} ({t.most_units})",
+                    str(t.income),
+                    f"{t.battles_won}-{t.battles_lost}",
+                    str(t.cards_played),
+                    out,
+                ],
+            )
+        )
+    widths = [max(len(column), *(len(cells[i]) for _, cells in rows)) for i, column in enumerate(STATISTICS_COLUMNS)]
     turns = statistics.turns[-1].turn if statistics.turns else 0  # the turn it ended on: a setup (turn 0) is none
-    out_: Fragments = [("class:title", f"The game in figures ({turns} turn{'s' if turns != 1 else ''}; at the end, "
-                                       "the most in brackets):"), ("", "\n")]
-    header = "  ".join(c.rjust(w) if i < len(widths) - 1 else c for i, (c, w) in
-                       enumerate(zip(STATISTICS_COLUMNS, widths, strict=True)))
+    out_: Fragments = [
+        (
+            "class:title",
+            f"The game in figures ({turns} turn{'s' if turns != 1 else ''}; at the end, the most in brackets):",
+        ),
+        ("", "\n"),
+    ]
+    header = "  ".join(
+        c.rjust(w) if i < len(widths) - 1 else c
+        for i, (c, w) in enumerate(zip(STATISTICS_COLUMNS, widths, strict=True))
+    )
     out_.append(("class:muted", f"  {'player'.ljust(name_width)}{header}\n"))
     for player, cells in rows:
-        line = "  ".join(c.rjust(w) if i < len(widths) - 1 else c for i, (c, w) in
-                         enumerate(zip(cells, widths, strict=True)))
-        out_ += [("", "  "), (palette.style(player), f"{palette.mark(player)} {player}".ljust(name_width)),
-                 ("", f"{line}\n")]
+        line = "  ".join(
+            c.rjust(w) if i < len(widths) - 1 else c for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        )
+        out_ += [
+            ("", "  "),
+            (palette.style(player), f"{palette.mark(player)} {player}".ljust(name_width)),
+            ("", f"{line}\n"),
+        ]
     return out_
 
 
@@ -278,8 +315,12 @@ def _option_shape(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> tuple[s
     if "$ref" in schema:
         target = defs.get(str(schema["$ref"]).rsplit("/", 1)[-1], {})
         return _option_shape({**target, **{k: v for k, v in schema.items() if k != "$ref"}}, defs)
-    return (str(schema.get("type", "")), [str(c) for c in schema.get("enum", [])], schema.get("minimum"),
-            schema.get("maximum"))
+    return (
+        str(schema.get("type", "")),
+        [str(c) for c in schema.get("enum", [])],
+        schema.get("minimum"),
+        schema.get("maximum"),
+    )
 
 
 def option_lines(info: RuleSetInfo, words: Mapping[str, str]) -> list[str]:
@@ -308,8 +349,9 @@ def option_lines(info: RuleSetInfo, words: Mapping[str, str]) -> list[str]:
     return [f"  {t:<{width}}  {d}" if len(t) <= width else f"  {t}\n  {'':<{width}}  {d}" for t, d in rows]
 
 
-def create_help(rulesets: Sequence[RuleSetInfo], words: Mapping[str, Mapping[str, str]],
-                only: str | None = None) -> str:
+def create_help(
+    rulesets: Sequence[RuleSetInfo], words: Mapping[str, Mapping[str, str]], only: str | None = None
+) -> str:
     """What `help create` adds: the server's rule sets (rules=NAME) and each one's options, or one rule set's."""
     lines: list[str] = []
     if only is None:
@@ -318,13 +360,17 @@ def create_help(rulesets: Sequence[RuleSetInfo], words: Mapping[str, Mapping[str
         for info in rulesets:
             extra = " (the default)" if info.name == DEFAULT_RULESET else ""
             board = "; its own board, no MAP" if info.own_map else ""
-            lines.append(f"  {info.name:<{width}}  {info.title}{extra}: {info.blurb}; {info.players[0]} to "
-                         f"{info.players[1]} players{board}")
+            lines.append(
+                f"  {info.name:<{width}}  {info.title}{extra}: {info.blurb}; {info.players[0]} to "
+                f"{info.players[1]} players{board}"
+            )
     for info in rulesets:
         if only is not None and info.name != only:
             continue
         lines.append(f"Options of {info.title} (rules={info.name}), as OPTION=VALUE:")
         lines += option_lines(info, words.get(info.name, {})) or ["  none"]
-        lines.append(f"  strategy={'|'.join(info.strategies)}  how its computer players (bots=N) play (default "
-                     f"{info.default_strategy})")
+        lines.append(
+            f"  strategy={'|'.join(info.strategies)}  how its computer players (bots=N) play (default "
+            f"{info.default_strategy})"
+        )
     return "\n".join(lines) + "\n"

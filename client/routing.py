@@ -29,19 +29,32 @@ def _same(a: str, b: str) -> bool:
 
 
 class Router:
-    def __init__(self, url: str, *, password: str | None,
-                 on_message: Callable[[msg.ServerMessage], None],
-                 on_link: Callable[[LinkState, str], None],
-                 on_back: Callable[[set[str] | None], Awaitable[None]],
-                 backoff: Backoff | None = None, timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        password: str | None,
+        on_message: Callable[[msg.ServerMessage], None],
+        on_link: Callable[[LinkState, str], None],
+        on_back: Callable[[set[str] | None], Awaitable[None]],
+        backoff: Backoff | None = None,
+        timeout: float = 10.0,
+    ) -> None:
         """`on_back(games)`: follow these games again (None: every game not followed through another node's link),
         once their link is back or they moved."""
         self.password = password
         self.timeout = timeout
         self._on_message = on_message
         self._on_back = on_back
-        self.entry = Connection(url, password=password, on_message=self._message, on_link=on_link,
-                                on_reconnect=lambda: on_back(None), backoff=backoff, timeout=timeout)
+        self.entry = Connection(
+            url,
+            password=password,
+            on_message=self._message,
+            on_link=on_link,
+            on_reconnect=lambda: on_back(None),
+            backoff=backoff,
+            timeout=timeout,
+        )
         self.nodes: dict[str, Connection] = {}
         """Links to other nodes, by address."""
         self.routes: dict[str, str] = {}
@@ -123,8 +136,14 @@ class Router:
                 if state is LinkState.CLOSED:
                     self._node_lost(url)
 
-            link = Connection(url, password=self.password, on_message=self._message, on_link=on_link,
-                              timeout=self.timeout, reconnect=False)
+            link = Connection(
+                url,
+                password=self.password,
+                on_message=self._message,
+                on_link=on_link,
+                timeout=self.timeout,
+                reconnect=False,
+            )
             try:
                 await link.open()
             except Exception as exc:

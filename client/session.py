@@ -190,14 +190,14 @@ class Followed:
         """An accepted order joins the list at its index (a turn-by-turn game's took effect at once: none). A reply
         read after the update that ended its turn (time ran out meanwhile) is about a list that is gone."""
         if reply.turn == self.turn and (self.game is None or self.game.simultaneous):
-            self.orders[reply.index:] = [self._load_order(reply.order)]
+            self.orders[reply.index :] = [self._load_order(reply.order)]
         return self.orders
 
     def accepted_batch(self, reply: msg.OrdersAccepted) -> list[Any]:
         """Each accepted order of a batch joins the list at its index, as `accepted` takes one."""
         if reply.turn == self.turn and (self.game is None or self.game.simultaneous):
             for taken in reply.accepted:
-                self.orders[taken.index:] = [self._load_order(taken.order)]
+                self.orders[taken.index :] = [self._load_order(taken.order)]
         return self.orders
 
     def withdrawn(self, reply: msg.OrderWithdrawn) -> list[Any]:
@@ -239,16 +239,32 @@ class Listener(Protocol):
 
 
 class Session:
-    def __init__(self, url: str, listener: Listener, *, password: str | None = None, store: SeatStore | None = None,
-                 backoff: Backoff | None = None, timeout: float = 10.0, server_id: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        listener: Listener,
+        *,
+        password: str | None = None,
+        store: SeatStore | None = None,
+        backoff: Backoff | None = None,
+        timeout: float = 10.0,
+        server_id: str | None = None,
+    ) -> None:
         self.url = url
         self.seat_server = server_id or url
         """What the seat store knows this server by: its address, or a name that outlives it (`risc play`'s own
         server listens on a new port each time)."""
         self.listener = listener
         self.store = store or SeatStore()
-        self.connection = Router(url, password=password, on_message=self._on_message, on_link=listener.on_link,
-                                 on_back=self._on_reconnect, backoff=backoff, timeout=timeout)
+        self.connection = Router(
+            url,
+            password=password,
+            on_message=self._on_message,
+            on_link=listener.on_link,
+            on_back=self._on_reconnect,
+            backoff=backoff,
+            timeout=timeout,
+        )
         self.games: list[GameSummary] = []
         self.total_games = 0
         self.followed: dict[str, Followed] = {}
@@ -308,8 +324,9 @@ class Session:
         comes late reads the game's story from its first turn, within the log the server keeps (further back, the
         game as it stands)."""
         known = self.followed.get(game_id)
-        reply = await self.request(msg.WatchGame(game_id=game_id, follow=follow,
-                                                 last_seq=known.seq if known is not None else 0))
+        reply = await self.request(
+            msg.WatchGame(game_id=game_id, follow=follow, last_seq=known.seq if known is not None else 0)
+        )
         if isinstance(reply, msg.Watching):  # the server's id for the game, which may have been typed short
             known = self.followed.get(reply.game_id)
             if known is not None and known.player is not None:
@@ -327,8 +344,11 @@ class Session:
             self._resuming.discard(game_id)
         if isinstance(reply, msg.Resumed):
             known = self.followed.get(game_id)
-            followed = (known if known is not None and known.player == reply.player
-                        else Followed(game_id, reply.player, token=token))
+            followed = (
+                known
+                if known is not None and known.player == reply.player
+                else Followed(game_id, reply.player, token=token)
+            )
             self.listener.on_resumed(followed)
             self._follow(followed)
             async with self._returned:
@@ -344,8 +364,7 @@ class Session:
         reply = await self.request(msg.LeaveGame(game_id=game_id))
         if isinstance(reply, msg.Left):
             known = self.followed.pop(game_id, None)
-            if known is not None and known.player is not None and (not known.started or known.lost
-                                                                   or known.finished):
+            if known is not None and known.player is not None and (not known.started or known.lost or known.finished):
                 self.store.forget(self.seat_server, game_id, known.player)
         return reply
 
@@ -360,8 +379,9 @@ class Session:
     async def issue(self, followed: Followed, order: Any) -> msg.ServerMessage:
         ruleset = followed.ruleset
         data = ruleset.dump_order(order) if ruleset is not None and not isinstance(order, dict) else order
-        reply = await self._change(followed, msg.IssueOrder(game_id=followed.game_id, turn=followed.turn, order=data,
-                                                            request_id=_request_id()))
+        reply = await self._change(
+            followed, msg.IssueOrder(game_id=followed.game_id, turn=followed.turn, order=data, request_id=_request_id())
+        )
         if isinstance(reply, msg.OrderAccepted):
             followed.accepted(reply)
         return reply
@@ -373,17 +393,25 @@ class Session:
         data = [ruleset.dump_order(o) if ruleset is not None and not isinstance(o, dict) else o for o in orders]
         replies = []
         for start in range(0, len(data), msg.MAX_BATCH_ORDERS):
-            reply = await self._change(followed, msg.IssueOrders(
-                game_id=followed.game_id, turn=followed.turn, orders=data[start:start + msg.MAX_BATCH_ORDERS],
-                request_id=_request_id()))
+            reply = await self._change(
+                followed,
+                msg.IssueOrders(
+                    game_id=followed.game_id,
+                    turn=followed.turn,
+                    orders=data[start : start + msg.MAX_BATCH_ORDERS],
+                    request_id=_request_id(),
+                ),
+            )
             if isinstance(reply, msg.OrdersAccepted):
                 followed.accepted_batch(reply)
             replies.append(reply)
         return replies
 
     async def withdraw(self, followed: Followed, index: int) -> msg.ServerMessage:
-        reply = await self._change(followed, msg.WithdrawOrder(game_id=followed.game_id, turn=followed.turn,
-                                                               index=index, request_id=_request_id()))
+        reply = await self._change(
+            followed,
+            msg.WithdrawOrder(game_id=followed.game_id, turn=followed.turn, index=index, request_id=_request_id()),
+        )
         if isinstance(reply, msg.OrderWithdrawn):
             followed.withdrawn(reply)
         return reply
@@ -403,11 +431,13 @@ class Session:
                 return reply
         try:
             async with self._returned:
-                await asyncio.wait_for(self._returned.wait_for(
-                    lambda: self._returns[followed.game_id] > returns), SEAT_BACK_WAIT)
+                await asyncio.wait_for(
+                    self._returned.wait_for(lambda: self._returns[followed.game_id] > returns), SEAT_BACK_WAIT
+                )
         except TimeoutError:
-            raise ConnectionLost("the seat was not taken back in time: the change may or may not have been "
-                                 "made") from None
+            raise ConnectionLost(
+                "the seat was not taken back in time: the change may or may not have been made"
+            ) from None
         return await self.request(request)
 
     async def list_orders(self, followed: Followed) -> msg.ServerMessage:
@@ -417,8 +447,9 @@ class Session:
         return reply
 
     async def commit(self, followed: Followed) -> msg.ServerMessage:
-        return await self._change(followed, msg.Commit(game_id=followed.game_id, turn=followed.turn,
-                                                       request_id=_request_id()))
+        return await self._change(
+            followed, msg.Commit(game_id=followed.game_id, turn=followed.turn, request_id=_request_id())
+        )
 
     async def rematch(self, followed: Followed) -> msg.ServerMessage:
         return await self.request(msg.Rematch(game_id=followed.game_id))
@@ -426,8 +457,9 @@ class Session:
     async def resign(self, followed: Followed) -> msg.ServerMessage:
         return await self.request(msg.Resign(game_id=followed.game_id))
 
-    async def chat(self, game_id: str | None, text: str, to: str | None = None,
-                   name: str | None = None) -> msg.ServerMessage:
+    async def chat(
+        self, game_id: str | None, text: str, to: str | None = None, name: str | None = None
+    ) -> msg.ServerMessage:
         return await self.request(msg.Chat(game_id=game_id, text=text, to=to, name=name))
 
     async def hand_over(self, followed: Followed, player: str) -> msg.ServerMessage:
@@ -532,8 +564,9 @@ class Session:
                     resumed = resumed or isinstance(reply, msg.Resumed)
             else:
                 with contextlib.suppress(ConnectionLost):
-                    await self.request(msg.WatchGame(game_id=followed.game_id, last_seq=followed.seq,
-                                                     follow=followed.follows))
+                    await self.request(
+                        msg.WatchGame(game_id=followed.game_id, last_seq=followed.seq, follow=followed.follows)
+                    )
         await self.listener.on_reconnected(resumed)
 
 

@@ -98,8 +98,11 @@ class SeatStore:
     def get(self, server: str, game_id: str, player: str | None = None) -> Seat | None:
         """The seat in a game (the named player's, or the newest one kept there)."""
         key = server_key(server)
-        found = [s for s in self._read() if (s.server, s.game_id) == (key, game_id)
-                 and (player is None or s.player == player)]
+        found = [
+            s
+            for s in self._read()
+            if (s.server, s.game_id) == (key, game_id) and (player is None or s.player == player)
+        ]
         return found[-1] if found else None
 
     def seen(self, server: str, game_id: str, player: str, seq: int) -> None:
@@ -109,14 +112,21 @@ class SeatStore:
             seats = self._read()
             if not any((s.server, s.game_id, s.player) == (key, game_id, player) and s.seq < seq for s in seats):
                 return
-            self._write([Seat(s.server, s.game_id, s.player, s.token, s.saved_at, max(s.seq, seq))
-                         if (s.server, s.game_id, s.player) == (key, game_id, player) else s for s in seats])
+            self._write(
+                [
+                    Seat(s.server, s.game_id, s.player, s.token, s.saved_at, max(s.seq, seq))
+                    if (s.server, s.game_id, s.player) == (key, game_id, player)
+                    else s
+                    for s in seats
+                ]
+            )
 
     def seats_for(self, server: str, player: str | None = None) -> list[Seat]:
         """The seats held on a server (by one player, when named), newest first."""
         key = server_key(server)
-        found = [s for s in self._read()
-                 if s.server == key and (player is None or s.player.casefold() == player.casefold())]
+        found = [
+            s for s in self._read() if s.server == key and (player is None or s.player.casefold() == player.casefold())
+        ]
         return found[::-1]  # each save goes to the end of the file
 
     def forget(self, server: str, game_id: str, player: str | None = None) -> None:
@@ -124,7 +134,10 @@ class SeatStore:
         key = server_key(server)
         with contextlib.suppress(OSError), _exclusive(self.path):
             seats = self._read()
-            kept = [s for s in seats if not ((s.server, s.game_id) == (key, game_id)
-                                             and (player is None or s.player == player))]
+            kept = [
+                s
+                for s in seats
+                if not ((s.server, s.game_id) == (key, game_id) and (player is None or s.player == player))
+            ]
             if len(kept) != len(seats):
                 self._write(kept)

@@ -131,8 +131,12 @@ class Tracker:
         if own_events:
             self.last_report = own_events
         self._told += own_events
-        if presentation is not None and f.game is not None and not f.game.simultaneous \
-                and any(presentation.actor(e) not in (None, f.player) for e in own_events):
+        if (
+            presentation is not None
+            and f.game is not None
+            and not f.game.simultaneous
+            and any(presentation.actor(e) not in (None, f.player) for e in own_events)
+        ):
             self._others_acted += 1
         out += self._comings_and_goings(palette)
         if any(isinstance(e, RematchDeclined) for e in entries):
@@ -142,8 +146,12 @@ class Tracker:
         game = f.game
         if game is None or game.status is GameStatus.LOBBY or f.view is None or presentation is None:
             if game is not None and game.status is GameStatus.LOBBY and game.free:
-                out.append(("class:muted", f"Game {f.game_id}: waiting for {game.free} more "
-                                           f"player{'s' if game.free != 1 else ''}.\n"))
+                out.append(
+                    (
+                        "class:muted",
+                        f"Game {f.game_id}: waiting for {game.free} more player{'s' if game.free != 1 else ''}.\n",
+                    )
+                )
             return FormattedText(out)
         self._record()
         stage = (presentation.stage_key(f.view), game.status, f.awaited, f.turn, self._others_acted)
@@ -164,8 +172,12 @@ class Tracker:
         if f.player is not None and f.lost and not self._lost_told:
             self._lost_told = True
             if not f.finished:
-                out.append(("class:hint", "You may keep watching the game to its end, or type leave to go back to "
-                                          "the lobby.\n"))
+                out.append(
+                    (
+                        "class:hint",
+                        "You may keep watching the game to its end, or type leave to go back to the lobby.\n",
+                    )
+                )
         return FormattedText(out)
 
     def _take_turns(self, entries: list[Any]) -> None:
@@ -187,8 +199,13 @@ class Tracker:
             return [("class:muted", f"(Game {f.game_id} is at turn {f.turn}.)\n")]
         span = f"turn {told[0]}" if len(told) == 1 else f"turns {told[0]} to {told[-1]}"
         standings = " history: each player's territories and units turn by turn;" if self.history else ""
-        return [("class:hint", f"Game {f.game_id} is at turn {f.turn}; what happened before you came is kept, "
-                               f"{span}:{standings} report TURN: a turn in full.\n")]
+        return [
+            (
+                "class:hint",
+                f"Game {f.game_id} is at turn {f.turn}; what happened before you came is kept, "
+                f"{span}:{standings} report TURN: a turn in full.\n",
+            )
+        ]
 
     def turn_report(self, turn: int) -> list[Any]:
         """The events told in one turn, as `report TURN` shows them."""
@@ -198,8 +215,13 @@ class Tracker:
         """A game put back on screen (one name plays several): where it stands, and what the player can do now."""
         f = self.followed
         game, presentation = f.game, self.presentation
-        if game is None or game.status is GameStatus.LOBBY or f.view is None or presentation is None \
-                or f.game_map is None:
+        if (
+            game is None
+            or game.status is GameStatus.LOBBY
+            or f.view is None
+            or presentation is None
+            or f.game_map is None
+        ):
             return FormattedText([])
         self._record()
         self._stage = (presentation.stage_key(f.view), game.status, f.awaited, f.turn, self._others_acted)
@@ -226,8 +248,10 @@ class Tracker:
                 elif game.settings.turn_seconds:
                     told = " dropped: the game waits for them until the time runs out."
                 else:
-                    told = (f" dropped: the game waits for them (if they stay away, handover {seat.name} lets the "
-                            "computer play for them).")
+                    told = (
+                        f" dropped: the game waits for them (if they stay away, handover {seat.name} lets the "
+                        "computer play for them)."
+                    )
                 out += [*palette.name(seat.name), ("class:hint", told + "\n")]
             elif now[0] and not before[0]:
                 out += [*palette.name(seat.name), ("class:hint", " is back.\n")]
@@ -247,8 +271,10 @@ class Tracker:
         if len(left) >= fewest:
             return None
         gone = ", ".join(game.rematch_declined)
-        return (f"There will be no rematch: {gone} left the table, and a {game.ruleset_title or ruleset.title} game "
-                f"needs at least {fewest} players.")
+        return (
+            f"There will be no rematch: {gone} left the table, and a {game.ruleset_title or ruleset.title} game "
+            f"needs at least {fewest} players."
+        )
 
     def _rematch_outlook(self) -> Fragments:
         """After someone left a finished game: whether the others can still have their rematch, and what it waits
@@ -263,8 +289,12 @@ class Tracker:
         left = [s.name for s in game.seats if s.name not in game.rematch_declined]
         waiting = [n for n in left if n not in game.rematch]
         if not game.rematch:
-            return [("class:hint", f"A rematch can still be had by {', '.join(left)}: type rematch to ask for "
-                                   "it, or leave.\n")]
+            return [
+                (
+                    "class:hint",
+                    f"A rematch can still be had by {', '.join(left)}: type rematch to ask for it, or leave.\n",
+                )
+            ]
         if waiting:
             return [("class:hint", f"The rematch goes on without them: waiting for {', '.join(waiting)} to ask.\n")]
         return []
@@ -285,11 +315,13 @@ class Tracker:
             return "", self.last_report
         playing = f.player is not None and not f.lost
         if playing and not f.awaited and self._starts:
-            return "Since your last turn began:", self._told[self._starts[-1]:]
+            return "Since your last turn began:", self._told[self._starts[-1] :]
         if len(self._starts) > 1:
             since = self._starts[-2]
-            return ("Since your previous turn began:" if playing else "Since the previous round began:",
-                    self._told[since:])
+            return (
+                "Since your previous turn began:" if playing else "Since the previous round began:",
+                self._told[since:],
+            )
         return "All this client has seen of the game:", self._told
 
     def _concerns_viewer(self, before: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
@@ -312,16 +344,23 @@ class Tracker:
         assert presentation is not None and f.game_map is not None
         if f.finished:
             return self.game_over()
-        out: Fragments = list(presentation.standing(f.view, f.game_map, self.palette(), f.player) if brief
-                              else presentation.stage_board(f.view, f.game_map, self.palette(), f.player, f.orders))
+        out: Fragments = list(
+            presentation.standing(f.view, f.game_map, self.palette(), f.player)
+            if brief
+            else presentation.stage_board(f.view, f.game_map, self.palette(), f.player, f.orders)
+        )
         if f.player is not None and not f.lost:
             out += presentation.hint(f.view, f.game_map, f.player, f.awaited)
             if not f.awaited and f.game is not None and not f.game.simultaneous:
                 waiting = ", ".join(f.waiting_for()) or "nobody"
                 out.append(("class:muted", f"Waiting for {waiting} to play.\n"))
         elif f.watching:
-            out.append(("class:muted", f"{f.game.phase if f.game else ''}: waiting for "
-                                       f"{', '.join(f.waiting_for()) or 'nobody'}.\n"))
+            out.append(
+                (
+                    "class:muted",
+                    f"{f.game.phase if f.game else ''}: waiting for {', '.join(f.waiting_for()) or 'nobody'}.\n",
+                )
+            )
         return out
 
     def game_over(self) -> Fragments:
@@ -337,8 +376,10 @@ class Tracker:
                 if game.winner == f.player:
                     out.append(("class:win", f"You won game {f.game_id} in {plural(game.turn, 'turn')}!\n"))
                 else:
-                    out += [*palette.name(game.winner),
-                            ("class:win", f" won game {f.game_id} in {plural(game.turn, 'turn')}.\n")]
+                    out += [
+                        *palette.name(game.winner),
+                        ("class:win", f" won game {f.game_id} in {plural(game.turn, 'turn')}.\n"),
+                    ]
             elif game.draw:
                 out.append(("class:win", f"Game {f.game_id} ended in a draw after {plural(game.turn, 'turn')}.\n"))
         return out
@@ -349,8 +390,11 @@ class Tracker:
         f = self.followed
         palette = self.palette()
         self.statistics = statistics
-        out = render.statistics_table(statistics, palette) if statistics is not None \
+        out = (
+            render.statistics_table(statistics, palette)
+            if statistics is not None
             else render.history_table(self.history, f.players(), palette)
+        )
         if f.player is not None:
             out.append(("class:hint", "Type rematch for a new game with the same players, or leave.\n"))
         return out

@@ -42,8 +42,13 @@ class Log:
 class WarzoneConsole:
     """The console at a terminal: each line handed to the core, what it says printed, what it logs written."""
 
-    def __init__(self, say: Callable[[str], None], log: Log | None = None, seed: str | None = None,
-                 max_turns: int = DEFAULT_MAX_TURNS) -> None:
+    def __init__(
+        self,
+        say: Callable[[str], None],
+        log: Log | None = None,
+        seed: str | None = None,
+        max_turns: int = DEFAULT_MAX_TURNS,
+    ) -> None:
         self.say = say
         self.log = log or Log(None)
         self.core = Console(check_map_file, seed if seed is not None else str(secrets.randbelow(10**9)), max_turns)
@@ -78,8 +83,14 @@ class WarzoneConsole:
             self.log.write("effect", "end of the commands")
 
 
-def main(file: str | None = None, log_path: str | None = None, seed: str | None = None,
-         max_turns: int = DEFAULT_MAX_TURNS, out: TextIO | None = None, lines: Iterable[str] | None = None) -> int:
+def main(
+    file: str | None = None,
+    log_path: str | None = None,
+    seed: str | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    out: TextIO | None = None,
+    lines: Iterable[str] | None = None,
+) -> int:
     """Run the console: commands from `file`, else from `lines`, else from the terminal."""
     stream = out or sys.stdout
 
@@ -89,8 +100,10 @@ def main(file: str | None = None, log_path: str | None = None, seed: str | None 
     log_file = open(log_path, "w", encoding="utf-8") if log_path else None  # noqa: SIM115 (closed below)
     try:
         console = WarzoneConsole(say, Log(log_file), seed, max_turns)
-        say("Warzone (COMP 345 console). Commands: loadmap FILE, validatemap, addplayer NAME [-strategy S], "
-            "gamestart; tournament -M ... -P ... -G N -D N; help.")
+        say(
+            "Warzone (COMP 345 console). Commands: loadmap FILE, validatemap, addplayer NAME [-strategy S], "
+            "gamestart; tournament -M ... -P ... -G N -D N; help."
+        )
         if file is not None:
             try:
                 text = Path(file).read_text(encoding="utf-8")

@@ -74,6 +74,7 @@ class ExampleError(RuntimeError):
 
 # ---- printing ------------------------------------------------------------------------------------------------------
 
+
 def pretty(value: Any, indent: int = 0, lead: int = 0) -> str:
     """A frame as the page shows it: on one line when it fits in WIDTH (from column `indent`, after `lead`
     characters of its line already written); otherwise as many members a line as fit, and a member too long for a
@@ -168,8 +169,11 @@ class Page:
             if part is None:
                 continue
             if isinstance(part, str):
-                out.append(part if part.startswith("#") else
-                           textwrap.fill(part, WIDTH, break_long_words=False, break_on_hyphens=False))
+                out.append(
+                    part
+                    if part.startswith("#")
+                    else textwrap.fill(part, WIDTH, break_long_words=False, break_on_hyphens=False)
+                )
                 continue
             lines = ["```jsonc"]
             for shown in part:
@@ -199,6 +203,7 @@ def _stand_in(kind: str, number: int) -> str:
 
 
 # ---- one connection ------------------------------------------------------------------------------------------------
+
 
 class Link:
     """One WebSocket connection of a scripted client: what it received and has not yet shown, and what it knows
@@ -280,6 +285,7 @@ class Link:
 
 
 # ---- the run -------------------------------------------------------------------------------------------------------
+
 
 class Example:
     """The server, the connections, and the page being written as the game goes."""
@@ -389,6 +395,7 @@ class Example:
 
 # ---- the game ------------------------------------------------------------------------------------------------------
 
+
 def own(link: Link, game_id: str, player: str) -> list[str]:
     territories = link.view(game_id)["territories"]
     return [t for t in link.territories(game_id) if territories[t].get("owner") == player]
@@ -412,8 +419,10 @@ def attacker_orders(link: Link, game_id: str, player: str) -> list[Message]:
     territories = link.view(game_id)["territories"]
     mine = own(link, game_id, player)
     left = {t: territories[t].get("units", 0) for t in mine}
-    targets = sorted({n for t in mine for n in foreign_neighbours(link, game_id, player, t)},
-                     key=lambda t: (territories[t].get("units", 0), link.territories(game_id).index(t)))
+    targets = sorted(
+        {n for t in mine for n in foreign_neighbours(link, game_id, player, t)},
+        key=lambda t: (territories[t].get("units", 0), link.territories(game_id).index(t)),
+    )
     orders: list[Message] = []
     for target in targets:
         defenders = territories[target].get("units", 0)
@@ -450,8 +459,9 @@ def defender_orders(link: Link, game_id: str, player: str, turn: int) -> list[Me
 
 async def _issue(example: Example, link: Link, game_id: str, turn: int, orders: list[Message]) -> None:
     for order in orders:
-        await example.expect(link, {"type": "issue_order", "game_id": game_id, "turn": turn, "order": order},
-                             "order_accepted")
+        await example.expect(
+            link, {"type": "issue_order", "game_id": game_id, "turn": turn, "order": order}, "order_accepted"
+        )
 
 
 async def _commit(example: Example, link: Link, game_id: str, turn: int) -> None:
@@ -465,36 +475,57 @@ def _finished(link: Link, game_id: str) -> bool:
 async def play(example: Example) -> None:
     page = example.page
     page.heading("Lobby and placement")
-    page.say("ann connects and says hello; the `welcome` gives the server's limits. She asks which rule sets the "
-             "server plays (each with its options' schema, its player counts and its computer players) and which "
-             "maps it offers.")
+    page.say(
+        "ann connects and says hello; the `welcome` gives the server's limits. She asks which rule sets the "
+        "server plays (each with its options' schema, its player counts and its computer players) and which "
+        "maps it offers."
+    )
     ann = await example.connect("ann")
-    await example.expect(ann, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"},
-                         "welcome")
+    await example.expect(ann, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"}, "welcome")
     await example.expect(ann, {"type": "list_rulesets"}, "rulesets")
     await example.expect(ann, {"type": "list_maps"}, "maps")
 
-    page.say("She first uploads a map of her own, which the server reads and refuses with what is wrong with it. "
-             "Then she creates a two-player RISC game on the catalogue's seed map, with 8 units for each player to "
-             "place and 1 unit on the territory left neutral. The answer gives the settings as the rule set "
-             "completed them (every option with its default).")
-    await example.refused(ann, {"type": "create_game", "settings": {"ruleset": "risc", "players": 2},
-                                "map_upload": {"name": "islands.toml", "text": BROKEN_MAP}}, "bad-map")
-    created = await example.expect(ann, {"type": "create_game", "settings": {
-        "ruleset": "risc", "map": "seed", "players": 2, "options": {"initial_units": 8, "neutral_units": 1}}},
-        "game_created")
+    page.say(
+        "She first uploads a map of her own, which the server reads and refuses with what is wrong with it. "
+        "Then she creates a two-player RISC game on the catalogue's seed map, with 8 units for each player to "
+        "place and 1 unit on the territory left neutral. The answer gives the settings as the rule set "
+        "completed them (every option with its default)."
+    )
+    await example.refused(
+        ann,
+        {
+            "type": "create_game",
+            "settings": {"ruleset": "risc", "players": 2},
+            "map_upload": {"name": "islands.toml", "text": BROKEN_MAP},
+        },
+        "bad-map",
+    )
+    created = await example.expect(
+        ann,
+        {
+            "type": "create_game",
+            "settings": {
+                "ruleset": "risc",
+                "map": "seed",
+                "players": 2,
+                "options": {"initial_units": 8, "neutral_units": 1},
+            },
+        },
+        "game_created",
+    )
     game_id = str(created["game"]["game_id"])
 
     page.say("bob connects and lists the games, one page of them (`total` counts them all).")
     bob = await example.connect("bob")
-    await example.expect(bob, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"},
-                         "welcome")
+    await example.expect(bob, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"}, "welcome")
     await example.expect(bob, {"type": "list_games", "offset": 0, "limit": 10}, "games")
 
-    page.say("ann takes a seat. Her seat token comes in `joined`, to her alone. Then comes the game's map, once, and "
-             "the first update: the game is in its lobby, so there is no view yet. bob takes the other seat, which "
-             "starts the game: each of them gets an update with their view whole (the first view sent to a "
-             "connection is always whole).")
+    page.say(
+        "ann takes a seat. Her seat token comes in `joined`, to her alone. Then comes the game's map, once, and "
+        "the first update: the game is in its lobby, so there is no view yet. bob takes the other seat, which "
+        "starts the game: each of them gets an update with their view whole (the first view sent to a "
+        "connection is always whole)."
+    )
     joined = await example.expect(ann, {"type": "join_game", "game_id": game_id, "name": "ann"}, "joined")
     ann_token = str(joined["token"])
     joined = await example.expect(bob, {"type": "join_game", "game_id": game_id, "name": "bob"}, "joined")
@@ -502,49 +533,74 @@ async def play(example: Example) -> None:
 
     places = frontier(ann, game_id, "ann")
     theirs = own(ann, game_id, "bob")
-    page.say("Placement. ann's orders are checked as they arrive, each against those before it: one on a territory "
-             "that is not hers is refused with the rule's code, and so are an order of a kind RISC does not have "
-             "and an order with a field missing. She takes back her second order, lists what she has, and commits "
-             "too soon (units are left in her pool); then she places the rest and commits. bob is told only that "
-             "she committed; each view comes as a patch of the one before.")
+    page.say(
+        "Placement. ann's orders are checked as they arrive, each against those before it: one on a territory "
+        "that is not hers is refused with the rule's code, and so are an order of a kind RISC does not have "
+        "and an order with a field missing. She takes back her second order, lists what she has, and commits "
+        "too soon (units are left in her pool); then she places the rest and commits. bob is told only that "
+        "she committed; each view comes as a patch of the one before."
+    )
     await _issue(example, ann, game_id, 0, [{"kind": "place", "territory": places[0], "units": 5}])
-    await example.refused(ann, {"type": "issue_order", "game_id": game_id, "turn": 0,
-                                "order": {"kind": "place", "territory": theirs[0], "units": 3}},
-                          "not-your-territory")
-    await example.refused(ann, {"type": "issue_order", "game_id": game_id, "turn": 0,
-                                "order": {"kind": "fortify", "territory": places[0], "units": 3}}, "unknown-order")
-    await example.refused(ann, {"type": "issue_order", "game_id": game_id, "turn": 0,
-                                "order": {"kind": "place", "territory": places[0]}}, "invalid-order")
+    await example.refused(
+        ann,
+        {
+            "type": "issue_order",
+            "game_id": game_id,
+            "turn": 0,
+            "order": {"kind": "place", "territory": theirs[0], "units": 3},
+        },
+        "not-your-territory",
+    )
+    await example.refused(
+        ann,
+        {
+            "type": "issue_order",
+            "game_id": game_id,
+            "turn": 0,
+            "order": {"kind": "fortify", "territory": places[0], "units": 3},
+        },
+        "unknown-order",
+    )
+    await example.refused(
+        ann,
+        {"type": "issue_order", "game_id": game_id, "turn": 0, "order": {"kind": "place", "territory": places[0]}},
+        "invalid-order",
+    )
     await _issue(example, ann, game_id, 0, [{"kind": "place", "territory": places[1], "units": 2}])
-    await example.expect(ann, {"type": "withdraw_order", "game_id": game_id, "turn": 0, "index": 1},
-                         "order_withdrawn")
+    await example.expect(ann, {"type": "withdraw_order", "game_id": game_id, "turn": 0, "index": 1}, "order_withdrawn")
     await example.expect(ann, {"type": "list_orders", "game_id": game_id}, "orders")
     await example.expect(ann, {"type": "legal_orders", "game_id": game_id}, "legal")
     await example.refused(ann, {"type": "commit", "game_id": game_id, "turn": 0}, "units-not-placed")
     await _issue(example, ann, game_id, 0, [{"kind": "place", "territory": places[0], "units": 3}])
     await _commit(example, ann, game_id, 0)
 
-    page.say("bob sends his placement in one message (`issue_orders`): all his units on one territory, and a unit on "
-             "one of ann's by mistake. The answer takes each order as `issue_order` would have, in turn: the first "
-             "accepted, the second refused by its position. He commits. Placement resolves: the update logs "
-             "everyone's orders (`orders_revealed`), what they did, and the start of turn 1. Each view comes as a "
-             "patch.")
-    batch = [{"kind": "place", "territory": frontier(bob, game_id, "bob")[-1], "units": 8},
-             {"kind": "place", "territory": places[0], "units": 1}]
-    reply = await example.expect(bob, {"type": "issue_orders", "game_id": game_id, "turn": 0, "orders": batch},
-                                 "orders_accepted")
+    page.say(
+        "bob sends his placement in one message (`issue_orders`): all his units on one territory, and a unit on "
+        "one of ann's by mistake. The answer takes each order as `issue_order` would have, in turn: the first "
+        "accepted, the second refused by its position. He commits. Placement resolves: the update logs "
+        "everyone's orders (`orders_revealed`), what they did, and the start of turn 1. Each view comes as a "
+        "patch."
+    )
+    batch = [
+        {"kind": "place", "territory": frontier(bob, game_id, "bob")[-1], "units": 8},
+        {"kind": "place", "territory": places[0], "units": 1},
+    ]
+    reply = await example.expect(
+        bob, {"type": "issue_orders", "game_id": game_id, "turn": 0, "orders": batch}, "orders_accepted"
+    )
     if [r["position"] for r in reply["refused"]] != [1]:
         raise ExampleError(f"bob's second order should be refused alone: {reply}")
     await _commit(example, bob, game_id, 0)
 
     page.heading("The turns")
-    page.say("cy comes to watch. Seeing the game with a player's eyes (`follow`) is for rule sets that hide things "
-             "from spectators, so RISC refuses it; plain watching is answered with `watching`, the map, and an "
-             "update with the view whole. cy gave no `last_seq`, so that update is a snapshot: no entries, just "
-             "where the game stands.")
+    page.say(
+        "cy comes to watch. Seeing the game with a player's eyes (`follow`) is for rule sets that hide things "
+        "from spectators, so RISC refuses it; plain watching is answered with `watching`, the map, and an "
+        "update with the view whole. cy gave no `last_seq`, so that update is a snapshot: no entries, just "
+        "where the game stands."
+    )
     cy = await example.connect("cy")
-    await example.expect(cy, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"},
-                         "welcome")
+    await example.expect(cy, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"}, "welcome")
     await example.refused(cy, {"type": "watch_game", "game_id": game_id, "follow": "ann"}, "cannot-follow")
     await example.expect(cy, {"type": "watch_game", "game_id": game_id}, "watching")
 
@@ -562,58 +618,73 @@ async def play(example: Example) -> None:
             place = page.reserve()
             await _issue(example, ann, game_id, turn, ann_orders)
             await _commit(example, ann, game_id, turn)
-            page.say_at(place, f"ann issues her orders for turn {turn} and commits: everyone has, and the turn "
-                                  "resolves. " + _outcome(ann, game_id))
+            page.say_at(
+                place,
+                f"ann issues her orders for turn {turn} and commits: everyone has, and the turn "
+                "resolves. " + _outcome(ann, game_id),
+            )
         else:
             place = page.reserve()
             await _issue(example, ann, game_id, turn, ann_orders)
             await _commit(example, ann, game_id, turn)
             await _issue(example, bob, game_id, turn, bob_orders)
             await _commit(example, bob, game_id, turn)
-            page.say_at(place, f"Turn {turn}. ann issues her orders and commits; bob and cy are told only that "
-                                  "she committed, and her own view's patch holds her orders. Then bob "
-                                  + ("issues his" if bob_orders else "commits without orders")
-                                  + (" and commits" if bob_orders else "")
-                                  + ": the turn resolves. " + _outcome(ann, game_id))
+            page.say_at(
+                place,
+                f"Turn {turn}. ann issues her orders and commits; bob and cy are told only that "
+                "she committed, and her own view's patch holds her orders. Then bob "
+                + ("issues his" if bob_orders else "commits without orders")
+                + (" and commits" if bob_orders else "")
+                + ": the turn resolves. "
+                + _outcome(ann, game_id),
+            )
         if _finished(ann, game_id):
             page.heading_at(heading, THE_END)
         turn += 1
 
-    page.say("The game is over, so anyone may have it told again. cy asks for its statistics: the server plays the "
-             "stored game again from its seed and logged orders, once, and counts each player's territories, units, "
-             "income, battles won and lost and cards played, turn by turn and in total, and who put whom out. Then "
-             "cy opens its replay with everyone's sight: the map, the players and the timeline (the board as set "
-             "up, then one point per turn); and asks for turn 1, the third point after the board as set up and the "
-             "placement: the board after it, and its events.")
+    page.say(
+        "The game is over, so anyone may have it told again. cy asks for its statistics: the server plays the "
+        "stored game again from its seed and logged orders, once, and counts each player's territories, units, "
+        "income, battles won and lost and cards played, turn by turn and in total, and who put whom out. Then "
+        "cy opens its replay with everyone's sight: the map, the players and the timeline (the board as set "
+        "up, then one point per turn); and asks for turn 1, the third point after the board as set up and the "
+        "placement: the board after it, and its events."
+    )
     await example.expect(cy, {"type": "game_statistics", "game_id": game_id}, "statistics")
     await example.expect(cy, {"type": "open_replay", "game_id": game_id}, "replay")
     await example.expect(cy, {"type": "replay_turn", "game_id": game_id, "index": 2}, "replayed_turn")
 
-    page.say("cy stops watching. ann and bob get an update with no entries: its summary counts one spectator "
-             "fewer. ann asks for a rematch; bob has not yet.")
+    page.say(
+        "cy stops watching. ann and bob get an update with no entries: its summary counts one spectator "
+        "fewer. ann asks for a rematch; bob has not yet."
+    )
     await example.expect(cy, {"type": "leave_game", "game_id": game_id}, "left")
     await example.expect(ann, {"type": "rematch", "game_id": game_id}, "rematch_pending")
 
-    page.say(f"ann connects again (say, from another terminal) and resumes her seat with her token and an older "
-             f"`last_seq` ({last_seen}, from before the last turn): she gets the map, then every entry after it and "
-             "her view whole. Her first connection is told that its seat was taken over, and no longer follows the "
-             "game. Then three requests the server refuses: a frame that is not JSON, a join from a connection that "
-             "holds a seat in the game already, and a commit whose turn is not a number.")
+    page.say(
+        f"ann connects again (say, from another terminal) and resumes her seat with her token and an older "
+        f"`last_seq` ({last_seen}, from before the last turn): she gets the map, then every entry after it and "
+        "her view whole. Her first connection is told that its seat was taken over, and no longer follows the "
+        "game. Then three requests the server refuses: a frame that is not JSON, a join from a connection that "
+        "holds a seat in the game already, and a commit whose turn is not a number."
+    )
     ann2 = await example.connect("ann's second connection")
-    await example.expect(ann2, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"},
-                         "welcome")
-    await example.expect(ann2, {"type": "resume", "game_id": game_id, "token": ann_token, "last_seq": last_seen},
-                         "resumed")
+    await example.expect(ann2, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"}, "welcome")
+    await example.expect(
+        ann2, {"type": "resume", "game_id": game_id, "token": ann_token, "last_seq": last_seen}, "resumed"
+    )
     await example.send_raw(ann2, "this is not JSON", "not JSON")
     await example.refused(ann2, {"type": "join_game", "game_id": game_id, "name": "zed"}, "already-seated")
     await example.refused(ann2, {"type": "commit", "game_id": game_id, "turn": "two"}, "invalid-message")
 
-    page.say("bob asks for a rematch too. Everyone has asked: the server creates the new game with the same "
-             "settings, logs `rematch_started` in the old one, and seats both players in the new one, each keeping "
-             "the seat token they had. Each connection gets `resumed` (with no ref: nobody asked for it), the new "
-             "game's map and its first update; bob is seated first, so he gets one more update when ann's "
-             "connection is seated too. (This example's server gives every game the same seed, so the rematch "
-             "deals the territories as the first game did; a real server draws a seed for each game.)")
+    page.say(
+        "bob asks for a rematch too. Everyone has asked: the server creates the new game with the same "
+        "settings, logs `rematch_started` in the old one, and seats both players in the new one, each keeping "
+        "the seat token they had. Each connection gets `resumed` (with no ref: nobody asked for it), the new "
+        "game's map and its first update; bob is seated first, so he gets one more update when ann's "
+        "connection is seated too. (This example's server gives every game the same seed, so the rematch "
+        "deals the territories as the first game did; a real server draws a seed for each game.)"
+    )
     await example.expect(bob, {"type": "rematch", "game_id": game_id}, "rematch_pending")
 
     page.say("The server is stopped. It tells every connection before closing it (close code 1001).")
@@ -626,49 +697,65 @@ async def play(example: Example) -> None:
 def _outcome(link: Link, game_id: str) -> str:
     """What the resolving update tells, in a sentence."""
     if _finished(link, game_id):
-        return (f"{link.games[game_id]['winner']} takes bob's last territory: the update logs the orders, the "
-                "moves and combats, bob's elimination and her win. The game is over; its view's patch names the "
-                "winner.")
-    return ("The update logs every player's orders (`orders_revealed`), then what they did: the moves, each combat "
-            "(attackers of one territory fight one after the other), the units received, and the next turn. The "
-            "view comes as a patch: only the territories and players that changed.")
+        return (
+            f"{link.games[game_id]['winner']} takes bob's last territory: the update logs the orders, the "
+            "moves and combats, bob's elimination and her win. The game is over; its view's patch names the "
+            "winner."
+        )
+    return (
+        "The update logs every player's orders (`orders_revealed`), then what they did: the moves, each combat "
+        "(attackers of one territory fight one after the other), the units received, and the next turn. The "
+        "view comes as a patch: only the territories and players that changed."
+    )
 
 
-async def _dropped_and_handed_over(example: Example, game_id: str, ann: Link, bob: Link, bob_orders: list[Message],
-                                   bob_token: str) -> Link:
+async def _dropped_and_handed_over(
+    example: Example, game_id: str, ann: Link, bob: Link, bob_orders: list[Message], bob_token: str
+) -> Link:
     """Turn 2: bob commits and his connection drops; ann hands his seat to the server's computer player; bob comes
     back with his token and takes it again. Returns bob's new connection."""
     page = example.page
-    page.say("Turn 2. bob " + ("issues his orders and commits" if bob_orders else "commits (with no orders)")
-             + " first; then his connection drops. ann and cy are told in an update with no entries: bob's seat "
-               "shows `connected: false`.")
+    page.say(
+        "Turn 2. bob "
+        + ("issues his orders and commits" if bob_orders else "commits (with no orders)")
+        + " first; then his connection drops. ann and cy are told in an update with no entries: bob's seat "
+        "shows `connected: false`."
+    )
     await _issue(example, bob, game_id, 2, bob_orders)
     await _commit(example, bob, game_id, 2)
     example.comment("(bob's connection drops)")
     await bob.ws.close()
     await bob.closed.wait()
-    await ann.until(lambda m: m.get("type") == "update"
-                    and any(s["name"] == "bob" and not s["connected"] for s in ann.games[game_id]["seats"]))
+    await ann.until(
+        lambda m: (
+            m.get("type") == "update"
+            and any(s["name"] == "bob" and not s["connected"] for s in ann.games[game_id]["seats"])
+        )
+    )
     await example.settle(ann)
 
-    page.say("In a game with no time limit, an absent player's seat may be handed to the server's computer player, "
-             "once the player has been away long enough (120 seconds by default). ann asks too early; two minutes "
-             "later she asks again. She sits in the game's first seat, so her vote decides alone: the log says so "
-             "(`seat_handed_over`), and once the server's player has taken the seat, a second update shows bob's "
-             "seat connected again. bob has committed already, so it has nothing to do this turn.")
+    page.say(
+        "In a game with no time limit, an absent player's seat may be handed to the server's computer player, "
+        "once the player has been away long enough (120 seconds by default). ann asks too early; two minutes "
+        "later she asks again. She sits in the game's first seat, so her vote decides alone: the log says so "
+        "(`seat_handed_over`), and once the server's player has taken the seat, a second update shows bob's "
+        "seat connected again. bob has committed already, so it has nothing to do this turn."
+    )
     await example.refused(ann, {"type": "hand_over", "game_id": game_id, "player": "bob"}, "cannot-hand-over")
     example.comment("(two minutes pass)")
     example.clock.advance(120)
     await example.expect(ann, {"type": "hand_over", "game_id": game_id, "player": "bob"}, "hand_over_pending")
 
-    page.say("bob reconnects and resumes his seat with his token and the number of the last entry he saw: the server "
-             "sends the map, then the entries he missed and his view whole. The seat is his again: the server's "
-             "player leaves it and the log tells everyone (`seat_taken_back`); his commit was kept.")
+    page.say(
+        "bob reconnects and resumes his seat with his token and the number of the last entry he saw: the server "
+        "sends the map, then the entries he missed and his view whole. The seat is his again: the server's "
+        "player leaves it and the log tells everyone (`seat_taken_back`); his commit was kept."
+    )
     back = await example.connect("bob")
-    await example.expect(back, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"},
-                         "welcome")
-    await example.expect(back, {"type": "resume", "game_id": game_id, "token": bob_token,
-                                "last_seq": bob.seq[game_id]}, "resumed")
+    await example.expect(back, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"}, "welcome")
+    await example.expect(
+        back, {"type": "resume", "game_id": game_id, "token": bob_token, "last_seq": bob.seq[game_id]}, "resumed"
+    )
     return back
 
 

@@ -36,27 +36,48 @@ logger = logging.getLogger("risc.server")
 class RiscServer:
     """A running server. `async with RiscServer(config) as server:` listens on `server.port` until the block ends."""
 
-    def __init__(self, config: ServerConfig, storage: Storage | None = None, *,
-                 seeds: Callable[[], int] | None = None, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        storage: Storage | None = None,
+        *,
+        seeds: Callable[[], int] | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         """`seeds` gives each new game's seed and `clock` times turns: a test passes its own of both."""
         self.config = config
         catalogue = Catalogue(config.maps)
-        self.storage = storage if storage is not None else open_storage(config.data_dir, config.store,
-                                                                         config.node_id)
+        self.storage = storage if storage is not None else open_storage(config.data_dir, config.store, config.node_id)
         self.node: Node | None = None
         """This server as a node of several sharing a PostgreSQL store; None for a server alone."""
         if isinstance(self.storage, PostgresStorage):
             node_id = config.node_id or default_node_id(config.port)
             self.storage.node_id = node_id
-            self.node = Node(self.storage, node_id, config.public_url or "", heartbeat=config.heartbeat,
-                             fence_after=config.fence_after, sweep_every=config.sweep_every)
-        self.lobby = Lobby(self.storage, config.max_games, finished_games_kept=config.finished_games_kept,
-                           bot_turn_pause=config.bot_turn_pause, catalogue=catalogue, seeds=seeds, clock=clock,
-                           min_turn_seconds=config.min_turn_seconds, hand_over_after=config.hand_over_after,
-                           open_games_per_connection=config.open_games_per_connection,
-                           open_games_per_address=config.open_games_per_address,
-                           computer_games=config.computer_games, computer_share=config.computer_share,
-                           unstarted_expiry=config.unstarted_game_expiry, node=self.node)
+            self.node = Node(
+                self.storage,
+                node_id,
+                config.public_url or "",
+                heartbeat=config.heartbeat,
+                fence_after=config.fence_after,
+                sweep_every=config.sweep_every,
+            )
+        self.lobby = Lobby(
+            self.storage,
+            config.max_games,
+            finished_games_kept=config.finished_games_kept,
+            bot_turn_pause=config.bot_turn_pause,
+            catalogue=catalogue,
+            seeds=seeds,
+            clock=clock,
+            min_turn_seconds=config.min_turn_seconds,
+            hand_over_after=config.hand_over_after,
+            open_games_per_connection=config.open_games_per_connection,
+            open_games_per_address=config.open_games_per_address,
+            computer_games=config.computer_games,
+            computer_share=config.computer_share,
+            unstarted_expiry=config.unstarted_game_expiry,
+            node=self.node,
+        )
         self.transport = Transport(config, self.lobby)
 
     @property
@@ -79,14 +100,23 @@ class RiscServer:
             await self.storage.close()
             raise
         if self.node is not None:
-            logger.info("node %s of the games in the %s, reached at %s", self.node.node_id,
-                        getattr(self.storage, "where", "store"), self.node.public_url)
+            logger.info(
+                "node %s of the games in the %s, reached at %s",
+                self.node.node_id,
+                getattr(self.storage, "where", "store"),
+                self.node.public_url,
+            )
         aside = len(self.storage.damaged)
         games = f", {restored} game{'s' * (restored != 1)} restored" if restored or aside else ""
         if aside:
             games += f", {aside} set aside (damaged: see above, or `risc games damaged`)"
-        logger.info("listening on %s:%d%s%s", self.config.host, self.port,
-                    " (password required)" if self.config.password else "", games)
+        logger.info(
+            "listening on %s:%d%s%s",
+            self.config.host,
+            self.port,
+            " (password required)" if self.config.password else "",
+            games,
+        )
         for line in where_to_connect(self.config.host, self.port, self.config.web_root is not None):
             logger.info("%s", line)
 
@@ -138,54 +168,117 @@ async def serve_until_signalled(config: ServerConfig) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", default=None, metavar="POSTGRESQL_URL",
-                        help="keep games in this PostgreSQL database (postgresql://USER@HOST/DATABASE) instead of "
-                             "the SQLite file: several servers (nodes) may share it (default: the RISC_STORE "
-                             "environment variable, else the SQLite file in --data-dir; docs/scaling.md)")
-    parser.add_argument("--node-id", default=None, help="this node's name among the nodes sharing --store "
-                                                        "(default: host name and port)")
-    parser.add_argument("--public-url", default=None, metavar="URL",
-                        help="where clients reach this node, which other nodes send them to (default: "
-                             "ws://THIS-MACHINE'S-ADDRESS:PORT/)")
-    parser.add_argument("--fence-after", type=float, default=ServerConfig.fence_after, metavar="SECONDS",
-                        help="with --store: end the database session of a node whose heartbeat stopped this long "
-                             f"ago, freeing its games for the others (default {ServerConfig.fence_after:g})")
-    parser.add_argument("--sweep-every", type=float, default=ServerConfig.sweep_every, metavar="SECONDS",
-                        help="with --store: how often a node looks for games nobody plays that play by themselves "
-                             f"(a time limit, computer players) (default {ServerConfig.sweep_every:g})")
-    parser.add_argument("--nodes", type=int, default=1, metavar="N",
-                        help="with --store: start N nodes on this machine, on ports PORT to PORT+N-1, to try a "
-                             "cluster (default 1)")
+    parser.add_argument(
+        "--store",
+        default=None,
+        metavar="POSTGRESQL_URL",
+        help="keep games in this PostgreSQL database (postgresql://USER@HOST/DATABASE) instead of "
+        "the SQLite file: several servers (nodes) may share it (default: the RISC_STORE "
+        "environment variable, else the SQLite file in --data-dir; docs/scaling.md)",
+    )
+    parser.add_argument(
+        "--node-id", default=None, help="this node's name among the nodes sharing --store (default: host name and port)"
+    )
+    parser.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="where clients reach this node, which other nodes send them to (default: "
+        "ws://THIS-MACHINE'S-ADDRESS:PORT/)",
+    )
+    parser.add_argument(
+        "--fence-after",
+        type=float,
+        default=ServerConfig.fence_after,
+        metavar="SECONDS",
+        help="with --store: end the database session of a node whose heartbeat stopped this long "
+        f"ago, freeing its games for the others (default {ServerConfig.fence_after:g})",
+    )
+    parser.add_argument(
+        "--sweep-every",
+        type=float,
+        default=ServerConfig.sweep_every,
+        metavar="SECONDS",
+        help="with --store: how often a node looks for games nobody plays that play by themselves "
+        f"(a time limit, computer players) (default {ServerConfig.sweep_every:g})",
+    )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --store: start N nodes on this machine, on ports PORT to PORT+N-1, to try a cluster (default 1)",
+    )
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
-    parser.add_argument("--port", type=int, default=8765, help="port for WebSocket clients and GET /healthz "
-                                                               "(default 8765; 0 picks a free one)")
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="where the server keeps its games, in games.sqlite3 (default: "
-                             f"{default_data_dir()})")
-    parser.add_argument("--memory", action="store_true",
-                        help="keep games in memory only: they end with the server")
-    parser.add_argument("--max-games", type=int, default=ServerConfig.max_games, metavar="N",
-                        help=f"games in play the server holds at once (default {ServerConfig.max_games})")
-    parser.add_argument("--bot-turn-pause", type=float, default=ServerConfig.bot_turn_pause, metavar="SECONDS",
-                        help="once only the server's own players are left in a game, the time each turn waits, so "
-                             f"that eliminated players can watch (default {ServerConfig.bot_turn_pause:g})")
-    parser.add_argument("--maps", type=Path, action="append", default=[], metavar="DIR",
-                        help="a folder of map files (native .toml, Domination or Conquest .map) to offer besides the "
-                             "bundled maps; may be given more than once")
-    parser.add_argument("--min-turn-seconds", type=float, default=ServerConfig.min_turn_seconds, metavar="SECONDS",
-                        help="the shortest turn time limit a game may have "
-                             f"(default {ServerConfig.min_turn_seconds:g})")
-    parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
-                        help="let web pages of this origin (such as https://risc.example.org) open game "
-                             "connections, besides pages served at the server's own address; repeatable")
-    parser.add_argument("--no-compression", action="store_true",
-                        help="send every frame uncompressed, even to clients that offer permessage-deflate (it "
-                             "saves about a tenth of the server's CPU where bandwidth is plenty, as on a LAN)")
-    parser.add_argument("--loop", choices=LOOPS, default="auto",
-                        help="the event loop: uvloop where it is installed (auto, the default), or asyncio's own")
-    parser.add_argument("--password", default=None,
-                        help="password clients must give (default: the RISC_PASSWORD environment variable, "
-                             "else none)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=8765,
+        help="port for WebSocket clients and GET /healthz (default 8765; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help=f"where the server keeps its games, in games.sqlite3 (default: {default_data_dir()})",
+    )
+    parser.add_argument("--memory", action="store_true", help="keep games in memory only: they end with the server")
+    parser.add_argument(
+        "--max-games",
+        type=int,
+        default=ServerConfig.max_games,
+        metavar="N",
+        help=f"games in play the server holds at once (default {ServerConfig.max_games})",
+    )
+    parser.add_argument(
+        "--bot-turn-pause",
+        type=float,
+        default=ServerConfig.bot_turn_pause,
+        metavar="SECONDS",
+        help="once only the server's own players are left in a game, the time each turn waits, so "
+        f"that eliminated players can watch (default {ServerConfig.bot_turn_pause:g})",
+    )
+    parser.add_argument(
+        "--maps",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of map files (native .toml, Domination or Conquest .map) to offer besides the "
+        "bundled maps; may be given more than once",
+    )
+    parser.add_argument(
+        "--min-turn-seconds",
+        type=float,
+        default=ServerConfig.min_turn_seconds,
+        metavar="SECONDS",
+        help=f"the shortest turn time limit a game may have (default {ServerConfig.min_turn_seconds:g})",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="let web pages of this origin (such as https://risc.example.org) open game "
+        "connections, besides pages served at the server's own address; repeatable",
+    )
+    parser.add_argument(
+        "--no-compression",
+        action="store_true",
+        help="send every frame uncompressed, even to clients that offer permessage-deflate (it "
+        "saves about a tenth of the server's CPU where bandwidth is plenty, as on a LAN)",
+    )
+    parser.add_argument(
+        "--loop",
+        choices=LOOPS,
+        default="auto",
+        help="the event loop: uvloop where it is installed (auto, the default), or asyncio's own",
+    )
+    parser.add_argument(
+        "--password",
+        default=None,
+        help="password clients must give (default: the RISC_PASSWORD environment variable, else none)",
+    )
 
 
 def password_from(args: argparse.Namespace) -> str | None:
@@ -208,8 +301,10 @@ def password_from(args: argparse.Namespace) -> str | None:
     try:
         password.encode("utf-8")
     except UnicodeEncodeError:
-        raise ValueError(f"{source} is not UTF-8 text (its bytes come from another locale?): clients send their "
-                         "password as UTF-8, so none could give it") from None
+        raise ValueError(
+            f"{source} is not UTF-8 text (its bytes come from another locale?): clients send their "
+            "password as UTF-8, so none could give it"
+        ) from None
     try:
         Hello(protocol=PROTOCOL_VERSION, password=password)
     except ValidationError as exc:  # the only limit a hello puts on a password is its length
@@ -225,8 +320,10 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
     if store is not None and args.memory:
         raise ValueError("--memory and --store choose two different stores: give one")
     if store is not None and not is_postgres(store):
-        raise ValueError(f"--store: {store.split('://')[0]!r} is not a PostgreSQL address: give "
-                         "postgresql://USER@HOST/DATABASE, or leave --store out for the SQLite file")
+        raise ValueError(
+            f"--store: {store.split('://')[0]!r} is not a PostgreSQL address: give "
+            "postgresql://USER@HOST/DATABASE, or leave --store out for the SQLite file"
+        )
     if store is None and (args.node_id or args.public_url):
         raise ValueError("--node-id and --public-url are for nodes sharing a PostgreSQL --store")
     data_dir = None if args.memory or store is not None else (args.data_dir or default_data_dir())
@@ -241,13 +338,25 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
     for folder in args.maps:
         if not folder.is_dir():
             raise ValueError(f"--maps {folder}: not a folder")
-    return ServerConfig(host=args.host, port=args.port, data_dir=data_dir, password=password,
-                        allowed_origins=allowed_origins(args.allow_origin), max_games=args.max_games,
-                        bot_turn_pause=args.bot_turn_pause, min_turn_seconds=args.min_turn_seconds,
-                        maps=tuple(args.maps), web_root=web_root, compression=not args.no_compression,
-                        store=store, node_id=args.node_id, public_url=args.public_url,
-                        fence_after=args.fence_after, sweep_every=args.sweep_every,
-                        heartbeat=min(ServerConfig.heartbeat, args.fence_after / 4))
+    return ServerConfig(
+        host=args.host,
+        port=args.port,
+        data_dir=data_dir,
+        password=password,
+        allowed_origins=allowed_origins(args.allow_origin),
+        max_games=args.max_games,
+        bot_turn_pause=args.bot_turn_pause,
+        min_turn_seconds=args.min_turn_seconds,
+        maps=tuple(args.maps),
+        web_root=web_root,
+        compression=not args.no_compression,
+        store=store,
+        node_id=args.node_id,
+        public_url=args.public_url,
+        fence_after=args.fence_after,
+        sweep_every=args.sweep_every,
+        heartbeat=min(ServerConfig.heartbeat, args.fence_after / 4),
+    )
 
 
 def allowed_origins(given: list[str]) -> tuple[str, ...]:
@@ -257,8 +366,10 @@ def allowed_origins(given: list[str]) -> tuple[str, ...]:
     for text in given:
         origin = origins.parse_origin(text)
         if origin is None:
-            raise ValueError(f'--allow-origin "{text}" is not an origin: give scheme://host[:port], the scheme '
-                             "http or https, with no path (such as https://risc.example.org)")
+            raise ValueError(
+                f'--allow-origin "{text}" is not an origin: give scheme://host[:port], the scheme '
+                "http or https, with no path (such as https://risc.example.org)"
+            )
         found.append(origins.origin_text(origin))
     return tuple(dict.fromkeys(found))
 

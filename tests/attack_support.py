@@ -32,8 +32,9 @@ ANSWERS_WITHIN = 30.0
 those left are counted as `unanswered`)."""
 
 
-async def ask_for_computer_games(port: int, addresses: int, seconds: float,
-                                 under_way: Callable[[], None] = lambda: None) -> dict[str, Any]:
+async def ask_for_computer_games(
+    port: int, addresses: int, seconds: float, under_way: Callable[[], None] = lambda: None
+) -> dict[str, Any]:
     """The attack; what came of it: requests sent, games created, refusals by code, connections the server closed.
     `under_way` is called once every address has had an answer."""
     ask = json.dumps({"type": "create_game", "settings": COMPUTER_GAME})
@@ -48,8 +49,7 @@ async def ask_for_computer_games(port: int, addresses: int, seconds: float,
                 under_way()
 
     async def once(address: str) -> None:
-        async with connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None,
-                           local_addr=(address, 0)) as ws:
+        async with connect(f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, local_addr=(address, 0)) as ws:
             await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION}))
             await ws.recv()
 
@@ -81,8 +81,11 @@ async def ask_for_computer_games(port: int, addresses: int, seconds: float,
             if reader.done():
                 made["closed"].append(f"{ws.close_code} after {seconds - (end - time.monotonic()):.0f} s")
             elif answered_here < sent:  # every request is answered: what it was is counted before leaving
-                await asyncio.wait([reader, asyncio.ensure_future(all_answered.wait())], timeout=ANSWERS_WITHIN,
-                                   return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(
+                    [reader, asyncio.ensure_future(all_answered.wait())],
+                    timeout=ANSWERS_WITHIN,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
             made["unanswered"] = made.get("unanswered", 0) + sent - answered_here
             reader.cancel()
             await asyncio.gather(reader, return_exceptions=True)
@@ -109,8 +112,15 @@ class Attack:
     async def start(cls, port: int, addresses: int, seconds: float, cwd: Path = ROOT) -> Attack:
         """Start it, and return once it is under way (every address has had an answer)."""
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.attack_support", str(port), str(addresses), str(seconds), cwd=cwd,
-            stdout=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "tests.attack_support",
+            str(port),
+            str(addresses),
+            str(seconds),
+            cwd=cwd,
+            stdout=asyncio.subprocess.PIPE,
+        )
         assert process.stdout is not None
         line = await process.stdout.readline()
         assert line.strip() == b"under way", f"the attack did not start: {line!r}"

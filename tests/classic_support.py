@@ -28,6 +28,7 @@ def real_map(name: str) -> GameMap:
     assert MAPS.is_dir(), f"the real map files are missing: {MAPS} (../shared/maps from the project root)"
     return load_map(MAPS / "domination" / f"{name}.map")
 
+
 #   A - B - C        North: A B C (bonus 2)
 #   |       |        South: D E F G (bonus 3)
 #   D - E - F - G
@@ -59,10 +60,18 @@ def loaded(*faces: int) -> Any:
     return lambda step: shared
 
 
-def game_at(owner: Mapping[str, str] | str, armies: Mapping[str, int] | Iterable[int], *,
-            phase: Phase = Phase.ATTACK, active: str = "ann", seats: tuple[str, ...] = ("ann", "bob"),
-            game_map: GameMap = TINY, options: Mapping[str, Any] | None = None, turn: int = 1,
-            **fields: Any) -> Game[ClassicBoard, Any]:
+def game_at(
+    owner: Mapping[str, str] | str,
+    armies: Mapping[str, int] | Iterable[int],
+    *,
+    phase: Phase = Phase.ATTACK,
+    active: str = "ann",
+    seats: tuple[str, ...] = ("ann", "bob"),
+    game_map: GameMap = TINY,
+    options: Mapping[str, Any] | None = None,
+    turn: int = 1,
+    **fields: Any,
+) -> Game[ClassicBoard, Any]:
     """A game at the given position. `owner` may be a string of seat initials in map order ("aabbbab");
     `armies` a sequence in map order."""
     names = game_map.names
@@ -73,13 +82,15 @@ def game_at(owner: Mapping[str, str] | str, armies: Mapping[str, int] | Iterable
         armies = dict(zip(names, armies, strict=True))
     chosen = ClassicOptions(**(options or {}))
     fields.setdefault("hands", {p: () for p in seats})
-    board = ClassicBoard(phase=phase, turn=turn, seats=seats, active=active, owner=dict(owner), armies=dict(armies),
-                         **fields)
+    board = ClassicBoard(
+        phase=phase, turn=turn, seats=seats, active=active, owner=dict(owner), armies=dict(armies), **fields
+    )
     return Game("classic", game_map, seats, chosen, board)
 
 
-def act(game: Game[ClassicBoard, Any], order: Any, dice: Any = None,
-        player: str | None = None) -> tuple[Game[ClassicBoard, Any], list[Any]]:
+def act(
+    game: Game[ClassicBoard, Any], order: Any, dice: Any = None, player: str | None = None
+) -> tuple[Game[ClassicBoard, Any], list[Any]]:
     """The active player's action carried out; fails the test if it is refused. Returns the game and every event
     (Private ones unwrapped)."""
     who = player or game.board.active

@@ -82,12 +82,17 @@ class Driver:
             try:
                 await asyncio.wait_for(self.changed.wait(), max(0.0, end - loop.time()))
             except TimeoutError:
-                raise AssertionError(f"no {what} within {timeout} s; the client showed:\n"
-                                     f"{self.app.text()[-3000:]}") from None
+                raise AssertionError(
+                    f"no {what} within {timeout} s; the client showed:\n{self.app.text()[-3000:]}"
+                ) from None
 
     async def at_prompt(self) -> None:
-        await self._until(lambda: self.app.prompts > 0 and self.app.prompt_session is not None
-                          and self.app.prompt_session.app.is_running, "prompt")
+        await self._until(
+            lambda: (
+                self.app.prompts > 0 and self.app.prompt_session is not None and self.app.prompt_session.app.is_running
+            ),
+            "prompt",
+        )
 
     async def type(self, line: str) -> str:
         """Type a line and press Enter; returns what the client printed until it prompts again."""
@@ -99,10 +104,10 @@ class Driver:
 
     async def expect(self, text: str, timeout: float = TIMEOUT) -> str:
         """Wait until `text` has been shown after what was already seen; returns everything shown up to it."""
-        await self._until(lambda: text in self.app.text()[self._cursor:], repr(text), timeout)
+        await self._until(lambda: text in self.app.text()[self._cursor :], repr(text), timeout)
         shown = self.app.text()
         end = shown.index(text, self._cursor) + len(text)
-        seen, self._cursor = shown[self._cursor:end], end
+        seen, self._cursor = shown[self._cursor : end], end
         return seen
 
     def skip(self) -> None:

@@ -45,6 +45,7 @@ async def follow(client: Client, reply: Message, **request: Any) -> tuple[Client
 
 def keep_reading_log(process: asyncio.subprocess.Process) -> None:
     """Read a node's log as it comes (once the test has seen it start), so that it never blocks on a full pipe."""
+
     async def drain() -> None:
         assert process.stderr is not None
         while await process.stderr.readline():

@@ -25,15 +25,27 @@ from shared.rulesets.risc.options import RiscOptions
 RISC = get_ruleset("risc")
 
 SEED_OWNERS = {
-    "Narnia": "green", "Midkemia": "green", "Oz": "green",
-    "Elantris": "blue", "Roshar": "blue", "Scadrial": "blue",
-    "Gondor": "red", "Mordor": "red", "Hogwarts": "red",
+    "Narnia": "green",
+    "Midkemia": "green",
+    "Oz": "green",
+    "Elantris": "blue",
+    "Roshar": "blue",
+    "Scadrial": "blue",
+    "Gondor": "red",
+    "Mordor": "red",
+    "Hogwarts": "red",
 }
 # The seed's first picture: the board before the example turn.
 SEED_UNITS = {
-    "Narnia": 10, "Midkemia": 12, "Oz": 8,
-    "Elantris": 6, "Roshar": 3, "Scadrial": 5,
-    "Gondor": 13, "Mordor": 14, "Hogwarts": 3,
+    "Narnia": 10,
+    "Midkemia": 12,
+    "Oz": 8,
+    "Elantris": 6,
+    "Roshar": 3,
+    "Scadrial": 5,
+    "Gondor": 13,
+    "Mordor": 14,
+    "Hogwarts": 3,
 }
 
 RiscGame = Game[RiscBoard, Any]
@@ -56,13 +68,23 @@ def line_map(*names: str) -> GameMap:
     return build_map("line", [Territory(n) for n in names], borders)
 
 
-def setup(game_map: GameMap, players: Sequence[str], chosen: RiscOptions | None = None, seed: int = 1,
-          groups: Mapping[str, int] | None = None) -> RiscGame:
+def setup(
+    game_map: GameMap,
+    players: Sequence[str],
+    chosen: RiscOptions | None = None,
+    seed: int = 1,
+    groups: Mapping[str, int] | None = None,
+) -> RiscGame:
     return RISC.new_game(game_map, list(players), chosen or RiscOptions(), GameRandom(seed, -1), groups)
 
 
-def make_state(game_map: GameMap, owner: Mapping[str, str | None], units: Mapping[str, int],
-               players: Sequence[str] | None = None, turn: int = 1) -> RiscGame:
+def make_state(
+    game_map: GameMap,
+    owner: Mapping[str, str | None],
+    units: Mapping[str, int],
+    players: Sequence[str] | None = None,
+    turn: int = 1,
+) -> RiscGame:
     """A game at turn `turn` with this board (the step is the turn, as in a served game)."""
     players = tuple(players or dict.fromkeys(o for o in owner.values() if o is not None))
     board = RiscBoard(phase=Phase.ORDERS, turn=turn, owner=dict(owner), units=dict(units))
@@ -89,8 +111,9 @@ def events_of(told: Sequence[Any]) -> list[Any]:
 
 def resolve(state: RiscGame, rng: GameRandom | None = None, seed: int = 1) -> tuple[RiscGame, list[Any]]:
     """Resolve a game every player has committed: with `rng` (loaded dice), else the seed's dice for its step."""
-    game, resolved = turns.advance(RISC, state, (lambda step: rng) if rng is not None
-                                   else (lambda step: GameRandom(seed, step)))
+    game, resolved = turns.advance(
+        RISC, state, (lambda step: rng) if rng is not None else (lambda step: GameRandom(seed, step))
+    )
     return game, events_of(resolved.events)
 
 
@@ -124,6 +147,7 @@ class LoadedDice(GameRandom):
         return self._script.pop(0)
 
 
-RuleCode = StrEnum("RuleCode", {**{m.name: m.value for m in Refused},
-                                **{k: v for k, v in vars(Code).items() if k.isupper()}})
+RuleCode = StrEnum(
+    "RuleCode", {**{m.name: m.value for m in Refused}, **{k: v for k, v in vars(Code).items() if k.isupper()}}
+)
 """Every code RISC's rules refuse with (the framework's and RISC's own), by name, for the tests to name them."""

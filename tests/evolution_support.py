@@ -28,15 +28,28 @@ def rules(game: Game[RiscBoard, Any]) -> AnyRuleSet:
     """The rule set that plays `game`: the variant of RISC its evolution chooses."""
     return RISC.variant(game.options)
 
+
 SEED_OWNERS = {
-    "Narnia": "green", "Midkemia": "green", "Oz": "green",
-    "Elantris": "blue", "Roshar": "blue", "Scadrial": "blue",
-    "Gondor": "red", "Mordor": "red", "Hogwarts": "red",
+    "Narnia": "green",
+    "Midkemia": "green",
+    "Oz": "green",
+    "Elantris": "blue",
+    "Roshar": "blue",
+    "Scadrial": "blue",
+    "Gondor": "red",
+    "Mordor": "red",
+    "Hogwarts": "red",
 }
 SEED_UNITS = {
-    "Narnia": 10, "Midkemia": 12, "Oz": 8,
-    "Elantris": 6, "Roshar": 3, "Scadrial": 5,
-    "Gondor": 13, "Mordor": 14, "Hogwarts": 3,
+    "Narnia": 10,
+    "Midkemia": 12,
+    "Oz": 8,
+    "Elantris": 6,
+    "Roshar": 3,
+    "Scadrial": 5,
+    "Gondor": 13,
+    "Mordor": 14,
+    "Hogwarts": 3,
 }
 
 
@@ -73,11 +86,20 @@ def levels(*pairs: tuple[int, int]) -> Levels:
     return tuple(counts)
 
 
-def make_game(game_map: GameMap, owner: Mapping[str, str | None], units: Mapping[str, int | Levels],
-              evolution: int = 2, players: Sequence[str] | None = None, turn: int = 1,
-              land: Mapping[str, Land] | None = None, stocks: Mapping[str, tuple[int, int]] | None = None,
-              tech: Mapping[str, int] | None = None, spies: Mapping[str, Mapping[str, int]] | None = None,
-              cloaking: Sequence[str] = (), cloaked: Mapping[str, int] | None = None) -> Game[RiscBoard, Any]:
+def make_game(
+    game_map: GameMap,
+    owner: Mapping[str, str | None],
+    units: Mapping[str, int | Levels],
+    evolution: int = 2,
+    players: Sequence[str] | None = None,
+    turn: int = 1,
+    land: Mapping[str, Land] | None = None,
+    stocks: Mapping[str, tuple[int, int]] | None = None,
+    tech: Mapping[str, int] | None = None,
+    spies: Mapping[str, Mapping[str, int]] | None = None,
+    cloaking: Sequence[str] = (),
+    cloaked: Mapping[str, int] | None = None,
+) -> Game[RiscBoard, Any]:
     """A game in its orders phase. Units: a count (all level 0) or per-level counts. Land: each territory's size
     (from the map), no production, unless given. Stocks: 100 food and technology each unless given."""
     players = tuple(players or dict.fromkeys(o for o in owner.values() if o is not None))
@@ -87,13 +109,18 @@ def make_game(game_map: GameMap, owner: Mapping[str, str | None], units: Mapping
     for t in game_map.territories:
         land.setdefault(t.name, Land(t.size, 0, 0))
     given = stocks or {}
-    evo = EvoState(land=land, levels=per_level,
-                   stocks={p: Stock(*given.get(p, (100, 100))) for p in players},
-                   tech_level={p: (tech or {}).get(p, 1) for p in players},
-                   cloaking=tuple(cloaking), cloaked=dict(cloaked or {}),
-                   spies={p: dict(s) for p, s in (spies or {}).items()})
-    board = RiscBoard(phase=Phase.ORDERS, turn=turn, owner=dict(owner),
-                      units={n: sum(c) for n, c in per_level.items()}, evo=evo)
+    evo = EvoState(
+        land=land,
+        levels=per_level,
+        stocks={p: Stock(*given.get(p, (100, 100))) for p in players},
+        tech_level={p: (tech or {}).get(p, 1) for p in players},
+        cloaking=tuple(cloaking),
+        cloaked=dict(cloaked or {}),
+        spies={p: dict(s) for p, s in (spies or {}).items()},
+    )
+    board = RiscBoard(
+        phase=Phase.ORDERS, turn=turn, owner=dict(owner), units={n: sum(c) for n, c in per_level.items()}, evo=evo
+    )
     if evolution >= 3:
         board = board.evolve(evo=evo.evolve(memory=fog.remember(game_map, board, players)))
     options = RiscOptions(evolution=evolution, max_players=8)
@@ -125,8 +152,9 @@ def refusal(game: Game[RiscBoard, Any], player: str, *orders: Any) -> RuleError:
     return result
 
 
-def play_turn(game: Game[RiscBoard, Any], orders: Mapping[str, Sequence[Any]], seed: int | str = 1,
-              rng: GameRandom | None = None) -> tuple[Game[RiscBoard, Any], list[Any]]:
+def play_turn(
+    game: Game[RiscBoard, Any], orders: Mapping[str, Sequence[Any]], seed: int | str = 1, rng: GameRandom | None = None
+) -> tuple[Game[RiscBoard, Any], list[Any]]:
     """Issue and commit every player's orders, then resolve the turn. Returns the events as told (Private kept)."""
     status = rules(game).status(game)
     for player in game.players:
@@ -152,8 +180,9 @@ def of_kind(events: Iterable[Any], cls: type) -> list[Any]:
 
 def told_to(events: Iterable[Any], player: str) -> list[Any]:
     """What `player` is told: public events and Private ones they are in the audience of."""
-    return [e.event if isinstance(e, Private) else e for e in events
-            if not isinstance(e, Private) or player in e.audience]
+    return [
+        e.event if isinstance(e, Private) else e for e in events if not isinstance(e, Private) or player in e.audience
+    ]
 
 
 class LoadedDice(GameRandom):
@@ -170,8 +199,9 @@ class LoadedDice(GameRandom):
         return None
 
 
-def random_legal_orders(game: Game[RiscBoard, Any], player: str, rng: random.Random,
-                        most: int = 8) -> Game[RiscBoard, Any]:
+def random_legal_orders(
+    game: Game[RiscBoard, Any], player: str, rng: random.Random, most: int = 8
+) -> Game[RiscBoard, Any]:
     """Issue up to `most` orders picked at random among the legal ones: a kind of order first, then one of that
     kind, so that rare kinds (research, cloaks) come up as often as moves; counts at random too."""
     for _ in range(rng.randint(0, most)):

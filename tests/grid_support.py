@@ -21,21 +21,36 @@ SEATS = ("ann", "bob", "cat")
 __all__ = ["BOARD", "GRID", "SEATS", "LoadedDice", "act", "game_at", "loaded", "refused"]
 
 
-def game_at(rows: str, troops: list[int] | None = None, *, seats: tuple[str, ...] = SEATS,
-            phase: Phase = Phase.ATTACK, active: str | None = None, turn: int = 1,
-            options: Mapping[str, Any] | None = None, **fields: Any) -> Game[GridBoard, Any]:
+def game_at(
+    rows: str,
+    troops: list[int] | None = None,
+    *,
+    seats: tuple[str, ...] = SEATS,
+    phase: Phase = Phase.ATTACK,
+    active: str | None = None,
+    turn: int = 1,
+    options: Mapping[str, Any] | None = None,
+    **fields: Any,
+) -> Game[GridBoard, Any]:
     """`rows`: 25 seat letters (A = first seat), row by row, spaces ignored; `troops`: 25 numbers (default 1)."""
     letters = rows.replace(" ", "").replace("\n", "")
     assert len(letters) == 25
     names = BOARD.names
     owner = {n: seats["ABCDE".index(c)] for n, c in zip(names, letters, strict=True)}
-    board = GridBoard(phase=phase, turn=turn, active=active or seats[0], owner=owner,
-                      troops=dict(zip(names, troops or [1] * 25, strict=True)), **fields)
+    board = GridBoard(
+        phase=phase,
+        turn=turn,
+        active=active or seats[0],
+        owner=owner,
+        troops=dict(zip(names, troops or [1] * 25, strict=True)),
+        **fields,
+    )
     return Game("grid", BOARD, seats, GridOptions(**(options or {})), board)
 
 
-def act(game: Game[GridBoard, Any], order: Any, dice: Any = None,
-        player: str | None = None) -> tuple[Game[GridBoard, Any], list[Any]]:
+def act(
+    game: Game[GridBoard, Any], order: Any, dice: Any = None, player: str | None = None
+) -> tuple[Game[GridBoard, Any], list[Any]]:
     who = player or game.board.active
     done = turns.act(GRID, game, who, order, dice or (lambda step: GameRandom("grid-test", step)))
     assert not isinstance(done, RuleError), f"{order} refused: {done}"

@@ -22,8 +22,7 @@ def orders_for(view: Message, player: str) -> list[dict[str, Any]]:
         units = by_name[name]["units"] - 1
         if units <= 0:
             continue
-        enemies = sorted((by_name[n]["units"], n) for n in by_name[name]["neighbours"]
-                         if by_name[n]["owner"] != player)
+        enemies = sorted((by_name[n]["units"], n) for n in by_name[name]["neighbours"] if by_name[n]["owner"] != player)
         if enemies:
             orders.append({"kind": "attack", "units": units, "source": name, "target": enemies[0][1]})
         else:
@@ -60,16 +59,23 @@ async def commit(client: Client, game_id: str) -> None:
 async def next_turn(clients: list[Client], game_id: str, after: tuple[str, int]) -> None:
     """Wait until every client sees a board past (phase, turn) `after`."""
     for client in clients:
-        await client.wait_for(lambda m: m["type"] == "update" and m.get("game_id") == game_id
-                              and m["view"] is not None
-                              and (m["view"]["phase"], m["view"]["turn"]) != after, timeout=WHOLE_TURN)
+        await client.wait_for(
+            lambda m: (
+                m["type"] == "update"
+                and m.get("game_id") == game_id
+                and m["view"] is not None
+                and (m["view"]["phase"], m["view"]["turn"]) != after
+            ),
+            timeout=WHOLE_TURN,
+        )
 
 
 async def resume(client: Client, game_id: str, token: str) -> Message:
     reply = await client.request(type="resume", game_id=game_id, token=token)
     assert reply["type"] == "resumed", reply
-    return await client.wait_for(lambda m: m["type"] == "update" and m.get("game_id") == game_id
-                                 and m["view"] is not None, timeout=WHOLE_TURN)
+    return await client.wait_for(
+        lambda m: m["type"] == "update" and m.get("game_id") == game_id and m["view"] is not None, timeout=WHOLE_TURN
+    )
 
 
 async def play_to_the_end(clients: list[Client], names: list[str], game_id: str, turn: int) -> str:

@@ -32,8 +32,9 @@ MAX_ORDERS_PER_TURN = 12
 Observer = Callable[[GameState, GameState, list[Event]], None]
 
 
-def play_random_game(game_map: GameMap, players: int, seed: int, max_turns: int,
-                     observe: Observer | None = None) -> GameState:
+def play_random_game(
+    game_map: GameMap, players: int, seed: int, max_turns: int, observe: Observer | None = None
+) -> GameState:
     """Set up a game of `players` on `game_map` and play up to `max_turns` turns of random legal orders.
 
     `observe(before, after, events)` is called after every resolution (placement included), once the invariants
@@ -161,9 +162,10 @@ def check_resolution(before: GameState, after: GameState, events: list[Event]) -
         if not isinstance(event, Combat):
             continue
         target = event.territory
-        assert (event.defender, event.defending_units) == (owner[target], units[target]), \
-            f"turn {before.board.turn}: {target} fought with {event.defending_units} of {event.defender}, " \
+        assert (event.defender, event.defending_units) == (owner[target], units[target]), (
+            f"turn {before.board.turn}: {target} fought with {event.defending_units} of {event.defender}, "
             f"held {units[target]} of {owner[target]}"
+        )
         assert 0 <= event.attacker_losses <= event.attacking_units
         assert 0 <= event.defender_losses <= event.defending_units
         if event.attacker_won:

@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
-INSTALL_HINT = ("PostgreSQL's server programs (initdb, pg_ctl) are needed for the store's tests: install them with "
-                "`apt-get install postgresql` (Debian, Ubuntu) or your system's package; .ci/run does it by itself")
+INSTALL_HINT = (
+    "PostgreSQL's server programs (initdb, pg_ctl) are needed for the store's tests: install them with "
+    "`apt-get install postgresql` (Debian, Ubuntu) or your system's package; .ci/run does it by itself"
+)
 
 
 def server_programs() -> Path:
@@ -29,8 +31,10 @@ def server_programs() -> Path:
     found = shutil.which("initdb")
     if found is not None and shutil.which("pg_ctl") is not None:
         return Path(found).resolve().parent
-    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                      key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0)
+    versions = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: int(Path(p).parent.parent.name) if Path(p).parent.parent.name.isdigit() else 0,
+    )
     if versions:
         return Path(versions[-1]).parent
     raise RuntimeError(INSTALL_HINT)
@@ -62,14 +66,21 @@ class PostgresCluster:
         """Terminate the sessions of one application on the database `dsn` names, as an operator (or a node
         fencing another) would; returns how many ended."""
         database = urlparse(dsn).path.lstrip("/")
-        ended = self.psql("postgres", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                      f"WHERE datname = '{database}' AND application_name = '{application_name}'")
+        ended = self.psql(
+            "postgres",
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            f"WHERE datname = '{database}' AND application_name = '{application_name}'",
+        )
         return int(ended)
 
     def psql(self, database: str, sql: str) -> str:
         """Run `sql` with psql and return what it printed (tuples only, unaligned)."""
-        done = subprocess.run(["psql", "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-d", self.dsn(database),
-                               "-c", sql], capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            ["psql", "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-d", self.dsn(database), "-c", sql],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if done.returncode != 0:
             raise RuntimeError(f"psql failed: {done.stderr.strip()}")
         return done.stdout.strip()
@@ -84,8 +95,11 @@ class PostgresCluster:
             self.psql("postgres", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     def stop(self) -> None:
-        subprocess.run(_as_owner([str(self.bin_dir / "pg_ctl"), "-D", str(self.directory / "data"), "-m", "fast",
-                                  "-w", "stop"]), capture_output=True, check=False)
+        subprocess.run(
+            _as_owner([str(self.bin_dir / "pg_ctl"), "-D", str(self.directory / "data"), "-m", "fast", "-w", "stop"]),
+            capture_output=True,
+            check=False,
+        )
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
@@ -97,12 +111,45 @@ def start_cluster() -> PostgresCluster:
         shutil.chown(directory, "postgres", "postgres")
     data = directory / "data"
     try:
-        subprocess.run(_as_owner([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                                  "-E", "UTF8", "--no-locale"]), capture_output=True, text=True, check=True)
+        subprocess.run(
+            _as_owner(
+                [
+                    str(bin_dir / "initdb"),
+                    "-D",
+                    str(data),
+                    "-U",
+                    "postgres",
+                    "--auth=trust",
+                    "-E",
+                    "UTF8",
+                    "--no-locale",
+                ]
+            ),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         options = f"-c listen_addresses='' -c unix_socket_directories='{directory}' -c max_connections=300"
-        subprocess.run(_as_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l",
-                                  str(directory / "log"), "-w", "-t", "60", "start"]),
-                       capture_output=True, text=True, check=True)
+        subprocess.run(
+            _as_owner(
+                [
+                    str(bin_dir / "pg_ctl"),
+                    "-D",
+                    str(data),
+                    "-o",
+                    options,
+                    "-l",
+                    str(directory / "log"),
+                    "-w",
+                    "-t",
+                    "60",
+                    "start",
+                ]
+            ),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     except subprocess.CalledProcessError as exc:
         log = (directory / "log").read_text() if (directory / "log").exists() else ""
         shutil.rmtree(directory, ignore_errors=True)
@@ -116,6 +163,23 @@ def start_cluster() -> PostgresCluster:
 def restart(cluster: PostgresCluster) -> None:
     """Restart the cluster as an operator would (pg_ctl restart, fast: sessions are ended), with the options it was
     started with (pg_ctl keeps them)."""
-    subprocess.run(_as_owner([str(cluster.bin_dir / "pg_ctl"), "-D", str(cluster.directory / "data"), "-m", "fast",
-                              "-l", str(cluster.directory / "log"), "-w", "-t", "60", "restart"]),
-                   capture_output=True, text=True, check=True)
+    subprocess.run(
+        _as_owner(
+            [
+                str(cluster.bin_dir / "pg_ctl"),
+                "-D",
+                str(cluster.directory / "data"),
+                "-m",
+                "fast",
+                "-l",
+                str(cluster.directory / "log"),
+                "-w",
+                "-t",
+                "60",
+                "restart",
+            ]
+        ),
+        capture_output=True,
+        text=True,
+        check=True,
+    )

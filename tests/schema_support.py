@@ -70,8 +70,10 @@ def problems(checker: Any, value: Any) -> list[str]:
     key = (id(checker), json.dumps(value, sort_keys=True))
     found = _FOUND.get(key)
     if found is None:
-        found = _FOUND[key] = [f"{'/'.join(str(p) for p in error.absolute_path) or '(top)'}: {error.message}"
-                               for error in checker.iter_errors(value)]
+        found = _FOUND[key] = [
+            f"{'/'.join(str(p) for p in error.absolute_path) or '(top)'}: {error.message}"
+            for error in checker.iter_errors(value)
+        ]
     return found
 
 

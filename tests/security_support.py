@@ -38,8 +38,9 @@ class RawClient:
         self.writer = writer
 
     @classmethod
-    async def connect(cls, port: int, *, headers: dict[str, str] | None = None, source: str = HOST,
-                      small_buffer: bool = True) -> tuple[RawClient, str]:
+    async def connect(
+        cls, port: int, *, headers: dict[str, str] | None = None, source: str = HOST, small_buffer: bool = True
+    ) -> tuple[RawClient, str]:
         """Connect and send the opening handshake; returns the client and the server's HTTP response head (which
         a refused handshake ends with)."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -50,8 +51,14 @@ class RawClient:
         await asyncio.get_running_loop().sock_connect(sock, (HOST, port))
         reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 20)
         key = base64.b64encode(os.urandom(16)).decode()
-        lines = ["GET / HTTP/1.1", f"Host: {HOST}:{port}", "Upgrade: websocket", "Connection: Upgrade",
-                 f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
+        lines = [
+            "GET / HTTP/1.1",
+            f"Host: {HOST}:{port}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {key}",
+            "Sec-WebSocket-Version: 13",
+        ]
         lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
         await writer.drain()

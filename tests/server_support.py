@@ -32,8 +32,13 @@ FAST = {"messages_per_second": 100_000.0, "burst": 100_000}
 
 
 @contextlib.asynccontextmanager
-async def running_server(storage: Storage | None = None, *, clock: Clock | None = None,
-                         seeds: Callable[[], int] | None = None, **settings: Any) -> AsyncIterator[RiscServer]:
+async def running_server(
+    storage: Storage | None = None,
+    *,
+    clock: Clock | None = None,
+    seeds: Callable[[], int] | None = None,
+    **settings: Any,
+) -> AsyncIterator[RiscServer]:
     """A server on a free port. `clock`: the server's time (a ManualClock moves only when the test says);
     `seeds`: each new game's seed, for games that must play the same way every run."""
     settings.setdefault("bot_turn_pause", 0.0)  # games between the server's players run at full speed in tests
@@ -57,17 +62,30 @@ def legible_view(view: Message, game_map: Message | None, summary: Message) -> M
     continents = {t["name"]: t.get("continent") for t in (game_map or {}).get("territories", [])}
     order = [t["name"] for t in (game_map or {}).get("territories", [])] or list(view.get("territories", {}))
     territories = view.get("territories", {})
-    shown["territories"] = [{"name": name, "owner": territories[name].get("owner"),
-                             "units": territories[name].get("units", 0),
-                             "neighbours": [n for n in order if n in set(borders.get(name, []))],
-                             "continent": continents.get(name)} for name in order if name in territories]
+    shown["territories"] = [
+        {
+            "name": name,
+            "owner": territories[name].get("owner"),
+            "units": territories[name].get("units", 0),
+            "neighbours": [n for n in order if n in set(borders.get(name, []))],
+            "continent": continents.get(name),
+        }
+        for name in order
+        if name in territories
+    ]
     seats = {s["name"]: s for s in summary.get("seats", [])}
     players = view.get("players", {})
-    shown["players"] = [{"name": name, "committed": seats.get(name, {}).get("committed", False)
-                         or players[name].get("eliminated", False),
-                         "eliminated": players[name].get("eliminated", False),
-                         "territories": players[name].get("territories", 0), "units": players[name].get("units", 0)}
-                        for name in [s["name"] for s in summary.get("seats", [])] if name in players]
+    shown["players"] = [
+        {
+            "name": name,
+            "committed": seats.get(name, {}).get("committed", False) or players[name].get("eliminated", False),
+            "eliminated": players[name].get("eliminated", False),
+            "territories": players[name].get("territories", 0),
+            "units": players[name].get("units", 0),
+        }
+        for name in [s["name"] for s in summary.get("seats", [])]
+        if name in players
+    ]
     shown.setdefault("your_orders", [])
     shown.setdefault("pool_left", 0)
     shown.setdefault("winner", None)
@@ -102,8 +120,9 @@ class Client:
         """Each game's orders of this turn, kept from the acceptances and withdrawals as a client keeps them."""
 
     @classmethod
-    async def connect(cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None,
-                      words: bool = False) -> Client:
+    async def connect(
+        cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None, words: bool = False
+    ) -> Client:
         client = cls(await connect(url(server), max_size=None))
         if hello:
             welcome = await client.request(type="hello", protocol=PROTOCOL_VERSION, password=password, words=words)
@@ -131,7 +150,7 @@ class Client:
         if kind == "game_map":
             self.maps[game_id] = message["map"]
         elif kind == "order_accepted":
-            self.orders.setdefault(game_id, [])[message["index"]:] = [message["order"]]
+            self.orders.setdefault(game_id, [])[message["index"] :] = [message["order"]]
         elif kind == "order_withdrawn":
             kept = self.orders.setdefault(game_id, [])
             if message["index"] < len(kept):  # a list begun before this connection is known by list_orders
@@ -145,8 +164,10 @@ class Client:
                 self.summaries[game_id] = apply_patch(self.summaries[game_id], message["game_patch"])
             before = self.latest_summary(game_id)
             message["game"] = seats_listed(self.summaries[game_id])  # the summary whole, as a client rebuilds it
-            if before is not None and (before["step"], before["turn"]) != (message["game"]["step"],
-                                                                          message["game"]["turn"]):
+            if before is not None and (before["step"], before["turn"]) != (
+                message["game"]["step"],
+                message["game"]["turn"],
+            ):
                 self.orders.pop(game_id, None)
             if message["view"] is not None:
                 self.views[game_id] = message["view"]
@@ -155,8 +176,11 @@ class Client:
             if message["game"]["status"] == "lobby":
                 self.views.pop(game_id, None)
             view = self.views.get(game_id)
-            message["view"] = None if view is None else {
-                **legible_view(view, self.maps.get(game_id), message["game"]), "viewer": message["you"]}
+            message["view"] = (
+                None
+                if view is None
+                else {**legible_view(view, self.maps.get(game_id), message["game"]), "viewer": message["you"]}
+            )
         return message
 
     async def send(self, **message: Any) -> None:
@@ -176,8 +200,9 @@ class Client:
             self.pacer = pacer_for(Welcome.model_validate(reply))
         return reply
 
-    async def wait_for(self, match: Callable[[Message], bool], *, timeout: float = TIMEOUT,
-                       from_start: bool = False) -> Message:
+    async def wait_for(
+        self, match: Callable[[Message], bool], *, timeout: float = TIMEOUT, from_start: bool = False
+    ) -> Message:
         """The first frame not yet taken by wait_for (or, from_start, any frame) that matches."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
@@ -241,8 +266,12 @@ async def bob_commits_placement(bob: Client, game_id: str) -> None:
     update = bob.latest("update", game_id)
     assert update is not None and update["view"] is not None
     mine = [t["name"] for t in update["view"]["territories"] if t["owner"] == "Bob"]
-    reply = await bob.request(type="issue_order", game_id=game_id, turn=0,
-                              order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]})
+    reply = await bob.request(
+        type="issue_order",
+        game_id=game_id,
+        turn=0,
+        order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]},
+    )
     assert reply["type"] == "order_accepted", reply
     assert (await bob.request(type="commit", game_id=game_id, turn=0))["type"] == "commit_accepted"
 

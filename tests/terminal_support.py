@@ -42,10 +42,23 @@ class Terminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.master = master
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "risc", *args], cwd=ROOT, stdin=slave, stdout=slave, stderr=slave,
-            env={**os.environ, "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1", "COLUMNS": str(columns),
-                 "LINES": str(rows), **env},
-            start_new_session=True, preexec_fn=_take_terminal, close_fds=True)
+            [sys.executable, "-m", "risc", *args],
+            cwd=ROOT,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env={
+                **os.environ,
+                "TERM": "xterm-256color",
+                "PROMPT_TOOLKIT_NO_CPR": "1",
+                "COLUMNS": str(columns),
+                "LINES": str(rows),
+                **env,
+            },
+            start_new_session=True,
+            preexec_fn=_take_terminal,
+            close_fds=True,
+        )
         os.close(slave)
         self.raw = ""
         self._seen = 0
@@ -76,13 +89,14 @@ class Terminal:
             text = self.text
             at = text.find(wanted, self._seen)
             if at >= 0:
-                seen, self._seen = text[self._seen:at + len(wanted)], at + len(wanted)
+                seen, self._seen = text[self._seen : at + len(wanted)], at + len(wanted)
                 return seen
             if time.monotonic() > end:
                 raise AssertionError(f"no {wanted!r} within {timeout} s; the terminal showed:\n{text[-3000:]}")
             if self.process.poll() is not None and not self._pending():
-                raise AssertionError(f"the program ended ({self.process.returncode}) before {wanted!r}; it "
-                                     f"showed:\n{text[-3000:]}")
+                raise AssertionError(
+                    f"the program ended ({self.process.returncode}) before {wanted!r}; it showed:\n{text[-3000:]}"
+                )
             self._read(0.05)
 
     def _pending(self) -> bool:
@@ -131,8 +145,24 @@ def _take_terminal() -> None:
 def server_process(data_dir: Path, *extra: str) -> Iterator[str]:
     """`risc server` in a process of its own on a free port; yields its address."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "risc", "server", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir),
-         *extra], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "risc",
+            "server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data-dir",
+            str(data_dir),
+            *extra,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert process.stderr is not None
         end = time.monotonic() + TIMEOUT

@@ -39,6 +39,8 @@ def make_strategy(name: str) -> Strategy:
 
 def setup(game_map: GameMap, players: Sequence[str], seed: Any) -> RiscGame:
     return RISC.new_game(game_map, list(players), RISC.options({}), GameRandom(seed, 0))
+
+
 MAPS = ("seed", "twin-keeps", "cataract", "saltreach")
 """The 9-territory map of the seed, an 8-territory duel map, a 24-territory map with one-way borders and a
 42-territory archipelago."""
@@ -103,22 +105,27 @@ def test_a_strategy_plays_legally_against_itself(maps: dict[str, GameMap], strat
 
 @pytest.mark.parametrize("map_name", ["seed", "cataract"])
 def test_strategist_beats_random_in_most_games(maps: dict[str, GameMap], map_name: str) -> None:
-    wins = sum(play_game(maps[map_name], ["random", "strategist"], f"strong-{i}", 100).winner == "strategist"
-               for i in range(20))
+    wins = sum(
+        play_game(maps[map_name], ["random", "strategist"], f"strong-{i}", 100).winner == "strategist"
+        for i in range(20)
+    )
     assert wins >= 16
 
 
 @pytest.mark.parametrize("opponent", ["aggressive", "defensive"])
 def test_strategist_beats_the_other_strategies_in_duels(maps: dict[str, GameMap], opponent: str) -> None:
     for map_name in ("seed", "cataract"):
-        wins = sum(play_game(maps[map_name], [opponent, "strategist"], f"duel-{i}", 100).winner == "strategist"
-                   for i in range(40))
+        wins = sum(
+            play_game(maps[map_name], [opponent, "strategist"], f"duel-{i}", 100).winner == "strategist"
+            for i in range(40)
+        )
         assert wins >= 34, map_name  # 85%; over 100 seeds it wins 96-100 of them
 
 
 def test_strategist_wins_most_free_for_alls(maps: dict[str, GameMap]) -> None:
-    winners = [play_game(maps["seed"], ["aggressive", "defensive", "strategist"], f"ffa-{i}", 60).winner
-               for i in range(12)]
+    winners = [
+        play_game(maps["seed"], ["aggressive", "defensive", "strategist"], f"ffa-{i}", 60).winner for i in range(12)
+    ]
     assert winners.count("strategist") > len(winners) // 2
 
 
@@ -138,8 +145,9 @@ def test_strategies_are_registered_by_name() -> None:
 
 
 def test_an_unknown_strategy_is_refused_with_the_known_names() -> None:
-    with pytest.raises(ValueError,
-                       match=r'unknown RISC strategy "cautious".*aggressive, defensive, random, strategist'):
+    with pytest.raises(
+        ValueError, match=r'unknown RISC strategy "cautious".*aggressive, defensive, random, strategist'
+    ):
         make_strategy("cautious")
 
 
@@ -196,17 +204,18 @@ def test_legal_only_keeps_what_the_engine_accepts_in_order(maps: dict[str, GameM
     source = mine[0]
     own_next = next(n for n in game_map.neighbours_in_order(source) if state.board.owner[n] == "a")
     enemy_next = next(n for n in game_map.neighbours_in_order(source) if state.board.owner[n] not in ("a", None))
-    far_enemy = next(n for n in game_map.names if state.board.owner[n] not in ("a", None)
-                     and n not in game_map.neighbours(own_next))
+    far_enemy = next(
+        n for n in game_map.names if state.board.owner[n] not in ("a", None) and n not in game_map.neighbours(own_next)
+    )
     units = state.board.units[source]
     proposals: list[Order] = [
-        MoveOrder(units, own_next, source),          # R15: brings units in for the attack below
+        MoveOrder(units, own_next, source),  # R15: brings units in for the attack below
         AttackOrder(units + state.board.units[own_next], source, enemy_next),
-        AttackOrder(1, source, enemy_next),          # nothing left at the source (R15)
-        AttackOrder(1, own_next, far_enemy),         # not adjacent (R14)
-        MoveOrder(1, enemy_next, source),            # not theirs
-        PlaceOrder(source, 1),                       # wrong phase
-        MoveOrder(0, own_next, source),              # no units
+        AttackOrder(1, source, enemy_next),  # nothing left at the source (R15)
+        AttackOrder(1, own_next, far_enemy),  # not adjacent (R14)
+        MoveOrder(1, enemy_next, source),  # not theirs
+        PlaceOrder(source, 1),  # wrong phase
+        MoveOrder(0, own_next, source),  # no units
     ]
     kept = legal_only(RISC, view(state, "a"), game_map, "a", proposals)
     assert kept == proposals[:2]
@@ -229,8 +238,7 @@ def test_a_placement_short_of_the_pool_is_completed(maps: dict[str, GameMap]) ->
     """R9: whatever a proposal leaves in the pool is placed for it, so the batch always commits."""
 
     class Stingy(RandomStrategy):
-        def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
-                              rng: random.Random) -> list[PlaceOrder]:
+        def propose_placement(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[PlaceOrder]:
             return []
 
     game_map = maps["seed"]

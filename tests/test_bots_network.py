@@ -17,8 +17,10 @@ async def test_three_network_bots_play_a_game_to_its_winner() -> None:
     async with running_server(**FAST) as server:
         lobby = await Client.connect(server)
         game_id = await create_game(lobby, players=3)
-        bots = [NetworkBot(url(server), game_id, strategy=s, seed=i, backoff=QUICK)
-                for i, s in enumerate(("aggressive", "strategist", "random"))]
+        bots = [
+            NetworkBot(url(server), game_id, strategy=s, seed=i, backoff=QUICK)
+            for i, s in enumerate(("aggressive", "strategist", "random"))
+        ]
         statuses = await asyncio.wait_for(asyncio.gather(*(b.run() for b in bots)), GAME_SECONDS)
         assert statuses == [0, 0, 0]
         views = [b.view for b in bots]
@@ -54,8 +56,9 @@ async def test_a_network_bot_takes_its_seat_back_after_the_link_drops() -> None:
 async def test_server_run_bots_fill_seats_and_play_against_a_scripted_player() -> None:
     async with running_server(**FAST) as server:
         alice = await Client.connect(server)
-        reply = await alice.request(type="create_game",
-                                    settings={"map": "seed", "players": 3, "bots": 2, "bot_strategy": "strategist"})
+        reply = await alice.request(
+            type="create_game", settings={"map": "seed", "players": 3, "bots": 2, "bot_strategy": "strategist"}
+        )
         assert reply["type"] == "game_created", reply
         game = reply["game"]
         assert [s["name"] for s in game["seats"]] == ["bot-strategist-1", "bot-strategist-2"]
@@ -67,10 +70,17 @@ async def test_server_run_bots_fill_seats_and_play_against_a_scripted_player() -
         turns = 0
         handled: set[int] = set()
         while True:
-            update = await alice.wait_for(lambda m: m["type"] == "update" and m["view"] is not None
-                                          and (m["view"]["phase"] == "finished" or not next(
-                                              p for p in m["view"]["players"] if p["name"] == "Alice")["committed"]),
-                                          timeout=GAME_SECONDS)
+            update = await alice.wait_for(
+                lambda m: (
+                    m["type"] == "update"
+                    and m["view"] is not None
+                    and (
+                        m["view"]["phase"] == "finished"
+                        or not next(p for p in m["view"]["players"] if p["name"] == "Alice")["committed"]
+                    )
+                ),
+                timeout=GAME_SECONDS,
+            )
             view = update["view"]
             if view["phase"] == "finished":
                 break
@@ -80,9 +90,12 @@ async def test_server_run_bots_fill_seats_and_play_against_a_scripted_player() -
             handled.add(view["turn"])
             if view["phase"] == "placement":
                 mine = [t["name"] for t in view["territories"] if t["owner"] == "Alice"]
-                placed = await alice.request(type="issue_order", game_id=game_id, turn=0,
-                                             order={"kind": "place", "territory": mine[0],
-                                                    "units": view["pool_left"]})
+                placed = await alice.request(
+                    type="issue_order",
+                    game_id=game_id,
+                    turn=0,
+                    order={"kind": "place", "territory": mine[0], "units": view["pool_left"]},
+                )
                 assert placed["type"] == "order_accepted", placed
             committed = await alice.request(type="commit", game_id=game_id, turn=view["turn"])
             assert committed["type"] == "commit_accepted", committed
@@ -98,16 +111,18 @@ async def test_a_game_of_server_run_bots_only_plays_itself_out_for_a_spectator()
         watcher = await Client.connect(server)
         game_id = await create_game(watcher, players=2, bots=2, bot_strategy="strategist")
         await watcher.request(type="watch_game", game_id=game_id)
-        update = await watcher.wait_for(lambda m: m["type"] == "update" and m["game"]["phase"] == "finished",
-                                        timeout=GAME_SECONDS)
+        update = await watcher.wait_for(
+            lambda m: m["type"] == "update" and m["game"]["phase"] == "finished", timeout=GAME_SECONDS
+        )
         assert update["game"]["winner"] in {"bot-strategist-1", "bot-strategist-2"}
 
 
 async def test_bad_bot_settings_are_refused_and_create_nothing() -> None:
     async with running_server(**FAST) as server:
         client = await Client.connect(server)
-        unknown = await client.request(type="create_game", settings={"map": "seed", "players": 3, "bots": 1,
-                                                                     "bot_strategy": "cunning"})
+        unknown = await client.request(
+            type="create_game", settings={"map": "seed", "players": 3, "bots": 1, "bot_strategy": "cunning"}
+        )
         assert unknown["type"] == "error" and unknown["code"] == "bad-settings"
         assert "cunning" in unknown["message"] and "strategist" in unknown["message"]
         too_many = await client.request(type="create_game", settings={"map": "seed", "players": 2, "bots": 3})
@@ -122,9 +137,14 @@ async def test_the_servers_players_ask_for_a_rematch_as_soon_as_one_player_has()
         await join(alice, game_id, "Alice")
         turn = -1
         while True:  # Alice places everything on one territory and then only commits: the computers finish her
-            update = await alice.wait_for(lambda m, after=turn: m["type"] == "update" and m["view"] is not None
-                                          and (m["game"]["status"] == "finished" or m["game"]["turn"] > after),
-                                          timeout=GAME_SECONDS)
+            update = await alice.wait_for(
+                lambda m, after=turn: (
+                    m["type"] == "update"
+                    and m["view"] is not None
+                    and (m["game"]["status"] == "finished" or m["game"]["turn"] > after)
+                ),
+                timeout=GAME_SECONDS,
+            )
             game = update["game"]
             if game["status"] == "finished":
                 break
@@ -134,14 +154,20 @@ async def test_the_servers_players_ask_for_a_rematch_as_soon_as_one_player_has()
                 continue
             if game["phase"] == "placement":
                 mine = [t["name"] for t in update["view"]["territories"] if t["owner"] == "Alice"]
-                await alice.request(type="issue_order", game_id=game_id, turn=0,
-                                    order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]})
+                await alice.request(
+                    type="issue_order",
+                    game_id=game_id,
+                    turn=0,
+                    order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]},
+                )
             assert (await alice.request(type="commit", game_id=game_id, turn=turn))["type"] == "commit_accepted"
         assert not game["rematch"], "a computer asked before any player did"
         pending = await alice.request(type="rematch", game_id=game_id)
         assert pending["type"] == "rematch_pending" and pending["accepted"] == ["Alice"]
-        started = await alice.wait_for(lambda m: m["type"] == "update" and any(
-            e["event"]["kind"] == "rematch_started" for e in m["events"]), timeout=GAME_SECONDS)
+        started = await alice.wait_for(
+            lambda m: m["type"] == "update" and any(e["event"]["kind"] == "rematch_started" for e in m["events"]),
+            timeout=GAME_SECONDS,
+        )
         assert sorted(started["game"]["rematch"]) == sorted(["Alice", "bot-aggressive-1", "bot-aggressive-2"])
 
 
@@ -150,8 +176,7 @@ async def test_a_network_bot_whose_link_drops_in_the_middle_of_a_turn_plays_that
     refused (the units were spent already)."""
     async with running_server(**FAST) as server:
         lobby = await Client.connect(server)
-        game_id = await create_game(lobby, map="twin-keeps", players=2, bots=1, bot_strategy="aggressive",
-                                    evolution=2)
+        game_id = await create_game(lobby, map="twin-keeps", players=2, bots=1, bot_strategy="aggressive", evolution=2)
         bot = NetworkBot(url(server), game_id, strategy="strategist", seed=3, backoff=QUICK)
         issue_batch = bot.session.issue_batch
         dropped = False

@@ -47,7 +47,7 @@ def test_C10_aggressive_reinforces_its_strongest_country_attacks_from_it_until_i
     game = game_at("aaaabbb", [2, 1, 2, 9, 3, 1, 1])
     assert decide(aggressive, game) == [AllOut("D", "E")]
     game = game_at("aaaabbb", [2, 1, 2, 1, 3, 1, 1])
-    assert decide(aggressive, game) == [AllOut("C", "F")]       # D has 1 army now: C is the strongest that attacks
+    assert decide(aggressive, game) == [AllOut("C", "F")]  # D has 1 army now: C is the strongest that attacks
     game = game_at("aaaabbb", [1, 1, 1, 1, 3, 1, 1])
     assert decide(aggressive, game) == [NoAttack()]
     game = game_at("aaaabbb", [6, 3, 1, 9, 3, 1, 1], phase=Phase.FORTIFICATION)
@@ -99,19 +99,20 @@ def test_C10_the_cheater_is_refused_unless_the_game_allows_cheating() -> None:
 
 
 def test_C10_the_cheater_doubles_its_armies_conquers_every_neighbour_and_doubles_its_borders() -> None:
-    game = game_at("aabbbbb", [2, 1, 1, 3, 3, 1, 1], phase=Phase.REINFORCEMENT, reinforcements=3,
-                   options={"cheaters": True})
+    game = game_at(
+        "aabbbbb", [2, 1, 1, 3, 3, 1, 1], phase=Phase.REINFORCEMENT, reinforcements=3, options={"cheaters": True}
+    )
     assert decide(CheaterStrategy(CLASSIC), game) == [Cheat()]
     game, events = act(game, Cheat())
     assert events[0] == Cheated("ann", "reinforcement", ("A", "B"))
     assert (game.board.armies["A"], game.board.armies["B"]) == (4, 2)
     assert game.board.phase is Phase.ATTACK
     game, events = act(game, Cheat())
-    assert events[0] == Cheated("ann", "attack", ("C", "D"))    # A's and B's neighbours
+    assert events[0] == Cheated("ann", "attack", ("C", "D"))  # A's and B's neighbours
     assert game.board.owner["C"] == game.board.owner["D"] == "ann"
     assert game.board.phase is Phase.FORTIFICATION and game.board.conquered
     game, events = act(game, Cheat())
-    assert events[0] == Cheated("ann", "fortification", ("C", "D"))   # the countries next to bob's
+    assert events[0] == Cheated("ann", "fortification", ("C", "D"))  # the countries next to bob's
     assert (game.board.armies["C"], game.board.armies["D"]) == (2, 6)
     assert game.board.active == "bob"
 
@@ -119,8 +120,14 @@ def test_C10_the_cheater_doubles_its_armies_conquers_every_neighbour_and_doubles
 @pytest.mark.parametrize("game_map", [WORLD, RISK], ids=["world", "risk"])
 def test_C10_every_strategy_plays_whole_games_on_real_maps_without_a_refused_action(game_map: object) -> None:
     for seed in range(3):
-        result = play_game(game_map, ["strategist", "aggressive", "benevolent", "random"], f"whole/{seed}", 200,
-                           ruleset_name="classic", strict=True)  # type: ignore[arg-type]
+        result = play_game(
+            game_map,
+            ["strategist", "aggressive", "benevolent", "random"],
+            f"whole/{seed}",
+            200,
+            ruleset_name="classic",
+            strict=True,
+        )  # type: ignore[arg-type]
         assert result.refused == 0
         assert result.winner is not None and result.territories[result.players.index(result.winner)] == 42
 
@@ -129,11 +136,13 @@ def test_C10_every_strategy_plays_whole_games_on_real_maps_without_a_refused_act
 def test_C10_whole_games_on_conquest_maps(name: str) -> None:
     """C8: by domination the winner holds every country, and everyone else none."""
     game_map = load_map(MAPS / "conquest" / name)
-    result = play_game(game_map, ["strategist", "aggressive", "random"], "conquest", 200, ruleset_name="classic",
-                       strict=True)
+    result = play_game(
+        game_map, ["strategist", "aggressive", "random"], "conquest", 200, ruleset_name="classic", strict=True
+    )
     assert result.refused == 0 and result.winner is not None and result.turns <= 200
     assert dict(zip(result.players, result.territories, strict=True)) == {
-        p: len(game_map.names) if p == result.winner else 0 for p in result.players}
+        p: len(game_map.names) if p == result.winner else 0 for p in result.players
+    }
 
 
 def played_out(options: dict[str, object], seed: str) -> Game[Any, Any]:
@@ -155,8 +164,15 @@ def played_out(options: dict[str, object], seed: str) -> Game[Any, Any]:
     raise AssertionError("no end in 20,000 actions")
 
 
-@pytest.mark.parametrize("options", [{"mode": "capital"}, {"mode": "mission"}, {"card_schedule": "increasing"},
-                                     {"card_schedule": "fixed", "fortify": "adjacent"}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"mode": "capital"},
+        {"mode": "mission"},
+        {"card_schedule": "increasing"},
+        {"card_schedule": "fixed", "fortify": "adjacent"},
+    ],
+)
 def test_C10_games_in_every_mode_and_option_are_won_as_their_mode_says(options: dict[str, object]) -> None:
     """C8 and C11: a capital game is won by holding every capital, a mission game by a fulfilled mission, any other
     by holding every country."""
@@ -167,16 +183,26 @@ def test_C10_games_in_every_mode_and_option_are_won_as_their_mode_says(options: 
     if options.get("mode") == "capital":
         assert board.capitals and all(board.owner[c] == winner for c in board.capitals.values())
     elif options.get("mode") == "mission":
-        assert fulfilled(board.missions[winner], winner, RISK, board.owner, board.armies, board.eliminated_by) \
-            or set(board.owner.values()) == {winner}
+        assert fulfilled(board.missions[winner], winner, RISK, board.owner, board.armies, board.eliminated_by) or set(
+            board.owner.values()
+        ) == {winner}
     else:
         assert set(board.owner.values()) == {winner}
 
 
 def test_C10_the_cheater_wins_where_allowed() -> None:
-    wins = Counter(play_game(WORLD, ["cheater", "aggressive", "strategist"], f"cheat/{seed}", 100,
-                             options={"cheaters": True}, ruleset_name="classic", strict=True).winner_strategy
-                   for seed in range(5))
+    wins = Counter(
+        play_game(
+            WORLD,
+            ["cheater", "aggressive", "strategist"],
+            f"cheat/{seed}",
+            100,
+            options={"cheaters": True},
+            ruleset_name="classic",
+            strict=True,
+        ).winner_strategy
+        for seed in range(5)
+    )
     assert wins["cheater"] == 5
 
 
@@ -191,9 +217,15 @@ def test_C10_the_strongest_player_wins_a_clear_majority_of_fixed_seed_games() ->
     duel: Counter[str | None] = Counter()
     for game_map in (WORLD, RISK):
         for seed in range(10):
-            four[play_game(game_map, ["strategist", *OTHERS], f"fig/{game_map.name}/{seed}", 100,
-                           ruleset_name="classic").winner_strategy] += 1
-            duel[play_game(game_map, ["strategist", "aggressive"], f"fig/{game_map.name}/{seed}", 100,
-                           ruleset_name="classic").winner_strategy] += 1
-    assert four["strategist"] >= 12, four       # of 20, against aggressive, benevolent and random together
-    assert duel["strategist"] >= 12, duel       # of 20, head to head against aggressive
+            four[
+                play_game(
+                    game_map, ["strategist", *OTHERS], f"fig/{game_map.name}/{seed}", 100, ruleset_name="classic"
+                ).winner_strategy
+            ] += 1
+            duel[
+                play_game(
+                    game_map, ["strategist", "aggressive"], f"fig/{game_map.name}/{seed}", 100, ruleset_name="classic"
+                ).winner_strategy
+            ] += 1
+    assert four["strategist"] >= 12, four  # of 20, against aggressive, benevolent and random together
+    assert duel["strategist"] >= 12, duel  # of 20, head to head against aggressive

@@ -59,19 +59,23 @@ def test_C4_the_deck_is_shuffled_by_the_games_generator() -> None:
     assert Counter(deck("one")) == Counter(make_deck(WORLD.names))
 
 
-@pytest.mark.parametrize(("hand", "a_set"), [
-    ((INF, INF, INF), True),
-    ((CAV, CAV, CAV), True),
-    ((INF, CAV, ART), True),
-    ((INF, INF, CAV), False),
-    ((ART, ART, INF), False),
-    ((INF, INF, WILD), True),
-    ((INF, CAV, WILD), True),
-    ((INF, WILD, WILD), True),
-    ((INF, CAV), False),
-])
-def test_C4_a_set_is_three_of_a_kind_or_one_of_each_or_either_completed_by_wildcards(hand: tuple[Symbol, ...],
-                                                                                    a_set: bool) -> None:
+@pytest.mark.parametrize(
+    ("hand", "a_set"),
+    [
+        ((INF, INF, INF), True),
+        ((CAV, CAV, CAV), True),
+        ((INF, CAV, ART), True),
+        ((INF, INF, CAV), False),
+        ((ART, ART, INF), False),
+        ((INF, INF, WILD), True),
+        ((INF, CAV, WILD), True),
+        ((INF, WILD, WILD), True),
+        ((INF, CAV), False),
+    ],
+)
+def test_C4_a_set_is_three_of_a_kind_or_one_of_each_or_either_completed_by_wildcards(
+    hand: tuple[Symbol, ...], a_set: bool
+) -> None:
     assert is_set(cards(*hand)) is a_set
 
 
@@ -90,23 +94,33 @@ def test_C4_dominations_increasing_schedule() -> None:
     assert [schedule_value(CardSchedule.INCREASING, k) for k in range(10)] == [4, 6, 8, 10, 12, 15, 20, 25, 30, 35]
 
 
-@pytest.mark.parametrize(("hand", "armies"), [
-    ((INF, INF, INF), 4),
-    ((CAV, CAV, CAV), 6),
-    ((ART, ART, ART), 8),
-    ((INF, CAV, ART), 10),
-    ((CAV, CAV, WILD), 6),       # a wildcard completes three of a kind
-    ((ART, WILD, ART), 8),
-    ((INF, ART, WILD), 10),      # ... or one of each
-    ((WILD, WILD, CAV), 10),
-])
+@pytest.mark.parametrize(
+    ("hand", "armies"),
+    [
+        ((INF, INF, INF), 4),
+        ((CAV, CAV, CAV), 6),
+        ((ART, ART, ART), 8),
+        ((INF, CAV, ART), 10),
+        ((CAV, CAV, WILD), 6),  # a wildcard completes three of a kind
+        ((ART, WILD, ART), 8),
+        ((INF, ART, WILD), 10),  # ... or one of each
+        ((WILD, WILD, CAV), 10),
+    ],
+)
 def test_C4_dominations_fixed_schedule(hand: tuple[Symbol, ...], armies: int) -> None:
     assert fixed_value(cards(*hand)) == armies
 
 
 def reinforcing(hand: tuple[Card, ...], trades: int = 0, options: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
-    return game_at("aaaabbb", [2, 1, 1, 2, 3, 1, 1], phase=Phase.REINFORCEMENT, reinforcements=5,
-                   hands={"ann": hand, "bob": ()}, trades=trades, options=options)
+    return game_at(
+        "aaaabbb",
+        [2, 1, 1, 2, 3, 1, 1],
+        phase=Phase.REINFORCEMENT,
+        reinforcements=5,
+        hands={"ann": hand, "bob": ()},
+        trades=trades,
+        options=options,
+    )
 
 
 def test_C4_trading_a_set_adds_its_armies_and_counts_for_every_player() -> None:
@@ -120,12 +134,15 @@ def test_C4_trading_a_set_adds_its_armies_and_counts_for_every_player() -> None:
     assert game.board.trades == 3
 
 
-@pytest.mark.parametrize(("positions", "code"), [
-    ((1, 2, 3), "not-a-set"),       # infantry, infantry, cavalry
-    ((1, 1, 2), "bad-cards"),
-    ((1, 2, 9), "bad-cards"),
-    ((0, 1, 2), "bad-cards"),
-])
+@pytest.mark.parametrize(
+    ("positions", "code"),
+    [
+        ((1, 2, 3), "not-a-set"),  # infantry, infantry, cavalry
+        ((1, 1, 2), "bad-cards"),
+        ((1, 2, 9), "bad-cards"),
+        ((0, 1, 2), "bad-cards"),
+    ],
+)
 def test_C4_only_a_set_in_ones_own_hand_is_traded(positions: tuple[int, int, int], code: str) -> None:
     game = reinforcing(cards(INF, INF, CAV, ART))
     assert refused(game, ExchangeCards(positions)).code == code
@@ -182,8 +199,7 @@ def test_C4_no_card_for_a_turn_without_a_conquest() -> None:
 
 def test_C4_the_discard_pile_is_shuffled_back_when_the_deck_runs_out() -> None:
     pile = cards(INF, CAV, ART, WILD)
-    game = game_at("aaaabbb", [3, 1, 1, 3, 1, 2, 1], deck=(), discard=pile, phase=Phase.FORTIFICATION,
-                   conquered=True)
+    game = game_at("aaaabbb", [3, 1, 1, 3, 1, 2, 1], deck=(), discard=pile, phase=Phase.FORTIFICATION, conquered=True)
     game, events = act(game, NoFortify())
     assert DeckReshuffled(4) in events
     assert len(game.board.hand("ann")) == 1 and len(game.board.deck) == 3 and game.board.discard == ()
@@ -193,8 +209,13 @@ def test_C4_the_discard_pile_is_shuffled_back_when_the_deck_runs_out() -> None:
 def test_C4_conquering_a_players_last_country_takes_all_their_cards() -> None:
     theirs = cards(INF, CAV)
     # cat's last country is G; bob takes it from F.
-    game = game_at("aaaaabc", [3, 1, 1, 3, 1, 4, 1], seats=("ann", "bob", "cat"), active="bob",
-                   hands={"ann": (), "bob": cards(ART), "cat": theirs})
+    game = game_at(
+        "aaaaabc",
+        [3, 1, 1, 3, 1, 4, 1],
+        seats=("ann", "bob", "cat"),
+        active="bob",
+        hands={"ann": (), "bob": cards(ART), "cat": theirs},
+    )
     done = turns.act(CLASSIC, game, "bob", Attack("F", "G", 3), loaded(6, 6, 6, 1))
     game, resolved = done  # type: ignore[misc]
     assert game.board.hand("bob") == (cards(ART)[0], *theirs)

@@ -23,8 +23,9 @@ def test_C11_domination_is_the_default_mode() -> None:
 
 
 def test_C11_capital_mode_each_player_picks_a_capital_in_seat_order_after_startup() -> None:
-    game = CLASSIC.new_game(WORLD, ("ann", "bob", "cat"), CLASSIC.options({"mode": "capital"}),
-                            GameRandom("cap", SETUP_STEP))
+    game = CLASSIC.new_game(
+        WORLD, ("ann", "bob", "cat"), CLASSIC.options({"mode": "capital"}), GameRandom("cap", SETUP_STEP)
+    )
     for _ in range(3):
         game, _ = act(game, PlaceAll())
     assert game.board.phase is Phase.CAPITAL and CLASSIC.status(game).phase == "capital"
@@ -43,8 +44,13 @@ def test_C11_capital_mode_each_player_picks_a_capital_in_seat_order_after_startu
 def test_C11_capital_mode_win_by_taking_the_last_capital() -> None:
     owner = dict(zip("ABCDEFG", ["ann", "ann", "ann", "ann", "bob", "bob", "cat"], strict=True))
     owner["C"] = "ann"
-    game = game_at(owner, [3, 1, 1, 4, 1, 2, 1], seats=("ann", "bob", "cat"),
-                   options={"mode": "capital"}, capitals={"ann": "A", "bob": "E", "cat": "C"})
+    game = game_at(
+        owner,
+        [3, 1, 1, 4, 1, 2, 1],
+        seats=("ann", "bob", "cat"),
+        options={"mode": "capital"},
+        capitals={"ann": "A", "bob": "E", "cat": "C"},
+    )
     # ann holds her capital A and cat's capital C (cat is still in, on G); taking bob's capital E wins.
     assert not CLASSIC.status(game).finished
     game, events = act(game, Attack("D", "E", 3), loaded(6, 6, 6, 1))
@@ -55,8 +61,13 @@ def test_C11_capital_mode_win_by_taking_the_last_capital() -> None:
 
 def test_C11_capital_mode_taking_a_capital_short_of_all_does_not_win() -> None:
     owner = dict(zip("ABCDEFG", ["ann", "ann", "ann", "ann", "bob", "bob", "cat"], strict=True))
-    game = game_at(owner, [3, 1, 1, 4, 1, 2, 1], seats=("ann", "bob", "cat"),
-                   options={"mode": "capital"}, capitals={"ann": "A", "bob": "E", "cat": "G"})
+    game = game_at(
+        owner,
+        [3, 1, 1, 4, 1, 2, 1],
+        seats=("ann", "bob", "cat"),
+        options={"mode": "capital"},
+        capitals={"ann": "A", "bob": "E", "cat": "G"},
+    )
     game, events = act(game, Attack("D", "E", 3), loaded(6, 6, 6, 1))
     assert not any(isinstance(e, GameWon) for e in events) and not CLASSIC.status(game).finished
 
@@ -65,8 +76,12 @@ def test_C11_the_mission_deck_for_the_classic_board() -> None:
     seats = ("ann", "bob", "cat")
     deck = mission_deck(WORLD, seats)
     kinds = Counter(m.kind for m in deck)
-    assert kinds == {MissionKind.COUNTRIES: 1, MissionKind.ARMIES: 1, MissionKind.CONTINENTS: 6,
-                     MissionKind.ELIMINATE: 3}
+    assert kinds == {
+        MissionKind.COUNTRIES: 1,
+        MissionKind.ARMIES: 1,
+        MissionKind.CONTINENTS: 6,
+        MissionKind.ELIMINATE: 3,
+    }
     assert Mission(MissionKind.COUNTRIES, countries=24) in deck
     assert Mission(MissionKind.ARMIES, countries=18, armies=2) in deck
     members = WORLD.continent_members()
@@ -79,8 +94,9 @@ def test_C11_the_mission_deck_for_the_classic_board() -> None:
 
 
 def test_C11_missions_are_secret_until_the_game_is_over() -> None:
-    game = CLASSIC.new_game(WORLD, ("ann", "bob", "cat"), CLASSIC.options({"mode": "mission"}),
-                            GameRandom("mission", SETUP_STEP))
+    game = CLASSIC.new_game(
+        WORLD, ("ann", "bob", "cat"), CLASSIC.options({"mode": "mission"}), GameRandom("mission", SETUP_STEP)
+    )
     missions = game.board.missions
     assert set(missions) == {"ann", "bob", "cat"}
     view = CLASSIC.view(game, "ann")
@@ -91,16 +107,27 @@ def test_C11_missions_are_secret_until_the_game_is_over() -> None:
     assert all(p.mission is not None for p in CLASSIC.view(over, None).players.values())
 
 
-def mission_game(mission: Mission, owner: str = "aaaabbc", armies: tuple[int, ...] = (3, 1, 1, 4, 1, 4, 1),
-                 **fields: object):  # type: ignore[no-untyped-def]
-    return game_at(owner, list(armies), seats=("ann", "bob", "cat"), options={"mode": "mission"},
-                   missions={"ann": mission, "bob": Mission(MissionKind.COUNTRIES, countries=99),
-                             "cat": Mission(MissionKind.COUNTRIES, countries=99)}, **fields)
+def mission_game(
+    mission: Mission, owner: str = "aaaabbc", armies: tuple[int, ...] = (3, 1, 1, 4, 1, 4, 1), **fields: object
+):  # type: ignore[no-untyped-def]
+    return game_at(
+        owner,
+        list(armies),
+        seats=("ann", "bob", "cat"),
+        options={"mode": "mission"},
+        missions={
+            "ann": mission,
+            "bob": Mission(MissionKind.COUNTRIES, countries=99),
+            "cat": Mission(MissionKind.COUNTRIES, countries=99),
+        },
+        **fields,
+    )
 
 
 def test_C11_a_continents_mission_wins_when_both_are_held() -> None:
-    game = mission_game(Mission(MissionKind.CONTINENTS, continents=("North", "South")), owner="aaaaaab",
-                        armies=(3, 1, 1, 4, 1, 4, 1))
+    game = mission_game(
+        Mission(MissionKind.CONTINENTS, continents=("North", "South")), owner="aaaaaab", armies=(3, 1, 1, 4, 1, 4, 1)
+    )
     game, events = act(game, Attack("F", "G", 3), loaded(6, 6, 6, 1))
     assert events[-1].kind == "game_won"
 
@@ -112,8 +139,12 @@ def test_C11_a_countries_mission_wins_as_soon_as_the_count_is_reached() -> None:
 
 
 def test_C11_an_armies_mission_counts_countries_with_two_armies_or_more() -> None:
-    game = mission_game(Mission(MissionKind.ARMIES, countries=3, armies=2), phase=Phase.REINFORCEMENT,
-                        reinforcements=3, armies=(2, 1, 1, 1, 1, 4, 1))
+    game = mission_game(
+        Mission(MissionKind.ARMIES, countries=3, armies=2),
+        phase=Phase.REINFORCEMENT,
+        reinforcements=3,
+        armies=(2, 1, 1, 1, 1, 4, 1),
+    )
     game, events = act(game, Reinforce("C", 1))
     assert not any(isinstance(e, GameWon) for e in events)
     game, events = act(game, Reinforce("B", 1))
@@ -121,8 +152,9 @@ def test_C11_an_armies_mission_counts_countries_with_two_armies_or_more() -> Non
 
 
 def test_C11_eliminating_the_named_player_wins() -> None:
-    game = mission_game(Mission(MissionKind.ELIMINATE, countries=99, player="cat"), owner="aaaaaac",
-                        armies=(3, 1, 1, 4, 1, 4, 1))
+    game = mission_game(
+        Mission(MissionKind.ELIMINATE, countries=99, player="cat"), owner="aaaaaac", armies=(3, 1, 1, 4, 1, 4, 1)
+    )
     game, events = act(game, Attack("F", "G", 3), loaded(6, 6, 6, 1))
     assert events[-1] == GameWon("ann", "mission: eliminate cat (else 99 countries)")
 

@@ -21,12 +21,14 @@ from shared.rulesets.classic.events import ArmiesPlaced, ArmyPlaced, DiceRolled,
 from tests.classic_support import CLASSIC, TINY
 
 SEATS = ("ann", "bob", "cat", "dan")
-OPTIONS = st.fixed_dictionaries({
-    "card_schedule": st.sampled_from(["seed", "increasing", "fixed"]),
-    "fortify": st.sampled_from(["path", "adjacent"]),
-    "mode": st.sampled_from(["domination", "capital", "mission"]),
-    "initial_armies": st.integers(4, 9),
-})
+OPTIONS = st.fixed_dictionaries(
+    {
+        "card_schedule": st.sampled_from(["seed", "increasing", "fixed"]),
+        "fortify": st.sampled_from(["path", "adjacent"]),
+        "mode": st.sampled_from(["domination", "capital", "mission"]),
+        "initial_armies": st.integers(4, 9),
+    }
+)
 
 
 def armies_added(events: list[Any]) -> int:
@@ -56,8 +58,9 @@ def check_board(board: ClassicBoard) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(st.data(), st.integers(2, 4), OPTIONS, st.integers(0, 10**9))
-def test_random_legal_games_keep_the_rules_and_replay_exactly(data: st.DataObject, players: int,
-                                                               options: dict[str, Any], seed: int) -> None:
+def test_random_legal_games_keep_the_rules_and_replay_exactly(
+    data: st.DataObject, players: int, options: dict[str, Any], seed: int
+) -> None:
     chosen = CLASSIC.options(options)
     start = CLASSIC.new_game(TINY, SEATS[:players], chosen, GameRandom(seed, SETUP_STEP))
     dice = dice_of(seed)
@@ -84,8 +87,13 @@ def test_random_legal_games_keep_the_rules_and_replay_exactly(data: st.DataObjec
         events = [e.event if isinstance(e, Private) else e for e in resolved.events]
         assert sum(game.board.armies.values()) == before + armies_added(events)
         check_board(game.board)
-        if resolved.turn and CLASSIC.status(game).phase != "reinforcement" and not CLASSIC.status(game).finished \
-                and events and any(e.kind == "reinforced" for e in events):
+        if (
+            resolved.turn
+            and CLASSIC.status(game).phase != "reinforcement"
+            and not CLASSIC.status(game).finished
+            and events
+            and any(e.kind == "reinforced" for e in events)
+        ):
             # Reinforcement is over: the player holds fewer than 5 cards (C4).
             assert len(game.board.hand(player)) < MUST_TRADE_AT
         log.append((player, order))

@@ -132,8 +132,7 @@ def test_C2_turns_go_round_robin_in_seat_order_each_with_three_phases() -> None:
 
 
 def test_C2_a_map_with_more_countries_than_armies_starts_at_the_first_turn() -> None:
-    game = CLASSIC.new_game(TINY, ("ann", "bob"), CLASSIC.options({"initial_armies": 2}),
-                            GameRandom("big", SETUP_STEP))
+    game = CLASSIC.new_game(TINY, ("ann", "bob"), CLASSIC.options({"initial_armies": 2}), GameRandom("big", SETUP_STEP))
     assert game.board.phase is Phase.REINFORCEMENT
     assert game.board.turn == 1 and game.board.active == game.board.seats[0]
     assert turns.awaiting(CLASSIC, game) == frozenset({game.board.seats[0]})

@@ -12,8 +12,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def risc(*args: str, **options: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "risc", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=30, check=False, **options)  # type: ignore[call-overload]
+    return subprocess.run(
+        [sys.executable, "-m", "risc", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        **options,
+    )  # type: ignore[call-overload]
 
 
 def test_risc_version_names_the_installed_release() -> None:
@@ -27,8 +34,15 @@ def test_output_into_a_pipe_whose_reader_has_gone_ends_quietly() -> None:
     read, write = os.pipe()
     os.close(read)  # the reader left before a single line was written
     try:
-        done = subprocess.run([sys.executable, "-m", "risc", "maps", "list"], cwd=ROOT, stdout=write,
-                              stderr=subprocess.PIPE, text=True, timeout=30, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "risc", "maps", "list"],
+            cwd=ROOT,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=30,
+            check=False,
+        )
     finally:
         os.close(write)
     assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
@@ -36,7 +50,14 @@ def test_output_into_a_pipe_whose_reader_has_gone_ends_quietly() -> None:
 
 
 def test_a_long_output_cut_short_by_head_in_a_shell() -> None:
-    done = subprocess.run(f"'{sys.executable}' -m risc protocol schema | head -1", shell=True, cwd=ROOT,
-                          capture_output=True, text=True, timeout=30, check=False)
+    done = subprocess.run(
+        f"'{sys.executable}' -m risc protocol schema | head -1",
+        shell=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     assert done.stdout == "{\n"
     assert done.stderr == "", done.stderr

@@ -58,22 +58,25 @@ def error_of(line: str, setting: Setting = SEED) -> str:
     return result.message
 
 
-@pytest.mark.parametrize(("line", "expected"), [
-    ("move 5 Narnia Oz", Move(5, "Narnia", "Oz")),
-    ("m 5 Narnia Oz", Move(5, "Narnia", "Oz")),
-    ("M 5 narnia OZ", Move(5, "Narnia", "Oz")),
-    ("attack 10 Midkemia Scadrial", Attack(10, "Midkemia", "Scadrial")),
-    ("a 10 mid sca", Attack(10, "Midkemia", "Scadrial")),
-    ("place 7 hog", Place(7, "Hogwarts")),
-    ("p 7 Hogwarts", Place(7, "Hogwarts")),
-    ("D", Done()),
-    ("done", Done()),
-    ("commit", Done()),
-    ("o", ListOrders()),
-    ("withdraw 2", Withdraw(2)),
-    ("w 1", Withdraw(1)),
-    ("q", Quit()),
-])
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("move 5 Narnia Oz", Move(5, "Narnia", "Oz")),
+        ("m 5 Narnia Oz", Move(5, "Narnia", "Oz")),
+        ("M 5 narnia OZ", Move(5, "Narnia", "Oz")),
+        ("attack 10 Midkemia Scadrial", Attack(10, "Midkemia", "Scadrial")),
+        ("a 10 mid sca", Attack(10, "Midkemia", "Scadrial")),
+        ("place 7 hog", Place(7, "Hogwarts")),
+        ("p 7 Hogwarts", Place(7, "Hogwarts")),
+        ("D", Done()),
+        ("done", Done()),
+        ("commit", Done()),
+        ("o", ListOrders()),
+        ("withdraw 2", Withdraw(2)),
+        ("w 1", Withdraw(1)),
+        ("q", Quit()),
+    ],
+)
 def test_orders_and_short_forms(line: str, expected: object) -> None:
     assert parse(line, SEED) == expected
 
@@ -108,8 +111,10 @@ def test_orders_need_a_game_on_screen() -> None:
     assert "unknown command" in error_of("move 5 Narnia Oz", LOBBY)  # no game: no game's orders
 
 
-@pytest.mark.parametrize(("typo", "meant"), [("mvoe", "move"), ("atack", "attack"), ("dnoe", "done"),
-                                             ("withdrw", "withdraw"), ("boadr", "board")])
+@pytest.mark.parametrize(
+    ("typo", "meant"),
+    [("mvoe", "move"), ("atack", "attack"), ("dnoe", "done"), ("withdrw", "withdraw"), ("boadr", "board")],
+)
 def test_a_typo_suggests_the_nearest_command(typo: str, meant: str) -> None:
     message = error_of(f"{typo} 5 Narnia Oz")
     assert f"did you mean {meant}" in message
@@ -139,8 +144,9 @@ def test_lobby_commands() -> None:
     assert parse("join 3fa2c1") == Join("3fa2c1")
     assert parse("j 3fa2c1 0") == Join("3fa2c1", 0)
     assert parse("watch 3fa2c1") == Watch("3fa2c1")
-    assert parse("create seed 3 time=90 units=40 choose") == Create("seed", None, 3, 90.0, None, None,
-                                                                     {"units": 40, "choose": True})
+    assert parse("create seed 3 time=90 units=40 choose") == Create(
+        "seed", None, 3, 90.0, None, None, {"units": 40, "choose": True}
+    )
     assert parse("create meridian players=5") == Create("meridian", None, 5)
     assert parse("create rules=grid bots=2") == Create(None, "grid", None, None, 2)
     assert "not a setting" in error_of("create seed colour=", LOBBY)
@@ -189,8 +195,10 @@ def test_place_spreads_over_several_territories_all_one_s_own_or_puts_the_rest()
     assert isinstance(spread, Issue) and [o.territory for o in spread.orders] == mine[:4]
     pool = placing.context.view.pool_left
     assert parse("place rest oz", placing) == Issue("place", (PlaceOrder("Oz", pool),))
-    after = Setting(placing.presentation, Context(placing.context.game_map, placing.context.view, "green",
-                                                  (PlaceOrder("Oz", pool),)))
+    after = Setting(
+        placing.presentation,
+        Context(placing.context.game_map, placing.context.view, "green", (PlaceOrder("Oz", pool),)),
+    )
     assert "no units left to place" in error_of("place rest Oz", after)
     assert 'no territory matches "Atlantis"' in error_of("place 3 Oz Atlantis", placing)
 
@@ -210,7 +218,6 @@ def setup_state() -> object:
     return setup(load_map("seed"), ("green", "blue", "red"), seed=1)
 
 
-
 def every_game() -> list[tuple[str, Setting]]:
     """The lobby, and a game on screen of every rule set (RISC in each of its evolutions), as the client reads it."""
     found = [("lobby", LOBBY)]
@@ -219,8 +226,12 @@ def every_game() -> list[tuple[str, Setting]]:
     found.append(("risc evolution 1", SEED))
     for evolution in (2, 3):
         game = seed_game(evolution)
-        found.append((f"risc evolution {evolution}",
-                      Setting(RISC.presentation, Context(game.game_map, RISC.view(game, "green"), "green"))))
+        found.append(
+            (
+                f"risc evolution {evolution}",
+                Setting(RISC.presentation, Context(game.game_map, RISC.view(game, "green"), "green")),
+            )
+        )
     return found
 
 
@@ -235,12 +246,17 @@ def test_no_two_commands_share_a_name_or_a_short_form(label: str, setting: Setti
     for word, command in seen.items():
         assert resolve_command(word, setting) is command, f"{label}: {word}"
         if word != command.name:  # help lists each short form beside the command it stands for
-            assert any(line.lstrip().startswith(command.usage) and word in line.split(command.usage, 1)[1]
-                       for line in text.splitlines()), f"{label}: {word} of {command.name}"
+            assert any(
+                line.lstrip().startswith(command.usage) and word in line.split(command.usage, 1)[1]
+                for line in text.splitlines()
+            ), f"{label}: {word} of {command.name}"
 
 
-@pytest.mark.parametrize(("label", "setting"), [g for g in every_game() if g[0].startswith("risc")],
-                         ids=[label for label, _ in every_game() if label.startswith("risc")])
+@pytest.mark.parametrize(
+    ("label", "setting"),
+    [g for g in every_game() if g[0].startswith("risc")],
+    ids=[label for label, _ in every_game() if label.startswith("risc")],
+)
 def test_r_is_report_in_every_evolution(label: str, setting: Setting) -> None:
     assert parse("r", setting) == Report(), label
     assert parse("r 3", setting) == Report(3), "report TURN: that turn in full"
@@ -266,31 +282,63 @@ def games_with_views() -> list[tuple[str, Setting]]:
     """A game of every rule set on screen, with the view one of its players has, and its players."""
     from tests import classic_support, grid_support, warzone_support
 
-    wz_map = warzone_support.line_map("Ash", "Birch", "Cedar", "Dogwood", "Elm",
-                                      continents={"Grove": (3, ["Ash", "Birch", "Cedar"]), "Fen": (2, ["Dogwood",
-                                                                                                      "Elm"])})
-    wz = warzone_support.make_game(wz_map, {"Ash": "Ann", "Birch": "Ann", "Cedar": "Cy", "Dogwood": "Cy",
-                                            "Elm": None}, {"Ash": 5, "Birch": 3, "Cedar": 4, "Dogwood": 2, "Elm": 2},
-                                   pools={"Ann": 5, "Cy": 5})
+    wz_map = warzone_support.line_map(
+        "Ash",
+        "Birch",
+        "Cedar",
+        "Dogwood",
+        "Elm",
+        continents={"Grove": (3, ["Ash", "Birch", "Cedar"]), "Fen": (2, ["Dogwood", "Elm"])},
+    )
+    wz = warzone_support.make_game(
+        wz_map,
+        {"Ash": "Ann", "Birch": "Ann", "Cedar": "Cy", "Dogwood": "Cy", "Elm": None},
+        {"Ash": 5, "Birch": 3, "Cedar": 4, "Dogwood": 2, "Elm": 2},
+        pools={"Ann": 5, "Cy": 5},
+    )
     classic = classic_support.game_at("aabbbab", [3] * 7, active="ann")
     grid = grid_support.game_at("AAABB AAABB CCCBB CCCBB CCCBB")
     evo2, evo3 = seed_game(2), seed_game(3)
     return [
-        ("warzone", Setting(WZ_SHOW, Context(wz_map, warzone_support.WZ.view(wz, "Ann"), "Ann"),
-                            players=("Ann", "Cy"))),
-        ("classic", Setting(RULESETS["classic"].presentation,
-                            Context(classic.game_map, RULESETS["classic"].view(classic, "ann"), "ann"),
-                            players=("ann", "bob"), simultaneous=False)),
-        ("grid", Setting(RULESETS["grid"].presentation, Context(grid.game_map, RULESETS["grid"].view(grid, "ann"),
-                                                                "ann"), players=grid_support.SEATS,
-                         simultaneous=False)),
+        (
+            "warzone",
+            Setting(WZ_SHOW, Context(wz_map, warzone_support.WZ.view(wz, "Ann"), "Ann"), players=("Ann", "Cy")),
+        ),
+        (
+            "classic",
+            Setting(
+                RULESETS["classic"].presentation,
+                Context(classic.game_map, RULESETS["classic"].view(classic, "ann"), "ann"),
+                players=("ann", "bob"),
+                simultaneous=False,
+            ),
+        ),
+        (
+            "grid",
+            Setting(
+                RULESETS["grid"].presentation,
+                Context(grid.game_map, RULESETS["grid"].view(grid, "ann"), "ann"),
+                players=grid_support.SEATS,
+                simultaneous=False,
+            ),
+        ),
         ("risc evolution 1", Setting(SEED.presentation, SEED.context, players=("green", "blue", "red"))),
-        ("risc evolution 2", Setting(rules(evo2).presentation,
-                                     Context(evo2.game_map, rules(evo2).view(evo2, "green"), "green"),
-                                     players=evo2.players)),
-        ("risc evolution 3", Setting(rules(evo3).presentation,
-                                     Context(evo3.game_map, rules(evo3).view(evo3, "green"), "green"),
-                                     players=evo3.players)),
+        (
+            "risc evolution 2",
+            Setting(
+                rules(evo2).presentation,
+                Context(evo2.game_map, rules(evo2).view(evo2, "green"), "green"),
+                players=evo2.players,
+            ),
+        ),
+        (
+            "risc evolution 3",
+            Setting(
+                rules(evo3).presentation,
+                Context(evo3.game_map, rules(evo3).view(evo3, "green"), "green"),
+                players=evo3.players,
+            ),
+        ),
     ]
 
 
@@ -327,10 +375,14 @@ def test_each_evolution_s_help_lists_its_own_orders_and_the_others_say_where_the
     assert "  spy N" not in second and "  cloak" not in second
     third = help_text("all", games["risc evolution 3"])
     assert all(f"  {word}" in third for word in ("upgrade", "research", "spy", "cloak"))
-    assert error_of("upgrade 1 Narnia 0 1", games["risc evolution 1"]) == \
-        "upgrade is an order of RISC Evolutions 2 and 3; this game plays Evolution 1"
-    assert error_of("spy 1 Narnia", games["risc evolution 2"]) == \
-        "spy is an order of RISC Evolution 3; this game plays Evolution 2"
+    assert (
+        error_of("upgrade 1 Narnia 0 1", games["risc evolution 1"])
+        == "upgrade is an order of RISC Evolutions 2 and 3; this game plays Evolution 1"
+    )
+    assert (
+        error_of("spy 1 Narnia", games["risc evolution 2"])
+        == "spy is an order of RISC Evolution 3; this game plays Evolution 2"
+    )
     assert "research is an order of RISC Evolutions 2 and 3" in help_text("research", games["risc evolution 1"])
 
 
@@ -344,5 +396,8 @@ def test_help_on_a_terminal_s_width_goes_on_under_each_command_s_summary() -> No
     place = lines.index("  place N TERRITORY... [p]")
     assert lines[place + 1].startswith(column + "put N units") and lines[place + 2].startswith(column + "or "), text
     move = next(i for i, line in enumerate(lines) if line.startswith("  move N FROM TO [m]"))
-    assert lines[move][26:].startswith("move N units") and lines[move + 1].startswith(column) \
-        and lines[move + 1][26] != " ", text
+    assert (
+        lines[move][26:].startswith("move N units")
+        and lines[move + 1].startswith(column)
+        and lines[move + 1][26] != " "
+    ), text

@@ -86,8 +86,7 @@ async def test_what_the_orders_leave_of_food_and_technology_goes_down_with_each_
         source, friend, enemy = plan(evo_view(alice), tracker.followed.game_map)
         start = server_left(server, game_id, "Alice")
         figures = [start]
-        for line in (f"move 1 {source} {friend}", f"attack 1 {source} {enemy}", f"upgrade 1 {source} 0 1",
-                     "research"):
+        for line in (f"move 1 {source} {friend}", f"attack 1 {source} {enemy}", f"upgrade 1 {source} 0 1", "research"):
             shown = await alice.type(line)
             assert shown.startswith("Order"), shown
             told = left_in(shown)

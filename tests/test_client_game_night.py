@@ -30,8 +30,6 @@ def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "config"
 
 
-
-
 def game_id_of(driver: Driver) -> str:
     assert driver.app.tracker is not None
     return driver.app.tracker.game_id
@@ -44,6 +42,7 @@ def seat_of(client: Client, game_id: str, name: str) -> dict[str, Any]:
 
 
 # ---- the lobby ----------------------------------------------------------------------------------------------------
+
 
 async def test_create_while_sitting_in_a_game_that_has_not_started_keeps_that_seat_too() -> None:
     """One name sits in several games at once: the first keeps waiting for its players, off screen."""
@@ -86,6 +85,7 @@ async def test_a_unique_prefix_of_a_game_id_is_enough_to_join() -> None:
 
 # ---- placing quickly, and taking it all back ----------------------------------------------------------------------
 
+
 async def test_placing_spread_over_several_territories_the_rest_and_withdrawing_everything() -> None:
     async with running_server(**FAST) as server, driven(url(server), name="Ann") as ann:
         await ann.type("create seed 2 units=13")
@@ -111,10 +111,13 @@ async def test_placing_spread_over_several_territories_the_rest_and_withdrawing_
 
 # ---- players who drop, come back, or are handed to the computer -------------------------------------------------
 
+
 async def test_the_others_are_told_who_drops_and_comes_back_and_a_seat_is_handed_to_the_computer() -> None:
     clock = ManualClock()
-    async with running_server(clock=clock, hand_over_after=60, **FAST) as server, \
-            driven(url(server), name="Ann") as ann:
+    async with (
+        running_server(clock=clock, hand_over_after=60, **FAST) as server,
+        driven(url(server), name="Ann") as ann,
+    ):
         await ann.type("create seed 3 units=6")
         game_id = game_id_of(ann)
         bob, cy = await Client.connect(server), await Client.connect(server)
@@ -123,8 +126,10 @@ async def test_the_others_are_told_who_drops_and_comes_back_and_a_seat_is_handed
         await ann.expect("Place your 6 units")
         await bob.close()
         dropped = await ann.expect("Bob dropped")
-        assert "Bob dropped: the game waits for them (if they stay away, handover Bob lets the computer play for " \
-               "them)." in ann.app.text()[-400:], dropped
+        assert (
+            "Bob dropped: the game waits for them (if they stay away, handover Bob lets the computer play for "
+            "them)." in ann.app.text()[-400:]
+        ), dropped
         shown = await ann.type("handover Bob")
         assert "Refused: Bob has been away 0 s; a seat can be handed over after 60 s" in shown
 
@@ -140,8 +145,9 @@ async def test_the_others_are_told_who_drops_and_comes_back_and_a_seat_is_handed
         update = cy.latest("update", game_id)
         assert update is not None
         mine = [t["name"] for t in update["view"]["territories"] if t["owner"] == "Cy"]
-        await cy.request(type="issue_order", game_id=game_id, turn=0,
-                         order={"kind": "place", "territory": mine[0], "units": 6})
+        await cy.request(
+            type="issue_order", game_id=game_id, turn=0, order={"kind": "place", "territory": mine[0], "units": 6}
+        )
         await cy.request(type="commit", game_id=game_id, turn=0)
         turn = await ann.expect("Turn 1: move N FROM TO")
         assert "Bob placed " in turn
@@ -171,6 +177,7 @@ def own(driver: Driver) -> list[str]:
 
 # ---- the end: a rematch someone left, and answers in their place -----------------------------------------------
 
+
 async def race_to_the_end(ann: Driver, others: dict[str, Client], game_id: str) -> None:
     """Everyone adds as much as they may when it is their turn, until someone reaches the goal (looking again
     whenever anyone hears or shows something)."""
@@ -191,8 +198,12 @@ async def race_to_the_end(ann: Driver, others: dict[str, Client], game_id: str) 
             seat = next(s for s in update["game"]["seats"] if s["name"] == name)
             if seat["awaited"]:
                 total = update["game"]["turn"]
-                await client.request(type="issue_order", game_id=game_id, turn=total,
-                                     order={"kind": "add", "amount": min(3, GOAL - total)})
+                await client.request(
+                    type="issue_order",
+                    game_id=game_id,
+                    turn=total,
+                    order={"kind": "add", "amount": min(3, GOAL - total)},
+                )
         await any_news(ann, *others.values(), what="move in the race")
 
 
@@ -229,8 +240,9 @@ async def test_a_rematch_that_cannot_be_had_when_too_few_are_left_says_so(race: 
         game_id, others = await finished_race(server, ann, ["Bob"])
         await others["Bob"].request(type="leave_game", game_id=game_id)
         told = await ann.expect("Type leave to go back to the lobby.")
-        assert "There will be no rematch: Bob left the table, and a Race to twenty game needs at least 2 players." \
-               in told
+        assert (
+            "There will be no rematch: Bob left the table, and a Race to twenty game needs at least 2 players." in told
+        )
         shown = await ann.type("rematch")
         assert "There will be no rematch" in shown and "Rematch asked" not in shown
         await others["Bob"].close()
@@ -249,8 +261,10 @@ async def test_asking_for_a_rematch_someone_asked_for_already_waits_for_nobody(r
 
 async def test_the_commit_that_ends_the_game_is_acknowledged_before_the_result(tmp_path: Path) -> None:
     (tmp_path / "duel.toml").write_text(DUEL)
-    async with running_server(maps=(tmp_path,), seeds=lambda: 7, **FAST) as server, \
-            driven(url(server), name="Ann") as ann:
+    async with (
+        running_server(maps=(tmp_path,), seeds=lambda: 7, **FAST) as server,
+        driven(url(server), name="Ann") as ann,
+    ):
         await ann.type("create duel 2 units=5")
         game_id = game_id_of(ann)
         bob = await Client.connect(server)
@@ -260,15 +274,19 @@ async def test_the_commit_that_ends_the_game_is_acknowledged_before_the_result(t
         update = bob.latest("update", game_id)
         assert update is not None
         hill = next(t["name"] for t in update["view"]["territories"] if t["owner"] == "Bob")
-        await bob.request(type="issue_order", game_id=game_id, turn=0,
-                          order={"kind": "place", "territory": hill, "units": 5})
+        await bob.request(
+            type="issue_order", game_id=game_id, turn=0, order={"kind": "place", "territory": hill, "units": 5}
+        )
         await bob.request(type="commit", game_id=game_id, turn=0)
         await ann.type("done")
         for turn in range(1, 30):
             tracker = ann.app.tracker
             assert tracker is not None
-            await until(lambda: tracker.finished or (tracker.turn == turn and tracker.followed.awaited),  # noqa: B023
-                        f"turn {turn}", ann)
+            await until(
+                lambda: tracker.finished or (tracker.turn == turn and tracker.followed.awaited),  # noqa: B023
+                f"turn {turn}",
+                ann,
+            )
             if tracker.finished:
                 break
             # Bob throws everything at Ann's hill, leaving his own empty; Ann sends one unit to take it.
@@ -276,9 +294,12 @@ async def test_the_commit_that_ends_the_game_is_acknowledged_before_the_result(t
             assert view is not None
             hers = next(n for n, t in view.territories.items() if t.owner == "Ann")
             his = next(n for n, t in view.territories.items() if t.owner == "Bob")
-            await bob.request(type="issue_order", game_id=game_id, turn=turn,
-                              order={"kind": "attack", "source": his, "target": hers,
-                                     "units": view.territories[his].units})
+            await bob.request(
+                type="issue_order",
+                game_id=game_id,
+                turn=turn,
+                order={"kind": "attack", "source": his, "target": hers, "units": view.territories[his].units},
+            )
             await bob.request(type="commit", game_id=game_id, turn=turn)
             await ann.expect("Bob committed.")
             await ann.type(f"attack 1 {hers} {his}")

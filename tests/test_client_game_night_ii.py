@@ -31,8 +31,7 @@ def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def others_committed(tracker: Tracker) -> bool:
     game = tracker.followed.game
-    return game is not None and not any(s.awaited and not s.committed and s.name != tracker.player
-                                        for s in game.seats)
+    return game is not None and not any(s.awaited and not s.committed and s.name != tracker.player for s in game.seats)
 
 
 async def played_out(player: Driver, clock: ManualClock, seconds: float, turns: int = 60) -> str:
@@ -53,17 +52,21 @@ async def played_out(player: Driver, clock: ManualClock, seconds: float, turns: 
 
 # ---- watching -------------------------------------------------------------------------------------------------------
 
+
 async def test_warzone_a_card_drawn_is_told_once_to_the_player_who_lost() -> None:
     """At the end every entry is public: the loser was told `bot drew a reinforcement card.` and then, for the same
     draw, `bot drew a card.`."""
     clock = ManualClock()
-    async with running_server(clock=clock, seeds=lambda: 3, min_turn_seconds=1, **FAST) as server, \
-            driven(url(server), name="Eve") as eve:
-        await eve.type("create twin-keeps 2 rules=warzone bots=1 strategy=aggressive time=5 initial_units=8 "
-                       "initial_cards=1")
+    async with (
+        running_server(clock=clock, seeds=lambda: 3, min_turn_seconds=1, **FAST) as server,
+        driven(url(server), name="Eve") as eve,
+    ):
+        await eve.type(
+            "create twin-keeps 2 rules=warzone bots=1 strategy=aggressive time=5 initial_units=8 initial_cards=1"
+        )
         await eve.expect("The game starts")
         shown = await played_out(eve, clock, 5)
-        last_turn = shown[shown.rfind("executes in this order"):]
+        last_turn = shown[shown.rfind("executes in this order") :]
         assert "bot-aggressive-1 drew a" in last_turn, last_turn
         assert "bot-aggressive-1 drew a card." not in last_turn, last_turn
 
@@ -76,16 +79,20 @@ async def played_until(player: Driver, clock: ManualClock, seconds: float, turn:
         await player._until(lambda: others_committed(tracker), "the others to commit")
         step = tracker.followed.game.step if tracker.followed.game else 0
         clock.advance(seconds)
-        await player._until(lambda: tracker.followed.game is not None
-                            and tracker.followed.game.step != step, "the turn to resolve")  # noqa: B023
+        await player._until(
+            lambda: tracker.followed.game is not None and tracker.followed.game.step != step,  # noqa: B023
+            "the turn to resolve",
+        )
 
 
 async def test_a_late_watcher_sees_the_game_from_its_start_as_its_players_do() -> None:
     """A spectator who came at turn 3 had the standings of turn 3 on, where the players had turns 1 to 3: now every
     watcher is sent the log from the game's start, whose standings and events the client keeps."""
     clock = ManualClock()
-    async with running_server(clock=clock, seeds=lambda: 5, min_turn_seconds=1, **FAST) as server, \
-            driven(url(server), name="Alice") as alice:
+    async with (
+        running_server(clock=clock, seeds=lambda: 5, min_turn_seconds=1, **FAST) as server,
+        driven(url(server), name="Alice") as alice,
+    ):
         await alice.type("create seed 3 bots=2 time=5")
         await alice.expect("The game starts")
         game_id = game_id_of(alice)
@@ -94,11 +101,13 @@ async def test_a_late_watcher_sees_the_game_from_its_start_as_its_players_do() -
         assert played is not None and sorted(played.history) == ["1", "2", "3"]
         async with driven(url(server), name="Eve") as eve:
             shown = await eve.type(f"watch {game_id}")
-            await eve._until(lambda: eve.app.tracker is not None and eve.app.tracker.followed.view is not None,
-                             "the game on screen")
+            await eve._until(
+                lambda: eve.app.tracker is not None and eve.app.tracker.followed.view is not None, "the game on screen"
+            )
             shown += await eve.type("history")
-            assert f"Game {game_id} is at turn 3; what happened before you came is kept, turns 1 to 2: history:" \
-                in shown, shown
+            assert (
+                f"Game {game_id} is at turn 3; what happened before you came is kept, turns 1 to 2: history:" in shown
+            ), shown
             assert " attacked " not in shown, "the log from the start is summed up, not printed whole"
             watched = eve.app.tracker
             assert watched is not None
@@ -138,6 +147,7 @@ def test_the_grid_game_counts_new_troops_and_territories_in_good_english() -> No
 
 # ---- the lobby ------------------------------------------------------------------------------------------------------
 
+
 async def test_the_text_lobby_takes_how_computer_players_play_as_the_web_form_does() -> None:
     async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice:
         shown = await alice.type("help create warzone")
@@ -152,8 +162,11 @@ async def test_the_text_lobby_takes_how_computer_players_play_as_the_web_form_do
 
 
 async def test_join_by_the_start_of_a_game_s_id_is_resolved_by_the_server_even_when_the_list_is_stale() -> None:
-    async with running_server(**FAST) as server, driven(url(server), name="Alice") as alice, \
-            driven(url(server), name="Bob") as bob:
+    async with (
+        running_server(**FAST) as server,
+        driven(url(server), name="Alice") as alice,
+        driven(url(server), name="Bob") as bob,
+    ):
         await bob.expect("No games yet")  # Bob's list is read before Alice creates her game, and not again
         await alice.type("create seed 2")
         game_id = game_id_of(alice)
@@ -164,15 +177,17 @@ async def test_join_by_the_start_of_a_game_s_id_is_resolved_by_the_server_even_w
 
 async def test_an_ambiguous_start_of_a_game_s_id_says_which_games_it_could_mean() -> None:
     """Seventeen games' ids, of sixteen hexadecimal digits, share a first letter somewhere."""
-    async with running_server(open_games_per_connection=20, open_games_per_address=20, **FAST) as server, \
-            driven(url(server), name="Bob") as bob:
+    async with (
+        running_server(open_games_per_connection=20, open_games_per_address=20, **FAST) as server,
+        driven(url(server), name="Bob") as bob,
+    ):
         await bob.expect("No games yet")
         creator = await Client.connect(server)
         ids = [await create_game(creator, map="seed", players=2) for _ in range(17)]
         first = next(c for c in "0123456789abcdef" if sum(i.startswith(c) for i in ids) > 1)
         sharing = sorted(i for i in ids if i.startswith(first))
         shown = await bob.type(f"join {first}")
-        assert f'could be any of the games {", ".join(sharing[:6])}' in shown, shown
+        assert f"could be any of the games {', '.join(sharing[:6])}" in shown, shown
         assert bob.app.tracker is None
         shown = await bob.type(f"watch {sharing[0][:5]}")
         assert f"Watching game {sharing[0]}." in shown, shown
@@ -183,14 +198,18 @@ async def test_the_game_list_shows_what_changes_the_game() -> None:
     async with running_server(min_turn_seconds=1, **FAST) as server, driven(url(server), name="Alice") as alice:
         await alice.expect("No games yet")
         creator = await Client.connect(server)
-        fog = await create_game(creator, map="twin-keeps", players=3, turn_seconds=120, evolution=3, bots=1,
-                                bot_strategy="aggressive")
-        cards = await create_game(creator, ruleset="classic", map="cataract", players=3, card_schedule="increasing",
-                                  mode="mission")
+        fog = await create_game(
+            creator, map="twin-keeps", players=3, turn_seconds=120, evolution=3, bots=1, bot_strategy="aggressive"
+        )
+        cards = await create_game(
+            creator, ruleset="classic", map="cataract", players=3, card_schedule="increasing", mode="mission"
+        )
         plain = await create_game(creator, map="seed", players=2)
         shown = await alice.type("games")
-        assert (f"  {fog:<12} RISC on Twin Keeps (8 territories) [Evolution 3: fog of war, spies and cloaking; 120 s "
-                "a turn; 1 computer player (aggressive)]: 2 of 3 seats free") in shown, shown
+        assert (
+            f"  {fog:<12} RISC on Twin Keeps (8 territories) [Evolution 3: fog of war, spies and cloaking; 120 s "
+            "a turn; 1 computer player (aggressive)]: 2 of 3 seats free"
+        ) in shown, shown
         assert "[cards increasing; secret missions]: 3 of 3 seats free" in shown.replace("\n      ", " "), shown
         assert f"  {plain:<12} RISC on Seed example (9 territories): 2 of 2 seats free" in shown  # nothing to note
         assert cards in shown
@@ -212,8 +231,7 @@ async def test_recent_finished_games_are_listed_again_after_a_restart(tmp_path: 
         await until(lambda: match.finished, "the computer players to finish their game", creator)
         winner = match.summary().winner
         await creator.close()
-    async with running_server(SqliteStorage(database), **FAST) as server, \
-            driven(url(server), name="Alice") as alice:
+    async with running_server(SqliteStorage(database), **FAST) as server, driven(url(server), name="Alice") as alice:
         await alice.expect("Games:")
         shown = await alice.type("games")
         assert f"  {played:<12} Race to twenty on " in shown and f"finished, {winner} won" in shown, shown
@@ -224,6 +242,7 @@ async def test_recent_finished_games_are_listed_again_after_a_restart(tmp_path: 
 
 
 # ---- resigning ----------------------------------------------------------------------------------------------------
+
 
 async def resign(player: Driver) -> str:
     asked = await player.type("resign")
@@ -246,8 +265,11 @@ async def test_risc_a_player_resigns_their_territories_turn_neutral_and_they_wat
         shown = await resign(alice)
         assert f"You resigned game {tracker.game_id}: you may watch it to its end, or leave." in shown, shown
         await alice.expect("Alice (you) resigned: your territories are neutral now, with your units.")
-        await until(lambda: tracker.view is not None and all(tracker.view.territories[n].owner is None
-                                                              for n in hers), "her territories to turn neutral", alice)
+        await until(
+            lambda: tracker.view is not None and all(tracker.view.territories[n].owner is None for n in hers),
+            "her territories to turn neutral",
+            alice,
+        )
         assert {n: tracker.view.territories[n].units for n in hers} == hers
         assert tracker.lost and not tracker.active
         await bob_commits_placement(bob, tracker.game_id)
@@ -301,24 +323,29 @@ async def test_the_grid_game_a_player_who_resigns_while_deploying_is_passed_by()
 
 
 @pytest.mark.parametrize("rules", ["risc", "warzone", "classic", "grid"])
-async def test_a_game_with_a_resignation_replays_from_its_store(tmp_path: Path, rules: str,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+async def test_a_game_with_a_resignation_replays_from_its_store(
+    tmp_path: Path, rules: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The resignation is logged as a resolution of its own, so `risc replay` plays it again, and what the rule set
     made of it, with the game's dice. The computer players play three seats; the fourth resigns at once."""
     database = tmp_path / DATABASE_NAME
     settings: dict[str, Any] = {"grid": {"map": None}, "risc": {"map": "seed"}}.get(rules, {"map": "cataract"})
     async with running_server(SqliteStorage(database), seeds=lambda: 11, **FAST) as server:
         client = await Client.connect(server)
-        game_id = await create_game(client, ruleset=rules, players=4 if rules != "grid" else 3,
-                                    bots=3 if rules != "grid" else 2, **settings)
+        game_id = await create_game(
+            client, ruleset=rules, players=4 if rules != "grid" else 3, bots=3 if rules != "grid" else 2, **settings
+        )
         await join(client, game_id, "Quitter")
         assert (await client.request(type="resign", game_id=game_id))["type"] == "resigned"
         match = server.lobby.get(game_id)
-        await until(lambda: match.finished or (match.game is not None and match.game.step >= 4),
-                    "the others to play on after it", client, timeout=20)
+        await until(
+            lambda: match.finished or (match.game is not None and match.game.step >= 4),
+            "the others to play on after it",
+            client,
+            timeout=20,
+        )
         await client.close()
-    assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 0, \
-        capsys.readouterr()
+    assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 0, capsys.readouterr()
     replayed = capsys.readouterr().out
     assert "resolutions replayed from the seed give the stored game" in replayed.splitlines()[-1], replayed
     # the resignation is told as one, before what the rules made of it
@@ -327,6 +354,7 @@ async def test_a_game_with_a_resignation_replays_from_its_store(tmp_path: Path, 
 
 
 # ---- several games at once -----------------------------------------------------------------------------------------
+
 
 async def test_one_name_plays_several_games_at_once_and_is_told_where_it_is_awaited() -> None:
     async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice:
@@ -381,9 +409,13 @@ async def test_a_game_created_for_computers_alone_is_watched_not_refused_a_seat(
 
 # ---- chat -----------------------------------------------------------------------------------------------------------
 
+
 async def test_chat_in_the_lobby_in_a_game_to_one_player_and_among_those_who_watch() -> None:
-    async with running_server(seeds=lambda: 4, **FAST) as server, driven(url(server), name="Alice") as alice, \
-            driven(url(server), name="Bob") as bob:
+    async with (
+        running_server(seeds=lambda: 4, **FAST) as server,
+        driven(url(server), name="Alice") as alice,
+        driven(url(server), name="Bob") as bob,
+    ):
         await alice.expect("No games yet")
         await bob.expect("No games yet")
         await bob.type("say anyone for a game?")
@@ -399,8 +431,9 @@ async def test_chat_in_the_lobby_in_a_game_to_one_player_and_among_those_who_wat
         await bob.expect("[chat] Alice: good luck, all")
         await alice.type("tell bob shall we take Cy first?")  # names ignore case
         await bob.expect("[to you] Alice: shall we take Cy first?")
-        told = [e["event"] for f in cy.frames if f["type"] == "update" for e in f["events"]
-                if e["event"]["kind"] == "chat"]
+        told = [
+            e["event"] for f in cy.frames if f["type"] == "update" for e in f["events"] if e["event"]["kind"] == "chat"
+        ]
         assert [t["text"] for t in told] == ["good luck, all"], "Cy hears what is said to all, not to Bob"
 
         async with driven(url(server), name="Dee") as dee:  # a spectator: talks with the other watchers
@@ -446,8 +479,16 @@ async def test_a_player_who_comes_back_is_shown_the_chat_and_words_are_paced(tmp
         assert resumed["type"] == "resumed"
         update = await back.wait_for(lambda m: m["type"] == "update" and m["game_id"] == game_id)
         said = [e["event"] for e in update["events"] if e["event"]["kind"] == "chat"]
-        assert said == [{"player": "Alice", "text": "are you there, Bob?", "to": None, "watchers": False,
-                         "watching": False, "kind": "chat"}]
+        assert said == [
+            {
+                "player": "Alice",
+                "text": "are you there, Bob?",
+                "to": None,
+                "watchers": False,
+                "watching": False,
+                "kind": "chat",
+            }
+        ]
         answers = [await back.request(type="chat", game_id=game_id, text=f"yes {n}") for n in range(7)]
         assert [a["type"] for a in answers[:5]] == ["chat_sent"] * 5
         assert answers[5]["type"] == "error" and answers[5]["code"] == "rate-limited", answers[5]

@@ -65,9 +65,10 @@ def board_of(driver: Driver) -> dict[str, SimpleNamespace]:
     tracker = driver.app.tracker
     assert tracker is not None and tracker.view is not None and tracker.followed.game_map is not None
     game_map = tracker.followed.game_map
-    return {name: SimpleNamespace(name=name, owner=t.owner, units=t.units,
-                                  neighbours=game_map.neighbours_in_order(name))
-            for name, t in tracker.view.territories.items()}
+    return {
+        name: SimpleNamespace(name=name, owner=t.owner, units=t.units, neighbours=game_map.neighbours_in_order(name))
+        for name, t in tracker.view.territories.items()
+    }
 
 
 async def started_game(server: Any, alice: Driver) -> tuple[str, Client]:
@@ -144,8 +145,10 @@ async def test_placement_orders_refusal_withdraw_commit_and_the_turn_s_result() 
         result = await alice.expect(" Turn 2 ")
         assert "Bob committed." in result
         # What concerns her first, a few words a fight: her attack, taken or failed, with its forces.
-        assert (f"You took 1 territory, from Bob: {target} (3 from {source} against " in result
-                or f"1 attack of yours failed, against Bob: {target} (3 from {source} against " in result), result
+        assert (
+            f"You took 1 territory, from Bob: {target} (3 from {source} against " in result
+            or f"1 attack of yours failed, against Bob: {target} (3 from {source} against " in result
+        ), result
         assert "New units: " in result
         stands = await alice.expect("Turn 2: move N FROM TO")
         assert "You hold " in stands and "(board front: those; board: everything" in stands
@@ -155,8 +158,12 @@ async def test_placement_orders_refusal_withdraw_commit_and_the_turn_s_result() 
         assert f"Alice attacked {target} (Bob) with 3 from {source} against " in full
         assert alice.app.tracker is not None and alice.app.tracker.turn == 2
         tracker = alice.app.tracker
-        summary = tracker.presentation.summary(tracker.view, tracker.followed.game_map,  # type: ignore[union-attr]
-                                               tracker.palette(), "Alice")
+        summary = tracker.presentation.summary(
+            tracker.view,
+            tracker.followed.game_map,  # type: ignore[union-attr]
+            tracker.palette(),
+            "Alice",
+        )
         shown = await alice.type("summary")
         assert plain(summary) in shown and "waiting for Alice, Bob; nobody has committed yet" in shown
         await bob.close()
@@ -195,8 +202,10 @@ async def test_a_game_to_victory_its_story_and_a_rematch_with_the_same_players()
                 await bob.request(type="commit", game_id=game_id, turn=view.turn)
             tracker = alice.app.tracker
             assert tracker is not None
-            await alice._until(lambda: tracker.turn > view.turn or tracker.finished,  # noqa: B023
-                               "the next turn")
+            await alice._until(
+                lambda: tracker.turn > view.turn or tracker.finished,  # noqa: B023
+                "the next turn",
+            )
         end = await alice.expect("Type rematch for a new game with the same players, or leave.")
         view = game_view(alice)
         assert view.winner == "Alice"
@@ -258,12 +267,17 @@ async def test_watching_a_game_from_the_command_line_and_the_lobby() -> None:
 
 
 async def bob_like_placement(client: Client, game_id: str) -> None:
-    update = await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None
-                                   and m["view"]["viewer"] is not None)
+    update = await client.wait_for(
+        lambda m: m["type"] == "update" and m["view"] is not None and m["view"]["viewer"] is not None
+    )
     viewer = update["view"]["viewer"]
     mine = [t["name"] for t in update["view"]["territories"] if t["owner"] == viewer]
-    await client.request(type="issue_order", game_id=game_id, turn=0,
-                         order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]})
+    await client.request(
+        type="issue_order",
+        game_id=game_id,
+        turn=0,
+        order={"kind": "place", "territory": mine[0], "units": update["view"]["pool_left"]},
+    )
     await client.request(type="commit", game_id=game_id, turn=0)
 
 
@@ -273,8 +287,10 @@ async def test_without_a_name_the_client_asks_for_one() -> None:
         assert "a name has 1 to 20 letters" in shown
         for command in ("join 6da", "create seed 3", "help", "Games"):
             shown = await player.type(command)
-            assert f'"{command}" looks like a command, not a name: type the name the other players will know you ' \
-                   "by (such as Alice)" in shown, shown
+            assert (
+                f'"{command}" looks like a command, not a name: type the name the other players will know you '
+                "by (such as Alice)" in shown
+            ), shown
         shown = await player.type("Dee\u200b")
         assert "U+200B ZERO WIDTH SPACE, which players could not see" in shown
         await player.type("Dee")
@@ -303,8 +319,9 @@ async def test_a_turn_time_limit_counts_down_in_the_status_bar_and_runs_out() ->
         await join(bob, game_id, "Bob")
         await alice.expect("Place your 6 units")
         bar = plain(alice.app._toolbar())  # 80 columns: what is least important (who has committed) is left out
-        assert re.fullmatch(rf" Alice in {game_id}: turn 0, placement \| 1:(30|29) left \| 6 units left to place ",
-                            bar), bar
+        assert re.fullmatch(
+            rf" Alice in {game_id}: turn 0, placement \| 1:(30|29) left \| 6 units left to place ", bar
+        ), bar
         clock.advance(90)
         ran_out = await alice.expect("Turn 1: move N FROM TO", timeout=5)
         assert "Time ran out: the rules played for Alice, Bob." in ran_out

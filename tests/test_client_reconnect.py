@@ -49,8 +49,10 @@ def alice_s_server_side(server: RiscServer, game_id: str) -> object:
 
 
 async def test_a_cut_connection_comes_back_to_the_seat_with_what_was_missed() -> None:
-    async with running_server(**FAST) as server, \
-            driven(url(server), name="Alice", backoff=Backoff(first=0.6, most=1.0)) as alice:
+    async with (
+        running_server(**FAST) as server,
+        driven(url(server), name="Alice", backoff=Backoff(first=0.6, most=1.0)) as alice,
+    ):
         game_id, bob = await seated(server, alice)
         first = own(alice)[0]
         await alice.type(f"place 6 {first}")
@@ -60,10 +62,20 @@ async def test_a_cut_connection_comes_back_to_the_seat_with_what_was_missed() ->
         # While Alice is away (the first retry waits at least 0.45 s) Bob finishes placing.
         shown = await alice.type("orders")
         assert "Not connected to the server" in shown
-        await bob.request(type="issue_order", game_id=game_id, turn=0,
-                          order={"kind": "place", "territory": next(
-                              t["name"] for t in bob.latest("update", game_id)["view"]["territories"]  # type: ignore[index]
-                              if t["owner"] == "Bob"), "units": 6})
+        await bob.request(
+            type="issue_order",
+            game_id=game_id,
+            turn=0,
+            order={
+                "kind": "place",
+                "territory": next(
+                    t["name"]
+                    for t in bob.latest("update", game_id)["view"]["territories"]  # type: ignore[index]
+                    if t["owner"] == "Bob"
+                ),
+                "units": 6,
+            },
+        )
         await bob.request(type="commit", game_id=game_id, turn=0)
 
         await alice.expect(f"Back in game {game_id} as Alice.")
@@ -87,8 +99,9 @@ async def test_running_the_same_command_again_returns_to_the_seat(config_home: P
         seats_file = config_home / "risc" / "seats.json"
         assert stat.S_IMODE(seats_file.stat().st_mode) == 0o600
         saved = json.loads(seats_file.read_text())["seats"]
-        assert [(s["server"], s["game_id"], s["player"]) for s in saved] == [(server_key(url(server)), game_id,
-                                                                             "Alice")]
+        assert [(s["server"], s["game_id"], s["player"]) for s in saved] == [
+            (server_key(url(server)), game_id, "Alice")
+        ]
 
         async with driven(url(server), name="Alice") as again:
             back = await again.expect(f"Back in game {game_id} as Alice.")
@@ -133,8 +146,9 @@ async def test_a_restarted_server_takes_the_player_back() -> None:
             assert (await bob.request(type="resume", game_id=game_id, token=bob_token))["type"] == "resumed"
             update = await bob.wait_type("update", game_id=game_id)
             mine = next(t["name"] for t in update["view"]["territories"] if t["owner"] == "Bob")
-            await bob.request(type="issue_order", game_id=game_id, turn=0,
-                              order={"kind": "place", "territory": mine, "units": 6})
+            await bob.request(
+                type="issue_order", game_id=game_id, turn=0, order={"kind": "place", "territory": mine, "units": 6}
+            )
             await bob.request(type="commit", game_id=game_id, turn=0)
             await alice.expect("Bob committed.")
             await bob.close()

@@ -55,7 +55,8 @@ def test_the_board_is_a_territory_a_line_with_its_neighbours_short_and_every_hol
         "  Scadrial  5 B | Mid 12 A, Oz 8 A, Ela 6 B, Ros 3 B, Mor 14 C, Hog 3 C\n"
         "  Gondor   13 C | Oz 8 A, Mor 14 C\n"
         "  Mordor   14 C | Oz 8 A, Sca 5 B, Gon 13 C, Hog 3 C\n"
-        "  Hogwarts  3 C | Ros 3 B, Sca 5 B, Mor 14 C\n")
+        "  Hogwarts  3 C | Ros 3 B, Sca 5 B, Mor 14 C\n"
+    )
 
 
 def test_board_name_shows_one_territory_with_its_neighbours_one_player_or_one_continent() -> None:
@@ -70,14 +71,15 @@ def test_board_name_shows_one_territory_with_its_neighbours_one_player_or_one_co
     assert shown.splitlines()[1].startswith("Rime  A ") and len(shown.splitlines()) == 12
 
 
-def test_a_large_map_is_grouped_by_continent_and_a_stage_says_where_the_player_stands_and_board_front_lists_it(
-        ) -> None:
+def test_a_large_map_is_grouped_by_continent_and_a_stage_says_where_the_player_stands_and_board_front_lists_it() -> (
+    None
+):
     world = load_map("meridian")
     state = setup(world, PLAYERS, seed=3)
     whole = render.plain(SHOW.board(view(state, "Green"), world, PALETTE, "Green"))
     assert [row for row in whole.splitlines() if not row.startswith(" ")][1:] == [
-        f"{c.name}  " + "  ".join(f"{m} {n}" for m, n in counts)
-        for c, counts in continent_counts(state, world)]
+        f"{c.name}  " + "  ".join(f"{m} {n}" for m, n in counts) for c, counts in continent_counts(state, world)
+    ]
     assert len(whole.splitlines()) == 1 + 6 + 60
     mine = [n for n in world.names if state.board.owner[n] == "Green"]
     fronting = [n for n in mine if any(state.board.owner[m] != "Green" for m in world.neighbours(n))]
@@ -86,8 +88,10 @@ def test_a_large_map_is_grouped_by_continent_and_a_stage_says_where_the_player_s
     assert stage.startswith(render.plain(SHOW.summary(view(state, "Green"), world, PALETTE, "Green")))
     units = sum(state.board.units[n] for n in mine)
     # "of them": the territories, told right after them rather than after the units
-    assert f"You hold {units} units on {len(mine)} territories, {len(fronting)} of them next to others' " \
-           "(board front: those" in stage
+    assert (
+        f"You hold {units} units on {len(mine)} territories, {len(fronting)} of them next to others' "
+        "(board front: those" in stage
+    )
     assert len(stage.splitlines()) < 10
     front = render.plain(SHOW.board(view(state, "Green"), world, PALETTE, "Green", focus="front"))
     assert [row.split()[0] for row in front.splitlines() if row.startswith("  ")] == fronting
@@ -119,8 +123,9 @@ def test_the_map_is_drawn_from_its_coordinates_with_marks_and_units_or_not_at_al
     top, bottom = grid[0], [row for row in grid if row.strip()][-1]
     assert "Fro " in top and "Southw " in bottom, "the Rime is drawn at the top, the Austral ice at the bottom"
     assert styled(picture, "Fro C0") == {PALETTE.style(state.board.owner["Frostgate"])}
-    unplaced = dataclasses.replace(seed_map(), territories=tuple(
-        dataclasses.replace(t, x=None, y=None) for t in seed_map().territories))
+    unplaced = dataclasses.replace(
+        seed_map(), territories=tuple(dataclasses.replace(t, x=None, y=None) for t in seed_map().territories)
+    )
     assert SHOW.picture(view(seed_state(), "Green"), unplaced, PALETTE, "Green", 79, 20) is None
 
 
@@ -151,7 +156,8 @@ def test_the_summary_counts_territories_and_units() -> None:
         "Seed example, turn 1\n"
         "  Green       3 territories  30 units\n"
         "  Blue (you)  3 territories  14 units\n"
-        "  Red         3 territories  30 units\n")
+        "  Red         3 territories  30 units\n"
+    )
 
 
 def test_combat_lines_the_seed_s_pictured_outcome() -> None:
@@ -160,10 +166,12 @@ def test_combat_lines_the_seed_s_pictured_outcome() -> None:
     hogwarts = Combat("Hogwarts", "Blue", "Red", 4, 9, 4, 5, "Red", (("Scadrial", 4),))
     assert render.plain(combat_line(scadrial, palette)) == (
         "Green attacked Scadrial (Blue) with 10 from Midkemia against 1: Green lost 1, Blue lost 1. "
-        "Green takes Scadrial, 9 units left.")
+        "Green takes Scadrial, 9 units left."
+    )
     assert render.plain(combat_line(hogwarts, palette)) == (
         "Blue attacked Hogwarts (Red) with 4 from Scadrial against 9: Blue lost 4, Red lost 5. "
-        "Red holds Hogwarts, 4 units left.")
+        "Red holds Hogwarts, 4 units left."
+    )
     assert styled(combat_line(hogwarts, palette), "Red") == {"class:player.2"}
 
 
@@ -172,7 +180,8 @@ def test_combat_lines_a_combined_force_against_neutral_and_against_nobody() -> N
     combined = Combat("Gondor", "Green", None, 7, 3, 2, 3, "Green", (("Oz", 4), ("Mordor", 3)))
     assert render.plain(combat_line(combined, palette)) == (
         "Green attacked Gondor (neutral) with 7 from Oz 4, Mordor 3 against 3: Green lost 2, neutral lost 3. "
-        "Green takes Gondor, 5 units left.")
+        "Green takes Gondor, 5 units left."
+    )
     empty = Combat("Roshar", "Red", "Blue", 1, 0, 0, 0, "Red", (("Hogwarts", 1),))
     assert render.plain(combat_line(empty, palette)).endswith("Red takes Roshar, 1 unit left.")
 
@@ -184,20 +193,22 @@ def test_the_example_turn_reads_one_line_per_happening_for_a_spectator() -> None
     moves = [e for e in happened if isinstance(e, UnitsMoved)]
     combats = [e for e in happened if isinstance(e, Combat)]
     received = [e for e in happened if isinstance(e, UnitsReceived)]
-    assert lines[:len(moves)] == [f"{m.player} moved {m.units} from {m.source} to {m.target}."
-                                  for m in moves]
-    for combat, line in zip(combats, lines[len(moves):], strict=False):
+    assert lines[: len(moves)] == [f"{m.player} moved {m.units} from {m.source} to {m.target}." for m in moves]
+    for combat, line in zip(combats, lines[len(moves) :], strict=False):
         assert line == render.plain(combat_line(combat, PALETTE))
         assert f"{combat.attacker} lost {combat.attacker_losses}" in line
-    assert lines[len(moves) + len(combats)] == "New units: " + ", ".join(
-        f"{r.player} +{r.units}" for r in received) + "."
+    assert (
+        lines[len(moves) + len(combats)] == "New units: " + ", ".join(f"{r.player} +{r.units}" for r in received) + "."
+    )
     assert lines[-1].strip() == "Turn 2"
 
 
 def example_turn() -> tuple[RiscGame, list[Any]]:
-    orders = {"Green": [MoveOrder(3, "Narnia", "Oz"), AttackOrder(10, "Midkemia", "Scadrial")],
-              "Blue": [AttackOrder(4, "Scadrial", "Hogwarts")],
-              "Red": [MoveOrder(6, "Mordor", "Hogwarts")]}
+    orders = {
+        "Green": [MoveOrder(3, "Narnia", "Oz"), AttackOrder(10, "Midkemia", "Scadrial")],
+        "Blue": [AttackOrder(4, "Scadrial", "Hogwarts")],
+        "Red": [MoveOrder(6, "Mordor", "Hogwarts")],
+    }
     return play_turn(seed_state(), orders, seed=7)
 
 
@@ -215,8 +226,9 @@ def test_a_player_s_turn_report_leads_with_what_they_won_and_lost() -> None:
     assert blue[4].startswith("New units: ")
     green = render.plain(events(happened, "Green")).splitlines()
     assert green[2] == "You moved 3 from Narnia to Oz."
-    assert green[3].startswith(f"Elsewhere: Blue {'took' if hogwarts.attacker_won else 'failed to take'} "
-                               "Hogwarts from Red (4 against ")
+    assert green[3].startswith(
+        f"Elsewhere: Blue {'took' if hogwarts.attacker_won else 'failed to take'} Hogwarts from Red (4 against "
+    )
     assert took
 
 
@@ -233,23 +245,32 @@ def test_a_turn_told_as_it_comes_leads_with_the_player_s_fights_a_few_words_each
     assert blue[2] == "Elsewhere: 2 moves, 9 units in all (report tells every one)."
     assert blue[3].startswith("New units: ") and blue[4].strip() == "Turn 2"
     green = render.plain(SHOW.brief(happened, PALETTE, "Green")).splitlines()
-    assert green[:3] == [f"You took 1 territory, from Blue: Scadrial (10 from Midkemia against 1, {took} left).",
-                         "You moved 3 from Narnia to Oz.",
-                         "Elsewhere: 1 attack failed; 1 move, 6 units in all (report tells every one)."]
+    assert green[:3] == [
+        f"You took 1 territory, from Blue: Scadrial (10 from Midkemia against 1, {took} left).",
+        "You moved 3 from Narnia to Oz.",
+        "Elsewhere: 1 attack failed; 1 move, 6 units in all (report tells every one).",
+    ]
     red = render.plain(SHOW.brief(happened, PALETTE, "Red")).splitlines()
     assert red[0] == f"You held 1 territory, against Blue: Hogwarts (4 from Scadrial against 9, {held} left)."
     assert red[2] == "Elsewhere: Green took 1 from Blue; 1 move, 3 units in all (report tells every one)."
     spectator = render.plain(SHOW.brief(happened, PALETTE, None)).splitlines()
-    assert spectator[0] == "Fights: Green took 1 from Blue; 1 attack failed; 2 moves, 9 units in all (report tells " \
-                           "every one)."
+    assert (
+        spectator[0] == "Fights: Green took 1 from Blue; 1 attack failed; 2 moves, 9 units in all (report tells "
+        "every one)."
+    )
     assert styled(SHOW.brief(happened, PALETTE, "Blue"), "Green") == {"class:player.0"}
 
 
 def test_a_brief_report_names_each_side_once_and_counts_what_each_took_from_whom() -> None:
-    fights = [Fight("s4", "Bob", "Ann", 19, 10, True, 1, ("s3",)), Fight("e10", "Cy", "Ann", 18, 10, True, 7, ("e9",)),
-              Fight("e11", "Cy", "Ann", 18, 10, True, 5, ("e9",)), Fight("t2", "Cy", "Ann", 17, 10, False, 2, ("t3",)),
-              Fight("b9", "Cy", "Bob", 27, 0, True, 27, ("b8",)), Fight("f5", "Cy", None, 27, 3, True, 25, ("f4",)),
-              Fight("f14", "Bob", "Cy", 32, 35, False, 3, ("f13",))]
+    fights = [
+        Fight("s4", "Bob", "Ann", 19, 10, True, 1, ("s3",)),
+        Fight("e10", "Cy", "Ann", 18, 10, True, 7, ("e9",)),
+        Fight("e11", "Cy", "Ann", 18, 10, True, 5, ("e9",)),
+        Fight("t2", "Cy", "Ann", 17, 10, False, 2, ("t3",)),
+        Fight("b9", "Cy", "Bob", 27, 0, True, 27, ("b8",)),
+        Fight("f5", "Cy", None, 27, 3, True, 25, ("f4",)),
+        Fight("f14", "Bob", "Cy", 32, 35, False, 3, ("f13",)),
+    ]
     palette = Palette(("Ann", "Bob", "Cy"))
     shown = render.plain(brief(fights, [Move("Bob", 5, "s3", "s2")], palette, "Ann")).splitlines()
     assert shown == [
@@ -257,27 +278,33 @@ def test_a_brief_report_names_each_side_once_and_counts_what_each_took_from_whom
         "left), e11 (18 from e9 against 10, 5 left).",
         "You held 1 territory, against Cy: t2 (17 from t3 against 10, 2 left).",
         "Elsewhere: Cy took 2 (1 from Bob, 1 from neutral); 1 attack failed; 1 move, 5 units in all (report tells "
-        "every one)."]
+        "every one).",
+    ]
 
 
 def test_eliminations_and_victory_speak_to_the_player_concerned() -> None:
     entries = [PlayerEliminated("Blue"), GameWon("Green"), TurnStarted(4)]
     assert render.plain(events(entries, "Blue")) == (
-        "You have lost: you hold no territory any more.\nGreen wins the game!\n Turn 4 \n")
+        "You have lost: you hold no territory any more.\nGreen wins the game!\n Turn 4 \n"
+    )
     assert render.plain(events(entries, "Green")) == (
-        "Blue is eliminated.\nYou win: the whole map is yours!\n Turn 4 \n")
+        "Blue is eliminated.\nYou win: the whole map is yours!\n Turn 4 \n"
+    )
 
 
 def test_the_history_table_shows_territories_and_units_per_turn() -> None:
-    history = {"1": {"Green": (3, 30), "Blue": (3, 14), "Red": (3, 30)},
-               "2": {"Green": (4, 33), "Blue": (2, 9), "Red": (3, 30)},
-               "end": {"Green": (9, 60), "Blue": (0, 0), "Red": (0, 0)}}
+    history = {
+        "1": {"Green": (3, 30), "Blue": (3, 14), "Red": (3, 30)},
+        "2": {"Green": (4, 33), "Blue": (2, 9), "Red": (3, 30)},
+        "end": {"Green": (9, 60), "Blue": (0, 0), "Red": (0, 0)},
+    }
     assert render.plain(render.history_table(history, PLAYERS, PALETTE)) == (
         "Territories/units per turn:\n"
         "  turn      Green       Blue        Red\n"
         "     1       3/30       3/14       3/30\n"
         "     2       4/33        2/9       3/30\n"
-        "   end       9/60        0/0        0/0\n")
+        "   end       9/60        0/0        0/0\n"
+    )
 
 
 def test_during_placement_the_board_shows_what_you_have_placed_and_nobody_else_s() -> None:
@@ -302,15 +329,21 @@ def test_a_resignation_reads_of_the_player_to_the_others_and_of_you_to_the_one_w
     palette = Palette(("Ann", "Bob"))
     assert render.plain(render.entries([entry], presentation, palette, "Bob")) == (
         "Ann resigned: their countries stay theirs with their armies, for the others to take, and their cards are "
-        "discarded.\n")
+        "discarded.\n"
+    )
     assert render.plain(render.entries([entry], presentation, palette, "Ann")).startswith(
-        "Ann (you) resigned: your countries stay yours with your armies, for the others to take, and your cards ")
+        "Ann (you) resigned: your countries stay yours with your armies, for the others to take, and your cards "
+    )
 
 
 def test_a_brief_report_tells_a_territory_taken_before_it_is_held_against_a_later_attack() -> None:
     # Alice took Hogwarts with 11 against nobody, then held it against 3 from Scadrial: took, then held
-    fights = [Fight("Hogwarts", "Alice", "Bob", 11, 0, True, 11, ("Mordor",)),
-              Fight("Hogwarts", "Cy", "Alice", 3, 11, False, 7, ("Scadrial",))]
+    fights = [
+        Fight("Hogwarts", "Alice", "Bob", 11, 0, True, 11, ("Mordor",)),
+        Fight("Hogwarts", "Cy", "Alice", 3, 11, False, 7, ("Scadrial",)),
+    ]
     shown = render.plain(brief(fights, [], Palette(("Alice", "Bob", "Cy")), "Alice")).splitlines()
-    assert shown == ["You took 1 territory, from Bob: Hogwarts (11 from Mordor against 0, 11 left).",
-                     "You held 1 territory, against Cy: Hogwarts (3 from Scadrial against 11, 7 left)."]
+    assert shown == [
+        "You took 1 territory, from Bob: Hogwarts (11 from Mordor against 0, 11 left).",
+        "You held 1 territory, against Cy: Hogwarts (3 from Scadrial against 11, 7 left).",
+    ]

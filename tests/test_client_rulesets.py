@@ -37,8 +37,9 @@ async def classic_until_her_turn(alice: Driver) -> str:
     return await alice.expect("reinforce COUNTRY NUM", timeout=10)
 
 
-@pytest.mark.parametrize("create", ["create twin-keeps 2 rules=warzone bots=1",
-                                    "create twin-keeps 2 rules=classic bots=1"])
+@pytest.mark.parametrize(
+    "create", ["create twin-keeps 2 rules=warzone bots=1", "create twin-keeps 2 rules=classic bots=1"]
+)
 async def test_map_draws_a_warzone_or_classic_game_s_map_from_its_coordinates(create: str) -> None:
     async with running_server(seeds=lambda: 7, **FAST) as server, driven(url(server), name="Alice") as alice:
         await seated(alice, create)
@@ -71,8 +72,9 @@ async def test_classic_risk_prints_the_board_when_the_player_s_turn_comes_not_af
         assert placed > 20, until_her_turn  # the computer players placed theirs one at a time...
         # ...and her stage (on this map of more than 20 countries the summary, where she stands and her cards; the
         # board on request) came once: her turn
-        assert until_her_turn.count(" of them next to others'") == 1 and "You hold no cards." in until_her_turn, \
+        assert until_her_turn.count(" of them next to others'") == 1 and "You hold no cards." in until_her_turn, (
             until_her_turn
+        )
         assert "Alice (you) places the rest of your armies" in until_her_turn
 
 
@@ -123,8 +125,15 @@ async def test_help_create_lists_each_game_s_options_as_the_server_describes_the
         for game in ("risc", "warzone", "classic", "grid"):
             assert f"rules={game}" in shown, game
         assert "  risc " in shown and "RISC (the default)" in shown
-        for option in ("units=N", "neutral=N", "choose", "evolution=N", "initial_cards=N",
-                       "card_schedule=seed|increasing|fixed", "troops=N"):
+        for option in (
+            "units=N",
+            "neutral=N",
+            "choose",
+            "evolution=N",
+            "initial_cards=N",
+            "card_schedule=seed|increasing|fixed",
+            "troops=N",
+        ):
             assert f"\n  {option} " in shown or f"\n  {option}\n" in shown, option
         risc = shown.split("Options of RISC")[1].split("Options of")[0]
         assert "initial_units" not in risc, "RISC's options are named as the client takes them"

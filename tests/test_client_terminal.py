@@ -10,10 +10,10 @@ from pathlib import Path
 from tests.terminal_support import Terminal, server_process, terminals
 
 
-def test_three_players_of_one_computer_close_their_terminals_and_come_back_to_their_own_seats(
-        tmp_path: Path) -> None:
+def test_three_players_of_one_computer_close_their_terminals_and_come_back_to_their_own_seats(tmp_path: Path) -> None:
     home = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}
     with server_process(tmp_path / "server") as address, terminals() as opened:
+
         def client(*args: str) -> Terminal:
             opened.append(Terminal(["client", address, *args], home))
             return opened[-1]
@@ -34,7 +34,7 @@ def test_three_players_of_one_computer_close_their_terminals_and_come_back_to_th
         assert "A Ann (you)  B Bob  C Cy" in board
         colours = re.search(r"\x1b\[([0-9;]*)mA Ann \(you\)\x1b\[0m  \x1b\[([0-9;]*)mB Bob\x1b\[0m", ann.raw)
         assert colours is not None and colours.group(1) != colours.group(2), "each mark in its player's colour"
-        hint = board[board.index("Place your"):]
+        hint = board[board.index("Place your") :]
         rows = hint.splitlines()
         assert len(rows) >= 2 and all(len(row) <= 80 for row in rows), rows
         assert rows[1].startswith("    ") and not rows[0].endswith(" "), "broken at a space, then indented"

@@ -18,29 +18,69 @@ from shared.rulesets.risc.events import Combat, PlayerEliminated, TurnStarted
 from tests.engine_support import RISC, SEED_UNITS, RiscGame, make_state, seed_map
 
 PLAYERS = ("Ann", "Ben", "Cy")
-OWNERS = {"Narnia": "Ann", "Midkemia": "Ann", "Oz": "Ann", "Elantris": "Ben", "Roshar": "Ben", "Scadrial": "Ben",
-          "Gondor": "Cy", "Mordor": "Cy", "Hogwarts": "Cy"}
+OWNERS = {
+    "Narnia": "Ann",
+    "Midkemia": "Ann",
+    "Oz": "Ann",
+    "Elantris": "Ben",
+    "Roshar": "Ben",
+    "Scadrial": "Ben",
+    "Gondor": "Cy",
+    "Mordor": "Cy",
+    "Hogwarts": "Cy",
+}
 
 
 def summary(state: RiscGame) -> GameSummary:
     status = RISC.status(state)
     waited = awaiting(RISC, state)
-    return GameSummary(game_id="g1", settings=GameSettings(map="seed", players=3, turn_seconds=60), map_name="Seed",
-                       territories=9, seats=[SeatInfo(name=p, connected=True, committed=p in state.committed,
-                                                      eliminated=p in status.eliminated, awaited=p in waited)
-                                             for p in PLAYERS],
-                       free=0, status=GameStatus.FINISHED if status.finished else GameStatus.PLAYING,
-                       phase=status.phase, turn=status.turn, step=state.step)
+    return GameSummary(
+        game_id="g1",
+        settings=GameSettings(map="seed", players=3, turn_seconds=60),
+        map_name="Seed",
+        territories=9,
+        seats=[
+            SeatInfo(
+                name=p,
+                connected=True,
+                committed=p in state.committed,
+                eliminated=p in status.eliminated,
+                awaited=p in waited,
+            )
+            for p in PLAYERS
+        ],
+        free=0,
+        status=GameStatus.FINISHED if status.finished else GameStatus.PLAYING,
+        phase=status.phase,
+        turn=status.turn,
+        step=state.step,
+    )
 
 
-def update(state: RiscGame, viewer: str | None, seq: int, events: list[Any], deadline_in: float | None = None,
-           whole: bool = True) -> Update:
+def update(
+    state: RiscGame,
+    viewer: str | None,
+    seq: int,
+    events: list[Any],
+    deadline_in: float | None = None,
+    whole: bool = True,
+) -> Update:
     data = RISC.dump_view(RISC.view(state, viewer))
-    return Update(game_id="g1", seq=seq, game=summary(state), view=data, you=viewer, deadline_in=deadline_in,
-                  events=[SequencedEvent(seq=seq - len(events) + 1 + i,
-                                         event=e.model_dump(mode="json") if hasattr(e, "model_dump")
-                                         else RISC.dump_event(e))
-                          for i, e in enumerate(events)])
+    return Update(
+        game_id="g1",
+        seq=seq,
+        game=summary(state),
+        view=data,
+        you=viewer,
+        deadline_in=deadline_in,
+        events=[
+            SequencedEvent(
+                seq=seq - len(events) + 1 + i,
+                event=e.model_dump(mode="json") if hasattr(e, "model_dump") else RISC.dump_event(e),
+            )
+            for i, e in enumerate(events)
+        ],
+    )
 
 
 def tracker_of(player: str | None) -> Tracker:
@@ -89,8 +129,11 @@ def test_the_status_bar_shows_game_turn_commits_and_time_left() -> None:
 
 def test_placement_shows_the_pool_left_in_the_status_bar() -> None:
     state = start()
-    state = state.evolve(board=state.board.evolve(phase=Phase.PLACEMENT, turn=0, pools={p: 12 for p in PLAYERS},
-                                                  units=dict.fromkeys(OWNERS, 0)))
+    state = state.evolve(
+        board=state.board.evolve(
+            phase=Phase.PLACEMENT, turn=0, pools={p: 12 for p in PLAYERS}, units=dict.fromkeys(OWNERS, 0)
+        )
+    )
     tracker = tracker_of("Ben")
     shown = take(tracker, update(state, "Ben", 2, []))
     assert "Place your 12 units on your territories (Elantris, Roshar, Scadrial)" in shown
@@ -98,12 +141,19 @@ def test_placement_shows_the_pool_left_in_the_status_bar() -> None:
 
 
 def test_the_status_bar_fits_the_terminal_leaving_out_the_least_important_first() -> None:
-    parts = [("Annabelle in 3fa2c1: turn 12, orders", 0), ("1:30 left", 0), ("12 units left to place", 1),
-             ("2/5 committed", 2), ("Bartholomew, Cyprian", 4), ("game-night.example.org:8765", 3)]
+    parts = [
+        ("Annabelle in 3fa2c1: turn 12, orders", 0),
+        ("1:30 left", 0),
+        ("12 units left to place", 1),
+        ("2/5 committed", 2),
+        ("Bartholomew, Cyprian", 4),
+        ("game-night.example.org:8765", 3),
+    ]
     assert fit(parts, 200) == " | ".join(text for text, _ in parts)
     assert fit(parts, 78) == "Annabelle in 3fa2c1: turn 12, orders | 1:30 left | 12 units left to place"
-    assert fit(parts, 100) == ("Annabelle in 3fa2c1: turn 12, orders | 1:30 left | 12 units left to place | "
-                               "2/5 committed")
+    assert fit(parts, 100) == (
+        "Annabelle in 3fa2c1: turn 12, orders | 1:30 left | 12 units left to place | 2/5 committed"
+    )
     assert fit(parts, 30) == "Annabelle in 3fa2c1: turn 12,…"
 
 
@@ -127,8 +177,10 @@ def test_each_turn_s_standings_are_recorded_once_and_old_entries_are_not_shown_t
     assert "Turn 1" not in again  # an entry already shown (seq 5) is not printed again
     second = first.evolve(board=first.board.evolve(turn=2, units={**SEED_UNITS, "Narnia": 20}))
     take(tracker, update(second, None, 6, [TurnStarted(2)]))
-    assert tracker.history == {"1": {"Ann": (3, 30), "Ben": (3, 14), "Cy": (3, 30)},
-                               "2": {"Ann": (3, 40), "Ben": (3, 14), "Cy": (3, 30)}}
+    assert tracker.history == {
+        "1": {"Ann": (3, 30), "Ben": (3, 14), "Cy": (3, 30)},
+        "2": {"Ann": (3, 40), "Ben": (3, 14), "Cy": (3, 30)},
+    }
 
 
 def test_a_view_sent_as_a_patch_reads_as_the_whole_view() -> None:
@@ -149,12 +201,27 @@ def grid_update(game: Any, viewer: str, seq: int, events: list[Any]) -> Update:
     status = GRID.status(game)
     waited = awaiting(GRID, game)
     seats = [SeatInfo(name=p, connected=True, awaited=p in waited) for p in game.players]
-    summary = GameSummary(game_id="g1", settings=GameSettings(ruleset="grid", map=None, players=3), map_name="grid",
-                          territories=25, seats=seats, free=0, status=GameStatus.PLAYING, simultaneous=False,
-                          phase=status.phase, turn=status.turn, step=game.step)
-    return Update(game_id="g1", seq=seq, game=summary, view=GRID.dump_view(GRID.view(game, viewer)), you=viewer,
-                  events=[SequencedEvent(seq=seq - len(events) + 1 + i, event=GRID.dump_event(e))
-                          for i, e in enumerate(events)])
+    summary = GameSummary(
+        game_id="g1",
+        settings=GameSettings(ruleset="grid", map=None, players=3),
+        map_name="grid",
+        territories=25,
+        seats=seats,
+        free=0,
+        status=GameStatus.PLAYING,
+        simultaneous=False,
+        phase=status.phase,
+        turn=status.turn,
+        step=game.step,
+    )
+    return Update(
+        game_id="g1",
+        seq=seq,
+        game=summary,
+        view=GRID.dump_view(GRID.view(game, viewer)),
+        you=viewer,
+        events=[SequencedEvent(seq=seq - len(events) + 1 + i, event=GRID.dump_event(e)) for i, e in enumerate(events)],
+    )
 
 
 def test_a_turn_by_turn_game_s_board_comes_back_with_the_player_s_turn_even_when_the_others_played_at_once() -> None:
@@ -164,8 +231,13 @@ def test_a_turn_by_turn_game_s_board_comes_back_with_the_player_s_turn_even_when
     from shared.rulesets.grid.orders import Deploy
     from tests.grid_support import BOARD, act, game_at
 
-    game = game_at("AAABB AAABB CCCBB CCCBB CCCBB", phase=GridPhase.DEPLOYMENT, turn=0, active="ann",
-                   deployed={"ann": 9, "bob": 9, "cat": 9})
+    game = game_at(
+        "AAABB AAABB CCCBB CCCBB CCCBB",
+        phase=GridPhase.DEPLOYMENT,
+        turn=0,
+        active="ann",
+        deployed={"ann": 9, "bob": 9, "cat": 9},
+    )
     tracker = Tracker(Followed("g1", "ann", game_map=BOARD))
     first = take(tracker, grid_update(game, "ann", 1, []))
     assert first.count("| RISK |") == 1 and "Deploy one troop" in first
@@ -186,8 +258,12 @@ def test_news_held_while_a_command_was_answered_tells_the_new_turn_after_the_ent
     take(tracker, update(start().evolve(committed=frozenset({"Ann"})), "Ann", 10, []))
     waiting = start().evolve(committed=frozenset({"Ann", "Ben"}))
     first = update(waiting, "Ann", 11, [PlayerCommitted(player="Ben", turn=1)])
-    second = update(make_state(seed_map(), OWNERS, SEED_UNITS, players=PLAYERS, turn=2), "Ann", 13,
-                    [PlayerCommitted(player="Cy", turn=1), TurnStarted(2)])
+    second = update(
+        make_state(seed_map(), OWNERS, SEED_UNITS, players=PLAYERS, turn=2),
+        "Ann",
+        13,
+        [PlayerCommitted(player="Cy", turn=1), TurnStarted(2)],
+    )
     held = [(message, tracker.followed.apply(message, 0.0)) for message in (first, second)]
     said = [render.plain(tracker.apply(entries, message, latest=message is second)) for message, entries in held]
     assert "Ben committed" in said[0] and "Turn 2" not in said[0], said[0]

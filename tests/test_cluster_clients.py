@@ -16,15 +16,16 @@ QUICK = Backoff(first=0.05, most=0.2)
 GAME_SECONDS = 60.0
 
 
-async def test_network_bots_joining_through_another_node_play_on_when_the_game_s_node_stops(
-        postgres_dsn: str) -> None:
+async def test_network_bots_joining_through_another_node_play_on_when_the_game_s_node_stops(postgres_dsn: str) -> None:
     async with nodes(postgres_dsn, 1, node_id="b") as (b,):
         stack = contextlib.AsyncExitStack()
         (a,) = await stack.enter_async_context(nodes(postgres_dsn, 1, node_id="a"))
         lobby = await Client.connect(a)
         game_id = await create_game(lobby, players=2)
-        bots = [NetworkBot(url(b), game_id, strategy=s, seed=i, backoff=QUICK)
-                for i, s in enumerate(("aggressive", "strategist"))]
+        bots = [
+            NetworkBot(url(b), game_id, strategy=s, seed=i, backoff=QUICK)
+            for i, s in enumerate(("aggressive", "strategist"))
+        ]
         playing = asyncio.gather(*(bot.run() for bot in bots))
         for _ in range(2000):
             if all(bot.turns_played >= 2 for bot in bots):
@@ -42,7 +43,8 @@ async def test_network_bots_joining_through_another_node_play_on_when_the_game_s
 
 
 async def test_the_text_client_joins_through_another_node_and_takes_its_seat_back_where_the_game_went(
-        postgres_dsn: str) -> None:
+    postgres_dsn: str,
+) -> None:
     async with nodes(postgres_dsn, 1, node_id="b") as (b,):
         stack = contextlib.AsyncExitStack()
         (a,) = await stack.enter_async_context(nodes(postgres_dsn, 1, node_id="a"))

@@ -59,8 +59,17 @@ def stored_log(dsn: str, game_id: str) -> list[dict[str, Any]]:
 
 
 async def replayed(dsn: str, game_id: str) -> str:
-    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "risc", "replay", game_id, "--store", dsn,
-                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "risc",
+        "replay",
+        game_id,
+        "--store",
+        dsn,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 0, (out + err).decode()[-2000:]
     return out.decode()
@@ -80,19 +89,23 @@ async def back_through(port: int, game_id: str, token: str) -> tuple[Client, Mes
             continue
         break
     assert reply["type"] == "resumed", reply
-    update = await client.wait_for(lambda m: m["type"] == "update" and m.get("game_id") == game_id
-                                   and m["view"] is not None, timeout=WHOLE_TURN)
+    update = await client.wait_for(
+        lambda m: m["type"] == "update" and m.get("game_id") == game_id and m["view"] is not None, timeout=WHOLE_TURN
+    )
     return client, update
 
 
 async def test_the_owner_killed_mid_turn_loses_nothing_acknowledged_and_the_game_ends_on_another_node(
-        postgres_dsn: str) -> None:
+    postgres_dsn: str,
+) -> None:
     nodes = await start_nodes(postgres_dsn)
     (owner, port_a), (_, port_b), (_, port_c) = nodes
     try:
         game_id = await create_game(await Client.connect(port_a), players=3)
-        seated = [await join_through(port, game_id, name, port_a)
-                  for name, port in zip(NAMES, [port_b, port_c, port_b], strict=True)]
+        seated = [
+            await join_through(port, game_id, name, port_a)
+            for name, port in zip(NAMES, [port_b, port_c, port_b], strict=True)
+        ]
         clients, tokens = [c for c, _ in seated], [t for _, t in seated]
         for client in clients:
             await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
@@ -114,8 +127,10 @@ async def test_the_owner_killed_mid_turn_loses_nothing_acknowledged_and_the_game
         for client in clients:
             await asyncio.wait_for(client.closed.wait(), 10)
 
-        back = [await back_through(port, game_id, token)
-                for port, token in zip([port_b, port_c, port_b], tokens, strict=True)]
+        back = [
+            await back_through(port, game_id, token)
+            for port, token in zip([port_b, port_c, port_b], tokens, strict=True)
+        ]
         clients = [client for client, _ in back]
         views = [update["view"] for _, update in back]
         assert {v["turn"] for v in views} == {turn}
@@ -132,8 +147,10 @@ async def test_the_owner_killed_mid_turn_loses_nothing_acknowledged_and_the_game
         log = stored_log(postgres_dsn, game_id)
         assert [e["seq"] for e in log] == list(range(1, len(log) + 1))  # no gap, no repeat
         revealed = [e for e in log if e["event"]["kind"] == "orders_revealed"]
-        assert any(r["event"]["orders"].get("ann") == ann_orders and r["event"]["orders"].get("bob") == bob_orders
-                   for r in revealed), "the orders acknowledged before the kill were carried out"
+        assert any(
+            r["event"]["orders"].get("ann") == ann_orders and r["event"]["orders"].get("bob") == bob_orders
+            for r in revealed
+        ), "the orders acknowledged before the kill were carried out"
         assert "OK:" in await replayed(postgres_dsn, game_id)
     finally:
         await stop([p for p, _ in nodes])
@@ -157,8 +174,9 @@ async def test_a_classic_game_whose_owner_is_killed_mid_attack_goes_on_on_anothe
             legal = await clients[acting].request(type="legal_orders", game_id=game_id)
             choice = next((o for o in legal["orders"] if o["order"]["kind"] == "attack"), legal["orders"][0])
             step = summary["step"]
-            reply = await clients[acting].request(type="issue_order", game_id=game_id, turn=summary["turn"],
-                                                  order=choice["order"])
+            reply = await clients[acting].request(
+                type="issue_order", game_id=game_id, turn=summary["turn"], order=choice["order"]
+            )
             assert reply["type"] == "order_accepted", reply
             attacks += choice["order"]["kind"] == "attack"
             freshest = clients[acting]  # the update its own action brought is the latest word on whose turn it is
@@ -171,13 +189,14 @@ async def test_a_classic_game_whose_owner_is_killed_mid_attack_goes_on_on_anothe
         await owner.wait()
         back = [await back_through(port_b, game_id, token) for token in [t for _, t in seated]]
         clients = [client for client, _ in back]
-        assert stored_log(postgres_dsn, game_id)[:len(acknowledged)] == acknowledged
+        assert stored_log(postgres_dsn, game_id)[: len(acknowledged)] == acknowledged
         summary = clients[0].latest_summary(game_id)
         assert summary is not None and summary["status"] == "playing"
         acting = next(i for i, s in enumerate(summary["seats"]) if s["awaited"])
         legal = await clients[acting].request(type="legal_orders", game_id=game_id)
-        reply = await clients[acting].request(type="issue_order", game_id=game_id, turn=summary["turn"],
-                                              order=legal["orders"][0]["order"])
+        reply = await clients[acting].request(
+            type="issue_order", game_id=game_id, turn=summary["turn"], order=legal["orders"][0]["order"]
+        )
         assert reply["type"] == "order_accepted", reply  # played on by node b
         log = stored_log(postgres_dsn, game_id)
         assert [e["seq"] for e in log] == list(range(1, len(log) + 1))
@@ -187,7 +206,8 @@ async def test_a_classic_game_whose_owner_is_killed_mid_attack_goes_on_on_anothe
 
 
 async def test_a_frozen_owner_whose_session_was_ended_changes_nothing_when_it_wakes_and_sends_its_players_on(
-        postgres_dsn: str, postgres_cluster: PostgresCluster) -> None:
+    postgres_dsn: str, postgres_cluster: PostgresCluster
+) -> None:
     nodes = await start_nodes(postgres_dsn, "ab")
     (owner, port_a), (_, port_b) = nodes
     try:
@@ -224,7 +244,8 @@ async def test_a_frozen_owner_whose_session_was_ended_changes_nothing_when_it_wa
 
 
 async def test_the_sweeper_takes_over_a_timed_game_nobody_is_connected_to_and_its_time_runs_out(
-        postgres_dsn: str, tmp_path: Path) -> None:
+    postgres_dsn: str, tmp_path: Path
+) -> None:
     nodes = await start_nodes(postgres_dsn, "ab")
     (owner, port_a), (other, _) = nodes
     try:
@@ -273,11 +294,26 @@ def free_ports(count: int) -> int:
 
 
 async def test_risc_server_nodes_starts_a_local_cluster_that_plays_on_when_a_node_is_killed_and_stops_whole(
-        postgres_dsn: str) -> None:
+    postgres_dsn: str,
+) -> None:
     port = free_ports(2)
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "risc", "server", "--store", postgres_dsn, "--nodes", "2", "--host", "127.0.0.1",
-        "--port", str(port), "--no-web", stderr=asyncio.subprocess.PIPE, start_new_session=True)
+        sys.executable,
+        "-m",
+        "risc",
+        "server",
+        "--store",
+        postgres_dsn,
+        "--nodes",
+        "2",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--no-web",
+        stderr=asyncio.subprocess.PIPE,
+        start_new_session=True,
+    )
     assert process.stderr is not None
     said: list[str] = []
     try:

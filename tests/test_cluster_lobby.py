@@ -54,8 +54,11 @@ async def test_a_game_whose_node_stopped_is_taken_over_where_its_player_comes_ba
             await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
             view = ann.latest("update", game_id)
             assert view is not None
-            mine = view["view"]["territories"][0]["name"] if view["view"]["territories"][0]["owner"] == "ann" \
+            mine = (
+                view["view"]["territories"][0]["name"]
+                if view["view"]["territories"][0]["owner"] == "ann"
                 else next(t["name"] for t in view["view"]["territories"] if t["owner"] == "ann")
+            )
             order = {"kind": "place", "territory": mine, "units": 1}
             accepted = await ann.request(type="issue_order", game_id=game_id, turn=0, order=order)
             assert accepted["type"] == "order_accepted"
@@ -77,8 +80,10 @@ async def test_a_stopped_node_has_let_its_games_go_so_another_claims_one_at_once
         claimed = await b.node.claim(game_id)  # the moment a's stop returned, not once its backend process ended
         assert isinstance(claimed, Claimed), claimed
 
+
 async def test_a_node_that_lost_its_session_changes_nothing_and_sends_its_players_to_the_new_owner(
-        postgres_dsn: str, postgres_cluster: PostgresCluster) -> None:
+    postgres_dsn: str, postgres_cluster: PostgresCluster
+) -> None:
     async with nodes(postgres_dsn, 2, fence_after=60.0) as (a, b):
         ann, bob = await Client.connect(a), await Client.connect(a)
         game_id = await create_game(ann, players=2)
@@ -110,7 +115,8 @@ async def test_a_node_that_lost_its_session_changes_nothing_and_sends_its_player
 
 @pytest.mark.parametrize("change", ["issue_order", "commit"])
 async def test_a_request_sent_again_after_its_reply_was_lost_is_answered_not_made_twice(
-        postgres_dsn: str, change: str) -> None:
+    postgres_dsn: str, change: str
+) -> None:
     async with nodes(postgres_dsn, 1) as (a,):
         ann, bob = await Client.connect(a), await Client.connect(a)
         game_id = await create_game(ann, players=2)
@@ -122,11 +128,20 @@ async def test_a_request_sent_again_after_its_reply_was_lost_is_answered_not_mad
         mine = next(t["name"] for t in view["view"]["territories"] if t["owner"] == "ann")
         if change == "commit":  # the placement is whole before it is committed
             whole = {"kind": "place", "territory": mine, "units": view["view"]["pool_left"]}
-            assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=whole))["type"] \
-                == "order_accepted"
-        request = ({"type": "issue_order", "game_id": game_id, "turn": 0, "request_id": "ann-order-0001",
-                    "order": {"kind": "place", "territory": mine, "units": 2}} if change == "issue_order"
-                   else {"type": "commit", "game_id": game_id, "turn": 0, "request_id": "ann-commit-0001"})
+            assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=whole))[
+                "type"
+            ] == "order_accepted"
+        request = (
+            {
+                "type": "issue_order",
+                "game_id": game_id,
+                "turn": 0,
+                "request_id": "ann-order-0001",
+                "order": {"kind": "place", "territory": mine, "units": 2},
+            }
+            if change == "issue_order"
+            else {"type": "commit", "game_id": game_id, "turn": 0, "request_id": "ann-commit-0001"}
+        )
         first = await ann.request(**request)
         again = await ann.request(**request)
         assert first["type"] == again["type"] == ("order_accepted" if change == "issue_order" else "commit_accepted")
@@ -135,12 +150,19 @@ async def test_a_request_sent_again_after_its_reply_was_lost_is_answered_not_mad
         assert len(orders["orders"]) == 1
         if change == "commit":
             assert orders["committed"] is True
-            assert sum(1 for f in bob.frames if f["type"] == "update" and any(
-                e["event"]["kind"] == "player_committed" for e in f["events"])) == 1
+            assert (
+                sum(
+                    1
+                    for f in bob.frames
+                    if f["type"] == "update" and any(e["event"]["kind"] == "player_committed" for e in f["events"])
+                )
+                == 1
+            )
 
 
 async def test_a_node_whose_database_restarted_lets_its_games_go_and_plays_them_again_once_it_is_back(
-        postgres_dsn: str, postgres_cluster: PostgresCluster) -> None:
+    postgres_dsn: str, postgres_cluster: PostgresCluster
+) -> None:
     async with nodes(postgres_dsn, 1) as (a,):
         ann, bob = await Client.connect(a), await Client.connect(a)
         game_id = await create_game(ann, players=2)
@@ -148,8 +170,7 @@ async def test_a_node_whose_database_restarted_lets_its_games_go_and_plays_them_
         update = await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
         mine = next(t["name"] for t in update["view"]["territories"] if t["owner"] == "ann")
         order = {"kind": "place", "territory": mine, "units": 1}
-        assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] \
-            == "order_accepted"
+        assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] == "order_accepted"
         assert a.node is not None
         lost = a.node.lost_sessions
         restart(postgres_cluster)
@@ -164,5 +185,4 @@ async def test_a_node_whose_database_restarted_lets_its_games_go_and_plays_them_
         assert resumed["type"] == "resumed"
         orders = await ann.request(type="list_orders", game_id=game_id)
         assert orders["orders"] == [order]  # what was acknowledged before the restart is there
-        assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] \
-            == "order_accepted"
+        assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] == "order_accepted"

@@ -18,7 +18,8 @@ from tests.server_support import Client, create_game, running_server, seated_gam
 
 
 async def test_a_damaged_game_is_named_by_risc_games_damaged_and_refused_untouched_by_a_node(
-        postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    postgres_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     async with nodes(postgres_dsn, 1) as (a,):
         games = [(await seated_game(a, ["ann", "bob"]))[::2] for _ in range(3)]
     (broken, broken_tokens), (missing_map, _), (healthy, healthy_tokens) = games
@@ -44,7 +45,8 @@ async def test_a_damaged_game_is_named_by_risc_games_damaged_and_refused_untouch
 
 
 async def test_a_backup_of_the_postgresql_store_taken_while_a_node_plays_holds_the_game_and_a_server_plays_on(
-        postgres_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    postgres_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     backup = tmp_path / "backup" / DATABASE_NAME
     async with nodes(postgres_dsn, 1) as (a,):
         game_id, clients, tokens = await seated_game(a, ["ann", "bob"])
@@ -72,7 +74,8 @@ async def test_a_backup_of_the_postgresql_store_taken_while_a_node_plays_holds_t
 
 
 async def test_a_join_sent_again_after_its_reply_was_lost_gets_the_seat_back_with_a_new_token(
-        postgres_dsn: str) -> None:
+    postgres_dsn: str,
+) -> None:
     async with nodes(postgres_dsn, 1) as (a,):
         host = await Client.connect(a)
         game_id = await create_game(host, players=2)

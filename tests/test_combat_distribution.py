@@ -56,8 +56,7 @@ def chi_square(samples: Counter[tuple[int, int]], exact: dict[tuple[int, int], f
             pooled_seen += samples.get(outcome, 0)
     if pooled_expected > 0:
         bins.append((pooled_expected, pooled_seen))
-    assert sum(samples.values()) == sum(seen for _, seen in bins) + sum(
-        samples[o] for o in samples if o not in exact)
+    assert sum(samples.values()) == sum(seen for _, seen in bins) + sum(samples[o] for o in samples if o not in exact)
     statistic = sum((seen - expected) ** 2 / expected for expected, seen in bins)
     return statistic, len(bins) - 1
 

@@ -58,10 +58,12 @@ def test_the_creator_s_vote_alone_hands_a_seat_over_once_its_player_has_been_awa
     at = core.seat_left(started("ann", "bob", "cy"), "bob", now=10.0)
     with pytest.raises(Refusal) as early:
         core.hand_over_vote(at, "ann", "bob", now=40.0, least_away=120.0, present={"ann", "cy"}, computers=NONE)
-    assert early.value.code == "cannot-hand-over" and "away 30 s" in early.value.message \
+    assert (
+        early.value.code == "cannot-hand-over"
+        and "away 30 s" in early.value.message
         and "after 120 s" in early.value.message
-    vote = core.hand_over_vote(at, "ann", "bob", now=130.0, least_away=120.0, present={"ann", "cy"},
-                               computers=NONE)
+    )
+    vote = core.hand_over_vote(at, "ann", "bob", now=130.0, least_away=120.0, present={"ann", "cy"}, computers=NONE)
     assert vote.votes == ["ann"] and vote.needed == [] and vote.decision is not None
     assert vote.decision.table.handed_over == ("bob",) and "bob" not in vote.decision.table.hand_over_votes
     (entry,) = vote.decision.entries
@@ -70,30 +72,35 @@ def test_the_creator_s_vote_alone_hands_a_seat_over_once_its_player_has_been_awa
 
 def test_without_the_creator_every_other_player_still_here_must_vote_and_each_vote_is_kept() -> None:
     at = core.seat_left(started("ann", "bob", "cy", "dee"), "bob", now=0.0)
-    first = core.hand_over_vote(at, "cy", "bob", now=200.0, least_away=120.0, present={"ann", "cy", "dee"},
-                                computers=NONE)
+    first = core.hand_over_vote(
+        at, "cy", "bob", now=200.0, least_away=120.0, present={"ann", "cy", "dee"}, computers=NONE
+    )
     assert first.decision is None and first.votes == ["cy"] and first.needed == ["ann", "dee"]
     assert first.table.hand_over_votes == {"bob": frozenset({"cy"})}
-    second = core.hand_over_vote(first.table, "dee", "bob", now=201.0, least_away=120.0,
-                                 present={"cy", "dee"}, computers=NONE)
+    second = core.hand_over_vote(
+        first.table, "dee", "bob", now=201.0, least_away=120.0, present={"cy", "dee"}, computers=NONE
+    )
     assert second.decision is not None and second.votes == ["cy", "dee"], "ann is away: only those here vote"
     assert second.decision.table.handed_over == ("bob",)
     back = core.seat_taken(first.table, "bob")
     assert back.hand_over_votes == {} and back.away_since == {}, "back in their seat: no vote stands"
 
 
-@pytest.mark.parametrize(("changes", "voter", "player", "words"), [
-    ({}, "ann", "ann", "your own seat"),
-    ({}, "ann", "zed", "zed does not play"),
-    ({"handed_over": ("bob",)}, "ann", "bob", "played by the computer already"),
-    ({"away_since": {}}, "ann", "bob", "bob is connected"),
-])
-def test_a_vote_that_cannot_count_is_refused_and_changes_nothing(changes: dict[str, object], voter: str,
-                                                                 player: str, words: str) -> None:
+@pytest.mark.parametrize(
+    ("changes", "voter", "player", "words"),
+    [
+        ({}, "ann", "ann", "your own seat"),
+        ({}, "ann", "zed", "zed does not play"),
+        ({"handed_over": ("bob",)}, "ann", "bob", "played by the computer already"),
+        ({"away_since": {}}, "ann", "bob", "bob is connected"),
+    ],
+)
+def test_a_vote_that_cannot_count_is_refused_and_changes_nothing(
+    changes: dict[str, object], voter: str, player: str, words: str
+) -> None:
     at = core.seat_left(started("ann", "bob", "cy"), "bob", now=0.0).evolve(**changes)
     with pytest.raises(Refusal) as refused:
-        core.hand_over_vote(at, voter, player, now=500.0, least_away=120.0, present={"ann", "cy"},
-                            computers=NONE)
+        core.hand_over_vote(at, voter, player, now=500.0, least_away=120.0, present={"ann", "cy"}, computers=NONE)
     assert words in refused.value.message
 
 
@@ -102,8 +109,9 @@ def test_a_game_with_a_time_limit_hands_no_seat_over() -> None:
     for name in ("ann", "bob"):
         at = core.join(at, name, None, name).table
     with pytest.raises(Refusal) as refused:
-        core.hand_over_vote(core.seat_left(at, "bob", 0.0), "ann", "bob", now=900.0, least_away=1.0,
-                            present={"ann"}, computers=NONE)
+        core.hand_over_vote(
+            core.seat_left(at, "bob", 0.0), "ann", "bob", now=900.0, least_away=1.0, present={"ann"}, computers=NONE
+        )
     assert "time limit" in refused.value.message
 
 
@@ -154,7 +162,6 @@ def test_a_rematch_too_few_are_left_for_is_said_to_be_impossible_once() -> None:
     (entry,) = outlook.impossible.entries
     assert isinstance(entry.event, game_log.RematchImpossible) and "at least 2 players" in entry.event.reason
     assert core.rematch_outlook(outlook.impossible.table) == core.RematchOutlook(), "said once"
-
 
 
 def test_a_join_sent_again_gives_the_seat_it_took_a_new_token_and_changes_nothing_else() -> None:
@@ -242,8 +249,11 @@ def test_a_request_sent_again_is_answered_again_during_its_step_and_the_next_the
     assert core.step(table(2)) == 0 and core.step(started("ann", "bob")) == 0
     assert core.step(core.issue(started("ann", "bob"), "ann", 0, {"kind": "add", "amount": 1}).table) == 1
 
+
 def test_importing_the_decisions_loads_no_store() -> None:
-    script = ("import sys, server.core; "
-              "print(sorted(m for m in sys.modules if m.startswith('server.storage.') or m == 'sqlite3'))")
+    script = (
+        "import sys, server.core; "
+        "print(sorted(m for m in sys.modules if m.startswith('server.storage.') or m == 'sqlite3'))"
+    )
     loaded = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "['server.storage.base']"

@@ -41,8 +41,7 @@ def header(size: int) -> int:
 
 
 async def open_counting(port: int, compression: str | None) -> Counting:
-    ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, compression=compression,
-                       create_connection=Counting)
+    ws = await connect(f"ws://127.0.0.1:{port}", max_size=None, compression=compression, create_connection=Counting)
     assert isinstance(ws, Counting)
     return ws
 

@@ -16,10 +16,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def composed(name: str) -> dict[str, object]:
     program = shutil.which("docker-compose")
-    assert program is not None, ("docker-compose checks the compose files: install it with `apt-get install "
-                                 "docker-compose` (.ci/run does)")
-    done = subprocess.run([program, "-f", str(ROOT / name), "config"], capture_output=True, text=True,
-                          cwd=ROOT, check=False, env={"PATH": "/usr/bin:/bin", "RISC_HOST": "games.example"})
+    assert program is not None, (
+        "docker-compose checks the compose files: install it with `apt-get install docker-compose` (.ci/run does)"
+    )
+    done = subprocess.run(
+        [program, "-f", str(ROOT / name), "config"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+        env={"PATH": "/usr/bin:/bin", "RISC_HOST": "games.example"},
+    )
     assert done.returncode == 0 and not done.stderr.strip(), done.stderr
     config = yaml.safe_load(done.stdout)
     assert isinstance(config, dict)

@@ -19,8 +19,14 @@ from tests.evolution_support import new_game, place_all, rules
 @pytest.mark.parametrize("strategy", sorted(STRATEGIES))
 def test_every_strategy_plays_evolutions_2_and_3_within_the_rules(strategy: str, evolution: int) -> None:
     for seed in range(3):
-        result = play_game(load_map("seed"), [strategy, "strategist", "random"], f"rules-{seed}", 30,
-                           options={"evolution": evolution}, strict=True)
+        result = play_game(
+            load_map("seed"),
+            [strategy, "strategist", "random"],
+            f"rules-{seed}",
+            30,
+            options={"evolution": evolution},
+            strict=True,
+        )
         assert result.refused == 0
 
 
@@ -34,8 +40,13 @@ def test_one_seed_replays_the_same_bot_game(evolution: int) -> None:
 @pytest.mark.parametrize("evolution", [2, 3])
 @pytest.mark.parametrize("map_name", ["seed", "twin-keeps"])
 def test_strategist_beats_random_in_a_clear_majority_of_games(map_name: str, evolution: int) -> None:
-    wins = sum(play_game(load_map(map_name), ["random", "strategist"], f"strong-{i}", 100,
-                         options={"evolution": evolution}).winner == "strategist" for i in range(20))
+    wins = sum(
+        play_game(
+            load_map(map_name), ["random", "strategist"], f"strong-{i}", 100, options={"evolution": evolution}
+        ).winner
+        == "strategist"
+        for i in range(20)
+    )
     assert wins >= 16
 
 
@@ -45,5 +56,6 @@ def test_the_evolution_1_reading_of_a_view_is_what_the_viewer_knows() -> None:
     assert isinstance(seen, EvoView)
     first = first_view(seen)
     assert {n: (t.owner, t.units) for n, t in first.territories.items()} == {
-        n: (t.owner, t.units) for n, t in seen.territories.items()}
+        n: (t.owner, t.units) for n, t in seen.territories.items()
+    }
     assert first.players["a"].territories == 3

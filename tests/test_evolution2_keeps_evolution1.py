@@ -14,8 +14,15 @@ from shared.rulesets.risc.view import RiscView
 from tests.evolution_support import RISC, new_game, place_all, play_turn
 
 EVOLUTION_1_BOARD_KEYS = {"phase", "turn", "owner", "units", "pools", "eliminated", "winner"}
-EVOLUTION_1_EVENT_KINDS = {"units_placed", "units_moved", "combat", "units_received", "player_eliminated",
-                           "game_won", "turn_started"}
+EVOLUTION_1_EVENT_KINDS = {
+    "units_placed",
+    "units_moved",
+    "combat",
+    "units_received",
+    "player_eliminated",
+    "game_won",
+    "turn_started",
+}
 
 
 def test_a_game_is_evolution_1_unless_its_creator_says_otherwise() -> None:
@@ -47,15 +54,18 @@ def test_an_evolution_1_game_has_its_own_view_orders_and_events() -> None:
 def test_the_evolutions_options_change_nothing_in_evolution_1() -> None:
     for seed in range(3):
         plain = play_game(load_map("seed"), ["random", "strategist", "aggressive"], seed, 40)
-        stocked = play_game(load_map("seed"), ["random", "strategist", "aggressive"], seed, 40,
-                            options={"food": 5, "technology": 900})
+        stocked = play_game(
+            load_map("seed"), ["random", "strategist", "aggressive"], seed, 40, options={"food": 5, "technology": 900}
+        )
         assert plain == stocked
 
 
 def test_the_map_s_sizes_and_production_change_nothing_in_evolution_1() -> None:
     game_map = load_map("seed")
-    bare = dataclasses.replace(game_map, territories=tuple(
-        dataclasses.replace(t, size=1, food=None, technology=None) for t in game_map.territories))
+    bare = dataclasses.replace(
+        game_map,
+        territories=tuple(dataclasses.replace(t, size=1, food=None, technology=None) for t in game_map.territories),
+    )
     for seed in range(3):
         with_figures = play_game(game_map, ["random", "strategist", "defensive"], seed, 40)
         without = play_game(bare, ["random", "strategist", "defensive"], seed, 40)

@@ -56,10 +56,12 @@ def left_in_view(game: Game[RiscBoard, Any], player: str) -> tuple[int | None, i
 
 # ---- E3 ------------------------------------------------------------------------------------------------------------
 
+
 def test_E3_move_and_attack_orders_name_how_many_units_of_which_level() -> None:
     game = seed_game()
-    game = make_game(game.game_map, dict(game.board.owner), {**game.board.units, "Narnia": levels((0, 3), (3, 2))},
-                     tech={"green": 3})
+    game = make_game(
+        game.game_map, dict(game.board.owner), {**game.board.units, "Narnia": levels((0, 3), (3, 2))}, tech={"green": 3}
+    )
     issued(game, "green", LevelMoveOrder(2, 3, "Narnia", "Midkemia"), LevelMoveOrder(3, 0, "Narnia", "Oz"))
     problem = refusal(game, "green", LevelAttackOrder(3, 3, "Narnia", "Elantris"))
     assert problem.code == Code.NOT_ENOUGH_UNITS
@@ -88,6 +90,7 @@ def test_E3_evolution_2_orders_are_refused_in_evolution_1() -> None:
 
 # ---- E4 ------------------------------------------------------------------------------------------------------------
 
+
 def test_E4_a_move_costs_the_total_size_of_its_path_both_ends_included_times_the_units() -> None:
     game_map = line_map("A", "B", "C", "D", sizes=[1, 2, 3, 4])
     game = make_game(game_map, dict.fromkeys("ABCD", "p"), {"A": 10}, players=("p", "q"))
@@ -108,8 +111,9 @@ def test_E4_the_cheapest_path_of_own_territories_is_taken() -> None:
 
 
 def test_E4_an_attack_costs_1_food_per_attacking_unit() -> None:
-    game = issued(seed_game(), "green", LevelAttackOrder(7, 0, "Midkemia", "Scadrial"),
-                  LevelAttackOrder(2, 0, "Oz", "Mordor"))
+    game = issued(
+        seed_game(), "green", LevelAttackOrder(7, 0, "Midkemia", "Scadrial"), LevelAttackOrder(2, 0, "Oz", "Mordor")
+    )
     assert left_in_view(game, "green") == (91, 100)
     after, _ = play_turn(game, {})
     assert stocks_after(after, "green")[0] == 91
@@ -121,21 +125,45 @@ def test_E4_a_move_or_attack_the_food_left_cannot_pay_is_refused() -> None:
     assert problem.code == EvoCode.NOT_ENOUGH_FOOD and "21 food" in problem.message
     assert refusal(game, "green", LevelAttackOrder(21, 0, "Narnia", "Elantris")).code == Code.NOT_ENOUGH_UNITS
     issued(game, "green", LevelAttackOrder(10, 0, "Narnia", "Elantris"), LevelMoveOrder(1, 0, "Midkemia", "Oz"))
-    assert refusal(game, "green", LevelAttackOrder(10, 0, "Narnia", "Elantris"),
-                   LevelAttackOrder(11, 0, "Midkemia", "Scadrial")).code == EvoCode.NOT_ENOUGH_FOOD
+    assert (
+        refusal(
+            game,
+            "green",
+            LevelAttackOrder(10, 0, "Narnia", "Elantris"),
+            LevelAttackOrder(11, 0, "Midkemia", "Scadrial"),
+        ).code
+        == EvoCode.NOT_ENOUGH_FOOD
+    )
 
 
 # ---- E5 ------------------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("units", "level", "to_level", "cost"), [
-    (4, 0, 1, 4 * 3), (1, 0, 2, 11), (3, 1, 2, 3 * 8), (2, 2, 3, 2 * 19), (1, 3, 4, 25), (1, 4, 5, 35),
-    (1, 5, 6, 50), (2, 0, 6, 280), (1, 2, 6, 129),
-])
-def test_E5_an_upgrade_costs_units_times_the_difference_of_the_totals(units: int, level: int, to_level: int,
-                                                                      cost: int) -> None:
+
+@pytest.mark.parametrize(
+    ("units", "level", "to_level", "cost"),
+    [
+        (4, 0, 1, 4 * 3),
+        (1, 0, 2, 11),
+        (3, 1, 2, 3 * 8),
+        (2, 2, 3, 2 * 19),
+        (1, 3, 4, 25),
+        (1, 4, 5, 35),
+        (1, 5, 6, 50),
+        (2, 0, 6, 280),
+        (1, 2, 6, 129),
+    ],
+)
+def test_E5_an_upgrade_costs_units_times_the_difference_of_the_totals(
+    units: int, level: int, to_level: int, cost: int
+) -> None:
     game = seed_game(tech={"green": 6}, stocks={"green": (100, 1000)})
-    game = make_game(game.game_map, dict(game.board.owner), {**game.board.units, "Narnia": levels((level, 5))},
-                     tech={"green": 6}, stocks={"green": (100, 1000)})
+    game = make_game(
+        game.game_map,
+        dict(game.board.owner),
+        {**game.board.units, "Narnia": levels((level, 5))},
+        tech={"green": 6},
+        stocks={"green": (100, 1000)},
+    )
     game = issued(game, "green", UpgradeOrder(units, "Narnia", level, to_level))
     after, _ = play_turn(game, {})
     assert stocks_after(after, "green") == (100, 1000 - cost)
@@ -153,8 +181,10 @@ def test_E5_units_go_no_higher_than_the_player_s_maximum_technology_level() -> N
 
 @pytest.mark.parametrize(("level", "to_level"), [(1, 1), (2, 1), (0, 7), (-1, 1)])
 def test_E5_an_upgrade_goes_up_from_one_real_level_to_a_higher_one(level: int, to_level: int) -> None:
-    assert refusal(seed_game(tech={"green": 6}), "green",
-                   UpgradeOrder(1, "Narnia", level, to_level)).code == EvoCode.BAD_LEVEL
+    assert (
+        refusal(seed_game(tech={"green": 6}), "green", UpgradeOrder(1, "Narnia", level, to_level)).code
+        == EvoCode.BAD_LEVEL
+    )
 
 
 def test_E5_an_upgrade_the_technology_left_cannot_pay_is_refused() -> None:
@@ -165,8 +195,13 @@ def test_E5_an_upgrade_the_technology_left_cannot_pay_is_refused() -> None:
 
 
 def test_E5_units_upgraded_this_turn_may_move_and_attack_this_turn() -> None:
-    game = issued(seed_game(), "green", UpgradeOrder(6, "Midkemia", 0, 1),
-                  LevelMoveOrder(2, 1, "Midkemia", "Oz"), LevelAttackOrder(4, 1, "Midkemia", "Scadrial"))
+    game = issued(
+        seed_game(),
+        "green",
+        UpgradeOrder(6, "Midkemia", 0, 1),
+        LevelMoveOrder(2, 1, "Midkemia", "Oz"),
+        LevelAttackOrder(4, 1, "Midkemia", "Scadrial"),
+    )
     after, events = play_turn(game, {})
     (battle,) = of_kind(events, Battle)
     assert battle.attacking == levels((1, 4))
@@ -179,6 +214,7 @@ def test_E5_upgrades_only_on_own_territories() -> None:
 
 
 # ---- E6 ------------------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(("level", "cost"), [(1, 50), (2, 75), (3, 125), (4, 200), (5, 300)])
 def test_E6_research_raises_the_maximum_technology_level_by_one_for_its_cost(level: int, cost: int) -> None:
@@ -212,6 +248,7 @@ def test_E6_the_new_level_counts_from_the_next_turn() -> None:
 
 # ---- E7 ------------------------------------------------------------------------------------------------------------
 
+
 def test_E7_orders_are_checked_against_the_food_earlier_orders_leave() -> None:
     game = seed_game(stocks={"green": (40, 100)})
     game = issued(game, "green", LevelMoveOrder(6, 0, "Narnia", "Oz"))  # 18 food
@@ -228,8 +265,12 @@ def test_E7_orders_are_checked_against_the_technology_earlier_orders_leave() -> 
 
 
 def test_E7_units_are_counted_per_level_and_territory_as_in_R15() -> None:
-    game = make_game(line_map("A", "B", "C"), {"A": "p", "B": "p", "C": "q"},
-                     {"A": levels((0, 4), (1, 2)), "B": 0, "C": 1}, tech={"p": 2})
+    game = make_game(
+        line_map("A", "B", "C"),
+        {"A": "p", "B": "p", "C": "q"},
+        {"A": levels((0, 4), (1, 2)), "B": 0, "C": 1},
+        tech={"p": 2},
+    )
     game = issued(game, "p", LevelMoveOrder(2, 1, "A", "B"))
     assert refusal(game, "p", LevelMoveOrder(1, 1, "A", "B")).code == Code.NOT_ENOUGH_UNITS
     # Units moved in are there for later moves and attacks from their new territory (R15).
@@ -238,8 +279,9 @@ def test_E7_units_are_counted_per_level_and_territory_as_in_R15() -> None:
 
 
 def test_E7_units_moved_in_cannot_be_upgraded_this_turn_as_upgrades_execute_first() -> None:
-    game = make_game(line_map("A", "B", "C"), {"A": "p", "B": "p", "C": "q"}, {"A": 4, "B": 1, "C": 1},
-                     players=("p", "q"))
+    game = make_game(
+        line_map("A", "B", "C"), {"A": "p", "B": "p", "C": "q"}, {"A": 4, "B": 1, "C": 1}, players=("p", "q")
+    )
     game = issued(game, "p", LevelMoveOrder(4, 0, "A", "B"))
     problem = refusal(game, "p", UpgradeOrder(2, "B", 0, 1))
     assert problem.code == Code.NOT_ENOUGH_UNITS and "arrive after upgrades" in problem.message
@@ -247,8 +289,9 @@ def test_E7_units_moved_in_cannot_be_upgraded_this_turn_as_upgrades_execute_firs
 
 
 def test_E7_an_upgrade_cannot_take_units_that_earlier_orders_send_away() -> None:
-    game = make_game(line_map("A", "B", "C"), {"A": "p", "B": "p", "C": "q"}, {"A": 5, "B": 0, "C": 1},
-                     players=("p", "q"))
+    game = make_game(
+        line_map("A", "B", "C"), {"A": "p", "B": "p", "C": "q"}, {"A": 5, "B": 0, "C": 1}, players=("p", "q")
+    )
     game = issued(game, "p", LevelMoveOrder(3, 0, "A", "B"), LevelMoveOrder(3, 0, "B", "A"))
     # A holds 5 again, but fell to 2 in between: the moves, which execute after upgrades, need the other 3 level 0.
     assert refusal(game, "p", UpgradeOrder(3, "A", 0, 1)).code == Code.NOT_ENOUGH_UNITS

@@ -42,18 +42,24 @@ COMMANDS = {c.name: c for c in PRESENTATION.commands}
 
 def game_with_narnia(evolution: int = 2) -> Any:
     base = seed_game(evolution)
-    return make_game(base.game_map, dict(base.board.owner),
-                     {**base.board.units, "Narnia": levels((0, 3), (1, 4), (3, 2))}, evolution,
-                     players=("green", "blue", "red"), tech={"green": 3},
-                     land={n: Land(2, 7, 5) for n in base.game_map.names})
+    return make_game(
+        base.game_map,
+        dict(base.board.owner),
+        {**base.board.units, "Narnia": levels((0, 3), (1, 4), (3, 2))},
+        evolution,
+        players=("green", "blue", "red"),
+        tech={"green": 3},
+        land={n: Land(2, 7, 5) for n in base.game_map.names},
+    )
 
 
 def parse(text: str, game: Any = None, orders: Sequence[Any] = (), you: str = "green") -> Any:
     game = game if game is not None else game_with_narnia()
     name, *args = text.split()
     command: OrderCommand = COMMANDS[name]
-    return rules(game).presentation.parse(command, args, Context(game.game_map, rules(game).view(game, you), you,
-                                                                 tuple(orders)))
+    return rules(game).presentation.parse(
+        command, args, Context(game.game_map, rules(game).view(game, you), you, tuple(orders))
+    )
 
 
 def text(fragments: list[tuple[str, str]]) -> str:
@@ -62,9 +68,11 @@ def text(fragments: list[tuple[str, str]]) -> str:
 
 def test_E3_a_move_that_leaves_the_levels_out_takes_the_lowest_levels_first() -> None:
     assert parse("move 5 Narnia Oz") == [LevelMoveOrder(3, 0, "Narnia", "Oz"), LevelMoveOrder(2, 1, "Narnia", "Oz")]
-    assert parse("attack 8 Nar Elantris") == [LevelAttackOrder(3, 0, "Narnia", "Elantris"),
-                                              LevelAttackOrder(4, 1, "Narnia", "Elantris"),
-                                              LevelAttackOrder(1, 3, "Narnia", "Elantris")]
+    assert parse("attack 8 Nar Elantris") == [
+        LevelAttackOrder(3, 0, "Narnia", "Elantris"),
+        LevelAttackOrder(4, 1, "Narnia", "Elantris"),
+        LevelAttackOrder(1, 3, "Narnia", "Elantris"),
+    ]
 
 
 def test_E3_the_lowest_levels_are_those_the_earlier_orders_leave() -> None:
@@ -74,8 +82,10 @@ def test_E3_the_lowest_levels_are_those_the_earlier_orders_leave() -> None:
 
 def test_E3_counts_may_name_their_levels() -> None:
     assert parse("move 2@3 Narnia Oz") == [LevelMoveOrder(2, 3, "Narnia", "Oz")]
-    assert parse("attack 3@0,2@1 Narnia Elantris") == [LevelAttackOrder(3, 0, "Narnia", "Elantris"),
-                                                       LevelAttackOrder(2, 1, "Narnia", "Elantris")]
+    assert parse("attack 3@0,2@1 Narnia Elantris") == [
+        LevelAttackOrder(3, 0, "Narnia", "Elantris"),
+        LevelAttackOrder(2, 1, "Narnia", "Elantris"),
+    ]
     for wrong in ("move 2@9 Narnia Oz", "move 3,2@1 Narnia Oz", "move two Narnia Oz"):
         assert isinstance(parse(wrong), ParseError), wrong
 
@@ -84,8 +94,10 @@ def test_E3_asking_for_more_units_than_are_left_is_left_to_the_rules_to_refuse()
     """The client decides no rule: it sends the order, and the server's refusal says what is wrong."""
     (order,) = parse("move 50 Narnia Oz")
     assert order == LevelMoveOrder(50, 0, "Narnia", "Oz")
-    assert refusal(game_with_narnia(), "green", order).message == \
-        "Narnia has 3 level-0 units left to send, the order asks for 50"
+    assert (
+        refusal(game_with_narnia(), "green", order).message
+        == "Narnia has 3 level-0 units left to send, the order asks for 50"
+    )
     (order,) = parse("move 5 Elantris Oz")  # not green's: the rules say so
     assert order == LevelMoveOrder(5, 0, "Elantris", "Oz")
 
@@ -105,8 +117,13 @@ def test_E13_E14_spy_and_cloak_commands() -> None:
 
 
 def test_an_evolution_1_game_says_that_levels_and_upgrades_belong_to_the_evolutions() -> None:
-    first: Game[RiscBoard, Any] = Game("risc", seed_map(), ("green", "blue", "red"), RiscOptions(),
-                                       RiscBoard(Phase.ORDERS, 1, dict(SEED_OWNERS), dict(SEED_UNITS)))
+    first: Game[RiscBoard, Any] = Game(
+        "risc",
+        seed_map(),
+        ("green", "blue", "red"),
+        RiscOptions(),
+        RiscBoard(Phase.ORDERS, 1, dict(SEED_OWNERS), dict(SEED_UNITS)),
+    )
     for typed in ("upgrade 1 Narnia 0 1", "move 2@1 Narnia Oz", "research"):
         result = parse(typed, first)
         assert isinstance(result, ParseError) and "Evolution" in result.message, typed
@@ -123,11 +140,14 @@ def test_E11_the_board_shows_levels_stocks_and_technology_levels() -> None:
 
 
 def test_E9_a_battle_reads_with_its_levels() -> None:
-    battle = Battle("Oz", "red", "green", levels((0, 2), (2, 1)), levels((0, 4)), levels((2, 1)), levels(), "red",
-                    (("Mordor", 3),))
+    battle = Battle(
+        "Oz", "red", "green", levels((0, 2), (2, 1)), levels((0, 4)), levels((2, 1)), levels(), "red", (("Mordor", 3),)
+    )
     line = text(PRESENTATION.events([battle], Palette(("green", "blue", "red")), "green"))
-    assert line == ("red attacked Oz (green) with 3 (2 L0, 1 L2) from Mordor against 4: red lost 2, green lost 4. "
-                    "red takes Oz, 1 (1 L2) left.\n")
+    assert line == (
+        "red attacked Oz (green) with 3 (2 L0, 1 L2) from Mordor against 4: red lost 2, green lost 4. "
+        "red takes Oz, 1 (1 L2) left.\n"
+    )
 
 
 def test_the_status_bar_says_what_the_orders_leave_of_the_stocks() -> None:
@@ -141,6 +161,7 @@ def test_board_name_shows_one_territory_with_its_neighbours_or_one_player_as_evo
     view, palette = rules(game).view(game, "green"), Palette(game.players)
     whole = text(PRESENTATION.board(view, game.game_map, palette, "green"))
     around = text(PRESENTATION.board(view, game.game_map, palette, "green", focus="Narnia"))
+
     def rows(shown: str) -> list[str]:
         return [row.split()[0] for row in shown.splitlines() if row.startswith("  ")]
 

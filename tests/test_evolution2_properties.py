@@ -78,8 +78,9 @@ def spy_cost(game_map: GameMap, sizes: Mapping[str, int], mine: set[str], source
     return min(cost for here, cost in reach.items() if target in game_map.neighbours(here)) + sizes[target]
 
 
-def expected_spending(game: Game[RiscBoard, Any], orders: Mapping[str, tuple[Any, ...]],
-                      owner_after: Mapping[str, str | None]) -> dict[str, tuple[int, int]]:
+def expected_spending(
+    game: Game[RiscBoard, Any], orders: Mapping[str, tuple[Any, ...]], owner_after: Mapping[str, str | None]
+) -> dict[str, tuple[int, int]]:
     board = game.board
     evo = board.evo
     assert evo is not None
@@ -115,10 +116,14 @@ def check_turn(before: Game[RiscBoard, Any], after: Game[RiscBoard, Any], resolv
     assert b is not None and a is not None
     assert all(n >= 0 for counts in a.levels.values() for n in counts)
     assert {n: sum(c) for n, c in a.levels.items()} == dict(after.board.units)
-    battles = {(e.territory, e.attacker): e for e in (x.event if isinstance(x, Private) else x
-                                                      for x in resolved.events) if isinstance(e, Battle)}
-    losses = sum(sum(e.attacking) - sum(e.attackers_left) + sum(e.defending) - sum(e.defenders_left)
-                 for e in battles.values())
+    battles = {
+        (e.territory, e.attacker): e
+        for e in (x.event if isinstance(x, Private) else x for x in resolved.events)
+        if isinstance(e, Battle)
+    }
+    losses = sum(
+        sum(e.attacking) - sum(e.attackers_left) + sum(e.defending) - sum(e.defenders_left) for e in battles.values()
+    )
     trained = sum(o.units for batch in resolved.orders.values() for o in batch if isinstance(o, SpyOrder))
     received = sum(1 for n in after.game_map.names if after.board.owner[n] is not None)
     assert sum(after.board.units.values()) == sum(before.board.units.values()) + received - losses - trained
@@ -135,8 +140,9 @@ def check_turn(before: Game[RiscBoard, Any], after: Game[RiscBoard, Any], resolv
         assert a.tech_level[player] == b.tech_level[player] + researched
 
 
-def play(game: Game[RiscBoard, Any], seed: int, turns_played: int,
-         check: bool = True) -> tuple[Game[RiscBoard, Any], list[turns.Resolved]]:
+def play(
+    game: Game[RiscBoard, Any], seed: int, turns_played: int, check: bool = True
+) -> tuple[Game[RiscBoard, Any], list[turns.Resolved]]:
     rng = random.Random(seed)
     dice = dice_of(seed)
     game = place_all(game, rng)
@@ -167,13 +173,20 @@ def board_for(choice: str | int, seed: int) -> GameMap:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(min_value=0, max_value=10**6), choice=maps, players=st.integers(min_value=2, max_value=3),
-       evolution=st.sampled_from([2, 3]), technology=st.sampled_from([100, 600]))
+@given(
+    seed=st.integers(min_value=0, max_value=10**6),
+    choice=maps,
+    players=st.integers(min_value=2, max_value=3),
+    evolution=st.sampled_from([2, 3]),
+    technology=st.sampled_from([100, 600]),
+)
 def test_E2_E4_E5_E6_E10_E13_E14_units_and_resources_are_conserved_but_for_what_the_rules_make_and_spend(
-        seed: int, choice: str | int, players: int, evolution: int, technology: int) -> None:
+    seed: int, choice: str | int, players: int, evolution: int, technology: int
+) -> None:
     game_map = board_for(choice, seed)
-    game = new_game(game_map, [f"p{i}" for i in range(players)], seed, evolution=evolution, technology=technology,
-                    neutral_units=2)
+    game = new_game(
+        game_map, [f"p{i}" for i in range(players)], seed, evolution=evolution, technology=technology, neutral_units=2
+    )
     play(game, seed, 12)
 
 
@@ -191,7 +204,8 @@ def test_E8_a_seed_and_its_orders_replay_exactly(seed: int, choice: str | int, e
         assert not isinstance(replayed, RuleError), replayed
         again, told = replayed
         assert [RISC.dump_event(e.event) if isinstance(e, Private) else RISC.dump_event(e) for e in told.events] == [
-            RISC.dump_event(e.event) if isinstance(e, Private) else RISC.dump_event(e) for e in resolved.events]
+            RISC.dump_event(e.event) if isinstance(e, Private) else RISC.dump_event(e) for e in resolved.events
+        ]
     assert RISC.dump_board(again.board) == RISC.dump_board(played.board)
     assert RISC.load_board(RISC.dump_board(played.board)) == played.board
     assert again.board.phase is played.board.phase or played.board.phase is Phase.FINISHED

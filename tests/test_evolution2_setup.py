@@ -53,8 +53,12 @@ def test_E1_a_game_on_such_a_map_is_played_with_the_map_s_figures() -> None:
     assert game_map is not None
     game = new_game(game_map, ("p", "q"), seed=3, evolution=2)
     assert game.board.evo is not None
-    assert dict(game.board.evo.land) == {"A": Land(2, 10, 4), "B": Land(1, 6, 8), "C": Land(1, 6, 8),
-                                         "D": Land(2, 10, 4)}
+    assert dict(game.board.evo.land) == {
+        "A": Land(2, 10, 4),
+        "B": Land(1, 6, 8),
+        "C": Land(1, 6, 8),
+        "D": Land(2, 10, 4),
+    }
 
 
 @pytest.mark.parametrize("name", bundled_map_names())
@@ -84,8 +88,9 @@ def test_E1_every_bundled_map_gives_figures_fair_for_its_own_starting_groups(nam
 
 
 def test_E1_a_map_without_figures_gets_them_from_the_seed() -> None:
-    game_map = build_map("plain", [Territory(n) for n in "ABCDEF"],
-                         {"A": {"B"}, "B": {"C"}, "C": {"D"}, "D": {"E"}, "E": {"F"}})
+    game_map = build_map(
+        "plain", [Territory(n) for n in "ABCDEF"], {"A": {"B"}, "B": {"C"}, "C": {"D"}, "D": {"E"}, "E": {"F"}}
+    )
     assert map_land(game_map) is None
     first = new_game(game_map, ("a", "b", "c"), seed="one", evolution=2)
     again = new_game(game_map, ("a", "b", "c"), seed="one", evolution=2)
@@ -98,8 +103,9 @@ def test_E1_a_map_without_figures_gets_them_from_the_seed() -> None:
 def test_E1_a_map_whose_figures_are_unfair_for_the_groups_gets_fair_ones_instead() -> None:
     names = ["A", "B", "C", "D"]
     borders = {"A": {"B"}, "B": {"A", "C"}, "C": {"B", "D"}, "D": {"C"}}
-    game_map = build_map("unfair", [Territory(n, size=1, food=20 if n == "A" else 1, technology=1) for n in names],
-                         borders)
+    game_map = build_map(
+        "unfair", [Territory(n, size=1, food=20 if n == "A" else 1, technology=1) for n in names], borders
+    )
     groups = starting_groups(game_map, 2)
     given = map_land(game_map)
     assert given is not None and not fair(groups, given)
@@ -132,8 +138,9 @@ def test_E2_the_starting_stocks_are_a_game_option() -> None:
 
 
 def test_E2_starting_units_and_per_turn_units_are_level_0() -> None:
-    game = place_all(new_game(load_map("seed"), ("a", "b", "c"), seed=2, evolution=2, neutral_units=4),
-                     random.Random(2))
+    game = place_all(
+        new_game(load_map("seed"), ("a", "b", "c"), seed=2, evolution=2, neutral_units=4), random.Random(2)
+    )
     game, _ = play_turn(game, {})  # resolves the placement
     evo = game.board.evo
     assert evo is not None
@@ -141,8 +148,10 @@ def test_E2_starting_units_and_per_turn_units_are_level_0() -> None:
     assert sum(counts[0] for counts in evo.levels.values()) == 3 * 30
     game, _ = play_turn(game, {})  # a turn with no orders: one new level-0 unit per territory
     assert game.board.evo is not None
-    assert all(after[0] == before[0] + 1 and after[1:] == before[1:]
-               for after, before in zip(game.board.evo.levels.values(), evo.levels.values(), strict=True))
+    assert all(
+        after[0] == before[0] + 1 and after[1:] == before[1:]
+        for after, before in zip(game.board.evo.levels.values(), evo.levels.values(), strict=True)
+    )
 
 
 def test_E2_the_evolution_is_an_option_of_the_risc_rule_set_from_1_to_3() -> None:

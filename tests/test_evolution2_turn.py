@@ -38,25 +38,35 @@ from tests.evolution_support import (
 
 def test_E8_upgrades_execute_before_attacks_so_upgraded_units_defend_at_their_new_level() -> None:
     game = seed_game()
-    game, events = play_turn(game, {"green": [LevelAttackOrder(8, 0, "Midkemia", "Scadrial")],
-                                    "blue": [UpgradeOrder(5, "Scadrial", 0, 1)]})
+    game, events = play_turn(
+        game, {"green": [LevelAttackOrder(8, 0, "Midkemia", "Scadrial")], "blue": [UpgradeOrder(5, "Scadrial", 0, 1)]}
+    )
     (battle,) = of_kind(events, Battle)
     assert battle.defending == levels((1, 5))
 
 
 def test_E8_moves_execute_before_attacks_and_units_moved_in_defend() -> None:
-    _, events = play_turn(seed_game(), {"blue": [LevelAttackOrder(4, 0, "Scadrial", "Hogwarts")],
-                                        "red": [LevelMoveOrder(6, 0, "Mordor", "Hogwarts")]})
+    _, events = play_turn(
+        seed_game(),
+        {"blue": [LevelAttackOrder(4, 0, "Scadrial", "Hogwarts")], "red": [LevelMoveOrder(6, 0, "Mordor", "Hogwarts")]},
+    )
     (battle,) = of_kind(events, Battle)
     assert (battle.attacking, battle.defending) == (levels((0, 4)), levels((0, 9)))
 
 
 def test_E8_upgrades_then_moves_then_attacks_then_research() -> None:
-    game = issued(seed_game(), "green", ResearchOrder(), LevelMoveOrder(2, 0, "Narnia", "Oz"),
-                  UpgradeOrder(3, "Oz", 0, 1), LevelAttackOrder(3, 1, "Oz", "Mordor"))
+    game = issued(
+        seed_game(),
+        "green",
+        ResearchOrder(),
+        LevelMoveOrder(2, 0, "Narnia", "Oz"),
+        UpgradeOrder(3, "Oz", 0, 1),
+        LevelAttackOrder(3, 1, "Oz", "Mordor"),
+    )
     _, events = play_turn(game, {})
-    kinds = [type(e) for e in plain(events) if isinstance(e, UnitsUpgraded | LevelMoved | Battle
-                                                          | TechnologyResearched)]
+    kinds = [
+        type(e) for e in plain(events) if isinstance(e, UnitsUpgraded | LevelMoved | Battle | TechnologyResearched)
+    ]
     assert kinds == [UnitsUpgraded, LevelMoved, Battle, TechnologyResearched]
 
 
@@ -114,11 +124,15 @@ def test_E9_one_round_is_won_as_often_as_the_bonuses_say(attacker: int, defender
 
 def test_E9_a_whole_turn_s_combat_uses_the_levels_of_both_sides() -> None:
     game = seed_game()
-    game = make_game(game.game_map, dict(game.board.owner),
-                     {**game.board.units, "Midkemia": levels((3, 2)), "Scadrial": levels((0, 1))})
+    game = make_game(
+        game.game_map,
+        dict(game.board.owner),
+        {**game.board.units, "Midkemia": levels((3, 2)), "Scadrial": levels((0, 1))},
+    )
     # One round: A (level 3, +5) rolls 2 against D (level 0) rolling 6: 7 > 6, Scadrial falls.
-    after, events = play_turn(game, {"green": [LevelAttackOrder(2, 3, "Midkemia", "Scadrial")]},
-                              rng=LoadedDice([(2, 6)]))
+    after, events = play_turn(
+        game, {"green": [LevelAttackOrder(2, 3, "Midkemia", "Scadrial")]}, rng=LoadedDice([(2, 6)])
+    )
     (battle,) = of_kind(events, Battle)
     assert (battle.attackers_left, battle.defenders_left, battle.new_owner) == (levels((3, 2)), levels(), "green")
     assert after.board.owner["Scadrial"] == "green"
@@ -127,13 +141,22 @@ def test_E9_a_whole_turn_s_combat_uses_the_levels_of_both_sides() -> None:
 
 # ---- E10 -----------------------------------------------------------------------------------------------------------
 
+
 def test_E10_one_level_0_unit_per_owned_territory_then_the_production_of_what_each_player_holds_then() -> None:
-    land = {"Narnia": Land(1, 5, 1), "Midkemia": Land(1, 6, 2), "Oz": Land(1, 7, 3),
-            "Elantris": Land(1, 10, 20), "Roshar": Land(1, 1, 1), "Scadrial": Land(1, 2, 2)}
+    land = {
+        "Narnia": Land(1, 5, 1),
+        "Midkemia": Land(1, 6, 2),
+        "Oz": Land(1, 7, 3),
+        "Elantris": Land(1, 10, 20),
+        "Roshar": Land(1, 1, 1),
+        "Scadrial": Land(1, 2, 2),
+    }
     game = seed_game(land=land)
     # Blue leaves Elantris empty; green walks in with one unit (a fight against nobody) and holds it at the end.
-    after, events = play_turn(game, {"blue": [LevelMoveOrder(6, 0, "Elantris", "Roshar")],
-                                     "green": [LevelAttackOrder(1, 0, "Narnia", "Elantris")]})
+    after, events = play_turn(
+        game,
+        {"blue": [LevelMoveOrder(6, 0, "Elantris", "Roshar")], "green": [LevelAttackOrder(1, 0, "Narnia", "Elantris")]},
+    )
     evo = after.board.evo
     assert evo is not None
     assert after.board.owner["Elantris"] == "green"
@@ -145,8 +168,13 @@ def test_E10_one_level_0_unit_per_owned_territory_then_the_production_of_what_ea
 
 
 def test_E10_neutral_territories_get_no_unit_and_produce_for_nobody() -> None:
-    game = make_game(line_map("A", "B"), {"A": "p", "B": None}, {"A": 1, "B": 2}, players=("p", "q"),
-                     land={"A": Land(1, 3, 4), "B": Land(1, 50, 50)})
+    game = make_game(
+        line_map("A", "B"),
+        {"A": "p", "B": None},
+        {"A": 1, "B": 2},
+        players=("p", "q"),
+        land={"A": Land(1, 3, 4), "B": Land(1, 50, 50)},
+    )
     after, _ = play_turn(game, {})
     assert after.board.units == {"A": 2, "B": 2}
     assert after.board.evo is not None and after.board.evo.stocks["p"].food == 103
@@ -154,10 +182,16 @@ def test_E10_neutral_territories_get_no_unit_and_produce_for_nobody() -> None:
 
 # ---- E11 -----------------------------------------------------------------------------------------------------------
 
+
 def test_E11_everyone_sees_the_levels_of_every_unit_and_every_maximum_technology_level() -> None:
     game = seed_game(tech={"blue": 3})
-    game = make_game(game.game_map, dict(game.board.owner), {**game.board.units, "Roshar": levels((0, 1), (3, 2))},
-                     tech={"blue": 3}, land={n: Land(2, 4, 6) for n in game.game_map.names})
+    game = make_game(
+        game.game_map,
+        dict(game.board.owner),
+        {**game.board.units, "Roshar": levels((0, 1), (3, 2))},
+        tech={"blue": 3},
+        land={n: Land(2, 4, 6) for n in game.game_map.names},
+    )
     for viewer in ("green", "blue", "red", None):
         seen = rules(game).view(game, viewer)
         assert isinstance(seen, EvoView)
@@ -172,7 +206,10 @@ def test_E11_a_player_sees_their_own_stocks_and_nobody_else_s() -> None:
     seen = rules(game).view(game, "green")
     assert isinstance(seen, EvoView)
     assert {p: (s.food, s.technology) for p, s in seen.players.items()} == {
-        "green": (70, 30), "blue": (None, None), "red": (None, None)}
+        "green": (70, 30),
+        "blue": (None, None),
+        "red": (None, None),
+    }
     spectator = rules(game).view(game, None)
     assert isinstance(spectator, EvoView)
     assert all(s.food is None and s.technology is None for s in spectator.players.values())

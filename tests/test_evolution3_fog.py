@@ -55,9 +55,13 @@ def test_E12_a_territory_never_seen_shows_only_its_name_its_borders_and_its_size
 def test_E12_a_territory_seen_before_shows_what_was_last_seen_marked_with_that_turn() -> None:
     game = seed_game(3)
     # Green leaves Oz; red walks in. From turn 2 green no longer borders Mordor or Gondor.
-    game, _ = play_turn(game, {"green": [LevelMoveOrder(8, 0, "Oz", "Midkemia")],
-                               "red": [LevelMoveOrder(10, 0, "Gondor", "Mordor"),
-                                       LevelAttackOrder(1, 0, "Gondor", "Oz")]})
+    game, _ = play_turn(
+        game,
+        {
+            "green": [LevelMoveOrder(8, 0, "Oz", "Midkemia")],
+            "red": [LevelMoveOrder(10, 0, "Gondor", "Mordor"), LevelAttackOrder(1, 0, "Gondor", "Oz")],
+        },
+    )
     assert game.board.owner["Oz"] == "red"
     seen = evo_view(game, "green")
     mordor = seen.territories["Mordor"]
@@ -69,8 +73,12 @@ def test_E12_a_territory_seen_before_shows_what_was_last_seen_marked_with_that_t
 def test_E12_a_player_remembers_their_lost_land_as_they_saw_it_fall() -> None:
     # p holds A and X, apart; q takes X from Z. Afterwards p sees A and Y only, and remembers X as q's, with the
     # units they saw win it (and the unit q received at the end of the turn: every territory gets one).
-    game = make_game(line_map("A", "Y", "X", "Z"), {"A": "p", "Y": "q", "X": "p", "Z": "q"},
-                     {"A": 1, "Y": 1, "X": 1, "Z": 3}, evolution=3)
+    game = make_game(
+        line_map("A", "Y", "X", "Z"),
+        {"A": "p", "Y": "q", "X": "p", "Z": "q"},
+        {"A": 1, "Y": 1, "X": 1, "Z": 3},
+        evolution=3,
+    )
     game, _ = play_turn(game, {"q": [LevelAttackOrder(3, 0, "Z", "X")]}, rng=LoadedDice([(20, 1)]))
     x = evo_view(game, "p").territories["X"]
     assert (x.fog, x.seen, x.owner, x.units) == ("memory", 2, "q", 4)
@@ -81,7 +89,10 @@ def test_E12_spectators_see_public_information_only_until_the_game_is_over() -> 
     seen = evo_view(game, None)
     assert all(t.fog == "unknown" and t.owner is None and t.units == 0 for t in seen.territories.values())
     assert {p: (s.tech_level, s.territories) for p, s in seen.players.items()} == {
-        "green": (1, None), "blue": (2, None), "red": (1, None)}
+        "green": (1, None),
+        "blue": (2, None),
+        "red": (1, None),
+    }
     over = game.evolve(board=game.board.evolve(phase=Phase.FINISHED, winner="green"))
     for viewer in (None, "blue"):
         final = evo_view(over, viewer)
@@ -97,12 +108,17 @@ def test_E12_others_territory_and_unit_counts_are_not_told_under_fog() -> None:
 
 def test_E12_a_player_learns_only_of_the_combats_and_moves_they_could_see() -> None:
     game = seed_game(3)
-    _, events = play_turn(game, {
-        "blue": [LevelAttackOrder(3, 0, "Roshar", "Hogwarts")],  # green sees neither
-        "red": [LevelMoveOrder(5, 0, "Gondor", "Mordor"),  # green sees both
+    _, events = play_turn(
+        game,
+        {
+            "blue": [LevelAttackOrder(3, 0, "Roshar", "Hogwarts")],  # green sees neither
+            "red": [
+                LevelMoveOrder(5, 0, "Gondor", "Mordor"),  # green sees both
                 LevelMoveOrder(1, 0, "Hogwarts", "Mordor"),  # green does not see Hogwarts
-                UpgradeOrder(2, "Mordor", 0, 1)],  # green sees Mordor
-    })
+                UpgradeOrder(2, "Mordor", 0, 1),
+            ],  # green sees Mordor
+        },
+    )
     green = told_to(events, "green")
     assert not [e for e in green if isinstance(e, Battle)]
     assert [(e.source, e.target) for e in green if isinstance(e, LevelMoved)] == [("Gondor", "Mordor")]
@@ -110,15 +126,20 @@ def test_E12_a_player_learns_only_of_the_combats_and_moves_they_could_see() -> N
     red = told_to(events, "red")
     assert [e.territory for e in red if isinstance(e, Battle)] == ["Hogwarts"]
     assert len([e for e in red if isinstance(e, LevelMoved)]) == 2
-    movers = [(e.event.player, e.audience) for e in events
-              if isinstance(e, Private) and isinstance(e.event, LevelMoved)]
+    movers = [
+        (e.event.player, e.audience) for e in events if isinstance(e, Private) and isinstance(e.event, LevelMoved)
+    ]
     assert all(player in audience for player, audience in movers)
 
 
 def test_E12_a_combat_s_sources_are_told_only_as_far_as_each_listener_could_see() -> None:
     # p sees B (next to A), not C; q attacks B from C.
-    game = make_game(line_map("A", "B", "C", "D"), {"A": "p", "B": "r", "C": "q", "D": "q"},
-                     {"A": 1, "B": 0, "C": 3, "D": 3}, evolution=3)
+    game = make_game(
+        line_map("A", "B", "C", "D"),
+        {"A": "p", "B": "r", "C": "q", "D": "q"},
+        {"A": 1, "B": 0, "C": 3, "D": 3},
+        evolution=3,
+    )
     _, events = play_turn(game, {"q": [LevelAttackOrder(3, 0, "C", "B")]})
     (to_p,) = [e for e in told_to(events, "p") if isinstance(e, Battle)]
     (to_q,) = [e for e in told_to(events, "q") if isinstance(e, Battle)]
@@ -174,13 +195,23 @@ def test_E15_a_refusal_says_nothing_of_a_hidden_territory() -> None:
     # are judged alike, and the words are the same.
     def refusals(owner: str | None, units: int) -> list[str]:
         game = seed_game(3, cloaking=("red",), cloaked={"Hogwarts": 5})
-        game = make_game(game.game_map, {**game.board.owner, "Hogwarts": owner},
-                         {**game.board.units, "Hogwarts": units}, evolution=3, players=("green", "blue", "red"),
-                         cloaking=("red",), cloaked={"Hogwarts": 5})
+        game = make_game(
+            game.game_map,
+            {**game.board.owner, "Hogwarts": owner},
+            {**game.board.units, "Hogwarts": units},
+            evolution=3,
+            players=("green", "blue", "red"),
+            cloaking=("red",),
+            cloaked={"Hogwarts": 5},
+        )
         assert evo_view(game, "blue").territories["Hogwarts"].fog != "clear"
         said = []
-        for order in (LevelAttackOrder(4, 0, "Roshar", "Hogwarts"), LevelAttackOrder(3, 0, "Roshar", "Hogwarts"),
-                      LevelMoveOrder(1, 0, "Roshar", "Hogwarts"), LevelAttackOrder(1, 0, "Elantris", "Hogwarts")):
+        for order in (
+            LevelAttackOrder(4, 0, "Roshar", "Hogwarts"),
+            LevelAttackOrder(3, 0, "Roshar", "Hogwarts"),
+            LevelMoveOrder(1, 0, "Roshar", "Hogwarts"),
+            LevelAttackOrder(1, 0, "Elantris", "Hogwarts"),
+        ):
             result = turns.issue(rules(game), game, "blue", order)
             said.append(result.message if isinstance(result, RuleError) else "accepted")
         return said

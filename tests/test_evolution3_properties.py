@@ -86,7 +86,12 @@ def check_views(game: Game[RiscBoard, Any], known: Known) -> None:
         for other, about in seen.players.items():
             if other != player:
                 assert (about.territories, about.units, about.food, about.technology, about.cloaking) == (
-                    None, None, None, None, None)
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                )
     spectator = rules(game).view(game, None)
     assert isinstance(spectator, EvoView)
     assert all(t.fog == "unknown" and t.owner is None for t in spectator.territories.values())
@@ -123,10 +128,15 @@ def check_events(events: list[Any], seen_before: dict[str, set[str]]) -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(min_value=0, max_value=10**6), choice=maps, players=st.integers(min_value=2, max_value=4),
-       technology=st.sampled_from([100, 800]))
+@given(
+    seed=st.integers(min_value=0, max_value=10**6),
+    choice=maps,
+    players=st.integers(min_value=2, max_value=4),
+    technology=st.sampled_from([100, 800]),
+)
 def test_E12_E13_E14_E15_nothing_a_player_is_sent_holds_what_the_fog_hides_from_them(
-        seed: int, choice: str | int, players: int, technology: int) -> None:
+    seed: int, choice: str | int, players: int, technology: int
+) -> None:
     game_map = board_for(choice, seed)
     names = [f"p{i}" for i in range(players)]
     if len(game_map.names) < players:

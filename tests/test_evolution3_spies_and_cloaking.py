@@ -54,6 +54,7 @@ def stock(game: Game[RiscBoard, Any], player: str) -> tuple[int, int]:
 
 # ---- E13 -----------------------------------------------------------------------------------------------------------
 
+
 def test_E13_a_level_0_unit_becomes_a_spy_for_20_technology() -> None:
     game, events = play_turn(seed_game(3), {"green": [SpyOrder(2, "Narnia")]})
     assert spies(game, "green") == {"Narnia": 2}
@@ -68,8 +69,14 @@ def test_E13_only_level_0_units_on_own_territories_become_spies() -> None:
     assert refusal(game, "p", SpyOrder(2, "A")).code == Code.NOT_ENOUGH_UNITS
     assert refusal(game, "p", SpyOrder(1, "B")).code == Code.NOT_YOUR_TERRITORY
     assert refusal(game, "p", SpyOrder(1, "A"), SpyOrder(1, "A")).code == Code.NOT_ENOUGH_UNITS
-    assert refusal(make_game(game.game_map, dict(game.board.owner), {"A": 5, "B": 1}, evolution=3,
-                             stocks={"p": (100, 39)}), "p", SpyOrder(2, "A")).code == EvoCode.NOT_ENOUGH_TECHNOLOGY
+    assert (
+        refusal(
+            make_game(game.game_map, dict(game.board.owner), {"A": 5, "B": 1}, evolution=3, stocks={"p": (100, 39)}),
+            "p",
+            SpyOrder(2, "A"),
+        ).code
+        == EvoCode.NOT_ENOUGH_TECHNOLOGY
+    )
 
 
 def test_E13_a_spy_is_never_seen_by_other_players() -> None:
@@ -83,8 +90,7 @@ def test_E13_a_spy_is_never_seen_by_other_players() -> None:
 
 
 def test_E13_a_spy_never_fights_and_stays_when_its_territory_changes_hands() -> None:
-    game = make_game(line_map("A", "B"), {"A": "p", "B": "q"}, {"A": 3, "B": 1}, evolution=3,
-                     spies={"q": {"B": 1}})
+    game = make_game(line_map("A", "B"), {"A": "p", "B": "q"}, {"A": 3, "B": 1}, evolution=3, spies={"q": {"B": 1}})
     after, events = play_turn(game, {"p": [LevelAttackOrder(3, 0, "A", "B")]}, rng=LoadedDice([(20, 1)]))
     battles = {e.event for e in events if isinstance(e, Private) and isinstance(e.event, Battle)}
     assert {b.defending for b in battles} == {levels((0, 1))}
@@ -101,9 +107,13 @@ def test_E13_a_territory_holding_a_spy_is_visible_to_its_owner_cloaked_or_not() 
 
 
 def test_E13_a_spy_moves_through_own_territories_paying_food_like_a_unit() -> None:
-    game = make_game(line_map("A", "B", "C", "D", sizes=[1, 2, 3, 1]),
-                     {"A": "p", "B": "p", "C": "p", "D": "q"}, {"A": 1, "B": 1, "C": 1, "D": 1},
-                     evolution=3, spies={"p": {"A": 2}})
+    game = make_game(
+        line_map("A", "B", "C", "D", sizes=[1, 2, 3, 1]),
+        {"A": "p", "B": "p", "C": "p", "D": "q"},
+        {"A": 1, "B": 1, "C": 1, "D": 1},
+        evolution=3,
+        spies={"p": {"A": 2}},
+    )
     after, _ = play_turn(game, {"p": [SpyMoveOrder(2, "A", "C")]})
     assert spies(after, "p") == {"C": 2}
     assert stock(after, "p")[0] == 100 - (1 + 2 + 3) * 2
@@ -111,8 +121,13 @@ def test_E13_a_spy_moves_through_own_territories_paying_food_like_a_unit() -> No
 
 def test_E13_a_spy_steps_at_most_one_territory_a_turn_into_other_players_land() -> None:
     game_map = line_map("A", "B", "C", "D", sizes=[1, 2, 3, 4])
-    game = make_game(game_map, {"A": "p", "B": "p", "C": "q", "D": "q"}, {"A": 1, "B": 1, "C": 1, "D": 1},
-                     evolution=3, spies={"p": {"A": 1}})
+    game = make_game(
+        game_map,
+        {"A": "p", "B": "p", "C": "q", "D": "q"},
+        {"A": 1, "B": 1, "C": 1, "D": 1},
+        evolution=3,
+        spies={"p": {"A": 1}},
+    )
     # Through A and B, then one step into C: 1 + 2 + 3 food.
     after, _ = play_turn(game, {"p": [SpyMoveOrder(1, "A", "C")]})
     assert spies(after, "p") == {"C": 1} and stock(after, "p")[0] == 100 - 6
@@ -125,8 +140,13 @@ def test_E13_a_spy_steps_at_most_one_territory_a_turn_into_other_players_land() 
 
 
 def test_E13_a_spy_abroad_may_come_home_through_own_territories() -> None:
-    game = make_game(line_map("A", "B", "C"), {"A": "p", "B": "p", "C": "q"}, {"A": 1, "B": 1, "C": 1},
-                     evolution=3, spies={"p": {"C": 1}})
+    game = make_game(
+        line_map("A", "B", "C"),
+        {"A": "p", "B": "p", "C": "q"},
+        {"A": 1, "B": 1, "C": 1},
+        evolution=3,
+        spies={"p": {"C": 1}},
+    )
     issued(game, "p", SpyMoveOrder(1, "C", "A"))
 
 
@@ -136,11 +156,13 @@ def test_E13_spies_are_part_of_evolution_3_only() -> None:
 
 # ---- E14 -----------------------------------------------------------------------------------------------------------
 
+
 def test_E14_researching_cloaking_costs_100_technology_and_needs_technology_level_3() -> None:
-    assert refusal(seed_game(3, tech={"green": 2}), "green",
-                   CloakingResearchOrder()).code == EvoCode.TECHNOLOGY_TOO_LOW
-    assert refusal(seed_game(3, tech={"green": 3}, stocks={"green": (100, 99)}), "green",
-                   CloakingResearchOrder()).code == EvoCode.NOT_ENOUGH_TECHNOLOGY
+    assert refusal(seed_game(3, tech={"green": 2}), "green", CloakingResearchOrder()).code == EvoCode.TECHNOLOGY_TOO_LOW
+    assert (
+        refusal(seed_game(3, tech={"green": 3}, stocks={"green": (100, 99)}), "green", CloakingResearchOrder()).code
+        == EvoCode.NOT_ENOUGH_TECHNOLOGY
+    )
     game, events = play_turn(seed_game(3, tech={"green": 3}), {"green": [CloakingResearchOrder()]})
     assert game.board.evo is not None and game.board.evo.cloaking == ("green",)
     assert stock(game, "green") == (100, 0)

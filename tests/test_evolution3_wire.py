@@ -76,8 +76,9 @@ def _told(entry: dict[str, Any]) -> str:
     return json.dumps(entry, sort_keys=True)
 
 
-def check_frames(who: str | None, frames: list[tuple[dict[str, Any], Game[Any, Any] | None]],
-                 match: Match) -> tuple[int, dict[str, Any] | None]:
+def check_frames(
+    who: str | None, frames: list[tuple[dict[str, Any], Game[Any, Any] | None]], match: Match
+) -> tuple[int, dict[str, Any] | None]:
     """Every territory in every view a receiver got is either in its sight (and true), remembered (and as the
     server remembers it for them), or unknown; every log entry it got was for it. Returns how many views were
     checked, and the last view."""
@@ -162,7 +163,8 @@ async def test_E12_a_watcher_refused_a_sight_is_told_who_may_follow() -> None:
 
 
 async def test_E15_no_frame_of_a_served_game_carries_what_the_fog_hides(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     async with running_server(SqliteStorage(tmp_path / DATABASE_NAME), seeds=lambda: 424242, **FAST) as server:
         lobby = await Client.connect(server)
         game_id = await create_game(lobby, map="cataract", players=3, evolution=3, initial_units=24)
@@ -172,6 +174,7 @@ async def test_E15_no_frame_of_a_served_game_carries_what_the_fog_hides(
         bots = [Recorder(name, match, seed) for seed, name in enumerate(PLAYERS)]
         for bot in bots:
             await match.join(bot, bot.name, None, None)
+
         def far_enough() -> bool:
             game = match.game
             return game is not None and (game.board.phase is Phase.FINISHED or game.board.turn > 12)
@@ -200,8 +203,7 @@ async def test_E15_no_frame_of_a_served_game_carries_what_the_fog_hides(
 def test_E12_a_follower_hears_what_the_followed_player_sees_but_never_their_own_affairs() -> None:
     """Following a player's sight shows what they see (combats in the fog they saw), never their stocks, new units,
     spies, cloaks or research of cloaking, which are told to them alone (docs/rules.md, E12)."""
-    own_kinds = {"stocks", "units_received", "spies_trained", "spies_moved", "territory_cloaked",
-                 "cloaking_researched"}
+    own_kinds = {"stocks", "units_received", "spies_trained", "spies_moved", "territory_cloaked", "cloaking_researched"}
     rng = random.Random(5)
     game = place_all(new_game(load_map("cataract"), PLAYERS, seed=5, evolution=3, initial_units=24), rng)
     told: list[Any] = []
@@ -218,8 +220,9 @@ def test_E12_a_follower_hears_what_the_followed_player_sees_but_never_their_own_
         assert entry.own == (entry.kind in own_kinds), entry.kind
         for player in entry.audience or ():
             assert entry.visible_to(player, finished=False), "the player is told"
-            assert entry.visible_to(player, finished=False, following=True) is not entry.own, \
+            assert entry.visible_to(player, finished=False, following=True) is not entry.own, (
                 "whoever follows their sight hears what they see, not their own affairs"
+            )
             assert entry.visible_to(player, finished=True, following=True), "once the game is over, everything"
     stored = [from_stored(json.loads(e.stored)) for e in private]
     assert [(e.audience, e.own) for e in stored] == [(e.audience, e.own) for e in private], "a restart keeps both"
@@ -240,19 +243,26 @@ async def fogged_turn(server: Any, lobby: Client, hidden_moves: int) -> tuple[Cl
     game_map = bob.maps[game_id]
     hidden = [t for t, shown in theirs.items() if shown.get("owner") == "bob" and mine[t].get("fog") == "unknown"]
     source, target = next((a, b) for a in hidden for b in game_map["borders"][a] if b in hidden)
-    for client, name, where in ((ann, "ann", next(t for t, s in mine.items() if s.get("owner") == "ann")),
-                                (bob, "bob", source)):
+    for client, name, where in (
+        (ann, "ann", next(t for t, s in mine.items() if s.get("owner") == "ann")),
+        (bob, "bob", source),
+    ):
         pool = client.views[game_id]["pool_left"]
-        placed = await client.request(type="issue_order", game_id=game_id, turn=0,
-                                      order={"kind": "place", "territory": where, "units": pool})
+        placed = await client.request(
+            type="issue_order", game_id=game_id, turn=0, order={"kind": "place", "territory": where, "units": pool}
+        )
         assert placed["type"] == "order_accepted", (name, placed)
         assert (await client.request(type="commit", game_id=game_id, turn=0))["type"] == "commit_accepted"
     await ann.wait_for(lambda m: m["type"] == "update" and m["game"]["turn"] == 1)
     before = ann.latest("update", game_id)
     assert before is not None
     for _ in range(hidden_moves):
-        moved = await bob.request(type="issue_order", game_id=game_id, turn=1, order={
-            "kind": "level_move", "units": 1, "level": 0, "source": source, "target": target})
+        moved = await bob.request(
+            type="issue_order",
+            game_id=game_id,
+            turn=1,
+            order={"kind": "level_move", "units": 1, "level": 0, "source": source, "target": target},
+        )
         assert moved["type"] == "order_accepted", moved
     for turn in (1, 2):
         for client in (ann, bob):
@@ -265,8 +275,10 @@ async def fogged_turn(server: Any, lobby: Client, hidden_moves: int) -> tuple[Cl
 def as_sent(client: Client, game_id: str, token: str) -> list[str]:
     """The frames a connection was sent, but for what is drawn afresh for each game (its id, the seat's token) and
     the refs the test's requests chose."""
-    return [re.sub(r'"ref":"r\d+"', '"ref":"R"', text.replace(game_id, "GAME").replace(token, "TOKEN"))
-            for text in client.raw]
+    return [
+        re.sub(r'"ref":"r\d+"', '"ref":"R"', text.replace(game_id, "GAME").replace(token, "TOKEN"))
+        for text in client.raw
+    ]
 
 
 async def test_E15_what_a_player_is_sent_numbers_included_tells_nothing_of_moves_out_of_their_sight() -> None:

@@ -48,9 +48,14 @@ def test_random_takes_legal_actions() -> None:
     assert kinds["attack"] and kinds["end"]
 
 
-@pytest.mark.parametrize("lineup", [["strategist", "aggressive", "defensive"],
-                                    ["strategist", "aggressive", "defensive", "random"],
-                                    ["random", "random", "aggressive", "strategist", "defensive"]])
+@pytest.mark.parametrize(
+    "lineup",
+    [
+        ["strategist", "aggressive", "defensive"],
+        ["strategist", "aggressive", "defensive", "random"],
+        ["random", "random", "aggressive", "strategist", "defensive"],
+    ],
+)
 def test_every_strategy_plays_whole_games_without_a_refused_action(lineup: list[str]) -> None:
     for seed in range(4):
         result = play_game(None, lineup, f"grid/{seed}", 300, ruleset_name="grid", strict=True)
@@ -68,6 +73,9 @@ def test_the_strongest_player_wins_a_clear_majority_of_fixed_seed_games() -> Non
     """The figures in docs/rules-grid.md come from bench/grid_strength.py; this is a smaller sample."""
     wins: Counter[str | None] = Counter()
     for seed in range(20):
-        wins[play_game(None, ["strategist", "aggressive", "defensive", "random"], f"fig/{seed}", 200,
-                       ruleset_name="grid").winner_strategy] += 1
+        wins[
+            play_game(
+                None, ["strategist", "aggressive", "defensive", "random"], f"fig/{seed}", 200, ruleset_name="grid"
+            ).winner_strategy
+        ] += 1
     assert wins["strategist"] >= 12, wins

@@ -20,30 +20,35 @@ def parse(text: str) -> list[object] | ParseError:
     return PRESENTATION.parse(COMMANDS[name], args, Context(BOARD, None, "ann"))
 
 
-@pytest.mark.parametrize(("typed", "orders"), [
-    ("deploy 2,3", [Deploy("2,3")]),
-    ("deploy 2 3", [Deploy("2,3")]),
-    ("deploy (2, 3)", [Deploy("2,3")]),
-    ("attack 2,3 2,4 3", [Attack("2,3", "2,4", 3)]),
-    ("attack 2 3 2 4 1", [Attack("2,3", "2,4", 1)]),
-    ("movein 4", [MoveIn(4)]),
-    ("move 0,0 4,4 2", [Move("0,0", "4,4", 2)]),
-    ("end", [End()]),
-])
-def test_G1_commands_in_a_vg101_players_words_cells_typed_as_row_and_column(typed: str,
-                                                                          orders: list[object]) -> None:
+@pytest.mark.parametrize(
+    ("typed", "orders"),
+    [
+        ("deploy 2,3", [Deploy("2,3")]),
+        ("deploy 2 3", [Deploy("2,3")]),
+        ("deploy (2, 3)", [Deploy("2,3")]),
+        ("attack 2,3 2,4 3", [Attack("2,3", "2,4", 3)]),
+        ("attack 2 3 2 4 1", [Attack("2,3", "2,4", 1)]),
+        ("movein 4", [MoveIn(4)]),
+        ("move 0,0 4,4 2", [Move("0,0", "4,4", 2)]),
+        ("end", [End()]),
+    ],
+)
+def test_G1_commands_in_a_vg101_players_words_cells_typed_as_row_and_column(typed: str, orders: list[object]) -> None:
     assert parse(typed) == orders
 
 
-@pytest.mark.parametrize(("typed", "said"), [
-    ("deploy 2", "usage: deploy ROW,COL, e.g. deploy 2,3"),
-    ("deploy 5,0", "there is no cell (5, 0): rows and columns go from 0 to 4"),
-    ("deploy -1,0", "there is no cell (-1, 0): rows and columns go from 0 to 4"),
-    ("attack 2,3 2,4", "usage: attack FROM TO M, e.g. attack 2,3 2,4 3"),
-    ("movein", "usage: movein P, e.g. movein 3"),
-    ("move 1,1 2", "usage: move FROM TO P, e.g. move 1,1 2,3 4"),
-    ("end now", "usage: end, e.g. end"),
-])
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("deploy 2", "usage: deploy ROW,COL, e.g. deploy 2,3"),
+        ("deploy 5,0", "there is no cell (5, 0): rows and columns go from 0 to 4"),
+        ("deploy -1,0", "there is no cell (-1, 0): rows and columns go from 0 to 4"),
+        ("attack 2,3 2,4", "usage: attack FROM TO M, e.g. attack 2,3 2,4 3"),
+        ("movein", "usage: movein P, e.g. movein 3"),
+        ("move 1,1 2", "usage: move FROM TO P, e.g. move 1,1 2,3 4"),
+        ("end now", "usage: end, e.g. end"),
+    ],
+)
 def test_G1_what_does_not_parse_says_how_to_say_it(typed: str, said: str) -> None:
     """A cell off the board is named with the board's bounds; a command short of its parts shows its usage."""
     problem = parse(typed)
@@ -57,8 +62,13 @@ def test_G1_each_order_reads_back_as_typed() -> None:
 
 def test_G1_each_command_in_its_phase() -> None:
     phases = {c.name: set(c.phases) for c in PRESENTATION.commands}
-    assert phases == {"deploy": {"deployment", "new troops"}, "attack": {"attack"}, "movein": {"move-in"},
-                      "move": {"attack"}, "end": {"attack"}}
+    assert phases == {
+        "deploy": {"deployment", "new troops"},
+        "attack": {"attack"},
+        "movein": {"move-in"},
+        "move": {"attack"},
+        "end": {"attack"},
+    }
     assert {p for ps in phases.values() for p in ps} <= {p.value for p in Phase}
 
 
@@ -88,15 +98,19 @@ def test_G4_every_die_is_shown() -> None:
     battle = events[0]
     assert isinstance(battle, Battle)
     text = "".join(t for _, t in PRESENTATION.events([battle], Palette(SEATS), None))
-    assert text == "A (ann) (0,0) attacks (0,1) of B (bob): rolls 6 2 2 against 5 2: attacker loses 1, defender " \
-                   "loses 1; (0,0) 4, (0,1) 1\n"
+    assert (
+        text == "A (ann) (0,0) attacks (0,1) of B (bob): rolls 6 2 2 against 5 2: attacker loses 1, defender "
+        "loses 1; (0,0) 4, (0,1) 1\n"
+    )
 
 
 def test_G1_the_board_and_the_summary_count_one_territory_as_one_territory() -> None:
     game = game_at("ABBBB BBBBB CCCCC CCCCC CCCCC", [2] + [1] * 24)
     view = GRID.view(game, "ann")
-    for drawn in (PRESENTATION.board(view, BOARD, Palette(SEATS), "ann"),
-                  PRESENTATION.summary(view, BOARD, Palette(SEATS), "ann")):
+    for drawn in (
+        PRESENTATION.board(view, BOARD, Palette(SEATS), "ann"),
+        PRESENTATION.summary(view, BOARD, Palette(SEATS), "ann"),
+    ):
         text = "".join(t for _, t in drawn)
         assert "A ann (you): 1 territory, 2 troops" in text, text
         assert "B bob: 9 territories, 9 troops" in text, text

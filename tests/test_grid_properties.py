@@ -33,8 +33,9 @@ def troops_added(events: list[Any]) -> int:
 
 @settings(max_examples=30, deadline=None)
 @given(st.data(), st.integers(3, 5), st.integers(0, 10**9), st.integers(9, 20))
-def test_random_legal_grid_games_keep_the_rules_and_replay_exactly(data: st.DataObject, players: int, seed: int,
-                                                                    troops: int) -> None:
+def test_random_legal_grid_games_keep_the_rules_and_replay_exactly(
+    data: st.DataObject, players: int, seed: int, troops: int
+) -> None:
     start = GRID.new_game(BOARD, SEATS[:players], GRID.options({"troops": troops}), GameRandom(seed, SETUP_STEP))
     dice = dice_of(seed)
     game, log, boards = start, [], []

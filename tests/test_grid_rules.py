@@ -39,6 +39,7 @@ def new(players: tuple[str, ...], seed: str = "g"):  # type: ignore[no-untyped-d
 
 # ---- G1 the board and the players ------------------------------------------------------------------------------
 
+
 def test_G1_three_to_five_players() -> None:
     assert GRID.player_counts(GRID.options({})) == (3, 5)
     for players in (("a", "b"), ("a", "b", "c", "d", "e", "f")):
@@ -52,7 +53,7 @@ def test_G1_a_generated_5_by_5_board_of_cells_named_row_col_adjacent_when_they_s
     assert BOARD.neighbours("0,0") == {"0,1", "1,0"}
     assert BOARD.neighbours("0,2") == {"0,1", "0,3", "1,2"}
     assert BOARD.neighbours("2,2") == {"1,2", "2,1", "2,3", "3,2"}
-    assert "1,1" not in BOARD.neighbours("0,0")          # corners do not touch
+    assert "1,1" not in BOARD.neighbours("0,0")  # corners do not touch
     assert all(a in BOARD.neighbours(b) for a in BOARD.names for b in BOARD.neighbours(a))
 
 
@@ -60,11 +61,11 @@ def test_G1_players_are_lettered_a_to_e_in_seat_order() -> None:
     players = ("zed", "amy", "kim", "bob", "eve")
     game = new(players)
     assert [letter(players, p) for p in players] == ["A", "B", "C", "D", "E"]
-    assert {p: s.letter for p, s in GRID.view(game, None).players.items()} == dict(zip(players, "ABCDE",
-                                                                                       strict=True))
+    assert {p: s.letter for p, s in GRID.view(game, None).players.items()} == dict(zip(players, "ABCDE", strict=True))
 
 
 # ---- G2 the deal and the deployment stage -------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(("players", "sizes"), [(5, [5, 5, 5, 5, 5]), (4, [6, 6, 6, 7]), (3, [8, 8, 9])])
 def test_G2_territories_are_dealt_5_each_for_5_6_6_6_7_for_4_8_8_9_for_3(players: int, sizes: list[int]) -> None:
@@ -110,8 +111,8 @@ def test_G2_troops_are_deployed_only_on_own_territories_and_only_by_the_player_i
 
 # ---- G3 turns ----------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("territories", "troops"), [(1, 0), (2, 1), (3, 1), (4, 2), (5, 2), (6, 3), (7, 3),
-                                                      (24, 3)])
+
+@pytest.mark.parametrize(("territories", "troops"), [(1, 0), (2, 1), (3, 1), (4, 2), (5, 2), (6, 3), (7, 3), (24, 3)])
 def test_G3_new_troops_are_min_of_half_the_territories_and_3(territories: int, troops: int) -> None:
     assert new_troops(territories) == troops
 
@@ -155,20 +156,25 @@ SEED_EXAMPLES = [
 
 
 @pytest.mark.parametrize(("attack", "defence", "losses"), SEED_EXAMPLES)
-def test_G4_every_example_of_the_seeds_table(attack: tuple[int, ...], defence: tuple[int, ...],
-                                             losses: tuple[int, int]) -> None:
+def test_G4_every_example_of_the_seeds_table(
+    attack: tuple[int, ...], defence: tuple[int, ...], losses: tuple[int, int]
+) -> None:
     assert compare(attack, defence) == losses
 
 
-@pytest.mark.parametrize(("attack", "defence", "losses"), [
-    ((5,), (5,), (1, 0)),
-    ((6, 6), (6, 6), (2, 0)),          # every tie costs the attacker
-    ((6, 5, 1), (6, 4), (1, 1)),
-    ((1, 2, 3), (2, 2), (1, 1)),       # sorted first: 3 beats 2, 2 ties 2
-    ((2,), (1, 6), (1, 0)),            # one comparison, with the defender's highest
-])
-def test_G4_the_lower_die_loses_and_a_tie_costs_the_attacker(attack: tuple[int, ...], defence: tuple[int, ...],
-                                                             losses: tuple[int, int]) -> None:
+@pytest.mark.parametrize(
+    ("attack", "defence", "losses"),
+    [
+        ((5,), (5,), (1, 0)),
+        ((6, 6), (6, 6), (2, 0)),  # every tie costs the attacker
+        ((6, 5, 1), (6, 4), (1, 1)),
+        ((1, 2, 3), (2, 2), (1, 1)),  # sorted first: 3 beats 2, 2 ties 2
+        ((2,), (1, 6), (1, 0)),  # one comparison, with the defender's highest
+    ],
+)
+def test_G4_the_lower_die_loses_and_a_tie_costs_the_attacker(
+    attack: tuple[int, ...], defence: tuple[int, ...], losses: tuple[int, int]
+) -> None:
     assert compare(attack, defence) == losses
 
 
@@ -184,8 +190,8 @@ def test_G4_the_seeds_last_example_played_the_territory_falls_and_3_or_4_may_mov
     assert [(e.order, e.count_field, e.least) for e in legal] == [(MoveIn(4), "troops", 3)]
     for other in (Attack("0,0", "1,0", 1), Move("0,0", "0,1", 1), End(), Deploy("0,0")):
         assert refused(game, other).code == "wrong-phase"
-    assert refused(game, MoveIn(2)).code == "too-few"        # p >= m
-    assert refused(game, MoveIn(5)).code == "too-many"       # p < s
+    assert refused(game, MoveIn(2)).code == "too-few"  # p >= m
+    assert refused(game, MoveIn(5)).code == "too-many"  # p < s
     game, events = act(game, MoveIn(4))
     assert events[0] == TroopsMovedIn("ann", "0,0", "0,1", 4)
     assert (game.board.troops["0,0"], game.board.troops["0,1"]) == (1, 4)
@@ -201,25 +207,28 @@ def test_G4_the_defender_uses_the_most_dice_it_may() -> None:
     assert len(events[0].defence) == 1
 
 
-@pytest.mark.parametrize(("order", "code"), [
-    (Attack("0,0", "0,1", 3), "too-many"),       # s = 3: m < s
-    (Attack("0,0", "0,1", 0), "too-few"),
-    (Attack("0,0", "1,1", 1), "not-adjacent"),   # diagonal
-    (Attack("0,0", "1,0", 1), "own-territory"),
-    (Attack("0,1", "0,0", 1), "not-your-territory"),
-    (Attack("2,0", "2,1", 1), "not-enough-troops"),
-    (Attack("0,0", "9,9", 1), "unknown-territory"),
-])
-def test_G4_attacks_need_2_troops_or_more_m_from_1_to_3_and_fewer_than_the_source_holds(order: Attack,
-                                                                                     code: str) -> None:
+@pytest.mark.parametrize(
+    ("order", "code"),
+    [
+        (Attack("0,0", "0,1", 3), "too-many"),  # s = 3: m < s
+        (Attack("0,0", "0,1", 0), "too-few"),
+        (Attack("0,0", "1,1", 1), "not-adjacent"),  # diagonal
+        (Attack("0,0", "1,0", 1), "own-territory"),
+        (Attack("0,1", "0,0", 1), "not-your-territory"),
+        (Attack("2,0", "2,1", 1), "not-enough-troops"),
+        (Attack("0,0", "9,9", 1), "unknown-territory"),
+    ],
+)
+def test_G4_attacks_need_2_troops_or_more_m_from_1_to_3_and_fewer_than_the_source_holds(
+    order: Attack, code: str
+) -> None:
     rows = "ABBBB ACCCC ACCCC CCCCC CCCCC"
     game = game_at(rows, [3, 5, 1, 1, 1, 9, 1] + [1] * 18)
     assert refused(game, order).code == code
 
 
 def test_G4_three_troops_against_two_follow_the_exact_odds() -> None:
-    assert outcomes(3, 2) == {(0, 2): Fraction(2890, 7776), (1, 1): Fraction(2611, 7776),
-                              (2, 0): Fraction(2275, 7776)}
+    assert outcomes(3, 2) == {(0, 2): Fraction(2890, 7776), (1, 1): Fraction(2611, 7776), (2, 0): Fraction(2275, 7776)}
     n = 20_000
     counts = Counter(roll(GameRandom("grid-odds", step), 3, 2)[2:] for step in range(n))
     chi2 = sum((counts[k] - n * float(p)) ** 2 / (n * float(p)) for k, p in outcomes(3, 2).items())
@@ -228,14 +237,18 @@ def test_G4_three_troops_against_two_follow_the_exact_odds() -> None:
 
 # ---- G5 the move --------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("order", "code", "reason"), [
-    (Move("0,0", "0,4", 1), "no-path", "no path of your own territories"),
-    (Move("0,0", "2,2", 1), "not-your-territory", "not yours"),
-    (Move("0,0", "1,0", 4), "too-many", "at least one stays behind"),
-    (Move("0,0", "0,0", 1), "same-territory", "two different"),
-    (Move("1,0", "0,0", 1), "too-many", "at most 0"),
-    (Move("0,0", "1,0", 0), "too-few", "at least 1"),
-])
+
+@pytest.mark.parametrize(
+    ("order", "code", "reason"),
+    [
+        (Move("0,0", "0,4", 1), "no-path", "no path of your own territories"),
+        (Move("0,0", "2,2", 1), "not-your-territory", "not yours"),
+        (Move("0,0", "1,0", 4), "too-many", "at least one stays behind"),
+        (Move("0,0", "0,0", 1), "same-territory", "two different"),
+        (Move("1,0", "0,0", 1), "too-many", "at most 0"),
+        (Move("0,0", "1,0", 0), "too-few", "at least 1"),
+    ],
+)
 def test_G5_an_illegal_move_is_refused_with_the_reason(order: Move, code: str, reason: str) -> None:
     rows = "ACCCA ACCCC AACCC CCCCC CCCCC"
     game = game_at(rows, [4] + [1] * 24)
@@ -246,7 +259,7 @@ def test_G5_an_illegal_move_is_refused_with_the_reason(order: Move, code: str, r
 def test_G5_one_move_along_own_territories_leaving_one_behind_ends_the_turn() -> None:
     rows = "ACCCA ACCCC AACCC CCCCC CCCBB"
     game = game_at(rows, [4] + [1] * 24)
-    game, events = act(game, Move("0,0", "2,1", 3))          # 0,0 - 1,0 - 2,0 - 2,1, all ann's
+    game, events = act(game, Move("0,0", "2,1", 3))  # 0,0 - 1,0 - 2,0 - 2,1, all ann's
     assert events[0] == TroopsMoved("ann", "0,0", "2,1", 3)
     assert (game.board.troops["0,0"], game.board.troops["2,1"]) == (1, 4)
     assert game.board.active == "bob"
@@ -254,15 +267,16 @@ def test_G5_one_move_along_own_territories_leaving_one_behind_ends_the_turn() ->
 
 # ---- G6 elimination and victory ----------------------------------------------------------------------------------
 
+
 def test_G6_a_player_with_no_territory_is_out_and_the_others_keep_their_order() -> None:
     rows = "ABAAA AAAAA AAAAA AAAAA CCCCC"
     game = game_at(rows, [4, 1] + [1] * 23)
     game, events = act(game, Attack("0,0", "0,1", 3), loaded(6, 6, 6, 1))
     assert PlayerEliminated("bob", "ann") in events
     assert GRID.status(game).eliminated == ("bob",)
-    assert game.board.phase is Phase.ATTACK          # 0,0 had 4: 3 moved in, the only choice
+    assert game.board.phase is Phase.ATTACK  # 0,0 had 4: 3 moved in, the only choice
     game, _ = act(game, End())
-    assert game.board.active == "cat"                        # bob's turn is skipped; A, C, A, C ...
+    assert game.board.active == "cat"  # bob's turn is skipped; A, C, A, C ...
     assert game.board.phase is Phase.NEW_TROOPS
     game, _ = act(game, Deploy("4,0"))
     game, _ = act(game, End())
@@ -280,6 +294,7 @@ def test_G6_the_player_who_owns_all_25_wins() -> None:
 
 # ---- time limits ------------------------------------------------------------------------------------------------
 
+
 def test_a_player_whose_time_runs_out_deploys_on_a_weak_front_never_attacks_and_ends() -> None:
     game = new(SEATS, "late")
     game, late, resolutions = turns.time_out(GRID, game, dice_of("late"))
@@ -290,7 +305,8 @@ def test_a_player_whose_time_runs_out_deploys_on_a_weak_front_never_attacks_and_
     game, _, resolutions = turns.time_out(GRID, game, dice_of("late"))
     kinds = [r.orders["ann"][0].kind for r in resolutions]
     assert kinds == ["deploy", "end"] and game.board.active == "bob"
-    game = game_at("ABCCC CCCCC CCCCC CCCCC CCCCB", [5, 0] + [1] * 23, phase=Phase.MOVE_IN,
-                   conquest=Conquest("0,0", "0,1", 2, 4))
+    game = game_at(
+        "ABCCC CCCCC CCCCC CCCCC CCCCB", [5, 0] + [1] * 23, phase=Phase.MOVE_IN, conquest=Conquest("0,0", "0,1", 2, 4)
+    )
     game, _, resolutions = turns.time_out(GRID, game, dice_of("late"))
     assert resolutions[0].orders["ann"] == (MoveIn(2),)

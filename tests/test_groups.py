@@ -11,8 +11,17 @@ from shared.maps.groups import compute_groups, neutral_territories
 from shared.maps.validate import components
 
 REAL_MAPS = Path(__file__).resolve().parents[1].parent / "shared" / "maps"
-MAPS = ["seed", "twin-keeps", "cataract", "saltreach", "meridian",
-        "domination/bigeurope.map", "domination/world.map", "domination/uk.map", "conquest/_61_ CASTLE MOONBAT.map"]
+MAPS = [
+    "seed",
+    "twin-keeps",
+    "cataract",
+    "saltreach",
+    "meridian",
+    "domination/bigeurope.map",
+    "domination/world.map",
+    "domination/uk.map",
+    "conquest/_61_ CASTLE MOONBAT.map",
+]
 
 
 def _load(ref: str):  # type: ignore[no-untyped-def]

@@ -76,12 +76,16 @@ async def test_ten_games_at_once_each_end_and_stay_apart() -> None:
             for client, name in zip(clients, names, strict=True):
                 await join(client, game_id, name)
         problems: list[str] = []
-        winners = await asyncio.gather(*(
-            play(client, game_id, name, set(names), problems)
-            for game_id, clients, names in games for client, name in zip(clients, names, strict=True)))
+        winners = await asyncio.gather(
+            *(
+                play(client, game_id, name, set(names), problems)
+                for game_id, clients, names in games
+                for client, name in zip(clients, names, strict=True)
+            )
+        )
         assert problems == []
         for index, (game_id, _, names) in enumerate(games):
-            won = set(winners[3 * index:3 * index + 3])
+            won = set(winners[3 * index : 3 * index + 3])
             assert len(won) == 1 and won <= set(names), f"game {game_id}: players saw winners {won}"
         summaries = {g["game_id"]: g for g in (await games[0][1][0].request(type="list_games"))["games"]}
         for game_id, _, names in games:

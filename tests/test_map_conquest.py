@@ -33,15 +33,29 @@ Gamma Rock,50,60,South Isles,Alpha Point,Beta Bay
 # Line numbers: [Territories] is line 12; Alpha 13, Beta 14, Gamma 16.
 
 
-def write(tmp_path: Path, text: str, *, name: str = "islands.map", encoding: str = "utf-8",
-          newline: str = "\n", prefix: bytes = b"") -> Path:
+def write(
+    tmp_path: Path,
+    text: str,
+    *,
+    name: str = "islands.map",
+    encoding: str = "utf-8",
+    newline: str = "\n",
+    prefix: bytes = b"",
+) -> Path:
     path = tmp_path / name
     path.write_bytes(prefix + text.replace("\n", newline).encode(encoding))
     return path
 
 
-def check(tmp_path: Path, text: str, *, name: str = "islands.map", encoding: str = "utf-8",
-          newline: str = "\n", prefix: bytes = b"") -> MapReport:
+def check(
+    tmp_path: Path,
+    text: str,
+    *,
+    name: str = "islands.map",
+    encoding: str = "utf-8",
+    newline: str = "\n",
+    prefix: bytes = b"",
+) -> MapReport:
     report = check_map_file(write(tmp_path, text, name=name, encoding=encoding, newline=newline, prefix=prefix))
     assert report.format == "conquest"
     return report
@@ -67,7 +81,10 @@ def test_a_well_formed_map_reads_into_the_model(tmp_path: Path) -> None:
     assert game_map.names == ("Alpha Point", "Beta Bay", "Gamma Rock")
     assert [(c.name, c.bonus) for c in game_map.continents] == [("North Isles", 3), ("South Isles", 2)]
     assert [(t.continent, t.x, t.y) for t in game_map.territories] == [
-        ("North Isles", 10, 20), ("North Isles", 30, 40), ("South Isles", 50, 60)]
+        ("North Isles", 10, 20),
+        ("North Isles", 30, 40),
+        ("South Isles", 50, 60),
+    ]
     assert game_map.neighbours("Gamma Rock") == {"Alpha Point", "Beta Bay"}
 
 
@@ -79,8 +96,9 @@ def test_read_conquest_leaves_the_name_to_the_caller() -> None:
 
 def test_names_match_ignoring_case_with_a_warning_per_spelling(tmp_path: Path) -> None:
     text = ISLANDS.replace("Beta Bay,30,40,North Isles,Alpha Point,", "Beta Bay,30,40,north isles,alpha point,")
-    text = text.replace("Gamma Rock,50,60,South Isles,Alpha Point,Beta Bay", "Gamma Rock,50,60,South Isles,"
-                                                                            "alpha point,beta bay")
+    text = text.replace(
+        "Gamma Rock,50,60,South Isles,Alpha Point,Beta Bay", "Gamma Rock,50,60,South Isles,alpha point,beta bay"
+    )
     report = check(tmp_path, text)
     assert report.playable
     game_map = report.game_map
@@ -95,8 +113,9 @@ def test_names_match_ignoring_case_with_a_warning_per_spelling(tmp_path: Path) -
 
 
 def test_trailing_commas_and_spaces_around_commas_are_allowed(tmp_path: Path) -> None:
-    text = ISLANDS.replace("Alpha Point,10,20,North Isles,Beta Bay,Gamma Rock",
-                           "Alpha Point, 10 ,20,North Isles, Beta Bay,Gamma Rock,,")
+    text = ISLANDS.replace(
+        "Alpha Point,10,20,North Isles,Beta Bay,Gamma Rock", "Alpha Point, 10 ,20,North Isles, Beta Bay,Gamma Rock,,"
+    )
     report = check(tmp_path, text)
     assert report.findings == []
     assert report.game_map is not None and report.game_map.neighbours("Alpha Point") == {"Beta Bay", "Gamma Rock"}
@@ -137,18 +156,26 @@ def test_trailing_spaces_are_ignored(tmp_path: Path) -> None:
 
 
 def test_duplicate_neighbours_are_collapsed_with_a_warning(tmp_path: Path) -> None:
-    report = check(tmp_path, ISLANDS.replace("Beta Bay,30,40,North Isles,Alpha Point,Gamma Rock",
-                                             "Beta Bay,30,40,North Isles,Alpha Point,Gamma Rock,alpha point"))
+    report = check(
+        tmp_path,
+        ISLANDS.replace(
+            "Beta Bay,30,40,North Isles,Alpha Point,Gamma Rock",
+            "Beta Bay,30,40,North Isles,Alpha Point,Gamma Rock,alpha point",
+        ),
+    )
     assert report.playable
     finding = only(report.findings, FindingCode.DUPLICATE_BORDER)
-    assert (finding.severity, finding.line, finding.territories) == (
-        Severity.WARNING, 14, ("Beta Bay", "Alpha Point"))
+    assert (finding.severity, finding.line, finding.territories) == (Severity.WARNING, 14, ("Beta Bay", "Alpha Point"))
     assert report.game_map is not None and report.game_map.neighbours("Beta Bay") == {"Alpha Point", "Gamma Rock"}
 
 
 def test_a_one_way_link_stays_one_way(tmp_path: Path) -> None:
-    report = check(tmp_path, ISLANDS.replace("Gamma Rock,50,60,South Isles,Alpha Point,Beta Bay",
-                                             "Gamma Rock,50,60,South Isles,Alpha Point"))
+    report = check(
+        tmp_path,
+        ISLANDS.replace(
+            "Gamma Rock,50,60,South Isles,Alpha Point,Beta Bay", "Gamma Rock,50,60,South Isles,Alpha Point"
+        ),
+    )
     assert report.playable
     game_map = report.game_map
     assert game_map is not None
@@ -156,8 +183,10 @@ def test_a_one_way_link_stays_one_way(tmp_path: Path) -> None:
     assert codes(report.findings) == {(Severity.WARNING, FindingCode.ONE_WAY_BORDER)}
 
 
-@pytest.mark.parametrize(("coordinates", "words"), [("50,", "no y position"), (",60", "no x position"),
-                                                    ("fifty,60", '"fifty" as its x position')])
+@pytest.mark.parametrize(
+    ("coordinates", "words"),
+    [("50,", "no y position"), (",60", "no x position"), ("fifty,60", '"fifty" as its x position')],
+)
 def test_a_missing_or_bad_coordinate_is_a_parse_error(tmp_path: Path, coordinates: str, words: str) -> None:
     report = check(tmp_path, ISLANDS.replace("Gamma Rock,50,60,", f"Gamma Rock,{coordinates},"))
     assert not report.playable
@@ -214,8 +243,10 @@ def test_a_continent_bonus_must_be_a_whole_number(tmp_path: Path) -> None:
 def test_a_continent_worth_nothing_or_empty_is_only_a_warning(tmp_path: Path) -> None:
     report = check(tmp_path, ISLANDS.replace("South Isles=2", "South Isles=0\nEmpty Isles=4"))
     assert report.playable
-    assert codes(report.findings) == {(Severity.WARNING, FindingCode.CONTINENT_WORTHLESS),
-                                      (Severity.WARNING, FindingCode.CONTINENT_EMPTY)}
+    assert codes(report.findings) == {
+        (Severity.WARNING, FindingCode.CONTINENT_WORTHLESS),
+        (Severity.WARNING, FindingCode.CONTINENT_EMPTY),
+    }
 
 
 def test_a_misspelt_section_is_reported_with_a_suggestion(tmp_path: Path) -> None:
@@ -246,10 +277,35 @@ def test_text_without_continents_or_territories_is_not_a_map(data: bytes) -> Non
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["[Map]", "[Continents]", "[Territories]", "[x]", "", "  ", ";c", "author=a",
-                                 "noequals", "A=1", "B=x", "=3", "T1,1,2,A,T2", "T2,1,2,a,t1,", "T3,,,A",
-                                 "T1,3,4,B", "T4", ",,,", "\xe9,1,1,A,T1"]), max_size=30),
-       st.sampled_from(["\n", "\r\n", "\r"]))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "[Map]",
+                "[Continents]",
+                "[Territories]",
+                "[x]",
+                "",
+                "  ",
+                ";c",
+                "author=a",
+                "noequals",
+                "A=1",
+                "B=x",
+                "=3",
+                "T1,1,2,A,T2",
+                "T2,1,2,a,t1,",
+                "T3,,,A",
+                "T1,3,4,B",
+                "T4",
+                ",,,",
+                "\xe9,1,1,A,T1",
+            ]
+        ),
+        max_size=30,
+    ),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+)
 def test_any_jumble_of_lines_gives_findings_not_exceptions(lines: list[str], newline: str) -> None:
     data = newline.join(lines).encode("latin-1")
     game_map, findings = read_conquest(data)

@@ -38,15 +38,29 @@ South 2 #00ff00
 """
 
 
-def write(tmp_path: Path, text: str, *, name: str = "triangle.map", encoding: str = "utf-8",
-          newline: str = "\n", prefix: bytes = b"") -> Path:
+def write(
+    tmp_path: Path,
+    text: str,
+    *,
+    name: str = "triangle.map",
+    encoding: str = "utf-8",
+    newline: str = "\n",
+    prefix: bytes = b"",
+) -> Path:
     path = tmp_path / name
     path.write_bytes(prefix + text.replace("\n", newline).encode(encoding))
     return path
 
 
-def check(tmp_path: Path, text: str, *, name: str = "triangle.map", encoding: str = "utf-8",
-          newline: str = "\n", prefix: bytes = b"") -> MapReport:
+def check(
+    tmp_path: Path,
+    text: str,
+    *,
+    name: str = "triangle.map",
+    encoding: str = "utf-8",
+    newline: str = "\n",
+    prefix: bytes = b"",
+) -> MapReport:
     report = check_map_file(write(tmp_path, text, name=name, encoding=encoding, newline=newline, prefix=prefix))
     assert report.format == "domination"
     return report
@@ -72,7 +86,10 @@ def test_a_well_formed_map_reads_into_the_model(tmp_path: Path) -> None:
     assert game_map.names == ("Alpha", "Beta_Two", "Gamma")  # `_` kept as written
     assert [(c.name, c.bonus) for c in game_map.continents] == [("North_Land", 3), ("South", 2)]
     assert [(t.continent, t.x, t.y) for t in game_map.territories] == [
-        ("North_Land", 10, 20), ("North_Land", 30, 40), ("South", 50, 60)]
+        ("North_Land", 10, 20),
+        ("North_Land", 30, 40),
+        ("South", 50, 60),
+    ]
     assert game_map.neighbours("Alpha") == {"Beta_Two", "Gamma"}
 
 
@@ -111,8 +128,7 @@ def test_utf8_without_a_bom_keeps_its_letters(tmp_path: Path) -> None:
 
 
 def test_latin1_files_read_as_latin1(tmp_path: Path) -> None:
-    report = check(tmp_path, TRIANGLE.replace("Alpha", "Mitrovicë").replace("South", "Prishtinë"),
-                   encoding="latin-1")
+    report = check(tmp_path, TRIANGLE.replace("Alpha", "Mitrovicë").replace("South", "Prishtinë"), encoding="latin-1")
     assert report.playable and report.game_map is not None
     assert report.game_map.names[0] == "Mitrovicë"
     assert report.game_map.continents[1].name == "Prishtinë"
@@ -173,8 +189,10 @@ def test_a_one_way_border_stays_one_way(tmp_path: Path) -> None:
 def test_a_country_with_no_border_line_only_receives(tmp_path: Path) -> None:
     report = check(tmp_path, TRIANGLE.replace("3 1 2\n", ""))
     assert report.playable
-    assert codes(report.findings) == {(Severity.WARNING, FindingCode.ONE_WAY_BORDER),
-                                      (Severity.WARNING, FindingCode.UNREACHABLE)}
+    assert codes(report.findings) == {
+        (Severity.WARNING, FindingCode.ONE_WAY_BORDER),
+        (Severity.WARNING, FindingCode.UNREACHABLE),
+    }
     assert only(report.findings, FindingCode.UNREACHABLE).territories == ("Gamma",)
 
 
@@ -184,7 +202,9 @@ def test_duplicate_neighbours_are_collapsed_with_a_warning(tmp_path: Path) -> No
     assert report.game_map is not None and report.game_map.neighbours("Alpha") == {"Beta_Two", "Gamma"}
     duplicates = [f for f in report.findings if f.code is FindingCode.DUPLICATE_BORDER]
     assert [(f.line, f.territories, f.severity) for f in duplicates] == [
-        (20, ("Alpha", "Beta_Two"), Severity.WARNING), (21, ("Alpha", "Gamma"), Severity.WARNING)]
+        (20, ("Alpha", "Beta_Two"), Severity.WARNING),
+        (21, ("Alpha", "Gamma"), Severity.WARNING),
+    ]
 
 
 def test_a_second_border_line_adds_neighbours(tmp_path: Path) -> None:
@@ -278,10 +298,36 @@ def test_text_without_any_map_section_is_not_a_map(data: bytes) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["[continents]", "[countries]", "[borders]", "[files]", "[x]", "", " ", ";c",
-                                 "A 1 red", "1 A 1 2 3", "2 B 1", "1 2 3", "2 1", "1", "9 9", "x y z",
-                                 "name N", "pic p.png", "\xe9 1 red", "1 \xe9 1 0 0"]), max_size=30),
-       st.sampled_from(["\n", "\r\n", "\r"]))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "[continents]",
+                "[countries]",
+                "[borders]",
+                "[files]",
+                "[x]",
+                "",
+                " ",
+                ";c",
+                "A 1 red",
+                "1 A 1 2 3",
+                "2 B 1",
+                "1 2 3",
+                "2 1",
+                "1",
+                "9 9",
+                "x y z",
+                "name N",
+                "pic p.png",
+                "\xe9 1 red",
+                "1 \xe9 1 0 0",
+            ]
+        ),
+        max_size=30,
+    ),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+)
 def test_any_jumble_of_lines_gives_findings_not_exceptions(lines: list[str], newline: str) -> None:
     data = newline.join(lines).encode("latin-1")
     game_map, findings = read_domination(data)

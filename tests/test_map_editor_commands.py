@@ -37,7 +37,12 @@ from tests.map_editor_support import Session, two_way
 def test_quoted_names_may_hold_spaces_and_are_never_options() -> None:
     words = tokenize('editcountry -add "North America" "-add" Europe')
     assert [(w.text, w.quoted) for w in words] == [
-        ("editcountry", False), ("-add", False), ("North America", True), ("-add", True), ("Europe", False)]
+        ("editcountry", False),
+        ("-add", False),
+        ("North America", True),
+        ("-add", True),
+        ("Europe", False),
+    ]
 
 
 def test_options_may_repeat_in_one_command_and_keep_their_order() -> None:
@@ -46,34 +51,40 @@ def test_options_may_repeat_in_one_command_and_keep_their_order() -> None:
     assert command.edits == (AddTerritory("A", "X"), AddTerritory("B", "X"), RemoveTerritory("C"))
 
 
-@pytest.mark.parametrize(("line", "edits"), [
-    ("editcontinent -add Europe 5 -remove Asia", (AddContinent("Europe", 5), RemoveContinent("Asia"))),
-    ('editcountry -add "Isle of Man" Europe', (AddTerritory("Isle of Man", "Europe"),)),
-    ("editneighbor -add A B -remove C D", (AddBorder("A", "B"), RemoveBorder("C", "D"))),
-    ("EDITNEIGHBOUR -ADD A B", (AddBorder("A", "B"),)),
-    ("editterritory -remove A", (RemoveTerritory("A"),)),
-])
+@pytest.mark.parametrize(
+    ("line", "edits"),
+    [
+        ("editcontinent -add Europe 5 -remove Asia", (AddContinent("Europe", 5), RemoveContinent("Asia"))),
+        ('editcountry -add "Isle of Man" Europe', (AddTerritory("Isle of Man", "Europe"),)),
+        ("editneighbor -add A B -remove C D", (AddBorder("A", "B"), RemoveBorder("C", "D"))),
+        ("EDITNEIGHBOUR -ADD A B", (AddBorder("A", "B"),)),
+        ("editterritory -remove A", (RemoveTerritory("A"),)),
+    ],
+)
 def test_each_edit_command_reads_into_its_edits(line: str, edits: tuple[object, ...]) -> None:
     command = parse_command(line)
     assert isinstance(command, EditCommand)
     assert command.edits == edits
 
 
-@pytest.mark.parametrize(("line", "command"), [
-    ("showmap", ShowMap()),
-    ("validatemap", ValidateMap()),
-    ("val", ValidateMap()),
-    ("undo", Undo()),
-    ("savemap", SaveMap()),
-    ("savemap out.map", SaveMap("out.map")),
-    ("savemap out.map -format conquest", SaveMap("out.map", MapFormat.CONQUEST)),
-    ("savemap -format DOM out.map", SaveMap("out.map", MapFormat.DOMINATION)),
-    ('savemap "my maps/out.toml"', SaveMap("my maps/out.toml")),
-    ("quit", Quit()),
-    ("exit", Quit()),
-    ("quit -force", Quit(force=True)),
-    ("help", Help()),
-])
+@pytest.mark.parametrize(
+    ("line", "command"),
+    [
+        ("showmap", ShowMap()),
+        ("validatemap", ValidateMap()),
+        ("val", ValidateMap()),
+        ("undo", Undo()),
+        ("savemap", SaveMap()),
+        ("savemap out.map", SaveMap("out.map")),
+        ("savemap out.map -format conquest", SaveMap("out.map", MapFormat.CONQUEST)),
+        ("savemap -format DOM out.map", SaveMap("out.map", MapFormat.DOMINATION)),
+        ('savemap "my maps/out.toml"', SaveMap("my maps/out.toml")),
+        ("quit", Quit()),
+        ("exit", Quit()),
+        ("quit -force", Quit(force=True)),
+        ("help", Help()),
+    ],
+)
 def test_each_other_command_reads_into_its_value(line: str, command: object) -> None:
     assert parse_command(line) == command
 
@@ -88,25 +99,30 @@ def test_blank_lines_and_comments_are_no_command() -> None:
     assert parse_command("  # a comment") is None
 
 
-@pytest.mark.parametrize(("line", "words"), [
-    ("validatmap", ['unknown command "validatmap" (did you mean validatemap?)']),
-    ("editmap x", ["quit and run risc maps edit FILE"]),
-    ("editc -add A 1", ['"editc" could be any of: editcontinent, editcountry']),
-    ("editcountry", ["editcountry needs at least one of -add and -remove"]),
-    ("editcontinent -add Europe", ["-add needs NAME VALUE"]),
-    ("editcontinent -add Europe -remove Asia", ["-add needs NAME VALUE"]),
-    ("editneighbor -add A", ["-add needs A B"]),
-    ("editcountry -move A X", ['unknown option "-move"', "editcountry takes -add or -remove"]),
-    ("editcontinent -add Europe five", ['"five" is not a whole number']),
-    ("editcountry -add North America Europe",
-     ['unexpected "Europe" after -add North America', 'double quotes, as "North America"']),
-    ("showmap now", ['unexpected "now"']),
-    ("savemap a.map b.map", ['unexpected "b.map"']),
-    ("savemap a.map -format png", ['unknown format "png"']),
-    ("savemap a.map -format", ["-format needs FORMAT"]),
-    ("quit -now", ['unknown option "-now"']),
-    ("help nothing", ['unknown command "nothing"']),
-])
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("validatmap", ['unknown command "validatmap" (did you mean validatemap?)']),
+        ("editmap x", ["quit and run risc maps edit FILE"]),
+        ("editc -add A 1", ['"editc" could be any of: editcontinent, editcountry']),
+        ("editcountry", ["editcountry needs at least one of -add and -remove"]),
+        ("editcontinent -add Europe", ["-add needs NAME VALUE"]),
+        ("editcontinent -add Europe -remove Asia", ["-add needs NAME VALUE"]),
+        ("editneighbor -add A", ["-add needs A B"]),
+        ("editcountry -move A X", ['unknown option "-move"', "editcountry takes -add or -remove"]),
+        ("editcontinent -add Europe five", ['"five" is not a whole number']),
+        (
+            "editcountry -add North America Europe",
+            ['unexpected "Europe" after -add North America', 'double quotes, as "North America"'],
+        ),
+        ("showmap now", ['unexpected "now"']),
+        ("savemap a.map b.map", ['unexpected "b.map"']),
+        ("savemap a.map -format png", ['unknown format "png"']),
+        ("savemap a.map -format", ["-format needs FORMAT"]),
+        ("quit -now", ['unknown option "-now"']),
+        ("help nothing", ['unknown command "nothing"']),
+    ],
+)
 def test_a_malformed_command_is_refused_with_how_to_say_it(line: str, words: list[str]) -> None:
     command = parse_command(line)
     assert isinstance(command, CommandError)
@@ -132,8 +148,12 @@ def test_editcontinent_adds_continents_with_their_values(session: Session) -> No
 
 
 def test_editcountry_adds_territories_to_their_continents(session: Session) -> None:
-    assert session.map.territories == (Territory("Narnia", "North"), Territory("Oz", "North"),
-                                       Territory("Gondor", "South"), Territory("Mordor", "South"))
+    assert session.map.territories == (
+        Territory("Narnia", "North"),
+        Territory("Oz", "North"),
+        Territory("Gondor", "South"),
+        Territory("Mordor", "South"),
+    )
 
 
 def test_editneighbor_adds_a_border_both_ways(session: Session) -> None:
@@ -182,22 +202,26 @@ def test_an_exact_name_wins_over_a_longer_one_it_prefixes(tmp_path: Path) -> Non
     assert s.map.names == ("Ozma",)
 
 
-@pytest.mark.parametrize(("line", "words"), [
-    ("editcontinent -add north 4", ['there is already a continent "North"', "ignoring case"]),
-    ("editcontinent -add West -1", ["0 or more"]),
-    ("editcontinent -remove East", ['there is no continent "East"']),
-    ("editcountry -add oz North", ['there is already a territory "Oz"']),
-    ("editcountry -add Rohan West", ['there is no continent "West"']),
-    ("editcountry -remove Rohan", ['there is no territory "Rohan"']),
-    ("editcountry -remove Narna", ['there is no territory "Narna" (did you mean "Narnia"?)']),
-    ("editneighbor -add Narnia Narnia", ['"Narnia" cannot border itself']),
-    ("editneighbor -add Narnia Oz", ['"Narnia" and "Oz" already border each other']),
-    ("editneighbor -remove Narnia Mordor", ['"Narnia" and "Mordor" do not border each other']),
-    ("editneighbor -add Narnia Atlantis", ['there is no territory "Atlantis"']),
-    ('editcountry -add " Oz2" North', ["cannot start or end with a space"]),
-])
-def test_an_edit_that_cannot_be_made_changes_nothing_and_says_why(session: Session, line: str,
-                                                                   words: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("editcontinent -add north 4", ['there is already a continent "North"', "ignoring case"]),
+        ("editcontinent -add West -1", ["0 or more"]),
+        ("editcontinent -remove East", ['there is no continent "East"']),
+        ("editcountry -add oz North", ['there is already a territory "Oz"']),
+        ("editcountry -add Rohan West", ['there is no continent "West"']),
+        ("editcountry -remove Rohan", ['there is no territory "Rohan"']),
+        ("editcountry -remove Narna", ['there is no territory "Narna" (did you mean "Narnia"?)']),
+        ("editneighbor -add Narnia Narnia", ['"Narnia" cannot border itself']),
+        ("editneighbor -add Narnia Oz", ['"Narnia" and "Oz" already border each other']),
+        ("editneighbor -remove Narnia Mordor", ['"Narnia" and "Mordor" do not border each other']),
+        ("editneighbor -add Narnia Atlantis", ['there is no territory "Atlantis"']),
+        ('editcountry -add " Oz2" North', ["cannot start or end with a space"]),
+    ],
+)
+def test_an_edit_that_cannot_be_made_changes_nothing_and_says_why(
+    session: Session, line: str, words: list[str]
+) -> None:
     said = session.fails(line)
     for word in words:
         assert word in said
@@ -283,8 +307,12 @@ def test_showmap_lists_each_continent_and_each_territory_with_its_neighbours(ses
 
 
 def test_showmap_marks_one_way_borders_and_territories_without_one(tmp_path: Path) -> None:
-    base = build_map("m", [Territory("A", "C"), Territory("B", "C"), Territory("D")], {"A": ["B"]},
-                     [Continent("C", 1), Continent("E", 0)])
+    base = build_map(
+        "m",
+        [Territory("A", "C"), Territory("B", "C"), Territory("D")],
+        {"A": ["B"]},
+        [Continent("C", 1), Continent("E", 0)],
+    )
     s = Session(EditorState(base, tmp_path / "m.map", None, base))
     lines = s.ok("showmap").splitlines()
     assert "1 one-way" in lines[0]
@@ -306,14 +334,14 @@ def findings_of(session: Session) -> list[str]:
 
 
 def test_validatemap_says_a_valid_map_is_valid(session: Session) -> None:
-    assert session.ok("validatemap") == ("the map is valid under the course rules "
-                                         "(small, 4 territories, 2 continents)")
+    assert session.ok("validatemap") == ("the map is valid under the course rules (small, 4 territories, 2 continents)")
 
 
 def test_validatemap_names_the_territories_cut_off_from_the_rest(session: Session) -> None:
     session.ok("editneighbor -remove Oz Gondor")
-    assert any("error: the map falls into 2 pieces" in line and '"Gondor", "Mordor"' in line
-               for line in findings_of(session))
+    assert any(
+        "error: the map falls into 2 pieces" in line and '"Gondor", "Mordor"' in line for line in findings_of(session)
+    )
 
 
 def test_validatemap_names_a_continent_in_pieces(session: Session) -> None:
@@ -328,24 +356,36 @@ def test_validatemap_names_an_empty_continent(session: Session) -> None:
 
 
 def test_validatemap_names_each_one_way_border(tmp_path: Path) -> None:
-    base = build_map("m", [Territory("A", "C"), Territory("B", "C"), Territory("D", "C")],
-                     {"A": ["B", "D"], "B": ["D"], "D": ["B"]}, [Continent("C", 1)])
+    base = build_map(
+        "m",
+        [Territory("A", "C"), Territory("B", "C"), Territory("D", "C")],
+        {"A": ["B", "D"], "B": ["D"], "D": ["B"]},
+        [Continent("C", 1)],
+    )
     lines = findings_of(Session(EditorState(base, tmp_path / "m.map", None, base)))
     assert '  error: one-way border: "A" -> "B", with no border back' in lines
     assert '  error: one-way border: "A" -> "D", with no border back' in lines
 
 
 def test_validatemap_names_territories_in_no_continent_or_an_unknown_one(tmp_path: Path) -> None:
-    base = build_map("m", [Territory("A", "C"), Territory("B"), Territory("D", "Atlantis")],
-                     {"A": ["B"], "B": ["A", "D"], "D": ["B"]}, [Continent("C", 1)])
+    base = build_map(
+        "m",
+        [Territory("A", "C"), Territory("B"), Territory("D", "Atlantis")],
+        {"A": ["B"], "B": ["A", "D"], "D": ["B"]},
+        [Continent("C", 1)],
+    )
     lines = findings_of(Session(EditorState(base, tmp_path / "m.map", None, base)))
     assert '  error: territories in no continent: "B"' in lines
     assert '  error: "D" is in continent "Atlantis", which is not defined' in lines
 
 
 def test_validatemap_names_duplicates(tmp_path: Path) -> None:
-    base = build_map("m", [Territory("A", "C"), Territory("B", "C"), Territory("A", "C")],
-                     {"A": ["B"], "B": ["A"]}, [Continent("C", 1), Continent("C", 2)])
+    base = build_map(
+        "m",
+        [Territory("A", "C"), Territory("B", "C"), Territory("A", "C")],
+        {"A": ["B"], "B": ["A"]},
+        [Continent("C", 1), Continent("C", 2)],
+    )
     lines = findings_of(Session(EditorState(base, tmp_path / "m.map", None, base)))
     assert '  error: territory "A" is defined 2 times' in lines
     assert '  error: continent "C" is defined 2 times' in lines
@@ -364,6 +404,7 @@ def test_validatemap_on_the_risc_rules_keeps_what_risc_plays_as_warnings(tmp_pat
 def test_validatemap_findings_name_what_they_concern(session: Session) -> None:
     """The findings carry the names as data too, for tools; the course rules' findings included."""
     from shared.maps.validate import validate_map
+
     session.ok("editcontinent -add West 1")
     session.ok("editcountry -add Rohan North -add Lone South")
     session.ok("editneighbor -add Rohan Mordor")
@@ -400,29 +441,36 @@ def test_savemap_to_another_file_edits_that_file_from_then_on(session: Session, 
     assert load_map(tmp_path / "other.toml").names == session.map.names
 
 
-@pytest.mark.parametrize(("name", "option", "source", "expected"), [
-    ("out.toml", "", None, MapFormat.NATIVE),
-    ("out.map", "", None, MapFormat.DOMINATION),
-    ("out.txt", "", None, MapFormat.DOMINATION),
-    ("out.map", "", MapFormat.CONQUEST, MapFormat.CONQUEST),
-    ("out.map", "", MapFormat.NATIVE, MapFormat.DOMINATION),
-    ("out.map", " -format conquest", MapFormat.DOMINATION, MapFormat.CONQUEST),
-    ("out.toml", " -format native", MapFormat.CONQUEST, MapFormat.NATIVE),
-])
+@pytest.mark.parametrize(
+    ("name", "option", "source", "expected"),
+    [
+        ("out.toml", "", None, MapFormat.NATIVE),
+        ("out.map", "", None, MapFormat.DOMINATION),
+        ("out.txt", "", None, MapFormat.DOMINATION),
+        ("out.map", "", MapFormat.CONQUEST, MapFormat.CONQUEST),
+        ("out.map", "", MapFormat.NATIVE, MapFormat.DOMINATION),
+        ("out.map", " -format conquest", MapFormat.DOMINATION, MapFormat.CONQUEST),
+        ("out.toml", " -format native", MapFormat.CONQUEST, MapFormat.NATIVE),
+    ],
+)
 def test_savemap_takes_the_format_from_the_option_else_the_name_else_the_source(
-        tmp_path: Path, session: Session, name: str, option: str, source: MapFormat | None,
-        expected: MapFormat) -> None:
+    tmp_path: Path, session: Session, name: str, option: str, source: MapFormat | None, expected: MapFormat
+) -> None:
     session.state = EditorState(session.map, session.state.path, source, session.state.saved)
     assert f"({expected.label})" in session.ok(f"savemap {tmp_path / name}{option}")
     assert session.state.source_format is expected
 
 
-@pytest.mark.parametrize(("name", "option", "words"), [
-    ("out.toml", "-format domination", "out.toml would be read back as a native map"),
-    ("out.map", "-format native", "a native map is read only from a .toml file"),
-])
-def test_savemap_refuses_a_format_its_file_would_not_be_read_in(session: Session, tmp_path: Path, name: str,
-                                                                option: str, words: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "option", "words"),
+    [
+        ("out.toml", "-format domination", "out.toml would be read back as a native map"),
+        ("out.map", "-format native", "a native map is read only from a .toml file"),
+    ],
+)
+def test_savemap_refuses_a_format_its_file_would_not_be_read_in(
+    session: Session, tmp_path: Path, name: str, option: str, words: str
+) -> None:
     said = session.fails(f"savemap {tmp_path / name} {option}")
     assert words in said and not (tmp_path / name).exists()
 
@@ -446,8 +494,9 @@ def test_savemap_says_what_the_format_changes(session: Session, tmp_path: Path) 
 
 def test_savemap_that_cannot_write_keeps_the_changes_unsaved(session: Session, tmp_path: Path) -> None:
     from client.map_editor import EditorSession
+
     editor = EditorSession(session.state)
-    reply = editor.run(f"savemap \"{tmp_path / 'no such folder' / 'x.map'}\"")
+    reply = editor.run(f'savemap "{tmp_path / "no such folder" / "x.map"}"')
     assert reply is not None and not reply.ok
     assert reply.lines[0].startswith(f"error: cannot write {tmp_path / 'no such folder' / 'x.map'}")
     assert editor.state.unsaved and editor.state.path == session.state.path
@@ -492,28 +541,32 @@ def test_quit_after_undoing_every_change_leaves_without_asking(tmp_path: Path) -
 # --- completion -------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("typed", "offered"), [
-    ("", [spec.name for spec in COMMANDS]),
-    ("EDITC", ["editcontinent", "editcountry"]),
-    ("editcountry ", ["-add", "-remove"]),
-    ("editcountry -add Rohan ", ["North", "South"]),
-    ("editcountry -add Rohan s", ["South"]),
-    ("editcountry -add Rohan South ", ["-add", "-remove"]),
-    ("editcountry -remove ", ["Narnia", "Oz", "Gondor", "Mordor"]),
-    ("editcontinent -remove n", ["North"]),
-    ("editcontinent -add West ", []),
-    ("editneighbor -add Narnia g", ["Gondor"]),
-    ("savemap out.map ", ["-format"]),
-    ("savemap out.map -format ", ["native", "domination", "conquest"]),
-    ("help edit", ["editcontinent", "editcountry", "editneighbor"]),
-    ("quit ", ["-force"]),
-    ("frobnicate ", []),
-])
+@pytest.mark.parametrize(
+    ("typed", "offered"),
+    [
+        ("", [spec.name for spec in COMMANDS]),
+        ("EDITC", ["editcontinent", "editcountry"]),
+        ("editcountry ", ["-add", "-remove"]),
+        ("editcountry -add Rohan ", ["North", "South"]),
+        ("editcountry -add Rohan s", ["South"]),
+        ("editcountry -add Rohan South ", ["-add", "-remove"]),
+        ("editcountry -remove ", ["Narnia", "Oz", "Gondor", "Mordor"]),
+        ("editcontinent -remove n", ["North"]),
+        ("editcontinent -add West ", []),
+        ("editneighbor -add Narnia g", ["Gondor"]),
+        ("savemap out.map ", ["-format"]),
+        ("savemap out.map -format ", ["native", "domination", "conquest"]),
+        ("help edit", ["editcontinent", "editcountry", "editneighbor"]),
+        ("quit ", ["-force"]),
+        ("frobnicate ", []),
+    ],
+)
 def test_completion_offers_what_the_next_word_names(session: Session, typed: str, offered: list[str]) -> None:
     from prompt_toolkit.completion import CompleteEvent
     from prompt_toolkit.document import Document
 
     from client.map_editor import EditorSession, MapCompleter
+
     completer = MapCompleter(EditorSession(session.state))
     assert [c.display_text for c in completer.get_completions(Document(typed), CompleteEvent())] == offered
 
@@ -523,6 +576,7 @@ def test_completion_quotes_a_name_with_spaces_and_replaces_an_open_quote(session
     from prompt_toolkit.document import Document
 
     from client.map_editor import EditorSession, MapCompleter
+
     session.ok('editcountry -add "Mount Doom" South')
     completer = MapCompleter(EditorSession(session.state))
     [completion] = completer.get_completions(Document('editneighbor -add "Mount D'), CompleteEvent())

@@ -32,7 +32,8 @@ def assert_same_map(before: GameMap, after: GameMap, fmt: MapFormat) -> None:
     assert after.names == tuple(rename(n) for n in before.names)
     assert [(c.name, c.bonus) for c in after.continents] == [(rename(c.name), c.bonus) for c in before.continents]
     assert [after.territory(rename(t.name)).continent for t in before.territories] == [
-        rename(t.continent) if t.continent is not None else None for t in before.territories]
+        rename(t.continent) if t.continent is not None else None for t in before.territories
+    ]
     for t in before.territories:
         assert after.neighbours(rename(t.name)) == {rename(n) for n in before.neighbours(t.name) if n != t.name}, t.name
     for t in before.territories:
@@ -54,8 +55,9 @@ def test_the_readme_table_gives_the_valid_maps_of_both_formats() -> None:
 
 @pytest.mark.parametrize("fmt", list(MapFormat))
 @pytest.mark.parametrize("relative", VALID)
-def test_a_valid_real_map_saved_in_each_format_reads_back_the_same(relative: str, fmt: MapFormat,
-                                                                   tmp_path: Path) -> None:
+def test_a_valid_real_map_saved_in_each_format_reads_back_the_same(
+    relative: str, fmt: MapFormat, tmp_path: Path
+) -> None:
     source = shared_maps() / relative
     session = Session.open(source)
     before = session.map
@@ -106,8 +108,9 @@ def test_the_seed_map_built_from_nothing_has_the_seed_adjacency(tmp_path: Path) 
 
 
 @pytest.mark.parametrize("fmt", list(MapFormat))
-def test_the_seed_map_built_from_nothing_saves_in_each_format_and_reads_back_equal(fmt: MapFormat,
-                                                                                   tmp_path: Path) -> None:
+def test_the_seed_map_built_from_nothing_saves_in_each_format_and_reads_back_equal(
+    fmt: MapFormat, tmp_path: Path
+) -> None:
     session = seed_session(tmp_path)
     built = session.map
     target = tmp_path / f"seed-{fmt.value}{SUFFIX[fmt]}"
@@ -116,5 +119,13 @@ def test_the_seed_map_built_from_nothing_saves_in_each_format_and_reads_back_equ
     assert_same_map(built, back, fmt)
     assert two_way(back) == two_way(load_map("seed"))
     assert {t.name: t.continent for t in back.territories} == {
-        "Narnia": "Green", "Midkemia": "Green", "Oz": "Green", "Elantris": "Blue", "Roshar": "Blue",
-        "Scadrial": "Blue", "Gondor": "Red", "Mordor": "Red", "Hogwarts": "Red"}
+        "Narnia": "Green",
+        "Midkemia": "Green",
+        "Oz": "Green",
+        "Elantris": "Blue",
+        "Roshar": "Blue",
+        "Scadrial": "Blue",
+        "Gondor": "Red",
+        "Mordor": "Red",
+        "Hogwarts": "Red",
+    }

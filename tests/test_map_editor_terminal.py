@@ -36,10 +36,22 @@ class Terminal:
     def __init__(self, args: list[str], cwd: Path) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-        env = {**os.environ, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1", "XDG_CONFIG_HOME": str(cwd / "config"),
-               "PYTHONPATH": str(PROJECT)}
-        self.process = subprocess.Popen([sys.executable, "-m", "risc", "maps", "edit", *args], stdin=slave,
-                                        stdout=slave, stderr=slave, cwd=cwd, env=env, start_new_session=True)
+        env = {
+            **os.environ,
+            "TERM": "xterm",
+            "PROMPT_TOOLKIT_NO_CPR": "1",
+            "XDG_CONFIG_HOME": str(cwd / "config"),
+            "PYTHONPATH": str(PROJECT),
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "risc", "maps", "edit", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+        )
         os.close(slave)
         self.fd = master
         self.raw = b""
@@ -67,7 +79,7 @@ class Terminal:
             screen = self.screen
             at = screen.find(wanted, self.seen)
             if at >= 0:
-                said, self.seen = screen[self.seen:at + len(wanted)], at + len(wanted)
+                said, self.seen = screen[self.seen : at + len(wanted)], at + len(wanted)
                 return said
             left = deadline - time.monotonic()
             if left <= 0 or not self._read(min(left, 0.2)):
@@ -139,12 +151,16 @@ def test_the_shell_edits_refuses_asks_before_quitting_and_saves(terminal: list[T
     assert [c.name for c in saved.continents] == ["North", "Far_South"]
 
 
-def test_the_shell_completes_names_recalls_lines_and_takes_ctrl_d_as_quit(terminal: list[Terminal],
-                                                                          tmp_path: Path) -> None:
+def test_the_shell_completes_names_recalls_lines_and_takes_ctrl_d_as_quit(
+    terminal: list[Terminal], tmp_path: Path
+) -> None:
     path = tmp_path / "realm.toml"
-    realm = build_map("Realm", [Territory("Narnia", "West"), Territory("Oz", "West"), Territory("Gondor", "East")],
-                      {"Narnia": ["Oz"], "Oz": ["Narnia", "Gondor"], "Gondor": ["Oz"]},
-                      [Continent("West", 2), Continent("East", 1)])
+    realm = build_map(
+        "Realm",
+        [Territory("Narnia", "West"), Territory("Oz", "West"), Territory("Gondor", "East")],
+        {"Narnia": ["Oz"], "Oz": ["Narnia", "Gondor"], "Gondor": ["Oz"]},
+        [Continent("West", 2), Continent("East", 1)],
+    )
     path.write_text(write_native(realm), encoding="utf-8")
     t = open_terminal(terminal, tmp_path, "realm.toml")
     t.expect("opened realm.toml (native): Realm, 3 territories, 2 continents")
@@ -196,8 +212,12 @@ quit
 """
 
 
-def run_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, file: str = "seed.map",
-                 ) -> tuple[int, str, str]:
+def run_commands(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
+    file: str = "seed.map",
+) -> tuple[int, str, str]:
     commands = tmp_path / "commands.txt"
     commands.write_text(text, encoding="utf-8")
     cwd = Path.cwd()
@@ -210,8 +230,9 @@ def run_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, 
     return status, out, err
 
 
-def test_a_command_file_builds_the_seed_map_and_saves_it_in_three_formats(tmp_path: Path,
-                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_command_file_builds_the_seed_map_and_saves_it_in_three_formats(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, err = run_commands(tmp_path, capsys, SEED_COMMANDS)
     assert status == 0, err
     assert "> editcontinent -add Green 3 -add Blue 3 -add Red 3\n" in out
@@ -226,10 +247,12 @@ def test_a_command_file_builds_the_seed_map_and_saves_it_in_three_formats(tmp_pa
     assert err == ""
 
 
-def test_a_failing_command_stops_the_file_and_names_its_line(tmp_path: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run_commands(tmp_path, capsys, "editcontinent -add K 1\n\n# next\neditcountry -add A Q\n"
-                                                      "savemap\n")
+def test_a_failing_command_stops_the_file_and_names_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run_commands(
+        tmp_path, capsys, "editcontinent -add K 1\n\n# next\neditcountry -add A Q\nsavemap\n"
+    )
     assert status == 1
     assert err == f'{tmp_path / "commands.txt"}:4: error: there is no continent "Q" (nothing was changed)\n'
     assert "> savemap" not in out and not (tmp_path / "seed.map").exists()
@@ -241,8 +264,9 @@ def test_a_refused_save_fails_the_file(tmp_path: Path, capsys: pytest.CaptureFix
     assert ":2: error: not saved: the map has 1 error" in err and "error: the map has no territories" in out
 
 
-def test_quit_with_unsaved_changes_fails_a_command_file_unless_forced(tmp_path: Path,
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_quit_with_unsaved_changes_fails_a_command_file_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, _, err = run_commands(tmp_path, capsys, "editcontinent -add K 1\nquit\n")
     assert status == 1 and ":2: error: quit with unsaved changes" in err
     status, _, err = run_commands(tmp_path, capsys, "editcontinent -add K 1\nquit -force\nshowmap\n")
@@ -250,9 +274,15 @@ def test_quit_with_unsaved_changes_fails_a_command_file_unless_forced(tmp_path: 
 
 
 def test_commands_come_from_standard_input_when_it_is_not_a_terminal(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "risc", "maps", "edit", "piped.map"], input=SEED_COMMANDS,
-                          capture_output=True, text=True, cwd=tmp_path, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(PROJECT)})
+    done = subprocess.run(
+        [sys.executable, "-m", "risc", "maps", "edit", "piped.map"],
+        input=SEED_COMMANDS,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(PROJECT)},
+    )
     assert done.returncode == 0, done.stderr
     assert "saved seed.toml (native)" in done.stdout
     assert two_way(load_map(tmp_path / "seed.toml")) == two_way(load_map("seed"))
@@ -279,7 +309,8 @@ def test_a_map_with_errors_opens_with_what_reading_it_found(tmp_path: Path, caps
 
 
 def test_a_bundled_maps_name_starts_a_new_file_and_says_where_the_bundled_one_is(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, _ = run_commands(tmp_path, capsys, "quit\n", file="seed")
     assert status == 0
     assert out.startswith("seed does not exist: this is a new map")

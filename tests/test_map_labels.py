@@ -60,8 +60,7 @@ def test_every_neighbour_on_the_board_is_named_by_what_a_player_may_type(name: s
     held = holdings(game_map)
     by_units = {units: territory for territory, (_, units) in held.items()}
     board = "".join(part for _, part in territory_board(game_map, held, Palette(PLAYERS), "Ann"))
-    neighbours = [m for row in board.splitlines() if " | " in row
-                  for m in NEIGHBOUR.finditer(row.split(" | ", 1)[1])]
+    neighbours = [m for row in board.splitlines() if " | " in row for m in NEIGHBOUR.finditer(row.split(" | ", 1)[1])]
     assert len(neighbours) == sum(len(game_map.neighbours_in_order(n)) for n in game_map.names)
     for label, units, _ in (m.groups() for m in neighbours):
         assert grammar.name(label, game_map.names) == by_units[int(units)]
@@ -77,13 +76,16 @@ def test_labels_on_bigeurope_were_ambiguous_or_pointed_the_wrong_way_and_now_are
     assert not {"Pl3", "Po1", "A13", "Na0", "Pol", "S14", "Gc0"} & labels
 
 
-async def test_a_label_read_off_the_map_is_accepted_by_an_order(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_label_read_off_the_map_is_accepted_by_an_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Through a real server and the real client: Alice reads her territories off `map` on bigeurope and places
     units on one by the label drawn for it."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    async with running_server(maps=(MAPS / "domination",), seeds=lambda: 5, **FAST) as server, \
-            driven(url(server), name="Alice") as alice:
+    async with (
+        running_server(maps=(MAPS / "domination",), seeds=lambda: 5, **FAST) as server,
+        driven(url(server), name="Alice") as alice,
+    ):
         await alice.type("create bigeurope 2 bots=1")
         await alice.expect("The game starts")
         picture = await alice.type("map")

@@ -20,8 +20,13 @@ BIGGEST = REAL / "domination" / "bigeurope.map"
 def crossings(game_map: GameMap, placed: dict[str, tuple[float, float]]) -> int:
     names = list(game_map.names)
     index = {name: i for i, name in enumerate(names)}
-    pairs = sorted({(min(index[a], index[b]), max(index[a], index[b]))
-                    for a, targets in game_map.undirected().items() for b in targets})
+    pairs = sorted(
+        {
+            (min(index[a], index[b]), max(index[a], index[b]))
+            for a, targets in game_map.undirected().items()
+            for b in targets
+        }
+    )
     return _crossings(pairs, [placed[n][0] for n in names], [placed[n][1] for n in names])
 
 

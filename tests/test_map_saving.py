@@ -39,8 +39,11 @@ def test_a_domination_map_keeps_its_comments_preamble_files_colours_and_position
     source, saved = edited_copy("domination/risk.map", tmp_path, "risk.map")
     before, after = load_map(source), load_map(saved)
     assert check_map_file(saved).format == "domination"
-    assert after.details.files == before.details.files == (
-        ("pic", "risk_pic.png"), ("map", "risk_map.gif"), ("crd", "risk.cards"), ("prv", "risk.jpg"))
+    assert (
+        after.details.files
+        == before.details.files
+        == (("pic", "risk_pic.png"), ("map", "risk_map.gif"), ("crd", "risk.cards"), ("prv", "risk.jpg"))
+    )
     assert after.details.colours[:6] == before.details.colours
     assert after.details.colours[:2] == (("North-America", "yellow"), ("South-America", "green"))
     assert after.description == before.description and after.name == before.name == "Risk Map"
@@ -52,8 +55,10 @@ def test_a_domination_map_keeps_its_comments_preamble_files_colours_and_position
 
 def test_a_domination_preamble_line_other_than_the_name_is_kept(tmp_path: Path) -> None:
     source = tmp_path / "tiny.map"
-    source.write_bytes(b"; a tiny map\nname Tiny\nver 2\ntest\n\n[continents]\nOne 1 #00ff00\n\n[countries]\n"
-                       b"1 A 1 10 20\n2 B 1 30 40\n\n[borders]\n1 2\n2 1\n")
+    source.write_bytes(
+        b"; a tiny map\nname Tiny\nver 2\ntest\n\n[continents]\nOne 1 #00ff00\n\n[countries]\n"
+        b"1 A 1 10 20\n2 B 1 30 40\n\n[borders]\n1 2\n2 1\n"
+    )
     session = Session.open(source)
     session.ok("editcountry -add C One")
     session.ok("editneighbor -add C B")
@@ -78,8 +83,10 @@ def test_a_conquest_map_keeps_its_map_settings_as_written(tmp_path: Path) -> Non
     source, saved = edited_copy("conquest/World.map", tmp_path, "world.map")
     assert check_map_file(saved).format == "conquest"
     text = decode_map_text(saved.read_bytes())
-    assert text.startswith("[Map]\r\nauthor=Sean O'Connor\r\nimage=world.bmp\r\nwrap=no\r\nscroll=horizontal\r\n"
-                           "warn=yes\r\n\r\n[Continents]\r\n")
+    assert text.startswith(
+        "[Map]\r\nauthor=Sean O'Connor\r\nimage=world.bmp\r\nwrap=no\r\nscroll=horizontal\r\n"
+        "warn=yes\r\n\r\n[Continents]\r\n"
+    )
     before, after = load_map(source), load_map(saved)
     assert all(after.territory(t.name) == t for t in before.territories)
 
@@ -101,16 +108,17 @@ def test_a_map_new_to_conquest_gets_settings_and_its_picture_beside_it(tmp_path:
 def test_saving_in_another_format_says_what_it_does_not_keep(tmp_path: Path) -> None:
     session = Session.open(shared_maps() / "domination/risk.map")
     said = session.ok(f"savemap {tmp_path / 'risk.map'} -format conquest")
-    assert "not kept in the Conquest format: the description; Domination's [files] entries (pic, map, crd, " \
-           "prv); the continents' colours" in said
+    assert (
+        "not kept in the Conquest format: the description; Domination's [files] entries (pic, map, crd, "
+        "prv); the continents' colours" in said
+    )
     said = Session.open(shared_maps() / "conquest/World.map").ok(f"savemap {tmp_path / 'world.toml'}")
     assert "not kept in the native format: Conquest's [Map] settings (author, image, wrap, scroll, warn)" in said
 
 
 def test_starting_groups_are_said_to_be_lost_outside_the_native_format() -> None:
     findings = format_findings(load_map("seed"), MapFormat.DOMINATION)
-    assert any("not kept in the Domination format: the starting groups for 3 players" in f.message
-               for f in findings)
+    assert any("not kept in the Domination format: the starting groups for 3 players" in f.message for f in findings)
     assert format_findings(load_map("seed"), MapFormat.NATIVE) == []
 
 
@@ -151,16 +159,20 @@ def test_course_rules_refusing_a_native_save_point_to_the_risc_rules(tmp_path: P
     assert "territories in no continent" in said and "edit it with --rules risc" in said
 
 
-@pytest.mark.parametrize(("names", "fmt", "words"), [
-    (("A B", "A_B"), MapFormat.DOMINATION, 'would all be written as "A_B"'),
-    (("Gondor", "gondor"), MapFormat.CONQUEST, "Conquest matches names ignoring case"),
-    (("A,B", "C"), MapFormat.CONQUEST, "cannot be written in a Conquest file"),
-    ((";A", "C"), MapFormat.CONQUEST, "cannot be written in a Conquest file"),
-])
+@pytest.mark.parametrize(
+    ("names", "fmt", "words"),
+    [
+        (("A B", "A_B"), MapFormat.DOMINATION, 'would all be written as "A_B"'),
+        (("Gondor", "gondor"), MapFormat.CONQUEST, "Conquest matches names ignoring case"),
+        (("A,B", "C"), MapFormat.CONQUEST, "cannot be written in a Conquest file"),
+        ((";A", "C"), MapFormat.CONQUEST, "cannot be written in a Conquest file"),
+    ],
+)
 def test_names_a_format_cannot_hold_are_refused(names: tuple[str, str], fmt: MapFormat, words: str) -> None:
     first, second = names
-    game_map = build_map("m", [Territory(first, "K"), Territory(second, "K")], {first: [second], second: [first]},
-                         [Continent("K", 1)])
+    game_map = build_map(
+        "m", [Territory(first, "K"), Territory(second, "K")], {first: [second], second: [first]}, [Continent("K", 1)]
+    )
     errors = [f for f in format_findings(game_map, fmt) if f.severity == "error"]
     assert len(errors) == 1 and words in errors[0].message
     with pytest.raises(ValueError):
@@ -169,25 +181,40 @@ def test_names_a_format_cannot_hold_are_refused(names: tuple[str, str], fmt: Map
 
 def test_names_beyond_ascii_are_written_so_that_each_game_reads_them(tmp_path: Path) -> None:
     """Domination reads UTF-8 only behind a byte-order mark; Conquest files are Latin-1 where they can be."""
-    game_map = build_map("m", [Territory("Łódź", "Środek"), Territory("Zürich", "Środek")],
-                         {"Łódź": ["Zürich"], "Zürich": ["Łódź"]}, [Continent("Środek", 1)])
+    game_map = build_map(
+        "m",
+        [Territory("Łódź", "Środek"), Territory("Zürich", "Środek")],
+        {"Łódź": ["Zürich"], "Zürich": ["Łódź"]},
+        [Continent("Środek", 1)],
+    )
     domination = write_domination(game_map)
     assert domination.startswith(b"\xef\xbb\xbf") and "Łódź".encode() in domination
-    latin = build_map("m", [Territory("Zürich", "Mitte"), Territory("Genève", "Mitte")],
-                      {"Zürich": ["Genève"], "Genève": ["Zürich"]}, [Continent("Mitte", 1)])
+    latin = build_map(
+        "m",
+        [Territory("Zürich", "Mitte"), Territory("Genève", "Mitte")],
+        {"Zürich": ["Genève"], "Genève": ["Zürich"]},
+        [Continent("Mitte", 1)],
+    )
     assert "Zürich".encode("latin-1") in write_conquest(latin, "m.bmp")
     assert "Łódź".encode() in write_conquest(game_map, "m.bmp")
-    for data, name in ((domination, "d.map"), (write_conquest(latin, "m.bmp"), "l.map"),
-                       (write_conquest(game_map, "m.bmp"), "u.map")):
+    for data, name in (
+        (domination, "d.map"),
+        (write_conquest(latin, "m.bmp"), "l.map"),
+        (write_conquest(game_map, "m.bmp"), "u.map"),
+    ):
         (tmp_path / name).write_bytes(data)
         assert set(load_map(tmp_path / name).names) <= {"Łódź", "Zürich", "Genève"}
 
 
 def test_positions_are_whole_pixels_in_map_files_and_kept_exact_in_native(tmp_path: Path) -> None:
-    game_map = build_map("m", [Territory("A", "K", x=10.4, y=20.6), Territory("B", "K")], {"A": ["B"], "B": ["A"]},
-                         [Continent("K", 1)])
-    for fmt, expected in ((MapFormat.DOMINATION, ((10, 21), (0, 0))), (MapFormat.CONQUEST, ((10, 21), (0, 0))),
-                          (MapFormat.NATIVE, ((10.4, 20.6), (None, None)))):
+    game_map = build_map(
+        "m", [Territory("A", "K", x=10.4, y=20.6), Territory("B", "K")], {"A": ["B"], "B": ["A"]}, [Continent("K", 1)]
+    )
+    for fmt, expected in (
+        (MapFormat.DOMINATION, ((10, 21), (0, 0))),
+        (MapFormat.CONQUEST, ((10, 21), (0, 0))),
+        (MapFormat.NATIVE, ((10.4, 20.6), (None, None))),
+    ):
         path = tmp_path / ("m.toml" if fmt is MapFormat.NATIVE else f"m-{fmt.value}.map")
         path.write_bytes(render_map(game_map, fmt, path))
         back = load_map(path)
@@ -210,8 +237,10 @@ def saved_session(tmp_path: Path) -> Session:
 
 
 def test_a_save_that_fails_to_rename_leaves_the_old_file_and_no_temporary_file(
-        saved_session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    saved_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from client.map_editor import EditorSession
+
     path = saved_session.state.path
     old = path.read_bytes()
 
@@ -229,7 +258,8 @@ def test_a_save_that_fails_to_rename_leaves_the_old_file_and_no_temporary_file(
 
 
 def test_a_save_that_fails_in_the_middle_of_writing_leaves_the_old_file(
-        saved_session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    saved_session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = saved_session.state.path
     old = path.read_bytes()
     real_fsync = os.fsync

@@ -76,8 +76,9 @@ def test_check_of_a_missing_file_names_it(capsys: pytest.CaptureFixture[str], tm
 
 
 @pytest.mark.parametrize("content", [b"\x00\x01\xff\xfe garbage \x9c", b"[countries]\n1\n", b"name = ["])
-def test_check_of_garbage_is_a_verdict_not_a_crash(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                   content: bytes) -> None:
+def test_check_of_garbage_is_a_verdict_not_a_crash(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes
+) -> None:
     path = tmp_path / "garbage.map"
     path.write_bytes(content)
     status, out, _ = run(capsys, "check", str(path))
@@ -89,8 +90,12 @@ def test_check_of_garbage_is_a_verdict_not_a_crash(capsys: pytest.CaptureFixture
 def test_the_console_command_never_prints_a_traceback(tmp_path: Path) -> None:
     path = tmp_path / "broken.map"
     path.write_bytes(b"[Territories]\nA,1,2,Nowhere,B\n")
-    done = subprocess.run([sys.executable, "-m", "risc", "maps", "check", str(path), str(tmp_path / "none.map")],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "risc", "maps", "check", str(path), str(tmp_path / "none.map")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert "Traceback" not in done.stdout + done.stderr
     assert 'continent "Nowhere" is not defined' in done.stdout
@@ -146,8 +151,7 @@ def test_show_of_too_many_players_for_the_map(capsys: pytest.CaptureFixture[str]
     assert "5 players: too few territories (4)" in out
 
 
-def test_convert_writes_a_native_map_with_the_same_graph(capsys: pytest.CaptureFixture[str],
-                                                         tmp_path: Path) -> None:
+def test_convert_writes_a_native_map_with_the_same_graph(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     source = real("conquest/Twin Volcano.map")
     out_path = tmp_path / "twin.toml"
     status, out, _ = run(capsys, "convert", source, "-o", str(out_path))

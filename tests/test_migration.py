@@ -63,8 +63,9 @@ async def test_the_games_of_an_old_database_are_restored_and_play_to_their_end(o
         assert [s["committed"] for s in update["game"]["seats"]] == [False, True, False]  # type: ignore[index]
         await back(bob, placing_id, tokens[placing_id]["bob"])
         await back(cyd, placing_id, tokens[placing_id]["cyd"])
-        winners = await asyncio.gather(play(ann, placing_id, "ann"), play(cyd, placing_id, "cyd"),
-                                       play(bob, placing_id, "bob"))
+        winners = await asyncio.gather(
+            play(ann, placing_id, "ann"), play(cyd, placing_id, "cyd"), play(bob, placing_id, "bob")
+        )
         assert winners[0]["game"]["winner"] in {"ann", "bob", "cyd"}
 
         # Turn 3: dan's order issued before the restart is still there, and the game plays on to its winner.
@@ -86,7 +87,8 @@ async def test_the_games_of_an_old_database_are_restored_and_play_to_their_end(o
 
 
 async def test_an_old_finished_game_and_the_old_part_of_a_log_replay_from_their_seed(
-        old_database: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old_database: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     kept = seats()
     assert await asyncio.to_thread(main, ["replay", str(kept["finished"]), "--data-dir", str(old_database)]) == 0
     out = capsys.readouterr().out

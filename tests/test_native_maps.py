@@ -75,6 +75,7 @@ def write(tmp_path: Path, text: str, name: str = "broken.toml") -> Path:
 
 # --- the bundled maps -----------------------------------------------------------------------------------------------
 
+
 def test_the_project_ships_the_seed_map_an_equal_groups_map_and_more() -> None:
     assert {"seed", EQUAL_GROUPS_MAP} <= set(MAPS)
     assert len(MAPS) >= 4
@@ -126,8 +127,9 @@ def test_the_equal_groups_map_splits_evenly_with_no_neutral(players: int) -> Non
         assert is_contiguous(game_map, group), group
 
 
-@pytest.mark.parametrize(("name", "players"), [(name, players) for name in MAPS
-                                                for players in sorted(load_map(name).starting_groups)])
+@pytest.mark.parametrize(
+    ("name", "players"), [(name, players) for name in MAPS for players in sorted(load_map(name).starting_groups)]
+)
 def test_a_map_s_own_groups_are_contiguous(name: str, players: int) -> None:
     game_map = load_map(name)
     for group in starting_groups(game_map, players):
@@ -157,6 +159,7 @@ def test_every_bundled_map_plays_a_game_of_2_to_5(name: str, players: int) -> No
     assert conquests > 0
     assert state.board.phase is Phase.FINISHED or len(RISC.status(state).acting) >= 2
 
+
 # --- refusing broken maps ---------------------------------------------------------------------------------------------
 
 GOOD_TAIL = """
@@ -169,13 +172,16 @@ borders = ["Gondor"]
 
 
 def test_an_unknown_territory_in_borders_names_both(tmp_path: Path) -> None:
-    path = write(tmp_path, """name = "Middle"
+    path = write(
+        tmp_path,
+        """name = "Middle"
 [territories.Gondor]
 borders = ["Mordr"]
 
 [territories.Mordor]
 borders = ["Gondor"]
-""")
+""",
+    )
     report = check_map_file(path)
     assert not report.playable
     assert 'unknown territory "Mordr" in the borders of "Gondor"' in messages(report.findings)
@@ -188,16 +194,20 @@ def test_an_unknown_territory_in_one_way_borders_is_named(tmp_path: Path) -> Non
 
 
 def test_a_territory_cut_off_is_named(tmp_path: Path) -> None:
-    path = write(tmp_path, 'name = "Middle"\n' + GOOD_TAIL + """
+    path = write(
+        tmp_path,
+        'name = "Middle"\n'
+        + GOOD_TAIL
+        + """
 [territories.Numenor]
 borders = ["Tolfalas"]
 
 [territories.Tolfalas]
-""")
+""",
+    )
     report = check_map_file(path)
     assert FindingCode.DISCONNECTED in codes(report.findings)
-    assert ('the map falls into 2 pieces; cut off from the rest: "Numenor", "Tolfalas"'
-            in messages(report.findings))
+    assert 'the map falls into 2 pieces; cut off from the rest: "Numenor", "Tolfalas"' in messages(report.findings)
 
 
 def test_a_territory_with_no_border_is_named(tmp_path: Path) -> None:
@@ -207,7 +217,9 @@ def test_a_territory_with_no_border_is_named(tmp_path: Path) -> None:
 
 
 def test_an_unknown_continent_is_named(tmp_path: Path) -> None:
-    path = write(tmp_path, """name = "Middle"
+    path = write(
+        tmp_path,
+        """name = "Middle"
 [continents.Eriador]
 bonus = 2
 
@@ -217,16 +229,20 @@ continent = "Eriador"
 
 [territories.Mordor]
 continent = "Rhovanion"
-""")
+""",
+    )
     report = check_map_file(path)
     assert '"Mordor" is in continent "Rhovanion", which is not defined' in messages(report.findings)
 
 
-@pytest.mark.parametrize(("text", "line"), [
-    ('name = "Middle"\n[territories.Gondor]\nborders = ["Mordor"\n', 3),
-    ('name = "Middle"\n\n[territories.Gondor]\nborders = [Mordor]\n', 4),
-    ('name = "Middle"\n[territories.Gondor]\n[territories.Mordor]\n[territories.Gondor]\n', 4),
-])
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('name = "Middle"\n[territories.Gondor]\nborders = ["Mordor"\n', 3),
+        ('name = "Middle"\n\n[territories.Gondor]\nborders = [Mordor]\n', 4),
+        ('name = "Middle"\n[territories.Gondor]\n[territories.Mordor]\n[territories.Gondor]\n', 4),
+    ],
+)
 def test_bad_toml_is_reported_with_its_line(tmp_path: Path, text: str, line: int) -> None:
     path = write(tmp_path, text)
     report = check_map_file(path)
@@ -238,7 +254,9 @@ def test_bad_toml_is_reported_with_its_line(tmp_path: Path, text: str, line: int
 
 
 def test_wrong_types_and_unknown_keys_are_named_all_at_once(tmp_path: Path) -> None:
-    path = write(tmp_path, """name = "Middle"
+    path = write(
+        tmp_path,
+        """name = "Middle"
 [continents.Eriador]
 bonus = "lots"
 
@@ -248,7 +266,8 @@ bordrs = ["Mordor"]
 [territories.Mordor]
 borders = "Gondor"
 size = 0
-""")
+""",
+    )
     report = check_map_file(path)
     found = messages(report.findings)
     assert len(found) == 4, found
@@ -263,25 +282,36 @@ def test_a_missing_name_is_reported(tmp_path: Path) -> None:
     assert messages(report.findings) == ["name: Field required"]
 
 
-@pytest.mark.parametrize(("groups", "expected"), [
-    ('2 = [["Gondor", "Mordor"], ["Rohan"]]',
-     "starting groups for 2 players: groups differ in size (2, 1)"),
-    ('2 = [["Gondor", "Mordor"], ["Mordor", "Rohan"]]',
-     'starting groups for 2 players: "Mordor" is in more than one group'),
-    ('2 = [["Gondor", "Mordor"], ["Rohan", "Mordr"]]',
-     'starting groups for 2 players: unknown territory "Mordr"'),
-    ('3 = [["Gondor"], ["Mordor"]]',
-     "starting groups for 3 players: 2 groups given, 3 needed"),
-    ('three = [["Gondor"], ["Mordor"], ["Rohan"]]',
-     'starting_groups: "three" is not a player count (a whole number such as 3)'),
-])
+@pytest.mark.parametrize(
+    ("groups", "expected"),
+    [
+        ('2 = [["Gondor", "Mordor"], ["Rohan"]]', "starting groups for 2 players: groups differ in size (2, 1)"),
+        (
+            '2 = [["Gondor", "Mordor"], ["Mordor", "Rohan"]]',
+            'starting groups for 2 players: "Mordor" is in more than one group',
+        ),
+        ('2 = [["Gondor", "Mordor"], ["Rohan", "Mordr"]]', 'starting groups for 2 players: unknown territory "Mordr"'),
+        ('3 = [["Gondor"], ["Mordor"]]', "starting groups for 3 players: 2 groups given, 3 needed"),
+        (
+            'three = [["Gondor"], ["Mordor"], ["Rohan"]]',
+            'starting_groups: "three" is not a player count (a whole number such as 3)',
+        ),
+    ],
+)
 def test_bad_starting_groups_are_refused(tmp_path: Path, groups: str, expected: str) -> None:
-    path = write(tmp_path, 'name = "Middle"\n' + GOOD_TAIL + """
+    path = write(
+        tmp_path,
+        'name = "Middle"\n'
+        + GOOD_TAIL
+        + """
 [territories.Rohan]
 borders = ["Gondor"]
 
 [starting_groups]
-""" + groups + "\n")
+"""
+        + groups
+        + "\n",
+    )
     report = check_map_file(path)
     assert not report.playable
     assert expected in messages(report.findings)
@@ -332,11 +362,14 @@ def test_load_map_refuses_a_broken_map_with_every_error_in_its_message(tmp_path:
     assert len(caught.value.findings) >= len(BROKEN_EVERYWHERE_ERRORS)
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ('name = "Middle"\n[territories.Gondor\n', "not valid TOML"),
-    ('name = "Middle"\n[territories.Gondor]\nbordrs = ["Mordor"]\n', "territories.Gondor.bordrs"),
-    ('name = "Middle"\n[territories]\n', "the map has no territories"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('name = "Middle"\n[territories.Gondor\n', "not valid TOML"),
+        ('name = "Middle"\n[territories.Gondor]\nbordrs = ["Mordor"]\n', "territories.Gondor.bordrs"),
+        ('name = "Middle"\n[territories]\n', "the map has no territories"),
+    ],
+)
 def test_load_map_raises_map_error_never_a_parser_s_exception(tmp_path: Path, text: str, expected: str) -> None:
     path = write(tmp_path, text)
     with pytest.raises(MapError) as caught:
@@ -352,6 +385,7 @@ def test_an_unknown_map_name_is_a_map_error_naming_the_bundled_maps() -> None:
 
 
 # --- writing -------------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", MAPS)
 def test_write_native_then_read_native_gives_the_same_map(name: str, tmp_path: Path) -> None:
@@ -371,11 +405,12 @@ def test_write_native_then_read_native_gives_the_same_map(name: str, tmp_path: P
 
 # --- the map authors' page -----------------------------------------------------------------------------------------
 
+
 def _docs_section(heading: str) -> str:
     text = MAP_DOCS.read_text(encoding="utf-8")
     start = text.index(f"\n{heading}\n")
     end = text.find("\n## ", start + len(heading) + 2)
-    return text[start:end if end >= 0 else len(text)]
+    return text[start : end if end >= 0 else len(text)]
 
 
 def test_the_complete_example_in_the_docs_is_a_playable_map(tmp_path: Path) -> None:
@@ -402,8 +437,12 @@ def test_the_table_of_bundled_maps_in_the_docs_is_true() -> None:
     table: dict[str, tuple[str, int, int, list[int]]] = {}
     for row in rows:
         name, title, territories, continents, equal, _notes = (cell.strip() for cell in row.strip("|").split("|"))
-        table[name.strip("`")] = (title, int(territories), int(continents),
-                                  [int(n) for n in equal.split(",") if n.strip()])
+        table[name.strip("`")] = (
+            title,
+            int(territories),
+            int(continents),
+            [int(n) for n in equal.split(",") if n.strip()],
+        )
     assert sorted(table) == MAPS
     for name, claimed in table.items():
         game_map = load_map(name)

@@ -45,8 +45,9 @@ MAX_TURNS = 150
 
 async def play_whole_game(data: Path, restart_every_turn: bool, seed: int = 20240611) -> tuple[str, StoredGame]:
     stack = contextlib.AsyncExitStack()
-    server = await stack.enter_async_context(running_server(SqliteStorage(data / DATABASE_NAME),
-                                                            seeds=lambda: seed, **FAST))
+    server = await stack.enter_async_context(
+        running_server(SqliteStorage(data / DATABASE_NAME), seeds=lambda: seed, **FAST)
+    )
     try:
         game_id, clients, tokens = await seated_game(server, NAMES)
         for _ in range(MAX_TURNS):
@@ -61,8 +62,9 @@ async def play_whole_game(data: Path, restart_every_turn: bool, seed: int = 2024
                 for client in clients:
                     await client.close()
                 await stack.aclose()
-                server = await stack.enter_async_context(running_server(SqliteStorage(data / DATABASE_NAME),
-                                                                        seeds=lambda: seed, **FAST))
+                server = await stack.enter_async_context(
+                    running_server(SqliteStorage(data / DATABASE_NAME), seeds=lambda: seed, **FAST)
+                )
                 clients = [await Client.connect(server) for _ in NAMES]
                 for client, token in zip(clients, tokens, strict=True):
                     await resume(client, game_id, token)
@@ -85,7 +87,8 @@ async def test_a_restart_between_every_turn_gives_the_same_game(tmp_path: Path) 
 
 
 async def test_replay_prints_each_turn_and_ok_and_finds_an_altered_event(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     game_id, stored = await play_whole_game(tmp_path, restart_every_turn=False)
     assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
@@ -103,8 +106,9 @@ async def test_replay_prints_each_turn_and_ok_and_finds_an_altered_event(
             break
     assert tampered is not None and revealed_turn is not None
     with contextlib.closing(sqlite3.connect(tmp_path / DATABASE_NAME)) as db, db:
-        body = json.loads(db.execute("SELECT body FROM events WHERE game_id = ? AND seq = ?",
-                                     (game_id, tampered)).fetchone()[0])
+        body = json.loads(
+            db.execute("SELECT body FROM events WHERE game_id = ? AND seq = ?", (game_id, tampered)).fetchone()[0]
+        )
         body["event"]["attacker_losses"] += 1
         db.execute("UPDATE events SET body = ? WHERE game_id = ? AND seq = ?", (json.dumps(body), game_id, tampered))
     assert await asyncio.to_thread(main, ["replay", game_id, "--data-dir", str(tmp_path)]) == 1
@@ -113,7 +117,8 @@ async def test_replay_prints_each_turn_and_ok_and_finds_an_altered_event(
 
 
 async def test_a_second_server_on_the_same_data_directory_is_refused_while_replay_reads_beside_the_first(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     process, port = await start_server_process("--data-dir", str(tmp_path))
     try:
         clients = [await Client.connect(port) for _ in NAMES]
@@ -148,8 +153,13 @@ async def test_a_second_server_on_the_same_data_directory_is_refused_while_repla
 
 def start_server(data: Path) -> subprocess.CompletedProcess[str]:
     """A server that must refuse to start: it gets no signal and would otherwise run until the timeout."""
-    return subprocess.run([sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--data-dir",
-                           str(data)], cwd=ROOT, capture_output=True, text=True, timeout=20)
+    return subprocess.run(
+        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
 
 
 def test_a_file_of_random_bytes_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
@@ -181,15 +191,23 @@ def version_1_database(path: Path, games: list[tuple[GameRecord, GameProgress]])
     """A database as the first release wrote it, made by hand: no phase column, user_version 1."""
     with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("PRAGMA application_id = 1380537155")
-        db.execute("CREATE TABLE games (game_id TEXT PRIMARY KEY, created_at REAL NOT NULL, record TEXT NOT NULL, "
-                   "progress TEXT NOT NULL)")
-        db.execute("CREATE TABLE events (game_id TEXT NOT NULL REFERENCES games(game_id), seq INTEGER NOT NULL, "
-                   "body TEXT NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID")
+        db.execute(
+            "CREATE TABLE games (game_id TEXT PRIMARY KEY, created_at REAL NOT NULL, record TEXT NOT NULL, "
+            "progress TEXT NOT NULL)"
+        )
+        db.execute(
+            "CREATE TABLE events (game_id TEXT NOT NULL REFERENCES games(game_id), seq INTEGER NOT NULL, "
+            "body TEXT NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID"
+        )
         for record, progress in games:
-            db.execute("INSERT INTO games VALUES (?, ?, ?, ?)", (record.game_id, record.created_at,
-                                                                 record.model_dump_json(), progress.model_dump_json()))
-            db.execute("INSERT INTO events VALUES (?, 1, ?)",
-                       (record.game_id, json.dumps({"seq": 1, "event": {"kind": "game_created"}})))
+            db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?)",
+                (record.game_id, record.created_at, record.model_dump_json(), progress.model_dump_json()),
+            )
+            db.execute(
+                "INSERT INTO events VALUES (?, 1, ?)",
+                (record.game_id, json.dumps({"seq": 1, "event": {"kind": "game_created"}})),
+            )
         db.execute("PRAGMA user_version = 1")
 
 
@@ -197,9 +215,16 @@ async def test_a_database_of_an_older_schema_is_upgraded_with_its_games(tmp_path
     game_map = map_to_dict(load_map("seed"))
 
     def game(game_id: str, state: dict[str, Any] | None) -> tuple[GameRecord, GameProgress]:
-        return (GameRecord(game_id=game_id, settings=GameSettings(map="seed"), seed=3, created_at=float(len(game_id)),
-                           game_map=game_map),
-                GameProgress(seats=[], state=state, seq=1))
+        return (
+            GameRecord(
+                game_id=game_id,
+                settings=GameSettings(map="seed"),
+                seed=3,
+                created_at=float(len(game_id)),
+                game_map=game_map,
+            ),
+            GameProgress(seats=[], state=state, seq=1),
+        )
 
     database = tmp_path / DATABASE_NAME
     version_1_database(database, [game("lobby", None), game("over", {"phase": "finished"})])
@@ -228,10 +253,17 @@ def version_2_database(path: Path, games: list[tuple[GameRecord, GameProgress]])
 
 async def test_a_version_2_database_is_upgraded_to_keep_each_map_once_with_its_games_intact(tmp_path: Path) -> None:
     seed, saltreach = map_to_dict(load_map("seed")), map_to_dict(load_map("saltreach"))
-    games = [(GameRecord(game_id=game_id, settings=GameSettings(map=name), seed=i, created_at=float(i),
-                         game_map=game_map), GameProgress(seats=[], state=None, seq=1))
-             for i, (game_id, name, game_map) in enumerate([("one", "seed", seed), ("two", "seed", seed),
-                                                            ("three", "saltreach", saltreach)])]
+    games = [
+        (
+            GameRecord(
+                game_id=game_id, settings=GameSettings(map=name), seed=i, created_at=float(i), game_map=game_map
+            ),
+            GameProgress(seats=[], state=None, seq=1),
+        )
+        for i, (game_id, name, game_map) in enumerate(
+            [("one", "seed", seed), ("two", "seed", seed), ("three", "saltreach", saltreach)]
+        )
+    ]
     database = tmp_path / DATABASE_NAME
     version_2_database(database, games)
     storage = SqliteStorage(database)
@@ -260,8 +292,10 @@ def version_3_database(path: Path, games: list[tuple[GameRecord, GameProgress]])
             body = json.dumps(record.game_map, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
             key = hashlib.sha256(body.encode()).hexdigest()
             db.execute("INSERT OR IGNORE INTO maps VALUES (?, ?)", (key, body))
-            db.execute("UPDATE games SET record = ?, map_key = ? WHERE game_id = ?",
-                       (record.model_dump_json(exclude={"game_map"}), key, record.game_id))
+            db.execute(
+                "UPDATE games SET record = ?, map_key = ? WHERE game_id = ?",
+                (record.model_dump_json(exclude={"game_map"}), key, record.game_id),
+            )
         db.execute("PRAGMA user_version = 3")
 
 
@@ -269,9 +303,13 @@ def state_as_saved_before_rule_sets(game: RiscGame) -> dict[str, Any]:
     """A RISC game as releases before rule sets had boards of their own kept it: the board's fields beside the
     players, orders and commits, no step."""
     board = RISC.dump_board(game.board)
-    return {"ruleset": "risc", "players": list(game.players), **board,
-            "orders": {p: [RISC.dump_order(o) for o in batch] for p, batch in game.orders.items()},
-            "committed": sorted(game.committed)}
+    return {
+        "ruleset": "risc",
+        "players": list(game.players),
+        **board,
+        "orders": {p: [RISC.dump_order(o) for o in batch] for p, batch in game.orders.items()},
+        "committed": sorted(game.committed),
+    }
 
 
 async def test_a_version_3_database_opens_with_its_games_and_their_orders_intact(tmp_path: Path) -> None:
@@ -281,9 +319,19 @@ async def test_a_version_3_database_opens_with_its_games_and_their_orders_intact
     state = state.evolve(orders={"ann": (PlaceOrder(ann, 1), PlaceOrder(ann, 2))}, committed=frozenset({"bob"}))
     old_state = state_as_saved_before_rule_sets(state)
     assert set(old_state) >= {"phase", "turn", "owner", "units", "pools", "orders", "committed"}
-    games = [(GameRecord(game_id=game_id, settings=GameSettings(map="seed"), seed=i, created_at=float(i),
-                         game_map=map_to_dict(game_map)), GameProgress(seats=[], state=game_state, seq=1))
-             for i, (game_id, game_state) in enumerate([("lobby", None), ("placing", old_state)])]
+    games = [
+        (
+            GameRecord(
+                game_id=game_id,
+                settings=GameSettings(map="seed"),
+                seed=i,
+                created_at=float(i),
+                game_map=map_to_dict(game_map),
+            ),
+            GameProgress(seats=[], state=game_state, seq=1),
+        )
+        for i, (game_id, game_state) in enumerate([("lobby", None), ("placing", old_state)])
+    ]
     database = tmp_path / DATABASE_NAME
     version_3_database(database, games)
     storage = SqliteStorage(database)

@@ -17,10 +17,14 @@ NAMES = ["ann", "bob", "cyd"]
 
 
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])
-async def test_a_killed_server_resumes_every_acknowledged_change(store: str, tmp_path: Path,
-                                                                request: pytest.FixtureRequest) -> None:
-    where = (["--data-dir", str(tmp_path)] if store == "sqlite"
-             else ["--store", request.getfixturevalue("postgres_dsn"), "--node-id", "only"])
+async def test_a_killed_server_resumes_every_acknowledged_change(
+    store: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    where = (
+        ["--data-dir", str(tmp_path)]
+        if store == "sqlite"
+        else ["--store", request.getfixturevalue("postgres_dsn"), "--node-id", "only"]
+    )
     process, port = await start_server(*where)
     try:
         clients = [await Client.connect(port) for _ in NAMES]

@@ -66,9 +66,10 @@ async def my_next_turn(driver: Driver, after: tuple[Phase, int] | None) -> GameV
     def moved_on() -> bool:
         tracker = driver.app.tracker
         view = tracker.view if tracker is not None else None
-        return view is not None and (view.phase is Phase.FINISHED
-                                     or (tracker is not None and tracker.followed.awaited
-                                         and (view.phase, view.turn) != after))
+        return view is not None and (
+            view.phase is Phase.FINISHED
+            or (tracker is not None and tracker.followed.awaited and (view.phase, view.turn) != after)
+        )
 
     try:
         await until(moved_on, "move of the game", driver, timeout=10)
@@ -154,8 +155,10 @@ async def test_risc_play_keeps_the_game_and_offers_to_continue_it(tmp_path: Path
     games = tmp_path / "games"
     async with playing(bots=1, strategy="random", data_dir=games) as (local, alice):
         game_id, _ = await place_and_quit(local, alice)
-        assert f"The game is kept: run risc play again to continue it (or risc play --continue {game_id})." \
+        assert (
+            f"The game is kept: run risc play again to continue it (or risc play --continue {game_id})."
             in alice.app.text()
+        )
 
     async with playing(bots=1, strategy="random", data_dir=games, name=None) as (local, alice):
         question = await alice.expect("[Y/n] ")
@@ -211,7 +214,8 @@ async def start_and_quit(games: Path, **options: object) -> str:
 
 
 async def test_risc_play_offers_the_unfinished_games_of_the_rules_asked_for_and_names_their_rules(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     games = tmp_path / "games"
     evolution = await start_and_quit(games, rules="risc", options={"evolution": 2})
 
@@ -219,8 +223,10 @@ async def test_risc_play_offers_the_unfinished_games_of_the_rules_asked_for_and_
     async with playing(bots=1, data_dir=games, rules="warzone") as (local, alice):
         shown = await alice.expect("You sit in game")
         assert "Continue game" not in shown
-        assert "1 unfinished game of other rule sets: risc play --list shows them, risc play --continue GAME " \
-               "takes one up." in shown
+        assert (
+            "1 unfinished game of other rule sets: risc play --list shows them, risc play --continue GAME "
+            "takes one up." in shown
+        )
         assert local.game is not None and local.game.game.settings.ruleset == "warzone"
         warzone = local.game.game.game_id
         await quit_(alice)
@@ -228,8 +234,10 @@ async def test_risc_play_offers_the_unfinished_games_of_the_rules_asked_for_and_
     # Asked for RISC: only the RISC game is offered, named with its evolution.
     async with playing(bots=1, data_dir=games, rules="risc") as (local, alice):
         question = await alice.expect("[Y/n] ")
-        assert f"Continue game {evolution}, RISC with evolution 2 on Seed example (turn 0, Alice vs " \
-               "bot-strategist-1)?" in question
+        assert (
+            f"Continue game {evolution}, RISC with evolution 2 on Seed example (turn 0, Alice vs "
+            "bot-strategist-1)?" in question
+        )
         assert "1 unfinished game of other rule sets" in question
         assert f"Back in game {evolution} as Alice." in await alice.type("")
         assert local.game is None
@@ -240,8 +248,9 @@ async def test_risc_play_offers_the_unfinished_games_of_the_rules_asked_for_and_
         listed = await alice.expect("? ")
         assert "Unfinished games on this computer, newest first:\n" in listed
         assert f"  1. {warzone}  Warzone on Cataract (turn 1, Alice vs bot-strategist-1)\n" in listed
-        assert f"  2. {evolution}  RISC with evolution 2 on Seed example (turn 0, Alice vs bot-strategist-1)\n" \
-            in listed
+        assert (
+            f"  2. {evolution}  RISC with evolution 2 on Seed example (turn 0, Alice vs bot-strategist-1)\n" in listed
+        )
         assert "Continue which (1-2, Enter for 1; n for a new RISC game)? " in listed
         assert "type a number from 1 to 2" in await alice.type("3")
         assert f"Back in game {evolution} as Alice." in await alice.type("2")
@@ -255,7 +264,8 @@ async def test_risc_play_offers_the_unfinished_games_of_the_rules_asked_for_and_
 
 
 async def test_risc_play_lists_the_unfinished_games_and_continues_the_one_named(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     games = tmp_path / "games"
     assert await asyncio.to_thread(main, ["play", "--list", "--data-dir", str(games)]) == 0
     assert capsys.readouterr().out == "No unfinished games on this computer: risc play starts one.\n"
@@ -269,7 +279,8 @@ async def test_risc_play_lists_the_unfinished_games_and_continues_the_one_named(
         "    one up):",
         f"  {second}  Warzone with allow cheaters on Cataract (turn 1, Alice vs",
         "      bot-strategist-1)",
-        f"  {first}  RISC on Seed example (turn 0, Alice vs bot-strategist-1)"]
+        f"  {first}  RISC on Seed example (turn 0, Alice vs bot-strategist-1)",
+    ]
     assert all(len(line) <= 80 for line in out.splitlines()), "it fits a terminal of 80 columns"
     assert await asyncio.to_thread(main, ["play", "--list", "--rules", "risc", "--data-dir", str(games)]) == 0
     assert second not in capsys.readouterr().out
@@ -284,19 +295,21 @@ async def test_risc_play_lists_the_unfinished_games_and_continues_the_one_named(
     err = capsys.readouterr().err
     assert "risc play: --continue zzzzzz: no unfinished game of that id on this computer; these are:" in err
     assert first in err and second in err
-    assert await asyncio.to_thread(main, ["play", "--continue", first, "--bots", "3",
-                                          "--data-dir", str(games)]) == 2
+    assert await asyncio.to_thread(main, ["play", "--continue", first, "--bots", "3", "--data-dir", str(games)]) == 2
     assert "--continue: --bots is for a new game" in capsys.readouterr().err
 
 
 async def test_risc_replay_finds_a_game_of_risc_play_and_prints_its_board_when_asked(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     local_games = tmp_path / "data" / "risc" / "local"  # where risc play keeps its games by default
     assert await asyncio.to_thread(main, ["replay", "abc123"]) == 1
     err = capsys.readouterr().err
-    assert f"no game database at {tmp_path / 'data' / 'risc' / 'games.sqlite3'} nor " \
-           f"{local_games / 'games.sqlite3'} (risc play keeps its games in {local_games})" in err
+    assert (
+        f"no game database at {tmp_path / 'data' / 'risc' / 'games.sqlite3'} nor "
+        f"{local_games / 'games.sqlite3'} (risc play keeps its games in {local_games})" in err
+    )
 
     async with playing(bots=1, strategy="random", data_dir=local_games) as (local, alice):
         game_id, view = await place_and_quit(local, alice)
@@ -313,8 +326,7 @@ async def test_risc_replay_finds_a_game_of_risc_play_and_prints_its_board_when_a
     assert board.rstrip().splitlines()[-1].startswith("OK")
 
     assert await asyncio.to_thread(main, ["replay", "abc123"]) == 1
-    assert f'there is no game "abc123" in {local_games / "games.sqlite3"} (games: {game_id})' \
-        in capsys.readouterr().err
+    assert f'there is no game "abc123" in {local_games / "games.sqlite3"} (games: {game_id})' in capsys.readouterr().err
 
 
 def test_risc_replay_help_says_what_it_prints(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,6 +12,7 @@ from tests.terminal_support import Terminal, terminals
 def test_a_player_leaves_games_of_two_rule_sets_unfinished_and_reaches_each_again(tmp_path: Path) -> None:
     home = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}
     with terminals() as opened:
+
         def play(*args: str) -> Terminal:
             opened.append(Terminal(["play", "--name", "Ann", *args], home, columns=100))
             return opened[-1]
@@ -45,8 +46,10 @@ def test_a_player_leaves_games_of_two_rule_sets_unfinished_and_reaches_each_agai
         listing = Terminal(["play", "--list"], home, columns=100)
         opened.append(listing)
         assert listing.wait() == 0
-        assert f"  {warzone}  Warzone on Cataract" in listing.text and f"  {evolution}  RISC with evolution 2" \
-            in listing.text
+        assert (
+            f"  {warzone}  Warzone on Cataract" in listing.text
+            and f"  {evolution}  RISC with evolution 2" in listing.text
+        )
 
         fourth = play("--continue", warzone)
         back = fourth.expect(f"Back in game {warzone} as Ann.")

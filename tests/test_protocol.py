@@ -17,10 +17,37 @@ from tests import schema_support as published
 from tests.server_support import Client, create_game, running_server
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
-SERVER_TYPES = ("welcome", "error", "games", "maps", "rulesets", "game_created", "joined", "resumed", "watching",
-                "left", "order_accepted", "orders_accepted", "order_withdrawn", "orders", "legal", "commit_accepted",
-                "resigned", "chat_sent", "lobby_chat", "rematch_pending", "hand_over_pending", "game_map", "update",
-                "redirect", "game_listed", "statistics", "replay", "replayed_turn", "shutting_down")
+SERVER_TYPES = (
+    "welcome",
+    "error",
+    "games",
+    "maps",
+    "rulesets",
+    "game_created",
+    "joined",
+    "resumed",
+    "watching",
+    "left",
+    "order_accepted",
+    "orders_accepted",
+    "order_withdrawn",
+    "orders",
+    "legal",
+    "commit_accepted",
+    "resigned",
+    "chat_sent",
+    "lobby_chat",
+    "rematch_pending",
+    "hand_over_pending",
+    "game_map",
+    "update",
+    "redirect",
+    "game_listed",
+    "statistics",
+    "replay",
+    "replayed_turn",
+    "shutting_down",
+)
 
 
 def test_risc_protocol_schema_prints_both_directions_and_every_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,9 +94,24 @@ def test_every_frame_of_the_worked_example_fits_the_schema() -> None:
     # The example shows most of the protocol: every client request but spectating, resigning (a resignation would
     # end its two-player game before its end, its rematch and its reconnection) and chat, and the common replies.
     assert set(CLIENT_TYPES) - seen <= {"leave_game", "watch_game", "resign", "chat"}
-    assert {"welcome", "error", "games", "game_created", "joined", "resumed", "order_accepted", "order_withdrawn",
-            "orders", "commit_accepted", "rematch_pending", "update", "statistics", "replay", "replayed_turn",
-            "shutting_down"} <= seen
+    assert {
+        "welcome",
+        "error",
+        "games",
+        "game_created",
+        "joined",
+        "resumed",
+        "order_accepted",
+        "order_withdrawn",
+        "orders",
+        "commit_accepted",
+        "rematch_pending",
+        "update",
+        "statistics",
+        "replay",
+        "replayed_turn",
+        "shutting_down",
+    } <= seen
 
 
 def test_every_message_type_is_documented() -> None:
@@ -92,7 +134,7 @@ def example_frames(text: str) -> list[tuple[str, str]]:
 def outline(text: str) -> list[tuple[str, str]]:
     """The worked example's course: each frame's header and what it is (its type, and an error's code)."""
     shown = []
-    example = text[text.index("### Lobby and placement"):]
+    example = text[text.index("### Lobby and placement") :]
     for header, body in example_frames(example):
         if "not JSON" in header:
             shown.append((header, "not JSON"))
@@ -103,8 +145,11 @@ def outline(text: str) -> list[tuple[str, str]]:
 
 
 def test_the_worked_example_shows_the_map_views_whole_and_patched_a_catch_up_and_a_snapshot() -> None:
-    frames = [(header, json.loads(body)) for header, body in example_frames(DOC.read_text())
-              if "not JSON" not in header and "{…}" not in body]
+    frames = [
+        (header, json.loads(body))
+        for header, body in example_frames(DOC.read_text())
+        if "not JSON" not in header and "{…}" not in body
+    ]
     updates = [frame for _, frame in frames if frame["type"] == "update"]
     maps = [frame for _, frame in frames if frame["type"] == "game_map"]
     assert maps and all(m["map"]["territories"] for m in maps)
@@ -121,11 +166,15 @@ def test_the_worked_example_shows_the_map_views_whole_and_patched_a_catch_up_and
     resumes = [f for _, f in frames if f["type"] == "resume" and f.get("last_seq")]
     assert resumes
     for resume in resumes:  # the update that follows brings the entries of every change after last_seq
-        caught_up = next(u for u in updates if u["game_id"] == resume["game_id"]
-                         and u["events"] and u["events"][0]["seq"] == resume["last_seq"] + 1)
+        caught_up = next(
+            u
+            for u in updates
+            if u["game_id"] == resume["game_id"] and u["events"] and u["events"][0]["seq"] == resume["last_seq"] + 1
+        )
         numbers = [e["seq"] for e in caught_up["events"]]
-        assert numbers == sorted(numbers) and sorted(set(numbers)) == list(range(resume["last_seq"] + 1,
-                                                                                 caught_up["seq"] + 1))
+        assert numbers == sorted(numbers) and sorted(set(numbers)) == list(
+            range(resume["last_seq"] + 1, caught_up["seq"] + 1)
+        )
     codes = {f.get("code") for _, f in frames if f["type"] == "error"}
     assert {"unknown-order", "invalid-order", "bad-map", "not-seated", "not-json"} <= codes
     kinds = {e["event"]["kind"] for u in updates for e in u["events"]}
@@ -146,7 +195,7 @@ def section(text: str, heading: str) -> str:
     start = text.index(heading)
     level = heading.split(" ", 1)[0]
     ends = [text.find("\n" + "#" * n + " ", start + len(heading)) for n in range(1, len(level) + 1)]
-    return text[start:min((e for e in ends if e != -1), default=len(text))]
+    return text[start : min((e for e in ends if e != -1), default=len(text))]
 
 
 async def test_every_key_of_the_map_a_follower_is_sent_is_documented_and_fits_the_published_schema() -> None:
@@ -168,8 +217,9 @@ async def test_every_key_of_the_map_a_follower_is_sent_is_documented_and_fits_th
 def test_the_docs_say_a_spy_may_come_home_as_the_rules_let_it() -> None:
     """docs/rules.md E13 lets a spy abroad come home through its owner's land (and the server does:
     tests/test_evolution3_spies_and_cloaking.py); docs/protocol.md said a spy may not end on its owner's land."""
-    spy_move = next(line for line in section(DOC.read_text(), "### RISC evolutions").split("\n- ")
-                    if line.startswith("`spy_move`"))
+    spy_move = next(
+        line for line in section(DOC.read_text(), "### RISC evolutions").split("\n- ") if line.startswith("`spy_move`")
+    )
     assert "not one's own" not in spy_move and "come home" in spy_move
 
 

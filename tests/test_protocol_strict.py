@@ -36,15 +36,30 @@ async def at_placement() -> AsyncIterator[tuple[str, Client, str]]:
 
 @pytest.mark.parametrize("kind", ["list_games", "list_maps", "commit", "hello"])
 def test_the_schema_requires_every_messages_type_as_the_server_does(kind: str) -> None:
-    assert published.client_frame({"type": kind, **({"game_id": "ab", "turn": 1} if kind == "commit" else {}),
-                                   **({"protocol": PROTOCOL_VERSION} if kind == "hello" else {})}) == []
+    assert (
+        published.client_frame(
+            {
+                "type": kind,
+                **({"game_id": "ab", "turn": 1} if kind == "commit" else {}),
+                **({"protocol": PROTOCOL_VERSION} if kind == "hello" else {}),
+            }
+        )
+        == []
+    )
     message: dict[str, Any] = {"game_id": "ab", "turn": 1} if kind == "commit" else {}
     assert published.client_frame(message), f"a {kind} without its type fits the schema"
 
 
 def test_the_schema_requires_the_type_of_every_server_message_and_every_field_the_server_sends() -> None:
-    error = {"ref": None, "type": "error", "code": "no-such-game", "message": "m", "request": None, "game_id": None,
-             "field": None}
+    error = {
+        "ref": None,
+        "type": "error",
+        "code": "no-such-game",
+        "message": "m",
+        "request": None,
+        "game_id": None,
+        "field": None,
+    }
     assert published.server_frame(error) == []
     assert published.server_frame({k: v for k, v in error.items() if k != "type"})
     assert published.server_frame({k: v for k, v in error.items() if k != "game_id"})
@@ -71,8 +86,7 @@ async def test_a_hello_without_its_protocol_is_refused_as_the_schema_requires() 
 
 
 @pytest.mark.parametrize("units", [True, "5", " 7 ", 2.5, None])
-async def test_an_order_whose_number_is_not_a_whole_number_is_refused_by_the_server_and_the_schema(
-        units: Any) -> None:
+async def test_an_order_whose_number_is_not_a_whole_number_is_refused_by_the_server_and_the_schema(units: Any) -> None:
     async with at_placement() as (game_id, ann, mine):
         order = {**PLACE, "territory": mine, "units": units}
         assert published.order("risc", order), f"the schema takes units {units!r}"

@@ -55,15 +55,22 @@ def ok(t: int, c: int) -> Expected:
     return Expected(t, c, readme_valid=True, playable=True)
 
 
-def plays(t: int, c: int, *codes: tuple[Severity, FindingCode], readme_valid: bool = False,
-          faults: tuple[Fault, ...] = ()) -> Expected:
+def plays(
+    t: int, c: int, *codes: tuple[Severity, FindingCode], readme_valid: bool = False, faults: tuple[Fault, ...] = ()
+) -> Expected:
     return Expected(t, c, readme_valid=readme_valid, playable=True, codes=frozenset(codes), faults=faults)
 
 
-def refused(t: int, c: int, *codes: tuple[Severity, FindingCode], faults: tuple[Fault, ...],
-            read_counts: tuple[int, int] | None = None) -> Expected:
-    return Expected(t, c, readme_valid=False, playable=False, codes=frozenset(codes), faults=faults,
-                    read_counts=read_counts)
+def refused(
+    t: int,
+    c: int,
+    *codes: tuple[Severity, FindingCode],
+    faults: tuple[Fault, ...],
+    read_counts: tuple[int, int] | None = None,
+) -> Expected:
+    return Expected(
+        t, c, readme_valid=False, playable=False, codes=frozenset(codes), faults=faults, read_counts=read_counts
+    )
 
 
 TABLE: dict[str, Expected] = {
@@ -92,106 +99,244 @@ TABLE: dict[str, Expected] = {
     "domination/solar.map": ok(52, 10),  # trailing spaces
     "domination/cologne.map": ok(86, 9),
     "domination/kosova.map": ok(30, 7),  # Latin-1
-    "domination/estonia.map": plays(15, 4, (W, C.MISSING_COORDINATES), readme_valid=True, faults=(
-        Fault(C.MISSING_COORDINATES, line=25, territories=("Ida_Virumaa",), count=1),)),
-    "domination/france.map": plays(96, 22, (W, C.DUPLICATE_BORDER), readme_valid=True, faults=(
-        Fault(C.DUPLICATE_BORDER, line=212, territories=("Seine-et-Marne", "Aisne"), count=2),)),
+    "domination/estonia.map": plays(
+        15,
+        4,
+        (W, C.MISSING_COORDINATES),
+        readme_valid=True,
+        faults=(Fault(C.MISSING_COORDINATES, line=25, territories=("Ida_Virumaa",), count=1),),
+    ),
+    "domination/france.map": plays(
+        96,
+        22,
+        (W, C.DUPLICATE_BORDER),
+        readme_valid=True,
+        faults=(Fault(C.DUPLICATE_BORDER, line=212, territories=("Seine-et-Marne", "Aisne"), count=2),),
+    ),
     # README: INVALID (continent-not-connected): America 4 parts, Germany 3, United-Kingdom 4, Neutrals 10.
-    "domination/aa.map": plays(70, 6, (W, C.CONTINENT_SPLIT), faults=(
-        Fault(C.CONTINENT_SPLIT, text='"America" is in 4 pieces', count=4),
-        Fault(C.CONTINENT_SPLIT, text='"Germany" is in 3 pieces'),
-        Fault(C.CONTINENT_SPLIT, text='"United-Kingdom" is in 4 pieces'),
-        Fault(C.CONTINENT_SPLIT, text='"Neutrals" is in 10 pieces'))),
+    "domination/aa.map": plays(
+        70,
+        6,
+        (W, C.CONTINENT_SPLIT),
+        faults=(
+            Fault(C.CONTINENT_SPLIT, text='"America" is in 4 pieces', count=4),
+            Fault(C.CONTINENT_SPLIT, text='"Germany" is in 3 pieces'),
+            Fault(C.CONTINENT_SPLIT, text='"United-Kingdom" is in 4 pieces'),
+            Fault(C.CONTINENT_SPLIT, text='"Neutrals" is in 10 pieces'),
+        ),
+    ),
     # README: INVALID (asymmetric(10)): North_Pole is a one-way sink.
-    "domination/artic.map": plays(54, 6, (W, C.ONE_WAY_BORDER), (W, C.UNREACHABLE), faults=(
-        Fault(C.ONE_WAY_BORDER, text="10 one-way border(s)"),
-        Fault(C.UNREACHABLE, territories=("North_Pole",)))),
+    "domination/artic.map": plays(
+        54,
+        6,
+        (W, C.ONE_WAY_BORDER),
+        (W, C.UNREACHABLE),
+        faults=(
+            Fault(C.ONE_WAY_BORDER, text="10 one-way border(s)"),
+            Fault(C.UNREACHABLE, territories=("North_Pole",)),
+        ),
+    ),
     # README: INVALID (continent-not-connected): Mordor_League in 2 parts.
-    "domination/middleearth.map": plays(56, 8, (W, C.CONTINENT_SPLIT), faults=(
-        Fault(C.CONTINENT_SPLIT, text='"Mordor_League" is in 2 pieces', count=1),)),
-    "domination/invalid1.map": refused(24, 0, (E, C.PARSE), (E, C.UNKNOWN_CONTINENT), faults=(
-        Fault(C.PARSE, line=11, text="[continents] header missing"),
-        Fault(C.UNKNOWN_CONTINENT, line=17, text="continent number 1 does not exist", territories=(
-            "England", "Scotland", "N_Ireland", "Rep_Ireland", "Wales", "Belgum", "Netherlands")))),
-    "domination/invalid2.map": refused(0, 4, (E, C.PARSE), (E, C.UNKNOWN_TERRITORY), (E, C.EMPTY), faults=(
-        Fault(C.PARSE, line=17, text="[countries] header missing", count=24),
-        Fault(C.EMPTY))),
+    "domination/middleearth.map": plays(
+        56,
+        8,
+        (W, C.CONTINENT_SPLIT),
+        faults=(Fault(C.CONTINENT_SPLIT, text='"Mordor_League" is in 2 pieces', count=1),),
+    ),
+    "domination/invalid1.map": refused(
+        24,
+        0,
+        (E, C.PARSE),
+        (E, C.UNKNOWN_CONTINENT),
+        faults=(
+            Fault(C.PARSE, line=11, text="[continents] header missing"),
+            Fault(
+                C.UNKNOWN_CONTINENT,
+                line=17,
+                text="continent number 1 does not exist",
+                territories=("England", "Scotland", "N_Ireland", "Rep_Ireland", "Wales", "Belgum", "Netherlands"),
+            ),
+        ),
+    ),
+    "domination/invalid2.map": refused(
+        0,
+        4,
+        (E, C.PARSE),
+        (E, C.UNKNOWN_TERRITORY),
+        (E, C.EMPTY),
+        faults=(Fault(C.PARSE, line=17, text="[countries] header missing", count=24), Fault(C.EMPTY)),
+    ),
     "domination/invalid3.map": refused(
-        47, 4, (E, C.PARSE), (E, C.NO_BORDERS), (E, C.DISCONNECTED), (W, C.CONTINENT_SPLIT), faults=(
+        47,
+        4,
+        (E, C.PARSE),
+        (E, C.NO_BORDERS),
+        (E, C.DISCONNECTED),
+        (W, C.CONTINENT_SPLIT),
+        faults=(
             Fault(C.PARSE, line=43, text="[borders] header missing"),
             Fault(C.PARSE, text="no [borders] section"),
-            Fault(C.DISCONNECTED, text="24 pieces")),
+            Fault(C.DISCONNECTED, text="24 pieces"),
+        ),
         # The README counts the 23 border lines that fall into [countries] as countries; they do not parse.
-        read_counts=(24, 4)),
-    "domination/solarInvalid.map": refused(6, 2, (E, C.DISCONNECTED), faults=(
-        Fault(C.DISCONNECTED, territories=("Pluto-East", "Pluto-West")),)),
+        read_counts=(24, 4),
+    ),
+    "domination/solarInvalid.map": refused(
+        6, 2, (E, C.DISCONNECTED), faults=(Fault(C.DISCONNECTED, territories=("Pluto-East", "Pluto-West")),)
+    ),
     "domination/smallsolarduplicates.map": refused(
-        6, 2, (E, C.DUPLICATE_TERRITORY), (E, C.DISCONNECTED), (W, C.DUPLICATE_BORDER), (W, C.SELF_BORDER),
-        faults=(Fault(C.DUPLICATE_TERRITORY, line=17, territories=("Neptune-West",)),
-                Fault(C.DISCONNECTED, territories=("Pluto-East", "Pluto-West"))),
+        6,
+        2,
+        (E, C.DUPLICATE_TERRITORY),
+        (E, C.DISCONNECTED),
+        (W, C.DUPLICATE_BORDER),
+        (W, C.SELF_BORDER),
+        faults=(
+            Fault(C.DUPLICATE_TERRITORY, line=17, territories=("Neptune-West",)),
+            Fault(C.DISCONNECTED, territories=("Pluto-East", "Pluto-West")),
+        ),
         # Country 3 repeats the name of country 1: one territory of that name, and its borders merged.
-        read_counts=(5, 2)),
-    "domination/brasilBadMap.map": refused(28, 0, (E, C.UNKNOWN_CONTINENT), faults=(
-        Fault(C.UNKNOWN_CONTINENT, line=11, text="no continent is defined", count=5),)),
+        read_counts=(5, 2),
+    ),
+    "domination/brasilBadMap.map": refused(
+        28,
+        0,
+        (E, C.UNKNOWN_CONTINENT),
+        faults=(Fault(C.UNKNOWN_CONTINENT, line=11, text="no continent is defined", count=5),),
+    ),
     # --- conquest/ ---------------------------------------------------------------------------------------------
     "conquest/World.map": ok(42, 6),
     "conquest/Africa.map": ok(41, 7),
     "conquest/_61_ CASTLE MOONBAT.map": ok(128, 11),
     "conquest/_10_ All For One.map": ok(100, 1),
     "conquest/Africa_noMapSection.map": ok(41, 7),  # no [Map], mixed CRLF/LF
-    "conquest/ABC_Map.map": plays(116, 6, (W, C.CASE_MISMATCH), readme_valid=True, faults=(
-        Fault(C.CASE_MISMATCH, text='"b14" is defined as "B14"', territories=("B14",)),)),
-    "conquest/Aldawin.map": plays(65, 12, (W, C.CASE_MISMATCH), readme_valid=True, faults=(
-        Fault(C.CASE_MISMATCH, line=33, text="\"Lucon's keep\" is defined as \"Lucon's Keep\""),)),
-    "conquest/4D_Hypercube.map": plays(81, 9, (W, C.CASE_MISMATCH), readme_valid=True, faults=(
-        Fault(C.CASE_MISMATCH, text='continent "beta_Low" is defined as "Beta_Low"', count=1),)),
-    "conquest/WrongFormat2-DupicateConnections.map": plays(4, 3, (W, C.DUPLICATE_BORDER), readme_valid=True,
-                                                          faults=(Fault(C.DUPLICATE_BORDER, line=16, count=2),)),
+    "conquest/ABC_Map.map": plays(
+        116,
+        6,
+        (W, C.CASE_MISMATCH),
+        readme_valid=True,
+        faults=(Fault(C.CASE_MISMATCH, text='"b14" is defined as "B14"', territories=("B14",)),),
+    ),
+    "conquest/Aldawin.map": plays(
+        65,
+        12,
+        (W, C.CASE_MISMATCH),
+        readme_valid=True,
+        faults=(Fault(C.CASE_MISMATCH, line=33, text='"Lucon\'s keep" is defined as "Lucon\'s Keep"'),),
+    ),
+    "conquest/4D_Hypercube.map": plays(
+        81,
+        9,
+        (W, C.CASE_MISMATCH),
+        readme_valid=True,
+        faults=(Fault(C.CASE_MISMATCH, text='continent "beta_Low" is defined as "Beta_Low"', count=1),),
+    ),
+    "conquest/WrongFormat2-DupicateConnections.map": plays(
+        4, 3, (W, C.DUPLICATE_BORDER), readme_valid=True, faults=(Fault(C.DUPLICATE_BORDER, line=16, count=2),)
+    ),
     # README: INVALID (continent-not-connected), names match only case-insensitively.
     "conquest/Twin Volcano.map": plays(
-        56, 11, (W, C.CASE_MISMATCH), (W, C.CONTINENT_SPLIT), (W, C.CONTINENT_WORTHLESS), faults=(
+        56,
+        11,
+        (W, C.CASE_MISMATCH),
+        (W, C.CONTINENT_SPLIT),
+        (W, C.CONTINENT_WORTHLESS),
+        faults=(
             Fault(C.CASE_MISMATCH, text='"Pointless point" is defined as "Pointless Point"'),
             Fault(C.CASE_MISMATCH, text='"West point" is defined as "West Point"'),
             Fault(C.CONTINENT_SPLIT, text='"Barren Rocks" is in 4 pieces'),
-            Fault(C.CONTINENT_WORTHLESS, text='"Barren Rocks"'))),
+            Fault(C.CONTINENT_WORTHLESS, text='"Barren Rocks"'),
+        ),
+    ),
     # README: INVALID (continent-not-connected): Eyes and Head in 2 parts each.
-    "conquest/004_I72_Cobra.map": plays(119, 9, (W, C.CONTINENT_SPLIT), faults=(
-        Fault(C.CONTINENT_SPLIT, text='"Eyes" is in 2 pieces', count=2),
-        Fault(C.CONTINENT_SPLIT, text='"Head" is in 2 pieces'))),
+    "conquest/004_I72_Cobra.map": plays(
+        119,
+        9,
+        (W, C.CONTINENT_SPLIT),
+        faults=(
+            Fault(C.CONTINENT_SPLIT, text='"Eyes" is in 2 pieces', count=2),
+            Fault(C.CONTINENT_SPLIT, text='"Head" is in 2 pieces'),
+        ),
+    ),
     # README: INVALID (continent-not-connected): Malaysia, Naval Positions (bonus 0).
-    "conquest/Asean.map": plays(71, 11, (W, C.CONTINENT_SPLIT), (W, C.CONTINENT_WORTHLESS), faults=(
-        Fault(C.CONTINENT_SPLIT, text='"Malaysia" is in 2 pieces', count=2),
-        Fault(C.CONTINENT_WORTHLESS, text='"Naval Positions"'))),
+    "conquest/Asean.map": plays(
+        71,
+        11,
+        (W, C.CONTINENT_SPLIT),
+        (W, C.CONTINENT_WORTHLESS),
+        faults=(
+            Fault(C.CONTINENT_SPLIT, text='"Malaysia" is in 2 pieces', count=2),
+            Fault(C.CONTINENT_WORTHLESS, text='"Naval Positions"'),
+        ),
+    ),
     # README: INVALID (continent-not-connected).
-    "conquest/UnconnectedContinent.map": plays(4, 2, (W, C.CONTINENT_SPLIT), faults=(
-        Fault(C.CONTINENT_SPLIT, territories=("T1", "T4")),)),
+    "conquest/UnconnectedContinent.map": plays(
+        4, 2, (W, C.CONTINENT_SPLIT), faults=(Fault(C.CONTINENT_SPLIT, territories=("T1", "T4")),)
+    ),
     # README: INVALID (asymmetric(1)).
-    "conquest/Z__1_way_relationship.map": plays(42, 6, (W, C.ONE_WAY_BORDER), faults=(
-        Fault(C.ONE_WAY_BORDER, text='1 one-way border(s): "Kamchatka" -> "Alaska"'),)),
+    "conquest/Z__1_way_relationship.map": plays(
+        42,
+        6,
+        (W, C.ONE_WAY_BORDER),
+        faults=(Fault(C.ONE_WAY_BORDER, text='1 one-way border(s): "Kamchatka" -> "Alaska"'),),
+    ),
     # README: INVALID (empty-continent).
-    "conquest/Z__continent_has_no_territory.map": plays(42, 7, (W, C.CONTINENT_EMPTY), faults=(
-        Fault(C.CONTINENT_EMPTY, text='"Asean"'),)),
-    "conquest/Z__undefined_territory.map": refused(42, 6, (E, C.UNKNOWN_TERRITORY), faults=(
-        Fault(C.UNKNOWN_TERRITORY, line=17, territories=("Alaska", "Vietnam")),)),
+    "conquest/Z__continent_has_no_territory.map": plays(
+        42, 7, (W, C.CONTINENT_EMPTY), faults=(Fault(C.CONTINENT_EMPTY, text='"Asean"'),)
+    ),
+    "conquest/Z__undefined_territory.map": refused(
+        42,
+        6,
+        (E, C.UNKNOWN_TERRITORY),
+        faults=(Fault(C.UNKNOWN_TERRITORY, line=17, territories=("Alaska", "Vietnam")),),
+    ),
     "conquest/Z__undefined_continent.map": refused(
-        43, 5, (E, C.UNKNOWN_CONTINENT), (E, C.DUPLICATE_TERRITORY), faults=(
+        43,
+        5,
+        (E, C.UNKNOWN_CONTINENT),
+        (E, C.DUPLICATE_TERRITORY),
+        faults=(
             Fault(C.UNKNOWN_CONTINENT, line=16, text='"North America"'),
-            Fault(C.DUPLICATE_TERRITORY, line=17, territories=("Alaska",))),
-        read_counts=(42, 5)),  # the second "Alaska" line is refused, not counted
-    "conquest/Z__duplicated_territories.map": refused(43, 6, (E, C.DUPLICATE_TERRITORY), faults=(
-        Fault(C.DUPLICATE_TERRITORY, line=18, territories=("Alaska",)),), read_counts=(42, 6)),
-    "conquest/Z__invalid_format_1.map": refused(42, 0, (E, C.PARSE), (E, C.UNKNOWN_CONTINENT), faults=(
-        Fault(C.PARSE, line=8, text="[Continent]"),
-        Fault(C.UNKNOWN_CONTINENT, line=17, text='"North America"'))),
-    "conquest/Z__missing_coordination.map": refused(42, 6, (E, C.PARSE), faults=(
-        Fault(C.PARSE, line=17, text="no y position", territories=("Alaska",)),)),
+            Fault(C.DUPLICATE_TERRITORY, line=17, territories=("Alaska",)),
+        ),
+        read_counts=(42, 5),
+    ),  # the second "Alaska" line is refused, not counted
+    "conquest/Z__duplicated_territories.map": refused(
+        43,
+        6,
+        (E, C.DUPLICATE_TERRITORY),
+        faults=(Fault(C.DUPLICATE_TERRITORY, line=18, territories=("Alaska",)),),
+        read_counts=(42, 6),
+    ),
+    "conquest/Z__invalid_format_1.map": refused(
+        42,
+        0,
+        (E, C.PARSE),
+        (E, C.UNKNOWN_CONTINENT),
+        faults=(
+            Fault(C.PARSE, line=8, text="[Continent]"),
+            Fault(C.UNKNOWN_CONTINENT, line=17, text='"North America"'),
+        ),
+    ),
+    "conquest/Z__missing_coordination.map": refused(
+        42, 6, (E, C.PARSE), faults=(Fault(C.PARSE, line=17, text="no y position", territories=("Alaska",)),)
+    ),
     "conquest/invDisconnected.map": refused(
-        20, 4, (E, C.UNKNOWN_TERRITORY), (E, C.NO_BORDERS), (E, C.DISCONNECTED), (W, C.ONE_WAY_BORDER),
-        (W, C.CONTINENT_SPLIT), faults=(
+        20,
+        4,
+        (E, C.UNKNOWN_TERRITORY),
+        (E, C.NO_BORDERS),
+        (E, C.DISCONNECTED),
+        (W, C.ONE_WAY_BORDER),
+        (W, C.CONTINENT_SPLIT),
+        faults=(
             Fault(C.UNKNOWN_TERRITORY, line=28, territories=("Minas-Morgul", "Darthung")),
-            Fault(C.DISCONNECTED, territories=("Barad-Dur",)))),
-    "conquest/WrongFormat1-NotConnectedGraph.map": refused(4, 3, (E, C.DISCONNECTED), faults=(
-        Fault(C.DISCONNECTED, territories=("c3", "c4")),)),
+            Fault(C.DISCONNECTED, territories=("Barad-Dur",)),
+        ),
+    ),
+    "conquest/WrongFormat1-NotConnectedGraph.map": refused(
+        4, 3, (E, C.DISCONNECTED), faults=(Fault(C.DISCONNECTED, territories=("c3", "c4")),)
+    ),
 }
 
 FILES = sorted(TABLE)
@@ -199,8 +344,10 @@ PLAYABLE = [f for f in FILES if TABLE[f].playable]
 
 
 def real_map(relative: str) -> Path:
-    assert MAPS.is_dir(), (f"the real map files are missing: {MAPS} should hold domination/ and conquest/ "
-                           "(../shared/maps from the project root)")
+    assert MAPS.is_dir(), (
+        f"the real map files are missing: {MAPS} should hold domination/ and conquest/ "
+        "(../shared/maps from the project root)"
+    )
     path = MAPS / relative
     assert path.is_file(), f"{relative} is listed in the table but missing from {MAPS}"
     return path
@@ -237,10 +384,13 @@ def test_what_risc_decides(relative: str) -> None:
         same_code = [f for f in findings if f.code is fault.code]
         if fault.count is not None:
             assert len(same_code) == fault.count, [str(f) for f in same_code]
-        matching = [f for f in same_code
-                    if (fault.line is None or f.line == fault.line)
-                    and fault.text in f.message
-                    and (fault.territories is None or set(fault.territories) <= set(f.territories))]
+        matching = [
+            f
+            for f in same_code
+            if (fault.line is None or f.line == fault.line)
+            and fault.text in f.message
+            and (fault.territories is None or set(fault.territories) <= set(f.territories))
+        ]
         assert matching, f"no {fault} among {[str(f) for f in same_code]}"
 
 
@@ -258,7 +408,11 @@ def test_names_and_coordinates_come_through_as_written() -> None:
     assert (europe.territory("England").x, europe.territory("England").y) == (164, 126)
     assert europe.territory("England").continent == "North_Europe"
     assert [(c.name, c.bonus) for c in europe.continents] == [
-        ("North_Europe", 5), ("East_Europe", 4), ("South_Europe", 5), ("West_Europe", 3)]
+        ("North_Europe", 5),
+        ("East_Europe", 4),
+        ("South_Europe", 5),
+        ("West_Europe", 3),
+    ]
     world = playable_map("conquest/World.map")
     assert world.name == "World"  # Conquest maps carry no name: the file's
     assert (world.territory("Alaska").x, world.territory("Alaska").y) == (70, 126)
@@ -350,10 +504,16 @@ def _reach(graph: dict[str, list[str]], start: str) -> set[str]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(1, 9).flatmap(lambda n: st.tuples(
-    st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))))
+@given(
+    st.integers(1, 9).flatmap(
+        lambda n: st.tuples(
+            st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n)
+        )
+    )
+)
 def test_who_cannot_reach_everyone_matches_a_search_from_each_territory(
-        case: tuple[int, list[tuple[int, int]]]) -> None:
+    case: tuple[int, list[tuple[int, int]]],
+) -> None:
     """artic.map's UNREACHABLE warning comes from one linear search; it must agree with n searches."""
     size, edges = case
     names = [f"t{i}" for i in range(size)]

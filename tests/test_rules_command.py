@@ -29,8 +29,10 @@ def test_risc_rules_name_lists_its_options_with_their_values_and_defaults(capsys
     assert status == 0
     assert out.startswith("Warzone (warzone): COMP 345 Warzone")
     assert "Players: 2 to 6 (with the default options)." in out
-    assert "Computer players (--strategy, -P): aggressive, benevolent, cheater, neutral, random, strategist " \
-           "(the default)." in out
+    assert (
+        "Computer players (--strategy, -P): aggressive, benevolent, cheater, neutral, random, strategist "
+        "(the default)." in out
+    )
     assert "  initial_cards: a whole number from 0 to 10; default 2\n" in out
     assert "  allow_cheaters: yes or no; default no\n      accept the cheater's conquest order" in out
     for option in get_ruleset("warzone").options_type.model_fields:
@@ -47,16 +49,17 @@ def test_risc_rules_name_lists_its_options_with_their_values_and_defaults(capsys
     assert status == 2 and "risc rules: no rule set 'chess': known rule sets are classic, grid, risc, warzone" in err
 
 
-@pytest.mark.parametrize("command", [["play"], ["tournament", "-M", "seed", "-P", "random", "random", "-G", "1",
-                                                "-D", "10"]])
+@pytest.mark.parametrize(
+    "command", [["play"], ["tournament", "-M", "seed", "-P", "random", "random", "-G", "1", "-D", "10"]]
+)
 def test_a_bad_option_is_said_in_a_players_words_with_the_options_there_are(
-        capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
     prefix = f"risc {command[0]}: {'error: ' if command[0] == 'tournament' else ''}--option: "
 
     status, out, err = run(capsys, *command, "--rules", "warzone", "--option", "cheating=true")
     assert status == 2 and out == ""
-    assert err.startswith(prefix + "Warzone options: cheating is not a setting here (did you mean "
-                                   "allow_cheaters?)\n")
+    assert err.startswith(prefix + "Warzone options: cheating is not a setting here (did you mean allow_cheaters?)\n")
     assert "Warzone's options (--option KEY=VALUE; risc rules warzone says the same):\n" in err
     assert "  allow_cheaters: yes or no; default no\n" in err
     assert "  initial_cards: a whole number from 0 to 10; default 2\n" in err
@@ -79,14 +82,23 @@ def test_options_are_read_as_the_lobby_reads_them() -> None:
     given, chosen = read_options(risc, ["units=20", "evolution=2", "choose=yes"])
     assert given == {"initial_units": 20, "evolution": 2, "choose_groups": True}
     assert chosen.initial_units == 20 and chosen.evolution == 2 and chosen.choose_groups
-    with pytest.raises(OptionsError, match=r"^Classic Risk options: cheating is not a setting here \(did you mean "
-                                           r"cheaters\?\)"):
+    with pytest.raises(
+        OptionsError,
+        match=r"^Classic Risk options: cheating is not a setting here \(did you mean "
+        r"cheaters\?\)",
+    ):
         read_options(get_ruleset("classic"), ["cheating=yes"])
-    with pytest.raises(OptionsError, match=r"^Classic Risk options: mode must be one of 'domination', 'capital' or "
-                                           r"'mission'\n"):
+    with pytest.raises(
+        OptionsError,
+        match=r"^Classic Risk options: mode must be one of 'domination', 'capital' or "
+        r"'mission'\n",
+    ):
         read_options(get_ruleset("classic"), ["mode=war"])
-    with pytest.raises(OptionsError, match=r"^RISC options: players is not a setting here \(did you mean "
-                                           r"max_players\?\)"):
+    with pytest.raises(
+        OptionsError,
+        match=r"^RISC options: players is not a setting here \(did you mean "
+        r"max_players\?\)",
+    ):
         read_options(risc, ["players=3"])
     with pytest.raises(OptionsError, match=r"^RISC options: food must be a whole number\n"):
         read_options(risc, ["food=lots"])

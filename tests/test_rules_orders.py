@@ -26,14 +26,17 @@ def refusal(state_player_order: tuple[object, str, Order]) -> RuleError:
     return result
 
 
-@pytest.mark.parametrize(("order", "code"), [
-    (MoveOrder(0, "Narnia", "Oz"), RuleCode.NON_POSITIVE_UNITS),
-    (MoveOrder(-3, "Narnia", "Oz"), RuleCode.NON_POSITIVE_UNITS),
-    (AttackOrder(0, "Midkemia", "Scadrial"), RuleCode.NON_POSITIVE_UNITS),
-    (MoveOrder(1, "Narnia", "Narnia"), RuleCode.SAME_TERRITORY),
-    (MoveOrder(1, "Atlantis", "Oz"), RuleCode.UNKNOWN_TERRITORY),
-    (PlaceOrder("Oz", 3), RuleCode.WRONG_PHASE),
-])
+@pytest.mark.parametrize(
+    ("order", "code"),
+    [
+        (MoveOrder(0, "Narnia", "Oz"), RuleCode.NON_POSITIVE_UNITS),
+        (MoveOrder(-3, "Narnia", "Oz"), RuleCode.NON_POSITIVE_UNITS),
+        (AttackOrder(0, "Midkemia", "Scadrial"), RuleCode.NON_POSITIVE_UNITS),
+        (MoveOrder(1, "Narnia", "Narnia"), RuleCode.SAME_TERRITORY),
+        (MoveOrder(1, "Atlantis", "Oz"), RuleCode.UNKNOWN_TERRITORY),
+        (PlaceOrder("Oz", 3), RuleCode.WRONG_PHASE),
+    ],
+)
 def test_R12_an_order_names_at_least_one_unit_and_two_real_territories(order: Order, code: RuleCode) -> None:
     assert refusal((seed_state(), "green", order)).code == code
 
@@ -146,8 +149,9 @@ def test_R15_an_order_is_checked_alone_against_what_the_earlier_ones_left(monkey
     state = seed_state()
     for n in range(1, 201):
         before = dict(calls)
-        result = issue(RISC, state, "green", MoveOrder(1, "Narnia", "Midkemia") if n % 2 else
-                       MoveOrder(1, "Midkemia", "Narnia"))
+        result = issue(
+            RISC, state, "green", MoveOrder(1, "Narnia", "Midkemia") if n % 2 else MoveOrder(1, "Midkemia", "Narnia")
+        )
         assert not isinstance(result, RuleError), result
         state = result
         assert calls["check_order"] - before["check_order"] == 1, f"order {n}: the earlier orders were checked again"

@@ -82,8 +82,7 @@ def test_units_territories_and_victory_stay_consistent(seed: int, size: int, pla
     rng = random.Random(seed)
     game_map = random_map(rng, max(size, players))
     names = [f"P{i}" for i in range(players)]
-    state = setup(game_map, names, options(initial_units=rng.randint(1, 40), neutral_units=2, max_players=8),
-                  seed=seed)
+    state = setup(game_map, names, options(initial_units=rng.randint(1, 40), neutral_units=2, max_players=8), seed=seed)
     for _ in range(turns):
         if state.board.phase is Phase.FINISHED:
             break

@@ -17,8 +17,11 @@ PLAYERS3 = ("green", "blue", "red")
 
 def test_R6_the_map_s_own_groups_are_used_for_its_player_count() -> None:
     groups = starting_groups(seed_map(), 3)
-    assert groups == (("Narnia", "Midkemia", "Oz"), ("Elantris", "Roshar", "Scadrial"),
-                      ("Gondor", "Mordor", "Hogwarts"))
+    assert groups == (
+        ("Narnia", "Midkemia", "Oz"),
+        ("Elantris", "Roshar", "Scadrial"),
+        ("Gondor", "Mordor", "Hogwarts"),
+    )
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -72,8 +75,9 @@ def test_R9_every_player_gets_the_same_initial_units() -> None:
 
 
 def test_R9_units_go_only_on_own_territories_and_all_must_be_placed() -> None:
-    state = setup(seed_map(), PLAYERS3, options(initial_units=10, choose_groups=True),
-                  groups={"green": 0, "blue": 1, "red": 2})
+    state = setup(
+        seed_map(), PLAYERS3, options(initial_units=10, choose_groups=True), groups={"green": 0, "blue": 1, "red": 2}
+    )
     foreign = issue(RISC, state, "green", PlaceOrder("Gondor", 5))
     assert isinstance(foreign, RuleError) and foreign.code == RuleCode.NOT_YOUR_TERRITORY
     too_many = issue(RISC, state, "green", PlaceOrder("Narnia", 11))
@@ -87,8 +91,9 @@ def test_R9_units_go_only_on_own_territories_and_all_must_be_placed() -> None:
 
 
 def test_R10_placement_is_secret_until_everyone_is_done() -> None:
-    state = setup(seed_map(), PLAYERS3, options(initial_units=9, choose_groups=True),
-                  groups={"green": 0, "blue": 1, "red": 2})
+    state = setup(
+        seed_map(), PLAYERS3, options(initial_units=9, choose_groups=True), groups={"green": 0, "blue": 1, "red": 2}
+    )
     state = issued(state, "green", PlaceOrder("Narnia", 9))
     committed = commit(RISC, state, "green")
     assert not isinstance(committed, RuleError)

@@ -41,19 +41,25 @@ def test_R16_nobody_sees_another_player_s_orders_only_that_they_committed() -> N
 
 def test_R17_moves_execute_before_attacks_and_moved_units_defend() -> None:
     # Blue attacks Hogwarts (3) with 4 while red moves 6 in from Mordor: 4 against 9.
-    _, events = play_turn(seed_state(), {
-        "blue": [AttackOrder(4, "Scadrial", "Hogwarts")],
-        "red": [MoveOrder(6, "Mordor", "Hogwarts")],
-    })
+    _, events = play_turn(
+        seed_state(),
+        {
+            "blue": [AttackOrder(4, "Scadrial", "Hogwarts")],
+            "red": [MoveOrder(6, "Mordor", "Hogwarts")],
+        },
+    )
     (battle,) = combats(events)
     assert (battle.attacking_units, battle.defending_units) == (4, 9)
 
 
 def test_R17_units_that_move_out_do_not_defend() -> None:
-    state, events = play_turn(seed_state(), {
-        "blue": [MoveOrder(5, "Scadrial", "Roshar")],
-        "green": [AttackOrder(1, "Midkemia", "Scadrial")],
-    })
+    state, events = play_turn(
+        seed_state(),
+        {
+            "blue": [MoveOrder(5, "Scadrial", "Roshar")],
+            "green": [AttackOrder(1, "Midkemia", "Scadrial")],
+        },
+    )
     (battle,) = combats(events)
     assert (battle.defending_units, battle.new_owner) == (0, "green")
     assert state.board.units["Scadrial"] == 1 + 1
@@ -61,12 +67,17 @@ def test_R17_units_that_move_out_do_not_defend() -> None:
 
 def test_R18_attacks_that_cross_pass_each_other() -> None:
     # All of Oz attacks Mordor and all of Mordor attacks Oz: both succeed with no losses.
-    state, events = play_turn(seed_state(), {
-        "green": [AttackOrder(8, "Oz", "Mordor")],
-        "red": [AttackOrder(14, "Mordor", "Oz")],
-    })
+    state, events = play_turn(
+        seed_state(),
+        {
+            "green": [AttackOrder(8, "Oz", "Mordor")],
+            "red": [AttackOrder(14, "Mordor", "Oz")],
+        },
+    )
     assert {(c.territory, c.attacker_losses, c.defender_losses, c.defending_units) for c in combats(events)} == {
-        ("Mordor", 0, 0, 0), ("Oz", 0, 0, 0)}
+        ("Mordor", 0, 0, 0),
+        ("Oz", 0, 0, 0),
+    }
     assert (state.board.owner["Mordor"], state.board.units["Mordor"]) == ("green", 9)
     assert (state.board.owner["Oz"], state.board.units["Oz"]) == ("red", 15)
 
@@ -93,9 +104,12 @@ def test_R20_fight_ends_when_one_side_has_no_units() -> None:
 
 
 def test_R21_one_player_s_attacks_on_one_target_fight_as_one_force() -> None:
-    _, events = play_turn(seed_state(), {
-        "green": [AttackOrder(5, "Midkemia", "Scadrial"), AttackOrder(4, "Oz", "Scadrial")],
-    })
+    _, events = play_turn(
+        seed_state(),
+        {
+            "green": [AttackOrder(5, "Midkemia", "Scadrial"), AttackOrder(4, "Oz", "Scadrial")],
+        },
+    )
     (battle,) = combats(events)
     assert battle.attacking_units == 9
     assert dict(battle.sources) == {"Midkemia": 5, "Oz": 4}
@@ -109,8 +123,11 @@ def test_R22_several_attackers_fight_in_turn_and_the_winner_defends_next() -> No
         first, second = combats(events)
         assert first.territory == second.territory == "Mordor"
         assert second.defender == first.new_owner
-        expected = first.defending_units - first.defender_losses if first.new_owner == "red" else \
-            first.attacking_units - first.attacker_losses
+        expected = (
+            first.defending_units - first.defender_losses
+            if first.new_owner == "red"
+            else first.attacking_units - first.attacker_losses
+        )
         assert second.defending_units == expected
         first_attackers.add(first.attacker)
     assert first_attackers == {"green", "blue"}
@@ -129,15 +146,22 @@ def test_R23_winners_survivors_hold_the_territory() -> None:
 
 
 def test_R24_every_combat_is_reported_with_sides_forces_losses_and_owner() -> None:
-    _, events = play_turn(seed_state(), {
-        "green": [AttackOrder(10, "Midkemia", "Scadrial")],
-        "blue": [AttackOrder(4, "Scadrial", "Hogwarts")],
-    })
+    _, events = play_turn(
+        seed_state(),
+        {
+            "green": [AttackOrder(10, "Midkemia", "Scadrial")],
+            "blue": [AttackOrder(4, "Scadrial", "Hogwarts")],
+        },
+    )
     reports = {c.territory: c for c in combats(events)}
     assert set(reports) == {"Scadrial", "Hogwarts"}
     scadrial = reports["Scadrial"]
     assert (scadrial.attacker, scadrial.defender, scadrial.attacking_units, scadrial.defending_units) == (
-        "green", "blue", 10, 1)
+        "green",
+        "blue",
+        10,
+        1,
+    )
     assert scadrial.attacker_losses + scadrial.defender_losses >= 1
     assert scadrial.new_owner in ("green", "blue")
 
@@ -169,8 +193,11 @@ def test_R26_one_owner_of_every_territory_wins_neutrals_included() -> None:
 
 
 def test_D1_the_same_seed_and_orders_give_the_same_result() -> None:
-    orders = {"green": [AttackOrder(8, "Oz", "Mordor"), AttackOrder(10, "Midkemia", "Scadrial")],
-              "blue": [AttackOrder(5, "Scadrial", "Oz")], "red": [AttackOrder(14, "Mordor", "Oz")]}
+    orders = {
+        "green": [AttackOrder(8, "Oz", "Mordor"), AttackOrder(10, "Midkemia", "Scadrial")],
+        "blue": [AttackOrder(5, "Scadrial", "Oz")],
+        "red": [AttackOrder(14, "Mordor", "Oz")],
+    }
     first = play_turn(seed_state(), orders, seed=42)
     assert play_turn(seed_state(), orders, seed=42) == first
     outcomes = {tuple(sorted(play_turn(seed_state(), orders, seed=s)[0].board.units.items())) for s in range(10)}

@@ -59,8 +59,9 @@ class Player:
     async def on_reconnected(self, resumed: bool) -> None: ...
 
 
-async def test_a_rule_set_of_the_tests_plays_to_its_end_through_a_real_server(race: RaceToTwenty,
-                                                                               tmp_path: Path) -> None:
+async def test_a_rule_set_of_the_tests_plays_to_its_end_through_a_real_server(
+    race: RaceToTwenty, tmp_path: Path
+) -> None:
     async with running_server(**FAST) as server:
         player = Player()
         session = Session(url(server), player, store=SeatStore(tmp_path / "seats.json"), backoff=QUICK)
@@ -76,8 +77,11 @@ async def test_a_rule_set_of_the_tests_plays_to_its_end_through_a_real_server(ra
         followed = session.followed[game_id]
         refused: list[msg.ServerMessage] = []
         while not player.over.is_set():
-            await asyncio.wait([asyncio.create_task(player.over.wait()), asyncio.create_task(player.turn.wait())],
-                               timeout=5, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(
+                [asyncio.create_task(player.over.wait()), asyncio.create_task(player.turn.wait())],
+                timeout=5,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
             if player.turn.is_set() and not player.over.is_set():
                 player.turn.clear()
                 if followed.awaited:
@@ -156,8 +160,11 @@ def test_nothing_outside_its_package_names_a_rule_set_s_orders_events_views_or_b
             modules, identifiers = _named(path)
             shown = path.relative_to(ROOT)
             allowed = FACES.get(str(shown))
-            leaks += [f"{shown} imports {m}" for m in sorted(modules)
-                      if (m == package or m.startswith(package + ".")) and m != allowed]
+            leaks += [
+                f"{shown} imports {m}"
+                for m in sorted(modules)
+                if (m == package or m.startswith(package + ".")) and m != allowed
+            ]
             if path in framework_files:
                 leaks += [f"{shown} names {name}'s {n}" for n in sorted(identifiers & names)]
     assert leaks == [], "rule sets leak out of their packages:\n" + "\n".join(leaks)
@@ -172,7 +179,8 @@ def test_a_rule_set_without_a_presentation_reads_as_its_orders_and_events_say(ra
     context = Context(race.make_map(race.options({})))
     assert words.parse(command, ["3"], context) == [Add(3)]
     assert words.parse(command, ["three"], context) == ParseError(
-        'amount must be a whole number, not "three"; usage: add AMOUNT, e.g. add 1')
+        'amount must be a whole number, not "three"; usage: add AMOUNT, e.g. add 1'
+    )
     assert words.parse(command, [], context) == ParseError("usage: add AMOUNT, e.g. add 1")
     assert words.describe(Add(2)) == "add 2"
     assert words.describe_offer(Add(3), "amount") == "add N"

@@ -32,8 +32,9 @@ SLOW = 60.0
 
 
 async def test_games_of_computers_alone_count_against_the_connection_and_the_address_that_asked() -> None:
-    async with running_server(bot_turn_pause=SLOW, open_games_per_connection=3, open_games_per_address=5,
-                              **FAST) as server:
+    async with running_server(
+        bot_turn_pause=SLOW, open_games_per_connection=3, open_games_per_address=5, **FAST
+    ) as server:
         asking = await Client.connect(server)
         for _ in range(3):
             await create_game(asking, **COMPUTERS_ALONE)
@@ -73,8 +74,9 @@ async def test_a_game_whose_players_are_all_out_counts_against_its_creator_while
 
 
 async def test_the_server_plays_so_many_games_of_computers_alone_whoever_asks_and_takes_games_for_people() -> None:
-    async with running_server(bot_turn_pause=SLOW, computer_games=4, open_games_per_connection=100,
-                              open_games_per_address=100, **FAST) as server:
+    async with running_server(
+        bot_turn_pause=SLOW, computer_games=4, open_games_per_connection=100, open_games_per_address=100, **FAST
+    ) as server:
         askers = [await Client.connect(server) for _ in range(4)]
         for asking in askers:
             await create_game(asking, **COMPUTERS_ALONE)
@@ -98,8 +100,19 @@ P99_TARGET = 0.050
 async def server_process(data: Path) -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
     """`risc server` as its users start it, with its defaults, on a free port."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data),
-        cwd=ROOT, stderr=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        sys.executable,
+        "-m",
+        "server",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--data-dir",
+        str(data),
+        cwd=ROOT,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert process.stderr is not None
     try:
         while True:
@@ -141,7 +154,8 @@ async def fill_with_computer_games(port: int) -> int:
 
 
 async def test_a_bystanders_requests_are_answered_in_time_while_games_of_computers_alone_are_asked_for(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """The attack of the issue (one connection asking for a game of five computers every 12 ms, from a process of
     its own) against the server as its users start it, already playing as many games of computers alone as it
     allows: the games it plays are bounded, and a bystander's request is answered within 50 ms at the 99th

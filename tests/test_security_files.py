@@ -36,8 +36,19 @@ async def test_a_map_named_by_a_path_is_refused_alike_whether_the_file_exists_or
         client = await Client.connect(server)
         listed = await client.request(type="list_maps")
         assert "rooms" in [m["id"] for m in listed["maps"]]
-        tried = [str(secret), str(tmp_path / "no-such.toml"), "../secret.toml", "../../secret",
-                 str(folder / "rooms.toml"), "/etc/passwd", "/etc/hostname", "/dev/zero", "rooms.toml", "..", "/"]
+        tried = [
+            str(secret),
+            str(tmp_path / "no-such.toml"),
+            "../secret.toml",
+            "../../secret",
+            str(folder / "rooms.toml"),
+            "/etc/passwd",
+            "/etc/hostname",
+            "/dev/zero",
+            "rooms.toml",
+            "..",
+            "/",
+        ]
         answers = []
         for name in tried:
             reply = await client.request(**create(name))
@@ -57,12 +68,14 @@ async def test_an_upload_is_read_from_its_text_never_from_the_file_its_name_name
     async with running_server(**FAST) as server:
         client = await Client.connect(server)
         broken = "[territories.Lonely]\nborders = [\n"
-        refused = await client.request(type="create_game", settings={"players": 2},
-                                       map_upload={"name": str(hostname), "text": broken})
+        refused = await client.request(
+            type="create_game", settings={"players": 2}, map_upload={"name": str(hostname), "text": broken}
+        )
         assert refused["type"] == "error" and refused["code"] == "bad-map", refused
         assert not any(line in refused["message"] for line in lines), "the upload's own text was read, not the file"
-        created = await client.request(type="create_game", settings={"players": 2},
-                                       map_upload={"name": "/etc/passwd", "text": GOOD_MAP})
+        created = await client.request(
+            type="create_game", settings={"players": 2}, map_upload={"name": "/etc/passwd", "text": GOOD_MAP}
+        )
         assert created["type"] == "game_created", created
         assert created["game"]["map_name"] == "Two rooms", "the map is the text sent, whatever its name says"
         assert "root:" not in "\n".join(client.raw)

@@ -50,8 +50,9 @@ async def test_a_deeply_nested_frame_after_a_burst_is_refused_as_rate_limited_an
         assert [e["code"] for e in errors] == ["rate-limited", "rate-limited"]
         assert errors[0]["request"] is None  # a ref nested that deep is not a ref to copy
         await client.send(type="list_games")  # answered or rate-limited: either way the connection is served
-        assert (await client.wait_for(lambda m: m["type"] in ("games", "error") and m.get("ref") is None
-                                      and m.get("code") != "invalid-message"))
+        assert await client.wait_for(
+            lambda m: m["type"] in ("games", "error") and m.get("ref") is None and m.get("code") != "invalid-message"
+        )
         assert not client.closed.is_set()
 
 
@@ -87,9 +88,19 @@ def test_a_password_longer_than_a_hello_can_carry_is_refused_at_start() -> None:
 
 async def test_risc_server_with_an_empty_password_exits_with_a_message() -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server", "--memory", "--host", "127.0.0.1", "--port", "0", "--password", "",
-        cwd=ROOT, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "server",
+        "--memory",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--password",
+        "",
+        cwd=ROOT,
+        stderr=asyncio.subprocess.PIPE,
+    )
     _, err = await asyncio.wait_for(process.communicate(), 20)
     assert process.returncode == 1
     assert "cannot start: --password is empty" in err.decode()
-

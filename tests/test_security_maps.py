@@ -59,6 +59,7 @@ def errors(findings: list[Any]) -> list[Any]:
 
 # ---- the size limit ----------------------------------------------------------------------------------------------
 
+
 def test_a_map_file_larger_than_the_limit_is_refused_unread(tmp_path: Path) -> None:
     path = tmp_path / "huge.map"
     path.write_bytes(b"[countries]\n" + b"x" * MAX_MAP_BYTES)
@@ -89,6 +90,7 @@ def test_a_crafted_file_of_each_shape_at_the_size_limit_is_read_to_a_verdict(sha
 
 
 # ---- the limits on what is built -----------------------------------------------------------------------------------
+
 
 def domination(countries: int, borders_each: int = 1) -> bytes:
     lines = ["[continents]", "c 1 red", "[countries]"]
@@ -128,6 +130,7 @@ def test_native_maps_keep_to_the_same_limits() -> None:
 
 # ---- linear work -------------------------------------------------------------------------------------------------
 
+
 def work_to_read(make: Callable[[int], str], size: int, suffix: str, folder: Path) -> int:
     path = folder / f"crafted-{size}{suffix}"
     path.write_text(make(size), encoding="utf-8")
@@ -148,7 +151,8 @@ def test_the_work_of_reading_a_crafted_file_grows_as_its_size_does(shape: str, t
 
 @pytest.mark.parametrize("shape", ["conquest: star", "domination: chain of countries"])
 def test_starting_groups_on_a_crafted_map_of_thousands_of_territories_keep_to_their_work_budget(
-        shape: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shape: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Starting groups are computed when a game is created. Their repair (swapping strays until groups are
     contiguous) looks at whole groups for each swap it tries, so it stops at a budget of territories looked at;
     the real maps never reach it (test_groups checks they are repaired to contiguous groups)."""
@@ -172,7 +176,8 @@ def test_starting_groups_on_a_crafted_map_of_thousands_of_territories_keep_to_th
 
 
 async def test_a_map_file_past_the_limit_in_the_servers_folder_is_left_out_unread(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     (tmp_path / "huge.map").write_bytes(b"[countries]\n" + b"1 a 1 0 0\n" * (MAX_MAP_BYTES // 10 + 1))
     (tmp_path / "small.map").write_bytes(domination(12))
     caplog.set_level(logging.WARNING, "risc")

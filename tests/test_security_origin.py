@@ -19,13 +19,20 @@ from server.app import add_arguments, config_from_args
 from tests.server_support import Client, running_server
 
 
-async def handshake(port: int, *, host: str | None = None, origins: tuple[str, ...] = (),
-                    path: str = "/") -> tuple[int, str]:
+async def handshake(
+    port: int, *, host: str | None = None, origins: tuple[str, ...] = (), path: str = "/"
+) -> tuple[int, str]:
     """Send a WebSocket opening handshake with these headers; (HTTP status, response body)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     key = base64.b64encode(os.urandom(16)).decode()
-    lines = [f"GET {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}", "Upgrade: websocket",
-             "Connection: Upgrade", f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
+    lines = [
+        f"GET {path} HTTP/1.1",
+        f"Host: {host or f'127.0.0.1:{port}'}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        f"Sec-WebSocket-Key: {key}",
+        "Sec-WebSocket-Version: 13",
+    ]
     lines += [f"Origin: {origin}" for origin in origins]
     writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
     await writer.drain()
@@ -33,8 +40,9 @@ async def handshake(port: int, *, host: str | None = None, origins: tuple[str, .
     status = int(head.split()[1])
     body = b""
     if status != 101:
-        length = next((int(line.split(":", 1)[1]) for line in head.split("\r\n")
-                       if line.lower().startswith("content-length:")), 0)
+        length = next(
+            (int(line.split(":", 1)[1]) for line in head.split("\r\n") if line.lower().startswith("content-length:")), 0
+        )
         body = await asyncio.wait_for(reader.readexactly(length), 5)
     writer.close()
     return status, body.decode()
@@ -50,20 +58,31 @@ async def test_a_handshake_without_origin_is_accepted_as_programs_send_none() ->
 async def test_a_handshake_from_the_servers_own_origin_is_accepted_over_http_or_https() -> None:
     async with running_server() as server:
         port = server.port
-        for origin, host in ((f"http://127.0.0.1:{port}", None), (f"https://127.0.0.1:{port}", None),
-                             (f"http://LOCALHOST:{port}", f"localhost:{port}"),
-                             ("http://risc.lan", "risc.lan"), ("https://risc.lan", "risc.lan"),
-                             ("http://risc.lan:80", "risc.lan"), ("https://risc.lan", "risc.lan:443"),
-                             ("http://[::1]:8765", "[::1]:8765")):
+        for origin, host in (
+            (f"http://127.0.0.1:{port}", None),
+            (f"https://127.0.0.1:{port}", None),
+            (f"http://LOCALHOST:{port}", f"localhost:{port}"),
+            ("http://risc.lan", "risc.lan"),
+            ("https://risc.lan", "risc.lan"),
+            ("http://risc.lan:80", "risc.lan"),
+            ("https://risc.lan", "risc.lan:443"),
+            ("http://[::1]:8765", "[::1]:8765"),
+        ):
             assert (await handshake(port, host=host, origins=(origin,)))[0] == 101, (origin, host)
 
 
 async def test_a_handshake_from_another_origin_is_refused_with_a_403_that_says_why() -> None:
     async with running_server() as server:
         port = server.port
-        for origin, host in (("http://evil.example", None), ("null", None), (f"http://127.0.0.1:{port + 1}", None),
-                             (f"ws://127.0.0.1:{port}", None), ("http://risc.lan.evil.example", "risc.lan"),
-                             ("http://risc.lan:8080", "risc.lan"), ("not a url", None)):
+        for origin, host in (
+            ("http://evil.example", None),
+            ("null", None),
+            (f"http://127.0.0.1:{port + 1}", None),
+            (f"ws://127.0.0.1:{port}", None),
+            ("http://risc.lan.evil.example", "risc.lan"),
+            ("http://risc.lan:8080", "risc.lan"),
+            ("not a url", None),
+        ):
             status, body = await handshake(port, host=host, origins=(origin,))
             assert status == 403, (origin, host)
             assert "origin" in body.lower() and "--allow-origin" in body, body
@@ -96,8 +115,9 @@ def parsed(*argv: str) -> argparse.Namespace:
 
 
 def test_allow_origin_is_repeatable_and_checked_at_start() -> None:
-    config = config_from_args(parsed("--allow-origin", "https://risc.example.org/",
-                                     "--allow-origin", "http://Game.LAN:8080"))
+    config = config_from_args(
+        parsed("--allow-origin", "https://risc.example.org/", "--allow-origin", "http://Game.LAN:8080")
+    )
     assert config.allowed_origins == ("https://risc.example.org", "http://game.lan:8080")
     for bad in ("risc.example.org", "ftp://risc.example.org", "https://risc.example.org/play", "https://"):
         with pytest.raises(ValueError, match="--allow-origin"):

@@ -55,8 +55,9 @@ async def test_after_a_few_wrong_passwords_an_address_waits_and_tests_no_other_p
 
 
 async def test_each_further_wrong_password_waits_twice_as_long_up_to_the_cap_and_a_right_one_clears_them() -> None:
-    async with running_server(password=PASSWORD, password_free_failures=1, password_delay=0.001,
-                              password_delay_max=0.004) as server:
+    async with running_server(
+        password=PASSWORD, password_free_failures=1, password_delay=0.001, password_delay_max=0.004
+    ) as server:
         for _ in range(5):
             assert (await answer(await hello_from(server, "127.0.0.1", "guess")))["code"] == "bad-password"
         assert server.transport.guesses.waits == [0.001, 0.002, 0.004, 0.004]
@@ -87,9 +88,11 @@ async def test_wrong_passwords_are_logged_once_then_in_summary(caplog: pytest.Lo
         first = [r.getMessage() for r in caplog.records if "from 127.0.0.1" in r.getMessage()]
         assert first == ["from 127.0.0.1: 1 hello with a wrong password refused (1 failures in a row)"]
     lines = [r.getMessage() for r in caplog.records if "from 127.0.0." in r.getMessage()]
-    assert lines == ["from 127.0.0.1: 1 hello with a wrong password refused (1 failures in a row)",
-                     "from 127.0.0.2: 1 hello with a wrong password refused (1 failures in a row)",
-                     "from 127.0.0.1: 29 hellos with a wrong password refused (30 failures in a row)"]
+    assert lines == [
+        "from 127.0.0.1: 1 hello with a wrong password refused (1 failures in a row)",
+        "from 127.0.0.2: 1 hello with a wrong password refused (1 failures in a row)",
+        "from 127.0.0.1: 29 hellos with a wrong password refused (30 failures in a row)",
+    ]
 
 
 async def test_a_summary_comes_once_its_period_is_over(caplog: pytest.LogCaptureFixture) -> None:

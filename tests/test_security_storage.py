@@ -37,8 +37,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def start_process(data: Path) -> subprocess.CompletedProcess[str]:
     """A server that must refuse to start: it would otherwise run until the timeout."""
-    return subprocess.run([sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--data-dir",
-                           str(data)], cwd=ROOT, capture_output=True, text=True, timeout=20)
+    return subprocess.run(
+        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
 
 
 def rows(database: Path, query: str, *args: object) -> list[tuple[object, ...]]:
@@ -66,17 +71,26 @@ async def games_in_play(data: Path, count: int) -> list[tuple[str, str]]:
 
 # ---- item 6: one damaged game is set aside, the others play on --------------------------------------------------
 
+
 async def test_damaged_games_are_set_aside_untouched_and_named_and_the_others_are_restored(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
     database = tmp_path / DATABASE_NAME
     games = await games_in_play(tmp_path, 5)
     bad_json, future_order, no_map, bad_state, healthy = (game_id for game_id, _ in games)
     change(database, "UPDATE games SET progress = '{\"seats\": [' WHERE game_id = ?", bad_json)
-    change(database, "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, 'ann', 7, 0, ?)",
-           future_order, json.dumps({"kind": "place", "territory": "Narnia", "units": 1}))
+    change(
+        database,
+        "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, 'ann', 7, 0, ?)",
+        future_order,
+        json.dumps({"kind": "place", "territory": "Narnia", "units": 1}),
+    )
     change(database, "UPDATE games SET map_key = 'no-such-map' WHERE game_id = ?", no_map)
-    change(database, "UPDATE games SET progress = json_set(progress, '$.state.board.phase', 'halftime') "
-                     "WHERE game_id = ?", bad_state)
+    change(
+        database,
+        "UPDATE games SET progress = json_set(progress, '$.state.board.phase', 'halftime') WHERE game_id = ?",
+        bad_state,
+    )
     before = rows(database, "SELECT * FROM games ORDER BY game_id")
 
     caplog.set_level(logging.INFO, "risc")
@@ -96,7 +110,8 @@ async def test_damaged_games_are_set_aside_untouched_and_named_and_the_others_ar
         assert why in line, line
     assert "1 game restored, 4 set aside" in log
     assert rows(database, "SELECT * FROM games WHERE game_id NOT IN (?, ?) ORDER BY game_id", healthy, created) == [
-        row for row in before if row[0] != healthy]  # set aside, untouched
+        row for row in before if row[0] != healthy
+    ]  # set aside, untouched
 
     assert await asyncio.to_thread(main, ["games", "damaged", "--data-dir", str(tmp_path)]) == 1
     out = capsys.readouterr().out
@@ -112,6 +127,7 @@ async def test_a_store_with_no_damaged_game_says_so(tmp_path: Path, capsys: pyte
 
 
 # ---- item 7: a store that cannot be written is refused at start; storage failures are storage-failed -------------
+
 
 def make_read_only(database: Path) -> None:
     """Read-only for the OS, and for SQLite itself (a write version above 2 in the file's header makes SQLite open
@@ -139,8 +155,14 @@ async def test_a_database_the_server_cannot_write_is_refused_at_start(tmp_path: 
 class FullDisk(FailingStorage):
     """A store whose creations fail too, from a chosen moment, as on a full disk."""
 
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[SequencedEvent], *,
-                     summary: str | None = None) -> None:
+    async def create(
+        self,
+        record: GameRecord,
+        progress: GameProgress,
+        events: Sequence[SequencedEvent],
+        *,
+        summary: str | None = None,
+    ) -> None:
         if self.failing:
             raise StorageError("database or disk is full")
         await super().create(record, progress, events, summary=summary)
@@ -165,8 +187,9 @@ async def test_a_rematch_the_store_cannot_create_is_refused_as_storage_failed() 
         match = server.lobby.get(game_id)
         game = match.table.game
         assert game is not None  # played to its end at once: what is tested is what follows the end
-        match.table = match.table.evolve(game=game.evolve(
-            board=dataclasses.replace(game.board, phase=Phase.FINISHED, winner="ann")))
+        match.table = match.table.evolve(
+            game=game.evolve(board=dataclasses.replace(game.board, phase=Phase.FINISHED, winner="ann"))
+        )
         assert (await ann.request(type="rematch", game_id=game_id))["type"] == "rematch_pending"
         storage.failing = True
         reply = await bob.request(type="rematch", game_id=game_id)
@@ -175,8 +198,10 @@ async def test_a_rematch_the_store_cannot_create_is_refused_as_storage_failed() 
 
 # ---- item 8: a database deleted or replaced under a running server ----------------------------------------------
 
+
 async def test_a_database_deleted_while_the_server_runs_stops_every_change_and_its_games_are_rescued(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     database = tmp_path / DATABASE_NAME
     caplog.set_level(logging.INFO, "risc")
     async with running_server(SqliteStorage(database), **FAST) as server:
@@ -228,6 +253,7 @@ async def test_a_write_ahead_log_deleted_while_the_server_runs_is_noticed(tmp_pa
 
 
 # ---- item 10: backups beside a running server -------------------------------------------------------------------
+
 
 async def test_a_backup_taken_while_a_server_plays_a_game_opens_and_holds_the_game(tmp_path: Path) -> None:
     data = tmp_path / "data"

@@ -18,7 +18,9 @@ def test_the_example_turn_fights_who_the_seed_says_with_how_many() -> None:
         state, events = play_turn(seed_state(), EXAMPLE_ORDERS, seed=seed)
         moves = [e for e in events if isinstance(e, UnitsMoved)]
         assert {(m.player, m.units, m.source, m.target) for m in moves} == {
-            ("green", 3, "Narnia", "Oz"), ("red", 6, "Mordor", "Hogwarts")}
+            ("green", 3, "Narnia", "Oz"),
+            ("red", 6, "Mordor", "Hogwarts"),
+        }
         battles = {c.territory: c for c in events if isinstance(c, Combat)}
         hogwarts, scadrial = battles["Hogwarts"], battles["Scadrial"]
         assert (hogwarts.attacker, hogwarts.defender) == ("blue", "red")
@@ -33,8 +35,11 @@ def test_the_example_turn_fights_who_the_seed_says_with_how_many() -> None:
         assert state.board.units["Mordor"] == 14 - 6 + 1
         assert state.board.units["Gondor"] == SEED_UNITS["Gondor"] + 1
         for battle in (hogwarts, scadrial):
-            winner_left = (battle.attacking_units - battle.attacker_losses if battle.attacker_won
-                           else battle.defending_units - battle.defender_losses)
+            winner_left = (
+                battle.attacking_units - battle.attacker_losses
+                if battle.attacker_won
+                else battle.defending_units - battle.defender_losses
+            )
             assert state.board.owner[battle.territory] == battle.new_owner
             assert state.board.units[battle.territory] == winner_left + 1
 
@@ -45,8 +50,12 @@ def test_the_seed_s_pictured_outcome_is_one_of_the_outcomes() -> None:
     for seed in range(400):
         state, events = play_turn(seed_state(), EXAMPLE_ORDERS, seed=seed)
         battles = {c.territory: c for c in events if isinstance(c, Combat)}
-        if (battles["Scadrial"].new_owner, battles["Scadrial"].attacker_losses,
-                battles["Hogwarts"].new_owner, battles["Hogwarts"].defender_losses) == ("green", 1, "red", 5):
+        if (
+            battles["Scadrial"].new_owner,
+            battles["Scadrial"].attacker_losses,
+            battles["Hogwarts"].new_owner,
+            battles["Hogwarts"].defender_losses,
+        ) == ("green", 1, "red", 5):
             assert (state.board.units["Scadrial"], state.board.units["Hogwarts"]) == (10, 9 - 5 + 1)
             seen = True
             break

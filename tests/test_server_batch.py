@@ -25,14 +25,23 @@ async def test_a_batch_is_taken_as_its_orders_one_by_one_and_refusals_are_told_b
         game_id, clients = await seed_game(server, initial_units=9)
         ann = clients["ann"]
         await ok(ann, type="issue_order", game_id=game_id, turn=0, order=place("Narnia", 2))
-        reply = await ok(ann, type="issue_orders", game_id=game_id, turn=0,
-                         orders=[place("Midkemia", 3), place("Oz", 5), place("Gondor", 1), place("Oz", 4)])
+        reply = await ok(
+            ann,
+            type="issue_orders",
+            game_id=game_id,
+            turn=0,
+            orders=[place("Midkemia", 3), place("Oz", 5), place("Gondor", 1), place("Oz", 4)],
+        )
         assert reply["type"] == "orders_accepted" and reply["turn"] == 0
         # The pool of 9 had 7 left: 3 taken, then 5 is more than the 4 left; Gondor is cyd's; 4 fits.
         assert [(a["position"], a["index"], a["order"]["territory"]) for a in reply["accepted"]] == [
-            (0, 1, "Midkemia"), (3, 2, "Oz")]
-        assert [(r["position"], r["code"]) for r in reply["refused"]] == [(1, "pool-exceeded"),
-                                                                           (2, "not-your-territory")]
+            (0, 1, "Midkemia"),
+            (3, 2, "Oz"),
+        ]
+        assert [(r["position"], r["code"]) for r in reply["refused"]] == [
+            (1, "pool-exceeded"),
+            (2, "not-your-territory"),
+        ]
         assert all(r["message"] for r in reply["refused"])
         # Each taken order in words, and what the pool holds once all are taken (9 - 2 - 3 - 4), as one by one would.
         assert [a["text"] for a in reply["accepted"]] == ["place 3 on Midkemia", "place 4 on Oz"]
@@ -47,15 +56,23 @@ async def test_a_later_order_of_a_batch_is_checked_against_what_the_accepted_one
         ann = clients["ann"]
         units = {t["name"]: t["units"] for t in current_view(ann, game_id)["territories"]}
         narnia, midkemia = units["Narnia"], units["Midkemia"]
-        reply = await ok(ann, type="issue_orders", game_id=game_id, turn=1, orders=[
-            move(narnia, "Narnia", "Midkemia"),
-            attack(narnia + midkemia + 1, "Midkemia", "Scadrial"),  # one more than the move left there
-            attack(narnia + midkemia, "Midkemia", "Scadrial"),
-            move(1, "Narnia", "Midkemia"),  # Narnia was emptied by the first
-        ])
+        reply = await ok(
+            ann,
+            type="issue_orders",
+            game_id=game_id,
+            turn=1,
+            orders=[
+                move(narnia, "Narnia", "Midkemia"),
+                attack(narnia + midkemia + 1, "Midkemia", "Scadrial"),  # one more than the move left there
+                attack(narnia + midkemia, "Midkemia", "Scadrial"),
+                move(1, "Narnia", "Midkemia"),  # Narnia was emptied by the first
+            ],
+        )
         assert [a["position"] for a in reply["accepted"]] == [0, 2]
-        assert [(r["position"], r["code"]) for r in reply["refused"]] == [(1, "not-enough-units"),
-                                                                           (3, "not-enough-units")]
+        assert [(r["position"], r["code"]) for r in reply["refused"]] == [
+            (1, "not-enough-units"),
+            (3, "not-enough-units"),
+        ]
         assert [o["kind"] for o in await orders_of(ann, game_id)] == ["move", "attack"]
 
 
@@ -64,28 +81,44 @@ async def test_a_batch_tells_nobody_else_and_its_turn_resolves_as_the_same_order
         game_id, clients = await seed_game(server, initial_units=9)
         bob = clients["bob"]
         before = len(bob.frames)
-        reply = await ok(clients["ann"], type="issue_orders", game_id=game_id, turn=0,
-                         orders=[place(t, 3) for t in SEED_GROUPS["ann"]])
+        reply = await ok(
+            clients["ann"],
+            type="issue_orders",
+            game_id=game_id,
+            turn=0,
+            orders=[place(t, 3) for t in SEED_GROUPS["ann"]],
+        )
         assert len(reply["accepted"]) == 3 and reply["refused"] == []
         await ok(clients["cyd"], type="list_games")  # a round trip: anything sent to bob has arrived by now
         assert len(bob.frames) == before
         for name, client in clients.items():
             if name != "ann":
-                await ok(client, type="issue_orders", game_id=game_id, turn=0,
-                         orders=[place(t, 3) for t in SEED_GROUPS[name]])
+                await ok(
+                    client,
+                    type="issue_orders",
+                    game_id=game_id,
+                    turn=0,
+                    orders=[place(t, 3) for t in SEED_GROUPS[name]],
+                )
             await ok(client, type="commit", game_id=game_id, turn=0)
         await bob.wait_for(lambda m: m["type"] == "update" and m["view"]["phase"] == "orders")
         view = current_view(bob, game_id)
         assert {t["name"]: t["units"] for t in view["territories"]} == dict.fromkeys(
-            [t for group in SEED_GROUPS.values() for t in group], 3)
+            [t for group in SEED_GROUPS.values() for t in group], 3
+        )
 
 
 async def test_a_batch_sent_again_with_its_request_id_is_answered_as_before_and_kept_once() -> None:
     async with running_server(**FAST) as server:
         game_id, clients = await seed_game(server, initial_units=9)
         ann = clients["ann"]
-        request = {"type": "issue_orders", "game_id": game_id, "turn": 0, "request_id": "ann-batch-0001",
-                   "orders": [place("Narnia", 2), place("Oz", 20), place("Midkemia", 3)]}
+        request = {
+            "type": "issue_orders",
+            "game_id": game_id,
+            "turn": 0,
+            "request_id": "ann-batch-0001",
+            "orders": [place("Narnia", 2), place("Oz", 20), place("Midkemia", 3)],
+        }
         first = await ok(ann, **request)
         again = await ok(ann, **request)
         assert {k: v for k, v in first.items() if k != "ref"} == {k: v for k, v in again.items() if k != "ref"}
@@ -96,15 +129,13 @@ async def test_a_batch_refused_whole_changes_nothing() -> None:
     async with running_server(**FAST) as server:
         game_id, clients = await seed_game(server, initial_units=9)
         ann = clients["ann"]
-        too_many = await ann.request(type="issue_orders", game_id=game_id, turn=0,
-                                     orders=[place("Narnia", 1)] * 101)
+        too_many = await ann.request(type="issue_orders", game_id=game_id, turn=0, orders=[place("Narnia", 1)] * 101)
         assert too_many["type"] == "error" and too_many["code"] == "invalid-message"
         empty = await ann.request(type="issue_orders", game_id=game_id, turn=0, orders=[])
         assert empty["type"] == "error" and empty["code"] == "invalid-message"
         spectator = await Client.connect(server)
         await ok(spectator, type="watch_game", game_id=game_id)
-        not_seated = await spectator.request(type="issue_orders", game_id=game_id, turn=0,
-                                             orders=[place("Narnia", 1)])
+        not_seated = await spectator.request(type="issue_orders", game_id=game_id, turn=0, orders=[place("Narnia", 1)])
         assert not_seated["type"] == "error" and not_seated["code"] == "not-a-player"
         wrong_turn = await ok(ann, type="issue_orders", game_id=game_id, turn=3, orders=[place("Narnia", 1)])
         assert wrong_turn["accepted"] == [] and len(wrong_turn["refused"]) == 1
@@ -114,8 +145,9 @@ async def test_a_batch_refused_whole_changes_nothing() -> None:
 async def test_the_orders_of_a_batch_are_kept_across_a_restart(tmp_path: Path) -> None:
     async with running_server(open_storage(tmp_path), **FAST) as server:
         game_id, clients = await seed_game(server, initial_units=9)
-        await ok(clients["ann"], type="issue_orders", game_id=game_id, turn=0,
-                 orders=[place("Narnia", 4), place("Oz", 5)])
+        await ok(
+            clients["ann"], type="issue_orders", game_id=game_id, turn=0, orders=[place("Narnia", 4), place("Oz", 5)]
+        )
         for client in clients.values():
             await client.close()
     async with running_server(open_storage(tmp_path), **FAST) as server:
@@ -124,18 +156,23 @@ async def test_the_orders_of_a_batch_are_kept_across_a_restart(tmp_path: Path) -
         assert [o.units for o in match.game.orders_of("ann")] == [4, 5]
 
 
-async def test_in_a_turn_by_turn_game_a_batch_acts_in_turn_and_one_update_tells_what_it_did(
-        race: RaceToTwenty) -> None:
+async def test_in_a_turn_by_turn_game_a_batch_acts_in_turn_and_one_update_tells_what_it_did(race: RaceToTwenty) -> None:
     async with running_server(**FAST) as server:
         game_id, (ann, bob), _ = await seated_game(server, ["Ann", "Bob"], ruleset="race", map=None)
         before = len([f for f in bob.frames if f["type"] == "update"])
-        reply = await ok(ann, type="issue_orders", game_id=game_id, turn=0, orders=[
-            {"kind": "add", "amount": 9}, {"kind": "add", "amount": 2}, {"kind": "add", "amount": 1}])
+        reply = await ok(
+            ann,
+            type="issue_orders",
+            game_id=game_id,
+            turn=0,
+            orders=[{"kind": "add", "amount": 9}, {"kind": "add", "amount": 2}, {"kind": "add", "amount": 1}],
+        )
         assert [(a["position"], a["index"], a["order"]["amount"]) for a in reply["accepted"]] == [(1, 0, 2)]
         # The first is the rule set's refusal; once the second took effect it is Bob's turn, and turn 2.
         assert [(r["position"], r["code"]) for r in reply["refused"]] == [(0, "bad-amount"), (2, "wrong-turn")]
-        update = await bob.wait_for(lambda m: m["type"] == "update" and any(
-            e["event"].get("kind") == "added" for e in m["events"]))
+        update = await bob.wait_for(
+            lambda m: m["type"] == "update" and any(e["event"].get("kind") == "added" for e in m["events"])
+        )
         assert [e["event"]["total"] for e in update["events"] if e["event"].get("kind") == "added"] == [2]
         await ok(ann, type="list_games")  # a round trip: anything else sent to bob has arrived by now
         assert len([f for f in bob.frames if f["type"] == "update"]) == before + 1

@@ -14,8 +14,10 @@ GAME_SECONDS = 40.0
 
 async def finished(watcher: Client, game_id: str) -> None:
     await watcher.request(type="watch_game", game_id=game_id)
-    await watcher.wait_for(lambda m: m["type"] == "update" and m.get("game_id") == game_id
-                           and m["game"]["phase"] == "finished", timeout=GAME_SECONDS)
+    await watcher.wait_for(
+        lambda m: m["type"] == "update" and m.get("game_id") == game_id and m["game"]["phase"] == "finished",
+        timeout=GAME_SECONDS,
+    )
 
 
 async def test_only_games_in_play_count_against_the_limit_and_old_finished_ones_are_let_go() -> None:
@@ -51,8 +53,13 @@ async def test_a_game_left_to_the_server_s_players_waits_between_turns() -> None
         loop = asyncio.get_running_loop()
         arrivals: list[float] = []
         while len(arrivals) < 4:
-            update = await watcher.wait_for(lambda m: m["type"] == "update" and m.get("game_id") == game_id
-                                            and any(e["event"]["kind"] == "turn_started" for e in m["events"]))
+            update = await watcher.wait_for(
+                lambda m: (
+                    m["type"] == "update"
+                    and m.get("game_id") == game_id
+                    and any(e["event"]["kind"] == "turn_started" for e in m["events"])
+                )
+            )
             arrivals.append(loop.time())
             if update["game"]["phase"] == "finished":
                 break
@@ -66,14 +73,19 @@ async def test_the_server_s_players_do_not_wait_while_a_person_is_still_playing(
         game_id = await create_game(alice, players=2, bots=1)
         await join(alice, game_id, "Alice")
         for turn in (0, 1, 2):
-            update = await alice.wait_for(lambda m, t=turn: m["type"] == "update" and m["view"] is not None
-                                          and m["view"]["turn"] == t)
+            update = await alice.wait_for(
+                lambda m, t=turn: m["type"] == "update" and m["view"] is not None and m["view"]["turn"] == t
+            )
             view = update["view"]
             assert view["phase"] != "finished"
             if view["phase"] == "placement":
                 mine = next(t["name"] for t in view["territories"] if t["owner"] == "Alice")
-                placed = await alice.request(type="issue_order", game_id=game_id, turn=0, order={
-                    "kind": "place", "territory": mine, "units": view["pool_left"]})
+                placed = await alice.request(
+                    type="issue_order",
+                    game_id=game_id,
+                    turn=0,
+                    order={"kind": "place", "territory": mine, "units": view["pool_left"]},
+                )
                 assert placed["type"] == "order_accepted", placed
             reply = await alice.request(type="commit", game_id=game_id, turn=turn)
             assert reply["type"] == "commit_accepted", reply

@@ -67,8 +67,13 @@ async def play(client: Client, game_id: str, me: str) -> Message:
     done = -1
     while True:
         update = await client.wait_for(
-            lambda m, after=done: m["type"] == "update" and m["game_id"] == game_id and m["view"] is not None
-            and (m["view"]["phase"] == "finished" or m["view"]["turn"] > after))
+            lambda m, after=done: (
+                m["type"] == "update"
+                and m["game_id"] == game_id
+                and m["view"] is not None
+                and (m["view"]["phase"] == "finished" or m["view"]["turn"] > after)
+            )
+        )
         view = update["view"]
         if view["phase"] == "finished":
             return update
@@ -113,21 +118,30 @@ async def test_three_players_play_the_seed_map_from_lobby_to_victory_and_a_remat
             await join(client, game_id, name)
 
         finals = await asyncio.wait_for(
-            asyncio.gather(*(play(c, game_id, n) for c, n in zip(players, names, strict=True))), 50)
+            asyncio.gather(*(play(c, game_id, n) for c, n in zip(players, names, strict=True))), 50
+        )
 
         final_view = finals[0]["view"]
         winner = final_view["winner"]
         assert winner in names
         assert {t["owner"] for t in final_view["territories"]} == {winner}  # R26: owns every territory
         for client in [*players, spectator]:  # R26: announced to every connected client
-            await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None
-                                  and m["view"]["phase"] == "finished", from_start=True)
+            await client.wait_for(
+                lambda m: m["type"] == "update" and m["view"] is not None and m["view"]["phase"] == "finished",
+                from_start=True,
+            )
             log = events_of(client, game_id)
             assert log[-2] == {"kind": "game_won", "player": winner}
             territories = len(final_view["territories"])  # the final standings follow, for late watchers
-            assert log[-1] == {"kind": "standings", "turn": final_view["turn"], "final": True,
-                               "players": {n: [territories, sum(t["units"] for t in final_view["territories"])]
-                                           if n == winner else [0, 0] for n in names}}
+            assert log[-1] == {
+                "kind": "standings",
+                "turn": final_view["turn"],
+                "final": True,
+                "players": {
+                    n: [territories, sum(t["units"] for t in final_view["territories"])] if n == winner else [0, 0]
+                    for n in names
+                },
+            }
             assert any(e["kind"] == "combat" for e in log)  # R24: every combat reported
         losers = [n for n in names if n != winner]
         eliminated = [e["player"] for e in events_of(spectator, game_id) if e["kind"] == "player_eliminated"]
@@ -140,7 +154,7 @@ async def test_three_players_play_the_seed_map_from_lobby_to_victory_and_a_remat
         for index, client in enumerate(players):
             reply = await client.request(type="rematch", game_id=game_id)
             assert reply["type"] == "rematch_pending", reply
-            assert reply["waiting_for"] == names[index + 1:]
+            assert reply["waiting_for"] == names[index + 1 :]
         resumed = [await c.wait_type("resumed") for c in players]
         new_game = resumed[0]["game_id"]
         assert new_game != game_id and {r["game_id"] for r in resumed} == {new_game}
@@ -170,11 +184,14 @@ async def test_a_placement_reaches_nobody_before_everyone_is_done() -> None:
         placed: dict[str, list[Message]] = {}
         for client, name in zip(players[:2], names[:2], strict=True):
             mine = owned(current_view(client, game_id), name)
-            placed[name] = [{"kind": "place", "territory": mine[0], "units": 5},
-                            {"kind": "place", "territory": mine[-1], "units": 2}]
+            placed[name] = [
+                {"kind": "place", "territory": mine[0], "units": 5},
+                {"kind": "place", "territory": mine[-1], "units": 2},
+            ]
             for order in placed[name]:
-                assert (await client.request(type="issue_order", game_id=game_id, turn=0,
-                                             order=order))["type"] == "order_accepted"
+                assert (await client.request(type="issue_order", game_id=game_id, turn=0, order=order))[
+                    "type"
+                ] == "order_accepted"
             assert (await client.request(type="commit", game_id=game_id, turn=0))["type"] == "commit_accepted"
         # ann and bob are done, cyd is not: nothing of ann's or bob's placement may have reached anyone else.
         await players[2].request(type="list_games")
@@ -185,12 +202,14 @@ async def test_a_placement_reaches_nobody_before_everyone_is_done() -> None:
             _assert_no_placement_leak(client.frames, viewer, placed)
 
         mine = owned(current_view(players[2], game_id), "cyd")
-        await players[2].request(type="issue_order", game_id=game_id, turn=0,
-                                 order={"kind": "place", "territory": mine[1], "units": 7})
+        await players[2].request(
+            type="issue_order", game_id=game_id, turn=0, order={"kind": "place", "territory": mine[1], "units": 7}
+        )
         await players[2].request(type="commit", game_id=game_id, turn=0)
         for _viewer, client in everyone:
-            update = await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None
-                                           and m["view"]["phase"] == "orders")
+            update = await client.wait_for(
+                lambda m: m["type"] == "update" and m["view"] is not None and m["view"]["phase"] == "orders"
+            )
             assert client.frames.index(update) >= marks[id(client)]
             for orders in placed.values():  # now everyone sees every placement (R10)
                 for order in orders:
@@ -204,7 +223,7 @@ def _assert_no_placement_leak(frames: list[Message], viewer: str | None, placed:
         if frame.get("order") is not None:  # an acceptance, told to the one who issued it only
             assert viewer is not None and viewer in placed and frame["order"] == placed[viewer][frame["index"]]
         if frame.get("orders") is not None:
-            assert viewer is not None and viewer in placed and frame["orders"] == placed[viewer][:len(frame["orders"])]
+            assert viewer is not None and viewer in placed and frame["orders"] == placed[viewer][: len(frame["orders"])]
         view = frame.get("view")
         if view:
             for name, orders in placed.items():
@@ -214,7 +233,7 @@ def _assert_no_placement_leak(frames: list[Message], viewer: str | None, placed:
             if viewer is None:
                 assert view["your_orders"] == [] and view["pool_left"] == 0
             else:
-                assert view["your_orders"] == placed.get(viewer, [])[:len(view["your_orders"])]
+                assert view["your_orders"] == placed.get(viewer, [])[: len(view["your_orders"])]
 
 
 async def test_orders_stay_secret_until_every_player_has_committed() -> None:
@@ -229,8 +248,9 @@ async def test_orders_stay_secret_until_every_player_has_committed() -> None:
         for client, name in zip(players, names, strict=True):
             await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
             mine = owned(current_view(client, game_id), name)
-            await client.request(type="issue_order", game_id=game_id, turn=0,
-                                 order={"kind": "place", "territory": mine[0], "units": 8})
+            await client.request(
+                type="issue_order", game_id=game_id, turn=0, order={"kind": "place", "territory": mine[0], "units": 8}
+            )
             await client.request(type="commit", game_id=game_id, turn=0)
         start = await players[0].wait_for(lambda m: m["type"] == "update" and m["view"]["phase"] == "orders")
         board = {t["name"]: t["units"] for t in start["view"]["territories"]}
@@ -244,16 +264,22 @@ async def test_orders_stay_secret_until_every_player_has_committed() -> None:
         if enemy is not None:
             ann_orders.append({"kind": "attack", "units": 2, "source": source, "target": enemy})
         for order in ann_orders:
-            assert (await players[0].request(type="issue_order", game_id=game_id, turn=1,
-                                             order=order))["type"] == "order_accepted"
+            assert (await players[0].request(type="issue_order", game_id=game_id, turn=1, order=order))[
+                "type"
+            ] == "order_accepted"
         for client, mark in zip([players[1], spectator], marks[1:], strict=True):
             await client.request(type="list_games")  # a round trip: whatever was sent before has arrived
             assert [f["type"] for f in client.frames[mark:]] == ["games"]  # not even that ann issued orders
         assert (await players[0].request(type="commit", game_id=game_id, turn=1))["type"] == "commit_accepted"
-        await players[1].wait_for(lambda m: m["type"] == "update" and any(
-            e["event"]["kind"] == "player_committed" and e["event"]["player"] == "ann" for e in m["events"]))
-        await spectator.wait_for(lambda m: m["type"] == "update" and any(
-            e["event"]["kind"] == "player_committed" for e in m["events"]))
+        await players[1].wait_for(
+            lambda m: (
+                m["type"] == "update"
+                and any(e["event"]["kind"] == "player_committed" and e["event"]["player"] == "ann" for e in m["events"])
+            )
+        )
+        await spectator.wait_for(
+            lambda m: m["type"] == "update" and any(e["event"]["kind"] == "player_committed" for e in m["events"])
+        )
         for client, mark in zip([players[1], spectator], marks[1:], strict=True):
             for frame in client.frames[mark:]:
                 assert frame["type"] in ("update", "watching", "games"), frame

@@ -15,8 +15,13 @@ RACE: dict[str, Any] = {"ruleset": "race", "map": None}
 
 def log_kinds(client: Client, game_id: str, kind: str) -> list[Message]:
     """Every entry of `kind` the client was sent about the game."""
-    return [e["event"] for f in client.frames if f["type"] == "update" and f["game_id"] == game_id
-            for e in f["events"] if e["event"]["kind"] == kind]
+    return [
+        e["event"]
+        for f in client.frames
+        if f["type"] == "update" and f["game_id"] == game_id
+        for e in f["events"]
+        if e["event"]["kind"] == kind
+    ]
 
 
 def seat(client: Client, game_id: str, name: str) -> Message:
@@ -27,25 +32,31 @@ def seat(client: Client, game_id: str, name: str) -> Message:
 
 async def add(client: Client, game_id: str, amount: int) -> Message:
     turn = client.views[game_id]["total"]
-    return await client.request(type="issue_order", game_id=game_id, turn=turn,
-                                order={"kind": "add", "amount": amount})
+    return await client.request(type="issue_order", game_id=game_id, turn=turn, order={"kind": "add", "amount": amount})
 
 
 async def gone(client: Client, game_id: str, name: str) -> None:
     """Until the server has noticed that `name`'s seat lost its connection (its clock counts from then)."""
-    await client.wait_for(lambda m: m["type"] == "update" and m["game_id"] == game_id
-                          and not next(s for s in m["game"]["seats"] if s["name"] == name)["connected"])
+    await client.wait_for(
+        lambda m: (
+            m["type"] == "update"
+            and m["game_id"] == game_id
+            and not next(s for s in m["game"]["seats"] if s["name"] == name)["connected"]
+        )
+    )
 
 
 async def total_reaches(client: Client, game_id: str, total: int) -> None:
     if client.views.get(game_id, {}).get("total", -1) >= total:
         return
-    await client.wait_for(lambda m: m["type"] == "update" and m["game_id"] == game_id
-                          and client.views[game_id]["total"] >= total)
+    await client.wait_for(
+        lambda m: m["type"] == "update" and m["game_id"] == game_id and client.views[game_id]["total"] >= total
+    )
 
 
 async def test_the_creator_s_vote_alone_hands_an_absent_seat_to_the_computer_which_plays_until_its_player_is_back(
-        race: RaceToTwenty) -> None:
+    race: RaceToTwenty,
+) -> None:
     clock = ManualClock()
     async with running_server(clock=clock, **FAST) as server:
         game_id, (ann, bob, cy), (_, bob_token, _) = await seated_game(server, ["ann", "bob", "cy"], **RACE)
@@ -82,8 +93,9 @@ async def test_the_creator_s_vote_alone_hands_an_absent_seat_to_the_computer_whi
         back = await Client.connect(server)
         resumed = await back.request(type="resume", game_id=game_id, token=bob_token)
         assert resumed["type"] == "resumed" and resumed["player"] == "bob"
-        await ann.wait_for(lambda m: m["type"] == "update" and any(
-            e["event"]["kind"] == "seat_taken_back" for e in m["events"]))
+        await ann.wait_for(
+            lambda m: m["type"] == "update" and any(e["event"]["kind"] == "seat_taken_back" for e in m["events"])
+        )
         assert log_kinds(ann, game_id, "seat_taken_back") == [{"player": "bob", "kind": "seat_taken_back"}]
         assert not seat(ann, game_id, "bob")["computer"]
 
@@ -99,7 +111,8 @@ async def test_the_creator_s_vote_alone_hands_an_absent_seat_to_the_computer_whi
 
 
 async def test_a_hand_over_that_cannot_be_granted_is_refused_with_the_reason_and_changes_nothing(
-        race: RaceToTwenty) -> None:
+    race: RaceToTwenty,
+) -> None:
     clock = ManualClock()
     async with running_server(clock=clock, **FAST) as server:
         lobby_owner = await Client.connect(server)
@@ -129,8 +142,9 @@ async def test_a_hand_over_that_cannot_be_granted_is_refused_with_the_reason_and
             refused = await client.request(type="hand_over", game_id=game, player=player)
             assert refused["type"] == "error" and refused["code"] == code, (player, refused)
             assert words in refused["message"], refused
-        assert all(log_kinds(c, g, "seat_handed_over") == [] for c, g in ((ann, game_id), (cy, game_id),
-                                                                          (dee, timed_id)))
+        assert all(
+            log_kinds(c, g, "seat_handed_over") == [] for c, g in ((ann, game_id), (cy, game_id), (dee, timed_id))
+        )
         assert not seat(ann, game_id, "bob")["computer"] and not seat(ann, game_id, "bob")["connected"]
 
 
@@ -153,10 +167,12 @@ async def test_the_server_s_own_players_have_no_vote_and_cannot_be_handed_over(r
         await gone(ann, game_id, "bob")
         clock.advance(120)
         decided = await ann.request(type="hand_over", game_id=game_id, player="Bob")
-        assert decided["type"] == "hand_over_pending" and decided["needed"] == [], \
+        assert decided["type"] == "hand_over_pending" and decided["needed"] == [], (
             "ann, the first person seated, is the game's creator though the computer sits before her: cy need not vote"
-        await ann.wait_for(lambda m: m["type"] == "update" and any(
-            e["event"]["kind"] == "seat_handed_over" for e in m["events"]))
+        )
+        await ann.wait_for(
+            lambda m: m["type"] == "update" and any(e["event"]["kind"] == "seat_handed_over" for e in m["events"])
+        )
         assert seat(ann, game_id, "bob")["computer"]
 
 
@@ -174,8 +190,9 @@ async def test_a_rematch_too_few_are_left_for_is_said_once_and_the_player_may_go
         assert (await bob.request(type="leave_game", game_id=game_id))["type"] == "left"
         asked = await ann.request(type="rematch", game_id=game_id)
         assert asked["type"] == "rematch_pending" and asked["waiting_for"] == []
-        await ann.wait_for(lambda m: m["type"] == "update" and any(
-            e["event"]["kind"] == "rematch_impossible" for e in m["events"]))
+        await ann.wait_for(
+            lambda m: m["type"] == "update" and any(e["event"]["kind"] == "rematch_impossible" for e in m["events"])
+        )
         (impossible,) = log_kinds(ann, game_id, "rematch_impossible")
         assert "bob left" in impossible["reason"] and "at least 2 players" in impossible["reason"]
         again = await ann.request(type="rematch", game_id=game_id)

@@ -37,14 +37,20 @@ async def error_code(client: Client, **message: Any) -> str:
 
 async def place_all(client: Client, game_id: str, name: str) -> None:
     view = current_view(client, game_id)
-    await ok(client, type="issue_order", game_id=game_id, turn=0,
-             order={"kind": "place", "territory": owned(view, name)[0], "units": view["pool_left"]})
+    await ok(
+        client,
+        type="issue_order",
+        game_id=game_id,
+        turn=0,
+        order={"kind": "place", "territory": owned(view, name)[0], "units": view["pool_left"]},
+    )
     await ok(client, type="commit", game_id=game_id, turn=0)
 
 
 def is_turn(n: int) -> Any:
-    return lambda m: m["type"] == "update" and m["view"] is not None and m["view"]["phase"] == "orders" \
-        and m["view"]["turn"] == n
+    return lambda m: (
+        m["type"] == "update" and m["view"] is not None and m["view"]["phase"] == "orders" and m["view"]["turn"] == n
+    )
 
 
 async def test_seats_fill_names_are_unique_and_the_game_starts_when_full() -> None:
@@ -56,8 +62,9 @@ async def test_seats_fill_names_are_unique_and_the_game_starts_when_full() -> No
         assert await error_code(ann, type="join_game", game_id=game_id, name="ann2") == "already-seated"
         await join(bob, game_id, "bob")
         listed = (await ok(cyd, type="list_games"))["games"]
-        assert [(g["game_id"], [s["name"] for s in g["seats"]], g["free"], g["phase"]) for g in listed] == \
-            [(game_id, ["ann", "bob"], 1, "lobby")]
+        assert [(g["game_id"], [s["name"] for s in g["seats"]], g["free"], g["phase"]) for g in listed] == [
+            (game_id, ["ann", "bob"], 1, "lobby")
+        ]
         assert (await ok(bob, type="leave_game", game_id=game_id))["type"] == "left"  # before the start: seat freed
         await join(cyd, game_id, "cyd")
         assert await error_code(ann, type="list_orders", game_id=game_id) == "wrong-phase"  # not started yet
@@ -75,10 +82,12 @@ async def test_chosen_groups_and_bad_settings_are_checked() -> None:
     async with running_server() as server:
         ann, bob = await Client.connect(server), await Client.connect(server)
         assert await error_code(ann, type="create_game", settings={"map": "no-such-map"}) == "bad-map"
-        assert await error_code(ann, type="create_game", settings={"map": "seed", "players": 6}) \
-            == "bad-settings"  # R1: the rule set seats 2 to 5 by default
-        assert await error_code(ann, type="create_game", settings={"map": "seed", "players": 9}) \
-            == "invalid-message"  # more than any rule set seats
+        assert (
+            await error_code(ann, type="create_game", settings={"map": "seed", "players": 6}) == "bad-settings"
+        )  # R1: the rule set seats 2 to 5 by default
+        assert (
+            await error_code(ann, type="create_game", settings={"map": "seed", "players": 9}) == "invalid-message"
+        )  # more than any rule set seats
         game_id = await create_game(ann, players=3, choose_groups=True)
         summary = (await ok(ann, type="list_games"))["games"][0]
         assert summary["groups"][0] == ["Narnia", "Midkemia", "Oz"]
@@ -122,8 +131,9 @@ async def test_a_dropped_player_comes_back_with_the_token_and_finds_the_orders_i
         assert [s["connected"] for s in back["game"]["seats"]] == [True, True]
         await ok(again, type="commit", game_id=game_id, turn=1)
         resolved = await again.wait_for(is_turn(2))
-        assert {"kind": "units_moved", "player": "ann", "units": 1, "source": source["name"], "target": target} \
-            in [e["event"] for e in resolved["events"]]
+        assert {"kind": "units_moved", "player": "ann", "units": 1, "source": source["name"], "target": target} in [
+            e["event"] for e in resolved["events"]
+        ]
 
         # Without a last number (or one too old to replay), a fresh snapshot comes instead of the events.
         third = await Client.connect(server)
@@ -149,9 +159,16 @@ async def test_two_games_at_once_do_not_interfere_and_a_spectator_cannot_act() -
         assert server.lobby.get(second).summary().phase == "placement"
         assert not any(f.get("game_id") == first for f in cyd.frames + dan.frames)
         assert not any(f.get("game_id") == second for f in ann.frames + bob.frames + watcher.frames)
-        assert await error_code(watcher, type="issue_order", game_id=first, turn=1,
-                                order={"kind": "attack", "units": 1, "source": "Oz", "target": "Gondor"}) \
+        assert (
+            await error_code(
+                watcher,
+                type="issue_order",
+                game_id=first,
+                turn=1,
+                order={"kind": "attack", "units": 1, "source": "Oz", "target": "Gondor"},
+            )
             == "not-a-player"
+        )
         assert await error_code(watcher, type="commit", game_id=first, turn=1) == "not-a-player"
         assert await error_code(watcher, type="rematch", game_id=first) == "not-seated"
         await place_all(dan, second, "dan")
@@ -169,8 +186,9 @@ async def test_the_turn_time_limit_commits_a_silent_player_with_the_orders_issue
         # Placement: ann places half and falls silent; the rest goes round her territories (D3).
         view = current_view(ann, game_id)
         mine = owned(view, "ann")
-        await ok(ann, type="issue_order", game_id=game_id, turn=0,
-                 order={"kind": "place", "territory": mine[0], "units": 2})
+        await ok(
+            ann, type="issue_order", game_id=game_id, turn=0, order={"kind": "place", "territory": mine[0], "units": 2}
+        )
         await place_all(bob, game_id, "bob")
         clock.advance(59)
         assert current_view(ann, game_id)["phase"] == "placement"  # not a second early
@@ -185,8 +203,13 @@ async def test_the_turn_time_limit_commits_a_silent_player_with_the_orders_issue
         enemy = next((n for n in neighbours if n not in mine), None)
         target = enemy or next(n for n in neighbours if n in mine)
         kind = "attack" if enemy else "move"
-        await ok(ann, type="issue_order", game_id=game_id, turn=1,
-                 order={"kind": kind, "units": 1, "source": source, "target": target})
+        await ok(
+            ann,
+            type="issue_order",
+            game_id=game_id,
+            turn=1,
+            order={"kind": kind, "units": 1, "source": source, "target": target},
+        )
         await ok(bob, type="commit", game_id=game_id, turn=1)
         clock.advance(60)
         turn2 = await bob.wait_for(is_turn(2), timeout=3)
@@ -221,8 +244,6 @@ async def test_a_restarted_server_carries_on_from_its_store() -> None:
         await bob.wait_type("update", game_id=game_id)
         await place_all(bob, game_id, "bob")
         await ann.wait_for(is_turn(1))
-
-
 
 
 async def test_a_seat_left_before_the_start_is_free_again() -> None:
@@ -267,8 +288,14 @@ async def test_an_unstarted_game_nobody_sits_in_expires_and_one_with_a_player_wa
         await ok(watcher, type="watch_game", game_id=away)
         clock.advance(300)
         await ann.close()  # Ann's connection drops: her game has nobody in it from now on
-        await watcher.wait_for(lambda m: m["type"] == "update" and m["game_id"] == away and m["game_patch"]
-                               and m["game_patch"]["seats"]["0"]["connected"] is False)
+        await watcher.wait_for(
+            lambda m: (
+                m["type"] == "update"
+                and m["game_id"] == away
+                and m["game_patch"]
+                and m["game_patch"]["seats"]["0"]["connected"] is False
+            )
+        )
         assert server.lobby.matches[away].table.idle_since == clock.now()
         clock.advance(301)
         await server.lobby.settled()
@@ -284,7 +311,8 @@ async def test_an_unstarted_game_nobody_sits_in_expires_and_one_with_a_player_wa
 
 
 async def test_the_log_counts_the_seats_given_to_the_server_s_players_in_words(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     caplog.set_level(logging.INFO, "risc.server")
     async with running_server(**FAST) as server:
         client = await Client.connect(server)

@@ -17,8 +17,11 @@ from tests.server_support import (
     seated_game,
 )
 
-SEED_GROUPS = {"ann": ["Narnia", "Midkemia", "Oz"], "bob": ["Elantris", "Roshar", "Scadrial"],
-               "cyd": ["Gondor", "Mordor", "Hogwarts"]}
+SEED_GROUPS = {
+    "ann": ["Narnia", "Midkemia", "Oz"],
+    "bob": ["Elantris", "Roshar", "Scadrial"],
+    "cyd": ["Gondor", "Mordor", "Hogwarts"],
+}
 
 
 async def seed_game(server: RiscServer, initial_units: int = 9) -> tuple[str, dict[str, Client]]:
@@ -35,8 +38,13 @@ async def seed_game(server: RiscServer, initial_units: int = 9) -> tuple[str, di
 async def place_evenly(game_id: str, clients: dict[str, Client], per_territory: int) -> None:
     for name, client in clients.items():
         for place in SEED_GROUPS[name]:
-            await ok(client, type="issue_order", game_id=game_id, turn=0,
-                     order={"kind": "place", "territory": place, "units": per_territory})
+            await ok(
+                client,
+                type="issue_order",
+                game_id=game_id,
+                turn=0,
+                order={"kind": "place", "territory": place, "units": per_territory},
+            )
         await ok(client, type="commit", game_id=game_id, turn=0)
     for client in clients.values():
         await client.wait_for(lambda m: m["type"] == "update" and m["view"]["phase"] == "orders")
@@ -77,8 +85,16 @@ async def test_illegal_placements_are_refused_with_their_codes() -> None:
         ann, others = clients["ann"], [clients["bob"], clients["cyd"]]
 
         async def place_refused(code: str, territory: str, units: int, turn: int = 0) -> None:
-            await refused(server, ann, code, others, type="issue_order", game_id=game_id, turn=turn,
-                          order={"kind": "place", "territory": territory, "units": units})
+            await refused(
+                server,
+                ann,
+                code,
+                others,
+                type="issue_order",
+                game_id=game_id,
+                turn=turn,
+                order={"kind": "place", "territory": territory, "units": units},
+            )
 
         await place_refused("not-your-territory", "Elantris", 3)
         await place_refused("pool-exceeded", "Narnia", 10)
@@ -86,10 +102,19 @@ async def test_illegal_placements_are_refused_with_their_codes() -> None:
         await place_refused("non-positive-units", "Narnia", -2)
         await place_refused("unknown-territory", "Atlantis", 1)
         await place_refused("wrong-turn", "Narnia", 1, turn=1)
-        await refused(server, ann, "wrong-phase", others, type="issue_order", game_id=game_id, turn=0,
-                      order=attack(1, "Narnia", "Elantris"))
-        await ok(ann, type="issue_order", game_id=game_id, turn=0, order={"kind": "place", "territory": "Narnia",
-                                                                          "units": 5})
+        await refused(
+            server,
+            ann,
+            "wrong-phase",
+            others,
+            type="issue_order",
+            game_id=game_id,
+            turn=0,
+            order=attack(1, "Narnia", "Elantris"),
+        )
+        await ok(
+            ann, type="issue_order", game_id=game_id, turn=0, order={"kind": "place", "territory": "Narnia", "units": 5}
+        )
         await place_refused("pool-exceeded", "Oz", 5)  # 4 are left (R9)
         await refused(server, ann, "units-not-placed", others, type="commit", game_id=game_id, turn=0)
         listed = await ok(ann, type="list_orders", game_id=game_id)
@@ -103,10 +128,19 @@ async def test_illegal_and_cheating_orders_are_refused_and_change_nothing() -> N
         await place_evenly(game_id, clients, 3)  # every territory holds 3 units
         ann, bob, others = clients["ann"], clients["bob"], [clients["bob"], clients["cyd"]]
 
-        async def order_refused(code: str, order: dict[str, Any], turn: int = 1, client: Client = ann,
-                                game: str = game_id) -> None:
-            await refused(server, client, code, others if client is ann else [ann, clients["cyd"]],
-                          type="issue_order", game_id=game, turn=turn, order=order)
+        async def order_refused(
+            code: str, order: dict[str, Any], turn: int = 1, client: Client = ann, game: str = game_id
+        ) -> None:
+            await refused(
+                server,
+                client,
+                code,
+                others if client is ann else [ann, clients["cyd"]],
+                type="issue_order",
+                game_id=game,
+                turn=turn,
+                order=order,
+            )
 
         await order_refused("not-your-territory", attack(2, "Elantris", "Narnia"))  # someone else's territory
         await order_refused("not-enough-units", attack(4, "Oz", "Gondor"))
@@ -133,8 +167,16 @@ async def test_illegal_and_cheating_orders_are_refused_and_change_nothing() -> N
         await ok(spectator, type="watch_game", game_id=game_id)
         other_game = await create_game(stranger, players=2)
         for client in (spectator, stranger):
-            await refused(server, client, "not-a-player", [ann, bob], type="issue_order", game_id=game_id, turn=1,
-                          order=attack(1, "Elantris", "Narnia"))
+            await refused(
+                server,
+                client,
+                "not-a-player",
+                [ann, bob],
+                type="issue_order",
+                game_id=game_id,
+                turn=1,
+                order=attack(1, "Elantris", "Narnia"),
+            )
             await refused(server, client, "not-a-player", [ann, bob], type="commit", game_id=game_id, turn=1)
         await order_refused("not-a-player", attack(1, "Oz", "Gondor"), game=other_game)
         await order_refused("no-such-game", attack(1, "Oz", "Gondor"), game="nowhere")
@@ -143,8 +185,7 @@ async def test_illegal_and_cheating_orders_are_refused_and_change_nothing() -> N
         await ok(ann, type="commit", game_id=game_id, turn=1)
         await refused(server, ann, "already-committed", others, type="commit", game_id=game_id, turn=1)
         await order_refused("already-committed", attack(1, "Narnia", "Elantris"))
-        await refused(server, ann, "already-committed", others, type="withdraw_order", game_id=game_id, turn=1,
-                      index=0)
+        await refused(server, ann, "already-committed", others, type="withdraw_order", game_id=game_id, turn=1, index=0)
         listed = await ok(ann, type="list_orders", game_id=game_id)
         assert listed["orders"] == [attack(2, "Oz", "Gondor")] and listed["committed"] is True
 
@@ -157,8 +198,7 @@ async def test_withdrawn_orders_are_gone_and_later_orders_still_hold() -> None:
         await ok(ann, type="issue_order", game_id=game_id, turn=1, order=move(2, "Narnia", "Oz"))
         await ok(ann, type="issue_order", game_id=game_id, turn=1, order=attack(5, "Oz", "Gondor"))
         # R15: the attack needs the units the move brings, so the move cannot be withdrawn before it.
-        await refused(server, ann, "not-enough-units", others, type="withdraw_order", game_id=game_id, turn=1,
-                      index=0)
+        await refused(server, ann, "not-enough-units", others, type="withdraw_order", game_id=game_id, turn=1, index=0)
         reply = await ok(ann, type="withdraw_order", game_id=game_id, turn=1, index=1)
         assert reply["index"] == 1 and "orders" not in reply, "a withdrawal names the order it took, no more"
         assert ann.orders[game_id] == [move(2, "Narnia", "Oz")]
@@ -190,19 +230,26 @@ borders = ["East"]
 async def test_a_move_cannot_pass_through_enemy_land() -> None:
     async with running_server(**FAST) as server:
         ann, bob = await Client.connect(server), await Client.connect(server)
-        game_id = await create_game(ann, upload=("corridor.toml", CORRIDOR), players=2, initial_units=4,
-                                    choose_groups=True)
+        game_id = await create_game(
+            ann, upload=("corridor.toml", CORRIDOR), players=2, initial_units=4, choose_groups=True
+        )
         await join(ann, game_id, "ann", 0)
         await join(bob, game_id, "bob", 1)
         for client, places in ((ann, ["West", "East"]), (bob, ["Middle", "Far"])):
             await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
             for place in places:
-                await ok(client, type="issue_order", game_id=game_id, turn=0,
-                         order={"kind": "place", "territory": place, "units": 2})
+                await ok(
+                    client,
+                    type="issue_order",
+                    game_id=game_id,
+                    turn=0,
+                    order={"kind": "place", "territory": place, "units": 2},
+                )
             await ok(client, type="commit", game_id=game_id, turn=0)
         await ann.wait_for(lambda m: m["type"] == "update" and m["view"]["phase"] == "orders")
-        await refused(server, ann, "no-path", [bob], type="issue_order", game_id=game_id, turn=1,
-                      order=move(1, "West", "East"))
+        await refused(
+            server, ann, "no-path", [bob], type="issue_order", game_id=game_id, turn=1, order=move(1, "West", "East")
+        )
 
 
 async def test_the_legal_orders_a_player_is_offered_are_accepted_at_any_count_in_their_range() -> None:

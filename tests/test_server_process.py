@@ -21,12 +21,23 @@ from tests.server_support import Client
 ROOT = Path(__file__).resolve().parent.parent
 
 
-async def start_server(*args: str, env: dict[str, str] | None = None,
-                       said: list[str] | None = None) -> tuple[asyncio.subprocess.Process, int]:
+async def start_server(
+    *args: str, env: dict[str, str] | None = None, said: list[str] | None = None
+) -> tuple[asyncio.subprocess.Process, int]:
     """The server in a process of its own, once it listens; `said`: gets what it logged until then."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", *args,
-        cwd=ROOT, stderr=asyncio.subprocess.PIPE, env={**os.environ, **(env or {})})
+        sys.executable,
+        "-m",
+        "server",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        *args,
+        cwd=ROOT,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, **(env or {})},
+    )
     assert process.stderr is not None
     said = [] if said is None else said
     while True:
@@ -79,8 +90,18 @@ async def test_ctrl_c_stops_the_server_cleanly() -> None:
 async def test_impossible_limits_are_refused_at_start_with_the_option_named(tmp_path: Path) -> None:
     for option, value in (("--max-games", "0"), ("--bot-turn-pause", "-1")):
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server", "--port", "0", "--data-dir", str(tmp_path), option, value,
-            cwd=ROOT, stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "server",
+            "--port",
+            "0",
+            "--data-dir",
+            str(tmp_path),
+            option,
+            value,
+            cwd=ROOT,
+            stderr=asyncio.subprocess.PIPE,
+        )
         _, err = await asyncio.wait_for(process.communicate(), 20)
         assert process.returncode == 1
         assert option in err.decode()
@@ -91,8 +112,18 @@ async def test_a_server_on_every_interface_prints_the_addresses_others_on_the_la
     this computer's network interfaces that are not loopback nor link-local are there (the interfaces as `ip`
     lists them, where it can)."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "risc", "server", "--host", "0.0.0.0", "--port", "0", "--memory",
-        cwd=ROOT, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "risc",
+        "server",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--memory",
+        cwd=ROOT,
+        stderr=asyncio.subprocess.PIPE,
+    )
     assert process.stderr is not None
     said: list[str] = []
     try:
@@ -100,8 +131,12 @@ async def test_a_server_on_every_interface_prints_the_addresses_others_on_the_la
             line = (await asyncio.wait_for(process.stderr.readline(), 10)).decode()
             assert line, "the server exited; it said:\n" + "".join(said)
             said.append(line)
-        reached = [(m.group(1), m.group(2)) for line in said
-                   for m in [re.search(r"at the web page at (http://\S+/), risc client (ws://\S+)", line)] if m]
+        reached = [
+            (m.group(1), m.group(2))
+            for line in said
+            for m in [re.search(r"at the web page at (http://\S+/), risc client (ws://\S+)", line)]
+            if m
+        ]
         lan = [ws for _, ws in reached if "127.0.0.1" not in ws]
         listed = await asyncio.create_subprocess_exec("ip", "-o", "-4", "addr", stdout=asyncio.subprocess.PIPE)
         out, _ = await listed.communicate()
@@ -123,8 +158,17 @@ async def test_the_server_says_which_event_loop_it_runs_and_plays_on_each() -> N
     for wanted, told in (("asyncio", "asyncio"), ("auto", "uvloop" if installed else "asyncio"), ("uvloop", "uvloop")):
         if wanted == "uvloop" and not installed:  # asked for by name, a missing uvloop stops the start, saying so
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server", "--port", "0", "--memory", "--loop", "uvloop", cwd=ROOT,
-                stderr=asyncio.subprocess.PIPE)
+                sys.executable,
+                "-m",
+                "server",
+                "--port",
+                "0",
+                "--memory",
+                "--loop",
+                "uvloop",
+                cwd=ROOT,
+                stderr=asyncio.subprocess.PIPE,
+            )
             _, err = await asyncio.wait_for(process.communicate(), 20)
             assert process.returncode == 1 and "uvloop is not installed" in err.decode()
             continue

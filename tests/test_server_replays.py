@@ -34,8 +34,9 @@ async def finished_game(server: Any, client: Client, settings: dict[str, Any]) -
     """A game of the server's computer players, played to its end while `client` watches."""
     game_id = await create_game(client, **settings, bots=settings["players"])
     await client.request(type="watch_game", game_id=game_id)
-    await client.wait_for(lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished",
-                          timeout=GAME_SECONDS)
+    await client.wait_for(
+        lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished", timeout=GAME_SECONDS
+    )
     return game_id
 
 
@@ -56,10 +57,10 @@ def logged_turns(events: list[dict[str, Any]]) -> list[tuple[int, list[dict[str,
     return turns
 
 
-
 @pytest.mark.parametrize("name", list(GAMES))
 async def test_a_player_who_resigned_is_counted_out_by_resigning_not_put_out_by_whoever_took_what_they_left(
-        name: str) -> None:
+    name: str,
+) -> None:
     """One seat resigns at once, the server's computer players play the others to the end: the statistics say the
     resigned player went out on that turn by resigning, and credit nobody with putting them out."""
     settings = {**GAMES[name], "players": GAMES[name]["players"] + 1}
@@ -69,8 +70,9 @@ async def test_a_player_who_resigned_is_counted_out_by_resigning_not_put_out_by_
         await join(client, game_id, "Quitter")
         await client.wait_for(lambda m: m["type"] == "update" and client.summaries[game_id]["status"] != "waiting")
         assert (await client.request(type="resign", game_id=game_id))["type"] == "resigned"
-        await client.wait_for(lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished",
-                              timeout=GAME_SECONDS)
+        await client.wait_for(
+            lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished", timeout=GAME_SECONDS
+        )
         statistics = (await client.request(type="game_statistics", game_id=game_id))["statistics"]
         (quitter,) = [e for e in statistics["eliminations"] if e["player"] == "Quitter"]
         assert quitter["resigned"] is True and quitter["by"] is None, quitter
@@ -118,8 +120,9 @@ async def test_a_finished_game_s_statistics_and_replay_agree_with_its_log_and_it
             assert end[player]["territories"] == 0 and end[player]["eliminated_by"] == elimination["by"]
             assert player in end[elimination["by"]]["eliminated"]
             # a player's lines stop with the turn they went out
-            assert [line["turn"] for line in statistics["turns"] if player in line["players"]][-1] \
-                == elimination["turn"]
+            assert [line["turn"] for line in statistics["turns"] if player in line["players"]][-1] == elimination[
+                "turn"
+            ]
 
         # income and battles, counted from the log as it was written
         income = Counter[str]()
@@ -136,8 +139,9 @@ async def test_a_finished_game_s_statistics_and_replay_agree_with_its_log_and_it
             owner_field = "holder" if name == "warzone" else "new_owner"
             against_players = [e for e in fought if e["defender"] is not None]
             assert won + lost == len(fought) + len(against_players)  # each battle counts for both sides but a neutral
-            assert won == sum(1 for e in fought if e[owner_field] == e["attacker"]) \
-                + sum(1 for e in against_players if e[owner_field] != e["attacker"])
+            assert won == sum(1 for e in fought if e[owner_field] == e["attacker"]) + sum(
+                1 for e in against_players if e[owner_field] != e["attacker"]
+            )
         else:
             conquests = sum(1 for e in flat if e["kind"] in ("country_conquered", "cell_taken"))
             assert won >= conquests and lost >= conquests  # every conquest a battle won by one and lost by another
@@ -185,8 +189,9 @@ async def test_under_fog_a_replay_shows_one_player_s_sight_or_everything() -> No
         assert any(t.get("fog") in ("memory", "unknown") for t in hers["view"]["territories"].values())
         entries = logged[index - 1][1]
         assert everything["events"] == [entry["event"] for entry in entries]
-        assert hers["events"] == [entry["event"] for entry in entries
-                                  if entry.get("audience") is None or ann in entry["audience"]]
+        assert hers["events"] == [
+            entry["event"] for entry in entries if entry.get("audience") is None or ann in entry["audience"]
+        ]
         assert len(hers["events"]) < len(everything["events"])
         assert hers["view"]["players"][ann]["territories"] == everything["view"]["players"][ann]["territories"]
 
@@ -205,8 +210,9 @@ async def test_a_client_that_asks_for_words_gets_each_replayed_event_in_words_as
             shown = await worded.request(type="replay_turn", game_id=game_id, index=index, sight=sight)
             assert shown["type"] == "replayed_turn", shown
             assert shown["events"], "a turn in the middle of the game tells something"
-            assert shown["texts"] == [ruleset.presentation.event_text(ruleset.load_event(e), [ann, bob])
-                                      for e in shown["events"]]
+            assert shown["texts"] == [
+                ruleset.presentation.event_text(ruleset.load_event(e), [ann, bob]) for e in shown["events"]
+            ]
             assert all(shown["texts"])
             plain = await client.request(type="replay_turn", game_id=game_id, index=index, sight=sight)
             assert plain["events"] == shown["events"] and plain["texts"] is None, "no words unless asked"

@@ -47,8 +47,13 @@ def test_a_game_mid_turn_survives_json_and_back() -> None:
 
 
 def record(game_id: str = "g1") -> GameRecord:
-    return GameRecord(game_id=game_id, settings=GameSettings(map="seed"), seed=1, created_at=0.0,
-                      game_map=map_to_dict(load_map("seed")))
+    return GameRecord(
+        game_id=game_id,
+        settings=GameSettings(map="seed"),
+        seed=1,
+        created_at=0.0,
+        game_map=map_to_dict(load_map("seed")),
+    )
 
 
 def joined(seq: int, player: str) -> Entry:
@@ -87,8 +92,15 @@ class FailingStorage(MemoryStorage):
 
     failing = False
 
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine], *,
-                   summary: str | None = None, request: RequestRecord | None = None) -> None:
+    async def save(
+        self,
+        game_id: str,
+        progress: GameProgress,
+        events: Sequence[LogLine],
+        *,
+        summary: str | None = None,
+        request: RequestRecord | None = None,
+    ) -> None:
         if self.failing:
             raise StorageError("disk full")
         await super().save(game_id, progress, events, summary=summary, request=request)
@@ -98,8 +110,9 @@ class FailingStorage(MemoryStorage):
             raise StorageError("disk full")
         await super().save_order(game_id, change, request)
 
-    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
-                          request: RequestRecord | None = None) -> None:
+    async def save_commit(
+        self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
+    ) -> None:
         if self.failing:
             raise StorageError("disk full")
         await super().save_commit(game_id, commit, events, request)
@@ -119,16 +132,14 @@ async def test_an_order_the_store_cannot_keep_is_refused_and_not_made() -> None:
         assert reply["type"] == "error" and reply["code"] == "units-not-placed"
         assert server.lobby.get(game_id).game == before
         storage.failing = False
-        assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] \
-            == "order_accepted"
+        assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] == "order_accepted"
         stored = await storage.load(game_id)
         assert stored is not None and stored.progress.state is not None
         assert stored.progress.state["orders"]["ann"] == [order]
 
 
 def started_progress(seq: int = 10) -> GameProgress:
-    state = {"ruleset": "risc", "players": ["ann", "bob", "cyd"], "step": 2, "board": {}, "orders": {},
-             "committed": []}
+    state = {"ruleset": "risc", "players": ["ann", "bob", "cyd"], "step": 2, "board": {}, "orders": {}, "committed": []}
     return GameProgress(seats=[], state=state, seq=seq, status="playing")
 
 
@@ -137,12 +148,15 @@ def test_kept_commits_are_replayed_onto_the_saved_progress() -> None:
     assert progress.state is not None and progress.state["committed"] == ["ann", "bob"] and progress.seq == 12
 
 
-@pytest.mark.parametrize(("commits", "why"), [
-    ([CommitChange("bob", 1, 11)], "step 1 while the game is at step 2"),
-    ([CommitChange("dan", 2, 11)], "of dan does not fit"),
-    ([CommitChange("bob", 2, 11), CommitChange("bob", 2, 12)], "of bob does not fit"),
-    ([CommitChange("bob", 2, 10)], "at entry 10, before 11"),
-])
+@pytest.mark.parametrize(
+    ("commits", "why"),
+    [
+        ([CommitChange("bob", 1, 11)], "step 1 while the game is at step 2"),
+        ([CommitChange("dan", 2, 11)], "of dan does not fit"),
+        ([CommitChange("bob", 2, 11), CommitChange("bob", 2, 12)], "of bob does not fit"),
+        ([CommitChange("bob", 2, 10)], "at entry 10, before 11"),
+    ],
+)
 def test_a_kept_commit_that_does_not_fit_is_damage(commits: list[CommitChange], why: str) -> None:
     with pytest.raises(StorageError, match=why):
         with_orders("g", started_progress(), [], commits)
@@ -150,8 +164,13 @@ def test_a_kept_commit_that_does_not_fit_is_damage(commits: list[CommitChange], 
 
 async def test_a_commit_kept_apart_and_its_entry_load_back_and_a_save_drops_it() -> None:
     storage = MemoryStorage()
-    record = GameRecord(game_id="g", settings=GameSettings(map=None, players=3), seed=1, created_at=0.0,
-                        game_map=map_to_dict(load_map("seed")))
+    record = GameRecord(
+        game_id="g",
+        settings=GameSettings(map=None, players=3),
+        seed=1,
+        created_at=0.0,
+        game_map=map_to_dict(load_map("seed")),
+    )
     await storage.create(record, started_progress(), [])
     joined = number([Logged(PlayerJoined(player="bob"))], 10, RISC, change=11)
     await storage.save_commit("g", CommitChange("bob", 2, 11), joined)

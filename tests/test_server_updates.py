@@ -29,27 +29,42 @@ from shared.rulesets import game_ruleset
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder
 from tests.engine_support import RISC, SEED_OWNERS, SEED_UNITS, RiscGame, make_state, play_turn, seed_map
 
-NAMES = {"green": "Zoë", "blue": "blue \"b\"", "red": "red"}
+NAMES = {"green": "Zoë", "blue": 'blue "b"', "red": "red"}
 """Names with a non-ASCII letter and quotes, so the text's escaping is checked too."""
 
 
 def resolved_turn() -> tuple[RiscGame, RiscGame, list[Logged]]:
     owners = {t: NAMES[o] for t, o in SEED_OWNERS.items()}
     before = make_state(seed_map(), owners, SEED_UNITS, players=list(NAMES.values()))
-    orders = {NAMES["green"]: [AttackOrder(source="Midkemia", target="Elantris", units=10)],
-              NAMES["red"]: [MoveOrder(source="Mordor", target="Gondor", units=4)]}
+    orders = {
+        NAMES["green"]: [AttackOrder(source="Midkemia", target="Elantris", units=10)],
+        NAMES["red"]: [MoveOrder(source="Mordor", target="Gondor", units=4)],
+    }
     after, events = play_turn(before, orders)
     revealed = game_log.OrdersRevealed(turn=1, orders={p: [RISC.dump_order(o) for o in b] for p, b in orders.items()})
     secret = Private(game_log.PlayerLeft(player="nobody"), frozenset({NAMES["green"]}))
-    bodies = [Logged(game_log.PlayerCommitted(player=NAMES["red"], turn=1)), Logged(revealed),
-              *(logged(e) for e in events), logged(secret)]
+    bodies = [
+        Logged(game_log.PlayerCommitted(player=NAMES["red"], turn=1)),
+        Logged(revealed),
+        *(logged(e) for e in events),
+        logged(secret),
+    ]
     return before, after, bodies
 
 
 def summary(status: GameStatus) -> GameSummary:
-    return GameSummary(game_id="g1", settings=GameSettings(map="seed"), map_name="seed", territories=9,
-                       seats=[SeatInfo(name=n, connected=n != "red", group=None) for n in NAMES.values()],
-                       free=0, status=status, phase="orders", turn=2, spectators=2)
+    return GameSummary(
+        game_id="g1",
+        settings=GameSettings(map="seed"),
+        map_name="seed",
+        territories=9,
+        seats=[SeatInfo(name=n, connected=n != "red", group=None) for n in NAMES.values()],
+        free=0,
+        status=status,
+        phase="orders",
+        turn=2,
+        spectators=2,
+    )
 
 
 def parse(text: str) -> Update:
@@ -61,8 +76,9 @@ def parse(text: str) -> Update:
 @pytest.mark.parametrize("deadline_in", [None, 41.5, 0.0])
 @pytest.mark.parametrize("snapshot", [False, True])
 @pytest.mark.parametrize("in_lobby", [False, True])
-def test_each_followers_frame_says_what_its_update_says(deadline_in: float | None, snapshot: bool,
-                                                          in_lobby: bool) -> None:
+def test_each_followers_frame_says_what_its_update_says(
+    deadline_in: float | None, snapshot: bool, in_lobby: bool
+) -> None:
     before, after, bodies = resolved_turn()
     entries = number(bodies, 40, RISC, change=12)
     game = None if in_lobby else after
@@ -73,12 +89,18 @@ def test_each_followers_frame_says_what_its_update_says(deadline_in: float | Non
         update, text, new_base = frames.for_follower(seat, None, base)
         sent = parse(text)
         assert (sent.game_id, sent.seq, sent.you, sent.deadline_in, sent.snapshot) == (
-            "g1", 12, seat, deadline_in, snapshot)
+            "g1",
+            12,
+            seat,
+            deadline_in,
+            snapshot,
+        )
         assert sent.game == summary(status)
         seen = [e for e in entries if e.audience is None or seat == NAMES["green"]]
         assert [e.seq for e in sent.events] == [12] * len(seen), "every entry of one change has its number"
-        assert [e.event for e in sent.events] == [json.loads(e.text)["event"] for e in seen], \
+        assert [e.event for e in sent.events] == [json.loads(e.text)["event"] for e in seen], (
             "a private entry goes to its audience alone"
+        )
         if game is None:
             assert sent.view is None and sent.view_patch is None and new_base is None
             continue
@@ -113,8 +135,9 @@ def test_followers_sent_the_same_view_share_one_patch_worked_out_once() -> None:
     assert len(texts) == 1 and len(frames._patches) == 1
 
 
-@pytest.mark.parametrize(("name", "options"), [("risc", {}), ("risc", {"evolution": 2}), ("risc", {"evolution": 3}),
-                                             ("warzone", {})])
+@pytest.mark.parametrize(
+    ("name", "options"), [("risc", {}), ("risc", {"evolution": 2}), ("risc", {"evolution": 3}), ("warzone", {})]
+)
 def test_a_commit_changes_no_ones_view_so_a_match_keeps_the_views_it_made(name: str, options: dict[str, Any]) -> None:
     """A view never says who has committed (the summary does), nor shows any orders but the viewer's own (R16): the
     views made before another player's order, or a commit that does not resolve the turn, serve after it, for every
@@ -127,6 +150,7 @@ def test_a_commit_changes_no_ones_view_so_a_match_keeps_the_views_it_made(name: 
     sights: list[tuple[str | None, str | None]] = [(p, None) for p in players] + [(None, None)]
     sights += [(None, p) for p in players]  # a watcher who follows a player's sight (where the rules let them)
     checked = 0
+
     def seen(game: Game[Any, Any], sight: tuple[str | None, str | None]) -> dict[str, Any]:
         seat, follows = sight
         return ruleset.dump_view(ruleset.view(game, seat) if follows is None else ruleset.follow_view(game, follows))
@@ -175,9 +199,11 @@ def test_numbered_entries_are_the_events_as_their_rule_set_encodes_them() -> Non
         assert (back.seq, back.number, back.text, back.audience) == (entry.seq, 3, entry.text, entry.audience)
 
 
-json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
-                           lambda inner: st.lists(inner, max_size=3)
-                           | st.dictionaries(st.text(max_size=2), inner, max_size=3), max_leaves=12)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3),
+    max_leaves=12,
+)
 documents = st.dictionaries(st.text(max_size=3), json_values.filter(lambda v: v is not None), max_size=5)
 
 
@@ -220,8 +246,9 @@ async def test_an_order_accepted_frame_names_the_new_order_and_its_index_only() 
     withdrawal too; with what the player's orders leave of the pool, and the order's words (protocol 4)."""
     players = ["ann", "bob"]
     seats = [SeatRecord(name=p, token_hash="0" * 64) for p in players]
-    match = await Match.create("g1", GameSettings(map="seed", players=2), load_map("seed"), MemoryStorage(), seed=3,
-                               seats=seats)
+    match = await Match.create(
+        "g1", GameSettings(map="seed", players=2), load_map("seed"), MemoryStorage(), seed=3, seats=seats
+    )
     ann = Kept()
     await match.attach(ann, "ann")
     game = match.game
@@ -235,15 +262,24 @@ async def test_an_order_accepted_frame_names_the_new_order_and_its_index_only() 
             await match.withdraw(ann, 0, 1, "w")
             _, text = ann.sent[-1]
             placed.pop(1)
-            assert json.loads(text) == {"ref": "w", "type": "order_withdrawn", "game_id": "g1", "turn": 0, "index": 1,
-                                        "left": {"pool_left": pool - sum(placed)}}
+            assert json.loads(text) == {
+                "ref": "w",
+                "type": "order_withdrawn",
+                "game_id": "g1",
+                "turn": 0,
+                "index": 1,
+                "left": {"pool_left": pool - sum(placed)},
+            }
         order = {"kind": "place", "territory": mine[step % len(mine)], "units": units}
         placed.append(units)
         await match.issue(ann, 0, order, f"r{step}")
         message, text = ann.sent[-1]
         assert message.type == "order_accepted"
-        assert json.loads(text) == json.loads(encode(message)) == json.loads(encode(OrderAccepted.model_validate(
-            json.loads(text))))
+        assert (
+            json.loads(text)
+            == json.loads(encode(message))
+            == json.loads(encode(OrderAccepted.model_validate(json.loads(text))))
+        )
         assert SERVER_ADAPTER.validate_json(text) == message
         assert set(json.loads(text)) == {"ref", "type", "game_id", "turn", "index", "order", "left", "text"}
         assert message.order == order

@@ -53,8 +53,12 @@ async def test_a_raw_client_s_kept_orders_are_the_server_s_after_issuing_and_wit
         game_id, clients = await seed_game(server)
         await place_evenly(game_id, clients, 3)
         ann = clients["ann"]
-        orders = [move(1, "Narnia", "Midkemia"), move(2, "Midkemia", "Oz"), attack(4, "Oz", "Gondor"),
-                  move(1, "Narnia", "Oz")]
+        orders = [
+            move(1, "Narnia", "Midkemia"),
+            move(2, "Midkemia", "Oz"),
+            attack(4, "Oz", "Gondor"),
+            move(1, "Narnia", "Oz"),
+        ]
         for order in orders:
             await ok(ann, type="issue_order", game_id=game_id, turn=1, order=order)
         await ok(ann, type="withdraw_order", game_id=game_id, turn=1, index=3)
@@ -96,7 +100,8 @@ class Quiet:
 
 
 async def test_the_client_session_keeps_the_server_s_list_of_orders_and_empties_it_when_the_turn_resolves(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     async with running_server(**FAST) as server:
         session = Session(url(server), Quiet(), store=SeatStore(tmp_path / "seats.json"))
         await session.open()
@@ -127,8 +132,13 @@ async def test_the_client_session_keeps_the_server_s_list_of_orders_and_empties_
             assert len(followed.orders) == 3
             await session.commit(followed)
             for territory in [t for t in view.game_map.names if view.board.owner[t] == "bob"][:1]:
-                await ok(bob, type="issue_order", game_id=game_id, turn=0,
-                         order={"kind": "place", "territory": territory, "units": view.board.pools["bob"]})
+                await ok(
+                    bob,
+                    type="issue_order",
+                    game_id=game_id,
+                    turn=0,
+                    order={"kind": "place", "territory": territory, "units": view.board.pools["bob"]},
+                )
             await ok(bob, type="commit", game_id=game_id, turn=0)
             await session.list_games()  # a round trip: the resolution's update has come
             assert followed.turn == 1 and followed.orders == []
@@ -159,8 +169,13 @@ async def test_a_follower_s_summary_rebuilt_from_patches_is_the_server_s_through
             await agree(f"{name} joined")
         for name, client in clients.items():
             for place in SEED_GROUPS[name]:
-                await ok(client, type="issue_order", game_id=game_id, turn=0,
-                         order={"kind": "place", "territory": place, "units": 3})
+                await ok(
+                    client,
+                    type="issue_order",
+                    game_id=game_id,
+                    turn=0,
+                    order={"kind": "place", "territory": place, "units": 3},
+                )
             await ok(client, type="commit", game_id=game_id, turn=0)
             await agree(f"{name} committed the placement")
         for turn in (1, 2):

@@ -67,8 +67,13 @@ async def place_everything(server: RiscServer, game_id: str, clients: list[Clien
         await ok(client, type="issue_order", game_id=game_id, turn=0, order=legal[0]["order"])
         await ok(client, type="commit", game_id=game_id, turn=0)
     match = server.lobby.matches[game_id]
-    await clients[0].wait_for(lambda m: m["type"] == "update" and m["game_id"] == game_id
-                              and (m["game"] or clients[0].summaries[game_id])["phase"] == "orders")
+    await clients[0].wait_for(
+        lambda m: (
+            m["type"] == "update"
+            and m["game_id"] == game_id
+            and (m["game"] or clients[0].summaries[game_id])["phase"] == "orders"
+        )
+    )
     assert match.status() is not None
 
 
@@ -90,8 +95,9 @@ async def test_risc_evolutions_tell_the_food_and_technology_left_and_each_order_
 
 async def test_warzone_tells_the_pool_left_and_what_each_order_takes_from_it() -> None:
     async with running_server(**FAST) as server:
-        game_id, (ann, _), _ = await seated_game(server, ["ann", "bob"], ruleset="warzone", map="cataract",
-                                                 options={"initial_cards": 4})
+        game_id, (ann, _), _ = await seated_game(
+            server, ["ann", "bob"], ruleset="warzone", map="cataract", options={"initial_cards": 4}
+        )
         assert await issue_offers(server, ann, game_id, "ann", 8) >= 2
 
 
@@ -108,8 +114,12 @@ async def test_a_turn_by_turn_game_counts_nothing_left() -> None:
 
 
 def texts(client: Client, game_id: str) -> list[tuple[str, str | None]]:
-    return [(e["event"]["kind"], e.get("text")) for f in client.frames
-            if f["type"] == "update" and f["game_id"] == game_id for e in f["events"]]
+    return [
+        (e["event"]["kind"], e.get("text"))
+        for f in client.frames
+        if f["type"] == "update" and f["game_id"] == game_id
+        for e in f["events"]
+    ]
 
 
 async def test_a_client_that_asks_for_words_gets_each_event_and_revealed_orders_in_words_and_others_do_not() -> None:
@@ -118,18 +128,24 @@ async def test_a_client_that_asks_for_words_gets_each_event_and_revealed_orders_
         worded = await Client.connect(server, words=True)
         await ok(worded, type="watch_game", game_id=game_id, last_seq=0)
         for name, client in clients.items():
-            await ok(client, type="issue_order", game_id=game_id, turn=0,
-                     order={"kind": "place", "territory": SEED_GROUPS[name][0], "units": 9})
+            await ok(
+                client,
+                type="issue_order",
+                game_id=game_id,
+                turn=0,
+                order={"kind": "place", "territory": SEED_GROUPS[name][0], "units": 9},
+            )
             await ok(client, type="commit", game_id=game_id, turn=0)
-        await worded.wait_for(lambda m: m["type"] == "update" and any(e["event"]["kind"] == "turn_started"
-                                                                      for e in m["events"]))
+        await worded.wait_for(
+            lambda m: m["type"] == "update" and any(e["event"]["kind"] == "turn_started" for e in m["events"])
+        )
         told = texts(worded, game_id)
         assert ("units_placed", "ann placed 9 on Narnia.") in told
         assert ("turn_started", "Turn 1") in told
-        assert ("orders_revealed", "ann: place 9 on Narnia | bob: place 9 on Elantris | cyd: place 9 on Gondor") \
-            in told
+        assert ("orders_revealed", "ann: place 9 on Narnia | bob: place 9 on Elantris | cyd: place 9 on Gondor") in told
         assert ("player_joined", None) in told, "the framework's own entries the page words itself"
-        await clients["ann"].wait_for(lambda m: m["type"] == "update" and any(
-            e["event"]["kind"] == "turn_started" for e in m["events"]))
+        await clients["ann"].wait_for(
+            lambda m: m["type"] == "update" and any(e["event"]["kind"] == "turn_started" for e in m["events"])
+        )
         plain: list[Message] = [e for f in clients["ann"].frames if f["type"] == "update" for e in f["events"]]
         assert plain and all("text" not in e for e in plain), "a client that did not ask gets no words"

@@ -18,8 +18,12 @@ from tests.engine_support import RISC, LoadedDice, commit_all, issued, line_map,
 
 def test_a_risc_turn_counts_the_battle_the_income_and_who_put_whom_out() -> None:
     # Green attacks Blue's only territory with 9 and wins every round (R20: the higher d20 kills a unit).
-    start = make_state(line_map("A", "B", "C"), {"A": "Green", "B": "Blue", "C": "Green"},
-                       {"A": 10, "B": 2, "C": 1}, players=("Green", "Blue"))
+    start = make_state(
+        line_map("A", "B", "C"),
+        {"A": "Green", "B": "Blue", "C": "Green"},
+        {"A": 10, "B": 2, "C": 1},
+        players=("Green", "Blue"),
+    )
     state = issued(start, "Green", AttackOrder(9, "A", "B"))
     after, events = resolve(commit_all(state), rng=LoadedDice([(20, 1), (20, 1)]))
     statistics = game_statistics(RISC, start, [PlayedTurn(1, events, after)], winner="Green")
@@ -41,21 +45,28 @@ ROLLS = [
     # one attack rolled until the territory fell: one battle, won
     ([Roll("Ann", "Bob", "A", "B"), Roll("Ann", "Bob", "A", "B", taken=True)], [Battle("Ann", "Bob", True)]),
     # rolls on B, then on C from the same territory: B held, C held (the turn ended)
-    ([Roll("Ann", "Bob", "A", "B"), Roll("Ann", "Bob", "A", "C")],
-     [Battle("Ann", "Bob", False), Battle("Ann", "Bob", False)]),
+    (
+        [Roll("Ann", "Bob", "A", "B"), Roll("Ann", "Bob", "A", "C")],
+        [Battle("Ann", "Bob", False), Battle("Ann", "Bob", False)],
+    ),
     # a territory taken, then attacked from again at once: a new battle each
-    ([Roll("Ann", "Bob", "A", "B", taken=True), Roll("Ann", "Cy", "B", "C"), Roll("Ann", "Cy", "B", "C")],
-     [Battle("Ann", "Bob", True), Battle("Ann", "Cy", False)]),
+    (
+        [Roll("Ann", "Bob", "A", "B", taken=True), Roll("Ann", "Cy", "B", "C"), Roll("Ann", "Cy", "B", "C")],
+        [Battle("Ann", "Bob", True), Battle("Ann", "Cy", False)],
+    ),
     # another player's rolls end Ann's attack
-    ([Roll("Ann", "Bob", "A", "B"), Roll("Bob", "Ann", "B", "A", taken=True)],
-     [Battle("Ann", "Bob", False), Battle("Bob", "Ann", True)]),
+    (
+        [Roll("Ann", "Bob", "A", "B"), Roll("Bob", "Ann", "B", "A", taken=True)],
+        [Battle("Ann", "Bob", False), Battle("Bob", "Ann", True)],
+    ),
     ([], []),
 ]
 
 
 @pytest.mark.parametrize(("rolls", "battles"), ROLLS)
-def test_a_battle_of_a_turn_by_turn_game_is_a_run_of_rolls_on_one_territory(rolls: list[Roll],
-                                                                             battles: list[Battle]) -> None:
+def test_a_battle_of_a_turn_by_turn_game_is_a_run_of_rolls_on_one_territory(
+    rolls: list[Roll], battles: list[Battle]
+) -> None:
     assert battles_of_rolls(rolls) == battles
 
 
@@ -80,12 +91,17 @@ class Board:
 
 
 def test_a_player_out_with_no_taker_named_is_put_out_by_who_holds_most_of_what_they_had() -> None:
-    boards = {0: {"A": ("Ann", 3), "B": ("Bob", 2), "C": ("Bob", 2), "D": ("Cy", 5)},
-              1: {"A": ("Ann", 4), "B": ("Cy", 2), "C": ("Cy", 1), "D": (None, 5)}}
-    facts = {1: TurnFacts(battles=[Battle("Ann", None, False)], eliminated=[("Bob", None)],
-                          cards_played={"Cy": 2})}
-    statistics = game_statistics(Scripted(boards, facts), Board(0), [PlayedTurn(1, [1], Board(1))],  # type: ignore[arg-type]
-                                 winner=None)
+    boards = {
+        0: {"A": ("Ann", 3), "B": ("Bob", 2), "C": ("Bob", 2), "D": ("Cy", 5)},
+        1: {"A": ("Ann", 4), "B": ("Cy", 2), "C": ("Cy", 1), "D": (None, 5)},
+    }
+    facts = {1: TurnFacts(battles=[Battle("Ann", None, False)], eliminated=[("Bob", None)], cards_played={"Cy": 2})}
+    statistics = game_statistics(
+        Scripted(boards, facts),
+        Board(0),
+        [PlayedTurn(1, [1], Board(1))],  # type: ignore[arg-type]
+        winner=None,
+    )
     assert [(e.player, e.by) for e in statistics.eliminations] == [("Bob", "Cy")]
     line = statistics.turns[0].players
     # an attack on a neutral territory counts for the attacker alone
@@ -95,25 +111,37 @@ def test_a_player_out_with_no_taker_named_is_put_out_by_who_holds_most_of_what_t
 
 
 def test_the_text_client_prints_the_game_in_figures_as_one_table() -> None:
-    start = make_state(line_map("A", "B", "C"), {"A": "Green", "B": "Blue", "C": "Green"},
-                       {"A": 10, "B": 2, "C": 1}, players=("Green", "Blue"))
-    after, events = resolve(commit_all(issued(start, "Green", AttackOrder(9, "A", "B"))),
-                            rng=LoadedDice([(20, 1), (20, 1)]))
+    start = make_state(
+        line_map("A", "B", "C"),
+        {"A": "Green", "B": "Blue", "C": "Green"},
+        {"A": 10, "B": 2, "C": 1},
+        players=("Green", "Blue"),
+    )
+    after, events = resolve(
+        commit_all(issued(start, "Green", AttackOrder(9, "A", "B"))), rng=LoadedDice([(20, 1), (20, 1)])
+    )
     statistics = game_statistics(RISC, start, [PlayedTurn(1, events, after)], winner="Green")
     assert render.plain(render.statistics_table(statistics, Palette(("Green", "Blue")))) == (
         "The game in figures (1 turn; at the end, the most in brackets):\n"
         "  player  territories    units  income  battles  cards  out\n"
         "  A Green       3 (3)  14 (14)       3      1-0      0  -\n"
-        "  B Blue        0 (1)    0 (2)       0      0-1      0  turn 1, by Green\n")
+        "  B Blue        0 (1)    0 (2)       0      0-1      0  turn 1, by Green\n"
+    )
 
 
 def test_a_player_who_resigned_went_out_by_their_own_hand_even_when_another_took_what_they_left() -> None:
     # Bob gives the game up in turn 1; his territory is left to the others, and Cy takes it that same turn.
-    boards = {0: {"A": ("Ann", 3), "B": ("Bob", 2), "C": ("Cy", 5)},
-              1: {"A": ("Ann", 4), "B": ("Cy", 2), "C": ("Cy", 4)}}
+    boards = {
+        0: {"A": ("Ann", 3), "B": ("Bob", 2), "C": ("Cy", 5)},
+        1: {"A": ("Ann", 4), "B": ("Cy", 2), "C": ("Cy", 4)},
+    }
     facts = {1: TurnFacts(battles=[Battle("Cy", None, True)], eliminated=[("Bob", None)])}
-    statistics = game_statistics(Scripted(boards, facts), Board(0),  # type: ignore[arg-type]
-                                 [PlayedTurn(1, [1], Board(1), resigned=["Bob"])], winner=None)
+    statistics = game_statistics(
+        Scripted(boards, facts),
+        Board(0),  # type: ignore[arg-type]
+        [PlayedTurn(1, [1], Board(1), resigned=["Bob"])],
+        winner=None,
+    )
     assert [(e.player, e.by, e.resigned, e.turn) for e in statistics.eliminations] == [("Bob", None, True, 1)]
     bob = statistics.totals["Bob"]
     assert (bob.resigned, bob.eliminated_by, bob.eliminated_on) == (True, None, 1)
@@ -124,10 +152,17 @@ def test_a_player_who_resigned_went_out_by_their_own_hand_even_when_another_took
 
 def test_the_game_in_figures_counts_the_turns_the_game_played_not_its_setup_as_one_more() -> None:
     # RISC's placement is turn 0 (R9): a game won after turn 2 played 2 turns, though it has three lines.
-    boards = {0: {"A": ("Ann", 0), "B": ("Bob", 0)}, 1: {"A": ("Ann", 5), "B": ("Bob", 5)},
-              2: {"A": ("Ann", 7), "B": ("Bob", 6)}, 3: {"A": ("Ann", 9), "B": ("Ann", 1)}}
-    facts = {0: TurnFacts(), 1: TurnFacts(), 2: TurnFacts(battles=[Battle("Ann", "Bob", True)],
-                                                          eliminated=[("Bob", "Ann")])}
+    boards = {
+        0: {"A": ("Ann", 0), "B": ("Bob", 0)},
+        1: {"A": ("Ann", 5), "B": ("Bob", 5)},
+        2: {"A": ("Ann", 7), "B": ("Bob", 6)},
+        3: {"A": ("Ann", 9), "B": ("Ann", 1)},
+    }
+    facts = {
+        0: TurnFacts(),
+        1: TurnFacts(),
+        2: TurnFacts(battles=[Battle("Ann", "Bob", True)], eliminated=[("Bob", "Ann")]),
+    }
     two = ("Ann", "Bob")
     played = [PlayedTurn(turn, [turn], Board(turn + 1, two)) for turn in range(3)]
     statistics = game_statistics(Scripted(boards, facts), Board(0, two), played, winner="Ann")  # type: ignore[arg-type]

@@ -73,10 +73,14 @@ async def test_a_save_whose_entry_exists_already_keeps_nothing_of_itself(store: 
     assert [e["event"]["player"] for e in stored.events] == ["ann"]
 
 
-async def test_orders_and_commits_kept_apart_come_back_on_their_progress_and_a_save_holds_them(
-        store: Storage) -> None:
-    game_record = GameRecord(game_id="g", settings=GameSettings(map=None, players=3), seed=1, created_at=0.0,
-                             game_map=map_to_dict(load_map("seed")))
+async def test_orders_and_commits_kept_apart_come_back_on_their_progress_and_a_save_holds_them(store: Storage) -> None:
+    game_record = GameRecord(
+        game_id="g",
+        settings=GameSettings(map=None, players=3),
+        seed=1,
+        created_at=0.0,
+        game_map=map_to_dict(load_map("seed")),
+    )
     await store.create(game_record, started_progress(), [])
     await store.save_order("g", order(0, 3))
     await store.save_order("g", order(1, 4))
@@ -95,8 +99,13 @@ async def test_orders_and_commits_kept_apart_come_back_on_their_progress_and_a_s
 
 
 async def test_a_batch_of_orders_is_kept_whole_in_its_order_with_its_request(store: Storage) -> None:
-    game_record = GameRecord(game_id="g", settings=GameSettings(map=None, players=3), seed=1, created_at=0.0,
-                             game_map=map_to_dict(load_map("seed")))
+    game_record = GameRecord(
+        game_id="g",
+        settings=GameSettings(map=None, players=3),
+        seed=1,
+        created_at=0.0,
+        game_map=map_to_dict(load_map("seed")),
+    )
     await store.create(game_record, started_progress(), [])
     await store.save_order("g", order(0, 1))
     batch = '{"ref":null,"type":"orders_accepted","game_id":"g","turn":2,"accepted":[],"refused":[]}'
@@ -112,8 +121,13 @@ async def test_a_batch_of_orders_is_kept_whole_in_its_order_with_its_request(sto
 
 
 async def test_a_request_kept_with_its_change_is_refused_again_and_forgotten_two_steps_on(store: Storage) -> None:
-    game_record = GameRecord(game_id="g", settings=GameSettings(map=None, players=3), seed=1, created_at=0.0,
-                             game_map=map_to_dict(load_map("seed")))
+    game_record = GameRecord(
+        game_id="g",
+        settings=GameSettings(map=None, players=3),
+        seed=1,
+        created_at=0.0,
+        game_map=map_to_dict(load_map("seed")),
+    )
     await store.create(game_record, started_progress(), [])
     accepted = '{"ref":null,"type":"order_accepted","game_id":"g","turn":2,"index":0,"order":{}}'
     await store.save_order("g", order(0, 3), RequestRecord("request-one", 2, accepted))
@@ -123,8 +137,9 @@ async def test_a_request_kept_with_its_change_is_refused_again_and_forgotten_two
     assert restored is not None and restored.requests == {"request-one": accepted}
     assert restored.progress.state is not None and len(restored.progress.state["orders"]["ann"]) == 1
     committed = '{"ref":null,"type":"commit_accepted","game_id":"g","turn":2}'
-    await store.save_commit("g", CommitChange("ann", 2, 11), [joined(11, "ann")],
-                            RequestRecord("request-two", 2, committed))
+    await store.save_commit(
+        "g", CommitChange("ann", 2, 11), [joined(11, "ann")], RequestRecord("request-two", 2, committed)
+    )
     restored = await store.restore("g", 5)
     assert restored is not None and restored.requests == {"request-one": accepted, "request-two": committed}
     state = {**(started_progress().state or {}), "step": 3}
@@ -132,15 +147,20 @@ async def test_a_request_kept_with_its_change_is_refused_again_and_forgotten_two
     restored = await store.restore("g", 5)
     assert restored is not None and set(restored.requests) == {"request-one", "request-two"}  # the step after
     state = {**state, "step": 4}
-    await store.save("g", GameProgress(seats=[], state=state, seq=11, status="playing"), [],
-                     request=RequestRecord("request-three", 4, committed))
+    await store.save(
+        "g",
+        GameProgress(seats=[], state=state, seq=11, status="playing"),
+        [],
+        request=RequestRecord("request-three", 4, committed),
+    )
     restored = await store.restore("g", 5)
     assert restored is not None and restored.requests == {"request-three": committed}
 
 
 async def test_every_unfinished_game_is_restored_with_the_tail_of_its_log(store: Storage) -> None:
-    await store.create(record("old"), GameProgress(seats=[], state=None, seq=3),
-                       [joined(1, "a"), joined(2, "b"), joined(3, "c")])
+    await store.create(
+        record("old"), GameProgress(seats=[], state=None, seq=3), [joined(1, "a"), joined(2, "b"), joined(3, "c")]
+    )
     await store.create(record("over"), GameProgress(seats=[], state=None, seq=0, status="finished"), [])
     games = await store.load_unfinished(tail=2)
     assert [g.record.game_id for g in games] == ["old"]
@@ -150,11 +170,18 @@ async def test_every_unfinished_game_is_restored_with_the_tail_of_its_log(store:
 
 
 async def test_changes_of_many_games_at_once_are_all_kept_and_one_that_breaks_a_rule_fails_alone(
-        store: Storage) -> None:
-    await asyncio.gather(*(store.create(record(f"g{i}"), GameProgress(seats=[], state=None, seq=1),
-                                        [joined(1, "ann")]) for i in range(20)))
-    saves = [store.save(f"g{i}", GameProgress(seats=[], state=None, seq=2), [joined(1 if i == 7 else 2, "bob")])
-             for i in range(20)]
+    store: Storage,
+) -> None:
+    await asyncio.gather(
+        *(
+            store.create(record(f"g{i}"), GameProgress(seats=[], state=None, seq=1), [joined(1, "ann")])
+            for i in range(20)
+        )
+    )
+    saves = [
+        store.save(f"g{i}", GameProgress(seats=[], state=None, seq=2), [joined(1 if i == 7 else 2, "bob")])
+        for i in range(20)
+    ]
     results = await asyncio.gather(*saves, return_exceptions=True)
     assert [i for i, r in enumerate(results) if isinstance(r, StorageError)] == [7]  # its entry 1 exists
     for i in range(20):
@@ -168,11 +195,13 @@ async def test_postgres_shares_one_transaction_among_the_changes_that_come_toget
     store = PostgresStorage(postgres_dsn, node_id="test-node")
     await store.open()
     try:
-        await asyncio.gather(*(store.create(record(f"g{i}"), GameProgress(seats=[], state=None, seq=0), [])
-                               for i in range(30)))
+        await asyncio.gather(
+            *(store.create(record(f"g{i}"), GameProgress(seats=[], state=None, seq=0), []) for i in range(30))
+        )
         before = store.transactions
-        await asyncio.gather(*(store.save(f"g{i}", GameProgress(seats=[], state=None, seq=1), [joined(1, "ann")])
-                               for i in range(30)))
+        await asyncio.gather(
+            *(store.save(f"g{i}", GameProgress(seats=[], state=None, seq=1), [joined(1, "ann")]) for i in range(30))
+        )
         assert store.transactions - before < 30
         for i in range(30):
             stored = await store.load(f"g{i}")

@@ -23,8 +23,9 @@ def progress(seq: int, *names: str) -> GameProgress:
 
 async def created(path: Path, **options: float) -> SqliteStorage:
     storage = SqliteStorage(path, **options)
-    await asyncio.gather(*(storage.create(record(f"g{i}"), progress(1, "ann"), [joined(1, "ann")])
-                           for i in range(GAMES)))
+    await asyncio.gather(
+        *(storage.create(record(f"g{i}"), progress(1, "ann"), [joined(1, "ann")]) for i in range(GAMES))
+    )
     return storage
 
 
@@ -44,8 +45,7 @@ async def test_saves_of_many_games_at_once_share_a_transaction_and_all_are_kept(
     storage = await created(path)
     assert storage.transactions < GAMES
     before = storage.transactions
-    await asyncio.gather(*(storage.save(f"g{i}", progress(2, "ann", "bob"), [joined(2, "bob")])
-                           for i in range(GAMES)))
+    await asyncio.gather(*(storage.save(f"g{i}", progress(2, "ann", "bob"), [joined(2, "bob")]) for i in range(GAMES)))
     assert storage.transactions - before < GAMES
     await storage.close()
     for i in range(GAMES):
@@ -56,8 +56,9 @@ async def test_a_save_that_fails_in_a_shared_transaction_fails_alone_and_leaves_
     path = tmp_path / "games.sqlite3"
     storage = await created(path)
     before = storage.transactions
-    saves = [storage.save(f"g{i}", progress(2, "ann", "bob"), [joined(1 if i == 3 else 2, "bob")])
-             for i in range(GAMES)]  # g3's entry 1 exists already: refused
+    saves = [
+        storage.save(f"g{i}", progress(2, "ann", "bob"), [joined(1 if i == 3 else 2, "bob")]) for i in range(GAMES)
+    ]  # g3's entry 1 exists already: refused
     saves.append(storage.save("nowhere", progress(2, "ann"), [joined(2, "bob")]))
     results = await asyncio.gather(*saves, return_exceptions=True)
     assert storage.transactions - before == 1
@@ -76,8 +77,10 @@ async def test_a_failed_transaction_fails_every_save_in_it_and_the_next_ones_are
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another process holds the write lock: the next transaction cannot begin
     try:
-        results = await asyncio.gather(*(storage.save(f"g{i}", progress(2, "ann", "bob"), [joined(2, "bob")])
-                                         for i in range(3)), return_exceptions=True)
+        results = await asyncio.gather(
+            *(storage.save(f"g{i}", progress(2, "ann", "bob"), [joined(2, "bob")]) for i in range(3)),
+            return_exceptions=True,
+        )
     finally:
         other.execute("ROLLBACK")
         other.close()
@@ -91,9 +94,11 @@ async def test_a_failed_transaction_fails_every_save_in_it_and_the_next_ones_are
 async def test_creating_a_game_twice_fails_that_creation_only(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     storage = await created(path)
-    again, new = await asyncio.gather(storage.create(record("g0"), progress(5, "zed"), [joined(1, "zed")]),
-                                      storage.create(record("fresh"), progress(1, "ann"), [joined(1, "ann")]),
-                                      return_exceptions=True)
+    again, new = await asyncio.gather(
+        storage.create(record("g0"), progress(5, "zed"), [joined(1, "zed")]),
+        storage.create(record("fresh"), progress(1, "ann"), [joined(1, "ann")]),
+        return_exceptions=True,
+    )
     assert isinstance(again, StorageError) and "exists already" in str(again)
     assert new is None
     await storage.close()
@@ -105,8 +110,10 @@ async def test_creating_a_game_twice_fails_that_creation_only(tmp_path: Path) ->
 async def test_closing_waits_for_the_saves_under_way(tmp_path: Path, waiting: int) -> None:
     path = tmp_path / "games.sqlite3"
     storage = await created(path)
-    saves = [asyncio.ensure_future(storage.save(f"g{i}", progress(2, "ann", "bob"), [joined(2, "bob")]))
-             for i in range(waiting)]
+    saves = [
+        asyncio.ensure_future(storage.save(f"g{i}", progress(2, "ann", "bob"), [joined(2, "bob")]))
+        for i in range(waiting)
+    ]
     await asyncio.sleep(0)
     await storage.close()
     await asyncio.gather(*saves)

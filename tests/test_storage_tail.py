@@ -60,18 +60,26 @@ async def test_load_gives_the_whole_log_or_its_last_entries_in_order(kind: str, 
 
 
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
-async def test_load_unfinished_reads_every_unfinished_game_with_its_tail_oldest_first(kind: str,
-                                                                                      tmp_path: Path) -> None:
+async def test_load_unfinished_reads_every_unfinished_game_with_its_tail_oldest_first(
+    kind: str, tmp_path: Path
+) -> None:
     storage = open_store(kind, tmp_path)
     other_map = map_to_dict(load_map("saltreach"))
-    games = {"b": record("b"), "a": record("a"),
-             "over": record("over"), "c": record("c").model_copy(update={"game_map": other_map})}
+    games = {
+        "b": record("b"),
+        "a": record("a"),
+        "over": record("over"),
+        "c": record("c").model_copy(update={"game_map": other_map}),
+    }
     for when, (game_id, game) in enumerate(games.items()):
         game = game.model_copy(update={"created_at": float(when)})
         games[game_id] = game
         status = "finished" if game_id == "over" else "lobby"
-        await storage.create(game, GameProgress(seats=[], state=None, seq=3, status=status),
-                             [joined(seq, f"{game_id}{seq}") for seq in range(1, 4)])
+        await storage.create(
+            game,
+            GameProgress(seats=[], state=None, seq=3, status=status),
+            [joined(seq, f"{game_id}{seq}") for seq in range(1, 4)],
+        )
     await storage.save("a", GameProgress(seats=[], state=None, seq=5), [joined(4, "a4"), joined(5, "a5")])
 
     restored = await storage.load_unfinished(tail=2)
@@ -80,15 +88,19 @@ async def test_load_unfinished_reads_every_unfinished_game_with_its_tail_oldest_
     assert [g.progress.seq for g in restored] == [3, 5, 3]
     assert [(g.log.first_seq, g.log.count) for g in restored] == [(2, 2), (4, 2), (2, 2)]
     assert [[e["event"]["player"] for e in g.log.entries()] for g in restored] == [
-        ["b2", "b3"], ["a4", "a5"], ["c2", "c3"]]
+        ["b2", "b3"],
+        ["a4", "a5"],
+        ["c2", "c3"],
+    ]
     b, a, c = restored
     assert b.map_key == a.map_key != c.map_key
     await storage.close()
 
 
 def restored_game(events_kept: StoredLog, seq: int) -> RestoredGame:
-    return RestoredGame(record=record(), progress=GameProgress(seats=[], state=None, seq=seq), log=events_kept,
-                        map_key="seed")
+    return RestoredGame(
+        record=record(), progress=GameProgress(seats=[], state=None, seq=seq), log=events_kept, map_key="seed"
+    )
 
 
 def updates(inbox: Inbox) -> list[Update]:
@@ -156,8 +168,9 @@ def changes(*sizes: int) -> list[Entry]:
     """The entries of consecutive changes of these sizes, from the game's first."""
     made: list[Entry] = []
     for offset, size in enumerate(sizes):
-        made += number([Logged(PlayerJoined(player=f"p{len(made) + i}")) for i in range(size)], len(made), RISC,
-                       change=1 + offset)
+        made += number(
+            [Logged(PlayerJoined(player=f"p{len(made) + i}")) for i in range(size)], len(made), RISC, change=1 + offset
+        )
     return made
 
 

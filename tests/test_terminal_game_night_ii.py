@@ -29,15 +29,23 @@ def board_rows(text: str) -> list[str]:
     return [row for row in lines(text) if re.match(r"^  \S+ +(\d+|\?) .*\| ", row)]
 
 
-@pytest.mark.parametrize(("rules", "options"), [("risc", ()), ("risc", ("evolution=3",)), ("warzone", ())],
-                         ids=["risc", "evolution-3", "warzone"])
+@pytest.mark.parametrize(
+    ("rules", "options"),
+    [("risc", ()), ("risc", ("evolution=3",)), ("warzone", ())],
+    ids=["risc", "evolution-3", "warzone"],
+)
 def test_a_turn_on_a_big_map_fits_the_screen_with_what_concerns_the_player_and_the_board_on_request(
-        tmp_path: Path, rules: str, options: tuple[str, ...]) -> None:
+    tmp_path: Path, rules: str, options: tuple[str, ...]
+) -> None:
     home = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}
     extra = [word for option in options for word in ("--option", option)]
     with terminals() as opened:
-        ann = Terminal(["play", "--name", "Ann", "--rules", rules, "--map", str(BIGEUROPE), "--bots", "2", *extra],
-                       home, columns=COLUMNS, rows=ROWS)
+        ann = Terminal(
+            ["play", "--name", "Ann", "--rules", rules, "--map", str(BIGEUROPE), "--bots", "2", *extra],
+            home,
+            columns=COLUMNS,
+            rows=ROWS,
+        )
         opened.append(ann)
         started = ann.expect("Turn 1: deploy" if rules == "warzone" else "Place your")
         started += ann.expect("Ann@")
@@ -54,8 +62,9 @@ def test_a_turn_on_a_big_map_fits_the_screen_with_what_concerns_the_player_and_t
             assert len(lines(first)) < ROWS, "the placement told a line a player, then where she stands"
         turn = 1
         if rules == "warzone":
-            pool, where = re.findall(r"deploy your (\d+) units? \(e\.g\. deploy \d+ (\S+)\)",
-                                     started.replace("\n    ", " "))[-1]
+            pool, where = re.findall(
+                r"deploy your (\d+) units? \(e\.g\. deploy \d+ (\S+)\)", started.replace("\n    ", " ")
+            )[-1]
             ann.type(f"deploy {pool} {where}")
             ann.expect("Order 1: ")
         ann.type("done")
@@ -84,8 +93,9 @@ def test_a_turn_on_a_big_map_fits_the_screen_with_what_concerns_the_player_and_t
 def test_help_is_an_index_that_fits_a_screen_and_each_topic_lists_its_commands(tmp_path: Path) -> None:
     home = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data")}
     with terminals() as opened:
-        ann = Terminal(["play", "--name", "Ann", "--map", "twin-keeps", "--bots", "1"], home, columns=COLUMNS,
-                       rows=ROWS)
+        ann = Terminal(
+            ["play", "--name", "Ann", "--map", "twin-keeps", "--bots", "1"], home, columns=COLUMNS, rows=ROWS
+        )
         opened.append(ann)
         ann.expect("Place your")
         ann.expect("Ann@")

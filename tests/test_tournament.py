@@ -19,8 +19,22 @@ from shared.bots.tournament import GameResult, game_seed, play_game, player_name
 from shared.maps import load_map
 
 ROOT = Path(__file__).resolve().parent.parent
-ARGS = ["tournament", "-M", "seed", "twin-keeps", "-P", "aggressive", "defensive", "strategist",
-        "-G", "3", "-D", "25", "--seed", "11"]
+ARGS = [
+    "tournament",
+    "-M",
+    "seed",
+    "twin-keeps",
+    "-P",
+    "aggressive",
+    "defensive",
+    "strategist",
+    "-G",
+    "3",
+    "-D",
+    "25",
+    "--seed",
+    "11",
+]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -76,7 +90,7 @@ def test_the_command_prints_a_table_per_map_and_an_overall_table(capsys: pytest.
         game_map = load_map(name)
         assert f"Map {m}: {name} ({game_map.name}, {len(game_map.territories)} territories)" in out
     assert "Overall (6 games)" in out
-    overall = out[out.index("Overall"):].splitlines()
+    overall = out[out.index("Overall") :].splitlines()
     header = overall[1].split()
     assert header == ["seed", "twin-keeps", "total", "share"]
     wins = {line.split()[0]: [int(x) for x in line.split()[1:4]] for line in overall[2:6]}
@@ -95,7 +109,7 @@ def test_the_table_reports_the_games_the_seed_gives(capsys: pytest.CaptureFixtur
     for m, name in enumerate(["seed", "twin-keeps"]):
         game_map = load_map(name)
         results = [play_game(game_map, strategies, game_seed(11, m, g), 25) for g in range(1, 4)]
-        block = out[out.index(f"Map {m + 1}:"):]
+        block = out[out.index(f"Map {m + 1}:") :]
         winner_row = next(line for line in block.splitlines() if line.strip().startswith("winner")).split()[1:]
         turns_row = next(line for line in block.splitlines() if line.strip().startswith("turns")).split()[1:]
         assert winner_row == [r.winner or "draw" for r in results]
@@ -111,62 +125,125 @@ def test_one_seed_gives_the_same_table_twice_and_with_two_jobs(capsys: pytest.Ca
 
 def test_the_table_does_not_depend_on_string_hashing() -> None:
     """Separate interpreters hash strings differently: choices must not follow set or dict-of-set order."""
-    argv = ["tournament", "-M", "seed", "cataract", "-P", "random", "aggressive", "defensive", "strategist",
-            "-G", "5", "-D", "30", "--seed", "11"]
+    argv = [
+        "tournament",
+        "-M",
+        "seed",
+        "cataract",
+        "-P",
+        "random",
+        "aggressive",
+        "defensive",
+        "strategist",
+        "-G",
+        "5",
+        "-D",
+        "30",
+        "--seed",
+        "11",
+    ]
     outputs = []
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        done = subprocess.run([sys.executable, "-m", "risc", *argv], cwd=ROOT, env=env, capture_output=True,
-                              text=True, timeout=120, check=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "risc", *argv],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1]
     assert "Overall (10 games)" in outputs[0]
 
 
 def test_a_strategy_twice_gets_numbered_seats(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "tournament", "-M", "seed", "-P", "random", "random", "strategist",
-                           "-G", "1", "-D", "10", "--seed", "3")
+    status, out, err = run(
+        capsys, "tournament", "-M", "seed", "-P", "random", "random", "strategist", "-G", "1", "-D", "10", "--seed", "3"
+    )
     assert status == 0, err
-    overall = out[out.index("Overall"):]
+    overall = out[out.index("Overall") :]
     assert "random-1" in overall and "random-2" in overall
 
 
 def test_without_a_seed_one_is_drawn_and_printed(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "tournament", "-M", "seed", "-P", "aggressive", "strategist", "-G", "1",
-                         "-D", "10")
+    status, out, _ = run(capsys, "tournament", "-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "10")
     assert status == 0
     seed = int(out.split("(seed ")[1].split(")")[0])
-    _, again, _ = run(capsys, "tournament", "-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "10",
-                      "--seed", str(seed))
+    _, again, _ = run(
+        capsys, "tournament", "-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "10", "--seed", str(seed)
+    )
     assert again == out
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["-M", "seed", "-P", "aggressive", "sneaky", "-G", "1", "-D", "10"],
-     '-P: unknown RISC strategy "sneaky" (known: aggressive, defensive, random, strategist)'),
-    (["-M", "seed", "-P", "aggressive", "-G", "1", "-D", "10"], "-P: a tournament has 2 to 4 strategies, not 1"),
-    (["-M", "seed", "-P", *["random"] * 5, "-G", "1", "-D", "10"], "-P: a tournament has 2 to 4 strategies, not 5"),
-    (["--rules", "classic", "-M", "world", "-P", "random", "random", "random", "random", "-G", "1", "-D", "10",
-      "--option", "max_players=3"], "-P: a Classic Risk game seats at most 3 players (see --option), got 4"),
-    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "0", "-D", "10"],
-     "-G: a tournament has 1 to 5 games per map, not 0"),
-    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "9", "-D", "10"],
-     "-G: a tournament has 1 to 5 games per map, not 9"),
-    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "9"],
-     "-D: a tournament has 10 to 50 turns per game, not 9"),
-    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "100"],
-     "-D: a tournament has 10 to 50 turns per game, not 100"),
-    (["-M", *["seed"] * 6, "-P", "aggressive", "strategist", "-G", "1", "-D", "10"],
-     "-M: a tournament has 1 to 5 maps, not 6"),
-    (["-P", "aggressive", "strategist", "-G", "1", "-D", "10"],
-     "-M: name 1 to 5 maps to play RISC on: bundled maps by name (risc maps list) or map files"),
-    (["-M", "atlantis", "-P", "aggressive", "strategist", "-G", "1", "-D", "10"],
-     'no map file "atlantis" and no bundled map of that name'),
-    (["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "10", "--jobs", "0"],
-     "--jobs: at least 1 process"),
-])
-def test_bad_arguments_are_refused_with_a_clear_message(capsys: pytest.CaptureFixture[str], argv: list[str],
-                                                        message: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["-M", "seed", "-P", "aggressive", "sneaky", "-G", "1", "-D", "10"],
+            '-P: unknown RISC strategy "sneaky" (known: aggressive, defensive, random, strategist)',
+        ),
+        (["-M", "seed", "-P", "aggressive", "-G", "1", "-D", "10"], "-P: a tournament has 2 to 4 strategies, not 1"),
+        (["-M", "seed", "-P", *["random"] * 5, "-G", "1", "-D", "10"], "-P: a tournament has 2 to 4 strategies, not 5"),
+        (
+            [
+                "--rules",
+                "classic",
+                "-M",
+                "world",
+                "-P",
+                "random",
+                "random",
+                "random",
+                "random",
+                "-G",
+                "1",
+                "-D",
+                "10",
+                "--option",
+                "max_players=3",
+            ],
+            "-P: a Classic Risk game seats at most 3 players (see --option), got 4",
+        ),
+        (
+            ["-M", "seed", "-P", "aggressive", "strategist", "-G", "0", "-D", "10"],
+            "-G: a tournament has 1 to 5 games per map, not 0",
+        ),
+        (
+            ["-M", "seed", "-P", "aggressive", "strategist", "-G", "9", "-D", "10"],
+            "-G: a tournament has 1 to 5 games per map, not 9",
+        ),
+        (
+            ["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "9"],
+            "-D: a tournament has 10 to 50 turns per game, not 9",
+        ),
+        (
+            ["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "100"],
+            "-D: a tournament has 10 to 50 turns per game, not 100",
+        ),
+        (
+            ["-M", *["seed"] * 6, "-P", "aggressive", "strategist", "-G", "1", "-D", "10"],
+            "-M: a tournament has 1 to 5 maps, not 6",
+        ),
+        (
+            ["-P", "aggressive", "strategist", "-G", "1", "-D", "10"],
+            "-M: name 1 to 5 maps to play RISC on: bundled maps by name (risc maps list) or map files",
+        ),
+        (
+            ["-M", "atlantis", "-P", "aggressive", "strategist", "-G", "1", "-D", "10"],
+            'no map file "atlantis" and no bundled map of that name',
+        ),
+        (
+            ["-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "10", "--jobs", "0"],
+            "--jobs: at least 1 process",
+        ),
+    ],
+)
+def test_bad_arguments_are_refused_with_a_clear_message(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     status, out, err = run(capsys, "tournament", *argv)
     assert status == 2
     assert message in err
@@ -176,8 +253,9 @@ def test_bad_arguments_are_refused_with_a_clear_message(capsys: pytest.CaptureFi
 def test_a_map_file_that_cannot_be_played_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     broken = tmp_path / "broken.toml"
     broken.write_text('name = "Broken"\n[territories.A]\nborders = ["Nowhere"]\n', encoding="utf-8")
-    status, out, err = run(capsys, "tournament", "-M", str(broken), "-P", "aggressive", "strategist", "-G", "1",
-                           "-D", "10")
+    status, out, err = run(
+        capsys, "tournament", "-M", str(broken), "-P", "aggressive", "strategist", "-G", "1", "-D", "10"
+    )
     assert status == 2 and out == ""
     assert "broken.toml cannot be played" in err
 
@@ -193,8 +271,10 @@ def test_the_usage_and_help_say_what_is_needed_and_the_limits(capsys: pytest.Cap
     with pytest.raises(SystemExit):
         main(["tournament", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert "usage: risc tournament [--rules NAME] [--option KEY=VALUE] -M MAP [MAP ...] -P STRATEGY [STRATEGY ...] " \
-           "-G GAMES -D MAX_TURNS [--seed SEED] [--jobs N]" in out
+    assert (
+        "usage: risc tournament [--rules NAME] [--option KEY=VALUE] -M MAP [MAP ...] -P STRATEGY [STRATEGY ...] "
+        "-G GAMES -D MAX_TURNS [--seed SEED] [--jobs N]" in out
+    )
     assert "[-M" not in out, "-M is needed: the usage does not show it as optional"
     assert "1-5 maps, 2-4 strategies, 1-5 games per map, 10-50 turns per game" in out
     assert "-G GAMES, --games GAMES games per map, 1-5, needed" in out
@@ -202,22 +282,55 @@ def test_the_usage_and_help_say_what_is_needed_and_the_limits(capsys: pytest.Cap
 
 
 def test_the_grid_game_needs_no_map(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "tournament", "--rules", "grid", "-P", "aggressive", "defensive", "random",
-                           "-G", "1", "-D", "10", "--seed", "2")
+    status, out, err = run(
+        capsys,
+        "tournament",
+        "--rules",
+        "grid",
+        "-P",
+        "aggressive",
+        "defensive",
+        "random",
+        "-G",
+        "1",
+        "-D",
+        "10",
+        "--seed",
+        "2",
+    )
     assert status == 0, err
     assert "Map 1: Grid Risk (VG101) board" in out
 
 
 def test_a_map_named_for_the_grid_game_is_refused_rather_than_played_as_its_own_board(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "tournament", "--rules", "grid", "-M", "seed", "cataract", "-P", "aggressive",
-                           "defensive", "random", "-G", "1", "-D", "10", "--seed", "2")
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(
+        capsys,
+        "tournament",
+        "--rules",
+        "grid",
+        "-M",
+        "seed",
+        "cataract",
+        "-P",
+        "aggressive",
+        "defensive",
+        "random",
+        "-G",
+        "1",
+        "-D",
+        "10",
+        "--seed",
+        "2",
+    )
     assert status == 2 and out == ""
     assert "-M: Grid Risk (VG101) is played on its own board: name no map (seed, cataract)" in err, err
 
 
-def test_the_whole_run_is_timed_on_the_wall_clock(capsys: pytest.CaptureFixture[str],
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_whole_run_is_timed_on_the_wall_clock(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The time printed is the run's, from the command's start to its tables, not the games' alone: checking the
     arguments takes half a second here, on a clock that moves only when told."""
     import risc.cli as cli
@@ -232,8 +345,9 @@ def test_the_whole_run_is_timed_on_the_wall_clock(capsys: pytest.CaptureFixture[
         return checked(args)
 
     monkeypatch.setattr(command, "build_tournament", slow_to_check)
-    status, _, err = run(capsys, "tournament", "-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "10",
-                         "--seed", "1")
+    status, _, err = run(
+        capsys, "tournament", "-M", "seed", "-P", "aggressive", "strategist", "-G", "1", "-D", "10", "--seed", "1"
+    )
     assert status == 0
     found = re.search(r"^1 game in (\d+\.\d) s$", err, flags=re.M)
     assert found is not None, err
@@ -242,14 +356,29 @@ def test_the_whole_run_is_timed_on_the_wall_clock(capsys: pytest.CaptureFixture[
     assert re.search(r"^2 games in \d+\.\d s$", err, flags=re.M), err
 
 
-def test_a_map_file_is_named_by_its_name_in_the_tables_not_by_its_path(capsys: pytest.CaptureFixture[str],
-                                                                       tmp_path: Path) -> None:
+def test_a_map_file_is_named_by_its_name_in_the_tables_not_by_its_path(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     folder = tmp_path / "a folder" / "of maps"
     folder.mkdir(parents=True)
     (folder / "keeps.toml").write_text((ROOT / "maps" / "twin-keeps.toml").read_text())
-    status, out, err = run(capsys, "tournament", "-M", str(folder / "keeps.toml"), "seed",
-                           "-P", "aggressive", "defensive", "-G", "1", "-D", "10", "--seed", "3")
+    status, out, err = run(
+        capsys,
+        "tournament",
+        "-M",
+        str(folder / "keeps.toml"),
+        "seed",
+        "-P",
+        "aggressive",
+        "defensive",
+        "-G",
+        "1",
+        "-D",
+        "10",
+        "--seed",
+        "3",
+    )
     assert status == 0, err
     assert "Map 1: keeps (Twin Keeps, 8 territories)" in out
     assert str(tmp_path) not in out
-    assert out[out.index("Overall"):].splitlines()[1].split() == ["keeps", "seed", "total", "share"]
+    assert out[out.index("Overall") :].splitlines()[1].split() == ["keeps", "seed", "total", "share"]

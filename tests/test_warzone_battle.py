@@ -57,8 +57,7 @@ def chi_square(seen: Counter[object], law: dict[object, float]) -> tuple[float, 
     return sum((s - e) ** 2 / e for e, s in bins), len(bins) - 1
 
 
-@pytest.mark.parametrize(("attackers", "defenders"), [(1, 1), (5, 3), (3, 5), (10, 10), (12, 4), (40, 25),
-                                                      (300, 200)])
+@pytest.mark.parametrize(("attackers", "defenders"), [(1, 1), (5, 3), (3, 5), (10, 10), (12, 4), (40, 25), (300, 200)])
 def test_W7_each_side_s_losses_follow_the_capped_binomial(attackers: int, defenders: int) -> None:
     rng = GameRandom(f"marginals/{attackers}/{defenders}")
     attacker_losses, defender_losses = Counter[object](), Counter[object]()
@@ -66,8 +65,10 @@ def test_W7_each_side_s_losses_follow_the_capped_binomial(attackers: int, defend
         lost_a, lost_d = volley(attackers, defenders, rng)
         attacker_losses[lost_a] += 1
         defender_losses[lost_d] += 1
-    for seen, law in ((defender_losses, capped_law(attackers, P_ATTACKER_KILLS, defenders)),
-                      (attacker_losses, capped_law(defenders, P_DEFENDER_KILLS, attackers))):
+    for seen, law in (
+        (defender_losses, capped_law(attackers, P_ATTACKER_KILLS, defenders)),
+        (attacker_losses, capped_law(defenders, P_DEFENDER_KILLS, attackers)),
+    ):
         statistic, df = chi_square(seen, dict(law))
         assert df >= 1
         assert statistic < chi_square_critical(df), (statistic, df)
@@ -85,11 +86,15 @@ def test_W7_the_two_volleys_are_simultaneous_and_independent(attackers: int, def
 
 
 @pytest.mark.parametrize(("attackers", "defenders"), [(2, 1), (5, 3), (10, 6), (17, 10), (60, 35)])
-def test_W7_the_chance_to_conquer_is_every_defender_destroyed_and_an_attacker_left(attackers: int,
-                                                                                  defenders: int) -> None:
+def test_W7_the_chance_to_conquer_is_every_defender_destroyed_and_an_attacker_left(
+    attackers: int, defenders: int
+) -> None:
     # From the rule itself: sum over the joint law of the outcomes that conquer.
-    exact = sum(binomial_pmf(attackers, P_ATTACKER_KILLS, k) * binomial_pmf(defenders, P_DEFENDER_KILLS, j)
-                for k in range(defenders, attackers + 1) for j in range(0, attackers))
+    exact = sum(
+        binomial_pmf(attackers, P_ATTACKER_KILLS, k) * binomial_pmf(defenders, P_DEFENDER_KILLS, j)
+        for k in range(defenders, attackers + 1)
+        for j in range(0, attackers)
+    )
     assert win_probability(attackers, defenders) == pytest.approx(exact, abs=1e-12)
     rng = GameRandom(f"conquer/{attackers}/{defenders}")
     wins = 0

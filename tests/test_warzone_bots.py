@@ -65,8 +65,13 @@ def test_W15_every_strategy_is_registered_and_only_the_cheater_cheats() -> None:
 
 
 def test_W15_aggressive_deploys_everything_on_its_strongest_territory_and_attacks_from_it() -> None:
-    game = make_game(star_map("Hub", "N", "S", "W"), {"Hub": "ann", "N": "ann", "S": "bob", "W": "bob"},
-                     {"Hub": 4, "N": 9, "S": 1, "W": 3}, pools={"ann": 6}, hands={"ann": (Card.BOMB,)})
+    game = make_game(
+        star_map("Hub", "N", "S", "W"),
+        {"Hub": "ann", "N": "ann", "S": "bob", "W": "bob"},
+        {"Hub": 4, "N": 9, "S": 1, "W": 3},
+        pools={"ann": 6},
+        hands={"ann": (Card.BOMB,)},
+    )
     orders = decide("aggressive", game, "ann")
     deploys = [o for o in orders if isinstance(o, DeployOrder)]
     assert deploys == [DeployOrder("Hub", 6)]  # N holds more but faces nobody
@@ -77,9 +82,13 @@ def test_W15_aggressive_deploys_everything_on_its_strongest_territory_and_attack
 
 
 def test_W15_benevolent_never_attacks_never_harms_and_reinforces_its_weakest() -> None:
-    game = make_game(line_map("A", "B", "C", "D"), {"A": "ann", "B": "ann", "C": "bob", "D": "bob"},
-                     {"A": 9, "B": 1, "C": 0, "D": 0}, pools={"ann": 4},
-                     hands={"ann": (Card.BOMB, Card.BLOCKADE, Card.DIPLOMACY)})
+    game = make_game(
+        line_map("A", "B", "C", "D"),
+        {"A": "ann", "B": "ann", "C": "bob", "D": "bob"},
+        {"A": 9, "B": 1, "C": 0, "D": 0},
+        pools={"ann": 4},
+        hands={"ann": (Card.BOMB, Card.BLOCKADE, Card.DIPLOMACY)},
+    )
     orders = decide("benevolent", game, "ann")
     assert [o for o in orders if isinstance(o, DeployOrder)] == [DeployOrder("B", 4)]
     assert not any(isinstance(o, BombOrder | BlockadeOrder) for o in orders)
@@ -93,8 +102,7 @@ def test_W15_neutral_issues_nothing_but_its_deploys_until_it_is_attacked() -> No
     for batches, _ in watch(("neutral", "benevolent"), "calm", 12):
         assert {o.kind for o in batches["neutral-0"]} == {"deploy"}
     attacked_at = None
-    for number, (batches, events) in enumerate(watch(("neutral", "aggressive"), "war", 30,
-                                                                     load_map(WORLD))):
+    for number, (batches, events) in enumerate(watch(("neutral", "aggressive"), "war", 30, load_map(WORLD))):
         kinds = {o.kind for o in batches["neutral-0"]}
         if attacked_at is None:
             assert kinds <= {"deploy"}
@@ -108,8 +116,13 @@ def test_W15_neutral_issues_nothing_but_its_deploys_until_it_is_attacked() -> No
 
 
 def test_W15_the_cheater_conquers_every_neighbour_where_allowed_and_only_deploys_elsewhere() -> None:
-    game = make_game(star_map("Hub", "N", "S", "W"), {"Hub": "ann", "N": "bob", "S": "bob", "W": None},
-                     {"Hub": 1, "N": 5, "S": 7, "W": 3}, pools={"ann": 3}, allow_cheaters=True)
+    game = make_game(
+        star_map("Hub", "N", "S", "W"),
+        {"Hub": "ann", "N": "bob", "S": "bob", "W": None},
+        {"Hub": 1, "N": 5, "S": 7, "W": 3},
+        pools={"ann": 3},
+        allow_cheaters=True,
+    )
     orders = decide("cheater", game, "ann")
     assert CheatOrder() in orders
     game, events = play_turn(game, {"ann": orders})
@@ -129,18 +142,35 @@ def test_W15_random_issues_legal_orders_at_random() -> None:
     assert {"deploy", "advance"} <= set(kinds) and len(kinds) >= 4
 
 
-@pytest.mark.parametrize("seats", [("strategist", "aggressive", "benevolent", "neutral", "random", "cheater"),
-                                   ("random", "random", "random"), ("strategist", "strategist")])
+@pytest.mark.parametrize(
+    "seats",
+    [
+        ("strategist", "aggressive", "benevolent", "neutral", "random", "cheater"),
+        ("random", "random", "random"),
+        ("strategist", "strategist"),
+    ],
+)
 def test_W15_a_tournament_between_the_strategies_finishes_with_fixed_seeds(seats: tuple[str, ...]) -> None:
     for game_map in (load_map(EUROPE), load_map(WORLD)):
-        results = [play_game(game_map, list(seats), f"cup/{n}", 50, strict=True, ruleset_name="warzone",
-                             options={"allow_cheaters": True}) for n in range(3)]
+        results = [
+            play_game(
+                game_map,
+                list(seats),
+                f"cup/{n}",
+                50,
+                strict=True,
+                ruleset_name="warzone",
+                options={"allow_cheaters": True},
+            )
+            for n in range(3)
+        ]
         for result in results:
             assert result.refused == 0
             assert result.winner is None or result.territories[result.players.index(result.winner)] > 0
             assert result.turns <= 50
-        again = play_game(game_map, list(seats), "cup/0", 50, strict=True, ruleset_name="warzone",
-                          options={"allow_cheaters": True})
+        again = play_game(
+            game_map, list(seats), "cup/0", 50, strict=True, ruleset_name="warzone", options={"allow_cheaters": True}
+        )
         assert again == results[0]
 
 
@@ -151,12 +181,14 @@ FIGURE_GAMES = 20
 @pytest.mark.parametrize("opponent", ["aggressive", "benevolent", "neutral", "random"])
 @pytest.mark.parametrize("map_file", [EUROPE, WORLD], ids=["europe", "world"])
 def test_W15_the_strategist_beats_each_comp345_strategy_but_the_cheater_in_a_clear_majority(
-        opponent: str, map_file: Any) -> None:
+    opponent: str, map_file: Any
+) -> None:
     game_map = load_map(map_file)
     wins = 0
     for n in range(FIGURE_GAMES):
         seats = ["strategist", opponent] if n % 2 == 0 else [opponent, "strategist"]
-        result = play_game(game_map, seats, f"strength/{map_file.stem}/{opponent}/{n}", 50, strict=True,
-                           ruleset_name="warzone")
+        result = play_game(
+            game_map, seats, f"strength/{map_file.stem}/{opponent}/{n}", 50, strict=True, ruleset_name="warzone"
+        )
         wins += result.winner_strategy == "strategist"
     assert wins >= 0.75 * FIGURE_GAMES, f"{wins} wins in {FIGURE_GAMES}"

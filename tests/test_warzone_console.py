@@ -31,21 +31,39 @@ def ann_s_first_turn() -> list[str]:
     own = game.board.territories_of("Ann")
     first, second = own[0], own[1]
     enemy = next(t for t in game_map.neighbours_in_order(second) if game.board.owner[t] != "Ann")
-    return ["cards", "showmap", f"deploy 60 {first}", f"deploy 30 {first}", f"deploy 20 {second}",
-            "orders", "withdraw 2", "done", f"deploy 20 {second}", f"advance 15 {second} {enemy}",
-            f"advance 99 {second} {enemy}", f"bomb {first}", "bomb Ann", "done"]
+    return [
+        "cards",
+        "showmap",
+        f"deploy 60 {first}",
+        f"deploy 30 {first}",
+        f"deploy 20 {second}",
+        "orders",
+        "withdraw 2",
+        "done",
+        f"deploy 20 {second}",
+        f"advance 15 {second} {enemy}",
+        f"advance 99 {second} {enemy}",
+        f"bomb {first}",
+        "bomb Ann",
+        "done",
+    ]
 
 
-def test_the_console_plays_whole_games_from_a_command_file_and_writes_the_game_log(tmp_path: Path,
-                                                                                   capsys: pytest.CaptureFixture[str],
-                                                                                   ) -> None:
+def test_the_console_plays_whole_games_from_a_command_file_and_writes_the_game_log(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     commands = [
-        f"loadmap {EUROPE}", "validatemap",
-        "addplayer Ann", "addplayer Robo -strategy aggressive", "gameplayer -add Dee -strategy strategist",
+        f"loadmap {EUROPE}",
+        "validatemap",
+        "addplayer Ann",
+        "addplayer Robo -strategy aggressive",
+        "gameplayer -add Dee -strategy strategist",
         "gamestart max_turns=1",
         *ann_s_first_turn(),
         "replay",
-        f"loadmap {WORLD}", "validatemap",
+        f"loadmap {WORLD}",
+        "validatemap",
         "gameplayer -add Ben -strategy benevolent -add Agg -strategy aggressive -add Str -strategy strategist",
         "gameplayer -add Rnd -strategy random -remove Ben",
         "gamestart",
@@ -66,9 +84,14 @@ def test_the_console_plays_whole_games_from_a_command_file_and_writes_the_game_l
     assert "[effect] player Robo added (aggressive); 2 of 2-6" in log
     # Every change of state, in the COMP 345 engine's states.
     changes = [line.removeprefix("[state] ") for line in log if line.startswith("[state]")]
-    assert changes[:6] == ["start -> maploaded", "maploaded -> mapvalidated", "mapvalidated -> playersadded",
-                           "playersadded -> assignreinforcement", "assignreinforcement -> issueorders",
-                           "issueorders -> executeorders"]
+    assert changes[:6] == [
+        "start -> maploaded",
+        "maploaded -> mapvalidated",
+        "mapvalidated -> playersadded",
+        "playersadded -> assignreinforcement",
+        "assignreinforcement -> issueorders",
+        "issueorders -> executeorders",
+    ]
     assert "executeorders -> win" in changes and "win -> start" in changes and changes[-1] == "start -> end"
     assert changes.count("win -> start") == 2
     # Every order issued, the human's and the computers', the refused ones with their reason, and its effect.
@@ -93,9 +116,10 @@ def test_the_console_plays_whole_games_from_a_command_file_and_writes_the_game_l
     assert any("is eliminated" in line for line in executed)
     assert any(line == "[executed] Statistics, turn by turn:" for line in executed)
     # The tournament: its parameters, then a row per map and a column per game.
-    start = log.index(f"[effect] Tournament mode: M: {EUROPE}, {WORLD}; P: aggressive, strategist, cheater; "
-                      "G: 2; D: 20")
-    header, europe, world = (line.removeprefix("[effect] ").split() for line in log[start + 5:start + 8])
+    start = log.index(
+        f"[effect] Tournament mode: M: {EUROPE}, {WORLD}; P: aggressive, strategist, cheater; G: 2; D: 20"
+    )
+    header, europe, world = (line.removeprefix("[effect] ").split() for line in log[start + 5 : start + 8])
     assert header == ["Game", "1", "Game", "2"]
     assert europe[0] == "europe.map" and world[0] == "world.map"
     assert all(cell in ("aggressive", "strategist", "cheater", "Draw") for cell in europe[1:] + world[1:])
@@ -125,18 +149,21 @@ def test_the_log_has_one_line_per_game_of_the_tournament() -> None:
     assert table[1].split()[0] == "europe.map" and len(table[1].split()) == 4
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    ("-M a -P aggressive random -G 1", "-D missing"),
-    ("-M a b c d e f -P aggressive random -G 1 -D 10", "-M: 1 to 5 maps, not 6"),
-    ("-M a -P aggressive -G 1 -D 10", "-P: 2 to 4 player strategies, not 1"),
-    ("-M a -P aggressive random random random random -G 1 -D 10", "not 5"),
-    ("-M a -P aggressive random -G 6 -D 10", "-G: 1 to 5 games per map, not 6"),
-    ("-M a -P aggressive random -G 1 -D 9", "-D: 10 to 50 turns per game, not 9"),
-    ("-M a -P aggressive random -G 1 -D 51", "not 51"),
-    ("-M a -P aggressive human -G 1 -D 10", 'unknown strategy "human"'),
-    ("-M a -P aggressive random -G x -D 10", "-G takes one whole number"),
-    ("maps -M a", "usage"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ("-M a -P aggressive random -G 1", "-D missing"),
+        ("-M a b c d e f -P aggressive random -G 1 -D 10", "-M: 1 to 5 maps, not 6"),
+        ("-M a -P aggressive -G 1 -D 10", "-P: 2 to 4 player strategies, not 1"),
+        ("-M a -P aggressive random random random random -G 1 -D 10", "not 5"),
+        ("-M a -P aggressive random -G 6 -D 10", "-G: 1 to 5 games per map, not 6"),
+        ("-M a -P aggressive random -G 1 -D 9", "-D: 10 to 50 turns per game, not 9"),
+        ("-M a -P aggressive random -G 1 -D 51", "not 51"),
+        ("-M a -P aggressive human -G 1 -D 10", 'unknown strategy "human"'),
+        ("-M a -P aggressive random -G x -D 10", "-G takes one whole number"),
+        ("maps -M a", "usage"),
+    ],
+)
 def test_W16_a_tournament_outside_the_comp345_bounds_is_refused(args: str, words: str) -> None:
     problem = parse_tournament(args.split())
     assert isinstance(problem, str) and words in problem
@@ -175,8 +202,11 @@ REFUSED = [
 
 def reach(state: State) -> tuple[WarzoneConsole, list[str]]:
     c, said = console()
-    steps = {State.MAP_LOADED: [f"loadmap {EUROPE}"], State.MAP_VALIDATED: [f"loadmap {EUROPE}", "validatemap"],
-             State.PLAYERS_ADDED: [f"loadmap {EUROPE}", "validatemap", "addplayer Ann"]}
+    steps = {
+        State.MAP_LOADED: [f"loadmap {EUROPE}"],
+        State.MAP_VALIDATED: [f"loadmap {EUROPE}", "validatemap"],
+        State.PLAYERS_ADDED: [f"loadmap {EUROPE}", "validatemap", "addplayer Ann"],
+    }
     for line in steps.get(state, []):
         c.handle(line)
     assert c.state is state
@@ -249,18 +279,21 @@ def test_a_cheater_seated_at_the_console_is_allowed_to_cheat() -> None:
     assert c.state is State.WIN and c.core.game.options.allow_cheaters
 
 
-def test_risc_warzone_is_a_risc_command_reading_a_file_and_writing_a_log(tmp_path: Path,
-                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_risc_warzone_is_a_risc_command_reading_a_file_and_writing_a_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from risc.commands import warzone
 
     assert "risc.commands.warzone" in COMMAND_MODULES
     parser = argparse.ArgumentParser(prog="risc")
     warzone.register(parser.add_subparsers(dest="command"))
     commands = tmp_path / "c.txt"
-    commands.write_text(f"loadmap {EUROPE}\nvalidatemap\naddplayer A -strategy random\n"
-                        "addplayer B -strategy strategist\ngamestart\nquit\n", encoding="utf-8")
-    args = parser.parse_args(["warzone", "-file", str(commands), "--log", str(tmp_path / "log.txt"),
-                              "--seed", "3"])
+    commands.write_text(
+        f"loadmap {EUROPE}\nvalidatemap\naddplayer A -strategy random\n"
+        "addplayer B -strategy strategist\ngamestart\nquit\n",
+        encoding="utf-8",
+    )
+    args = parser.parse_args(["warzone", "-file", str(commands), "--log", str(tmp_path / "log.txt"), "--seed", "3"])
     assert args.handler(args) == 0
     assert "[state] win -> end" in (tmp_path / "log.txt").read_text(encoding="utf-8")
     assert "wins the game" in capsys.readouterr().out

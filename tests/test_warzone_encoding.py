@@ -48,5 +48,13 @@ def test_a_whole_game_s_orders_events_views_and_boards_round_trip_through_json()
     assert WZ.load_view(json.loads(json.dumps(WZ.dump_view(final)))) == final
     assert {"turn_order", "deployed", "battle", "card_drawn", "turn_stats", "reinforcements"} <= kinds
     assert kinds & {"game_won", "game_drawn"}
-    assert set(WZ.order_kinds()) == {"deploy", "advance", "bomb", "blockade", "airlift", "negotiate", "reinforce",
-                                     "cheat"}
+    assert set(WZ.order_kinds()) == {
+        "deploy",
+        "advance",
+        "bomb",
+        "blockade",
+        "airlift",
+        "negotiate",
+        "reinforce",
+        "cheat",
+    }

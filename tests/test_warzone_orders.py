@@ -29,63 +29,117 @@ ALL_CARDS = (Card.BOMB, Card.AIRLIFT, Card.BLOCKADE, Card.DIPLOMACY, Card.REINFO
 
 def board(**options: Any) -> Game[Any, Any]:
     """A - B - C - D - E - F: ann holds A B, bob C D, E is neutral, cy holds F."""
-    return make_game(line_map("A", "B", "C", "D", "E", "F"),
-                     {"A": "ann", "B": "ann", "C": "bob", "D": "bob", "E": None, "F": "cy"},
-                     {"A": 5, "B": 3, "C": 4, "D": 2, "E": 6, "F": 1},
-                     pools={"ann": 10, "bob": 10, "cy": 3},
-                     hands={"ann": ALL_CARDS, "bob": (Card.BOMB,)}, **options)
+    return make_game(
+        line_map("A", "B", "C", "D", "E", "F"),
+        {"A": "ann", "B": "ann", "C": "bob", "D": "bob", "E": None, "F": "cy"},
+        {"A": 5, "B": 3, "C": 4, "D": 2, "E": 6, "F": 1},
+        pools={"ann": 10, "bob": 10, "cy": 3},
+        hands={"ann": ALL_CARDS, "bob": (Card.BOMB,)},
+        **options,
+    )
 
 
 # Each illegal order, the code it is refused with and words of its reason: a table reads better than 30 tests.
 REFUSALS: list[tuple[str, list[Any], Any, str, str]] = [
     ("W4 deploy more than the pool", [], DeployOrder("A", 11), Code.POOL_EXCEEDED, "10 units left"),
-    ("W4 deploy more than what earlier deploys leave", [DeployOrder("A", 8)], DeployOrder("B", 3),
-     Code.POOL_EXCEEDED, "2 units left"),
+    (
+        "W4 deploy more than what earlier deploys leave",
+        [DeployOrder("A", 8)],
+        DeployOrder("B", 3),
+        Code.POOL_EXCEEDED,
+        "2 units left",
+    ),
     ("W4 deploy on someone else's territory", [], DeployOrder("C", 1), Code.NOT_YOUR_TERRITORY, "not yours"),
     ("W4 deploy no units", [], DeployOrder("A", 0), Code.NON_POSITIVE_UNITS, "at least 1"),
-    ("W4 deploy on a territory that does not exist", [], DeployOrder("Atlantis", 1), Refused.UNKNOWN_TERRITORY,
-     "Atlantis"),
-    ("W4 advance to a territory that is not adjacent", [], AdvanceOrder(1, "A", "C"), Code.NOT_ADJACENT,
-     "not adjacent"),
-    ("W4 advance from someone else's territory", [], AdvanceOrder(1, "C", "B"), Code.NOT_YOUR_TERRITORY,
-     "not yours"),
-    ("W4 advance more units than the source holds", [], AdvanceOrder(6, "A", "B"), Code.NOT_ENOUGH_UNITS,
-     "5 units left"),
-    ("W4 no unit sent twice", [AdvanceOrder(3, "B", "C")], AdvanceOrder(1, "B", "C"), Code.NOT_ENOUGH_UNITS,
-     "0 units left"),
+    (
+        "W4 deploy on a territory that does not exist",
+        [],
+        DeployOrder("Atlantis", 1),
+        Refused.UNKNOWN_TERRITORY,
+        "Atlantis",
+    ),
+    (
+        "W4 advance to a territory that is not adjacent",
+        [],
+        AdvanceOrder(1, "A", "C"),
+        Code.NOT_ADJACENT,
+        "not adjacent",
+    ),
+    ("W4 advance from someone else's territory", [], AdvanceOrder(1, "C", "B"), Code.NOT_YOUR_TERRITORY, "not yours"),
+    (
+        "W4 advance more units than the source holds",
+        [],
+        AdvanceOrder(6, "A", "B"),
+        Code.NOT_ENOUGH_UNITS,
+        "5 units left",
+    ),
+    (
+        "W4 no unit sent twice",
+        [AdvanceOrder(3, "B", "C")],
+        AdvanceOrder(1, "B", "C"),
+        Code.NOT_ENOUGH_UNITS,
+        "0 units left",
+    ),
     ("W4 advance to the source itself", [], AdvanceOrder(1, "A", "A"), Code.SAME_TERRITORY, "both"),
     ("W4 a card played more often than held", [BombOrder("C")], BombOrder("D"), Code.CARD_NOT_HELD, "bomb card"),
     ("W8 bomb without a bomb card (cy holds none)", [], BombOrder("E"), Code.CARD_NOT_HELD, "bomb card"),
     ("W8 bomb an own territory", [], BombOrder("B"), Code.OWN_TERRITORY, "is yours"),
-    ("W8 bomb a territory adjacent to none of the player's", [], BombOrder("D"), Code.NOT_ADJACENT,
-     "not adjacent"),
+    ("W8 bomb a territory adjacent to none of the player's", [], BombOrder("D"), Code.NOT_ADJACENT, "not adjacent"),
     ("W9 blockade someone else's territory", [], BlockadeOrder("C"), Code.NOT_YOUR_TERRITORY, "not yours"),
-    ("W9 blockade the same territory twice", [BlockadeOrder("A")], BlockadeOrder("A"), Code.CARD_NOT_HELD,
-     "blockade card"),
-    ("W9 advance from a territory blockaded earlier", [BlockadeOrder("B")], AdvanceOrder(1, "B", "C"),
-     Code.BLOCKADED, "neutral"),
-    ("W9 advance into a territory blockaded earlier", [BlockadeOrder("B")], AdvanceOrder(1, "A", "B"),
-     Code.BLOCKADED, "neutral"),
-    ("W10 airlift to someone else's territory", [], AirliftOrder(1, "A", "D"), Code.TARGET_NOT_YOURS,
-     "not yours"),
-    ("W10 airlift more than the source holds", [], AirliftOrder(9, "B", "A"), Code.NOT_ENOUGH_UNITS,
-     "3 units left"),
-    ("W10 airlift from someone else's territory", [], AirliftOrder(1, "C", "A"), Code.NOT_YOUR_TERRITORY,
-     "not yours"),
+    (
+        "W9 blockade the same territory twice",
+        [BlockadeOrder("A")],
+        BlockadeOrder("A"),
+        Code.CARD_NOT_HELD,
+        "blockade card",
+    ),
+    (
+        "W9 advance from a territory blockaded earlier",
+        [BlockadeOrder("B")],
+        AdvanceOrder(1, "B", "C"),
+        Code.BLOCKADED,
+        "neutral",
+    ),
+    (
+        "W9 advance into a territory blockaded earlier",
+        [BlockadeOrder("B")],
+        AdvanceOrder(1, "A", "B"),
+        Code.BLOCKADED,
+        "neutral",
+    ),
+    ("W10 airlift to someone else's territory", [], AirliftOrder(1, "A", "D"), Code.TARGET_NOT_YOURS, "not yours"),
+    ("W10 airlift more than the source holds", [], AirliftOrder(9, "B", "A"), Code.NOT_ENOUGH_UNITS, "3 units left"),
+    ("W10 airlift from someone else's territory", [], AirliftOrder(1, "C", "A"), Code.NOT_YOUR_TERRITORY, "not yours"),
     ("W11 negotiate with oneself", [], NegotiateOrder("ann"), Code.NEGOTIATE_WITH_SELF, "yourself"),
     ("W11 negotiate with nobody", [], NegotiateOrder("zed"), Refused.UNKNOWN_PLAYER, "zed"),
-    ("W11 a second truce with the same player", [NegotiateOrder("cy")], NegotiateOrder("cy"), Code.CARD_NOT_HELD,
-     "diplomacy"),
-    ("W4 reinforce without a reinforcement card (bob holds none)", [], ReinforceOrder(), Code.CARD_NOT_HELD,
-     "reinforcement card"),
-    ("W15 the cheater's order where cheaters are not allowed", [], CheatOrder(), Code.CHEATING_NOT_ALLOWED,
-     "allow_cheaters"),
+    (
+        "W11 a second truce with the same player",
+        [NegotiateOrder("cy")],
+        NegotiateOrder("cy"),
+        Code.CARD_NOT_HELD,
+        "diplomacy",
+    ),
+    (
+        "W4 reinforce without a reinforcement card (bob holds none)",
+        [],
+        ReinforceOrder(),
+        Code.CARD_NOT_HELD,
+        "reinforcement card",
+    ),
+    (
+        "W15 the cheater's order where cheaters are not allowed",
+        [],
+        CheatOrder(),
+        Code.CHEATING_NOT_ALLOWED,
+        "allow_cheaters",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("case", "before", "order", "code", "words"), REFUSALS, ids=[r[0] for r in REFUSALS])
 def test_W4_an_illegal_order_is_refused_with_its_reason_and_changes_nothing(
-        case: str, before: list[Any], order: Any, code: str, words: str) -> None:
+    case: str, before: list[Any], order: Any, code: str, words: str
+) -> None:
     player = "cy" if "cy holds" in case else "bob" if "bob holds" in case else "ann"
     game = issued(board(), player, *before)
     problem = refused(game, player, order)
@@ -139,8 +193,12 @@ def test_W4_orders_can_be_withdrawn_unless_a_later_one_needs_them() -> None:
 
 
 def test_W4_the_same_card_may_be_played_as_often_as_it_is_held() -> None:
-    game = make_game(line_map("A", "B", "C"), {"A": "ann", "B": "bob", "C": "bob"}, {"B": 8, "C": 8},
-                     hands={"ann": (Card.BOMB, Card.BOMB)})
+    game = make_game(
+        line_map("A", "B", "C"),
+        {"A": "ann", "B": "bob", "C": "bob"},
+        {"B": 8, "C": 8},
+        hands={"ann": (Card.BOMB, Card.BOMB)},
+    )
     once = issued(game, "ann", BombOrder("B"))
     assert turns.tally(WZ, once, "ann").cards.get(Card.BOMB, 0) == 1, "one bomb card of two played"
     twice = issued(once, "ann", BombOrder("B"))
@@ -150,8 +208,13 @@ def test_W4_the_same_card_may_be_played_as_often_as_it_is_held() -> None:
 
 
 def test_W4_an_eliminated_player_issues_nothing() -> None:
-    game = make_game(line_map("A", "B"), {"A": "ann", "B": "bob"}, players=("ann", "bob", "cy"), eliminated=("cy",),
-                     hands={"ann": (Card.DIPLOMACY,)})
+    game = make_game(
+        line_map("A", "B"),
+        {"A": "ann", "B": "bob"},
+        players=("ann", "bob", "cy"),
+        eliminated=("cy",),
+        hands={"ann": (Card.DIPLOMACY,)},
+    )
     assert refused(game, "cy", DeployOrder("A", 1)).code == Refused.ELIMINATED
     assert refused(game, "ann", NegotiateOrder("cy")).code == Code.PLAYER_OUT
 
@@ -160,12 +223,17 @@ def test_W11_a_truce_with_another_player_is_accepted_before_an_attack_on_a_third
     issued(board(), "ann", NegotiateOrder("cy"), AdvanceOrder(3, "B", "C"))
 
 
-@pytest.mark.parametrize("orders", [
-    [NegotiateOrder("bob"), AdvanceOrder(1, "B", "C"), BombOrder("C")],
-    [AdvanceOrder(1, "B", "C"), BombOrder("C"), NegotiateOrder("bob")],
-], ids=["the truce first", "the truce last"])
+@pytest.mark.parametrize(
+    "orders",
+    [
+        [NegotiateOrder("bob"), AdvanceOrder(1, "B", "C"), BombOrder("C")],
+        [AdvanceOrder(1, "B", "C"), BombOrder("C"), NegotiateOrder("bob")],
+    ],
+    ids=["the truce first", "the truce last"],
+)
 def test_W11_orders_against_the_partner_of_ones_own_truce_are_accepted_at_issue_and_judged_when_they_execute(
-        orders: list[Any]) -> None:
+    orders: list[Any],
+) -> None:
     """W4 checks at issue what the earlier orders use up; W6 and W11 skip, when it executes, an order a truce forbids
     (tests/test_warzone_turn.py), whoever offered the truce."""
     game = issued(board(), "ann", *orders)
@@ -185,8 +253,10 @@ def test_W4_legal_orders_lists_only_what_the_rules_accept() -> None:
     for entry in legal:
         assert WZ.check_order(game, "ann", turns.tally(WZ, game, "ann"), entry.order) is None
     deploys = [e for e in legal if e.order.kind == "deploy"]
-    assert {(e.order.territory, e.order.units, e.count_field) for e in deploys} == {("A", 8, "units"),
-                                                                                   ("B", 8, "units")}
+    assert {(e.order.territory, e.order.units, e.count_field) for e in deploys} == {
+        ("A", 8, "units"),
+        ("B", 8, "units"),
+    }
     assert not any(e.order.kind == "cheat" for e in turns.legal_orders(WZ, board(allow_cheaters=True), "ann"))
     bob = {e.order.kind for e in turns.legal_orders(WZ, board(), "bob")}
     assert bob == {"deploy", "advance", "bomb"}

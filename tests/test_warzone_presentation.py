@@ -42,11 +42,20 @@ def text(fragments: Fragments) -> str:
 
 
 def game() -> Any:
-    game_map = line_map("Quebec", "Ontario", "Alberta", "Yukon",
-                        continents={"East": (3, ["Quebec", "Ontario"]), "West": (2, ["Alberta", "Yukon"])})
-    return make_game(game_map, {"Quebec": "Ann", "Ontario": "Ann", "Alberta": "Bob", "Yukon": "Bob"},
-                     {"Quebec": 5, "Ontario": 2, "Alberta": 4, "Yukon": 1}, pools={"Ann": 7, "Bob": 3},
-                     hands={"Ann": (Card.BOMB, Card.AIRLIFT, Card.AIRLIFT), "Bob": (Card.DIPLOMACY,)})
+    game_map = line_map(
+        "Quebec",
+        "Ontario",
+        "Alberta",
+        "Yukon",
+        continents={"East": (3, ["Quebec", "Ontario"]), "West": (2, ["Alberta", "Yukon"])},
+    )
+    return make_game(
+        game_map,
+        {"Quebec": "Ann", "Ontario": "Ann", "Alberta": "Bob", "Yukon": "Bob"},
+        {"Quebec": 5, "Ontario": 2, "Alberta": 4, "Yukon": 1},
+        pools={"Ann": 7, "Bob": 3},
+        hands={"Ann": (Card.BOMB, Card.AIRLIFT, Card.AIRLIFT), "Bob": (Card.DIPLOMACY,)},
+    )
 
 
 def parse(line: str, viewer: str = "Ann") -> list[Any] | ParseError:
@@ -56,28 +65,34 @@ def parse(line: str, viewer: str = "Ann") -> list[Any] | ParseError:
     return SHOW.parse(command, words[1:], Context(g.game_map, WZ.view(g, viewer), viewer))
 
 
-@pytest.mark.parametrize(("line", "order"), [
-    ("deploy 5 Quebec", DeployOrder("Quebec", 5)),
-    ("deploy 5 queb", DeployOrder("Quebec", 5)),
-    ("advance 3 Quebec Ontario", AdvanceOrder(3, "Quebec", "Ontario")),
-    ("adv 3 q o", AdvanceOrder(3, "Quebec", "Ontario")),
-    ("bomb Alberta", BombOrder("Alberta")),
-    ("blockade Quebec", BlockadeOrder("Quebec")),
-    ("airlift 4 Quebec Ontario", AirliftOrder(4, "Quebec", "Ontario")),
-    ("negotiate Bob", NegotiateOrder("Bob")),
-    ("negotiate b", NegotiateOrder("Bob")),
-    ("reinforce", ReinforceOrder()),
-])
+@pytest.mark.parametrize(
+    ("line", "order"),
+    [
+        ("deploy 5 Quebec", DeployOrder("Quebec", 5)),
+        ("deploy 5 queb", DeployOrder("Quebec", 5)),
+        ("advance 3 Quebec Ontario", AdvanceOrder(3, "Quebec", "Ontario")),
+        ("adv 3 q o", AdvanceOrder(3, "Quebec", "Ontario")),
+        ("bomb Alberta", BombOrder("Alberta")),
+        ("blockade Quebec", BlockadeOrder("Quebec")),
+        ("airlift 4 Quebec Ontario", AirliftOrder(4, "Quebec", "Ontario")),
+        ("negotiate Bob", NegotiateOrder("Bob")),
+        ("negotiate b", NegotiateOrder("Bob")),
+        ("reinforce", ReinforceOrder()),
+    ],
+)
 def test_each_order_reads_as_the_handout_writes_it(line: str, order: Any) -> None:
     assert parse(line) == [order]
     assert parse(SHOW.describe(order)) == [order]  # an order is described as it is typed
 
 
-@pytest.mark.parametrize(("line", "orders"), [
-    ("deploy 7 *", [DeployOrder("Quebec", 4), DeployOrder("Ontario", 3)]),  # all one's own: the first get the odd
-    ("deploy 6 Ontario Quebec", [DeployOrder("Ontario", 3), DeployOrder("Quebec", 3)]),
-    ("dep 1 *", [DeployOrder("Quebec", 1)]),
-])
+@pytest.mark.parametrize(
+    ("line", "orders"),
+    [
+        ("deploy 7 *", [DeployOrder("Quebec", 4), DeployOrder("Ontario", 3)]),  # all one's own: the first get the odd
+        ("deploy 6 Ontario Quebec", [DeployOrder("Ontario", 3), DeployOrder("Quebec", 3)]),
+        ("dep 1 *", [DeployOrder("Quebec", 1)]),
+    ],
+)
 def test_deploy_spreads_a_count_over_several_territories_or_all_one_s_own(line: str, orders: list[Any]) -> None:
     assert parse(line) == orders
 
@@ -86,18 +101,21 @@ def test_deploy_star_is_the_territories_of_whoever_types_it() -> None:
     assert parse("deploy 3 *", viewer="Bob") == [DeployOrder("Alberta", 2), DeployOrder("Yukon", 1)]
 
 
-@pytest.mark.parametrize(("line", "words"), [
-    ("deploy Quebec", "a number of units"),
-    ("deploy 5 Quebec Atlantis", "Atlantis"),
-    ("deploy x Quebec", "whole number"),
-    ("deploy 5 Atlantis", "Atlantis"),
-    ("advance 3 Quebec", "where from and where to"),
-    ("advance 3 Quebec Narnia", "to:"),
-    ("bomb", "needs a territory"),
-    ("negotiate", "player"),
-    ("negotiate Zed", "Zed"),
-    ("reinforce now", "nothing more"),
-])
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("deploy Quebec", "a number of units"),
+        ("deploy 5 Quebec Atlantis", "Atlantis"),
+        ("deploy x Quebec", "whole number"),
+        ("deploy 5 Atlantis", "Atlantis"),
+        ("advance 3 Quebec", "where from and where to"),
+        ("advance 3 Quebec Narnia", "to:"),
+        ("bomb", "needs a territory"),
+        ("negotiate", "player"),
+        ("negotiate Zed", "Zed"),
+        ("reinforce now", "nothing more"),
+    ],
+)
 def test_a_mistyped_order_says_how_to_type_it(line: str, words: str) -> None:
     problem = parse(line)
     assert isinstance(problem, ParseError)
@@ -138,10 +156,13 @@ def test_completion_offers_only_names_the_order_can_take() -> None:
 
 
 def test_the_report_tells_each_event_and_the_holder_alone_sees_the_card() -> None:
-    events = [Moved("Ann", 2, "Quebec", "Ontario", 5),
-              Battle("Bob", "Alberta", "Ontario", "Ann", 4, 7, 3, 2, "Ann", 5, 4),
-              Skipped("Ann", BombOrder("Alberta"), "truce", "Ann and Bob are in a truce this turn"),
-              Private(CardDrawn("Ann", Card.BOMB), frozenset({"Ann"})), CardReceived("Ann")]
+    events = [
+        Moved("Ann", 2, "Quebec", "Ontario", 5),
+        Battle("Bob", "Alberta", "Ontario", "Ann", 4, 7, 3, 2, "Ann", 5, 4),
+        Skipped("Ann", BombOrder("Alberta"), "truce", "Ann and Bob are in a truce this turn"),
+        Private(CardDrawn("Ann", Card.BOMB), frozenset({"Ann"})),
+        CardReceived("Ann"),
+    ]
     ann = text(SHOW.events(events, PALETTE, "Ann"))
     assert "moved 2 from Quebec to Ontario (of 5 ordered: only 2 left)" in ann
     assert "Bob attacked Ontario (Ann) from Alberta with 4 against 7: Bob lost 3, Ann lost 2" in ann
@@ -153,8 +174,10 @@ def test_the_report_tells_each_event_and_the_holder_alone_sees_the_card() -> Non
 
 
 def test_the_end_shows_each_player_s_statistics_turn_by_turn() -> None:
-    stats = (TurnStats(1, {"Ann": PlayerTurnStats(3, 20, 1, 2, 0), "Bob": PlayerTurnStats(1, 5, 0, 4, 1)}),
-             TurnStats(2, {"Ann": PlayerTurnStats(4, 24, 1, 1, 1), "Bob": PlayerTurnStats(0, 0, 0, 5, 0)}))
+    stats = (
+        TurnStats(1, {"Ann": PlayerTurnStats(3, 20, 1, 2, 0), "Bob": PlayerTurnStats(1, 5, 0, 4, 1)}),
+        TurnStats(2, {"Ann": PlayerTurnStats(4, 24, 1, 1, 1), "Bob": PlayerTurnStats(0, 0, 0, 5, 0)}),
+    )
     shown = text(SHOW.events([GameWon("Ann", 2, stats)], PALETTE, "Bob")).splitlines()
     assert shown[0] == "Ann wins the game after turn 2!"
     assert shown[1] == "Statistics, turn by turn:"
@@ -184,7 +207,8 @@ def test_cards_is_a_show_only_command_that_prints_the_hand_and_what_each_card_do
     assert shown[0] == "Your cards: bomb, airlift x2"
     assert [line.split(":")[0].strip() for line in shown[1:]] == ["bomb", "airlift"]
     assert text(SHOW.show(cards, WZ.view(g, None), g.game_map, PALETTE, None)).startswith(
-        "Your cards: no hand (you are watching)")
+        "Your cards: no hand (you are watching)"
+    )
 
 
 def test_a_conquest_reads_as_the_attacker_taking_the_territory_and_cards_take_their_article() -> None:
@@ -199,15 +223,18 @@ def test_a_conquest_reads_as_the_attacker_taking_the_territory_and_cards_take_th
     assert "needs an airlift card, and you hold none" in refusal.message, refusal.message
 
 
-@pytest.mark.parametrize(("order", "said"), [
-    (DeployOrder("Quebec", 5), "deploy 5 on Quebec"),
-    (AdvanceOrder(3, "Quebec", "Ontario"), "advance 3 from Quebec to Ontario"),
-    (AirliftOrder(4, "Quebec", "Alberta"), "airlift 4 from Quebec to Alberta"),
-    (BombOrder("Alberta"), "bomb Alberta: halve its units"),
-    (BlockadeOrder("Quebec"), "blockade Quebec: multiply its units, and it turns neutral"),
-    (NegotiateOrder("Bob"), "a truce with Bob for this turn"),
-    (ReinforceOrder(), "play a reinforcement card"),
-])
+@pytest.mark.parametrize(
+    ("order", "said"),
+    [
+        (DeployOrder("Quebec", 5), "deploy 5 on Quebec"),
+        (AdvanceOrder(3, "Quebec", "Ontario"), "advance 3 from Quebec to Ontario"),
+        (AirliftOrder(4, "Quebec", "Alberta"), "airlift 4 from Quebec to Alberta"),
+        (BombOrder("Alberta"), "bomb Alberta: halve its units"),
+        (BlockadeOrder("Quebec"), "blockade Quebec: multiply its units, and it turns neutral"),
+        (NegotiateOrder("Bob"), "a truce with Bob for this turn"),
+        (ReinforceOrder(), "play a reinforcement card"),
+    ],
+)
 def test_each_order_is_offered_in_a_person_s_words_and_typed_as_the_handout_s_command(order: Any, said: str) -> None:
     assert SHOW.words(order) == said
     assert parse(SHOW.describe(order)) == [order]

@@ -93,11 +93,26 @@ def random_turn(game: Game[Any, Any], player: str, rng: random.Random) -> Game[A
     return committed
 
 
-GAMES = st.builds(lambda seed, size, players, multiplier, neutral, cheat: (seed, size, players, {
-    "blockade_multiplier": multiplier, "neutral_remainder": neutral, "allow_cheaters": cheat,
-    "initial_units": 12, "initial_cards": 3}),
-    st.integers(0, 10**6), st.integers(4, 12), st.integers(2, 4), st.sampled_from([1, 2, 3]), st.booleans(),
-    st.booleans())
+GAMES = st.builds(
+    lambda seed, size, players, multiplier, neutral, cheat: (
+        seed,
+        size,
+        players,
+        {
+            "blockade_multiplier": multiplier,
+            "neutral_remainder": neutral,
+            "allow_cheaters": cheat,
+            "initial_units": 12,
+            "initial_cards": 3,
+        },
+    ),
+    st.integers(0, 10**6),
+    st.integers(4, 12),
+    st.integers(2, 4),
+    st.sampled_from([1, 2, 3]),
+    st.booleans(),
+    st.booleans(),
+)
 
 
 def new_game(seed: int, size: int, players: int, options: dict[str, Any]) -> Game[Any, Any]:
@@ -136,8 +151,9 @@ def test_W4_W9_units_appear_only_by_deploys_and_blockades_and_pools_grow_only_by
         lost = sum(e.attacker_losses + e.defender_losses for e in told if isinstance(e, Battle))
         bombed = sum(e.before - e.after for e in told if isinstance(e, Bombed))
         blockaded = sum(e.after - e.before for e in told if isinstance(e, Blockaded))
-        assert sum(after.board.units.values()) == (sum(before.board.units.values()) + sum(deployed.values())
-                                                   - lost - bombed + blockaded)
+        assert sum(after.board.units.values()) == (
+            sum(before.board.units.values()) + sum(deployed.values()) - lost - bombed + blockaded
+        )
         if before.options.blockade_multiplier == 1:
             assert sum(after.board.units.values()) <= sum(before.board.units.values()) + sum(deployed.values())
         cards = Counter[str](e.player for e in told if isinstance(e, ReinforcementCardPlayed))
@@ -168,31 +184,68 @@ def test_W6_a_skipped_order_changes_nothing(spec: Any, salt: int) -> None:
                     turn.units[name] = rng.randint(0, 3)
                 if rng.random() < 0.3:
                     turn.truces.add(frozenset(rng.sample(before.players, 2)))
-                state = copy.deepcopy((turn.owner, turn.units, turn.pools, turn.hands, turn.deck, turn.truces,
-                                       turn.conquests, turn.losses, turn.cards_played))
+                state = copy.deepcopy(
+                    (
+                        turn.owner,
+                        turn.units,
+                        turn.pools,
+                        turn.hands,
+                        turn.deck,
+                        turn.truces,
+                        turn.conquests,
+                        turn.losses,
+                        turn.cards_played,
+                    )
+                )
                 dice = turn.rng._random.getstate()
                 turn.execute(player, order)
                 if isinstance(turn.events[-1], Skipped):
                     skipped += 1
                     assert turn.events[-1].order == order
-                    assert (turn.owner, turn.units, turn.pools, turn.hands, turn.deck, turn.truces, turn.conquests,
-                            turn.losses, turn.cards_played) == state
+                    assert (
+                        turn.owner,
+                        turn.units,
+                        turn.pools,
+                        turn.hands,
+                        turn.deck,
+                        turn.truces,
+                        turn.conquests,
+                        turn.losses,
+                        turn.cards_played,
+                    ) == state
                     assert turn.rng._random.getstate() == dice
                     assert len(turn.events) == 1
 
 
 def test_W6_orders_of_every_kind_can_be_skipped_by_the_property_above() -> None:
     """The property is not vacuous: each kind of order meets a board on which it is skipped."""
-    kinds = {o.kind for o in (DeployOrder("T0", 1), AdvanceOrder(1, "T0", "T1"), AirliftOrder(1, "T0", "T1"),
-                              BombOrder("T1"), BlockadeOrder("T0"), NegotiateOrder("bob"), ReinforceOrder())}
+    kinds = {
+        o.kind
+        for o in (
+            DeployOrder("T0", 1),
+            AdvanceOrder(1, "T0", "T1"),
+            AirliftOrder(1, "T0", "T1"),
+            BombOrder("T1"),
+            BlockadeOrder("T0"),
+            NegotiateOrder("bob"),
+            ReinforceOrder(),
+        )
+    }
     assert kinds == {"deploy", "advance", "airlift", "bomb", "blockade", "negotiate", "reinforce"}
     game_map = build_map("pair", [Territory("T0"), Territory("T1")], {"T0": {"T1"}, "T1": {"T0"}})
     game = WZ.new_game(game_map, ("ann", "bob"), WZ.options({}), GameRandom(0, SETUP_STEP))
     turn = TurnInProgress.start(game, GameRandom(0))
     turn.owner.update({"T0": "bob", "T1": "ann"})
     turn.hands["ann"] = []
-    for order in (DeployOrder("T0", 1), AdvanceOrder(1, "T0", "T1"), BlockadeOrder("T0"), BombOrder("T1"),
-                  NegotiateOrder("bob"), ReinforceOrder(), AirliftOrder(1, "T0", "T1")):
+    for order in (
+        DeployOrder("T0", 1),
+        AdvanceOrder(1, "T0", "T1"),
+        BlockadeOrder("T0"),
+        BombOrder("T1"),
+        NegotiateOrder("bob"),
+        ReinforceOrder(),
+        AirliftOrder(1, "T0", "T1"),
+    ):
         turn.execute("ann", order)
     assert [type(e) for e in turn.events] == [Skipped] * 7
 

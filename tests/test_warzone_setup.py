@@ -15,8 +15,9 @@ from shared.rulesets.warzone.options import WarzoneOptions
 from tests.warzone_support import EUROPE, MAPS, WORLD, WZ, line_map
 
 
-def new_game(game_map_ref: object = EUROPE, players: tuple[str, ...] = ("ann", "bob", "cy"), seed: str = "s",
-             **options: object):
+def new_game(
+    game_map_ref: object = EUROPE, players: tuple[str, ...] = ("ann", "bob", "cy"), seed: str = "s", **options: object
+):
     game_map = load_map(game_map_ref) if not hasattr(game_map_ref, "names") else game_map_ref
     return WZ.new_game(game_map, players, WZ.options(options), GameRandom(seed, SETUP_STEP))
 
@@ -113,8 +114,14 @@ def test_W2_the_deck_is_shuffled_by_the_game_s_generator() -> None:
 
 def test_W2_options_have_the_spec_s_defaults_and_are_checked() -> None:
     options = WZ.options({})
-    assert options == WarzoneOptions(initial_units=50, initial_cards=2, blockade_multiplier=3,
-                                     neutral_remainder=False, max_turns=0, allow_cheaters=False)
+    assert options == WarzoneOptions(
+        initial_units=50,
+        initial_cards=2,
+        blockade_multiplier=3,
+        neutral_remainder=False,
+        max_turns=0,
+        allow_cheaters=False,
+    )
     for bad in ({"initial_units": -1}, {"blockade_multiplier": 0}, {"max_turns": -2}, {"nonsense": 1}):
         with pytest.raises(ValidationError):
             WZ.options(bad)

@@ -47,8 +47,9 @@ from tests.warzone_support import WZ, line_map, make_game, of_type, play_scripte
 def two_fronts(**kwargs: Any) -> Game[Any, Any]:
     """A - B - C - D - E: ann holds A B, bob holds C D, E is neutral."""
     units = kwargs.pop("units", {"A": 5, "B": 5, "C": 4, "D": 2, "E": 6})
-    return make_game(line_map("A", "B", "C", "D", "E"), {"A": "ann", "B": "ann", "C": "bob", "D": "bob", "E": None},
-                     units, **kwargs)
+    return make_game(
+        line_map("A", "B", "C", "D", "E"), {"A": "ann", "B": "ann", "C": "bob", "D": "bob", "E": None}, units, **kwargs
+    )
 
 
 # ---- W3 ---------------------------------------------------------------------------------------------------------
@@ -93,18 +94,27 @@ def test_W5_every_deploy_executes_before_any_advance_whoever_goes_first() -> Non
 
 
 def test_W5_players_go_round_robin_one_order_each_in_the_order_they_issued_them() -> None:
-    game = make_game(line_map("A", "B", "C", "D"), {"A": "ann", "B": "ann", "C": "bob", "D": "bob"},
-                     {"A": 5, "B": 5, "C": 5, "D": 5})
-    orders = {"ann": [AdvanceOrder(1, "A", "B"), AdvanceOrder(2, "B", "A"), AdvanceOrder(3, "A", "B")],
-              "bob": [AdvanceOrder(1, "D", "C"), AdvanceOrder(2, "C", "D")]}
+    game = make_game(
+        line_map("A", "B", "C", "D"), {"A": "ann", "B": "ann", "C": "bob", "D": "bob"}, {"A": 5, "B": 5, "C": 5, "D": 5}
+    )
+    orders = {
+        "ann": [AdvanceOrder(1, "A", "B"), AdvanceOrder(2, "B", "A"), AdvanceOrder(3, "A", "B")],
+        "bob": [AdvanceOrder(1, "D", "C"), AdvanceOrder(2, "C", "D")],
+    }
     _, events = play_scripted(game, orders, ["bob", "ann"])
     assert [(m.player, m.units) for m in of_type(events, Moved)] == [
-        ("bob", 1), ("ann", 1), ("bob", 2), ("ann", 2), ("ann", 3)]
+        ("bob", 1),
+        ("ann", 1),
+        ("bob", 2),
+        ("ann", 2),
+        ("ann", 3),
+    ]
 
 
 def test_W5_the_player_order_is_drawn_each_turn_by_the_seeded_generator_never_seat_order() -> None:
-    game = make_game(line_map("A", "B", "C", "D"), {"A": "ann", "B": "ann", "C": "bob", "D": "bob"},
-                     {"A": 5, "B": 5, "C": 5, "D": 5})
+    game = make_game(
+        line_map("A", "B", "C", "D"), {"A": "ann", "B": "ann", "C": "bob", "D": "bob"}, {"A": 5, "B": 5, "C": 5, "D": 5}
+    )
     orders = {"ann": [AdvanceOrder(1, "A", "B")], "bob": [AdvanceOrder(1, "D", "C")]}
     first = Counter()
     for seed in range(40):
@@ -141,16 +151,14 @@ def test_W6_an_order_whose_source_changed_hands_is_skipped_with_the_reason() -> 
     orders = {"ann": [DeployOrder("B", 2), AdvanceOrder(2, "B", "A")], "bob": [AdvanceOrder(10, "C", "B")]}
     game, events = play_scripted(game, orders, ["bob", "ann"], binomials=[2, 0])
     (skipped,) = of_type(events, Skipped)
-    assert (skipped.player, skipped.order, skipped.code) == ("ann", AdvanceOrder(2, "B", "A"),
-                                                             Code.NOT_YOUR_TERRITORY)
+    assert (skipped.player, skipped.order, skipped.code) == ("ann", AdvanceOrder(2, "B", "A"), Code.NOT_YOUR_TERRITORY)
     assert "no longer ann's" in skipped.reason
     assert (game.board.owner["B"], game.board.units["A"]) == ("bob", 5)
 
 
 def test_W6_an_advance_whose_source_holds_fewer_units_sends_what_is_left() -> None:
     game = two_fronts(units={"A": 0, "B": 4, "C": 4, "D": 2, "E": 6}, hands={"bob": (Card.BOMB,)})
-    game, events = play_scripted(game, {"ann": [AdvanceOrder(4, "B", "A")], "bob": [BombOrder("B")]},
-                                 ["bob", "ann"])
+    game, events = play_scripted(game, {"ann": [AdvanceOrder(4, "B", "A")], "bob": [BombOrder("B")]}, ["bob", "ann"])
     (moved,) = of_type(events, Moved)
     assert (moved.units, moved.ordered) == (2, 4)
     assert (game.board.units["A"], game.board.units["B"]) == (2, 0)
@@ -243,16 +251,23 @@ def test_W8_a_bomb_whose_target_is_no_longer_next_to_the_player_is_skipped_and_t
 
 def test_W9_a_blockade_multiplies_the_units_and_makes_the_territory_neutral() -> None:
     for multiplier, after in ((3, 12), (2, 8)):
-        game = two_fronts(units={"A": 5, "B": 4, "C": 4, "D": 2, "E": 6}, hands={"ann": (Card.BLOCKADE,)},
-                          blockade_multiplier=multiplier)
+        game = two_fronts(
+            units={"A": 5, "B": 4, "C": 4, "D": 2, "E": 6},
+            hands={"ann": (Card.BLOCKADE,)},
+            blockade_multiplier=multiplier,
+        )
         game, events = play_turn(game, {"ann": [BlockadeOrder("B")]})
         assert of_type(events, Blockaded) == [Blockaded("ann", "B", 4, after)]
         assert (game.board.owner["B"], game.board.units["B"]) == (None, after)
 
 
 def test_W10_an_airlift_moves_units_between_own_territories_at_any_distance() -> None:
-    game = make_game(line_map("A", "B", "C", "D"), {"A": "ann", "B": "bob", "C": "bob", "D": "ann"},
-                     {"A": 6, "B": 1, "C": 1, "D": 0}, hands={"ann": (Card.AIRLIFT,)})
+    game = make_game(
+        line_map("A", "B", "C", "D"),
+        {"A": "ann", "B": "bob", "C": "bob", "D": "ann"},
+        {"A": 6, "B": 1, "C": 1, "D": 0},
+        hands={"ann": (Card.AIRLIFT,)},
+    )
     game, events = play_turn(game, {"ann": [AirliftOrder(4, "A", "D")]})
     assert of_type(events, Moved) == [Moved("ann", 4, "A", "D", 4, airlift=True)]
     assert (game.board.units["A"], game.board.units["D"]) == (2, 4)
@@ -260,8 +275,12 @@ def test_W10_an_airlift_moves_units_between_own_territories_at_any_distance() ->
 
 
 def test_W10_an_airlift_to_a_territory_lost_earlier_in_the_turn_is_skipped() -> None:
-    game = make_game(line_map("A", "B", "C", "D"), {"A": "ann", "B": "bob", "C": "bob", "D": "ann"},
-                     {"A": 6, "B": 1, "C": 3, "D": 0}, hands={"ann": (Card.AIRLIFT,)})
+    game = make_game(
+        line_map("A", "B", "C", "D"),
+        {"A": "ann", "B": "bob", "C": "bob", "D": "ann"},
+        {"A": 6, "B": 1, "C": 3, "D": 0},
+        hands={"ann": (Card.AIRLIFT,)},
+    )
     orders = {"ann": [AirliftOrder(4, "A", "D")], "bob": [AdvanceOrder(3, "C", "D")]}
     game, events = play_scripted(game, orders, ["bob", "ann"])
     (skipped,) = of_type(events, Skipped)
@@ -320,9 +339,12 @@ def test_W13_the_deck_holds_50_cards_ten_of_each() -> None:
 
 
 def test_W13_a_player_who_conquered_draws_one_card_however_many_territories_were_taken() -> None:
-    game = make_game(star_map("Hub", "N", "S", "W", "X"), {"Hub": "ann", "N": "bob", "S": "bob", "W": "bob",
-                                                           "X": "cy"},
-                     {"Hub": 9, "X": 5}, deck=(Card.AIRLIFT, Card.BOMB))
+    game = make_game(
+        star_map("Hub", "N", "S", "W", "X"),
+        {"Hub": "ann", "N": "bob", "S": "bob", "W": "bob", "X": "cy"},
+        {"Hub": 9, "X": 5},
+        deck=(Card.AIRLIFT, Card.BOMB),
+    )
     orders = {"ann": [AdvanceOrder(1, "Hub", "N"), AdvanceOrder(1, "Hub", "S")]}
     game, events = play_turn(game, orders)
     assert [b.conquered for b in of_type(events, Battle)] == [True, True]
@@ -352,10 +374,8 @@ def test_W13_a_played_card_goes_back_to_the_bottom_of_the_deck() -> None:
 
 def test_W13_a_hand_is_secret_only_its_size_is_public() -> None:
     game = two_fronts(hands={"ann": (Card.BOMB, Card.BOMB), "bob": (Card.AIRLIFT,)})
-    assert WZ.view(game, "ann").hand == {"bomb": 2, "reinforcement": 0, "blockade": 0, "airlift": 0,
-                                         "diplomacy": 0}
-    assert WZ.view(game, "bob").hand == {"bomb": 0, "reinforcement": 0, "blockade": 0, "airlift": 1,
-                                         "diplomacy": 0}
+    assert WZ.view(game, "ann").hand == {"bomb": 2, "reinforcement": 0, "blockade": 0, "airlift": 0, "diplomacy": 0}
+    assert WZ.view(game, "bob").hand == {"bomb": 0, "reinforcement": 0, "blockade": 0, "airlift": 1, "diplomacy": 0}
     assert WZ.view(game, None).hand is None
     for viewer in ("bob", None):
         seen = WZ.view(game, viewer)
@@ -366,8 +386,13 @@ def test_W13_a_hand_is_secret_only_its_size_is_public() -> None:
 
 
 def test_W14_a_player_with_no_territory_is_out_and_their_cards_go_back_to_the_deck() -> None:
-    game = make_game(line_map("A", "B", "C"), {"A": "ann", "B": "bob", "C": "cy"}, {"A": 5, "B": 0, "C": 5},
-                     hands={"bob": (Card.BOMB, Card.AIRLIFT)}, deck=(Card.DIPLOMACY,))
+    game = make_game(
+        line_map("A", "B", "C"),
+        {"A": "ann", "B": "bob", "C": "cy"},
+        {"A": 5, "B": 0, "C": 5},
+        hands={"bob": (Card.BOMB, Card.AIRLIFT)},
+        deck=(Card.DIPLOMACY,),
+    )
     game, events = play_turn(game, {"ann": [AdvanceOrder(2, "A", "B")]})
     assert of_type(events, PlayerEliminated) == [PlayerEliminated("bob", 2)]
     assert game.board.hands["bob"] == () and game.board.deck[-2:] == (Card.BOMB, Card.AIRLIFT)
@@ -377,8 +402,9 @@ def test_W14_a_player_with_no_territory_is_out_and_their_cards_go_back_to_the_de
 
 
 def test_W14_the_last_player_standing_wins_and_neutral_territories_do_not_count() -> None:
-    game = make_game(line_map("A", "B", "C", "D"), {"A": "ann", "B": "ann", "C": "bob", "D": None},
-                     {"A": 5, "B": 9, "C": 0, "D": 6})
+    game = make_game(
+        line_map("A", "B", "C", "D"), {"A": "ann", "B": "ann", "C": "bob", "D": None}, {"A": 5, "B": 9, "C": 0, "D": 6}
+    )
     game, events = play_turn(game, {"ann": [AdvanceOrder(2, "B", "C")]})
     status = WZ.status(game)
     assert status.finished and status.winner == "ann" and status.turn == 1
@@ -402,8 +428,12 @@ def test_W14_max_turns_ends_the_game_in_a_draw() -> None:
 
 
 def test_W14_when_the_last_players_go_out_together_the_game_is_a_draw() -> None:
-    game = make_game(line_map("A", "B"), {"A": "ann", "B": "bob"}, {"A": 1, "B": 1},
-                     hands={"ann": (Card.BLOCKADE,), "bob": (Card.BLOCKADE,)})
+    game = make_game(
+        line_map("A", "B"),
+        {"A": "ann", "B": "bob"},
+        {"A": 1, "B": 1},
+        hands={"ann": (Card.BLOCKADE,), "bob": (Card.BLOCKADE,)},
+    )
     game, events = play_turn(game, {"ann": [BlockadeOrder("A")], "bob": [BlockadeOrder("B")]})
     status = WZ.status(game)
     assert status.finished and status.winner is None
@@ -411,8 +441,12 @@ def test_W14_when_the_last_players_go_out_together_the_game_is_a_draw() -> None:
 
 
 def test_W14_each_turn_s_statistics_are_told_and_kept_for_the_end() -> None:
-    game = two_fronts(units={"A": 5, "B": 9, "C": 4, "D": 0, "E": 6}, pools={"ann": 3, "bob": 3},
-                      hands={"ann": (Card.BOMB,)}, deck=(Card.AIRLIFT,))
+    game = two_fronts(
+        units={"A": 5, "B": 9, "C": 4, "D": 0, "E": 6},
+        pools={"ann": 3, "bob": 3},
+        hands={"ann": (Card.BOMB,)},
+        deck=(Card.AIRLIFT,),
+    )
     orders = {"ann": [DeployOrder("B", 3), BombOrder("C"), AdvanceOrder(12, "B", "C")], "bob": [DeployOrder("D", 3)]}
     # The bomb leaves 2 of C's 4; the 12 attackers destroy both and lose 1.
     game, events = play_scripted(game, orders, ["ann", "bob"], binomials=[2, 1])

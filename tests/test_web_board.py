@@ -99,8 +99,9 @@ async def zoom_all_the_way(page: Any) -> None:
 
 
 @pytest.mark.parametrize("size", [DESK, PHONE], ids=["desk", "phone"])
-async def test_no_name_covers_another_or_a_circle_on_any_bundled_map(browser: Any, tmp_path: Path,
-                                                                       size: tuple[int, int]) -> None:
+async def test_no_name_covers_another_or_a_circle_on_any_bundled_map(
+    browser: Any, tmp_path: Path, size: tuple[int, int]
+) -> None:
     async with web_server(open_games_per_connection=20) as server, watched_pages(browser, tmp_path) as pages:
         bundled = [info.id for info in server.lobby.maps() if info.source == "bundled"]
         assert {"cataract", "meridian", "saltreach", "seed", "twin-keeps"} <= set(bundled)
@@ -213,15 +214,17 @@ async def test_zoom_pan_and_search_on_bigeurope(browser: Any, tmp_path: Path) ->
         await page.wait_for_selector("#details[data-territory=pol3]")
         await page.fill("input.find", "Atlantis")
         await page.press("input.find", "Enter")
-        assert "No territory is called \"Atlantis\"" in await page.inner_text(".find-note")
+        assert 'No territory is called "Atlantis"' in await page.inner_text(".find-note")
 
         # the territory picked: its borders bold, its neighbours outlined, its name shown
         await page.click("g[data-territory=pol3]")
         await page.wait_for_selector("g[data-territory=pol3][data-picked='1']")
         ways: dict[str, list[str]] = await page.evaluate("window.risc.game.map.borders")
         neighbours = set(ways["pol3"]) | {name for name, to in ways.items() if "pol3" in to}
-        assert set(await page.eval_on_selector_all("g[data-neighbour]", "els => els.map(e => e.dataset.territory)")) \
+        assert (
+            set(await page.eval_on_selector_all("g[data-neighbour]", "els => els.map(e => e.dataset.territory)"))
             == neighbours
+        )
         assert await borders_lit(page) == len(neighbours)
         assert await page.get_attribute("[data-label-for=pol3]", "data-label") == "full"
         assert (await page.evaluate(OVERLAPS))["problems"] == []
@@ -230,8 +233,9 @@ async def test_zoom_pan_and_search_on_bigeurope(browser: Any, tmp_path: Path) ->
 async def test_a_phone_pinches_to_zoom_and_drags_to_pan(browser: Any, tmp_path: Path) -> None:
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         game_id = await new_game(server, upload=BIGEUROPE)
-        context = await browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True,
-                                            is_mobile=True)
+        context = await browser.new_context(
+            viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, is_mobile=True
+        )
         page = (await pages.open(page_url(server, f"game={game_id}"), context=context)).page
         await page.wait_for_selector("svg.board[data-labels-hidden]")
         board = await page.locator("svg.board").bounding_box()
@@ -240,8 +244,10 @@ async def test_a_phone_pinches_to_zoom_and_drags_to_pan(browser: Any, tmp_path: 
         cdp = await context.new_cdp_session(page)
 
         async def touch(kind: str, points: list[list[float]]) -> None:
-            await cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
-                {"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+            await cdp.send(
+                "Input.dispatchTouchEvent",
+                {"type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]},
+            )
 
         before = await page.evaluate(UNDER, middle)
         await touch("touchStart", [[middle[0] - 30, middle[1]], [middle[0] + 30, middle[1]]])
@@ -274,8 +280,10 @@ async def test_the_marks_of_a_turn_differ_by_their_line_not_only_by_colour(brows
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         page = await watch(pages, server, await new_game(server, "cataract"), DESK)
         await page.wait_for_selector("#legend [data-mark-sample=conquest]")
-        lines = {mark: (await page.evaluate(LINE_OF, f"[data-mark-sample={mark}] .ring"))[0]
-                 for mark in ("conquest", "battle", "change")}
+        lines = {
+            mark: (await page.evaluate(LINE_OF, f"[data-mark-sample={mark}] .ring"))[0]
+            for mark in ("conquest", "battle", "change")
+        }
         dashes = {mark: dash for mark, (_, dash, _) in lines.items()}
         assert dashes["conquest"] == "none"  # solid
         assert len(set(dashes.values())) == 3, dashes  # solid, dashed, dotted: told apart in grey too

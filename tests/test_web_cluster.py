@@ -29,7 +29,8 @@ async def web_node(dsn: str, node_id: str) -> AsyncIterator[RiscServer]:
 
 
 async def test_a_page_of_one_node_joins_a_game_another_plays_and_follows_it_when_that_node_stops(
-        browser: Any, tmp_path: Path, postgres_dsn: str) -> None:
+    browser: Any, tmp_path: Path, postgres_dsn: str
+) -> None:
     async with web_node(postgres_dsn, "b") as b, watched_pages(browser, tmp_path) as pages:
         async with web_node(postgres_dsn, "a") as a:
             opened = await pages.open(page_url(b))  # the page comes from node b, and shows its lobby
@@ -58,8 +59,12 @@ async def test_a_page_of_one_node_joins_a_game_another_plays_and_follows_it_when
         await page.wait_for_selector("#player-list li[data-player=Bea][data-committed=true]")
         update = await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
         mine = next(t["name"] for t in update["view"]["territories"] if t["owner"] == "Ann")
-        placed = await ann.request(type="issue_order", game_id=game_id, turn=0,
-                                   order={"kind": "place", "territory": mine, "units": update["view"]["pool_left"]})
+        placed = await ann.request(
+            type="issue_order",
+            game_id=game_id,
+            turn=0,
+            order={"kind": "place", "territory": mine, "units": update["view"]["pool_left"]},
+        )
         assert placed["type"] == "order_accepted", placed
         assert (await ann.request(type="commit", game_id=game_id, turn=0))["type"] == "commit_accepted"
         await page.wait_for_selector("#game[data-phase=orders][data-turn='1']")

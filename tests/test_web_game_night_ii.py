@@ -43,7 +43,8 @@ async def heard(page: Any, panel: str) -> list[str]:
 
 
 async def test_chat_in_the_lobby_in_a_game_to_one_player_among_watchers_and_a_resignation(
-        browser: Any, tmp_path: Path) -> None:
+    browser: Any, tmp_path: Path
+) -> None:
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         ann = (await pages.open(page_url(server))).page
         bob = (await pages.open(page_url(server))).page
@@ -81,8 +82,9 @@ async def test_chat_in_the_lobby_in_a_game_to_one_player_among_watchers_and_a_re
         for page in (ann, dee):
             await hears(page, "#game-chat", "Bob: still here")
         assert not any("take the bot" in word for word in await heard(dee, "#game-chat")), "said to Bob alone"
-        assert not any("who is winning" in word for word in await heard(ann, "#game-chat")), \
+        assert not any("who is winning" in word for word in await heard(ann, "#game-chat")), (
             "the players still in do not hear those who watch while the game runs"
+        )
         assert not any("who is winning" in word for word in await heard(bob, "#game-chat"))
 
         # Resigning asks first; "No" plays on.
@@ -99,8 +101,7 @@ async def test_chat_in_the_lobby_in_a_game_to_one_player_among_watchers_and_a_re
         assert "You resigned" in await bob.inner_text("#order-note")
         assert await ann.get_attribute("#game", "data-status") == "playing", "Ann and the computer play on"
         # Out of the game, Bob talks with those who watch.
-        assert await bob.eval_on_selector("#game-chat .chat-to", "e => e.options[0].textContent") == \
-            "those who watch"
+        assert await bob.eval_on_selector("#game-chat .chat-to", "e => e.options[0].textContent") == "those who watch"
         await say(bob, "#game-chat", "I am out")
         await hears(dee, "#game-chat", "Bob to those who watch: I am out")
         await say(ann, "#game-chat", "bye, Bob", to="")  # to everyone again: the last choice stays
@@ -109,7 +110,8 @@ async def test_chat_in_the_lobby_in_a_game_to_one_player_among_watchers_and_a_re
 
 
 async def test_one_player_in_two_games_sees_where_each_stands_and_switches_between_them(
-        browser: Any, tmp_path: Path) -> None:
+    browser: Any, tmp_path: Path
+) -> None:
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         opened = await pages.open(page_url(server))
         page = opened.page
@@ -153,7 +155,8 @@ async def test_one_player_in_two_games_sees_where_each_stands_and_switches_betwe
 
 
 async def test_the_end_says_a_player_who_resigned_resigned_and_credits_nobody_with_putting_them_out(
-        browser: Any, tmp_path: Path) -> None:
+    browser: Any, tmp_path: Path
+) -> None:
     async with web_server(seeds=lambda: 7) as server, watched_pages(browser, tmp_path) as pages:
         page = (await pages.open(page_url(server))).page
         await create_in_lobby(page, "Ann", map_id="seed", players=3, bots=2)

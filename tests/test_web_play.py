@@ -47,8 +47,9 @@ async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Pa
         page = opened.page
         await page.wait_for_selector("#lobby:not([hidden]) #ruleset option", state="attached")
         assert await page.input_value("#ruleset") == "risc"  # the game's own rule set, as everywhere else
-        await create_in_lobby(page, "Alice", map_id="twin-keeps", players=2, bots=1, strategy="aggressive",
-                              options={"initial_units": "6"})
+        await create_in_lobby(
+            page, "Alice", map_id="twin-keeps", players=2, bots=1, strategy="aggressive", options={"initial_units": "6"}
+        )
         await page.wait_for_selector("#game[data-status=playing][data-you=Alice]")
         board = await territories(page)
         assert len(board) == 8
@@ -88,10 +89,13 @@ async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Pa
         assert await page.locator("#log li[data-kind=combat]").count() >= 1
         assert await page.locator("g[data-mark]").count() >= 1
         # each mark on the board is drawn with the line its legend shows (solid, dashed, dotted)
-        drawn = await page.eval_on_selector_all("g[data-mark] .ring", """rings => rings.map((ring) => {
+        drawn = await page.eval_on_selector_all(
+            "g[data-mark] .ring",
+            """rings => rings.map((ring) => {
             const sample = document.querySelector(`[data-mark-sample=${ring.parentNode.dataset.mark}] .ring`);
             const line = (e) => [getComputedStyle(e).strokeDasharray, getComputedStyle(e).strokeWidth];
-            return [line(ring), line(sample)]; })""")
+            return [line(ring), line(sample)]; })""",
+        )
         assert all(on_board == in_legend for on_board, in_legend in drawn)
         assert not await page.locator("#rematch").is_hidden()
 
@@ -103,18 +107,34 @@ async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Pa
         await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
 
         sent = opened.watch.types("sent")
-        assert {"hello", "list_rulesets", "list_maps", "list_games", "create_game", "join_game", "legal_orders",
-                "issue_order", "withdraw_order", "commit"} <= set(sent)
-        assert {"welcome", "game_map", "update", "legal", "order_accepted", "order_withdrawn",
-                "commit_accepted"} <= set(opened.watch.types("received"))
+        assert {
+            "hello",
+            "list_rulesets",
+            "list_maps",
+            "list_games",
+            "create_game",
+            "join_game",
+            "legal_orders",
+            "issue_order",
+            "withdraw_order",
+            "commit",
+        } <= set(sent)
+        assert {
+            "welcome",
+            "game_map",
+            "update",
+            "legal",
+            "order_accepted",
+            "order_withdrawn",
+            "commit_accepted",
+        } <= set(opened.watch.types("received"))
 
 
 async def test_three_pages_play_one_game_and_a_fourth_watches(browser: Any, tmp_path: Path) -> None:
     names = ["Ann", "Ben", "Cy"]
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         first = await pages.open(page_url(server))
-        await create_in_lobby(first.page, "Ann", map_id="cataract", players=3, bots=0,
-                              options={"initial_units": "5"})
+        await create_in_lobby(first.page, "Ann", map_id="cataract", players=3, bots=0, options={"initial_units": "5"})
         await first.page.wait_for_selector("#game[data-status=lobby][data-you=Ann]")
         game_id = await first.page.get_attribute("#game", "data-game-id")
         assert game_id
@@ -165,8 +185,9 @@ async def test_a_reload_mid_turn_returns_to_the_seat_with_its_orders(browser: An
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         opened = await pages.open(page_url(server))
         page = opened.page
-        await create_in_lobby(page, "Dee", map_id="twin-keeps", players=2, bots=1, strategy="defensive",
-                              options={"initial_units": "6"})
+        await create_in_lobby(
+            page, "Dee", map_id="twin-keeps", players=2, bots=1, strategy="defensive", options={"initial_units": "6"}
+        )
         await page.wait_for_selector("#game[data-status=playing][data-phase=placement]")
         mine = await owned(page, "Dee")
         await page.click(f"g[data-territory='{mine[0]}']")
@@ -213,11 +234,21 @@ keep growing (turn 100 was seen with 108 units there)."""
 
 
 async def test_a_warzone_game_between_computer_players_watched_to_its_end(browser: Any, tmp_path: Path) -> None:
-    async with web_server(bot_turn_pause=0.05, min_turn_seconds=0.1, seeds=lambda: WARZONE_SEED) as server, \
-            watched_pages(browser, tmp_path) as pages:
+    async with (
+        web_server(bot_turn_pause=0.05, min_turn_seconds=0.1, seeds=lambda: WARZONE_SEED) as server,
+        watched_pages(browser, tmp_path) as pages,
+    ):
         client = await Client.connect(server)
-        game_id = await create_game(client, ruleset="warzone", map="twin-keeps", players=2, bots=1, turn_seconds=0.3,
-                                    bot_strategy="aggressive", options={"initial_units": 8, "initial_cards": 1})
+        game_id = await create_game(
+            client,
+            ruleset="warzone",
+            map="twin-keeps",
+            players=2,
+            bots=1,
+            turn_seconds=0.3,
+            bot_strategy="aggressive",
+            options={"initial_units": 8, "initial_cards": 1},
+        )
         opened = await pages.open(page_url(server, f"game={game_id}"))
         page = opened.page
         await page.wait_for_selector("#sit:not([hidden])")

@@ -38,8 +38,9 @@ async def finished_game(server: Any, settings: dict[str, Any]) -> str:
     try:
         game_id = await create_game(client, **settings, bots=settings["players"])
         await client.request(type="watch_game", game_id=game_id)
-        await client.wait_for(lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished",
-                              timeout=GAME_SECONDS)
+        await client.wait_for(
+            lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished", timeout=GAME_SECONDS
+        )
         return game_id
     finally:
         await client.ws.close()
@@ -51,8 +52,10 @@ def received(watch: Watch, kind: str) -> list[dict[str, Any]]:
 
 async def board_shown(page: Any) -> dict[str, tuple[str, int | None]]:
     rows: list[list[Any]] = await page.eval_on_selector_all(
-        "#replay-board g[data-territory]", "els => els.map(e => [e.dataset.territory, e.dataset.owner, "
-                                           "e.dataset.units === '' ? null : Number(e.dataset.units)])")
+        "#replay-board g[data-territory]",
+        "els => els.map(e => [e.dataset.territory, e.dataset.owner, "
+        "e.dataset.units === '' ? null : Number(e.dataset.units)])",
+    )
     return {name: (owner, units) for name, owner, units in rows}
 
 
@@ -68,8 +71,9 @@ def board_told(view: dict[str, Any], forces: str) -> dict[str, tuple[str, int | 
 
 
 @pytest.mark.parametrize("name", list(GAMES))
-async def test_a_finished_game_of_each_rule_set_is_replayed_turn_by_turn(browser: Any, tmp_path: Path,
-                                                                          name: str) -> None:
+async def test_a_finished_game_of_each_rule_set_is_replayed_turn_by_turn(
+    browser: Any, tmp_path: Path, name: str
+) -> None:
     async with web_server(seeds=lambda: 7) as server, watched_pages(browser, tmp_path) as pages:
         game_id = await finished_game(server, GAMES[name])
         opened = await pages.open(page_url(server))
@@ -92,8 +96,9 @@ async def test_a_finished_game_of_each_rule_set_is_replayed_turn_by_turn(browser
             await page.wait_for_selector(f"#replay[data-index='{index}']")
             frame = next(m for m in received(opened.watch, "replayed_turn") if m["index"] == index)
             assert await board_shown(page) == board_told(frame["view"], FORCES[name])
-            told = await page.eval_on_selector_all("#replay-events li[data-kind]",
-                                                   "els => els.map(e => e.dataset.kind)")
+            told = await page.eval_on_selector_all(
+                "#replay-events li[data-kind]", "els => els.map(e => e.dataset.kind)"
+            )
             assert told == [event["kind"] for event in frame["events"]]
             # each in the server's words (the page asked for them: it holds no rule set's)
             said = await page.eval_on_selector_all("#replay-events li[data-kind]", "els => els.map(e => e.textContent)")
@@ -114,16 +119,18 @@ async def test_a_finished_game_of_each_rule_set_is_replayed_turn_by_turn(browser
         await page.fill("#replay-slider", "1")
         await page.wait_for_selector("#replay[data-index='1']")
         first_turn = outline["turns"][1]["turn"]
-        await page.wait_for_selector(f"#replay-charts svg[data-chart=territories] line.now[data-turn='{first_turn}']",
-                                     state="attached")
+        await page.wait_for_selector(
+            f"#replay-charts svg[data-chart=territories] line.now[data-turn='{first_turn}']", state="attached"
+        )
         (statistics,) = received(opened.watch, "statistics")
         players = len(statistics["statistics"]["players"])
         assert await page.locator("#replay-charts svg[data-chart=units] polyline").count() == players
         assert await page.locator("#replay-charts svg[data-chart=battles] rect.bar").count() == 2 * players
 
 
-async def test_the_end_of_a_game_draws_the_server_s_statistics_and_opens_its_replay(browser: Any,
-                                                                                  tmp_path: Path) -> None:
+async def test_the_end_of_a_game_draws_the_server_s_statistics_and_opens_its_replay(
+    browser: Any, tmp_path: Path
+) -> None:
     async with web_server(seeds=lambda: 7) as server, watched_pages(browser, tmp_path) as pages:
         game_id = await finished_game(server, GAMES["classic"])
         opened = await pages.open(page_url(server, f"game={game_id}"))
@@ -181,8 +188,9 @@ async def test_under_fog_the_replay_is_seen_with_a_player_s_eyes_or_everyone_s(b
         assert "as " + player + " saw it" in await page.inner_text("#replay-state")
 
 
-async def test_a_game_no_longer_listed_is_replayed_by_its_id_and_a_phone_steps_through_it(browser: Any,
-                                                                                       tmp_path: Path) -> None:
+async def test_a_game_no_longer_listed_is_replayed_by_its_id_and_a_phone_steps_through_it(
+    browser: Any, tmp_path: Path
+) -> None:
     async with web_server(seeds=lambda: 7, finished_games_kept=0) as server, watched_pages(browser, tmp_path) as pages:
         game_id = await finished_game(server, GAMES["risc"])
         await finished_game(server, GAMES["risc"])  # creating it let go of the first: only the store keeps it

@@ -42,8 +42,13 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 def events(watch: Watch, kind: str) -> list[dict[str, Any]]:
     """Every rule-set event of this kind the page was sent, in order."""
-    return [entry["event"] for message in watch.received if message.get("type") == "update"
-            for entry in message["events"] if entry["event"]["kind"] == kind]
+    return [
+        entry["event"]
+        for message in watch.received
+        if message.get("type") == "update"
+        for entry in message["events"]
+        if entry["event"]["kind"] == kind
+    ]
 
 
 def beats(attack: list[int], defence: list[int]) -> tuple[int, int]:
@@ -57,14 +62,17 @@ def beats(attack: list[int], defence: list[int]) -> tuple[int, int]:
 
 async def acting_in(page: Any, phase: str) -> bool:
     """Whether the page's player is the one to act, in this phase."""
-    return (await page.get_attribute("#game", "data-phase"), await page.get_attribute("#game", "data-active")) == \
-        (phase, await page.get_attribute("#game", "data-you"))
+    return (await page.get_attribute("#game", "data-phase"), await page.get_attribute("#game", "data-active")) == (
+        phase,
+        await page.get_attribute("#game", "data-you"),
+    )
 
 
 async def facts(page: Any, selector: str) -> dict[str, str]:
     """A panel's table of facts, heading to value."""
     rows: list[list[str]] = await page.eval_on_selector_all(
-        f"{selector} table.facts tr", "rows => rows.map(r => [r.cells[0].innerText, r.cells[1].innerText])")
+        f"{selector} table.facts tr", "rows => rows.map(r => [r.cells[0].innerText, r.cells[1].innerText])"
+    )
     return dict(rows)
 
 
@@ -79,8 +87,16 @@ async def test_classic_risk_played_by_pointing_through_a_turn_with_its_dice(brow
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         opened = await pages.open(page_url(server))
         page, seen = opened.page, opened.watch
-        await create_in_lobby(page, "Ann", ruleset="classic", map_id="twin-keeps", players=2, bots=1,
-                              strategy="benevolent", options={"initial_armies": "6"})
+        await create_in_lobby(
+            page,
+            "Ann",
+            ruleset="classic",
+            map_id="twin-keeps",
+            players=2,
+            bots=1,
+            strategy="benevolent",
+            options={"initial_armies": "6"},
+        )
         await page.wait_for_selector("#game[data-status=playing][data-simultaneous=false]")
 
         # Startup: armies go on one at a time, the computer player and Ann in turn; there is nothing to commit.
@@ -118,7 +134,8 @@ async def test_classic_risk_played_by_pointing_through_a_turn_with_its_dice(brow
         await page.click(f"g[data-territory='{target}']")
         assert await page.locator("li[data-kind=allout]").count() == 1, "the all-out attack is offered"
         assert f"attack {target} from {source} all out, until it falls or one army is left" in await page.inner_text(
-            "li[data-kind=allout]")
+            "li[data-kind=allout]"
+        )
         assert await page.inner_text("li[data-kind=noattack] button") == "end the attack phase"
         await page.fill("li[data-kind=attack] [data-count]", "2")
         await step_changes(page, lambda: page.click("li[data-kind=attack] [data-issue]"))
@@ -140,8 +157,10 @@ async def test_classic_risk_played_by_pointing_through_a_turn_with_its_dice(brow
             if taken["least"] < taken["most"]:
                 await page.wait_for_selector("#game[data-phase=move-in][data-active=Ann]")
                 count = page.locator("li[data-kind=attackmove] [data-loose-count]")
-                assert (await count.get_attribute("min"), await count.get_attribute("max")) == \
-                    (str(taken["least"]), str(taken["most"]))
+                assert (await count.get_attribute("min"), await count.get_attribute("max")) == (
+                    str(taken["least"]),
+                    str(taken["most"]),
+                )
                 await count.fill(str(taken["least"]))
                 await step_changes(page, lambda: page.click("li[data-kind=attackmove] [data-loose]"))
             moved = events(seen, "armies_moved_in")[-1]
@@ -169,8 +188,9 @@ async def test_the_grid_game_is_drawn_as_its_grid_and_played_by_pointing(browser
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         opened = await pages.open(page_url(server))
         page, seen = opened.page, opened.watch
-        await create_in_lobby(page, "Ann", ruleset="grid", map_id=None, players=3, bots=2, strategy="defensive",
-                              options={"troops": "10"})
+        await create_in_lobby(
+            page, "Ann", ruleset="grid", map_id=None, players=3, bots=2, strategy="defensive", options={"troops": "10"}
+        )
         await page.wait_for_selector("#game[data-status=playing] svg[data-shape=cells]")
 
         # Rows and columns as the cells' names say: "row,col", numbered 0 to 4 along the edges.
@@ -225,18 +245,30 @@ async def test_the_grid_game_is_drawn_as_its_grid_and_played_by_pointing(browser
         await page.wait_for_selector("#game[data-phase='new troops'][data-active=Ann][data-turn='2']")
         if ended:
             assert {"kind": "turn_ended", "player": "Ann", "automatic": False} in events(seen, "turn_ended")
-        assert [(e["turn"], e["player"]) for e in events(seen, "turn_started")][-3:] == \
-            [(2, "bot-defensive-1"), (2, "bot-defensive-2"), (2, "Ann")], "turns go A, B, C"
+        assert [(e["turn"], e["player"]) for e in events(seen, "turn_started")][-3:] == [
+            (2, "bot-defensive-1"),
+            (2, "bot-defensive-2"),
+            (2, "Ann"),
+        ], "turns go A, B, C"
         assert await page.locator("#commit").is_hidden()
 
 
-async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_stocks(browser: Any,
-                                                                                    tmp_path: Path) -> None:
+async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_stocks(
+    browser: Any, tmp_path: Path
+) -> None:
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         opened = await pages.open(page_url(server))
         page = opened.page
-        await create_in_lobby(page, "Ann", ruleset="risc", map_id="twin-keeps", players=2, bots=1, strategy="defensive",
-                              options={"evolution": "2", "initial_units": "12"})
+        await create_in_lobby(
+            page,
+            "Ann",
+            ruleset="risc",
+            map_id="twin-keeps",
+            players=2,
+            bots=1,
+            strategy="defensive",
+            options={"evolution": "2", "initial_units": "12"},
+        )
         await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
         game_id = await page.get_attribute("#game", "data-game-id")
         match = server.lobby.get(str(game_id))
@@ -276,8 +308,10 @@ async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_sto
         await page.wait_for_selector("[data-order-index='2']")
         told = match.ruleset.view(match.game, "Ann")
         assert isinstance(told, EvoView) and told.food_left is not None and told.food_left < 100
-        await page.wait_for_selector(f"[data-panel=stocks] .stocks[data-food-left='{told.food_left}']"
-                                     f"[data-technology-left='{told.technology_left}']")
+        await page.wait_for_selector(
+            f"[data-panel=stocks] .stocks[data-food-left='{told.food_left}']"
+            f"[data-technology-left='{told.technology_left}']"
+        )
         await page.click("#commit")
         await page.wait_for_selector("#game[data-turn='2']")
 
@@ -296,16 +330,28 @@ async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_sto
         assert await stocks.get_attribute("data-technology") == str(stock.technology)
         assert await stocks.get_attribute("data-food") == str(stock.food)
         assert "technology level 2" in await page.inner_text("li[data-player=Ann]")
-        assert await page.locator("#log li[data-kind=technology_researched]",
-                                  has_text="Ann reached technology level 2").count() == 1
+        assert (
+            await page.locator(
+                "#log li[data-kind=technology_researched]", has_text="Ann reached technology level 2"
+            ).count()
+            == 1
+        )
 
 
 async def test_evolution_3_the_page_is_sent_and_shows_nothing_the_fog_hides(browser: Any, tmp_path: Path) -> None:
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         opened = await pages.open(page_url(server))
         page, seen = opened.page, opened.watch
-        await create_in_lobby(page, "Ann", ruleset="risc", map_id="twin-keeps", players=2, bots=1, strategy="random",
-                              options={"evolution": "3", "initial_units": "10"})
+        await create_in_lobby(
+            page,
+            "Ann",
+            ruleset="risc",
+            map_id="twin-keeps",
+            players=2,
+            bots=1,
+            strategy="random",
+            options={"evolution": "3", "initial_units": "10"},
+        )
         await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
         game_id = str(await page.get_attribute("#game", "data-game-id"))
         match = server.lobby.get(game_id)
@@ -414,11 +460,21 @@ FOLLOW_SEED = 1
 
 
 async def test_a_player_who_is_out_of_a_fog_game_sees_with_a_survivor_s_eyes(browser: Any, tmp_path: Path) -> None:
-    async with web_server(min_turn_seconds=0.1, bot_turn_pause=0.0, seeds=lambda: FOLLOW_SEED) as server, \
-            watched_pages(browser, tmp_path) as pages:
+    async with (
+        web_server(min_turn_seconds=0.1, bot_turn_pause=0.0, seeds=lambda: FOLLOW_SEED) as server,
+        watched_pages(browser, tmp_path) as pages,
+    ):
         client = await Client.connect(server)
-        game_id = await create_game(client, ruleset="risc", map="cataract", players=4, bots=1, turn_seconds=0.25,
-                                    bot_strategy="aggressive", options={"evolution": 3, "initial_units": 60})
+        game_id = await create_game(
+            client,
+            ruleset="risc",
+            map="cataract",
+            players=4,
+            bots=1,
+            turn_seconds=0.25,
+            bot_strategy="aggressive",
+            options={"evolution": 3, "initial_units": 60},
+        )
         opened = await pages.open(page_url(server))
         page = opened.page
         await page.wait_for_selector(f"tr[data-game-id='{game_id}'] [data-join]")
@@ -427,10 +483,12 @@ async def test_a_player_who_is_out_of_a_fog_game_sees_with_a_survivor_s_eyes(bro
         await join(client, game_id, "Cy")
         await join(await Client.connect(server), game_id, "Dee")
         await page.wait_for_selector("#game[data-status=playing]")
-        await page.wait_for_selector("li[data-player=Ann][data-eliminated=true], #game[data-status=finished]",
-                                     timeout=60_000)
-        assert await page.get_attribute("#game", "data-status") != "finished", \
+        await page.wait_for_selector(
+            "li[data-player=Ann][data-eliminated=true], #game[data-status=finished]", timeout=60_000
+        )
+        assert await page.get_attribute("#game", "data-status") != "finished", (
             "with this seed the computer player puts Ann out while others are still in: someone is left to follow"
+        )
         await page.wait_for_selector("#follow:not([hidden])")
         await page.select_option("#follow-player", "bot-aggressive-1")
         await page.click("#follow-form button[type=submit]")

@@ -18,8 +18,12 @@ from tests.web_support import web_server
 async def get(port: int, target: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
     """One raw GET, the target sent exactly as given."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    lines = [f"GET {target} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close",
-             *(f"{k}: {v}" for k, v in (headers or {}).items())]
+    lines = [
+        f"GET {target} HTTP/1.1",
+        f"Host: 127.0.0.1:{port}",
+        "Connection: close",
+        *(f"{k}: {v}" for k, v in (headers or {}).items()),
+    ]
     writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
     await writer.drain()
     raw = await asyncio.wait_for(reader.read(), 5)
@@ -39,8 +43,12 @@ async def test_the_page_its_styles_and_scripts_come_with_their_content_types() -
         assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
         assert b'<script type="module" src="js/main.js">' in body
         assert "default-src 'self'" in headers["content-security-policy"]
-        for target, kind in [("/index.html", "text/html"), ("/style.css", "text/css"),
-                             ("/js/main.js", "text/javascript"), ("/js/rulesets/generic.js", "text/javascript")]:
+        for target, kind in [
+            ("/index.html", "text/html"),
+            ("/style.css", "text/css"),
+            ("/js/main.js", "text/javascript"),
+            ("/js/rulesets/generic.js", "text/javascript"),
+        ]:
             status, headers, body = await get(server.port, target)
             assert status == 200, target
             assert headers["content-type"].startswith(kind), target
@@ -68,10 +76,26 @@ async def test_a_missing_file_is_a_404_with_a_sentence() -> None:
 
 
 async def test_nothing_outside_the_page_can_be_read() -> None:
-    attempts = ["/../pyproject.toml", "/js/../../webpage.py", "/%2e%2e/webpage.py", "/%2E%2E/%2e%2e/README.md",
-                "/js/%2e%2e/%2e%2e/webpage.py", "/%252e%252e/webpage.py", "/..%2fwebpage.py", "/..%5cwebpage.py",
-                "/js\\..\\..\\webpage.py", "//etc/passwd", "/%2fetc/passwd", "/C:/Windows/win.ini",
-                "/etc/passwd", "/js/main.js%00.png", "/%ff%fe", "/./index.html", "/.hidden", "/js/"]
+    attempts = [
+        "/../pyproject.toml",
+        "/js/../../webpage.py",
+        "/%2e%2e/webpage.py",
+        "/%2E%2E/%2e%2e/README.md",
+        "/js/%2e%2e/%2e%2e/webpage.py",
+        "/%252e%252e/webpage.py",
+        "/..%2fwebpage.py",
+        "/..%5cwebpage.py",
+        "/js\\..\\..\\webpage.py",
+        "//etc/passwd",
+        "/%2fetc/passwd",
+        "/C:/Windows/win.ini",
+        "/etc/passwd",
+        "/js/main.js%00.png",
+        "/%ff%fe",
+        "/./index.html",
+        "/.hidden",
+        "/js/",
+    ]
     async with web_server() as server:
         for target in attempts:
             status, _, body = await get(server.port, target)

@@ -72,8 +72,9 @@ class Checked:
 
     def fault(self, frame: Frame, what: str, found: list[str]) -> None:
         if found:
-            self.problems.append(f"connection {frame.connection} {frame.direction} {what}: {found[:3]} in "
-                                 f"{frame.text[:300]}")
+            self.problems.append(
+                f"connection {frame.connection} {frame.direction} {what}: {found[:3]} in {frame.text[:300]}"
+            )
 
 
 class WireChecker:
@@ -111,8 +112,9 @@ class WireChecker:
                 self.order(frame, ruleset, order)
         if message.get("type") == "create_game":
             settings = message["settings"]
-            self.checked.fault(frame, "options", published.options(settings.get("ruleset", "risc"),
-                                                                   settings.get("options", {})))
+            self.checked.fault(
+                frame, "options", published.options(settings.get("ruleset", "risc"), settings.get("options", {}))
+            )
 
     # ---- server to client ---------------------------------------------------------------------------------------
 
@@ -130,9 +132,15 @@ class WireChecker:
         elif kind in ("order_accepted", "orders_accepted", "orders", "legal"):
             ruleset = self.ruleset_of(message["game_id"])
             assert ruleset is not None, "an order of a game whose rule set no summary told"
-            given = ([message["order"]] if kind == "order_accepted"
-                     else [o["order"] for o in message["accepted"]] if kind == "orders_accepted"
-                     else message["orders"] if kind == "orders" else [o["order"] for o in message["orders"]])
+            given = (
+                [message["order"]]
+                if kind == "order_accepted"
+                else [o["order"] for o in message["accepted"]]
+                if kind == "orders_accepted"
+                else message["orders"]
+                if kind == "orders"
+                else [o["order"] for o in message["orders"]]
+            )
             for order in given:
                 self.order(frame, ruleset, order)
         elif kind == "update":
@@ -202,6 +210,7 @@ def _schema_problems(schema: Any) -> list[str]:
 
 # ---- the games ----------------------------------------------------------------------------------------------------
 
+
 async def play(relay: Relay, settings: dict[str, Any]) -> list[NetworkBot]:
     """A whole game through the relay: a lobby that looks around and creates it, a spectator from the start, network
     bots in every seat, the first of whom loses its link twice turns in and takes its seat back."""
@@ -234,18 +243,47 @@ async def test_every_frame_of_a_whole_game_both_ways_fits_the_published_schema(n
     checked = WireChecker().run(relay.frames)
     assert checked.problems == []
     # What the run held: every connection's frames, and in them what a game is made of.
-    assert {("client", t) for t in ("hello", "list_rulesets", "list_maps", "create_game", "list_games",
-                                    "watch_game", "join_game", "resume")} <= checked.types
-    assert {("server", t) for t in ("welcome", "rulesets", "maps", "game_created", "games", "watching", "joined",
-                                    "resumed", "game_map", "update")} <= checked.types
+    assert {
+        ("client", t)
+        for t in (
+            "hello",
+            "list_rulesets",
+            "list_maps",
+            "create_game",
+            "list_games",
+            "watch_game",
+            "join_game",
+            "resume",
+        )
+    } <= checked.types
+    assert {
+        ("server", t)
+        for t in (
+            "welcome",
+            "rulesets",
+            "maps",
+            "game_created",
+            "games",
+            "watching",
+            "joined",
+            "resumed",
+            "game_map",
+            "update",
+        )
+    } <= checked.types
     # Orders went one by one or in batches (a turn-by-turn player acts once per update), and were accepted.
     assert {("client", "issue_order"), ("client", "issue_orders")} & checked.types
     assert {("server", "order_accepted"), ("server", "orders_accepted")} & checked.types
     assert checked.patched_views and checked.patched_summaries and checked.events and checked.orders
     resumes = [json.loads(f.text) for f in relay.of("client") if '"resume"' in f.text]
     assert any(r["type"] == "resume" and r["last_seq"] for r in resumes), "the seat was taken back with last_seq"
-    out = [bot for bot in bots if bot.followed is not None and bot.followed.game is not None
-           and any(s.name == bot.name and s.eliminated for s in bot.followed.game.seats)]
+    out = [
+        bot
+        for bot in bots
+        if bot.followed is not None
+        and bot.followed.game is not None
+        and any(s.name == bot.name and s.eliminated for s in bot.followed.game.seats)
+    ]
     if GAMES[name]["players"] > 2:  # a player who lost watched the rest of the game, and was sent its frames too
         assert out, "no player was eliminated before the end"
 
@@ -255,8 +293,9 @@ async def test_every_frame_of_a_whole_game_both_ways_fits_the_published_schema(n
 Alteration = tuple[str, Callable[[dict[str, Any]], bool]]
 
 
-def _first(frames: list[Frame], direction: str, kind: str,
-           where: Callable[[dict[str, Any]], bool] = lambda _: True) -> tuple[Frame, dict[str, Any]]:
+def _first(
+    frames: list[Frame], direction: str, kind: str, where: Callable[[dict[str, Any]], bool] = lambda _: True
+) -> tuple[Frame, dict[str, Any]]:
     for frame in frames:
         message = json.loads(frame.text)
         if frame.direction == direction and message.get("type") == kind and where(message):
@@ -281,11 +320,17 @@ def recorded() -> list[Frame]:
 
 
 CONTROLS = [
-    "an update whose seq is not a number", "a server message without its type", "an error without game_id",
-    "a client message with a field it does not have", "an order whose units are true",
-    "an order with a field its kind does not have", "a summary whose status is unknown",
-    "a view whose turn is a string", "an event of no kind the rule set has",
-    "a map whose borders are a list", "a log entry without a field it has",
+    "an update whose seq is not a number",
+    "a server message without its type",
+    "an error without game_id",
+    "a client message with a field it does not have",
+    "an order whose units are true",
+    "an order with a field its kind does not have",
+    "a summary whose status is unknown",
+    "a view whose turn is a string",
+    "an event of no kind the rule set has",
+    "a map whose borders are a list",
+    "a log entry without a field it has",
 ]
 
 
@@ -316,16 +361,18 @@ def alter(frames: list[Frame], control: str) -> list[Frame]:
         frame, message = _first(frames, "server", "update", lambda m: m["view"] is not None)
         message["view"]["turn"] = str(message["view"]["turn"])
     elif control == "an event of no kind the rule set has":
-        frame, message = _first(frames, "server", "update", lambda m: any(
-            e["event"]["kind"] not in framework_kinds() for e in m["events"]))
+        frame, message = _first(
+            frames, "server", "update", lambda m: any(e["event"]["kind"] not in framework_kinds() for e in m["events"])
+        )
         entry = next(e for e in message["events"] if e["event"]["kind"] not in framework_kinds())
         entry["event"]["kind"] = "earthquake"
     elif control == "a map whose borders are a list":
         frame, message = _first(frames, "server", "game_map")
         message["map"]["borders"] = list(message["map"]["borders"])
     else:
-        frame, message = _first(frames, "server", "update", lambda m: any(
-            e["event"]["kind"] == "player_committed" for e in m["events"]))
+        frame, message = _first(
+            frames, "server", "update", lambda m: any(e["event"]["kind"] == "player_committed" for e in m["events"])
+        )
         entry = next(e for e in message["events"] if e["event"]["kind"] == "player_committed")
         del entry["event"]["turn"]
     return _altered(frames, frame, message)

@@ -66,8 +66,9 @@ class RaceToTwenty(RuleSet[Options, Pile, Add, Added, Pile, None]):
     def make_map(self, options: Options) -> GameMap:
         return build_map("The pile", [Territory("Pile")], {})
 
-    def setup(self, game_map: GameMap, players: Sequence[str], options: Options, rng: GameRandom,
-              choices: Mapping[str, int]) -> Pile:
+    def setup(
+        self, game_map: GameMap, players: Sequence[str], options: Options, rng: GameRandom, choices: Mapping[str, int]
+    ) -> Pile:
         return Pile()
 
     def status(self, game: Game[Pile, Add]) -> Status:
@@ -82,8 +83,9 @@ class RaceToTwenty(RuleSet[Options, Pile, Add, Added, Pile, None]):
     def timeout_orders(self, game: Game[Pile, Add], player: str, tally: None) -> list[Add]:
         return [Add(1)]
 
-    def resolve(self, game: Game[Pile, Add], orders: Mapping[str, Sequence[Add]],
-                rng: GameRandom) -> tuple[Pile, list[Any]]:
+    def resolve(
+        self, game: Game[Pile, Add], orders: Mapping[str, Sequence[Add]], rng: GameRandom
+    ) -> tuple[Pile, list[Any]]:
         ((player, (order,)),) = orders.items()
         total = game.board.total + order.amount
         pile = Pile(total, (game.board.next_player + 1) % len(game.players), player if total == GOAL else None)

@@ -32,8 +32,9 @@ def line_map(*names: str, continents: Mapping[str, tuple[int, Sequence[str]]] | 
         borders[b].add(a)
     member_of = {t: c for c, (_, members) in (continents or {}).items() for t in members}
     territories = [Territory(n, member_of.get(n)) for n in names]
-    return build_map("line", territories, borders,
-                     [Continent(c, bonus) for c, (bonus, _) in (continents or {}).items()])
+    return build_map(
+        "line", territories, borders, [Continent(c, bonus) for c, (bonus, _) in (continents or {}).items()]
+    )
 
 
 def star_map(centre: str, *arms: str) -> GameMap:
@@ -42,16 +43,30 @@ def star_map(centre: str, *arms: str) -> GameMap:
     return build_map("star", [Territory(centre), *(Territory(a) for a in arms)], borders)
 
 
-def make_game(game_map: GameMap, owner: Mapping[str, str | None], units: Mapping[str, int] | None = None, *,
-              players: Sequence[str] | None = None, pools: Mapping[str, int] | None = None,
-              hands: Mapping[str, Sequence[Card]] | None = None, deck: Sequence[Card] = (), turn: int = 1,
-              eliminated: Sequence[str] = (), **options: Any) -> Game[WarzoneBoard, Any]:
+def make_game(
+    game_map: GameMap,
+    owner: Mapping[str, str | None],
+    units: Mapping[str, int] | None = None,
+    *,
+    players: Sequence[str] | None = None,
+    pools: Mapping[str, int] | None = None,
+    hands: Mapping[str, Sequence[Card]] | None = None,
+    deck: Sequence[Card] = (),
+    turn: int = 1,
+    eliminated: Sequence[str] = (),
+    **options: Any,
+) -> Game[WarzoneBoard, Any]:
     seats = tuple(players or dict.fromkeys(o for o in owner.values() if o is not None))
-    board = WarzoneBoard(phase=Phase.ORDERS, turn=turn, owner=dict(owner),
-                         units={n: (units or {}).get(n, 0) for n in game_map.names},
-                         pools={p: (pools or {}).get(p, 0) for p in seats},
-                         hands={p: tuple((hands or {}).get(p, ())) for p in seats}, deck=tuple(deck),
-                         eliminated=tuple(eliminated))
+    board = WarzoneBoard(
+        phase=Phase.ORDERS,
+        turn=turn,
+        owner=dict(owner),
+        units={n: (units or {}).get(n, 0) for n in game_map.names},
+        pools={p: (pools or {}).get(p, 0) for p in seats},
+        hands={p: tuple((hands or {}).get(p, ())) for p in seats},
+        deck=tuple(deck),
+        eliminated=tuple(eliminated),
+    )
     return Game("warzone", game_map, seats, WarzoneOptions(**options), board)
 
 
@@ -70,8 +85,9 @@ def refused(game: Game[WarzoneBoard, Any], player: str, order: Any) -> RuleError
     return result
 
 
-def play_turn(game: Game[WarzoneBoard, Any], orders: Mapping[str, Sequence[Any]] | None = None,
-              seed: int | str = 1) -> tuple[Game[WarzoneBoard, Any], list[Any]]:
+def play_turn(
+    game: Game[WarzoneBoard, Any], orders: Mapping[str, Sequence[Any]] | None = None, seed: int | str = 1
+) -> tuple[Game[WarzoneBoard, Any], list[Any]]:
     """Issue and commit every awaited player's orders, then execute the turn; returns the game and its events
     (Private ones included, as the rule set returns them)."""
     game = commit_all(game, orders or {})
@@ -119,8 +135,12 @@ class Scripted(GameRandom):
         return self.binomials.pop(0) if self.binomials else super().binomial(n, p)
 
 
-def play_scripted(game: Game[WarzoneBoard, Any], orders: Mapping[str, Sequence[Any]], order: Sequence[str],
-                  binomials: Sequence[int] = ()) -> tuple[Game[WarzoneBoard, Any], list[Any]]:
+def play_scripted(
+    game: Game[WarzoneBoard, Any],
+    orders: Mapping[str, Sequence[Any]],
+    order: Sequence[str],
+    binomials: Sequence[int] = (),
+) -> tuple[Game[WarzoneBoard, Any], list[Any]]:
     """Like play_turn, with the player order and the battles' draws given."""
     dice = Scripted(order, binomials)
     game = commit_all(game, orders)

@@ -28,8 +28,15 @@ from server.config import ServerConfig
 from server.storage import MemoryStorage
 from shared.protocol.messages import CLIENT_ADAPTER, SERVER_ADAPTER
 
-LAUNCH_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run"]
+LAUNCH_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 CANDIDATES = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 PLACES = (Path("/usr/lib/chromium/chromium-headless-shell"), Path("/usr/lib/chromium/chromium"))
 WAIT_MS = 10_000
@@ -57,8 +64,10 @@ def browser_or_skip() -> str:
         problem = "the playwright package is not installed (pip install -e '.[test]')"
     path = find_browser()
     if problem is None and path is None:
-        problem = ("no Chromium found: install chromium-headless-shell (apt-get install chromium-headless-shell) "
-                   "or name one in RISC_BROWSER")
+        problem = (
+            "no Chromium found: install chromium-headless-shell (apt-get install chromium-headless-shell) "
+            "or name one in RISC_BROWSER"
+        )
     if problem is not None:
         if os.environ.get("CI") == "true":
             pytest.fail(f"the web page's browser tests cannot run: {problem}", pytrace=False)
@@ -134,8 +143,10 @@ def watch(page: Any) -> Watch:
         ws.on("framereceived", lambda payload: watched.frame("received", payload))
 
     page.on("websocket", on_socket)
-    page.on("console", lambda message: watched.errors.append(f"console: {message.text}")
-            if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: watched.errors.append(f"console: {message.text}") if message.type == "error" else None,
+    )
     page.on("pageerror", lambda error: watched.errors.append(f"uncaught: {error}"))
     return watched
 
@@ -208,7 +219,8 @@ async def attribute(page: Any, selector: str, name: str) -> str | None:
 async def territories(page: Any) -> dict[str, tuple[str, int]]:
     """Every territory on the board: its owner ("" for none) and units, as the page shows them."""
     rows: list[list[Any]] = await page.eval_on_selector_all(
-        "g[data-territory]", "els => els.map(e => [e.dataset.territory, e.dataset.owner, Number(e.dataset.units)])")
+        "g[data-territory]", "els => els.map(e => [e.dataset.territory, e.dataset.owner, Number(e.dataset.units)])"
+    )
     return {name: (owner, units) for name, owner, units in rows}
 
 
@@ -226,15 +238,17 @@ async def borders_drawn(page: Any, selector: str = "svg.board .borders") -> int:
     """How many borders the board draws: the segments of the two-way borders' path (each begins with M), and the
     one-way borders' lines; with `.lit`, those drawn bold for the territory picked."""
     segments: int = await page.eval_on_selector_all(
-        f"{selector} path.border:not(.lit)", "paths => paths.reduce((n, p) => n + (p.getAttribute('d').match(/M/g) "
-                                              "|| []).length, 0)")
+        f"{selector} path.border:not(.lit)",
+        "paths => paths.reduce((n, p) => n + (p.getAttribute('d').match(/M/g) || []).length, 0)",
+    )
     return segments + await page.locator(f"{selector} line.border.one-way").count()
 
 
 async def borders_lit(page: Any) -> int:
     """How many borders are drawn bold: the territory picked's."""
     found: int = await page.eval_on_selector(
-        "svg.board path.border.lit", "p => (p.getAttribute('d').match(/M/g) || []).length")
+        "svg.board path.border.lit", "p => (p.getAttribute('d').match(/M/g) || []).length"
+    )
     return found
 
 
@@ -247,16 +261,28 @@ async def front(page: Any, player: str) -> tuple[str, str]:
     """One of the player's territories with an enemy next to it (the one with most units), and that enemy."""
     board = await territories(page)
     ways = await borders(page)
-    fronts = [(units, name) for name, (owner, units) in board.items() if owner == player
-              and any(board[n][0] not in (player, "") for n in ways[name])]
+    fronts = [
+        (units, name)
+        for name, (owner, units) in board.items()
+        if owner == player and any(board[n][0] not in (player, "") for n in ways[name])
+    ]
     _, source = max(fronts)
     target = next(n for n in ways[source] if board[n][0] not in (player, ""))
     return source, target
 
 
-async def create_in_lobby(page: Any, name: str, *, map_id: str | None = "twin-keeps", players: int = 2,
-                          bots: int = 1, strategy: str | None = None, ruleset: str = "risc",
-                          options: dict[str, str] | None = None, sit: bool = True) -> None:
+async def create_in_lobby(
+    page: Any,
+    name: str,
+    *,
+    map_id: str | None = "twin-keeps",
+    players: int = 2,
+    bots: int = 1,
+    strategy: str | None = None,
+    ruleset: str = "risc",
+    options: dict[str, str] | None = None,
+    sit: bool = True,
+) -> None:
     """Fill in the lobby's form as a player would, and create the game (sitting down in it when `sit`). `map_id`:
     None for a rule set that makes its own board (the form has no map then). An option given as a list is chosen
     from it, any other typed in."""

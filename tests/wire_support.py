@@ -42,11 +42,17 @@ class Relay:
     async def _handle(self, client: ServerConnection) -> None:
         number = next(self._numbers)
         async with connect(self.target, max_size=None) as server:
-            await asyncio.gather(self._pass(client, server, number, "client"),
-                                 self._pass(server, client, number, "server"))
+            await asyncio.gather(
+                self._pass(client, server, number, "client"), self._pass(server, client, number, "server")
+            )
 
-    async def _pass(self, source: ServerConnection | ClientConnection, sink: ServerConnection | ClientConnection,
-                    number: int, direction: str) -> None:
+    async def _pass(
+        self,
+        source: ServerConnection | ClientConnection,
+        sink: ServerConnection | ClientConnection,
+        number: int,
+        direction: str,
+    ) -> None:
         try:
             async for message in source:
                 assert isinstance(message, str), "the protocol has text frames only"

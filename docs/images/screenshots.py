@@ -36,8 +36,9 @@ async def main() -> None:
         await page.wait_for_selector("#lobby:not([hidden]) #ruleset option", state="attached")
         await page.fill("#name", "Ada")
         await page.screenshot(path=str(HERE / "web-lobby.png"))
-        await create_in_lobby(page, "Ada", map_id="cataract", players=3, bots=2, strategy="aggressive",
-                              options={"initial_units": "12"})
+        await create_in_lobby(
+            page, "Ada", map_id="cataract", players=3, bots=2, strategy="aggressive", options={"initial_units": "12"}
+        )
         await page.wait_for_selector("#game[data-status=playing][data-phase=placement]")
         mine = await owned(page, "Ada")
         await page.click(f"g[data-territory='{mine[0]}']")
@@ -160,8 +161,9 @@ async def classic(page: Any) -> None:
 
 async def grid(page: Any) -> None:
     """The grid game: a troop deployed, the turn's new troops, and an attack with its dice."""
-    await create_in_lobby(page, "Ada", ruleset="grid", map_id=None, players=3, bots=2, strategy="defensive",
-                          options={"troops": "12"})
+    await create_in_lobby(
+        page, "Ada", ruleset="grid", map_id=None, players=3, bots=2, strategy="defensive", options={"troops": "12"}
+    )
     for _ in range(3):
         await page.wait_for_selector("#game[data-phase=deployment][data-active=Ada], #game[data-turn='1']")
         if await page.get_attribute("#game", "data-turn") == "1":
@@ -179,8 +181,16 @@ async def grid(page: Any) -> None:
 
 async def evolution(page: Any) -> None:
     """RISC Evolution 2: units upgraded and research, the turn after, with a territory pointed at."""
-    await create_in_lobby(page, "Ada", ruleset="risc", map_id="cataract", players=3, bots=2, strategy="strategist",
-                          options={"evolution": "2", "initial_units": "24"})
+    await create_in_lobby(
+        page,
+        "Ada",
+        ruleset="risc",
+        map_id="cataract",
+        players=3,
+        bots=2,
+        strategy="strategist",
+        options={"evolution": "2", "initial_units": "24"},
+    )
     await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
     mine = await owned(page, "Ada")
     for name in mine[:2]:
@@ -205,8 +215,16 @@ async def evolution(page: Any) -> None:
 
 async def fog(page: Any) -> None:
     """RISC Evolution 3: turns pass until some of the board is remembered rather than seen."""
-    await create_in_lobby(page, "Ada", ruleset="risc", map_id="cataract", players=3, bots=2, strategy="aggressive",
-                          options={"evolution": "3", "initial_units": "24"})
+    await create_in_lobby(
+        page,
+        "Ada",
+        ruleset="risc",
+        map_id="cataract",
+        players=3,
+        bots=2,
+        strategy="aggressive",
+        options={"evolution": "3", "initial_units": "24"},
+    )
     await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
     await pick(page, (await owned(page, "Ada"))[0])
     await page.click("[data-issue='0']")
@@ -214,8 +232,10 @@ async def fog(page: Any) -> None:
     for turn in range(1, 30):
         await page.click("#commit")
         await page.wait_for_selector(f"#game[data-turn='{turn}'], #game[data-status=finished]")
-        if await page.locator("g[data-fog=memory]").count() or await page.get_attribute("#game", "data-status") \
-                == "finished":
+        if (
+            await page.locator("g[data-fog=memory]").count()
+            or await page.get_attribute("#game", "data-status") == "finished"
+        ):
             break
     await page.wait_for_timeout(300)
     await page.screenshot(path=str(HERE / "web-fog.png"))

@@ -29,23 +29,32 @@ def _run(args: argparse.Namespace) -> int:
     except (StorageError, OSError) as exc:
         print(f"risc backup: {exc}", file=sys.stderr)
         return 1
-    print(f"backed up {report.games} game{'s' * (report.games != 1)} ({report.unfinished} unfinished) from {source} "
-          f"to {dest}, "
-          f"{report.size} bytes, in {report.seconds:.2f} s")
+    print(
+        f"backed up {report.games} game{'s' * (report.games != 1)} ({report.unfinished} unfinished) from {source} "
+        f"to {dest}, "
+        f"{report.size} bytes, in {report.seconds:.2f} s"
+    )
     return 0
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "backup", help="copy a server's games to a file, while it runs",
+        "backup",
+        help="copy a server's games to a file, while it runs",
         description="Take a consistent copy of the games a server keeps (SQLite's online backup: the server may "
-                    "run and play on meanwhile; no lock is taken). To restore: stop the server, copy the backup "
-                    "into its data directory as games.sqlite3, start it. Never overwrites a file.")
+        "run and play on meanwhile; no lock is taken). To restore: stop the server, copy the backup "
+        "into its data directory as games.sqlite3, start it. Never overwrites a file.",
+    )
     parser.add_argument("dest", help="the file to write (or a directory, to write games.sqlite3 in it)")
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="the server's data directory (default: the server's default)")
-    parser.add_argument("--store", default=None, metavar="POSTGRESQL_URL",
-                        help="copy the games of this PostgreSQL store (nodes sharing it play on) into the SQLite "
-                             "file DEST, as one snapshot sees them (default: the RISC_STORE environment variable, "
-                             "else the SQLite file of --data-dir)")
+    parser.add_argument(
+        "--data-dir", type=Path, default=None, help="the server's data directory (default: the server's default)"
+    )
+    parser.add_argument(
+        "--store",
+        default=None,
+        metavar="POSTGRESQL_URL",
+        help="copy the games of this PostgreSQL store (nodes sharing it play on) into the SQLite "
+        "file DEST, as one snapshot sees them (default: the RISC_STORE environment variable, "
+        "else the SQLite file of --data-dir)",
+    )
     parser.set_defaults(handler=_run)

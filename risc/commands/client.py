@@ -15,10 +15,13 @@ def _run(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:
     from client.main import add_arguments
 
-    parser = subparsers.add_parser("client", help="play or watch a game from a terminal",
-                                   description="Connect to a RISC server: list, create, join or watch games, then "
-                                               "play with typed commands (help lists them). A dropped connection "
-                                               "comes back by itself, and running the same command again returns "
-                                               "you to your seat.")
+    parser = subparsers.add_parser(
+        "client",
+        help="play or watch a game from a terminal",
+        description="Connect to a RISC server: list, create, join or watch games, then "
+        "play with typed commands (help lists them). A dropped connection "
+        "comes back by itself, and running the same command again returns "
+        "you to your seat.",
+    )
     add_arguments(parser)
     parser.set_defaults(handler=_run)

@@ -86,8 +86,10 @@ def _run_damaged(args: argparse.Namespace) -> int:
     if not damaged:
         print(f"no damaged game in {where} ({readable} unfinished game{'s' * (readable != 1)} read back)")
         return 0
-    print(f"{len(damaged)} damaged game{'s' * (len(damaged) != 1)} in {where}: a server sets them aside when it "
-          f"starts and leaves them untouched ({readable} other unfinished games read back)")
+    print(
+        f"{len(damaged)} damaged game{'s' * (len(damaged) != 1)} in {where}: a server sets them aside when it "
+        f"starts and leaves them untouched ({readable} other unfinished games read back)"
+    )
     for game_id, why in damaged.items():
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(created[game_id])) if game_id in created else "?"
         print(f"  {game_id}  created {when}  {why}")
@@ -95,18 +97,29 @@ def _run_damaged(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("games", help="look into a server's stored games",
-                                   description="Look into the games a server keeps in its data directory.")
+    parser = subparsers.add_parser(
+        "games",
+        help="look into a server's stored games",
+        description="Look into the games a server keeps in its data directory.",
+    )
     commands = parser.add_subparsers(dest="games_command", metavar="SUBCOMMAND", required=True)
-    damaged = commands.add_parser("damaged", help="list the unfinished games a server sets aside as damaged",
-                                  description="List the unfinished games that cannot be read back (a damaged row: "
-                                              "text that is not JSON, an order kept for a turn the game has not "
-                                              "reached, a missing map...), which a starting server sets aside, "
-                                              "untouched, and why. Read-only: runs beside a server. Exits 1 if "
-                                              "there is any (or the store cannot be read), else 0.")
-    damaged.add_argument("--data-dir", type=Path, default=None,
-                         help="the server's data directory (default: the server's default)")
-    damaged.add_argument("--store", default=None, metavar="POSTGRESQL_URL",
-                         help="look into this PostgreSQL store instead, beside the nodes playing on it (default: "
-                              "the RISC_STORE environment variable when --data-dir is not given)")
+    damaged = commands.add_parser(
+        "damaged",
+        help="list the unfinished games a server sets aside as damaged",
+        description="List the unfinished games that cannot be read back (a damaged row: "
+        "text that is not JSON, an order kept for a turn the game has not "
+        "reached, a missing map...), which a starting server sets aside, "
+        "untouched, and why. Read-only: runs beside a server. Exits 1 if "
+        "there is any (or the store cannot be read), else 0.",
+    )
+    damaged.add_argument(
+        "--data-dir", type=Path, default=None, help="the server's data directory (default: the server's default)"
+    )
+    damaged.add_argument(
+        "--store",
+        default=None,
+        metavar="POSTGRESQL_URL",
+        help="look into this PostgreSQL store instead, beside the nodes playing on it (default: "
+        "the RISC_STORE environment variable when --data-dir is not given)",
+    )
     damaged.set_defaults(handler=_run_damaged)

@@ -57,9 +57,17 @@ def _finding_line(finding: Finding) -> str:
 
 def _print_findings(findings: list[Finding], out: TextIO, indent: str = "  ") -> None:
     for finding in sorted(findings, key=lambda f: f.severity is not Severity.ERROR):
-        print(textwrap.fill(_finding_line(finding), width=110, initial_indent=indent,
-                            subsequent_indent=indent + "    ", break_on_hyphens=False,
-                            break_long_words=False), file=out)
+        print(
+            textwrap.fill(
+                _finding_line(finding),
+                width=110,
+                initial_indent=indent,
+                subsequent_indent=indent + "    ",
+                break_on_hyphens=False,
+                break_long_words=False,
+            ),
+            file=out,
+        )
 
 
 def _summary(report: MapReport) -> str:
@@ -67,8 +75,10 @@ def _summary(report: MapReport) -> str:
     what = FORMAT_NAMES.get(report.format, report.format)
     if game_map is None:
         return what
-    return (f"{what}, {_plural(len(game_map.territories), 'territory', 'territories')}, "
-            f"{_plural(len(game_map.continents), 'continent')}")
+    return (
+        f"{what}, {_plural(len(game_map.territories), 'territory', 'territories')}, "
+        f"{_plural(len(game_map.continents), 'continent')}"
+    )
 
 
 def verdict(report: MapReport) -> str:
@@ -110,9 +120,14 @@ def _playable_map(ref: str) -> tuple[MapReport, GameMap] | None:
 
 
 def _wrapped(label: str, names: list[str] | tuple[str, ...]) -> str:
-    return textwrap.fill(", ".join(names), width=110, initial_indent=f"    {label}: ",
-                         subsequent_indent=" " * 8, break_on_hyphens=False,
-                         break_long_words=False)
+    return textwrap.fill(
+        ", ".join(names),
+        width=110,
+        initial_indent=f"    {label}: ",
+        subsequent_indent=" " * 8,
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
 
 
 def _show_groups(game_map: GameMap, players: int) -> list[str]:
@@ -146,15 +161,19 @@ def _show(args: argparse.Namespace) -> int:
     if game_map.description:
         for line in game_map.description.splitlines():
             print(f"  {line}")
-    print(f"  {len(names)} territories, {two_way} two-way borders, {one_way} one-way, "
-          f"{len(game_map.continents)} continents")
+    print(
+        f"  {len(names)} territories, {two_way} two-way borders, {one_way} one-way, "
+        f"{len(game_map.continents)} continents"
+    )
     if game_map.continents:
         print("Continents:")
         members = game_map.continent_members()
         width = max(len(c.name) for c in game_map.continents)
         for continent in game_map.continents:
-            print(f"  {continent.name:<{width}}  bonus {continent.bonus:>2}  "
-                  f"{_plural(len(members[continent.name]), 'territory', 'territories')}")
+            print(
+                f"  {continent.name:<{width}}  bonus {continent.bonus:>2}  "
+                f"{_plural(len(members[continent.name]), 'territory', 'territories')}"
+            )
     print("Starting groups:")
     for players in args.players or SHOWN_PLAYER_COUNTS:
         for line in _show_groups(game_map, players):
@@ -178,8 +197,10 @@ def _convert(args: argparse.Namespace) -> int:
         print(f"cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     _, warnings = _counts(report.findings)
-    print(f"wrote {out}: {game_map.name}, {len(game_map.territories)} territories, "
-          f"{len(game_map.continents)} continents (from {FORMAT_NAMES.get(report.format, report.format)})")
+    print(
+        f"wrote {out}: {game_map.name}, {len(game_map.territories)} territories, "
+        f"{len(game_map.continents)} continents (from {FORMAT_NAMES.get(report.format, report.format)})"
+    )
     if warnings:
         print(f"the map plays, with {_plural(warnings, 'warning')}:")
         _print_findings(report.findings, sys.stdout)
@@ -208,37 +229,59 @@ def register(subparsers: Any) -> None:
     listing = actions.add_parser("list", help="the maps bundled with RISC")
     listing.set_defaults(handler=_list)
 
-    check = actions.add_parser("check", help="say whether map files can be played, and why not",
-                               description="A verdict per file (ok / ok with warnings / invalid) with every "
-                                           "finding. Exit status 0 only if every file can be played.")
+    check = actions.add_parser(
+        "check",
+        help="say whether map files can be played, and why not",
+        description="A verdict per file (ok / ok with warnings / invalid) with every "
+        "finding. Exit status 0 only if every file can be played.",
+    )
     check.add_argument("files", nargs="+", metavar="FILE", help="a bundled map's name or a map file")
     check.set_defaults(handler=_check)
 
     show = actions.add_parser("show", help="a map's territories, continents and starting groups")
     show.add_argument("file", metavar="FILE", help="a bundled map's name or a map file")
-    show.add_argument("--players", type=_player_count, action="append", metavar="N",
-                      help="show the starting groups for N players (repeatable; default 2 to 5)")
+    show.add_argument(
+        "--players",
+        type=_player_count,
+        action="append",
+        metavar="N",
+        help="show the starting groups for N players (repeatable; default 2 to 5)",
+    )
     show.set_defaults(handler=_show)
 
-    convert = actions.add_parser("convert", help="write a map in RISC's own format",
-                                 description="Read a map in any format RISC reads and write it as a native "
-                                             "TOML map. A map that cannot be played is not converted.")
+    convert = actions.add_parser(
+        "convert",
+        help="write a map in RISC's own format",
+        description="Read a map in any format RISC reads and write it as a native "
+        "TOML map. A map that cannot be played is not converted.",
+    )
     convert.add_argument("file", metavar="FILE", help="a bundled map's name or a map file")
     convert.add_argument("-o", "--output", required=True, metavar="OUT", help="the .toml file to write")
     convert.set_defaults(handler=_convert)
 
     edit = actions.add_parser(
-        "edit", help="edit a map with the SOEN 6441 commands (editcontinent, editcountry, editneighbor...)",
+        "edit",
+        help="edit a map with the SOEN 6441 commands (editcontinent, editcountry, editneighbor...)",
         description="Open FILE (any format RISC reads), or start a new map there when it does not exist, and edit "
-                    "it in a shell: editcontinent, editcountry, editneighbor, showmap, validatemap, savemap, "
-                    "undo, help, quit. With --commands, or when standard input is not a terminal, the commands "
-                    "are read from a file instead; the first that fails stops the run with a non-zero status.")
-    edit.add_argument("file", metavar="FILE", help="the map file to edit or create (.toml, or a Domination or "
-                                                    "Conquest .map)")
-    edit.add_argument("--commands", metavar="F", default=None,
-                      help="run the commands in F, one per line (# starts a comment; - reads standard input)")
-    edit.add_argument("--rules", choices=[r.value for r in MapRules], default=MapRules.COURSE.value,
-                      help="course (the default): a one-way border, a continent in pieces or an empty "
-                           "continent is an error, and every territory needs a continent, as in the course "
-                           "projects' editors; risc: only what stops RISC playing the map is an error")
+        "it in a shell: editcontinent, editcountry, editneighbor, showmap, validatemap, savemap, "
+        "undo, help, quit. With --commands, or when standard input is not a terminal, the commands "
+        "are read from a file instead; the first that fails stops the run with a non-zero status.",
+    )
+    edit.add_argument(
+        "file", metavar="FILE", help="the map file to edit or create (.toml, or a Domination or Conquest .map)"
+    )
+    edit.add_argument(
+        "--commands",
+        metavar="F",
+        default=None,
+        help="run the commands in F, one per line (# starts a comment; - reads standard input)",
+    )
+    edit.add_argument(
+        "--rules",
+        choices=[r.value for r in MapRules],
+        default=MapRules.COURSE.value,
+        help="course (the default): a one-way border, a continent in pieces or an empty "
+        "continent is an error, and every territory needs a continent, as in the course "
+        "projects' editors; risc: only what stops RISC playing the map is an error",
+    )
     edit.set_defaults(handler=_edit)

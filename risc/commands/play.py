@@ -91,8 +91,10 @@ class Unfinished:
     def _parts(self) -> tuple[str, str]:
         summary = self.match.summary()
         others = ", ".join(s.name for s in summary.seats if s.name != self.seat.player)
-        return (f"{game_title(summary.settings)} on {summary.map_name}",
-                f"turn {summary.turn}, {self.seat.player} vs {others}")
+        return (
+            f"{game_title(summary.settings)} on {summary.map_name}",
+            f"turn {summary.turn}, {self.seat.player} vs {others}",
+        )
 
     def question(self) -> str:
         what, where = self._parts()
@@ -107,9 +109,19 @@ class LocalGameClient(ClientApp):
     """The text client, sitting down at once: back in an unfinished game if the player wants it, else in a new one
     instead of the lobby."""
 
-    def __init__(self, url: str, new_game: Callable[[], Awaitable[str | None]], *, name: str | None,
-                 store: SeatStore, unfinished: Sequence[Unfinished] = (), elsewhere: int = 0,
-                 resume: Unfinished | None = None, new_title: str = "RISC", backoff: Backoff | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        new_game: Callable[[], Awaitable[str | None]],
+        *,
+        name: str | None,
+        store: SeatStore,
+        unfinished: Sequence[Unfinished] = (),
+        elsewhere: int = 0,
+        resume: Unfinished | None = None,
+        new_title: str = "RISC",
+        backoff: Backoff | None = None,
+    ) -> None:
         super().__init__(url, name=name, store=store, backoff=backoff, server_id=LOCAL_SERVER)
         self.new_game = new_game
         self.unfinished = list(unfinished)
@@ -129,8 +141,11 @@ class LocalGameClient(ClientApp):
             return
         if self.elsewhere:
             games = "game" if self.elsewhere == 1 else "games"
-            self.show(f"{self.elsewhere} unfinished {games} of other rule sets: risc play --list shows them, "
-                      "risc play --continue GAME takes one up.", "class:hint")
+            self.show(
+                f"{self.elsewhere} unfinished {games} of other rule sets: risc play --list shows them, "
+                "risc play --continue GAME takes one up.",
+                "class:hint",
+            )
         chosen = await self._choose()
         if self._quit:
             return
@@ -188,18 +203,30 @@ class LocalGameClient(ClientApp):
 
     def _do_quit(self) -> None:
         if self.tracker is not None and self.tracker.active:
-            self.show(f"The game is kept: run risc play again to continue it (or risc play --continue "
-                      f"{self.tracker.game_id}).", "class:hint")
+            self.show(
+                f"The game is kept: run risc play again to continue it (or risc play --continue "
+                f"{self.tracker.game_id}).",
+                "class:hint",
+            )
         self._quit = True
 
 
 class LocalPlay:
     """One `risc play` session: the server, the game and the client, in that order up and in reverse down."""
 
-    def __init__(self, map_name: str | None = None, bots: int = 2, strategy: str | None = None,
-                 name: str | None = None, backoff: Backoff | None = None, rules: str | None = None,
-                 options: dict[str, Any] | None = None, data_dir: Path | None = None, new: bool = False,
-                 continue_game: str | None = None) -> None:
+    def __init__(
+        self,
+        map_name: str | None = None,
+        bots: int = 2,
+        strategy: str | None = None,
+        name: str | None = None,
+        backoff: Backoff | None = None,
+        rules: str | None = None,
+        options: dict[str, Any] | None = None,
+        data_dir: Path | None = None,
+        new: bool = False,
+        continue_game: str | None = None,
+    ) -> None:
         """`rules`: the rule set asked for, whose unfinished games are offered and whose game a new one is; None:
         any unfinished game is offered, and a new game is RISC. `continue_game`: the id (or its start) of the
         unfinished game to take up without a question."""
@@ -208,8 +235,9 @@ class LocalPlay:
         if map_name is None and not ruleset.own_map:
             map_name = ruleset.default_map
         self.map_name = None if ruleset.own_map else map_name
-        self.settings = GameSettings(ruleset=ruleset.name, players=bots + 1, bots=bots, bot_strategy=strategy,
-                                     options=options or {})
+        self.settings = GameSettings(
+            ruleset=ruleset.name, players=bots + 1, bots=bots, bot_strategy=strategy, options=options or {}
+        )
         self.name = name
         self.backoff = backoff
         self.data_dir = data_dir or local_data_dir()
@@ -251,20 +279,29 @@ class LocalPlay:
         """The unfinished game `--continue` names, by its id or the start of it; None (said) when none or several
         fit."""
         wanted = (self.continue_game or "").casefold()
-        fits = [u for u in unfinished if u.game_id.casefold() == wanted] \
-            or [u for u in unfinished if u.game_id.casefold().startswith(wanted)]
+        fits = [u for u in unfinished if u.game_id.casefold() == wanted] or [
+            u for u in unfinished if u.game_id.casefold().startswith(wanted)
+        ]
         if len(fits) == 1:
             return fits[0]
         whose = f" of {self.name}" if self.name is not None else ""
         if fits:
-            print(f"risc play: --continue {self.continue_game}: it could be any of the games "
-                  f"{', '.join(u.game_id for u in fits)}: type more of its id", file=sys.stderr)
+            print(
+                f"risc play: --continue {self.continue_game}: it could be any of the games "
+                f"{', '.join(u.game_id for u in fits)}: type more of its id",
+                file=sys.stderr,
+            )
         elif unfinished:
-            print(f"risc play: --continue {self.continue_game}: no unfinished game{whose} of that id on this "
-                  "computer; these are:\n" + "\n".join(f"  {u.line()}" for u in unfinished), file=sys.stderr)
+            print(
+                f"risc play: --continue {self.continue_game}: no unfinished game{whose} of that id on this "
+                "computer; these are:\n" + "\n".join(f"  {u.line()}" for u in unfinished),
+                file=sys.stderr,
+            )
         else:
-            print(f"risc play: --continue {self.continue_game}: there is no unfinished game{whose} on this computer",
-                  file=sys.stderr)
+            print(
+                f"risc play: --continue {self.continue_game}: there is no unfinished game{whose} on this computer",
+                file=sys.stderr,
+            )
         return None
 
     async def list_games(self) -> int:
@@ -274,18 +311,36 @@ class LocalPlay:
             if server is None:
                 return 1
             async with server:
-                found = [u for u in self._unfinished(server, SeatStore(self.data_dir / "seats.json"))
-                         if self.rules is None or u.ruleset == self.rules]
+                found = [
+                    u
+                    for u in self._unfinished(server, SeatStore(self.data_dir / "seats.json"))
+                    if self.rules is None or u.ruleset == self.rules
+                ]
         kind = "" if self.rules is None else f"{get_ruleset(self.rules).title} "
         whose = f" of {self.name}" if self.name is not None else ""
         if not found:
             print(f"No unfinished {kind}games{whose} on this computer: risc play starts one.")
             return 0
-        print(textwrap.fill(f"Unfinished {kind}games{whose} on this computer, newest first (risc play --continue "
-                            "GAME takes one up):", LIST_WIDTH, subsequent_indent="    ", break_on_hyphens=False))
+        print(
+            textwrap.fill(
+                f"Unfinished {kind}games{whose} on this computer, newest first (risc play --continue "
+                "GAME takes one up):",
+                LIST_WIDTH,
+                subsequent_indent="    ",
+                break_on_hyphens=False,
+            )
+        )
         for unfinished in found:
-            print(textwrap.fill(unfinished.line(), LIST_WIDTH, initial_indent="  ", subsequent_indent="      ",
-                                break_long_words=False, break_on_hyphens=False))
+            print(
+                textwrap.fill(
+                    unfinished.line(),
+                    LIST_WIDTH,
+                    initial_indent="  ",
+                    subsequent_indent="      ",
+                    break_long_words=False,
+                    break_on_hyphens=False,
+                )
+            )
         return 0
 
     def _open_server(self) -> RiscServer | None:
@@ -293,8 +348,7 @@ class LocalPlay:
         try:
             return RiscServer(config)
         except StorageError as exc:
-            print(f"risc play: {exc}. Is another risc play running? (--data-dir DIR plays elsewhere)",
-                  file=sys.stderr)
+            print(f"risc play: {exc}. Is another risc play running? (--data-dir DIR plays elsewhere)", file=sys.stderr)
             return None
 
     @contextlib.contextmanager
@@ -340,16 +394,27 @@ class LocalPlay:
                     except Refusal as refusal:
                         print(f"risc play: {refusal.message}", file=sys.stderr)
                         return 2
-                offered = [] if self.new or resume is not None else \
-                    [u for u in unfinished if self.rules is None or u.ruleset == self.rules]
+                offered = (
+                    []
+                    if self.new or resume is not None
+                    else [u for u in unfinished if self.rules is None or u.ruleset == self.rules]
+                )
                 elsewhere = 0 if self.new or resume is not None else len(unfinished) - len(offered)
 
                 async def new_game() -> str | None:
                     return await self._new_game(server)
 
-                self.app = LocalGameClient(f"ws://127.0.0.1:{server.port}", new_game, name=self.name, store=store,
-                                           unfinished=offered, elsewhere=elsewhere, resume=resume,
-                                           new_title=game_title(self.settings), backoff=self.backoff)
+                self.app = LocalGameClient(
+                    f"ws://127.0.0.1:{server.port}",
+                    new_game,
+                    name=self.name,
+                    store=store,
+                    unfinished=offered,
+                    elsewhere=elsewhere,
+                    resume=resume,
+                    new_title=game_title(self.settings),
+                    backoff=self.backoff,
+                )
                 self.opened.set()
                 status = await self.app.run()
                 return 2 if self.refused else status
@@ -417,37 +482,55 @@ class WebPlay(LocalPlay):
 def _run(args: argparse.Namespace) -> int:
     ruleset = RULESETS.get(args.rules or DEFAULT_RULES)
     if ruleset is None:
-        print(f"risc play: --rules {args.rules!r}: known rule sets are {', '.join(sorted(RULESETS))} "
-              "(risc rules describes them)", file=sys.stderr)
+        print(
+            f"risc play: --rules {args.rules!r}: known rule sets are {', '.join(sorted(RULESETS))} "
+            "(risc rules describes them)",
+            file=sys.stderr,
+        )
         return 2
     if args.name is not None and (problem := name_problem(args.name)) is not None:
         print(f"risc play: --name {args.name!r}: {problem}", file=sys.stderr)
         return 2
     if args.name is not None and args.name.casefold().startswith("bot-"):
-        print(f"risc play: --name {args.name!r}: names starting with bot- are the computer players'",
-              file=sys.stderr)
+        print(f"risc play: --name {args.name!r}: names starting with bot- are the computer players'", file=sys.stderr)
         return 2
     if args.web and (args.list or args.continue_game is not None):
-        print(f"risc play: {'--list' if args.list else '--continue'} is for the games kept on this computer; "
-              "a game played with --web lasts as long as its server", file=sys.stderr)
+        print(
+            f"risc play: {'--list' if args.list else '--continue'} is for the games kept on this computer; "
+            "a game played with --web lasts as long as its server",
+            file=sys.stderr,
+        )
         return 2
     if args.list or args.continue_game is not None:
-        for_new = [flag for flag, value in (("--map", args.map), ("--bots", args.bots), ("--strategy", args.strategy),
-                                            ("--option", args.option or None)) if value is not None]
+        for_new = [
+            flag
+            for flag, value in (
+                ("--map", args.map),
+                ("--bots", args.bots),
+                ("--strategy", args.strategy),
+                ("--option", args.option or None),
+            )
+            if value is not None
+        ]
         if for_new:
-            print(f"risc play: {'--list' if args.list else '--continue'}: {', '.join(for_new)} "
-                  f"{'is' if len(for_new) == 1 else 'are'} for a new game", file=sys.stderr)
+            print(
+                f"risc play: {'--list' if args.list else '--continue'}: {', '.join(for_new)} "
+                f"{'is' if len(for_new) == 1 else 'are'} for a new game",
+                file=sys.stderr,
+            )
             return 2
-        play = LocalPlay(name=args.name, rules=args.rules, data_dir=args.data_dir,
-                         continue_game=args.continue_game)
+        play = LocalPlay(name=args.name, rules=args.rules, data_dir=args.data_dir, continue_game=args.continue_game)
         try:
             return asyncio.run(play.list_games() if args.list else play.run())
         except KeyboardInterrupt:
             return 130
     bots = 2 if args.bots is None else args.bots
     if args.strategy is not None and args.strategy not in ruleset.strategies:
-        print(f"risc play: --strategy {args.strategy!r}: {ruleset.title}'s computer players are "
-              f"{', '.join(sorted(ruleset.strategies))}", file=sys.stderr)
+        print(
+            f"risc play: --strategy {args.strategy!r}: {ruleset.title}'s computer players are "
+            f"{', '.join(sorted(ruleset.strategies))}",
+            file=sys.stderr,
+        )
         return 2
     try:
         options, chosen = read_options(ruleset, args.option)
@@ -456,16 +539,35 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     fewest, most = ruleset.player_counts(chosen)
     if not fewest - 1 <= bots <= most - 1 or bots < 1:
-        print(f"risc play: --bots {bots}: a {ruleset.title} game has {fewest} to {most} players, so "
-              f"{max(1, fewest - 1)} to {most - 1} computer players", file=sys.stderr)
+        print(
+            f"risc play: --bots {bots}: a {ruleset.title} game has {fewest} to {most} players, so "
+            f"{max(1, fewest - 1)} to {most - 1} computer players",
+            file=sys.stderr,
+        )
         return 2
     try:
         if args.web:
-            web = WebPlay(args.map, bots, args.strategy, args.name, rules=ruleset.name, options=options,
-                          port=args.port, open_browser=not args.no_browser)
+            web = WebPlay(
+                args.map,
+                bots,
+                args.strategy,
+                args.name,
+                rules=ruleset.name,
+                options=options,
+                port=args.port,
+                open_browser=not args.no_browser,
+            )
             return asyncio.run(web.run())
-        play = LocalPlay(args.map, bots, args.strategy, args.name, rules=args.rules, options=options,
-                         data_dir=args.data_dir, new=args.new)
+        play = LocalPlay(
+            args.map,
+            bots,
+            args.strategy,
+            args.name,
+            rules=args.rules,
+            options=options,
+            data_dir=args.data_dir,
+            new=args.new,
+        )
         return asyncio.run(play.run())
     except KeyboardInterrupt:
         return 130
@@ -474,36 +576,67 @@ def _run(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:
     rules = ", ".join(f"{name} ({r.title})" for name, r in sorted(RULESETS.items()))
     parser = subparsers.add_parser(
-        "play", help="play a game against computer players on this computer",
+        "play",
+        help="play a game against computer players on this computer",
         description="Start a server on this computer, create a game with computer players in the other seats, and "
-                    "play it in the text client. Quitting the client stops the server; the game is kept, and "
-                    "offered again the next time: one unfinished game is offered by a question, several are "
-                    "listed to choose from (with --rules, only that rule set's).",
-        epilog="risc rules lists the rule sets, risc rules NAME the options each takes.")
-    parser.add_argument("--rules", default=None, metavar="NAME",
-                        help=f"the game: {rules}; a new game is RISC unless told, and with --rules only that rule "
-                             "set's unfinished games are offered")
-    parser.add_argument("--map", default=None, metavar="NAME|FILE",
-                        help="a bundled map's name (risc maps list) or a map file (default: the game's own choice; "
-                             "the grid game has its own board)")
+        "play it in the text client. Quitting the client stops the server; the game is kept, and "
+        "offered again the next time: one unfinished game is offered by a question, several are "
+        "listed to choose from (with --rules, only that rule set's).",
+        epilog="risc rules lists the rule sets, risc rules NAME the options each takes.",
+    )
+    parser.add_argument(
+        "--rules",
+        default=None,
+        metavar="NAME",
+        help=f"the game: {rules}; a new game is RISC unless told, and with --rules only that rule "
+        "set's unfinished games are offered",
+    )
+    parser.add_argument(
+        "--map",
+        default=None,
+        metavar="NAME|FILE",
+        help="a bundled map's name (risc maps list) or a map file (default: the game's own choice; "
+        "the grid game has its own board)",
+    )
     parser.add_argument("--bots", type=int, default=None, help="computer players (default 2)")
     parser.add_argument("--strategy", default=None, help="how they play (default: the game's strongest)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="one of the game's options (e.g. --option evolution=2; risc rules NAME lists them); "
-                             "may repeat")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="one of the game's options (e.g. --option evolution=2; risc rules NAME lists them); may repeat",
+    )
     parser.add_argument("--name", default=None, help="your player name (asked when missing)")
-    parser.add_argument("--web", action="store_true",
-                        help="play in the web browser instead of the terminal: the server runs until Ctrl-C")
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="play in the web browser instead of the terminal: the server runs until Ctrl-C",
+    )
     parser.add_argument("--port", type=int, default=0, help="with --web: the port of the page (default: a free one)")
     parser.add_argument("--no-browser", action="store_true", help="with --web: print the address, open no browser")
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--new", action="store_true",
-                       help="start a new game even if an unfinished one could be continued")
-    which.add_argument("--list", action="store_true",
-                       help="list the unfinished games kept on this computer (with --rules, that rule set's; with "
-                            "--name, that player's), and stop")
-    which.add_argument("--continue", dest="continue_game", default=None, metavar="GAME",
-                       help="take up the unfinished game GAME (its id, or the start of it) without a question")
-    parser.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
-                        help=f"where local games are kept (default {local_data_dir()})")
+    which.add_argument(
+        "--new", action="store_true", help="start a new game even if an unfinished one could be continued"
+    )
+    which.add_argument(
+        "--list",
+        action="store_true",
+        help="list the unfinished games kept on this computer (with --rules, that rule set's; with "
+        "--name, that player's), and stop",
+    )
+    which.add_argument(
+        "--continue",
+        dest="continue_game",
+        default=None,
+        metavar="GAME",
+        help="take up the unfinished game GAME (its id, or the start of it) without a question",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help=f"where local games are kept (default {local_data_dir()})",
+    )
     parser.set_defaults(handler=_run)

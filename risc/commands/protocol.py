@@ -30,17 +30,24 @@ def _example(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("protocol", help="describe the client-server protocol")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    schema = actions.add_parser("schema", help="print the JSON Schema of both directions and of every rule set "
-                                               "(see docs/protocol.md)")
+    schema = actions.add_parser(
+        "schema", help="print the JSON Schema of both directions and of every rule set (see docs/protocol.md)"
+    )
     schema.set_defaults(handler=_schema)
     example = actions.add_parser(
-        "example", help="play a short RISC game on a server of this process and print every frame, as the worked "
-                        "example of docs/protocol.md",
+        "example",
+        help="play a short RISC game on a server of this process and print every frame, as the worked "
+        "example of docs/protocol.md",
         description="Start a server in this process (a free port, games in memory, a fixed seed), play a short "
-                    "two-player RISC game on it with scripted clients, and print every frame each connection sent "
-                    "and received, as the markdown of docs/protocol.md's worked example. Game ids and seat tokens "
-                    "are replaced with fixed stand-ins, so the output is the same on every run.")
-    example.add_argument("--seed", type=int, default=None,
-                         help="the seed of the example's games (default: the one the page was made with; another "
-                              "seed plays another game, which may not go as the page tells)")
+        "two-player RISC game on it with scripted clients, and print every frame each connection sent "
+        "and received, as the markdown of docs/protocol.md's worked example. Game ids and seat tokens "
+        "are replaced with fixed stand-ins, so the output is the same on every run.",
+    )
+    example.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the seed of the example's games (default: the one the page was made with; another "
+        "seed plays another game, which may not go as the page tells)",
+    )
     example.set_defaults(handler=_example)

@@ -38,8 +38,10 @@ async def _load(data_dirs: list[Path], game_id: str, played_here: Path | None) -
     hint = "" if played_here is None else f" (risc play keeps its games in {played_here})"
     if not any(path.is_file() for path in paths):
         raise LookupError(f"no game database at {where}{hint}; --data-dir DIR names a server's data directory")
-    raise LookupError(f'there is no game "{game_id}" in {" or ".join(str(p) for p in paths if p.is_file())}'
-                      + (f" (games: {', '.join(known[-10:])})" if known else ""))
+    raise LookupError(
+        f'there is no game "{game_id}" in {" or ".join(str(p) for p in paths if p.is_file())}'
+        + (f" (games: {', '.join(known[-10:])})" if known else "")
+    )
 
 
 async def _load_shared(dsn: str, game_id: str) -> Any:
@@ -52,8 +54,10 @@ async def _load_shared(dsn: str, game_id: str) -> Any:
         stored = await storage.load(game_id)
         if stored is None:
             known = (await storage.list_games())[-10:]
-            raise LookupError(f'there is no game "{game_id}" in the {storage.where}'
-                              + (f" (games: {', '.join(known)})" if known else ""))
+            raise LookupError(
+                f'there is no game "{game_id}" in the {storage.where}'
+                + (f" (games: {', '.join(known)})" if known else "")
+            )
         return stored
     finally:
         await storage.close()
@@ -70,8 +74,11 @@ def _run(args: argparse.Namespace) -> int:
     else:  # a server's games, then those of risc play
         data_dirs, played_here = [default_data_dir(), local_data_dir()], local_data_dir()
     try:
-        stored = asyncio.run(_load_shared(store, args.game) if store is not None and args.data_dir is None
-                             else _load(data_dirs, args.game, played_here))
+        stored = asyncio.run(
+            _load_shared(store, args.game)
+            if store is not None and args.data_dir is None
+            else _load(data_dirs, args.game, played_here)
+        )
     except (LookupError, StorageError) as exc:
         print(f"risc replay: {exc}", file=sys.stderr)
         return 1
@@ -94,8 +101,11 @@ def _run(args: argparse.Namespace) -> int:
             what = presentation.resignation
             print(f"    {step.resigned} resigned" + (f": {what}." if what else "."))
         # A game still under way is shown as a spectator sees it: what only some players were told stays theirs.
-        shown = [e for e, private in zip(step.events, step.private or [False] * len(step.events), strict=True)
-                 if over or not private]
+        shown = [
+            e
+            for e, private in zip(step.events, step.private or [False] * len(step.events), strict=True)
+            if over or not private
+        ]
         kept += len(step.events) - len(shown)
         for line in _lines(presentation.events(shown, palette, None)):
             print(line)
@@ -119,20 +129,31 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("replay", help="replay a stored game and check it against its log",
-                                   description="Print a stored game turn by turn (what happened, then each "
-                                               "player's standing after each turn; --board: the whole board) as "
-                                               "the engine re-plays it from the game's seed and logged orders; say "
-                                               "OK, or the first turn that differs. Without --data-dir, the game "
-                                               "is looked for among a server's games, then among those of risc "
-                                               "play.")
+    parser = subparsers.add_parser(
+        "replay",
+        help="replay a stored game and check it against its log",
+        description="Print a stored game turn by turn (what happened, then each "
+        "player's standing after each turn; --board: the whole board) as "
+        "the engine re-plays it from the game's seed and logged orders; say "
+        "OK, or the first turn that differs. Without --data-dir, the game "
+        "is looked for among a server's games, then among those of risc "
+        "play.",
+    )
     parser.add_argument("game", help="the game's id")
-    parser.add_argument("--board", action="store_true",
-                        help="print the whole board after each turn instead of each player's standing")
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="the server's data directory (default: the server's default, then risc play's, "
-                             "its local/ folder)")
-    parser.add_argument("--store", default=None, metavar="POSTGRESQL_URL",
-                        help="read the game from this PostgreSQL store, beside the nodes playing on it (default: "
-                             "the RISC_STORE environment variable when --data-dir is not given)")
+    parser.add_argument(
+        "--board", action="store_true", help="print the whole board after each turn instead of each player's standing"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="the server's data directory (default: the server's default, then risc play's, its local/ folder)",
+    )
+    parser.add_argument(
+        "--store",
+        default=None,
+        metavar="POSTGRESQL_URL",
+        help="read the game from this PostgreSQL store, beside the nodes playing on it (default: "
+        "the RISC_STORE environment variable when --data-dir is not given)",
+    )
     parser.set_defaults(handler=_run)

@@ -33,8 +33,15 @@ class OptionsError(ValueError):
 
 def _values(field: FieldInfo) -> str:
     """What values an option takes: "yes or no", "a whole number from 1 to 8", "seed, increasing or fixed"."""
-    kinds = [a for a in (get_args(field.annotation) if get_origin(field.annotation) in (Union, types.UnionType)
-                         else (field.annotation,)) if a is not type(None)]
+    kinds = [
+        a
+        for a in (
+            get_args(field.annotation)
+            if get_origin(field.annotation) in (Union, types.UnionType)
+            else (field.annotation,)
+        )
+        if a is not type(None)
+    ]
     kind = kinds[0] if len(kinds) == 1 else None
     if kind is bool:
         return "yes or no"
@@ -70,8 +77,12 @@ def option_lines(ruleset: AnyRuleSet, indent: str = "  ") -> list[str]:
         also = f" (or {short[name]})" if name in short else ""
         lines.append(f"{indent}{name}{also}: {_values(field)}; default {_shown(field.default)}")
         if field.description:
-            lines += textwrap.wrap(field.description.replace("null: ", "not set: "), WIDTH,
-                                   initial_indent=indent + "    ", subsequent_indent=indent + "    ")
+            lines += textwrap.wrap(
+                field.description.replace("null: ", "not set: "),
+                WIDTH,
+                initial_indent=indent + "    ",
+                subsequent_indent=indent + "    ",
+            )
     return lines
 
 
@@ -86,8 +97,7 @@ def read_options(ruleset: AnyRuleSet, pairs: Sequence[str]) -> tuple[dict[str, A
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key or not value:
-            raise OptionsError(f'"{pair}" is not KEY=VALUE (e.g. --option {_example(ruleset)})\n'
-                               + _listing(ruleset))
+            raise OptionsError(f'"{pair}" is not KEY=VALUE (e.g. --option {_example(ruleset)})\n' + _listing(ruleset))
         options[words.get(key.casefold(), key)] = _value(value)
     try:
         return options, ruleset.options(options)
@@ -103,6 +113,7 @@ def read_options(ruleset: AnyRuleSet, pairs: Sequence[str]) -> tuple[dict[str, A
 def _guess(word: str, known: Sequence[str]) -> str | None:
     """The option a mistyped name most likely meant ("cheating": allow_cheaters), by the whole name or one of its
     words; None when nothing is close."""
+
     def likeness(name: str) -> float:
         return max(difflib.SequenceMatcher(None, word.casefold(), part).ratio() for part in [name, *name.split("_")])
 
@@ -117,25 +128,32 @@ def _example(ruleset: AnyRuleSet) -> str:
 
 
 def _listing(ruleset: AnyRuleSet) -> str:
-    return "\n".join([f"{ruleset.title}'s options (--option KEY=VALUE; risc rules {ruleset.name} says the same):",
-                      *option_lines(ruleset)])
+    return "\n".join(
+        [
+            f"{ruleset.title}'s options (--option KEY=VALUE; risc rules {ruleset.name} says the same):",
+            *option_lines(ruleset),
+        ]
+    )
 
 
 def describe(ruleset: AnyRuleSet) -> str:
     """One rule set in full: what it is, its players, computer players and options."""
     fewest, most = ruleset.player_counts(ruleset.options({}))
-    strategies = ", ".join(f"{name}{' (the default)' if name == ruleset.default_strategy else ''}"
-                           for name in sorted(ruleset.strategies))
+    strategies = ", ".join(
+        f"{name}{' (the default)' if name == ruleset.default_strategy else ''}" for name in sorted(ruleset.strategies)
+    )
     board = "its own board" if ruleset.own_map else f"a map (default {ruleset.default_map}; risc maps list)"
-    return "\n".join([
-        f"{ruleset.title} ({ruleset.name}): {ruleset.blurb}.",
-        f"Players: {fewest} to {most} (with the default options). Played on {board}.",
-        f"Computer players (--strategy, -P): {strategies}.",
-        "",
-        f"Options (risc play --rules {ruleset.name} --option KEY=VALUE, risc tournament --option KEY=VALUE, or "
-        "KEY=VALUE after the lobby's create):",
-        *option_lines(ruleset),
-    ])
+    return "\n".join(
+        [
+            f"{ruleset.title} ({ruleset.name}): {ruleset.blurb}.",
+            f"Players: {fewest} to {most} (with the default options). Played on {board}.",
+            f"Computer players (--strategy, -P): {strategies}.",
+            "",
+            f"Options (risc play --rules {ruleset.name} --option KEY=VALUE, risc tournament --option KEY=VALUE, or "
+            "KEY=VALUE after the lobby's create):",
+            *option_lines(ruleset),
+        ]
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -147,18 +165,23 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     ruleset = RULESETS.get(args.name.casefold())
     if ruleset is None:
-        print(f"risc rules: no rule set {args.name!r}: known rule sets are {', '.join(sorted(RULESETS))}",
-              file=sys.stderr)
+        print(
+            f"risc rules: no rule set {args.name!r}: known rule sets are {', '.join(sorted(RULESETS))}", file=sys.stderr
+        )
         return 2
     print(describe(ruleset))
     return 0
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("rules", help="the rule sets, and each one's options",
-                                   description="List the rule sets (the games) this program plays; with a NAME, "
-                                               "that rule set's players, computer players and options, with the "
-                                               "values each option takes and its default.")
-    parser.add_argument("name", nargs="?", default=None, metavar="NAME",
-                        help=f"a rule set: {', '.join(sorted(RULESETS))}")
+    parser = subparsers.add_parser(
+        "rules",
+        help="the rule sets, and each one's options",
+        description="List the rule sets (the games) this program plays; with a NAME, "
+        "that rule set's players, computer players and options, with the "
+        "values each option takes and its default.",
+    )
+    parser.add_argument(
+        "name", nargs="?", default=None, metavar="NAME", help=f"a rule set: {', '.join(sorted(RULESETS))}"
+    )
     parser.set_defaults(handler=_run)

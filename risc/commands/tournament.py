@@ -50,9 +50,13 @@ class Tournament:
     options: tuple[tuple[str, Any], ...] = ()
 
     def specs(self) -> list[GameSpec]:
-        return [GameSpec(game_map, self.strategies, game_seed(self.seed, m, g), self.max_turns, dict(self.options),
-                         self.ruleset)
-                for m, (_, game_map) in enumerate(self.maps) for g in range(1, self.games + 1)]
+        return [
+            GameSpec(
+                game_map, self.strategies, game_seed(self.seed, m, g), self.max_turns, dict(self.options), self.ruleset
+            )
+            for m, (_, game_map) in enumerate(self.maps)
+            for g in range(1, self.games + 1)
+        ]
 
 
 def _check_count(what: str, flag: str, value: int, bounds: tuple[int, int]) -> None:
@@ -69,8 +73,9 @@ def build_tournament(args: argparse.Namespace) -> Tournament:
         raise TournamentError(f"--rules: {exc}") from None
     unknown = [s for s in args.players if s not in ruleset.strategies]
     if unknown:
-        raise TournamentError(f'-P: unknown {ruleset.title} strategy "{unknown[0]}" '
-                              f'(known: {", ".join(sorted(ruleset.strategies))})')
+        raise TournamentError(
+            f'-P: unknown {ruleset.title} strategy "{unknown[0]}" (known: {", ".join(sorted(ruleset.strategies))})'
+        )
     from risc.commands.rules import OptionsError, read_options
 
     try:
@@ -82,13 +87,16 @@ def build_tournament(args: argparse.Namespace) -> Tournament:
         raise TournamentError(f"-M: {ruleset.title} is played on its own board: name no map ({', '.join(args.maps)})")
     maps_given = args.maps or ([] if not ruleset.own_map else ["board"])
     if not maps_given:
-        raise TournamentError(f"-M: name 1 to {MAPS[1]} maps to play {ruleset.title} on: bundled maps by name "
-                              "(risc maps list) or map files")
+        raise TournamentError(
+            f"-M: name 1 to {MAPS[1]} maps to play {ruleset.title} on: bundled maps by name "
+            "(risc maps list) or map files"
+        )
     _check_count("maps", "-M", len(maps_given), MAPS)
     _check_count("strategies", "-P", len(args.players), PLAYERS)
     if len(args.players) > most:
-        raise TournamentError(f"-P: a {ruleset.title} game seats at most {most} players (see --option), got "
-                              f"{len(args.players)}")
+        raise TournamentError(
+            f"-P: a {ruleset.title} game seats at most {most} players (see --option), got {len(args.players)}"
+        )
     if len(args.players) < fewest:
         raise TournamentError(f"-P: a {ruleset.title} game needs at least {fewest} players, got {len(args.players)}")
     _check_count("games per map", "-G", args.games, GAMES)
@@ -107,12 +115,14 @@ def build_tournament(args: argparse.Namespace) -> Tournament:
         except OSError as exc:
             raise TournamentError(f"-M: cannot read {ref}: {exc.strerror or exc}") from None
         if len(game_map.territories) < len(args.players):
-            raise TournamentError(f"-M: {ref} has {len(game_map.territories)} territories, too few for "
-                                  f"{len(args.players)} players")
+            raise TournamentError(
+                f"-M: {ref} has {len(game_map.territories)} territories, too few for {len(args.players)} players"
+            )
         maps.append((ref, game_map))
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
-    return Tournament(tuple(maps), tuple(args.players), args.games, args.max_turns, seed, ruleset.name,
-                      tuple(sorted(options.items())))
+    return Tournament(
+        tuple(maps), tuple(args.players), args.games, args.max_turns, seed, ruleset.name, tuple(sorted(options.items()))
+    )
 
 
 def play_all(specs: Sequence[GameSpec], jobs: int) -> Iterator[tuple[int, GameResult]]:
@@ -171,8 +181,7 @@ def _table(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
     numeric = [i > 0 and any(_numeric(row[i]) for row in rows[1:]) for i in range(len(widths))]
     lines = []
     for row in rows:
-        cells = [cell.rjust(w) if right else cell.ljust(w)
-                 for cell, w, right in zip(row, widths, numeric, strict=True)]
+        cells = [cell.rjust(w) if right else cell.ljust(w) for cell, w, right in zip(row, widths, numeric, strict=True)]
         lines.append((indent + "  ".join(cells)).rstrip())
     return lines
 
@@ -187,26 +196,34 @@ def render(tournament: Tournament, results: Sequence[GameResult]) -> str:
     per_map = {i: Standings.empty(players) for i in range(len(tournament.maps))}
     for index, result in enumerate(results):
         per_map[index // tournament.games].add(result)
-    lines = [f"{get_ruleset(tournament.ruleset).title} tournament: {', '.join(players)} on {len(tournament.maps)} "
-             f"{'map' if len(tournament.maps) == 1 else 'maps'}, {tournament.games} "
-             f"{'game' if tournament.games == 1 else 'games'} per map, at most {tournament.max_turns} turns a game "
-             f"(seed {tournament.seed})"]
+    lines = [
+        f"{get_ruleset(tournament.ruleset).title} tournament: {', '.join(players)} on {len(tournament.maps)} "
+        f"{'map' if len(tournament.maps) == 1 else 'maps'}, {tournament.games} "
+        f"{'game' if tournament.games == 1 else 'games'} per map, at most {tournament.max_turns} turns a game "
+        f"(seed {tournament.seed})"
+    ]
     for m, (ref, game_map) in enumerate(tournament.maps):
-        games = results[m * tournament.games:(m + 1) * tournament.games]
+        games = results[m * tournament.games : (m + 1) * tournament.games]
         if game_map is None:
             lines += ["", f"Map {m + 1}: {ref}"]
         else:
             lines += ["", f"Map {m + 1}: {_label(ref)} ({game_map.name}, {len(game_map.territories)} territories)"]
         for start in range(0, len(games), GAMES_PER_ROW):
-            chunk = games[start:start + GAMES_PER_ROW]
-            lines += _table([["game", *(str(start + i + 1) for i in range(len(chunk)))],
-                             ["winner", *(r.winner or "draw" for r in chunk)],
-                             ["turns", *(str(r.turns) for r in chunk)]])
+            chunk = games[start : start + GAMES_PER_ROW]
+            lines += _table(
+                [
+                    ["game", *(str(start + i + 1) for i in range(len(chunk)))],
+                    ["winner", *(r.winner or "draw" for r in chunk)],
+                    ["turns", *(str(r.turns) for r in chunk)],
+                ]
+            )
         standing = per_map[m]
         rows = [["", "wins", "share"]]
         rows += [[p, str(standing.wins[p]), _share(standing.wins[p], standing.games)] for p in players]
-        rows += [["draws", str(standing.draws), _share(standing.draws, standing.games)],
-                 ["average turns", f"{standing.average_turns:.1f}", ""]]
+        rows += [
+            ["draws", str(standing.draws), _share(standing.draws, standing.games)],
+            ["average turns", f"{standing.average_turns:.1f}", ""],
+        ]
         lines += ["", *_table(rows)]
     overall = Standings.empty(players)
     for result in results:
@@ -215,16 +232,26 @@ def render(tournament: Tournament, results: Sequence[GameResult]) -> str:
     labels = [name if names.count(name) == 1 else f"{name}#{m + 1}" for m, name in enumerate(names)]
     rows = [["", *labels, "total", "share"]]
     for p in players:
-        rows.append([p, *(str(per_map[m].wins[p]) for m in per_map), str(overall.wins[p]),
-                     _share(overall.wins[p], overall.games)])
-    rows.append(["draws", *(str(per_map[m].draws) for m in per_map), str(overall.draws),
-                 _share(overall.draws, overall.games)])
-    rows.append(["average turns", *(f"{per_map[m].average_turns:.1f}" for m in per_map),
-                 f"{overall.average_turns:.1f}", ""])
+        rows.append(
+            [
+                p,
+                *(str(per_map[m].wins[p]) for m in per_map),
+                str(overall.wins[p]),
+                _share(overall.wins[p], overall.games),
+            ]
+        )
+    rows.append(
+        ["draws", *(str(per_map[m].draws) for m in per_map), str(overall.draws), _share(overall.draws, overall.games)]
+    )
+    rows.append(
+        ["average turns", *(f"{per_map[m].average_turns:.1f}" for m in per_map), f"{overall.average_turns:.1f}", ""]
+    )
     lines += ["", f"Overall ({overall.games} {'game' if overall.games == 1 else 'games'})", *_table(rows)]
     if overall.refused:
-        lines += ["", f"note: the engine refused {overall.refused} orders from the strategies "
-                      "(the games went on without them)"]
+        lines += [
+            "",
+            f"note: the engine refused {overall.refused} orders from the strategies (the games went on without them)",
+        ]
     return "\n".join(lines)
 
 
@@ -242,37 +269,75 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    strategies = "; ".join(f"{r.title}: " + ", ".join(f"{name} ({cls.description})"
-                                                      for name, cls in sorted(r.strategies.items()))
-                           for r in RULESETS.values())
-    usage = ("%(prog)s [--rules NAME] [--option KEY=VALUE] -M MAP [MAP ...] -P STRATEGY [STRATEGY ...] -G GAMES "
-             "-D MAX_TURNS [--seed SEED] [--jobs N]")
+    strategies = "; ".join(
+        f"{r.title}: " + ", ".join(f"{name} ({cls.description})" for name, cls in sorted(r.strategies.items()))
+        for r in RULESETS.values()
+    )
+    usage = (
+        "%(prog)s [--rules NAME] [--option KEY=VALUE] -M MAP [MAP ...] -P STRATEGY [STRATEGY ...] -G GAMES "
+        "-D MAX_TURNS [--seed SEED] [--jobs N]"
+    )
     parser = subparsers.add_parser(
-        "tournament", help="computer players against each other, many games, one results table", usage=usage,
+        "tournament",
+        help="computer players against each other, many games, one results table",
+        usage=usage,
         description="Play computer players against each other on one or more maps and print who won, within the "
-                    f"COMP 345 tournament's limits: {MAPS[0]}-{MAPS[1]} maps, {PLAYERS[0]}-{PLAYERS[1]} strategies, "
-                    f"{GAMES[0]}-{GAMES[1]} games per map, {TURNS[0]}-{TURNS[1]} turns per game. -M, -P, -G and -D "
-                    "are needed (-M not for the grid game, which has its own board). Strategies: "
-                    f"{strategies}.",
+        f"COMP 345 tournament's limits: {MAPS[0]}-{MAPS[1]} maps, {PLAYERS[0]}-{PLAYERS[1]} strategies, "
+        f"{GAMES[0]}-{GAMES[1]} games per map, {TURNS[0]}-{TURNS[1]} turns per game. -M, -P, -G and -D "
+        "are needed (-M not for the grid game, which has its own board). Strategies: "
+        f"{strategies}.",
         epilog="Example: risc tournament -M seed saltreach -P aggressive defensive strategist -G 5 -D 30 "
-               "--seed 7 --jobs 2")
-    parser.add_argument("--rules", default="risc", metavar="NAME",
-                        help=f"the game: {', '.join(sorted(RULESETS))} (default risc; risc rules describes them)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="one of the game's options, for every game (risc rules NAME lists them); may repeat")
-    parser.add_argument("-M", "--maps", nargs="+", default=[], metavar="MAP",
-                        help=f"{MAPS[0]}-{MAPS[1]} maps, needed: a bundled map's name (see `risc maps list`) or a "
-                             "map file (none for the grid game, which has its own board)")
-    parser.add_argument("-P", "--players", nargs="+", required=True, metavar="STRATEGY",
-                        help=f"{PLAYERS[0]}-{PLAYERS[1]} strategies that play together in every game (one may "
-                             "appear twice), needed")
-    parser.add_argument("-G", "--games", type=int, required=True, metavar="GAMES",
-                        help=f"games per map, {GAMES[0]}-{GAMES[1]}, needed")
-    parser.add_argument("-D", "--max-turns", type=int, required=True, metavar="MAX_TURNS",
-                        help=f"turns per game, {TURNS[0]}-{TURNS[1]}, needed; a game that reaches it is a draw")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="the tournament's seed: the same seed plays the same games (default: a random one, "
-                             "printed with the results)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
-                        help="processes to play in (default 1); results do not depend on it")
+        "--seed 7 --jobs 2",
+    )
+    parser.add_argument(
+        "--rules",
+        default="risc",
+        metavar="NAME",
+        help=f"the game: {', '.join(sorted(RULESETS))} (default risc; risc rules describes them)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="one of the game's options, for every game (risc rules NAME lists them); may repeat",
+    )
+    parser.add_argument(
+        "-M",
+        "--maps",
+        nargs="+",
+        default=[],
+        metavar="MAP",
+        help=f"{MAPS[0]}-{MAPS[1]} maps, needed: a bundled map's name (see `risc maps list`) or a "
+        "map file (none for the grid game, which has its own board)",
+    )
+    parser.add_argument(
+        "-P",
+        "--players",
+        nargs="+",
+        required=True,
+        metavar="STRATEGY",
+        help=f"{PLAYERS[0]}-{PLAYERS[1]} strategies that play together in every game (one may appear twice), needed",
+    )
+    parser.add_argument(
+        "-G", "--games", type=int, required=True, metavar="GAMES", help=f"games per map, {GAMES[0]}-{GAMES[1]}, needed"
+    )
+    parser.add_argument(
+        "-D",
+        "--max-turns",
+        type=int,
+        required=True,
+        metavar="MAX_TURNS",
+        help=f"turns per game, {TURNS[0]}-{TURNS[1]}, needed; a game that reaches it is a draw",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the tournament's seed: the same seed plays the same games (default: a random one, "
+        "printed with the results)",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="processes to play in (default 1); results do not depend on it"
+    )
     parser.set_defaults(handler=_run)

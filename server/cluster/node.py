@@ -62,8 +62,16 @@ class NodeIdTaken(Exception):
 
 
 class Node:
-    def __init__(self, store: PostgresStorage, node_id: str, public_url: str, *, heartbeat: float = 1.0,
-                 fence_after: float = 15.0, sweep_every: float = 2.0) -> None:
+    def __init__(
+        self,
+        store: PostgresStorage,
+        node_id: str,
+        public_url: str,
+        *,
+        heartbeat: float = 1.0,
+        fence_after: float = 15.0,
+        sweep_every: float = 2.0,
+    ) -> None:
         self.store = store
         self.node_id = node_id
         self.public_url = public_url
@@ -104,8 +112,9 @@ class Node:
         self._tasks.spawn(self._listen(), f"node {self.node_id}: listening failed")
 
     async def _connect(self) -> None:
-        conn = await psycopg.AsyncConnection.connect(self.store.dsn, autocommit=True,
-                                                     application_name=self.application_name)
+        conn = await psycopg.AsyncConnection.connect(
+            self.store.dsn, autocommit=True, application_name=self.application_name
+        )
         try:
             await self._register(conn)
         except BaseException:
@@ -115,22 +124,29 @@ class Node:
 
     async def _register(self, conn: Any) -> None:
         for _ in range(REGISTER_TRIES):  # a node of this id that was just killed: its session ends in a moment
-            row = await (await conn.execute(
-                "SELECT n.backend_pid FROM nodes n JOIN pg_stat_activity a ON a.pid = n.backend_pid "
-                "WHERE n.node_id = %s AND a.application_name = %s AND a.pid <> pg_backend_pid() "
-                "AND n.heartbeat > now() - make_interval(secs => %s)",
-                (self.node_id, self.application_name, self.fence_after))).fetchone()
+            row = await (
+                await conn.execute(
+                    "SELECT n.backend_pid FROM nodes n JOIN pg_stat_activity a ON a.pid = n.backend_pid "
+                    "WHERE n.node_id = %s AND a.application_name = %s AND a.pid <> pg_backend_pid() "
+                    "AND n.heartbeat > now() - make_interval(secs => %s)",
+                    (self.node_id, self.application_name, self.fence_after),
+                )
+            ).fetchone()
             if row is None:
                 break
             await asyncio.sleep(0.1)
         else:
-            raise NodeIdTaken(f"node id {self.node_id} is in use by a running node (its database session "
-                              f"{row[0]}): give this one another --node-id")
+            raise NodeIdTaken(
+                f"node id {self.node_id} is in use by a running node (its database session "
+                f"{row[0]}): give this one another --node-id"
+            )
         await conn.execute(
             "INSERT INTO nodes (node_id, public_url, backend_pid, started_at, heartbeat) "
             "VALUES (%s, %s, pg_backend_pid(), now(), now()) ON CONFLICT (node_id) DO UPDATE SET "
             "public_url = excluded.public_url, backend_pid = excluded.backend_pid, started_at = now(), "
-            "heartbeat = now()", (self.node_id, self.public_url))
+            "heartbeat = now()",
+            (self.node_id, self.public_url),
+        )
 
     async def stop(self) -> None:
         """Let go of every game and leave the cluster's list of nodes. The locks are let go of before the session
@@ -143,8 +159,9 @@ class Node:
             with contextlib.suppress(Exception):
                 await conn.execute("SELECT pg_advisory_unlock_all()")
             with contextlib.suppress(Exception):
-                await conn.execute("DELETE FROM nodes WHERE node_id = %s AND backend_pid = pg_backend_pid()",
-                                   (self.node_id,))
+                await conn.execute(
+                    "DELETE FROM nodes WHERE node_id = %s AND backend_pid = pg_backend_pid()", (self.node_id,)
+                )
             with contextlib.suppress(Exception):
                 await conn.close()
         if self._listener is not None:
@@ -189,8 +206,9 @@ class Node:
         if not row[0]:
             return Elsewhere(await self.owner_url(game_id))
         self.held.add(game_id)
-        row = await self._locked("UPDATE games SET epoch = epoch + 1, owner = %s WHERE game_id = %s "
-                                 "RETURNING epoch", (self.node_id, game_id))
+        row = await self._locked(
+            "UPDATE games SET epoch = epoch + 1, owner = %s WHERE game_id = %s RETURNING epoch", (self.node_id, game_id)
+        )
         if row is None:
             await self.release(game_id)
             return None
@@ -209,10 +227,15 @@ class Node:
 
     async def owner_url(self, game_id: str) -> str | None:
         """Where the node that last claimed the game is reached, if it is still a node of the cluster."""
+
         async def read(conn: Any) -> str | None:
-            row = await (await conn.execute(
-                "SELECT n.public_url FROM games g JOIN nodes n ON n.node_id = g.owner WHERE g.game_id = %s "
-                "AND n.heartbeat > now() - make_interval(secs => %s)", (game_id, self.fence_after))).fetchone()
+            row = await (
+                await conn.execute(
+                    "SELECT n.public_url FROM games g JOIN nodes n ON n.node_id = g.owner WHERE g.game_id = %s "
+                    "AND n.heartbeat > now() - make_interval(secs => %s)",
+                    (game_id, self.fence_after),
+                )
+            ).fetchone()
             return None if row is None else str(row[0])
 
         result: str | None = await self.store._run(read)
@@ -220,10 +243,15 @@ class Node:
 
     async def nodes(self) -> list[str]:
         """The public addresses of the cluster's nodes whose heartbeat is fresh, this one first."""
+
         async def read(conn: Any) -> list[str]:
-            rows = await (await conn.execute(
-                "SELECT public_url FROM nodes WHERE heartbeat > now() - make_interval(secs => %s) "
-                "ORDER BY node_id <> %s, node_id", (self.fence_after, self.node_id))).fetchall()
+            rows = await (
+                await conn.execute(
+                    "SELECT public_url FROM nodes WHERE heartbeat > now() - make_interval(secs => %s) "
+                    "ORDER BY node_id <> %s, node_id",
+                    (self.fence_after, self.node_id),
+                )
+            ).fetchall()
             return [str(r[0]) for r in rows]
 
         result: list[str] = await self.store._run(read)
@@ -231,6 +259,7 @@ class Node:
 
     async def announce_created(self, game_id: str) -> None:
         """Tell every node's lobby (this one's too) that a game was created."""
+
         async def notify(conn: Any) -> None:
             await conn.execute("SELECT pg_notify(%s, %s)", (LOBBY_CHANNEL, game_id))
 
@@ -251,8 +280,12 @@ class Node:
         lost = sorted(self.held)
         self.held.clear()
         self.store.epochs.clear()
-        logger.error("node %s: its database session was lost; letting go of its %d game%s", self.node_id,
-                     len(lost), "s" * (len(lost) != 1))
+        logger.error(
+            "node %s: its database session was lost; letting go of its %d game%s",
+            self.node_id,
+            len(lost),
+            "s" * (len(lost) != 1),
+        )
         for game_id in lost:  # not under the session's lock, which letting a game go may want
             self._tasks.spawn(self._on_lost(game_id), f"game {game_id}: letting it go failed")
 
@@ -274,8 +307,10 @@ class Node:
                 pause = self.heartbeat
                 continue
             with contextlib.suppress(ConnectionError, psycopg.Error):
-                await self._locked("UPDATE nodes SET heartbeat = now(), backend_pid = pg_backend_pid() "
-                                   "WHERE node_id = %s RETURNING 1", (self.node_id,))
+                await self._locked(
+                    "UPDATE nodes SET heartbeat = now(), backend_pid = pg_backend_pid() WHERE node_id = %s RETURNING 1",
+                    (self.node_id,),
+                )
 
     async def _sweep(self) -> None:
         while not self._stopping:
@@ -295,31 +330,44 @@ class Node:
     async def fence(self) -> list[str]:
         """End the sessions of nodes whose heartbeat stopped more than `fence_after` seconds ago, freeing their
         games; returns their ids."""
+
         async def fence(conn: Any) -> list[str]:
-            rows = await (await conn.execute(
-                "SELECT n.node_id, pg_terminate_backend(a.pid) FROM nodes n JOIN pg_stat_activity a "
-                "ON a.pid = n.backend_pid AND a.application_name = 'risc-node:' || n.node_id "
-                "WHERE n.node_id <> %s AND n.heartbeat < now() - make_interval(secs => %s)",
-                (self.node_id, self.fence_after))).fetchall()
+            rows = await (
+                await conn.execute(
+                    "SELECT n.node_id, pg_terminate_backend(a.pid) FROM nodes n JOIN pg_stat_activity a "
+                    "ON a.pid = n.backend_pid AND a.application_name = 'risc-node:' || n.node_id "
+                    "WHERE n.node_id <> %s AND n.heartbeat < now() - make_interval(secs => %s)",
+                    (self.node_id, self.fence_after),
+                )
+            ).fetchall()
             return [str(r[0]) for r in rows]
 
         fenced: list[str] = await self.store._run(fence)
         for node_id in fenced:
-            logger.warning("node %s: fenced node %s, whose heartbeat stopped over %g s ago: its games are free",
-                           self.node_id, node_id, self.fence_after)
+            logger.warning(
+                "node %s: fenced node %s, whose heartbeat stopped over %g s ago: its games are free",
+                self.node_id,
+                node_id,
+                self.fence_after,
+            )
         return fenced
 
     async def orphans(self, limit: int = 50) -> list[str]:
         """Unfinished games that play by themselves (a turn clock, the server's players, a seat handed over) and
         whose lock nobody holds."""
+
         async def read(conn: Any) -> list[str]:
-            rows = await (await conn.execute(
-                "SELECT g.game_id FROM games g WHERE g.phase = 'playing' AND (g.clocked OR g.handed_over) "
-                "AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.database = "
-                "(SELECT oid FROM pg_database WHERE datname = current_database()) "
-                "AND l.classid = ((g.lock_key >> 32) & 4294967295)::oid "
-                "AND l.objid = (g.lock_key & 4294967295)::oid AND l.objsubid = 1) "
-                "ORDER BY random() LIMIT %s", (limit,))).fetchall()
+            rows = await (
+                await conn.execute(
+                    "SELECT g.game_id FROM games g WHERE g.phase = 'playing' AND (g.clocked OR g.handed_over) "
+                    "AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.database = "
+                    "(SELECT oid FROM pg_database WHERE datname = current_database()) "
+                    "AND l.classid = ((g.lock_key >> 32) & 4294967295)::oid "
+                    "AND l.objid = (g.lock_key & 4294967295)::oid AND l.objsubid = 1) "
+                    "ORDER BY random() LIMIT %s",
+                    (limit,),
+                )
+            ).fetchall()
             return [str(r[0]) for r in rows if r[0] not in self.held]
 
         result: list[str] = await self.store._run(read)
@@ -330,7 +378,8 @@ class Node:
         while not self._stopping:
             try:
                 self._listener = await psycopg.AsyncConnection.connect(
-                    self.store.dsn, autocommit=True, application_name=f"{self.application_name}:listen"[:63])
+                    self.store.dsn, autocommit=True, application_name=f"{self.application_name}:listen"[:63]
+                )
                 await self._listener.execute(f"LISTEN {LOBBY_CHANNEL}")
                 async for notice in self._listener.notifies():
                     await self._on_created(notice.payload)

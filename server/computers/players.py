@@ -33,11 +33,19 @@ from shared.protocol.messages import Update
 
 logger = logging.getLogger("risc.server")
 
+
 class ServerBot:
     """One seat played by the server, following whichever games it sits in (a rematch seats it again)."""
 
-    def __init__(self, name: str, strategy: Strategy, find_match: Callable[[str], Match],
-                 seed: int | None = None, time: ComputerTime | None = None, stand_in: bool = False) -> None:
+    def __init__(
+        self,
+        name: str,
+        strategy: Strategy,
+        find_match: Callable[[str], Match],
+        seed: int | None = None,
+        time: ComputerTime | None = None,
+        stand_in: bool = False,
+    ) -> None:
         self.name = name
         self.stand_in = stand_in
         """Playing a seat handed over while its player is away: it asks for no rematch on their behalf."""
@@ -69,8 +77,7 @@ class ServerBot:
         if game is None:
             return
         if game.status is GameStatus.FINISHED:
-            if (not self.stand_in and game.rematch and self.name not in game.rematch
-                    and game.rematch_game is None):
+            if not self.stand_in and game.rematch and self.name not in game.rematch and game.rematch_game is None:
                 self._tasks.spawn(self._rematch(message.game_id), f"{self.label} failed")
             return
         seat = next((s for s in game.seats if s.name == self.name), None)
@@ -141,14 +148,14 @@ def check_strategy(ruleset: AnyRuleSet, strategy: str) -> None:
         raise Refusal(ErrorCode.BAD_SETTINGS, f"bot_strategy: {exc}", field="settings.bot_strategy") from None
 
 
-async def seat_bots(match: Match, find_match: Callable[[str], Match],
-                    time: ComputerTime | None = None) -> list[ServerBot]:
+async def seat_bots(
+    match: Match, find_match: Callable[[str], Match], time: ComputerTime | None = None
+) -> list[ServerBot]:
     """Fill the seats a new game's settings ask for, each with a fresh computer player."""
     bots: list[ServerBot] = []
     strategy = match.settings.bot_strategy or match.ruleset.default_strategy
     for name in core.server_seat_names(match.settings):
-        bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match, seed=bot_seed(match, name),
-                        time=time)
+        bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match, seed=bot_seed(match, name), time=time)
         summary = match.summary()
         group = None
         if summary.groups is not None:
@@ -157,21 +164,28 @@ async def seat_bots(match: Match, find_match: Callable[[str], Match],
         await match.join(bot, name, group, None)
         bots.append(bot)
     if bots:
-        logger.info("game %s: %d %s for the server's %s players", match.game_id, len(bots),
-                    "seat" if len(bots) == 1 else "seats", strategy)
+        logger.info(
+            "game %s: %d %s for the server's %s players",
+            match.game_id,
+            len(bots),
+            "seat" if len(bots) == 1 else "seats",
+            strategy,
+        )
     return bots
 
 
-async def reseat_bots(match: Match, find_match: Callable[[str], Match],
-                      time: ComputerTime | None = None) -> list[ServerBot]:
+async def reseat_bots(
+    match: Match, find_match: Callable[[str], Match], time: ComputerTime | None = None
+) -> list[ServerBot]:
     """A restored game's server-run seats, played again from where the store left them."""
     seated = {s.name for s in match.seats}
     bots: list[ServerBot] = []
     for name in core.server_seat_names(match.settings):
         if name in seated:
             strategy = match.settings.bot_strategy or match.ruleset.default_strategy
-            bot = ServerBot(name, make_strategy(match.ruleset, strategy), find_match,
-                            seed=bot_seed(match, name), time=time)
+            bot = ServerBot(
+                name, make_strategy(match.ruleset, strategy), find_match, seed=bot_seed(match, name), time=time
+            )
             await match.attach(bot, name)
             bots.append(bot)
     for name in match.table.handed_over:
@@ -180,11 +194,18 @@ async def reseat_bots(match: Match, find_match: Callable[[str], Match],
     return bots
 
 
-async def seat_substitute(match: Match, player: str, find_match: Callable[[str], Match],
-                          time: ComputerTime | None = None) -> list[ServerBot]:
+async def seat_substitute(
+    match: Match, player: str, find_match: Callable[[str], Match], time: ComputerTime | None = None
+) -> list[ServerBot]:
     """The server's computer player sits in `player`'s seat (handed over by a vote); the player may still come back
     with their token and take it again."""
-    bot = ServerBot(player, make_strategy(match.ruleset, core.stand_in_strategy(match.table)), find_match,
-                    seed=bot_seed(match, player), time=time, stand_in=True)
+    bot = ServerBot(
+        player,
+        make_strategy(match.ruleset, core.stand_in_strategy(match.table)),
+        find_match,
+        seed=bot_seed(match, player),
+        time=time,
+        stand_in=True,
+    )
     await match.attach(bot, player)
     return [bot]

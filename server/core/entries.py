@@ -60,10 +60,17 @@ class Entry:
     @property
     def stored(self) -> str:
         """What the store keeps: its place, its change's number, the event, and the audience when there is one."""
-        event = self.text[self.text.index(',"event":') + 1:-1]
-        tail = "" if self.audience is None else (',"audience":' + json.dumps(sorted(self.audience))
-                                                  + (',"own":true' if self.own else "")
-                                                  + (',"lasting":true' if self.lasting else ""))
+        event = self.text[self.text.index(',"event":') + 1 : -1]
+        tail = (
+            ""
+            if self.audience is None
+            else (
+                ',"audience":'
+                + json.dumps(sorted(self.audience))
+                + (',"own":true' if self.own else "")
+                + (',"lasting":true' if self.lasting else "")
+            )
+        )
         return '{"seq":' + str(self.seq) + ',"change":' + str(self.number) + "," + event + tail + "}"
 
     def visible_to(self, sight: str | None, finished: bool, following: bool = False) -> bool:
@@ -82,8 +89,9 @@ def worded(entry: Entry, ruleset: AnyRuleSet, players: Sequence[str]) -> str:
     found: str | None = entry.__dict__.get("_worded")
     if found is None:
         words = _words(entry, ruleset, players)
-        found = entry.text if words is None else entry.text[:-1] + ',"text":' + json.dumps(words,
-                                                                                           ensure_ascii=False) + "}"
+        found = (
+            entry.text if words is None else entry.text[:-1] + ',"text":' + json.dumps(words, ensure_ascii=False) + "}"
+        )
         object.__setattr__(entry, "_worded", found)
     return found
 
@@ -93,8 +101,10 @@ def _words(entry: Entry, ruleset: AnyRuleSet, players: Sequence[str]) -> str | N
     presentation = ruleset.presentation
     if entry.kind == "orders_revealed":
         data = event if isinstance(event, dict) else event.model_dump(mode="json")
-        return " | ".join(f"{player}: " + ("; ".join(presentation.words(ruleset.load_order(o)) for o in batch)
-                                           or "nothing") for player, batch in data["orders"].items())
+        return " | ".join(
+            f"{player}: " + ("; ".join(presentation.words(ruleset.load_order(o)) for o in batch) or "nothing")
+            for player, batch in data["orders"].items()
+        )
     if entry.kind in FRAMEWORK_KINDS:
         return None
     return presentation.event_text(ruleset.load_event(event) if isinstance(event, dict) else event, players)
@@ -117,8 +127,18 @@ def number(bodies: Sequence[Logged], after: int, ruleset: AnyRuleSet, *, change:
             encoded = event.model_dump_json()
         else:
             encoded = ruleset.event_type.dump_json(event).decode()
-        made.append(Entry(seq, str(getattr(event, "kind", "")), event, body.audience,
-                          '{"seq":' + str(change) + ',"event":' + encoded + "}", body.own, body.lasting, change))
+        made.append(
+            Entry(
+                seq,
+                str(getattr(event, "kind", "")),
+                event,
+                body.audience,
+                '{"seq":' + str(change) + ',"event":' + encoded + "}",
+                body.own,
+                body.lasting,
+                change,
+            )
+        )
     return made
 
 
@@ -128,6 +148,13 @@ def from_stored(data: dict[str, Any]) -> Entry:
     seq, event = int(data["seq"]), data["event"]
     change = int(data.get("change", seq))
     audience = data.get("audience")
-    return Entry(seq, str(event.get("kind", "")), event, None if audience is None else frozenset(audience),
-                 json.dumps({"seq": change, "event": event}, separators=(",", ":"), ensure_ascii=False),
-                 bool(data.get("own", False)), bool(data.get("lasting", False)), change)
+    return Entry(
+        seq,
+        str(event.get("kind", "")),
+        event,
+        None if audience is None else frozenset(audience),
+        json.dumps({"seq": change, "event": event}, separators=(",", ":"), ensure_ascii=False),
+        bool(data.get("own", False)),
+        bool(data.get("lasting", False)),
+        change,
+    )

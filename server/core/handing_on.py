@@ -23,8 +23,9 @@ def rematch_request(table: Table, player: str) -> tuple[Decision, list[str]]:
     if not table.finished:
         raise Refusal(ErrorCode.NOT_FINISHED, f"game {table.game_id} is not over")
     if table.rematch_game is not None:
-        raise Refusal(ErrorCode.GAME_STARTED, f"the rematch is game {table.rematch_game}: resume it with your seat "
-                                              "token")
+        raise Refusal(
+            ErrorCode.GAME_STARTED, f"the rematch is game {table.rematch_game}: resume it with your seat token"
+        )
     if player in table.declined:
         raise Refusal(ErrorCode.NOT_SEATED, "you left this game's table: the others go on without you")
     accepted = table.rematch if player in table.rematch else (*table.rematch, player)
@@ -57,22 +58,29 @@ def rematch_outlook(table: Table) -> RematchOutlook:
         return RematchOutlook(seats=tuple(rematch_seats(table)))
     if table.rematch_impossible_told:
         return RematchOutlook()
-    return RematchOutlook(impossible=Decision(table.evolve(rematch_impossible_told=True),
-                                              [Logged(game_log.RematchImpossible(reason=problem))]))
+    return RematchOutlook(
+        impossible=Decision(
+            table.evolve(rematch_impossible_told=True), [Logged(game_log.RematchImpossible(reason=problem))]
+        )
+    )
 
 
 def rematch_started(table: Table, game_id: str) -> Decision:
     """The rematch is game `game_id`: this one points there from now on."""
-    return Decision(table.evolve(rematch_game=game_id),
-                    [Logged(game_log.RematchStarted(game_id=game_id, players=list(table.rematch)))])
+    return Decision(
+        table.evolve(rematch_game=game_id),
+        [Logged(game_log.RematchStarted(game_id=game_id, players=list(table.rematch)))],
+    )
 
 
 def rematch_problem(table: Table) -> str | None:
     """Why the players who asked cannot have a rematch without those who left (too few for the rule set)."""
     fewest, _ = table.ruleset.player_counts(table.options)
     if len(rematch_seats(table)) < fewest:
-        return (f"{', '.join(table.declined)} left: a {table.ruleset.title} game needs at least {fewest} players, so "
-                "there is no rematch")
+        return (
+            f"{', '.join(table.declined)} left: a {table.ruleset.title} game needs at least {fewest} players, so "
+            "there is no rematch"
+        )
     return None
 
 
@@ -87,8 +95,9 @@ class Vote:
     decision: Decision | None = None
 
 
-def hand_over_vote(table: Table, voter: str, player: str, now: float, least_away: float, present: Set[str],
-                   computers: Set[str]) -> Vote:
+def hand_over_vote(
+    table: Table, voter: str, player: str, now: float, least_away: float, present: Set[str], computers: Set[str]
+) -> Vote:
     """A vote to have the server's computer player take `player`'s seat, in a game with no time limit whose player
     has been away at least `least_away` seconds (`now` on the clock `away_since` was read on). The game's creator
     (its first seat a person took) decides alone; otherwise every other player still in and connected (`present`)
@@ -102,16 +111,20 @@ def hand_over_vote(table: Table, voter: str, player: str, now: float, least_away
     if player == voter:
         raise Refusal(ErrorCode.CANNOT_HAND_OVER, "you cannot hand your own seat over: leave the game instead")
     if table.settings.turn_seconds is not None:
-        raise Refusal(ErrorCode.CANNOT_HAND_OVER, "this game has a time limit: an absent player's turns pass when "
-                                                  "time runs out, so nobody is stuck")
+        raise Refusal(
+            ErrorCode.CANNOT_HAND_OVER,
+            "this game has a time limit: an absent player's turns pass when time runs out, so nobody is stuck",
+        )
     if player in status.eliminated or player in table.handed_over or player in computers:
         raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} is played by the computer already, or is out")
     since = table.away_since.get(player)
     if since is None:
         raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} is connected")
     if now - since < least_away:
-        raise Refusal(ErrorCode.CANNOT_HAND_OVER, f"{player} has been away {int(now - since)} s; a seat can be "
-                                                  f"handed over after {int(least_away)} s")
+        raise Refusal(
+            ErrorCode.CANNOT_HAND_OVER,
+            f"{player} has been away {int(now - since)} s; a seat can be handed over after {int(least_away)} s",
+        )
     votes = table.hand_over_votes.get(player, frozenset()) | {voter}
     people = [n for n in names if n not in computers and n not in table.handed_over]
     creator = people[0] if people else None
@@ -119,10 +132,13 @@ def hand_over_vote(table: Table, voter: str, player: str, now: float, least_away
     needed = [] if creator in votes else [n for n in voters if n not in votes]
     if needed:
         return Vote(sorted(votes), needed, table.evolve(hand_over_votes={**table.hand_over_votes, player: votes}))
-    decided = table.evolve(handed_over=(*table.handed_over, player),
-                           hand_over_votes={k: v for k, v in table.hand_over_votes.items() if k != player})
-    decision = Decision(decided, [Logged(game_log.SeatHandedOver(player=player, strategy=stand_in_strategy(table),
-                                                                 by=sorted(votes)))])
+    decided = table.evolve(
+        handed_over=(*table.handed_over, player),
+        hand_over_votes={k: v for k, v in table.hand_over_votes.items() if k != player},
+    )
+    decision = Decision(
+        decided, [Logged(game_log.SeatHandedOver(player=player, strategy=stand_in_strategy(table), by=sorted(votes)))]
+    )
     return Vote(sorted(votes), [], decided, decision)
 
 
@@ -137,5 +153,7 @@ def take_back(table: Table, player: str) -> Decision | None:
     """A handed-over seat's player is back: the computer stops playing for them."""
     if player not in table.handed_over:
         return None
-    return Decision(table.evolve(handed_over=tuple(n for n in table.handed_over if n != player)),
-                    [Logged(game_log.SeatTakenBack(player=player))])
+    return Decision(
+        table.evolve(handed_over=tuple(n for n in table.handed_over if n != player)),
+        [Logged(game_log.SeatTakenBack(player=player))],
+    )

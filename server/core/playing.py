@@ -31,14 +31,18 @@ from shared.protocol.numbers import whole_numbers
 def running(table: Table, turn: int | None) -> tuple[Game[Any, Any], Status]:
     game = table.game
     if game is None:
-        raise Refusal(Refused.WRONG_PHASE, f"game {table.game_id} starts when all {table.settings.players} seats "
-                                           "are taken")
+        raise Refusal(
+            Refused.WRONG_PHASE, f"game {table.game_id} starts when all {table.settings.players} seats are taken"
+        )
     status = turns.status_of(table.ruleset, game)
     if status.finished:
         raise Refusal(Refused.GAME_OVER, "the game is over")
     if turn is not None and turn != status.turn:
-        raise Refusal(Refused.WRONG_TURN, f"this is for turn {turn}, but the game is at turn {status.turn} "
-                                          f"({status.phase})", field="turn")
+        raise Refusal(
+            Refused.WRONG_TURN,
+            f"this is for turn {turn}, but the game is at turn {status.turn} ({status.phase})",
+            field="turn",
+        )
     return game, status
 
 
@@ -52,8 +56,11 @@ def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> tuple[Any, dict[str
     kind = data.get("kind")
     if kind not in kinds:
         shown = "no kind" if kind is None else f'the kind "{str(kind)[:40]}"'
-        raise Refusal(ErrorCode.UNKNOWN_ORDER, f"{ruleset.title} has no order with {shown} "
-                                               f"(its orders: {', '.join(kinds)})", field="order.kind")
+        raise Refusal(
+            ErrorCode.UNKNOWN_ORDER,
+            f"{ruleset.title} has no order with {shown} (its orders: {', '.join(kinds)})",
+            field="order.kind",
+        )
     try:
         text = json.dumps(whole_numbers(data), separators=(",", ":"))  # json, not orjson: integers of any size
         order = ruleset.order_type.validate_json(text, strict=True)
@@ -64,13 +71,19 @@ def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> tuple[Any, dict[str
             where = ".".join(str(p) for p in error["loc"][1:]) or "order"
             parts.append(f"{where}: {_plain(error)}")
         at = ".".join(str(p) for p in errors[0]["loc"][1:])
-        raise Refusal(ErrorCode.INVALID_ORDER, f"that {kind} order will not do: " + "; ".join(parts),
-                      field="order." + at if at else "order") from None
+        raise Refusal(
+            ErrorCode.INVALID_ORDER,
+            f"that {kind} order will not do: " + "; ".join(parts),
+            field="order." + at if at else "order",
+        ) from None
     dumped = ruleset.dump_order(order)
     unknown = sorted(str(key)[:40] for key in data.keys() - dumped.keys())
     if unknown:  # a misspelt field would otherwise be dropped without a word, and its default used instead
-        raise Refusal(ErrorCode.INVALID_ORDER, f"a {kind} order has no field {', '.join(unknown[:4])} "
-                                               f"(its fields: {', '.join(dumped)})", field="order." + unknown[0])
+        raise Refusal(
+            ErrorCode.INVALID_ORDER,
+            f"a {kind} order has no field {', '.join(unknown[:4])} (its fields: {', '.join(dumped)})",
+            field="order." + unknown[0],
+        )
     return order, dumped
 
 
@@ -80,8 +93,9 @@ def _plain(error: Any) -> str:
     if kind == "missing":
         return "it is missing"
     given = error.get("input")
-    shown = f", not {json.dumps(given)}" if isinstance(given, bool | int | float | str) and len(str(given)) <= 40 \
-        else ""
+    shown = (
+        f", not {json.dumps(given)}" if isinstance(given, bool | int | float | str) and len(str(given)) <= 40 else ""
+    )
     if kind in ("int_type", "int_parsing", "int_from_float"):
         return "a whole number is needed" + shown
     if kind in ("string_type",):
@@ -111,8 +125,16 @@ def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decisio
     if isinstance(acted, RuleError):
         raise Refusal.of(acted)
     game, resolved = acted
-    return with_standings(table, Decision(table.evolve(game=game), resolution_entries(table, [resolved]), [resolved],
-                                          accepted=order, accepted_data=dumped))
+    return with_standings(
+        table,
+        Decision(
+            table.evolve(game=game),
+            resolution_entries(table, [resolved]),
+            [resolved],
+            accepted=order,
+            accepted_data=dumped,
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -162,10 +184,12 @@ def issue_batch(table: Table, player: str, turn: int, orders: Sequence[dict[str,
         change = decision.order_change
         if change is not None:
             batch.changes.append(change)
-        batch.accepted.append(BatchAcceptance(position, 0 if change is None else change.index,
-                                              decision.accepted_data, decision.accepted))
-        current = Decision(decision.table, [*current.entries, *decision.entries],
-                           [*current.resolved, *decision.resolved])
+        batch.accepted.append(
+            BatchAcceptance(position, 0 if change is None else change.index, decision.accepted_data, decision.accepted)
+        )
+        current = Decision(
+            decision.table, [*current.entries, *decision.entries], [*current.resolved, *decision.resolved]
+        )
     batch.decision = current
     return batch
 
@@ -178,8 +202,10 @@ def resign(table: Table, player: str) -> Decision:
     if isinstance(result, RuleError):
         raise Refusal.of(result)
     game, resolved = result
-    entries = [Logged(game_log.PlayerResigned(player=player, turn=status.turn, step=resolved.step)),
-               *(logged(event) for event in resolved.events)]
+    entries = [
+        Logged(game_log.PlayerResigned(player=player, turn=status.turn, step=resolved.step)),
+        *(logged(event) for event in resolved.events),
+    ]
     return with_standings(table, _resolve_if_ready(Decision(table.evolve(game=game), entries, [resolved])))
 
 
@@ -196,8 +222,9 @@ def commit(table: Table, player: str, turn: int) -> Decision:
     result = turns.commit(table.ruleset, game, player)
     if isinstance(result, RuleError):
         raise Refusal.of(result)
-    decision = Decision(table.evolve(game=result),
-                        [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))], committed=player)
+    decision = Decision(
+        table.evolve(game=result), [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))], committed=player
+    )
     return with_standings(table, _resolve_if_ready(decision))
 
 
@@ -212,8 +239,9 @@ def play_seat(table: Table, player: str, turn: int, orders: Sequence[Any]) -> tu
     played = turns.play_seat(table.ruleset, game, player, orders, dice_of(table.seed))
     refusals = [problem for _, problem in played.refused]
     if table.ruleset.simultaneous:
-        decision = Decision(table.evolve(game=played.game),
-                            [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))])
+        decision = Decision(
+            table.evolve(game=played.game), [Logged(game_log.PlayerCommitted(player=player, turn=status.turn))]
+        )
         return _resolve_if_ready(decision), refusals
     entries = [Logged(game_log.TimeRanOut(turn=status.turn, players=[player]))] if played.timed_out else []
     entries += resolution_entries(table, played.resolved)
@@ -225,8 +253,11 @@ def _resolve_if_ready(decision: Decision) -> Decision:
     if table.game is None or not turns.ready(table.ruleset, table.game):
         return decision
     game, resolved = turns.advance(table.ruleset, table.game, dice_of(table.seed))
-    return Decision(table.evolve(game=game), decision.entries + resolution_entries(table, [resolved]),
-                    [*decision.resolved, resolved])
+    return Decision(
+        table.evolve(game=game),
+        decision.entries + resolution_entries(table, [resolved]),
+        [*decision.resolved, resolved],
+    )
 
 
 def resolution_entries(table: Table, resolutions: Sequence[Resolved]) -> list[Logged]:
@@ -234,9 +265,14 @@ def resolution_entries(table: Table, resolutions: Sequence[Resolved]) -> list[Lo
     revealed_to = None if table.ruleset.reveals_orders(table.options) else frozenset[str]()
     out: list[Logged] = []
     for resolved in resolutions:
-        out.append(Logged(game_log.OrdersRevealed(turn=resolved.turn, step=resolved.step,
-                                                  orders=turns.reveal(resolved.orders, table.ruleset)),
-                          revealed_to))
+        out.append(
+            Logged(
+                game_log.OrdersRevealed(
+                    turn=resolved.turn, step=resolved.step, orders=turns.reveal(resolved.orders, table.ruleset)
+                ),
+                revealed_to,
+            )
+        )
         out += [logged(event) for event in resolved.events]
     return out
 
@@ -261,8 +297,7 @@ def time_out(table: Table, clock: Any) -> Decision | None:
     if status.finished or status.clock != clock:
         return None
     game, late, resolutions = turns.time_out(table.ruleset, game, dice_of(table.seed))
-    entries = [Logged(game_log.TimeRanOut(turn=status.turn, players=late)),
-               *resolution_entries(table, resolutions)]
+    entries = [Logged(game_log.TimeRanOut(turn=status.turn, players=late)), *resolution_entries(table, resolutions)]
     return with_standings(table, Decision(table.evolve(game=game), entries, resolutions))
 
 

@@ -31,8 +31,7 @@ def join(table: Table, name: str, group: int | None, token_hash: str) -> Decisio
     if table.game is not None:
         raise Refusal(ErrorCode.GAME_STARTED, f"game {table.game_id} has started: watch it instead")
     if any(looks_alike(s.name, name) for s in table.seats):
-        raise Refusal(ErrorCode.NAME_TAKEN, f'the name "{name}" is taken in game {table.game_id}',
-                      field="name")
+        raise Refusal(ErrorCode.NAME_TAKEN, f'the name "{name}" is taken in game {table.game_id}', field="name")
     if len(table.seats) >= table.settings.players:
         raise Refusal(ErrorCode.GAME_FULL, f"game {table.game_id} has no free seat")
     _check_group(table, group)
@@ -54,12 +53,14 @@ def token_renewed(table: Table, player: str, token_hash: str) -> Decision:
 def _check_group(table: Table, group: int | None) -> None:
     if table.choices is None:
         if group is not None:
-            raise Refusal(ErrorCode.BAD_GROUP, f"starting groups in game {table.game_id} are drawn at random: "
-                                               "join without a group", field="group")
+            raise Refusal(
+                ErrorCode.BAD_GROUP,
+                f"starting groups in game {table.game_id} are drawn at random: join without a group",
+                field="group",
+            )
         return
     if group is None or not 0 <= group < len(table.choices):
-        raise Refusal(ErrorCode.BAD_GROUP, f"choose a starting group from 0 to {len(table.choices) - 1}",
-                      field="group")
+        raise Refusal(ErrorCode.BAD_GROUP, f"choose a starting group from 0 to {len(table.choices) - 1}", field="group")
     holder = next((s.name for s in table.seats if s.group == group), None)
     if holder is not None:
         raise Refusal(ErrorCode.BAD_GROUP, f"group {group} is taken by {holder}", field="group")
@@ -75,11 +76,15 @@ def leave(table: Table, player: str) -> Decision | None:
     if status.finished:
         if player in table.declined or player in table.rematch or table.rematch_game is not None:
             return None
-        return Decision(table.evolve(declined=(*table.declined, player)),
-                        [Logged(game_log.RematchDeclined(player=player))])
+        return Decision(
+            table.evolve(declined=(*table.declined, player)), [Logged(game_log.RematchDeclined(player=player))]
+        )
     if player not in status.eliminated:
-        raise Refusal(ErrorCode.GAME_STARTED, "the game has started: you keep your seat until you lose, resign or "
-                                              "the game ends (you may disconnect and come back)")
+        raise Refusal(
+            ErrorCode.GAME_STARTED,
+            "the game has started: you keep your seat until you lose, resign or "
+            "the game ends (you may disconnect and come back)",
+        )
     return None
 
 
@@ -97,16 +102,20 @@ def sight(table: Table, seat: str | None, follow: str | None) -> str | None:
         raise Refusal(ErrorCode.CANNOT_FOLLOW, f"{follow} does not play in game {table.game_id}", field="follow")
     if not table.ruleset.may_follow(game, seat, named):
         why = table.ruleset.follow_refusal(game, seat, named)
-        raise Refusal(ErrorCode.CANNOT_FOLLOW,
-                      f"in this game you cannot see with {named}'s eyes" + (f": {why}" if why else ""),
-                      field="follow")
+        raise Refusal(
+            ErrorCode.CANNOT_FOLLOW,
+            f"in this game you cannot see with {named}'s eyes" + (f": {why}" if why else ""),
+            field="follow",
+        )
     return named
 
 
 def seat_taken(table: Table, player: str) -> Table:
     """A connection holds `player`'s seat: they are here, and no vote to hand their seat over stands."""
-    return table.evolve(away_since={k: v for k, v in table.away_since.items() if k != player},
-                        hand_over_votes={k: v for k, v in table.hand_over_votes.items() if k != player})
+    return table.evolve(
+        away_since={k: v for k, v in table.away_since.items() if k != player},
+        hand_over_votes={k: v for k, v in table.hand_over_votes.items() if k != player},
+    )
 
 
 def seat_left(table: Table, player: str, now: float) -> Table:
@@ -154,8 +163,11 @@ def computers_alone(table: Table) -> bool:
     if status is None or status.finished:
         return False
     out = set(status.eliminated)
-    return all(seat.name in table.server_seats or seat.name in table.handed_over
-               for seat in table.seats if seat.name not in out)
+    return all(
+        seat.name in table.server_seats or seat.name in table.handed_over
+        for seat in table.seats
+        if seat.name not in out
+    )
 
 
 def chat(table: Table, seat: str | None, name: str | None, text: str, to: str | None) -> Decision:
@@ -169,8 +181,9 @@ def chat(table: Table, seat: str | None, name: str | None, text: str, to: str | 
         if name is None:
             raise Refusal(ErrorCode.INVALID_MESSAGE, "a spectator chats under a name: give one")
         if any(looks_alike(s.name, name) for s in table.seats):
-            raise Refusal(ErrorCode.NAME_TAKEN, f'"{name}" is a player\'s name in game {table.game_id}: chat under '
-                                                "another")
+            raise Refusal(
+                ErrorCode.NAME_TAKEN, f'"{name}" is a player\'s name in game {table.game_id}: chat under another'
+            )
     speaker = seat if seat is not None else name
     assert speaker is not None
     watching = seat is None or (running and seat in out)
@@ -181,8 +194,9 @@ def chat(table: Table, seat: str | None, name: str | None, text: str, to: str | 
         if named == seat:
             raise Refusal(Refused.UNKNOWN_PLAYER, "that is you: say it to someone else")
         if watching and running and named not in out:
-            raise Refusal(ErrorCode.NOT_SEATED, f"{named} plays on: those who watch talk among themselves until the "
-                                                "game is over")
+            raise Refusal(
+                ErrorCode.NOT_SEATED, f"{named} plays on: those who watch talk among themselves until the game is over"
+            )
         said = game_log.ChatSaid(player=speaker, text=text, to=named, watching=seat is None)
         audience = frozenset({named} if seat is None else {named, seat})
         return Decision(table, [Logged(said, audience, lasting=True)])

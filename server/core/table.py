@@ -107,22 +107,36 @@ class Decision:
     """Set when the change is one player's commit that leaves the turn unresolved: kept as a small row."""
 
 
-def new_table(game_id: str, settings: GameSettings, ruleset: AnyRuleSet, options: Any, game_map: GameMap,
-              seed: int) -> Table:
+def new_table(
+    game_id: str, settings: GameSettings, ruleset: AnyRuleSet, options: Any, game_map: GameMap, seed: int
+) -> Table:
     """A game's table, played by the variant of the rule set its options choose."""
     ruleset = ruleset.variant(options)
     choices = ruleset.seat_choices(game_map, options, settings.players)
-    return Table(game_id, settings, ruleset, options, game_map, seed,
-                 choices=None if choices is None else tuple(tuple(c) for c in choices), notes=tuple(options.notes()))
+    return Table(
+        game_id,
+        settings,
+        ruleset,
+        options,
+        game_map,
+        seed,
+        choices=None if choices is None else tuple(tuple(c) for c in choices),
+        notes=tuple(options.notes()),
+    )
 
 
 def start(table: Table, seats: Sequence[SeatRecord]) -> Decision:
     """Every seat is taken: the rule set sets the board up (its dice from the seed's setup step)."""
     choices = {s.name: s.group for s in seats if s.group is not None} if table.choices is not None else {}
-    game = table.ruleset.new_game(table.game_map, [s.name for s in seats], table.options,
-                                  GameRandom(table.seed, SETUP_STEP), choices)
-    return with_standings(table, Decision(table.evolve(seats=tuple(seats), game=game),
-                                          [Logged(game_log.GameStarted(players=[s.name for s in seats]))]))
+    game = table.ruleset.new_game(
+        table.game_map, [s.name for s in seats], table.options, GameRandom(table.seed, SETUP_STEP), choices
+    )
+    return with_standings(
+        table,
+        Decision(
+            table.evolve(seats=tuple(seats), game=game), [Logged(game_log.GameStarted(players=[s.name for s in seats]))]
+        ),
+    )
 
 
 def with_standings(before: Table, decision: Decision) -> Decision:
@@ -148,8 +162,7 @@ def server_seat_names(settings: GameSettings) -> list[str]:
     return [f"bot-{settings.bot_strategy}-{i}" for i in range(1, settings.bots + 1)]
 
 
-def summary(table: Table, connected: set[str], spectators: int, computers: frozenset[str] = frozenset()
-            ) -> GameSummary:
+def summary(table: Table, connected: set[str], spectators: int, computers: frozenset[str] = frozenset()) -> GameSummary:
     game = table.game
     status = None if game is None else turns.status_of(table.ruleset, game)
     waited = frozenset() if game is None else turns.awaiting(table.ruleset, game, status)
@@ -157,21 +170,39 @@ def summary(table: Table, connected: set[str], spectators: int, computers: froze
     committed = game.committed if game is not None else frozenset()
     # Built without validation (every value is typed already): an update carries one after every change.
     return GameSummary.model_construct(
-        game_id=table.game_id, settings=table.settings, ruleset_title=table.ruleset.title,
-        simultaneous=table.ruleset.simultaneous, map_name=table.game_map.name,
-        territories=len(table.game_map.territories), notes=list(table.notes),
-        seats=[SeatInfo.model_construct(name=s.name, connected=s.name in connected, group=s.group,
-                                        eliminated=s.name in eliminated, committed=s.name in committed,
-                                        awaited=s.name in waited,
-                                        computer=s.name in computers or s.name in table.handed_over,
-                                        handed_over=s.name in table.handed_over) for s in table.seats],
-        free=table.settings.players - len(table.seats), status=table.summary_status,
+        game_id=table.game_id,
+        settings=table.settings,
+        ruleset_title=table.ruleset.title,
+        simultaneous=table.ruleset.simultaneous,
+        map_name=table.game_map.name,
+        territories=len(table.game_map.territories),
+        notes=list(table.notes),
+        seats=[
+            SeatInfo.model_construct(
+                name=s.name,
+                connected=s.name in connected,
+                group=s.group,
+                eliminated=s.name in eliminated,
+                committed=s.name in committed,
+                awaited=s.name in waited,
+                computer=s.name in computers or s.name in table.handed_over,
+                handed_over=s.name in table.handed_over,
+            )
+            for s in table.seats
+        ],
+        free=table.settings.players - len(table.seats),
+        status=table.summary_status,
         phase="lobby" if status is None else ("finished" if status.finished else status.phase),
-        turn=0 if status is None else status.turn, step=0 if game is None else game.step,
+        turn=0 if status is None else status.turn,
+        step=0 if game is None else game.step,
         winner=None if status is None else status.winner,
         draw=status is not None and status.finished and status.winner is None,
-        groups=None if table.choices is None else [list(c) for c in table.choices], spectators=spectators,
-        rematch=list(table.rematch), rematch_game=table.rematch_game, rematch_declined=list(table.declined))
+        groups=None if table.choices is None else [list(c) for c in table.choices],
+        spectators=spectators,
+        rematch=list(table.rematch),
+        rematch_game=table.rematch_game,
+        rematch_declined=list(table.declined),
+    )
 
 
 def step(table: Table) -> int:

@@ -54,8 +54,9 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
             game = await lobby.create(message.settings, message.map_upload, sub)
             sub.send(GameCreated(game=game.summary(), ref=message.ref))
         case JoinGame():
-            await (await lobby.find_typed(message.game_id)).join(sub, message.name, message.group, message.ref,
-                                                           message.request_id)
+            await (await lobby.find_typed(message.game_id)).join(
+                sub, message.name, message.group, message.ref, message.request_id
+            )
         case LeaveGame():
             await lobby.leave(sub, message.game_id, message.ref)
         case WatchGame():
@@ -63,14 +64,17 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
         case Resume():
             await (await lobby.find(message.game_id)).resume(sub, message.token, message.last_seq, message.ref)
         case IssueOrder():
-            await (await lobby.find(message.game_id)).issue(sub, message.turn, message.order, message.ref,
-                                                            message.request_id)
+            await (await lobby.find(message.game_id)).issue(
+                sub, message.turn, message.order, message.ref, message.request_id
+            )
         case IssueOrders():
-            await (await lobby.find(message.game_id)).issue_batch(sub, message.turn, message.orders, message.ref,
-                                                                  message.request_id)
+            await (await lobby.find(message.game_id)).issue_batch(
+                sub, message.turn, message.orders, message.ref, message.request_id
+            )
         case WithdrawOrder():
-            await (await lobby.find(message.game_id)).withdraw(sub, message.turn, message.index, message.ref,
-                                                               message.request_id)
+            await (await lobby.find(message.game_id)).withdraw(
+                sub, message.turn, message.index, message.ref, message.request_id
+            )
         case ListOrders():
             await (await lobby.find(message.game_id)).list_orders(sub, message.ref)
         case LegalOrders():

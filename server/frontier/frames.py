@@ -29,8 +29,10 @@ def parse_frame(frame: str | bytes, max_bytes: int) -> ClientMessage | Error:
         return Error(code=ErrorCode.BINARY_FRAME, message="binary frames are refused: send JSON in text frames")
     size = len(frame) if len(frame) > max_bytes else len(frame.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
-        return Error(code=ErrorCode.TOO_LARGE,
-                     message=f"a message may hold at most {max_bytes} bytes; this one has {size} or more")
+        return Error(
+            code=ErrorCode.TOO_LARGE,
+            message=f"a message may hold at most {max_bytes} bytes; this one has {size} or more",
+        )
     try:
         return CLIENT_ADAPTER.validate_json(frame, strict=True)
     except ValidationError as exc:
@@ -42,8 +44,13 @@ def rate_limited(frame: str | bytes, max_bytes: int, per_second: float) -> Error
     that a client waiting on that request learns at once that it was dropped and may send it again."""
     head = _peek(frame) if isinstance(frame, str) and len(frame) <= max_bytes else {}
     request, ref = _request_and_ref(head)
-    return Error(code=ErrorCode.RATE_LIMITED, request=request, ref=ref, game_id=_game_of(head),
-                 message=f"more than {per_second:g} messages a second: this one was dropped")
+    return Error(
+        code=ErrorCode.RATE_LIMITED,
+        request=request,
+        ref=ref,
+        game_id=_game_of(head),
+        message=f"more than {per_second:g} messages a second: this one was dropped",
+    )
 
 
 def _request_and_ref(head: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -73,9 +80,11 @@ def _describe(exc: ValidationError, frame: str) -> Error:
     errors = exc.errors(include_url=False)
     first = errors[0]
     if first["type"] == "json_invalid" and _TOO_DEEP in str(first["msg"]):
-        return Error(code=ErrorCode.INVALID_MESSAGE,
-                     message=f"the message nests arrays and objects more than {MAX_DEPTH} deep; no message "
-                             "needs more than a few levels")
+        return Error(
+            code=ErrorCode.INVALID_MESSAGE,
+            message=f"the message nests arrays and objects more than {MAX_DEPTH} deep; no message "
+            "needs more than a few levels",
+        )
     if first["type"] == "json_invalid":
         return Error(code=ErrorCode.NOT_JSON, message=f"the frame is not JSON ({first['msg']})")
     head = _peek(frame)
@@ -88,8 +97,10 @@ def _describe(exc: ValidationError, frame: str) -> Error:
         code, text = ErrorCode.INVALID_MESSAGE, 'the message has no "type" field'
     elif first["type"] == "union_tag_invalid":
         shown = kind if isinstance(kind, str) else json.dumps(kind)
-        code, text = ErrorCode.UNKNOWN_TYPE, (f'there is no message of type "{shown[:40]}" '
-                                              f"(known: {', '.join(CLIENT_TYPES)})")
+        code, text = (
+            ErrorCode.UNKNOWN_TYPE,
+            (f'there is no message of type "{shown[:40]}" (known: {", ".join(CLIENT_TYPES)})'),
+        )
     else:
         parts = []
         for error in errors[:4]:
@@ -110,7 +121,10 @@ def _words(error: Any) -> str:
     """Pydantic's words, with what was given where a type was wrong (a number is not "a valid integer" to a reader
     who sent true)."""
     given = error.get("input")
-    if error["type"] in ("int_type", "float_type", "string_type", "bool_type", "dict_type", "list_type") \
-            and isinstance(given, bool | int | float | str) and len(json.dumps(given)) <= 40:
+    if (
+        error["type"] in ("int_type", "float_type", "string_type", "bool_type", "dict_type", "list_type")
+        and isinstance(given, bool | int | float | str)
+        and len(json.dumps(given)) <= 40
+    ):
         return f"{error['msg']}, not {json.dumps(given)}"
     return str(error["msg"])

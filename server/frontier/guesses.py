@@ -64,8 +64,16 @@ def address_of(host: str) -> str:
 
 
 class Guesses:
-    def __init__(self, *, free: int, delay: float, delay_max: float, forget: float, report_every: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        free: int,
+        delay: float,
+        delay_max: float,
+        forget: float,
+        report_every: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.free = free
         self.delay = delay
         self.delay_max = delay_max
@@ -153,8 +161,13 @@ class Guesses:
         if entry.unreported_busy:
             parts.append(f"{entry.unreported_busy} refused unread while a refusal waited")
         wait = self.wait_after(entry.failures + 1)
-        logger.warning("from %s: %s (%d failures in a row%s)", address, ", ".join(parts), entry.failures,
-                       f"; the next waits {wait:g} s" if wait else "")
+        logger.warning(
+            "from %s: %s (%d failures in a row%s)",
+            address,
+            ", ".join(parts),
+            entry.failures,
+            f"; the next waits {wait:g} s" if wait else "",
+        )
         entry.unreported = entry.unreported_busy = 0
         entry.next_report = self._clock() + self.report_every
 
@@ -180,5 +193,6 @@ def password_matches(given: str | None, expected: str | None) -> bool:
     if expected is None:
         return True
     # surrogatepass: a str that is not UTF-8 text is compared as it is, never raises (config refuses such passwords)
-    return given is not None and hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
-                                                     expected.encode("utf-8", "surrogatepass"))
+    return given is not None and hmac.compare_digest(
+        given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass")
+    )

@@ -28,8 +28,15 @@ def parse_origin(text: str) -> Origin | None:
         port = split.port
     except ValueError:
         return None
-    if (split.scheme not in DEFAULT_PORTS or not split.hostname or split.path not in ("", "/") or split.query
-            or split.fragment or split.username is not None or split.password is not None):
+    if (
+        split.scheme not in DEFAULT_PORTS
+        or not split.hostname
+        or split.path not in ("", "/")
+        or split.query
+        or split.fragment
+        or split.username is not None
+        or split.password is not None
+    ):
         return None
     return split.scheme, split.hostname, port or DEFAULT_PORTS[split.scheme]
 
@@ -79,11 +86,13 @@ def refusal(origins: list[str], host: str | None, allowed: Collection[Origin]) -
     asked = _host_header(host) if host else None
     if asked is not None and asked[0] == origin[1] and (asked[1] or DEFAULT_PORTS[origin[0]]) == origin[2]:
         return None
-    return f'a page from {shown} may not open a game connection to this server'
+    return f"a page from {shown} may not open a game connection to this server"
 
 
 def explain(reason: str) -> str:
     """The body of the 403 answer."""
-    return (f"Forbidden: {reason}. A RISC server accepts game connections from programs (which send no Origin), "
-            "from pages served at its own address, and from the origins its operator allows with "
-            "`risc server --allow-origin URL`.\n")
+    return (
+        f"Forbidden: {reason}. A RISC server accepts game connections from programs (which send no Origin), "
+        "from pages served at its own address, and from the origins its operator allows with "
+        "`risc server --allow-origin URL`.\n"
+    )

@@ -116,8 +116,10 @@ class Outbound:
                 return True  # nothing waits: the frame goes alone, whatever its size
             hog = max(holders, key=lambda c: c.queued)
             self.closed_for_total += 1
-            hog.too_slow(f"the server holds {self.total} bytes at most for clients that read slowly, and this "
-                         f"one held the most ({hog.queued})")
+            hog.too_slow(
+                f"the server holds {self.total} bytes at most for clients that read slowly, and this "
+                f"one held the most ({hog.queued})"
+            )
             if hog is asking:
                 return False
         return True
@@ -189,8 +191,13 @@ class Connection:
         own send would write it, without a turn through the queue and the writer task (a served turn sends about
         fifteen frames). Otherwise it waits its turn, so frames keep their order and a slow reader its cap."""
         ws = self.ws
-        return (self._in_flight is None and self._queue.empty() and not ws.paused
-                and ws.protocol.state is State.OPEN and not ws.transport.is_closing())
+        return (
+            self._in_flight is None
+            and self._queue.empty()
+            and not ws.paused
+            and ws.protocol.state is State.OPEN
+            and not ws.transport.is_closing()
+        )
 
     def _write_now(self, text: str) -> None:
         try:
@@ -267,9 +274,13 @@ class Transport:
         self.lobby = lobby
         self.connections: set[Connection] = set()
         self.outbound = Outbound(config.outbound_bytes, config.outbound_total_bytes)
-        self.guesses = Guesses(free=config.password_free_failures, delay=config.password_delay,
-                               delay_max=config.password_delay_max, forget=config.password_forget,
-                               report_every=config.password_report_every)
+        self.guesses = Guesses(
+            free=config.password_free_failures,
+            delay=config.password_delay,
+            delay_max=config.password_delay_max,
+            forget=config.password_forget,
+            report_every=config.password_report_every,
+        )
         self._server: Server | None = None
         self.web = WebRoot(config.web_root) if config.web_root is not None else None
         self._allowed = {o for o in map(origins.parse_origin, config.allowed_origins) if o is not None}
@@ -277,10 +288,18 @@ class Transport:
 
     async def start(self) -> None:
         hard_limit = HARD_SIZE_FACTOR * self.config.max_message_bytes
-        self._server = await serve(self._handle, self.config.host, self.config.port, process_request=self._http,
-                                   max_size=hard_limit, close_timeout=2, ping_interval=20, ping_timeout=20,
-                                   compression=None,  # a client's offer of deflate is taken as the config says
-                                   extensions=[SparingDeflateFactory()] if self.config.compression else [])
+        self._server = await serve(
+            self._handle,
+            self.config.host,
+            self.config.port,
+            process_request=self._http,
+            max_size=hard_limit,
+            close_timeout=2,
+            ping_interval=20,
+            ping_timeout=20,
+            compression=None,  # a client's offer of deflate is taken as the config says
+            extensions=[SparingDeflateFactory()] if self.config.compression else [],
+        )
 
     @property
     def port(self) -> int:
@@ -334,32 +353,41 @@ class Transport:
         try:
             frame = await asyncio.wait_for(conn.ws.recv(), self.config.hello_timeout)
         except TimeoutError:
-            conn.send(Error(code=ErrorCode.HELLO_FIRST,
-                            message=f"no hello within {self.config.hello_timeout:g} seconds"))
+            conn.send(
+                Error(code=ErrorCode.HELLO_FIRST, message=f"no hello within {self.config.hello_timeout:g} seconds")
+            )
             conn.end(CloseCode.HELLO_FIRST, "no hello")
             return False
         message = parse_frame(frame, self.config.max_message_bytes)
         if isinstance(message, Error) or not isinstance(message, Hello):
             problem = message if isinstance(message, Error) else None
-            conn.send(Error(code=ErrorCode.HELLO_FIRST, ref=problem.ref if problem else None,
-                            request=problem.request if problem else getattr(message, "type", None),
-                            field=problem.field if problem else None,
-                            message="the first message must be a hello"
-                                    + (f" ({problem.message})" if problem else "")))
+            conn.send(
+                Error(
+                    code=ErrorCode.HELLO_FIRST,
+                    ref=problem.ref if problem else None,
+                    request=problem.request if problem else getattr(message, "type", None),
+                    field=problem.field if problem else None,
+                    message="the first message must be a hello" + (f" ({problem.message})" if problem else ""),
+                )
+            )
             conn.end(CloseCode.HELLO_FIRST, "hello expected")
             return False
         if message.protocol != PROTOCOL_VERSION:
-            conn.send(Error(code=ErrorCode.VERSION_MISMATCH, request="hello", ref=message.ref,
-                            message=f"this server speaks protocol {PROTOCOL_VERSION}, "
-                                    f"the client protocol {message.protocol}"))
+            conn.send(
+                Error(
+                    code=ErrorCode.VERSION_MISMATCH,
+                    request="hello",
+                    ref=message.ref,
+                    message=f"this server speaks protocol {PROTOCOL_VERSION}, the client protocol {message.protocol}",
+                )
+            )
             conn.end(CloseCode.VERSION_MISMATCH, "protocol version")
             return False
         host = conn.ws.remote_address[0] if isinstance(conn.ws.remote_address, tuple) else "?"
         verdict = await self.guesses.check(host, message.password, self.config.password)
         if verdict is not Verdict.WELCOME:
             if verdict is Verdict.BUSY:
-                text = (f"too many wrong passwords from your address: try again in "
-                        f"{self.guesses.retry_in(host):g} s")
+                text = f"too many wrong passwords from your address: try again in {self.guesses.retry_in(host):g} s"
             else:
                 text = "this server needs a password" if message.password is None else "wrong password"
             conn.send(Error(code=ErrorCode.BAD_PASSWORD, request="hello", ref=message.ref, message=text))
@@ -367,12 +395,18 @@ class Transport:
             return False
         conn.words = message.words
         node = self.lobby.node
-        conn.send(Welcome(ref=message.ref, nodes=[] if node is None else node.peers, limits={
-            "max_message_bytes": self.config.max_message_bytes,
-            "messages_per_second": self.config.messages_per_second,
-            "burst": self.config.burst,
-            "min_turn_seconds": self.config.min_turn_seconds,
-        }))
+        conn.send(
+            Welcome(
+                ref=message.ref,
+                nodes=[] if node is None else node.peers,
+                limits={
+                    "max_message_bytes": self.config.max_message_bytes,
+                    "messages_per_second": self.config.messages_per_second,
+                    "burst": self.config.burst,
+                    "min_turn_seconds": self.config.min_turn_seconds,
+                },
+            )
+        )
         return True
 
     async def _serve(self, conn: Connection) -> None:
@@ -380,8 +414,7 @@ class Transport:
             if conn.closing:
                 continue  # read on, unheeded, so that the closing handshake is not stuck behind unread frames
             if not conn.rate.take():
-                self._refuse(conn, rate_limited(frame, self.config.max_message_bytes,
-                                                self.config.messages_per_second))
+                self._refuse(conn, rate_limited(frame, self.config.max_message_bytes, self.config.messages_per_second))
             else:
                 message = parse_frame(frame, self.config.max_message_bytes)
                 if isinstance(message, Error):
@@ -396,30 +429,59 @@ class Transport:
         try:
             await dispatch(self.lobby, conn, message)  # type: ignore[arg-type]
         except Refusal as refusal:
-            conn.send(Error(code=refusal.code, message=refusal.message, request=request, game_id=game_id, ref=ref,
-                            field=refusal.field))
+            conn.send(
+                Error(
+                    code=refusal.code,
+                    message=refusal.message,
+                    request=request,
+                    game_id=game_id,
+                    ref=ref,
+                    field=refusal.field,
+                )
+            )
         except Redirect as moved:
             url = moved.url if moved.url is not None else await self.lobby.owner_url(moved.game_id)
             if url is None:
-                conn.send(Error(code=ErrorCode.GAME_MOVED, request=request, game_id=moved.game_id, ref=ref,
-                                message=f"game {moved.game_id} moved to another node of this server: try again in a "
-                                        "moment"))
+                conn.send(
+                    Error(
+                        code=ErrorCode.GAME_MOVED,
+                        request=request,
+                        game_id=moved.game_id,
+                        ref=ref,
+                        message=f"game {moved.game_id} moved to another node of this server: try again in a moment",
+                    )
+                )
             else:
                 conn.send(RedirectMessage(game_id=moved.game_id, url=url, request=request, ref=ref))
         except StorageError as exc:  # a store that failed where no match turned it into a refusal (a new game)
             logger.error("connection %s: %s not kept: %s", conn.label, request, exc)
-            conn.send(Error(code=ErrorCode.STORAGE_FAILED, request=request, game_id=game_id, ref=ref,
-                            message="the server could not save this change, so it did not happen; try again"))
+            conn.send(
+                Error(
+                    code=ErrorCode.STORAGE_FAILED,
+                    request=request,
+                    game_id=game_id,
+                    ref=ref,
+                    message="the server could not save this change, so it did not happen; try again",
+                )
+            )
         except Exception:
             logger.exception("connection %s: %s failed", conn.label, request)
-            conn.send(Error(code=ErrorCode.INTERNAL, message="the server failed on this request",
-                            request=request, game_id=game_id, ref=ref))
+            conn.send(
+                Error(
+                    code=ErrorCode.INTERNAL,
+                    message="the server failed on this request",
+                    request=request,
+                    game_id=game_id,
+                    ref=ref,
+                )
+            )
 
     def _refuse(self, conn: Connection, error: Error) -> None:
         conn.send(error)
         if not conn.bad_frames.take():
-            logger.warning("connection %s: disconnected after too many refused frames (last: %s)",
-                           conn.label, error.code)
+            logger.warning(
+                "connection %s: disconnected after too many refused frames (last: %s)", conn.label, error.code
+            )
             conn.end(CloseCode.ABUSE, "too many refused messages")
 
     async def stop(self, message: str = "the server is shutting down") -> None:

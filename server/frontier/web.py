@@ -131,16 +131,23 @@ class WebRoot:
 
 
 def _headers(kind: str, etag: str | None = None, cluster: bool = False) -> Headers:
-    headers = Headers([("Date", email.utils.formatdate(usegmt=True)), ("Connection", "close"),
-                       ("Content-Type", kind), ("X-Content-Type-Options", "nosniff"),
-                       ("Referrer-Policy", "no-referrer")])
+    headers = Headers(
+        [
+            ("Date", email.utils.formatdate(usegmt=True)),
+            ("Connection", "close"),
+            ("Content-Type", kind),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+        ]
+    )
     if etag is not None:
         headers["ETag"] = etag
         headers["Cache-Control"] = "no-cache"
         if kind.startswith("text/html"):
             connect = "'self' ws: wss:" if cluster else "'self'"
-            headers["Content-Security-Policy"] = (f"default-src 'self'; connect-src {connect}; "
-                                                  "img-src 'self' data:; style-src 'self'; script-src 'self'")
+            headers["Content-Security-Policy"] = (
+                f"default-src 'self'; connect-src {connect}; img-src 'self' data:; style-src 'self'; script-src 'self'"
+            )
     return headers
 
 

@@ -61,8 +61,9 @@ class Catalogue:
         if bundled:
             sources += [(p, "bundled") for p in sorted(bundled_maps_dir().glob("*.toml"))]
         for folder in folders:
-            sources += [(p, "server") for p in sorted(folder.iterdir())
-                        if p.is_file() and p.suffix.lower() in MAP_SUFFIXES]
+            sources += [
+                (p, "server") for p in sorted(folder.iterdir()) if p.is_file() and p.suffix.lower() in MAP_SUFFIXES
+            ]
         for path, source in sources:
             self._add(path, source, taken)
 
@@ -81,9 +82,17 @@ class Catalogue:
         coordinates = has_positions(report.game_map)
         game_map = with_positions(report.game_map)
         map_id = _map_id(path.stem, taken)
-        self._maps[map_id] = CatalogueMap(MapInfo(id=map_id, name=game_map.name, territories=len(game_map.territories),
-                                                  continents=len(game_map.continents), source=source,
-                                                  coordinates=coordinates), game_map)
+        self._maps[map_id] = CatalogueMap(
+            MapInfo(
+                id=map_id,
+                name=game_map.name,
+                territories=len(game_map.territories),
+                continents=len(game_map.continents),
+                source=source,
+                coordinates=coordinates,
+            ),
+            game_map,
+        )
 
     def infos(self) -> list[MapInfo]:
         return [m.info for m in self._maps.values()]
@@ -97,9 +106,12 @@ class Catalogue:
             lowered = {k.casefold(): v for k, v in self._maps.items()}
             found = lowered.get(map_id.casefold())
         if found is None:
-            raise Refusal(ErrorCode.BAD_MAP, f'this server has no map "{map_id[:64]}" (its maps: '
-                                             f"{', '.join(self._maps) or 'none'}); or upload a map file",
-                          field="settings.map")
+            raise Refusal(
+                ErrorCode.BAD_MAP,
+                f'this server has no map "{map_id[:64]}" (its maps: '
+                f"{', '.join(self._maps) or 'none'}); or upload a map file",
+                field="settings.map",
+            )
         return found.game_map
 
 
@@ -109,6 +121,9 @@ def read_upload(name: str, text: str) -> GameMap:
     stem = Path(name).stem or "uploaded map"
     report = check_map_bytes(name, text.encode("utf-8"), suffix if suffix in MAP_SUFFIXES else "", stem)
     if not report.playable or report.game_map is None:
-        raise Refusal(ErrorCode.BAD_MAP, f"the uploaded map {name} cannot be played: {findings_text(report)}",
-                      field="map_upload.text")
+        raise Refusal(
+            ErrorCode.BAD_MAP,
+            f"the uploaded map {name} cannot be played: {findings_text(report)}",
+            field="map_upload.text",
+        )
     return with_positions(report.game_map)

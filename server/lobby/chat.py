@@ -24,8 +24,7 @@ WORDS_PER_SECOND = 0.5
 class ChatPace:
     """How fast each connection may speak, whatever it speaks to."""
 
-    def __init__(self, clock: Callable[[], float], burst: float = WORDS_BURST,
-                 rate: float = WORDS_PER_SECOND) -> None:
+    def __init__(self, clock: Callable[[], float], burst: float = WORDS_BURST, rate: float = WORDS_PER_SECOND) -> None:
         self._clock = clock
         self._burst, self._rate = burst, rate
         self._buckets: dict[int, TokenBucket] = {}

@@ -24,6 +24,8 @@ def unique_game(typed: str, ids: Iterable[str]) -> str:
         return starting[0]
     if starting:
         more = f" and {len(starting) - SHOWN} more" if len(starting) > SHOWN else ""
-        raise Refusal(ErrorCode.NO_SUCH_GAME, f'"{typed}" could be any of the games {", ".join(starting[:SHOWN])}'
-                                              f"{more}: give more of its id")
+        raise Refusal(
+            ErrorCode.NO_SUCH_GAME,
+            f'"{typed}" could be any of the games {", ".join(starting[:SHOWN])}{more}: give more of its id',
+        )
     return typed

@@ -43,11 +43,18 @@ client further behind gets a fresh snapshot, as it would from a running server. 
 
 def ruleset_info(ruleset: AnyRuleSet) -> RuleSetInfo:
     defaults = ruleset.options({})
-    return RuleSetInfo(name=ruleset.name, title=ruleset.title, blurb=ruleset.blurb,
-                       simultaneous=ruleset.simultaneous, own_map=ruleset.own_map,
-                       players=ruleset.player_counts(defaults), strategies=sorted(ruleset.strategies),
-                       default_strategy=ruleset.default_strategy,
-                       options=ruleset.options_type.model_json_schema(), orders=ruleset.order_kinds())
+    return RuleSetInfo(
+        name=ruleset.name,
+        title=ruleset.title,
+        blurb=ruleset.blurb,
+        simultaneous=ruleset.simultaneous,
+        own_map=ruleset.own_map,
+        players=ruleset.player_counts(defaults),
+        strategies=sorted(ruleset.strategies),
+        default_strategy=ruleset.default_strategy,
+        options=ruleset.options_type.model_json_schema(),
+        orders=ruleset.order_kinds(),
+    )
 
 
 def _options_problem(exc: ValidationError) -> str:
@@ -61,13 +68,25 @@ def _options_field(exc: ValidationError) -> str:
 
 
 class Lobby:
-    def __init__(self, storage: Storage, max_games: int = 500, *, finished_games_kept: int = 200,
-                 bot_turn_pause: float = 0.0, catalogue: Catalogue | None = None,
-                 seeds: Callable[[], int] | None = None, clock: Clock | None = None,
-                 min_turn_seconds: float = 0.0, hand_over_after: float = 120.0,
-                 open_games_per_connection: int = 3, open_games_per_address: int = 10,
-                 computer_games: int = 20, computer_share: float = 0.5,
-                 unstarted_expiry: float = 600.0, node: Node | None = None) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        max_games: int = 500,
+        *,
+        finished_games_kept: int = 200,
+        bot_turn_pause: float = 0.0,
+        catalogue: Catalogue | None = None,
+        seeds: Callable[[], int] | None = None,
+        clock: Clock | None = None,
+        min_turn_seconds: float = 0.0,
+        hand_over_after: float = 120.0,
+        open_games_per_connection: int = 3,
+        open_games_per_address: int = 10,
+        computer_games: int = 20,
+        computer_share: float = 0.5,
+        unstarted_expiry: float = 600.0,
+        node: Node | None = None,
+    ) -> None:
         self.storage = storage
         self.node = node
         """This server as a node of several sharing the store (server/cluster/node.py); None for a server alone."""
@@ -115,8 +134,11 @@ class Lobby:
         maps: dict[str, GameMap] = {}
         restored = []
         unfinished = await self.storage.load_unfinished(tail=RESTORED_LOG_ENTRIES)
-        finished = await self.storage.load_recent_finished(self.finished_games_kept, RESTORED_LOG_ENTRIES) \
-            if self.finished_games_kept > 0 else []
+        finished = (
+            await self.storage.load_recent_finished(self.finished_games_kept, RESTORED_LOG_ENTRIES)
+            if self.finished_games_kept > 0
+            else []
+        )
         for game in sorted([*unfinished, *finished], key=lambda g: g.record.created_at):  # the list's order
             try:
                 game_map = maps.get(game.map_key)
@@ -184,8 +206,9 @@ class Lobby:
         try:
             claim = await node.claim(game_id)
         except (ConnectionError, StorageError, OSError) as exc:
-            raise Refusal(ErrorCode.STORAGE_FAILED, f"the server cannot reach its store right now ({exc}); "
-                                                    "try again") from None
+            raise Refusal(
+                ErrorCode.STORAGE_FAILED, f"the server cannot reach its store right now ({exc}); try again"
+            ) from None
         if claim is None:
             raise Refusal(ErrorCode.NO_SUCH_GAME, f'there is no game "{game_id}"')
         if isinstance(claim, Elsewhere):
@@ -195,13 +218,14 @@ class Lobby:
             game = await self.storage.restore(game_id, RESTORED_LOG_ENTRIES)
             if game is None:
                 raise StorageError(f"game {game_id} is gone from the store")
-            match = Match.restore(game, self.storage, self._rematch, map_from_dict(game.record.game_map),
-                                  self._clock)
+            match = Match.restore(game, self.storage, self._rematch, map_from_dict(game.record.game_map), self._clock)
         except Exception as exc:
             await node.release(game_id)
             self.storage.set_aside(game_id, exc)
-            raise Refusal(ErrorCode.STORAGE_FAILED, f"game {game_id} cannot be read back from the store: it is set "
-                                                    "aside, untouched") from None
+            raise Refusal(
+                ErrorCode.STORAGE_FAILED,
+                f"game {game_id} cannot be read back from the store: it is set aside, untouched",
+            ) from None
         match.taken_over = match.started and not match.finished
         self._adopt(match)
         if match.unsettled:
@@ -275,7 +299,7 @@ class Lobby:
         every game of the store, those it plays as they are now, the others as their node last saved them."""
         if self.node is None or not isinstance(self.storage, PostgresStorage):
             newest = list(reversed(self.matches.values()))
-            return [m.summary() for m in newest[offset:offset + limit]], len(newest)
+            return [m.summary() for m in newest[offset : offset + limit]], len(newest)
         try:
             rows, total = await self.storage.listing(offset, limit)
         except StorageError as exc:
@@ -326,8 +350,9 @@ class Lobby:
     def rulesets(self) -> list[RuleSetInfo]:
         return [ruleset_info(r) for _, r in sorted(RULESETS.items())]
 
-    async def create(self, settings: GameSettings, upload: MapUpload | None = None,
-                     creator: Subscriber | None = None) -> Match:
+    async def create(
+        self, settings: GameSettings, upload: MapUpload | None = None, creator: Subscriber | None = None
+    ) -> Match:
         await self._let_go_of_finished()
         self._check_creator(creator, settings)  # at once, before the settings and the map are read
         settings, game_map = await self.checked(settings, upload)
@@ -335,8 +360,9 @@ class Lobby:
             origin = self._check_creator(creator, settings)  # again: others may have created games meanwhile
             game_id = await self._new_id()
             try:
-                match = await Match.create(game_id, settings, game_map, self.storage, self._seeds(),
-                                           self._rematch, clock=self._clock)
+                match = await Match.create(
+                    game_id, settings, game_map, self.storage, self._seeds(), self._rematch, clock=self._clock
+                )
             except BaseException:
                 if self.node is not None:
                     await self.node.release(game_id)
@@ -344,8 +370,14 @@ class Lobby:
             self._adopt(match)
             if origin is not None:
                 self._creators[match.game_id] = origin
-        logger.info("game %s created: %s on %s, %d players%s", match.game_id, match.ruleset.title, game_map.name,
-                    settings.players, f", {settings.turn_seconds:g} s per turn" if settings.turn_seconds else "")
+        logger.info(
+            "game %s created: %s on %s, %d players%s",
+            match.game_id,
+            match.ruleset.title,
+            game_map.name,
+            settings.players,
+            f", {settings.turn_seconds:g} s per turn" if settings.turn_seconds else "",
+        )
         self.bots += await seat_bots(match, self.get, self.computer_time)
         self._watch_unstarted(match)
         await self._announce(match)
@@ -369,9 +401,13 @@ class Lobby:
         number of them, whoever asks."""
         alone = settings.bots >= settings.players
         if alone and sum(1 for m in self.matches.values() if self._of_computers(m)) >= self.computer_games:
-            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"this server already plays {self.computer_games} games of "
-                                                    "computers alone: join one, or create a game with a seat for "
-                                                    "a player", field="settings.bots")
+            raise Refusal(
+                ErrorCode.TOO_MANY_GAMES,
+                f"this server already plays {self.computer_games} games of "
+                "computers alone: join one, or create a game with a seat for "
+                "a player",
+                field="settings.bots",
+            )
         if creator is None:
             return None
         origin = (id(creator), address_of(str(getattr(creator, "address", "?"))))
@@ -380,11 +416,13 @@ class Lobby:
         held = [o for g, o in self._creators.items() if g in self.matches and self._holds(self.matches[g])]
         what = "games waiting for players or played by computers alone"
         if sum(1 for o in held if o[0] == origin[0]) >= self.open_games_per_connection:
-            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"you already have {self.open_games_per_connection} {what}: "
-                                                    "fill, leave or finish one before creating another")
+            raise Refusal(
+                ErrorCode.TOO_MANY_GAMES,
+                f"you already have {self.open_games_per_connection} {what}: "
+                "fill, leave or finish one before creating another",
+            )
         if sum(1 for o in held if o[1] == origin[1]) >= self.open_games_per_address:
-            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"your computer already has {self.open_games_per_address} "
-                                                    f"{what}")
+            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"your computer already has {self.open_games_per_address} {what}")
         return origin
 
     @staticmethod
@@ -409,8 +447,16 @@ class Lobby:
         async with self._creating:
             game_id = await self._new_id()
             try:
-                match = await Match.create(game_id, settings, old.game_map, self.storage, self._seeds(),
-                                           self._rematch, seats, clock=self._clock)
+                match = await Match.create(
+                    game_id,
+                    settings,
+                    old.game_map,
+                    self.storage,
+                    self._seeds(),
+                    self._rematch,
+                    seats,
+                    clock=self._clock,
+                )
             except BaseException:
                 if self.node is not None:
                     await self.node.release(game_id)
@@ -422,7 +468,7 @@ class Lobby:
     async def _let_go_of_finished(self) -> None:
         """Keep the newest `finished_games_kept` finished games in memory; the store keeps every game."""
         finished = [m for m in self.matches.values() if m.finished]
-        for match in finished[:max(0, len(finished) - self.finished_games_kept)]:
+        for match in finished[: max(0, len(finished) - self.finished_games_kept)]:
             await match.close()
             await self._let_go(match)
 
@@ -487,8 +533,10 @@ class Lobby:
         """The settings as the rule set completes them, and the map: or a refusal saying what is wrong."""
         running = sum(not m.finished for m in self.matches.values())
         if running >= self.max_games:
-            raise Refusal(ErrorCode.TOO_MANY_GAMES, f"this server already holds {self.max_games} games in play; "
-                                                    "try again when one has ended")
+            raise Refusal(
+                ErrorCode.TOO_MANY_GAMES,
+                f"this server already holds {self.max_games} games in play; try again when one has ended",
+            )
         try:
             ruleset = get_ruleset(settings.ruleset)
         except ValueError as exc:
@@ -496,19 +544,30 @@ class Lobby:
         try:
             options = ruleset.options(settings.options)
         except ValidationError as exc:
-            raise Refusal(ErrorCode.BAD_SETTINGS, f"{ruleset.title} options: {_options_problem(exc)}",
-                          field=_options_field(exc)) from None
+            raise Refusal(
+                ErrorCode.BAD_SETTINGS, f"{ruleset.title} options: {_options_problem(exc)}", field=_options_field(exc)
+            ) from None
         ruleset = ruleset.variant(options)
         fewest, most = ruleset.player_counts(options)
         if not fewest <= settings.players <= most:
-            raise Refusal(ErrorCode.BAD_SETTINGS, wording.player_count(ruleset.title, fewest, most, settings.players),
-                          field="settings.players")
+            raise Refusal(
+                ErrorCode.BAD_SETTINGS,
+                wording.player_count(ruleset.title, fewest, most, settings.players),
+                field="settings.players",
+            )
         if settings.turn_seconds is not None and settings.turn_seconds < self.min_turn_seconds:
-            raise Refusal(ErrorCode.BAD_SETTINGS, f"a turn's time limit is at least {self.min_turn_seconds:g} seconds "
-                                                  "on this server", field="settings.turn_seconds")
+            raise Refusal(
+                ErrorCode.BAD_SETTINGS,
+                f"a turn's time limit is at least {self.min_turn_seconds:g} seconds on this server",
+                field="settings.turn_seconds",
+            )
         strategy = settings.bot_strategy or ruleset.default_strategy
-        settings = settings.model_copy(update={"options": options.model_dump(mode="json"),
-                                               "bot_strategy": strategy if settings.bots else settings.bot_strategy})
+        settings = settings.model_copy(
+            update={
+                "options": options.model_dump(mode="json"),
+                "bot_strategy": strategy if settings.bots else settings.bot_strategy,
+            }
+        )
         if settings.bots or settings.bot_strategy is not None:
             check_strategy(ruleset, strategy)
         game_map = await self._map(ruleset, settings, upload, options)
@@ -517,21 +576,29 @@ class Lobby:
             raise Refusal(ErrorCode.BAD_SETTINGS, problem, field="settings.map" if upload is None else "map_upload")
         return settings, game_map
 
-    async def _map(self, ruleset: AnyRuleSet, settings: GameSettings, upload: MapUpload | None,
-                   options: object) -> GameMap:
+    async def _map(
+        self, ruleset: AnyRuleSet, settings: GameSettings, upload: MapUpload | None, options: object
+    ) -> GameMap:
         if ruleset.own_map:
             if settings.map is not None or upload is not None:
-                raise Refusal(ErrorCode.BAD_MAP, f"{ruleset.title} is played on its own board: choose no map",
-                              field="settings.map" if upload is None else "map_upload")
+                raise Refusal(
+                    ErrorCode.BAD_MAP,
+                    f"{ruleset.title} is played on its own board: choose no map",
+                    field="settings.map" if upload is None else "map_upload",
+                )
             return ruleset.make_map(options)
         if upload is not None:
             if settings.map is not None:
-                raise Refusal(ErrorCode.BAD_MAP, "give a map of the catalogue or upload one, not both",
-                              field="settings.map")
+                raise Refusal(
+                    ErrorCode.BAD_MAP, "give a map of the catalogue or upload one, not both", field="settings.map"
+                )
             return await asyncio.to_thread(read_upload, upload.name, upload.text)
         if settings.map is None:
-            raise Refusal(ErrorCode.BAD_MAP, "choose a map (list_maps gives this server's maps) or upload one",
-                          field="settings.map")
+            raise Refusal(
+                ErrorCode.BAD_MAP,
+                "choose a map (list_maps gives this server's maps) or upload one",
+                field="settings.map",
+            )
         return self.catalogue.get(settings.map)
 
     async def _new_id(self) -> str:
@@ -551,8 +618,9 @@ class Lobby:
         if handed is not None:
             self.bots += await seat_substitute(match, handed, self.get, self.computer_time)
 
-    async def chat(self, sub: Subscriber, game_id: str | None, text: str, to: str | None, name: str | None,
-                   ref: str | None) -> None:
+    async def chat(
+        self, sub: Subscriber, game_id: str | None, text: str, to: str | None, name: str | None, ref: str | None
+    ) -> None:
         """A word to the lobby (no game) or in a game's chat, paced whatever it is said to."""
         self.chat_pace.take(sub)
         if game_id is not None:

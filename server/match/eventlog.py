@@ -21,16 +21,21 @@ logger = logging.getLogger("risc.server")
 
 
 class EventLog:
-    def __init__(self, game_id: str, seq: int, stored: StoredLog | None = None, limit: int = 2000,
-                 number: int | None = None) -> None:
+    def __init__(
+        self, game_id: str, seq: int, stored: StoredLog | None = None, limit: int = 2000, number: int | None = None
+    ) -> None:
         """`seq` is the place of the game's last entry, `number` its change's (by default `seq`: a game logged
         before changes were numbered told each entry as a change of its own); `stored` holds the entries up to
         it, if any are kept."""
         self._game_id = game_id
         self._limit = limit
         if stored is not None and stored.count and stored.first_seq + stored.count - 1 != seq:
-            logger.error("game %s: its stored log ends at entry %d, its progress at %d: clients that were away get a "
-                         "snapshot", game_id, stored.first_seq + stored.count - 1, seq)
+            logger.error(
+                "game %s: its stored log ends at entry %d, its progress at %d: clients that were away get a snapshot",
+                game_id,
+                stored.first_seq + stored.count - 1,
+                seq,
+            )
             stored = None
         self._stored = stored if stored is not None and stored.count else None
         self._entries: list[Entry] = []
@@ -69,7 +74,7 @@ class EventLog:
         entries = self._entries
         if not entries or number + 1 < self._whole_from:  # not kept, or the stored entries could not be read
             return None
-        return entries[bisect.bisect_right(entries, number, key=lambda e: e.number):]
+        return entries[bisect.bisect_right(entries, number, key=lambda e: e.number) :]
 
     def extend(self, numbered: Sequence[Entry]) -> None:
         """Append newly saved entries (one change's), dropping the oldest once twice `limit` are kept."""
@@ -100,8 +105,13 @@ class EventLog:
             kept = stored.entries()
             read = [from_stored(data) for data in kept]
         except (ValueError, KeyError, TypeError) as exc:
-            logger.error("game %s: the stored log entries %d to %d cannot be read, so clients further behind get "
-                         "a snapshot: %s", self._game_id, stored.first_seq, stored.first_seq + stored.count - 1, exc)
+            logger.error(
+                "game %s: the stored log entries %d to %d cannot be read, so clients further behind get a snapshot: %s",
+                self._game_id,
+                stored.first_seq,
+                stored.first_seq + stored.count - 1,
+                exc,
+            )
             self._first = self._entries[0].seq if self._entries else self._last + 1
             self._whole_from = self._entries[0].number if self._entries else self._last_number + 1
             return

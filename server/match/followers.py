@@ -75,9 +75,14 @@ class Followers:
     def deliver(self, frames: UpdateFrames, sub: Subscriber) -> None:
         """Send one follower its update of `frames`, patched against what it was sent last."""
         game_id = self.game_id
-        update, text, new_base = frames.for_follower(self.seats.get(sub), self.sights.get(sub),
-                                                     sub.views.get(game_id), self._sent_summaries.get(sub),
-                                                     sub.reads_text, sub.words)
+        update, text, new_base = frames.for_follower(
+            self.seats.get(sub),
+            self.sights.get(sub),
+            sub.views.get(game_id),
+            self._sent_summaries.get(sub),
+            sub.reads_text,
+            sub.words,
+        )
         if new_base is not None:
             sub.views[game_id] = new_base
         self._sent_summaries[sub] = frames.summary_kept

@@ -30,10 +30,12 @@ class HandingOn(Runner):
             voter = self._player(sub)
             player = core.seat_named(self.table, player) or player
             computers = self.table.server_seats
-            vote = core.hand_over_vote(self.table, voter, player, self._clock.now(), least_away,
-                                       self.followers.held() - computers, computers)
-            sub.send(HandOverPending(game_id=self.game_id, player=player, votes=vote.votes, needed=vote.needed,
-                                     ref=ref))
+            vote = core.hand_over_vote(
+                self.table, voter, player, self._clock.now(), least_away, self.followers.held() - computers, computers
+            )
+            sub.send(
+                HandOverPending(game_id=self.game_id, player=player, votes=vote.votes, needed=vote.needed, ref=ref)
+            )
             if vote.decision is None:
                 self.table = vote.table
                 return None
@@ -50,8 +52,9 @@ class HandingOn(Runner):
                 raise Refusal(ErrorCode.NOT_SEATED, f"only the players of game {self.game_id} may ask for a rematch")
             decision, waiting = core.rematch_request(self.table, player)
             entries = await self._save(decision)
-            sub.send(RematchPending(game_id=self.game_id, accepted=list(self.table.rematch), waiting_for=waiting,
-                                    ref=ref))
+            sub.send(
+                RematchPending(game_id=self.game_id, accepted=list(self.table.rematch), waiting_for=waiting, ref=ref)
+            )
             self._broadcast(entries)
             await self._start_rematch_if_ready()
 

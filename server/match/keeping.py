@@ -34,10 +34,16 @@ def progress_of(table: Table, seq: int, number: int) -> GameProgress:
     game = table.game
     # Every field is typed already, so it is not validated again (a save comes with every change).
     return GameProgress.model_construct(
-        seats=list(table.seats), state=None if game is None else game_to_dict(table.ruleset, game), seq=seq,
+        seats=list(table.seats),
+        state=None if game is None else game_to_dict(table.ruleset, game),
+        seq=seq,
         number=number,
-        rematch=list(table.rematch), rematch_game=table.rematch_game, declined=list(table.declined),
-        handed_over=list(table.handed_over), status=table.summary_status.value)
+        rematch=list(table.rematch),
+        rematch_game=table.rematch_game,
+        declined=list(table.declined),
+        handed_over=list(table.handed_over),
+        status=table.summary_status.value,
+    )
 
 
 class Keeper:
@@ -57,8 +63,15 @@ class Keeper:
         """A new game, with its first entries: saved before it exists for anyone."""
         await self.storage.create(record, progress_of(table, len(entries), 1), entries, summary=summary)
 
-    async def change(self, decision: Decision, entries: Sequence[Entry], last_seq: int, number: int,
-                     listed: Callable[[Table], str | None], request: RequestRecord | None) -> None:
+    async def change(
+        self,
+        decision: Decision,
+        entries: Sequence[Entry],
+        last_seq: int,
+        number: int,
+        listed: Callable[[Table], str | None],
+        request: RequestRecord | None,
+    ) -> None:
         """Keep a decision (other than an order alone: see `order`) with its numbered `entries` (after the log's
         `last_seq`) as change `number`, and the request that made it, if it has an id; `listed` makes the summary
         other nodes list, when the store is shared."""
@@ -68,9 +81,16 @@ class Keeper:
             commit = CommitChange(decision.committed, game.step, seq)  # a small row, as an order
             await self._write("a change", lambda: self.storage.save_commit(self.game_id, commit, entries, request))
         else:
-            await self._write("a change", lambda: self.storage.save(
-                self.game_id, progress_of(decision.table, seq, number), entries, summary=listed(decision.table),
-                request=request))
+            await self._write(
+                "a change",
+                lambda: self.storage.save(
+                    self.game_id,
+                    progress_of(decision.table, seq, number),
+                    entries,
+                    summary=listed(decision.table),
+                    request=request,
+                ),
+            )
 
     async def order(self, change: OrderChange, request: RequestRecord | None) -> None:
         """Keep an issued or withdrawn order as a small write rather than the whole progress (a save comes with
@@ -111,5 +131,6 @@ class Keeper:
     def _unsaved(self, what: str, exc: Exception) -> Refusal:
         """What the player is told when the store could not keep a change: it did not happen."""
         logger.error("game %s: could not save %s: %s", self.game_id, what, exc)
-        return Refusal(ErrorCode.STORAGE_FAILED, "the server could not save this change, so it did not happen; "
-                                                 "try again")
+        return Refusal(
+            ErrorCode.STORAGE_FAILED, "the server could not save this change, so it did not happen; try again"
+        )

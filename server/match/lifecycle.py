@@ -44,15 +44,24 @@ class Match(Seating, Playing, HandingOn):
     passes through the rule set's view function, and private log entries go only to those who may see them."""
 
     @classmethod
-    async def create(cls, game_id: str, settings: GameSettings, game_map: GameMap, storage: Storage, seed: int,
-                     rematch_factory: RematchFactory | None = None, seats: Sequence[SeatRecord] = (),
-                     clock: Clock | None = None) -> Match:
+    async def create(
+        cls,
+        game_id: str,
+        settings: GameSettings,
+        game_map: GameMap,
+        storage: Storage,
+        seed: int,
+        rematch_factory: RematchFactory | None = None,
+        seats: Sequence[SeatRecord] = (),
+        clock: Clock | None = None,
+    ) -> Match:
         """A new game, saved before it exists for anyone; seated at once when `seats` fill it (a rematch)."""
         ruleset, options = game_ruleset(settings.ruleset, settings.options)
         table = core.new_table(game_id, settings, ruleset, options, game_map, seed)
         clock = clock or LoopClock()
-        record = GameRecord(game_id=game_id, settings=settings, seed=seed, created_at=clock.wall(),
-                            game_map=map_to_dict(game_map))
+        record = GameRecord(
+            game_id=game_id, settings=settings, seed=seed, created_at=clock.wall(), game_map=map_to_dict(game_map)
+        )
         bodies = [Logged(game_log.GameCreated()), *(Logged(game_log.PlayerJoined(player=s.name)) for s in seats)]
         if seats and len(seats) == settings.players:
             started = core.start(table, seats)
@@ -68,8 +77,14 @@ class Match(Seating, Playing, HandingOn):
         return match
 
     @classmethod
-    def restore(cls, game: RestoredGame, storage: Storage, rematch_factory: RematchFactory | None = None,
-                game_map: GameMap | None = None, clock: Clock | None = None) -> Match:
+    def restore(
+        cls,
+        game: RestoredGame,
+        storage: Storage,
+        rematch_factory: RematchFactory | None = None,
+        game_map: GameMap | None = None,
+        clock: Clock | None = None,
+    ) -> Match:
         """A game as its store kept it, on `game_map` if given (built from the same stored map, shared with other
         games), else on a map built from its record. Its turn clock, if any, starts afresh, and every seat is away
         until its player is back."""
@@ -78,9 +93,13 @@ class Match(Seating, Playing, HandingOn):
         game_map = map_from_dict(record.game_map) if game_map is None else game_map
         table = core.new_table(record.game_id, record.settings, ruleset, options, game_map, record.seed)
         table = table.evolve(
-            seats=tuple(progress.seats), rematch=tuple(progress.rematch), rematch_game=progress.rematch_game,
-            declined=tuple(progress.declined), handed_over=tuple(progress.handed_over),
-            game=None if progress.state is None else game_from_dict(ruleset, progress.state, game_map, options))
+            seats=tuple(progress.seats),
+            rematch=tuple(progress.rematch),
+            rematch_game=progress.rematch_game,
+            declined=tuple(progress.declined),
+            handed_over=tuple(progress.handed_over),
+            game=None if progress.state is None else game_from_dict(ruleset, progress.state, game_map, options),
+        )
         log = EventLog(record.game_id, progress.seq, game.log, limit=RESUME_EVENT_LIMIT, number=progress.number)
         match = cls(table, log, storage, rematch_factory, clock)
         step = progress.step or 0

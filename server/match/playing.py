@@ -45,8 +45,9 @@ class Playing(Runner):
         player = self._player(sub)
         return None if self._answers.answered_before(sub, request_id, ref) else player
 
-    async def issue(self, sub: Subscriber, turn: int, order: dict[str, Any], ref: str | None,
-                    request_id: str | None = None) -> None:
+    async def issue(
+        self, sub: Subscriber, turn: int, order: dict[str, Any], ref: str | None, request_id: str | None = None
+    ) -> None:
         async with self.lock:
             player = self._acting(sub, request_id, ref)
             if player is None:
@@ -59,20 +60,35 @@ class Playing(Runner):
             left = turns.left(self.ruleset, decision.table.game, player)
             text = self.ruleset.presentation.words(decision.accepted)
             # The frame put together by hand (a test holds it to the reply's own): an order comes with every issue.
-            body = (',"type":"order_accepted","game_id":' + orjson.dumps(self.game_id).decode() + ',"turn":'
-                    + str(turn) + ',"index":' + str(index) + ',"order":' + orjson.dumps(accepted).decode()
-                    + ',"left":' + orjson.dumps(left).decode() + ',"text":' + orjson.dumps(text).decode() + "}")
-            request = None if request_id is None else RequestRecord(request_id, core.step(self.table),
-                                                                    '{"ref":null' + body)
+            body = (
+                ',"type":"order_accepted","game_id":'
+                + orjson.dumps(self.game_id).decode()
+                + ',"turn":'
+                + str(turn)
+                + ',"index":'
+                + str(index)
+                + ',"order":'
+                + orjson.dumps(accepted).decode()
+                + ',"left":'
+                + orjson.dumps(left).decode()
+                + ',"text":'
+                + orjson.dumps(text).decode()
+                + "}"
+            )
+            request = (
+                None if request_id is None else RequestRecord(request_id, core.step(self.table), '{"ref":null' + body)
+            )
             entries = await self._save(decision, request)
-            reply = OrderAccepted.model_construct(game_id=self.game_id, turn=turn, index=index, order=accepted,
-                                                  left=left, text=text, ref=ref)
+            reply = OrderAccepted.model_construct(
+                game_id=self.game_id, turn=turn, index=index, order=accepted, left=left, text=text, ref=ref
+            )
             sub.send(reply, '{"ref":' + orjson.dumps(ref).decode() + body)
             if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
                 self._after_change(entries, decision, before)
 
-    async def issue_batch(self, sub: Subscriber, turn: int, orders: list[dict[str, Any]], ref: str | None,
-                          request_id: str | None = None) -> None:
+    async def issue_batch(
+        self, sub: Subscriber, turn: int, orders: list[dict[str, Any]], ref: str | None, request_id: str | None = None
+    ) -> None:
         """Several orders in one request (`issue_orders`): one save and one answer for them all."""
         async with self.lock:
             player = self._acting(sub, request_id, ref)
@@ -84,12 +100,21 @@ class Playing(Runner):
             game = batch.decision.table.game
             assert game is not None, "orders are issued in a running game"
             reply = OrdersAccepted.model_construct(
-                game_id=self.game_id, turn=turn, ref=None, left=turns.left(self.ruleset, game, player),
-                accepted=[AcceptedOrder.model_construct(position=taken.position, index=taken.index, order=taken.data,
-                                                        text=describe(taken.order))
-                          for taken in batch.accepted],
-                refused=[OrderRefused.model_construct(position=r.position, code=r.code, message=r.message)
-                         for r in batch.refused])
+                game_id=self.game_id,
+                turn=turn,
+                ref=None,
+                left=turns.left(self.ruleset, game, player),
+                accepted=[
+                    AcceptedOrder.model_construct(
+                        position=taken.position, index=taken.index, order=taken.data, text=describe(taken.order)
+                    )
+                    for taken in batch.accepted
+                ],
+                refused=[
+                    OrderRefused.model_construct(position=r.position, code=r.code, message=r.message)
+                    for r in batch.refused
+                ],
+            )
             request = self._request(request_id, reply) if batch.accepted else None
             entries: list[Entry] = []
             if batch.decision.entries:  # orders that took effect at once (turn-by-turn): the whole progress
@@ -103,16 +128,18 @@ class Playing(Runner):
             if entries:
                 self._after_change(entries, batch.decision, before)
 
-    async def withdraw(self, sub: Subscriber, turn: int, index: int, ref: str | None,
-                       request_id: str | None = None) -> None:
+    async def withdraw(
+        self, sub: Subscriber, turn: int, index: int, ref: str | None, request_id: str | None = None
+    ) -> None:
         async with self.lock:
             player = self._acting(sub, request_id, ref)
             if player is None:
                 return
             decision = core.withdraw(self.table, player, turn, index)
             assert decision.table.game is not None
-            reply = OrderWithdrawn(game_id=self.game_id, turn=turn, index=index,
-                                   left=turns.left(self.ruleset, decision.table.game, player))
+            reply = OrderWithdrawn(
+                game_id=self.game_id, turn=turn, index=index, left=turns.left(self.ruleset, decision.table.game, player)
+            )
             await self._save(decision, self._request(request_id, reply))
             sub.send(reply.model_copy(update={"ref": ref}))
 
@@ -122,8 +149,16 @@ class Playing(Runner):
             game, status = core.running(self.table, None)
             describe = self.ruleset.presentation.words
             issued = game.orders_of(player)
-            sub.send(Orders(game_id=self.game_id, turn=status.turn, orders=[self.ruleset.dump_order(o) for o in issued],
-                            committed=player in game.committed, texts=[describe(o) for o in issued], ref=ref))
+            sub.send(
+                Orders(
+                    game_id=self.game_id,
+                    turn=status.turn,
+                    orders=[self.ruleset.dump_order(o) for o in issued],
+                    committed=player in game.committed,
+                    texts=[describe(o) for o in issued],
+                    ref=ref,
+                )
+            )
 
     async def legal_orders(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
@@ -132,9 +167,16 @@ class Playing(Runner):
             offer = self.ruleset.presentation.describe_offer
             options = turns.legal_orders(self.ruleset, game, player)
             costs = turns.costs(self.ruleset, game, player, [option.order for option in options])
-            legal = [LegalOrder(order=self.ruleset.dump_order(option.order), count_field=option.count_field,
-                                least=option.least, text=offer(option.order, option.count_field), cost=cost)
-                     for option, cost in zip(options, costs, strict=True)]
+            legal = [
+                LegalOrder(
+                    order=self.ruleset.dump_order(option.order),
+                    count_field=option.count_field,
+                    least=option.least,
+                    text=offer(option.order, option.count_field),
+                    cost=cost,
+                )
+                for option, cost in zip(options, costs, strict=True)
+            ]
             sub.send(Legal(game_id=self.game_id, turn=status.turn, orders=legal, ref=ref))
 
     async def commit(self, sub: Subscriber, turn: int, ref: str | None, request_id: str | None = None) -> None:

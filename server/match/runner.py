@@ -50,9 +50,14 @@ class Runner(ABC):
     """A match's state and the steps every command takes; the commands are its subclasses' (seating, playing,
     handing on), put together as Match."""
 
-    def __init__(self, table: Table, log: EventLog, storage: Storage,
-                 rematch_factory: Callable[[Self, list[SeatRecord]], Awaitable[Self]] | None = None,
-                 clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        log: EventLog,
+        storage: Storage,
+        rematch_factory: Callable[[Self, list[SeatRecord]], Awaitable[Self]] | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         self.table = table
         """The game as its decisions read it: replaced, never changed, once a change is saved."""
         self.game_id = table.game_id
@@ -153,8 +158,18 @@ class Runner(ABC):
     # ---- telling the followers -----------------------------------------------------------------------------------
 
     def _frames(self, entries: Sequence[Entry], snapshot: bool = False) -> UpdateFrames:
-        return UpdateFrames(self.game_id, self.seq, entries, self.summary(), self.ruleset, self.table.game,
-                            self.finished, self._turn_timer.left(), snapshot, self.followers.kept_views)
+        return UpdateFrames(
+            self.game_id,
+            self.seq,
+            entries,
+            self.summary(),
+            self.ruleset,
+            self.table.game,
+            self.finished,
+            self._turn_timer.left(),
+            snapshot,
+            self.followers.kept_views,
+        )
 
     def _broadcast(self, entries: Sequence[Entry], skip: Subscriber | None = None) -> None:
         """Tell every follower (but `skip`): shared parts encoded once, each sight's view made once."""
@@ -202,8 +217,7 @@ class Runner(ABC):
         else:
             last, change = self.log.last_seq, self.seq + 1
             entries = number(decision.entries, last, self.ruleset, change=change)
-            await self._keeper.change(decision, entries, last, change if entries else change - 1, self._listed,
-                                      request)
+            await self._keeper.change(decision, entries, last, change if entries else change - 1, self._listed, request)
             self.log.extend(entries)
         self.table = decision.table
         if request is not None:
@@ -220,8 +234,7 @@ class Runner(ABC):
             logger.info("game %s: %s resolved (%d events)", self.game_id, what, len(resolved.events))
         status = self.table.status
         if status is not None and status.finished and (before is None or not before.finished):
-            logger.info("game %s: over, %s", self.game_id,
-                        f"{status.winner} won" if status.winner else "a draw")
+            logger.info("game %s: over, %s", self.game_id, f"{status.winner} won" if status.winner else "a draw")
         self._schedule_deadline()
         self._broadcast(entries)
 
@@ -281,8 +294,11 @@ class Runner(ABC):
                 self._schedule_deadline()  # try again after another full turn's time
                 return
             late = next((e.event for e in entries if isinstance(e.event, game_log.TimeRanOut)), None)
-            logger.info("game %s: time ran out for %s", self.game_id,
-                        ", ".join(late.players) if late is not None and late.players else "nobody")
+            logger.info(
+                "game %s: time ran out for %s",
+                self.game_id,
+                ", ".join(late.players) if late is not None and late.players else "nobody",
+            )
             self._turn_timer.forget()
             self._after_change(entries, decision, before)
 

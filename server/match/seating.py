@@ -24,8 +24,9 @@ logger = logging.getLogger("risc.server")
 
 
 class Seating(Runner):
-    async def join(self, sub: Subscriber, name: str, group: int | None, ref: str | None,
-                   request_id: str | None = None) -> None:
+    async def join(
+        self, sub: Subscriber, name: str, group: int | None, ref: str | None, request_id: str | None = None
+    ) -> None:
         async with self.lock:
             self._check_open()
             if request_id in self._answers:
@@ -33,16 +34,18 @@ class Seating(Runner):
                 await self._join_again(sub, request_id, ref)
                 return
             if self.watchers.get(sub) is not None:
-                raise Refusal(ErrorCode.ALREADY_SEATED,
-                              f"you already sit in game {self.game_id} as {self.watchers[sub]}")
+                raise Refusal(
+                    ErrorCode.ALREADY_SEATED, f"you already sit in game {self.game_id} as {self.watchers[sub]}"
+                )
             token = new_token()
             decision = core.join(self.table, name, group, token_hash(token))
             request = self._request(request_id, Joined(game_id=self.game_id, player=name, token=""))
             entries = await self._save(decision, request)
             self.followers.seat(sub, name)
             self.table = core.seat_taken(self.table, name)
-            logger.info("game %s: %s joined (%d/%d seats)", self.game_id, name, len(self.table.seats),
-                        self.settings.players)
+            logger.info(
+                "game %s: %s joined (%d/%d seats)", self.game_id, name, len(self.table.seats), self.settings.players
+            )
             sub.send(Joined(game_id=self.game_id, player=name, token=token, ref=ref))
             if self.table.game is not None:
                 logger.info("game %s: started with %s", self.game_id, ", ".join(s.name for s in self.table.seats))
@@ -124,9 +127,14 @@ class Seating(Runner):
             if held == player and other is not sub:
                 held_before = True
                 self.followers.stop(other)
-                other.send(Error(code=ErrorCode.NOT_SEATED, game_id=self.game_id,
-                                 message=f"your seat in game {self.game_id} was taken back with its token "
-                                         "from another connection"))
+                other.send(
+                    Error(
+                        code=ErrorCode.NOT_SEATED,
+                        game_id=self.game_id,
+                        message=f"your seat in game {self.game_id} was taken back with its token "
+                        "from another connection",
+                    )
+                )
         if self.watchers.get(sub) == player:
             held_before = True
         self.followers.seat(sub, player)

@@ -84,9 +84,19 @@ class KeptViews:
 class UpdateFrames:
     """Every follower's Update for one moment of a game, with its frame text."""
 
-    def __init__(self, game_id: str, seq: int, entries: Sequence[Entry], summary: GameSummary,
-                 ruleset: AnyRuleSet, game: Game[Any, Any] | None, finished: bool, deadline_in: float | None,
-                 snapshot: bool = False, kept: KeptViews | None = None) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        seq: int,
+        entries: Sequence[Entry],
+        summary: GameSummary,
+        ruleset: AnyRuleSet,
+        game: Game[Any, Any] | None,
+        finished: bool,
+        deadline_in: float | None,
+        snapshot: bool = False,
+        kept: KeptViews | None = None,
+    ) -> None:
         self._game_id, self._seq, self._entries = game_id, seq, list(entries)
         self._summary, self._ruleset, self._game, self._finished = summary, ruleset, game, finished
         self._deadline_in, self._snapshot = deadline_in, snapshot
@@ -155,9 +165,15 @@ class UpdateFrames:
     def _game_patch(self, base: dict[str, Any]) -> str:
         return _shared_patch(self._game_patches, id(base), base, self.summary_kept)
 
-    def for_follower(self, seat: str | None, follows: str | None, base: dict[str, Any] | None,
-                     summary_base: dict[str, Any] | None = None, reads_text: bool = False,
-                     words: bool = False) -> tuple[Update, str, dict[str, Any] | None]:
+    def for_follower(
+        self,
+        seat: str | None,
+        follows: str | None,
+        base: dict[str, Any] | None,
+        summary_base: dict[str, Any] | None = None,
+        reads_text: bool = False,
+        words: bool = False,
+    ) -> tuple[Update, str, dict[str, Any] | None]:
         """The update for one follower (seat None: a spectator, who may follow a player's sight), its frame text,
         and the view it leaves that follower with (the base of their next patch). `summary_base` is the summary
         the follower was sent last, as `summary_kept` gave it (None: send it whole); they are left holding
@@ -184,27 +200,66 @@ class UpdateFrames:
         else:
             game_text, game_patch_text = "null", self._game_patch(summary_base)
         if self._head is None:
-            self._head = '{"ref":null,"type":"update","game_id":' + json.dumps(self._game_id) + ',"seq":' \
-                + str(self._seq) + ',"events":'
-            self._tail = (',"deadline_in":' + json.dumps(self._deadline_in) + ',"snapshot":'
-                          + ("true" if self._snapshot else "false") + "}")
-        text = (self._head + events_text + ',"game":' + game_text + ',"game_patch":' + game_patch_text
-                + ',"view":' + view_text
-                + ',"view_patch":' + patch_text + ',"you":' + ("null" if seat is None else _json(seat))
-                + self._tail)
+            self._head = (
+                '{"ref":null,"type":"update","game_id":'
+                + json.dumps(self._game_id)
+                + ',"seq":'
+                + str(self._seq)
+                + ',"events":'
+            )
+            self._tail = (
+                ',"deadline_in":'
+                + json.dumps(self._deadline_in)
+                + ',"snapshot":'
+                + ("true" if self._snapshot else "false")
+                + "}"
+            )
+        text = (
+            self._head
+            + events_text
+            + ',"game":'
+            + game_text
+            + ',"game_patch":'
+            + game_patch_text
+            + ',"view":'
+            + view_text
+            + ',"view_patch":'
+            + patch_text
+            + ',"you":'
+            + ("null" if seat is None else _json(seat))
+            + self._tail
+        )
         if reads_text:
             if self._bare is None:
-                self._bare = Update.model_construct(game_id=self._game_id, seq=self._seq, events=[], game=None,
-                                                    view=None, view_patch=None, you=None, ref=None)
+                self._bare = Update.model_construct(
+                    game_id=self._game_id,
+                    seq=self._seq,
+                    events=[],
+                    game=None,
+                    view=None,
+                    view_patch=None,
+                    you=None,
+                    ref=None,
+                )
             return self._bare, text, new_base
-        update = Update.model_construct(game_id=self._game_id, seq=self._seq, events=shown, game=self._summary,
-                                        view=view_obj, view_patch=None, you=seat, deadline_in=self._deadline_in,
-                                        snapshot=self._snapshot, ref=None)
+        update = Update.model_construct(
+            game_id=self._game_id,
+            seq=self._seq,
+            events=shown,
+            game=self._summary,
+            view=view_obj,
+            view_patch=None,
+            you=seat,
+            deadline_in=self._deadline_in,
+            snapshot=self._snapshot,
+            ref=None,
+        )
         return update, text, new_base
 
 
-def _shared_patch(made: dict[Any, tuple[dict[str, Any], str]], key: Any, base: dict[str, Any],
-                  new: dict[str, Any]) -> str:
+def _shared_patch(
+    made: dict[Any, tuple[dict[str, Any], str]], key: Any, base: dict[str, Any], new: dict[str, Any]
+) -> str:
     """The merge patch from `base` to `new` as text, worked out once for every follower who was sent the same base
     (the same object): "null" when nothing changed, at once when the base is `new` itself. The base is held beside
     its patch, so that its id cannot be another's while these frames live."""

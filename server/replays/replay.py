@@ -85,8 +85,9 @@ def replay(stored: StoredGame) -> Replay:
         result.difference = "the game has not started: there is nothing to replay"
         return result
     ruleset, options = game_ruleset(record.settings.ruleset, record.settings.options)
-    table = core.new_table(record.game_id, record.settings, ruleset, options, map_from_dict(record.game_map),
-                           record.seed)
+    table = core.new_table(
+        record.game_id, record.settings, ruleset, options, map_from_dict(record.game_map), record.seed
+    )
     game = core.start(table, progress.seats).table.game
     assert game is not None
     result.start = game
@@ -99,14 +100,16 @@ def replay(stored: StoredGame) -> Replay:
     for revealed, logged_events in _resolutions(stored.events):
         status = ruleset.status(game)
         if revealed["turn"] != status.turn or revealed.get("step", game.step) != game.step:
-            return differs(revealed["turn"], f"the log has orders for turn {revealed['turn']}, the replay is at "
-                                             f"turn {status.turn}")
+            return differs(
+                revealed["turn"], f"the log has orders for turn {revealed['turn']}, the replay is at turn {status.turn}"
+            )
         done: tuple[Game[Any, Any], turns.Resolved] | RuleError
         if revealed["kind"] == "player_resigned":
             done = turns.resign(ruleset, game, revealed["player"], dice)
         else:
-            orders: dict[str, Sequence[Any]] = {p: [ruleset.load_order(o) for o in batch]
-                                                for p, batch in revealed["orders"].items()}
+            orders: dict[str, Sequence[Any]] = {
+                p: [ruleset.load_order(o) for o in batch] for p, batch in revealed["orders"].items()
+            }
             done = turns.replay_orders(ruleset, game, orders, dice)
         if isinstance(done, RuleError):
             return differs(status.turn, done.message)
@@ -114,15 +117,29 @@ def replay(stored: StoredGame) -> Replay:
         made = []
         for told in resolved.events:
             entry = logged(told)
-            made.append({"event": ruleset.dump_event(entry.event),
-                         "audience": None if entry.audience is None else sorted(entry.audience)})
+            made.append(
+                {
+                    "event": ruleset.dump_event(entry.event),
+                    "audience": None if entry.audience is None else sorted(entry.audience),
+                }
+            )
         told = [logged(t) for t in resolved.events]
-        result.steps.append(ReplayedStep(resolved.step, resolved.turn, [t.event for t in told], game,
-                                         [t.audience is not None for t in told], [t.audience for t in told],
-                                         revealed["player"] if revealed["kind"] == "player_resigned" else None))
+        result.steps.append(
+            ReplayedStep(
+                resolved.step,
+                resolved.turn,
+                [t.event for t in told],
+                game,
+                [t.audience is not None for t in told],
+                [t.audience for t in told],
+                revealed["player"] if revealed["kind"] == "player_resigned" else None,
+            )
+        )
         if made != logged_events:
-            at = next((i for i, (a, b) in enumerate(zip(made, logged_events, strict=False)) if a != b),
-                      min(len(made), len(logged_events)))
+            at = next(
+                (i for i, (a, b) in enumerate(zip(made, logged_events, strict=False)) if a != b),
+                min(len(made), len(logged_events)),
+            )
             mine = made[at]["event"] if at < len(made) else "nothing"
             theirs = logged_events[at]["event"] if at < len(logged_events) else "nothing"
             return differs(status.turn, f"event {at + 1} of the turn: the rules give {mine}, the log holds {theirs}")

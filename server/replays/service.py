@@ -79,12 +79,17 @@ def tell(stored: StoredGame) -> Told:
     if replayed.start is None:
         raise Refusal(ErrorCode.NOT_FINISHED, f"game {stored.record.game_id} never started: there is nothing to tell")
     frames = frames_of(ruleset, replayed)
-    played = [PlayedTurn(frame.turn, [e for step in frame.steps for e in step.events], frame.game,
-                         [step.resigned for step in frame.steps if step.resigned is not None])
-              for frame in frames[1:]]
+    played = [
+        PlayedTurn(
+            frame.turn,
+            [e for step in frame.steps for e in step.events],
+            frame.game,
+            [step.resigned for step in frame.steps if step.resigned is not None],
+        )
+        for frame in frames[1:]
+    ]
     winner = ruleset.status(frames[-1].game).winner
-    return Told(stored, ruleset, frames, game_statistics(ruleset, replayed.start, played, winner),
-                replayed.difference)
+    return Told(stored, ruleset, frames, game_statistics(ruleset, replayed.start, played, winner), replayed.difference)
 
 
 class Replays:
@@ -105,8 +110,10 @@ class Replays:
                     if stored is None:
                         raise Refusal(ErrorCode.NO_SUCH_GAME, f'there is no game "{game_id}"')
                     if not stored.progress.finished:
-                        raise Refusal(ErrorCode.NOT_FINISHED, f"game {game_id} is not over: its statistics and its "
-                                                              "replay are told once it has ended")
+                        raise Refusal(
+                            ErrorCode.NOT_FINISHED,
+                            f"game {game_id} is not over: its statistics and its replay are told once it has ended",
+                        )
                     found = await asyncio.to_thread(tell, stored)
                     self._told[game_id] = found
                     while len(self._told) > self.kept:
@@ -122,34 +129,64 @@ class Replays:
         self._check_sight(told, sight)
         record = told.stored.record
         return ReplayOpened(
-            ref=ref, game_id=game_id, sight=sight, ruleset=told.ruleset.name, ruleset_title=told.ruleset.title,
-            simultaneous=told.ruleset.simultaneous, map_name=str(record.game_map.get("name", "")),
-            map=record.game_map, players=told.players, winner=told.statistics.winner,
+            ref=ref,
+            game_id=game_id,
+            sight=sight,
+            ruleset=told.ruleset.name,
+            ruleset_title=told.ruleset.title,
+            simultaneous=told.ruleset.simultaneous,
+            map_name=str(record.game_map.get("name", "")),
+            map=record.game_map,
+            players=told.players,
+            winner=told.statistics.winner,
             fog=not told.ruleset.reveals_orders(told.ruleset.options(record.settings.options)),
-            turns=[ReplayTurnInfo(index=i, turn=frame.turn, phase=frame.phase, steps=len(frame.steps),
-                                  events=sum(len(step.events) for step in frame.steps))
-                   for i, frame in enumerate(told.frames)],
-            difference=told.difference)
+            turns=[
+                ReplayTurnInfo(
+                    index=i,
+                    turn=frame.turn,
+                    phase=frame.phase,
+                    steps=len(frame.steps),
+                    events=sum(len(step.events) for step in frame.steps),
+                )
+                for i, frame in enumerate(told.frames)
+            ],
+            difference=told.difference,
+        )
 
-    async def turn(self, game_id: str, sight: str | None, index: int, ref: str | None = None,
-                   words: bool = False) -> ReplayedTurn:
+    async def turn(
+        self, game_id: str, sight: str | None, index: int, ref: str | None = None, words: bool = False
+    ) -> ReplayedTurn:
         """One point of the timeline as `sight` saw it; with `words`, each event in the rule set's words too."""
         told = await self.told(game_id)
         self._check_sight(told, sight)
         if not 0 <= index < len(told.frames):
-            raise Refusal(ErrorCode.INVALID_MESSAGE, f"game {game_id}'s replay has turns 0 to {len(told.frames) - 1}, "
-                                                     f"not {index}")
+            raise Refusal(
+                ErrorCode.INVALID_MESSAGE, f"game {game_id}'s replay has turns 0 to {len(told.frames) - 1}, not {index}"
+            )
         frame, ruleset = told.frames[index], told.ruleset
-        shown = [event for step in frame.steps
-                 for event, audience in zip(step.events, step.audiences or [None] * len(step.events), strict=True)
-                 if sight is None or audience is None or sight in audience]
+        shown = [
+            event
+            for step in frame.steps
+            for event, audience in zip(step.events, step.audiences or [None] * len(step.events), strict=True)
+            if sight is None or audience is None or sight in audience
+        ]
         texts = [ruleset.presentation.event_text(event, told.players) for event in shown] if words else None
-        return ReplayedTurn(ref=ref, game_id=game_id, sight=sight, index=index, turn=frame.turn, phase=frame.phase,
-                            view=ruleset.dump_view(ruleset.replay_view(frame.game, sight)),
-                            events=[ruleset.dump_event(event) for event in shown], texts=texts)
+        return ReplayedTurn(
+            ref=ref,
+            game_id=game_id,
+            sight=sight,
+            index=index,
+            turn=frame.turn,
+            phase=frame.phase,
+            view=ruleset.dump_view(ruleset.replay_view(frame.game, sight)),
+            events=[ruleset.dump_event(event) for event in shown],
+            texts=texts,
+        )
 
     @staticmethod
     def _check_sight(told: Told, sight: str | None) -> None:
         if sight is not None and sight not in told.players:
-            raise Refusal(ErrorCode.NO_SUCH_PLAYER, f'"{sight}" did not play game {told.stored.record.game_id}: its '
-                                                    f"players were {', '.join(told.players)}")
+            raise Refusal(
+                ErrorCode.NO_SUCH_PLAYER,
+                f'"{sight}" did not play game {told.stored.record.game_id}: its players were {", ".join(told.players)}',
+            )

@@ -19,9 +19,13 @@ if TYPE_CHECKING:
     from server.storage.opening import is_postgres, open_storage
     from server.storage.sqlite import DATABASE_NAME, SqliteStorage
 
-_LAZY = {"MemoryStorage": "server.storage.memory", "SqliteStorage": "server.storage.sqlite",
-         "DATABASE_NAME": "server.storage.sqlite", "open_storage": "server.storage.opening",
-         "is_postgres": "server.storage.opening"}
+_LAZY = {
+    "MemoryStorage": "server.storage.memory",
+    "SqliteStorage": "server.storage.sqlite",
+    "DATABASE_NAME": "server.storage.sqlite",
+    "open_storage": "server.storage.opening",
+    "is_postgres": "server.storage.opening",
+}
 
 
 def __getattr__(name: str) -> Any:

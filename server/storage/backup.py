@@ -42,9 +42,11 @@ def back_up(source: Path, dest: Path, *, busy_timeout: float = 5.0) -> BackupRep
     if version == 0:
         raise StorageError(f"{source} holds no games yet")
     try:
-        with _new_file(dest) as partial, \
-                contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as reader, \
-                contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as copy:
+        with (
+            _new_file(dest) as partial,
+            contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as reader,
+            contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as copy,
+        ):
             reader.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
             reader.backup(copy)  # all pages in one step: one read transaction, so one consistent state
             unfinished_only = "phase != 'finished'" if version >= 2 else "0"  # version 1 kept no phase column
@@ -78,8 +80,9 @@ def _checked(copy: sqlite3.Connection, source: str, unfinished_only: str = "phas
     checked = copy.execute("PRAGMA quick_check").fetchone()[0]
     if checked != "ok":
         raise StorageError(f"the copy of {source} does not check out: {checked}")
-    games, unfinished = copy.execute(f"SELECT count(*), count(*) FILTER (WHERE {unfinished_only}) FROM games"
-                                     ).fetchone()
+    games, unfinished = copy.execute(
+        f"SELECT count(*), count(*) FILTER (WHERE {unfinished_only}) FROM games"
+    ).fetchone()
     return int(games), int(unfinished)
 
 
@@ -99,26 +102,36 @@ def back_up_postgres(dsn: str, dest: Path) -> BackupReport:
     started = time.monotonic()
     copies = [  # each table in the order the store wrote its rows
         ("SELECT map_key, body FROM maps", "INSERT INTO maps (map_key, body) VALUES (?, ?)"),
-        ("SELECT game_id, created_at, record, progress, phase, map_key FROM games ORDER BY created_at",
-         "INSERT INTO games (game_id, created_at, record, progress, phase, map_key) VALUES (?, ?, ?, ?, ?, ?)"),
+        (
+            "SELECT game_id, created_at, record, progress, phase, map_key FROM games ORDER BY created_at",
+            "INSERT INTO games (game_id, created_at, record, progress, phase, map_key) VALUES (?, ?, ?, ?, ?, ?)",
+        ),
         ("SELECT game_id, seq, body FROM events", "INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)"),
-        ("SELECT game_id, player, step, position, body FROM pending_orders ORDER BY id",
-         "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, ?, ?, ?, ?)"),
-        ("SELECT game_id, player, step, seq FROM pending_commits ORDER BY id",
-         "INSERT INTO pending_commits (game_id, player, step, seq) VALUES (?, ?, ?, ?)"),
-        ("SELECT game_id, request_id, step, reply FROM requests",
-         "INSERT INTO requests (game_id, request_id, step, reply) VALUES (?, ?, ?, ?)"),
+        (
+            "SELECT game_id, player, step, position, body FROM pending_orders ORDER BY id",
+            "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, ?, ?, ?, ?)",
+        ),
+        (
+            "SELECT game_id, player, step, seq FROM pending_commits ORDER BY id",
+            "INSERT INTO pending_commits (game_id, player, step, seq) VALUES (?, ?, ?, ?)",
+        ),
+        (
+            "SELECT game_id, request_id, step, reply FROM requests",
+            "INSERT INTO requests (game_id, request_id, step, reply) VALUES (?, ?, ?, ?)",
+        ),
     ]
     where = describe(dsn)
     try:
-        with _new_file(dest) as partial, psycopg.connect(dsn, application_name="risc-backup") as source, \
-                contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as copy:
+        with (
+            _new_file(dest) as partial,
+            psycopg.connect(dsn, application_name="risc-backup") as source,
+            contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as copy,
+        ):
             source.read_only = True
             source.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
             with source.transaction():
                 found = source.execute("SELECT to_regclass('risc_schema') IS NOT NULL").fetchone()
-                version = source.execute("SELECT version FROM risc_schema").fetchone() if found and found[0] \
-                    else None
+                version = source.execute("SELECT version FROM risc_schema").fetchone() if found and found[0] else None
                 if version is None or version[0] != POSTGRES_VERSION:
                     raise StorageError(f"the {where} holds no games of this release")
                 copy.execute("BEGIN")

@@ -28,6 +28,7 @@ class LogLine(Protocol):
     @property
     def stored(self) -> str: ...
 
+
 logger = logging.getLogger("risc.server")
 
 
@@ -51,18 +52,25 @@ class GameProgress(BaseModel):
     """What changes as the game goes on: saved whole, with the log entries that came with the change."""
 
     seats: list[SeatRecord]
-    state: dict[str, Any] | None = Field(description="the game as its rule set keeps it, without its map "
-                                                     "(server/storage/codec.py); null in the lobby")
+    state: dict[str, Any] | None = Field(
+        description="the game as its rule set keeps it, without its map (server/storage/codec.py); null in the lobby"
+    )
     seq: int = Field(description="the place of the last log entry")
-    number: int | None = Field(default=None, description="the number of the game's last change, what its followers "
-                                                         "are told as seq (server/core/entries.py); null in progress "
-                                                         "saved before changes were numbered: then seq")
+    number: int | None = Field(
+        default=None,
+        description="the number of the game's last change, what its followers "
+        "are told as seq (server/core/entries.py); null in progress "
+        "saved before changes were numbered: then seq",
+    )
     rematch: list[str] = Field(default_factory=list)
     rematch_game: str | None = None
     declined: list[str] = Field(default_factory=list, description="players who turned the rematch down")
     handed_over: list[str] = Field(default_factory=list, description="seats the server's computer player took over")
-    status: str | None = Field(default=None, description="lobby, playing or finished; null in progress saved "
-                                                         "before it was kept (the state's phase then tells)")
+    status: str | None = Field(
+        default=None,
+        description="lobby, playing or finished; null in progress saved "
+        "before it was kept (the state's phase then tells)",
+    )
 
     @property
     def step(self) -> int | None:
@@ -107,8 +115,9 @@ class CommitChange:
     seq: int
 
 
-def with_orders(game_id: str, progress: GameProgress, changes: Sequence[OrderChange],
-                commits: Sequence[CommitChange] = ()) -> GameProgress:
+def with_orders(
+    game_id: str, progress: GameProgress, changes: Sequence[OrderChange], commits: Sequence[CommitChange] = ()
+) -> GameProgress:
     """`progress` with the order changes kept since it was saved replayed onto its state's orders, in order, then the
     commits kept since (who has committed, and the log's last entry).
 
@@ -135,8 +144,9 @@ def with_orders(game_id: str, progress: GameProgress, changes: Sequence[OrderCha
         committed.append(commit.player)
         seq = commit.seq
     number = None if progress.number is None else progress.number + len(commits)
-    return progress.model_copy(update={"state": {**state, "committed": sorted(committed)}, "seq": seq,
-                                       "number": number})
+    return progress.model_copy(
+        update={"state": {**state, "committed": sorted(committed)}, "seq": seq, "number": number}
+    )
 
 
 def _with_order_changes(game_id: str, progress: GameProgress, changes: Sequence[OrderChange]) -> GameProgress:
@@ -150,23 +160,25 @@ def _with_order_changes(game_id: str, progress: GameProgress, changes: Sequence[
         given = orders.setdefault(change.player, [])
         step = state.get("step", state.get("turn"))
         if change.step != step:
-            raise StorageError(f"game {game_id}: an order kept for step {change.step} while the game is at step "
-                               f"{step}")
+            raise StorageError(f"game {game_id}: an order kept for step {change.step} while the game is at step {step}")
         if change.order is not None and change.index == len(given):
             given.append(json.loads(change.order))
         elif change.order is None and 0 <= change.index < len(given):
             del given[change.index]
         else:
-            raise StorageError(f"game {game_id}: a kept order change of {change.player} at index {change.index} "
-                               f"does not fit their {len(given)} orders")
+            raise StorageError(
+                f"game {game_id}: a kept order change of {change.player} at index {change.index} "
+                f"does not fit their {len(given)} orders"
+            )
     return progress.model_copy(update={"state": {**state, "orders": orders}})
 
 
 class StoredGame(BaseModel):
     record: GameRecord
     progress: GameProgress
-    events: list[dict[str, Any]] = Field(description="the log's entries as stored: seq, event, and audience when "
-                                                     "private")
+    events: list[dict[str, Any]] = Field(
+        description="the log's entries as stored: seq, event, and audience when private"
+    )
 
 
 @dataclass(frozen=True)
@@ -193,12 +205,14 @@ class StoredLog:
     def entries(self) -> list[dict[str, Any]]:
         """The entries as JSON values. Raises ValueError if the text is not this log's consecutive entries."""
         entries = json.loads(self.text)
-        if not isinstance(entries, list) or not all(isinstance(e, dict) and isinstance(e.get("event"), dict)
-                                                    for e in entries):
+        if not isinstance(entries, list) or not all(
+            isinstance(e, dict) and isinstance(e.get("event"), dict) for e in entries
+        ):
             raise ValueError("the stored log is not a list of entries")
         if [e.get("seq") for e in entries] != list(range(self.first_seq, self.first_seq + self.count)):
-            raise ValueError(f"the stored log entries are not numbered {self.first_seq} to "
-                             f"{self.first_seq + self.count - 1}")
+            raise ValueError(
+                f"the stored log entries are not numbered {self.first_seq} to {self.first_seq + self.count - 1}"
+            )
         return entries
 
 
@@ -269,8 +283,11 @@ def why_damaged(exc: BaseException) -> str:
         more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
         what = _PARTS.get(exc.title, exc.title)
         found = first.get("input")
-        shown = (f" (it holds {found!r})" if isinstance(found, str | int | float) and len(repr(found)) <= 40
-                 and first["type"] != "json_invalid" else "")
+        shown = (
+            f" (it holds {found!r})"
+            if isinstance(found, str | int | float) and len(repr(found)) <= 40 and first["type"] != "json_invalid"
+            else ""
+        )
         return f"its {what} cannot be read: {where + ': ' if where else ''}{first['msg']}{shown}{more}"
     if isinstance(exc, StorageError):
         return str(exc)
@@ -290,8 +307,12 @@ class Storage(ABC):
         text = why if isinstance(why, str) else why_damaged(why)
         text = text.removeprefix(f"game {game_id}: ")
         self.damaged[game_id] = text
-        logger.error("game %s set aside: %s. It stays in the store untouched, and the other games play on; "
-                     "`risc games damaged` lists such games", game_id, text)
+        logger.error(
+            "game %s set aside: %s. It stays in the store untouched, and the other games play on; "
+            "`risc games damaged` lists such games",
+            game_id,
+            text,
+        )
 
     shared = False
     """Whether other server processes (nodes) share this store: a game is then played only by the node that claimed
@@ -303,14 +324,22 @@ class Storage(ABC):
         return None
 
     @abstractmethod
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *,
-                     summary: str | None = None) -> None:
+    async def create(
+        self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *, summary: str | None = None
+    ) -> None:
         """Keep a new game. Raises StorageError if its id exists. `summary`: the game's summary as JSON text, for a
         store that lists games to other nodes (a store that does not may ignore it)."""
 
     @abstractmethod
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine], *,
-                   summary: str | None = None, request: RequestRecord | None = None) -> None:
+    async def save(
+        self,
+        game_id: str,
+        progress: GameProgress,
+        events: Sequence[LogLine],
+        *,
+        summary: str | None = None,
+        request: RequestRecord | None = None,
+    ) -> None:
         """Replace the game's progress (which holds every order so far) and append `events`, all or nothing, with
         the request that made the change (requests of steps before the game's step less one may be forgotten)."""
 
@@ -319,8 +348,9 @@ class Storage(ABC):
         """Keep an issued or withdrawn order, the game's only change, without saving its whole progress again: the
         next `save` holds it in its state and drops it. Raises StorageError if the game does not exist."""
 
-    async def save_orders(self, game_id: str, changes: Sequence[OrderChange],
-                          request: RequestRecord | None = None) -> None:
+    async def save_orders(
+        self, game_id: str, changes: Sequence[OrderChange], request: RequestRecord | None = None
+    ) -> None:
         """Keep the orders of one batch (`issue_orders`) as `save_order` keeps one, all or nothing. This default
         writes them one by one (a store that can write them at once does so): a failure part way keeps the
         first ones, as the same orders sent one by one would have been kept."""
@@ -328,8 +358,9 @@ class Storage(ABC):
             await self.save_order(game_id, change, request if position == len(changes) - 1 else None)
 
     @abstractmethod
-    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
-                          request: RequestRecord | None = None) -> None:
+    async def save_commit(
+        self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
+    ) -> None:
         """Keep a commit that left the turn unresolved, and append its `events`, all or nothing, without saving the
         game's whole progress again: the next `save` holds it in its state and drops it. Raises StorageError if the
         game does not exist."""
@@ -373,10 +404,12 @@ class Storage(ABC):
             if stored is None or stored.progress.state is None:
                 continue
             events = stored.events
-            log = StoredLog(json.dumps(events, ensure_ascii=False, separators=(",", ":")),
-                            int(events[0]["seq"]) if events else 1, len(events))
-            found.append(RestoredGame(stored.record, stored.progress, log,
-                                      map_key(map_text(stored.record.game_map))))
+            log = StoredLog(
+                json.dumps(events, ensure_ascii=False, separators=(",", ":")),
+                int(events[0]["seq"]) if events else 1,
+                len(events),
+            )
+            found.append(RestoredGame(stored.record, stored.progress, log, map_key(map_text(stored.record.game_map))))
         return found[::-1]
 
     async def close(self) -> None:

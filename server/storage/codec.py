@@ -39,8 +39,16 @@ def game_from_dict(ruleset: AnyRuleSet, data: dict[str, Any], game_map: GameMap,
         board_data = {k: v for k, v in data.items() if k not in _FRAMEWORK_KEYS}
         step = int(data.get("turn", 0))
     orders = {p: tuple(ruleset.load_order(o) for o in batch) for p, batch in (data.get("orders") or {}).items()}
-    return Game(ruleset.name, game_map, tuple(data["players"]), options, ruleset.load_board(board_data), step,
-                orders, frozenset(data.get("committed") or ()))
+    return Game(
+        ruleset.name,
+        game_map,
+        tuple(data["players"]),
+        options,
+        ruleset.load_board(board_data),
+        step,
+        orders,
+        frozenset(data.get("committed") or ()),
+    )
 
 
 def order_to_json(ruleset: AnyRuleSet, order: Any) -> str:

@@ -52,9 +52,11 @@ class DataDirLock:
                 holder = ""
             self._file.close()
             self._file = None
-            raise DirectoryLocked(f"another RISC server is running on the data directory {data_dir} (it holds "
-                                  f"{self.path}{f', process {holder}' if holder.isdigit() else ''}): stop it "
-                                  "first, or give this one another --data-dir")
+            raise DirectoryLocked(
+                f"another RISC server is running on the data directory {data_dir} (it holds "
+                f"{self.path}{f', process {holder}' if holder.isdigit() else ''}): stop it "
+                "first, or give this one another --data-dir"
+            )
         self._file.seek(0)
         self._file.truncate()
         self._file.write(str(os.getpid()))

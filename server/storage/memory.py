@@ -40,20 +40,31 @@ class MemoryStorage(Storage):
         self._commits: dict[str, list[CommitChange]] = {}  # likewise
         self._requests: dict[str, dict[str, RequestRecord]] = {}
 
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *,
-                     summary: str | None = None) -> None:
+    async def create(
+        self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *, summary: str | None = None
+    ) -> None:
         if record.game_id in self._records:
             raise StorageError(f"game {record.game_id} exists already")
         game_map = map_text(record.game_map)
-        texts = (record.model_dump_json(exclude={"game_map"}), progress.model_dump_json(),
-                 [(e.seq, e.stored) for e in events])
+        texts = (
+            record.model_dump_json(exclude={"game_map"}),
+            progress.model_dump_json(),
+            [(e.seq, e.stored) for e in events],
+        )
         key = map_key(game_map)
         self._maps.setdefault(key, game_map)
         self._map_keys[record.game_id] = key
         self._records[record.game_id], self._progress[record.game_id], self._events[record.game_id] = texts
 
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine], *,
-                   summary: str | None = None, request: RequestRecord | None = None) -> None:
+    async def save(
+        self,
+        game_id: str,
+        progress: GameProgress,
+        events: Sequence[LogLine],
+        *,
+        summary: str | None = None,
+        request: RequestRecord | None = None,
+    ) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
         progress_text = progress.model_dump_json()  # everything is encoded before anything is changed
@@ -72,16 +83,18 @@ class MemoryStorage(Storage):
         self._orders.setdefault(game_id, []).append(change)
         self._keep_request(game_id, request)
 
-    async def save_orders(self, game_id: str, changes: Sequence[OrderChange],
-                          request: RequestRecord | None = None) -> None:
+    async def save_orders(
+        self, game_id: str, changes: Sequence[OrderChange], request: RequestRecord | None = None
+    ) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
         self._check_request(game_id, request)
         self._orders.setdefault(game_id, []).extend(changes)
         self._keep_request(game_id, request)
 
-    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
-                          request: RequestRecord | None = None) -> None:
+    async def save_commit(
+        self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
+    ) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
         texts = self._new_entries(game_id, events)
@@ -116,8 +129,11 @@ class MemoryStorage(Storage):
         if game_id not in self._records:
             return None
         log = self._log(game_id, tail)
-        return StoredGame(record=self._record(game_id, json.loads(self._maps[self._map_keys[game_id]])),
-                          progress=self._progress_of(game_id), events=log.entries())
+        return StoredGame(
+            record=self._record(game_id, json.loads(self._maps[self._map_keys[game_id]])),
+            progress=self._progress_of(game_id),
+            events=log.entries(),
+        )
 
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:
         maps: dict[str, dict[str, Any]] = {}
@@ -127,9 +143,15 @@ class MemoryStorage(Storage):
             try:  # as in the SQLite store: a game that cannot be read is set aside, the others restored
                 if key not in maps:
                     maps[key] = json.loads(self._maps[key])
-                games.append(RestoredGame(record=self._record(game_id, maps[key]), progress=self._progress_of(game_id),
-                                          log=self._log(game_id, tail), map_key=key, requests={
-                                              r.request_id: r.reply for r in self._requests.get(game_id, {}).values()}))
+                games.append(
+                    RestoredGame(
+                        record=self._record(game_id, maps[key]),
+                        progress=self._progress_of(game_id),
+                        log=self._log(game_id, tail),
+                        map_key=key,
+                        requests={r.request_id: r.reply for r in self._requests.get(game_id, {}).values()},
+                    )
+                )
             except (ValueError, StorageError) as exc:
                 self.set_aside(game_id, exc)
         return games
@@ -138,9 +160,13 @@ class MemoryStorage(Storage):
         if game_id not in self._records:
             return None
         key = self._map_keys[game_id]
-        return RestoredGame(record=self._record(game_id, json.loads(self._maps[key])),
-                            progress=self._progress_of(game_id), log=self._log(game_id, tail), map_key=key,
-                            requests={r.request_id: r.reply for r in self._requests.get(game_id, {}).values()})
+        return RestoredGame(
+            record=self._record(game_id, json.loads(self._maps[key])),
+            progress=self._progress_of(game_id),
+            log=self._log(game_id, tail),
+            map_key=key,
+            requests={r.request_id: r.reply for r in self._requests.get(game_id, {}).values()},
+        )
 
     def _progress_of(self, game_id: str) -> GameProgress:
         progress = GameProgress.model_validate_json(self._progress[game_id])

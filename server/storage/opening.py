@@ -14,8 +14,9 @@ def is_postgres(store: str | None) -> bool:
     return store is not None and (store.startswith(("postgresql://", "postgres://")) or "dbname=" in store)
 
 
-def open_storage(data_dir: Path | None, store: str | None = None, node_id: str | None = None,
-                 read_only: bool = False) -> Storage:
+def open_storage(
+    data_dir: Path | None, store: str | None = None, node_id: str | None = None, read_only: bool = False
+) -> Storage:
     """The PostgreSQL store `store` names (opened later: `await storage.open()`), else the SQLite store in
     `data_dir`, or a store in memory when there is none (tests, `risc server --memory`).
 
@@ -23,8 +24,10 @@ def open_storage(data_dir: Path | None, store: str | None = None, node_id: str |
     """
     if store is not None:
         if not is_postgres(store):
-            raise StorageError(f"--store {store.split('://')[0]}://...: give a PostgreSQL address "
-                               "(postgresql://USER@HOST/DATABASE), or leave --store out for the SQLite file")
+            raise StorageError(
+                f"--store {store.split('://')[0]}://...: give a PostgreSQL address "
+                "(postgresql://USER@HOST/DATABASE), or leave --store out for the SQLite file"
+            )
         from server.storage.postgres import PostgresStorage
 
         return PostgresStorage(store, node_id=node_id, read_only=read_only)

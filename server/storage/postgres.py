@@ -154,8 +154,15 @@ def describe(dsn: str) -> str:
 class PostgresStorage(Storage):
     shared = True
 
-    def __init__(self, dsn: str, *, read_only: bool = False, pool_size: int = 10, node_id: str | None = None,
-                 connect_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        read_only: bool = False,
+        pool_size: int = 10,
+        node_id: str | None = None,
+        connect_timeout: float = 10.0,
+    ) -> None:
         """A store on the database `dsn` (a libpq connection string or postgresql:// URL). `read_only`: read it
         beside running nodes (`risc replay`, `risc games damaged`), upgrading nothing. `node_id`: the node that
         writes through it, named as the owner of the games it creates."""
@@ -180,9 +187,14 @@ class PostgresStorage(Storage):
 
     async def open(self) -> None:
         pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            self.dsn, min_size=1 if self.read_only else 2, max_size=self._pool_size, open=False,
-            kwargs={"autocommit": True, "application_name": "risc-store"}, timeout=self._connect_timeout,
-            reconnect_timeout=self._connect_timeout)
+            self.dsn,
+            min_size=1 if self.read_only else 2,
+            max_size=self._pool_size,
+            open=False,
+            kwargs={"autocommit": True, "application_name": "risc-store"},
+            timeout=self._connect_timeout,
+            reconnect_timeout=self._connect_timeout,
+        )
         try:
             await pool.open(wait=True, timeout=self._connect_timeout)
         except Exception as exc:
@@ -199,13 +211,17 @@ class PostgresStorage(Storage):
         async with self._connection() as conn:
             version = await self._version(conn)
             if version > SCHEMA_VERSION:
-                raise StorageError(f"the {self.where} was written by a newer release of RISC (schema version "
-                                   f"{version}; this one reads up to {SCHEMA_VERSION}); it was left as it is")
+                raise StorageError(
+                    f"the {self.where} was written by a newer release of RISC (schema version "
+                    f"{version}; this one reads up to {SCHEMA_VERSION}); it was left as it is"
+                )
             if version == SCHEMA_VERSION:
                 return
             if self.read_only:
-                raise StorageError(f"the {self.where} holds no games of this release (schema version {version}, "
-                                   f"this release writes {SCHEMA_VERSION}): start a server on it once to upgrade it")
+                raise StorageError(
+                    f"the {self.where} holds no games of this release (schema version {version}, "
+                    f"this release writes {SCHEMA_VERSION}): start a server on it once to upgrade it"
+                )
             async with conn.transaction():
                 await conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
                 # Another node may have upgraded it meanwhile; and only now, under the lock, do tables of RISC's
@@ -213,8 +229,9 @@ class PostgresStorage(Storage):
                 version = await self._version(conn, foreign_check=True)
                 if version == 0:
                     await conn.execute("CREATE TABLE IF NOT EXISTS risc_schema (version integer NOT NULL)")
-                    await conn.execute("INSERT INTO risc_schema (version) SELECT 0 WHERE NOT EXISTS "
-                                       "(SELECT 1 FROM risc_schema)")
+                    await conn.execute(
+                        "INSERT INTO risc_schema (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM risc_schema)"
+                    )
                 for step in range(version, SCHEMA_VERSION):
                     await conn.execute(MIGRATIONS[step])
                     await conn.execute("UPDATE risc_schema SET version = %s", (step + 1,))
@@ -224,16 +241,26 @@ class PostgresStorage(Storage):
     async def _version(conn: Any, foreign_check: bool = False) -> int:
         # pg_tables, not to_regclass: a catalog lookup may miss a table another node has just committed, where a
         # query of pg_tables sees what this statement's snapshot sees, as the check of other tables below does.
-        found = await (await conn.execute("SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = current_schema() "
-                                          "AND tablename = 'risc_schema')")).fetchone()
+        found = await (
+            await conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = current_schema() "
+                "AND tablename = 'risc_schema')"
+            )
+        ).fetchone()
         if not found[0]:
             if not foreign_check:
                 return 0
-            other = await (await conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
-                                              "AND tablename IN ('games', 'events')")).fetchone()
+            other = await (
+                await conn.execute(
+                    "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
+                    "AND tablename IN ('games', 'events')"
+                )
+            ).fetchone()
             if other[0]:
-                raise StorageError("the database holds tables named games or events that are not RISC's: give RISC "
-                                   "a database of its own")
+                raise StorageError(
+                    "the database holds tables named games or events that are not RISC's: give RISC "
+                    "a database of its own"
+                )
             return 0
         row = await (await conn.execute("SELECT version FROM risc_schema")).fetchone()
         return int(row[0]) if row is not None else 0
@@ -322,27 +349,42 @@ class PostgresStorage(Storage):
             if row is not None and row[0] == 1:
                 _settle(change, None)
                 continue
-            owner = await (await conn.execute("SELECT epoch, owner FROM games WHERE game_id = %s",
-                                              (change.game_id,))).fetchone()
+            owner = await (
+                await conn.execute("SELECT epoch, owner FROM games WHERE game_id = %s", (change.game_id,))
+            ).fetchone()
             if owner is None:
                 _settle(change, StorageError(f"no game {change.game_id} to save"))
                 continue
             self.epochs.pop(change.game_id, None)
-            _settle(change, OwnershipLost(change.game_id, f"game {change.game_id} was taken over by node {owner[1]} "
-                                                          f"(epoch {owner[0]}, this node held epoch "
-                                                          f"{change.epoch}): nothing was written"))
+            _settle(
+                change,
+                OwnershipLost(
+                    change.game_id,
+                    f"game {change.game_id} was taken over by node {owner[1]} "
+                    f"(epoch {owner[0]}, this node held epoch "
+                    f"{change.epoch}): nothing was written",
+                ),
+            )
 
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *,
-                     summary: str | None = None) -> None:
+    async def create(
+        self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *, summary: str | None = None
+    ) -> None:
         game_map = map_text(record.game_map)
         settings = record.settings
         params = {
-            "game_id": record.game_id, "created_at": record.created_at,
-            "record": record.model_dump_json(exclude={"game_map"}), "progress": progress.model_dump_json(),
-            "phase": _phase(progress), "map_key": map_key(game_map), "map": game_map,
-            "lock_key": lock_key(record.game_id), "owner": self.node_id,
-            "clocked": settings.turn_seconds is not None or settings.bots > 0, "summary": summary,
-            "seqs": [e.seq for e in events], "bodies": [e.stored for e in events],
+            "game_id": record.game_id,
+            "created_at": record.created_at,
+            "record": record.model_dump_json(exclude={"game_map"}),
+            "progress": progress.model_dump_json(),
+            "phase": _phase(progress),
+            "map_key": map_key(game_map),
+            "map": game_map,
+            "lock_key": lock_key(record.game_id),
+            "owner": self.node_id,
+            "clocked": settings.turn_seconds is not None or settings.bots > 0,
+            "summary": summary,
+            "seqs": [e.seq for e in events],
+            "bodies": [e.stored for e in events],
         }
         query = """
             WITH m AS (INSERT INTO maps (map_key, body) VALUES (%(map_key)s, %(map)s) ON CONFLICT DO NOTHING),
@@ -364,15 +406,28 @@ class PostgresStorage(Storage):
         await self._run(insert)
         self.epochs[record.game_id] = 1
 
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine], *,
-                   summary: str | None = None, request: RequestRecord | None = None) -> None:
+    async def save(
+        self,
+        game_id: str,
+        progress: GameProgress,
+        events: Sequence[LogLine],
+        *,
+        summary: str | None = None,
+        request: RequestRecord | None = None,
+    ) -> None:
         epoch = self._epoch(game_id)
         step = progress.step
         params = {
-            "game_id": game_id, "epoch": epoch, "progress": progress.model_dump_json(), "phase": _phase(progress),
-            "summary": summary, "handed_over": bool(progress.handed_over),
-            "seqs": [e.seq for e in events], "bodies": [e.stored for e in events],
-            "forget_before": -1 if step is None else step - 1, **_request_params(request),
+            "game_id": game_id,
+            "epoch": epoch,
+            "progress": progress.model_dump_json(),
+            "phase": _phase(progress),
+            "summary": summary,
+            "handed_over": bool(progress.handed_over),
+            "seqs": [e.seq for e in events],
+            "bodies": [e.stored for e in events],
+            "forget_before": -1 if step is None else step - 1,
+            **_request_params(request),
         }
         query = """
             WITH g AS (UPDATE games SET progress = %(progress)s, phase = %(phase)s, handed_over = %(handed_over)s,
@@ -392,8 +447,15 @@ class PostgresStorage(Storage):
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         epoch = self._epoch(game_id)
-        params = {"game_id": game_id, "epoch": epoch, "player": change.player, "step": change.step,
-                  "position": change.index, "body": change.order, **_request_params(request)}
+        params = {
+            "game_id": game_id,
+            "epoch": epoch,
+            "player": change.player,
+            "step": change.step,
+            "position": change.index,
+            "body": change.order,
+            **_request_params(request),
+        }
         query = """
             WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
             o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
@@ -404,12 +466,19 @@ class PostgresStorage(Storage):
             SELECT count(*) FROM g"""
         await self._write(game_id, epoch, query, params)
 
-    async def save_orders(self, game_id: str, changes: Sequence[OrderChange],
-                          request: RequestRecord | None = None) -> None:
+    async def save_orders(
+        self, game_id: str, changes: Sequence[OrderChange], request: RequestRecord | None = None
+    ) -> None:
         epoch = self._epoch(game_id)
-        params = {"game_id": game_id, "epoch": epoch, "players": [c.player for c in changes],
-                  "steps": [c.step for c in changes], "positions": [c.index for c in changes],
-                  "bodies": [c.order for c in changes], **_request_params(request)}
+        params = {
+            "game_id": game_id,
+            "epoch": epoch,
+            "players": [c.player for c in changes],
+            "steps": [c.step for c in changes],
+            "positions": [c.index for c in changes],
+            "bodies": [c.order for c in changes],
+            **_request_params(request),
+        }
         query = """
             WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
             o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
@@ -423,12 +492,20 @@ class PostgresStorage(Storage):
             SELECT count(*) FROM g"""
         await self._write(game_id, epoch, query, params)
 
-    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
-                          request: RequestRecord | None = None) -> None:
+    async def save_commit(
+        self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
+    ) -> None:
         epoch = self._epoch(game_id)
-        params = {"game_id": game_id, "epoch": epoch, "player": commit.player, "step": commit.step,
-                  "seq": commit.seq, "seqs": [e.seq for e in events], "bodies": [e.stored for e in events],
-                  **_request_params(request)}
+        params = {
+            "game_id": game_id,
+            "epoch": epoch,
+            "player": commit.player,
+            "step": commit.step,
+            "seq": commit.seq,
+            "seqs": [e.seq for e in events],
+            "bodies": [e.stored for e in events],
+            **_request_params(request),
+        }
         query = """
             WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
             c AS (INSERT INTO pending_commits (game_id, player, step, seq)
@@ -458,9 +535,11 @@ class PostgresStorage(Storage):
         record, progress, log, key, requests = found
         return RestoredGame(record=record, progress=progress, log=log, map_key=key, requests=requests)
 
-    async def _read(self, game_id: str, tail: int | None
-                    ) -> tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None:
+    async def _read(
+        self, game_id: str, tail: int | None
+    ) -> tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None:
         """One game's rows, as one snapshot of the store sees them."""
+
         async def read(conn: Any) -> tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None:
             async with conn.transaction():
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
@@ -469,23 +548,42 @@ class PostgresStorage(Storage):
         result: tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None = await self._run(read)
         return result
 
-    async def _read_game(self, conn: Any, game_id: str, tail: int | None
-                         ) -> tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None:
-        row = await (await conn.execute(
-            "SELECT g.record, g.progress, g.map_key, m.body FROM games g LEFT JOIN maps m USING (map_key) "
-            "WHERE g.game_id = %s", (game_id,))).fetchone()
+    async def _read_game(
+        self, conn: Any, game_id: str, tail: int | None
+    ) -> tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None:
+        row = await (
+            await conn.execute(
+                "SELECT g.record, g.progress, g.map_key, m.body FROM games g LEFT JOIN maps m USING (map_key) "
+                "WHERE g.game_id = %s",
+                (game_id,),
+            )
+        ).fetchone()
         if row is None:
             return None
         record_text, progress_text, key, game_map = row
         if game_map is None:
             raise StorageError(f"game {game_id}: its map (kept under {key[:16]}) is missing from the maps table")
-        changes = [OrderChange(*change) for change in await (await conn.execute(
-            "SELECT player, step, position, body FROM pending_orders WHERE game_id = %s ORDER BY id",
-            (game_id,))).fetchall()]
-        commits = [CommitChange(*commit) for commit in await (await conn.execute(
-            "SELECT player, step, seq FROM pending_commits WHERE game_id = %s ORDER BY id", (game_id,))).fetchall()]
-        requests = dict(await (await conn.execute(
-            "SELECT request_id, reply FROM requests WHERE game_id = %s", (game_id,))).fetchall())
+        changes = [
+            OrderChange(*change)
+            for change in await (
+                await conn.execute(
+                    "SELECT player, step, position, body FROM pending_orders WHERE game_id = %s ORDER BY id", (game_id,)
+                )
+            ).fetchall()
+        ]
+        commits = [
+            CommitChange(*commit)
+            for commit in await (
+                await conn.execute(
+                    "SELECT player, step, seq FROM pending_commits WHERE game_id = %s ORDER BY id", (game_id,)
+                )
+            ).fetchall()
+        ]
+        requests = dict(
+            await (
+                await conn.execute("SELECT request_id, reply FROM requests WHERE game_id = %s", (game_id,))
+            ).fetchall()
+        )
         log = await self._log(conn, game_id, tail)
         progress = with_orders(game_id, GameProgress.model_validate_json(progress_text), changes, commits)
         return _record(record_text, json.loads(game_map)), progress, log, key, requests
@@ -493,11 +591,16 @@ class PostgresStorage(Storage):
     @staticmethod
     async def _log(conn: Any, game_id: str, tail: int | None) -> StoredLog:
         if tail is None:
-            rows = await (await conn.execute("SELECT seq, body FROM events WHERE game_id = %s ORDER BY seq",
-                                             (game_id,))).fetchall()
+            rows = await (
+                await conn.execute("SELECT seq, body FROM events WHERE game_id = %s ORDER BY seq", (game_id,))
+            ).fetchall()
         else:
-            rows = await (await conn.execute("SELECT seq, body FROM events WHERE game_id = %s ORDER BY seq DESC "
-                                             "LIMIT %s", (game_id, max(tail, 0)))).fetchall()
+            rows = await (
+                await conn.execute(
+                    "SELECT seq, body FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT %s",
+                    (game_id, max(tail, 0)),
+                )
+            ).fetchall()
             rows.reverse()
         return StoredLog.of_texts(rows[0][0] if rows else 1, [body for _, body in rows])
 
@@ -527,9 +630,11 @@ class PostgresStorage(Storage):
 
     async def created_at(self, game_ids: Sequence[str]) -> dict[str, float]:
         """When each game was created (for `risc games damaged`)."""
+
         async def read(conn: Any) -> dict[str, float]:
-            rows = await (await conn.execute("SELECT game_id, created_at FROM games WHERE game_id = ANY(%s)",
-                                             (list(game_ids),))).fetchall()
+            rows = await (
+                await conn.execute("SELECT game_id, created_at FROM games WHERE game_id = ANY(%s)", (list(game_ids),))
+            ).fetchall()
             return {g: float(c) for g, c in rows}
 
         result: dict[str, float] = await self._run(read)
@@ -538,9 +643,14 @@ class PostgresStorage(Storage):
     async def listing(self, offset: int, limit: int) -> tuple[list[tuple[str, str | None]], int]:
         """A page of every game kept, newest first, each as (game id, its summary as JSON text as last saved), and
         how many games there are: what any node's lobby lists."""
+
         async def read(conn: Any) -> tuple[list[tuple[str, str | None]], int]:
-            rows = await (await conn.execute("SELECT game_id, summary FROM games ORDER BY created_at DESC, game_id "
-                                             "OFFSET %s LIMIT %s", (offset, limit))).fetchall()
+            rows = await (
+                await conn.execute(
+                    "SELECT game_id, summary FROM games ORDER BY created_at DESC, game_id OFFSET %s LIMIT %s",
+                    (offset, limit),
+                )
+            ).fetchall()
             total = await (await conn.execute("SELECT count(*) FROM games")).fetchone()
             return [(g, s) for g, s in rows], int(total[0])
 
@@ -552,8 +662,11 @@ class PostgresStorage(Storage):
         pattern = start.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
         async def read(conn: Any) -> list[str]:
-            rows = await (await conn.execute("SELECT game_id FROM games WHERE game_id ILIKE %s ORDER BY game_id "
-                                             "LIMIT %s", (pattern, limit))).fetchall()
+            rows = await (
+                await conn.execute(
+                    "SELECT game_id FROM games WHERE game_id ILIKE %s ORDER BY game_id LIMIT %s", (pattern, limit)
+                )
+            ).fetchall()
             return [str(r[0]) for r in rows]
 
         result: list[str] = await self._run(read)

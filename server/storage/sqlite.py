@@ -68,10 +68,14 @@ _T = TypeVar("_T")
 def _create_tables(db: sqlite3.Connection) -> None:
     """Version 1: each game's record and progress as JSON text, and its log one entry per row."""
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    db.execute("CREATE TABLE games (game_id TEXT PRIMARY KEY, created_at REAL NOT NULL, record TEXT NOT NULL, "
-               "progress TEXT NOT NULL)")
-    db.execute("CREATE TABLE events (game_id TEXT NOT NULL REFERENCES games(game_id), seq INTEGER NOT NULL, "
-               "body TEXT NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID")
+    db.execute(
+        "CREATE TABLE games (game_id TEXT PRIMARY KEY, created_at REAL NOT NULL, record TEXT NOT NULL, "
+        "progress TEXT NOT NULL)"
+    )
+    db.execute(
+        "CREATE TABLE events (game_id TEXT NOT NULL REFERENCES games(game_id), seq INTEGER NOT NULL, "
+        "body TEXT NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID"
+    )
 
 
 def _add_phase(db: sqlite3.Connection) -> None:
@@ -98,8 +102,10 @@ def _keep_orders_apart(db: sqlite3.Connection) -> None:
     """Version 4: each issued or withdrawn order a small row of `pending_orders` (in the order they came, by rowid)
     instead of the game's whole progress saved again; the game's next save holds them and deletes its rows. Its
     `turn` column holds the game's step (which was its turn while RISC was the only game)."""
-    db.execute("CREATE TABLE pending_orders (game_id TEXT NOT NULL REFERENCES games(game_id), player TEXT NOT NULL, "
-               "turn INTEGER NOT NULL, position INTEGER NOT NULL, body TEXT)")
+    db.execute(
+        "CREATE TABLE pending_orders (game_id TEXT NOT NULL REFERENCES games(game_id), player TEXT NOT NULL, "
+        "turn INTEGER NOT NULL, position INTEGER NOT NULL, body TEXT)"
+    )
     db.execute("CREATE INDEX pending_orders_by_game ON pending_orders (game_id)")
 
 
@@ -107,8 +113,10 @@ def _keep_commits_apart(db: sqlite3.Connection) -> None:
     """Version 5: each commit that left its turn unresolved a small row of `pending_commits` (the player, the game's
     step, and the log's last entry with the commit's), its log entries saved as ever, instead of the game's whole
     progress saved again; the game's next save holds them and deletes its rows."""
-    db.execute("CREATE TABLE pending_commits (game_id TEXT NOT NULL REFERENCES games(game_id), "
-               "player TEXT NOT NULL, step INTEGER NOT NULL, seq INTEGER NOT NULL)")
+    db.execute(
+        "CREATE TABLE pending_commits (game_id TEXT NOT NULL REFERENCES games(game_id), "
+        "player TEXT NOT NULL, step INTEGER NOT NULL, seq INTEGER NOT NULL)"
+    )
     db.execute("CREATE INDEX pending_commits_by_game ON pending_commits (game_id)")
 
 
@@ -116,12 +124,20 @@ def _keep_requests(db: sqlite3.Connection) -> None:
     """Version 6: the requests that changed each game (the client's request id, the game's step, the reply sent),
     written with the change they made, so that a request sent again after a lost reply is answered, not carried out
     twice; a game's whole save forgets those of steps long past."""
-    db.execute("CREATE TABLE requests (game_id TEXT NOT NULL REFERENCES games(game_id), request_id TEXT NOT NULL, "
-               "step INTEGER NOT NULL, reply TEXT NOT NULL, PRIMARY KEY (game_id, request_id)) WITHOUT ROWID")
+    db.execute(
+        "CREATE TABLE requests (game_id TEXT NOT NULL REFERENCES games(game_id), request_id TEXT NOT NULL, "
+        "step INTEGER NOT NULL, reply TEXT NOT NULL, PRIMARY KEY (game_id, request_id)) WITHOUT ROWID"
+    )
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_tables, _add_phase, _keep_maps_once,
-                                                          _keep_orders_apart, _keep_commits_apart, _keep_requests]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _create_tables,
+    _add_phase,
+    _keep_maps_once,
+    _keep_orders_apart,
+    _keep_commits_apart,
+    _keep_requests,
+]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -160,19 +176,25 @@ def check_database(path: Path) -> int:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     except sqlite3.DatabaseError as exc:
-        raise StorageError(f"{path} is not a RISC game database (SQLite says: {exc}); it was left as it is — "
-                           "move it away or choose another --data-dir") from None
+        raise StorageError(
+            f"{path} is not a RISC game database (SQLite says: {exc}); it was left as it is — "
+            "move it away or choose another --data-dir"
+        ) from None
     finally:
         db.close()
     if application_id == 0 and version == 0 and not tables:
         return 0
     if application_id != APPLICATION_ID:
         shown = ", ".join(tables[:5]) or "none"
-        raise StorageError(f"{path} is a SQLite database of another application (tables: {shown}); it was left as "
-                           "it is — move it away or choose another --data-dir")
+        raise StorageError(
+            f"{path} is a SQLite database of another application (tables: {shown}); it was left as "
+            "it is — move it away or choose another --data-dir"
+        )
     if version > SCHEMA_VERSION:
-        raise StorageError(f"{path} was written by a newer release of RISC (schema version {version}; this one "
-                           f"reads up to {SCHEMA_VERSION}); it was left as it is")
+        raise StorageError(
+            f"{path} was written by a newer release of RISC (schema version {version}; this one "
+            f"reads up to {SCHEMA_VERSION}); it was left as it is"
+        )
     return int(version)
 
 
@@ -186,8 +208,10 @@ def _keep_request(db: sqlite3.Connection, game_id: str, request: RequestRecord |
     if request is None:
         return
     try:
-        db.execute("INSERT INTO requests (game_id, request_id, step, reply) VALUES (?, ?, ?, ?)",
-                   (game_id, request.request_id, request.step, request.reply))
+        db.execute(
+            "INSERT INTO requests (game_id, request_id, step, reply) VALUES (?, ?, ?, ?)",
+            (game_id, request.request_id, request.step, request.reply),
+        )
     except sqlite3.IntegrityError:
         raise StorageError(f"game {game_id}: request {request.request_id} was carried out already") from None
 
@@ -219,8 +243,10 @@ class SqliteStorage(Storage):
         self._keeps_requests = version >= REQUESTS_KEPT_FROM or not read_only
         if read_only:
             if version not in READABLE_VERSIONS:
-                raise StorageError(f"{path} holds no games of this release (schema version {version}, this "
-                                   f"release writes {SCHEMA_VERSION}): start the server on it once to upgrade it")
+                raise StorageError(
+                    f"{path} holds no games of this release (schema version {version}, this "
+                    f"release writes {SCHEMA_VERSION}): start the server on it once to upgrade it"
+                )
             self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -238,9 +264,11 @@ class SqliteStorage(Storage):
                 with contextlib.suppress(AttributeError, sqlite3.Error):
                     self._db.close()
                 self._dir_lock.release()
-                raise StorageError(f"the game database {path} cannot be written (SQLite says: {exc}): the user "
-                                   f"running the server must be able to write it and its directory "
-                                   f"{path.parent}, on a disk with room; or choose another --data-dir") from None
+                raise StorageError(
+                    f"the game database {path} cannot be written (SQLite says: {exc}): the user "
+                    f"running the server must be able to write it and its directory "
+                    f"{path.parent}, on a disk with room; or choose another --data-dir"
+                ) from None
             except BaseException:
                 self._dir_lock.release()
                 raise
@@ -248,8 +276,7 @@ class SqliteStorage(Storage):
         self._db.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
         self._lock = threading.Lock()
         self._waiting: list[_Change] = []
-        self._batches: queue.SimpleQueue[tuple[list[_Change], asyncio.AbstractEventLoop] | None] = (
-            queue.SimpleQueue())
+        self._batches: queue.SimpleQueue[tuple[list[_Change], asyncio.AbstractEventLoop] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._flushed: asyncio.Future[None] | None = None
         """Set while the writer has work: done once it has written everything and waits for more."""
@@ -307,14 +334,22 @@ class SqliteStorage(Storage):
         self._detached = f"{what}: changes are refused until the server is restarted"
         rescued, failure = self._rescue()
         if rescued is not None:
-            keep = (f"The games as last acknowledged were copied to {rescued}: stop the server, then move that copy "
-                    f"to {self.path} (putting aside any file there now, with its -wal and -shm files) and start it "
-                    "again.")
+            keep = (
+                f"The games as last acknowledged were copied to {rescued}: stop the server, then move that copy "
+                f"to {self.path} (putting aside any file there now, with its -wal and -shm files) and start it "
+                "again."
+            )
         else:
-            keep = (f"Copying the games elsewhere failed too ({failure}): they end with the server process, as "
-                    "they were last acknowledged. Restore the latest backup (docs/storage.md).")
-        logger.error("%s, so no change made from now on could be kept: every change is refused (storage-failed) "
-                     "until the server is restarted. %s", what, keep)
+            keep = (
+                f"Copying the games elsewhere failed too ({failure}): they end with the server process, as "
+                "they were last acknowledged. Restore the latest backup (docs/storage.md)."
+            )
+        logger.error(
+            "%s, so no change made from now on could be kept: every change is refused (storage-failed) "
+            "until the server is restarted. %s",
+            what,
+            keep,
+        )
         raise StorageError(self._detached)
 
     def _rescue(self) -> tuple[Path | None, Exception | None]:
@@ -387,8 +422,11 @@ class SqliteStorage(Storage):
                 with self._lock:
                     self._commit(batch)
             except Exception as exc:  # the transaction failed: so did every change in it
-                failure = (exc if isinstance(exc, StorageError)
-                           else StorageError(f"the game database {self.path} failed: {exc}"))
+                failure = (
+                    exc
+                    if isinstance(exc, StorageError)
+                    else StorageError(f"the game database {self.path} failed: {exc}")
+                )
                 for change in batch:
                     change.error = failure
             with contextlib.suppress(RuntimeError):  # if that loop is closed, nobody waits for the answers
@@ -432,8 +470,11 @@ class SqliteStorage(Storage):
                             db.execute("ROLLBACK")
                         if not alone:
                             raise
-                    change.error = (exc if isinstance(exc, StorageError)
-                                    else StorageError(f"the game database {self.path} failed: {exc}"))
+                    change.error = (
+                        exc
+                        if isinstance(exc, StorageError)
+                        else StorageError(f"the game database {self.path} failed: {exc}")
+                    )
                 if savepoint:
                     db.execute("RELEASE change")
             if db.in_transaction:
@@ -444,18 +485,28 @@ class SqliteStorage(Storage):
                 db.execute("ROLLBACK")
             raise
 
-    async def create(self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *,
-                     summary: str | None = None) -> None:
+    async def create(
+        self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *, summary: str | None = None
+    ) -> None:
         game_map = map_text(record.game_map)
         key = map_key(game_map)
-        row = (record.game_id, record.created_at, record.model_dump_json(exclude={"game_map"}),
-               progress.model_dump_json(), _phase(progress), key)
+        row = (
+            record.game_id,
+            record.created_at,
+            record.model_dump_json(exclude={"game_map"}),
+            progress.model_dump_json(),
+            _phase(progress),
+            key,
+        )
         bodies = [(record.game_id, e.seq, e.stored) for e in events]
 
         def insert(db: sqlite3.Connection) -> None:
             try:
-                db.execute("INSERT INTO games (game_id, created_at, record, progress, phase, map_key) "
-                           "VALUES (?, ?, ?, ?, ?, ?)", row)
+                db.execute(
+                    "INSERT INTO games (game_id, created_at, record, progress, phase, map_key) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    row,
+                )
             except sqlite3.IntegrityError:
                 raise StorageError(f"game {record.game_id} exists already") from None
             db.execute("INSERT OR IGNORE INTO maps (map_key, body) VALUES (?, ?)", (key, game_map))
@@ -463,8 +514,15 @@ class SqliteStorage(Storage):
 
         await self._write(insert)
 
-    async def save(self, game_id: str, progress: GameProgress, events: Sequence[LogLine], *,
-                   summary: str | None = None, request: RequestRecord | None = None) -> None:
+    async def save(
+        self,
+        game_id: str,
+        progress: GameProgress,
+        events: Sequence[LogLine],
+        *,
+        summary: str | None = None,
+        request: RequestRecord | None = None,
+    ) -> None:
         row = (progress.model_dump_json(), _phase(progress), game_id)  # encoded before anything is changed
         bodies = [(game_id, e.seq, e.stored) for e in events]
         step = progress.step
@@ -481,15 +539,21 @@ class SqliteStorage(Storage):
 
         await self._write(update)
 
-    async def save_commit(self, game_id: str, commit: CommitChange, events: Sequence[LogLine],
-                          request: RequestRecord | None = None) -> None:
+    async def save_commit(
+        self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
+    ) -> None:
         row = (game_id, commit.player, commit.step, commit.seq, game_id)
         bodies = [(game_id, e.seq, e.stored) for e in events]
 
         def insert(db: sqlite3.Connection) -> None:
-            if db.execute("INSERT INTO pending_commits (game_id, player, step, seq) "
-                          "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ?)",
-                          row).rowcount != 1:
+            if (
+                db.execute(
+                    "INSERT INTO pending_commits (game_id, player, step, seq) "
+                    "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ?)",
+                    row,
+                ).rowcount
+                != 1
+            ):
                 raise StorageError(f"no game {game_id} to save")
             db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
             _keep_request(db, game_id, request)
@@ -500,61 +564,99 @@ class SqliteStorage(Storage):
         row = (game_id, change.player, change.step, change.index, change.order, game_id)
 
         def insert(db: sqlite3.Connection) -> None:
-            if db.execute("INSERT INTO pending_orders (game_id, player, turn, position, body) "
-                          "SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ?)",
-                          row).rowcount != 1:
+            if (
+                db.execute(
+                    "INSERT INTO pending_orders (game_id, player, turn, position, body) "
+                    "SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE game_id = ?)",
+                    row,
+                ).rowcount
+                != 1
+            ):
                 raise StorageError(f"no game {game_id} to save")
             _keep_request(db, game_id, request)
 
         await self._write(insert, one_statement=request is None)
 
-    async def save_orders(self, game_id: str, changes: Sequence[OrderChange],
-                          request: RequestRecord | None = None) -> None:
+    async def save_orders(
+        self, game_id: str, changes: Sequence[OrderChange], request: RequestRecord | None = None
+    ) -> None:
         rows = [(game_id, c.player, c.step, c.index, c.order) for c in changes]
 
         def insert(db: sqlite3.Connection) -> None:
             if db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone() is None:
                 raise StorageError(f"no game {game_id} to save")
-            db.executemany("INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, ?, ?, ?, ?)",
-                           rows)
+            db.executemany(
+                "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, ?, ?, ?, ?)", rows
+            )
             _keep_request(db, game_id, request)
 
         await self._write(insert)
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         def read() -> StoredGame | None:
-            row = self._db.execute("SELECT record, progress, body FROM games JOIN maps USING (map_key) "
-                                   "WHERE game_id = ?", (game_id,)).fetchone()
+            row = self._db.execute(
+                "SELECT record, progress, body FROM games JOIN maps USING (map_key) WHERE game_id = ?", (game_id,)
+            ).fetchone()
             if row is None:
                 return None
-            changes = [OrderChange(*change) for change in self._db.execute(
-                "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid", (game_id,))]
-            commits = [CommitChange(*commit) for commit in self._db.execute(
-                "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,))
-            ] if self._keeps_commits else []
-            return StoredGame(record=_record(row[0], json.loads(row[2])),
-                              progress=with_orders(game_id, GameProgress.model_validate_json(row[1]), changes,
-                                                   commits),
-                              events=self._log(game_id, tail).entries())
+            changes = [
+                OrderChange(*change)
+                for change in self._db.execute(
+                    "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid",
+                    (game_id,),
+                )
+            ]
+            commits = (
+                [
+                    CommitChange(*commit)
+                    for commit in self._db.execute(
+                        "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,)
+                    )
+                ]
+                if self._keeps_commits
+                else []
+            )
+            return StoredGame(
+                record=_record(row[0], json.loads(row[2])),
+                progress=with_orders(game_id, GameProgress.model_validate_json(row[1]), changes, commits),
+                events=self._log(game_id, tail).entries(),
+            )
 
         return await self._guarded(read)
 
     async def restore(self, game_id: str, tail: int) -> RestoredGame | None:
         def read() -> RestoredGame | None:
-            row = self._db.execute("SELECT record, progress, map_key, body FROM games JOIN maps USING (map_key) "
-                                   "WHERE game_id = ?", (game_id,)).fetchone()
+            row = self._db.execute(
+                "SELECT record, progress, map_key, body FROM games JOIN maps USING (map_key) WHERE game_id = ?",
+                (game_id,),
+            ).fetchone()
             if row is None:
                 return None
             record, progress, key, game_map = row
-            changes = [OrderChange(*change) for change in self._db.execute(
-                "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid", (game_id,))]
-            commits = [CommitChange(*commit) for commit in self._db.execute(
-                "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,))
-            ] if self._keeps_commits else []
-            return RestoredGame(record=_record(record, json.loads(game_map)),
-                                progress=with_orders(game_id, GameProgress.model_validate_json(progress), changes,
-                                                     commits),
-                                log=self._log(game_id, tail), map_key=key, requests=self._requests_of(game_id))
+            changes = [
+                OrderChange(*change)
+                for change in self._db.execute(
+                    "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid",
+                    (game_id,),
+                )
+            ]
+            commits = (
+                [
+                    CommitChange(*commit)
+                    for commit in self._db.execute(
+                        "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,)
+                    )
+                ]
+                if self._keeps_commits
+                else []
+            )
+            return RestoredGame(
+                record=_record(record, json.loads(game_map)),
+                progress=with_orders(game_id, GameProgress.model_validate_json(progress), changes, commits),
+                log=self._log(game_id, tail),
+                map_key=key,
+                requests=self._requests_of(game_id),
+            )
 
         return await self._guarded(read)
 
@@ -567,18 +669,27 @@ class SqliteStorage(Storage):
         def read() -> tuple[list[RestoredGame], dict[str, BaseException]]:
             self._db.execute("BEGIN")  # one snapshot of every game
             try:
-                rows = self._db.execute("SELECT game_id, record, progress, map_key FROM games "
-                                        "WHERE phase != 'finished' ORDER BY created_at, rowid").fetchall()
-                map_bodies = dict(self._db.execute(
-                    "SELECT map_key, body FROM maps WHERE map_key IN "
-                    "(SELECT map_key FROM games WHERE phase != 'finished')").fetchall())
+                rows = self._db.execute(
+                    "SELECT game_id, record, progress, map_key FROM games "
+                    "WHERE phase != 'finished' ORDER BY created_at, rowid"
+                ).fetchall()
+                map_bodies = dict(
+                    self._db.execute(
+                        "SELECT map_key, body FROM maps WHERE map_key IN "
+                        "(SELECT map_key FROM games WHERE phase != 'finished')"
+                    ).fetchall()
+                )
                 changes: dict[str, list[OrderChange]] = {}
-                for game_id, *change in self._db.execute("SELECT game_id, player, turn, position, body "
-                                                         "FROM pending_orders ORDER BY rowid"):
+                for game_id, *change in self._db.execute(
+                    "SELECT game_id, player, turn, position, body FROM pending_orders ORDER BY rowid"
+                ):
                     changes.setdefault(game_id, []).append(OrderChange(*change))
                 commits: dict[str, list[CommitChange]] = {}
-                kept = self._db.execute("SELECT game_id, player, step, seq FROM pending_commits ORDER BY rowid"
-                                        ) if self._keeps_commits else ()
+                kept = (
+                    self._db.execute("SELECT game_id, player, step, seq FROM pending_commits ORDER BY rowid")
+                    if self._keeps_commits
+                    else ()
+                )
                 for game_id, *commit in kept:
                     commits.setdefault(game_id, []).append(CommitChange(*commit))
                 maps: dict[str, dict[str, Any]] = {}
@@ -590,11 +701,20 @@ class SqliteStorage(Storage):
                             if key not in map_bodies:
                                 raise StorageError(f"its map (kept under {key[:16]}) is missing from the maps table")
                             maps[key] = json.loads(map_bodies[key])
-                        games.append(RestoredGame(
-                            record=_record(record, maps[key]),
-                            progress=with_orders(game_id, GameProgress.model_validate_json(progress),
-                                                 changes.get(game_id, ()), commits.get(game_id, ())),
-                            log=self._log(game_id, tail), map_key=key, requests=self._requests_of(game_id)))
+                        games.append(
+                            RestoredGame(
+                                record=_record(record, maps[key]),
+                                progress=with_orders(
+                                    game_id,
+                                    GameProgress.model_validate_json(progress),
+                                    changes.get(game_id, ()),
+                                    commits.get(game_id, ()),
+                                ),
+                                log=self._log(game_id, tail),
+                                map_key=key,
+                                requests=self._requests_of(game_id),
+                            )
+                        )
                     except (ValueError, StorageError) as exc:  # ValidationError and JSONDecodeError are ValueErrors
                         damaged[game_id] = exc
                 return games, damaged
@@ -609,11 +729,13 @@ class SqliteStorage(Storage):
     def _log(self, game_id: str, tail: int | None) -> StoredLog:
         """The game's whole log, or its last `tail` entries, as stored."""
         if tail is None:
-            rows = self._db.execute("SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq",
-                                    (game_id,)).fetchall()
+            rows = self._db.execute(
+                "SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
         else:
-            rows = self._db.execute("SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
-                                    (game_id, max(tail, 0))).fetchall()
+            rows = self._db.execute(
+                "SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT ?", (game_id, max(tail, 0))
+            ).fetchall()
             rows.reverse()
         return StoredLog.of_texts(rows[0][0] if rows else 1, [body for _, body in rows])
 

@@ -74,7 +74,7 @@ def player_names(strategies: Sequence[str]) -> tuple[str, ...]:
         if strategies.count(name) == 1:
             names.append(name)
         else:
-            names.append(f"{name}-{strategies[:i + 1].count(name)}")
+            names.append(f"{name}-{strategies[: i + 1].count(name)}")
     return tuple(names)
 
 
@@ -93,9 +93,15 @@ def make_strategy(ruleset: AnyRuleSet, name: str) -> Strategy:
     return cls(ruleset)
 
 
-def play_game(game_map: GameMap | None, strategies: Sequence[str], seed: int | str, max_turns: int,
-              options: Mapping[str, Any] | None = None, strict: bool = False,
-              ruleset_name: str = "risc") -> GameResult:
+def play_game(
+    game_map: GameMap | None,
+    strategies: Sequence[str],
+    seed: int | str,
+    max_turns: int,
+    options: Mapping[str, Any] | None = None,
+    strict: bool = False,
+    ruleset_name: str = "risc",
+) -> GameResult:
     """Play one game to a win or to `max_turns` turns (a draw). With `strict`, a refused order raises."""
     if max_turns < 1:
         raise ValueError("a game needs at least 1 turn")
@@ -126,14 +132,21 @@ def play_game(game_map: GameMap | None, strategies: Sequence[str], seed: int | s
     final = ruleset.view(game, None)
     standings = ruleset.presentation.standings(final)
     held = tuple(standings.get(p, (0, 0))[0] for p in players)
-    return GameResult(game_map.name, str(seed), players, tuple(strategies), status.winner,
-                      status.turn if status.finished else max_turns, refused, held)
+    return GameResult(
+        game_map.name,
+        str(seed),
+        players,
+        tuple(strategies),
+        status.winner,
+        status.turn if status.finished else max_turns,
+        refused,
+        held,
+    )
 
 
 def play_spec(spec: GameSpec) -> GameResult:
     """`play_game` for one GameSpec: a module-level function, so a process pool can run it."""
-    return play_game(spec.game_map, spec.strategies, spec.seed, spec.max_turns, spec.options,
-                     ruleset_name=spec.ruleset)
+    return play_game(spec.game_map, spec.strategies, spec.seed, spec.max_turns, spec.options, ruleset_name=spec.ruleset)
 
 
 @dataclass

@@ -42,8 +42,9 @@ def name(typed: str, names: Sequence[str], what: str = "territory") -> str | Par
     return found if isinstance(found, str) else ParseError(found.message)
 
 
-def names(words: Sequence[str], candidates: Sequence[str], wanted: int, usage: str,
-          what: str = "territory") -> tuple[str, ...] | ParseError:
+def names(
+    words: Sequence[str], candidates: Sequence[str], wanted: int, usage: str, what: str = "territory"
+) -> tuple[str, ...] | ParseError:
     """`wanted` names, each possibly several words: the one way to split the words that names them all."""
     if len(words) < wanted:
         return ParseError(f"{wanted} {what} names are needed; {usage}")
@@ -55,8 +56,11 @@ def names(words: Sequence[str], candidates: Sequence[str], wanted: int, usage: s
                 return one
             found.append(one)
         return tuple(found)
-    splits = [split for split in _splits(list(words), wanted)
-              if all(isinstance(name(part, candidates, what), str) for part in split)]
+    splits = [
+        split
+        for split in _splits(list(words), wanted)
+        if all(isinstance(name(part, candidates, what), str) for part in split)
+    ]
     if len(splits) == 1:
         return tuple(str(name(part, candidates, what)) for part in splits[0])
     if splits:
@@ -68,8 +72,9 @@ EVERY_OWN = ("*",)
 """What names every territory of the player's, where a command spreads a count over several (`place 30 *`)."""
 
 
-def several(words: Sequence[str], candidates: Sequence[str], own: Sequence[str],
-            what: str = "territory") -> list[str] | ParseError:
+def several(
+    words: Sequence[str], candidates: Sequence[str], own: Sequence[str], what: str = "territory"
+) -> list[str] | ParseError:
     """The territories a count is spread over: `*` for all the player's own (`own`), one name (possibly several
     words), or several names, one word (or one "quoted name") each, in the order typed."""
     if len(words) == 1 and words[0].casefold() in EVERY_OWN:
@@ -87,8 +92,9 @@ def several(words: Sequence[str], candidates: Sequence[str], own: Sequence[str],
     return found
 
 
-def source_and_target(words: Sequence[str], candidates: Sequence[str], usage: str,
-                      what: str = "territory") -> tuple[str, str] | ParseError:
+def source_and_target(
+    words: Sequence[str], candidates: Sequence[str], usage: str, what: str = "territory"
+) -> tuple[str, str] | ParseError:
     """Where from and where to, each possibly several words (see `names`); when two words were typed, a wrong one is
     named as the `from` or the `to`."""
     pair = names(words, candidates, 2, usage, what)

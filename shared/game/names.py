@@ -14,8 +14,9 @@ def compact(name: str) -> str:
     return "".join(c for c in name.casefold() if c.isalnum())
 
 
-def match_name(typed: str, names: Iterable[str], what: str = "territory",
-               code: str = Refused.UNKNOWN_TERRITORY) -> str | RuleError:
+def match_name(
+    typed: str, names: Iterable[str], what: str = "territory", code: str = Refused.UNKNOWN_TERRITORY
+) -> str | RuleError:
     wanted = typed.strip().casefold()
     candidates = list(names)
     exact = [n for n in candidates if n.casefold() == wanted]

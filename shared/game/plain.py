@@ -42,8 +42,9 @@ def order_fields(schema: dict[str, Any]) -> dict[str, list[Field]]:
         properties = body.get("properties", {})
         kind = properties.get("kind", {}).get("const", properties.get("kind", {}).get("default"))
         if kind is not None:
-            kinds[str(kind)] = [(name, spec.get("type") == "integer") for name, spec in properties.items()
-                                if name != "kind"]
+            kinds[str(kind)] = [
+                (name, spec.get("type") == "integer") for name, spec in properties.items() if name != "kind"
+            ]
     return kinds
 
 
@@ -102,8 +103,15 @@ class PlainPresentation(Presentation):
             out += line(("", f"{data['kind'].replace('_', ' ')}: {in_words(data)}"))
         return out
 
-    def board(self, view: Any, game_map: GameMap, palette: Palette, you: str | None, orders: Sequence[Any] = (),
-              focus: str | None = None) -> Fragments:
+    def board(
+        self,
+        view: Any,
+        game_map: GameMap,
+        palette: Palette,
+        you: str | None,
+        orders: Sequence[Any] = (),
+        focus: str | None = None,
+    ) -> Fragments:
         return line(("", in_words(self.ruleset.dump_view(view))))
 
     def summary(self, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:

@@ -175,6 +175,7 @@ class Presentation(ABC):
         if player != you:
             return self.resignation
         return re.sub(r"\btheir(s?)\b", lambda found: "your" + found.group(1), self.resignation)
+
     shows: tuple[ShowCommand, ...] = ()
     """Show-only commands of this rule set (none by default)."""
 
@@ -191,8 +192,15 @@ class Presentation(ABC):
         """A run of this rule set's events as lines, grouping what comes many at a time."""
 
     @abstractmethod
-    def board(self, view: Any, game_map: GameMap, palette: Palette, you: str | None,
-              orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
+    def board(
+        self,
+        view: Any,
+        game_map: GameMap,
+        palette: Palette,
+        you: str | None,
+        orders: Sequence[Any] = (),
+        focus: str | None = None,
+    ) -> Fragments:
         """The board. `focus`: a territory or a player to show alone (`board NAME`)."""
 
     @abstractmethod
@@ -215,8 +223,7 @@ class Presentation(ABC):
         held = self.holdings(view)
         return None if held is None else {name: owner for name, (owner, _) in held.items()}
 
-    def show(self, command: ShowCommand, view: Any, game_map: GameMap, palette: Palette,
-             you: str | None) -> Fragments:
+    def show(self, command: ShowCommand, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         """What one of `shows` prints for `you` (a seat, or None for a spectator)."""
         return []
 
@@ -260,15 +267,18 @@ class Presentation(ABC):
     summary and where the player stands rather than the board (which is shown on request): a rule set whose boards
     run to a line a territory."""
 
-    def stage_board(self, view: Any, game_map: GameMap, palette: Palette, you: str | None,
-                    orders: Sequence[Any] = ()) -> Fragments:
+    def stage_board(
+        self, view: Any, game_map: GameMap, palette: Palette, you: str | None, orders: Sequence[Any] = ()
+    ) -> Fragments:
         """What is printed when the viewer first sees a stage of play (the game starts, they come back, a turn-by-turn
         game comes to them): the whole board; with `brief_boards`, on a large map, the summary and where the player
         stands (`board` shows the rest when asked)."""
         if not self.brief_boards or len(game_map.territories) <= SMALL_MAP:
             return self.board(view, game_map, palette, you, orders)
-        return [*self.summary(view, game_map, palette, you),
-                *(self._standing_line(view, game_map, you) or line(("class:muted", ON_REQUEST)))]
+        return [
+            *self.summary(view, game_map, palette, you),
+            *(self._standing_line(view, game_map, you) or line(("class:muted", ON_REQUEST))),
+        ]
 
     def brief(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
         """A run of events as they come, in few lines: what concerns `you` first, the rest counted (`events` tells
@@ -281,8 +291,10 @@ class Presentation(ABC):
         more, reads the summary. The stage board for a game whose board is not territories held."""
         if self.owners(view) is None:
             return self.board(view, game_map, palette, you)
-        return self._standing_line(view, game_map, you) or [*self.summary(view, game_map, palette, you),
-                                                            *line(("class:muted", ON_REQUEST))]
+        return self._standing_line(view, game_map, you) or [
+            *self.summary(view, game_map, palette, you),
+            *line(("class:muted", ON_REQUEST)),
+        ]
 
     def _standing_line(self, view: Any, game_map: GameMap, you: str | None) -> Fragments | None:
         """How many territories and units the player holds and how many face someone else's; None for a spectator,
@@ -294,18 +306,24 @@ class Presentation(ABC):
         held = self.holdings(view)
         count = sum(held[n][1] for n in mine) if held is not None else self.standings(view).get(you, (0, 0))[1]
         front = front_of(game_map, owners, you)
-        return line(("class:title", "You hold "),
-                    ("", f"{units(count)} on {plural(len(mine), 'territory', 'territories')}, "
-                         f"{len(front)} of them next to others'"),
-                    ("class:muted", " (board front: those; board: everything; map: the picture)."))
+        return line(
+            ("class:title", "You hold "),
+            (
+                "",
+                f"{units(count)} on {plural(len(mine), 'territory', 'territories')}, "
+                f"{len(front)} of them next to others'",
+            ),
+            ("class:muted", " (board front: those; board: everything; map: the picture)."),
+        )
 
     def holdings(self, view: Any) -> Mapping[str, Holding] | None:
         """Who holds each territory and with how many units, as `view` shows them; None for a game whose board is
         not territories held with units. The map picture (`map`) is drawn from it."""
         return None
 
-    def picture(self, view: Any, game_map: GameMap, palette: Palette, you: str | None, width: int,
-                height: int) -> Fragments | None:
+    def picture(
+        self, view: Any, game_map: GameMap, palette: Palette, you: str | None, width: int, height: int
+    ) -> Fragments | None:
         """The map drawn from its coordinates, `width` columns by at most `height` rows (`map`); None when the
         map has no coordinates or the game no holdings."""
         held = self.holdings(view)
@@ -377,8 +395,10 @@ ON_REQUEST = "(board: every territory; board NAME: one territory, player or cont
 def front_of(game_map: GameMap, owners: Mapping[str, str | None], you: str | None) -> list[str]:
     """The player's territories next to someone else's (or to one whose holder they do not know), in the map's
     order: where the fighting is."""
-    return [n for n in game_map.names if owners.get(n) == you
-            and any(owners.get(m) != you for m in game_map.neighbours(n))]
+    return [
+        n for n in game_map.names if owners.get(n) == you and any(owners.get(m) != you for m in game_map.neighbours(n))
+    ]
+
 
 WHOLE = "class:whole"
 """A style class that keeps a fragment on one line when text is wrapped ("Mid 12 A" is never cut at its spaces)."""
@@ -414,14 +434,26 @@ def held_text(holding: Holding, palette: Palette, name: str = "", extra: str = "
     return whole(palette.style(owner)), f"{head}{count}{extra} {palette.mark(owner)}"
 
 
-def territory_line(name: str, game_map: GameMap, holdings: Mapping[str, Holding], palette: Palette,
-                   short: Mapping[str, str], width: int = 0, extra: str = "", digits: int = 0) -> Fragments:
+def territory_line(
+    name: str,
+    game_map: GameMap,
+    holdings: Mapping[str, Holding],
+    palette: Palette,
+    short: Mapping[str, str],
+    width: int = 0,
+    extra: str = "",
+    digits: int = 0,
+) -> Fragments:
     """One territory on one line: itself, then each neighbour short with its holder and units,
     `Oz 8 A | Mid 12 A, Sca 5 B, Mor 14 C`. `width` and `digits`: the name's and the units' columns, so that they
     line up."""
     owner, count = holdings[name]
-    out: Fragments = [("", "  "), (palette.style(owner), name.ljust(width)),
-                      (palette.style(owner), f" {count:>{digits}}{extra} {palette.mark(owner)}"), ("", " |")]
+    out: Fragments = [
+        ("", "  "),
+        (palette.style(owner), name.ljust(width)),
+        (palette.style(owner), f" {count:>{digits}}{extra} {palette.mark(owner)}"),
+        ("", " |"),
+    ]
     for number, neighbour in enumerate(game_map.neighbours_in_order(name)):
         out.append(("", ", " if number else " "))
         out.append(held_text(holdings[neighbour], palette, short.get(neighbour, neighbour)))
@@ -438,13 +470,13 @@ def by_continent(game_map: GameMap, names: Iterable[str]) -> list[tuple[str | No
     groups: dict[str | None, list[str]] = {c.name: [] for c in game_map.continents}
     for territory in game_map.territories:
         if territory.name in wanted:
-            groups.setdefault(territory.continent if territory.continent in groups else None, []).append(
-                territory.name)
+            groups.setdefault(territory.continent if territory.continent in groups else None, []).append(territory.name)
     return [(name, members) for name, members in groups.items() if members]
 
 
-def continent_head(continent: str | None, members: Sequence[str], holdings: Mapping[str, Holding],
-                   palette: Palette) -> Fragments:
+def continent_head(
+    continent: str | None, members: Sequence[str], holdings: Mapping[str, Holding], palette: Palette
+) -> Fragments:
     """A continent's heading: its name and how many of its territories each player holds ("Azio  A 4  B 2")."""
     out: Fragments = [("class:title", continent or "Elsewhere")]
     counts: dict[str | None, int] = {}
@@ -458,8 +490,14 @@ def continent_head(continent: str | None, members: Sequence[str], holdings: Mapp
     return out
 
 
-def territory_board(game_map: GameMap, holdings: Mapping[str, Holding], palette: Palette, you: str | None,
-                    names: Sequence[str] | None = None, extra: Mapping[str, str] | None = None) -> Fragments:
+def territory_board(
+    game_map: GameMap,
+    holdings: Mapping[str, Holding],
+    palette: Palette,
+    you: str | None,
+    names: Sequence[str] | None = None,
+    extra: Mapping[str, str] | None = None,
+) -> Fragments:
     """The territories `names` (all by default), a line each, grouped by continent under a legend of the marks."""
     shown = list(game_map.names) if names is None else list(names)
     short = short_names(tuple(game_map.names))
@@ -475,8 +513,9 @@ def territory_board(game_map: GameMap, holdings: Mapping[str, Holding], palette:
     return out
 
 
-def map_picture(game_map: GameMap, holdings: Mapping[str, Holding], palette: Palette, you: str | None,
-                width: int, height: int) -> Fragments | None:
+def map_picture(
+    game_map: GameMap, holdings: Mapping[str, Holding], palette: Palette, you: str | None, width: int, height: int
+) -> Fragments | None:
     """The map drawn on a grid of characters from its territories' coordinates: each territory as the label a player
     may type for it, its holder's mark and its units (`Sib A12`), in the holder's colour, where the map puts it. None
     when some territory has no coordinates."""
@@ -504,8 +543,10 @@ def map_picture(game_map: GameMap, holdings: Mapping[str, Holding], palette: Pal
         text = labels[name]
         want_row = round((float(y or 0.0) - min(ys)) / span_y * (rows - 1))
         want_col = round((float(x or 0.0) - min(xs)) / span_x * (width - len(text)))
-        spot = next(((r, c) for d in range(width + rows)
-                     for r, c in _around(want_row, want_col, d) if free(r, c, len(text))), None)
+        spot = next(
+            ((r, c) for d in range(width + rows) for r, c in _around(want_row, want_col, d) if free(r, c, len(text))),
+            None,
+        )
         if spot is None:
             left_out.append(name)
             continue
@@ -525,8 +566,11 @@ def map_picture(game_map: GameMap, holdings: Mapping[str, Holding], palette: Pal
                 col += 1
             out.append((style, "".join(cells[c] or " " for c in range(start, col))))
         out.append(("", "\n"))
-    out += [*legend(palette, you, any(h[0] is None for h in holdings.values())),
-            ("", "\n"), ("class:muted", "Each territory: what you may type for it, its holder's mark, its units.\n")]
+    out += [
+        *legend(palette, you, any(h[0] is None for h in holdings.values())),
+        ("", "\n"),
+        ("class:muted", "Each territory: what you may type for it, its holder's mark, its units.\n"),
+    ]
     if left_out:
         out.append(("class:muted", f"(no room for {', '.join(left_out)}: board lists every territory)\n"))
     return out

@@ -50,14 +50,21 @@ def _by_side(fights: Sequence[Fight], side: str, palette: Palette, attacker: boo
     """Fights grouped by the other side, named once (`to Bob: s4 (19 from s3 against 10, 1 left), e10 (...); to
     Cy: ...`): `side` says how the other side is introduced ("to", "against", "from"), `attacker` whether it is
     the attacker (else the defender)."""
+
     def other(fight: Fight) -> str | None:
         return fight.attacker if attacker else fight.defender
 
     groups: list[Fragments] = []
     for whom in dict.fromkeys(other(f) for f in fights):
         theirs = [f for f in fights if other(f) == whom]
-        groups.append([("", f"{side} "), *palette.name(whom), ("", ": "),
-                       *joined([[("", f"{f.territory} ({f.forces()})")] for f in theirs])])
+        groups.append(
+            [
+                ("", f"{side} "),
+                *palette.name(whom),
+                ("", ": "),
+                *joined([[("", f"{f.territory} ({f.forces()})")] for f in theirs]),
+            ]
+        )
     return joined(groups, "; ")
 
 
@@ -71,23 +78,40 @@ def brief(fights: Sequence[Fight], moves: Sequence[Move], palette: Palette, you:
     took = [f for f in mine if f.attacker == you and f.taken]
     failed = [f for f in mine if f.attacker == you and not f.taken]
     if lost:
-        out += [("class:error", f"You lost {plural(len(lost), 'territory', 'territories')}, "),
-                *_by_side(lost, "to", palette, True), ("", ".\n")]
+        out += [
+            ("class:error", f"You lost {plural(len(lost), 'territory', 'territories')}, "),
+            *_by_side(lost, "to", palette, True),
+            ("", ".\n"),
+        ]
     if took:  # before what was held: a territory taken may then be held against a later attack of the turn
-        out += [("class:ok", f"You took {plural(len(took), 'territory', 'territories')}, "),
-                *_by_side(took, "from", palette, False), ("", ".\n")]
+        out += [
+            ("class:ok", f"You took {plural(len(took), 'territory', 'territories')}, "),
+            *_by_side(took, "from", palette, False),
+            ("", ".\n"),
+        ]
     if held:
-        out += [("", f"You held {plural(len(held), 'territory', 'territories')}, "),
-                *_by_side(held, "against", palette, True), ("", ".\n")]
+        out += [
+            ("", f"You held {plural(len(held), 'territory', 'territories')}, "),
+            *_by_side(held, "against", palette, True),
+            ("", ".\n"),
+        ]
     if failed:
-        out += [("", f"{plural(len(failed), 'attack')} of yours failed, "),
-                *_by_side(failed, "against", palette, False), ("", ".\n")]
+        out += [
+            ("", f"{plural(len(failed), 'attack')} of yours failed, "),
+            *_by_side(failed, "against", palette, False),
+            ("", ".\n"),
+        ]
     own_moves = [m for m in moves if m.player == you]
     if own_moves:
-        out.append(("", "You moved " + ", ".join(f"{m.units} from {m.source} to {m.target}" for m in own_moves)
-                    + ".\n"))
-    out += elsewhere([f for f in fights if f not in mine], [m for m in moves if m.player != you], palette,
-                     "Elsewhere" if you is not None else "Fights")
+        out.append(
+            ("", "You moved " + ", ".join(f"{m.units} from {m.source} to {m.target}" for m in own_moves) + ".\n")
+        )
+    out += elsewhere(
+        [f for f in fights if f not in mine],
+        [m for m in moves if m.player != you],
+        palette,
+        "Elsewhere" if you is not None else "Fights",
+    )
     return out
 
 
@@ -104,13 +128,26 @@ def elsewhere(fights: Sequence[Fight], moves: Sequence[Move], palette: Palette, 
         if len(losers) == 1:
             whom: Fragments = [("", " from "), *palette.name(losers[0])]
         else:  # palette.name(None) is "neutral"
-            whom = [("", " ("), *joined([[("", f"{sum(1 for f in taken if f.defender == loser)} from "),
-                                           *palette.name(loser)] for loser in losers], ", "), ("", ")")]
+            whom = [
+                ("", " ("),
+                *joined(
+                    [
+                        [("", f"{sum(1 for f in taken if f.defender == loser)} from "), *palette.name(loser)]
+                        for loser in losers
+                    ],
+                    ", ",
+                ),
+                ("", ")"),
+            ]
         parts.append([*palette.name(attacker), ("", f" took {len(taken)}"), *whom])
     failed = sum(1 for f in fights if not f.taken)
     if failed:
         parts.append([("", f"{plural(failed, 'attack')} failed")])
     if moves:
         parts.append([("", f"{plural(len(moves), 'move')}, {units(sum(m.units for m in moves))} in all")])
-    return [("class:title", f"{heading}: "), *joined(parts, "; "), ("class:muted", " (report tells every one)"),
-            ("", ".\n")]
+    return [
+        ("class:title", f"{heading}: "),
+        *joined(parts, "; "),
+        ("class:muted", " (report tells every one)"),
+        ("", ".\n"),
+    ]

@@ -60,8 +60,16 @@ class Options(BaseModel):
             if name in self.UNNOTED or value == field.get_default(call_default_factory=True):
                 continue
             words = name.replace("_", " ")
-            found.append(self.note(name, value) or (words if value is True else f"no {words}" if value is False
-                                                    else f"{words} {getattr(value, 'value', value)}"))
+            found.append(
+                self.note(name, value)
+                or (
+                    words
+                    if value is True
+                    else f"no {words}"
+                    if value is False
+                    else f"{words} {getattr(value, 'value', value)}"
+                )
+            )
         return found
 
     def note(self, name: str, value: Any) -> str | None:
@@ -175,12 +183,19 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
         return None
 
     @abstractmethod
-    def setup(self, game_map: GameMap, players: Sequence[str], options: OptionsT, rng: GameRandom,
-              choices: Mapping[str, int]) -> BoardT:
+    def setup(
+        self, game_map: GameMap, players: Sequence[str], options: OptionsT, rng: GameRandom, choices: Mapping[str, int]
+    ) -> BoardT:
         """The board before anyone has acted. `choices`: each player's pick among seat_choices."""
 
-    def new_game(self, game_map: GameMap, players: Sequence[str], options: OptionsT, rng: GameRandom,
-                 choices: Mapping[str, int] | None = None) -> Game[BoardT, OrderT]:
+    def new_game(
+        self,
+        game_map: GameMap,
+        players: Sequence[str],
+        options: OptionsT,
+        rng: GameRandom,
+        choices: Mapping[str, int] | None = None,
+    ) -> Game[BoardT, OrderT]:
         check_variant(self, options)
         board = self.setup(game_map, players, options, rng, choices or {})
         return Game(self.name, game_map, tuple(players), options, board)
@@ -188,8 +203,7 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     # ---- where a game stands ---------------------------------------------------------------------------------------
 
     @abstractmethod
-    def status(self, game: Game[BoardT, OrderT]) -> Status:
-        ...
+    def status(self, game: Game[BoardT, OrderT]) -> Status: ...
 
     # ---- issuing ---------------------------------------------------------------------------------------------------
 
@@ -227,8 +241,9 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
         return []
 
     @abstractmethod
-    def resolve(self, game: Game[BoardT, OrderT], orders: Mapping[str, Sequence[OrderT]],
-                rng: GameRandom) -> tuple[BoardT, list[Told]]:
+    def resolve(
+        self, game: Game[BoardT, OrderT], orders: Mapping[str, Sequence[OrderT]], rng: GameRandom
+    ) -> tuple[BoardT, list[Told]]:
         """Carry out the orders: every awaited player's batch (an empty one where they issued nothing) for a
         simultaneous game, the one action of the acting player for a turn-by-turn one. Returns the new board and
         what happened, each event either public or Private."""
@@ -376,5 +391,7 @@ def check_variant(ruleset: AnyRuleSet, options: Any) -> None:
     """Refuse to play a game with another variant than the one its options choose: the board would be another's."""
     chosen = ruleset.variant(options)
     if type(chosen) is not type(ruleset):
-        raise ValueError(f"{type(ruleset).__name__} cannot play a game of {type(chosen).__name__}: play each game "
-                         "with the rule set its options choose (ruleset.variant(options))")
+        raise ValueError(
+            f"{type(ruleset).__name__} cannot play a game of {type(chosen).__name__}: play each game "
+            "with the rule set its options choose (ruleset.variant(options))"
+        )

@@ -61,8 +61,11 @@ def battles_of_rolls(rolls: Sequence[Roll]) -> list[Battle]:
     battles: list[Battle] = []
     current: Roll | None = None
     for roll in rolls:
-        if current is not None and (current.attacker, current.source, current.target) \
-                != (roll.attacker, roll.source, roll.target):
+        if current is not None and (current.attacker, current.source, current.target) != (
+            roll.attacker,
+            roll.source,
+            roll.target,
+        ):
             battles.append(Battle(current.attacker, current.defender, False))
         current = roll
         if roll.taken:
@@ -73,8 +76,9 @@ def battles_of_rolls(rolls: Sequence[Roll]) -> list[Battle]:
     return battles
 
 
-def holdings_of(names: Sequence[str], owner: Mapping[str, str | None],
-                units: Mapping[str, int]) -> dict[str, tuple[str | None, int]]:
+def holdings_of(
+    names: Sequence[str], owner: Mapping[str, str | None], units: Mapping[str, int]
+) -> dict[str, tuple[str | None, int]]:
     """Each territory's owner and units, from a board that keeps them by territory (as every built-in one does)."""
     return {name: (owner.get(name), units.get(name, 0)) for name in names}
 
@@ -118,8 +122,9 @@ class TurnTally:
         self.out.append((player, by or self._took_last.get(player)))
 
     def facts(self) -> TurnFacts:
-        return TurnFacts([*self.battles, *battles_of_rolls(self.rolls)], dict(self.income), dict(self.cards),
-                         list(self.out))
+        return TurnFacts(
+            [*self.battles, *battles_of_rolls(self.rolls)], dict(self.income), dict(self.cards), list(self.out)
+        )
 
 
 @dataclass(frozen=True)
@@ -143,17 +148,22 @@ def _standing(holdings: Mapping[str, tuple[str | None, int]]) -> dict[str, tuple
     return {owner: (n, units) for owner, (n, units) in counts.items()}
 
 
-def _taker(player: str, before: Mapping[str, tuple[str | None, int]],
-           after: Mapping[str, tuple[str | None, int]]) -> str | None:
+def _taker(
+    player: str, before: Mapping[str, tuple[str | None, int]], after: Mapping[str, tuple[str | None, int]]
+) -> str | None:
     """Who holds most of what `player` held when the turn began: the one who put them out, when the events do not
     say (a territory blockaded, or taken by a card)."""
-    takers = Counter(after[name][0] for name, (owner, _) in before.items()
-                     if owner == player and name in after and after[name][0] not in (None, player))
+    takers = Counter(
+        after[name][0]
+        for name, (owner, _) in before.items()
+        if owner == player and name in after and after[name][0] not in (None, player)
+    )
     return takers.most_common(1)[0][0] if takers else None
 
 
-def game_statistics(ruleset: AnyRuleSet, start: Game[Any, Any], turns: Sequence[PlayedTurn],
-                    winner: str | None) -> GameStatistics:
+def game_statistics(
+    ruleset: AnyRuleSet, start: Game[Any, Any], turns: Sequence[PlayedTurn], winner: str | None
+) -> GameStatistics:
     """Every turn's line for every player still in when it began, the eliminations, and each player's totals."""
     players = list(start.players)
     out: set[str] = set()
@@ -171,10 +181,18 @@ def game_statistics(ruleset: AnyRuleSet, start: Game[Any, Any], turns: Sequence[
             (won if battle.taken else lost)[battle.attacker] += 1
             if battle.defender is not None:
                 (lost if battle.taken else won)[battle.defender] += 1
-        line = {player: PlayerTurn(territories=standing.get(player, (0, 0))[0], units=standing.get(player, (0, 0))[1],
-                                   income=facts.income.get(player, 0), battles_won=won[player],
-                                   battles_lost=lost[player], cards_played=facts.cards_played.get(player, 0))
-                for player in players if player not in out}
+        line = {
+            player: PlayerTurn(
+                territories=standing.get(player, (0, 0))[0],
+                units=standing.get(player, (0, 0))[1],
+                income=facts.income.get(player, 0),
+                battles_won=won[player],
+                battles_lost=lost[player],
+                cards_played=facts.cards_played.get(player, 0),
+            )
+            for player in players
+            if player not in out
+        }
         lines.append(TurnLine(turn=played.turn, players=line))
         for player in played.resigned:
             if player not in out:
@@ -184,26 +202,37 @@ def game_statistics(ruleset: AnyRuleSet, start: Game[Any, Any], turns: Sequence[
             if player in out:
                 continue
             out.add(player)
-            eliminations.append(Elimination(player=player, by=by or _taker(player, before, after),
-                                            turn=played.turn))
+            eliminations.append(Elimination(player=player, by=by or _taker(player, before, after), turn=played.turn))
         before = after
-    return GameStatistics(players=players, turns=lines, eliminations=eliminations,
-                          totals={player: _totals(player, first.get(player, (0, 0)), lines, eliminations)
-                                  for player in players}, winner=winner)
+    return GameStatistics(
+        players=players,
+        turns=lines,
+        eliminations=eliminations,
+        totals={player: _totals(player, first.get(player, (0, 0)), lines, eliminations) for player in players},
+        winner=winner,
+    )
 
 
-def _totals(player: str, first: tuple[int, int], lines: Sequence[TurnLine],
-            eliminations: Sequence[Elimination]) -> PlayerTotals:
+def _totals(
+    player: str, first: tuple[int, int], lines: Sequence[TurnLine], eliminations: Sequence[Elimination]
+) -> PlayerTotals:
     """A player over the whole game; `first`: their territories and units as the game was set up."""
     mine = [line.players[player] for line in lines if player in line.players]
-    last = mine[-1] if mine else PlayerTurn(territories=first[0], units=first[1], income=0, battles_won=0,
-                                            battles_lost=0)
+    last = (
+        mine[-1] if mine else PlayerTurn(territories=first[0], units=first[1], income=0, battles_won=0, battles_lost=0)
+    )
     out = next((e for e in eliminations if e.player == player), None)
     return PlayerTotals(
-        territories=last.territories, most_territories=max([first[0], *(t.territories for t in mine)]),
-        units=last.units, most_units=max([first[1], *(t.units for t in mine)]),
-        income=sum(t.income for t in mine), battles_won=sum(t.battles_won for t in mine),
-        battles_lost=sum(t.battles_lost for t in mine), cards_played=sum(t.cards_played for t in mine),
-        eliminated_by=out.by if out else None, eliminated_on=out.turn if out else None,
+        territories=last.territories,
+        most_territories=max([first[0], *(t.territories for t in mine)]),
+        units=last.units,
+        most_units=max([first[1], *(t.units for t in mine)]),
+        income=sum(t.income for t in mine),
+        battles_won=sum(t.battles_won for t in mine),
+        battles_lost=sum(t.battles_lost for t in mine),
+        cards_played=sum(t.cards_played for t in mine),
+        eliminated_by=out.by if out else None,
+        eliminated_on=out.turn if out else None,
         resigned=out.resigned if out else False,
-        eliminated=[e.player for e in eliminations if e.by == player])
+        eliminated=[e.player for e in eliminations if e.by == player],
+    )

@@ -50,7 +50,7 @@ def proportional_shares(units: int, weights: Sequence[float]) -> list[int]:
     shares = [units * max(w, 0.0) / total for w in weights]
     counts = [int(s) for s in shares]
     by_remainder = sorted(range(len(shares)), key=lambda i: (-(shares[i] - counts[i]), i))
-    for i in by_remainder[:units - sum(counts)]:
+    for i in by_remainder[: units - sum(counts)]:
         counts[i] += 1
     return counts
 

@@ -96,8 +96,7 @@ def left(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> dict[str, in
     return ruleset.left(game, player, tally(ruleset, game, player))
 
 
-def costs(ruleset: AnyRuleSet, game: Game[Any, Any], player: str,
-          orders: Sequence[Any]) -> list[dict[str, int] | None]:
+def costs(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, orders: Sequence[Any]) -> list[dict[str, int] | None]:
     """What issuing each of `orders` (each legal now) would take from what the player's orders leave them, in the
     rule set's words ({"technology": 75}; a negative amount is a gain); None where orders use nothing up. The
     player's tally is counted once for them all."""
@@ -133,8 +132,9 @@ def issue(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any) ->
     if problem is not None:
         return problem
     counted = ruleset.account(game, player, counted, order)
-    return game.evolve(orders={**game.orders, player: (*game.orders_of(player), order)},
-                       tallies={**game.tallies, player: counted})
+    return game.evolve(
+        orders={**game.orders, player: (*game.orders_of(player), order)}, tallies={**game.tallies, player: counted}
+    )
 
 
 def withdraw(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, index: int) -> Game[Any, Any] | RuleError:
@@ -145,7 +145,7 @@ def withdraw(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, index: int)
     orders = game.orders_of(player)
     if not 0 <= index < len(orders):
         return RuleError(Refused.NO_SUCH_ORDER, f"there is no order number {index + 1}; you have {len(orders)}")
-    remaining = orders[:index] + orders[index + 1:]
+    remaining = orders[:index] + orders[index + 1 :]
     counted = ruleset.start_tally(game, player)
     for later in remaining:
         problem = ruleset.check_order(game, player, counted, later)
@@ -157,8 +157,9 @@ def withdraw(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, index: int)
 
 def commit(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> Game[Any, Any] | RuleError:
     if not ruleset.simultaneous:
-        return RuleError(Refused.NOTHING_TO_COMMIT, "in this game each action takes effect at once: there is "
-                                                    "nothing to commit")
+        return RuleError(
+            Refused.NOTHING_TO_COMMIT, "in this game each action takes effect at once: there is nothing to commit"
+        )
     problem = gate(ruleset, game, player)
     if problem is not None:
         return problem
@@ -185,8 +186,9 @@ def advance(ruleset: AnyRuleSet, game: Game[Any, Any], dice: Dice) -> tuple[Game
     return game.evolve(board=board, step=game.step + 1, orders={}, committed=frozenset(), tallies={}), resolved
 
 
-def act(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any,
-        dice: Dice) -> tuple[Game[Any, Any], Resolved] | RuleError:
+def act(
+    ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any, dice: Dice
+) -> tuple[Game[Any, Any], Resolved] | RuleError:
     """A turn-by-turn game: check one action of the player whose turn it is, and carry it out at once."""
     if ruleset.simultaneous:
         raise ValueError(f"{ruleset.name} resolves a turn once everyone has committed: use issue()")
@@ -199,8 +201,7 @@ def act(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any,
     return game.evolve(board=board, step=game.step + 1, orders={}, committed=frozenset(), tallies={}), resolved
 
 
-def time_out(ruleset: AnyRuleSet, game: Game[Any, Any],
-             dice: Dice) -> tuple[Game[Any, Any], list[str], list[Resolved]]:
+def time_out(ruleset: AnyRuleSet, game: Game[Any, Any], dice: Dice) -> tuple[Game[Any, Any], list[str], list[Resolved]]:
     """D3, C9: the turn's time ran out. Returns the game after playing for everyone awaited, who they were, and
     the resolutions that followed.
 
@@ -239,8 +240,13 @@ def time_out(ruleset: AnyRuleSet, game: Game[Any, Any],
 
 def _complete(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> Game[Any, Any]:
     for attempt in range(2):
-        trial = game if attempt == 0 else game.evolve(orders={**game.orders, player: ()},
-                                                      tallies={k: v for k, v in game.tallies.items() if k != player})
+        trial = (
+            game
+            if attempt == 0
+            else game.evolve(
+                orders={**game.orders, player: ()}, tallies={k: v for k, v in game.tallies.items() if k != player}
+            )
+        )
         for order in ruleset.timeout_orders(trial, player, tally(ruleset, trial, player)):
             issued = issue(ruleset, trial, player, order)
             if isinstance(issued, Game):
@@ -264,8 +270,7 @@ class SeatPlayed:
     """A turn-by-turn player whose choice was refused: their turn was played out as when time runs out."""
 
 
-def play_seat(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, orders: Sequence[Any],
-              dice: Dice) -> SeatPlayed:
+def play_seat(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, orders: Sequence[Any], dice: Dice) -> SeatPlayed:
     """One way for every seat a computer plays (the server's, a tournament's, the console's): its decision carried
     out so that the game never stalls on it. Simultaneous: each order issued that the rules accept, the rest
     refused, then the commit; a commit the rules refuse is completed as when time runs out. Turn-by-turn: the
@@ -308,8 +313,9 @@ def play_seat(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, orders: Se
     return SeatPlayed(game, issued, refused, resolved + resolutions, timed_out=True)
 
 
-def resign(ruleset: AnyRuleSet, game: Game[Any, Any], player: str,
-           dice: Dice) -> tuple[Game[Any, Any], Resolved] | RuleError:
+def resign(
+    ruleset: AnyRuleSet, game: Game[Any, Any], player: str, dice: Dice
+) -> tuple[Game[Any, Any], Resolved] | RuleError:
     """A player still in gives up: the rule set decides what becomes of what they held. Their orders of the turn go;
     the others' orders and commits stay, and the step stays too (the dice, where the rule set needs any, are the
     step's, as the next resolution's are), so nobody's turn starts again because someone resigned. A simultaneous
@@ -332,8 +338,9 @@ def reveal(orders: dict[str, tuple[Any, ...]], ruleset: AnyRuleSet) -> dict[str,
     return {player: [ruleset.dump_order(o) for o in batch] for player, batch in orders.items()}
 
 
-def replay_orders(ruleset: AnyRuleSet, game: Game[Any, Any], orders: dict[str, Sequence[Any]],
-                  dice: Dice) -> tuple[Game[Any, Any], Resolved] | RuleError:
+def replay_orders(
+    ruleset: AnyRuleSet, game: Game[Any, Any], orders: dict[str, Sequence[Any]], dice: Dice
+) -> tuple[Game[Any, Any], Resolved] | RuleError:
     """Carry out a logged resolution again: issue and commit each batch (simultaneous) or act (turn-by-turn)."""
     if not ruleset.simultaneous:
         ((player, batch),) = orders.items()

@@ -77,8 +77,7 @@ def read_conquest(data: bytes) -> tuple[GameMap | None, list[Finding]]:
         if header is not None:
             section = _enter_section(reading, header, number)
         elif section is None:
-            reading.problem(number, f'"{line.strip()}" comes before any section '
-                                    "([Map], [Continents], [Territories])")
+            reading.problem(number, f'"{line.strip()}" comes before any section ([Map], [Continents], [Territories])')
         elif section == "map":
             _read_property(reading, line, number)
         elif section == "continents":
@@ -89,8 +88,10 @@ def read_conquest(data: bytes) -> tuple[GameMap | None, list[Finding]]:
     if reading.over is not None:
         return None, [*reading.findings, reading.over]
     if not reading.seen_sections & {"continents", "territories"}:
-        return None, [*reading.findings, error(
-            FindingCode.PARSE, "this is not a Conquest map: it has no [Continents] or [Territories] section")]
+        return None, [
+            *reading.findings,
+            error(FindingCode.PARSE, "this is not a Conquest map: it has no [Continents] or [Territories] section"),
+        ]
     return _build(reading)
 
 
@@ -100,19 +101,26 @@ def _enter_section(reading: _Reading, header: str, number: int) -> str:
         reading.seen_sections.add(name)
         return name
     reading.unknown_sections += 1
-    close = (difflib.get_close_matches(name, SECTIONS, n=1)  # a few suggestions: each costs a string comparison
-             if len(name) <= 40 and reading.unknown_sections <= MAX_SUGGESTIONS else [])
+    close = (
+        difflib.get_close_matches(name, SECTIONS, n=1)  # a few suggestions: each costs a string comparison
+        if len(name) <= 40 and reading.unknown_sections <= MAX_SUGGESTIONS
+        else []
+    )
     hint = f" (did you mean [{close[0].capitalize()}]?)" if close else ""
-    reading.problem(number, f"unknown section [{header}]{hint}; a Conquest map has [Map], [Continents] and "
-                            "[Territories]; its lines are ignored")
+    reading.problem(
+        number,
+        f"unknown section [{header}]{hint}; a Conquest map has [Map], [Continents] and "
+        "[Territories]; its lines are ignored",
+    )
     return "unknown"
 
 
 def _read_property(reading: _Reading, line: str, number: int) -> None:
     key, equals, value = line.partition("=")
     if not equals or not key.strip():
-        reading.problem(number, f'"{line.strip()}" is not a [Map] setting (expected: key=value, such as '
-                                "author=Sean O'Connor)")
+        reading.problem(
+            number, f'"{line.strip()}" is not a [Map] setting (expected: key=value, such as author=Sean O\'Connor)'
+        )
         return
     reading.properties[key.strip().lower()] = value.strip()
     reading.settings.append((key.strip(), value.strip()))
@@ -122,17 +130,23 @@ def _read_continent(reading: _Reading, line: str, number: int) -> None:
     name, equals, value = line.rpartition("=")
     bonus = parse_number(value.strip())
     if not equals or not name.strip() or not isinstance(bonus, int):
-        reading.problem(number, f'"{line.strip()}" is not a continent '
-                                "(expected: name=bonus, with a whole number as bonus)")
+        reading.problem(
+            number, f'"{line.strip()}" is not a continent (expected: name=bonus, with a whole number as bonus)'
+        )
         return
     name = name.strip()
     earlier = reading.continent_lines.get(name.lower())
     if earlier is not None:
         earlier_name, earlier_line = earlier
         case = "" if earlier_name == name else f' (as "{earlier_name}": names are matched ignoring case)'
-        reading.findings.append(error(FindingCode.DUPLICATE_CONTINENT,
-                                      f'continent "{name}" is defined twice{case}; the first is on line '
-                                      f"{earlier_line}", line=number, continents=[earlier_name]))
+        reading.findings.append(
+            error(
+                FindingCode.DUPLICATE_CONTINENT,
+                f'continent "{name}" is defined twice{case}; the first is on line {earlier_line}',
+                line=number,
+                continents=[earlier_name],
+            )
+        )
         return
     if len(reading.continents) >= MAX_CONTINENTS:
         reading.over = too_many("continents", MAX_CONTINENTS, number)
@@ -194,9 +208,14 @@ class _Names:
         for (written, found), lines in self.mismatches.items():
             more = f" (and on {len(lines) - 1} more line(s))" if len(lines) > 1 else ""
             territories = [found] if kind == "territory" else []
-            findings.append(warning(FindingCode.CASE_MISMATCH,
-                                    f'{kind} "{written}"{more} is defined as "{found}": '
-                                    "names match ignoring case", line=lines[0], territories=territories))
+            findings.append(
+                warning(
+                    FindingCode.CASE_MISMATCH,
+                    f'{kind} "{written}"{more} is defined as "{found}": names match ignoring case',
+                    line=lines[0],
+                    territories=territories,
+                )
+            )
         return findings
 
 
@@ -215,10 +234,15 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
         earlier = territory_names.define(row.name)
         if earlier is not None:
             same = "" if earlier == row.name else f' (as "{earlier}": names are matched ignoring case)'
-            findings.append(error(FindingCode.DUPLICATE_TERRITORY,
-                                  f'territory "{row.name}" is defined twice{same}; the first is on line '
-                                  f"{first_line[earlier.lower()]}; this line is ignored",
-                                  line=row.line, territories=[earlier]))
+            findings.append(
+                error(
+                    FindingCode.DUPLICATE_TERRITORY,
+                    f'territory "{row.name}" is defined twice{same}; the first is on line '
+                    f"{first_line[earlier.lower()]}; this line is ignored",
+                    line=row.line,
+                    territories=[earlier],
+                )
+            )
             continue
         first_line[row.name.lower()] = row.line
         rows.append(row)
@@ -232,10 +256,15 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
         territories.append(Territory(row.name, continent_name, x=row.x, y=row.y))
     for written, members in unknown_continents.items():
         listed = [r.name for r in members]
-        findings.append(error(FindingCode.UNKNOWN_CONTINENT,
-                              f'continent "{written}" is not defined in [Continents]; it is given for '
-                              f"{quote_list(listed)}", line=members[0].line, territories=listed,
-                              continents=[written]))
+        findings.append(
+            error(
+                FindingCode.UNKNOWN_CONTINENT,
+                f'continent "{written}" is not defined in [Continents]; it is given for {quote_list(listed)}',
+                line=members[0].line,
+                territories=listed,
+                continents=[written],
+            )
+        )
 
     borders: dict[str, list[str]] = {}
     for row in rows:
@@ -245,19 +274,28 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
         for written in row.neighbours:
             target = territory_names.find(written, row.line)
             if target is None:
-                findings.append(error(FindingCode.UNKNOWN_TERRITORY,
-                                      f'"{row.name}" borders "{written}", '
-                                      "which is not a territory of the map",
-                                      line=row.line, territories=[row.name, written]))
+                findings.append(
+                    error(
+                        FindingCode.UNKNOWN_TERRITORY,
+                        f'"{row.name}" borders "{written}", which is not a territory of the map',
+                        line=row.line,
+                        territories=[row.name, written],
+                    )
+                )
             elif target in seen:
                 repeated.append(target)
             else:
                 seen.add(target)
                 targets.append(target)
         if repeated:
-            findings.append(warning(FindingCode.DUPLICATE_BORDER,
-                                    f'"{row.name}" lists {quote_list(repeated)} more than once; counted once',
-                                    line=row.line, territories=[row.name, *repeated]))
+            findings.append(
+                warning(
+                    FindingCode.DUPLICATE_BORDER,
+                    f'"{row.name}" lists {quote_list(repeated)} more than once; counted once',
+                    line=row.line,
+                    territories=[row.name, *repeated],
+                )
+            )
         borders[row.name] = targets
     findings.extend(continent_names.case_findings("continent"))
     findings.extend(territory_names.case_findings("territory"))

@@ -23,16 +23,22 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 def _unwritable(name: str) -> bool:
     """Fields are split at commas and trimmed; a line starting with ; or [ is a comment or a section."""
-    return (not name or name != name.strip() or "," in name or name[0] in ";[" or _CONTROL.search(name) is not None)
+    return not name or name != name.strip() or "," in name or name[0] in ";[" or _CONTROL.search(name) is not None
 
 
 def _same_ignoring_case(kind: str, names: Iterable[str], territories: bool) -> list[Finding]:
     spellings: dict[str, list[str]] = {}
     for name in names:
         spellings.setdefault(name.casefold(), []).append(name)
-    return [error(FindingCode.FORMAT_LIMIT, f"Conquest matches names ignoring case, so these {kind} would be one: "
-                                            f"{quote_list(same)}", territories=same if territories else ())
-            for same in spellings.values() if len(same) > 1]
+    return [
+        error(
+            FindingCode.FORMAT_LIMIT,
+            f"Conquest matches names ignoring case, so these {kind} would be one: {quote_list(same)}",
+            territories=same if territories else (),
+        )
+        for same in spellings.values()
+        if len(same) > 1
+    ]
 
 
 def conquest_problems(game_map: GameMap) -> list[Finding]:
@@ -40,28 +46,45 @@ def conquest_problems(game_map: GameMap) -> list[Finding]:
     findings: list[Finding] = []
     homeless = [t.name for t in game_map.territories if t.continent is None]
     if homeless:
-        findings.append(error(FindingCode.NO_CONTINENT,
-                              f"a Conquest map needs a continent for every territory; in none: "
-                              f"{quote_list(homeless)}", territories=homeless))
+        findings.append(
+            error(
+                FindingCode.NO_CONTINENT,
+                f"a Conquest map needs a continent for every territory; in none: {quote_list(homeless)}",
+                territories=homeless,
+            )
+        )
     continents = [c.name for c in game_map.continents]
     bad = [n for n in (*game_map.names, *continents) if _unwritable(n)]
     if bad:
-        findings.append(error(FindingCode.FORMAT_LIMIT,
-                              "these names cannot be written in a Conquest file (a comma, a control character, "
-                              f"spaces at either end, or ; or [ first): {quote_list(bad)}"))
+        findings.append(
+            error(
+                FindingCode.FORMAT_LIMIT,
+                "these names cannot be written in a Conquest file (a comma, a control character, "
+                f"spaces at either end, or ; or [ first): {quote_list(bad)}",
+            )
+        )
     findings.extend(_same_ignoring_case("territories", game_map.names, True))
     findings.extend(_same_ignoring_case("continents", continents, False))
     if len(game_map.territories) > MAX_TERRITORIES:
-        findings.append(warning(FindingCode.FORMAT_LIMIT, f"{len(game_map.territories)} territories: Conquest "
-                                                          f"takes at most {MAX_TERRITORIES}"))
+        findings.append(
+            warning(
+                FindingCode.FORMAT_LIMIT,
+                f"{len(game_map.territories)} territories: Conquest takes at most {MAX_TERRITORIES}",
+            )
+        )
     if len(continents) > MAX_CONTINENTS:
-        findings.append(warning(FindingCode.FORMAT_LIMIT,
-                                f"{len(continents)} continents: Conquest takes at most {MAX_CONTINENTS}"))
+        findings.append(
+            warning(FindingCode.FORMAT_LIMIT, f"{len(continents)} continents: Conquest takes at most {MAX_CONTINENTS}")
+        )
     crowded = [n for n in game_map.names if len(game_map.neighbours(n) - {n}) > MAX_NEIGHBOURS]
     if crowded:
-        findings.append(warning(FindingCode.FORMAT_LIMIT, f"Conquest takes at most {MAX_NEIGHBOURS} neighbours "
-                                                          f"per territory; more in {quote_list(crowded)}",
-                                territories=crowded))
+        findings.append(
+            warning(
+                FindingCode.FORMAT_LIMIT,
+                f"Conquest takes at most {MAX_NEIGHBOURS} neighbours per territory; more in {quote_list(crowded)}",
+                territories=crowded,
+            )
+        )
     return findings
 
 

@@ -103,9 +103,13 @@ def read_domination(data: bytes) -> tuple[GameMap | None, list[Finding]]:
     if reading.over is not None:
         return None, [*reading.findings, reading.over]
     if not reading.seen_sections & {"continents", "countries", "borders"}:
-        return None, [*reading.findings, error(
-            FindingCode.PARSE,
-            "this is not a Domination map: it has no [continents], [countries] or [borders] section")]
+        return None, [
+            *reading.findings,
+            error(
+                FindingCode.PARSE,
+                "this is not a Domination map: it has no [continents], [countries] or [borders] section",
+            ),
+        ]
     return _build(reading)
 
 
@@ -115,11 +119,17 @@ def _enter_section(reading: _Reading, header: str, number: int) -> str | None:
         reading.seen_sections.add(name)
         return name
     reading.unknown_sections += 1
-    close = (difflib.get_close_matches(name, SECTIONS, n=1)  # a few suggestions: each costs a string comparison
-             if len(name) <= 40 and reading.unknown_sections <= MAX_SUGGESTIONS else [])
+    close = (
+        difflib.get_close_matches(name, SECTIONS, n=1)  # a few suggestions: each costs a string comparison
+        if len(name) <= 40 and reading.unknown_sections <= MAX_SUGGESTIONS
+        else []
+    )
     hint = f" (did you mean [{close[0]}]?)" if close else ""
-    reading.problem(number, f"unknown section [{header}]{hint}; a Domination map has [files], [continents], "
-                            "[countries] and [borders]; its lines are ignored")
+    reading.problem(
+        number,
+        f"unknown section [{header}]{hint}; a Domination map has [files], [continents], "
+        "[countries] and [borders]; its lines are ignored",
+    )
     return "unknown"
 
 
@@ -144,15 +154,16 @@ def _looks_like_country(tokens: list[str]) -> bool:
 def _read_file_entry(reading: _Reading, line: str, number: int) -> None:
     tokens = line.split()
     if tokens[0] in FILE_KEYS:
-        reading.files.append((tokens[0], line.strip()[len(tokens[0]):].strip()))
+        reading.files.append((tokens[0], line.strip()[len(tokens[0]) :].strip()))
         return
     hint = ""
     if _looks_like_continent(tokens):
         hint = " It looks like a continent: is the [continents] header missing?"
     elif _looks_like_country(tokens):
         hint = " It looks like a country: is the [countries] header missing?"
-    reading.problem(number, f'"{line.strip()}" is not a [files] entry '
-                            f"(pic, map, crd or prv followed by a file name).{hint}")
+    reading.problem(
+        number, f'"{line.strip()}" is not a [files] entry (pic, map, crd or prv followed by a file name).{hint}'
+    )
 
 
 def _read_continent(reading: _Reading, line: str, number: int) -> None:
@@ -165,9 +176,14 @@ def _read_continent(reading: _Reading, line: str, number: int) -> None:
     if len(tokens) in (2, 3) and isinstance(bonus, int):
         duplicate = tokens[0] in reading.continent_names
         if duplicate:
-            reading.findings.append(error(FindingCode.DUPLICATE_CONTINENT,
-                                          f'continent "{tokens[0]}" is defined twice', line=number,
-                                          continents=[tokens[0]]))
+            reading.findings.append(
+                error(
+                    FindingCode.DUPLICATE_CONTINENT,
+                    f'continent "{tokens[0]}" is defined twice',
+                    line=number,
+                    continents=[tokens[0]],
+                )
+            )
         reading.continent_names.add(tokens[0])
         reading.continents.append(Continent(tokens[0], bonus))
         if len(tokens) == 3 and not duplicate:  # the first definition's colour is the one kept
@@ -176,8 +192,10 @@ def _read_continent(reading: _Reading, line: str, number: int) -> None:
     hint = ""
     if _looks_like_country(tokens) and len(tokens) == 5:
         hint = " It looks like a country: is the [countries] header missing?"
-    reading.problem(number, f'"{line.strip()}" is not a continent (expected: name bonus colour, with a whole '
-                            f"number as bonus).{hint}")
+    reading.problem(
+        number,
+        f'"{line.strip()}" is not a continent (expected: name bonus colour, with a whole number as bonus).{hint}',
+    )
     reading.continents.append(None)  # keeps the numbering of the continents after it
 
 
@@ -195,8 +213,11 @@ def _read_country(reading: _Reading, line: str, number: int) -> None:
         reading.problem(number, f'"{line.strip()}" is not a country ({shape}).{hint}')
         return
     if int(tokens[0]) != expected:
-        reading.problem(number, f"country number {tokens[0]} where {expected} was expected: countries are "
-                                f"numbered 1, 2, 3... in the order they are listed.{hint}")
+        reading.problem(
+            number,
+            f"country number {tokens[0]} where {expected} was expected: countries are "
+            f"numbered 1, 2, 3... in the order they are listed.{hint}",
+        )
         return
     if len(tokens) < 3 or not tokens[2].isdecimal():
         reading.problem(number, f'"{line.strip()}" is not a country ({shape})', tuple(tokens[1:2]))
@@ -206,14 +227,22 @@ def _read_country(reading: _Reading, line: str, number: int) -> None:
         return
     country = _Country(tokens[1], int(tokens[2]), number)
     if len(tokens) == 3:
-        reading.findings.append(warning(FindingCode.MISSING_COORDINATES,
-                                        f'country "{country.name}" has no x y position',
-                                        line=number, territories=[country.name]))
+        reading.findings.append(
+            warning(
+                FindingCode.MISSING_COORDINATES,
+                f'country "{country.name}" has no x y position',
+                line=number,
+                territories=[country.name],
+            )
+        )
     elif len(tokens) == 5 and None not in (parse_number(tokens[3]), parse_number(tokens[4])):
         country.x, country.y = parse_number(tokens[3]), parse_number(tokens[4])
     else:
-        reading.problem(number, f'"{line.strip()}": the position of "{country.name}" must be two numbers x y '
-                                f"({shape})", (country.name,))
+        reading.problem(
+            number,
+            f'"{line.strip()}": the position of "{country.name}" must be two numbers x y ({shape})',
+            (country.name,),
+        )
     reading.countries.append(country)
 
 
@@ -221,8 +250,10 @@ def _read_borders(reading: _Reading, line: str, number: int) -> None:
     tokens = line.split()
     bad = [t for t in tokens if not t.isdecimal()]
     if bad:
-        reading.problem(number, f'"{line.strip()}" is not a border line: it should hold only country '
-                                f"numbers, not {quote_list(bad, 4)}")
+        reading.problem(
+            number,
+            f'"{line.strip()}" is not a border line: it should hold only country numbers, not {quote_list(bad, 4)}',
+        )
         return
     reading.borders_listed += len(tokens) - 1
     if reading.borders_listed > MAX_BORDERS:
@@ -235,8 +266,7 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
     findings = reading.findings
     countries = reading.countries
     if "borders" not in reading.seen_sections and countries:
-        findings.append(error(FindingCode.PARSE,
-                              "the file has no [borders] section, so no country borders another"))
+        findings.append(error(FindingCode.PARSE, "the file has no [borders] section, so no country borders another"))
 
     names: dict[int, str] = {}
     first_line: dict[str, int] = {}
@@ -245,10 +275,15 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
     for index, country in enumerate(countries, start=1):
         names[index] = country.name
         if country.name in first_line:
-            findings.append(error(FindingCode.DUPLICATE_TERRITORY,
-                                  f'country "{country.name}" (number {index}) is defined twice; the first is '
-                                  f"on line {first_line[country.name]}",
-                                  line=country.line, territories=[country.name]))
+            findings.append(
+                error(
+                    FindingCode.DUPLICATE_TERRITORY,
+                    f'country "{country.name}" (number {index}) is defined twice; the first is '
+                    f"on line {first_line[country.name]}",
+                    line=country.line,
+                    territories=[country.name],
+                )
+            )
             continue
         first_line[country.name] = country.line
         continent: str | None = None
@@ -263,9 +298,14 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
         listed = [c.name for c in members]
         count = len(reading.continents)
         known = f"continents are numbered 1 to {count}" if count else "no continent is defined"
-        findings.append(error(FindingCode.UNKNOWN_CONTINENT,
-                              f"continent number {index} does not exist ({known}); it is given for "
-                              f"{quote_list(listed)}", line=members[0].line, territories=listed))
+        findings.append(
+            error(
+                FindingCode.UNKNOWN_CONTINENT,
+                f"continent number {index} does not exist ({known}); it is given for {quote_list(listed)}",
+                line=members[0].line,
+                territories=listed,
+            )
+        )
 
     borders: dict[str, list[str]] = defaultdict(list)
     known_targets: dict[str, set[str]] = defaultdict(set)
@@ -279,10 +319,15 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
         unknown = [t for t in targets if t not in names]
         if unknown:
             unknown_listed = ", ".join(map(str, unknown))
-            findings.append(error(FindingCode.UNKNOWN_TERRITORY,
-                                  f'the borders of "{source}" name country number(s) {unknown_listed}, '
-                                  f"but there are only {len(names)} countries",
-                                  line=number, territories=[source]))
+            findings.append(
+                error(
+                    FindingCode.UNKNOWN_TERRITORY,
+                    f'the borders of "{source}" name country number(s) {unknown_listed}, '
+                    f"but there are only {len(names)} countries",
+                    line=number,
+                    territories=[source],
+                )
+            )
         repeated: list[str] = []
         for target_id in targets:
             target = names.get(target_id)
@@ -294,22 +339,32 @@ def _build(reading: _Reading) -> tuple[GameMap, list[Finding]]:
             known_targets[source].add(target)
             borders[source].append(target)
         if repeated:
-            findings.append(warning(FindingCode.DUPLICATE_BORDER,
-                                    f'"{source}" lists {quote_list(repeated)} more than once; counted once',
-                                    line=number, territories=[source, *repeated]))
+            findings.append(
+                warning(
+                    FindingCode.DUPLICATE_BORDER,
+                    f'"{source}" lists {quote_list(repeated)} more than once; counted once',
+                    line=number,
+                    territories=[source, *repeated],
+                )
+            )
 
     if unknown_sources:
         numbers = ", ".join(str(source_id) for _, source_id in unknown_sources[:12])
         more = f" and {len(unknown_sources) - 12} more" if len(unknown_sources) > 12 else ""
-        findings.append(error(FindingCode.UNKNOWN_TERRITORY,
-                              f"borders are given for country number(s) {numbers}{more}, but there are only "
-                              f"{len(names)} countries", line=unknown_sources[0][0]))
+        findings.append(
+            error(
+                FindingCode.UNKNOWN_TERRITORY,
+                f"borders are given for country number(s) {numbers}{more}, but there are only {len(names)} countries",
+                line=unknown_sources[0][0],
+            )
+        )
 
     continents = [c for c in reading.continents if c is not None]
     description = "\n".join(reading.comments).strip()
     details = FileDetails("domination", tuple(reading.properties), tuple(reading.files), tuple(reading.colours))
-    game_map = build_map(reading.name, territories, borders, _unique(continents), description=description,
-                         details=details)
+    game_map = build_map(
+        reading.name, territories, borders, _unique(continents), description=description, details=details
+    )
     return game_map, findings
 
 

@@ -14,8 +14,21 @@ from collections.abc import Iterable
 from shared.maps.findings import Finding, FindingCode, Severity, error, quote_list, warning
 from shared.maps.model import GameMap
 
-PALETTE = ("red", "blue", "green", "yellow", "magenta", "cyan", "orange", "pink", "gray", "lightgray", "darkgray",
-           "white", "black")
+PALETTE = (
+    "red",
+    "blue",
+    "green",
+    "yellow",
+    "magenta",
+    "cyan",
+    "orange",
+    "pink",
+    "gray",
+    "lightgray",
+    "darkgray",
+    "white",
+    "black",
+)
 """The colour names Domination knows, for continents that have no colour of their own (a new one, or one read
 from another format)."""
 MAX_COUNTRIES = 254
@@ -34,27 +47,42 @@ def domination_problems(game_map: GameMap) -> list[Finding]:
     findings: list[Finding] = []
     homeless = [t.name for t in game_map.territories if t.continent is None]
     if homeless:
-        findings.append(error(FindingCode.NO_CONTINENT,
-                              f"a Domination map needs a continent for every territory; in none: "
-                              f"{quote_list(homeless)}", territories=homeless))
+        findings.append(
+            error(
+                FindingCode.NO_CONTINENT,
+                f"a Domination map needs a continent for every territory; in none: {quote_list(homeless)}",
+                territories=homeless,
+            )
+        )
     findings.extend(_clashes("territories", game_map.names))
     findings.extend(_clashes("continents", [c.name for c in game_map.continents]))
     bad = [c.name for c in game_map.continents if not c.name.strip() or c.name.lstrip().startswith(";")]
     bad += [n for n in game_map.names if not n.strip()]
     bad += [n for n in [*game_map.names, *(c.name for c in game_map.continents)] if _CONTROL.search(n.strip())]
     if bad:
-        findings.append(error(FindingCode.FORMAT_LIMIT,
-                              f"these names cannot be written in a Domination file (empty, a control character, "
-                              f"or a continent starting with ;): {quote_list(bad)}"))
+        findings.append(
+            error(
+                FindingCode.FORMAT_LIMIT,
+                f"these names cannot be written in a Domination file (empty, a control character, "
+                f"or a continent starting with ;): {quote_list(bad)}",
+            )
+        )
     spaced = [n for n in [*game_map.names, *(c.name for c in game_map.continents)] if domination_name(n) != n]
     if spaced:
-        findings.append(warning(FindingCode.FORMAT_LIMIT,
-                                f"Domination names hold no spaces: written with _ instead: {quote_list(spaced, 6)}",
-                                territories=[n for n in spaced if n in game_map]))
+        findings.append(
+            warning(
+                FindingCode.FORMAT_LIMIT,
+                f"Domination names hold no spaces: written with _ instead: {quote_list(spaced, 6)}",
+                territories=[n for n in spaced if n in game_map],
+            )
+        )
     if len(game_map.territories) > MAX_COUNTRIES:
-        findings.append(warning(FindingCode.FORMAT_LIMIT,
-                                f"{len(game_map.territories)} territories: Domination draws at most "
-                                f"{MAX_COUNTRIES} countries"))
+        findings.append(
+            warning(
+                FindingCode.FORMAT_LIMIT,
+                f"{len(game_map.territories)} territories: Domination draws at most {MAX_COUNTRIES} countries",
+            )
+        )
     return findings
 
 
@@ -62,9 +90,15 @@ def _clashes(kind: str, names: Iterable[str]) -> list[Finding]:
     written: dict[str, list[str]] = {}
     for name in names:
         written.setdefault(domination_name(name), []).append(name)
-    return [error(FindingCode.FORMAT_LIMIT, f"{kind} {quote_list(same)} would all be written as \"{as_written}\"",
-                  territories=same if kind == "territories" else ())
-            for as_written, same in written.items() if len(same) > 1]
+    return [
+        error(
+            FindingCode.FORMAT_LIMIT,
+            f'{kind} {quote_list(same)} would all be written as "{as_written}"',
+            territories=same if kind == "territories" else (),
+        )
+        for as_written, same in written.items()
+        if len(same) > 1
+    ]
 
 
 def _pixel(value: float | None) -> str:
@@ -74,8 +108,10 @@ def _pixel(value: float | None) -> str:
 
 def _colours(game_map: GameMap) -> list[str]:
     """The continent's own colour where the source file gave one, else the first palette colour not yet used."""
-    own = [game_map.details.colour(c.name) if game_map.details.source == "domination" else None
-           for c in game_map.continents]
+    own = [
+        game_map.details.colour(c.name) if game_map.details.source == "domination" else None
+        for c in game_map.continents
+    ]
     used = {colour for colour in own if colour is not None}
     free = [colour for colour in PALETTE if colour not in used] or list(PALETTE)
     colours = []
@@ -115,8 +151,7 @@ def write_domination(game_map: GameMap) -> bytes:
         index = continent_index.get(t.continent) if t.continent is not None else None
         if index is None:
             raise ValueError(f'"{t.name}" is in continent "{t.continent}", which is not defined')
-        lines.append(f"{number[t.name]} {domination_name(t.name)} {index} "
-                     f"{_pixel(t.x)} {_pixel(t.y)}")
+        lines.append(f"{number[t.name]} {domination_name(t.name)} {index} {_pixel(t.x)} {_pixel(t.y)}")
     lines += ["", "[borders]"]
     for t in game_map.territories:
         targets = [str(number[n]) for n in game_map.neighbours_in_order(t.name) if n != t.name]

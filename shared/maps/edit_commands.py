@@ -70,54 +70,93 @@ class CommandSpec:
 _NAME = Arg("NAME", ArgKind.NEW_NAME)
 COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec(
-        "editcontinent", "editcontinent -add NAME VALUE -remove NAME",
+        "editcontinent",
+        "editcontinent -add NAME VALUE -remove NAME",
         "add or remove continents",
         "-add NAME VALUE adds a continent worth VALUE units (a whole number, 0 or more) to whoever holds all of it; "
         "-remove NAME removes a continent together with its territories and their borders.",
-        (OptionSpec("-add", (_NAME, Arg("VALUE", ArgKind.VALUE))),
-         OptionSpec("-remove", (Arg("NAME", ArgKind.CONTINENT),))),
-        repeatable=True, example="editcontinent -add North_Europe 5 -add East_Europe 4"),
+        (
+            OptionSpec("-add", (_NAME, Arg("VALUE", ArgKind.VALUE))),
+            OptionSpec("-remove", (Arg("NAME", ArgKind.CONTINENT),)),
+        ),
+        repeatable=True,
+        example="editcontinent -add North_Europe 5 -add East_Europe 4",
+    ),
     CommandSpec(
-        "editcountry", "editcountry -add NAME CONTINENT -remove NAME",
+        "editcountry",
+        "editcountry -add NAME CONTINENT -remove NAME",
         "add or remove territories",
         "-add NAME CONTINENT adds a territory to a continent; -remove NAME removes a territory and its borders.",
-        (OptionSpec("-add", (_NAME, Arg("CONTINENT", ArgKind.CONTINENT))),
-         OptionSpec("-remove", (Arg("NAME", ArgKind.TERRITORY),))),
-        aliases=("editterritory",), repeatable=True,
-        example='editcountry -add England North_Europe -add "Isle of Man" North_Europe -remove Wales'),
+        (
+            OptionSpec("-add", (_NAME, Arg("CONTINENT", ArgKind.CONTINENT))),
+            OptionSpec("-remove", (Arg("NAME", ArgKind.TERRITORY),)),
+        ),
+        aliases=("editterritory",),
+        repeatable=True,
+        example='editcountry -add England North_Europe -add "Isle of Man" North_Europe -remove Wales',
+    ),
     CommandSpec(
-        "editneighbor", "editneighbor -add A B -remove A B",
+        "editneighbor",
+        "editneighbor -add A B -remove A B",
         "add or remove borders",
-        "-add A B makes A and B border each other, both ways; -remove A B removes the border between them, both "
-        "ways.",
-        (OptionSpec("-add", (Arg("A", ArgKind.TERRITORY), Arg("B", ArgKind.TERRITORY))),
-         OptionSpec("-remove", (Arg("A", ArgKind.TERRITORY), Arg("B", ArgKind.TERRITORY)))),
-        aliases=("editneighbour",), repeatable=True,
-        example='editneighbor -add England "Isle of Man" -add England Scotland -remove England Iceland'),
+        "-add A B makes A and B border each other, both ways; -remove A B removes the border between them, both ways.",
+        (
+            OptionSpec("-add", (Arg("A", ArgKind.TERRITORY), Arg("B", ArgKind.TERRITORY))),
+            OptionSpec("-remove", (Arg("A", ArgKind.TERRITORY), Arg("B", ArgKind.TERRITORY))),
+        ),
+        aliases=("editneighbour",),
+        repeatable=True,
+        example='editneighbor -add England "Isle of Man" -add England Scotland -remove England Iceland',
+    ),
     CommandSpec(
-        "showmap", "showmap", "show the continents, the territories and their borders",
+        "showmap",
+        "showmap",
+        "show the continents, the territories and their borders",
         "Every continent with its value and territories, then every territory with its continent and neighbours; "
-        "a one-way border is marked as such."),
+        "a one-way border is marked as such.",
+    ),
     CommandSpec(
-        "validatemap", "validatemap", "say whether the map is valid, and name every problem",
+        "validatemap",
+        "validatemap",
+        "say whether the map is valid, and name every problem",
         "Names each problem with the territories or continents it concerns: a map in pieces, a continent in "
         "pieces, a territory in no continent or an unknown one, a one-way border, an empty continent, a name "
-        "given twice. Errors stop savemap; warnings do not."),
+        "given twice. Errors stop savemap; warnings do not.",
+    ),
     CommandSpec(
-        "savemap", "savemap [FILE] [-format domination|conquest|native]", "write the map to a file",
+        "savemap",
+        "savemap [FILE] [-format domination|conquest|native]",
+        "write the map to a file",
         "Refused while the map has errors. Without FILE, writes the file being edited. The format follows the "
         "option, else the file's name: .toml is native, .map the format the map was read from, else "
         "Domination. What the source file held for its game (pictures, colours, [Map] settings) is kept where "
         "the format can hold it. The file is replaced all at once: a failure never leaves half a map.",
-        (OptionSpec("-format", (Arg("FORMAT", ArgKind.FORMAT),)),), (Arg("FILE", ArgKind.FILE),)),
-    CommandSpec("undo", "undo", "take back the last edit command",
-                "Each edit command is one step, however many -add and -remove it holds; undo again to go further "
-                "back."),
-    CommandSpec("help", "help [COMMAND]", "list the commands, or explain one", "", (),
-                (Arg("COMMAND", ArgKind.COMMAND),), aliases=("?",)),
-    CommandSpec("quit", "quit [-force]", "leave the editor",
-                "Asks first when there are unsaved changes; -force leaves without asking.",
-                (OptionSpec("-force"),), aliases=("exit", "q")),
+        (OptionSpec("-format", (Arg("FORMAT", ArgKind.FORMAT),)),),
+        (Arg("FILE", ArgKind.FILE),),
+    ),
+    CommandSpec(
+        "undo",
+        "undo",
+        "take back the last edit command",
+        "Each edit command is one step, however many -add and -remove it holds; undo again to go further back.",
+    ),
+    CommandSpec(
+        "help",
+        "help [COMMAND]",
+        "list the commands, or explain one",
+        "",
+        (),
+        (Arg("COMMAND", ArgKind.COMMAND),),
+        aliases=("?",),
+    ),
+    CommandSpec(
+        "quit",
+        "quit [-force]",
+        "leave the editor",
+        "Asks first when there are unsaved changes; -force leaves without asking.",
+        (OptionSpec("-force"),),
+        aliases=("exit", "q"),
+    ),
 )
 SPEC_BY_WORD: dict[str, CommandSpec] = {w: spec for spec in COMMANDS for w in (spec.name, *spec.aliases)}
 
@@ -179,8 +218,9 @@ _TOKEN = re.compile(r'"([^"]*)"?|(\S+)')
 
 def tokenize(line: str) -> list[Token]:
     """Words, or "double-quoted names" that may hold spaces; an unclosed quote runs to the end of the line."""
-    return [Token(m.group(1), True) if m.group(1) is not None else Token(m.group(2), False)
-            for m in _TOKEN.finditer(line)]
+    return [
+        Token(m.group(1), True) if m.group(1) is not None else Token(m.group(2), False) for m in _TOKEN.finditer(line)
+    ]
 
 
 def resolve_command(word: str) -> CommandSpec | CommandError:
@@ -232,7 +272,7 @@ def _split(spec: CommandSpec, words: Sequence[Token]) -> tuple[list[str], list[t
             continue
         if not spec.repeatable and any(flag == option.flag for flag, _ in options):
             return CommandError(f"{option.flag} is given twice: {spec.usage}")
-        args = list(words[index + 1:index + 1 + len(option.args)])
+        args = list(words[index + 1 : index + 1 + len(option.args)])
         if len(args) < len(option.args) or any(_option(spec, a) is not None for a in args):
             wanted = " ".join(a.label for a in option.args)
             return CommandError(f"{option.flag} needs {wanted}: {spec.usage}")
@@ -249,8 +289,10 @@ def _unexpected(spec: CommandSpec, token: Token, options: list[tuple[str, list[s
         flag, args = options[-1]
         example = " ".join(args[:2]) if len(args) >= 2 else f"{args[0]} {token.text}"
         wanted = " ".join(a.label for o in spec.options if o.flag == flag for a in o.args)
-        return CommandError(f'unexpected "{token.text}" after {flag} {" ".join(args)}: {flag} takes {wanted}, and '
-                            f'a name with spaces goes in double quotes, as "{example}"')
+        return CommandError(
+            f'unexpected "{token.text}" after {flag} {" ".join(args)}: {flag} takes {wanted}, and '
+            f'a name with spaces goes in double quotes, as "{example}"'
+        )
     return CommandError(f'unexpected "{token.text}": {spec.usage}')
 
 
@@ -268,8 +310,10 @@ def _edits(spec: CommandSpec, options: list[tuple[str, list[str]]]) -> tuple[Edi
         if spec.name == "editcontinent" and add:
             bonus = _whole_number(args[1])
             if bonus is None:
-                return CommandError(f'"{args[1]}" is not a whole number: a continent\'s VALUE is the units it '
-                                    f"gives (editcontinent -add {args[0]} 3)")
+                return CommandError(
+                    f'"{args[1]}" is not a whole number: a continent\'s VALUE is the units it '
+                    f"gives (editcontinent -add {args[0]} 3)"
+                )
             edits.append(AddContinent(args[0], bonus))
         elif spec.name == "editcontinent":
             edits.append(RemoveContinent(args[0]))
@@ -355,5 +399,9 @@ def help_text(topic: CommandSpec | None = None) -> list[str]:
         return lines
     width = max(len(spec.usage) for spec in COMMANDS)
     lines = [f"  {spec.usage:<{width}}  {spec.summary}" for spec in COMMANDS]
-    return ["Commands (names with spaces go in double quotes; existing names may be typed in any case, or as a "
-            "unique prefix):", *lines, "help COMMAND explains one."]
+    return [
+        "Commands (names with spaces go in double quotes; existing names may be typed in any case, or as a "
+        "unique prefix):",
+        *lines,
+        "help COMMAND explains one.",
+    ]

@@ -177,8 +177,9 @@ def _add_territory(game_map: GameMap, name: str, typed_continent: str) -> Edited
             return EditError(f"{continent.message}: add one first with editcontinent -add NAME VALUE")
         return continent
     borders = {**game_map.borders, name: frozenset[str]()}
-    added = dataclasses.replace(game_map, territories=(*game_map.territories, Territory(name, continent)),
-                                borders=borders)
+    added = dataclasses.replace(
+        game_map, territories=(*game_map.territories, Territory(name, continent)), borders=borders
+    )
     return Edited(added, (f'added territory "{name}" to "{continent}"',))
 
 
@@ -201,10 +202,17 @@ def _without_territories(game_map: GameMap, gone: set[str]) -> GameMap:
     if not gone:
         return game_map
     borders = {a: targets - gone for a, targets in game_map.borders.items() if a not in gone}
-    groups = {n: groups for n, groups in game_map.starting_groups.items()
-              if not any(name in gone for g in groups for name in g)}
-    return dataclasses.replace(game_map, territories=tuple(t for t in game_map.territories if t.name not in gone),
-                               borders=borders, starting_groups=groups)
+    groups = {
+        n: groups
+        for n, groups in game_map.starting_groups.items()
+        if not any(name in gone for g in groups for name in g)
+    }
+    return dataclasses.replace(
+        game_map,
+        territories=tuple(t for t in game_map.territories if t.name not in gone),
+        borders=borders,
+        starting_groups=groups,
+    )
 
 
 def _pair(game_map: GameMap, first: str, second: str) -> tuple[str, str] | EditError:

@@ -114,8 +114,10 @@ def opened_map(path: Path, report: MapReport, rules: MapRules = MapRules.COURSE)
 def opening_lines(state: EditorState, report: MapReport | None) -> list[str]:
     """What the editor says first: what was opened, and what reading it found."""
     if report is None:
-        return [f"{state.path} does not exist: this is a new map, which savemap will write there "
-                f"({_format_for(state).label} format). Type help for the commands."]
+        return [
+            f"{state.path} does not exist: this is a new map, which savemap will write there "
+            f"({_format_for(state).label} format). Type help for the commands."
+        ]
     fmt = state.source_format.label if state.source_format else report.format
     lines = [f"opened {state.path} ({fmt}): {_summary(state.draft)}. Type help for the commands."]
     read = _sorted([f for f in report.findings if f.line is not None])
@@ -137,8 +139,10 @@ def _plural(n: int, word: str, plural: str | None = None) -> str:
 
 
 def _summary(game_map: GameMap) -> str:
-    return (f"{game_map.name}, {_plural(len(game_map.territories), 'territory', 'territories')}, "
-            f"{_plural(len(game_map.continents), 'continent')}")
+    return (
+        f"{game_map.name}, {_plural(len(game_map.territories), 'territory', 'territories')}, "
+        f"{_plural(len(game_map.continents), 'continent')}"
+    )
 
 
 def _finding_text(finding: Finding) -> str:
@@ -161,8 +165,7 @@ def execute(state: EditorState, command: Command) -> Reply:
             result = apply_edits(state.draft, edits)
             if isinstance(result, EditError):
                 return Reply(state, (f"error: {result.message} (nothing was changed)",), ok=False)
-            changed = dataclasses.replace(state, draft=result.game_map,
-                                          undo=(*state.undo, UndoStep(state.draft, text)))
+            changed = dataclasses.replace(state, draft=result.game_map, undo=(*state.undo, UndoStep(state.draft, text)))
             return Reply(changed, result.messages)
         case Undo():
             if not state.undo:
@@ -212,11 +215,16 @@ def _save(state: EditorState, path: Path, requested: MapFormat | None) -> Reply:
     findings = _sorted(findings)
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
-        lines = [f"error: not saved: the map has {_plural(len(errors), 'error')} "
-                 f"(under {RULES_NAMES[state.rules]}, as a {fmt.label} file):",
-                 *(f"  {_finding_text(f)}" for f in findings)]
-        if state.rules is MapRules.COURSE and all(f.code in COURSE_ERRORS | {FindingCode.NO_CONTINENT}
-                                                  for f in errors) and fmt is MapFormat.NATIVE:
+        lines = [
+            f"error: not saved: the map has {_plural(len(errors), 'error')} "
+            f"(under {RULES_NAMES[state.rules]}, as a {fmt.label} file):",
+            *(f"  {_finding_text(f)}" for f in findings),
+        ]
+        if (
+            state.rules is MapRules.COURSE
+            and all(f.code in COURSE_ERRORS | {FindingCode.NO_CONTINENT} for f in errors)
+            and fmt is MapFormat.NATIVE
+        ):
             lines.append("  RISC itself plays this map: edit it with --rules risc to save it as it is")
         return Reply(state, tuple(lines), ok=False)
     data = render_map(state.draft, fmt, path)
@@ -232,8 +240,10 @@ def show_map(state: EditorState) -> list[str]:
     one_way = sum(1 for a in names for b in game_map.neighbours(a) if b != a and a not in game_map.neighbours(b))
     two_way = (sum(len(game_map.neighbours(a) - {a}) for a in names) - one_way) // 2
     fmt = state.source_format.label if state.source_format else "new"
-    head = (f"{game_map.name} ({state.path}, {fmt}): {_plural(len(names), 'territory', 'territories')}, "
-            f"{_plural(len(game_map.continents), 'continent')}, {_plural(two_way, 'border')}")
+    head = (
+        f"{game_map.name} ({state.path}, {fmt}): {_plural(len(names), 'territory', 'territories')}, "
+        f"{_plural(len(game_map.continents), 'continent')}, {_plural(two_way, 'border')}"
+    )
     head += f", {one_way} one-way" if one_way else ""
     head += "; unsaved changes" if state.unsaved else ""
     lines = [head]

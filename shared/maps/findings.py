@@ -69,16 +69,30 @@ class Finding:
         return f"{where}{self.severity.value}: {self.message}"
 
 
-def error(code: FindingCode, message: str, *, line: int | None = None, territories: Iterable[str] = (),
-          continents: Iterable[str] = ()) -> Finding:
-    return Finding(Severity.ERROR, code, message, line=line, territories=tuple(territories),
-                   continents=tuple(continents))
+def error(
+    code: FindingCode,
+    message: str,
+    *,
+    line: int | None = None,
+    territories: Iterable[str] = (),
+    continents: Iterable[str] = (),
+) -> Finding:
+    return Finding(
+        Severity.ERROR, code, message, line=line, territories=tuple(territories), continents=tuple(continents)
+    )
 
 
-def warning(code: FindingCode, message: str, *, line: int | None = None, territories: Iterable[str] = (),
-            continents: Iterable[str] = ()) -> Finding:
-    return Finding(Severity.WARNING, code, message, line=line, territories=tuple(territories),
-                   continents=tuple(continents))
+def warning(
+    code: FindingCode,
+    message: str,
+    *,
+    line: int | None = None,
+    territories: Iterable[str] = (),
+    continents: Iterable[str] = (),
+) -> Finding:
+    return Finding(
+        Severity.WARNING, code, message, line=line, territories=tuple(territories), continents=tuple(continents)
+    )
 
 
 def errors_in(findings: Iterable[Finding]) -> list[Finding]:

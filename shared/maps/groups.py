@@ -47,8 +47,12 @@ def _distances(graph: Mapping[str, Sequence[str]], start: str) -> dict[str, int]
     return dist
 
 
-def _spread_seeds(graph: Mapping[str, Sequence[str]], names: Sequence[str], first: str, count: int,
-                  ) -> tuple[list[str], list[dict[str, int]]]:
+def _spread_seeds(
+    graph: Mapping[str, Sequence[str]],
+    names: Sequence[str],
+    first: str,
+    count: int,
+) -> tuple[list[str], list[dict[str, int]]]:
     """Farthest-point seeds: each next seed is the territory farthest from all seeds chosen so far."""
     far = len(names) + 1
     seeds = [first]
@@ -61,8 +65,13 @@ def _spread_seeds(graph: Mapping[str, Sequence[str]], names: Sequence[str], firs
     return seeds, dists
 
 
-def _grow(graph: Mapping[str, Sequence[str]], names: Sequence[str], seeds: Sequence[str],
-          dists: Sequence[dict[str, int]], size: int) -> list[list[str]]:
+def _grow(
+    graph: Mapping[str, Sequence[str]],
+    names: Sequence[str],
+    seeds: Sequence[str],
+    dists: Sequence[dict[str, int]],
+    size: int,
+) -> list[list[str]]:
     """Each group in turn takes a territory of its frontier (the free ones beside it; when it has none, any free
     one): the one with the fewest free neighbours (so as not to wall others in), then the nearest to the group's
     seed, then the first in the map.
@@ -136,8 +145,13 @@ thousands of territories, where each swap tried looks at whole groups again, it 
 has (equal still, if less contiguous), within a fraction of a second."""
 
 
-def _repair(graph: Mapping[str, Sequence[str]], groups: list[list[str]], names: Sequence[str],
-            max_swaps: int = 200, max_work: int = REPAIR_WORK) -> list[list[str]]:
+def _repair(
+    graph: Mapping[str, Sequence[str]],
+    groups: list[list[str]],
+    names: Sequence[str],
+    max_swaps: int = 200,
+    max_work: int = REPAIR_WORK,
+) -> list[list[str]]:
     """Swap stray territories for ones next to their group's main piece while that joins more pieces than it breaks.
 
     Leftover (neutral) territories take part as a group whose shape does not matter. Stops after `max_swaps` swaps,

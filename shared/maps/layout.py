@@ -104,12 +104,13 @@ def layout(game_map: GameMap) -> dict[str, tuple[float, float]]:
 
 def _crossings(pairs: list[tuple[int, int]], xs: list[float], ys: list[float]) -> int:
     """Borders that cross another (drawn straight), to choose between layouts."""
+
     def side(a: int, b: int, c: int) -> bool:
         return (ys[c] - ys[a]) * (xs[b] - xs[a]) > (ys[b] - ys[a]) * (xs[c] - xs[a])
 
     count = 0
     for k, (a, b) in enumerate(pairs):
-        for c, d in pairs[k + 1:]:
+        for c, d in pairs[k + 1 :]:
             if a in (c, d) or b in (c, d):
                 continue
             if side(a, c, d) != side(b, c, d) and side(a, b, c) != side(a, b, d):
@@ -150,8 +151,9 @@ def _classical(dist: list[list[float]]) -> tuple[list[float], list[float]]:
     return [scales[0] * x for x in found[0][1]], [scales[1] * y for y in found[1][1]]
 
 
-def _stress(xs: list[float], ys: list[float], dist: list[list[float]], weight: list[list[float]],
-            iterations: int) -> tuple[list[float], list[float]]:
+def _stress(
+    xs: list[float], ys: list[float], dist: list[list[float]], weight: list[list[float]], iterations: int
+) -> tuple[list[float], list[float]]:
     """SMACOF: each territory in turn moves to where its weighted pulls balance, until hardly anything moves."""
     n = len(xs)
     xs, ys = list(xs), list(ys)
@@ -192,8 +194,10 @@ def _fit(names: list[str], xs: list[float], ys: list[float]) -> dict[str, tuple[
     low_y, high_y = min(p[1] for p in turned), max(p[1] for p in turned)
     span = max(high_x - low_x, high_y - low_y, 1e-9)
     scale = (WIDTH - 2 * MARGIN) / span
-    return {name: (round(MARGIN + (x - low_x) * scale, 1), round(MARGIN + (y - low_y) * scale, 1))
-            for name, (x, y) in zip(names, turned, strict=True)}
+    return {
+        name: (round(MARGIN + (x - low_x) * scale, 1), round(MARGIN + (y - low_y) * scale, 1))
+        for name, (x, y) in zip(names, turned, strict=True)
+    }
 
 
 def with_positions(game_map: GameMap) -> GameMap:

@@ -24,11 +24,17 @@ MAX_SUGGESTIONS = 20
 
 
 def too_large(size: int) -> Finding:
-    return error(FindingCode.TOO_LARGE, f"the map has {size:,} bytes; a map may have at most {MAX_MAP_BYTES:,} "
-                                        f"({MAX_MAP_BYTES // 1024} KiB): it was not read")
+    return error(
+        FindingCode.TOO_LARGE,
+        f"the map has {size:,} bytes; a map may have at most {MAX_MAP_BYTES:,} "
+        f"({MAX_MAP_BYTES // 1024} KiB): it was not read",
+    )
 
 
 def too_many(what: str, limit: int, line: int | None = None) -> Finding:
     """The finding for a map past one of the limits: reading stopped there, and no map was built."""
-    return error(FindingCode.TOO_LARGE, f"the map has more than {limit:,} {what}; a map may have at most "
-                                        f"{limit:,}: it was not read further", line=line)
+    return error(
+        FindingCode.TOO_LARGE,
+        f"the map has more than {limit:,} {what}; a map may have at most {limit:,}: it was not read further",
+        line=line,
+    )

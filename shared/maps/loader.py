@@ -86,8 +86,9 @@ def resolve_map_path(ref: str | Path) -> Path:
     if isinstance(ref, str) and "/" not in ref and bundled.is_file():
         return bundled
     names = ", ".join(bundled_map_names())
-    raise MapError(str(ref), [error(FindingCode.PARSE,
-                                    f'no map file "{ref}" and no bundled map of that name (bundled: {names})')])
+    raise MapError(
+        str(ref), [error(FindingCode.PARSE, f'no map file "{ref}" and no bundled map of that name (bundled: {names})')]
+    )
 
 
 def check_map_file(ref: str | Path) -> MapReport:

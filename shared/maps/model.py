@@ -98,8 +98,10 @@ class GameMap:
         cached: dict[str, tuple[str, ...]] | None = self.__dict__.get("_ordered_cache")
         if cached is None:  # each territory's neighbours sorted by rank: not a walk of the whole map for each
             rank = {n: i for i, n in enumerate(self.names)}
-            cached = {t.name: tuple(sorted((n for n in self.neighbours(t.name) if n in rank), key=rank.__getitem__))
-                      for t in self.territories}
+            cached = {
+                t.name: tuple(sorted((n for n in self.neighbours(t.name) if n in rank), key=rank.__getitem__))
+                for t in self.territories
+            }
             object.__setattr__(self, "_ordered_cache", cached)
         return cached.get(name, ())
 
@@ -108,8 +110,7 @@ class GameMap:
         """Whether every border can be crossed both ways (most maps): reachability is then symmetric."""
         cached: bool | None = self.__dict__.get("_two_way_cache")
         if cached is None:
-            cached = all(a in self.borders.get(b, frozenset()) for a, targets in self.borders.items()
-                         for b in targets)
+            cached = all(a in self.borders.get(b, frozenset()) for a, targets in self.borders.items() for b in targets)
             object.__setattr__(self, "_two_way_cache", cached)
         return cached
 

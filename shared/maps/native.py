@@ -58,8 +58,13 @@ def _past_limits(raw: dict[str, Any]) -> Finding | None:
     if isinstance(territories, dict):
         if len(territories) > MAX_TERRITORIES:
             return too_many("territories", MAX_TERRITORIES)
-        listed = sum(len(spec.get(key) or ()) for spec in territories.values() if isinstance(spec, dict)
-                     for key in ("borders", "one_way") if isinstance(spec.get(key), list))
+        listed = sum(
+            len(spec.get(key) or ())
+            for spec in territories.values()
+            if isinstance(spec, dict)
+            for key in ("borders", "one_way")
+            if isinstance(spec.get(key), list)
+        )
         if listed > MAX_BORDERS:
             return too_many("borders", MAX_BORDERS)
     continents = raw.get("continents")
@@ -91,8 +96,11 @@ def read_native(text: str) -> tuple[GameMap | None, list[Finding]]:
     groups: dict[int, list[list[str]]] = {}
     for key, value in spec.starting_groups.items():
         if not key.isdigit() or not 1 <= int(key) <= 16:
-            findings.append(error(FindingCode.BAD_GROUPS,
-                                  f'starting_groups: "{key}" is not a player count (a whole number such as 3)'))
+            findings.append(
+                error(
+                    FindingCode.BAD_GROUPS, f'starting_groups: "{key}" is not a player count (a whole number such as 3)'
+                )
+            )
             continue
         groups[int(key)] = value
 
@@ -104,8 +112,9 @@ def read_native(text: str) -> tuple[GameMap | None, list[Finding]]:
                 borders[other].add(name)
         borders[name].update(t.one_way)
     # A two-way border to an unknown name must still be reported: keep it on the known side only.
-    territories = [Territory(name, t.continent, t.size, t.x, t.y, t.food, t.technology)
-                   for name, t in spec.territories.items()]
+    territories = [
+        Territory(name, t.continent, t.size, t.x, t.y, t.food, t.technology) for name, t in spec.territories.items()
+    ]
     continents = [Continent(name, c.bonus) for name, c in spec.continents.items()]
     game_map = build_map(spec.name, territories, borders, continents, groups, spec.description)
     return game_map, findings
@@ -123,8 +132,10 @@ def write_native(game_map: GameMap) -> str:
     for t in game_map.territories:
         entry: dict[str, Any] = {}
         out = game_map.neighbours(t.name)
-        two_way = sorted((b for b in out if t.name in game_map.neighbours(b) and order.get(b, -1) > order[t.name]),
-                         key=order.__getitem__)
+        two_way = sorted(
+            (b for b in out if t.name in game_map.neighbours(b) and order.get(b, -1) > order[t.name]),
+            key=order.__getitem__,
+        )
         one_way = sorted((b for b in out if t.name not in game_map.neighbours(b)), key=lambda b: order.get(b, -1))
         entry["borders"] = two_way
         if one_way:
@@ -144,6 +155,7 @@ def write_native(game_map: GameMap) -> str:
         territories[t.name] = entry
     doc["territories"] = territories
     if game_map.starting_groups:
-        doc["starting_groups"] = {str(n): [list(g) for g in groups]
-                                  for n, groups in sorted(game_map.starting_groups.items())}
+        doc["starting_groups"] = {
+            str(n): [list(g) for g in groups] for n, groups in sorted(game_map.starting_groups.items())
+        }
     return tomli_w.dumps(doc)

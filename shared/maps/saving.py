@@ -41,8 +41,13 @@ class FormatError:
     message: str
 
 
-_FORMAT_WORDS = {"native": MapFormat.NATIVE, "toml": MapFormat.NATIVE, "risc": MapFormat.NATIVE,
-                 "domination": MapFormat.DOMINATION, "conquest": MapFormat.CONQUEST}
+_FORMAT_WORDS = {
+    "native": MapFormat.NATIVE,
+    "toml": MapFormat.NATIVE,
+    "risc": MapFormat.NATIVE,
+    "domination": MapFormat.DOMINATION,
+    "conquest": MapFormat.CONQUEST,
+}
 
 
 def parse_format(word: str) -> MapFormat | None:
@@ -62,8 +67,9 @@ def choose_format(path: Path, requested: MapFormat | None, source: MapFormat | N
     is_toml = path.suffix.lower() == ".toml"
     if requested is not None:
         if is_toml and requested is not MapFormat.NATIVE:
-            return FormatError(f"{path.name} would be read back as a native map: give a name ending in .map for "
-                               f"{requested.label}")
+            return FormatError(
+                f"{path.name} would be read back as a native map: give a name ending in .map for {requested.label}"
+            )
         if requested is MapFormat.NATIVE and not is_toml:
             return FormatError(f"a native map is read only from a .toml file, not {path.name}")
         return requested
@@ -83,8 +89,7 @@ def _not_kept(game_map: GameMap, fmt: MapFormat) -> list[str]:
         sized = [t.name for t in game_map.territories if t.size != 1]
         if sized:
             lost.append(f"the sizes of {len(sized)} territories")
-        fractional = [t.name for t in game_map.territories
-                      for v in (t.x, t.y) if v is not None and v != round(v)]
+        fractional = [t.name for t in game_map.territories for v in (t.x, t.y) if v is not None and v != round(v)]
         if fractional:
             lost.append("fractions of pixels in positions (rounded)")
     if fmt is MapFormat.CONQUEST and game_map.description and details.source != "conquest":

@@ -22,7 +22,7 @@ def decode_map_text(data: bytes) -> str:
     Latin-1 files, whose accented letters are almost never valid UTF-8.
     """
     if data.startswith(UTF8_BOM):
-        data = data[len(UTF8_BOM):]
+        data = data[len(UTF8_BOM) :]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -108,60 +108,94 @@ def validate_map(game_map: GameMap, rules: MapRules = MapRules.RISC) -> list[Fin
 
     for source, targets in game_map.borders.items():
         if source not in known:
-            findings.append(error(FindingCode.UNKNOWN_TERRITORY,
-                                  f'borders are given for "{source}", which is not a territory of the map',
-                                  territories=[source]))
+            findings.append(
+                error(
+                    FindingCode.UNKNOWN_TERRITORY,
+                    f'borders are given for "{source}", which is not a territory of the map',
+                    territories=[source],
+                )
+            )
             continue
         for target in sorted(targets - known):
-            findings.append(error(FindingCode.UNKNOWN_TERRITORY,
-                                  f'unknown territory "{target}" in the borders of "{source}"',
-                                  territories=[source, target]))
+            findings.append(
+                error(
+                    FindingCode.UNKNOWN_TERRITORY,
+                    f'unknown territory "{target}" in the borders of "{source}"',
+                    territories=[source, target],
+                )
+            )
         if source in targets:
-            findings.append(warning(FindingCode.SELF_BORDER, f'"{source}" lists itself as a neighbour; ignored',
-                                    territories=[source]))
+            findings.append(
+                warning(
+                    FindingCode.SELF_BORDER, f'"{source}" lists itself as a neighbour; ignored', territories=[source]
+                )
+            )
 
     graph = game_map.undirected()
     for name in names:
         graph[name].discard(name)
     isolated = [n for n in names if not graph[n]]
     if isolated:
-        findings.append(error(FindingCode.NO_BORDERS,
-                              f"territories with no border at all: {quote_list(isolated)}", territories=isolated))
+        findings.append(
+            error(
+                FindingCode.NO_BORDERS,
+                f"territories with no border at all: {quote_list(isolated)}",
+                territories=isolated,
+            )
+        )
     pieces = components(graph, names)
     if len(pieces) > 1:
         cut_off = [n for piece in pieces[1:] for n in piece]
         described = "; ".join(quote_list(p, 6) for p in pieces[1:6])
         more = f" (and {len(pieces) - 6} more pieces)" if len(pieces) > 6 else ""
-        findings.append(error(FindingCode.DISCONNECTED,
-                              f"the map falls into {len(pieces)} pieces; cut off from the rest: {described}{more}",
-                              territories=cut_off))
+        findings.append(
+            error(
+                FindingCode.DISCONNECTED,
+                f"the map falls into {len(pieces)} pieces; cut off from the rest: {described}{more}",
+                territories=cut_off,
+            )
+        )
 
-    one_way = [(a, b) for a in names for b in sorted(game_map.neighbours(a))
-               if b in known and b != a and a not in game_map.neighbours(b)]
+    one_way = [
+        (a, b)
+        for a in names
+        for b in sorted(game_map.neighbours(a))
+        if b in known and b != a and a not in game_map.neighbours(b)
+    ]
     if one_way and rules is MapRules.COURSE:
-        findings.extend(error(FindingCode.ONE_WAY_BORDER, f'one-way border: "{a}" -> "{b}", with no border back',
-                              territories=[a, b]) for a, b in one_way)
+        findings.extend(
+            error(
+                FindingCode.ONE_WAY_BORDER, f'one-way border: "{a}" -> "{b}", with no border back', territories=[a, b]
+            )
+            for a, b in one_way
+        )
     elif one_way:
         shown = ", ".join(f'"{a}" -> "{b}"' for a, b in one_way[:8])
         more = f" and {len(one_way) - 8} more" if len(one_way) > 8 else ""
-        findings.append(warning(FindingCode.ONE_WAY_BORDER,
-                                f"{len(one_way)} one-way border(s): {shown}{more}",
-                                territories=sorted({n for pair in one_way for n in pair})))
+        findings.append(
+            warning(
+                FindingCode.ONE_WAY_BORDER,
+                f"{len(one_way)} one-way border(s): {shown}{more}",
+                territories=sorted({n for pair in one_way for n in pair}),
+            )
+        )
         if len(pieces) == 1:
             directed = {n: [t for t in game_map.neighbours(n) if t in known] for n in names}
             stuck = cannot_reach_all(directed, names)
             if stuck:
-                findings.append(warning(
-                    FindingCode.UNREACHABLE,
-                    f"along one-way borders, these cannot reach every other territory: {quote_list(stuck)}",
-                    territories=stuck))
+                findings.append(
+                    warning(
+                        FindingCode.UNREACHABLE,
+                        f"along one-way borders, these cannot reach every other territory: {quote_list(stuck)}",
+                        territories=stuck,
+                    )
+                )
 
     findings.extend(_continent_findings(game_map, graph, rules))
     findings.extend(_group_findings(game_map))
     findings.extend(_production_findings(game_map))
     if rules is MapRules.COURSE:
-        findings = [dataclasses.replace(f, severity=Severity.ERROR) if f.code in COURSE_ERRORS else f
-                    for f in findings]
+        findings = [dataclasses.replace(f, severity=Severity.ERROR) if f.code in COURSE_ERRORS else f for f in findings]
     return findings
 
 
@@ -173,21 +207,36 @@ def _production_findings(game_map: GameMap) -> list[Finding]:
         return []
     if len(given) < len(game_map.territories):
         missing = [t.name for t in game_map.territories if t.food is None or t.technology is None]
-        return [warning(FindingCode.PARTIAL_PRODUCTION,
-                        f"food and technology are missing for {quote_list(missing)}: rule sets that need them "
-                        "assign their own for the whole map", territories=missing)]
+        return [
+            warning(
+                FindingCode.PARTIAL_PRODUCTION,
+                f"food and technology are missing for {quote_list(missing)}: rule sets that need them "
+                "assign their own for the whole map",
+                territories=missing,
+            )
+        ]
     by_name = {t.name: t for t in game_map.territories}
     findings: list[Finding] = []
     for players, groups in sorted(game_map.starting_groups.items()):
         if any(name not in by_name for group in groups for name in group):
             continue
-        sums = [(sum(by_name[n].size for n in g), sum(by_name[n].food or 0 for n in g),
-                 sum(by_name[n].technology or 0 for n in g)) for g in groups]
+        sums = [
+            (
+                sum(by_name[n].size for n in g),
+                sum(by_name[n].food or 0 for n in g),
+                sum(by_name[n].technology or 0 for n in g),
+            )
+            for g in groups
+        ]
         if len(set(sums)) > 1:
             shown = "; ".join(f"size {s}, food {f}, technology {t}" for s, f, t in sums)
-            findings.append(warning(FindingCode.UNFAIR_PRODUCTION,
-                                    f"starting groups for {players} players differ in total size or production "
-                                    f"({shown}): rule sets that need equal groups assign their own figures"))
+            findings.append(
+                warning(
+                    FindingCode.UNFAIR_PRODUCTION,
+                    f"starting groups for {players} players differ in total size or production "
+                    f"({shown}): rule sets that need equal groups assign their own figures",
+                )
+            )
     return findings
 
 
@@ -195,14 +244,20 @@ def _duplicate_findings(game_map: GameMap) -> list[Finding]:
     """Names given twice. The readers report these at the line that repeats them and keep the first; a map made
     in code (or in the editor, by a bug) is checked here, so that nothing relies on the readers alone."""
     findings: list[Finding] = []
-    for kind, code, listed in (("territory", FindingCode.DUPLICATE_TERRITORY, game_map.names),
-                               ("continent", FindingCode.DUPLICATE_CONTINENT,
-                                tuple(c.name for c in game_map.continents))):
+    for kind, code, listed in (
+        ("territory", FindingCode.DUPLICATE_TERRITORY, game_map.names),
+        ("continent", FindingCode.DUPLICATE_CONTINENT, tuple(c.name for c in game_map.continents)),
+    ):
         counts = Counter(listed)
         for name in (n for n in dict.fromkeys(listed) if counts[n] > 1):
-            findings.append(error(code, f'{kind} "{name}" is defined {counts[name]} times',
-                                  territories=[name] if kind == "territory" else [],
-                                  continents=[name] if kind == "continent" else []))
+            findings.append(
+                error(
+                    code,
+                    f'{kind} "{name}" is defined {counts[name]} times',
+                    territories=[name] if kind == "territory" else [],
+                    continents=[name] if kind == "continent" else [],
+                )
+            )
     return findings
 
 
@@ -211,33 +266,55 @@ def _continent_findings(game_map: GameMap, graph: Mapping[str, set[str]], rules:
     defined = {c.name for c in game_map.continents}
     for t in game_map.territories:
         if t.continent is not None and t.continent not in defined:
-            findings.append(error(FindingCode.UNKNOWN_CONTINENT,
-                                  f'"{t.name}" is in continent "{t.continent}", which is not defined',
-                                  territories=[t.name], continents=[t.continent]))
+            findings.append(
+                error(
+                    FindingCode.UNKNOWN_CONTINENT,
+                    f'"{t.name}" is in continent "{t.continent}", which is not defined',
+                    territories=[t.name],
+                    continents=[t.continent],
+                )
+            )
     homeless = [t.name for t in game_map.territories if t.continent is None]
     if homeless and rules is MapRules.COURSE:
-        findings.append(error(FindingCode.NO_CONTINENT,
-                              f"territories in no continent: {quote_list(homeless)}", territories=homeless))
+        findings.append(
+            error(
+                FindingCode.NO_CONTINENT, f"territories in no continent: {quote_list(homeless)}", territories=homeless
+            )
+        )
     members = game_map.continent_members()
     for continent in game_map.continents:
         inside = members[continent.name]
         if not inside:
-            findings.append(warning(FindingCode.CONTINENT_EMPTY, f'continent "{continent.name}" has no territory',
-                                    continents=[continent.name]))
+            findings.append(
+                warning(
+                    FindingCode.CONTINENT_EMPTY,
+                    f'continent "{continent.name}" has no territory',
+                    continents=[continent.name],
+                )
+            )
             continue
         if continent.bonus == 0:
-            findings.append(warning(FindingCode.CONTINENT_WORTHLESS,
-                                    f'continent "{continent.name}" is worth 0 units', territories=inside,
-                                    continents=[continent.name]))
+            findings.append(
+                warning(
+                    FindingCode.CONTINENT_WORTHLESS,
+                    f'continent "{continent.name}" is worth 0 units',
+                    territories=inside,
+                    continents=[continent.name],
+                )
+            )
         member_set = set(inside)
         sub = {n: graph[n] & member_set for n in inside}
         parts = components(sub, inside)
         if len(parts) > 1:
-            findings.append(warning(
-                FindingCode.CONTINENT_SPLIT,
-                f'continent "{continent.name}" is in {len(parts)} pieces: '
-                + "; ".join(quote_list(p, 5) for p in parts[:5]),
-                territories=inside, continents=[continent.name]))
+            findings.append(
+                warning(
+                    FindingCode.CONTINENT_SPLIT,
+                    f'continent "{continent.name}" is in {len(parts)} pieces: '
+                    + "; ".join(quote_list(p, 5) for p in parts[:5]),
+                    territories=inside,
+                    continents=[continent.name],
+                )
+            )
     return findings
 
 
@@ -250,18 +327,25 @@ def _group_findings(game_map: GameMap) -> list[Finding]:
             findings.append(error(FindingCode.BAD_GROUPS, f"{label}: {len(groups)} groups given, {players} needed"))
         sizes = {len(g) for g in groups}
         if len(sizes) > 1:
-            findings.append(error(FindingCode.BAD_GROUPS,
-                                  f"{label}: groups differ in size ({', '.join(str(len(g)) for g in groups)})"))
+            findings.append(
+                error(
+                    FindingCode.BAD_GROUPS, f"{label}: groups differ in size ({', '.join(str(len(g)) for g in groups)})"
+                )
+            )
         if any(len(g) == 0 for g in groups):
             findings.append(error(FindingCode.BAD_GROUPS, f"{label}: a group is empty"))
         seen: set[str] = set()
         for group in groups:
             for name in group:
                 if name not in known:
-                    findings.append(error(FindingCode.UNKNOWN_TERRITORY, f'{label}: unknown territory "{name}"',
-                                          territories=[name]))
+                    findings.append(
+                        error(FindingCode.UNKNOWN_TERRITORY, f'{label}: unknown territory "{name}"', territories=[name])
+                    )
                 elif name in seen:
-                    findings.append(error(FindingCode.BAD_GROUPS, f'{label}: "{name}" is in more than one group',
-                                          territories=[name]))
+                    findings.append(
+                        error(
+                            FindingCode.BAD_GROUPS, f'{label}: "{name}" is in more than one group', territories=[name]
+                        )
+                    )
                 seen.add(name)
     return findings

@@ -84,11 +84,16 @@ class SparingDeflateFactory(ServerPerMessageDeflateFactory):
     def __init__(self) -> None:
         super().__init__(server_no_context_takeover=True, client_no_context_takeover=True)
 
-    def process_request_params(self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
-                               ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
+    def process_request_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
         response, negotiated = super().process_request_params(params, accepted_extensions)
-        return response, SparingDeflate(negotiated.remote_no_context_takeover, negotiated.local_no_context_takeover,
-                                        negotiated.remote_max_window_bits, negotiated.local_max_window_bits)
+        return response, SparingDeflate(
+            negotiated.remote_no_context_takeover,
+            negotiated.local_no_context_takeover,
+            negotiated.remote_max_window_bits,
+            negotiated.local_max_window_bits,
+        )
 
 
 class SparingClientDeflateFactory(ClientPerMessageDeflateFactory):
@@ -97,8 +102,13 @@ class SparingClientDeflateFactory(ClientPerMessageDeflateFactory):
     def __init__(self) -> None:
         super().__init__(server_no_context_takeover=True, client_no_context_takeover=True)
 
-    def process_response_params(self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
-                                ) -> PerMessageDeflate:
+    def process_response_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> PerMessageDeflate:
         negotiated = super().process_response_params(params, accepted_extensions)
-        return SparingDeflate(negotiated.remote_no_context_takeover, negotiated.local_no_context_takeover,
-                              negotiated.remote_max_window_bits, negotiated.local_max_window_bits)
+        return SparingDeflate(
+            negotiated.remote_no_context_takeover,
+            negotiated.local_no_context_takeover,
+            negotiated.remote_max_window_bits,
+            negotiated.local_max_window_bits,
+        )

@@ -11,10 +11,14 @@ from shared.protocol.names import normalised_name
 from shared.protocol.numbers import Whole
 
 GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
-PlayerName = Annotated[str, Field(pattern=r"^\w[\w .'-]{0,18}[\w.'-]$|^\w$",
-                                  description="1-20 letters, digits, spaces, . ' - or _, "
-                                              "not starting or ending with a space"),
-                       BeforeValidator(normalised_name)]  # kept as it shows; one no player could see is refused
+PlayerName = Annotated[
+    str,
+    Field(
+        pattern=r"^\w[\w .'-]{0,18}[\w.'-]$|^\w$",
+        description="1-20 letters, digits, spaces, . ' - or _, not starting or ending with a space",
+    ),
+    BeforeValidator(normalised_name),
+]  # kept as it shows; one no player could see is refused
 
 MAX_SEATS = 8
 """No rule set seats more; each says its own range (list_rulesets)."""
@@ -27,24 +31,47 @@ class GameSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    ruleset: Annotated[str, Field(min_length=1, max_length=32, description="the rule set (list_rulesets)")] \
-        = DEFAULT_RULESET
-    map: Annotated[str | None, Field(max_length=512,
-                                     description="the map: an id from the server's catalogue (list_maps); null "
-                                                 "with an uploaded map, or for a rule set that makes its own "
-                                                 "board")] = None
+    ruleset: Annotated[str, Field(min_length=1, max_length=32, description="the rule set (list_rulesets)")] = (
+        DEFAULT_RULESET
+    )
+    map: Annotated[
+        str | None,
+        Field(
+            max_length=512,
+            description="the map: an id from the server's catalogue (list_maps); null "
+            "with an uploaded map, or for a rule set that makes its own "
+            "board",
+        ),
+    ] = None
     players: Annotated[Whole, Field(ge=1, le=MAX_SEATS)] = 3
-    turn_seconds: Annotated[float | None, Field(gt=0, le=86_400,
-                                                description="turn time limit (D3); null: wait for everyone. The "
-                                                            "server has a minimum (its welcome says it)")] = None
-    bots: Annotated[Whole, Field(ge=0, le=MAX_SEATS,
-                               description="seats the server fills at once with its own computer players "
-                                           "(named bot-STRATEGY-1, ...); at most `players`")] = 0
-    bot_strategy: Annotated[str | None, Field(max_length=32,
-                                              description="how the server's computer players play (the rule set's "
-                                                          "strategies); null: the rule set's strongest")] = None
-    options: Annotated[dict[str, Any], Field(description="the rule set's own options (list_rulesets gives their "
-                                                         "schema and defaults)")] = Field(default_factory=dict)
+    turn_seconds: Annotated[
+        float | None,
+        Field(
+            gt=0,
+            le=86_400,
+            description="turn time limit (D3); null: wait for everyone. The server has a minimum (its welcome says it)",
+        ),
+    ] = None
+    bots: Annotated[
+        Whole,
+        Field(
+            ge=0,
+            le=MAX_SEATS,
+            description="seats the server fills at once with its own computer players "
+            "(named bot-STRATEGY-1, ...); at most `players`",
+        ),
+    ] = 0
+    bot_strategy: Annotated[
+        str | None,
+        Field(
+            max_length=32,
+            description="how the server's computer players play (the rule set's "
+            "strategies); null: the rule set's strongest",
+        ),
+    ] = None
+    options: Annotated[
+        dict[str, Any], Field(description="the rule set's own options (list_rulesets gives their schema and defaults)")
+    ] = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
@@ -103,9 +130,11 @@ class GameSummary(BaseModel):
     """Whether players act together then everything resolves (RISC, Warzone), or one at a time (classic, grid)."""
     map_name: str
     territories: int
-    notes: list[str] = Field(default_factory=list,
-                             description="what the game's options change from its rule set's defaults, a few words "
-                                         "each, for people (\"Evolution 3: fog of war, spies and cloaking\")")
+    notes: list[str] = Field(
+        default_factory=list,
+        description="what the game's options change from its rule set's defaults, a few words "
+        'each, for people ("Evolution 3: fog of war, spies and cloaking")',
+    )
     seats: list[SeatInfo]
     free: int
     status: GameStatus
@@ -116,13 +145,16 @@ class GameSummary(BaseModel):
     winner: str | None = None
     draw: bool = False
     groups: list[list[str]] | None = Field(
-        default=None, description="what each player chooses when joining (RISC's starting groups), by number")
+        default=None, description="what each player chooses when joining (RISC's starting groups), by number"
+    )
     spectators: int = 0
-    rematch: list[str] = Field(default_factory=list,
-                               description="players who asked for a rematch of this finished game")
+    rematch: list[str] = Field(
+        default_factory=list, description="players who asked for a rematch of this finished game"
+    )
     rematch_game: str | None = Field(default=None, description="the game the rematch created")
-    rematch_declined: list[str] = Field(default_factory=list,
-                                        description="players who left instead of asking for a rematch")
+    rematch_declined: list[str] = Field(
+        default_factory=list, description="players who left instead of asking for a rematch"
+    )
 
 
 class MapInfo(BaseModel):

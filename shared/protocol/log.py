@@ -137,17 +137,46 @@ class RematchStarted(BaseModel):
 
 
 FrameworkEntry = Annotated[
-    GameCreated | PlayerJoined | PlayerLeft | GameStarted | PlayerCommitted | TimeRanOut | OrdersRevealed
-    | SeatHandedOver | SeatTakenBack | PlayerResigned | ChatSaid | Standings | RematchRequested | RematchDeclined
-    | RematchImpossible | RematchStarted,
+    GameCreated
+    | PlayerJoined
+    | PlayerLeft
+    | GameStarted
+    | PlayerCommitted
+    | TimeRanOut
+    | OrdersRevealed
+    | SeatHandedOver
+    | SeatTakenBack
+    | PlayerResigned
+    | ChatSaid
+    | Standings
+    | RematchRequested
+    | RematchDeclined
+    | RematchImpossible
+    | RematchStarted,
     Field(discriminator="kind"),
 ]
 FRAMEWORK_ENTRY: TypeAdapter[Any] = TypeAdapter(cast(Any, FrameworkEntry))
 FRAMEWORK_KINDS = frozenset(
-    model.model_fields["kind"].default for model in (
-        GameCreated, PlayerJoined, PlayerLeft, GameStarted, PlayerCommitted, TimeRanOut, OrdersRevealed,
-        SeatHandedOver, SeatTakenBack, PlayerResigned, ChatSaid, Standings, RematchRequested, RematchDeclined,
-        RematchImpossible, RematchStarted))
+    model.model_fields["kind"].default
+    for model in (
+        GameCreated,
+        PlayerJoined,
+        PlayerLeft,
+        GameStarted,
+        PlayerCommitted,
+        TimeRanOut,
+        OrdersRevealed,
+        SeatHandedOver,
+        SeatTakenBack,
+        PlayerResigned,
+        ChatSaid,
+        Standings,
+        RematchRequested,
+        RematchDeclined,
+        RematchImpossible,
+        RematchStarted,
+    )
+)
 
 
 WHEN_ASKED = "x-sent-when-asked"
@@ -162,8 +191,11 @@ class SequencedEvent(BaseModel):
 
     seq: int
     event: dict[str, Any]
-    text: str | None = Field(default=None, description="the entry in words, to a connection that asked for them "
-                                                       "(hello's `words`): each event of the game's rule set, and "
-                                                       "the orders an orders_revealed entry carries; left out "
-                                                       "for a connection that did not ask",
-                                   json_schema_extra={WHEN_ASKED: True})
+    text: str | None = Field(
+        default=None,
+        description="the entry in words, to a connection that asked for them "
+        "(hello's `words`): each event of the game's rule set, and "
+        "the orders an orders_revealed entry carries; left out "
+        "for a connection that did not ask",
+        json_schema_extra={WHEN_ASKED: True},
+    )

@@ -20,15 +20,29 @@ from shared.protocol.names import INVISIBLE_CATEGORIES
 from shared.protocol.numbers import Whole
 from shared.protocol.statistics import GameStatistics
 
-Ref = Annotated[str | None, Field(default=None, max_length=64,
-                                  description="copied into the reply, so a client can pair them")]
+Ref = Annotated[
+    str | None, Field(default=None, max_length=64, description="copied into the reply, so a client can pair them")
+]
 Token = Annotated[str, Field(min_length=1, max_length=128)]
-RequestId = Annotated[str | None, Field(default=None, min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
-                                        description="the client's own id of this change, unique within the game "
-                                                    "(a random one): sent again with the same id after a lost "
-                                                    "reply, the change is answered as before, never made twice")]
-OrderData = Annotated[dict[str, Any], Field(description="one order of the game's rule set: a JSON object with a "
-                                                        "`kind` (risc protocol schema lists every rule set's)")]
+RequestId = Annotated[
+    str | None,
+    Field(
+        default=None,
+        min_length=8,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_-]+$",
+        description="the client's own id of this change, unique within the game "
+        "(a random one): sent again with the same id after a lost "
+        "reply, the change is answered as before, never made twice",
+    ),
+]
+OrderData = Annotated[
+    dict[str, Any],
+    Field(
+        description="one order of the game's rule set: a JSON object with a "
+        "`kind` (risc protocol schema lists every rule set's)"
+    ),
+]
 
 MAX_UPLOAD_CHARACTERS = 30_000
 """An uploaded map's text fits in one message of at most 64 KiB even with every line break escaped: the largest
@@ -43,6 +57,7 @@ class _Client(BaseModel):
 
 # ---- client to server -------------------------------------------------------------------------------------------
 
+
 class Hello(_Client):
     """The first message of every connection. The server answers welcome, or error then close."""
 
@@ -50,8 +65,11 @@ class Hello(_Client):
     protocol: Whole = Field(description="the protocol version the client speaks: a hello without it is refused")
     password: Annotated[str | None, Field(max_length=256)] = None
     client: Annotated[str | None, Field(max_length=64, description="the client program's name")] = None
-    words: bool = Field(default=False, description="send each log entry of a game's rule set with its words "
-                                                   "(`text`): for a client that does not know the rule set")
+    words: bool = Field(
+        default=False,
+        description="send each log entry of a game's rule set with its words "
+        "(`text`): for a client that does not know the rule set",
+    )
 
 
 class ListGames(_Client):
@@ -60,8 +78,13 @@ class ListGames(_Client):
     type: Literal["list_games"] = "list_games"
     offset: Annotated[Whole, Field(ge=0, le=1_000_000)] = 0
     limit: Annotated[Whole, Field(ge=1, le=100)] = 50
-    watch: Annotated[bool, Field(description="from now on, tell this connection of every game created on the "
-                                             "server, on whichever node (`game_listed`); false stops it")] = False
+    watch: Annotated[
+        bool,
+        Field(
+            description="from now on, tell this connection of every game created on the "
+            "server, on whichever node (`game_listed`); false stops it"
+        ),
+    ] = False
 
 
 class ListMaps(_Client):
@@ -77,8 +100,14 @@ class MapUpload(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=64, description="the file's name: its extension tells the "
-                                                                        "format (.toml native, .map otherwise)")]
+    name: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=64,
+            description="the file's name: its extension tells the format (.toml native, .map otherwise)",
+        ),
+    ]
     text: Annotated[str, Field(max_length=MAX_UPLOAD_CHARACTERS)]
 
 
@@ -275,17 +304,58 @@ class ReplayTurn(_Client):
 
 
 ClientMessage = Annotated[
-    Hello | ListGames | ListMaps | ListRuleSets | CreateGame | JoinGame | LeaveGame | WatchGame | Resume
-    | IssueOrder | IssueOrders | WithdrawOrder | ListOrders | LegalOrders | Commit | Rematch | HandOver | Resign
-    | Chat | AskStatistics | OpenReplay | ReplayTurn,
+    Hello
+    | ListGames
+    | ListMaps
+    | ListRuleSets
+    | CreateGame
+    | JoinGame
+    | LeaveGame
+    | WatchGame
+    | Resume
+    | IssueOrder
+    | IssueOrders
+    | WithdrawOrder
+    | ListOrders
+    | LegalOrders
+    | Commit
+    | Rematch
+    | HandOver
+    | Resign
+    | Chat
+    | AskStatistics
+    | OpenReplay
+    | ReplayTurn,
     Field(discriminator="type"),
 ]
-CLIENT_TYPES = ("hello", "list_games", "list_maps", "list_rulesets", "create_game", "join_game", "leave_game",
-                "watch_game", "resume", "issue_order", "issue_orders", "withdraw_order", "list_orders", "legal_orders",
-                "commit", "rematch", "hand_over", "resign", "chat", "game_statistics", "open_replay", "replay_turn")
+CLIENT_TYPES = (
+    "hello",
+    "list_games",
+    "list_maps",
+    "list_rulesets",
+    "create_game",
+    "join_game",
+    "leave_game",
+    "watch_game",
+    "resume",
+    "issue_order",
+    "issue_orders",
+    "withdraw_order",
+    "list_orders",
+    "legal_orders",
+    "commit",
+    "rematch",
+    "hand_over",
+    "resign",
+    "chat",
+    "game_statistics",
+    "open_replay",
+    "replay_turn",
+)
 
 
 # ---- server to client -------------------------------------------------------------------------------------------
+
 
 class _Server(BaseModel):
     ref: Ref = None
@@ -295,12 +365,15 @@ class Welcome(_Server):
     type: Literal["welcome"] = "welcome"
     protocol: int = PROTOCOL_VERSION
     server: str = "risc"
-    limits: dict[str, float] = Field(default_factory=dict,
-                                     description="max_message_bytes, messages_per_second, burst, min_turn_seconds")
-    nodes: list[str] = Field(default_factory=list,
-                             description="where each node of this server is reached, this one first, when the "
-                                         "server runs as several nodes (empty otherwise): a client whose node "
-                                         "goes away comes back through another")
+    limits: dict[str, float] = Field(
+        default_factory=dict, description="max_message_bytes, messages_per_second, burst, min_turn_seconds"
+    )
+    nodes: list[str] = Field(
+        default_factory=list,
+        description="where each node of this server is reached, this one first, when the "
+        "server runs as several nodes (empty otherwise): a client whose node "
+        "goes away comes back through another",
+    )
 
 
 class Error(_Server):
@@ -310,10 +383,12 @@ class Error(_Server):
     code: Annotated[str, Field(description="an ErrorCode, or the rule set's own code for a refused order")]
     message: str
     request: str | None = Field(default=None, description="the type of the refused message, when known")
-    game_id: str | None = Field(default=None, description="the game the refused message was about, when it named "
-                                                          "one")
-    field: str | None = Field(default=None, description="the field at fault, as a path into the refused message "
-                                                        "(`order.units`, `settings.players`, `ref`), when one is")
+    game_id: str | None = Field(default=None, description="the game the refused message was about, when it named one")
+    field: str | None = Field(
+        default=None,
+        description="the field at fault, as a path into the refused message "
+        "(`order.units`, `settings.players`, `ref`), when one is",
+    )
 
 
 class Games(_Server):
@@ -374,9 +449,12 @@ class OrderAccepted(_Server):
     turn: int
     index: int
     order: dict[str, Any]
-    left: dict[str, int] | None = Field(default=None, description="what the player's orders leave them now (a "
-                                        "pool, stocks), as fields of their view: a merge patch of it; null where "
-                                        "orders use nothing up")
+    left: dict[str, int] | None = Field(
+        default=None,
+        description="what the player's orders leave them now (a "
+        "pool, stocks), as fields of their view: a merge patch of it; null where "
+        "orders use nothing up",
+    )
     text: str = Field(default="", description="the order in words")
 
 
@@ -407,8 +485,11 @@ class OrdersAccepted(_Server):
     turn: int
     accepted: list[AcceptedOrder]
     refused: list[OrderRefused]
-    left: dict[str, int] | None = Field(default=None, description="what the player's orders leave them now, as "
-                                        "`order_accepted` says: a merge patch of their view, or null")
+    left: dict[str, int] | None = Field(
+        default=None,
+        description="what the player's orders leave them now, as "
+        "`order_accepted` says: a merge patch of their view, or null",
+    )
 
 
 class OrderWithdrawn(_Server):
@@ -438,9 +519,12 @@ class LegalOrder(BaseModel):
     count_field: str | None = None
     least: int = 1
     text: str = Field(default="", description="the order in words; where it has a count, N stands for it")
-    cost: dict[str, int] | None = Field(default=None, description="what issuing it as offered takes from what the "
-                                        "player's orders leave them, in the rule set's words (a negative amount is "
-                                        "a gain); null where orders use nothing up")
+    cost: dict[str, int] | None = Field(
+        default=None,
+        description="what issuing it as offered takes from what the "
+        "player's orders leave them, in the rule set's words (a negative amount is "
+        "a gain); null where orders use nothing up",
+    )
 
 
 class Legal(_Server):
@@ -537,8 +621,9 @@ class Redirect(_Server):
     type: Literal["redirect"] = "redirect"
     game_id: str
     url: str
-    request: str | None = Field(default=None, description="the type of the request to send again there, when "
-                                                          "this answers one")
+    request: str | None = Field(
+        default=None, description="the type of the request to send again there, when this answers one"
+    )
 
 
 class GameListed(_Server):
@@ -608,10 +693,35 @@ class ShuttingDown(_Server):
 
 
 ServerMessage = Annotated[
-    Welcome | Error | Games | Maps | RuleSets | GameCreated | Joined | Resumed | Watching | Left | OrderAccepted
-    | OrdersAccepted | OrderWithdrawn | Orders | Legal | CommitAccepted | Resigned | ChatSent | LobbyChat
-    | RematchPending | HandOverPending | GameMap | Update | Redirect | GameListed | Statistics | ReplayOpened
-    | ReplayedTurn | ShuttingDown,
+    Welcome
+    | Error
+    | Games
+    | Maps
+    | RuleSets
+    | GameCreated
+    | Joined
+    | Resumed
+    | Watching
+    | Left
+    | OrderAccepted
+    | OrdersAccepted
+    | OrderWithdrawn
+    | Orders
+    | Legal
+    | CommitAccepted
+    | Resigned
+    | ChatSent
+    | LobbyChat
+    | RematchPending
+    | HandOverPending
+    | GameMap
+    | Update
+    | Redirect
+    | GameListed
+    | Statistics
+    | ReplayOpened
+    | ReplayedTurn
+    | ShuttingDown,
     Field(discriminator="type"),
 ]
 

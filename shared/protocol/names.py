@@ -22,8 +22,26 @@ INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Controls, format characters (zero-width joiners, direction overrides, tags...), surrogates, private use,
 unassigned code points, line and paragraph separators."""
 
-BLANK = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F,
-                   *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0), 0x1D159, *range(0x1D173, 0x1D17B)})
+BLANK = frozenset(
+    {
+        0x115F,
+        0x1160,
+        0x3164,
+        0xFFA0,
+        0x2800,
+        0x034F,
+        0x17B4,
+        0x17B5,
+        0x180B,
+        0x180C,
+        0x180D,
+        0x180F,
+        *range(0xFE00, 0xFE10),
+        *range(0xE0100, 0xE01F0),
+        0x1D159,
+        *range(0x1D173, 0x1D17B),
+    }
+)
 """Characters outside those categories that show nothing: Hangul fillers (letters), the braille blank, the combining
 grapheme joiner and variation selectors (marks), Khmer inherent vowels; Unicode's Default_Ignorable_Code_Point
 list, less what the categories above already hold."""
@@ -33,16 +51,69 @@ MAX_MARKS = 3
 
 _LOOK_ALIKES = {
     # Cyrillic capitals and small letters drawn as Latin ones
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X",
-    "У": "Y", "Ү": "Y", "І": "I", "Ј": "J", "Ѕ": "S", "Ԛ": "Q", "Ԝ": "W",
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
-    "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ѵ": "v", "ү": "y",
+    "А": "A",
+    "В": "B",
+    "Е": "E",
+    "К": "K",
+    "М": "M",
+    "Н": "H",
+    "О": "O",
+    "Р": "P",
+    "С": "C",
+    "Т": "T",
+    "Х": "X",
+    "У": "Y",
+    "Ү": "Y",
+    "І": "I",
+    "Ј": "J",
+    "Ѕ": "S",
+    "Ԛ": "Q",
+    "Ԝ": "W",
+    "а": "a",
+    "е": "e",
+    "о": "o",
+    "р": "p",
+    "с": "c",
+    "у": "y",
+    "х": "x",
+    "і": "i",
+    "ј": "j",
+    "ѕ": "s",
+    "ԁ": "d",
+    "ԛ": "q",
+    "ԝ": "w",
+    "һ": "h",
+    "ӏ": "l",
+    "ѵ": "v",
+    "ү": "y",
     # Greek capitals and small letters drawn as Latin ones
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P",
-    "Τ": "T", "Υ": "Y", "Χ": "X",
-    "α": "a", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "υ": "u", "χ": "x",
+    "Α": "A",
+    "Β": "B",
+    "Ε": "E",
+    "Ζ": "Z",
+    "Η": "H",
+    "Ι": "I",
+    "Κ": "K",
+    "Μ": "M",
+    "Ν": "N",
+    "Ο": "O",
+    "Ρ": "P",
+    "Τ": "T",
+    "Υ": "Y",
+    "Χ": "X",
+    "α": "a",
+    "ι": "i",
+    "κ": "k",
+    "ν": "v",
+    "ο": "o",
+    "ρ": "p",
+    "υ": "u",
+    "χ": "x",
     # Latin letters drawn as other Latin letters
-    "ı": "i", "ȷ": "j", "ɑ": "a", "ɡ": "g",
+    "ı": "i",
+    "ȷ": "j",
+    "ɑ": "a",
+    "ɡ": "g",
 }
 _LOOK_ALIKE_TABLE = str.maketrans(_LOOK_ALIKES)
 
@@ -58,10 +129,15 @@ def check_name(name: str) -> str:
     for text in (name, shown):  # as typed (so the message names what the player typed), then as it shows
         for char in text:
             category = unicodedata.category(char)
-            if (category in INVISIBLE_CATEGORIES or ord(char) in BLANK
-                    or (text is shown and category == "Zs" and char != " ")):  # NFKC makes most spaces " "
-                raise ValueError(f"the name holds {_described(char)}, which players could not see: "
-                                 "use letters, digits and the characters they can see")
+            if (
+                category in INVISIBLE_CATEGORIES
+                or ord(char) in BLANK
+                or (text is shown and category == "Zs" and char != " ")
+            ):  # NFKC makes most spaces " "
+                raise ValueError(
+                    f"the name holds {_described(char)}, which players could not see: "
+                    "use letters, digits and the characters they can see"
+                )
     marks = 0
     for index, char in enumerate(shown):
         category = unicodedata.category(char)
@@ -70,8 +146,9 @@ def check_name(name: str) -> str:
             if index == 0:
                 raise ValueError(f"the name starts with {_described(char)}, a mark that belongs on a letter")
             if marks > MAX_MARKS:
-                raise ValueError(f"the name piles more than {MAX_MARKS} marks on one letter, which players could not "
-                                 "see clearly")
+                raise ValueError(
+                    f"the name piles more than {MAX_MARKS} marks on one letter, which players could not see clearly"
+                )
         else:
             marks = 0
     return shown

@@ -87,6 +87,8 @@ def exact(schema: dict[str, Any]) -> dict[str, Any]:
 def _options_beside(schema: dict[str, Any]) -> dict[str, Any]:
     settings = schema["$defs"]["GameSettings"]
     settings["additionalProperties"] = True
-    settings["description"] += (" A property besides these names one of the rule set's options: it is moved into "
-                                "`options`, where the rule set judges it.")
+    settings["description"] += (
+        " A property besides these names one of the rule set's options: it is moved into "
+        "`options`, where the rule set judges it."
+    )
     return schema

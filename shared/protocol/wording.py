@@ -45,8 +45,7 @@ def plain(error: Mapping[str, Any]) -> str:
     return "is not right"
 
 
-def problems(exc: ValidationError, *, skip: int = 0, limit: int = 4,
-             word: Callable[[str], str] | None = None) -> str:
+def problems(exc: ValidationError, *, skip: int = 0, limit: int = 4, word: Callable[[str], str] | None = None) -> str:
     """Every complaint of a validation error in one sentence: "players must be at most 8; units must be a whole
     number". `skip`: leading parts of each field's path to leave out (the union member a value was tried as);
     `word`: the name a player knows a field by."""

@@ -19,8 +19,12 @@ from tests.server_support import FAST, Client, create_game, current_view, join, 
 
 async def place_all(client: Client, game_id: str, name: str) -> None:
     view = current_view(client, game_id)
-    await client.request(type="issue_order", game_id=game_id, turn=0,
-                         order={"kind": "place", "territory": owned(view, name)[0], "units": view["pool_left"]})
+    await client.request(
+        type="issue_order",
+        game_id=game_id,
+        turn=0,
+        order={"kind": "place", "territory": owned(view, name)[0], "units": view["pool_left"]},
+    )
 
 
 async def main(folder: Path) -> None:
@@ -41,8 +45,9 @@ async def main(folder: Path) -> None:
         await bob.request(type="commit", game_id=placing, turn=0)
         view = current_view(ann, placing)
         mine = owned(view, "ann")
-        await ann.request(type="issue_order", game_id=placing, turn=0,
-                          order={"kind": "place", "territory": mine[0], "units": 2})
+        await ann.request(
+            type="issue_order", game_id=placing, turn=0, order={"kind": "place", "territory": mine[0], "units": 2}
+        )
 
         dan, eve = await Client.connect(server), await Client.connect(server)
         playing = await create_game(dan, players=2, initial_units=8)
@@ -53,27 +58,34 @@ async def main(folder: Path) -> None:
             await client.request(type="commit", game_id=playing, turn=0)
         for turn in (1, 2):
             for client in (dan, eve):
-                await client.wait_for(lambda m, t=turn: m["type"] == "update" and m["view"] is not None
-                                      and m["view"]["turn"] == t)
+                await client.wait_for(
+                    lambda m, t=turn: m["type"] == "update" and m["view"] is not None and m["view"]["turn"] == t
+                )
                 await client.request(type="commit", game_id=playing, turn=turn)
         await dan.wait_for(lambda m: m["type"] == "update" and m["view"] is not None and m["view"]["turn"] == 3)
         view = current_view(dan, playing)
-        source = max(owned(view, "dan"), key=lambda n: next(t["units"] for t in view["territories"]
-                                                            if t["name"] == n))
+        source = max(owned(view, "dan"), key=lambda n: next(t["units"] for t in view["territories"] if t["name"] == n))
         target = next(t["neighbours"] for t in view["territories"] if t["name"] == source)[0]
         kind = "move" if target in owned(view, "dan") else "attack"
-        await dan.request(type="issue_order", game_id=playing, turn=3,
-                          order={"kind": kind, "units": 1, "source": source, "target": target})
+        await dan.request(
+            type="issue_order",
+            game_id=playing,
+            turn=3,
+            order={"kind": kind, "units": 1, "source": source, "target": target},
+        )
 
         watcher = await Client.connect(server)
         finished = await create_game(watcher, players=3, bots=3, bot_strategy="strategist")
         await watcher.request(type="watch_game", game_id=finished)
         await watcher.wait_for(lambda m: m["type"] == "update" and m["game"]["phase"] == "finished", timeout=60)
-    (folder / "seats.json").write_text(json.dumps({"lobby": waiting, "placing": placing, "playing": playing,
-                                                   "finished": finished, "tokens": tokens}, indent=1) + "\n")
+    (folder / "seats.json").write_text(
+        json.dumps(
+            {"lobby": waiting, "placing": placing, "playing": playing, "finished": finished, "tokens": tokens}, indent=1
+        )
+        + "\n"
+    )
     print(f"wrote {folder / 'games.sqlite3'}")
 
 
 if __name__ == "__main__":
     asyncio.run(main(Path(sys.argv[1])))
-

@@ -101,16 +101,20 @@ def check(game: Game[ClassicBoard, Any], player: str, order: ClassicOrder) -> Ru
         if not options.cheaters:
             return RuleError(Code.CHEATING_NOT_ALLOWED, "this game's creator does not allow cheating")
         if phase not in CHEAT_PHASES:
-            return RuleError(Refused.WRONG_PHASE, "cheating is for the reinforcement, attack and fortification "
-                                                  f"phases; now it is {PHASE_WORDS[phase]}")
+            return RuleError(
+                Refused.WRONG_PHASE,
+                f"cheating is for the reinforcement, attack and fortification phases; now it is {PHASE_WORDS[phase]}",
+            )
         return None
     allowed = ORDER_PHASES.get(type(order), ())
     if phase not in allowed:
         if phase is Phase.MOVE_IN:
             conquest = board.conquest
             assert conquest is not None
-            return RuleError(Refused.WRONG_PHASE, f"first move armies into {conquest.target}: attackmove NUM "
-                                                  f"({conquest.least} to {conquest.most})")
+            return RuleError(
+                Refused.WRONG_PHASE,
+                f"first move armies into {conquest.target}: attackmove NUM ({conquest.least} to {conquest.most})",
+            )
         return RuleError(Refused.WRONG_PHASE, f"that is not for this phase: now it is {PHASE_WORDS[phase]}")
     hand = board.hand(player)
     if isinstance(order, PlaceArmy):
@@ -120,31 +124,40 @@ def check(game: Game[ClassicBoard, Any], player: str, order: ClassicOrder) -> Ru
     if isinstance(order, ExchangeCards):
         positions = order.positions
         if len(positions) != SET_SIZE or not all(_number(p) for p in positions):
-            return RuleError(Code.BAD_CARDS, "name three cards by their positions in your hand, e.g. "
-                                             "exchangecards 1 2 3")
+            return RuleError(
+                Code.BAD_CARDS, "name three cards by their positions in your hand, e.g. exchangecards 1 2 3"
+            )
         if board.trading_closed:
             return RuleError(Code.TRADING_CLOSED, "you chose not to trade cards this turn")
         if len(set(positions)) != SET_SIZE:
             return RuleError(Code.BAD_CARDS, "name three different cards")
         if any(not 1 <= p <= len(hand) for p in positions):
-            return RuleError(Code.BAD_CARDS, f"you hold {plural(len(hand), 'card')}: positions go from 1 to "
-                                             f"{len(hand)}" if hand else "you hold no cards")
+            return RuleError(
+                Code.BAD_CARDS,
+                f"you hold {plural(len(hand), 'card')}: positions go from 1 to {len(hand)}"
+                if hand
+                else "you hold no cards",
+            )
         if not is_set([hand[p - 1] for p in positions]):
-            return RuleError(Code.NOT_A_SET, "those cards are not a set: three of a kind, one of each, or either "
-                                             "completed by a wildcard")
+            return RuleError(
+                Code.NOT_A_SET,
+                "those cards are not a set: three of a kind, one of each, or either completed by a wildcard",
+            )
         return None
     if isinstance(order, KeepCards):
         if len(hand) >= MUST_TRADE_AT:
-            return RuleError(Code.MUST_TRADE, f"you hold {len(hand)} cards: you must trade until you hold fewer "
-                                              f"than {MUST_TRADE_AT}")
+            return RuleError(
+                Code.MUST_TRADE, f"you hold {len(hand)} cards: you must trade until you hold fewer than {MUST_TRADE_AT}"
+            )
         if board.trading_closed:
             return RuleError(Code.TRADING_CLOSED, "you have already said you keep your cards this turn")
         return None
     if isinstance(order, Reinforce):
         if len(hand) >= MUST_TRADE_AT:
             return RuleError(Code.MUST_TRADE, f"you hold {len(hand)} cards: trade a set first (exchangecards n n n)")
-        return (_own(game, player, order.country, "reinforcements go on your own countries")
-                or count_problem(order.armies, 1, board.reinforcements, "the number of armies"))
+        return _own(game, player, order.country, "reinforcements go on your own countries") or count_problem(
+            order.armies, 1, board.reinforcements, "the number of armies"
+        )
     if isinstance(order, Attack | AllOut):
         return _check_attack(game, player, order)
     if isinstance(order, AttackMove):
@@ -172,15 +185,19 @@ def _check_attack(game: Game[ClassicBoard, Any], player: str, order: Attack | Al
         return RuleError(Code.NOT_ENOUGH_ARMIES, f"{order.source} has 1 army: an attack needs at least 2")
     dice = order.dice if isinstance(order, Attack) else most_attack_dice(armies)
     if not _number(dice) or not 1 <= dice <= most_attack_dice(armies):
-        return RuleError(Code.BAD_DICE, f"with {plural(armies, 'army', 'armies')} in {order.source} you may "
-                                        f"roll 1 to {most_attack_dice(armies)} dice")
+        return RuleError(
+            Code.BAD_DICE,
+            f"with {plural(armies, 'army', 'armies')} in {order.source} you may "
+            f"roll 1 to {most_attack_dice(armies)} dice",
+        )
     return None
 
 
 def _check_fortify(game: Game[ClassicBoard, Any], player: str, order: Fortify) -> RuleError | None:
     board, game_map, options = game.board, game.game_map, game.options
-    problem = (_own(game, player, order.source, "armies move from your own countries")
-               or _own(game, player, order.target, "armies move to your own countries"))
+    problem = _own(game, player, order.source, "armies move from your own countries") or _own(
+        game, player, order.target, "armies move to your own countries"
+    )
     if problem is not None:
         return problem
     if order.source == order.target:
@@ -188,8 +205,11 @@ def _check_fortify(game: Game[ClassicBoard, Any], player: str, order: Fortify) -
     adjacent_only = options.fortify is FortifyRule.ADJACENT
     if order.target not in geography.fortify_targets(game_map, board.owner, order.source, adjacent_only):
         if adjacent_only:
-            return RuleError(Code.NOT_ADJACENT, f"{order.target} is not next to {order.source} (this game "
-                                                "fortifies only between neighbours)")
+            return RuleError(
+                Code.NOT_ADJACENT,
+                f"{order.target} is not next to {order.source} (this game fortifies only between neighbours)",
+            )
         return RuleError(Code.NO_PATH, f"no path of your own countries joins {order.source} to {order.target}")
-    return count_problem(order.armies, 1, board.armies[order.source] - 1,
-                  f"the armies leaving {order.source} (one stays behind)")
+    return count_problem(
+        order.armies, 1, board.armies[order.source] - 1, f"the armies leaving {order.source} (one stays behind)"
+    )

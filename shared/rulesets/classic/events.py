@@ -220,9 +220,29 @@ class GameWon(events.GameWon):
     """What won: "domination", "capital", "mission" (with what it was), or "last player"."""
 
 
-ClassicEvent = (ArmyPlaced | ArmiesPlaced | CapitalChosen | TurnStarted | CardsTraded | CardsKept | Reinforced
-                | DiceRolled | CountryConquered | ArmiesMovedIn | AttacksEnded | Fortified | FortificationSkipped
-                | CardDrawn | CardReceived | DeckReshuffled | CardsCaptured | CardsHandedOver | MissionChanged
-                | Cheated | PlayerEliminated | GameWon)
+ClassicEvent = (
+    ArmyPlaced
+    | ArmiesPlaced
+    | CapitalChosen
+    | TurnStarted
+    | CardsTraded
+    | CardsKept
+    | Reinforced
+    | DiceRolled
+    | CountryConquered
+    | ArmiesMovedIn
+    | AttacksEnded
+    | Fortified
+    | FortificationSkipped
+    | CardDrawn
+    | CardReceived
+    | DeckReshuffled
+    | CardsCaptured
+    | CardsHandedOver
+    | MissionChanged
+    | Cheated
+    | PlayerEliminated
+    | GameWon
+)
 
 Event = Annotated[ClassicEvent, Field(discriminator="kind")]

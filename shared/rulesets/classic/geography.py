@@ -30,8 +30,9 @@ def enemies_of(game_map: GameMap, owner: Mapping[str, str], country: str) -> lis
     return [n for n in game_map.neighbours_in_order(country) if owner[n] != owner[country]]
 
 
-def attacks(game_map: GameMap, owner: Mapping[str, str], armies: Mapping[str, int],
-            player: str) -> Iterator[tuple[str, str]]:
+def attacks(
+    game_map: GameMap, owner: Mapping[str, str], armies: Mapping[str, int], player: str
+) -> Iterator[tuple[str, str]]:
     """C5: every (from, to) the player may attack now: an own country with 2 armies or more, an enemy neighbour."""
     for name in game_map.names:
         if owner[name] == player and armies[name] >= 2:
@@ -63,5 +64,8 @@ def can_fortify(game_map: GameMap, owner: Mapping[str, str], armies: Mapping[str
 
 def borders(game_map: GameMap, owner: Mapping[str, str], player: str) -> list[str]:
     """The player's countries next to an enemy one, in map order."""
-    return [name for name in game_map.names
-            if owner[name] == player and any(owner[n] != player for n in game_map.neighbours(name))]
+    return [
+        name
+        for name in game_map.names
+        if owner[name] == player and any(owner[n] != player for n in game_map.neighbours(name))
+    ]

@@ -60,11 +60,12 @@ def scaled(goal: int, countries: int) -> int:
 def mission_deck(game_map: GameMap, seats: Sequence[str]) -> list[Mission]:
     size = len(game_map.names)
     countries = scaled(COUNTRIES_GOAL, size)
-    deck = [Mission(MissionKind.COUNTRIES, countries=countries),
-            Mission(MissionKind.ARMIES, countries=scaled(ARMIES_GOAL, size), armies=ARMIES_EACH)]
+    deck = [
+        Mission(MissionKind.COUNTRIES, countries=countries),
+        Mission(MissionKind.ARMIES, countries=scaled(ARMIES_GOAL, size), armies=ARMIES_EACH),
+    ]
     members = {name: held for name, held in game_map.continent_members().items() if held}
-    pairs = [(a, b) for a, b in combinations(members, 2)
-             if size / 4 <= len(members[a]) + len(members[b]) <= size / 2]
+    pairs = [(a, b) for a, b in combinations(members, 2) if size / 4 <= len(members[a]) + len(members[b]) <= size / 2]
     pairs.sort(key=lambda p: abs(len(members[p[0]]) + len(members[p[1]]) - 3 * size / 8))
     deck += [Mission(MissionKind.CONTINENTS, continents=pair) for pair in pairs[:CONTINENT_PAIRS]]
     deck += [Mission(MissionKind.ELIMINATE, countries=countries, player=p) for p in seats]
@@ -81,8 +82,14 @@ def effective(mission: Mission, holder: str, eliminated_by: Mapping[str, str]) -
     return mission
 
 
-def fulfilled(mission: Mission, holder: str, game_map: GameMap, owner: Mapping[str, str],
-              armies: Mapping[str, int], eliminated_by: Mapping[str, str]) -> bool:
+def fulfilled(
+    mission: Mission,
+    holder: str,
+    game_map: GameMap,
+    owner: Mapping[str, str],
+    armies: Mapping[str, int],
+    eliminated_by: Mapping[str, str],
+) -> bool:
     mission = effective(mission, holder, eliminated_by)
     if mission.kind is MissionKind.ELIMINATE:
         return eliminated_by.get(mission.player or "") == holder

@@ -43,18 +43,42 @@ STARTING_ARMIES = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
 
 
 class ClassicOptions(Options):
-    initial_armies: Annotated[int | None, Field(ge=1, le=10_000, description="armies each player starts with (C1); "
-                                                "null: 40, 35, 30, 25 or 20 for 2 to 6 players")] = None
-    card_schedule: Annotated[CardSchedule, Field(description="what a set of cards is worth (C4): seed "
-                                                 "(5, 10, 15, ...), increasing (4, 6, 8, 10, 12, 15, 20, ...) "
-                                                 "or fixed (4/6/8 three of a kind, 10 one of each)")] = \
-        CardSchedule.SEED
-    fortify: Annotated[FortifyRule, Field(description="the turn's one fortification (C7): along a path of own "
-                                                  "countries, or only to an adjacent one")] = FortifyRule.PATH
-    mode: Annotated[Mode, Field(description="what wins (C11): domination (every country), capital (every "
-                                            "capital) or mission (a secret mission card)")] = Mode.DOMINATION
-    cheaters: Annotated[bool, Field(description="allow the cheat order (C10's cheater computer player); "
-                                                "otherwise it is refused like any illegal order")] = False
+    initial_armies: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            le=10_000,
+            description="armies each player starts with (C1); null: 40, 35, 30, 25 or 20 for 2 to 6 players",
+        ),
+    ] = None
+    card_schedule: Annotated[
+        CardSchedule,
+        Field(
+            description="what a set of cards is worth (C4): seed "
+            "(5, 10, 15, ...), increasing (4, 6, 8, 10, 12, 15, 20, ...) "
+            "or fixed (4/6/8 three of a kind, 10 one of each)"
+        ),
+    ] = CardSchedule.SEED
+    fortify: Annotated[
+        FortifyRule,
+        Field(
+            description="the turn's one fortification (C7): along a path of own countries, or only to an adjacent one"
+        ),
+    ] = FortifyRule.PATH
+    mode: Annotated[
+        Mode,
+        Field(
+            description="what wins (C11): domination (every country), capital (every "
+            "capital) or mission (a secret mission card)"
+        ),
+    ] = Mode.DOMINATION
+    cheaters: Annotated[
+        bool,
+        Field(
+            description="allow the cheat order (C10's cheater computer player); "
+            "otherwise it is refused like any illegal order"
+        ),
+    ] = False
     max_players: Annotated[int, Field(ge=2, le=6, description="the most players a game may seat (C1: 2 to 6)")] = 6
 
     UNNOTED: ClassVar[frozenset[str]] = frozenset({"max_players"})

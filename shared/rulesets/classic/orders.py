@@ -115,8 +115,21 @@ class Cheat:
     kind: Literal["cheat"] = "cheat"
 
 
-ClassicOrder = (PlaceArmy | PlaceAll | ChooseCapital | ExchangeCards | KeepCards | Reinforce | Attack | AllOut
-                | NoAttack | AttackMove | Fortify | NoFortify | Cheat)
+ClassicOrder = (
+    PlaceArmy
+    | PlaceAll
+    | ChooseCapital
+    | ExchangeCards
+    | KeepCards
+    | Reinforce
+    | Attack
+    | AllOut
+    | NoAttack
+    | AttackMove
+    | Fortify
+    | NoFortify
+    | Cheat
+)
 
 Order = Annotated[ClassicOrder, Field(discriminator="kind")]
 
@@ -160,8 +173,11 @@ def words(order: ClassicOrder) -> str:
         return f"choose {order.country} as your capital"
     if isinstance(order, ExchangeCards):
         positions = [str(p) for p in order.positions]
-        return f"trade cards {', '.join(positions[:-1])} and {positions[-1]}" if len(positions) > 1 \
+        return (
+            f"trade cards {', '.join(positions[:-1])} and {positions[-1]}"
+            if len(positions) > 1
             else f"trade card {''.join(positions)}"
+        )
     if isinstance(order, KeepCards):
         return "keep your cards"
     if isinstance(order, Reinforce):

@@ -69,32 +69,91 @@ from shared.rulesets.classic.orders import (
 from shared.rulesets.classic.view import ClassicView
 from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
 
-PLACEARMY = OrderCommand("placearmy", (), "placearmy COUNTRY", "placearmy Alaska",
-                         "place one of your starting armies on one of your countries", (ArgKind.OWN,), ("startup",))
-PLACEALL = OrderCommand("placeall", (), "placeall", "placeall",
-                        "place all your remaining starting armies at random on your countries", (), ("startup",))
-CAPITAL = OrderCommand("capital", (), "capital COUNTRY", "capital Brazil",
-                       "choose one of your countries as your capital (capital mode)", (ArgKind.OWN,), ("capital",))
-EXCHANGECARDS = OrderCommand("exchangecards", ("exchange",), "exchangecards N N N | exchangecards -none",
-                             "exchangecards 1 2 3",
-                             "trade the cards at these positions of your hand for armies, or -none to keep them",
-                             (ArgKind.CHOICE,), ("reinforcement",), ("-none",))
-REINFORCE = OrderCommand("reinforce", (), "reinforce COUNTRY NUM", "reinforce Alaska 3",
-                         "place NUM of your reinforcements on one of your countries", (ArgKind.OWN, ArgKind.UNITS),
-                         ("reinforcement",))
-ATTACK = OrderCommand("attack", (), "attack FROM TO [NUMDICE] | attack FROM TO -allout | attack -noattack",
-                      "attack Alaska Kamchatka 3",
-                      "roll NUMDICE dice (1 to 3; the most if left out) against a neighbour, attack until it falls "
-                      "(-allout), or end your attacks (-noattack)", (ArgKind.OWN, ArgKind.ENEMY, ArgKind.CHOICE),
-                      ("attack",), ("-allout", "-noattack", "1", "2", "3"))
-ATTACKMOVE = OrderCommand("attackmove", (), "attackmove NUM", "attackmove 3",
-                          "move NUM armies into the country you have just conquered", (ArgKind.UNITS,), ("move-in",))
-FORTIFY = OrderCommand("fortify", (), "fortify FROM TO NUM | fortify -none", "fortify Alaska Alberta 4",
-                       "your one move of the turn, between your countries joined by yours; -none to skip it (the "
-                       "turn ends)", (ArgKind.OWN, ArgKind.TARGET, ArgKind.UNITS), ("fortification",), ("-none",))
-CHEAT = OrderCommand("cheat", (), "cheat", "cheat",
-                     "break the rules as the cheater does (only in games that allow it)", (),
-                     ("reinforcement", "attack", "fortification"))
+PLACEARMY = OrderCommand(
+    "placearmy",
+    (),
+    "placearmy COUNTRY",
+    "placearmy Alaska",
+    "place one of your starting armies on one of your countries",
+    (ArgKind.OWN,),
+    ("startup",),
+)
+PLACEALL = OrderCommand(
+    "placeall",
+    (),
+    "placeall",
+    "placeall",
+    "place all your remaining starting armies at random on your countries",
+    (),
+    ("startup",),
+)
+CAPITAL = OrderCommand(
+    "capital",
+    (),
+    "capital COUNTRY",
+    "capital Brazil",
+    "choose one of your countries as your capital (capital mode)",
+    (ArgKind.OWN,),
+    ("capital",),
+)
+EXCHANGECARDS = OrderCommand(
+    "exchangecards",
+    ("exchange",),
+    "exchangecards N N N | exchangecards -none",
+    "exchangecards 1 2 3",
+    "trade the cards at these positions of your hand for armies, or -none to keep them",
+    (ArgKind.CHOICE,),
+    ("reinforcement",),
+    ("-none",),
+)
+REINFORCE = OrderCommand(
+    "reinforce",
+    (),
+    "reinforce COUNTRY NUM",
+    "reinforce Alaska 3",
+    "place NUM of your reinforcements on one of your countries",
+    (ArgKind.OWN, ArgKind.UNITS),
+    ("reinforcement",),
+)
+ATTACK = OrderCommand(
+    "attack",
+    (),
+    "attack FROM TO [NUMDICE] | attack FROM TO -allout | attack -noattack",
+    "attack Alaska Kamchatka 3",
+    "roll NUMDICE dice (1 to 3; the most if left out) against a neighbour, attack until it falls "
+    "(-allout), or end your attacks (-noattack)",
+    (ArgKind.OWN, ArgKind.ENEMY, ArgKind.CHOICE),
+    ("attack",),
+    ("-allout", "-noattack", "1", "2", "3"),
+)
+ATTACKMOVE = OrderCommand(
+    "attackmove",
+    (),
+    "attackmove NUM",
+    "attackmove 3",
+    "move NUM armies into the country you have just conquered",
+    (ArgKind.UNITS,),
+    ("move-in",),
+)
+FORTIFY = OrderCommand(
+    "fortify",
+    (),
+    "fortify FROM TO NUM | fortify -none",
+    "fortify Alaska Alberta 4",
+    "your one move of the turn, between your countries joined by yours; -none to skip it (the turn ends)",
+    (ArgKind.OWN, ArgKind.TARGET, ArgKind.UNITS),
+    ("fortification",),
+    ("-none",),
+)
+CHEAT = OrderCommand(
+    "cheat",
+    (),
+    "cheat",
+    "cheat",
+    "break the rules as the cheater does (only in games that allow it)",
+    (),
+    ("reinforcement", "attack", "fortification"),
+)
 
 COMMANDS = (PLACEARMY, PLACEALL, CAPITAL, EXCHANGECARDS, REINFORCE, ATTACK, ATTACKMOVE, FORTIFY, CHEAT)
 
@@ -107,8 +166,9 @@ def _armies(n: int) -> str:
     return plural(n, "army", "armies")
 
 
-def _country_and_count(args: list[str], command: OrderCommand, names: Sequence[str],
-                       what: str) -> tuple[str, int] | ParseError:
+def _country_and_count(
+    args: list[str], command: OrderCommand, names: Sequence[str], what: str
+) -> tuple[str, int] | ParseError:
     if len(args) < 2:
         return _usage(command)
     count = grammar.count(args[-1], what, command.usage)
@@ -124,8 +184,7 @@ def _two_countries(args: list[str], command: OrderCommand, names: Sequence[str])
 
 class ClassicPresentation(TurnByTurnPresentation):
     brief_boards = True
-    resignation = ("their countries stay theirs with their armies, for the others to take, and their cards are "
-                   "discarded")
+    resignation = "their countries stay theirs with their armies, for the others to take, and their cards are discarded"
     commands = COMMANDS
 
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
@@ -218,8 +277,12 @@ class ClassicPresentation(TurnByTurnPresentation):
         if isinstance(event, TurnStarted):
             parts = [f"{event.from_countries} for countries"]
             parts += [f"{bonus} for {name}" for name, bonus in event.continents]
-            return [("class:turn", f" Turn {event.turn} "), ("", " "), *who,
-                    ("", f" reinforces with {_armies(event.armies)} ({', '.join(parts)}).\n")]
+            return [
+                ("class:turn", f" Turn {event.turn} "),
+                ("", " "),
+                *who,
+                ("", f" reinforces with {_armies(event.armies)} ({', '.join(parts)}).\n"),
+            ]
         if isinstance(event, CardsTraded):
             cards = ", ".join(str(c) for c in event.cards)
             return line(*who, ("", f" trades {cards} for {_armies(event.armies)}."))
@@ -230,10 +293,18 @@ class ClassicPresentation(TurnByTurnPresentation):
         if isinstance(event, DiceRolled):
             return self.roll_line(event, palette, you)
         if isinstance(event, CountryConquered):
-            tail = "" if event.least == event.most else \
-                f" {event.least} to {event.most} armies may move in (attackmove NUM)."
-            return line(*who, ("class:ok", f" conquers {event.country}"), ("", " from "),
-                        *palette.name(event.defender, you), ("", f".{tail}"))
+            tail = (
+                ""
+                if event.least == event.most
+                else f" {event.least} to {event.most} armies may move in (attackmove NUM)."
+            )
+            return line(
+                *who,
+                ("class:ok", f" conquers {event.country}"),
+                ("", " from "),
+                *palette.name(event.defender, you),
+                ("", f".{tail}"),
+            )
         if isinstance(event, ArmiesMovedIn):
             how = " (the only choice)" if event.automatic else ""
             return line(*who, ("", f" moves {_armies(event.armies)} from {event.source} into {event.target}{how}."))
@@ -253,15 +324,19 @@ class ClassicPresentation(TurnByTurnPresentation):
         if isinstance(event, DeckReshuffled):
             return line(("class:muted", f"The discard pile is shuffled into a new deck of {event.cards} cards."))
         if isinstance(event, CardsCaptured):
-            return line(*who, ("", f" takes {plural(event.count, 'card')} from "), *palette.name(event.loser, you),
-                        ("", "."))
+            return line(
+                *who, ("", f" takes {plural(event.count, 'card')} from "), *palette.name(event.loser, you), ("", ".")
+            )
         if isinstance(event, CardsHandedOver):
             return line(("class:hint", "The cards: " + ", ".join(str(c) for c in event.cards) + "."))
         if isinstance(event, MissionChanged):
             return line(("class:hint", f"{event.player}'s mission is now: {event.mission}."))
         if isinstance(event, Cheated):
-            what = {"reinforcement": "doubles the armies on", "attack": "takes",
-                    "fortification": "doubles the armies on the borders at"}.get(event.phase, event.phase)
+            what = {
+                "reinforcement": "doubles the armies on",
+                "attack": "takes",
+                "fortification": "doubles the armies on the borders at",
+            }.get(event.phase, event.phase)
             return line(*who, ("class:error", " cheats: "), ("", f"{what} {', '.join(event.countries) or 'nothing'}."))
         if isinstance(event, PlayerEliminated):
             if event.player == you:
@@ -277,27 +352,44 @@ class ClassicPresentation(TurnByTurnPresentation):
         """One roll: who attacks what, every die of both sides, the losses and the armies left on both sides."""
         attack = " ".join(str(d) for d in event.attack)
         defence = " ".join(str(d) for d in event.defence)
-        out: Fragments = [*palette.name(event.player, you), ("", f" {event.source} -> {event.target} "),
-                          ("", "("), *palette.name(event.defender, you), ("", "): "),
-                          ("class:title", f"[{attack}]"), ("", " vs "), ("class:title", f"[{defence}]"), ("", "  ")]
+        out: Fragments = [
+            *palette.name(event.player, you),
+            ("", f" {event.source} -> {event.target} "),
+            ("", "("),
+            *palette.name(event.defender, you),
+            ("", "): "),
+            ("class:title", f"[{attack}]"),
+            ("", " vs "),
+            ("class:title", f"[{defence}]"),
+            ("", "  "),
+        ]
         losses = []
         if event.attacker_losses:
             losses.append(f"attacker -{event.attacker_losses}")
         if event.defender_losses:
             losses.append(f"defender -{event.defender_losses}")
-        out.append(("", f"{', '.join(losses)}; {event.source} {event.source_armies}, "
-                        f"{event.target} {event.target_armies}\n"))
+        out.append(
+            ("", f"{', '.join(losses)}; {event.source} {event.source_armies}, {event.target} {event.target_armies}\n")
+        )
         return out
 
     # ---- the board -----------------------------------------------------------------------------------------------
 
-    def board(self, view: ClassicView, game_map: GameMap, palette: Palette, you: str | None,
-              orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
+    def board(
+        self,
+        view: ClassicView,
+        game_map: GameMap,
+        palette: Palette,
+        you: str | None,
+        orders: Sequence[Any] = (),
+        focus: str | None = None,
+    ) -> Fragments:
         """The phase and who acts, then every country by continent (owner's mark, armies, name, neighbours), then
         the viewer's cards and mission."""
         out = [*self.heading(view, palette, you), *palette.legend(you)]
-        front = set(front_of(game_map, {n: t.owner for n, t in view.territories.items()}, you)) \
-            if focus == FRONT else set()
+        front = (
+            set(front_of(game_map, {n: t.owner for n, t in view.territories.items()}, you)) if focus == FRONT else set()
+        )
         capitals = {p.capital for p in view.players.values() if p.capital}
         groups = list(game_map.continent_members().items()) or [("", list(game_map.names))]
         grouped = {n for _, members in groups for n in members}
@@ -316,14 +408,18 @@ class ClassicPresentation(TurnByTurnPresentation):
             for name in shown:
                 state = view.territories[name]
                 star = "*" if name in capitals else " "
-                out += [("", "  "), (palette.style(state.owner), f"{palette.mark(state.owner)} {state.armies:>3}"),
-                        ("", f" {star}{name}"),
-                        ("class:muted", f"  -> {', '.join(game_map.neighbours_in_order(name))}\n")]
+                out += [
+                    ("", "  "),
+                    (palette.style(state.owner), f"{palette.mark(state.owner)} {state.armies:>3}"),
+                    ("", f" {star}{name}"),
+                    ("class:muted", f"  -> {', '.join(game_map.neighbours_in_order(name))}\n"),
+                ]
         out += self.hand(view, you)
         return out
 
-    def stage_board(self, view: ClassicView, game_map: GameMap, palette: Palette, you: str | None,
-                    orders: Sequence[Any] = ()) -> Fragments:
+    def stage_board(
+        self, view: ClassicView, game_map: GameMap, palette: Palette, you: str | None, orders: Sequence[Any] = ()
+    ) -> Fragments:
         """A small map's whole board at each of the player's turns and phases; a large one's summary (the phase,
         who acts, each player's countries, armies and cards), where the player stands and their cards: `board`,
         `board front` and `map` show the countries when asked."""
@@ -335,8 +431,12 @@ class ClassicPresentation(TurnByTurnPresentation):
         if view.phase is Phase.FINISHED:
             return [("class:win", "Game over: "), *palette.name(view.winner, you), ("", " won.\n")]
         stage = "startup" if view.turn == 0 else f"turn {view.turn}"
-        out: Fragments = [("class:turn", f" {stage.capitalize()} "), ("", " "), *palette.name(view.active, you),
-                          ("", f", {view.phase.value} phase")]
+        out: Fragments = [
+            ("class:turn", f" {stage.capitalize()} "),
+            ("", " "),
+            *palette.name(view.active, you),
+            ("", f", {view.phase.value} phase"),
+        ]
         if view.phase is Phase.REINFORCEMENT:
             out.append(("", f": {_armies(view.reinforcements)} to place"))
         elif view.phase is Phase.STARTUP and view.active in view.players:
@@ -366,11 +466,18 @@ class ClassicPresentation(TurnByTurnPresentation):
         rows = []
         for name in view.seats:
             p = view.players[name]
-            state = "out" if p.eliminated else "winner" if name == view.winner else \
-                "to act" if name == view.active else ""
+            state = (
+                "out" if p.eliminated else "winner" if name == view.winner else "to act" if name == view.active else ""
+            )
             extra = f", capital {p.capital}" if p.capital else ""
-            rows.append((name, f"{plural(p.countries, 'country', 'countries')}, {_armies(p.armies)}, "
-                               f"{plural(p.cards, 'card')}{extra}", state))
+            rows.append(
+                (
+                    name,
+                    f"{plural(p.countries, 'country', 'countries')}, {_armies(p.armies)}, "
+                    f"{plural(p.cards, 'card')}{extra}",
+                    state,
+                )
+            )
         width = max(len(n) + (6 if n == you else 0) for n, _, _ in rows)
         for name, text, state in rows:
             shown = f"{name} (you)" if name == you else name
@@ -389,18 +496,22 @@ class ClassicPresentation(TurnByTurnPresentation):
             Phase.STARTUP: "Place a starting army: placearmy COUNTRY, or placeall.",
             Phase.CAPITAL: "Choose your capital: capital COUNTRY.",
             Phase.REINFORCEMENT: f"Place {_armies(view.reinforcements)}: reinforce COUNTRY NUM"
-                                 + ("; trade cards first: exchangecards N N N" if len(view.your_hand) >= 5 else
-                                    "; exchangecards N N N or -none" if len(view.your_hand) >= 3
-                                    and not view.trading_closed else "") + ".",
+            + (
+                "; trade cards first: exchangecards N N N"
+                if len(view.your_hand) >= 5
+                else "; exchangecards N N N or -none"
+                if len(view.your_hand) >= 3 and not view.trading_closed
+                else ""
+            )
+            + ".",
             Phase.ATTACK: "Attack: attack FROM TO NUMDICE, attack FROM TO -allout, or attack -noattack.",
             Phase.MOVE_IN: "Move armies into the conquered country: attackmove NUM"
-                           + (f" ({view.conquest.least} to {view.conquest.most})." if view.conquest else "."),
+            + (f" ({view.conquest.least} to {view.conquest.most})." if view.conquest else "."),
             Phase.FORTIFICATION: "Fortify: fortify FROM TO NUM, or fortify -none (ends your turn).",
         }.get(view.phase, "")
         return [("class:hint", text + "\n")] if text else []
 
-    def status(self, view: ClassicView, you: str | None, orders: Sequence[Any],
-               game_map: GameMap | None = None) -> str:
+    def status(self, view: ClassicView, you: str | None, orders: Sequence[Any], game_map: GameMap | None = None) -> str:
         if view.phase is Phase.REINFORCEMENT:
             return f"{_armies(view.reinforcements)} to place"
         if view.phase is Phase.STARTUP and you in view.players:
@@ -423,8 +534,11 @@ class ClassicPresentation(TurnByTurnPresentation):
             return own or names
         source = grammar.name(words[1], names, "country") if len(words) > 1 else None
         if kind is ArgKind.ENEMY and isinstance(source, str):
-            return [n for n in game_map.neighbours_in_order(source)
-                    if view.territories[n].owner != view.territories[source].owner] or names
+            return [
+                n
+                for n in game_map.neighbours_in_order(source)
+                if view.territories[n].owner != view.territories[source].owner
+            ] or names
         if kind is ArgKind.TARGET:
             return own or names
         return names

@@ -109,12 +109,25 @@ class Play(TurnPlay):
 
     def finish(self) -> ClassicBoard:
         return self.board.evolve(
-            phase=self.phase, turn=self.turn, active=self.active, owner=self.owner, armies=self.armies,
-            unplaced=self.unplaced, reinforcements=self.reinforcements,
-            hands={p: tuple(h) for p, h in self.hands.items()}, deck=tuple(self.deck), discard=tuple(self.discard),
-            trades=self.trades, trading_closed=self.trading_closed, conquered=self.conquered, conquest=self.conquest,
-            capitals=self.capitals, eliminated=tuple(self.eliminated), eliminated_by=self.eliminated_by,
-            winner=self.winner)
+            phase=self.phase,
+            turn=self.turn,
+            active=self.active,
+            owner=self.owner,
+            armies=self.armies,
+            unplaced=self.unplaced,
+            reinforcements=self.reinforcements,
+            hands={p: tuple(h) for p, h in self.hands.items()},
+            deck=tuple(self.deck),
+            discard=tuple(self.discard),
+            trades=self.trades,
+            trading_closed=self.trading_closed,
+            conquered=self.conquered,
+            conquest=self.conquest,
+            capitals=self.capitals,
+            eliminated=tuple(self.eliminated),
+            eliminated_by=self.eliminated_by,
+            winner=self.winner,
+        )
 
     # ---- helpers -----------------------------------------------------------------------------------------------
 
@@ -260,8 +273,20 @@ class Play(TurnPlay):
         attack, defence, attacker_losses, defender_losses = roll(self.rng, dice, defence_dice(self.armies[target]))
         self.armies[source] -= attacker_losses
         self.armies[target] -= defender_losses
-        self.events.append(DiceRolled(player, source, target, defender, attack, defence, attacker_losses,
-                                      defender_losses, self.armies[source], self.armies[target]))
+        self.events.append(
+            DiceRolled(
+                player,
+                source,
+                target,
+                defender,
+                attack,
+                defence,
+                attacker_losses,
+                defender_losses,
+                self.armies[source],
+                self.armies[target],
+            )
+        )
 
     def after_attack(self, player: str, source: str, target: str, dice: int) -> None:
         if self.armies[target] == 0:
@@ -313,8 +338,9 @@ class Play(TurnPlay):
         for holder, mission in missions.items():
             if holder in self.eliminated or mission.player != loser or by == holder:
                 continue
-            self.events.append(Private(MissionChanged(holder, effective(mission, holder, self.eliminated_by)),
-                                       frozenset({holder})))
+            self.events.append(
+                Private(MissionChanged(holder, effective(mission, holder, self.eliminated_by)), frozenset({holder}))
+            )
 
     def resign(self, player: str) -> None:
         """A player gives up: out at once. Their countries stay theirs with their armies, and they never act again
@@ -336,8 +362,9 @@ class Play(TurnPlay):
         self.discard.extend(self.hands.pop(player, []))
         for holder, mission in self.board.missions.items():
             if holder not in self.eliminated and mission.player == player:
-                self.events.append(Private(MissionChanged(holder, effective(mission, holder, self.eliminated_by)),
-                                           frozenset({holder})))
+                self.events.append(
+                    Private(MissionChanged(holder, effective(mission, holder, self.eliminated_by)), frozenset({holder}))
+                )
         alive = self.alive
         if len(alive) == 1:
             self.phase, self.winner, self.conquest = Phase.FINISHED, alive[0], None
@@ -375,8 +402,11 @@ class Play(TurnPlay):
         if self.alive == [player]:
             return "domination"
         mode = self.options.mode
-        if mode is Mode.CAPITAL and len(self.capitals) == len(self.board.seats) \
-                and all(self.owner[c] == player for c in self.capitals.values()):
+        if (
+            mode is Mode.CAPITAL
+            and len(self.capitals) == len(self.board.seats)
+            and all(self.owner[c] == player for c in self.capitals.values())
+        ):
             return "capital"
         if mode is Mode.MISSION and player in self.board.missions:
             mission = self.board.missions[player]

@@ -76,12 +76,19 @@ class ClassicRuleSet(TurnByTurnRuleSet):
 
     def map_problem(self, game_map: GameMap, options: ClassicOptions, players: int) -> str | None:
         if len(game_map.names) < players:
-            return f"{game_map.name} has {len(game_map.names)} countries: too few to deal one to each of {players} " \
-                   "players"
+            return (
+                f"{game_map.name} has {len(game_map.names)} countries: too few to deal one to each of {players} players"
+            )
         return None
 
-    def setup(self, game_map: GameMap, players: Sequence[str], options: ClassicOptions, rng: GameRandom,
-              choices: Mapping[str, int]) -> ClassicBoard:
+    def setup(
+        self,
+        game_map: GameMap,
+        players: Sequence[str],
+        options: ClassicOptions,
+        rng: GameRandom,
+        choices: Mapping[str, int],
+    ) -> ClassicBoard:
         """C1: seats drawn at random; countries dealt round-robin over a shuffled list, one army on each; the
         rest of each player's armies to place. C4: the deck shuffled. C11: missions dealt."""
         self.check_seats(game_map, players, options)
@@ -101,9 +108,18 @@ class ClassicRuleSet(TurnByTurnRuleSet):
             cards = mission_deck(game_map, seats)
             rng.shuffle(cards)
             missions = dict(zip(seats, cards, strict=False))
-        board = ClassicBoard(phase=Phase.STARTUP, turn=0, seats=tuple(seats), active=seats[0], owner=owner,
-                             armies=armies, unplaced=unplaced, hands={p: () for p in seats}, deck=tuple(deck),
-                             missions=missions)
+        board = ClassicBoard(
+            phase=Phase.STARTUP,
+            turn=0,
+            seats=tuple(seats),
+            active=seats[0],
+            owner=owner,
+            armies=armies,
+            unplaced=unplaced,
+            hands={p: () for p in seats},
+            deck=tuple(deck),
+            missions=missions,
+        )
         if unplaced[seats[0]] > 0:
             return board
         # A map with more countries than starting armies: nothing to place, the game starts at once.
@@ -158,6 +174,7 @@ class ClassicRuleSet(TurnByTurnRuleSet):
     def legal_orders(self, game: ClassicGame, player: str, tally: None) -> list[Legal[ClassicOrder]]:
         return legal_orders(game, player)
 
+
 def spread_reinforcements(game: ClassicGame, player: str) -> list[Reinforce]:
     """C9: the armies left to place, spread evenly over the player's countries next to an enemy (map order first)."""
     board = game.board
@@ -198,8 +215,10 @@ def legal_orders(game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:
         adjacent = options.fortify is FortifyRule.ADJACENT
         for source in own:
             if board.armies[source] > 1:
-                legal += [Legal(Fortify(source, target, board.armies[source] - 1), "armies")
-                          for target in geography.fortify_targets(game_map, board.owner, source, adjacent)]
+                legal += [
+                    Legal(Fortify(source, target, board.armies[source] - 1), "armies")
+                    for target in geography.fortify_targets(game_map, board.owner, source, adjacent)
+                ]
         legal.append(Legal(NoFortify()))
     if options.cheaters and phase in checker.CHEAT_PHASES:
         legal.append(Legal(Cheat()))

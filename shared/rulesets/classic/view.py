@@ -85,34 +85,69 @@ def view(game: Game[ClassicBoard, Any], viewer: str | None) -> ClassicView:
     players: dict[str, PlayerState] = {}
     for seat, player in enumerate(board.seats):
         mission = board.missions.get(player)
-        shown = effective(mission, player, board.eliminated_by) if mission and (finished or player == viewer) \
-            else None
-        players[player] = PlayerState(seat, held[player][0], held[player][1], len(board.hand(player)),
-                                      board.unplaced.get(player, 0), board.capitals.get(player), shown,
-                                      player in board.eliminated)
+        shown = effective(mission, player, board.eliminated_by) if mission and (finished or player == viewer) else None
+        players[player] = PlayerState(
+            seat,
+            held[player][0],
+            held[player][1],
+            len(board.hand(player)),
+            board.unplaced.get(player, 0),
+            board.capitals.get(player),
+            shown,
+            player in board.eliminated,
+        )
     hand = list(board.hand(viewer)) if viewer is not None else []
-    next_trade = 0 if options.card_schedule is CardSchedule.FIXED else schedule_value(options.card_schedule,
-                                                                                        board.trades)
-    return ClassicView(board.phase, board.turn, list(board.seats), territories, players,
-                       None if finished else board.active, board.reinforcements, board.conquest, hand, board.trades,
-                       next_trade, len(board.deck), board.trading_closed, board.conquered, options.mode,
-                       options.card_schedule, options.fortify, options.cheaters, board.winner)
+    next_trade = (
+        0 if options.card_schedule is CardSchedule.FIXED else schedule_value(options.card_schedule, board.trades)
+    )
+    return ClassicView(
+        board.phase,
+        board.turn,
+        list(board.seats),
+        territories,
+        players,
+        None if finished else board.active,
+        board.reinforcements,
+        board.conquest,
+        hand,
+        board.trades,
+        next_trade,
+        len(board.deck),
+        board.trading_closed,
+        board.conquered,
+        options.mode,
+        options.card_schedule,
+        options.fortify,
+        options.cheaters,
+        board.winner,
+    )
 
 
 def game_from_view(view: ClassicView, game_map: Any, me: str) -> Game[ClassicBoard, Any]:
     """The game as far as `view` tells it: enough for the rules to judge the viewer's own actions exactly as the
     server does (the computer players use it). What the view hides (others' hands, the deck's order, others'
     missions) plays no part in judging them."""
-    options = ClassicOptions(card_schedule=view.card_schedule, fortify=view.fortify, mode=view.mode,
-                             cheaters=view.cheaters)
+    options = ClassicOptions(
+        card_schedule=view.card_schedule, fortify=view.fortify, mode=view.mode, cheaters=view.cheaters
+    )
     missions = {p: s.mission for p, s in view.players.items() if s.mission is not None}
     board = ClassicBoard(
-        phase=view.phase, turn=view.turn, seats=tuple(view.seats), active=view.active or view.seats[0],
+        phase=view.phase,
+        turn=view.turn,
+        seats=tuple(view.seats),
+        active=view.active or view.seats[0],
         owner={n: t.owner or "" for n, t in view.territories.items()},
         armies={n: t.armies for n, t in view.territories.items()},
-        unplaced={p: s.unplaced for p, s in view.players.items()}, reinforcements=view.reinforcements,
-        hands={me: tuple(view.your_hand)}, trades=view.trades, trading_closed=view.trading_closed,
-        conquered=view.conquered, conquest=view.conquest,
-        capitals={p: s.capital for p, s in view.players.items() if s.capital is not None}, missions=missions,
-        eliminated=tuple(p for p, s in view.players.items() if s.eliminated), winner=view.winner)
+        unplaced={p: s.unplaced for p, s in view.players.items()},
+        reinforcements=view.reinforcements,
+        hands={me: tuple(view.your_hand)},
+        trades=view.trades,
+        trading_closed=view.trading_closed,
+        conquered=view.conquered,
+        conquest=view.conquest,
+        capitals={p: s.capital for p, s in view.players.items() if s.capital is not None},
+        missions=missions,
+        eliminated=tuple(p for p, s in view.players.items() if s.eliminated),
+        winner=view.winner,
+    )
     return Game("classic", game_map, tuple(view.seats), options, board)

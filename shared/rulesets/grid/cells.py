@@ -28,11 +28,18 @@ def make_grid(size: int = SIZE) -> GameMap:
     borders: dict[str, list[str]] = {}
     for r in range(size):
         for c in range(size):
-            borders[cell(r, c)] = [cell(r + dr, c + dc) for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
-                                   if 0 <= r + dr < size and 0 <= c + dc < size]
+            borders[cell(r, c)] = [
+                cell(r + dr, c + dc)
+                for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
+                if 0 <= r + dr < size and 0 <= c + dc < size
+            ]
     territories = [Territory(name, x=coordinates(name)[1], y=coordinates(name)[0]) for name in names]
-    return build_map(f"{size} x {size} grid", territories, borders,
-                     description="the VG101 grid game's board: cells named row,col from 0,0")
+    return build_map(
+        f"{size} x {size} grid",
+        territories,
+        borders,
+        description="the VG101 grid game's board: cells named row,col from 0,0",
+    )
 
 
 def letter(players: tuple[str, ...] | list[str], player: str | None) -> str:

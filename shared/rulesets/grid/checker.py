@@ -59,13 +59,19 @@ def _own(game: Game[GridBoard, Any], player: str, cell: str, what: str) -> RuleE
 
 def check(game: Game[GridBoard, Any], player: str, order: GridOrder) -> RuleError | None:
     board, phase = game.board, game.board.phase
-    allowed = {Deploy: (Phase.DEPLOYMENT, Phase.NEW_TROOPS), Attack: (Phase.ATTACK,), MoveIn: (Phase.MOVE_IN,),
-               Move: (Phase.ATTACK,), End: (Phase.ATTACK,)}[type(order)]
+    allowed = {
+        Deploy: (Phase.DEPLOYMENT, Phase.NEW_TROOPS),
+        Attack: (Phase.ATTACK,),
+        MoveIn: (Phase.MOVE_IN,),
+        Move: (Phase.ATTACK,),
+        End: (Phase.ATTACK,),
+    }[type(order)]
     if phase not in allowed:
         if phase is Phase.MOVE_IN and board.conquest is not None:
             c = board.conquest
-            return RuleError(Refused.WRONG_PHASE, f"first move troops into {c.target}: movein P ({c.least} to "
-                                                  f"{c.most})")
+            return RuleError(
+                Refused.WRONG_PHASE, f"first move troops into {c.target}: movein P ({c.least} to {c.most})"
+            )
         return RuleError(Refused.WRONG_PHASE, f"that is not for now: now it is {PHASE_WORDS[phase]}")
     if isinstance(order, Deploy):
         return _own(game, player, order.cell, "troops are deployed on your own territories")
@@ -86,17 +92,26 @@ def check(game: Game[GridBoard, Any], player: str, order: GridOrder) -> RuleErro
         troops = board.troops[order.source]
         if troops < 2:
             return RuleError(Code.NOT_ENOUGH_TROOPS, f"{order.source} has 1 troop: an attack needs 2 or more")
-        return count_problem(order.troops, 1, most_attacking(troops),
-                      f"the attacking troops (fewer than the {troops} in {order.source}, 3 at most)")
+        return count_problem(
+            order.troops,
+            1,
+            most_attacking(troops),
+            f"the attacking troops (fewer than the {troops} in {order.source}, 3 at most)",
+        )
     if isinstance(order, Move):
-        problem = (_own(game, player, order.source, "troops move from your own territories")
-                   or _own(game, player, order.target, "troops move to your own territories"))
+        problem = _own(game, player, order.source, "troops move from your own territories") or _own(
+            game, player, order.target, "troops move to your own territories"
+        )
         if problem is not None:
             return problem
         if order.source == order.target:
             return RuleError(Code.SAME_CELL, "a move goes between two different territories")
         if order.target not in reach(game.game_map, board.owner, order.source):
             return RuleError(Code.NO_PATH, f"no path of your own territories joins {order.source} to {order.target}")
-        return count_problem(order.troops, 1, board.troops[order.source] - 1,
-                      f"the troops leaving {order.source} (at least one stays behind)")
+        return count_problem(
+            order.troops,
+            1,
+            board.troops[order.source] - 1,
+            f"the troops leaving {order.source} (at least one stays behind)",
+        )
     return None

@@ -102,7 +102,17 @@ class PlayerEliminated(events.PlayerEliminated):
     by: str
 
 
-GridEvent = (TroopDeployed | TurnStarted | NewTroopsDeployed | Battle | CellTaken | TroopsMovedIn | TroopsMoved
-             | TurnEnded | PlayerEliminated | GameWon)
+GridEvent = (
+    TroopDeployed
+    | TurnStarted
+    | NewTroopsDeployed
+    | Battle
+    | CellTaken
+    | TroopsMovedIn
+    | TroopsMoved
+    | TurnEnded
+    | PlayerEliminated
+    | GameWon
+)
 
 Event = Annotated[GridEvent, Field(discriminator="kind")]

@@ -15,8 +15,9 @@ FEWEST, MOST = 3, 5
 
 
 class GridOptions(Options):
-    troops: Annotated[int, Field(ge=9, le=1000, description="troops each player deploys in all, the automatic ones "
-                                                          "included (G2: 15)")] = 15
+    troops: Annotated[
+        int, Field(ge=9, le=1000, description="troops each player deploys in all, the automatic ones included (G2: 15)")
+    ] = 15
 
     def note(self, name: str, value: Any) -> str | None:
         return f"{value} troops each" if name == "troops" else None

@@ -42,18 +42,42 @@ from shared.rulesets.grid.orders import Attack, Deploy, End, Move, MoveIn, descr
 from shared.rulesets.grid.view import GridView
 from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
 
-DEPLOY = OrderCommand("deploy", ("dep",), "deploy ROW,COL", "deploy 2,3",
-                      "deploy a troop (deployment stage) or all your new troops on one of your territories",
-                      (ArgKind.OWN,), ("deployment", "new troops"))
-ATTACK = OrderCommand("attack", ("a",), "attack FROM TO M", "attack 2,3 2,4 3",
-                      "attack a neighbouring territory with M troops (1 to 3, fewer than FROM holds)",
-                      (ArgKind.OWN, ArgKind.ENEMY, ArgKind.NUMBER), ("attack",))
-MOVEIN = OrderCommand("movein", (), "movein P", "movein 3",
-                      "move P troops into the territory you have just taken (M <= P < troops in FROM)",
-                      (ArgKind.UNITS,), ("move-in",))
-MOVE = OrderCommand("move", ("m",), "move FROM TO P", "move 1,1 2,3 4",
-                    "your one move of the turn, along your own territories, leaving one behind: ends the turn",
-                    (ArgKind.OWN, ArgKind.TARGET, ArgKind.UNITS), ("attack",))
+DEPLOY = OrderCommand(
+    "deploy",
+    ("dep",),
+    "deploy ROW,COL",
+    "deploy 2,3",
+    "deploy a troop (deployment stage) or all your new troops on one of your territories",
+    (ArgKind.OWN,),
+    ("deployment", "new troops"),
+)
+ATTACK = OrderCommand(
+    "attack",
+    ("a",),
+    "attack FROM TO M",
+    "attack 2,3 2,4 3",
+    "attack a neighbouring territory with M troops (1 to 3, fewer than FROM holds)",
+    (ArgKind.OWN, ArgKind.ENEMY, ArgKind.NUMBER),
+    ("attack",),
+)
+MOVEIN = OrderCommand(
+    "movein",
+    (),
+    "movein P",
+    "movein 3",
+    "move P troops into the territory you have just taken (M <= P < troops in FROM)",
+    (ArgKind.UNITS,),
+    ("move-in",),
+)
+MOVE = OrderCommand(
+    "move",
+    ("m",),
+    "move FROM TO P",
+    "move 1,1 2,3 4",
+    "your one move of the turn, along your own territories, leaving one behind: ends the turn",
+    (ArgKind.OWN, ArgKind.TARGET, ArgKind.UNITS),
+    ("attack",),
+)
 END = OrderCommand("end", (), "end", "end", "end your turn without a move", (), ("attack",))
 
 COMMANDS = (DEPLOY, ATTACK, MOVEIN, MOVE, END)
@@ -64,8 +88,9 @@ def _usage(command: OrderCommand) -> ParseError:
     return ParseError(f"usage: {command.usage}, e.g. {command.example}")
 
 
-def _numbers(args: list[str], cells: int, counts: int, command: OrderCommand) -> tuple[list[str], list[int]] | \
-        ParseError:
+def _numbers(
+    args: list[str], cells: int, counts: int, command: OrderCommand
+) -> tuple[list[str], list[int]] | ParseError:
     """`cells` cells then `counts` numbers, read from the numbers typed in order."""
     found = [int(n) for n in _NUMBER.findall(" ".join(args))]
     if len(found) != 2 * cells + counts:
@@ -76,7 +101,7 @@ def _numbers(args: list[str], cells: int, counts: int, command: OrderCommand) ->
         if not (0 <= row < SIZE and 0 <= col < SIZE):
             return ParseError(f"there is no cell ({row}, {col}): rows and columns go from 0 to {SIZE - 1}")
         names.append(cell(row, col))
-    return names, found[2 * cells:]
+    return names, found[2 * cells :]
 
 
 def _troops(n: int) -> str:
@@ -119,23 +144,33 @@ class GridPresentation(TurnByTurnPresentation):
         if isinstance(event, TroopDeployed):
             return line(*who, ("", f" deploys a troop on ({event.cell}) ({event.deployed} deployed)."))
         if isinstance(event, TurnStarted):
-            return [("class:turn", f" Turn {event.turn} "), ("", " "), *who,
-                    ("", f": {plural(event.new_troops, 'new troop')} for "
-                         f"{_territories(event.territories)}.\n")]
+            return [
+                ("class:turn", f" Turn {event.turn} "),
+                ("", " "),
+                *who,
+                ("", f": {plural(event.new_troops, 'new troop')} for {_territories(event.territories)}.\n"),
+            ]
         if isinstance(event, NewTroopsDeployed):
             return line(*who, ("", f" deploys {_troops(event.troops)} on ({event.cell})."))
         if isinstance(event, Battle):
             return self.battle_line(event, palette, you)
         if isinstance(event, CellTaken):
             choice = "" if event.least == event.most else f" Move {event.least} to {event.most} troops in (movein P)."
-            return line(*who, ("class:ok", f" takes ({event.cell})"), ("", " from "),
-                        *self.who(event.defender, palette, you), ("", f".{choice}"))
+            return line(
+                *who,
+                ("class:ok", f" takes ({event.cell})"),
+                ("", " from "),
+                *self.who(event.defender, palette, you),
+                ("", f".{choice}"),
+            )
         if isinstance(event, TroopsMovedIn):
             how = " (the only choice)" if event.automatic else ""
             return line(*who, ("", f" moves {_troops(event.troops)} from ({event.source}) into ({event.target}){how}."))
         if isinstance(event, TroopsMoved):
-            return line(*who, ("", f" moves {_troops(event.troops)} from ({event.source}) to ({event.target}) and "
-                                   "ends the turn."))
+            return line(
+                *who,
+                ("", f" moves {_troops(event.troops)} from ({event.source}) to ({event.target}) and ends the turn."),
+            )
         if isinstance(event, TurnEnded):
             why = ": nothing left to do" if event.automatic else ""
             return line(*who, ("class:muted", f" ends the turn{why}."))
@@ -163,16 +198,35 @@ class GridPresentation(TurnByTurnPresentation):
     def battle_line(self, event: Battle, palette: Palette, you: str | None) -> Fragments:
         attack = " ".join(str(d) for d in event.attack)
         defence = " ".join(str(d) for d in event.defence)
-        losses = [f"{side} loses {n}" for side, n in (("attacker", event.attacker_losses),
-                                                       ("defender", event.defender_losses)) if n]
-        return [*self.who(event.player, palette, you), ("", f" ({event.source}) attacks ({event.target}) of "),
-                *self.who(event.defender, palette, you), ("", ": rolls "), ("class:title", attack),
-                ("", " against "), ("class:title", defence),
-                ("", f": {', '.join(losses)}; ({event.source}) {event.source_troops}, "
-                     f"({event.target}) {event.target_troops}\n")]
+        losses = [
+            f"{side} loses {n}"
+            for side, n in (("attacker", event.attacker_losses), ("defender", event.defender_losses))
+            if n
+        ]
+        return [
+            *self.who(event.player, palette, you),
+            ("", f" ({event.source}) attacks ({event.target}) of "),
+            *self.who(event.defender, palette, you),
+            ("", ": rolls "),
+            ("class:title", attack),
+            ("", " against "),
+            ("class:title", defence),
+            (
+                "",
+                f": {', '.join(losses)}; ({event.source}) {event.source_troops}, "
+                f"({event.target}) {event.target_troops}\n",
+            ),
+        ]
 
-    def board(self, view: GridView, game_map: GameMap, palette: Palette, you: str | None,
-              orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
+    def board(
+        self,
+        view: GridView,
+        game_map: GameMap,
+        palette: Palette,
+        you: str | None,
+        orders: Sequence[Any] = (),
+        focus: str | None = None,
+    ) -> Fragments:
         """The seed's table: a row per board row, the owner's letter and troops in each cell."""
         rule = "-" * (8 + 7 * SIZE) + "\n"
         out: Fragments = self.heading(view, palette, you)
@@ -192,8 +246,11 @@ class GridPresentation(TurnByTurnPresentation):
             seat = view.players[player]
             name = f"{player} (you)" if player == you else player
             mark = " out" if seat.eliminated else ""
-            legend += [("", "  "), (palette.style(player), f"{seat.letter} {name}"),
-                       ("", f": {_territories(seat.territories)}, {_troops(seat.troops)}{mark}\n")]
+            legend += [
+                ("", "  "),
+                (palette.style(player), f"{seat.letter} {name}"),
+                ("", f": {_territories(seat.territories)}, {_troops(seat.troops)}{mark}\n"),
+            ]
         return [*out, *legend]
 
     def heading(self, view: GridView, palette: Palette, you: str | None) -> Fragments:
@@ -218,8 +275,11 @@ class GridPresentation(TurnByTurnPresentation):
             state = view.players[player]
             name = f"{player} (you)" if player == you else player
             status = " out" if state.eliminated else " winner" if player == view.winner else ""
-            out += [("", "  "), (palette.style(player), f"{state.letter} {name}"),
-                    ("", f": {_territories(state.territories)}, {_troops(state.troops)}{status}\n")]
+            out += [
+                ("", "  "),
+                (palette.style(player), f"{state.letter} {name}"),
+                ("", f": {_territories(state.territories)}, {_troops(state.troops)}{status}\n"),
+            ]
         return out
 
     def hint(self, view: GridView, game_map: GameMap, you: str | None, awaited: bool) -> Fragments:
@@ -230,12 +290,11 @@ class GridPresentation(TurnByTurnPresentation):
             Phase.NEW_TROOPS: f"Deploy your {_troops(view.new_troops)}: deploy ROW,COL.",
             Phase.ATTACK: "attack FROM TO M (M troops, 1 to 3), move FROM TO P (ends the turn), or end.",
             Phase.MOVE_IN: "Move troops into the territory you took: movein P"
-                           + (f" ({view.conquest.least} to {view.conquest.most})." if view.conquest else "."),
+            + (f" ({view.conquest.least} to {view.conquest.most})." if view.conquest else "."),
         }.get(view.phase, "")
         return [("class:hint", text + "\n")] if text else []
 
-    def status(self, view: GridView, you: str | None, orders: Sequence[Any],
-               game_map: GameMap | None = None) -> str:
+    def status(self, view: GridView, you: str | None, orders: Sequence[Any], game_map: GameMap | None = None) -> str:
         if view.phase is Phase.DEPLOYMENT and you in view.players:
             return f"{_troops(view.players[you].to_deploy)} to deploy"
         if view.phase is Phase.NEW_TROOPS:
@@ -256,8 +315,9 @@ class GridPresentation(TurnByTurnPresentation):
         if kind in (ArgKind.OWN, ArgKind.TARGET):
             return own or names
         if kind is ArgKind.ENEMY and len(words) > 1 and words[1] in names:
-            return [n for n in context.game_map.neighbours_in_order(words[1])
-                    if view.territories[n].owner != context.you]
+            return [
+                n for n in context.game_map.neighbours_in_order(words[1]) if view.territories[n].owner != context.you
+            ]
         return names
 
     def focus_names(self, view: GridView, game_map: GameMap) -> Sequence[str]:
@@ -266,9 +326,9 @@ class GridPresentation(TurnByTurnPresentation):
     def owners(self, view: GridView) -> dict[str, str | None]:
         return {name: cell_state.owner for name, cell_state in view.territories.items()}
 
-    def picture(self, view: GridView, game_map: GameMap, palette: Palette, you: str | None, width: int,
-                height: int) -> Fragments:
+    def picture(
+        self, view: GridView, game_map: GameMap, palette: Palette, you: str | None, width: int, height: int
+    ) -> Fragments:
         """The grid itself: its board is already the map as it lies, cell by cell (a picture drawn from the cells'
         coordinates would only draw the same grid with less in it)."""
         return self.board(view, game_map, palette, you)
-

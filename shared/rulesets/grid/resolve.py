@@ -47,9 +47,18 @@ class Play(TurnPlay):
         self.new_troops = board.new_troops
 
     def finish(self) -> GridBoard:
-        return self.board.evolve(phase=self.phase, turn=self.turn, active=self.active, owner=self.owner,
-                                 troops=self.troops, deployed=self.deployed, new_troops=self.new_troops,
-                                 conquest=self.conquest, eliminated=tuple(self.eliminated), winner=self.winner)
+        return self.board.evolve(
+            phase=self.phase,
+            turn=self.turn,
+            active=self.active,
+            owner=self.owner,
+            troops=self.troops,
+            deployed=self.deployed,
+            new_troops=self.new_troops,
+            conquest=self.conquest,
+            eliminated=tuple(self.eliminated),
+            winner=self.winner,
+        )
 
     def count(self, player: str) -> int:
         return sum(1 for held in self.owner.values() if held == player)
@@ -115,12 +124,25 @@ class Play(TurnPlay):
 
     def attack(self, player: str, order: Attack) -> None:
         defender = self.owner[order.target]
-        attack, defence, attacker_losses, defender_losses = roll(self.rng, order.troops,
-                                                                 defending(self.troops[order.target]))
+        attack, defence, attacker_losses, defender_losses = roll(
+            self.rng, order.troops, defending(self.troops[order.target])
+        )
         self.troops[order.source] -= attacker_losses
         self.troops[order.target] -= defender_losses
-        self.events.append(Battle(player, order.source, order.target, defender, attack, defence, attacker_losses,
-                                  defender_losses, self.troops[order.source], self.troops[order.target]))
+        self.events.append(
+            Battle(
+                player,
+                order.source,
+                order.target,
+                defender,
+                attack,
+                defence,
+                attacker_losses,
+                defender_losses,
+                self.troops[order.source],
+                self.troops[order.target],
+            )
+        )
         if self.troops[order.target] > 0:
             if not self.can_act(player):
                 self.events.append(TurnEnded(player, automatic=True))

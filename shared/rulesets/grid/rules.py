@@ -71,8 +71,14 @@ class GridRuleSet(TurnByTurnRuleSet):
             return f"each player deploys {options.troops} troops, fewer than the {share} territories some are dealt"
         return None
 
-    def setup(self, game_map: GameMap, players: Sequence[str], options: GridOptions, rng: GameRandom,
-              choices: Mapping[str, int]) -> GridBoard:
+    def setup(
+        self,
+        game_map: GameMap,
+        players: Sequence[str],
+        options: GridOptions,
+        rng: GameRandom,
+        choices: Mapping[str, int],
+    ) -> GridBoard:
         """G2: the cells shuffled (Python's shuffle is Fisher-Yates, drawn from the game's generator) and dealt in
         runs in seat order; one troop on each; then deployment starts with A."""
         self.check_seats(game_map, players, options)
@@ -81,13 +87,19 @@ class GridRuleSet(TurnByTurnRuleSet):
         owner: dict[str, str] = {}
         start = 0
         for player, size in zip(players, deal_sizes(len(players), len(cells)), strict=True):
-            for name in cells[start:start + size]:
+            for name in cells[start : start + size]:
                 owner[name] = player
             start += size
         owner = {name: owner[name] for name in game_map.names}
         deployed = {p: sum(1 for held in owner.values() if held == p) for p in players}
-        board = GridBoard(phase=Phase.DEPLOYMENT, turn=0, active=players[0], owner=owner,
-                          troops=dict.fromkeys(game_map.names, 1), deployed=deployed)
+        board = GridBoard(
+            phase=Phase.DEPLOYMENT,
+            turn=0,
+            active=players[0],
+            owner=owner,
+            troops=dict.fromkeys(game_map.names, 1),
+            deployed=deployed,
+        )
         if deployed[players[0]] < options.troops:
             return board
         play = Play(Game(self.name, game_map, tuple(players), options, board), rng)
@@ -139,12 +151,18 @@ def legal_orders(game: GridGame, player: str) -> list[Legal[GridOrder]]:
             troops = board.troops[source]
             if troops < 2:
                 continue
-            legal += [Legal(Attack(source, target, most_attacking(troops)), "troops")
-                      for target in game_map.neighbours_in_order(source) if board.owner[target] != player]
+            legal += [
+                Legal(Attack(source, target, most_attacking(troops)), "troops")
+                for target in game_map.neighbours_in_order(source)
+                if board.owner[target] != player
+            ]
         for source in own:
             if board.troops[source] >= 2:
                 joined = checker.reach(game_map, board.owner, source)
-                legal += [Legal(Move(source, target, board.troops[source] - 1), "troops")
-                          for target in game_map.names if target in joined and target != source]
+                legal += [
+                    Legal(Move(source, target, board.troops[source] - 1), "troops")
+                    for target in game_map.names
+                    if target in joined and target != source
+                ]
         legal.append(Legal(End()))
     return legal

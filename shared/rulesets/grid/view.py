@@ -56,20 +56,36 @@ def view(game: Game[GridBoard, Any], viewer: str | None) -> GridView:
     for p in game.players:
         own = [n for n in game.game_map.names if board.owner[n] == p]
         to_deploy = options.troops - board.deployed.get(p, options.troops) if board.phase is Phase.DEPLOYMENT else 0
-        players[p] = PlayerState(letter(game.players, p), len(own), sum(board.troops[n] for n in own), to_deploy,
-                                 p in board.eliminated)
+        players[p] = PlayerState(
+            letter(game.players, p), len(own), sum(board.troops[n] for n in own), to_deploy, p in board.eliminated
+        )
     finished = board.phase is Phase.FINISHED
-    return GridView(board.phase, board.turn, list(game.players), cells, players,
-                    None if finished else board.active, options.troops, board.new_troops, board.conquest,
-                    board.winner)
+    return GridView(
+        board.phase,
+        board.turn,
+        list(game.players),
+        cells,
+        players,
+        None if finished else board.active,
+        options.troops,
+        board.new_troops,
+        board.conquest,
+        board.winner,
+    )
 
 
 def game_from_view(view: GridView, game_map: Any) -> Game[GridBoard, Any]:
     """The game as the view tells it (all of it: nothing is hidden), for the computer players to ask the rules."""
-    board = GridBoard(phase=view.phase, turn=view.turn, active=view.active or view.seats[0],
-                      owner={n: c.owner or "" for n, c in view.territories.items()},
-                      troops={n: c.troops for n, c in view.territories.items()},
-                      deployed={p: view.troops_each - s.to_deploy for p, s in view.players.items()},
-                      new_troops=view.new_troops, conquest=view.conquest,
-                      eliminated=tuple(p for p, s in view.players.items() if s.eliminated), winner=view.winner)
+    board = GridBoard(
+        phase=view.phase,
+        turn=view.turn,
+        active=view.active or view.seats[0],
+        owner={n: c.owner or "" for n, c in view.territories.items()},
+        troops={n: c.troops for n, c in view.territories.items()},
+        deployed={p: view.troops_each - s.to_deploy for p, s in view.players.items()},
+        new_troops=view.new_troops,
+        conquest=view.conquest,
+        eliminated=tuple(p for p, s in view.players.items() if s.eliminated),
+        winner=view.winner,
+    )
     return Game("grid", game_map, tuple(view.seats), GridOptions(troops=view.troops_each), board)

@@ -97,8 +97,9 @@ def account(board: RiscBoard, tally: Tally, order: PlaceOrder | MoveOrder | Atta
     return Tally(tally.pool_left, left, tally.paths)
 
 
-def route_problem(game_map: GameMap, owner: Mapping[str, str | None], player: str, source: str, target: str,
-                  moving: bool) -> RuleError | None:
+def route_problem(
+    game_map: GameMap, owner: Mapping[str, str | None], player: str, source: str, target: str, moving: bool
+) -> RuleError | None:
     """What is wrong with a move's or an attack's two ends, in every evolution (R13, R14): both on the map, the source
     the player's own and not the target; a move's target the player's own, an attack's someone else's and adjacent.
     Whether a move's path exists is the caller's to judge (evolution 2 prices it)."""
@@ -111,14 +112,17 @@ def route_problem(game_map: GameMap, owner: Mapping[str, str | None], player: st
         return RuleError(Code.SAME_TERRITORY, f"{source} is both the source and the destination")
     if moving:
         if owner[target] != player:
-            return RuleError(Code.TARGET_NOT_YOURS, f"{target} is not yours: a move goes between your own "
-                                                    "territories (attack it instead)")
+            return RuleError(
+                Code.TARGET_NOT_YOURS,
+                f"{target} is not yours: a move goes between your own territories (attack it instead)",
+            )
         return None
     if owner[target] == player:
         return RuleError(Code.ATTACK_ON_OWN, f"{target} is already yours: move units there instead")
     if target not in game_map.neighbours(source):
-        return RuleError(Code.NOT_ADJACENT, f"{target} is not adjacent to {source}: attacks go only to a neighbouring "
-                                            "territory")
+        return RuleError(
+            Code.NOT_ADJACENT, f"{target} is not adjacent to {source}: attacks go only to a neighbouring territory"
+        )
     return None
 
 
@@ -126,8 +130,9 @@ def no_path(source: str, target: str) -> RuleError:
     return RuleError(Code.NO_PATH, f"no path of your own territories leads from {source} to {target}")
 
 
-def check(game: Game[RiscBoard, object], player: str, tally: Tally,
-          order: PlaceOrder | MoveOrder | AttackOrder) -> RuleError | None:
+def check(
+    game: Game[RiscBoard, object], player: str, tally: Tally, order: PlaceOrder | MoveOrder | AttackOrder
+) -> RuleError | None:
     board, game_map = game.board, game.game_map
     if type(order.units) is not int or order.units < 1:  # not a bool, which is an int too
         return RuleError(Code.NON_POSITIVE_UNITS, f"an order must name at least 1 unit, this one names {order.units}")
@@ -137,11 +142,14 @@ def check(game: Game[RiscBoard, object], player: str, tally: Tally,
         if order.territory not in game_map:
             return RuleError(Refused.UNKNOWN_TERRITORY, f'there is no territory called "{order.territory}"')
         if board.owner[order.territory] != player:
-            return RuleError(Code.NOT_YOUR_TERRITORY,
-                             f"{order.territory} is not yours: units go only on your own territories")
+            return RuleError(
+                Code.NOT_YOUR_TERRITORY, f"{order.territory} is not yours: units go only on your own territories"
+            )
         if order.units > tally.pool_left:
-            return RuleError(Code.POOL_EXCEEDED, f"you have {plural(tally.pool_left, 'unit')} left to place, "
-                                                 f"the order asks for {order.units}")
+            return RuleError(
+                Code.POOL_EXCEEDED,
+                f"you have {plural(tally.pool_left, 'unit')} left to place, the order asks for {order.units}",
+            )
         return None
     if board.phase is not Phase.ORDERS:
         return RuleError(Refused.WRONG_PHASE, "moves and attacks start after placement")
@@ -154,6 +162,8 @@ def check(game: Game[RiscBoard, object], player: str, tally: Tally,
             return no_path(order.source, order.target)
     left = units_left(board, tally, order.source)
     if order.units > left:
-        return RuleError(Code.NOT_ENOUGH_UNITS, f"{order.source} has {plural(left, 'unit')} left to send, "
-                                                f"the order asks for {order.units}")
+        return RuleError(
+            Code.NOT_ENOUGH_UNITS,
+            f"{order.source} has {plural(left, 'unit')} left to send, the order asks for {order.units}",
+        )
     return None

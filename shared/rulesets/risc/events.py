@@ -59,5 +59,7 @@ class UnitsReceived:
     kind: Literal["units_received"] = "units_received"
 
 
-Event = Annotated[UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted,
-                  Field(discriminator="kind")]
+Event = Annotated[
+    UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted,
+    Field(discriminator="kind"),
+]

@@ -161,8 +161,9 @@ def _food(tally: EvoTally, cost: int, what: str) -> RuleError | None:
 
 def _technology(tally: EvoTally, cost: int, what: str) -> RuleError | None:
     if cost > tally.technology:
-        return RuleError(EvoCode.NOT_ENOUGH_TECHNOLOGY,
-                         f"{what} costs {cost} technology; your orders leave you {tally.technology}")
+        return RuleError(
+            EvoCode.NOT_ENOUGH_TECHNOLOGY, f"{what} costs {cost} technology; your orders leave you {tally.technology}"
+        )
     return None
 
 
@@ -173,12 +174,16 @@ def check(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: AnyOr
     if isinstance(order, PlaceOrder):
         return checker.check(game, player, checker.Tally(tally.pool_left), order)
     if isinstance(order, MoveOrder | AttackOrder):
-        return RuleError(EvoCode.NOT_IN_THIS_EVOLUTION,
-                         f"in Evolution {evolution} a {order.kind} names the level of its units "
-                         f"(e.g. {order.kind} {order.units}@0 {order.source} {order.target})")
+        return RuleError(
+            EvoCode.NOT_IN_THIS_EVOLUTION,
+            f"in Evolution {evolution} a {order.kind} names the level of its units "
+            f"(e.g. {order.kind} {order.units}@0 {order.source} {order.target})",
+        )
     if isinstance(order, EVOLUTION_3_ONLY) and evolution < 3:
-        return RuleError(EvoCode.NOT_IN_THIS_EVOLUTION, "spies and cloaking are part of Evolution 3; this game "
-                                                        f"plays Evolution {evolution}")
+        return RuleError(
+            EvoCode.NOT_IN_THIS_EVOLUTION,
+            f"spies and cloaking are part of Evolution 3; this game plays Evolution {evolution}",
+        )
     if board.phase is not Phase.ORDERS:
         return RuleError(Refused.WRONG_PHASE, "orders start after placement")
     if isinstance(order, LevelMoveOrder | LevelAttackOrder):
@@ -196,8 +201,10 @@ def check(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: AnyOr
             return RuleError(EvoCode.CLOAKING_KNOWN, "you have researched cloaking already")
         level = state(board).tech_level.get(player, 1)
         if level < CLOAKING_MIN_TECH_LEVEL:
-            return RuleError(EvoCode.TECHNOLOGY_TOO_LOW, f"cloaking needs a maximum technology level of "
-                                                         f"{CLOAKING_MIN_TECH_LEVEL}; yours is {level}")
+            return RuleError(
+                EvoCode.TECHNOLOGY_TOO_LOW,
+                f"cloaking needs a maximum technology level of {CLOAKING_MIN_TECH_LEVEL}; yours is {level}",
+            )
         if tally.researched:
             return RuleError(EvoCode.ONE_RESEARCH_A_TURN, "you have already ordered a research this turn (one a turn)")
         return _technology(tally, CLOAKING_RESEARCH_COST, "researching cloaking")
@@ -208,16 +215,18 @@ def check(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: AnyOr
         if player not in state(board).cloaking:
             return RuleError(EvoCode.CLOAKING_UNKNOWN, "research cloaking first (research cloaking)")
         if board.owner[order.territory] != player:
-            return RuleError(Code.NOT_YOUR_TERRITORY, f"{order.territory} is not yours: you cloak only your own "
-                                                      "territories")
+            return RuleError(
+                Code.NOT_YOUR_TERRITORY, f"{order.territory} is not yours: you cloak only your own territories"
+            )
         if order.territory in tally.cloaks:
             return RuleError(EvoCode.ALREADY_CLOAKED, f"you have already ordered {order.territory} cloaked this turn")
         return _technology(tally, CLOAK_COST, f"cloaking {order.territory}")
     return RuleError(EvoCode.NOT_IN_THIS_EVOLUTION, f"{getattr(order, 'kind', order)} is not an order of this game")
 
 
-def _check_move_or_attack(game: Game[RiscBoard, Any], player: str, tally: EvoTally,
-                          order: LevelMoveOrder | LevelAttackOrder) -> RuleError | None:
+def _check_move_or_attack(
+    game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: LevelMoveOrder | LevelAttackOrder
+) -> RuleError | None:
     board, game_map = game.board, game.game_map
     if _bad_count(order.units):
         return RuleError(Code.NON_POSITIVE_UNITS, f"an order must name at least 1 unit, this one names {order.units}")
@@ -237,8 +246,10 @@ def _check_move_or_attack(game: Game[RiscBoard, Any], player: str, tally: EvoTal
     there = levels_left(board, tally, order.source)[order.level]
     if order.units > there:
         kind = f"level-{order.level} unit"
-        return RuleError(Code.NOT_ENOUGH_UNITS, f"{order.source} has {plural(there, kind)} left to send, "
-                                                f"the order asks for {order.units}")
+        return RuleError(
+            Code.NOT_ENOUGH_UNITS,
+            f"{order.source} has {plural(there, kind)} left to send, the order asks for {order.units}",
+        )
     return _food(tally, cost, f"this {'move' if isinstance(order, LevelMoveOrder) else 'attack'}")
 
 
@@ -249,24 +260,30 @@ def _check_upgrade(game: Game[RiscBoard, Any], player: str, tally: EvoTally, ord
     if _bad_level(order.level) or _bad_level(order.to_level):
         return RuleError(EvoCode.BAD_LEVEL, f"unit levels go from 0 to {TOP_LEVEL}")
     if order.to_level <= order.level:
-        return RuleError(EvoCode.BAD_LEVEL, f"an upgrade raises units to a higher level: {order.to_level} is not "
-                                            f"above {order.level}")
+        return RuleError(
+            EvoCode.BAD_LEVEL, f"an upgrade raises units to a higher level: {order.to_level} is not above {order.level}"
+        )
     problem = _unknown(game, order.territory)
     if problem is not None:
         return problem
     if board.owner[order.territory] != player:
-        return RuleError(Code.NOT_YOUR_TERRITORY, f"{order.territory} is not yours: you upgrade units only on your "
-                                                  "own territories")
+        return RuleError(
+            Code.NOT_YOUR_TERRITORY, f"{order.territory} is not yours: you upgrade units only on your own territories"
+        )
     most = state(board).tech_level.get(player, 1)
     if order.to_level > most:
-        return RuleError(EvoCode.LEVEL_ABOVE_TECHNOLOGY, f"your maximum technology level is {most}: units cannot "
-                                                         f"go above it (research to raise it)")
+        return RuleError(
+            EvoCode.LEVEL_ABOVE_TECHNOLOGY,
+            f"your maximum technology level is {most}: units cannot go above it (research to raise it)",
+        )
     there = levels_floor(board, tally, order.territory)[order.level]
     if order.units > there:
-        return RuleError(Code.NOT_ENOUGH_UNITS,
-                         f"{order.territory} has {plural(there, 'level-' + str(order.level) + ' unit')} to upgrade "
-                         f"(units moved in arrive after upgrades; units sent away are gone), the order asks for "
-                         f"{order.units}")
+        return RuleError(
+            Code.NOT_ENOUGH_UNITS,
+            f"{order.territory} has {plural(there, 'level-' + str(order.level) + ' unit')} to upgrade "
+            f"(units moved in arrive after upgrades; units sent away are gone), the order asks for "
+            f"{order.units}",
+        )
     return _technology(tally, upgrade_cost(order.units, order.level, order.to_level), "this upgrade")
 
 
@@ -288,17 +305,20 @@ def _check_spy(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: 
     if problem is not None:
         return problem
     if board.owner[order.territory] != player:
-        return RuleError(Code.NOT_YOUR_TERRITORY, f"{order.territory} is not yours: spies are trained on your own "
-                                                  "territories")
+        return RuleError(
+            Code.NOT_YOUR_TERRITORY, f"{order.territory} is not yours: spies are trained on your own territories"
+        )
     there = levels_floor(board, tally, order.territory)[0]
     if order.units > there:
-        return RuleError(Code.NOT_ENOUGH_UNITS, f"{order.territory} has {plural(there, 'level-0 unit')} to turn "
-                                                f"into spies, the order asks for {order.units}")
+        return RuleError(
+            Code.NOT_ENOUGH_UNITS,
+            f"{order.territory} has {plural(there, 'level-0 unit')} to turn "
+            f"into spies, the order asks for {order.units}",
+        )
     return _technology(tally, SPY_COST * order.units, "training these spies")
 
 
-def _check_spy_move(game: Game[RiscBoard, Any], player: str, tally: EvoTally,
-                    order: SpyMoveOrder) -> RuleError | None:
+def _check_spy_move(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: SpyMoveOrder) -> RuleError | None:
     board = game.board
     if _bad_count(order.units):
         return RuleError(Code.NON_POSITIVE_UNITS, f"an order must name at least 1 spy, this one names {order.units}")
@@ -309,12 +329,18 @@ def _check_spy_move(game: Game[RiscBoard, Any], player: str, tally: EvoTally,
         return RuleError(Code.SAME_TERRITORY, f"{order.source} is both the source and the destination")
     there = spies_left(board, tally, player, order.source)
     if order.units > there:
-        return RuleError(EvoCode.NOT_ENOUGH_SPIES, f"you have {plural(there, 'spy', 'spies')} free to move in "
-                                                   f"{order.source}, the order asks for {order.units}")
+        return RuleError(
+            EvoCode.NOT_ENOUGH_SPIES,
+            f"you have {plural(there, 'spy', 'spies')} free to move in "
+            f"{order.source}, the order asks for {order.units}",
+        )
     per_spy = spy_cost(game, player, tally, order.source, order.target)
     if per_spy is None:
-        return RuleError(EvoCode.NO_SPY_PATH, f"no way for a spy from {order.source} to {order.target}: spies go "
-                                              "through your own territories and at most one step beyond them")
+        return RuleError(
+            EvoCode.NO_SPY_PATH,
+            f"no way for a spy from {order.source} to {order.target}: spies go "
+            "through your own territories and at most one step beyond them",
+        )
     return _food(tally, per_spy * order.units, "moving these spies")
 
 
@@ -351,14 +377,17 @@ def account(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: Any
     if isinstance(order, UpgradeOrder):
         take(order.territory, order.level, order.units, True)
         give(order.territory, order.to_level, order.units, True)
-        return replace(tally, left=left, floor=floor,
-                       technology=tally.technology - upgrade_cost(order.units, order.level, order.to_level))
+        return replace(
+            tally,
+            left=left,
+            floor=floor,
+            technology=tally.technology - upgrade_cost(order.units, order.level, order.to_level),
+        )
     if isinstance(order, SpyOrder):
         take(order.territory, 0, order.units, True)
         spies = dict(tally.spies)
         spies[order.territory] = spies_left(board, tally, player, order.territory) + order.units
-        return replace(tally, left=left, floor=floor, spies=spies,
-                       technology=tally.technology - SPY_COST * order.units)
+        return replace(tally, left=left, floor=floor, spies=spies, technology=tally.technology - SPY_COST * order.units)
     if isinstance(order, SpyMoveOrder):
         cost = (spy_cost(game, player, tally, order.source, order.target) or 0) * order.units
         spies = dict(tally.spies)
@@ -374,4 +403,3 @@ def account(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: Any
     if isinstance(order, CloakOrder):
         return replace(tally, cloaks=tally.cloaks | {order.territory}, technology=tally.technology - CLOAK_COST)
     return tally
-

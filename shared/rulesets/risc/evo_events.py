@@ -122,8 +122,19 @@ class StocksReport:
     kind: Literal["stocks"] = "stocks"
 
 
-EvoEvent = (LevelMoved | Battle | UnitsUpgraded | TechnologyResearched | CloakingResearched | TerritoryCloaked
-            | SpiesTrained | SpiesMoved | StocksReport)
-AllEvents = Annotated[UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted
-                      | EvoEvent, Field(discriminator="kind")]
+EvoEvent = (
+    LevelMoved
+    | Battle
+    | UnitsUpgraded
+    | TechnologyResearched
+    | CloakingResearched
+    | TerritoryCloaked
+    | SpiesTrained
+    | SpiesMoved
+    | StocksReport
+)
+AllEvents = Annotated[
+    UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted | EvoEvent,
+    Field(discriminator="kind"),
+]
 """Every event of every evolution: what the rule set's event adapter reads."""

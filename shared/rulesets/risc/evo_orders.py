@@ -94,14 +94,30 @@ class CloakOrder:
     kind: Literal["cloak"] = "cloak"
 
 
-EvoOrder = (LevelMoveOrder | LevelAttackOrder | UpgradeOrder | ResearchOrder | SpyOrder | SpyMoveOrder
-            | CloakingResearchOrder | CloakOrder)
+EvoOrder = (
+    LevelMoveOrder
+    | LevelAttackOrder
+    | UpgradeOrder
+    | ResearchOrder
+    | SpyOrder
+    | SpyMoveOrder
+    | CloakingResearchOrder
+    | CloakOrder
+)
 AnyOrder = PlaceOrder | MoveOrder | AttackOrder | EvoOrder
 AllOrders = Annotated[AnyOrder, Field(discriminator="kind")]
 """Every order of every evolution: what the rule set's order adapter reads (each game accepts its evolution's)."""
 
-EVO_TURN_ORDERS = (LevelMoveOrder, LevelAttackOrder, UpgradeOrder, ResearchOrder, SpyOrder, SpyMoveOrder,
-                   CloakingResearchOrder, CloakOrder)
+EVO_TURN_ORDERS = (
+    LevelMoveOrder,
+    LevelAttackOrder,
+    UpgradeOrder,
+    ResearchOrder,
+    SpyOrder,
+    SpyMoveOrder,
+    CloakingResearchOrder,
+    CloakOrder,
+)
 EVOLUTION_3_ONLY = (SpyOrder, SpyMoveOrder, CloakingResearchOrder, CloakOrder)
 
 

@@ -76,8 +76,10 @@ def counts(text: str, command: OrderCommand) -> list[tuple[int, int | None]] | P
     for part in text.split(","):
         match = _COUNT.match(part.strip())
         if match is None:
-            return ParseError(f'"{text}" is not a number of units (N, or N@LEVEL such as 2@3, or several such as '
-                              f"3@0,2@1); {usage(command)}")
+            return ParseError(
+                f'"{text}" is not a number of units (N, or N@LEVEL such as 2@3, or several such as '
+                f"3@0,2@1); {usage(command)}"
+            )
         level = None if match.group(2) is None else int(match.group(2))
         if level is not None and level > TOP_LEVEL:
             return ParseError(f"unit levels go from 0 to {TOP_LEVEL}, not {level}")
@@ -97,8 +99,9 @@ def _tally(context: Context, view: EvoView | None) -> tuple[Any, EvoTally] | Non
     return game, counted
 
 
-def parse_move_or_attack(command_name: str, words: list[str], context: Context, view: EvoView | None,
-                         command: OrderCommand) -> list[Any] | ParseError:
+def parse_move_or_attack(
+    command_name: str, words: list[str], context: Context, view: EvoView | None, command: OrderCommand
+) -> list[Any] | ParseError:
     asked = counts(words[0], command)
     if isinstance(asked, ParseError):
         return asked
@@ -162,8 +165,9 @@ def _parse(command: OrderCommand, args: list[str], context: Context, view: EvoVi
         one = grammar.name(" ".join(rest), names) if len(rest) >= 1 else None
         two = grammar.names(rest, names, 2, usage(command)) if len(rest) >= 2 else None
         if isinstance(two, tuple) and isinstance(one, str) and len(rest) > 2:
-            return ParseError(f'"{" ".join(rest)}" can be read as one territory or two: put "double quotes" around '
-                              "each name")
+            return ParseError(
+                f'"{" ".join(rest)}" can be read as one territory or two: put "double quotes" around each name'
+            )
         if isinstance(two, tuple):
             return [SpyMoveOrder(count, two[0], two[1])]
         if isinstance(one, str):
@@ -178,6 +182,7 @@ def _parse(command: OrderCommand, args: list[str], context: Context, view: EvoVi
 
 
 # ---- events ----------------------------------------------------------------------------------------------------------
+
 
 def _with_levels(counts_: Sequence[int]) -> str:
     total = sum(counts_)
@@ -196,32 +201,47 @@ def battle_line(battle: Battle, palette: Palette) -> Fragments:
             came += f" and {attacking - seen} from out of sight"
     else:
         came = " from out of sight"
-    out: Fragments = [*palette.name(battle.attacker), ("", f" attacked {battle.territory} ("),
-                      *palette.name(battle.defender),
-                      ("", f") with {_with_levels(battle.attacking)}{came} against {_with_levels(battle.defending)}: ")]
+    out: Fragments = [
+        *palette.name(battle.attacker),
+        ("", f" attacked {battle.territory} ("),
+        *palette.name(battle.defender),
+        ("", f") with {_with_levels(battle.attacking)}{came} against {_with_levels(battle.defending)}: "),
+    ]
     lost_a = attacking - sum(battle.attackers_left)
     lost_d = sum(battle.defending) - sum(battle.defenders_left)
-    out += [*palette.name(battle.attacker), ("", f" lost {lost_a}, "), *palette.name(battle.defender),
-            ("", f" lost {lost_d}. ")]
+    out += [
+        *palette.name(battle.attacker),
+        ("", f" lost {lost_a}, "),
+        *palette.name(battle.defender),
+        ("", f" lost {lost_d}. "),
+    ]
     if battle.attacker_won:
-        out += [*palette.name(battle.attacker),
-                ("", f" takes {battle.territory}, {_with_levels(battle.attackers_left)} left.")]
+        out += [
+            *palette.name(battle.attacker),
+            ("", f" takes {battle.territory}, {_with_levels(battle.attackers_left)} left."),
+        ]
     else:
-        out += [*palette.name(battle.defender),
-                ("", f" holds {battle.territory}, {_with_levels(battle.defenders_left)} left.")]
+        out += [
+            *palette.name(battle.defender),
+            ("", f" holds {battle.territory}, {_with_levels(battle.defenders_left)} left."),
+        ]
     return [*out, ("", "\n")]
 
 
 def _event_line(event: Any, palette: Palette, you: str | None) -> Fragments | None:
     """One evolution event as a line; None for an event of Evolution 1 (presentation.py says those)."""
     if isinstance(event, LevelMoved):
-        return line(*palette.name(event.player),
-                    ("", f" moved {event.units} level-{event.level} from {event.source} to {event.target}."))
+        return line(
+            *palette.name(event.player),
+            ("", f" moved {event.units} level-{event.level} from {event.source} to {event.target}."),
+        )
     if isinstance(event, Battle):
         return battle_line(event, palette)
     if isinstance(event, UnitsUpgraded):
-        return line(*palette.name(event.player), ("", f" upgraded {event.units} on {event.territory} from level "
-                                                      f"{event.level} to {event.to_level}."))
+        return line(
+            *palette.name(event.player),
+            ("", f" upgraded {event.units} on {event.territory} from level {event.level} to {event.to_level}."),
+        )
     if isinstance(event, TechnologyResearched):
         return line(*palette.name(event.player), ("", f" reached technology level {event.tech_level}."))
     if isinstance(event, CloakingResearched):
@@ -233,13 +253,19 @@ def _event_line(event: Any, palette: Palette, you: str | None) -> Fragments | No
     if isinstance(event, SpiesMoved):
         return line(("", f"{plural(event.units, 'spy', 'spies')} moved from {event.source} to {event.target}."))
     if isinstance(event, StocksReport):
-        return line(("class:muted", f"Spent {event.spent_food} food and {event.spent_technology} technology, "
-                                    f"produced {event.produced_food} food and {event.produced_technology} "
-                                    f"technology: you hold {event.food} food and {event.technology} technology."))
+        return line(
+            (
+                "class:muted",
+                f"Spent {event.spent_food} food and {event.spent_technology} technology, "
+                f"produced {event.produced_food} food and {event.produced_technology} "
+                f"technology: you hold {event.food} food and {event.technology} technology.",
+            )
+        )
     return None
 
 
 # ---- the board -------------------------------------------------------------------------------------------------------
+
 
 def _territory_cell(t: EvoTerritory, palette: Palette, short: str) -> Fragments:
     """A neighbour in a few characters: its label, units and holder's mark (`Oz 8 A`), `Oz ?` where never seen."""
@@ -248,8 +274,16 @@ def _territory_cell(t: EvoTerritory, palette: Palette, short: str) -> Fragments:
     return [held_text((t.owner, t.units), palette, short)]
 
 
-def _territory_line(name: str, view: EvoView, game_map: GameMap, palette: Palette, short: dict[str, str],
-                    width: int, digits: int, placing: int) -> Fragments:
+def _territory_line(
+    name: str,
+    view: EvoView,
+    game_map: GameMap,
+    palette: Palette,
+    short: dict[str, str],
+    width: int,
+    digits: int,
+    placing: int,
+) -> Fragments:
     """One territory on one line: units, holder, levels above 0, size and production, the viewer's spies and cloak,
     when it was seen, then its neighbours short (`Narnia 9 A (3 L0, 4 L1) size 2 +7f +5t | Mid 12 A, Ela 6 B`)."""
     t = view.territories[name]
@@ -270,8 +304,12 @@ def _territory_line(name: str, view: EvoView, game_map: GameMap, palette: Palett
         if t.fog == "memory":
             extra.append(f"seen t{t.seen}")
         style = palette.style(t.owner)
-        head = [("", "  "), (style, name.ljust(width)), (style, f" {t.units:>{digits}} {palette.mark(t.owner)}"),
-                ("class:muted" if t.fog == "memory" else "", " " + " ".join(extra))]
+        head = [
+            ("", "  "),
+            (style, name.ljust(width)),
+            (style, f" {t.units:>{digits}} {palette.mark(t.owner)}"),
+            ("class:muted" if t.fog == "memory" else "", " " + " ".join(extra)),
+        ]
     out: Fragments = [*head, ("", " |")]
     for number, neighbour in enumerate(game_map.neighbours_in_order(name)):
         out.append(("", ", " if number else " "))
@@ -283,13 +321,13 @@ def focused(view: EvoView, game_map: GameMap, focus: str, you: str | None = None
     """What `board NAME` shows: a territory and its neighbours, a player's territories (as far as the player sees
     them), a continent's, or the viewer's front (`board front`)."""
     if focus == FRONT:
-        return front_of(game_map, {n: t.owner if t.fog != "unknown" else "?" for n, t in view.territories.items()},
-                        you)
+        return front_of(game_map, {n: t.owner if t.fog != "unknown" else "?" for n, t in view.territories.items()}, you)
     if focus in game_map:
         return [focus, *game_map.neighbours_in_order(focus)]
     if focus in view.players:
-        return [n for n in game_map.names
-                if view.territories[n].fog != "unknown" and view.territories[n].owner == focus]
+        return [
+            n for n in game_map.names if view.territories[n].fog != "unknown" and view.territories[n].owner == focus
+        ]
     return [n for n in game_map.names if game_map.territory(n).continent == focus]
 
 
@@ -313,8 +351,14 @@ def _continent_head(continent: str | None, members: Sequence[str], view: EvoView
     return [*out, ("", "\n")]
 
 
-def _board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, placing: dict[str, int],
-           focus: str | None = None) -> Fragments:
+def _board(
+    view: EvoView,
+    game_map: GameMap,
+    palette: Palette,
+    you: str | None,
+    placing: dict[str, int],
+    focus: str | None = None,
+) -> Fragments:
     """Stocks and technology levels, the marks, then a territory a line grouped by continent, as Evolution 1's
     board with each territory's levels, size and production (under fog, what was last seen and when, `?` for what
     never was). `focus`: a territory with its neighbours, a player, a continent or the front alone, without the
@@ -329,9 +373,13 @@ def _board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, 
     if focus is None and me is not None and me.food is not None:
         step = research_cost(me.tech_level)
         research = f" (research to {me.tech_level + 1}: {step} technology)" if step is not None else ""
-        out.append(("class:title", f"You hold {me.food} food and {me.technology} technology; maximum technology "
-                                   f"level {me.tech_level}{research}"
-                                   + (", cloaking learnt" if me.cloaking else "") + "\n"))
+        out.append(
+            (
+                "class:title",
+                f"You hold {me.food} food and {me.technology} technology; maximum technology "
+                f"level {me.tech_level}{research}" + (", cloaking learnt" if me.cloaking else "") + "\n",
+            )
+        )
     others = [f"{p} {s.tech_level}" for p, s in view.players.items() if p != you and not s.eliminated]
     if others and focus is None:
         out.append(("class:muted", "Technology levels: " + ", ".join(others) + "\n"))
@@ -339,10 +387,15 @@ def _board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, 
         out.append(("class:muted", f"Following {view.following}'s sight.\n"))
     known = [view.territories[n] for n in names if view.territories[n].fog != "unknown"]
     out += [*legend(palette, you, any(t.owner is None for t in known)), ("", "\n")]
-    out.append(("class:muted", "Each territory: units, holder, levels above 0 (5 L2: five of level 2), size, food "
-                               "and technology made a turn (+7f +5t)"
-                               + (", when last seen (seen t3; ?: never seen)" if view.fogged() else "")
-                               + " | its neighbours.\n"))
+    out.append(
+        (
+            "class:muted",
+            "Each territory: units, holder, levels above 0 (5 L2: five of level 2), size, food "
+            "and technology made a turn (+7f +5t)"
+            + (", when last seen (seen t3; ?: never seen)" if view.fogged() else "")
+            + " | its neighbours.\n",
+        )
+    )
     short = short_names(tuple(game_map.names))
     width = min(max((len(n) for n in names), default=0), 18)
     digits = max((len(str(view.territories[n].units)) for n in names), default=1)
@@ -355,8 +408,13 @@ def _board(view: EvoView, game_map: GameMap, palette: Palette, you: str | None, 
 
 
 def _summary(view: EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
-    stage = ("placement" if view.phase is Phase.PLACEMENT
-             else f"finished after turn {view.turn}" if view.phase is Phase.FINISHED else f"turn {view.turn}")
+    stage = (
+        "placement"
+        if view.phase is Phase.PLACEMENT
+        else f"finished after turn {view.turn}"
+        if view.phase is Phase.FINISHED
+        else f"turn {view.turn}"
+    )
     fogged = " (fog of war)" if view.fogged() else ""
     out: Fragments = [("class:title", f"{game_map.name}, {stage}, Evolution {view.evolution}{fogged}"), ("", "\n")]
     width = max((len(n) + (6 if n == you else 0) for n in view.players), default=0)
@@ -410,15 +468,21 @@ class Evolution2Presentation(RiscPresentation):
         evolved = _event_line(event, palette, you)
         return super().event_line(event, palette, you) if evolved is None else evolved
 
-    def board(self, view: Any, game_map: GameMap, palette: Palette, you: str | None,
-              orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
+    def board(
+        self,
+        view: Any,
+        game_map: GameMap,
+        palette: Palette,
+        you: str | None,
+        orders: Sequence[Any] = (),
+        focus: str | None = None,
+    ) -> Fragments:
         return _board(view, game_map, palette, you, pending_placements(view, orders), focus)
 
     def summary(self, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         return _summary(view, game_map, palette, you)
 
-    def status(self, view: Any, you: str | None, orders: Sequence[Any],
-               game_map: GameMap | None = None) -> str:
+    def status(self, view: Any, you: str | None, orders: Sequence[Any], game_map: GameMap | None = None) -> str:
         if view.phase is Phase.PLACEMENT:
             return super().status(view, you, orders, game_map)
         return _status(view, you, orders, game_map)
@@ -441,13 +505,17 @@ class Evolution3Presentation(Evolution2Presentation):
 
     def spectator_note(self, view: Any) -> str:
         if view.fogged():
-            return ("This game is played under fog of war (Evolution 3): a spectator sees only what is public, so "
-                    "every territory shows as never seen until the game is over. A player who is out may follow a "
-                    "player still in and see with their eyes (watch GAME PLAYER); a spectator may not.")
+            return (
+                "This game is played under fog of war (Evolution 3): a spectator sees only what is public, so "
+                "every territory shows as never seen until the game is over. A player who is out may follow a "
+                "player still in and see with their eyes (watch GAME PLAYER); a spectator may not."
+            )
         return ""
 
     def no_picture(self, view: Any, game_map: GameMap) -> str:
         if view.fogged():
-            return ("Under fog of war the map is not drawn: a picture would show what you cannot see as if you "
-                    "saw it. board lists what you know, and when you saw it.")
+            return (
+                "Under fog of war the map is not drawn: a picture would show what you cannot see as if you "
+                "saw it. board lists what you know, and when you saw it."
+            )
         return super().no_picture(view, game_map)

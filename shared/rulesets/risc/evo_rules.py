@@ -84,8 +84,9 @@ def _units(levels: Mapping[str, Levels]) -> dict[str, int]:
     return {name: sum(counts) for name, counts in levels.items()}
 
 
-def resolve_placement(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]],
-                      fogged: bool) -> tuple[RiscBoard, list[Told]]:
+def resolve_placement(
+    game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]], fogged: bool
+) -> tuple[RiscBoard, list[Told]]:
     board, evo = game.board, evo_checker.state(game.board)
     seen = fog.sights(game.game_map, board, game.players) if fogged else {}
     levels = dict(evo.levels)
@@ -95,8 +96,7 @@ def resolve_placement(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]],
             if isinstance(order, PlaceOrder):
                 levels[order.territory] = add(levels[order.territory], 0, order.units)
                 placed = UnitsPlaced(player, order.territory, order.units)
-                events.append(fog.tell(placed, fog.audience(seen, order.territory, also=(player,)))
-                              if seen else placed)
+                events.append(fog.tell(placed, fog.audience(seen, order.territory, also=(player,))) if seen else placed)
     events.append(TurnStarted(1))
     board = board.evolve(phase=Phase.ORDERS, turn=1, units=_units(levels), pools={}, evo=evo.evolve(levels=levels))
     return _remembered(game, board, fogged), events
@@ -163,8 +163,11 @@ class _Turn:
                     counts[order.level] -= order.units
                     counts[order.to_level] += order.units
                     self.spend(player, technology=upgrade_cost(order.units, order.level, order.to_level))
-                    self.tell(UnitsUpgraded(player, order.territory, order.units, order.level, order.to_level),
-                              order.territory, player=player)
+                    self.tell(
+                        UnitsUpgraded(player, order.territory, order.units, order.level, order.to_level),
+                        order.territory,
+                        player=player,
+                    )
                 else:
                     counts[0] -= order.units
                     self.spies[player][order.territory] = self.spies[player].get(order.territory, 0) + order.units
@@ -181,8 +184,12 @@ class _Turn:
                     self.levels[order.source][order.level] -= order.units
                     self.levels[order.target][order.level] += order.units
                     self.spend(player, food=per_unit * order.units)
-                    self.tell(LevelMoved(player, order.units, order.level, order.source, order.target),
-                              order.source, order.target, player=player)
+                    self.tell(
+                        LevelMoved(player, order.units, order.level, order.source, order.target),
+                        order.source,
+                        order.target,
+                        player=player,
+                    )
                 else:
                     per_spy = evo_checker.spy_cost(self.game, player, tally, order.source, order.target) or 0
                     spies = self.spies[player]
@@ -222,8 +229,17 @@ class _Turn:
                     self.owner[target] = attacker
                     self.cloaked.pop(target, None)  # E14: a cloak ends when its territory changes hands
                 self.levels[target] = list(attackers_left if won else defenders_left)
-                battle = Battle(target, attacker, defender, attacking, defending, attackers_left, defenders_left,
-                                self.owner[target], tuple(sources[(target, attacker)].items()))
+                battle = Battle(
+                    target,
+                    attacker,
+                    defender,
+                    attacking,
+                    defending,
+                    attackers_left,
+                    defenders_left,
+                    self.owner[target],
+                    tuple(sources[(target, attacker)].items()),
+                )
                 if self.fogged:
                     self.events.extend(fog.tell_battle(battle, self.seen))
                 else:
@@ -273,13 +289,24 @@ class _Turn:
                 raise AssertionError(f"{player}'s stock went below zero: the checker let through what cannot be paid")
             stocks[player] = Stock(food, technology)
             if player in self.alive:
-                self.secret(StocksReport(player, self.spent_food[player], self.spent_technology[player],
-                                         produced[player][0], produced[player][1], food, technology), player)
+                self.secret(
+                    StocksReport(
+                        player,
+                        self.spent_food[player],
+                        self.spent_technology[player],
+                        produced[player][0],
+                        produced[player][1],
+                        food,
+                        technology,
+                    ),
+                    player,
+                )
         return received, stocks
 
 
-def resolve_turn(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]], rng: GameRandom,
-                 fogged: bool) -> tuple[RiscBoard, list[Told]]:
+def resolve_turn(
+    game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]], rng: GameRandom, fogged: bool
+) -> tuple[RiscBoard, list[Told]]:
     board = game.board
     turn = _Turn(game, orders, fogged)
     turn.upgrades()
@@ -300,15 +327,28 @@ def resolve_turn(game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]], rng: G
     levels = {name: tuple(counts) for name, counts in turn.levels.items()}
     spies = {p: {t: n for t, n in s.items() if n} for p, s in turn.spies.items() if any(s.values())}
     cloaked = {t: until for t, until in turn.cloaked.items() if until > board.turn}
-    evo = evo_checker.state(board).evolve(levels=levels, stocks=stocks, tech_level=turn.tech_level,
-                                          cloaking=tuple(turn.cloaking), cloaked=cloaked, spies=spies)
-    new_board = board.evolve(phase=Phase.FINISHED if winner else Phase.ORDERS, turn=board.turn + (0 if winner else 1),
-                             owner=turn.owner, units=_units(levels), eliminated=board.eliminated + tuple(newly_out),
-                             winner=winner, evo=evo)
+    evo = evo_checker.state(board).evolve(
+        levels=levels,
+        stocks=stocks,
+        tech_level=turn.tech_level,
+        cloaking=tuple(turn.cloaking),
+        cloaked=cloaked,
+        spies=spies,
+    )
+    new_board = board.evolve(
+        phase=Phase.FINISHED if winner else Phase.ORDERS,
+        turn=board.turn + (0 if winner else 1),
+        owner=turn.owner,
+        units=_units(levels),
+        eliminated=board.eliminated + tuple(newly_out),
+        winner=winner,
+        evo=evo,
+    )
     return _remembered(game, new_board, fogged), turn.events
 
 
 # ---- the variants ----------------------------------------------------------------------------------------------------
+
 
 class Evolution2(RiscRuleSet):
     """RISC Evolution 2 (E1-E11): unit levels, food and technology."""
@@ -320,19 +360,33 @@ class Evolution2(RiscRuleSet):
     later_orders: ClassVar[tuple[type, ...]] = EVOLUTION_3_ONLY
     """Orders of a later evolution, refused here with a word on where they belong."""
 
-    def setup(self, game_map: GameMap, players: Sequence[str], options: RiscOptions, rng: GameRandom,
-              choices: Mapping[str, int]) -> RiscBoard:
+    def setup(
+        self,
+        game_map: GameMap,
+        players: Sequence[str],
+        options: RiscOptions,
+        rng: GameRandom,
+        choices: Mapping[str, int],
+    ) -> RiscBoard:
         """Evolution 1's board (groups, owners, neutrals, pools) with what the evolutions add (E1, E2). The extra
         dice are drawn after Evolution 1's, from the same setup generator."""
         board = super().setup(game_map, players, options, rng, choices)
         land = land_for_game(game_map, starting_groups(game_map, len(players)), rng)
         levels = {name: level_zero(board.units[name]) for name in game_map.names}
-        return board.evolve(evo=EvoState(land=land, levels=levels,
-                                         stocks={p: Stock(options.food, options.technology) for p in players},
-                                         tech_level=dict.fromkeys(players, FIRST_TECH_LEVEL)))
+        return board.evolve(
+            evo=EvoState(
+                land=land,
+                levels=levels,
+                stocks={p: Stock(options.food, options.technology) for p in players},
+                tech_level=dict.fromkeys(players, FIRST_TECH_LEVEL),
+            )
+        )
 
-    resource_words = {"pool_left": "units to place", "food_left": "food",  # noqa: RUF012 (read only)
-                      "technology_left": "technology"}
+    resource_words = {  # noqa: RUF012 (read only)
+        "pool_left": "units to place",
+        "food_left": "food",
+        "technology_left": "technology",
+    }
 
     def left(self, game: EvoGame, player: str, tally: Any) -> dict[str, int] | None:
         """R9 during placement; E7 during a turn: the food and technology the orders leave."""
@@ -347,15 +401,18 @@ class Evolution2(RiscRuleSet):
 
     def check_order(self, game: EvoGame, player: str, tally: Any, order: Any) -> RuleError | None:
         if isinstance(order, self.later_orders):
-            return RuleError(EvoCode.NOT_IN_THIS_EVOLUTION, "spies and cloaking are part of Evolution 3; this game "
-                                                            f"plays Evolution {self.evolution}")
+            return RuleError(
+                EvoCode.NOT_IN_THIS_EVOLUTION,
+                f"spies and cloaking are part of Evolution 3; this game plays Evolution {self.evolution}",
+            )
         return evo_checker.check(game, player, tally, order)
 
     def account(self, game: EvoGame, player: str, tally: Any, order: Any) -> EvoTally:
         return evo_checker.account(game, player, tally, order)
 
-    def resolve(self, game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]],
-                rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+    def resolve(
+        self, game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]], rng: GameRandom
+    ) -> tuple[RiscBoard, list[Told]]:
         if game.board.phase is Phase.PLACEMENT:
             return resolve_placement(game, orders, self.fogged)
         if game.board.phase is Phase.ORDERS:
@@ -396,8 +453,11 @@ class Evolution2(RiscRuleSet):
                 if left[level] > 0:
                     attack = min(left[level], tally.food)
                     if attack > 0:
-                        legal += [Legal(LevelAttackOrder(attack, level, source, t), "units")
-                                  for t in game_map.neighbours_in_order(source) if board.owner[t] != player]
+                        legal += [
+                            Legal(LevelAttackOrder(attack, level, source, t), "units")
+                            for t in game_map.neighbours_in_order(source)
+                            if board.owner[t] != player
+                        ]
                     for target in own:
                         if target != source and target in costs:
                             units = min(left[level], tally.food // costs[target])
@@ -431,8 +491,14 @@ class Evolution3(Evolution2):
     fogged = True
     later_orders = ()
 
-    def setup(self, game_map: GameMap, players: Sequence[str], options: RiscOptions, rng: GameRandom,
-              choices: Mapping[str, int]) -> RiscBoard:
+    def setup(
+        self,
+        game_map: GameMap,
+        players: Sequence[str],
+        options: RiscOptions,
+        rng: GameRandom,
+        choices: Mapping[str, int],
+    ) -> RiscBoard:
         """E12: every player starts remembering what they see."""
         board = super().setup(game_map, players, options, rng, choices)
         evo = evo_checker.state(board)
@@ -447,16 +513,23 @@ class Evolution3(Evolution2):
         holder could otherwise watch an opponent's sight from a second connection. Once the game is over everyone
         sees everything, so nobody needs to follow."""
         status = self.status(game)
-        return (not status.finished and seat is not None and seat in status.eliminated
-                and followed in game.players and followed not in status.eliminated)
+        return (
+            not status.finished
+            and seat is not None
+            and seat in status.eliminated
+            and followed in game.players
+            and followed not in status.eliminated
+        )
 
     def follow_refusal(self, game: EvoGame, seat: str | None, followed: str) -> str:
         status = self.status(game)
         if status.finished:
             return super().follow_refusal(game, seat, followed)
         if seat is None:
-            return "under fog of war a spectator sees what is public; only a player who is out may follow a player " \
-                   "still in (E12)"
+            return (
+                "under fog of war a spectator sees what is public; only a player who is out may follow a player "
+                "still in (E12)"
+            )
         if seat not in status.eliminated:
             return "only a player who is out may follow another's sight (E12)"
         return f"{followed} is out of the game" if followed != seat else "you are out of the game"
@@ -464,8 +537,9 @@ class Evolution3(Evolution2):
     def public_map(self, game_map: GameMap, options: RiscOptions) -> GameMap:
         """E12: under fog a territory's production shows once seen, so the map sent leaves every territory's out
         (the view gives it where it may be known); its size stays, as the rules show it from the start."""
-        return replace(game_map, territories=tuple(replace(t, food=None, technology=None)
-                                                   for t in game_map.territories))
+        return replace(
+            game_map, territories=tuple(replace(t, food=None, technology=None) for t in game_map.territories)
+        )
 
     def follow_view(self, game: EvoGame, followed: str) -> EvoView:
         return evo_view(game, None, self.fogged, following=followed)
@@ -490,9 +564,12 @@ class Evolution3(Evolution2):
         board, game_map = game.board, game.game_map
         evo = evo_checker.state(board)
         legal: list[Legal[Any]] = []
-        if (not tally.researched and player not in evo.cloaking
-                and evo.tech_level.get(player, FIRST_TECH_LEVEL) >= CLOAKING_MIN_TECH_LEVEL
-                and tally.technology >= CLOAKING_RESEARCH_COST):
+        if (
+            not tally.researched
+            and player not in evo.cloaking
+            and evo.tech_level.get(player, FIRST_TECH_LEVEL) >= CLOAKING_MIN_TECH_LEVEL
+            and tally.technology >= CLOAKING_RESEARCH_COST
+        ):
             legal.append(Legal(CloakingResearchOrder()))
         places = set(evo.spies_of(player)) | set(tally.spies)
         for source in (n for n in game_map.names if n in places):

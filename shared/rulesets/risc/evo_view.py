@@ -98,8 +98,13 @@ def _tally(game: Game[RiscBoard, Any], player: str) -> EvoTally:
     return counted
 
 
-def evo_view(game: Game[RiscBoard, Any], viewer: str | None, fog_of_war: bool,
-             following: str | None = None, unveiled: bool = False) -> EvoView:
+def evo_view(
+    game: Game[RiscBoard, Any],
+    viewer: str | None,
+    fog_of_war: bool,
+    following: str | None = None,
+    unveiled: bool = False,
+) -> EvoView:
     """The view of `viewer` (a seat or None), or with `following`, the sight of that player for a watcher. With
     `fog_of_war` (Evolution 3), E12's sight and memory and E14's cloaking; with `unveiled`, everything there is to
     see, as after the game (a replay of a finished game shows its turns so)."""
@@ -127,13 +132,29 @@ def evo_view(game: Game[RiscBoard, Any], viewer: str | None, fog_of_war: bool,
         if not fogged or name in sees:
             until = evo.cloaked.get(name)
             show_cloak = until is not None and until >= board.turn and (not fogged or (own_secrets and owner == seat))
-            territories[name] = EvoTerritory(owner, board.units[name], levels, land.size, land.food, land.technology,
-                                             spies=spies.get(name, 0) if own_secrets or not fogged else 0,
-                                             cloaked_until=until if show_cloak else None)
+            territories[name] = EvoTerritory(
+                owner,
+                board.units[name],
+                levels,
+                land.size,
+                land.food,
+                land.technology,
+                spies=spies.get(name, 0) if own_secrets or not fogged else 0,
+                cloaked_until=until if show_cloak else None,
+            )
         elif name in memory:
             seen = memory[name]
-            territories[name] = EvoTerritory(seen.owner, sum(seen.levels), seen.levels, land.size, land.food,
-                                             land.technology, "memory", seen.turn, spies.get(name, 0))
+            territories[name] = EvoTerritory(
+                seen.owner,
+                sum(seen.levels),
+                seen.levels,
+                land.size,
+                land.food,
+                land.technology,
+                "memory",
+                seen.turn,
+                spies.get(name, 0),
+            )
         else:
             territories[name] = EvoTerritory(size=land.size, fog="unknown")
 
@@ -143,12 +164,14 @@ def evo_view(game: Game[RiscBoard, Any], viewer: str | None, fog_of_war: bool,
         stock = evo.stocks.get(player)
         stocks_known = stock is not None and (finished or (own_secrets and player == seat))
         players[player] = EvoPlayer(
-            player in board.eliminated, evo.tech_level.get(player, FIRST_TECH_LEVEL),
+            player in board.eliminated,
+            evo.tech_level.get(player, FIRST_TECH_LEVEL),
             held.get(player, [0, 0])[0] if counts_known else None,
             held.get(player, [0, 0])[1] if counts_known else None,
             stock.food if stocks_known and stock is not None else None,
             stock.technology if stocks_known and stock is not None else None,
-            (player in evo.cloaking) if fog_of_war and (finished or (own_secrets and player == seat)) else None)
+            (player in evo.cloaking) if fog_of_war and (finished or (own_secrets and player == seat)) else None,
+        )
 
     orders: list[Any] = []
     pool_left = 0
@@ -160,12 +183,24 @@ def evo_view(game: Game[RiscBoard, Any], viewer: str | None, fog_of_war: bool,
         if not finished:
             counted = _tally(game, seat)
             food_left, technology_left = counted.food, counted.technology
-    return EvoView(board.phase, board.turn, territories, players, evolution, orders, pool_left, food_left,
-                   technology_left, following, board.winner)
+    return EvoView(
+        board.phase,
+        board.turn,
+        territories,
+        players,
+        evolution,
+        orders,
+        pool_left,
+        food_left,
+        technology_left,
+        following,
+        board.winner,
+    )
 
 
-def game_from_evo_view(view: EvoView, game_map: GameMap, me: str | None,
-                       orders: Sequence[Any] | None = None) -> Game[RiscBoard, Any]:
+def game_from_evo_view(
+    view: EvoView, game_map: GameMap, me: str | None, orders: Sequence[Any] | None = None
+) -> Game[RiscBoard, Any]:
     """The game as far as `view` tells it, with `orders` (else the view's own) issued by `me`: every rule about the
     viewer's own orders judges it as the server would, since those read only the viewer's own territories, stocks
     and spies, the map, and which territories are theirs. What the view hides (fogged territories are taken as last
@@ -184,18 +219,30 @@ def game_from_evo_view(view: EvoView, game_map: GameMap, me: str | None,
         stocks[me] = Stock(mine.food or 0, mine.technology or 0)
         spies[me] = {name: t.spies for name, t in territories.items() if t.spies}
         cloaking = (me,) if mine.cloaking else ()
-        cloaked = {name: t.cloaked_until for name, t in territories.items()
-                   if t.cloaked_until is not None and t.owner == me}
+        cloaked = {
+            name: t.cloaked_until for name, t in territories.items() if t.cloaked_until is not None and t.owner == me
+        }
         if view.phase is Phase.PLACEMENT:
             pools[me] = view.pool_left + sum(o.units for o in view.your_orders if isinstance(o, PlaceOrder))
-    evo = EvoState(land={name: Land(t.size, t.food or 0, t.technology or 0) for name, t in territories.items()},
-                   levels={name: t.levels for name, t in territories.items()}, stocks=stocks,
-                   tech_level={p: s.tech_level for p, s in view.players.items()}, cloaking=cloaking,
-                   cloaked=cloaked, spies=spies)
-    board = RiscBoard(phase=view.phase, turn=view.turn, owner={name: t.owner for name, t in territories.items()},
-                      units={name: t.units for name, t in territories.items()}, pools=pools,
-                      eliminated=tuple(p for p, s in view.players.items() if s.eliminated), winner=view.winner,
-                      evo=evo)
+    evo = EvoState(
+        land={name: Land(t.size, t.food or 0, t.technology or 0) for name, t in territories.items()},
+        levels={name: t.levels for name, t in territories.items()},
+        stocks=stocks,
+        tech_level={p: s.tech_level for p, s in view.players.items()},
+        cloaking=cloaking,
+        cloaked=cloaked,
+        spies=spies,
+    )
+    board = RiscBoard(
+        phase=view.phase,
+        turn=view.turn,
+        owner={name: t.owner for name, t in territories.items()},
+        units={name: t.units for name, t in territories.items()},
+        pools=pools,
+        eliminated=tuple(p for p, s in view.players.items() if s.eliminated),
+        winner=view.winner,
+        evo=evo,
+    )
     options = RiscOptions(evolution=view.evolution, max_players=8)
     game_orders = {me: issued} if me is not None and issued else {}
     return Game("risc", game_map, tuple(view.players), options, board, orders=game_orders)

@@ -32,8 +32,7 @@ def touching(game_map: GameMap) -> Mapping[str, tuple[str, ...]]:
     cached: dict[str, tuple[str, ...]] | None = game_map.__dict__.get("_touching_cache")
     if cached is None:
         both = game_map.undirected()
-        cached = {name: tuple(n for n in game_map.names if n in both[name] and n != name)
-                  for name in game_map.names}
+        cached = {name: tuple(n for n in game_map.names if n in both[name] and n != name) for name in game_map.names}
         object.__setattr__(game_map, "_touching_cache", cached)
     return cached
 
@@ -62,8 +61,9 @@ def sights(game_map: GameMap, board: RiscBoard, players: Iterable[str]) -> dict[
     return {player: sight(game_map, board, player) for player in players}
 
 
-def remember(game_map: GameMap, board: RiscBoard, players: Sequence[str],
-             witnessed: Mapping[str, Iterable[str]] | None = None) -> dict[str, dict[str, Sighting]]:
+def remember(
+    game_map: GameMap, board: RiscBoard, players: Sequence[str], witnessed: Mapping[str, Iterable[str]] | None = None
+) -> dict[str, dict[str, Sighting]]:
     """E12: every player's memory once they have looked at `board`: what they see now, marked with its turn.
 
     `witnessed`: territories a player no longer sees but whose end they watched: the land they lost this turn. They
@@ -99,7 +99,10 @@ def tell_battle(battle: Battle, seen: Mapping[str, frozenset[str]]) -> list[Priv
     versions: dict[tuple[tuple[str, int], ...], set[str]] = {}
     for player in sorted(listeners):
         sees = seen.get(player, frozenset())
-        shown = battle.sources if player == battle.attacker else tuple(
-            (name, units) for name, units in battle.sources if name in sees)
+        shown = (
+            battle.sources
+            if player == battle.attacker
+            else tuple((name, units) for name, units in battle.sources if name in sees)
+        )
         versions.setdefault(shown, set()).add(player)
     return [tell(replace(battle, sources=sources), players) for sources, players in versions.items()]

@@ -100,7 +100,7 @@ def highest_first(levels: Sequence[int], units: int) -> list[tuple[int, int]]:
 
 
 def describe_levels(levels: Sequence[int]) -> str:
-    """"3 at level 0, 2 at level 3" — or "none"."""
+    """ "3 at level 0, 2 at level 3" — or "none"."""
     parts = [f"{units} at level {level}" for level, units in enumerate(levels) if units]
     return ", ".join(parts) or "none"
 

@@ -63,11 +63,18 @@ def combat_line(combat: Combat, palette: Palette) -> Fragments:
         came = f"from {combat.sources[0][0]}"
     else:
         came = "from " + ", ".join(f"{name} {n}" for name, n in combat.sources)
-    out: Fragments = [*palette.name(combat.attacker), ("", f" attacked {combat.territory} ("),
-                      *palette.name(combat.defender),
-                      ("", f") with {combat.attacking_units} {came} against {combat.defending_units}: ")]
-    out += [*palette.name(combat.attacker), ("", f" lost {combat.attacker_losses}, "),
-            *palette.name(combat.defender), ("", f" lost {combat.defender_losses}. ")]
+    out: Fragments = [
+        *palette.name(combat.attacker),
+        ("", f" attacked {combat.territory} ("),
+        *palette.name(combat.defender),
+        ("", f") with {combat.attacking_units} {came} against {combat.defending_units}: "),
+    ]
+    out += [
+        *palette.name(combat.attacker),
+        ("", f" lost {combat.attacker_losses}, "),
+        *palette.name(combat.defender),
+        ("", f" lost {combat.defender_losses}. "),
+    ]
     if combat.attacker_won:
         left = combat.attacking_units - combat.attacker_losses
         out += [*palette.name(combat.attacker), ("", f" takes {combat.territory}, {units(left)} left.")]
@@ -95,17 +102,30 @@ def report(happened: Sequence[Combat | UnitsMoved], palette: Palette, you: str) 
     held = [c for c in mine if c.defender == you and not c.attacker_won]
     parts: list[Fragments] = []
     if took:
-        parts.append([("", "you took "), *joined([[("", f"{c.territory} ("), *palette.name(c.defender), ("", ")")]
-                                                    for c in took])])
+        parts.append(
+            [
+                ("", "you took "),
+                *joined([[("", f"{c.territory} ("), *palette.name(c.defender), ("", ")")] for c in took]),
+            ]
+        )
     if lost:
-        parts.append([("class:error", "you lost "),
-                      *joined([[("", f"{c.territory} to "), *palette.name(c.attacker)] for c in lost])])
+        parts.append(
+            [
+                ("class:error", "you lost "),
+                *joined([[("", f"{c.territory} to "), *palette.name(c.attacker)] for c in lost]),
+            ]
+        )
     if held:
-        parts.append([("", "you held "),
-                      *joined([[("", f"{c.territory} against "), *palette.name(c.attacker)] for c in held])])
+        parts.append(
+            [("", "you held "), *joined([[("", f"{c.territory} against "), *palette.name(c.attacker)] for c in held])]
+        )
     if failed:
-        parts.append([("", "your attack failed at " if len(failed) == 1 else "your attacks failed at "),
-                      *joined([[("", c.territory)] for c in failed])])
+        parts.append(
+            [
+                ("", "your attack failed at " if len(failed) == 1 else "your attacks failed at "),
+                *joined([[("", c.territory)] for c in failed]),
+            ]
+        )
     out: Fragments = []
     if parts:
         out += [("class:title", "This turn "), *joined(parts, "; "), ("", ".\n")]
@@ -113,34 +133,64 @@ def report(happened: Sequence[Combat | UnitsMoved], palette: Palette, you: str) 
         out += [("", "  "), *combat_line(combat, palette), ("", "\n")]
     own_moves = [e for e in happened if isinstance(e, UnitsMoved) and e.player == you]
     if own_moves:
-        out.append(("", "You moved " + ", ".join(f"{m.units} from {m.source} to {m.target}" for m in own_moves)
-                    + ".\n"))
+        out.append(
+            ("", "You moved " + ", ".join(f"{m.units} from {m.source} to {m.target}" for m in own_moves) + ".\n")
+        )
     others = [c for c in combats if c not in mine]
     if others:
         said = []
         for c in others:
             verb = f" took {c.territory} from " if c.attacker_won else f" failed to take {c.territory} from "
-            said.append([*palette.name(c.attacker), ("", verb), *palette.name(c.defender),
-                         ("", f" ({c.attacking_units} against {c.defending_units})")])
+            said.append(
+                [
+                    *palette.name(c.attacker),
+                    ("", verb),
+                    *palette.name(c.defender),
+                    ("", f" ({c.attacking_units} against {c.defending_units})"),
+                ]
+            )
         out += [("class:title", "Elsewhere: "), *joined(said, "; "), ("", ".\n")]
     moved = [e for e in happened if isinstance(e, UnitsMoved) and e.player != you]
     if moved:
-        out += [("class:title", "Others moved: "),
-                *joined([[*palette.name(m.player), ("", f" {m.units} from {m.source} to {m.target}")]
-                          for m in moved], "; "), ("", ".\n")]
+        out += [
+            ("class:title", "Others moved: "),
+            *joined(
+                [[*palette.name(m.player), ("", f" {m.units} from {m.source} to {m.target}")] for m in moved], "; "
+            ),
+            ("", ".\n"),
+        ]
     return out
 
 
 def fight_of(event: Combat | Battle) -> reports.Fight:
     """A combat (Evolution 1) or a battle (Evolutions 2 and 3) as the brief report tells it."""
     if isinstance(event, Combat):
-        left = (event.attacking_units - event.attacker_losses if event.attacker_won
-                else event.defending_units - event.defender_losses)
-        return reports.Fight(event.territory, event.attacker, event.defender, event.attacking_units,
-                             event.defending_units, event.attacker_won, left, tuple(n for n, _ in event.sources))
+        left = (
+            event.attacking_units - event.attacker_losses
+            if event.attacker_won
+            else event.defending_units - event.defender_losses
+        )
+        return reports.Fight(
+            event.territory,
+            event.attacker,
+            event.defender,
+            event.attacking_units,
+            event.defending_units,
+            event.attacker_won,
+            left,
+            tuple(n for n, _ in event.sources),
+        )
     left = sum(event.attackers_left) if event.attacker_won else sum(event.defenders_left)
-    return reports.Fight(event.territory, event.attacker, event.defender, sum(event.attacking), sum(event.defending),
-                         event.attacker_won, left, tuple(n for n, _ in event.sources))
+    return reports.Fight(
+        event.territory,
+        event.attacker,
+        event.defender,
+        sum(event.attacking),
+        sum(event.defending),
+        event.attacker_won,
+        left,
+        tuple(n for n, _ in event.sources),
+    )
 
 
 def moves_of(events: Sequence[UnitsMoved | LevelMoved]) -> list[reports.Move]:
@@ -148,8 +198,11 @@ def moves_of(events: Sequence[UnitsMoved | LevelMoved]) -> list[reports.Move]:
     found: list[reports.Move] = []
     for event in events:
         last = found[-1] if found else None
-        if isinstance(event, LevelMoved) and last is not None \
-                and (last.player, last.source, last.target) == (event.player, event.source, event.target):
+        if (
+            isinstance(event, LevelMoved)
+            and last is not None
+            and (last.player, last.source, last.target) == (event.player, event.source, event.target)
+        ):
             found[-1] = reports.Move(last.player, last.units + event.units, last.source, last.target)
         else:
             found.append(reports.Move(event.player, event.units, event.source, event.target))
@@ -171,8 +224,12 @@ def placements(placed: Sequence[UnitsPlaced], palette: Palette, you: str | None)
             out += line(*palette.name(player), ("", f" placed {where}."))
         else:
             count = plural(len({p.territory for p in theirs}), "territory", "territories")
-            out += line(*palette.name(player), ("", f" placed {units(sum(p.units for p in theirs))} on {count}"),
-                        ("class:muted", " (report: where)"), ("", "."))
+            out += line(
+                *palette.name(player),
+                ("", f" placed {units(sum(p.units for p in theirs))} on {count}"),
+                ("class:muted", " (report: where)"),
+                ("", "."),
+            )
     return out
 
 
@@ -181,14 +238,23 @@ def upgrades(upgraded: Sequence[UnitsUpgraded], palette: Palette, you: str | Non
     out: Fragments = []
     own = [u for u in upgraded if u.player == you]
     if own:
-        out += line(("", "You upgraded " + ", ".join(f"{u.units} on {u.territory} from level {u.level} to "
-                                                     f"{u.to_level}" for u in own) + "."))
+        out += line(
+            (
+                "",
+                "You upgraded "
+                + ", ".join(f"{u.units} on {u.territory} from level {u.level} to {u.to_level}" for u in own)
+                + ".",
+            )
+        )
     others = [u for u in upgraded if u.player != you]
     if others:
         parts: Fragments = [("", "Upgrades: ")]
         for number, player in enumerate(dict.fromkeys(u.player for u in others)):
-            parts += [("", ", " if number else ""), *palette.name(player),
-                      ("", f" {units(sum(u.units for u in others if u.player == player))}")]
+            parts += [
+                ("", ", " if number else ""),
+                *palette.name(player),
+                ("", f" {units(sum(u.units for u in others if u.player == player))}"),
+            ]
         out += line(*parts, ("", "."))
     return out
 
@@ -206,8 +272,6 @@ def pending_placements(view: RiscView | EvoView, orders: Sequence[Any]) -> dict[
 
 def _held(view: RiscView | EvoView) -> dict[str, Holding]:
     return {name: (t.owner, t.units) for name, t in view.territories.items()}
-
-
 
 
 def _one_line(first: Any, event: Any) -> bool:
@@ -301,8 +365,11 @@ class RiscPresentation(Presentation):
             first = next(i for i, e in enumerate(events) if isinstance(e, Combat | UnitsMoved))
             rest = [e for e in events[first:] if not isinstance(e, Combat | UnitsMoved)]
             taken = [e for e in events[first:] if isinstance(e, Combat | UnitsMoved)]
-            return [*self.events(events[:first], palette, you), *report(taken, palette, you),
-                    *self.events(rest, palette, you)]
+            return [
+                *self.events(events[:first], palette, you),
+                *report(taken, palette, you),
+                *self.events(rest, palette, you),
+            ]
         out: Fragments = []
         for run in runs(events, _one_line):
             event = run[0]
@@ -327,8 +394,11 @@ class RiscPresentation(Presentation):
         moves = moves_of([e for e in events if isinstance(e, UnitsMoved | LevelMoved)])
         placed = [e for e in events if isinstance(e, UnitsPlaced)]
         upgraded = [e for e in events if isinstance(e, UnitsUpgraded)]
-        rest = [e for e in events if not isinstance(e, Combat | Battle | UnitsMoved | LevelMoved | UnitsPlaced
-                                                    | UnitsUpgraded)]
+        rest = [
+            e
+            for e in events
+            if not isinstance(e, Combat | Battle | UnitsMoved | LevelMoved | UnitsPlaced | UnitsUpgraded)
+        ]
         out: Fragments = placements(placed, palette, you) if placed else []
         out += upgrades(upgraded, palette, you)
         out += reports.brief(fights, moves, palette, you)
@@ -338,8 +408,9 @@ class RiscPresentation(Presentation):
         if isinstance(event, UnitsPlaced):
             return line(*palette.name(event.player), ("", f" placed {event.units} on {event.territory}."))
         if isinstance(event, UnitsMoved):
-            return line(*palette.name(event.player),
-                        ("", f" moved {event.units} from {event.source} to {event.target}."))
+            return line(
+                *palette.name(event.player), ("", f" moved {event.units} from {event.source} to {event.target}.")
+            )
         if isinstance(event, Combat):
             return [*combat_line(event, palette), ("", "\n")]
         if isinstance(event, UnitsReceived):
@@ -356,8 +427,15 @@ class RiscPresentation(Presentation):
             return line(("class:turn", f" Turn {event.turn} "))
         return []
 
-    def board(self, view: RiscView, game_map: GameMap, palette: Palette, you: str | None,
-              orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
+    def board(
+        self,
+        view: RiscView,
+        game_map: GameMap,
+        palette: Palette,
+        you: str | None,
+        orders: Sequence[Any] = (),
+        focus: str | None = None,
+    ) -> Fragments:
         """A territory a line, grouped by continent: its units and holder's mark, then each neighbour short with
         its units and mark (`Oz 8 A | Mid 12 A, Sca 5 B`), under a legend of the marks. `orders`: the viewer's
         orders as they stand now (during placement, what they have placed so far shows beside their territories).
@@ -377,8 +455,9 @@ class RiscPresentation(Presentation):
             else:
                 names = [n for n in names if game_map.territory(n).continent == focus]
         placing = pending_placements(view, orders)
-        return territory_board(game_map, _held(view), palette, you, names,
-                               {n: f" (+{k} to place)" for n, k in placing.items() if k})
+        return territory_board(
+            game_map, _held(view), palette, you, names, {n: f" (+{k} to place)" for n, k in placing.items() if k}
+        )
 
     def holdings(self, view: RiscView | EvoView) -> dict[str, Holding] | None:
         return _held(view)
@@ -399,15 +478,27 @@ class RiscPresentation(Presentation):
             else:
                 state = ""
             shown = f"{name} (you)" if name == you else name
-            rows.append((name, shown, plural(player.territories, "territory", "territories"),
-                         units(player.units), state))
+            rows.append(
+                (name, shown, plural(player.territories, "territory", "territories"), units(player.units), state)
+            )
         if neutral:
-            rows.append((None, "neutral", plural(len(neutral), "territory", "territories"),
-                         units(sum(t.units for t in neutral)), ""))
-        widths = [max(len(row[1]) for row in rows), max(len(row[2]) for row in rows),
-                  max(len(row[3]) for row in rows)]
-        stage = ("placement" if view.phase is Phase.PLACEMENT
-                 else f"finished after turn {view.turn}" if view.phase is Phase.FINISHED else f"turn {view.turn}")
+            rows.append(
+                (
+                    None,
+                    "neutral",
+                    plural(len(neutral), "territory", "territories"),
+                    units(sum(t.units for t in neutral)),
+                    "",
+                )
+            )
+        widths = [max(len(row[1]) for row in rows), max(len(row[2]) for row in rows), max(len(row[3]) for row in rows)]
+        stage = (
+            "placement"
+            if view.phase is Phase.PLACEMENT
+            else f"finished after turn {view.turn}"
+            if view.phase is Phase.FINISHED
+            else f"turn {view.turn}"
+        )
         out: Fragments = [("class:title", f"{game_map.name}, {stage}"), ("", "\n")]
         for owner, shown, held, count, state in rows:
             text = f"  {held:<{widths[1]}}  {count:>{widths[2]}}  {state}".rstrip()
@@ -424,18 +515,29 @@ class RiscPresentation(Presentation):
             own = [name for name in game_map.names if view.territories[name].owner == you]
             example = own[0] if own else "TERRITORY"
             if len(own) > 6:
-                return [("class:hint", f"Place your {units(view.pool_left)} on your {len(own)} territories: e.g. "
-                                       f"place {view.pool_left} * spreads them over all, place 10 {example} "
-                                       f"{own[1]} over those two, place rest {example} puts what is left; "
-                                       "then done.\n")]
-            return [("class:hint", f"Place your {units(view.pool_left)} on your territories ({', '.join(own)}): "
-                                   f"e.g. place {min(view.pool_left, 5) or 1} {example}; then done.\n")]
+                return [
+                    (
+                        "class:hint",
+                        f"Place your {units(view.pool_left)} on your {len(own)} territories: e.g. "
+                        f"place {view.pool_left} * spreads them over all, place 10 {example} "
+                        f"{own[1]} over those two, place rest {example} puts what is left; "
+                        "then done.\n",
+                    )
+                ]
+            return [
+                (
+                    "class:hint",
+                    f"Place your {units(view.pool_left)} on your territories ({', '.join(own)}): "
+                    f"e.g. place {min(view.pool_left, 5) or 1} {example}; then done.\n",
+                )
+            ]
         if view.phase is Phase.ORDERS:
             return [("class:hint", f"Turn {view.turn}: {self.turn_hint}, orders, withdraw K, done (help for more).\n")]
         return []
 
-    def status(self, view: RiscView | EvoView, you: str | None, orders: Sequence[Any],
-               game_map: GameMap | None = None) -> str:
+    def status(
+        self, view: RiscView | EvoView, you: str | None, orders: Sequence[Any], game_map: GameMap | None = None
+    ) -> str:
         if view.phase is Phase.PLACEMENT and you is not None:
             return f"{units(pool_left(view, orders))} left to place"
         return ""
@@ -458,6 +560,9 @@ class RiscPresentation(Presentation):
         if kind is ArgKind.ENEMY and len(words) > 2:
             source = grammar.name(words[2], names)
             if isinstance(source, str):
-                return [n for n in context.game_map.neighbours_in_order(source)
-                        if view.territories[n].owner != view.territories[source].owner] or names
+                return [
+                    n
+                    for n in context.game_map.neighbours_in_order(source)
+                    if view.territories[n].owner != view.territories[source].owner
+                ] or names
         return names

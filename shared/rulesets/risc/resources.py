@@ -56,8 +56,7 @@ def map_land(game_map: GameMap) -> dict[str, Land] | None:
 
 
 def totals(group: Sequence[str], land: Mapping[str, Land]) -> tuple[int, int, int]:
-    return (sum(land[n].size for n in group), sum(land[n].food for n in group),
-            sum(land[n].technology for n in group))
+    return (sum(land[n].size for n in group), sum(land[n].food for n in group), sum(land[n].technology for n in group))
 
 
 def fair(groups: Sequence[Sequence[str]], land: Mapping[str, Land]) -> bool:
@@ -66,8 +65,11 @@ def fair(groups: Sequence[Sequence[str]], land: Mapping[str, Land]) -> bool:
 
 
 def _profile(rng: GameRandom) -> Land:
-    return Land(SIZES[0] + rng.below(SIZES[1] - SIZES[0] + 1), FOOD[0] + rng.below(FOOD[1] - FOOD[0] + 1),
-                TECHNOLOGY[0] + rng.below(TECHNOLOGY[1] - TECHNOLOGY[0] + 1))
+    return Land(
+        SIZES[0] + rng.below(SIZES[1] - SIZES[0] + 1),
+        FOOD[0] + rng.below(FOOD[1] - FOOD[0] + 1),
+        TECHNOLOGY[0] + rng.below(TECHNOLOGY[1] - TECHNOLOGY[0] + 1),
+    )
 
 
 def assign_land(game_map: GameMap, groups: Sequence[Sequence[str]], rng: GameRandom) -> dict[str, Land]:

@@ -113,8 +113,14 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
             return None
         return [list(g) for g in starting_groups(game_map, players)]
 
-    def setup(self, game_map: GameMap, players: Sequence[str], options: RiscOptions, rng: GameRandom,
-              choices: Mapping[str, int]) -> RiscBoard:
+    def setup(
+        self,
+        game_map: GameMap,
+        players: Sequence[str],
+        options: RiscOptions,
+        rng: GameRandom,
+        choices: Mapping[str, int],
+    ) -> RiscBoard:
         if len(set(players)) != len(players):
             raise ValueError("player names must be unique")
         groups = starting_groups(game_map, len(players))
@@ -150,8 +156,11 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
 
     def check_order(self, game: RiscGame, player: str, tally: AnyTally, order: AnyOrder) -> RuleError | None:
         if not isinstance(order, EVOLUTION_1_ORDERS):
-            return RuleError(EvoCode.NOT_IN_THIS_EVOLUTION, f"{getattr(order, 'kind', order)} orders are part of RISC "
-                                                      "Evolutions 2 and 3; this game plays Evolution 1")
+            return RuleError(
+                EvoCode.NOT_IN_THIS_EVOLUTION,
+                f"{getattr(order, 'kind', order)} orders are part of RISC "
+                "Evolutions 2 and 3; this game plays Evolution 1",
+            )
         return checker.check(game, player, tally, order)  # type: ignore[arg-type]
 
     def account(self, game: RiscGame, player: str, tally: AnyTally, order: AnyOrder) -> AnyTally:
@@ -165,8 +174,10 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
 
     def check_commit(self, game: RiscGame, player: str, tally: AnyTally) -> RuleError | None:
         if game.board.phase is Phase.PLACEMENT and tally.pool_left > 0:
-            return RuleError(Code.UNITS_NOT_PLACED, f"{_plural(tally.pool_left, 'unit')} still to place: all must "
-                                                    "be placed before the first turn")
+            return RuleError(
+                Code.UNITS_NOT_PLACED,
+                f"{_plural(tally.pool_left, 'unit')} still to place: all must be placed before the first turn",
+            )
         return None
 
     def timeout_orders(self, game: RiscGame, player: str, tally: AnyTally) -> list[AnyOrder]:
@@ -181,16 +192,18 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
 
     # ---- resolving -------------------------------------------------------------------------------------------------
 
-    def resolve(self, game: RiscGame, orders: Mapping[str, Sequence[AnyOrder]],
-                rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+    def resolve(
+        self, game: RiscGame, orders: Mapping[str, Sequence[AnyOrder]], rng: GameRandom
+    ) -> tuple[RiscBoard, list[Told]]:
         if game.board.phase is Phase.PLACEMENT:
             return self._resolve_placement(game, orders)
         if game.board.phase is Phase.ORDERS:
             return self._resolve_turn(game, orders, rng)
         return game.board, []
 
-    def _resolve_placement(self, game: RiscGame,
-                           orders: Mapping[str, Sequence[AnyOrder]]) -> tuple[RiscBoard, list[Told]]:
+    def _resolve_placement(
+        self, game: RiscGame, orders: Mapping[str, Sequence[AnyOrder]]
+    ) -> tuple[RiscBoard, list[Told]]:
         units = dict(game.board.units)
         events: list[Told] = []
         for player in game.players:
@@ -201,8 +214,9 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
         events.append(TurnStarted(1))
         return game.board.evolve(phase=Phase.ORDERS, turn=1, units=units, pools={}), events
 
-    def _resolve_turn(self, game: RiscGame, orders: Mapping[str, Sequence[AnyOrder]],
-                      rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
+    def _resolve_turn(
+        self, game: RiscGame, orders: Mapping[str, Sequence[AnyOrder]], rng: GameRandom
+    ) -> tuple[RiscBoard, list[Told]]:
         board, game_map = game.board, game.game_map
         units = dict(board.units)
         owner = dict(board.owner)
@@ -246,9 +260,19 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
                 if won:
                     owner[target] = attacker
                 units[target] = attackers_left if won else defenders_left
-                events.append(Combat(target, attacker, defender, attacking, defending,
-                                     attacking - attackers_left, defending - defenders_left, owner[target],
-                                     tuple(sources[(target, attacker)].items())))
+                events.append(
+                    Combat(
+                        target,
+                        attacker,
+                        defender,
+                        attacking,
+                        defending,
+                        attacking - attackers_left,
+                        defending - defenders_left,
+                        owner[target],
+                        tuple(sources[(target, attacker)].items()),
+                    )
+                )
 
         # R19: one new unit on every territory a player owns.
         received: dict[str, int] = defaultdict(int)
@@ -273,8 +297,14 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
             events.append(GameWon(only_holder))
         else:
             events.append(TurnStarted(board.turn + 1))
-        return board.evolve(phase=phase, turn=board.turn + (0 if winner else 1), owner=owner, units=units,
-                            eliminated=eliminated, winner=winner), events
+        return board.evolve(
+            phase=phase,
+            turn=board.turn + (0 if winner else 1),
+            owner=owner,
+            units=units,
+            eliminated=eliminated,
+            winner=winner,
+        ), events
 
     # ---- telling -------------------------------------------------------------------------------------------------
 
@@ -290,9 +320,11 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
         territory is not waited for."""
         board = game.board
         eliminated = (*board.eliminated, player)
-        changed = board.evolve(owner={t: None if held == player else held for t, held in board.owner.items()},
-                               pools={**board.pools, player: 0} if player in board.pools else board.pools,
-                               eliminated=eliminated)
+        changed = board.evolve(
+            owner={t: None if held == player else held for t, held in board.owner.items()},
+            pools={**board.pools, player: 0} if player in board.pools else board.pools,
+            eliminated=eliminated,
+        )
         events: list[Told] = [PlayerEliminated(player)]
         alive = [p for p in game.players if p not in eliminated]
         if len(alive) == 1:
@@ -315,8 +347,11 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
         if board.phase is Phase.PLACEMENT:
             if counted.pool_left <= 0:
                 return []
-            return [Legal(PlaceOrder(t, counted.pool_left), "units") for t in game.game_map.names
-                    if board.owner[t] == player]
+            return [
+                Legal(PlaceOrder(t, counted.pool_left), "units")
+                for t in game.game_map.names
+                if board.owner[t] == player
+            ]
         legal: list[Legal[AnyOrder]] = []
         paths = counted.paths or checker.OwnPaths(game.game_map, board.owner, player)
         for source in game.game_map.names:
@@ -329,8 +364,9 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
             for target in game.game_map.neighbours_in_order(source):
                 if board.owner[target] != player:
                     legal.append(Legal(AttackOrder(left, source, target), "units"))
-            legal += [Legal(MoveOrder(left, source, t), "units") for t in game.game_map.names
-                      if t in reach and t != source]
+            legal += [
+                Legal(MoveOrder(left, source, t), "units") for t in game.game_map.names if t in reach and t != source
+            ]
         return legal
 
 

@@ -46,8 +46,9 @@ class RiscView:
 VIEW: TypeAdapter[RiscView] = TypeAdapter(RiscView)
 
 
-def _board(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder]) -> tuple[dict[str, TerritoryState],
-                                                                                 dict[str, PlayerState]]:
+def _board(
+    game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder],
+) -> tuple[dict[str, TerritoryState], dict[str, PlayerState]]:
     """The territories and players every viewer sees alike: made once per board (Game.cached), whoever asks, and
     shared by their views (never changed)."""
     board = game.board
@@ -59,8 +60,9 @@ def _board(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder]) -> tuple
         tally = held.setdefault(owner, [0, 0])
         tally[0] += 1
         tally[1] += units
-    players = {p: PlayerState(held.get(p, [0, 0])[0], held.get(p, [0, 0])[1], p in board.eliminated)
-               for p in game.players}
+    players = {
+        p: PlayerState(held.get(p, [0, 0])[0], held.get(p, [0, 0])[1], p in board.eliminated) for p in game.players
+    }
     return territories, players
 
 

@@ -33,8 +33,14 @@ class TurnByTurnRuleSet(RuleSet[Any, Any, Any, Any, Any, None]):
     def status(self, game: Game[Any, Any]) -> Status:
         board = game.board
         finished = board.phase == FINISHED
-        return Status(board.phase.value, board.turn, frozenset() if finished else frozenset({board.active}),
-                      board.eliminated, finished, board.winner)
+        return Status(
+            board.phase.value,
+            board.turn,
+            frozenset() if finished else frozenset({board.active}),
+            board.eliminated,
+            finished,
+            board.winner,
+        )
 
     def start_tally(self, game: Game[Any, Any], player: str) -> None:
         return None
@@ -42,8 +48,9 @@ class TurnByTurnRuleSet(RuleSet[Any, Any, Any, Any, Any, None]):
     def account(self, game: Game[Any, Any], player: str, tally: None, order: Any) -> None:
         return None
 
-    def resolve(self, game: Game[Any, Any], orders: Mapping[str, Sequence[Any]],
-                rng: GameRandom) -> tuple[Any, list[Told]]:
+    def resolve(
+        self, game: Game[Any, Any], orders: Mapping[str, Sequence[Any]], rng: GameRandom
+    ) -> tuple[Any, list[Told]]:
         play = self.play_type(game, rng)
         for player, batch in orders.items():
             for order in batch:

@@ -35,8 +35,7 @@ def binomial_pmf(n: int, p: float, k: int) -> float:
         return 0.0
     if p <= 0.0 or p >= 1.0:
         return float(k == (n if p >= 1.0 else 0))
-    log = (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-           + k * math.log(p) + (n - k) * math.log1p(-p))
+    log = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * math.log(p) + (n - k) * math.log1p(-p)
     return math.exp(log)
 
 
@@ -57,8 +56,7 @@ def win_probability(attackers: int, defenders: int) -> float:
         return 0.0
     if defenders <= 0:
         return 1.0
-    return _at_least(attackers, P_ATTACKER_KILLS, defenders) * (1.0 - _at_least(defenders, P_DEFENDER_KILLS,
-                                                                                   attackers))
+    return _at_least(attackers, P_ATTACKER_KILLS, defenders) * (1.0 - _at_least(defenders, P_DEFENDER_KILLS, attackers))
 
 
 def attackers_needed(defenders: int, confidence: float, limit: int = 100_000) -> int:

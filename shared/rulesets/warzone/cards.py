@@ -43,4 +43,3 @@ def new_deck(rng: GameRandom) -> tuple[Card, ...]:
 def count(hand: Sequence[Card]) -> dict[Card, int]:
     """How many of each card a hand holds, every card named (0 where none)."""
     return {card: sum(1 for held in hand if held is card) for card in Card}
-

@@ -134,8 +134,10 @@ def _own(board: WarzoneBoard, player: str, territory: str, what: str) -> RuleErr
 
 def _card(tally: Tally, card: Card, order: str) -> RuleError | None:
     if tally.cards.get(card, 0) < 1:
-        return RuleError(Code.CARD_NOT_HELD, f"{order} needs {a_card(card)}, and you hold none that your "
-                                             "orders of this turn do not play already")
+        return RuleError(
+            Code.CARD_NOT_HELD,
+            f"{order} needs {a_card(card)}, and you hold none that your orders of this turn do not play already",
+        )
     return None
 
 
@@ -149,8 +151,10 @@ def _blockaded(tally: Tally, *names: str) -> RuleError | None:
 def _enough(board: WarzoneBoard, tally: Tally, order: AdvanceOrder | AirliftOrder) -> RuleError | None:
     left = units_left(board, tally, order.source)
     if order.units > left:
-        return RuleError(Code.NOT_ENOUGH_UNITS, f"{order.source} has {plural(left, 'unit')} left to send, "
-                                                f"the order asks for {order.units}")
+        return RuleError(
+            Code.NOT_ENOUGH_UNITS,
+            f"{order.source} has {plural(left, 'unit')} left to send, the order asks for {order.units}",
+        )
     return None
 
 
@@ -160,35 +164,51 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
     if board.phase is not Phase.ORDERS:
         return RuleError(Refused.WRONG_PHASE, "the game is over")
     if isinstance(order, DeployOrder):
-        problem = _units(order) or _known(game, order.territory) or _own(
-            board, player, order.territory, "units are deployed only on your own territories")
+        problem = (
+            _units(order)
+            or _known(game, order.territory)
+            or _own(board, player, order.territory, "units are deployed only on your own territories")
+        )
         if problem is None and order.units > tally.pool_left:
-            problem = RuleError(Code.POOL_EXCEEDED, f"your pool has {plural(tally.pool_left, 'unit')} left to "
-                                                    f"deploy, the order asks for {order.units}")
+            problem = RuleError(
+                Code.POOL_EXCEEDED,
+                f"your pool has {plural(tally.pool_left, 'unit')} left to deploy, the order asks for {order.units}",
+            )
         return problem
     if isinstance(order, AdvanceOrder):
-        problem = (_units(order) or _known(game, order.source, order.target)
-                   or _own(board, player, order.source, "an advance starts from one of your territories")
-                   or _blockaded(tally, order.source, order.target))
+        problem = (
+            _units(order)
+            or _known(game, order.source, order.target)
+            or _own(board, player, order.source, "an advance starts from one of your territories")
+            or _blockaded(tally, order.source, order.target)
+        )
         if problem is not None:
             return problem
         if order.source == order.target:
             return RuleError(Code.SAME_TERRITORY, f"{order.source} is both the source and the target")
         if order.target not in game_map.neighbours(order.source):
-            return RuleError(Code.NOT_ADJACENT, f"{order.target} is not adjacent to {order.source}: an advance "
-                                                "goes only to a neighbouring territory (airlift goes further)")
+            return RuleError(
+                Code.NOT_ADJACENT,
+                f"{order.target} is not adjacent to {order.source}: an advance "
+                "goes only to a neighbouring territory (airlift goes further)",
+            )
         return _enough(board, tally, order)
     if isinstance(order, AirliftOrder):
-        problem = (_card(tally, Card.AIRLIFT, "an airlift") or _units(order) or _known(game, order.source, order.target)
-                   or _own(board, player, order.source, "an airlift starts from one of your territories")
-                   or _blockaded(tally, order.source, order.target))
+        problem = (
+            _card(tally, Card.AIRLIFT, "an airlift")
+            or _units(order)
+            or _known(game, order.source, order.target)
+            or _own(board, player, order.source, "an airlift starts from one of your territories")
+            or _blockaded(tally, order.source, order.target)
+        )
         if problem is not None:
             return problem
         if order.source == order.target:
             return RuleError(Code.SAME_TERRITORY, f"{order.source} is both the source and the target")
         if board.owner[order.target] != player:
-            return RuleError(Code.TARGET_NOT_YOURS, f"{order.target} is not yours: an airlift goes between your "
-                                                    "own territories")
+            return RuleError(
+                Code.TARGET_NOT_YOURS, f"{order.target} is not yours: an airlift goes between your own territories"
+            )
         return _enough(board, tally, order)
     if isinstance(order, BombOrder):
         problem = _card(tally, Card.BOMB, "a bomb") or _known(game, order.target)
@@ -201,9 +221,12 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
             return RuleError(Code.NOT_ADJACENT, f"{order.target} is not adjacent to any of your territories")
         return None
     if isinstance(order, BlockadeOrder):
-        return (_card(tally, Card.BLOCKADE, "a blockade") or _known(game, order.territory)
-                or _own(board, player, order.territory, "a blockade goes on one of your own territories")
-                or _blockaded(tally, order.territory))
+        return (
+            _card(tally, Card.BLOCKADE, "a blockade")
+            or _known(game, order.territory)
+            or _own(board, player, order.territory, "a blockade goes on one of your own territories")
+            or _blockaded(tally, order.territory)
+        )
     if isinstance(order, NegotiateOrder):
         problem = _card(tally, Card.DIPLOMACY, "a truce")
         if problem is not None:
@@ -221,8 +244,9 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
         return _card(tally, Card.REINFORCEMENT, "reinforce")
     if isinstance(order, CheatOrder):
         if not game.options.allow_cheaters:
-            return RuleError(Code.CHEATING_NOT_ALLOWED, "this game does not allow cheaters (its creator did not "
-                                                        "set allow_cheaters)")
+            return RuleError(
+                Code.CHEATING_NOT_ALLOWED, "this game does not allow cheaters (its creator did not set allow_cheaters)"
+            )
         if tally.cheated:
             return RuleError(Code.ALREADY_CHEATED, "the cheater's conquest is issued once a turn")
         return None
@@ -232,6 +256,9 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
 def check_commit(tally: Tally) -> RuleError | None:
     """W4: a commit needs the whole pool deployed."""
     if tally.pool_left > 0:
-        return RuleError(Code.UNITS_NOT_DEPLOYED, f"{plural(tally.pool_left, 'unit')} of your pool still to deploy: "
-                                                  "a turn is committed with the whole pool deployed")
+        return RuleError(
+            Code.UNITS_NOT_DEPLOYED,
+            f"{plural(tally.pool_left, 'unit')} of your pool still to deploy: "
+            "a turn is committed with the whole pool deployed",
+        )
     return None

@@ -185,8 +185,10 @@ class Console:
             return
         if order_command is not None or name in TURN_COMMANDS:
             if self.state not in PLAYING or self.acting is None:
-                self._error(f'"{name}" is an order of a game under way, not valid in state {self.state.value}; '
-                            f"valid now: {', '.join(self.valid_commands())}")
+                self._error(
+                    f'"{name}" is an order of a game under way, not valid in state {self.state.value}; '
+                    f"valid now: {', '.join(self.valid_commands())}"
+                )
                 return
             if order_command is not None:
                 self._order(order_command, args)
@@ -197,8 +199,9 @@ class Console:
             self._error(f'unknown command "{name}"; valid now: {", ".join(self.valid_commands())}')
             return
         if self.state not in SETUP_COMMANDS[name]:
-            self._error(f'"{name}" is not valid in state {self.state.value}; valid now: '
-                        f"{', '.join(self.valid_commands())}")
+            self._error(
+                f'"{name}" is not valid in state {self.state.value}; valid now: {", ".join(self.valid_commands())}'
+            )
             return
         getattr(self, f"_{name}")(args)
 
@@ -217,13 +220,16 @@ class Console:
             self._error(f"cannot read {args[0]}: {exc.strerror or exc}")
             return
         if report.game_map is None:
-            self._error(f"{args[0]} is not a map that can be read: "
-                        + "; ".join(f.message for f in report.findings[:3]))
+            self._error(
+                f"{args[0]} is not a map that can be read: " + "; ".join(f.message for f in report.findings[:3])
+            )
             return
         self.report = report
         game_map = report.game_map
-        self._effect(f"map {game_map.name} read from {args[0]}: {len(game_map.territories)} territories, "
-                     f"{len(game_map.continents)} continents; validatemap checks it")
+        self._effect(
+            f"map {game_map.name} read from {args[0]}: {len(game_map.territories)} territories, "
+            f"{len(game_map.continents)} continents; validatemap checks it"
+        )
         self._enter(State.MAP_LOADED)
 
     def _validatemap(self, args: list[str]) -> None:
@@ -287,8 +293,10 @@ class Console:
             self._error(f'"{name}" cannot name a player: letters, digits, - and _ only')
         else:
             self.seats.append(Seat(name, strategy))
-            self._effect(f"player {name} added ({'a human at this console' if strategy == HUMAN else strategy}); "
-                         f"{len(self.seats)} of {low}-{high}")
+            self._effect(
+                f"player {name} added ({'a human at this console' if strategy == HUMAN else strategy}); "
+                f"{len(self.seats)} of {low}-{high}"
+            )
             self._enter(State.PLAYERS_ADDED)
 
     def _remove(self, name: str) -> None:
@@ -337,13 +345,18 @@ class Console:
         self.games_played += 1
         allowed = " (cheaters allowed: a cheater plays)" if options.allow_cheaters else ""
         limit = f", a draw after turn {options.max_turns}" if options.max_turns else ""
-        self._effect(f"game {self.games_played} starts on {game_map.name} (seed {seed}): "
-                     f"{', '.join(f'{s.name} ({s.strategy})' for s in self.seats)}{allowed}{limit}")
+        self._effect(
+            f"game {self.games_played} starts on {game_map.name} (seed {seed}): "
+            f"{', '.join(f'{s.name} ({s.strategy})' for s in self.seats)}{allowed}{limit}"
+        )
         board = self.game.board
         for player in players:
             held = board.territories_of(player)
-            self._log("effect", f"{player} is dealt {len(held)} territories: {', '.join(held)}; "
-                                     f"cards: {', '.join(c.value for c in board.hands[player]) or 'none'}")
+            self._log(
+                "effect",
+                f"{player} is dealt {len(held)} territories: {', '.join(held)}; "
+                f"cards: {', '.join(c.value for c in board.hands[player]) or 'none'}",
+            )
         self._enter(State.ASSIGN_REINFORCEMENT)
         self._effect(f"turn 1: every pool holds {options.initial_units} units")
         self._play_on()
@@ -393,11 +406,16 @@ class Console:
         assert self.game is not None
         view = RULES.view(self.game, player)
         self.say(f"--- {player}'s turn {view.turn}: the others look away ---")
-        self.say(f"{player}: {view.pool_left} units to deploy; your cards: "
-                 + plain(PRESENTATION.board(view, self.game.game_map, self._palette(), player,
-                                            focus="cards")).split(": ", 1)[1].strip())
-        self.say("Orders: deploy, advance, bomb, blockade, airlift, negotiate, reinforce; cards, showmap, orders, "
-                 "withdraw K, done.")
+        self.say(
+            f"{player}: {view.pool_left} units to deploy; your cards: "
+            + plain(PRESENTATION.board(view, self.game.game_map, self._palette(), player, focus="cards"))
+            .split(": ", 1)[1]
+            .strip()
+        )
+        self.say(
+            "Orders: deploy, advance, bomb, blockade, airlift, negotiate, reinforce; cards, showmap, orders, "
+            "withdraw K, done."
+        )
 
     def _palette(self) -> Palette:
         assert self.game is not None
@@ -420,8 +438,9 @@ class Console:
 
     def _order(self, command: Any, args: list[str]) -> None:
         assert self.game is not None and self.acting is not None
-        context = Context(self.game.game_map, RULES.view(self.game, self.acting), self.acting,
-                          self.game.orders_of(self.acting))
+        context = Context(
+            self.game.game_map, RULES.view(self.game, self.acting), self.acting, self.game.orders_of(self.acting)
+        )
         parsed = PRESENTATION.parse(command, args, context)
         if isinstance(parsed, grammar.ParseError):
             self.say(f"error: {parsed.message}")
@@ -481,8 +500,10 @@ class Console:
         for event in resolved.events:
             if isinstance(event, Private):
                 who = ", ".join(sorted(event.audience))
-                self._log("executed", plain(PRESENTATION.events([event.event], palette, None)).rstrip()
-                               + f" (told to {who} alone)")
+                self._log(
+                    "executed",
+                    plain(PRESENTATION.events([event.event], palette, None)).rstrip() + f" (told to {who} alone)",
+                )
                 continue
             lines = plain(PRESENTATION.events([event], palette, None)).rstrip()
             self.say(lines)
@@ -514,17 +535,27 @@ class Console:
                 return
             maps.append(report.game_map)
         options = {"allow_cheaters": "cheater" in strategies}
-        self._effect(f"Tournament mode: M: {', '.join(map_refs)}; P: {', '.join(strategies)}; G: {games}; "
-                     f"D: {max_turns}")
+        self._effect(
+            f"Tournament mode: M: {', '.join(map_refs)}; P: {', '.join(strategies)}; G: {games}; D: {max_turns}"
+        )
         rows = [["", *(f"Game {g}" for g in range(1, games + 1))]]
         for m, (ref, game_map) in enumerate(zip(map_refs, maps, strict=True), start=1):
             row = [Path(ref).name]
             for g in range(1, games + 1):
-                result = play_game(game_map, strategies, f"{self.seed}/tournament/map{m}/game{g}", max_turns,
-                                   options=options, ruleset_name=RULES.name)
+                result = play_game(
+                    game_map,
+                    strategies,
+                    f"{self.seed}/tournament/map{m}/game{g}",
+                    max_turns,
+                    options=options,
+                    ruleset_name=RULES.name,
+                )
                 cell = result.winner_strategy or "Draw"
-                self._log("effect", f"map {Path(ref).name} game {g} ({', '.join(player_names(strategies))}): "
-                                         f"{'a draw' if cell == 'Draw' else cell + ' wins'} after {result.turns} turns")
+                self._log(
+                    "effect",
+                    f"map {Path(ref).name} game {g} ({', '.join(player_names(strategies))}): "
+                    f"{'a draw' if cell == 'Draw' else cell + ' wins'} after {result.turns} turns",
+                )
                 row.append(cell)
             rows.append(row)
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -544,14 +575,27 @@ class Console:
             view = RULES.view(self.game, viewer)
             focus = None
             if args:
-                found = grammar.name(" ".join(args), list(PRESENTATION.focus_names(view, self.game.game_map)),
-                                     "territory, player or continent")
+                found = grammar.name(
+                    " ".join(args),
+                    list(PRESENTATION.focus_names(view, self.game.game_map)),
+                    "territory, player or continent",
+                )
                 if isinstance(found, grammar.ParseError):
                     self._error(found.message)
                     return
                 focus = found
-            self.say(plain(PRESENTATION.board(view, self.game.game_map, self._palette(), viewer,
-                                              self.game.orders_of(viewer) if viewer else (), focus)).rstrip())
+            self.say(
+                plain(
+                    PRESENTATION.board(
+                        view,
+                        self.game.game_map,
+                        self._palette(),
+                        viewer,
+                        self.game.orders_of(viewer) if viewer else (),
+                        focus,
+                    )
+                ).rstrip()
+            )
             self._log("effect", f"the board shown{' to ' + viewer if viewer else ''}")
             return
         if self.report is None or self.report.game_map is None:

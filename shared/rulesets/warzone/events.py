@@ -215,7 +215,25 @@ class GameDrawn:
     kind: Literal["game_drawn"] = "game_drawn"
 
 
-AnyEvent = (TurnOrderDrawn | TruceMade | Deployed | ReinforcementCardPlayed | Moved | Battle | Bombed | Blockaded
-            | CheatConquered | Skipped | CardDrawn | CardReceived | DeckEmpty | ReinforcementsReceived
-            | PlayerEliminated | TurnStats | GameWon | GameDrawn | TurnStarted)
+AnyEvent = (
+    TurnOrderDrawn
+    | TruceMade
+    | Deployed
+    | ReinforcementCardPlayed
+    | Moved
+    | Battle
+    | Bombed
+    | Blockaded
+    | CheatConquered
+    | Skipped
+    | CardDrawn
+    | CardReceived
+    | DeckEmpty
+    | ReinforcementsReceived
+    | PlayerEliminated
+    | TurnStats
+    | GameWon
+    | GameDrawn
+    | TurnStarted
+)
 Event = Annotated[AnyEvent, Field(discriminator="kind")]

@@ -106,8 +106,16 @@ class TurnInProgress:
     @classmethod
     def start(cls, game: Game[WarzoneBoard, Any], rng: GameRandom) -> TurnInProgress:
         board = game.board
-        return cls(game.game_map, game.options, dict(board.owner), dict(board.units), dict(board.pools),
-                   {p: list(h) for p, h in board.hands.items()}, list(board.deck), rng)
+        return cls(
+            game.game_map,
+            game.options,
+            dict(board.owner),
+            dict(board.units),
+            dict(board.pools),
+            {p: list(h) for p, h in board.hands.items()},
+            list(board.deck),
+            rng,
+        )
 
     # ---- what the board says now ----------------------------------------------------------------------------------
 
@@ -217,8 +225,21 @@ class TurnInProgress:
         self.losses[player] += attacker_losses
         if defender is not None:
             self.losses[defender] += defender_losses
-        self.events.append(Battle(player, order.source, target, defender, attacking, defending, attacker_losses,
-                                  defender_losses, self.owner[target], self.units[target], order.units))
+        self.events.append(
+            Battle(
+                player,
+                order.source,
+                target,
+                defender,
+                attacking,
+                defending,
+                attacker_losses,
+                defender_losses,
+                self.owner[target],
+                self.units[target],
+                order.units,
+            )
+        )
 
     def _airlift(self, player: str, order: AirliftOrder) -> RuleError | None:
         sending = self._sending(player, order.source, order.units)
@@ -287,8 +308,9 @@ class TurnInProgress:
         return sum(1 for t in self.owner.values() if t == player)
 
 
-def resolve_turn(game: Game[WarzoneBoard, Any], orders: Mapping[str, Sequence[AnyOrder]],
-                 rng: GameRandom) -> tuple[WarzoneBoard, list[Told]]:
+def resolve_turn(
+    game: Game[WarzoneBoard, Any], orders: Mapping[str, Sequence[AnyOrder]], rng: GameRandom
+) -> tuple[WarzoneBoard, list[Told]]:
     board = game.board
     alive = board.alive(game.players)
     play_order = list(alive)
@@ -302,8 +324,9 @@ def resolve_turn(game: Game[WarzoneBoard, Any], orders: Mapping[str, Sequence[An
     return end_of_turn(game, turn, alive, play_order)
 
 
-def end_of_turn(game: Game[WarzoneBoard, Any], turn: TurnInProgress, alive: list[str],
-                play_order: list[str]) -> tuple[WarzoneBoard, list[Told]]:
+def end_of_turn(
+    game: Game[WarzoneBoard, Any], turn: TurnInProgress, alive: list[str], play_order: list[str]
+) -> tuple[WarzoneBoard, list[Told]]:
     """W13, W14, W3: eliminations, cards for conquerors, the turn's statistics, then a winner, a draw or the next
     turn's reinforcements."""
     board, events = game.board, turn.events
@@ -325,22 +348,40 @@ def end_of_turn(game: Game[WarzoneBoard, Any], turn: TurnInProgress, alive: list
         turn.hands[player].append(card)
         events.append(Private(CardDrawn(player, card), frozenset({player})))
         events.append(CardReceived(player))
-    stats = TurnStats(board.turn, {
-        p: PlayerTurnStats(turn.held(p), sum(u for t, u in turn.units.items() if turn.owner[t] == p),
-                           turn.conquests[p], turn.losses[p], turn.cards_played[p]) for p in game.players})
+    stats = TurnStats(
+        board.turn,
+        {
+            p: PlayerTurnStats(
+                turn.held(p),
+                sum(u for t, u in turn.units.items() if turn.owner[t] == p),
+                turn.conquests[p],
+                turn.losses[p],
+                turn.cards_played[p],
+            )
+            for p in game.players
+        },
+    )
     events.append(stats)
     history = (*board.history, stats)
     eliminated = board.eliminated + tuple(out)
-    common: dict[str, Any] = dict(owner=turn.owner, units=turn.units,
-                                  hands={p: tuple(h) for p, h in turn.hands.items()}, deck=tuple(turn.deck),
-                                  eliminated=eliminated, history=history)
+    common: dict[str, Any] = dict(
+        owner=turn.owner,
+        units=turn.units,
+        hands={p: tuple(h) for p, h in turn.hands.items()},
+        deck=tuple(turn.deck),
+        eliminated=eliminated,
+        history=history,
+    )
     options: WarzoneOptions = game.options
     if len(still) == 1:
         events.append(GameWon(still[0], board.turn, history))
         return board.evolve(phase=Phase.FINISHED, winner=still[0], pools=turn.pools, **common), events
     if not still or (options.max_turns and board.turn >= options.max_turns):
-        reason = ("the last players went out together" if not still
-                  else f"{plural(board.turn, 'turn')} played (max_turns) without a winner")
+        reason = (
+            "the last players went out together"
+            if not still
+            else f"{plural(board.turn, 'turn')} played (max_turns) without a winner"
+        )
         events.append(GameDrawn(board.turn, reason, history))
         return board.evolve(phase=Phase.FINISHED, winner=None, pools=turn.pools, **common), events
     pools = dict(turn.pools)

@@ -16,14 +16,28 @@ MAX_PLAYERS = 6
 class WarzoneOptions(Options):
     initial_units: Annotated[int, Field(ge=0, le=100_000, description="each player's pool for turn 1 (W2)")] = 50
     initial_cards: Annotated[int, Field(ge=0, le=10, description="cards each player draws before turn 1 (W2)")] = 2
-    blockade_multiplier: Annotated[int, Field(ge=1, le=10, description="a blockade multiplies the territory's "
-                                                                       "units by this (W9; Fall 2022 used 2)")] = 3
-    neutral_remainder: Annotated[bool, Field(description="territories left over after an even deal go to the "
-                                                         "neutral owner instead of the first players (W2)")] = False
-    max_turns: Annotated[int, Field(ge=0, le=100_000, description="the game is a draw once this turn is over "
-                                                                  "without a winner (W14); 0: no limit")] = 0
-    allow_cheaters: Annotated[bool, Field(description="accept the cheater's conquest order, a rule break by "
-                                                      "design (W15); off: it is refused")] = False
+    blockade_multiplier: Annotated[
+        int,
+        Field(ge=1, le=10, description="a blockade multiplies the territory's units by this (W9; Fall 2022 used 2)"),
+    ] = 3
+    neutral_remainder: Annotated[
+        bool,
+        Field(
+            description="territories left over after an even deal go to the "
+            "neutral owner instead of the first players (W2)"
+        ),
+    ] = False
+    max_turns: Annotated[
+        int,
+        Field(
+            ge=0,
+            le=100_000,
+            description="the game is a draw once this turn is over without a winner (W14); 0: no limit",
+        ),
+    ] = 0
+    allow_cheaters: Annotated[
+        bool, Field(description="accept the cheater's conquest order, a rule break by design (W15); off: it is refused")
+    ] = False
 
     def note(self, name: str, value: Any) -> str | None:
         return {

@@ -83,8 +83,9 @@ class CheatOrder:
     kind: Literal["cheat"] = "cheat"
 
 
-AnyOrder = (DeployOrder | AdvanceOrder | BombOrder | BlockadeOrder | AirliftOrder | NegotiateOrder | ReinforceOrder
-            | CheatOrder)
+AnyOrder = (
+    DeployOrder | AdvanceOrder | BombOrder | BlockadeOrder | AirliftOrder | NegotiateOrder | ReinforceOrder | CheatOrder
+)
 Order = Annotated[AnyOrder, Field(discriminator="kind")]
 
 CARD_OF: dict[str, Card] = {

@@ -69,28 +69,71 @@ from shared.rulesets.warzone.orders import (
 )
 from shared.rulesets.warzone.view import WarzoneView
 
-DEPLOY = OrderCommand("deploy", ("dep",), "deploy N TERRITORY...", "deploy 5 Quebec",
-                      "put N units of your pool on one of your territories, or spread them over several (name "
-                      "them all, or * for all yours); deploys execute first",
-                      (ArgKind.UNITS, ArgKind.OWN), ("orders",), repeat=True)
-ADVANCE = OrderCommand("advance", ("adv",), "advance N FROM TO", "advance 3 Quebec Ontario",
-                       "send N units to a neighbouring territory: a move if it is yours, a battle otherwise",
-                       (ArgKind.UNITS, ArgKind.OWN, ArgKind.TARGET), ("orders",))
-BOMB = OrderCommand("bomb", (), "bomb TERRITORY", "bomb Ontario",
-                    "halve the units of a territory next to yours (plays a bomb card)",
-                    (ArgKind.ENEMY,), ("orders",))
-BLOCKADE = OrderCommand("blockade", ("blk",), "blockade TERRITORY", "blockade Quebec",
-                        "multiply your territory's units and make it neutral (plays a blockade card)",
-                        (ArgKind.OWN,), ("orders",))
-AIRLIFT = OrderCommand("airlift", ("air",), "airlift N FROM TO", "airlift 4 Quebec Alberta",
-                       "move N units between two of your territories, at any distance (plays an airlift card)",
-                       (ArgKind.UNITS, ArgKind.OWN, ArgKind.OWN), ("orders",))
-NEGOTIATE = OrderCommand("negotiate", ("neg",), "negotiate PLAYER", "negotiate Bob",
-                         "a truce with a player for this turn: no advances or bombs between you "
-                         "(plays a diplomacy card)", (ArgKind.PLAYER,), ("orders",))
-REINFORCE = OrderCommand("reinforce", ("rf",), "reinforce", "reinforce",
-                         "5 more units in this turn's pool, for the deploys you issue next (plays a reinforcement "
-                         "card)", (), ("orders",))
+DEPLOY = OrderCommand(
+    "deploy",
+    ("dep",),
+    "deploy N TERRITORY...",
+    "deploy 5 Quebec",
+    "put N units of your pool on one of your territories, or spread them over several (name "
+    "them all, or * for all yours); deploys execute first",
+    (ArgKind.UNITS, ArgKind.OWN),
+    ("orders",),
+    repeat=True,
+)
+ADVANCE = OrderCommand(
+    "advance",
+    ("adv",),
+    "advance N FROM TO",
+    "advance 3 Quebec Ontario",
+    "send N units to a neighbouring territory: a move if it is yours, a battle otherwise",
+    (ArgKind.UNITS, ArgKind.OWN, ArgKind.TARGET),
+    ("orders",),
+)
+BOMB = OrderCommand(
+    "bomb",
+    (),
+    "bomb TERRITORY",
+    "bomb Ontario",
+    "halve the units of a territory next to yours (plays a bomb card)",
+    (ArgKind.ENEMY,),
+    ("orders",),
+)
+BLOCKADE = OrderCommand(
+    "blockade",
+    ("blk",),
+    "blockade TERRITORY",
+    "blockade Quebec",
+    "multiply your territory's units and make it neutral (plays a blockade card)",
+    (ArgKind.OWN,),
+    ("orders",),
+)
+AIRLIFT = OrderCommand(
+    "airlift",
+    ("air",),
+    "airlift N FROM TO",
+    "airlift 4 Quebec Alberta",
+    "move N units between two of your territories, at any distance (plays an airlift card)",
+    (ArgKind.UNITS, ArgKind.OWN, ArgKind.OWN),
+    ("orders",),
+)
+NEGOTIATE = OrderCommand(
+    "negotiate",
+    ("neg",),
+    "negotiate PLAYER",
+    "negotiate Bob",
+    "a truce with a player for this turn: no advances or bombs between you (plays a diplomacy card)",
+    (ArgKind.PLAYER,),
+    ("orders",),
+)
+REINFORCE = OrderCommand(
+    "reinforce",
+    ("rf",),
+    "reinforce",
+    "reinforce",
+    "5 more units in this turn's pool, for the deploys you issue next (plays a reinforcement card)",
+    (),
+    ("orders",),
+)
 
 CARDS = ShowCommand("cards", ("hand",), "cards", "show your cards (the others see only how many you hold)")
 
@@ -180,8 +223,9 @@ class WarzonePresentation(Presentation):
             targets = grammar.several(args[1:], names, own)
             if isinstance(targets, ParseError):
                 return targets
-            return [DeployOrder(name, units) for name, units in even_shares(count, targets)] \
-                or [DeployOrder(targets[0], count)]
+            return [DeployOrder(name, units) for name, units in even_shares(count, targets)] or [
+                DeployOrder(targets[0], count)
+            ]
         if len(args) < 3:
             return ParseError(f"{command.name} needs a number of units, where from and where to; {_usage(command)}")
         count = grammar.count(args[0], "the number of units", _usage(command))
@@ -201,8 +245,9 @@ class WarzonePresentation(Presentation):
     def words(self, order: Any) -> str:
         return words(order)
 
-    def show(self, command: ShowCommand, view: WarzoneView, game_map: GameMap, palette: Palette,
-             you: str | None) -> Fragments:
+    def show(
+        self, command: ShowCommand, view: WarzoneView, game_map: GameMap, palette: Palette, you: str | None
+    ) -> Fragments:
         """`cards`: the viewer's hand, each card with what it does."""
         if command is not CARDS:
             return []
@@ -236,8 +281,9 @@ class WarzonePresentation(Presentation):
             return names
         if kind is ArgKind.ENEMY:
             mine = set(own)
-            return [n for n in names if view.territories[n].owner != me
-                    and any(n in game_map.neighbours(s) for s in mine)]
+            return [
+                n for n in names if view.territories[n].owner != me and any(n in game_map.neighbours(s) for s in mine)
+            ]
         return names
 
     def focus_names(self, view: Any, game_map: GameMap) -> Sequence[str]:
@@ -252,8 +298,15 @@ class WarzonePresentation(Presentation):
 
     # ---- showing the board -----------------------------------------------------------------------------------------
 
-    def board(self, view: WarzoneView, game_map: GameMap, palette: Palette, you: str | None,
-              orders: Sequence[Any] = (), focus: str | None = None) -> Fragments:
+    def board(
+        self,
+        view: WarzoneView,
+        game_map: GameMap,
+        palette: Palette,
+        you: str | None,
+        orders: Sequence[Any] = (),
+        focus: str | None = None,
+    ) -> Fragments:
         """The continents (bonus and holder) in a paragraph, the players (pool, cards, income), your hand and pool,
         then a territory a line grouped by continent as RISC's board: its units and holder's mark, your deploys to
         come, and each neighbour short with its units and mark. `focus`: one territory with its neighbours, a
@@ -279,13 +332,21 @@ class WarzonePresentation(Presentation):
             if not names:
                 return line(*palette.name(focus, you), ("", " holds no territory."))
         out: Fragments = self._header(view, game_map, palette, you, orders) if focus is None else []
-        return [*out, *territory_board(game_map, held, palette, you, names,
-                                       {n: f" (+{k} to deploy)" for n, k in deploying.items() if k})]
+        return [
+            *out,
+            *territory_board(
+                game_map, held, palette, you, names, {n: f" (+{k} to deploy)" for n, k in deploying.items() if k}
+            ),
+        ]
 
-    def _header(self, view: WarzoneView, game_map: GameMap, palette: Palette, you: str | None,
-                orders: Sequence[Any]) -> Fragments:
-        out: Fragments = [("class:title", "Continents"), ("class:muted", " (bonus, and the mark of who holds all "
-                                                                         "of one)"), ("", ": ")]
+    def _header(
+        self, view: WarzoneView, game_map: GameMap, palette: Palette, you: str | None, orders: Sequence[Any]
+    ) -> Fragments:
+        out: Fragments = [
+            ("class:title", "Continents"),
+            ("class:muted", " (bonus, and the mark of who holds all of one)"),
+            ("", ": "),
+        ]
         for number, (name, continent) in enumerate(view.continents.items()):
             out.append(("", ", " if number else ""))
             out.append((whole(""), f"{name} {continent.bonus}"))
@@ -311,8 +372,11 @@ class WarzonePresentation(Presentation):
 
     def summary(self, view: WarzoneView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         """Per player: territories, units, pool, cards held, income; then the turn."""
-        stage = (f"finished after turn {view.turn}" if view.phase is Phase.FINISHED
-                 else f"turn {view.turn}" + (f" of {view.max_turns}" if view.max_turns else ""))
+        stage = (
+            f"finished after turn {view.turn}"
+            if view.phase is Phase.FINISHED
+            else f"turn {view.turn}" + (f" of {view.max_turns}" if view.max_turns else "")
+        )
         out: Fragments = [("class:title", f"{game_map.name}, {stage}"), ("", "\n")]
         rows: list[tuple[str | None, str, str]] = []
         for name, player in view.players.items():
@@ -320,15 +384,22 @@ class WarzonePresentation(Presentation):
             if player.eliminated:
                 text = "eliminated"
             else:
-                text = (f"{plural(player.territories, 'territory', 'territories')}, {units(player.units)}, "
-                        f"pool {player.pool}, {plural(player.cards, 'card')}, income {player.income}")
+                text = (
+                    f"{plural(player.territories, 'territory', 'territories')}, {units(player.units)}, "
+                    f"pool {player.pool}, {plural(player.cards, 'card')}, income {player.income}"
+                )
                 if view.phase is Phase.FINISHED and name == view.winner:
                     text += ", winner"
             rows.append((name, shown, text))
         neutral = [t for t in view.territories.values() if t.owner is None]
         if neutral:
-            rows.append((None, "neutral", f"{plural(len(neutral), 'territory', 'territories')}, "
-                                          f"{units(sum(t.units for t in neutral))}"))
+            rows.append(
+                (
+                    None,
+                    "neutral",
+                    f"{plural(len(neutral), 'territory', 'territories')}, {units(sum(t.units for t in neutral))}",
+                )
+            )
         width = max(len(r[1]) for r in rows)
         for owner, shown, text in rows:
             out += [("", "  "), (palette.style(owner), shown.ljust(width)), ("", f"  {text}\n")]
@@ -342,8 +413,12 @@ class WarzonePresentation(Presentation):
         # any more): the public line that they drew a card would tell the same draw twice.
         drawn_shown = {e.player for e in told if isinstance(e, CardDrawn)}
         out: Fragments = []
-        deploys = runs(told, lambda first, event: isinstance(first, Deployed) and isinstance(event, Deployed)
-                       and event.player == first.player)
+        deploys = runs(
+            told,
+            lambda first, event: (
+                isinstance(first, Deployed) and isinstance(event, Deployed) and event.player == first.player
+            ),
+        )
         for run in deploys:
             event = run[0]
             if isinstance(event, Deployed):
@@ -362,8 +437,20 @@ class WarzonePresentation(Presentation):
         line; everyone's new units in one line; the end."""
         told = [e.event if isinstance(e, Private) else e for e in events]
         drawn_shown = {e.player for e in told if isinstance(e, CardDrawn)}
-        fights = [reports.Fight(b.territory, b.attacker, b.defender, b.attacking_units, b.defending_units,
-                                b.conquered, b.units_left, (b.source,)) for b in told if isinstance(b, Battle)]
+        fights = [
+            reports.Fight(
+                b.territory,
+                b.attacker,
+                b.defender,
+                b.attacking_units,
+                b.defending_units,
+                b.conquered,
+                b.units_left,
+                (b.source,),
+            )
+            for b in told
+            if isinstance(b, Battle)
+        ]
         moves = [reports.Move(m.player, m.units, m.source, m.target) for m in told if isinstance(m, Moved)]
         out: Fragments = []
         deployed = [e for e in told if isinstance(e, Deployed)]
@@ -376,15 +463,19 @@ class WarzonePresentation(Presentation):
             for number, player in enumerate(dict.fromkeys(d.player for d in others)):
                 theirs = [d for d in others if d.player == player]
                 where = plural(len({d.territory for d in theirs}), "territory", "territories")
-                parts += [("", ", " if number else ""), *palette.name(player),
-                          ("", f" {sum(d.units for d in theirs)} on {where}")]
+                parts += [
+                    ("", ", " if number else ""),
+                    *palette.name(player),
+                    ("", f" {sum(d.units for d in theirs)} on {where}"),
+                ]
             out += line(*parts, ("class:muted", " (report: where)"), ("", "."))
         told_first = [e for e in told if isinstance(e, TurnOrderDrawn | TruceMade | ReinforcementCardPlayed)]
         out = [*self.events(told_first, palette, you), *out]
         out += reports.brief(fights, moves, palette, you)
         for event in told:
-            if isinstance(event, Bombed | Blockaded | CheatConquered | DeckEmpty | PlayerEliminated | CardDrawn) \
-                    or (isinstance(event, Skipped) and event.player == you):
+            if isinstance(event, Bombed | Blockaded | CheatConquered | DeckEmpty | PlayerEliminated | CardDrawn) or (
+                isinstance(event, Skipped) and event.player == you
+            ):
                 out += self.event_line(event, palette, you)
         skipped = sum(1 for e in told if isinstance(e, Skipped) and e.player != you)
         if skipped:
@@ -411,8 +502,12 @@ class WarzonePresentation(Presentation):
         if isinstance(event, TurnOrderDrawn):
             return line(("class:muted", f"Turn {event.turn} executes in this order: {', '.join(event.players)}."))
         if isinstance(event, TruceMade):
-            return line(*name(event.player), ("", " and "), *name(event.partner),
-                        ("", " are in a truce until the end of the turn."))
+            return line(
+                *name(event.player),
+                ("", " and "),
+                *name(event.partner),
+                ("", " are in a truce until the end of the turn."),
+            )
         if isinstance(event, Deployed):
             return line(*name(event.player), ("", f" deployed {event.units} on {event.territory}."))
         if isinstance(event, ReinforcementCardPlayed):
@@ -420,44 +515,66 @@ class WarzonePresentation(Presentation):
         if isinstance(event, Moved):
             how = "airlifted" if event.airlift else "moved"
             short = f" (of {event.ordered} ordered: only {event.units} left)" if event.units < event.ordered else ""
-            return line(*name(event.player), ("", f" {how} {event.units} from {event.source} to {event.target}"
-                                                  f"{short}."))
+            return line(
+                *name(event.player), ("", f" {how} {event.units} from {event.source} to {event.target}{short}.")
+            )
         if isinstance(event, Battle):
             return line(*battle_line(event, palette))
         if isinstance(event, Bombed):
-            return line(*name(event.player), ("", f" bombed {event.territory} ("), *name(event.owner),
-                        ("", f"): {event.before} -> {event.after} units."))
+            return line(
+                *name(event.player),
+                ("", f" bombed {event.territory} ("),
+                *name(event.owner),
+                ("", f"): {event.before} -> {event.after} units."),
+            )
         if isinstance(event, Blockaded):
-            return line(*name(event.player), ("", f" blockaded {event.territory}: {event.before} -> {event.after} "
-                                                  "units, now neutral."))
+            return line(
+                *name(event.player),
+                ("", f" blockaded {event.territory}: {event.before} -> {event.after} units, now neutral."),
+            )
         if isinstance(event, CheatConquered):
             taken = ", ".join(event.territories) or "nothing"
             return line(*name(event.player), ("class:error", f" cheated and took without a battle: {taken}."))
         if isinstance(event, Skipped):
-            return line(("class:muted", "Skipped: "), *name(event.player),
-                        ("class:muted", f"'s {describe(event.order)}: {event.reason}."))
+            return line(
+                ("class:muted", "Skipped: "),
+                *name(event.player),
+                ("class:muted", f"'s {describe(event.order)}: {event.reason}."),
+            )
         if isinstance(event, CardDrawn):
-            return line(("class:ok", f"You drew {a_card(event.card)}." if event.player == you
-                         else f"{event.player} drew {a_card(event.card)}."))
+            return line(
+                (
+                    "class:ok",
+                    f"You drew {a_card(event.card)}."
+                    if event.player == you
+                    else f"{event.player} drew {a_card(event.card)}.",
+                )
+            )
         if isinstance(event, CardReceived):
             return line(*name(event.player), ("", " drew a card."))
         if isinstance(event, DeckEmpty):
             return line(*name(event.player), ("class:muted", " conquered, but the deck is empty: no card."))
         if isinstance(event, ReinforcementsReceived):
             bonus = f" + {', '.join(event.continents)}" if event.continents else ""
-            return line(*name(event.player), ("", f" receives {units(event.units)} ({event.base}{bonus}): pool "
-                                                  f"{event.pool}."))
+            return line(
+                *name(event.player), ("", f" receives {units(event.units)} ({event.base}{bonus}): pool {event.pool}.")
+            )
         if isinstance(event, PlayerEliminated):
             if event.player == you:
                 return line(("class:error", "You are out: you hold no territory any more."))
-            return line(*name(event.player), ("class:error", f" is eliminated ({plural(event.cards_returned, 'card')}"
-                                                             " back to the deck)."))
+            return line(
+                *name(event.player),
+                ("class:error", f" is eliminated ({plural(event.cards_returned, 'card')} back to the deck)."),
+            )
         if isinstance(event, TurnStats):
             parts = ", ".join(f"{p} {s.territories}t/{s.units}u" for p, s in event.players.items() if s.territories)
             return line(("class:muted", f"After turn {event.turn}: {parts}."))
         if isinstance(event, GameWon):
-            head = (line(("class:win", "You win: every other player is out!")) if event.player == you
-                    else line(*name(event.player), ("class:win", f" wins the game after turn {event.turn}!")))
+            head = (
+                line(("class:win", "You win: every other player is out!"))
+                if event.player == you
+                else line(*name(event.player), ("class:win", f" wins the game after turn {event.turn}!"))
+            )
             return head + self._table(event.statistics)
         if isinstance(event, GameDrawn):
             return line(("class:win", f"The game is a draw: {event.reason}.")) + self._table(event.statistics)
@@ -481,12 +598,16 @@ class WarzonePresentation(Presentation):
         own = [n for n in game_map.names if view.territories[n].owner == you]
         example = own[0] if own else "TERRITORY"
         cards = hand_text(view.hand)
-        return [("class:hint", f"Turn {view.turn}: deploy your {units(view.pool_left)} (e.g. deploy "
-                               f"{max(1, min(view.pool_left, 5))} {example}), then advance N FROM TO; cards: {cards}; "
-                               "done when your turn is complete (help for more).\n")]
+        return [
+            (
+                "class:hint",
+                f"Turn {view.turn}: deploy your {units(view.pool_left)} (e.g. deploy "
+                f"{max(1, min(view.pool_left, 5))} {example}), then advance N FROM TO; cards: {cards}; "
+                "done when your turn is complete (help for more).\n",
+            )
+        ]
 
-    def status(self, view: WarzoneView, you: str | None, orders: Sequence[Any],
-               game_map: GameMap | None = None) -> str:
+    def status(self, view: WarzoneView, you: str | None, orders: Sequence[Any], game_map: GameMap | None = None) -> str:
         if view.phase is not Phase.ORDERS or you is None:
             return ""
         return f"{units(self._pool_left(view, you, orders))} to deploy"
@@ -507,12 +628,16 @@ def _names(players: Sequence[str], palette: Palette) -> Fragments:
 def battle_line(battle: Battle, palette: Palette) -> Fragments:
     """W7 in one line: who attacked where from where, the forces, the losses on both sides, who holds it now."""
     short = f" (of {battle.ordered} ordered)" if battle.attacking_units < battle.ordered else ""
-    out: Fragments = [*palette.name(battle.attacker), ("", f" attacked {battle.territory} ("),
-                      *palette.name(battle.defender),
-                      ("", f") from {battle.source} with {battle.attacking_units}{short} against "
-                           f"{battle.defending_units}: "),
-                      *palette.name(battle.attacker), ("", f" lost {battle.attacker_losses}, "),
-                      *palette.name(battle.defender), ("", f" lost {battle.defender_losses}. ")]
+    out: Fragments = [
+        *palette.name(battle.attacker),
+        ("", f" attacked {battle.territory} ("),
+        *palette.name(battle.defender),
+        ("", f") from {battle.source} with {battle.attacking_units}{short} against {battle.defending_units}: "),
+        *palette.name(battle.attacker),
+        ("", f" lost {battle.attacker_losses}, "),
+        *palette.name(battle.defender),
+        ("", f" lost {battle.defender_losses}. "),
+    ]
     if battle.conquered:  # as RISC says it: the attacker takes it
         out += [*palette.name(battle.attacker), ("", f" takes {battle.territory}, {units(battle.units_left)} left.")]
     else:

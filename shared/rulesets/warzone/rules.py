@@ -44,8 +44,7 @@ from shared.rulesets.warzone.view import VIEW, WarzoneView, view
 WarzoneGame = Game[WarzoneBoard, AnyOrder]
 
 
-def deal(game_map: GameMap, players: Sequence[str], options: WarzoneOptions,
-         rng: GameRandom) -> dict[str, str | None]:
+def deal(game_map: GameMap, players: Sequence[str], options: WarzoneOptions, rng: GameRandom) -> dict[str, str | None]:
     """W2: the territories, shuffled, dealt round-robin to the players in a shuffled order (so that who receives
     one more is left to chance too); with `neutral_remainder` the ones an even deal leaves over stay neutral."""
     names = list(game_map.names)
@@ -82,12 +81,19 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
 
     def map_problem(self, game_map: GameMap, options: WarzoneOptions, players: int) -> str | None:
         if len(game_map.names) < players:
-            return (f"{game_map.name} has {len(game_map.names)} territories: too few to give each of {players} "
-                    "players one")
+            return (
+                f"{game_map.name} has {len(game_map.names)} territories: too few to give each of {players} players one"
+            )
         return None
 
-    def setup(self, game_map: GameMap, players: Sequence[str], options: WarzoneOptions, rng: GameRandom,
-              choices: Mapping[str, int]) -> WarzoneBoard:
+    def setup(
+        self,
+        game_map: GameMap,
+        players: Sequence[str],
+        options: WarzoneOptions,
+        rng: GameRandom,
+        choices: Mapping[str, int],
+    ) -> WarzoneBoard:
         if len(set(players)) != len(players):
             raise ValueError("player names must be unique")
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
@@ -101,8 +107,15 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
         for player in players:  # W2: each draws `initial_cards` from the shuffled deck
             drawn = min(options.initial_cards, len(deck))
             hands[player], deck = tuple(deck[:drawn]), deck[drawn:]
-        return WarzoneBoard(phase=Phase.ORDERS, turn=1, owner=owner, units=dict.fromkeys(game_map.names, 0),
-                            pools=dict.fromkeys(players, options.initial_units), hands=hands, deck=tuple(deck))
+        return WarzoneBoard(
+            phase=Phase.ORDERS,
+            turn=1,
+            owner=owner,
+            units=dict.fromkeys(game_map.names, 0),
+            pools=dict.fromkeys(players, options.initial_units),
+            hands=hands,
+            deck=tuple(deck),
+        )
 
     # ---- where it stands -------------------------------------------------------------------------------------------
 
@@ -143,8 +156,9 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
 
     # ---- resolving -------------------------------------------------------------------------------------------------
 
-    def resolve(self, game: WarzoneGame, orders: Mapping[str, Sequence[AnyOrder]],
-                rng: GameRandom) -> tuple[WarzoneBoard, list[Told]]:
+    def resolve(
+        self, game: WarzoneGame, orders: Mapping[str, Sequence[AnyOrder]], rng: GameRandom
+    ) -> tuple[WarzoneBoard, list[Told]]:
         if game.board.phase is Phase.FINISHED:
             return game.board, []
         return resolve_turn(game, orders, rng)
@@ -164,9 +178,13 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
         returned = board.hands.get(player, ())
         still = [p for p in board.alive(game.players) if p != player]
         events: list[Told] = [PlayerEliminated(player, len(returned))]
-        changed = board.evolve(owner={t: None if held == player else held for t, held in board.owner.items()},
-                               hands={**board.hands, player: ()}, deck=(*board.deck, *returned),
-                               pools={**board.pools, player: 0}, eliminated=(*board.eliminated, player))
+        changed = board.evolve(
+            owner={t: None if held == player else held for t, held in board.owner.items()},
+            hands={**board.hands, player: ()},
+            deck=(*board.deck, *returned),
+            pools={**board.pools, player: 0},
+            eliminated=(*board.eliminated, player),
+        )
         if len(still) == 1:
             events.append(GameWon(still[0], board.turn, board.history))
             return changed.evolve(phase=Phase.FINISHED, winner=still[0]), events
@@ -197,5 +215,6 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
             candidates += [(NegotiateOrder(p), None) for p in game.players if p != player]
         if counted.cards.get(Card.REINFORCEMENT, 0) > 0:
             candidates.append((ReinforceOrder(), None))
-        return [Legal(order, field) for order, field in candidates
-                if checker.check(game, player, counted, order) is None]
+        return [
+            Legal(order, field) for order, field in candidates if checker.check(game, player, counted, order) is None
+        ]

@@ -88,17 +88,39 @@ def view(game: Game[WarzoneBoard, Any], viewer: str | None) -> WarzoneView:
     for p in game.players:
         out = p in board.eliminated
         income = 0 if out or board.phase is Phase.FINISHED else reinforcement(game_map, board.owner, p)[0]
-        players[p] = PlayerState(held.get(p, [0, 0])[0], held.get(p, [0, 0])[1], board.pools.get(p, 0),
-                                 len(board.hands.get(p, ())), income, out)
+        players[p] = PlayerState(
+            held.get(p, [0, 0])[0],
+            held.get(p, [0, 0])[1],
+            board.pools.get(p, 0),
+            len(board.hands.get(p, ())),
+            income,
+            out,
+        )
     orders: list[Any] = []
     hand: dict[str, int] | None = None
     pool_left = 0
     if viewer is not None and viewer in game.players:
         orders = list(game.orders_of(viewer))
         hand = {card.value: n for card, n in count(board.hands.get(viewer, ())).items()}
-        pool_left = (board.pools.get(viewer, 0) - sum(o.units for o in orders if isinstance(o, DeployOrder))
-                     + REINFORCEMENT_UNITS * sum(1 for o in orders if isinstance(o, ReinforceOrder)))
+        pool_left = (
+            board.pools.get(viewer, 0)
+            - sum(o.units for o in orders if isinstance(o, DeployOrder))
+            + REINFORCEMENT_UNITS * sum(1 for o in orders if isinstance(o, ReinforceOrder))
+        )
     statistics = list(board.history) if board.phase is Phase.FINISHED else None
     options = game.options
-    return WarzoneView(board.phase, board.turn, territories, conts, players, orders, hand, pool_left, board.winner,
-                       statistics, options.max_turns, options.blockade_multiplier, options.allow_cheaters)
+    return WarzoneView(
+        board.phase,
+        board.turn,
+        territories,
+        conts,
+        players,
+        orders,
+        hand,
+        pool_left,
+        board.winner,
+        statistics,
+        options.max_turns,
+        options.blockade_multiplier,
+        options.allow_cheaters,
+    )

@@ -8,8 +8,8 @@ from shared.rulesets.classic.bots.random_strategy import RandomStrategy
 from shared.rulesets.classic.bots.strategist import StrategistStrategy
 
 STRATEGIES: dict[str, type[Strategy]] = {
-    cls.name: cls for cls in (AggressiveStrategy, BenevolentStrategy, RandomStrategy, CheaterStrategy,
-                              StrategistStrategy)
+    cls.name: cls
+    for cls in (AggressiveStrategy, BenevolentStrategy, RandomStrategy, CheaterStrategy, StrategistStrategy)
 }
 
 __all__ = ["STRATEGIES"]

@@ -34,8 +34,9 @@ class AggressiveStrategy(ClassicStrategy):
 
     def fortify(self, position: Position, rng: random.Random) -> ClassicOrder:
         target = self.strongest(position)
-        feeders = [n for n in position.mine if n != target and position.armies[n] > 1
-                   and target in self.targets(position, n)]
+        feeders = [
+            n for n in position.mine if n != target and position.armies[n] > 1 and target in self.targets(position, n)
+        ]
         if not feeders:
             return NoFortify()
         source = position.strongest(feeders)

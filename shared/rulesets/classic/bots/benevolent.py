@@ -32,8 +32,7 @@ class BenevolentStrategy(ClassicStrategy):
     def fortify(self, position: Position, rng: random.Random) -> ClassicOrder:
         """From the strongest country that can reach the weakest, half the difference between them."""
         for target in sorted(position.mine, key=lambda n: position.armies[n]):
-            feeders = [n for n in position.mine if n != target
-                       and target in AggressiveStrategy.targets(position, n)]
+            feeders = [n for n in position.mine if n != target and target in AggressiveStrategy.targets(position, n)]
             if not feeders:
                 continue
             source = position.strongest(feeders)

@@ -17,8 +17,10 @@ from shared.rulesets.classic.orders import Cheat, ClassicOrder
 
 class CheaterStrategy(AggressiveStrategy):
     name: ClassVar[str] = "cheater"
-    description: ClassVar[str] = ("doubles its armies, conquers every neighbour, doubles its border armies (only "
-                                  "where the game allows cheating; otherwise plays as aggressive)")
+    description: ClassVar[str] = (
+        "doubles its armies, conquers every neighbour, doubles its border armies (only "
+        "where the game allows cheating; otherwise plays as aggressive)"
+    )
     cheats: ClassVar[bool] = True
 
     def wants_trade(self, position: Position) -> bool:

@@ -29,8 +29,9 @@ class Position:
 
     def threat(self, country: str) -> int:
         """Enemy armies that could attack `country` next turn (those next to it, less the one each keeps)."""
-        return sum(self.armies[n] - 1 for n in self.map.names
-                   if self.owner[n] != self.me and country in self.map.neighbours(n))
+        return sum(
+            self.armies[n] - 1 for n in self.map.names if self.owner[n] != self.me and country in self.map.neighbours(n)
+        )
 
     @cached_property
     def frontier(self) -> list[str]:

@@ -66,8 +66,9 @@ class Plan:
     def held(self) -> set[str]:
         """Countries of continents the player holds whole, and its capital."""
         position = self.position
-        held = {n for names in self.members.values() if all(position.owner[m] == position.me for m in names)
-                for n in names}
+        held = {
+            n for names in self.members.values() if all(position.owner[m] == position.me for m in names) for n in names
+        }
         capital = position.view.players[position.me].capital
         if capital is not None and position.owner.get(capital) == position.me:
             held.add(capital)
@@ -149,16 +150,19 @@ class Plan:
 
 class StrategistStrategy(ClassicStrategy):
     name: ClassVar[str] = "strategist"
-    description: ClassVar[str] = ("aims at one continent at a time, holds what it takes, attacks by exact odds, "
-                                  "takes a card every turn, finishes weak players")
+    description: ClassVar[str] = (
+        "aims at one continent at a time, holds what it takes, attacks by exact odds, "
+        "takes a card every turn, finishes weak players"
+    )
 
     def place(self, position: Position, rng: random.Random) -> ClassicOrder:
         return PlaceArmy(Plan(position).staging(1))
 
     def capital(self, position: Position, rng: random.Random) -> ClassicOrder:
         """The country least exposed, then the strongest."""
-        return ChooseCapital(min(position.mine, key=lambda n: (position.threat(n) - position.armies[n],
-                                                               -position.armies[n])))
+        return ChooseCapital(
+            min(position.mine, key=lambda n: (position.threat(n) - position.armies[n], -position.armies[n]))
+        )
 
     def reinforce(self, position: Position, rng: random.Random) -> list[ClassicOrder]:
         """Guards short of their need first (at most half the armies), the rest massed on the best staging."""
@@ -166,8 +170,9 @@ class StrategistStrategy(ClassicStrategy):
         total = position.view.reinforcements
         orders: list[ClassicOrder] = []
         left = total // 2
-        short = sorted(((plan.guard(n) - position.armies[n], n) for n in position.frontier if n in plan.held),
-                       reverse=True)
+        short = sorted(
+            ((plan.guard(n) - position.armies[n], n) for n in position.frontier if n in plan.held), reverse=True
+        )
         for missing, country in short:
             if missing <= 0 or left <= 0:
                 break
@@ -228,16 +233,21 @@ class StrategistStrategy(ClassicStrategy):
             reachable = reach(source)
             fronts = [n for n in position.frontier if n in reachable]
             if fronts:
-                return Fortify(source, plan.staging(position.armies[source] - 1, among=fronts),
-                               position.armies[source] - 1)
+                return Fortify(
+                    source, plan.staging(position.armies[source] - 1, among=fronts), position.armies[source] - 1
+                )
             if adjacent and reachable:
-                target = min(reachable, key=lambda n: (self.distance_to_front(position, n),
-                                                       position.map.names.index(n)))
+                target = min(
+                    reachable, key=lambda n: (self.distance_to_front(position, n), position.map.names.index(n))
+                )
                 return Fortify(source, target, position.armies[source] - 1)
         short = [n for n in position.frontier if n in plan.held and plan.spare(n) < 0]
         for target in sorted(short, key=plan.spare):
-            givers = [n for n in position.frontier if n != target and plan.spare(n) > 0 and target in reach(n)
-                      and n not in plan.held]
+            givers = [
+                n
+                for n in position.frontier
+                if n != target and plan.spare(n) > 0 and target in reach(n) and n not in plan.held
+            ]
             if givers:
                 source = max(givers, key=plan.spare)
                 return Fortify(source, target, min(plan.spare(source), -plan.spare(target)))

@@ -22,8 +22,7 @@ class AggressiveStrategy(RiscStrategy):
     name: ClassVar[str] = "aggressive"
     description: ClassVar[str] = "concentrates everything and attacks the weakest neighbours it outnumbers"
 
-    def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
-                          rng: random.Random) -> list[PlaceOrder]:
+    def propose_placement(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[PlaceOrder]:
         board = Board(view, game_map, me)
         fronts = [n for n in board.mine if board.targets(n)]
         if not fronts or view.pool_left <= 0:
@@ -32,8 +31,7 @@ class AggressiveStrategy(RiscStrategy):
         best = rng.choice([n for n in fronts if len(board.targets(n)) == most])
         return [PlaceOrder(best, view.pool_left)]
 
-    def propose_orders(self, view: RiscView, game_map: GameMap, me: str,
-                       rng: random.Random) -> list[TurnOrder]:
+    def propose_orders(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[TurnOrder]:
         board = Board(view, game_map, me)
         left = {n: board.units[n] for n in board.mine}
         moves: list[MoveOrder] = []
@@ -41,8 +39,9 @@ class AggressiveStrategy(RiscStrategy):
         for group in board.groups():
             force = sum(left[n] for n in group)
             # Every (staging, target) pair the group can strike, weakest target first.
-            options = sorted((board.units[t], board.rank[t], board.rank[s], s, t)
-                              for s in group for t in board.targets(s))
+            options = sorted(
+                (board.units[t], board.rank[t], board.rank[s], s, t) for s in group for t in board.targets(s)
+            )
             if not options:
                 continue
             struck: set[str] = set()

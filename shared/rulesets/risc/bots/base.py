@@ -33,8 +33,7 @@ class RiscStrategy(Strategy):
     """One computer player's way of playing RISC. A fresh instance plays one seat of one game."""
 
     @abstractmethod
-    def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
-                          rng: random.Random) -> list[PlaceOrder]:
+    def propose_placement(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[PlaceOrder]:
         """Where the starting pool goes (R9); `view.pool_left` units are to be placed."""
 
     @abstractmethod
@@ -45,8 +44,11 @@ class RiscStrategy(Strategy):
         """Legal place orders that use the whole pool left."""
         if view.phase is not Phase.PLACEMENT:
             return []
-        kept = [o for o in legal_only(self.ruleset, view, game_map, me, self.propose_placement(view, game_map, me, rng))
-                if isinstance(o, PlaceOrder)]
+        kept = [
+            o
+            for o in legal_only(self.ruleset, view, game_map, me, self.propose_placement(view, game_map, me, rng))
+            if isinstance(o, PlaceOrder)
+        ]
         left = view.pool_left - sum(o.units for o in kept)
         own = [name for name, t in view.territories.items() if t.owner == me]
         if left > 0 and own:
@@ -59,8 +61,11 @@ class RiscStrategy(Strategy):
         """Legal moves and attacks: what the proposal holds that the rules accept."""
         if view.phase is not Phase.ORDERS:
             return []
-        return [o for o in legal_only(self.ruleset, view, game_map, me, self.propose_orders(view, game_map, me, rng))
-                if isinstance(o, MoveOrder | AttackOrder)]
+        return [
+            o
+            for o in legal_only(self.ruleset, view, game_map, me, self.propose_orders(view, game_map, me, rng))
+            if isinstance(o, MoveOrder | AttackOrder)
+        ]
 
     def decide(self, view: Any, game_map: GameMap, me: str, rng: random.Random) -> list[Any]:
         """Whatever the phase asks for: placements before the first turn, moves and attacks after."""

@@ -28,8 +28,9 @@ class Board:
                 into[nxt].append(name)
         self.into: dict[str, tuple[str, ...]] = {n: tuple(v) for n, v in into.items()}
         self.mine: tuple[str, ...] = tuple(n for n in self.names if self.owner[n] == self.me)
-        self.opponents: tuple[str, ...] = tuple(name for name, p in view.players.items()
-                                                if not p.eliminated and name != self.me)
+        self.opponents: tuple[str, ...] = tuple(
+            name for name, p in view.players.items() if not p.eliminated and name != self.me
+        )
         self.territory_count: dict[Owner, int] = {}
         self.unit_count: dict[Owner, int] = {}
         for name in self.names:

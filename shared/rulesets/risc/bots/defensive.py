@@ -25,15 +25,13 @@ class DefensiveStrategy(RiscStrategy):
     name: ClassVar[str] = "defensive"
     description: ClassVar[str] = "reinforces its borders and attacks only with a big advantage"
 
-    def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
-                          rng: random.Random) -> list[PlaceOrder]:
+    def propose_placement(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[PlaceOrder]:
         board = Board(view, game_map, me)
         fronts = board.frontier() or board.mine
         weights = [1.0 + len(board.attackers_of(n)) + 0.5 * len(board.targets(n)) for n in fronts]
         return spread(view.pool_left, fronts, weights)
 
-    def propose_orders(self, view: RiscView, game_map: GameMap, me: str,
-                       rng: random.Random) -> list[TurnOrder]:
+    def propose_orders(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[TurnOrder]:
         board = Board(view, game_map, me)
         left = {n: board.units[n] for n in board.mine}
         fronts = board.frontier()

@@ -55,8 +55,9 @@ def first_view(view: EvoView) -> RiscView:
         tally = held.setdefault(t.owner, [0, 0])
         tally[0] += 1
         tally[1] += t.units
-    players = {p: PlayerState(held.get(p, [0, 0])[0], held.get(p, [0, 0])[1], s.eliminated)
-               for p, s in view.players.items()}
+    players = {
+        p: PlayerState(held.get(p, [0, 0])[0], held.get(p, [0, 0])[1], s.eliminated) for p, s in view.players.items()
+    }
     return RiscView(view.phase, view.turn, territories, players, [], view.pool_left, view.winner)
 
 
@@ -107,8 +108,10 @@ def spend_technology(orders: Orders, fronts: Sequence[str], most_level: int | No
         orders.issue(ResearchOrder())
     top = min(level, most_level if most_level is not None else level)
     # Steps (from, to) by bonus gained per technology, best first.
-    steps = sorted(((a, b) for a in range(LEVELS) for b in range(a + 1, top + 1)),
-                   key=lambda s: (-(BONUS[s[1]] - BONUS[s[0]]) / (TOTAL[s[1]] - TOTAL[s[0]]), s[0], -s[1]))
+    steps = sorted(
+        ((a, b) for a in range(LEVELS) for b in range(a + 1, top + 1)),
+        key=lambda s: (-(BONUS[s[1]] - BONUS[s[0]]) / (TOTAL[s[1]] - TOTAL[s[0]]), s[0], -s[1]),
+    )
     for a, b in steps:
         for territory in fronts:
             there = orders.floor(territory)[a]
@@ -149,8 +152,10 @@ def carry_out(orders: Orders, plan: Iterable[MoveOrder | AttackOrder]) -> None:
 def fronts_of(view: EvoView, game_map: GameMap, me: str) -> list[str]:
     """Own territories that border someone else's, the most enemy neighbours first."""
     own = [n for n in game_map.names if view.territories[n].owner == me]
+
     def enemies(name: str) -> int:
         return sum(1 for n in game_map.neighbours_in_order(name) if view.territories[n].owner != me)
+
     return sorted((n for n in own if enemies(n)), key=lambda n: -enemies(n))
 
 
@@ -187,8 +192,9 @@ def random_orders(ruleset: AnyRuleSet, view: EvoView, game_map: GameMap, me: str
             present = [level for level in range(LEVELS - 1) if floor[level] > 0]
             if present:
                 level = rng.choice(present)
-                orders.issue(UpgradeOrder(rng.randint(1, floor[level]), source, level,
-                                          rng.randint(level + 1, LEVELS - 1)))
+                orders.issue(
+                    UpgradeOrder(rng.randint(1, floor[level]), source, level, rng.randint(level + 1, LEVELS - 1))
+                )
         elif kind == "research":
             orders.issue(ResearchOrder())
         elif kind == "research_cloaking":

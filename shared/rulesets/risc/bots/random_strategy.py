@@ -25,8 +25,7 @@ class RandomStrategy(RiscStrategy):
             return super().decide_evolution(view, game_map, me, rng)
         return random_orders(self.ruleset, view, game_map, me, rng)
 
-    def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
-                          rng: random.Random) -> list[PlaceOrder]:
+    def propose_placement(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[PlaceOrder]:
         own = [name for name, t in view.territories.items() if t.owner == me]
         if not own or view.pool_left <= 0:
             return []
@@ -35,8 +34,7 @@ class RandomStrategy(RiscStrategy):
             counts[rng.choice(own)] += 1
         return [PlaceOrder(t, n) for t, n in counts.items() if n > 0]
 
-    def propose_orders(self, view: RiscView, game_map: GameMap, me: str,
-                       rng: random.Random) -> list[TurnOrder]:
+    def propose_orders(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[TurnOrder]:
         board = Board(view, game_map, me)
         left = {name: board.units[name] for name in board.mine}
         orders: list[TurnOrder] = []

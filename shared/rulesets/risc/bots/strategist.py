@@ -61,8 +61,9 @@ class _Attack:
 
 class StrategistStrategy(RiscStrategy):
     name: ClassVar[str] = "strategist"
-    description: ClassVar[str] = ("sizes attacks by their exact odds, guards its borders, probes stacks that "
-                                  "move out, finishes weak players")
+    description: ClassVar[str] = (
+        "sizes attacks by their exact odds, guards its borders, probes stacks that move out, finishes weak players"
+    )
 
     def __init__(self, ruleset: AnyRuleSet) -> None:
         super().__init__(ruleset)
@@ -70,8 +71,7 @@ class StrategistStrategy(RiscStrategy):
         self._watched: dict[str, int] = {}
         self._emptied: dict[str, int] = {}
 
-    def propose_placement(self, view: RiscView, game_map: GameMap, me: str,
-                          rng: random.Random) -> list[PlaceOrder]:
+    def propose_placement(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[PlaceOrder]:
         # Units can walk anywhere in a group before the first attack lands, so placement only decides where the
         # units start: spread over the borders, most where the most enemy territories touch.
         board = Board(view, game_map, me)
@@ -79,8 +79,7 @@ class StrategistStrategy(RiscStrategy):
         weights = [1.0 + 2 * len(board.attackers_of(n)) + len(board.targets(n)) for n in fronts]
         return spread(view.pool_left, fronts, weights)
 
-    def propose_orders(self, view: RiscView, game_map: GameMap, me: str,
-                       rng: random.Random) -> list[TurnOrder]:
+    def propose_orders(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[TurnOrder]:
         board = Board(view, game_map, me)
         self._observe(board)
         moves: list[MoveOrder] = []
@@ -169,15 +168,15 @@ class StrategistStrategy(RiscStrategy):
         # Spare units: onto the attacks least sure of winning, then onto the borders, in proportion to how far
         # each falls short of the enemy stack facing it.
         while free > 0 and plans:
-            weakest = min(plans, key=lambda a: (win_probability(a.units, board.units[a.target]),
-                                                board.rank[a.target]))
+            weakest = min(plans, key=lambda a: (win_probability(a.units, board.units[a.target]), board.rank[a.target]))
             if win_probability(weakest.units, board.units[weakest.target]) >= SURE:
                 break
             weakest.units += 1
             free -= 1
         if free > 0:
-            fronts = ([n for n in group if board.attackers_of(n)] or [n for n in group if board.targets(n)]
-                      or list(group))
+            fronts = (
+                [n for n in group if board.attackers_of(n)] or [n for n in group if board.targets(n)] or list(group)
+            )
             weights = [max(threat[n] - garrison[n], 0) + 0.5 for n in fronts]
             for extra in spread(free, fronts, weights):
                 garrison[extra.territory] += extra.units

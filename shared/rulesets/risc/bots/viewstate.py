@@ -32,11 +32,15 @@ def game_from_view(view: RiscView, game_map: GameMap, me: str | None) -> Game[Ri
         if view.phase is Phase.PLACEMENT:
             placed = sum(o.units for o in view.your_orders if isinstance(o, PlaceOrder))
             pools[me] = view.pool_left + placed
-    board = RiscBoard(phase=view.phase, turn=view.turn,
-                      owner={name: t.owner for name, t in view.territories.items()},
-                      units={name: t.units for name, t in view.territories.items()},
-                      pools=pools, eliminated=tuple(p for p, s in view.players.items() if s.eliminated),
-                      winner=view.winner)
+    board = RiscBoard(
+        phase=view.phase,
+        turn=view.turn,
+        owner={name: t.owner for name, t in view.territories.items()},
+        units={name: t.units for name, t in view.territories.items()},
+        pools=pools,
+        eliminated=tuple(p for p, s in view.players.items() if s.eliminated),
+        winner=view.winner,
+    )
     return Game("risc", game_map, tuple(view.players), RiscOptions(max_players=8), board, orders=orders)
 
 

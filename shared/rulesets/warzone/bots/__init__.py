@@ -9,8 +9,15 @@ from shared.rulesets.warzone.bots.random_strategy import RandomStrategy
 from shared.rulesets.warzone.bots.strategist import StrategistStrategy
 
 STRATEGIES: dict[str, type[Strategy]] = {
-    cls.name: cls for cls in (AggressiveStrategy, BenevolentStrategy, NeutralStrategy, CheaterStrategy,
-                              RandomStrategy, StrategistStrategy)
+    cls.name: cls
+    for cls in (
+        AggressiveStrategy,
+        BenevolentStrategy,
+        NeutralStrategy,
+        CheaterStrategy,
+        RandomStrategy,
+        StrategistStrategy,
+    )
 }
 
 __all__ = ["STRATEGIES"]

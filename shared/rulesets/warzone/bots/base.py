@@ -47,8 +47,11 @@ class WarzoneStrategy(Strategy):
     @staticmethod
     def rest_of_pool(reading: Reading, kept: Sequence[AnyOrder]) -> list[AnyOrder]:
         """The deploy that uses what the kept orders leave in the pool: on their favourite territory."""
-        left = (reading.pool + REINFORCEMENT_UNITS * sum(isinstance(o, ReinforceOrder) for o in kept)
-                - sum(o.units for o in kept if isinstance(o, DeployOrder)))
+        left = (
+            reading.pool
+            + REINFORCEMENT_UNITS * sum(isinstance(o, ReinforceOrder) for o in kept)
+            - sum(o.units for o in kept if isinstance(o, DeployOrder))
+        )
         if left <= 0 or not reading.mine:
             return []
         deployed: dict[str, int] = {}

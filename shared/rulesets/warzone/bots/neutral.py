@@ -27,8 +27,9 @@ class NeutralStrategy(WarzoneStrategy):
 
     def propose(self, reading: Reading, rng: random.Random) -> list[AnyOrder]:
         if not self.attacked:
-            self.attacked = any(reading.owner[t] != reading.me or reading.units[t] < units
-                                for t, units in self._expected.items())
+            self.attacked = any(
+                reading.owner[t] != reading.me or reading.units[t] < units for t, units in self._expected.items()
+            )
         if self.attacked:
             return aggressive_orders(reading)
         deploys = spread(reading.pool, reading.mine, [1.0] * len(reading.mine))

@@ -69,8 +69,10 @@ class _Attack:
 
 class StrategistStrategy(WarzoneStrategy):
     name: ClassVar[str] = "strategist"
-    description: ClassVar[str] = ("sizes attacks by the exact odds against the deploys it expects, gathers units "
-                                  "where needed, bombs the stacks it faces")
+    description: ClassVar[str] = (
+        "sizes attacks by the exact odds against the deploys it expects, gathers units "
+        "where needed, bombs the stacks it faces"
+    )
 
     def __init__(self, ruleset: AnyRuleSet) -> None:
         super().__init__(ruleset)
@@ -105,8 +107,11 @@ class StrategistStrategy(WarzoneStrategy):
         if holder is None:
             return float(units)
         pool = reading.view.players[holder].pool
-        fronts = [n for n in reading.names if reading.owner[n] == holder
-                  and any(reading.owner[m] != holder for m in reading.out[n])]
+        fronts = [
+            n
+            for n in reading.names
+            if reading.owner[n] == holder and any(reading.owner[m] != holder for m in reading.out[n])
+        ]
         even = 1.0 / max(1, len(fronts))
         share = self._share.get(holder, even)
         # A player who piles on one stack piles it on its strongest territory: weak ones get the even share.
@@ -267,8 +272,9 @@ class StrategistStrategy(WarzoneStrategy):
                 value += ELIMINATION_BONUS
         return value
 
-    def _supply(self, reading: Reading, groups: list[tuple[str, ...]], demand: dict[str, int],
-                pool: int) -> tuple[list[AnyOrder], list[AnyOrder], AnyOrder | None]:
+    def _supply(
+        self, reading: Reading, groups: list[tuple[str, ...]], demand: dict[str, int], pool: int
+    ) -> tuple[list[AnyOrder], list[AnyOrder], AnyOrder | None]:
         """Deploys and chains of advances that turn what stands where into `demand`: each group's surplus walks to
         its shortfalls (nearest first), the pool covers the rest."""
         deploys: dict[str, int] = {}

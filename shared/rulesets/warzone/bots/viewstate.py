@@ -30,13 +30,20 @@ def game_from_view(view: WarzoneView, game_map: GameMap, me: str | None) -> Game
         hands[me] = tuple(Card(name) for name, n in view.hand.items() for _ in range(n))
         if view.your_orders:
             orders[me] = tuple(view.your_orders)
-    board = WarzoneBoard(phase=view.phase, turn=view.turn,
-                         owner={name: t.owner for name, t in view.territories.items()},
-                         units={name: t.units for name, t in view.territories.items()},
-                         pools={p: s.pool for p, s in view.players.items()}, hands=hands, deck=(),
-                         eliminated=tuple(p for p, s in view.players.items() if s.eliminated), winner=view.winner)
-    options = WarzoneOptions(max_turns=view.max_turns, blockade_multiplier=view.blockade_multiplier,
-                             allow_cheaters=view.allow_cheaters)
+    board = WarzoneBoard(
+        phase=view.phase,
+        turn=view.turn,
+        owner={name: t.owner for name, t in view.territories.items()},
+        units={name: t.units for name, t in view.territories.items()},
+        pools={p: s.pool for p, s in view.players.items()},
+        hands=hands,
+        deck=(),
+        eliminated=tuple(p for p, s in view.players.items() if s.eliminated),
+        winner=view.winner,
+    )
+    options = WarzoneOptions(
+        max_turns=view.max_turns, blockade_multiplier=view.blockade_multiplier, allow_cheaters=view.allow_cheaters
+    )
     return Game("warzone", game_map, tuple(view.players), options, board, orders=orders)
 
 
