@@ -56,7 +56,6 @@ async def _serve_node(dsn: str, node_id: str, port: int) -> None:
     """One node, limits loosened as bench/server_load.py loosens its server's."""
     from server.app import RiscServer, settle_collector
     from server.config import ServerConfig
-    from server.storage.postgres import PostgresStorage
 
     raise_open_files()
     config = ServerConfig(
@@ -70,13 +69,14 @@ async def _serve_node(dsn: str, node_id: str, port: int) -> None:
         open_games_per_connection=10_000,
         open_games_per_address=10_000,
         node_id=node_id,
+        store=dsn,
         fence_after=30.0,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    async with RiscServer(config, PostgresStorage(dsn, node_id=node_id)) as server:
+    async with RiscServer(config) as server:
         settle_collector()
         print(f"PORT {server.port}", flush=True)
         await stop.wait()

@@ -15,8 +15,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from server.clock import Clock
-from server.cluster.network import default_node_id, default_public_url
-from server.cluster.node import Node, NodeIdTaken
+from server.cluster.node import NodeIdTaken
 from server.config import ServerConfig
 from server.frontier import origins
 from server.frontier.addresses import where_to_connect
@@ -25,8 +24,8 @@ from server.lobby.catalogue import Catalogue
 from server.lobby.lobby import Lobby
 from server.logs import setup_logging
 from server.loop import LOOPS, choose_loop
-from server.storage import Storage, StorageError, default_data_dir, is_postgres, open_storage
-from server.storage.postgres import PostgresStorage
+from server.opening import alone, open_place
+from server.storage import Storage, StorageError, default_data_dir, is_postgres
 from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.messages import Hello
 
@@ -44,23 +43,12 @@ class RiscServer:
         seeds: Callable[[], int] | None = None,
         clock: Clock | None = None,
     ) -> None:
-        """`seeds` gives each new game's seed and `clock` times turns: a test passes its own of both."""
+        """`storage`: a store of the test's, played by this server alone (a server opens the store `config` names,
+        and a PostgreSQL store is played as one node of several). `seeds` gives each new game's seed and `clock`
+        times turns: a test passes its own of both."""
         self.config = config
         catalogue = Catalogue(config.maps)
-        self.storage = storage if storage is not None else open_storage(config.data_dir, config.store, config.node_id)
-        self.node: Node | None = None
-        """This server as a node of several sharing a PostgreSQL store; None for a server alone."""
-        if isinstance(self.storage, PostgresStorage):
-            node_id = config.node_id or default_node_id(config.port)
-            self.storage.node_id = node_id
-            self.node = Node(
-                self.storage,
-                node_id,
-                config.public_url or "",
-                heartbeat=config.heartbeat,
-                fence_after=config.fence_after,
-                sweep_every=config.sweep_every,
-            )
+        self.storage, self.directory = alone(storage, config) if storage is not None else open_place(config)
         self.lobby = Lobby(
             self.storage,
             config.max_games,
@@ -76,7 +64,7 @@ class RiscServer:
             computer_games=config.computer_games,
             computer_share=config.computer_share,
             unstarted_expiry=config.unstarted_game_expiry,
-            node=self.node,
+            directory=self.directory,
         )
         self.transport = Transport(config, self.lobby)
 
@@ -86,26 +74,16 @@ class RiscServer:
 
     async def start(self) -> None:
         await self.storage.open()
-        try:
-            if self.node is None:
-                restored = await self.lobby.restore()
-                await self.transport.start()
-            else:  # a node restores nothing, and says where it is reached before it joins the others
-                await self.transport.start()
-                if not self.node.public_url:
-                    self.node.public_url = default_public_url(self.config.host, self.port)
-                restored = await self.lobby.restore()
+        try:  # listening first: a node says where it is reached before it joins the others
+            await self.transport.start()
+            self.directory.listening(self.config.host, self.port)
+            restored = await self.lobby.restore()
         except BaseException:
             await self.transport.stop()
             await self.storage.close()
             raise
-        if self.node is not None:
-            logger.info(
-                "node %s of the games in the %s, reached at %s",
-                self.node.node_id,
-                getattr(self.storage, "where", "store"),
-                self.node.public_url,
-            )
+        if self.directory.own_url:
+            logger.info("%s, reached at %s", self.directory.describe(), self.directory.own_url)
         aside = len(self.storage.damaged)
         games = f", {restored} game{'s' * (restored != 1)} restored" if restored or aside else ""
         if aside:

@@ -10,7 +10,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 from server.app import RiscServer
-from server.storage.postgres import PostgresStorage
+from server.cluster.directory import ClusterDirectory
+from server.cluster.node import Node
 from tests.server_support import FAST, Client, Message, running_server
 
 NODE_TIMING = {"heartbeat": 0.2, "sweep_every": 0.3, "fence_after": 2.0}
@@ -24,8 +25,14 @@ async def nodes(dsn: str, count: int, **settings: Any) -> AsyncIterator[list[Ris
         servers = []
         for index in range(count):
             config = {"node_id": "abcdefgh"[index], **FAST, **NODE_TIMING, **settings}
-            servers.append(await stack.enter_async_context(running_server(PostgresStorage(dsn), **config)))
+            servers.append(await stack.enter_async_context(running_server(store=dsn, **config)))
         yield servers
+
+
+def node_of(server: RiscServer) -> Node:
+    """The node a server of several runs as: its hold on games, its session, its sweeper."""
+    assert isinstance(server.directory, ClusterDirectory), server.directory
+    return server.directory.node
 
 
 def port_of(url: str) -> int:

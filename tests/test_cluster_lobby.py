@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
-from server.cluster.node import Claimed
-from tests.cluster_support import follow, nodes, port_of
+from server.lobby.directory import Claimed
+from tests.cluster_support import follow, node_of, nodes, port_of
 from tests.postgres_support import PostgresCluster, restart
 from tests.server_support import Client, create_game, join
 
@@ -75,9 +75,8 @@ async def test_a_stopped_node_has_let_its_games_go_so_another_claims_one_at_once
     async with nodes(postgres_dsn, 1, node_id="b") as (b,):
         async with nodes(postgres_dsn, 1, node_id="a") as (a,):
             game_id = await create_game(await Client.connect(a), players=2)
-            assert a.node is not None and game_id in a.node.held
-        assert b.node is not None
-        claimed = await b.node.claim(game_id)  # the moment a's stop returned, not once its backend process ended
+            assert game_id in node_of(a).held
+        claimed = await node_of(b).claim(game_id)  # the moment a's stop returned, not once its backend process ended
         assert isinstance(claimed, Claimed), claimed
 
 
@@ -89,8 +88,7 @@ async def test_a_node_that_lost_its_session_changes_nothing_and_sends_its_player
         game_id = await create_game(ann, players=2)
         tokens = [await join(ann, game_id, "ann"), await join(bob, game_id, "bob")]
         await bob.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
-        assert a.node is not None
-        a.node._tasks.cancel()  # as though frozen: it neither beats nor notices that its session is gone
+        node_of(a)._tasks.cancel()  # as though frozen: it neither beats nor notices that its session is gone
         assert postgres_cluster.end_sessions(postgres_dsn, "risc-node:a") == 1
         elsewhere = await Client.connect(b)
         resumed = await elsewhere.request(type="resume", game_id=game_id, token=tokens[1], last_seq=0)
@@ -171,11 +169,10 @@ async def test_a_node_whose_database_restarted_lets_its_games_go_and_plays_them_
         mine = next(t["name"] for t in update["view"]["territories"] if t["owner"] == "ann")
         order = {"kind": "place", "territory": mine, "units": 1}
         assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] == "order_accepted"
-        assert a.node is not None
-        lost = a.node.lost_sessions
+        lost = node_of(a).lost_sessions
         restart(postgres_cluster)
         told = await ann.wait_type("redirect", game_id=game_id)  # the node let its game go...
-        assert told["ref"] is None and port_of(told["url"]) == a.port and a.node.lost_sessions == lost + 1
+        assert told["ref"] is None and port_of(told["url"]) == a.port and node_of(a).lost_sessions == lost + 1
         for _ in range(100):  # ...and plays it again once it is back on the database
             resumed = await ann.request(type="resume", game_id=game_id, token=tokens[0])
             if resumed["type"] == "resumed":
@@ -186,3 +183,61 @@ async def test_a_node_whose_database_restarted_lets_its_games_go_and_plays_them_
         orders = await ann.request(type="list_orders", game_id=game_id)
         assert orders["orders"] == [order]  # what was acknowledged before the restart is there
         assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] == "order_accepted"
+
+
+async def test_what_an_address_holds_is_counted_across_the_nodes(postgres_dsn: str) -> None:
+    """An address held 18 waiting games on 2 nodes where the limit is 10: the limit counts the whole server."""
+    async with nodes(postgres_dsn, 2, open_games_per_address=5, open_games_per_connection=5) as (a, b):
+        on_a, on_b = await Client.connect(a), await Client.connect(b)
+        for _ in range(3):
+            await create_game(on_a, players=2)
+        for _ in range(2):
+            await create_game(on_b, players=2)
+        for client in (on_a, on_b):
+            refused = await client.request(type="create_game", settings={"map": "seed"})
+            assert refused["type"] == "error" and refused["code"] == "too-many-games", refused
+        assert len(a.lobby.matches) + len(b.lobby.matches) == 5
+        started = next(iter(a.lobby.matches))  # a game that starts waits no longer, and frees its place
+        await join(on_a, started, "ann")
+        await join(await Client.connect(a), started, "bob")
+        assert (await on_b.request(type="create_game", settings={"map": "seed"}))["type"] == "game_created"
+
+
+async def test_a_game_closed_by_its_last_player_is_gone_for_every_node(postgres_dsn: str) -> None:
+    """Closed lobby games came back: `join_game` on one answered `joined` on either node."""
+    async with nodes(postgres_dsn, 2) as (a, b):
+        ann = await Client.connect(a)
+        game_id = await create_game(ann, players=2)
+        await join(ann, game_id, "ann")
+        left = await ann.request(type="leave_game", game_id=game_id)
+        assert left["type"] != "error", left
+        for node in (a, b):
+            bob = await Client.connect(node)
+            reply = await bob.request(type="join_game", game_id=game_id, name="bob")
+            assert reply["type"] == "error" and reply["code"] == "no-such-game", reply
+            listing = await bob.request(type="list_games")
+            assert listing["games"] == [] and listing["total"] == 0
+
+
+async def test_a_waiting_game_whose_node_stopped_is_swept_up_and_closed_once_nobody_sits_in_it(
+    postgres_dsn: str,
+) -> None:
+    async with nodes(postgres_dsn, 1, node_id="b", unstarted_game_expiry=0.5) as (b,):
+        async with nodes(postgres_dsn, 1, node_id="a") as (a,):
+            ann = await Client.connect(a)
+            game_id = await create_game(ann, players=2)
+            await join(ann, game_id, "ann")
+        # a stopped with its waiting game: b's sweeper takes it, and closes it when nobody came back to it
+        for _ in range(200):
+            if game_id not in b.lobby.matches and game_id not in node_of(b).held and await _closed(b, game_id):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the waiting game was not swept up and closed")
+        reply = await (await Client.connect(b)).request(type="join_game", game_id=game_id, name="bob")
+        assert reply["type"] == "error" and reply["code"] == "no-such-game", reply
+
+
+async def _closed(server: object, game_id: str) -> bool:
+    stored = await server.storage.load(game_id)  # type: ignore[attr-defined]
+    return stored is not None and stored.progress.finished and stored.progress.state is None

@@ -231,3 +231,12 @@ async def test_postgres_nodes_starting_together_create_the_schema_once(postgres_
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_a_store_says_when_each_game_it_keeps_was_created(store: Storage) -> None:
+    """What `risc games damaged` prints beside each game it lists, whatever the store."""
+    for game_id, when in (("g1", 1_764_000_000.25), ("g2", 1_764_000_300.5)):
+        created = record(game_id).model_copy(update={"created_at": when})
+        await store.create(created, GameProgress(seats=[], state=None, seq=0), [])
+    assert await store.created_at(["g2", "nope", "g1"]) == {"g1": 1_764_000_000.25, "g2": 1_764_000_300.5}
+    assert await store.created_at([]) == {}

@@ -13,7 +13,6 @@ import pytest
 
 from client.webpage import web_root
 from server.app import RiscServer
-from server.storage.postgres import PostgresStorage
 from tests.cluster_support import NODE_TIMING
 from tests.server_support import Client, create_game, join, running_server
 from tests.web_support import browser_or_skip, page_url, place_everything, watched_pages
@@ -24,7 +23,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @contextlib.asynccontextmanager
 async def web_node(dsn: str, node_id: str) -> AsyncIterator[RiscServer]:
-    async with running_server(PostgresStorage(dsn), node_id=node_id, web_root=web_root(), **NODE_TIMING) as node:
+    async with running_server(store=dsn, node_id=node_id, web_root=web_root(), **NODE_TIMING) as node:
         yield node
 
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import os
-import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -24,16 +22,10 @@ async def find_damaged(path: Path | None, store: str | None = None) -> tuple[int
     set aside, when each of those was created), from the SQLite file at `path` or the PostgreSQL store `store`."""
     from server import core
     from server.match import Match
-    from server.storage import SqliteStorage, Storage
+    from server.storage import open_storage
     from server.storage.codec import map_from_dict
-    from server.storage.postgres import PostgresStorage
 
-    storage: Storage
-    if store is not None:
-        storage = PostgresStorage(store, read_only=True)
-    else:
-        assert path is not None
-        storage = SqliteStorage(path, read_only=True)
+    storage = open_storage(None if path is None else path.parent, store, read_only=True)
     await storage.open()
     try:
         games = await storage.load_unfinished(tail=0)
@@ -49,20 +41,10 @@ async def find_damaged(path: Path | None, store: str | None = None) -> tuple[int
                 readable += 1
                 await match.close()
         damaged = dict(storage.damaged)
-        if isinstance(storage, PostgresStorage):
-            created = await storage.created_at(list(damaged)) if damaged else {}
-        else:
-            assert path is not None
-            created = _created(path, list(damaged)) if damaged else {}
+        created = await storage.created_at(list(damaged)) if damaged else {}
         return readable, damaged, created
     finally:
         await storage.close()
-
-
-def _created(path: Path, game_ids: list[str]) -> dict[str, float]:
-    with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
-        marks = ",".join("?" * len(game_ids))
-        return dict(db.execute(f"SELECT game_id, created_at FROM games WHERE game_id IN ({marks})", game_ids))
 
 
 def _run_damaged(args: argparse.Namespace) -> int:

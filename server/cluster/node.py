@@ -24,10 +24,10 @@ import contextlib
 import logging
 import random
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
 from typing import Any
 
-from server.storage.postgres import LOBBY_CHANNEL, PostgresStorage, lock_key
+from server.lobby.directory import Claimed, Elsewhere
+from server.storage.postgres import LOBBY_CHANNEL, Epochs, PostgresStorage, lock_key
 from server.tasks import BackgroundTasks
 
 try:
@@ -45,18 +45,6 @@ GameHandler = Callable[[str], Coroutine[Any, Any, None]]
 GamesHandler = Callable[[list[str]], Coroutine[Any, Any, None]]
 
 
-@dataclass(frozen=True)
-class Elsewhere:
-    """Another node holds the game; `url` is where its clients reach it (None: not known right now)."""
-
-    url: str | None
-
-
-@dataclass(frozen=True)
-class Claimed:
-    epoch: int
-
-
 class NodeIdTaken(Exception):
     """Another live node runs under this node's id."""
 
@@ -65,6 +53,7 @@ class Node:
     def __init__(
         self,
         store: PostgresStorage,
+        epochs: Epochs,
         node_id: str,
         public_url: str,
         *,
@@ -73,6 +62,8 @@ class Node:
         sweep_every: float = 2.0,
     ) -> None:
         self.store = store
+        self.epochs = epochs
+        """The epoch of each game this node claimed, which the store's writes name."""
         self.node_id = node_id
         self.public_url = public_url
         self.heartbeat = heartbeat
@@ -168,7 +159,7 @@ class Node:
             with contextlib.suppress(Exception):
                 await self._listener.close()
         self.held.clear()
-        self.store.epochs.clear()
+        self.epochs.clear()
 
     # ---- owning games ------------------------------------------------------------------------------------------
 
@@ -199,26 +190,29 @@ class Node:
         return True
 
     async def claim(self, game_id: str) -> Claimed | Elsewhere | None:
-        """Take a game over from the store: its lock, then a new epoch. None if there is no such game."""
-        if game_id in self.held and game_id in self.store.epochs:
-            return Claimed(self.store.epochs[game_id])
+        """Take a game over from the store: its lock, then a new epoch. None if there is no such game (or it was
+        closed before it started: it is over for everyone)."""
+        epoch = self.epochs.get(game_id)
+        if game_id in self.held and epoch is not None:
+            return Claimed()
         row = await self._locked("SELECT pg_try_advisory_lock(%s)", (lock_key(game_id),))
         if not row[0]:
             return Elsewhere(await self.owner_url(game_id))
         self.held.add(game_id)
         row = await self._locked(
-            "UPDATE games SET epoch = epoch + 1, owner = %s WHERE game_id = %s RETURNING epoch", (self.node_id, game_id)
+            "UPDATE games SET epoch = epoch + 1, owner = %s WHERE game_id = %s AND NOT closed RETURNING epoch",
+            (self.node_id, game_id),
         )
         if row is None:
             await self.release(game_id)
             return None
-        self.store.epochs[game_id] = int(row[0])
+        self.epochs.hold(game_id, int(row[0]))
         logger.info("game %s: claimed by node %s (epoch %d)", game_id, self.node_id, row[0])
-        return Claimed(int(row[0]))
+        return Claimed()
 
     async def release(self, game_id: str) -> None:
         """Let go of a game this node no longer plays (a finished game forgotten, a game lost)."""
-        self.store.epochs.pop(game_id, None)
+        self.epochs.drop(game_id)
         if game_id not in self.held:
             return
         self.held.discard(game_id)
@@ -238,7 +232,7 @@ class Node:
             ).fetchone()
             return None if row is None else str(row[0])
 
-        result: str | None = await self.store._run(read)
+        result: str | None = await self.store.run(read)
         return result
 
     async def nodes(self) -> list[str]:
@@ -254,7 +248,7 @@ class Node:
             ).fetchall()
             return [str(r[0]) for r in rows]
 
-        result: list[str] = await self.store._run(read)
+        result: list[str] = await self.store.run(read)
         return result
 
     async def announce_created(self, game_id: str) -> None:
@@ -263,7 +257,7 @@ class Node:
         async def notify(conn: Any) -> None:
             await conn.execute("SELECT pg_notify(%s, %s)", (LOBBY_CHANNEL, game_id))
 
-        await self.store._run(notify)
+        await self.store.run(notify)
 
     # ---- keeping the session, fencing, sweeping ------------------------------------------------------------------
 
@@ -279,7 +273,7 @@ class Node:
         self.lost_sessions += 1
         lost = sorted(self.held)
         self.held.clear()
-        self.store.epochs.clear()
+        self.epochs.clear()
         logger.error(
             "node %s: its database session was lost; letting go of its %d game%s",
             self.node_id,
@@ -342,7 +336,7 @@ class Node:
             ).fetchall()
             return [str(r[0]) for r in rows]
 
-        fenced: list[str] = await self.store._run(fence)
+        fenced: list[str] = await self.store.run(fence)
         for node_id in fenced:
             logger.warning(
                 "node %s: fenced node %s, whose heartbeat stopped over %g s ago: its games are free",
@@ -353,13 +347,15 @@ class Node:
         return fenced
 
     async def orphans(self, limit: int = 50) -> list[str]:
-        """Unfinished games that play by themselves (a turn clock, the server's players, a seat handed over) and
-        whose lock nobody holds."""
+        """Games nobody holds the lock of that need a node: unfinished games that play by themselves (a turn clock,
+        the server's players, a seat handed over), and games waiting for players, which close once nobody has sat in
+        them for a while (a node that died left them, and they counted against their creator's address)."""
 
         async def read(conn: Any) -> list[str]:
             rows = await (
                 await conn.execute(
-                    "SELECT g.game_id FROM games g WHERE g.phase = 'playing' AND (g.clocked OR g.handed_over) "
+                    "SELECT g.game_id FROM games g WHERE NOT g.closed AND (g.phase = 'lobby' "
+                    "OR (g.phase = 'playing' AND (g.clocked OR g.handed_over))) "
                     "AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.database = "
                     "(SELECT oid FROM pg_database WHERE datname = current_database()) "
                     "AND l.classid = ((g.lock_key >> 32) & 4294967295)::oid "
@@ -370,7 +366,7 @@ class Node:
             ).fetchall()
             return [str(r[0]) for r in rows if r[0] not in self.held]
 
-        result: list[str] = await self.store._run(read)
+        result: list[str] = await self.store.run(read)
         return result
 
     async def _listen(self) -> None:

@@ -313,10 +313,9 @@ class Transport:
         if request.path.split("?", 1)[0] == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
         if self.web is not None and not is_upgrade(request):
-            return self.web.respond(request, cluster=self.lobby.node is not None)
-        allowed = self._allowed
-        if self.lobby.node is not None:  # a page of any node of this server follows its game to the node playing it
-            allowed = allowed | {o for url in self.lobby.node.peers for o in origins.page_origins(url)}
+            return self.web.respond(request, cluster=bool(self.lobby.directory.peers))
+        # a page of any node of this server follows its game to the node playing it
+        allowed = self._allowed | {o for url in self.lobby.directory.peers for o in origins.page_origins(url)}
         why = origins.refusal(request.headers.get_all("Origin"), request.headers.get("Host"), allowed)
         if why is not None:
             if len(self._origins_told) < 100 and why not in self._origins_told:  # each once: a page may retry a lot
@@ -394,11 +393,10 @@ class Transport:
             conn.end(CloseCode.BAD_PASSWORD, "password")
             return False
         conn.words = message.words
-        node = self.lobby.node
         conn.send(
             Welcome(
                 ref=message.ref,
-                nodes=[] if node is None else node.peers,
+                nodes=self.lobby.directory.peers,
                 limits={
                     "max_message_bytes": self.config.max_message_bytes,
                     "messages_per_second": self.config.messages_per_second,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -11,19 +10,18 @@ from collections.abc import Callable
 from pydantic import ValidationError
 
 from server.clock import Clock, LoopClock, Timer
-from server.cluster.node import Claimed, Elsewhere, Node
 from server.computers.players import ServerBot, check_strategy, reseat_bots, seat_bots, seat_substitute
 from server.computers.share import ComputerTime
 from server.frontier.guesses import address_of
 from server.lobby.catalogue import Catalogue, read_upload
 from server.lobby.chat import ChatPace, LobbyRoom
+from server.lobby.directory import RESTORED_LOG_ENTRIES, Directory, Elsewhere, Hooks, LocalDirectory, waits
 from server.lobby.game_ids import unique_game
 from server.match import Match, Subscriber
 from server.refusal import Redirect, Refusal
 from server.replays.service import Replays
 from server.storage.base import SeatRecord, Storage, StorageError
 from server.storage.codec import map_from_dict
-from server.storage.postgres import PostgresStorage
 from server.tasks import BackgroundTasks
 from shared.game.ruleset import AnyRuleSet
 from shared.maps.model import GameMap
@@ -35,10 +33,6 @@ from shared.protocol.messages import Redirect as RedirectMessage
 from shared.rulesets import RULESETS, get_ruleset
 
 logger = logging.getLogger("risc.server")
-
-RESTORED_LOG_ENTRIES = 256
-"""How much of each game's log a starting server reads back: enough for clients that were away a few turns; a
-client further behind gets a fresh snapshot, as it would from a running server. The whole log stays stored."""
 
 
 def ruleset_info(ruleset: AnyRuleSet) -> RuleSetInfo:
@@ -85,11 +79,11 @@ class Lobby:
         computer_games: int = 20,
         computer_share: float = 0.5,
         unstarted_expiry: float = 600.0,
-        node: Node | None = None,
+        directory: Directory | None = None,
     ) -> None:
         self.storage = storage
-        self.node = node
-        """This server as a node of several sharing the store (server/cluster/node.py); None for a server alone."""
+        self.directory = directory or LocalDirectory(storage, finished_games_kept, RESTORED_LOG_ENTRIES)
+        """Where each game of the server is played: here alone, or on one node of several (lobby/directory.py)."""
         self.max_games = max_games
         self.finished_games_kept = finished_games_kept
         self.computer_time = ComputerTime(computer_share, bot_turn_pause)
@@ -100,8 +94,8 @@ class Lobby:
         self.open_games_per_connection = open_games_per_connection
         self.open_games_per_address = open_games_per_address
         self.computer_games = computer_games
-        self._creators: dict[str, tuple[int, str]] = {}
-        """Who created each game not yet over: (connection, address)."""
+        self._creators: dict[str, int] = {}
+        """The connection that created each game here that may still count against it."""
         self.unstarted_expiry = unstarted_expiry
         """How long an unstarted game may go without a player in it before it is closed (0: for ever)."""
         self._seeds = seeds or (lambda: secrets.randbits(63))
@@ -121,25 +115,18 @@ class Lobby:
         """Finished games told again (statistics, replays), from the store."""
 
     async def restore(self) -> int:
-        """Bring back every unfinished game the store holds, read in one pass, and the most recent finished ones (as
-        many as the server keeps in memory: listed, watched and rematched as before the stop); returns how many
-        unfinished games came back.
+        """Bring back the games the directory says this server plays from its start (a server alone: every
+        unfinished game of its store, and the most recent finished ones, listed, watched and rematched as before the
+        stop; a node of several: none, each is taken over when a client asks for it, or by the sweeper if it plays
+        by itself); returns how many unfinished games came back.
 
-        Games played on the same map share one map object, built once (maps are immutable). A node of several
-        restores none: each game is taken over when a client asks for it, or by the sweeper if it plays by itself.
+        Games played on the same map share one map object, built once (maps are immutable).
         """
-        if self.node is not None:
-            await self.node.start(on_lost=self._lost, on_created=self._created_somewhere, on_orphans=self._sweep)
-            return 0
+        games = await self.directory.start(Hooks(lost=self._lost, listed=self._listed, orphans=self._sweep))
         maps: dict[str, GameMap] = {}
         restored = []
-        unfinished = await self.storage.load_unfinished(tail=RESTORED_LOG_ENTRIES)
-        finished = (
-            await self.storage.load_recent_finished(self.finished_games_kept, RESTORED_LOG_ENTRIES)
-            if self.finished_games_kept > 0
-            else []
-        )
-        for game in sorted([*unfinished, *finished], key=lambda g: g.record.created_at):  # the list's order
+        for game in games:
+            # the list's order
             try:
                 game_map = maps.get(game.map_key)
                 if game_map is None:
@@ -175,36 +162,37 @@ class Lobby:
         return match
 
     async def find_typed(self, typed: str) -> Match:
-        """The game a person named to join or watch: its id, or the start of it when no other game this server
-        holds starts so (server/lobby/game_ids.py); on a node of several, any game of the store."""
+        """The game a person named to join or watch: its id, or the start of it when no other game of the server
+        starts so (server/lobby/game_ids.py)."""
         ids: set[str] = set(self.matches)
-        if self.node is not None and isinstance(self.storage, PostgresStorage) and typed not in ids:
+        if typed not in ids:
             try:
-                ids.update(await self.storage.ids_starting(typed))
+                ids = await self.directory.ids_starting(typed, self.matches)
             except StorageError as exc:
                 raise Refusal(ErrorCode.STORAGE_FAILED, f"the game list cannot be read right now ({exc})") from None
         return await self.find(unique_game(typed, ids))
 
     async def find(self, game_id: str) -> Match:
-        """The game a request is about: one this server plays, or (on a node of several) one it takes over from the
-        store when no node holds it. Raises Redirect when another node plays it, Refusal when there is none."""
+        """The game a request is about: one this server plays, or one the directory lets it take over from the store
+        (on a node of several, when no node holds it). Raises Redirect when another node plays it, Refusal when there
+        is none."""
         match = self.matches.get(game_id)
-        if match is not None or self.node is None:
-            return self.get(game_id)
+        if match is not None:
+            return match
         lock = self._claims.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
                 match = self.matches.get(game_id)
                 if match is not None:
                     return match
-                return await self._take_over(self.node, game_id)
+                return await self._take_over(game_id)
         finally:
             if not lock.locked() and self._claims.get(game_id) is lock:
                 del self._claims[game_id]
 
-    async def _take_over(self, node: Node, game_id: str) -> Match:
+    async def _take_over(self, game_id: str) -> Match:
         try:
-            claim = await node.claim(game_id)
+            claim = await self.directory.claim(game_id)
         except (ConnectionError, StorageError, OSError) as exc:
             raise Refusal(
                 ErrorCode.STORAGE_FAILED, f"the server cannot reach its store right now ({exc}); try again"
@@ -213,14 +201,13 @@ class Lobby:
             raise Refusal(ErrorCode.NO_SUCH_GAME, f'there is no game "{game_id}"')
         if isinstance(claim, Elsewhere):
             raise Redirect(game_id, claim.url)
-        assert isinstance(claim, Claimed)
         try:
             game = await self.storage.restore(game_id, RESTORED_LOG_ENTRIES)
             if game is None:
                 raise StorageError(f"game {game_id} is gone from the store")
             match = Match.restore(game, self.storage, self._rematch, map_from_dict(game.record.game_map), self._clock)
         except Exception as exc:
-            await node.release(game_id)
+            await self.directory.release(game_id)
             self.storage.set_aside(game_id, exc)
             raise Refusal(
                 ErrorCode.STORAGE_FAILED,
@@ -255,17 +242,12 @@ class Lobby:
         bots = self._sitting_in(game_id)
         await match.close()
         await self._let_go(match, bots)
-        url = None
-        if self.node is not None:
-            with contextlib.suppress(ConnectionError, StorageError, OSError):
-                url = await self.node.owner_url(game_id)
+        url = await self.owner_url(game_id)
         for sub in followers:
             sub.games.discard(game_id)
             sub.views.pop(game_id, None)
-            if url is not None and (self.node is None or url != self.node.public_url):
-                sub.send(RedirectMessage(game_id=game_id, url=url))
-            else:  # nobody has it yet: coming back through any node takes it over
-                sub.send(RedirectMessage(game_id=game_id, url=self.node.public_url if self.node else ""))
+            # nobody has it yet: coming back through any node (this one) takes it over
+            sub.send(RedirectMessage(game_id=game_id, url=url or self.directory.own_url))
         logger.info("game %s: let go (another node plays it now)", game_id)
 
     async def _sweep(self, game_ids: list[str]) -> None:
@@ -281,10 +263,8 @@ class Lobby:
 
     async def owner_url(self, game_id: str) -> str | None:
         """Where the node playing a game is reached (a node of several), for a request this node cannot carry out."""
-        if self.node is None:
-            return None
         try:
-            return await self.node.owner_url(game_id)
+            return await self.directory.owner_url(game_id)
         except (ConnectionError, StorageError, OSError):
             return None
 
@@ -295,24 +275,12 @@ class Lobby:
         return [m.summary() for m in self.matches.values()]
 
     async def page(self, offset: int, limit: int) -> tuple[list[GameSummary], int]:
-        """A page of the lobby, newest games first, and how many games there are in all: a node of several lists
-        every game of the store, those it plays as they are now, the others as their node last saved them."""
-        if self.node is None or not isinstance(self.storage, PostgresStorage):
-            newest = list(reversed(self.matches.values()))
-            return [m.summary() for m in newest[offset : offset + limit]], len(newest)
+        """A page of the lobby, newest games first, and how many games there are in all: on a node of several, every
+        game of the store, those it plays as they are now, the others as their node last saved them."""
         try:
-            rows, total = await self.storage.listing(offset, limit)
+            return await self.directory.page(offset, limit, self.matches)
         except StorageError as exc:
             raise Refusal(ErrorCode.STORAGE_FAILED, f"the game list cannot be read right now ({exc})") from None
-        games = []
-        for game_id, text in rows:
-            match = self.matches.get(game_id)
-            if match is not None:
-                games.append(match.summary())
-            elif text is not None:
-                with contextlib.suppress(ValidationError):
-                    games.append(GameSummary.model_validate_json(text))
-        return games, total
 
     # ---- lobby watchers --------------------------------------------------------------------------------------------
 
@@ -330,19 +298,9 @@ class Lobby:
         for sub in list(self.lobby_watchers):
             sub.send(message, text)
 
-    async def _created_somewhere(self, game_id: str) -> None:
-        """A node (this one too) created a game: its lobby watchers hear of it."""
-        if not self.lobby_watchers:
-            return
-        match = self.matches.get(game_id)
-        if match is not None:
-            self._tell_listed(match.summary())
-            return
-        assert isinstance(self.storage, PostgresStorage)
-        text = await self.storage.summary_of(game_id)
-        if text is not None:
-            with contextlib.suppress(ValidationError):
-                self._tell_listed(GameSummary.model_validate_json(text))
+    async def _listed(self, summary: GameSummary) -> None:
+        """A game was created (on any node of the server): the lobby's watchers hear of it."""
+        self._tell_listed(summary)
 
     def maps(self) -> list[MapInfo]:
         return self.catalogue.infos()
@@ -354,22 +312,21 @@ class Lobby:
         self, settings: GameSettings, upload: MapUpload | None = None, creator: Subscriber | None = None
     ) -> Match:
         await self._let_go_of_finished()
-        self._check_creator(creator, settings)  # at once, before the settings and the map are read
+        await self._check_creator(creator, settings)  # at once, before the settings and the map are read
         settings, game_map = await self.checked(settings, upload)
         async with self._creating:
-            origin = self._check_creator(creator, settings)  # again: others may have created games meanwhile
-            game_id = await self._new_id()
+            address = await self._check_creator(creator, settings)  # again: others may have created games meanwhile
+            game_id = await self._new_id(address)
             try:
                 match = await Match.create(
                     game_id, settings, game_map, self.storage, self._seeds(), self._rematch, clock=self._clock
                 )
             except BaseException:
-                if self.node is not None:
-                    await self.node.release(game_id)
+                await self.directory.release(game_id)
                 raise
             self._adopt(match)
-            if origin is not None:
-                self._creators[match.game_id] = origin
+            if creator is not None:
+                self._creators[match.game_id] = id(creator)
         logger.info(
             "game %s created: %s on %s, %d players%s",
             match.game_id,
@@ -380,25 +337,17 @@ class Lobby:
         )
         self.bots += await seat_bots(match, self.get, self.computer_time)
         self._watch_unstarted(match)
-        await self._announce(match)
-        return match
-
-    async def _announce(self, match: Match) -> None:
-        """Tell the lobby watchers of a new game: through the store, every node's (this one's too), when it is one
-        of several; else this server's own."""
-        if self.node is None:
-            self._tell_listed(match.summary())
-            return
-        try:
-            await self.node.announce_created(match.game_id)
+        try:  # every lobby of the server (this one's too) tells its watchers
+            await self.directory.announce(match.game_id, match.summary())
         except (StorageError, OSError) as exc:
             logger.warning("game %s: other nodes could not be told of it: %s", match.game_id, exc)
+        return match
 
-    def _check_creator(self, creator: Subscriber | None, settings: GameSettings) -> tuple[int, str] | None:
-        """Refuse a connection (or an address) that holds too many games no player is in yet or any more: those
-        waiting for players, and those the server's computers play alone, which play on by themselves (a client
-        asked for hundreds, and took a whole core). And refuse a game of computers alone past the server's
-        number of them, whoever asks."""
+    async def _check_creator(self, creator: Subscriber | None, settings: GameSettings) -> str | None:
+        """Refuse a connection (or an address, counted across the whole server) that holds too many games no player
+        is in yet or any more: those waiting for players, and those the server's computers play alone, which play
+        on by themselves (a client asked for hundreds, and took a whole core). And refuse a game of computers alone
+        past this server's number of them, whoever asks. Returns the creator's address."""
         alone = settings.bots >= settings.players
         if alone and sum(1 for m in self.matches.values() if self._of_computers(m)) >= self.computer_games:
             raise Refusal(
@@ -410,20 +359,24 @@ class Lobby:
             )
         if creator is None:
             return None
-        origin = (id(creator), address_of(str(getattr(creator, "address", "?"))))
-        for game_id in [g for g in self._creators if g not in self.matches or self.matches[g].finished]:
-            del self._creators[game_id]  # over, or let go of
-        held = [o for g, o in self._creators.items() if g in self.matches and self._holds(self.matches[g])]
+        for game_id in [g for g in self._creators if g not in self.matches]:
+            del self._creators[game_id]  # let go of
         what = "games waiting for players or played by computers alone"
-        if sum(1 for o in held if o[0] == origin[0]) >= self.open_games_per_connection:
+        mine = sum(1 for g, c in self._creators.items() if c == id(creator) and waits(self.matches[g].summary()))
+        if mine >= self.open_games_per_connection:
             raise Refusal(
                 ErrorCode.TOO_MANY_GAMES,
                 f"you already have {self.open_games_per_connection} {what}: "
                 "fill, leave or finish one before creating another",
             )
-        if sum(1 for o in held if o[1] == origin[1]) >= self.open_games_per_address:
+        address = address_of(str(getattr(creator, "address", "?")))
+        try:
+            held = await self.directory.waiting_games(address, self.matches)
+        except StorageError as exc:
+            raise Refusal(ErrorCode.STORAGE_FAILED, f"the server cannot reach its store right now ({exc})") from None
+        if held >= self.open_games_per_address:
             raise Refusal(ErrorCode.TOO_MANY_GAMES, f"your computer already has {self.open_games_per_address} {what}")
-        return origin
+        return address
 
     @staticmethod
     def _of_computers(match: Match) -> bool:
@@ -432,12 +385,6 @@ class Lobby:
         settings = match.settings
         return match.computers_alone or (not match.started and settings.bots >= settings.players)
 
-    @staticmethod
-    def _holds(match: Match) -> bool:
-        """Whether a game counts against its creator: it waits for players, or the server's computers play it
-        alone."""
-        return not match.started or match.computers_alone
-
     async def _rematch(self, old: Match, seats: list[SeatRecord]) -> Match:
         """R27: the same settings and map, the players who asked in the same seats, each keeping their seat token."""
         settings = old.settings
@@ -445,7 +392,7 @@ class Lobby:
         if len(seats) != settings.players:
             settings = settings.model_copy(update={"players": len(seats), "bots": min(bots, len(seats))})
         async with self._creating:
-            game_id = await self._new_id()
+            game_id = await self._new_id(None)
             try:
                 match = await Match.create(
                     game_id,
@@ -458,8 +405,7 @@ class Lobby:
                     clock=self._clock,
                 )
             except BaseException:
-                if self.node is not None:
-                    await self.node.release(game_id)
+                await self.directory.release(game_id)
                 raise
             self._adopt(match)
         logger.info("game %s created as a rematch: %s", match.game_id, ", ".join(s.name for s in seats))
@@ -476,8 +422,7 @@ class Lobby:
         """Forget a closed game, and the server's players who sat in it (`bots`: those who did, when closing it made
         them leave already) and nowhere else."""
         self.matches.pop(match.game_id, None)
-        if self.node is not None:
-            await self.node.release(match.game_id)
+        await self.directory.release(match.game_id)
         timer = self._idle_timers.pop(match.game_id, None)
         if timer is not None:
             timer.cancel()
@@ -601,14 +546,12 @@ class Lobby:
             )
         return self.catalogue.get(settings.map)
 
-    async def _new_id(self) -> str:
-        """A new game's id: one no game here has, and on a node of several one whose lock it could take (the store
-        refuses an id some other node gave meanwhile)."""
+    async def _new_id(self, creator: str | None) -> str:
+        """A new game's id: one no game here has, and that the directory holds for this server (on a node of several,
+        the store refuses an id some other node gave meanwhile), noting the address that asked for it."""
         while True:
             game_id = secrets.token_hex(3)
-            if game_id in self.matches:
-                continue
-            if self.node is None or await self.node.claim_new(game_id):
+            if game_id not in self.matches and await self.directory.reserve(game_id, creator):
                 return game_id
 
     async def hand_over(self, sub: Subscriber, game_id: str, player: str, ref: str | None) -> None:
@@ -656,5 +599,4 @@ class Lobby:
         self.computer_time.close()
         for match in list(self.matches.values()):
             await match.close()
-        if self.node is not None:
-            await self.node.stop()
+        await self.directory.stop()

@@ -126,6 +126,7 @@ class Match(Seating, Playing, HandingOn):
             if not await self._keeper.closed_unstarted(self.table, self.log.last_seq, self.seq):
                 return False
             self._closed = True
+            self._closed_why = reason
             self._turn_timer.disarm()
             self._presence.close()
             for sub in list(self.watchers):

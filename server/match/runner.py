@@ -74,6 +74,8 @@ class Runner(ABC):
         self._presence = Pace(self._clock, PRESENCE_INTERVAL, lambda: self._broadcast([]))
         self._tasks = BackgroundTasks()
         self._closed = False
+        self._closed_why: str | None = None
+        """Why the game closed before it started (it is no game any more), once it did."""
         self.on_moved: Callable[[Self], None] | None = None
         """Called once the store refused a change because another node owns the game now (a shared store)."""
         self.moved = False
@@ -195,6 +197,8 @@ class Runner(ABC):
     def _check_open(self) -> None:
         if self.moved:
             raise Redirect(self.game_id, None)
+        if self._closed_why is not None:
+            raise Refusal(ErrorCode.NO_SUCH_GAME, self._closed_why)
         if self._closed:
             raise Refusal(ErrorCode.SHUTTING_DOWN, "the server is shutting down")
 

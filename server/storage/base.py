@@ -384,6 +384,10 @@ class Storage(ABC):
     async def list_games(self, include_finished: bool = True) -> list[str]:
         """Every kept game's id, oldest first; without the finished ones unless `include_finished`."""
 
+    @abstractmethod
+    async def created_at(self, game_ids: Sequence[str]) -> dict[str, float]:
+        """When each of these kept games was created (the time of day, in seconds), by id; unknown ids left out."""
+
     async def load_recent_finished(self, limit: int, tail: int) -> list[RestoredGame]:
         """The `limit` finished games created last that were played (not those closed before they started), oldest
         first, each with the last `tail` entries of its log: what a starting server lists again beside the unfinished

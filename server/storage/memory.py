@@ -184,6 +184,9 @@ class MemoryStorage(Storage):
             return list(self._records)
         return [g for g in self._records if not _finished(self._progress[g])]
 
+    async def created_at(self, game_ids: Sequence[str]) -> dict[str, float]:
+        return {g: float(json.loads(self._records[g])["created_at"]) for g in game_ids if g in self._records}
+
 
 def _finished(progress: str) -> bool:
     """Whether a game's progress text says the game is over; False when it cannot be read (a damaged game is not

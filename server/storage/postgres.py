@@ -120,8 +120,17 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, request_id)
     );
     """,
+    # Version 2: games closed before they started marked as such (no node takes them over, no lobby lists them), and
+    # the address each game was created from (what an address holds is counted across the nodes).
+    """
+    ALTER TABLE games ADD COLUMN closed boolean NOT NULL DEFAULT false;
+    UPDATE games SET closed = true WHERE phase = 'finished' AND (progress::jsonb -> 'state') = 'null'::jsonb;
+    CREATE TABLE creators (game_id text PRIMARY KEY, address text NOT NULL);
+    CREATE INDEX creators_by_address ON creators (address);
+    """,
 ]
-"""Migration i takes the schema from version i to i + 1. Only ever append."""
+"""Migration i takes the schema from version i to i + 1. Only ever append: a node of the previous release keeps
+working on a schema one step newer (docs/scaling.md), so a step adds and never takes away."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -151,6 +160,27 @@ def describe(dsn: str) -> str:
     return f"PostgreSQL database {info.get('dbname') or info.get('user') or '?'} on {where}"
 
 
+class Epochs:
+    """The epoch at which this node may write each game it plays. Whoever claims games for the node (the cluster's
+    directory) sets them; every write of the store reads them, and a write refused because another node claimed the
+    game since drops its epoch."""
+
+    def __init__(self) -> None:
+        self._held: dict[str, int] = {}
+
+    def get(self, game_id: str) -> int | None:
+        return self._held.get(game_id)
+
+    def hold(self, game_id: str, epoch: int) -> None:
+        self._held[game_id] = epoch
+
+    def drop(self, game_id: str) -> None:
+        self._held.pop(game_id, None)
+
+    def clear(self) -> None:
+        self._held.clear()
+
+
 class PostgresStorage(Storage):
     shared = True
 
@@ -162,10 +192,13 @@ class PostgresStorage(Storage):
         pool_size: int = 10,
         node_id: str | None = None,
         connect_timeout: float = 10.0,
+        epochs: Epochs | None = None,
     ) -> None:
         """A store on the database `dsn` (a libpq connection string or postgresql:// URL). `read_only`: read it
         beside running nodes (`risc replay`, `risc games damaged`), upgrading nothing. `node_id`: the node that
-        writes through it, named as the owner of the games it creates."""
+        writes through it, named as the owner of the games it creates. `epochs`: the games this node may write
+        (the cluster's directory claims them); a store of its own (the storage contract's tests) may write the games
+        it creates."""
         super().__init__()
         if psycopg is None:
             raise StorageError("the PostgreSQL store needs psycopg: pip install 'risc[postgres]'")
@@ -173,7 +206,7 @@ class PostgresStorage(Storage):
         self.read_only = read_only
         self.node_id = node_id
         self.where = describe(dsn)
-        self.epochs: dict[str, int] = {}
+        self.epochs = epochs if epochs is not None else Epochs()
         """The games this node may write, each with the epoch it claimed them at."""
         self._pool_size = pool_size
         self._connect_timeout = connect_timeout
@@ -270,8 +303,9 @@ class PostgresStorage(Storage):
             raise StorageError(f"the {self.where} is not open")
         return self._pool.connection()
 
-    async def _run(self, work: Callable[[Any], Any]) -> Any:
-        """Run `work(connection)` on a pooled connection; database failures become StorageError."""
+    async def run(self, work: Callable[[Any], Any]) -> Any:
+        """Run `work(connection)` on a pooled connection; database failures become StorageError. The cluster's
+        directory reads through it too (server/cluster/directory.py)."""
         try:
             async with self._connection() as conn:
                 return await work(conn)
@@ -318,14 +352,14 @@ class PostgresStorage(Storage):
         while self._waiting:
             batch, self._waiting = self._waiting, []
             try:
-                await self._run(functools.partial(self._commit, batch=batch))
+                await self.run(functools.partial(self._commit, batch=batch))
             except Exception as exc:  # the transaction failed: each change alone, so that it fails alone
                 if len(batch) == 1:
                     _settle(batch[0], exc if isinstance(exc, StorageError) else StorageError(str(exc)))
                     continue
                 for change in batch:
                     try:
-                        await self._run(functools.partial(self._commit, batch=[change]))
+                        await self.run(functools.partial(self._commit, batch=[change]))
                     except Exception as alone:
                         _settle(change, alone if isinstance(alone, StorageError) else StorageError(str(alone)))
             self.transactions += 1
@@ -355,7 +389,7 @@ class PostgresStorage(Storage):
             if owner is None:
                 _settle(change, StorageError(f"no game {change.game_id} to save"))
                 continue
-            self.epochs.pop(change.game_id, None)
+            self.epochs.drop(change.game_id)
             _settle(
                 change,
                 OwnershipLost(
@@ -403,8 +437,8 @@ class PostgresStorage(Storage):
             if row[0] != 1:
                 raise StorageError(f"game {record.game_id} exists already")
 
-        await self._run(insert)
-        self.epochs[record.game_id] = 1
+        await self.run(insert)
+        self.epochs.hold(record.game_id, 1)  # its row's epoch: the node creating it holds its lock
 
     async def save(
         self,
@@ -422,6 +456,7 @@ class PostgresStorage(Storage):
             "epoch": epoch,
             "progress": progress.model_dump_json(),
             "phase": _phase(progress),
+            "closed": progress.finished and progress.state is None,
             "summary": summary,
             "handed_over": bool(progress.handed_over),
             "seqs": [e.seq for e in events],
@@ -431,7 +466,7 @@ class PostgresStorage(Storage):
         }
         query = """
             WITH g AS (UPDATE games SET progress = %(progress)s, phase = %(phase)s, handed_over = %(handed_over)s,
-                                        summary = coalesce(%(summary)s, summary)
+                                        closed = %(closed)s, summary = coalesce(%(summary)s, summary)
                        WHERE game_id = %(game_id)s AND epoch = %(epoch)s RETURNING game_id),
             e AS (INSERT INTO events (game_id, seq, body)
                   SELECT g.game_id, x.seq, x.body
@@ -545,7 +580,7 @@ class PostgresStorage(Storage):
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
                 return await self._read_game(conn, game_id, tail)
 
-        result: tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None = await self._run(read)
+        result: tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None = await self.run(read)
         return result
 
     async def _read_game(
@@ -625,7 +660,7 @@ class PostgresStorage(Storage):
         async def read(conn: Any) -> list[str]:
             return [g for (g,) in await (await conn.execute(query + " ORDER BY created_at, game_id")).fetchall()]
 
-        result: list[str] = await self._run(read)
+        result: list[str] = await self.run(read)
         return result
 
     async def created_at(self, game_ids: Sequence[str]) -> dict[str, float]:
@@ -637,47 +672,7 @@ class PostgresStorage(Storage):
             ).fetchall()
             return {g: float(c) for g, c in rows}
 
-        result: dict[str, float] = await self._run(read)
-        return result
-
-    async def listing(self, offset: int, limit: int) -> tuple[list[tuple[str, str | None]], int]:
-        """A page of every game kept, newest first, each as (game id, its summary as JSON text as last saved), and
-        how many games there are: what any node's lobby lists."""
-
-        async def read(conn: Any) -> tuple[list[tuple[str, str | None]], int]:
-            rows = await (
-                await conn.execute(
-                    "SELECT game_id, summary FROM games ORDER BY created_at DESC, game_id OFFSET %s LIMIT %s",
-                    (offset, limit),
-                )
-            ).fetchall()
-            total = await (await conn.execute("SELECT count(*) FROM games")).fetchone()
-            return [(g, s) for g, s in rows], int(total[0])
-
-        result: tuple[list[tuple[str, str | None]], int] = await self._run(read)
-        return result
-
-    async def ids_starting(self, start: str, limit: int = 20) -> list[str]:
-        """The ids of kept games that start with `start` (regardless of case), at most `limit` of them."""
-        pattern = start.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-        async def read(conn: Any) -> list[str]:
-            rows = await (
-                await conn.execute(
-                    "SELECT game_id FROM games WHERE game_id ILIKE %s ORDER BY game_id LIMIT %s", (pattern, limit)
-                )
-            ).fetchall()
-            return [str(r[0]) for r in rows]
-
-        result: list[str] = await self._run(read)
-        return result
-
-    async def summary_of(self, game_id: str) -> str | None:
-        async def read(conn: Any) -> str | None:
-            row = await (await conn.execute("SELECT summary FROM games WHERE game_id = %s", (game_id,))).fetchone()
-            return None if row is None else row[0]
-
-        result: str | None = await self._run(read)
+        result: dict[str, float] = await self.run(read)
         return result
 
 

@@ -743,6 +743,12 @@ class SqliteStorage(Storage):
         query = "SELECT game_id FROM games" + ("" if include_finished else " WHERE phase != 'finished'")
         return await self._guarded(lambda: [g for (g,) in self._db.execute(query + " ORDER BY created_at, rowid")])
 
+    async def created_at(self, game_ids: Sequence[str]) -> dict[str, float]:
+        wanted = list(game_ids)
+        marks = ",".join("?" * len(wanted))
+        query = f"SELECT game_id, created_at FROM games WHERE game_id IN ({marks})"
+        return await self._guarded(lambda: {g: float(c) for g, c in self._db.execute(query, wanted)})
+
     async def _guarded(self, work: Callable[[], _T]) -> _T:
         try:
             return await self._run(work)
