@@ -4,11 +4,14 @@ tests' own rule set, for the tests that ask for it; and one headless Chromium a 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
+from server.storage import MemoryStorage, SqliteStorage, Storage
+from server.storage.postgres import PostgresStorage
 from shared.rulesets import register, unregister
 from tests.postgres_support import PostgresCluster, start_cluster
 from tests.toy_ruleset import RaceToTwenty
@@ -59,3 +62,29 @@ async def browser() -> AsyncIterator[Any]:
 
     async with launched() as found:
         yield found
+
+
+STORES = ["memory", "sqlite", "postgres"]
+
+
+async def opened(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> Storage:
+    """A store of `kind`, open, empty: in memory, in a new SQLite file, or in a new PostgreSQL database."""
+    storage: Storage
+    if kind == "memory":
+        storage = MemoryStorage()
+    elif kind == "sqlite":
+        storage = SqliteStorage(tmp_path / "games.sqlite3")
+    else:
+        storage = PostgresStorage(request.getfixturevalue("postgres_dsn"), node_id="test-node")
+    await storage.open()
+    return storage
+
+
+@pytest.fixture(params=STORES)
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
+    """Each store in turn, open and empty: what the storage contract's tests hold every store to."""
+    storage = await opened(request.param, tmp_path, request)
+    try:
+        yield storage
+    finally:
+        await storage.close()

@@ -5,42 +5,16 @@ request kept with its change is refused a second time, and a game reads back as 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from server.storage import GameProgress, MemoryStorage, SqliteStorage, Storage, StorageError
+from server.storage import GameProgress, Storage, StorageError
 from server.storage.base import CommitChange, GameRecord, OrderChange, RequestRecord
 from server.storage.codec import map_to_dict
 from server.storage.postgres import PostgresStorage
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings
 from tests.test_server_storage import joined, record, started_progress
-
-STORES = ["memory", "sqlite", "postgres"]
-
-
-async def opened(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> Storage:
-    """A store of `kind`, open, empty: in memory, in a new SQLite file, or in a new PostgreSQL database."""
-    storage: Storage
-    if kind == "memory":
-        storage = MemoryStorage()
-    elif kind == "sqlite":
-        storage = SqliteStorage(tmp_path / "games.sqlite3")
-    else:
-        storage = PostgresStorage(request.getfixturevalue("postgres_dsn"), node_id="test-node")
-    await storage.open()
-    return storage
-
-
-@pytest.fixture(params=STORES)
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await opened(request.param, tmp_path, request)
-    try:
-        yield storage
-    finally:
-        await storage.close()
 
 
 def order(index: int, units: int) -> OrderChange:

@@ -12,11 +12,14 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, Field, ValidationError
 
 from shared.protocol.lobby import GameSettings
+
+if TYPE_CHECKING:
+    from server.storage.accounts import AccountStore
 
 
 class LogLine(Protocol):
@@ -34,8 +37,12 @@ logger = logging.getLogger("risc.server")
 
 class SeatRecord(BaseModel):
     name: str
-    token_hash: str = Field(description="sha256 of the seat token, hex: the token itself is never kept")
+    token_hash: str = Field(
+        description="sha256 of the seat token, hex: the token itself is never kept; empty for an account's seat, "
+        "which its account's sessions open, not a token"
+    )
     group: int | None = None
+    account: str | None = Field(default=None, description="the account whose seat it is (its id); None: a guest's")
 
 
 class GameRecord(BaseModel):
@@ -415,6 +422,10 @@ class Storage(ABC):
             )
             found.append(RestoredGame(stored.record, stored.progress, log, map_key(map_text(stored.record.game_map))))
         return found[::-1]
+
+    @abstractmethod
+    def accounts(self) -> AccountStore:
+        """The accounts kept beside this store's games, in the same database (server/storage/accounts.py)."""
 
     async def close(self) -> None:
         """Flush and let go of whatever the store holds open."""

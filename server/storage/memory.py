@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from server.storage.accounts import AccountStore, MemoryAccounts, seats_of_accounts
 from server.storage.base import (
     CommitChange,
     GameProgress,
@@ -39,6 +40,16 @@ class MemoryStorage(Storage):
         self._orders: dict[str, list[OrderChange]] = {}  # since each game's last save
         self._commits: dict[str, list[CommitChange]] = {}  # likewise
         self._requests: dict[str, dict[str, RequestRecord]] = {}
+        self._summaries: dict[str, str | None] = {}
+        self._created: dict[str, float] = {}
+        self._accounts = MemoryAccounts(self._summaries, self._created)
+
+    def accounts(self) -> AccountStore:
+        return self._accounts
+
+    def _seated(self, game_id: str, progress: GameProgress) -> None:
+        for account, player in seats_of_accounts(progress.seats):
+            self._accounts.seats.setdefault(account, {}).setdefault(game_id, player)
 
     async def create(
         self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *, summary: str | None = None
@@ -55,6 +66,9 @@ class MemoryStorage(Storage):
         self._maps.setdefault(key, game_map)
         self._map_keys[record.game_id] = key
         self._records[record.game_id], self._progress[record.game_id], self._events[record.game_id] = texts
+        self._summaries[record.game_id] = summary
+        self._created[record.game_id] = record.created_at
+        self._seated(record.game_id, progress)
 
     async def save(
         self,
@@ -75,6 +89,9 @@ class MemoryStorage(Storage):
         self._orders.pop(game_id, None)
         self._commits.pop(game_id, None)
         self._keep_request(game_id, request, progress)
+        if summary is not None:
+            self._summaries[game_id] = summary
+        self._seated(game_id, progress)
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         if game_id not in self._records:

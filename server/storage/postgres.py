@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
     CommitChange,
     GameProgress,
@@ -127,6 +128,41 @@ MIGRATIONS: list[str] = [
     UPDATE games SET closed = true WHERE phase = 'finished' AND (progress::jsonb -> 'state') = 'null'::jsonb;
     CREATE TABLE creators (game_id text PRIMARY KEY, address text NOT NULL);
     CREATE INDEX creators_by_address ON creators (address);
+    """,
+    # Version 3: accounts, their sessions and failed sign-ins (server/storage/accounts.py), and the games each
+    # account sits in.
+    """
+    CREATE TABLE accounts (
+        account_id text PRIMARY KEY,
+        name text NOT NULL,
+        name_key text NOT NULL UNIQUE,
+        password_hash text NOT NULL,
+        created_at double precision NOT NULL,
+        disabled boolean NOT NULL DEFAULT false,
+        deleted boolean NOT NULL DEFAULT false
+    );
+    CREATE TABLE sessions (
+        token_hash text PRIMARY KEY,
+        account_id text NOT NULL REFERENCES accounts (account_id),
+        created_at double precision NOT NULL,
+        last_used_at double precision NOT NULL,
+        expires_at double precision NOT NULL,
+        client text,
+        ended_at double precision
+    );
+    CREATE INDEX sessions_by_account ON sessions (account_id);
+    CREATE INDEX sessions_ended ON sessions (ended_at) WHERE ended_at IS NOT NULL;
+    CREATE TABLE signin_failures (
+        name_key text PRIMARY KEY,
+        failures integer NOT NULL,
+        locked_until double precision NOT NULL
+    );
+    CREATE TABLE account_games (
+        account_id text NOT NULL,
+        game_id text NOT NULL REFERENCES games (game_id),
+        player text NOT NULL,
+        PRIMARY KEY (account_id, game_id)
+    );
     """,
 ]
 """Migration i takes the schema from version i to i + 1. Only ever append: a node of the previous release keeps
@@ -419,6 +455,7 @@ class PostgresStorage(Storage):
             "summary": summary,
             "seqs": [e.seq for e in events],
             "bodies": [e.stored for e in events],
+            **_seated_params(progress),
         }
         query = """
             WITH m AS (INSERT INTO maps (map_key, body) VALUES (%(map_key)s, %(map)s) ON CONFLICT DO NOTHING),
@@ -429,7 +466,11 @@ class PostgresStorage(Storage):
                   ON CONFLICT (game_id) DO NOTHING RETURNING game_id),
             e AS (INSERT INTO events (game_id, seq, body)
                   SELECT g.game_id, x.seq, x.body
-                  FROM g, unnest(%(seqs)s::integer[], %(bodies)s::text[]) AS x(seq, body))
+                  FROM g, unnest(%(seqs)s::integer[], %(bodies)s::text[]) AS x(seq, body)),
+            a AS (INSERT INTO account_games (account_id, game_id, player)
+                  SELECT x.account_id, g.game_id, x.player
+                  FROM g, unnest(%(accounts)s::text[], %(players)s::text[]) AS x(account_id, player)
+                  ON CONFLICT DO NOTHING)
             SELECT count(*) FROM g"""
 
         async def insert(conn: Any) -> None:
@@ -463,6 +504,7 @@ class PostgresStorage(Storage):
             "bodies": [e.stored for e in events],
             "forget_before": -1 if step is None else step - 1,
             **_request_params(request),
+            **_seated_params(progress),
         }
         query = """
             WITH g AS (UPDATE games SET progress = %(progress)s, phase = %(phase)s, handed_over = %(handed_over)s,
@@ -476,7 +518,11 @@ class PostgresStorage(Storage):
             f AS (DELETE FROM requests q USING g WHERE q.game_id = g.game_id AND q.step < %(forget_before)s),
             r AS (INSERT INTO requests (game_id, request_id, step, reply)
                   SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
-                  WHERE %(request_id)s::text IS NOT NULL)
+                  WHERE %(request_id)s::text IS NOT NULL),
+            a AS (INSERT INTO account_games (account_id, game_id, player)
+                  SELECT x.account_id, g.game_id, x.player
+                  FROM g, unnest(%(accounts)s::text[], %(players)s::text[]) AS x(account_id, player)
+                  ON CONFLICT DO NOTHING)
             SELECT count(*) FROM g"""
         await self._write(game_id, epoch, query, params)
 
@@ -663,6 +709,11 @@ class PostgresStorage(Storage):
         result: list[str] = await self.run(read)
         return result
 
+    def accounts(self) -> AccountStore:
+        from server.storage.postgres_accounts import PostgresAccounts
+
+        return PostgresAccounts(self)
+
     async def created_at(self, game_ids: Sequence[str]) -> dict[str, float]:
         """When each game was created (for `risc games damaged`)."""
 
@@ -674,6 +725,12 @@ class PostgresStorage(Storage):
 
         result: dict[str, float] = await self.run(read)
         return result
+
+
+def _seated_params(progress: GameProgress) -> dict[str, list[str]]:
+    """The seats accounts hold, for `account_games`."""
+    seated = seats_of_accounts(progress.seats)
+    return {"accounts": [a for a, _ in seated], "players": [p for _, p in seated]}
 
 
 @dataclass

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
     CommitChange,
     GameProgress,
@@ -130,6 +131,33 @@ def _keep_requests(db: sqlite3.Connection) -> None:
     )
 
 
+def _keep_accounts(db: sqlite3.Connection) -> None:
+    """Version 7: accounts, their sessions and failed sign-ins (server/storage/accounts.py), the games each account
+    sits in, and each game's summary as last saved (what an account's home lists of a game this server does not
+    hold in memory)."""
+    db.execute(
+        "CREATE TABLE accounts (account_id TEXT PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE, "
+        "password_hash TEXT NOT NULL, created_at REAL NOT NULL, disabled INTEGER NOT NULL DEFAULT 0, "
+        "deleted INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID"
+    )
+    db.execute(
+        "CREATE TABLE sessions (token_hash TEXT PRIMARY KEY, account_id TEXT NOT NULL REFERENCES "
+        "accounts(account_id), created_at REAL NOT NULL, last_used_at REAL NOT NULL, expires_at REAL NOT NULL, "
+        "client TEXT, ended_at REAL) WITHOUT ROWID"
+    )
+    db.execute("CREATE INDEX sessions_by_account ON sessions (account_id)")
+    db.execute("CREATE INDEX sessions_ended ON sessions (ended_at) WHERE ended_at IS NOT NULL")
+    db.execute(
+        "CREATE TABLE signin_failures (name_key TEXT PRIMARY KEY, failures INTEGER NOT NULL, "
+        "locked_until REAL NOT NULL) WITHOUT ROWID"
+    )
+    db.execute(
+        "CREATE TABLE account_games (account_id TEXT NOT NULL, game_id TEXT NOT NULL REFERENCES games(game_id), "
+        "player TEXT NOT NULL, PRIMARY KEY (account_id, game_id)) WITHOUT ROWID"
+    )
+    db.execute("ALTER TABLE games ADD COLUMN summary TEXT")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _create_tables,
     _add_phase,
@@ -137,6 +165,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _keep_orders_apart,
     _keep_commits_apart,
     _keep_requests,
+    _keep_accounts,
 ]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
@@ -149,7 +178,11 @@ upgrading it (`risc replay` beside an older server): it only lacks that table, w
 REQUESTS_KEPT_FROM = 6
 """The schema version that added `requests`; a database of the two versions before is read as it is, likewise."""
 
-READABLE_VERSIONS = (COMMITS_KEPT_FROM - 1, COMMITS_KEPT_FROM, SCHEMA_VERSION)
+ACCOUNTS_KEPT_FROM = 7
+"""The schema version that added accounts and games' summaries; a database of the version before is read as it is
+(it has no account, and no game of an account)."""
+
+READABLE_VERSIONS = (COMMITS_KEPT_FROM - 1, COMMITS_KEPT_FROM, REQUESTS_KEPT_FROM, SCHEMA_VERSION)
 """The schema versions a read-only store reads without upgrading them."""
 
 
@@ -214,6 +247,16 @@ def _keep_request(db: sqlite3.Connection, game_id: str, request: RequestRecord |
         )
     except sqlite3.IntegrityError:
         raise StorageError(f"game {game_id}: request {request.request_id} was carried out already") from None
+
+
+def _seated(game_id: str, progress: GameProgress) -> list[tuple[str, str, str]]:
+    """(account id, game id, seat name) of each seat an account holds: what `account_games` keeps of a save."""
+    return [(account, game_id, player) for account, player in seats_of_accounts(progress.seats)]
+
+
+def _keep_seated(db: sqlite3.Connection, seated: list[tuple[str, str, str]]) -> None:
+    if seated:
+        db.executemany("INSERT OR IGNORE INTO account_games (account_id, game_id, player) VALUES (?, ?, ?)", seated)
 
 
 @dataclass
@@ -499,18 +542,20 @@ class SqliteStorage(Storage):
             key,
         )
         bodies = [(record.game_id, e.seq, e.stored) for e in events]
+        seated = _seated(record.game_id, progress)
 
         def insert(db: sqlite3.Connection) -> None:
             try:
                 db.execute(
-                    "INSERT INTO games (game_id, created_at, record, progress, phase, map_key) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    row,
+                    "INSERT INTO games (game_id, created_at, record, progress, phase, map_key, summary) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (*row, summary),
                 )
             except sqlite3.IntegrityError:
                 raise StorageError(f"game {record.game_id} exists already") from None
             db.execute("INSERT OR IGNORE INTO maps (map_key, body) VALUES (?, ?)", (key, game_map))
             db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
+            _keep_seated(db, seated)
 
         await self._write(insert)
 
@@ -523,13 +568,20 @@ class SqliteStorage(Storage):
         summary: str | None = None,
         request: RequestRecord | None = None,
     ) -> None:
-        row = (progress.model_dump_json(), _phase(progress), game_id)  # encoded before anything is changed
+        row = (progress.model_dump_json(), _phase(progress), summary, game_id)  # encoded before anything is changed
         bodies = [(game_id, e.seq, e.stored) for e in events]
         step = progress.step
+        seated = _seated(game_id, progress)
 
         def update(db: sqlite3.Connection) -> None:
-            if db.execute("UPDATE games SET progress = ?, phase = ? WHERE game_id = ?", row).rowcount != 1:
+            if (
+                db.execute(
+                    "UPDATE games SET progress = ?, phase = ?, summary = coalesce(?, summary) WHERE game_id = ?", row
+                ).rowcount
+                != 1
+            ):
                 raise StorageError(f"no game {game_id} to save")
+            _keep_seated(db, seated)
             db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
             db.execute("DELETE FROM pending_orders WHERE game_id = ?", (game_id,))  # the progress holds them now
             db.execute("DELETE FROM pending_commits WHERE game_id = ?", (game_id,))
@@ -748,6 +800,24 @@ class SqliteStorage(Storage):
         marks = ",".join("?" * len(wanted))
         query = f"SELECT game_id, created_at FROM games WHERE game_id IN ({marks})"
         return await self._guarded(lambda: {g: float(c) for g, c in self._db.execute(query, wanted)})
+
+    async def read(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run `work(connection)` to read, in a worker thread; the accounts of this store read through it."""
+        return await self._guarded(lambda: work(self._db))
+
+    async def write(self, work: Callable[[sqlite3.Connection], object]) -> None:
+        """Run `work(connection)` in the next transaction (group commit, in a savepoint of its own); return once
+        it is committed. The accounts of this store write through it."""
+
+        def run(db: sqlite3.Connection) -> None:
+            work(db)
+
+        await self._write(run)
+
+    def accounts(self) -> AccountStore:
+        from server.storage.sqlite_accounts import SqliteAccounts
+
+        return SqliteAccounts(self)
 
     async def _guarded(self, work: Callable[[], _T]) -> _T:
         try:
