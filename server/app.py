@@ -14,7 +14,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from server.clock import Clock
+from server.accounts.desk import AccountDesk
+from server.accounts.service import MODES, Accounts
+from server.clock import Clock, LoopClock
 from server.cluster.node import NodeIdTaken
 from server.config import ServerConfig
 from server.frontier import origins
@@ -66,7 +68,8 @@ class RiscServer:
             unstarted_expiry=config.unstarted_game_expiry,
             directory=self.directory,
         )
-        self.transport = Transport(config, self.lobby)
+        self.accounts = Accounts(self.storage.accounts(), clock or LoopClock(), mode=config.accounts)
+        self.transport = Transport(config, self.lobby, AccountDesk(self.accounts, self.lobby, self.storage))
 
     @property
     def port(self) -> int:
@@ -78,6 +81,7 @@ class RiscServer:
             await self.transport.start()
             self.directory.listening(self.config.host, self.port)
             restored = await self.lobby.restore()
+            await self.accounts.start(self.transport.sessions_ended)
         except BaseException:
             await self.transport.stop()
             await self.storage.close()
@@ -103,6 +107,7 @@ class RiscServer:
         logger.info("shutting down")
         await self.lobby.close()
         await self.transport.stop()
+        await self.accounts.close()
         await self.storage.close()
         logger.info("stopped")
 
@@ -253,6 +258,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the event loop: uvloop where it is installed (auto, the default), or asyncio's own",
     )
     parser.add_argument(
+        "--accounts",
+        choices=MODES,
+        default="optional",
+        help="players' accounts: off (everyone is a guest), optional (the default: guests play as ever, players may "
+        "sign up and in), required (creating or joining a game needs an account; anyone may watch)",
+    )
+    parser.add_argument(
         "--password",
         default=None,
         help="password clients must give (default: the RISC_PASSWORD environment variable, else none)",
@@ -329,6 +341,7 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
         web_root=web_root,
         compression=not args.no_compression,
         store=store,
+        accounts=getattr(args, "accounts", "optional"),
         node_id=args.node_id,
         public_url=args.public_url,
         fence_after=args.fence_after,

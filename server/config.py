@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,9 @@ class ServerConfig:
     and GET /healthz only. Whoever composes the server with the page sets it (`risc server`, `risc play --web`)."""
     shutdown_grace: float = 3.0
     """How long clients have to receive the last messages when the server stops."""
+    accounts: Literal["off", "optional", "required"] = "optional"
+    """Whether players may have accounts (`off`: everyone is a guest), and whether creating or joining a game needs one
+    (`required`); watching never does."""
     store: str | None = None
     """A PostgreSQL store's address (postgresql://...), which several servers (nodes) may share: games then live
     there, each played by one node (server/cluster/node.py). None: the SQLite file in `data_dir`, or memory."""

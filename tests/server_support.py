@@ -118,15 +118,31 @@ class Client:
         """Each game's summary as the server's patches left it (seats keyed by position, as patches take it)."""
         self.orders: dict[str, list[Message]] = {}
         """Each game's orders of this turn, kept from the acceptances and withdrawals as a client keeps them."""
+        self.welcome: Message = {}
+        """The server's `welcome` (once the connection said hello)."""
 
     @classmethod
     async def connect(
-        cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None, words: bool = False
+        cls,
+        server: RiscServer | int,
+        *,
+        hello: bool = True,
+        password: str | None = None,
+        words: bool = False,
+        session: str | None = None,
+        protocol: int = PROTOCOL_VERSION,
+        headers: dict[str, str] | None = None,
     ) -> Client:
-        client = cls(await connect(url(server), max_size=None))
+        """A connection that says hello (as protocol `protocol`, with a session token when given; `headers`: the
+        handshake's own, a cookie or an Origin)."""
+        client = cls(await connect(url(server), max_size=None, additional_headers=headers))
         if hello:
-            welcome = await client.request(type="hello", protocol=PROTOCOL_VERSION, password=password, words=words)
+            greeting: Message = {"type": "hello", "protocol": protocol, "password": password, "words": words}
+            if session is not None:
+                greeting["session"] = session
+            welcome = await client.request(**greeting)
             assert welcome["type"] == "welcome", welcome
+            client.welcome = welcome
         return client
 
     async def _read(self) -> None:

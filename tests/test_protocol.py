@@ -47,6 +47,14 @@ SERVER_TYPES = (
     "replay",
     "replayed_turn",
     "shutting_down",
+    "signed_in",
+    "signed_out",
+    "password_changed",
+    "sessions",
+    "session_ended",
+    "my_games",
+    "account_deleted",
+    "account_export",
 )
 
 

@@ -27,7 +27,9 @@ def seat_named(table: Table, name: str) -> str | None:
     return next((seat for seat in seats if seat.casefold() == name.casefold()), None)
 
 
-def join(table: Table, name: str, group: int | None, token_hash: str) -> Decision:
+def join(table: Table, name: str, group: int | None, token_hash: str, account: str | None = None) -> Decision:
+    """A seat taken: a guest's, opened by its token (of which only the hash is kept), or an account's (`account`),
+    opened by the account's sessions and no token."""
     if table.game is not None:
         raise Refusal(ErrorCode.GAME_STARTED, f"game {table.game_id} has started: watch it instead")
     if any(looks_alike(s.name, name) for s in table.seats):
@@ -35,7 +37,10 @@ def join(table: Table, name: str, group: int | None, token_hash: str) -> Decisio
     if len(table.seats) >= table.settings.players:
         raise Refusal(ErrorCode.GAME_FULL, f"game {table.game_id} has no free seat")
     _check_group(table, group)
-    seats = (*table.seats, SeatRecord(name=name, token_hash=token_hash, group=group))
+    if account is not None and any(s.account == account for s in table.seats):
+        raise Refusal(ErrorCode.ALREADY_SEATED, f"your account sits in game {table.game_id} already")
+    seat = SeatRecord(name=name, token_hash="" if account is not None else token_hash, group=group, account=account)
+    seats = (*table.seats, seat)
     joined = [Logged(game_log.PlayerJoined(player=name))]
     if len(seats) < table.settings.players:
         return Decision(table.evolve(seats=seats), joined)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from server.accounts.desk import AccountDesk, signed_in
 from server.lobby.lobby import Lobby
 from server.match import Subscriber
 from server.refusal import Refusal
@@ -38,7 +39,7 @@ from shared.protocol.messages import (
 )
 
 
-async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> None:
+async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: ClientMessage) -> None:
     """Carry out one validated message. Raises Refusal, having changed nothing, when it cannot."""
     match message:
         case ListGames():
@@ -51,18 +52,24 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
         case ListRuleSets():
             sub.send(RuleSets(rulesets=lobby.rulesets(), ref=message.ref))
         case CreateGame():
+            if signed_in(sub) is None:
+                desk.check_guest_may_play()
             game = await lobby.create(message.settings, message.map_upload, sub)
             sub.send(GameCreated(game=game.summary(), ref=message.ref))
         case JoinGame():
+            name, account = await desk.seat_name(sub, message.name)
             await (await lobby.find_typed(message.game_id)).join(
-                sub, message.name, message.group, message.ref, message.request_id
+                sub, name, message.group, message.ref, message.request_id, account
             )
         case LeaveGame():
             await lobby.leave(sub, message.game_id, message.ref)
         case WatchGame():
             await (await lobby.find_typed(message.game_id)).watch(sub, message.last_seq, message.follow, message.ref)
         case Resume():
-            await (await lobby.find(message.game_id)).resume(sub, message.token, message.last_seq, message.ref)
+            signed = signed_in(sub)
+            await (await lobby.find(message.game_id)).resume(
+                sub, message.token, message.last_seq, message.ref, None if signed is None else signed.account_id
+            )
         case IssueOrder():
             await (await lobby.find(message.game_id)).issue(
                 sub, message.turn, message.order, message.ref, message.request_id
@@ -86,7 +93,8 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
         case HandOver():
             await lobby.hand_over(sub, message.game_id, message.player, message.ref)
         case Chat():
-            await lobby.chat(sub, message.game_id, message.text, message.to, message.name, message.ref)
+            speaker = await desk.speaker_name(sub, message.name)
+            await lobby.chat(sub, message.game_id, message.text, message.to, speaker, message.ref)
         case Resign():
             await (await lobby.find(message.game_id)).resign(sub, message.ref)
         case AskStatistics():
@@ -98,3 +106,5 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
             sub.send(await lobby.replays.turn(message.game_id, message.sight, message.index, message.ref, sub.words))
         case Hello():
             raise Refusal(ErrorCode.INVALID_MESSAGE, "hello comes once, as the first message")
+        case _:
+            await desk.handle(sub, message)  # type: ignore[arg-type]  # a connection is a desk's Member

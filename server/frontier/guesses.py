@@ -1,5 +1,5 @@
 """Password guesses, per address: the wait before each refusal once an address has failed a few times, and the log
-of them in summary.
+of them in summary. The server's password (a hello) and accounts' passwords (a sign-in) are each guarded by one.
 
 An address that has given a wrong password more than a few times waits before each further refusal, twice as long
 each time up to a cap, and while one of its refusals waits, its other hellos are refused at once without their
@@ -20,7 +20,7 @@ import hmac
 import ipaddress
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -73,13 +73,16 @@ class Guesses:
         forget: float,
         report_every: float,
         clock: Callable[[], float] = time.monotonic,
+        what: str = "hello",
     ) -> None:
+        """`what`: what a guess is, for the log ("hello" with a wrong password, "sign-in")."""
         self.free = free
         self.delay = delay
         self.delay_max = delay_max
         self.forget = forget
         self.report_every = report_every
         self._clock = clock
+        self.what = what
         self._addresses: dict[str, _Address] = {}
         self._stopping = asyncio.Event()
         self.waits: list[float] = []
@@ -101,13 +104,31 @@ class Guesses:
         """Whether a hello from `host` may come in; waits as long as the address has earned before refusing."""
         if expected is None:
             return Verdict.WELCOME
+
+        async def right() -> bool:
+            return password_matches(given, expected)
+
+        return await self.attempt(host, right)
+
+    async def attempt(self, host: str, right: Callable[[], Awaitable[bool]]) -> Verdict:
+        """One guess from `host`, `right()` telling whether it was right: looked at only when no refusal of the
+        address waits (BUSY otherwise, at once); a wrong one waits as long as the address has earned."""
         address = address_of(host)
         entry = self._addresses.get(address)
         if entry is not None and entry.waiting:
             entry.unreported_busy += 1
             self._report(address, entry)
             return Verdict.BUSY
-        if password_matches(given, expected):
+        if entry is not None and entry.failures >= self.free:
+            entry.waiting = True  # one guess at a time for an address that earned waits, its own look included
+            try:
+                correct = await right()
+            finally:
+                entry.waiting = False
+        else:
+            correct = await right()
+        entry = self._addresses.get(address)
+        if correct:
             if entry is not None:
                 self._flush(address, entry)
                 del self._addresses[address]
@@ -157,7 +178,7 @@ class Guesses:
             return
         parts = []
         if entry.unreported:
-            parts.append(f"{entry.unreported} hello{'s' * (entry.unreported != 1)} with a wrong password refused")
+            parts.append(f"{entry.unreported} {self.what}{'s' * (entry.unreported != 1)} with a wrong password refused")
         if entry.unreported_busy:
             parts.append(f"{entry.unreported_busy} refused unread while a refusal waited")
         wait = self.wait_after(entry.failures + 1)

@@ -23,8 +23,12 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
+from server.accounts.desk import AccountDesk
+from server.accounts.service import SignedIn
 from server.config import ServerConfig
 from server.frontier import origins
+from server.frontier.account_http import PATHS as ACCOUNT_PATHS
+from server.frontier.account_http import AccountHttp, session_cookie
 from server.frontier.dispatch import dispatch
 from server.frontier.frames import parse_frame, rate_limited
 from server.frontier.guesses import Guesses, Verdict
@@ -33,7 +37,8 @@ from server.frontier.web import WebRoot, is_upgrade
 from server.lobby.lobby import Lobby
 from server.refusal import Redirect, Refusal
 from server.storage import StorageError
-from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
+from shared.protocol.accounts import SignedOut
+from shared.protocol.codes import PROTOCOL_VERSION, SUPPORTED_PROTOCOLS, CloseCode, ErrorCode
 from shared.protocol.deflate import SparingDeflateFactory
 from shared.protocol.messages import Error, Hello, ShuttingDown, Welcome, encode
 from shared.protocol.messages import Redirect as RedirectMessage
@@ -132,6 +137,12 @@ class Connection:
     """Only a frame's text is sent: the message object beside it is not read (see Subscriber.reads_text)."""
     words = False
     """The client asked for the words of each log entry (hello's `words`)."""
+    signed: SignedIn | None = None
+    """The account this connection is signed in to, and its session (server/accounts/)."""
+    client_name: str | None = None
+    """What the client called itself in its hello."""
+    protocol = PROTOCOL_VERSION
+    """The protocol version the client speaks (a client of the one before plays as a guest)."""
 
     _numbers = itertools.count(1)
 
@@ -269,9 +280,11 @@ class Connection:
 
 
 class Transport:
-    def __init__(self, config: ServerConfig, lobby: Lobby) -> None:
+    def __init__(self, config: ServerConfig, lobby: Lobby, desk: AccountDesk) -> None:
         self.config = config
         self.lobby = lobby
+        self.desk = desk
+        self.account_http = AccountHttp(desk.accounts)
         self.connections: set[Connection] = set()
         self.outbound = Outbound(config.outbound_bytes, config.outbound_total_bytes)
         self.guesses = Guesses(
@@ -306,13 +319,16 @@ class Transport:
         assert self._server is not None
         return int(self._server.sockets[0].getsockname()[1])
 
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+    async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         """Plain HTTP on the game's port: GET /healthz answers 200 while the server runs; the web page's files when the
-        server has one (server/frontier/web.py). Every other request is a WebSocket handshake, refused (403) when a web
-        page of another origin makes it (server/frontier/origins.py)."""
-        if request.path.split("?", 1)[0] == "/healthz":
+        server has one (server/frontier/web.py); its sign-ins (server/frontier/account_http.py). Every other request
+        is a WebSocket handshake. A handshake or a sign-in from a web page of another origin is refused (403,
+        server/frontier/origins.py)."""
+        path = request.path.split("?", 1)[0]
+        if path == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
-        if self.web is not None and not is_upgrade(request):
+        account = path in ACCOUNT_PATHS and self.desk.accounts.on
+        if self.web is not None and not is_upgrade(request) and not account:
             return self.web.respond(request, cluster=bool(self.lobby.directory.peers))
         # a page of any node of this server follows its game to the node playing it
         allowed = self._allowed | {o for url in self.lobby.directory.peers for o in origins.page_origins(url)}
@@ -320,8 +336,12 @@ class Transport:
         if why is not None:
             if len(self._origins_told) < 100 and why not in self._origins_told:  # each once: a page may retry a lot
                 self._origins_told.add(why)
-                logger.warning("handshake refused: %s (allow an origin with --allow-origin)", why)
+                what = "a sign-in" if account else "handshake"
+                logger.warning("%s refused: %s (allow an origin with --allow-origin)", what, why)
             return connection.respond(http.HTTPStatus.FORBIDDEN, origins.explain(why))
+        if account:
+            address = connection.remote_address
+            return await self.account_http.respond(request, str(address[0]) if address else "?")
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
@@ -371,13 +391,15 @@ class Transport:
             )
             conn.end(CloseCode.HELLO_FIRST, "hello expected")
             return False
-        if message.protocol != PROTOCOL_VERSION:
+        if message.protocol not in SUPPORTED_PROTOCOLS:
+            older = ", ".join(str(v) for v in SUPPORTED_PROTOCOLS if v != PROTOCOL_VERSION)
             conn.send(
                 Error(
                     code=ErrorCode.VERSION_MISMATCH,
                     request="hello",
                     ref=message.ref,
-                    message=f"this server speaks protocol {PROTOCOL_VERSION}, the client protocol {message.protocol}",
+                    message=f"this server speaks protocol {PROTOCOL_VERSION} (and {older}, for guests), the client "
+                    f"protocol {message.protocol}",
                 )
             )
             conn.end(CloseCode.VERSION_MISMATCH, "protocol version")
@@ -393,10 +415,17 @@ class Transport:
             conn.end(CloseCode.BAD_PASSWORD, "password")
             return False
         conn.words = message.words
+        conn.protocol = message.protocol
+        conn.client_name = message.client
+        session_problem = await self._sign_in(conn, message.session)
         conn.send(
             Welcome(
                 ref=message.ref,
+                protocol=conn.protocol,
                 nodes=self.lobby.directory.peers,
+                accounts=self.desk.accounts.mode,
+                account=None if conn.signed is None else conn.signed.info,
+                session_problem=session_problem,
                 limits={
                     "max_message_bytes": self.config.max_message_bytes,
                     "messages_per_second": self.config.messages_per_second,
@@ -406,6 +435,30 @@ class Transport:
             )
         )
         return True
+
+    async def _sign_in(self, conn: Connection, token: str | None) -> str | None:
+        """Sign a new connection in with the session its hello names, or else its page's cookie; returns why that
+        session signs nothing in (the connection is then a guest's), if it does not."""
+        accounts = self.desk.accounts
+        if token is None and conn.ws.request is not None:
+            token = session_cookie(conn.ws.request)
+        if token is None or not accounts.on:
+            return None
+        try:
+            found = await accounts.session(token)
+        except Refusal as refusal:
+            return refusal.message
+        if isinstance(found, str):
+            return found
+        conn.signed = found
+        return None
+
+    async def sessions_ended(self, hashes: set[str]) -> None:
+        """Sessions ended (here, on another node, or by the operator): the connections they signed in are closed."""
+        for conn in list(self.connections):
+            if conn.signed is not None and conn.signed.token_hash in hashes:
+                conn.send(SignedOut(everywhere=False))
+                conn.end(CloseCode.SIGNED_OUT, "session ended")
 
     async def _serve(self, conn: Connection) -> None:
         async for frame in conn.ws:
@@ -425,7 +478,7 @@ class Transport:
         game_id = getattr(message, "game_id", None)
         ref = getattr(message, "ref", None)
         try:
-            await dispatch(self.lobby, conn, message)  # type: ignore[arg-type]
+            await dispatch(self.lobby, self.desk, conn, message)  # type: ignore[arg-type]
         except Refusal as refusal:
             conn.send(
                 Error(

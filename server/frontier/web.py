@@ -17,6 +17,7 @@ import hashlib
 import http
 import logging
 import mimetypes
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
@@ -152,8 +153,15 @@ def _headers(kind: str, etag: str | None = None, cluster: bool = False) -> Heade
 
 
 def _plain(status: http.HTTPStatus, text: str) -> Response:
-    body = text.encode()
-    headers = _headers("text/plain; charset=utf-8")
+    return response(status, "text/plain; charset=utf-8", text.encode())
+
+
+def response(status: http.HTTPStatus, kind: str, body: bytes, extra: Sequence[tuple[str, str]] = ()) -> Response:
+    """A plain HTTP answer (not a page's file): its body, of the type `kind`, with the page's usual headers and
+    `extra` ones."""
+    headers = _headers(kind)
+    for name, value in extra:
+        headers[name] = value
     headers["Content-Length"] = str(len(body))
     return Response(status.value, status.phrase, headers, body)
 

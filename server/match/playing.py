@@ -205,6 +205,28 @@ class Playing(Runner):
         if self.finished:
             await self._start_rematch_if_ready()
 
+    async def give_up(self, account: str) -> str | None:
+        """An account that is deleted gives up its seat here: it resigns a running game it is still in, and leaves one
+        that has not started. Returns the seat's name, or None where it had nothing to give up."""
+        async with self.lock:
+            self._check_open()
+            seat = next((s for s in self.table.seats if s.account == account), None)
+            status = self.table.status
+            if seat is None or (status is not None and (status.finished or seat.name in status.eliminated)):
+                return None
+            before = status
+            decision = (
+                core.resign(self.table, seat.name) if self.table.game is not None else core.leave(self.table, seat.name)
+            )
+            if decision is None:
+                return None
+            entries = await self._save(decision)
+            logger.info("game %s: %s gave the seat up (the account was deleted)", self.game_id, seat.name)
+            self._after_change(entries, decision, before)
+        if self.finished:
+            await self._start_rematch_if_ready()
+        return seat.name
+
     async def play_seat(self, sub: Subscriber, turn: int, orders: Sequence[Any]) -> list[Refusal]:
         """A computer player's decision for the seat it holds, carried out, saved and told as one change
         (core.play_seat). Returns what the rules refused of it (played as when time runs out)."""

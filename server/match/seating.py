@@ -25,8 +25,16 @@ logger = logging.getLogger("risc.server")
 
 class Seating(Runner):
     async def join(
-        self, sub: Subscriber, name: str, group: int | None, ref: str | None, request_id: str | None = None
+        self,
+        sub: Subscriber,
+        name: str,
+        group: int | None,
+        ref: str | None,
+        request_id: str | None = None,
+        account: str | None = None,
     ) -> None:
+        """Take a seat: a guest's, with a new token sent to its owner only; or `account`'s, which its sessions open
+        (no token: `joined.token` is empty)."""
         async with self.lock:
             self._check_open()
             if request_id in self._answers:
@@ -37,8 +45,8 @@ class Seating(Runner):
                 raise Refusal(
                     ErrorCode.ALREADY_SEATED, f"you already sit in game {self.game_id} as {self.watchers[sub]}"
                 )
-            token = new_token()
-            decision = core.join(self.table, name, group, token_hash(token))
+            token = "" if account is not None else new_token()
+            decision = core.join(self.table, name, group, token_hash(token), account)
             request = self._request(request_id, Joined(game_id=self.game_id, player=name, token=""))
             entries = await self._save(decision, request)
             self.followers.seat(sub, name)
@@ -94,11 +102,27 @@ class Seating(Runner):
             # Nobody else is told: with every newcomer told to every watcher, a thousand spectators joining made a
             # million updates. The others' spectator count catches up with the game's next update.
 
-    async def resume(self, sub: Subscriber, token: str, last_seq: int | None, ref: str | None) -> None:
+    async def resume(
+        self, sub: Subscriber, token: str | None, last_seq: int | None, ref: str | None, account: str | None = None
+    ) -> None:
+        """Back to a seat: the one `token` opens, or without a token the seat of the connection's `account`."""
         async with self.lock:
-            seat = find_seat(token, self.seats)
-            if seat is None:
-                raise Refusal(ErrorCode.BAD_TOKEN, f"that token opens no seat in game {self.game_id}", field="token")
+            if token is not None:
+                seat = find_seat(token, self.seats)
+                if seat is None:
+                    raise Refusal(
+                        ErrorCode.BAD_TOKEN, f"that token opens no seat in game {self.game_id}", field="token"
+                    )
+            else:
+                seat = next((s for s in self.seats if account is not None and s.account == account), None)
+                if seat is None:
+                    raise Refusal(
+                        ErrorCode.NOT_SEATED,
+                        f"your account has no seat in game {self.game_id}"
+                        if account is not None
+                        else "give your seat's token, or sign in to the account whose seat it is",
+                        field="token",
+                    )
             taken_back = core.take_back(self.table, seat.name)  # the player takes their seat back from the computer
             entries = [] if taken_back is None else await self._save(taken_back)
             back = self._take_seat(sub, seat.name)

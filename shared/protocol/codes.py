@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from enum import IntEnum, StrEnum
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 """Raised whenever a message changes incompatibly; client and server agree on it in the first exchange.
 Version 2: every rule set on one protocol (orders, events and views are the game's rule set's), maps from the server's
 catalogue or uploaded, a followed game's map sent once, views sent whole once then as patches.
 Version 3: an order's acceptance or withdrawal names that order only (clients keep the turn's list themselves), and
-an update's game summary is sent whole once, then as patches, as the view is."""
+an update's game summary is sent whole once, then as patches, as the view is.
+Version 4: batches of orders (`issue_orders`), the words of orders and entries for clients that ask.
+Version 5: accounts (sign up, in and out, sessions, a player's home), a seat resumed by its account."""
+
+SUPPORTED_PROTOCOLS = (4, PROTOCOL_VERSION)
+"""The versions a server speaks: a client of the one before plays as a guest, as it did."""
 
 
 class ErrorCode(StrEnum):
@@ -26,6 +31,22 @@ class ErrorCode(StrEnum):
     HELLO_FIRST = "hello-first"
     VERSION_MISMATCH = "version-mismatch"
     BAD_PASSWORD = "bad-password"
+    # Accounts.
+    ACCOUNTS_OFF = "accounts-off"
+    """This server has no accounts: everyone plays as a guest."""
+    ACCOUNT_NEEDED = "account-needed"
+    """Sign in first: this server needs an account to create or join games, or the request is an account's."""
+    SIGNED_IN_ALREADY = "signed-in-already"
+    BAD_CREDENTIALS = "bad-credentials"
+    """No account has that name, or the password is not its: the same answer for both."""
+    WEAK_PASSWORD = "weak-password"
+    SIGN_IN_WAIT = "sign-in-wait"
+    """Too many failed sign-ins under that name or from that address: the message says when to try again."""
+    NAME_REGISTERED = "name-registered"
+    """A guest may not sit or speak under an account's name, nor one that looks like it."""
+    NO_SUCH_SESSION = "no-such-session"
+    BUSY = "busy"
+    """The server has too much of this work waiting (sign-ins being checked): try again in a moment."""
     # The lobby.
     NO_SUCH_GAME = "no-such-game"
     BAD_MAP = "bad-map"
@@ -64,3 +85,6 @@ class CloseCode(IntEnum):
     """Too many refused frames, or a flood past the rate limit."""
     TOO_SLOW = 4009
     """The client did not read what the server sent fast enough."""
+    SIGNED_OUT = 4010
+    """The connection's session ended (signed out, here or elsewhere; a password changed; the account disabled or
+    deleted): connect again, as a guest or with a new session."""

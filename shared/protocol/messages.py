@@ -13,29 +13,36 @@ from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
+from shared.protocol.accounts import (
+    AccountDeleted,
+    AccountExport,
+    AccountInfo,
+    ChangePassword,
+    DeleteAccount,
+    EndSession,
+    ExportAccount,
+    Home,
+    ListSessions,
+    MyGames,
+    PasswordChanged,
+    SessionEnded,
+    Sessions,
+    SignedIn,
+    SignedOut,
+    SignIn,
+    SignOut,
+    SignUp,
+)
 from shared.protocol.codes import PROTOCOL_VERSION
+from shared.protocol.envelope import ClientMessageBase as _Client
+from shared.protocol.envelope import RequestId, Token
+from shared.protocol.envelope import ServerMessageBase as _Server
 from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, PlayerName, RuleSetInfo
 from shared.protocol.log import SequencedEvent
 from shared.protocol.names import INVISIBLE_CATEGORIES
 from shared.protocol.numbers import Whole
 from shared.protocol.statistics import GameStatistics
 
-Ref = Annotated[
-    str | None, Field(default=None, max_length=64, description="copied into the reply, so a client can pair them")
-]
-Token = Annotated[str, Field(min_length=1, max_length=128)]
-RequestId = Annotated[
-    str | None,
-    Field(
-        default=None,
-        min_length=8,
-        max_length=64,
-        pattern=r"^[A-Za-z0-9_-]+$",
-        description="the client's own id of this change, unique within the game "
-        "(a random one): sent again with the same id after a lost "
-        "reply, the change is answered as before, never made twice",
-    ),
-]
 OrderData = Annotated[
     dict[str, Any],
     Field(
@@ -47,12 +54,6 @@ OrderData = Annotated[
 MAX_UPLOAD_CHARACTERS = 30_000
 """An uploaded map's text fits in one message of at most 64 KiB even with every line break escaped: the largest
 real maps are about 12,000 characters, the largest bundled one 17,500."""
-
-
-class _Client(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    ref: Ref = None
 
 
 # ---- client to server -------------------------------------------------------------------------------------------
@@ -69,6 +70,10 @@ class Hello(_Client):
         default=False,
         description="send each log entry of a game's rule set with its words "
         "(`text`): for a client that does not know the rule set",
+    )
+    session: Token | None = Field(
+        default=None,
+        description="the session token `signed_in` gave (protocol 5): the connection is signed in to its account",
     )
 
 
@@ -149,11 +154,12 @@ class WatchGame(_Client):
 
 
 class Resume(_Client):
-    """Come back to one's seat with its token (D3); the events after `last_seq` follow, or a fresh snapshot."""
+    """Come back to one's seat with its token (D3), or, signed in (protocol 5), to one's account's seat without one;
+    the events after `last_seq` follow, or a fresh snapshot."""
 
     type: Literal["resume"] = "resume"
     game_id: GameId
-    token: Token
+    token: Token | None = None
     last_seq: Annotated[Whole | None, Field(ge=0)] = None
 
 
@@ -325,7 +331,16 @@ ClientMessage = Annotated[
     | Chat
     | AskStatistics
     | OpenReplay
-    | ReplayTurn,
+    | ReplayTurn
+    | SignUp
+    | SignIn
+    | SignOut
+    | ChangePassword
+    | ListSessions
+    | EndSession
+    | MyGames
+    | DeleteAccount
+    | ExportAccount,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = (
@@ -351,14 +366,19 @@ CLIENT_TYPES = (
     "game_statistics",
     "open_replay",
     "replay_turn",
+    "sign_up",
+    "sign_in",
+    "sign_out",
+    "change_password",
+    "list_sessions",
+    "end_session",
+    "my_games",
+    "delete_account",
+    "export_account",
 )
 
 
 # ---- server to client -------------------------------------------------------------------------------------------
-
-
-class _Server(BaseModel):
-    ref: Ref = None
 
 
 class Welcome(_Server):
@@ -373,6 +393,16 @@ class Welcome(_Server):
         description="where each node of this server is reached, this one first, when the "
         "server runs as several nodes (empty otherwise): a client whose node "
         "goes away comes back through another",
+    )
+    accounts: Literal["off", "optional", "required"] = Field(
+        default="optional",
+        description="whether the server has accounts, and whether creating or joining a game needs one",
+    )
+    account: AccountInfo | None = Field(default=None, description="the account this connection is signed in to")
+    session_problem: str | None = Field(
+        default=None,
+        description="why the session the hello (or the page's cookie) named signs nothing in: ended, expired, "
+        "or its account disabled; the connection is a guest's",
     )
 
 
@@ -721,7 +751,15 @@ ServerMessage = Annotated[
     | Statistics
     | ReplayOpened
     | ReplayedTurn
-    | ShuttingDown,
+    | ShuttingDown
+    | SignedIn
+    | SignedOut
+    | PasswordChanged
+    | Sessions
+    | SessionEnded
+    | Home
+    | AccountDeleted
+    | AccountExport,
     Field(discriminator="type"),
 ]
 
