@@ -16,9 +16,11 @@ import random
 import secrets
 from typing import Any
 
-from client.connection import Backoff, ConnectionFailed, ConnectionLost, LinkState
+from client.connection import Backoff, ConnectionFailed, ConnectionLost
+from client.followed import Followed
+from client.link import LinkState
 from client.routing import Router
-from client.session import Followed, Session
+from client.session import Session
 from client.tokens import SeatStore
 from shared.bots.tournament import make_strategy
 from shared.game.strategy import Strategy

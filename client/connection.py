@@ -15,12 +15,12 @@ import itertools
 import random
 import time
 from collections.abc import Awaitable, Callable
-from enum import StrEnum
 
 from pydantic import BaseModel, ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from client.link import LinkState
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.deflate import SparingClientDeflateFactory
 from shared.protocol.messages import Error, Hello, ServerMessage, Welcome, decode_server, encode
@@ -60,12 +60,6 @@ def spawn(tasks: set[asyncio.Task[None]], work: Awaitable[None]) -> None:
     task = asyncio.get_running_loop().create_task(run())
     tasks.add(task)
     task.add_done_callback(tasks.discard)
-
-
-class LinkState(StrEnum):
-    CONNECTED = "connected"
-    RECONNECTING = "reconnecting"
-    CLOSED = "closed"
 
 
 class ConnectionFailed(Exception):

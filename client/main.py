@@ -6,7 +6,8 @@ import argparse
 import asyncio
 import os
 
-from client.app import ClientApp, name_problem
+from client.app import ClientApp
+from client.core.names import name_problem
 
 DEFAULT_URL = "ws://localhost:8765"
 

@@ -1,8 +1,9 @@
 """What the client shows, as styled text: the board, the summary, the game's events, tables.
 
-Every function here is pure: it takes the protocol's values and returns prompt_toolkit FormattedText, so the screen
-can be golden-tested as plain text (`plain`) without a terminal. Colours are style classes (`class:player.N`), one per
-seat in the order the game lists its players, so a player has the same colour on every screen.
+Every function here is pure: it takes the protocol's values and returns styled fragments, (style, text) pairs, so
+the screen can be golden-tested as plain text (`plain`) without a terminal. Colours are style classes
+(`class:player.N`), one per seat in the order the game lists its players, so a player has the same colour on every
+screen: the terminal gives each class its colour (client/terminal.py).
 """
 
 from __future__ import annotations
@@ -10,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from prompt_toolkit.formatted_text import FormattedText
-from prompt_toolkit.styles import Style
 from pydantic import BaseModel
 
-from shared.game.presentation import PLAYER_STYLES, Fragments, Palette, Presentation, units
+from shared.game.presentation import Fragments, Palette, Presentation, units
 from shared.protocol.lobby import DEFAULT_RULESET, GameStatus, GameSummary, RuleSetInfo
 from shared.protocol.log import (
     ChatSaid,
@@ -37,34 +36,8 @@ from shared.protocol.statistics import GameStatistics
 
 __all__ = ["Fragments", "Palette", "units"]
 
-PLAYER_COLOURS = (
-    "ansigreen",
-    "ansibrightblue",
-    "ansired",
-    "ansiyellow",
-    "ansimagenta",
-    "ansicyan",
-    "ansibrightred",
-    "ansibrightgreen",
-)
-assert len(PLAYER_COLOURS) == PLAYER_STYLES
-STYLE = Style.from_dict(
-    {
-        **{f"player.{i}": f"{colour} bold" for i, colour in enumerate(PLAYER_COLOURS)},
-        "neutral": "ansigray",
-        "title": "bold underline",
-        "muted": "ansigray",
-        "error": "ansired bold",
-        "ok": "ansigreen",
-        "hint": "ansicyan",
-        "turn": "bold reverse",
-        "win": "ansiyellow bold",
-        "bottom-toolbar": "reverse",
-    }
-)
 
-
-def plain(text: Iterable[tuple[str, str]] | FormattedText) -> str:
+def plain(text: Iterable[tuple[str, str]]) -> str:
     """The text without its styles: what golden tests compare and what the transcript records."""
     return "".join(fragment[1] for fragment in text)
 
@@ -157,15 +130,15 @@ def entries(
     return out
 
 
-def order_list(orders: Sequence[Any], presentation: Presentation | None, committed: bool = False) -> FormattedText:
+def order_list(orders: Sequence[Any], presentation: Presentation | None, committed: bool = False) -> Fragments:
     if not orders:
         text = "No orders yet." + (" (committed)" if committed else "")
-        return FormattedText([("class:muted", text + "\n")])
+        return [("class:muted", text + "\n")]
     out: Fragments = [("class:title", "Your orders" + (" (committed)" if committed else "") + ":"), ("", "\n")]
     for number, order in enumerate(orders, start=1):
         shown = presentation.describe(order) if presentation is not None else str(order)
         out.append(("", f"  {number}. {shown}\n"))
-    return FormattedText(out)
+    return out
 
 
 def progress_line(game: GameSummary | None) -> Fragments:
@@ -180,13 +153,13 @@ def progress_line(game: GameSummary | None) -> Fragments:
     return [("class:muted", "  " + "; ".join(parts) + "\n")]
 
 
-def games_table(games: Sequence[GameSummary]) -> FormattedText:
+def games_table(games: Sequence[GameSummary]) -> Fragments:
     """The lobby: each game with its map, seats and phase, and what one can do with it."""
     if not games:
-        return FormattedText([("class:muted", "No games yet: create one, e.g. create seed 3\n")])
+        return [("class:muted", "No games yet: create one, e.g. create seed 3\n")]
     out: Fragments = [("class:title", "Games:"), ("", "\n")]
     out += [("", f"  {game_line(game)}\n") for game in games]
-    return FormattedText(out)
+    return out
 
 
 def game_line(game: GameSummary) -> str:
@@ -218,14 +191,14 @@ def settings_notes(game: GameSummary) -> list[str]:
     return found
 
 
-def groups_list(game: GameSummary) -> FormattedText:
+def groups_list(game: GameSummary) -> Fragments:
     """The starting groups of a game whose players choose them (R8), with who has taken which."""
     taken = {seat.group: seat.name for seat in game.seats if seat.group is not None}
     out: Fragments = [("class:hint", f"Starting groups of game {game.game_id} (join {game.game_id} N):\n")]
     for number, group in enumerate(game.groups or ()):
         holder = f" (taken by {taken[number]})" if number in taken else ""
         out.append(("", f"  {number}: {', '.join(group)}{holder}\n"))
-    return FormattedText(out)
+    return out
 
 
 TurnRecord = Mapping[str, tuple[int, int]]

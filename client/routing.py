@@ -17,7 +17,8 @@ from collections.abc import Awaitable, Callable
 
 from pydantic import BaseModel
 
-from client.connection import Backoff, Connection, ConnectionLost, LinkState, spawn
+from client.connection import Backoff, Connection, ConnectionLost, spawn
+from client.link import LinkState
 from shared.protocol import messages as msg
 
 MAX_HOPS = 3

@@ -17,7 +17,7 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -68,8 +68,11 @@ class Seat:
 
 
 class SeatStore:
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, clock: Callable[[], float] = time.time) -> None:
+        """`clock`: the time of day a seat is saved at (seconds since the epoch), from outside so that a test can
+        fix it."""
         self.path = path or config_dir() / FILE_NAME
+        self.clock = clock
 
     def _read(self) -> list[Seat]:
         try:
@@ -89,7 +92,7 @@ class SeatStore:
 
     def save(self, server: str, game_id: str, player: str, token: str, seq: int = 0) -> Seat:
         key = server_key(server)
-        seat = Seat(key, game_id, player, token, time.time(), seq)
+        seat = Seat(key, game_id, player, token, self.clock(), seq)
         with _exclusive(self.path):
             kept = [s for s in self._read() if (s.server, s.game_id, s.player) != (key, game_id, player)]
             self._write([*kept, seat])

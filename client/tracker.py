@@ -10,12 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from prompt_toolkit.formatted_text import FormattedText
 from pydantic import BaseModel
 
 from client import render
+from client.followed import Followed
 from client.render import Fragments
-from client.session import Followed
 from shared.game.presentation import Context, Palette, Presentation, plural
 from shared.protocol.lobby import GameStatus
 from shared.protocol.log import (
@@ -111,7 +110,7 @@ class Tracker:
 
     # ---- updates ------------------------------------------------------------------------------------------------
 
-    def apply(self, entries: list[Any], update: Update, latest: bool = True) -> FormattedText:
+    def apply(self, entries: list[Any], update: Update, latest: bool = True) -> Fragments:
         """What to print about one update the session took in. Not `latest`: the session has taken in a later one
         since (news held while a command was answered), so the game as it stands now is told with that one, not with
         entries it does not follow from."""
@@ -142,7 +141,7 @@ class Tracker:
         if any(isinstance(e, RematchDeclined) for e in entries):
             out += self._rematch_outlook()
         if not latest:
-            return FormattedText(out)
+            return out
         game = f.game
         if game is None or game.status is GameStatus.LOBBY or f.view is None or presentation is None:
             if game is not None and game.status is GameStatus.LOBBY and game.free:
@@ -152,7 +151,7 @@ class Tracker:
                         f"Game {f.game_id}: waiting for {game.free} more player{'s' if game.free != 1 else ''}.\n",
                     )
                 )
-            return FormattedText(out)
+            return out
         self._record()
         stage = (presentation.stage_key(f.view), game.status, f.awaited, f.turn, self._others_acted)
         if stage != self._stage or update.snapshot:
@@ -178,7 +177,7 @@ class Tracker:
                         "You may keep watching the game to its end, or type leave to go back to the lobby.\n",
                     )
                 )
-        return FormattedText(out)
+        return out
 
     def _take_turns(self, entries: list[Any]) -> None:
         """Each turn's standings as the log tells them (where the rules let everyone know them), and each turn's
@@ -211,7 +210,7 @@ class Tracker:
         """The events told in one turn, as `report TURN` shows them."""
         return self.turns.get(turn, [])
 
-    def on_screen_again(self) -> FormattedText:
+    def on_screen_again(self) -> Fragments:
         """A game put back on screen (one name plays several): where it stands, and what the player can do now."""
         f = self.followed
         game, presentation = f.game, self.presentation
@@ -222,10 +221,10 @@ class Tracker:
             or presentation is None
             or f.game_map is None
         ):
-            return FormattedText([])
+            return []
         self._record()
         self._stage = (presentation.stage_key(f.view), game.status, f.awaited, f.turn, self._others_acted)
-        return FormattedText(self._new_stage())
+        return self._new_stage()
 
     def _comings_and_goings(self, palette: Palette) -> Fragments:
         """Who dropped and who came back since the last update, while the game is played."""

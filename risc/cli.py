@@ -43,12 +43,15 @@ def version() -> str:
         return "unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; given the `command` typed, only that command's (a command's module loads what it
+    needs to say its options: `risc client` need not load the server that `risc server` describes)."""
     parser = argparse.ArgumentParser(prog="risc", description="RISC: simultaneous-turn conquest on a LAN.")
     parser.add_argument("--version", action="version", version=f"risc {version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
-        importlib.import_module(module_name).register(subparsers)
+        if command is None or module_name == f"risc.commands.{command}":
+            importlib.import_module(module_name).register(subparsers)
     return parser
 
 
@@ -68,7 +71,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+    typed = list(sys.argv[1:] if argv is None else argv)
+    named = typed[0] if typed and f"risc.commands.{typed[0]}" in COMMAND_MODULES else None
+    parser = build_parser(named)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

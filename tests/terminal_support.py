@@ -141,6 +141,13 @@ def _take_terminal() -> None:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+def modules_loaded(statement: str, wanted: tuple[str, ...]) -> list[str]:
+    """The modules named (or under a package named) in `wanted` that a fresh Python has loaded after `statement`."""
+    script = f"import sys; {statement}; print('\\n'.join(sorted(m for m in sys.modules if m.startswith({wanted!r}))))"
+    loaded = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    return loaded.stdout.split()
+
+
 @contextlib.contextmanager
 def server_process(data_dir: Path, *extra: str) -> Iterator[str]:
     """`risc server` in a process of its own on a free port; yields its address."""

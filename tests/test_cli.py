@@ -8,6 +8,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from tests.terminal_support import modules_loaded
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -61,3 +63,13 @@ def test_a_long_output_cut_short_by_head_in_a_shell() -> None:
     )
     assert done.stdout == "{\n"
     assert done.stderr == "", done.stderr
+
+
+def test_a_command_loads_only_its_own_module_and_help_still_lists_every_command() -> None:
+    """`risc client` starts a terminal client: it need not load the server (`risc server` describes its options by
+    loading it), which would only make every client start slower."""
+    loaded = modules_loaded("from risc.cli import build_parser; build_parser('client')", ("server.", "risc.commands."))
+    assert loaded == ["risc.commands.client"], loaded
+    listed = risc("--help").stdout
+    assert all(f"    {command} " in listed or f"    {command}\n" in listed for command in ("client", "server", "play"))
+    assert "client" in risc("clien").stderr, "a command typed wrong is told among all of them"

@@ -189,3 +189,9 @@ def test_the_seat_file_keys_seats_by_server_and_game_and_survives_damage(config_
     assert store.seats_for("ws://host:8765") == []
     store.save("ws://host:8765", "g3", "Alice", "t4")
     assert [s.token for s in store.seats_for("ws://host:8765")] == ["t4"]
+
+
+def test_a_seat_is_saved_at_the_time_the_store_s_clock_says(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path / "seats.json", clock=lambda: 1_700_000_000.5)
+    assert store.save("ws://host:8765", "g1", "Alice", "t1").saved_at == 1_700_000_000.5
+    assert [s.saved_at for s in SeatStore(tmp_path / "seats.json").seats_for("ws://host:8765")] == [1_700_000_000.5]

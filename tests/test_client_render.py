@@ -6,7 +6,7 @@ import dataclasses
 import re
 from typing import Any
 
-from client import render
+from client import render, terminal
 from shared.game.game import Game
 from shared.game.presentation import Fragments, Palette
 from shared.game.reports import Fight, Move, brief
@@ -136,7 +136,7 @@ def test_each_player_has_their_own_colour_the_same_for_every_viewer() -> None:
         for seat, name in enumerate(PLAYERS):
             shown = f"{name} (you)" if name == viewer else name
             assert styled(shown_board, shown) == {f"class:player.{seat}"}
-    colours = {render.STYLE.get_attrs_for_style_str(f"class:player.{seat}").color for seat in range(3)}
+    colours = {terminal.STYLE.get_attrs_for_style_str(f"class:player.{seat}").color for seat in range(3)}
     assert len(colours) == 3
 
 

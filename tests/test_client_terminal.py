@@ -1,6 +1,7 @@
 """The client in real terminals: three players of one computer, each in a terminal of their own, closing it in the
 middle of the game and coming back to their own seat with what they missed; the board in colour with a mark beside
-each colour, wrapped to the terminal's width; `risc --version` in a terminal."""
+each colour, wrapped to the terminal's width; `risc --version` in a terminal. (Which seat someone without a name is
+offered is the core's decision: tests/test_client_core.py.)"""
 
 from __future__ import annotations
 
@@ -75,18 +76,6 @@ def test_three_players_of_one_computer_close_their_terminals_and_come_back_to_th
         assert f"Back in game {game_id} as Cy." in seen
         assert "New units: " not in seen, "Cy had seen the turn: nothing is told twice"
         back.expect(f"Cy@{game_id}>")
-
-        # Someone without a name is asked which seat, and choosing none takes nobody's.
-        stranger = client()
-        stranger.expect("Seats kept on this computer for this server:")
-        stranger.expect("Return to which seat (number; Enter for none)?")
-        stranger.type("")
-        stranger.expect("Your name:")
-        stranger.type("Dee")
-        lobby = stranger.expect("Ann, Bob, Cy")
-        assert "Back in game" not in lobby
-        for player in opened[-4:-1]:
-            assert "taken back" not in player.text
 
 
 def test_risc_version_in_a_terminal(tmp_path: Path) -> None:

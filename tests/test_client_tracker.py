@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from client import render
-from client.app import fit
-from client.session import Followed
+from client.core.status import fit
+from client.followed import Followed
 from client.tracker import Tracker
 from shared.game.turns import awaiting
 from shared.maps.codec import map_from_dict, map_to_dict
@@ -15,72 +15,8 @@ from shared.protocol.log import PlayerCommitted, SequencedEvent
 from shared.protocol.messages import Update
 from shared.rulesets.risc.board import Phase
 from shared.rulesets.risc.events import Combat, PlayerEliminated, TurnStarted
-from tests.engine_support import RISC, SEED_UNITS, RiscGame, make_state, seed_map
-
-PLAYERS = ("Ann", "Ben", "Cy")
-OWNERS = {
-    "Narnia": "Ann",
-    "Midkemia": "Ann",
-    "Oz": "Ann",
-    "Elantris": "Ben",
-    "Roshar": "Ben",
-    "Scadrial": "Ben",
-    "Gondor": "Cy",
-    "Mordor": "Cy",
-    "Hogwarts": "Cy",
-}
-
-
-def summary(state: RiscGame) -> GameSummary:
-    status = RISC.status(state)
-    waited = awaiting(RISC, state)
-    return GameSummary(
-        game_id="g1",
-        settings=GameSettings(map="seed", players=3, turn_seconds=60),
-        map_name="Seed",
-        territories=9,
-        seats=[
-            SeatInfo(
-                name=p,
-                connected=True,
-                committed=p in state.committed,
-                eliminated=p in status.eliminated,
-                awaited=p in waited,
-            )
-            for p in PLAYERS
-        ],
-        free=0,
-        status=GameStatus.FINISHED if status.finished else GameStatus.PLAYING,
-        phase=status.phase,
-        turn=status.turn,
-        step=state.step,
-    )
-
-
-def update(
-    state: RiscGame,
-    viewer: str | None,
-    seq: int,
-    events: list[Any],
-    deadline_in: float | None = None,
-    whole: bool = True,
-) -> Update:
-    data = RISC.dump_view(RISC.view(state, viewer))
-    return Update(
-        game_id="g1",
-        seq=seq,
-        game=summary(state),
-        view=data,
-        you=viewer,
-        deadline_in=deadline_in,
-        events=[
-            SequencedEvent(
-                seq=seq - len(events) + 1 + i,
-                event=e.model_dump(mode="json") if hasattr(e, "model_dump") else RISC.dump_event(e),
-            )
-            for i, e in enumerate(events)
-        ],
-    )
+from tests.engine_support import RISC, SEED_UNITS, make_state, seed_map
+from tests.followed_support import OWNERS, PLAYERS, start, summary, update
 
 
 def tracker_of(player: str | None) -> Tracker:
@@ -92,10 +28,6 @@ def take(tracker: Tracker, message: Update, now: float = 0.0) -> str:
     """What the client prints of one update (the session takes it in, the tracker says it)."""
     entries = tracker.followed.apply(message, now)
     return render.plain(tracker.apply(entries, message))
-
-
-def start() -> RiscGame:
-    return make_state(seed_map(), OWNERS, SEED_UNITS, players=PLAYERS)
 
 
 def test_a_defeated_player_may_keep_watching_or_leave_while_the_game_goes_on() -> None:

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from client.bot import NetworkBot
-from client.connection import LinkState
-from client.session import Followed, Session
+from client.followed import Followed
+from client.link import LinkState
+from client.session import Session
 from client.tokens import SeatStore
 from shared.game import events
 from shared.game.grammar import ParseError

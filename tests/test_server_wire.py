@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from client.connection import LinkState
-from client.session import Followed, Session
+from client.followed import Followed
+from client.link import LinkState
+from client.session import Session
 from client.tokens import SeatStore
 from server.app import RiscServer
 from shared.protocol import messages as msg

@@ -11,8 +11,8 @@ from typing import Any
 
 
 def _run(args: argparse.Namespace) -> int:
-    from client.app import name_problem
     from client.bot import NetworkBot
+    from client.core.names import name_problem
     from shared.rulesets import RULESETS
 
     known = {name for ruleset in RULESETS.values() for name in ruleset.strategies}

@@ -30,8 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from client.app import ClientApp, name_problem
+from client.app import ClientApp
 from client.connection import Backoff
+from client.core import lobby
+from client.core.effects import Ask, Plan, Request, Show
+from client.core.names import name_problem
+from client.core.state import error
 from client.tokens import Seat, SeatStore
 from risc.commands.rules import OptionsError, read_options
 from server.app import RiscServer
@@ -105,6 +109,11 @@ class Unfinished:
         return f"{self.game_id}  {what} ({where})"
 
 
+@dataclass(frozen=True)
+class NewGame(Request):
+    """The new game, made on the server `risc play` runs (answered with its id, or None when it was refused)."""
+
+
 class LocalGameClient(ClientApp):
     """The text client, sitting down at once: back in an unfinished game if the player wants it, else in a new one
     instead of the lobby."""
@@ -123,6 +132,9 @@ class LocalGameClient(ClientApp):
         backoff: Backoff | None = None,
     ) -> None:
         super().__init__(url, name=name, store=store, backoff=backoff, server_id=LOCAL_SERVER)
+        self.state.seat_kept = (
+            "The game is kept: run risc play again to continue it (or risc play --continue {game_id})."
+        )
         self.new_game = new_game
         self.unfinished = list(unfinished)
         """The unfinished games offered, newest first."""
@@ -131,56 +143,61 @@ class LocalGameClient(ClientApp):
         self.resume = resume
         """The game `--continue` named: taken up without a question."""
         self.new_title = new_title
-        self.local_game: str | None = None
 
-    async def _start(self) -> None:
-        self.show("RISC on this computer. Type help for the commands, quit to stop (the game is kept).")
+    async def send(self, request: Request) -> Any:
+        if isinstance(request, NewGame):
+            return await self.new_game()
+        return await super().send(request)
+
+    def start(self) -> Plan[None]:
+        state = self.state
+        yield Show("RISC on this computer. Type help for the commands, quit to stop (the game is kept).")
         if self.resume is not None:
-            if not await self._continue(self.resume.seat, instead="run risc play --list to see the others"):
-                self._quit = True
+            if not (yield from self._continue(self.resume.seat, instead="run risc play --list to see the others")):
+                state.quit = True
             return
         if self.elsewhere:
             games = "game" if self.elsewhere == 1 else "games"
-            self.show(
+            yield Show(
                 f"{self.elsewhere} unfinished {games} of other rule sets: risc play --list shows them, "
                 "risc play --continue GAME takes one up.",
                 "class:hint",
             )
-        chosen = await self._choose()
-        if self._quit:
+        chosen = yield from self._choose()
+        if state.quit:
             return
-        if chosen is not None and await self._continue(chosen.seat):
+        if chosen is not None and (yield from self._continue(chosen.seat)):
             return
-        if self.name is None:
-            self.name = await self._ask_name()
-            if self.name is None:
-                self._quit = True
+        if state.name is None:
+            state.name = yield from lobby.ask_name()
+            if state.name is None:
+                state.quit = True
                 return
-        self.local_game = await self.new_game()
-        if self.local_game is None:
-            self._quit = True
+        game_id = yield NewGame()
+        if game_id is None:
+            state.quit = True
             return
-        self.show(f"New game {self.local_game}.", "class:ok")
-        await self._join(self.local_game, None)
+        yield Show(f"New game {game_id}.", "class:ok")
+        yield from lobby.join(state, game_id, None)
 
-    async def _choose(self) -> Unfinished | None:
-        """The unfinished game the player goes back to; None for a new game, or to stop (Ctrl-D: then _quit)."""
+    def _choose(self) -> Plan[Unfinished | None]:
+        """The unfinished game the player goes back to; None for a new game, or to stop (Ctrl-D: then quit)."""
         if not self.unfinished:
             return None
         if len(self.unfinished) == 1:
-            self.show(self.unfinished[0].question(), "class:hint")  # shown, so that a long one is wrapped
-            answer = await self._ask("[Y/n] ")
+            yield Show(self.unfinished[0].question(), "class:hint")  # shown, so that a long one is wrapped
+            answer = yield Ask("[Y/n] ")
             if answer is None:
-                self._quit = True
+                self.state.quit = True
                 return None
             return self.unfinished[0] if answer.casefold() in ("", "y", "yes") else None
         lines = [f"  {n}. {u.line()}" for n, u in enumerate(self.unfinished, start=1)]
-        self.show("Unfinished games on this computer, newest first:\n" + "\n".join(lines))
+        yield Show("Unfinished games on this computer, newest first:\n" + "\n".join(lines))
         last = len(self.unfinished)
         while True:
-            typed = await self._ask(f"Continue which (1-{last}, Enter for 1; n for a new {self.new_title} game)? ")
+            typed = yield Ask(f"Continue which (1-{last}, Enter for 1; n for a new {self.new_title} game)? ")
             if typed is None:
-                self._quit = True
+                self.state.quit = True
                 return None
             if typed == "":
                 return self.unfinished[0]
@@ -188,27 +205,14 @@ class LocalGameClient(ClientApp):
                 return None
             if typed.isdigit() and 1 <= int(typed) <= last:
                 return self.unfinished[int(typed) - 1]
-            self.error(f"type a number from 1 to {last}, Enter for 1, or n for a new game")
+            yield error(f"type a number from 1 to {last}, Enter for 1, or n for a new game")
 
-    async def _continue(self, seat: Seat, instead: str = "here is a new one") -> bool:
-        self.local_game = seat.game_id
-        self._expecting = seat.game_id
-        reply = await self._call(self.session.resume(seat.game_id, seat.player, seat.token, seat.seq or None))
+    def _continue(self, seat: Seat, instead: str = "here is a new one") -> Plan[bool]:
+        reply = yield from lobby.resume(self.state, seat)
         if not isinstance(reply, Resumed):
-            self.error(f"Game {seat.game_id} cannot be continued; {instead}.")
+            yield error(f"Game {seat.game_id} cannot be continued; {instead}.")
             return False
-        self.name = reply.player
-        self._put_on_screen(self.session.followed[seat.game_id])
         return True
-
-    def _do_quit(self) -> None:
-        if self.tracker is not None and self.tracker.active:
-            self.show(
-                f"The game is kept: run risc play again to continue it (or risc play --continue "
-                f"{self.tracker.game_id}).",
-                "class:hint",
-            )
-        self._quit = True
 
 
 class LocalPlay:

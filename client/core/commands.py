@@ -1,0 +1,66 @@
+"""A line the player typed, read (client/commands.py) and answered: the plan each command is carried out by."""
+
+from __future__ import annotations
+
+from client import commands as cmd
+from client.core import lobby, playing
+from client.core.effects import Plan, Show
+from client.core.news import answering
+from client.core.state import State, error
+from client.help import help_text
+
+
+def execute(state: State, line: str) -> Plan[None]:
+    """The line's command carried out while the game's news waits, then the news."""
+    yield from answering(state, _execute(state, line))
+
+
+def _execute(state: State, line: str) -> Plan[None]:
+    setting = state.setting()
+    command = cmd.parse(line, setting)
+    if isinstance(command, cmd.ParseError):
+        yield error(str(command))
+        return
+    match command:
+        case cmd.Empty():
+            pass
+        case cmd.Help("create", detail):
+            yield from lobby.help_create(detail, setting)
+        case cmd.Help(topic):
+            yield Show(help_text(topic, setting, state.columns - 1))
+        case cmd.Quit():
+            yield from lobby.quit_client(state)
+        case cmd.Games():
+            yield from lobby.list_games(state)
+        case cmd.Maps():
+            yield from lobby.list_maps(state)
+        case cmd.Create():
+            yield from lobby.create(state, command)
+        case cmd.Join(game_id, group):
+            yield from lobby.join(state, game_id, group)
+        case cmd.Watch(game_id, follow):
+            yield from lobby.watch(state, game_id, follow)
+        case cmd.Leave():
+            yield from lobby.leave(state)
+        case cmd.Issue():
+            yield from playing.issue(state, command)
+        case cmd.Show(shown):
+            yield from playing.show_own(state, shown)
+        case cmd.ListOrders():
+            yield from playing.list_orders(state)
+        case cmd.Withdraw(number):
+            yield from playing.withdraw(state, number)
+        case cmd.Done():
+            yield from playing.commit(state)
+        case cmd.Board() | cmd.Summary() | cmd.History() | cmd.Report():
+            yield from playing.show(state, command)
+        case cmd.MapPicture():
+            yield from playing.draw_map(state)
+        case cmd.HandOverCommand(player):
+            yield from playing.hand_over(state, player)
+        case cmd.Resign():
+            yield from playing.resign(state)
+        case cmd.Say(text, to):
+            yield from playing.say(state, text, to)
+        case cmd.RematchCommand():
+            yield from playing.rematch(state)

@@ -1,0 +1,66 @@
+"""How the text client writes to the terminal: each player's colour and the other styles, the terminal's size, and
+text printed above the prompt, broken at word boundaries to the terminal's width, without touching what the player
+is typing."""
+
+from __future__ import annotations
+
+from prompt_toolkit.application import get_app_or_none, get_app_session
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.shortcuts import print_formatted_text
+from prompt_toolkit.styles import Style
+
+from shared.game.presentation import PLAYER_STYLES, Fragments, wrap
+
+PLAYER_COLOURS = (
+    "ansigreen",
+    "ansibrightblue",
+    "ansired",
+    "ansiyellow",
+    "ansimagenta",
+    "ansicyan",
+    "ansibrightred",
+    "ansibrightgreen",
+)
+assert len(PLAYER_COLOURS) == PLAYER_STYLES
+STYLE = Style.from_dict(
+    {
+        **{f"player.{i}": f"{colour} bold" for i, colour in enumerate(PLAYER_COLOURS)},
+        "neutral": "ansigray",
+        "title": "bold underline",
+        "muted": "ansigray",
+        "error": "ansired bold",
+        "ok": "ansigreen",
+        "hint": "ansicyan",
+        "turn": "bold reverse",
+        "win": "ansiyellow bold",
+        "bottom-toolbar": "reverse",
+    }
+)
+
+
+def size() -> tuple[int, int]:
+    """The terminal's columns and rows (prompt_toolkit's output: 80 by 40 when there is no terminal)."""
+    measured = get_app_session().output.get_size()
+    return measured.columns, measured.rows
+
+
+def fragments(text: Fragments | str, style: str = "") -> Fragments:
+    """Text as styled fragments, ending with a line's end."""
+    out: Fragments = [(style, text)] if isinstance(text, str) else list(text)
+    if out and not "".join(part for _, part in out).endswith("\n"):
+        out.append(("", "\n"))
+    return out
+
+
+def print_above(text: Fragments) -> None:
+    """Print above the prompt (or plainly before it exists), broken to the terminal's width."""
+    shown = wrap(text, size()[0] - 1)
+    print_formatted_text(FormattedText(shown), style=STYLE, end="")
+    refresh()
+
+
+def refresh() -> None:
+    """Draw the prompt and the status bar again, when they are there."""
+    app = get_app_or_none()
+    if app is not None and app.is_running:
+        app.invalidate()
