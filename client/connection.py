@@ -97,6 +97,7 @@ class Connection:
         url: str,
         *,
         password: str | None = None,
+        session: str | None = None,
         on_message: Callable[[ServerMessage], None] | None = None,
         on_link: Callable[[LinkState, str], None] | None = None,
         on_reconnect: Callable[[], Awaitable[None]] | None = None,
@@ -112,6 +113,8 @@ class Connection:
         """Other addresses of the same server (the nodes its welcome listed), tried in turn when `url` cannot be
         reached while reconnecting: a server of several nodes goes on when the node this link reached dies."""
         self.password = password
+        self.session = session
+        """The account session the hello signs in with (protocol 5), if the player is signed in."""
         self.on_message = on_message or (lambda message: None)
         self.on_link = on_link or (lambda state, detail: None)
         self.on_reconnect = on_reconnect
@@ -158,7 +161,15 @@ class Connection:
             raise ConnectionFailed(f"cannot reach {self.url}: {exc or type(exc).__name__}") from exc
         try:
             await ws.send(
-                encode(Hello(protocol=PROTOCOL_VERSION, password=self.password, client=CLIENT_NAME, ref="hello"))
+                encode(
+                    Hello(
+                        protocol=PROTOCOL_VERSION,
+                        password=self.password,
+                        client=CLIENT_NAME,
+                        session=self.session,
+                        ref="hello",
+                    )
+                )
             )
             reply = decode_server(await asyncio.wait_for(ws.recv(), self.timeout))
         except (ConnectionClosed, TimeoutError, ValidationError, OSError) as exc:

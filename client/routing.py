@@ -35,6 +35,7 @@ class Router:
         url: str,
         *,
         password: str | None,
+        session: str | None = None,
         on_message: Callable[[msg.ServerMessage], None],
         on_link: Callable[[LinkState, str], None],
         on_back: Callable[[set[str] | None], Awaitable[None]],
@@ -44,12 +45,15 @@ class Router:
         """`on_back(games)`: follow these games again (None: every game not followed through another node's link),
         once their link is back or they moved."""
         self.password = password
+        self.session = session
+        """The account session every link's hello signs in with: it is good on every node of the server."""
         self.timeout = timeout
         self._on_message = on_message
         self._on_back = on_back
         self.entry = Connection(
             url,
             password=password,
+            session=session,
             on_message=self._message,
             on_link=on_link,
             on_reconnect=lambda: on_back(None),
@@ -79,6 +83,13 @@ class Router:
 
     async def open(self) -> msg.Welcome:
         return await self.entry.open()
+
+    def sign_in(self, session: str | None) -> None:
+        """From now on, links say hello with this session (None: as a guest); links open now already are signed in
+        (or out) by the server itself."""
+        self.session = self.entry.session = session
+        for link in self.nodes.values():
+            link.session = session
 
     async def wait_connected(self) -> None:
         await self.entry.wait_connected()
@@ -140,6 +151,7 @@ class Router:
             link = Connection(
                 url,
                 password=self.password,
+                session=self.session,
                 on_message=self._message,
                 on_link=on_link,
                 timeout=self.timeout,

@@ -25,7 +25,7 @@ FILE_NAME = "seats.json"
 
 
 @contextlib.contextmanager
-def _exclusive(path: Path) -> Iterator[None]:
+def exclusive(path: Path) -> Iterator[None]:
     """Hold the lock beside `path` (flock where there is one; Windows clients go unlocked, as one user rarely runs
     several there). The lock file stays: removing it would race with the next holder."""
     try:
@@ -93,7 +93,7 @@ class SeatStore:
     def save(self, server: str, game_id: str, player: str, token: str, seq: int = 0) -> Seat:
         key = server_key(server)
         seat = Seat(key, game_id, player, token, self.clock(), seq)
-        with _exclusive(self.path):
+        with exclusive(self.path):
             kept = [s for s in self._read() if (s.server, s.game_id, s.player) != (key, game_id, player)]
             self._write([*kept, seat])
         return seat
@@ -111,7 +111,7 @@ class SeatStore:
     def seen(self, server: str, game_id: str, player: str, seq: int) -> None:
         """Remember how far this seat's player has seen the game's log (no newer save is undone by it)."""
         key = server_key(server)
-        with contextlib.suppress(OSError), _exclusive(self.path):
+        with contextlib.suppress(OSError), exclusive(self.path):
             seats = self._read()
             if not any((s.server, s.game_id, s.player) == (key, game_id, player) and s.seq < seq for s in seats):
                 return
@@ -135,7 +135,7 @@ class SeatStore:
     def forget(self, server: str, game_id: str, player: str | None = None) -> None:
         """Forget a seat (the named player's, or every seat kept in that game)."""
         key = server_key(server)
-        with contextlib.suppress(OSError), _exclusive(self.path):
+        with contextlib.suppress(OSError), exclusive(self.path):
             seats = self._read()
             kept = [
                 s

@@ -24,6 +24,8 @@ COMMAND_MODULES = [
     "risc.commands.warzone",
     "risc.commands.games",
     "risc.commands.backup",
+    "risc.commands.account",
+    "risc.commands.accounts",
 ]
 
 

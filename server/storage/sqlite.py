@@ -271,10 +271,13 @@ class _Change:
 
 
 class SqliteStorage(Storage):
-    def __init__(self, path: Path, *, read_only: bool = False, busy_timeout: float = 5.0) -> None:
+    def __init__(
+        self, path: Path, *, read_only: bool = False, busy_timeout: float = 5.0, beside_server: bool = False
+    ) -> None:
         """Open (creating, upgrading) the database at `path`, holding its directory against other servers; or only
-        read it, `read_only`, beside a running server. `busy_timeout`: how many seconds to wait for another process
-        that holds the database's write lock."""
+        read it, `read_only`, beside a running server; or, `beside_server`, write a few rows beside a running server
+        that holds the directory (an operator's `risc accounts disable`), on a database of this release's schema.
+        `busy_timeout`: how many seconds to wait for another process that holds the database's write lock."""
         super().__init__()
         self.path = path
         self._dir_lock: DataDirLock | None = None
@@ -291,6 +294,13 @@ class SqliteStorage(Storage):
                     f"release writes {SCHEMA_VERSION}): start the server on it once to upgrade it"
                 )
             self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        elif beside_server:
+            if version != SCHEMA_VERSION:
+                raise StorageError(
+                    f"{path} is not at this release's schema (version {version}, this release writes "
+                    f"{SCHEMA_VERSION}): start the server of this release on it once"
+                )
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             try:

@@ -1,0 +1,64 @@
+"""Account sessions kept on disk, one per server, so that a player signed in stays signed in: `risc client` opens on
+their home, and `risc account` speaks for them.
+
+Kept beside the seat tokens (client/tokens.py), in the user's config directory, readable by its owner only (mode 0600,
+the directory 0700), changed under the same kind of lock: a session's token is a key to every game of the account.
+Only the token and the account's name are kept, never a password.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from client.tokens import config_dir, exclusive, server_key
+
+FILE_NAME = "sessions.json"
+
+
+@dataclass(frozen=True)
+class KeptSession:
+    server: str
+    name: str
+    token: str
+
+
+class SessionStore:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or config_dir() / FILE_NAME
+
+    def _read(self) -> list[KeptSession]:
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            return [KeptSession(**entry) for entry in raw.get("sessions", [])]
+        except (OSError, ValueError, TypeError, AttributeError):
+            return []
+
+    def _write(self, sessions: list[KeptSession]) -> None:
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            json.dump({"sessions": [asdict(s) for s in sessions]}, out, indent=1)
+        os.chmod(temporary, 0o600)
+        os.replace(temporary, self.path)
+
+    def get(self, server: str) -> KeptSession | None:
+        key = server_key(server)
+        return next((s for s in self._read() if s.server == key), None)
+
+    def keep(self, server: str, name: str, token: str) -> None:
+        key = server_key(server)
+        with exclusive(self.path):
+            self._write([*(s for s in self._read() if s.server != key), KeptSession(key, name, token)])
+
+    def forget(self, server: str) -> None:
+        key = server_key(server)
+        with contextlib.suppress(OSError), exclusive(self.path):
+            sessions = self._read()
+            kept = [s for s in sessions if s.server != key]
+            if len(kept) != len(sessions):
+                self._write(kept)
