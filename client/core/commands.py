@@ -66,8 +66,8 @@ def _execute(state: State, line: str) -> Plan[None]:
             yield from playing.commit(state)
         case cmd.Board() | cmd.Summary() | cmd.History() | cmd.Report():
             yield from playing.show(state, command)
-        case cmd.MapPicture():
-            yield from playing.draw_map(state)
+        case cmd.MapPicture(region):
+            yield from playing.draw_map(state, region)
         case cmd.HandOverCommand(player):
             yield from playing.hand_over(state, player)
         case cmd.Resign():
