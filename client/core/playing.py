@@ -136,7 +136,7 @@ def show(state: State, command: cmd.Board | cmd.Summary | cmd.History | cmd.Repo
     f = t.followed
     if isinstance(command, cmd.History):
         yield Show(
-            render.statistics_table(t.statistics, t.palette())
+            t.figures(state.columns - 1)
             if t.statistics is not None
             else render.history_table(t.history, f.players(), t.palette())
         )

@@ -280,6 +280,21 @@ class Presentation(ABC):
             *(self._standing_line(view, game_map, you) or line(("class:muted", ON_REQUEST))),
         ]
 
+    territory_words = ("territory", "territories")
+    """What the game calls a territory, and several, where the framework's lines speak of them (classic Risk:
+    countries), so that one screen never says both."""
+
+    unit_words = ("unit", "units")
+    """What the game calls a unit, and several (classic Risk: armies)."""
+
+    cards = False
+    """Whether the game has cards its players play (Warzone, classic Risk): the end's figures count them."""
+
+    def gathers(self, event: Any, you: str | None) -> bool:
+        """Whether an event is one of a run told together once the run ends (classic Risk's armies placed one at a
+        time by the others at the start, told a player a line), rather than a line as it comes. None by default."""
+        return False
+
     def brief(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
         """A run of events as they come, in few lines: what concerns `you` first, the rest counted (`events` tells
         them in full, for `report`). The same as `events` by default."""
@@ -310,7 +325,7 @@ class Presentation(ABC):
             ("class:title", "You hold "),
             (
                 "",
-                f"{units(count)} on {plural(len(mine), 'territory', 'territories')}, "
+                f"{plural(count, *self.unit_words)} on {plural(len(mine), *self.territory_words)}, "
                 f"{len(front)} of them next to others'",
             ),
             ("class:muted", " (board front: those; board: everything; map: the picture)."),
