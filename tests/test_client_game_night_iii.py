@@ -139,3 +139,29 @@ async def test_watching_with_a_player_s_eyes_in_a_game_without_fog_says_why_not_
         await dee.type(f"watch {game_id[:3]}")
         bar = render.plain(dee.app._toolbar())
         assert f"watching {game_id}: " in bar and "watching in" not in bar, bar
+
+
+async def test_the_players_read_what_the_watchers_said_once_the_game_is_over() -> None:
+    async with (
+        running_server(seeds=lambda: 4, **FAST) as server,
+        driven(url(server), name="Alice") as alice,
+        driven(url(server), name="Bob") as bob,
+        driven(url(server), name="Dee") as dee,
+    ):
+        await alice.type("create seed 2")
+        game_id = game_id_of(alice)
+        await bob.type(f"join {game_id}")
+        await alice.expect("Place your")
+        await bob.expect("Place your")
+        await dee.type(f"watch {game_id}")
+        await dee.type("say who is winning?")
+        await dee.expect("[watchers] Dee (watching): who is winning?")
+        await alice.type("say still here")
+        await dee.expect("[chat] Alice: still here")
+        assert "who is winning?" not in alice.app.text() + bob.app.text(), "those who play do not hear it yet"
+        assert "Resign game" in await bob.type("resign")
+        await bob.type("yes")
+        end = await alice.expect("[watchers] Dee (watching): who is winning?")
+        assert "You win: the whole map is yours!" in end, "told after the result"
+        await bob.expect("[watchers] Dee (watching): who is winning?")
+        assert dee.app.text().count("who is winning?") == 1, "the watchers are not told their words twice"
