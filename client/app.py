@@ -118,7 +118,8 @@ class ClientApp:
         )
         try:
             with patch_stdout(raw=True):
-                await self.carry_out(news.answering(self.state, self.start()))
+                self._measure()
+                await self.carry_out(commands.answered(self.state, self.start()))
                 await self._loop()
         finally:
             self._effects(news.remember_seen(self.state))
@@ -142,8 +143,14 @@ class ClientApp:
             await self.execute(line)
 
     async def execute(self, line: str) -> None:
-        self.state.size = terminal.size()
+        self._measure()
         await self.carry_out(commands.execute(self.state, line))
+
+    def _measure(self) -> None:
+        """The terminal's size as it is now, and how many lines a screen of an answer takes on it (the prompt and the
+        status bar take two)."""
+        self.state.size = terminal.size()
+        self.state.page_rows = self.state.size[1] - 2 if terminal.interactive() else None
 
     async def _ask(self, question: str) -> str | None:
         assert self.prompt_session is not None

@@ -33,6 +33,8 @@ class Arg(StrEnum):
     PLAYER = "player"
     FOCUS = "focus"
     """What `board NAME` shows alone: a territory, a player, a continent."""
+    REGION = "region"
+    """What `map NAME` draws alone: a continent, or the one a territory lies in."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,16 @@ SPECS: tuple[Spec, ...] = (
         (Arg.FOCUS,),
         True,
     ),
-    Spec("map", (), "map", "map", "draw the map from its coordinates: who holds what, where", (), True),
+    Spec(
+        "map",
+        (),
+        "map [NAME]",
+        "map",
+        "draw the map from its coordinates: who holds what, where, and which territories touch; a map too big for "
+        "the screen is drawn by continent (map lists them, map NAME draws one, or the one territory NAME lies in)",
+        (Arg.REGION,),
+        True,
+    ),
     Spec(
         "report",
         ("r",),
@@ -290,7 +301,8 @@ class Summary:
 
 @dataclass(frozen=True)
 class MapPicture:
-    pass
+    region: str | None = None
+    """A continent, or a territory whose continent to draw; None: the whole map (or its continents, listed)."""
 
 
 @dataclass(frozen=True)
@@ -387,6 +399,14 @@ def focus_names(setting: Setting) -> list[str]:
     if setting.presentation is None or context.game_map is None or context.view is None:
         return []
     return list(dict.fromkeys(setting.presentation.focus_names(context.view, context.game_map)))
+
+
+def region_names(setting: Setting) -> list[str]:
+    """What `map NAME` may name in the game on screen (none without one)."""
+    context = setting.context
+    if setting.presentation is None or context.game_map is None or context.view is None:
+        return []
+    return list(dict.fromkeys(setting.presentation.picture_names(context.view, context.game_map)))
 
 
 def order_commands(setting: Setting) -> tuple[OrderCommand, ...]:
@@ -711,6 +731,12 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
             return Board(" ".join(args))
         focus = grammar.name(" ".join(args), names, "territory, player or continent")
         return focus if isinstance(focus, ParseError) else Board(focus)
+    if spec.name == "map" and args:
+        names = region_names(setting)
+        if not names:
+            return ParseError("map takes no name in this game: map draws its board")
+        region = grammar.name(" ".join(args), names, "continent or territory")
+        return region if isinstance(region, ParseError) else MapPicture(region)
     if spec.name in ("say", "tell"):
         rest = line.strip().split(None, 2 if spec.name == "tell" else 1)[1:]
         if len(rest) < (2 if spec.name == "tell" else 1):

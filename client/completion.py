@@ -23,6 +23,7 @@ from client.commands import (
     client_commands,
     focus_names,
     order_commands,
+    region_names,
     resolve_command,
     tokens,
 )
@@ -129,6 +130,8 @@ class CommandCompleter(Completer):
             return setting.players
         if kind is Arg.FOCUS:
             return focus_names(setting)
+        if kind is Arg.REGION:
+            return region_names(setting)
         return ()
 
     @staticmethod

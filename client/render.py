@@ -223,54 +223,63 @@ def history_table(history: Mapping[str, TurnRecord], players: Sequence[str], pal
 STATISTICS_COLUMNS = ("territories", "units", "income", "battles", "cards", "out")
 
 
-def statistics_table(statistics: GameStatistics, palette: Palette) -> Fragments:
+def statistics_table(
+    statistics: GameStatistics, palette: Palette, cards: bool = True, width: int | None = None
+) -> Fragments:
     """A finished game in one table, as the server worked it out: each player's territories and units at the end
-    (the most they held in brackets), income received, battles won-lost, cards played, and when and by whom they
-    were put out (or that they resigned)."""
+    (the most they held in brackets), income received, battles won-lost, cards played (`cards`: in a game that has
+    them), and when and by whom they were put out (or that they resigned). Wider than `width` with the players'
+    names in it (computer players' are long), the rows name each player by their mark, under a line that says
+    whose each is."""
     players = statistics.players
-    name_width = max([len(p) for p in players] + [6]) + 2
-    rows: list[tuple[str, list[str]]] = []
-    for player in players:
-        t = statistics.totals[player]
-        how = ", resigned" if t.resigned else f", by {t.eliminated_by}" if t.eliminated_by else ""
-        out = "-" if t.eliminated_on is None else f"turn {t.eliminated_on}{how}"
-        rows.append(
-            (
-                player,
-                [
-                    f"{t.territories} ({t.most_territories})",
-                    f"{t.units} ({t.most_units})",
-                    str(t.income),
-                    f"{t.battles_won}-{t.battles_lost}",
-                    str(t.cards_played),
-                    out,
-                ],
-            )
-        )
-    widths = [max(len(column), *(len(cells[i]) for _, cells in rows)) for i, column in enumerate(STATISTICS_COLUMNS)]
+    columns = [c for c in STATISTICS_COLUMNS if cards or c != "cards"]
     turns = statistics.turns[-1].turn if statistics.turns else 0  # the turn it ended on: a setup (turn 0) is none
-    out_: Fragments = [
+    title: Fragments = [
         (
             "class:title",
             f"The game in figures ({turns} turn{'s' if turns != 1 else ''}; at the end, the most in brackets):",
         ),
         ("", "\n"),
     ]
-    header = "  ".join(
-        c.rjust(w) if i < len(widths) - 1 else c
-        for i, (c, w) in enumerate(zip(STATISTICS_COLUMNS, widths, strict=True))
-    )
-    out_.append(("class:muted", f"  {'player'.ljust(name_width)}{header}\n"))
-    for player, cells in rows:
-        line = "  ".join(
-            c.rjust(w) if i < len(widths) - 1 else c for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        )
-        out_ += [
-            ("", "  "),
-            (palette.style(player), f"{palette.mark(player)} {player}".ljust(name_width)),
-            ("", f"{line}\n"),
+    for by_mark in (False, True):
+        rows = [(player, _figures(statistics, player, palette, by_mark, cards)) for player in players]
+        widths = [max(len(column), *(len(cells[i]) for _, cells in rows)) for i, column in enumerate(columns)]
+        name_width = 8 if by_mark else max([len(p) for p in players] + [6]) + 2
+        table = 2 + name_width + sum(widths) + 2 * (len(widths) - 1)
+        if width is None or table <= width or by_mark:
+            break
+    out = list(title)
+    if by_mark:
+        out += [
+            *palette.legend(),
         ]
-    return out_
+    out.append(("class:muted", f"  {'player'.ljust(name_width)}{_row(columns, widths)}\n"))
+    for player, cells in rows:
+        shown = palette.mark(player) if by_mark else f"{palette.mark(player)} {player}"
+        out += [("", "  "), (palette.style(player), shown.ljust(name_width)), ("", f"{_row(cells, widths)}\n")]
+    return out
+
+
+def _figures(statistics: GameStatistics, player: str, palette: Palette, by_mark: bool, cards: bool) -> list[str]:
+    t = statistics.totals[player]
+    by = palette.mark(t.eliminated_by) if by_mark and t.eliminated_by else t.eliminated_by
+    how = ", resigned" if t.resigned else f", by {by}" if by else ""
+    out = "-" if t.eliminated_on is None else f"turn {t.eliminated_on}{how}"
+    return [
+        f"{t.territories} ({t.most_territories})",
+        f"{t.units} ({t.most_units})",
+        str(t.income),
+        f"{t.battles_won}-{t.battles_lost}",
+        *([str(t.cards_played)] if cards else []),
+        out,
+    ]
+
+
+def _row(cells: Sequence[str], widths: Sequence[int]) -> str:
+    """Cells right-aligned in their columns, the last (words, not a figure) left-aligned."""
+    return "  ".join(
+        c.rjust(w) if i < len(widths) - 1 else c for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+    )
 
 
 def join_lines(parts: Iterable[Fragments]) -> Fragments:

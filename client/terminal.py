@@ -4,6 +4,8 @@ is typing."""
 
 from __future__ import annotations
 
+import os
+
 from prompt_toolkit.application import get_app_or_none, get_app_session
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.shortcuts import print_formatted_text
@@ -42,6 +44,15 @@ def size() -> tuple[int, int]:
     """The terminal's columns and rows (prompt_toolkit's output: 80 by 40 when there is no terminal)."""
     measured = get_app_session().output.get_size()
     return measured.columns, measured.rows
+
+
+def interactive() -> bool:
+    """Whether the client writes to a terminal a person reads (not a pipe, a file or a test's dummy output): only
+    then is a long answer shown a screen at a time."""
+    try:
+        return os.isatty(get_app_session().output.fileno())
+    except (NotImplementedError, OSError, ValueError):
+        return False
 
 
 def fragments(text: Fragments | str, style: str = "") -> Fragments:

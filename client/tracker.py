@@ -57,6 +57,8 @@ class Tracker:
     summed up in a line rather than printed whole."""
     statistics: GameStatistics | None = None
     """The finished game's statistics, as the server worked them out (`history` shows them again)."""
+    _gathered: list[Any] = field(default_factory=list)
+    """Events of a run told together once it ends (`Presentation.gathers`), not yet told."""
 
     # ---- what the client knows ------------------------------------------------------------------------------------
 
@@ -124,7 +126,8 @@ class Tracker:
         if self.catching_up and f.started and not update.snapshot and entries:
             out += self._caught_up()
         else:
-            out += render.entries(entries, presentation, palette, f.player, brief=True)
+            told = self._gather(entries, latest)
+            out += render.entries(told, presentation, palette, f.player, brief=True)
         self.catching_up = False
         own_events = [e for e in entries if not isinstance(e, BaseModel | dict)]
         if own_events:
@@ -178,6 +181,24 @@ class Tracker:
                     )
                 )
         return out
+
+    def _gather(self, entries: list[Any], latest: bool) -> list[Any]:
+        """The entries to print now: events the presentation gathers (the others' armies placed one at a time) wait
+        until something else is told, the game comes to the viewer, or it ends; then they are told together."""
+        presentation, f = self.presentation, self.followed
+        told: list[Any] = []
+        for entry in entries:
+            if presentation is not None and presentation.gathers(entry, f.player):
+                self._gathered.append(entry)
+                continue
+            if not isinstance(entry, BaseModel | dict):
+                told += self._gathered
+                self._gathered = []
+            told.append(entry)
+        if latest and self._gathered and (f.awaited or f.finished):
+            told += self._gathered
+            self._gathered = []
+        return told
 
     def _take_turns(self, entries: list[Any]) -> None:
         """Each turn's standings as the log tells them (where the rules let everyone know them), and each turn's
@@ -383,20 +404,26 @@ class Tracker:
                 out.append(("class:win", f"Game {f.game_id} ended in a draw after {plural(game.turn, 'turn')}.\n"))
         return out
 
-    def the_end(self, statistics: GameStatistics | None) -> Fragments:
+    def the_end(self, statistics: GameStatistics | None, width: int | None = None) -> Fragments:
         """What follows the end's board: the game in figures as the server worked them out (or, without them, the
-        standings this client saw turn by turn), and what a player may do now."""
+        standings this client saw turn by turn), and what a player may do now. `width`: the terminal's, which the
+        table of figures fits."""
         f = self.followed
-        palette = self.palette()
         self.statistics = statistics
         out = (
-            render.statistics_table(statistics, palette)
+            self.figures(width)
             if statistics is not None
-            else render.history_table(self.history, f.players(), palette)
+            else render.history_table(self.history, f.players(), self.palette())
         )
         if f.player is not None:
             out.append(("class:hint", "Type rematch for a new game with the same players, or leave.\n"))
         return out
+
+    def figures(self, width: int | None = None) -> Fragments:
+        """The finished game's figures, as the server worked them out (`history` shows them again)."""
+        assert self.statistics is not None
+        cards = self.presentation is not None and self.presentation.cards
+        return render.statistics_table(self.statistics, self.palette(), cards, width)
 
     def _record(self) -> None:
         """Each turn's standings, as first seen (they change only when the turn resolves), and the final one."""
@@ -421,7 +448,8 @@ class Tracker:
         drops the least important first."""
         f = self.followed
         game = f.game
-        where = f"{f.player or 'watching'} in {f.game_id}"
+        eyes = f" through {f.follows}'s eyes" if f.follows else ""
+        where = f"{f.player} in {f.game_id}" if f.player is not None else f"watching {f.game_id}{eyes}"
         if game is None or game.status is GameStatus.LOBBY:
             seats = "" if game is None else f", {len(game.seats)}/{game.settings.players} seated"
             return [(f"{where}: waiting for players{seats}", 0)]

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from prompt_toolkit.application import create_app_session
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.input.base import PipeInput
 from prompt_toolkit.output import DummyOutput
@@ -115,11 +116,22 @@ class Driver:
         self._cursor = len(self.app.text())
 
 
+class SizedOutput(DummyOutput):
+    """A dummy output that says it is `columns` by `rows` (prompt_toolkit's own says 80 by 40)."""
+
+    def __init__(self, columns: int, rows: int) -> None:
+        self.size = Size(rows=rows, columns=columns)
+
+    def get_size(self) -> Size:
+        return self.size
+
+
 @contextlib.asynccontextmanager
-async def driven(url: str, **options: Any) -> AsyncIterator[Driver]:
-    """A ClientApp running on pipe input and a dummy output; it quits (or is stopped) when the block ends."""
+async def driven(url: str, size: tuple[int, int] = (80, 40), **options: Any) -> AsyncIterator[Driver]:
+    """A ClientApp running on pipe input and a dummy output of `size` (columns, rows); it quits (or is stopped) when
+    the block ends."""
     options.setdefault("backoff", QUICK)
-    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=SizedOutput(*size)):
         app = ClientApp(url, **options)
         task = asyncio.get_running_loop().create_task(app.run())
         driver = Driver(app, pipe, task)

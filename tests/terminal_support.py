@@ -23,6 +23,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from client.core.paging import MORE
+
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 15.0
 
@@ -84,12 +86,30 @@ class Terminal:
 
     def expect(self, wanted: str, timeout: float = TIMEOUT) -> str:
         """Wait until `wanted` is shown after what was seen before; returns everything shown up to it."""
+        return self._first_of((wanted,), timeout)
+
+    def pages(self, wanted: str, timeout: float = TIMEOUT) -> str:
+        """As `expect`, pressing Enter at each "(more: ..." on the way, as a player reads a long answer a screen
+        at a time; returns everything shown up to `wanted`, the screens one after the other."""
+        shown = ""
+        while True:
+            seen = self._first_of((wanted, MORE.strip()), timeout)
+            shown += seen
+            if seen.endswith(wanted):
+                return shown
+            self.type("")
+
+    def _first_of(self, words: tuple[str, ...], timeout: float) -> str:
+        """Wait until one of `words` is shown after what was seen before (the first to come); returns everything
+        shown up to it."""
+        wanted = words[0]
         end = time.monotonic() + timeout
         while True:
             text = self.text
-            at = text.find(wanted, self._seen)
-            if at >= 0:
-                seen, self._seen = text[self._seen : at + len(wanted)], at + len(wanted)
+            found = [(at, word) for word in words if (at := text.find(word, self._seen)) >= 0]
+            if found:
+                at, word = min(found)
+                seen, self._seen = text[self._seen : at + len(word)], at + len(word)
                 return seen
             if time.monotonic() > end:
                 raise AssertionError(f"no {wanted!r} within {timeout} s; the terminal showed:\n{text[-3000:]}")

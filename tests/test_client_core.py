@@ -11,6 +11,7 @@ from typing import Any
 from client.core import effects as fx
 from client.core import lobby, news, playing
 from client.core.commands import execute
+from client.core.paging import MORE, paged
 from client.core.state import State
 from client.core.status import status_bar
 from client.followed import Followed
@@ -268,3 +269,24 @@ def test_the_map_is_drawn_to_the_terminal_s_size() -> None:
     run(playing.draw_map(state))
     drawing = run.shown[: run.shown.index("A Ann (you)")].splitlines()
     assert drawing and all(len(line) <= 59 for line in drawing) and len(drawing) <= 16, run.shown
+
+
+def test_an_answer_longer_than_a_screen_waits_for_enter_keeps_a_piece_whole_and_stops_at_q() -> None:
+    def answer() -> fx.Plan[None]:
+        yield fx.Show("\n".join(f"line {n}" for n in range(1, 8)))  # 7 lines: cut at the screen's 5
+        yield fx.Show("a\nb\nc\nd")  # fits a screen, not what is left of one: it starts the next, whole
+        yield fx.Show("last")
+
+    state = state_of()
+    state.page_rows = 5
+    run = Run(typed=["", ""])
+    run(paged(state, answer()))
+    screens = f"line 1\nline 2\nline 3\nline 4\nline 5\n{MORE}line 6\nline 7\n{MORE}a\nb\nc\nd\nlast\n"
+    assert run.shown == screens, run.shown
+    run = Run(typed=["q"])
+    run(paged(state, answer()))
+    assert run.shown == f"line 1\nline 2\nline 3\nline 4\nline 5\n{MORE}", "nothing more after q"
+    state.page_rows = None  # no terminal: everything at once
+    run = Run()
+    run(paged(state, answer()))
+    assert run.shown.count("\n") == 12 and MORE not in run.shown

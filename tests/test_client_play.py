@@ -214,7 +214,7 @@ async def test_a_game_to_victory_its_story_and_a_rematch_with_the_same_players()
         assert f"You won game {game_id} in {view.turn} turns!" in end
         # the game in figures, as the server worked them out: the whole map Alice's, Bob put out by her
         figures = end.split("The game in figures (")[1].splitlines()
-        assert figures[1].split() == ["player", "territories", "units", "income", "battles", "cards", "out"]
+        assert figures[1].split() == ["player", "territories", "units", "income", "battles", "out"]  # RISC: no cards
         rows = {row.split()[1]: row.split()[2:] for row in figures[2:4]}
         units = sum(t.units for t in view.territories.values())
         assert rows["Alice"][:3] == ["9", "(9)", str(units)] and rows["Alice"][-1] == "-"

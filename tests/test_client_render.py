@@ -113,8 +113,9 @@ def continent_counts(state: RiscGame, world: Any) -> list[tuple[Any, list[tuple[
 def test_the_map_is_drawn_from_its_coordinates_with_marks_and_units_or_not_at_all() -> None:
     world = load_map("meridian")
     state = setup(world, PLAYERS, seed=3)
-    picture = SHOW.picture(view(state, "Green"), world, PALETTE, "Green", 79, 20)
-    assert picture is not None
+    screens = SHOW.picture(view(state, "Green"), world, PALETTE, "Green", 79, 22)
+    assert screens is not None and len(screens) == 1, "Meridian fits one screen of 80 by 24"
+    picture = screens[0]
     rows = render.plain(picture).splitlines()
     assert len(rows) <= 22 and all(len(row) <= 79 for row in rows)
     grid = rows[:-2]
@@ -126,7 +127,7 @@ def test_the_map_is_drawn_from_its_coordinates_with_marks_and_units_or_not_at_al
     unplaced = dataclasses.replace(
         seed_map(), territories=tuple(dataclasses.replace(t, x=None, y=None) for t in seed_map().territories)
     )
-    assert SHOW.picture(view(seed_state(), "Green"), unplaced, PALETTE, "Green", 79, 20) is None
+    assert SHOW.picture(view(seed_state(), "Green"), unplaced, PALETTE, "Green", 79, 22) is None
 
 
 def test_each_player_has_their_own_colour_the_same_for_every_viewer() -> None:

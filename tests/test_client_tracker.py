@@ -53,7 +53,7 @@ def test_the_status_bar_shows_game_turn_commits_and_time_left() -> None:
     assert tracker.status(now=170.0) == "Ann in g1: turn 1, orders | 0:06 left | 1/3 committed | Cy"
     watcher = tracker_of(None)
     take(watcher, update(state, None, 3, []))
-    assert watcher.status(now=0.0) == "watching in g1: turn 1, orders | 1/3 committed | Cy"
+    assert watcher.status(now=0.0) == "watching g1: turn 1, orders | 1/3 committed | Cy"
     done = start().evolve(committed=frozenset({"Cy", "Ann"}))
     take(tracker, update(done, "Ann", 4, [PlayerCommitted(player="Ann", turn=1)], deadline_in=60), now=100.0)
     assert tracker.status(now=100.0) == "Ann in g1: turn 1, orders | 1:00 left | committed, waiting for Ben"

@@ -5,6 +5,7 @@ are answered again. Played on the tests' race to twenty, whose creator's seat is
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 from server import core
 from server.core import Table
+from server.core.entries import from_stored, number
 from server.refusal import Refusal
 from shared.game import turns
 from shared.game.random import dice_of
@@ -248,6 +250,22 @@ def test_a_request_sent_again_is_answered_again_during_its_step_and_the_next_the
     assert core.requests_kept(kept, 7) == {}
     assert core.step(table(2)) == 0 and core.step(started("ann", "bob")) == 0
     assert core.step(core.issue(started("ann", "bob"), "ann", 0, {"kind": "add", "amount": 1}).table) == 1
+
+
+def test_what_the_watchers_said_is_theirs_and_told_again_to_those_who_played_when_the_game_ends() -> None:
+    at = started("ann", "bob")
+    said = core.chat(at, None, "Dee", "who is winning?", None)
+    [spoken] = said.entries
+    assert spoken.audience is not None and "bob" not in spoken.audience and spoken.lasting, "theirs for good"
+    earlier = number([*said.entries, *core.chat(at, "ann", None, "still here", None).entries], 0, at.ruleset, change=1)
+    ended = core.Decision(won(at), [])
+    told = core.watchers_heard(ended, earlier).entries
+    assert [(t.event.text, t.audience, t.lasting) for t in told] == [
+        ("who is winning?", frozenset({"ann", "bob"}), True)
+    ], "the players' own words are not told again"
+    assert told[0].event.watchers and told[0].event.watching and told[0].event.player == "Dee"
+    stored = [from_stored(json.loads(e.stored)) for e in earlier]  # read back after a restart: the JSON values
+    assert [t.event for t in core.watchers_heard(ended, stored).entries] == [t.event for t in told]
 
 
 def test_importing_the_decisions_loads_no_store() -> None:

@@ -329,6 +329,20 @@ async def test_risc_replay_finds_a_game_of_risc_play_and_prints_its_board_when_a
     assert f'there is no game "abc123" in {local_games / "games.sqlite3"} (games: {game_id})' in capsys.readouterr().err
 
 
+async def test_risc_replay_takes_the_start_of_a_game_s_id_as_the_client_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    local_games = tmp_path / "data" / "risc" / "local"
+    async with playing(bots=1, strategy="random", data_dir=local_games) as (local, alice):
+        game_id, _ = await place_and_quit(local, alice)
+    assert await asyncio.to_thread(main, ["replay", game_id[:3].upper()]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "Turn 0" in out and out.rstrip().splitlines()[-1].startswith("OK")
+    assert await asyncio.to_thread(main, ["replay", "zz" + game_id]) == 1
+    assert f'there is no game "zz{game_id}"' in capsys.readouterr().err
+
+
 def test_risc_replay_help_says_what_it_prints(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["replay", "--help"])

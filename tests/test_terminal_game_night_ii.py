@@ -76,14 +76,14 @@ def test_a_turn_on_a_big_map_fits_the_screen_with_what_concerns_the_player_and_t
         flat = shown.replace("\n    ", " ")
         assert re.search(r"You hold \d+ units? on \d+ territor(y|ies), \d+ of them next to others'", flat)
         ann.type("board")
-        everything = ann.expect(" |") + ann.expect("Ann@")
+        everything = ann.expect(" |") + ann.pages("Ann@")  # a screen at a time
         assert len(board_rows(everything)) == 180, "every territory, a line each, on request"
         ann.type("report")
-        full = ann.expect("New units:" if rules != "warzone" else "executes in this order") + ann.expect("Ann@")
+        full = ann.pages("New units:" if rules != "warzone" else "executes in this order") + ann.pages("Ann@")
         if "Elsewhere: " in shown or "You lost " in shown or "You held " in shown:
             assert " attacked " in full, "report tells every fight"
         ann.type("board front")
-        front = ann.expect(" |") + ann.expect("Ann@")
+        front = ann.expect(" |") + ann.pages("Ann@")
         count = re.search(r"(\d+) of them next to others'", flat)
         assert count is not None and len(board_rows(front)) == int(count.group(1))
         ann.type("quit")
@@ -103,8 +103,8 @@ def test_help_is_an_index_that_fits_a_screen_and_each_topic_lists_its_commands(t
         def asked(line: str, first: str) -> str:
             """What the line prints, from its first line (`first`, what it starts with) to the next prompt."""
             ann.type(line)
-            ann.expect(first)
-            return first + ann.expect("Ann@")
+            ann.pages(first)
+            return first + ann.pages("Ann@")
 
         index = asked("help", "Help on (help TOPIC):")
         assert len(lines(index)) < ROWS - 2, index

@@ -8,5 +8,6 @@ that yields each effect and is handed back its answer, run by the terminal (clie
   lobby.py     starting, names, the lists, creating, joining, watching and resuming, the game put on screen
   playing.py   the game on screen: orders, what is shown of it, chat, resigning, rematches
   commands.py  a typed line to the plan that answers it
+  paging.py    a long answer a screen at a time, in a terminal
   status.py    the prompt and the status bar
 """

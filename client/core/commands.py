@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from client import commands as cmd
 from client.core import lobby, playing
 from client.core.effects import Plan, Show
 from client.core.news import answering
+from client.core.paging import paged
 from client.core.state import State, error
 from client.help import help_text
 
+T = TypeVar("T")
+
+
+def answered(state: State, plan: Plan[T]) -> Plan[T]:
+    """`plan` (a command's answer, or the first screen) a screen at a time while the game's news waits, then the
+    news."""
+    result: T = yield from answering(state, paged(state, plan))
+    return result
+
 
 def execute(state: State, line: str) -> Plan[None]:
-    """The line's command carried out while the game's news waits, then the news."""
-    yield from answering(state, _execute(state, line))
+    """The line's command carried out, then the news."""
+    yield from answered(state, _execute(state, line))
 
 
 def _execute(state: State, line: str) -> Plan[None]:
@@ -54,8 +66,8 @@ def _execute(state: State, line: str) -> Plan[None]:
             yield from playing.commit(state)
         case cmd.Board() | cmd.Summary() | cmd.History() | cmd.Report():
             yield from playing.show(state, command)
-        case cmd.MapPicture():
-            yield from playing.draw_map(state)
+        case cmd.MapPicture(region):
+            yield from playing.draw_map(state, region)
         case cmd.HandOverCommand(player):
             yield from playing.hand_over(state, player)
         case cmd.Resign():

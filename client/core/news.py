@@ -62,15 +62,16 @@ def shown_update(
         yield from remember_seen(state, followed)
         if t.finished and t.game_id not in state.ended:
             state.ended.add(t.game_id)
-            yield Later(tell_the_end(t))
+            yield Later(tell_the_end(t, state.columns - 1))
     elif followed.player is not None:
         yield from note_elsewhere(state, followed)
 
 
-def tell_the_end(t: Tracker) -> Plan[None]:
-    """Once a game is over: its statistics, asked of the server, then what a player may do now."""
+def tell_the_end(t: Tracker, width: int) -> Plan[None]:
+    """Once a game is over: its statistics, asked of the server, then what a player may do now (`width`: the
+    terminal's)."""
     reply = yield AskStatistics(t.game_id)
-    yield Show(t.the_end(reply.statistics if isinstance(reply, msg.Statistics) else None))
+    yield Show(t.the_end(reply.statistics if isinstance(reply, msg.Statistics) else None, width))
 
 
 def note_elsewhere(state: State, followed: Followed) -> Iterator[Effect]:

@@ -136,7 +136,7 @@ def show(state: State, command: cmd.Board | cmd.Summary | cmd.History | cmd.Repo
     f = t.followed
     if isinstance(command, cmd.History):
         yield Show(
-            render.statistics_table(t.statistics, t.palette())
+            t.figures(state.columns - 1)
             if t.statistics is not None
             else render.history_table(t.history, f.players(), t.palette())
         )
@@ -173,7 +173,9 @@ def show_own(state: State, shown: ShowCommand) -> Plan[None]:
         yield Show(t.presentation.show(shown, t.view, t.followed.game_map, t.palette(), t.player))
 
 
-def draw_map(state: State) -> Plan[None]:
+def draw_map(state: State, region: str | None = None) -> Plan[None]:
+    """`map`: the map drawn to the terminal's size, a screen at a time (`region`: one continent, or the one a
+    territory lies in)."""
     t = yield from on_screen(state, seated=False)
     if t is None:
         return
@@ -181,12 +183,13 @@ def draw_map(state: State) -> Plan[None]:
     if f.view is None or f.game_map is None or t.presentation is None:
         yield Show("The game has not started yet.", "class:muted")
         return
-    columns, rows = state.size
-    picture = t.presentation.picture(f.view, f.game_map, t.palette(), f.player, columns - 1, rows - 4)
-    if picture is None:
+    screens = t.presentation.picture(
+        f.view, f.game_map, t.palette(), f.player, state.columns - 1, state.screen_rows, region
+    )
+    if screens is None:
         yield Show(t.presentation.no_picture(f.view, f.game_map), "class:muted")
-    else:
-        yield Show(picture)
+    for screen in screens or []:
+        yield Show(screen)
 
 
 def hand_over(state: State, player: str) -> Plan[None]:

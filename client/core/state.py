@@ -48,6 +48,9 @@ class State:
     """The game on screen (played or watched); None in the lobby."""
     size: tuple[int, int] = (80, 24)
     """The terminal's columns and rows, as last measured."""
+    page_rows: int | None = None
+    """How many lines of a command's answer one screen shows above the prompt and the status bar; None: no paging
+    (no terminal to page)."""
     maps: list[str] = field(default_factory=list)
     """The map ids the server last listed (for Tab)."""
     expecting: str | None = None
@@ -70,6 +73,11 @@ class State:
     @property
     def columns(self) -> int:
         return self.size[0]
+
+    @property
+    def screen_rows(self) -> int:
+        """The lines one screen of an answer may take."""
+        return self.page_rows if self.page_rows is not None else self.size[1] - 2
 
     def setting(self) -> cmd.Setting:
         """What the parser and Tab read of the screen: the game on it, and the games known."""

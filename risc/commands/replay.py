@@ -15,6 +15,22 @@ def _lines(fragments: list[tuple[str, str]], indent: str = "    ") -> list[str]:
     return [indent + line for line in text.splitlines() if line.strip()]
 
 
+async def _find(storage: Any, game_id: str) -> Any:
+    """The stored game `game_id` names in `storage`: its whole id, or the start of it as the client takes it
+    everywhere (`risc replay 48f`); None when no game has it; LookupError when several do."""
+    from server.lobby.game_ids import unique_game
+    from server.refusal import Refusal
+
+    stored = await storage.load(game_id)
+    if stored is not None:
+        return stored
+    try:
+        named = unique_game(game_id, await storage.list_games())
+    except Refusal as refusal:
+        raise LookupError(refusal.message) from None
+    return None if named == game_id else await storage.load(named)
+
+
 async def _load(data_dirs: list[Path], game_id: str, played_here: Path | None) -> Any:
     """The stored game from the first of `data_dirs` that holds it; LookupError saying where it was looked for.
     `played_here`: the folder `risc play` keeps its games in, when it is one of them (a hint names it)."""
@@ -28,7 +44,7 @@ async def _load(data_dirs: list[Path], game_id: str, played_here: Path | None) -
             continue
         storage = SqliteStorage(path, read_only=True)
         try:
-            stored = await storage.load(game_id)
+            stored = await _find(storage, game_id)
             if stored is not None:
                 return stored
             known += (await storage.list_games())[-10:]
@@ -51,7 +67,7 @@ async def _load_shared(dsn: str, game_id: str) -> Any:
     storage = PostgresStorage(dsn, read_only=True)
     await storage.open()
     try:
-        stored = await storage.load(game_id)
+        stored = await _find(storage, game_id)
         if stored is None:
             known = (await storage.list_games())[-10:]
             raise LookupError(
@@ -139,7 +155,7 @@ def register(subparsers: Any) -> None:
         "is looked for among a server's games, then among those of risc "
         "play.",
     )
-    parser.add_argument("game", help="the game's id")
+    parser.add_argument("game", help="the game's id, or the start of it")
     parser.add_argument(
         "--board", action="store_true", help="print the whole board after each turn instead of each player's standing"
     )

@@ -56,6 +56,7 @@ from server.core.seating import (
     seat_taken,
     sight,
     token_renewed,
+    watchers_heard,
 )
 from server.core.table import (
     Decision,
@@ -117,6 +118,7 @@ __all__ = [
     "token_renewed",
     "turn_clock",
     "unsettled",
+    "watchers_heard",
     "with_standings",
     "withdraw",
 ]

@@ -5,9 +5,10 @@ of the game's chat.
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Sequence, Set
+from dataclasses import replace
 
-from server.core.entries import WATCHERS, Logged
+from server.core.entries import WATCHERS, Entry, Logged
 from server.core.table import Decision, Table, start
 from server.refusal import Refusal
 from server.storage.base import SeatRecord
@@ -205,7 +206,25 @@ def chat(table: Table, seat: str | None, name: str | None, text: str, to: str | 
         said = game_log.ChatSaid(player=speaker, text=text, to=named, watching=seat is None)
         audience = frozenset({named} if seat is None else {named, seat})
         return Decision(table, [Logged(said, audience, lasting=True)])
-    if watching and running:
+    if watching and running:  # theirs for good: the players still in hear it when the game ends (watchers_heard)
         said = game_log.ChatSaid(player=speaker, text=text, watchers=True, watching=seat is None)
-        return Decision(table, [Logged(said, frozenset({WATCHERS, *out}))])
+        return Decision(table, [Logged(said, frozenset({WATCHERS, *out}), lasting=True)])
     return Decision(table, [Logged(game_log.ChatSaid(player=speaker, text=text, watching=seat is None))])
+
+
+def watchers_heard(decision: Decision, earlier: Sequence[Entry]) -> Decision:
+    """`decision` ends the game: what those who watched said among themselves while it ran (`earlier`: the log as
+    kept) is logged again with it, for the players who did not hear it, so that they read it now, after the result.
+    The words themselves stay the watchers' (a later watcher reads them where they were said)."""
+    seats = [s.name for s in decision.table.seats]
+    told: list[Logged] = []
+    for entry in earlier:
+        if entry.kind != "chat" or entry.audience is None or WATCHERS not in entry.audience:
+            continue
+        said = (
+            entry.event if isinstance(entry.event, game_log.ChatSaid) else game_log.ChatSaid.model_validate(entry.event)
+        )
+        deaf = frozenset(name for name in seats if name not in entry.audience)
+        if deaf:
+            told.append(Logged(said, deaf, lasting=True))
+    return replace(decision, entries=[*decision.entries, *told]) if told else decision

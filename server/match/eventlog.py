@@ -76,6 +76,11 @@ class EventLog:
             return None
         return entries[bisect.bisect_right(entries, number, key=lambda e: e.number) :]
 
+    def kept(self) -> list[Entry]:
+        """Every entry still kept, oldest first (the stored tail read in)."""
+        self._read()
+        return list(self._entries)
+
     def extend(self, numbered: Sequence[Entry]) -> None:
         """Append newly saved entries (one change's), dropping the oldest once twice `limit` are kept."""
         if not numbered:

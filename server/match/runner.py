@@ -216,6 +216,8 @@ class Runner(ABC):
         """Number the new entries, save them with the new table (and the request that made the change, if it has
         an id), and only then make both current."""
         entries: list[Entry] = []
+        if decision.table.finished and not self.table.finished:
+            decision = core.watchers_heard(decision, self.log.kept())
         if decision.order_change is not None and not decision.entries:
             await self._keeper.order(decision.order_change, request)
         else:

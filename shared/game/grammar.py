@@ -68,6 +68,10 @@ def names(
     return ParseError(f'"{" ".join(words)}" does not name {wanted} {what}s; {usage}')
 
 
+REST = ("rest", "left")
+"""What stands for a count where a command places whatever the player's pool still holds (`place rest Oz`, `deploy
+rest *`)."""
+
 EVERY_OWN = ("*",)
 """What names every territory of the player's, where a command spreads a count over several (`place 30 *`)."""
 

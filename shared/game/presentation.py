@@ -280,6 +280,21 @@ class Presentation(ABC):
             *(self._standing_line(view, game_map, you) or line(("class:muted", ON_REQUEST))),
         ]
 
+    territory_words = ("territory", "territories")
+    """What the game calls a territory, and several, where the framework's lines speak of them (classic Risk:
+    countries), so that one screen never says both."""
+
+    unit_words = ("unit", "units")
+    """What the game calls a unit, and several (classic Risk: armies)."""
+
+    cards = False
+    """Whether the game has cards its players play (Warzone, classic Risk): the end's figures count them."""
+
+    def gathers(self, event: Any, you: str | None) -> bool:
+        """Whether an event is one of a run told together once the run ends (classic Risk's armies placed one at a
+        time by the others at the start, told a player a line), rather than a line as it comes. None by default."""
+        return False
+
     def brief(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
         """A run of events as they come, in few lines: what concerns `you` first, the rest counted (`events` tells
         them in full, for `report`). The same as `events` by default."""
@@ -310,7 +325,7 @@ class Presentation(ABC):
             ("class:title", "You hold "),
             (
                 "",
-                f"{units(count)} on {plural(len(mine), 'territory', 'territories')}, "
+                f"{plural(count, *self.unit_words)} on {plural(len(mine), *self.territory_words)}, "
                 f"{len(front)} of them next to others'",
             ),
             ("class:muted", " (board front: those; board: everything; map: the picture)."),
@@ -322,12 +337,27 @@ class Presentation(ABC):
         return None
 
     def picture(
-        self, view: Any, game_map: GameMap, palette: Palette, you: str | None, width: int, height: int
-    ) -> Fragments | None:
-        """The map drawn from its coordinates, `width` columns by at most `height` rows (`map`); None when the
-        map has no coordinates or the game no holdings."""
+        self,
+        view: Any,
+        game_map: GameMap,
+        palette: Palette,
+        you: str | None,
+        width: int,
+        height: int,
+        focus: str | None = None,
+    ) -> list[Fragments] | None:
+        """What `map` shows, as screens of `width` columns by at most `height` lines each: the map drawn from its
+        coordinates, whole or by region (`focus`: the continent or territory `map NAME` names; see
+        shared/game/pictures.py). None when the map has no coordinates or the game no holdings."""
+        from shared.game.pictures import map_pictures  # it draws with the helpers below: imported when first drawn
+
         held = self.holdings(view)
-        return None if held is None else map_picture(game_map, held, palette, you, width, height)
+        return None if held is None else map_pictures(game_map, held, palette, you, width, height, focus)
+
+    def picture_names(self, view: Any, game_map: GameMap) -> Sequence[str]:
+        """What `map NAME` may name: the map's continents and its territories (none for a game that draws its own
+        picture)."""
+        return [*(c.name for c in game_map.continents), *game_map.names]
 
     def no_picture(self, view: Any, game_map: GameMap) -> str:
         """Why `picture` gives nothing, in a sentence for the player: the game has no picture of its map, or the
@@ -511,81 +541,6 @@ def territory_board(
         for name in members:
             out += territory_line(name, game_map, holdings, palette, short, width, extra.get(name, ""), digits)
     return out
-
-
-def map_picture(
-    game_map: GameMap, holdings: Mapping[str, Holding], palette: Palette, you: str | None, width: int, height: int
-) -> Fragments | None:
-    """The map drawn on a grid of characters from its territories' coordinates: each territory as the label a player
-    may type for it, its holder's mark and its units (`Sib A12`), in the holder's colour, where the map puts it. None
-    when some territory has no coordinates."""
-    places = [(t.name, t.x, t.y) for t in game_map.territories]
-    if not places or any(x is None or y is None for _, x, y in places):
-        return None
-    xs = [float(x) for _, x, _ in places if x is not None]
-    ys = [float(y) for _, _, y in places if y is not None]
-    span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-    codes = short_names(tuple(game_map.names))
-    labels = {name: f"{codes[name]} {palette.mark(holdings[name][0])}{holdings[name][1]}" for name, _, _ in places}
-    widest = max(len(text) for text in labels.values())
-    width = max(width, widest + 2)
-    rows = max(4, min(height, round(width * span_y / span_x / 2) + 1, len(places) + 2))
-    grid: list[list[str | None]] = [[None] * width for _ in range(rows)]
-    styles: list[list[str]] = [[""] * width for _ in range(rows)]
-    left_out: list[str] = []
-
-    def free(row: int, col: int, size: int) -> bool:
-        if row < 0 or row >= rows or col < 0 or col + size > width:
-            return False
-        return all(grid[row][c] is None for c in range(max(0, col - 1), min(width, col + size + 1)))
-
-    for name, x, y in sorted(places, key=lambda p: (p[2] or 0.0, p[1] or 0.0)):
-        text = labels[name]
-        want_row = round((float(y or 0.0) - min(ys)) / span_y * (rows - 1))
-        want_col = round((float(x or 0.0) - min(xs)) / span_x * (width - len(text)))
-        spot = next(
-            ((r, c) for d in range(width + rows) for r, c in _around(want_row, want_col, d) if free(r, c, len(text))),
-            None,
-        )
-        if spot is None:
-            left_out.append(name)
-            continue
-        row, col = spot
-        for offset, char in enumerate(text):
-            grid[row][col + offset] = char
-            styles[row][col + offset] = palette.style(holdings[name][0])
-    out: Fragments = []
-    for row in range(rows):
-        cells = grid[row]
-        last = max((c for c in range(width) if cells[c] is not None), default=-1)
-        col = 0
-        while col <= last:
-            style = styles[row][col] if cells[col] is not None else ""
-            start = col
-            while col <= last and (styles[row][col] if cells[col] is not None else "") == style:
-                col += 1
-            out.append((style, "".join(cells[c] or " " for c in range(start, col))))
-        out.append(("", "\n"))
-    out += [
-        *legend(palette, you, any(h[0] is None for h in holdings.values())),
-        ("", "\n"),
-        ("class:muted", "Each territory: what you may type for it, its holder's mark, its units.\n"),
-    ]
-    if left_out:
-        out.append(("class:muted", f"(no room for {', '.join(left_out)}: board lists every territory)\n"))
-    return out
-
-
-def _around(row: int, col: int, distance: int) -> Iterable[tuple[int, int]]:
-    """The cells `distance` steps from (row, col), nearest rows first (a row is worth two columns)."""
-    if distance == 0:
-        yield row, col
-        return
-    for rows_off in range(0, distance // 2 + 1):
-        cols_off = distance - 2 * rows_off
-        for r in {row + rows_off, row - rows_off}:
-            for c in {col + cols_off, col - cols_off}:
-                yield r, c
 
 
 def wrap(text: Iterable[Fragment], width: int) -> Fragments:

@@ -287,8 +287,9 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
         return False
 
     def follow_refusal(self, game: Game[BoardT, OrderT], seat: str | None, followed: str) -> str:
-        """Why `may_follow` said no, in a few words for the refusal (empty: nothing to add)."""
-        return "you see all there is to see" if seat is None else ""
+        """Why `may_follow` said no, in a few words for the refusal: where nothing is hidden, a spectator and a
+        player alike see all there is to see already."""
+        return "you see all there is to see"
 
     def public_map(self, game_map: GameMap, options: OptionsT) -> GameMap:
         """The map as a game's followers are sent it. A rule set whose fog hides part of the map (a territory's

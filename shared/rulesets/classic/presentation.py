@@ -19,8 +19,10 @@ from shared.game.presentation import (
     OrderCommand,
     Palette,
     front_of,
+    held_text,
     line,
     plural,
+    runs,
 )
 from shared.maps.model import GameMap
 from shared.rulesets.classic.board import Phase
@@ -184,6 +186,9 @@ def _two_countries(args: list[str], command: OrderCommand, names: Sequence[str])
 
 class ClassicPresentation(TurnByTurnPresentation):
     brief_boards = True
+    cards = True
+    territory_words = ("country", "countries")
+    unit_words = ("army", "armies")
     resignation = "their countries stay theirs with their armies, for the others to take, and their cards are discarded"
     commands = COMMANDS
 
@@ -263,6 +268,32 @@ class ClassicPresentation(TurnByTurnPresentation):
         return words(order)
 
     # ---- events --------------------------------------------------------------------------------------------------
+
+    def gathers(self, event: Any, you: str | None) -> bool:
+        """The armies the others place one at a time at the start: told a player a line once their run ends."""
+        return isinstance(event, ArmyPlaced) and event.player != you
+
+    def brief(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
+        """As `events`, but armies placed one at a time told a player a line: "bot-1 places 27 armies: 26 on
+        Hermitage, 1 on Eyrie." (or "places 27 armies on Eyrie.") rather than 27 lines."""
+        out: Fragments = []
+        for run in runs(events, lambda first, then: isinstance(first, ArmyPlaced) and isinstance(then, ArmyPlaced)):
+            if len(run) == 1 or not isinstance(run[0], ArmyPlaced):
+                out += self.events(run, palette, you)
+                continue
+            placed: dict[str, dict[str, int]] = {}
+            for event in run:
+                where = placed.setdefault(event.player, {})
+                where[event.country] = where.get(event.country, 0) + 1
+            for player, where in placed.items():
+                if len(where) == 1:
+                    country, count = next(iter(where.items()))
+                    what = "an army" if count == 1 else _armies(count)
+                    out += line(*palette.name(player, you), ("", f" places {what} on {country}."))
+                    continue
+                spread = ", ".join(f"{n} on {country}" for country, n in sorted(where.items(), key=lambda p: -p[1]))
+                out += line(*palette.name(player, you), ("", f" places {_armies(sum(where.values()))}: {spread}."))
+        return out
 
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
         who = palette.name(getattr(event, "player", None), you)
@@ -412,8 +443,16 @@ class ClassicPresentation(TurnByTurnPresentation):
                     ("", "  "),
                     (palette.style(state.owner), f"{palette.mark(state.owner)} {state.armies:>3}"),
                     ("", f" {star}{name}"),
-                    ("class:muted", f"  -> {', '.join(game_map.neighbours_in_order(name))}\n"),
+                    ("class:muted", "  ->"),
                 ]
+                for number, neighbour in enumerate(game_map.neighbours_in_order(name)):
+                    there = view.territories[neighbour]
+                    out += [
+                        ("class:muted", "," if number else ""),
+                        ("", " "),
+                        held_text((there.owner, there.armies), palette, neighbour),
+                    ]
+                out.append(("", "\n"))
         out += self.hand(view, you)
         return out
 

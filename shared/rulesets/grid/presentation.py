@@ -327,8 +327,18 @@ class GridPresentation(TurnByTurnPresentation):
         return {name: cell_state.owner for name, cell_state in view.territories.items()}
 
     def picture(
-        self, view: GridView, game_map: GameMap, palette: Palette, you: str | None, width: int, height: int
-    ) -> Fragments:
+        self,
+        view: GridView,
+        game_map: GameMap,
+        palette: Palette,
+        you: str | None,
+        width: int,
+        height: int,
+        focus: str | None = None,
+    ) -> list[Fragments]:
         """The grid itself: its board is already the map as it lies, cell by cell (a picture drawn from the cells'
         coordinates would only draw the same grid with less in it)."""
-        return self.board(view, game_map, palette, you)
+        return [self.board(view, game_map, palette, you)]
+
+    def picture_names(self, view: GridView, game_map: GameMap) -> Sequence[str]:
+        return []

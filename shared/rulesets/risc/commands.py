@@ -17,8 +17,6 @@ PLACE = OrderCommand(
     ("placement",),
     repeat=True,
 )
-REST = ("rest", "left")
-"""What `place rest TERRITORY` places: whatever the pool still holds."""
 MOVE = OrderCommand(
     "move",
     ("m",),

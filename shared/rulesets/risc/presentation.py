@@ -38,7 +38,6 @@ from shared.rulesets.risc.commands import (
     EVOLUTION_COMMANDS,
     MOVE,
     PLACE,
-    REST,
     usage,
 )
 from shared.rulesets.risc.events import (
@@ -339,7 +338,7 @@ class RiscPresentation(Presentation):
             return ParseError(f"place needs a number of units and a territory; {usage(PLACE)}")
         view: RiscView | None = context.view
         own = [n for n in context.territories if view is not None and view.territories[n].owner == context.you]
-        if args[0].casefold() in REST:
+        if args[0].casefold() in grammar.REST:
             count = pool_left(view, context.orders) if view is not None else 0
             if count <= 0:
                 return ParseError("you have no units left to place")

@@ -75,7 +75,7 @@ DEPLOY = OrderCommand(
     "deploy N TERRITORY...",
     "deploy 5 Quebec",
     "put N units of your pool on one of your territories, or spread them over several (name "
-    "them all, or * for all yours); deploys execute first",
+    "them all, or * for all yours); deploy rest TERRITORY... deploys what is left; deploys execute first",
     (ArgKind.UNITS, ArgKind.OWN),
     ("orders",),
     repeat=True,
@@ -187,6 +187,7 @@ def statistics_table(statistics: Sequence[TurnStats], players: Sequence[str]) ->
 
 class WarzonePresentation(Presentation):
     brief_boards = True
+    cards = True
     resignation = "their territories are neutral now, with their units, and their cards went back to the deck"
     commands = (DEPLOY, ADVANCE, BOMB, BLOCKADE, AIRLIFT, NEGOTIATE, REINFORCE)
     shows = (CARDS,)
@@ -215,10 +216,16 @@ class WarzonePresentation(Presentation):
         if command is DEPLOY:
             if len(args) < 2:
                 return ParseError(f"deploy needs a number of units and a territory; {_usage(command)}")
-            count = grammar.count(args[0], "the number of units", _usage(command))
+            view = context.view
+            if args[0].casefold() in grammar.REST:
+                left = self._pool_left(view, context.you, context.orders) if view and context.you else 0
+                if left <= 0:
+                    return ParseError("you have no units left to deploy")
+                count: int | ParseError = left
+            else:
+                count = grammar.count(args[0], "the number of units", _usage(command))
             if isinstance(count, ParseError):
                 return count
-            view = context.view
             own = [n for n in names if view is not None and view.territories[n].owner == context.you]
             targets = grammar.several(args[1:], names, own)
             if isinstance(targets, ParseError):
@@ -342,7 +349,10 @@ class WarzonePresentation(Presentation):
     def _header(
         self, view: WarzoneView, game_map: GameMap, palette: Palette, you: str | None, orders: Sequence[Any]
     ) -> Fragments:
-        out: Fragments = [
+        if not game_map.continents:  # the whole map counts as one continent of bonus 0: nothing worth saying
+            out: Fragments = line(("class:title", "Continents"), ("", ": none on this map, so no continent bonus."))
+            return [*out, *self._players_and_hand(view, game_map, palette, you, orders)]
+        out = [
             ("class:title", "Continents"),
             ("class:muted", " (bonus, and the mark of who holds all of one)"),
             ("", ": "),
@@ -353,7 +363,12 @@ class WarzonePresentation(Presentation):
             if continent.holder:
                 out += [("", " "), (palette.style(continent.holder), palette.mark(continent.holder))]
         out.append(("", "\n"))
-        out += self.summary(view, game_map, palette, you)
+        return [*out, *self._players_and_hand(view, game_map, palette, you, orders)]
+
+    def _players_and_hand(
+        self, view: WarzoneView, game_map: GameMap, palette: Palette, you: str | None, orders: Sequence[Any]
+    ) -> Fragments:
+        out = self.summary(view, game_map, palette, you)
         if you is not None and view.hand is not None:
             out += line(("class:title", "Your cards: "), ("", hand_text(view.hand)))
             if view.phase is Phase.ORDERS:
