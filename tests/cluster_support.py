@@ -46,7 +46,7 @@ async def follow(client: Client, reply: Message, **request: Any) -> tuple[Client
     on (the new one, or `client` when there was no redirect) and the reply."""
     if reply["type"] != "redirect":
         return client, reply
-    moved = await Client.connect(port_of(reply["url"]))
+    moved = await Client.connect(port_of(reply["url"]), session=client.session)
     return moved, await moved.request(**request)
 
 

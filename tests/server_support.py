@@ -120,6 +120,8 @@ class Client:
         """Each game's orders of this turn, kept from the acceptances and withdrawals as a client keeps them."""
         self.welcome: Message = {}
         """The server's `welcome` (once the connection said hello)."""
+        self.session: str | None = None
+        """The session its hello signed in with, if any (a client sent to another node says hello with it too)."""
 
     @classmethod
     async def connect(
@@ -132,10 +134,14 @@ class Client:
         session: str | None = None,
         protocol: int = PROTOCOL_VERSION,
         headers: dict[str, str] | None = None,
+        source: str | None = None,
     ) -> Client:
         """A connection that says hello (as protocol `protocol`, with a session token when given; `headers`: the
-        handshake's own, a cookie or an Origin)."""
-        client = cls(await connect(url(server), max_size=None, additional_headers=headers))
+        handshake's own, a cookie or an Origin; `source`: the local address it comes from, 127.0.0.x for another
+        computer's)."""
+        extra: dict[str, Any] = {} if source is None else {"local_addr": (source, 0)}
+        client = cls(await connect(url(server), max_size=None, additional_headers=headers, **extra))
+        client.session = session
         if hello:
             greeting: Message = {"type": "hello", "protocol": protocol, "password": password, "words": words}
             if session is not None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from server.accounts.passwords import Passwords
 from server.clock import ManualClock
 from server.storage import SqliteStorage
 from shared.protocol.codes import CloseCode
@@ -273,3 +274,21 @@ async def test_no_password_or_session_token_reaches_the_server_s_log(caplog: pyt
 
 def message_of(frames: list[Message], kind: str) -> Message:
     return next(f for f in frames if f["type"] == kind)
+
+
+async def test_a_password_hashed_with_weaker_parameters_is_hashed_again_at_sign_in_and_no_session_ends() -> None:
+    async with running_server(**FAST) as server:
+        strong = server.accounts.passwords
+        assert strong.hasher.memory_cost >= 19 * 1024 and strong.hasher.time_cost >= 2
+        server.accounts.passwords = Passwords(time_cost=1, memory_kib=8 * 1024)  # an older release's, say
+        ann, _ = await signed_up(server)
+        account = await server.accounts.store.account_named("ann")
+        assert account is not None and "m=8192,t=1" in account.password_hash
+        server.accounts.passwords = strong
+        laptop = await Client.connect(server)
+        assert (await laptop.request(type="sign_in", name="Ann", password=PASSWORD))["type"] == "signed_in"
+        account = await server.accounts.store.account_named("ann")
+        assert (
+            account is not None and "$argon2id$" in account.password_hash and "m=19456,t=2,p=1" in account.password_hash
+        )
+        assert (await ann.request(type="my_games"))["type"] == "my_games"  # the first device stays signed in

@@ -24,7 +24,7 @@ from server.accounts.passwords import Busy, Passwords, WeakPassword, normalised
 from server.clock import Clock
 from server.frontier.guesses import Guesses, Verdict
 from server.refusal import Refusal
-from server.storage.accounts import AccountRecord, AccountStore, NameTaken, SessionRecord
+from server.storage.accounts import AccountRecord, AccountStore, Failures, NameTaken, SessionRecord
 from server.storage.base import StorageError
 from shared.protocol.accounts import AccountInfo, SessionInfo
 from shared.protocol.codes import ErrorCode
@@ -102,10 +102,12 @@ class Accounts:
         self.mode: AccountsMode = mode
         self.passwords = passwords or Passwords()
         self.guesses = guesses or Guesses(
-            free=5, delay=1.0, delay_max=30.0, forget=600.0, report_every=60.0, what="sign-in"
+            free=5, delay=1.0, delay_max=300.0, forget=3600.0, report_every=60.0, what="sign-in", hold=False
         )
         self.watch_every = watch_every
         self._watcher: asyncio.Task[None] | None = None
+        self._checking: dict[str, int] = {}
+        """Sign-ins under each name being looked at now: no more at once than the name has failures left."""
 
     @property
     def on(self) -> bool:
@@ -161,6 +163,22 @@ class Accounts:
                 ErrorCode.SIGN_IN_WAIT,
                 f"too many failed sign-ins under that name: try again in {_seconds(failures.locked_until - now)}",
             )
+        checking = self._checking.get(key, 0)
+        if checking >= max(1, FREE_NAME_FAILURES - (failures.count if failures is not None else 0)):
+            raise Refusal(ErrorCode.SIGN_IN_WAIT, "too many sign-ins under that name at once: try again in a moment")
+        self._checking[key] = checking + 1
+        try:
+            return await self._sign_in(key, failures, password, address, client)
+        finally:
+            left = self._checking[key] - 1
+            if left:
+                self._checking[key] = left
+            else:
+                del self._checking[key]
+
+    async def _sign_in(
+        self, key: str, failures: Failures | None, password: str, address: str, client: str | None
+    ) -> tuple[SignedIn, str]:
         try:
             text = normalised(password)
         except WeakPassword:
@@ -180,7 +198,7 @@ class Accounts:
                 f"too many failed sign-ins from your address: try again in {_seconds(self.guesses.retry_in(address))}",
             )
         if verdict is Verdict.WRONG:
-            count = (failures.count if failures is not None else 0) + 1
+            count = (failures.count if failures is not None else 0) + 1  # no more at once than failures left
             await self._stored(self.store.note_failure(key, self.clock.wall() + name_lock(count)))
             raise Refusal(ErrorCode.BAD_CREDENTIALS, "no account has that name and password")
         assert account is not None and text is not None
@@ -188,7 +206,9 @@ class Accounts:
             await self._stored(self.store.clear_failures(key))
         if self.passwords.needs_rehash(account.password_hash):
             rehashed = await self._hashed(text)
-            await self._stored(self.store.set_password(account.account_id, rehashed, self.clock.wall(), keep=None))
+            await self._stored(
+                self.store.set_password(account.account_id, rehashed, self.clock.wall(), keep=None, end_sessions=False)
+            )
             logger.info("account %s: its password's hash was made again with today's parameters", account.name)
         return await self._new_session(account, client)
 

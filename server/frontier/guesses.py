@@ -43,6 +43,8 @@ class _Address:
     failures: int = 0
     last: float = 0.0
     waiting: bool = False
+    until: float = 0.0
+    """When the address may guess again (a guesser that does not hold its refusals: `hold` False)."""
     unreported: int = 0
     unreported_busy: int = 0
     next_report: float = 0.0
@@ -74,8 +76,14 @@ class Guesses:
         report_every: float,
         clock: Callable[[], float] = time.monotonic,
         what: str = "hello",
+        hold: bool = True,
     ) -> None:
-        """`what`: what a guess is, for the log ("hello" with a wrong password, "sign-in")."""
+        """`what`: what a guess is, for the log ("hello" with a wrong password, "sign-in"). `hold`: a wrong guess's
+        refusal waits out the address's wait (a hello's); else it is answered at once, and the address's guesses
+        are refused unread until its wait is over (a sign-in's: no connection is held)."""
+        self.hold = hold
+        self._checking: dict[str, int] = {}
+        """Guesses of each address being looked at now (a sign-in's look takes a hash's time)."""
         self.free = free
         self.delay = delay
         self.delay_max = delay_max
@@ -115,18 +123,24 @@ class Guesses:
         address waits (BUSY otherwise, at once); a wrong one waits as long as the address has earned."""
         address = address_of(host)
         entry = self._addresses.get(address)
-        if entry is not None and entry.waiting:
-            entry.unreported_busy += 1
-            self._report(address, entry)
+        checking = self._checking.get(address, 0)
+        # At most as many guesses at once as the address has free failures left, and one once it has none: many
+        # connections of one address cannot have their guesses looked at side by side.
+        room = max(1, self.free - (entry.failures if entry is not None else 0))
+        if entry is not None and (entry.waiting or self._clock() < entry.until) or checking >= room:
+            if entry is not None:
+                entry.unreported_busy += 1
+                self._report(address, entry)
             return Verdict.BUSY
-        if entry is not None and entry.failures >= self.free:
-            entry.waiting = True  # one guess at a time for an address that earned waits, its own look included
-            try:
-                correct = await right()
-            finally:
-                entry.waiting = False
-        else:
+        self._checking[address] = checking + 1
+        try:
             correct = await right()
+        finally:
+            left = self._checking[address] - 1
+            if left:
+                self._checking[address] = left
+            else:
+                del self._checking[address]
         entry = self._addresses.get(address)
         if correct:
             if entry is not None:
@@ -146,7 +160,10 @@ class Guesses:
         entry.unreported += 1
         self._report(address, entry)
         wait = self.wait_after(entry.failures)
-        if wait > 0:
+        if wait > 0 and not self.hold:
+            self.waits = [*self.waits[-999:], wait]
+            entry.until = now + wait
+        elif wait > 0:
             self.waits = [*self.waits[-999:], wait]
             entry.waiting = True
             try:
@@ -159,7 +176,11 @@ class Guesses:
     def retry_in(self, host: str) -> float:
         """How long an address whose refusal waits should wait before it tries again (at least that refusal's)."""
         entry = self._addresses.get(address_of(host))
-        return self.wait_after(entry.failures + 1) if entry is not None else 0.0
+        if entry is None:
+            return 0.0
+        if not self.hold:
+            return max(entry.until - self._clock(), 1.0)
+        return self.wait_after(entry.failures + 1)
 
     def _report(self, address: str, entry: _Address) -> None:
         """Log the address's failures at once if its last line is a reporting period old, else once it is."""

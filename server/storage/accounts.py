@@ -87,9 +87,11 @@ class AccountStore(ABC):
         """Every account that is not deleted, oldest first."""
 
     @abstractmethod
-    async def set_password(self, account_id: str, password_hash: str, at: float, keep: str | None) -> int:
-        """A new password hash; every session of the account but `keep` (a token hash) ends `at`. Returns how many
-        sessions ended."""
+    async def set_password(
+        self, account_id: str, password_hash: str, at: float, keep: str | None, end_sessions: bool = True
+    ) -> int:
+        """A new password hash; every session of the account but `keep` (a token hash) ends `at`, unless the hash
+        is only made again (`end_sessions` False: the same password). Returns how many sessions ended."""
 
     @abstractmethod
     async def set_disabled(self, account_id: str, disabled: bool, at: float) -> None:
@@ -175,9 +177,11 @@ class MemoryAccounts(AccountStore):
     async def accounts(self) -> list[AccountRecord]:
         return [a for a in self._accounts.values() if not a.deleted]
 
-    async def set_password(self, account_id: str, password_hash: str, at: float, keep: str | None) -> int:
+    async def set_password(
+        self, account_id: str, password_hash: str, at: float, keep: str | None, end_sessions: bool = True
+    ) -> int:
         self._accounts[account_id] = replace(self._accounts[account_id], password_hash=password_hash)
-        ended = [s for s in self._live(account_id) if s.token_hash != keep]
+        ended = [s for s in self._live(account_id) if s.token_hash != keep and end_sessions]
         for session in ended:
             self._sessions[session.token_hash] = replace(session, ended_at=at)
         return len(ended)

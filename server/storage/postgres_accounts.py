@@ -86,12 +86,14 @@ class PostgresAccounts(AccountStore):
         rows = await self._all(f"SELECT {_ACCOUNT} FROM accounts WHERE NOT deleted ORDER BY created_at, name_key", ())
         return [_account(r) for r in rows]
 
-    async def set_password(self, account_id: str, password_hash: str, at: float, keep: str | None) -> int:
+    async def set_password(
+        self, account_id: str, password_hash: str, at: float, keep: str | None, end_sessions: bool = True
+    ) -> int:
         row = await self._one(
             "WITH a AS (UPDATE accounts SET password_hash = %s WHERE account_id = %s), "
             "s AS (UPDATE sessions SET ended_at = %s WHERE account_id = %s AND ended_at IS NULL "
-            "AND token_hash IS DISTINCT FROM %s RETURNING 1) SELECT count(*) FROM s",
-            (password_hash, account_id, at, account_id, keep),
+            "AND token_hash IS DISTINCT FROM %s AND %s RETURNING 1) SELECT count(*) FROM s",
+            (password_hash, account_id, at, account_id, keep, end_sessions),
         )
         return int(row[0])
 

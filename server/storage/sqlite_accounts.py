@@ -70,12 +70,16 @@ class SqliteAccounts(AccountStore):
 
         return await self.store.read(read)
 
-    async def set_password(self, account_id: str, password_hash: str, at: float, keep: str | None) -> int:
+    async def set_password(
+        self, account_id: str, password_hash: str, at: float, keep: str | None, end_sessions: bool = True
+    ) -> int:
         ended = 0
 
         def update(db: sqlite3.Connection) -> None:
             nonlocal ended
             db.execute("UPDATE accounts SET password_hash = ? WHERE account_id = ?", (password_hash, account_id))
+            if not end_sessions:
+                return
             ended = db.execute(
                 "UPDATE sessions SET ended_at = ? WHERE account_id = ? AND ended_at IS NULL AND token_hash IS NOT ?",
                 (at, account_id, keep),
