@@ -127,7 +127,7 @@ class Guesses:
         # At most as many guesses at once as the address has free failures left, and one once it has none: many
         # connections of one address cannot have their guesses looked at side by side.
         room = max(1, self.free - (entry.failures if entry is not None else 0))
-        if entry is not None and (entry.waiting or self._clock() < entry.until) or checking >= room:
+        if (entry is not None and (entry.waiting or self._clock() < entry.until)) or checking >= room:
             if entry is not None:
                 entry.unreported_busy += 1
                 self._report(address, entry)
