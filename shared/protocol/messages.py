@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from shared.protocol.codes import PROTOCOL_VERSION
-from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, PlayerName, RuleSetInfo
+from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, MapPicture, PlayerName, RuleSetInfo
 from shared.protocol.log import SequencedEvent
 from shared.protocol.names import INVISIBLE_CATEGORIES
 from shared.protocol.numbers import Whole
@@ -581,11 +581,13 @@ class HandOverPending(_Server):
 class GameMap(_Server):
     """The map of a game this connection follows, sent once before its first update, with every territory's x and
     y (the map file's own, or a layout the server computed when it read the map): updates name territories and
-    never repeat it."""
+    never repeat it. `picture`: the picture the map is drawn over, where the server has one for it (a catalogue map
+    whose file names a picture beside it)."""
 
     type: Literal["game_map"] = "game_map"
     game_id: str
     map: dict[str, Any]
+    picture: MapPicture | None = None
 
 
 class Update(_Server):
@@ -662,6 +664,7 @@ class ReplayOpened(_Server):
     simultaneous: bool
     map_name: str
     map: dict[str, Any]
+    picture: MapPicture | None = None
     players: list[str]
     winner: str | None = None
     fog: bool = False
