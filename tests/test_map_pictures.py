@@ -18,7 +18,7 @@ from shared.maps.pictures import MAX_PICTURE_BYTES, MAX_PICTURE_SIDE, PictureFac
 from shared.maps.saving import MapFormat, read_rendered, render_map
 from tests.map_editor_support import shared_maps
 from tests.picture_support import beside_a_picture, land_and_sea, png
-from tests.server_support import Client, create_game
+from tests.server_support import Client, create_game, join
 from tests.test_web_static import get
 from tests.web_support import web_server
 
@@ -164,6 +164,16 @@ async def test_the_page_gets_the_picture_by_the_maps_id_and_nothing_else(tmp_pat
             assert told[uploaded] is None
             maps = await owner.request(type="list_maps")
             assert {m["id"]: m["picture"] for m in maps["maps"]}["risk"] is True
+
+            # a finished game's replay is drawn over the picture too
+            player = await Client.connect(server)
+            game_id = await create_game(player, map="risk", players=2, bots=1)
+            await join(player, game_id, "Alice")
+            assert (await player.request(type="resign", game_id=game_id))["type"] == "resigned"
+            await player.wait_for(lambda m: m["type"] == "update" and m["game"] and m["game"]["status"] == "finished")
+            opened = await player.request(type="open_replay", game_id=game_id)
+            assert opened["picture"] == {"url": "/maps/risk/picture", "width": 677, "height": 425}
+            await player.ws.close()
         finally:
             await owner.ws.close()
     assert json.dumps(told)  # what was told is plain JSON

@@ -74,6 +74,7 @@ export class GameScreen {
     this.summary = null;
     this.keptSummary = null; // the summary as the server's patches patch it (seats keyed by position)
     this.map = null;
+    this.picture = null;
     this.view = null;
     this.left = null; // what the player's orders leave them, as the server's last acceptance or withdrawal said
     this.orders = [];
@@ -206,20 +207,21 @@ export class GameScreen {
       return;
     }
     if (message.game_id !== this.gameId) return;
-    if (message.type === "game_map") this.takeMap(message.map);
+    if (message.type === "game_map") this.takeMap(message.map, message.picture);
     else if (message.type === "update") this.takeUpdate(message);
     else if (message.type === "error") this.say(message.message);
   }
 
-  takeMap(map) {
+  takeMap(map, picture = null) {
     this.map = map;
+    this.picture = picture || null;
     this.territoryNames = new Set(map.territories.map((t) => t.name));
     this.drawBoard();
   }
 
   drawBoard() {
     if (!this.map) return;
-    this.board.draw(this.map, this.styles, this.module.boardShape(this.map));
+    this.board.draw(this.map, this.styles, this.module.boardShape(this.map), this.picture);
     this.showTerritories(null);
     this.renderLegend();
   }

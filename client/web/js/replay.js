@@ -91,7 +91,7 @@ export class ReplayScreen {
     slider.max = String(this.last);
     slider.value = "0";
     this.sights(reply);
-    this.board.draw(reply.map, this.styles, this.module.boardShape(reply.map));
+    this.board.draw(reply.map, this.styles, this.module.boardShape(reply.map), reply.picture);
     byId("replay-note").textContent = reply.difference
       ? `The stored game and the rules part at ${reply.difference}: the replay stops there.` : "";
     this.askStatistics(gameId);
