@@ -22,6 +22,12 @@ import { Viewport } from "./viewport.js";
 const LABEL_PX = 12;
 /** A territory brought into view by the search is drawn at least this wide, in pixels. */
 const FOUND_PX = 44;
+/** A board narrower than this (a phone held upright)... */
+const NARROW_PX = 600;
+/** ...on which the territories of the whole map would be closer than this, in pixels, is made tall (TALL of the
+ * screen's height), and first shows the map filling it rather than whole: large enough to read and to tap. */
+const CROWDED_PX = 30;
+const TALL = 0.52;
 
 /** Each point's distance to its nearest other point (by name): a sweep along x, so large maps stay quick. */
 function nearestDistances(points) {
@@ -43,9 +49,11 @@ function nearestDistances(points) {
 }
 
 /** The size a map's board takes on screen, known without laying it out: the stage's width, and the height its
- * shape gives up to the stylesheet's greatest (null where the stylesheet does not say it in pixels). */
-function shownSize(svg, width, box) {
+ * shape gives up to the stylesheet's greatest, or the height it was given (null where the stylesheet does not say
+ * it in pixels). */
+function shownSize(svg, width, box, height) {
   const most = parseFloat(getComputedStyle(svg).maxHeight);
+  if (height) return [width, height];
   if (!(width > 0) || !Number.isFinite(most)) return null;
   return [width, Math.min(most, (width * box[3]) / box[2])];
 }
@@ -101,7 +109,8 @@ export function markLegend() {
 }
 
 export class Board {
-  /** onPick(name): a territory was clicked, or chosen with Enter or Space; onLook(name): hovered or focused. */
+  /** onPick(name, keyboard): a territory was clicked or tapped, or chosen with Enter or Space (`keyboard`: true);
+   * onLook(name): hovered or focused. */
   constructor(holder, { onPick, onLook }) {
     this.holder = holder;
     this.onPick = onPick;
@@ -150,7 +159,7 @@ export class Board {
       h("span", { class: "zoom-buttons" },
         button("+", "Zoom in (+)", () => this.viewport?.zoomIn()),
         button("−", "Zoom out (-)", () => this.viewport?.zoomOut()),
-        button("Fit", "Show the whole map (0)", () => this.viewport?.fit())));
+        button("Fit", "Fit the map to the board (0)", () => this.viewport?.fit())));
     this.holder.append(this.toolbar);
   }
 
@@ -224,7 +233,8 @@ export class Board {
     this.at = at;
 
     const svg = s("svg", {
-      class: `board${cells ? " cells" : ""}${pictured ? " pictured" : ""}`, viewBox: box.map((v) => v.toFixed(2)).join(" "), role: "group",
+      class: `board${cells ? " cells" : ""}${pictured ? " pictured" : ""}`,
+      viewBox: box.map((v) => v.toFixed(2)).join(" "), role: "group",
       tabindex: "0", "aria-label": `The map ${map.name}: arrow keys move it, + and - zoom, 0 shows all of it`,
       "data-map": map.name, "data-shape": shape,
     });
@@ -278,14 +288,19 @@ export class Board {
     const width = this.stage.getBoundingClientRect().width; // before the board is in: the page's layout as it was
     clear(this.stage).append(svg);
     this.svg = svg;
-    svg.style.aspectRatio = `${box[2].toFixed(2)} / ${box[3].toFixed(2)}`;
+    // on a phone, a crowded map gets a tall board, which it fills first
+    const height = !cells && width > 0 && width < NARROW_PX && median * (width / box[2]) < CROWDED_PX
+      ? Math.round(window.innerHeight * TALL) : 0;
+    svg.classList.toggle("tall", height > 0);
+    if (height) svg.style.height = `${height}px`;
+    else svg.style.aspectRatio = `${box[2].toFixed(2)} / ${box[3].toFixed(2)}`;
     this.names.replaceChildren(...points.map((p) => h("option", { value: p.name })));
     this.search.value = "";
     this.searchNote.textContent = "";
     this.toolbar.hidden = false;
     this.measure = null;
     this.viewport = new Viewport(svg, { onZoom: () => this.placeLabels() });
-    this.viewport.setContent(box, r * RING, cells ? null : shownSize(svg, width, box));
+    this.viewport.setContent(box, r * RING, cells ? null : shownSize(svg, width, box, height), height ? median : 0);
     this.resizing?.observe(svg);
   }
 
@@ -487,9 +502,10 @@ export class Board {
     if (this.shape === "cells") {
       group.prepend(s("path", { class: "border", d: both.join(""), "data-segments": String(both.length) }));
     } else {
-      this.routeLayer.append(s("path", { class: "border route", d: both.join(""), "data-segments": String(both.length) }));
-      group.prepend(s("path", { class: "border side", d: segmentsPath(touching), "data-segments": String(touching.length) }),
-        s("path", { class: "side one-way-side", d: segmentsPath(quiet) }));
+      this.routeLayer.append(s("path", { class: "border route", d: both.join(""),
+        "data-segments": String(both.length) }));
+      group.prepend(s("path", { class: "border side", d: segmentsPath(touching),
+        "data-segments": String(touching.length) }), s("path", { class: "side one-way-side", d: segmentsPath(quiet) }));
     }
     this.litPath = s("path", { class: "border lit", d: "", "data-segments": "0" });
     group.append(this.litPath);
@@ -510,13 +526,13 @@ export class Board {
     const territory = (event) => event.target.closest?.(selector)?.dataset[key];
     layer.addEventListener("click", (event) => {
       const name = territory(event);
-      if (name) this.onPick(name);
+      if (name) this.onPick(name, false);
     });
     layer.addEventListener("keydown", (event) => {
       const name = territory(event);
       if (name && (event.key === "Enter" || event.key === " ")) {
         event.preventDefault();
-        this.onPick(name);
+        this.onPick(name, true);
       }
     });
     layer.addEventListener("focusin", (event) => {

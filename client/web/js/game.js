@@ -20,6 +20,9 @@ import { rulesetModule } from "./rulesets/index.js";
 import { generic, plural, showRollIn, table } from "./rulesets/generic.js";
 import { forgetSeat, lastName, saveName, saveSeat } from "./seats.js";
 
+/** Where the page is laid out for a phone (the stylesheet's own breakpoint). */
+const NARROW = "(max-width: 760px)";
+
 const FRAMEWORK = new Set(["game_created", "player_joined", "player_left", "game_started", "player_committed",
   "time_ran_out", "orders_revealed", "seat_handed_over", "seat_taken_back", "rematch_requested", "rematch_declined",
   "rematch_impossible", "rematch_started", "chat", "player_resigned", "standings"]);
@@ -31,7 +34,7 @@ export class GameScreen {
     this.link = app.link;
     this.root = byId("game");
     this.board = new Board(byId("board"), {
-      onPick: (name) => { this.look(name); this.entry.pick(name); },
+      onPick: (name, keyboard) => { this.look(name); this.entry.pick(name, keyboard); },
       onLook: (name) => this.look(name),
     });
     this.log = new GameLog(byId("log"));
@@ -39,6 +42,7 @@ export class GameScreen {
       issue: (order) => this.issue(order),
       withdraw: (index) => this.withdraw(index),
       select: (picked, targets) => this.board.select(picked, targets),
+      choosing: (shown) => this.choosing(shown),
     });
     this.chat = new ChatPanel(byId("game-chat"), (text, to, name) => this.link.request({
       type: "chat", game_id: this.gameId, text, to, name: this.player ? null : name }));
@@ -310,6 +314,22 @@ export class GameScreen {
     const restarted = fresh.some((entry) => this.module.startsTurn(entry.event));
     this.log.add(fresh, this.module, true, ctx, turnByTurn && !restarted && fresh.length > 0);
     this.render(before);
+  }
+
+  /**
+   * What was picked offers orders (or no longer does). On a phone the orders then sit at the foot of the screen,
+   * over the page (the stylesheet's `data-sheet`), and the board is brought up above them: the map and the orders it
+   * offers are on screen together, with no scrolling back and forth.
+   */
+  choosing(shown) {
+    const section = byId("order-section");
+    const sheet = String(Boolean(shown));
+    if (section.dataset.sheet === sheet) return;
+    section.dataset.sheet = sheet;
+    if (!shown || !window.matchMedia(NARROW).matches) return;
+    const board = byId("board-holder").getBoundingClientRect();
+    const top = section.getBoundingClientRect().top;
+    if (board.top < 0 || board.bottom > top) window.scrollBy(0, board.top);
   }
 
   showRoll(roll) {

@@ -25,7 +25,8 @@ function placesOf(order, territories) {
 
 export class OrderEntry {
   /**
-   * panel: where the choices go; actions: { issue(order), withdraw(index), commit(), select(picked, targets) }.
+   * panel: where the choices go; actions: { issue(order), withdraw(index), commit(), select(picked, targets),
+   * choosing(shown): whether what is picked offers choices now }.
    */
   constructor(panel, actions) {
     this.panel = panel;
@@ -38,6 +39,7 @@ export class OrderEntry {
     this.enabled = false;
     this.simultaneous = true;
     this.note = "";
+    this.keyboard = false;
   }
 
   /** Simultaneous turns (orders listed until committed) or turn by turn (each order takes effect at once). */
@@ -71,9 +73,11 @@ export class OrderEntry {
     this.render();
   }
 
-  /** A territory was picked on the board. */
-  pick(name) {
+  /** A territory was picked on the board: with the keyboard (Enter or Space), the focus goes on to its count; with a
+   * click or a tap it stays where it was (a phone would open its keyboard for a count box it focused). */
+  pick(name, keyboard = false) {
     this.note = "";
+    this.keyboard = keyboard;
     const [first] = this.picked;
     if (this.picked.length === 1 && first === name) {
       this.picked = [];
@@ -151,6 +155,7 @@ export class OrderEntry {
   render() {
     const targets = this.targets();
     this.actions.select(this.picked, targets);
+    this.actions.choosing?.(this.enabled && this.picked.length > 0);
     const choices = this.candidates();
     const loose = this.legal.filter((e) => e.places.length === 0);
     const parts = [];
@@ -197,7 +202,7 @@ export class OrderEntry {
 
   keepFocus() {
     const firstCount = this.panel.querySelector("[data-count]") || this.panel.querySelector("[data-issue]");
-    if (firstCount && this.picked.length && this.panel.contains(document.activeElement) === false
+    if (firstCount && this.keyboard && this.picked.length && this.panel.contains(document.activeElement) === false
         && document.activeElement?.closest?.(".territory")) {
       // keep the keyboard flowing: after picking with Enter, the count is next
       firstCount.focus();
