@@ -83,6 +83,9 @@ async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Pa
         winner = await page.get_attribute("#game", "data-winner")
         assert winner == "bot-aggressive-1"
         assert "won" in await page.inner_text("#result-title")
+        # over: no orders offered or listed, and nothing says the page waits for the others
+        assert await page.locator("#order-section").is_hidden()
+        assert "waiting for the others" not in await page.inner_text("#game")
         assert {owner for owner, _ in (await territories(page)).values()} <= {winner, ""}
         assert await page.locator("svg.chart[data-chart=territories] polyline").count() == 2
         assert await page.locator("#player-list li[data-player=Alice][data-eliminated=true]").count() == 1

@@ -390,7 +390,10 @@ export class GameScreen {
     this.renderLegend();
     this.renderFollow();
     byId("commit").hidden = !(acting && game.simultaneous);
-    byId("order-section").hidden = !this.player || Boolean(this.following);
+    // orders are for a game under way: once it is over, none are offered or listed, and no note of a commit stays
+    byId("order-section").hidden = !this.player || Boolean(this.following) || game.status !== "playing";
+    const turned = before && before.turn !== game.turn && game.simultaneous;
+    if (game.status !== "playing" || turned) this.say("");
     byId("leave").hidden = !(game.status !== "playing" || !this.player || (mine && mine.eliminated));
     const mayResign = Boolean(this.playing && mine && !mine.eliminated && !this.following);
     byId("resign").hidden = !mayResign;
