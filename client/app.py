@@ -367,6 +367,8 @@ class ClientApp:
                 await self._do_orders()
             case cmd.Withdraw(number):
                 await self._do_withdraw(number)
+            case cmd.Reorder(number, place):
+                await self._do_reorder(number, place)
             case cmd.Done():
                 await self._do_done()
             case cmd.Board() | cmd.Summary() | cmd.History() | cmd.Report():
@@ -720,6 +722,19 @@ class ClientApp:
             return
         what = f": {t.presentation.describe(taken)}" if taken is not None and t.presentation else ""
         self.show(f"Withdrew order {number}{what}.", "class:ok")
+        self.show(render.order_list(t.followed.orders, t.presentation))
+
+    async def _do_reorder(self, number: int, place: int) -> None:
+        t = self._game()
+        if t is None:
+            return
+        if number < 1 or place < 1:
+            self.error("orders are numbered from 1: orders lists them")
+            return
+        reply = await self._call(self.session.move(t.followed, number - 1, place - 1))
+        if self._refused(reply) or not isinstance(reply, msg.OrderMoved):
+            return
+        self.show(f"Order {number} is number {place} now.", "class:ok")
         self.show(render.order_list(t.followed.orders, t.presentation))
 
     async def _do_done(self) -> None:

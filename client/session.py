@@ -205,6 +205,12 @@ class Followed:
             del self.orders[reply.index]
         return self.orders
 
+    def moved(self, reply: msg.OrderMoved) -> list[Any]:
+        """The order at `index` goes to `to`, the others keeping their order, as the server moved it."""
+        if reply.turn == self.turn and 0 <= reply.index < len(self.orders) and 0 <= reply.to < len(self.orders):
+            self.orders.insert(reply.to, self.orders.pop(reply.index))
+        return self.orders
+
 
 class Listener(Protocol):
     """What a face on the session is told."""
@@ -414,6 +420,16 @@ class Session:
         )
         if isinstance(reply, msg.OrderWithdrawn):
             followed.withdrawn(reply)
+        return reply
+
+    async def move(self, followed: Followed, index: int, to: int) -> msg.ServerMessage:
+        """Put the order at `index` at place `to` (0-based both)."""
+        reply = await self._change(
+            followed,
+            msg.MoveOrderTo(game_id=followed.game_id, turn=followed.turn, index=index, to=to, request_id=_request_id()),
+        )
+        if isinstance(reply, msg.OrderMoved):
+            followed.moved(reply)
         return reply
 
     async def _change(self, followed: Followed, request: BaseModel) -> msg.ServerMessage:

@@ -17,7 +17,7 @@ from shared.maps.loader import load_map
 from tests.map_editor_support import SHARED_MAPS
 from tests.picture_support import beside_a_picture, land_and_sea
 from tests.server_support import Client, create_game, join
-from tests.web_support import browser_or_skip, create_in_lobby, page_url, watched_pages, web_server
+from tests.web_support import browser_or_skip, page_url, placing, watched_pages, web_server
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -135,9 +135,7 @@ async def test_the_armies_sit_on_their_land_a_click_on_the_land_picks_and_one_wa
 ) -> None:
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         page = (await pages.open(page_url(server))).page
-        await create_in_lobby(page, "Alice", map_id="cataract", players=2, bots=1)
-        await page.wait_for_selector("#game[data-phase=placement] g[data-owner='Alice']")
-        await page.wait_for_selector("#commit:not([hidden])")
+        await placing(page, "Alice")
         cataract = load_map("cataract")
         one_way = [(a, b) for a in cataract.names for b in cataract.neighbours(a) if a not in cataract.neighbours(b)]
         arrows = await page.eval_on_selector_all(

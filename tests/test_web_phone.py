@@ -12,7 +12,7 @@ import pytest
 
 from tests.map_editor_support import SHARED_MAPS
 from tests.server_support import Client, create_game, join
-from tests.web_support import browser_or_skip, create_in_lobby, owned, page_url, watched_pages, web_server
+from tests.web_support import browser_or_skip, owned, page_url, placing, watched_pages, web_server
 
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -61,9 +61,7 @@ async def test_a_click_on_a_territory_leaves_the_focus_and_the_keyboard_still_mo
 ) -> None:
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         page = (await pages.open(page_url(server))).page
-        await create_in_lobby(page, "Alice", map_id="cataract", players=2, bots=1)
-        await page.wait_for_selector("#game[data-phase=placement] g[data-owner='Alice']")
-        await page.wait_for_selector("#commit:not([hidden])")
+        await placing(page, "Alice")
         first, second = (await owned(page, "Alice"))[:2]
         before = await page.evaluate("scrollY")
         await page.click(f"g[data-territory='{first}']")
@@ -117,9 +115,7 @@ async def test_on_a_phone_the_map_and_the_orders_of_the_territory_picked_are_on_
 ) -> None:
     async with web_server() as server, watched_pages(browser, tmp_path) as pages:
         page = await phone(browser, pages, page_url(server))
-        await create_in_lobby(page, "Alice", map_id="cataract", players=2, bots=1)
-        await page.wait_for_selector("#game[data-phase=placement] g[data-owner='Alice']")
-        await page.wait_for_selector("#commit:not([hidden])")
+        await placing(page, "Alice")
         for name in (await owned(page, "Alice"))[:2]:
             await page.tap(f"g[data-territory='{name}']")
             await page.wait_for_selector(f"g[data-territory='{name}'][data-picked='1']")

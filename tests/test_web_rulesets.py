@@ -531,3 +531,61 @@ async def test_the_new_game_form_says_what_an_empty_option_means(browser: Any, t
         await page.select_option("#ruleset", "classic")
         assert "left empty: 40, 35, 30, 25 or 20 for 2 to 6 players" in await page.inner_text("#options")
         assert "null" not in await page.inner_text("#options")
+
+
+async def test_warzone_orders_move_up_and_down_as_the_server_allows_and_stay_so_after_a_reload(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with web_server() as server, watched_pages(browser, tmp_path) as pages:
+        page = (await pages.open(page_url(server))).page
+        await create_in_lobby(page, "Alice", map_id="saltreach", players=2, bots=1, ruleset="warzone")
+        await page.wait_for_selector("#game[data-status=playing][data-you=Alice] #commit:not([hidden])")
+        game_id = await page.get_attribute("#game", "data-game-id") or ""
+        match = server.lobby.get(game_id)
+        board = match.table.game.board
+        pool = board.pools["Alice"]
+        source, target = await front(page, "Alice")
+        other = next(t for t in await owned(page, "Alice") if t != source)
+        # deploy on the front, then send more than was there before: the advance needs the deploy before it
+        await pick(page, source)
+        await page.fill("[data-count='0']", str(pool - 1))
+        await page.click("[data-issue='0']")
+        await page.wait_for_selector("[data-order-index='0']")
+        await pick(page, source)
+        await page.click(f"[data-target='{target}']")
+        await page.click("[data-issue='0']")  # every unit there, the deployed ones too
+        await page.wait_for_selector("[data-order-index='1']")
+        await pick(page, other)
+        await page.fill("[data-count='0']", "1")
+        await page.click("[data-issue='0']")
+        await page.wait_for_selector("[data-order-index='2']")
+        texts = await page.eval_on_selector_all(
+            "[data-order-index] > span:first-child", "s => s.map((e) => e.textContent)"
+        )
+        assert texts[0].startswith("deploy") and texts[1].startswith("advance") and other in texts[2]
+        assert await page.locator("[data-order-index='0'] [data-move='move up']").count() == 0  # the first stays first
+
+        # the advance before its deploy: refused with the server's reason, and nothing moves
+        await page.click("[data-order-index='1'] [data-move='move up']")
+        await page.wait_for_selector("#order-note:has-text('would not hold')")
+        assert (
+            await page.eval_on_selector_all("[data-order-index] > span:first-child", "s => s.map((e) => e.textContent)")
+            == texts
+        )
+        # the last deploy first: the list and the server's own order change
+        await page.click("[data-order-index='2'] [data-move='move up']")
+        await page.click("[data-order-index='1'] [data-move='move up']")
+        await page.wait_for_selector("#order-note:has-text('Order 2 is number 1 now.')")
+        moved = [texts[2], texts[0], texts[1]]
+        assert (
+            await page.eval_on_selector_all("[data-order-index] > span:first-child", "s => s.map((e) => e.textContent)")
+            == moved
+        )
+        kinds = [o.territory if o.kind == "deploy" else o.source for o in match.game.orders_of("Alice")]
+        assert kinds == [other, source, source]
+        await page.reload()
+        await page.wait_for_selector("[data-order-index='2']")
+        assert (
+            await page.eval_on_selector_all("[data-order-index] > span:first-child", "s => s.map((e) => e.textContent)")
+            == moved
+        )

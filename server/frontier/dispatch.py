@@ -26,6 +26,7 @@ from shared.protocol.messages import (
     ListOrders,
     ListRuleSets,
     Maps,
+    MoveOrderTo,
     OpenReplay,
     Rematch,
     ReplayTurn,
@@ -74,6 +75,10 @@ async def dispatch(lobby: Lobby, sub: Subscriber, message: ClientMessage) -> Non
         case WithdrawOrder():
             await (await lobby.find(message.game_id)).withdraw(
                 sub, message.turn, message.index, message.ref, message.request_id
+            )
+        case MoveOrderTo():
+            await (await lobby.find(message.game_id)).move(
+                sub, message.turn, message.index, message.to, message.ref, message.request_id
             )
         case ListOrders():
             await (await lobby.find(message.game_id)).list_orders(sub, message.ref)

@@ -194,6 +194,18 @@ class WithdrawOrder(_Client):
     request_id: RequestId = None
 
 
+class MoveOrderTo(_Client):
+    """Put one of one's orders of this turn at another place in the list: the order at `index` goes to `to`, the
+    others keeping their order (a game carries out each player's orders in the order given)."""
+
+    type: Literal["move_order"] = "move_order"
+    game_id: GameId
+    turn: Whole
+    index: Annotated[Whole, Field(ge=0, description="0-based position of the order to move")]
+    to: Annotated[Whole, Field(ge=0, description="0-based position it takes")]
+    request_id: RequestId = None
+
+
 class ListOrders(_Client):
     type: Literal["list_orders"] = "list_orders"
     game_id: GameId
@@ -316,6 +328,7 @@ ClientMessage = Annotated[
     | IssueOrder
     | IssueOrders
     | WithdrawOrder
+    | MoveOrderTo
     | ListOrders
     | LegalOrders
     | Commit
@@ -341,6 +354,7 @@ CLIENT_TYPES = (
     "issue_order",
     "issue_orders",
     "withdraw_order",
+    "move_order",
     "list_orders",
     "legal_orders",
     "commit",
@@ -500,6 +514,17 @@ class OrderWithdrawn(_Server):
     turn: int
     index: int
     left: dict[str, int] | None = Field(default=None, description="as in order_accepted, once the order is gone")
+
+
+class OrderMoved(_Server):
+    """The order at `index` is at `to` now; those between moved up or down one to make room."""
+
+    type: Literal["order_moved"] = "order_moved"
+    game_id: str
+    turn: int
+    index: int
+    to: int
+    left: dict[str, int] | None = Field(default=None, description="as in order_accepted, in the new order")
 
 
 class Orders(_Server):
@@ -709,6 +734,7 @@ ServerMessage = Annotated[
     | OrderAccepted
     | OrdersAccepted
     | OrderWithdrawn
+    | OrderMoved
     | Orders
     | Legal
     | CommitAccepted

@@ -41,6 +41,7 @@ export class GameScreen {
     this.entry = new OrderEntry(byId("order-entry"), {
       issue: (order) => this.issue(order),
       withdraw: (index) => this.withdraw(index),
+      move: (index, to) => this.move(index, to),
       select: (picked, targets) => this.board.select(picked, targets),
       choosing: (shown) => this.choosing(shown),
     });
@@ -726,6 +727,25 @@ export class GameScreen {
           this.orderTexts.filter((_, i) => i !== reply.index));
       }
       this.say("Order withdrawn.");
+      this.askLegal();
+    } else this.say(reply.message);
+  }
+
+  /** Put an order at another place of the turn's list: the server checks the orders again in their new order. */
+  async move(index, to) {
+    const reply = await this.send({ type: "move_order", game_id: this.gameId, turn: this.summary.turn, index, to });
+    if (!reply) return;
+    if (reply.type === "order_moved") {
+      if (reply.turn === this.summary.turn) {
+        if (reply.left) this.left = reply.left;
+        const moved = (list) => {
+          const rest = list.filter((_, i) => i !== reply.index);
+          rest.splice(reply.to, 0, list[reply.index]);
+          return rest;
+        };
+        this.ordersAre(moved(this.orders), moved(this.orderTexts));
+      }
+      this.say(`Order ${reply.index + 1} is number ${reply.to + 1} now.`);
       this.askLegal();
     } else this.say(reply.message);
   }

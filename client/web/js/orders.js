@@ -25,8 +25,8 @@ function placesOf(order, territories) {
 
 export class OrderEntry {
   /**
-   * panel: where the choices go; actions: { issue(order), withdraw(index), commit(), select(picked, targets),
-   * choosing(shown): whether what is picked offers choices now }.
+   * panel: where the choices go; actions: { issue(order), withdraw(index), move(index, to): put an order at another
+   * place, commit(), select(picked, targets), choosing(shown): whether what is picked offers choices now }.
    */
   constructor(panel, actions) {
     this.panel = panel;
@@ -188,14 +188,24 @@ export class OrderEntry {
       return;
     }
     parts.push(h("h3", {}, "Your orders this turn"));
-    parts.push(this.orders.length
+    const count = this.orders.length;
+    // the orders are carried out in this order: each may go up or down one place (the server checks it again)
+    const shift = (i, to, symbol, words) => (this.enabled && to >= 0 && to < count ? h("button", {
+      type: "button", class: "small shift", "data-move": words, "aria-label": `${words}: ${this.texts[i] ?? ""}`,
+      title: words, onclick: () => this.actions.move(i, to),
+    }, symbol) : null);
+    parts.push(count
       ? h("ol", { class: "orders" }, this.orders.map((order, i) => h("li", { "data-order-index": String(i) },
         h("span", {}, this.texts[i] ?? order.kind), " ",
-        this.enabled ? h("button", {
-          type: "button", class: "small", "aria-label": `withdraw ${this.texts[i] ?? order.kind}`,
-          onclick: () => this.actions.withdraw(i),
-        }, "Withdraw") : null)))
+        h("span", { class: "order-buttons" }, shift(i, i - 1, "↑", "move up"), shift(i, i + 1, "↓", "move down"),
+          this.enabled ? h("button", {
+            type: "button", class: "small", "aria-label": `withdraw ${this.texts[i] ?? order.kind}`,
+            onclick: () => this.actions.withdraw(i),
+          }, "Withdraw") : null))))
       : h("p", { class: "hint", "data-no-orders": "" }, "None yet."));
+    if (count > 1 && this.enabled) {
+      parts.push(h("p", { class: "hint" }, "Your orders are carried out in this order: ↑ and ↓ change it."));
+    }
     put(this.panel, ...parts);
     this.keepFocus();
   }
