@@ -43,7 +43,7 @@ TOPICS = (
     Topic(
         "orders",
         "this game's orders",
-        ("orders", "withdraw", "reorder", "done"),
+        ("orders", "withdraw", "done"),
         outro="Every order is checked by the server at once: an accepted one is numbered, a refused one says why "
         "and changes nothing.",
     ),

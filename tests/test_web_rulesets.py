@@ -332,7 +332,7 @@ async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_sto
         assert "technology level 2" in await page.inner_text("li[data-player=Ann]")
         assert (
             await page.locator(
-                "#log li[data-kind=technology_researched]", has_text="Ann reached technology level 2"
+                "#log li[data-kind=technology_researched]", has_text="You reached technology level 2"
             ).count()
             == 1
         )
@@ -589,3 +589,63 @@ async def test_warzone_orders_move_up_and_down_as_the_server_allows_and_stay_so_
             await page.eval_on_selector_all("[data-order-index] > span:first-child", "s => s.map((e) => e.textContent)")
             == moved
         )
+
+
+CLASSIC_UNTIL_SEED = 12
+"""A classic game whose first attack until N remain rolls several times and takes the country with a choice of how
+many armies move in (the seed fixes the deal, the computer player's choices and the dice)."""
+
+
+async def test_classic_attack_until_n_remain_shows_every_roll_and_the_log_speaks_no_console(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with (
+        web_server(seeds=lambda: CLASSIC_UNTIL_SEED) as server,
+        watched_pages(browser, tmp_path) as pages,
+    ):
+        opened = await pages.open(page_url(server))
+        page, seen = opened.page, opened.watch
+        await create_in_lobby(
+            page,
+            "Ann",
+            ruleset="classic",
+            map_id="twin-keeps",
+            players=2,
+            bots=1,
+            strategy="benevolent",
+            options={"initial_armies": "12"},
+        )
+        await page.wait_for_selector("#game[data-phase=startup][data-active=Ann]")
+        await step_changes(page, lambda: page.click("li[data-kind=placeall] button"))
+        await page.wait_for_selector("#game[data-phase=reinforcement][data-active=Ann]")
+        source, target = await front(page, "Ann")
+        await pick(page, source)
+        await step_changes(page, lambda: page.click("li[data-kind=reinforce] [data-issue]"))
+        await page.wait_for_selector("#game[data-phase=attack][data-active=Ann]")
+        armies = (await territories(page))[source][1]
+        await pick(page, source)
+        await page.click(f"g[data-territory='{target}']")
+        until = page.locator("li[data-kind=attackuntil]")
+        assert (
+            f"attack {target} from {source} until it falls or … armies are left in {source}" in await until.inner_text()
+        )
+        assert (await until.locator("[data-count]").get_attribute("max")) == str(armies - 1)
+        await until.locator("[data-count]").fill("2")
+        before = len(events(seen, "dice_rolled"))
+        await step_changes(page, lambda: until.locator("[data-issue]").click())
+        rolls = events(seen, "dice_rolled")[before:]
+        assert len(rolls) > 1, "the seed's attack rolls several times"
+        # every roll of the attack under the board, in order, the last one's dice on the board
+        shown = await page.eval_on_selector_all(
+            "#roll ol.rolls li", "ls => ls.map((l) => [...l.querySelectorAll('.dice')].map((d) => d.dataset.dice))"
+        )
+        assert shown == [[" ".join(map(str, r["attack"])), " ".join(map(str, r["defence"]))] for r in rolls]
+        assert await page.get_attribute("g.roll", "data-attack") == " ".join(map(str, rolls[-1]["attack"]))
+        # each roll in the log with its dice
+        assert await page.locator("#log li[data-kind=dice_rolled]").count() >= len(rolls)
+        taken = events(seen, "country_conquered")
+        assert taken and taken[-1]["least"] < taken[-1]["most"], "the seed's attack takes the country"
+        assert rolls[-1]["source_armies"] >= 2 or taken
+        conquered = await page.inner_text("#log li[data-kind=country_conquered]")
+        assert "armies may move in" in conquered and "attackmove" not in conquered, conquered
+        assert not await page.locator("#log li:has-text('NUM')").count()

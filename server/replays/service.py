@@ -181,7 +181,8 @@ class Replays:
             for event, audience in zip(step.events, step.audiences or [None] * len(step.events), strict=True)
             if sight is None or audience is None or sight in audience
         ]
-        texts = [ruleset.presentation.event_text(event, told.players) for event in shown] if words else None
+        # as the sight read them: "you" where a line speaks of that player; everyone's eyes read every name
+        texts = [ruleset.presentation.event_text(event, told.players, sight) for event in shown] if words else None
         return ReplayedTurn(
             ref=ref,
             game_id=game_id,

@@ -17,7 +17,7 @@ import { OrderEntry } from "./orders.js";
 import { playerStyles } from "./palette.js";
 import { applyPatch, seatsKeyed, seatsListed } from "./patch.js";
 import { rulesetModule } from "./rulesets/index.js";
-import { generic, plural, showRollIn, table } from "./rulesets/generic.js";
+import { generic, plural, showRollsIn, table } from "./rulesets/generic.js";
 import { forgetSeat, lastName, saveName, saveSeat } from "./seats.js";
 
 /** Where the page is laid out for a phone (the stylesheet's own breakpoint). */
@@ -302,9 +302,10 @@ export class GameScreen {
       const restart = told.some((entry) => this.module.startsTurn(entry.event));
       const marks = told.slice(turnByTurn ? from : 0).flatMap((entry) => this.module.marks(entry.event, ctx));
       this.board.mark(marks, turnByTurn && !restart);
+      // every roll of the action (an all-out attack rolls many), the last one's dice on the board
       const rolls = told.map((entry) => this.module.roll(entry.event)).filter(Boolean);
-      if (rolls.length) this.showRoll(rolls[rolls.length - 1]);
-      else if (restart) this.showRoll(null);
+      if (rolls.length) this.showRoll(rolls);
+      else if (restart) this.showRoll([]);
     }
     if (update.snapshot) this.log.note("(earlier entries were not sent: this is where the game stands)");
     for (const { seq, event } of fresh) {
@@ -333,9 +334,9 @@ export class GameScreen {
     if (board.top < 0 || board.bottom > top) window.scrollBy(0, board.top);
   }
 
-  showRoll(roll) {
-    this.board.showRoll(roll);
-    showRollIn(byId("roll"), roll);
+  showRoll(rolls) {
+    this.board.showRoll(rolls.length ? rolls[rolls.length - 1] : null);
+    showRollsIn(byId("roll"), rolls);
   }
 
   // ---- showing -------------------------------------------------------------------------------------------------
