@@ -401,6 +401,18 @@ async def test_evolution_3_the_page_is_sent_and_shows_nothing_the_fog_hides(brow
                 if name != "Ann":
                     assert set(player) <= {"eliminated", "tech_level"}, player
 
+        # Ann trains a spy on one of hers: the territory says so under its units, in words (only she sees it)
+        await pick(page, mine[0])
+        spy = page.locator("li[data-kind=spy]")
+        if await spy.locator("[data-count]").count():
+            await spy.locator("[data-count]").fill("1")
+        await spy.locator("[data-issue]").click()
+        await page.wait_for_selector("[data-order-index='0']")
+        await page.click("#commit")
+        await page.wait_for_selector("#game[data-turn='2']")
+        await page.wait_for_selector(f"g[data-territory='{mine[0]}'] .note-line:has-text('1 spy')")
+        assert "your spies there, which only you see" in await page.inner_text("#extras .fog-legend")
+
         # A spectator may not borrow a player's sight here: the page asks, the server refuses and says who may.
         watcher = await pages.open(page_url(server, f"game={game_id}"))
         await watcher.page.wait_for_selector("#follow:not([hidden])")
