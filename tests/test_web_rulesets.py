@@ -234,6 +234,9 @@ async def test_the_grid_game_is_drawn_as_its_grid_and_played_by_pointing(browser
         await page.wait_for_selector("#log li[data-kind=battle] .dice.defence")
         if await acting_in(page, "move-in"):
             assert "You took" in await page.inner_text("#prompt")
+            # the only action is the move-in's: nothing says to pick a territory on the map
+            await page.wait_for_selector("li[data-kind=movein] [data-loose]")
+            assert "Pick a territory" not in await page.inner_text("#order-entry")
             count = page.locator("li[data-kind=movein] [data-loose-count]")
             least = int(await count.get_attribute("min") or 0)
             await count.fill(str(least))
@@ -543,6 +546,13 @@ async def test_the_new_game_form_says_what_an_empty_option_means(browser: Any, t
         await page.select_option("#ruleset", "classic")
         assert "left empty: 40, 35, 30, 25 or 20 for 2 to 6 players" in await page.inner_text("#options")
         assert "null" not in await page.inner_text("#options")
+        # every option titled as a person reads it, those chosen from a list too (no card_schedule beside Max Players)
+        labels = await page.eval_on_selector_all(
+            "#options > label",
+            "ls => ls.map((l) => l.childNodes[l.querySelector('input[type=checkbox]') ? 1 : 0].textContent.trim())",
+        )
+        assert {"Card Schedule", "Fortify", "Mode", "Initial Armies", "Max Players"} <= set(labels), labels
+        assert not any("_" in label for label in labels), labels
 
 
 async def test_warzone_orders_move_up_and_down_as_the_server_allows_and_stay_so_after_a_reload(
@@ -658,6 +668,24 @@ async def test_classic_attack_until_n_remain_shows_every_roll_and_the_log_speaks
         taken = events(seen, "country_conquered")
         assert taken and taken[-1]["least"] < taken[-1]["most"], "the seed's attack takes the country"
         assert rolls[-1]["source_armies"] >= 2 or taken
+        # the move-in is the only action: nothing says to pick a territory on the map
+        await page.wait_for_selector("#game[data-phase=move-in][data-active=Ann] li[data-kind=attackmove] [data-loose]")
+        assert "Pick a territory" not in await page.inner_text("#order-entry")
         conquered = await page.inner_text("#log li[data-kind=country_conquered]")
         assert "armies may move in" in conquered and "attackmove" not in conquered, conquered
         assert not await page.locator("#log li:has-text('NUM')").count()
+
+
+async def test_classic_mission_mode_shows_the_players_mission_in_the_servers_words(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with web_server() as server, watched_pages(browser, tmp_path) as pages:
+        opened = await pages.open(page_url(server))
+        page, seen = opened.page, opened.watch
+        await create_in_lobby(
+            page, "Ann", ruleset="classic", map_id="meridian", players=2, bots=1, options={"mode": "mission"}
+        )
+        await page.wait_for_selector("#game[data-status=playing] [data-mission]")
+        views = [m["view"] for m in seen.received if m.get("type") == "update" and m.get("view")]
+        words = views[-1]["players"]["Ann"]["mission_text"]
+        assert words and await page.inner_text("[data-mission]") == f"Your mission: {words}."

@@ -162,9 +162,10 @@ export class OrderEntry {
     if (!this.enabled) {
       parts.push(h("p", { class: "hint" }, "Nothing to do for now."));
     } else if (!this.picked.length) {
-      parts.push(h("p", { class: "hint" }, this.legal.length
-        ? "Pick a territory on the map (click it, or Tab to it and press Enter)."
-        : "No order is open to you now."));
+      // the map is where to start only while some order names a territory (a move-in's armies name none)
+      if (this.legal.some((e) => e.places.length)) {
+        parts.push(h("p", { class: "hint" }, "Pick a territory on the map (click it, or Tab to it and press Enter)."));
+      } else if (!this.legal.length) parts.push(h("p", { class: "hint" }, "No order is open to you now."));
     } else {
       parts.push(h("p", { class: "picked", "data-picked": this.picked.join(" → ") },
         `Picked: ${this.picked.join(" → ")}`, " ",
