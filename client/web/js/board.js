@@ -49,10 +49,9 @@ function nearestDistances(points) {
 }
 
 /** The size a map's board takes on screen, known without laying it out: the stage's width, and the height its
- * shape gives up to the stylesheet's greatest, or the height it was given (null where the stylesheet does not say
- * it in pixels). */
-function shownSize(svg, width, box, height) {
-  const most = parseFloat(getComputedStyle(svg).maxHeight);
+ * shape gives up to the stylesheet's greatest (`most`), or the height it was given (null where the stylesheet does
+ * not say it in pixels). */
+function shownSize(most, width, box, height) {
   if (height) return [width, height];
   if (!(width > 0) || !Number.isFinite(most)) return null;
   return [width, Math.min(most, (width * box[3]) / box[2])];
@@ -286,6 +285,8 @@ export class Board {
     });
     this.resizing?.disconnect();
     const width = this.stage.getBoundingClientRect().width; // before the board is in: the page's layout as it was
+    const { most, font } = this.probe();
+    this.font = font;
     clear(this.stage).append(svg);
     this.svg = svg;
     // on a phone, a crowded map gets a tall board, which it fills first
@@ -300,18 +301,30 @@ export class Board {
     this.toolbar.hidden = false;
     this.measure = null;
     this.viewport = new Viewport(svg, { onZoom: () => this.placeLabels() });
-    this.viewport.setContent(box, r * RING, cells ? null : shownSize(svg, width, box, height), height ? median : 0);
+    this.viewport.setContent(box, r * RING, cells ? null : shownSize(most, width, box, height), height ? median : 0);
     this.resizing?.observe(svg);
   }
 
-  /** The names' size on screen, read once per map from the page's own font: a line's height, where its baseline
+  /** What the stylesheet says of a board, read from an empty one before the board is in (the board's thousands of
+   * elements are not styled just to read two figures): its greatest height in pixels, and its names' font. */
+  probe() {
+    const text = s("text", { class: "name" });
+    const empty = s("svg", { class: "board", "aria-hidden": "true" }, s("g", { class: "labels" }, text));
+    this.stage.append(empty);
+    const most = parseFloat(getComputedStyle(empty).maxHeight);
+    const style = getComputedStyle(text);
+    const font = `${style.fontStyle} ${style.fontWeight} ${LABEL_PX}px ${style.fontFamily}`;
+    empty.remove();
+    return { most, font };
+  }
+
+  /** The names' size on screen, read once per map in the page's own font: a line's height, where its baseline
    * sits, and each name's width, measured on a canvas in the font the names are drawn in (the same figures as the
    * SVG's own, without laying any text out). */
   metrics() {
     if (this.measure) return this.measure;
-    const style = getComputedStyle(this.labelItems[0]?.label || this.labelLayer);
     const text = document.createElement("canvas").getContext("2d");
-    text.font = `${style.fontStyle} ${style.fontWeight} ${LABEL_PX}px ${style.fontFamily}`;
+    text.font = this.font;
     const line = text.measureText("Hg");
     const ascent = line.fontBoundingBoxAscent ?? LABEL_PX * 0.95;
     const widths = new Map();

@@ -60,24 +60,35 @@ function nearestThree(points) {
   }, new Array(points.length));
 }
 
-/** The polygon `corners` (each [x, y, tag]: the tag of the side that starts there) cut by the half-plane
- * nx * x + ny * y <= c; the new side is tagged `tag`. */
-function cut(corners, nx, ny, c, tag) {
-  const out = [];
-  const n = corners.length;
-  for (let k = 0; k < n; k++) {
-    const p = corners[k];
-    const q = corners[(k + 1) % n];
-    const dp = nx * p[0] + ny * p[1] - c;
-    const dq = nx * q[0] + ny * q[1] - c;
-    if (dp <= 0) out.push(p);
+/** The polygon in `from` (`count` corners, flat: x, y and the tag of the side that starts there) cut by the
+ * half-plane nx * x + ny * y <= c into `to`; the new side is tagged `tag`. Returns the corners kept. Flat arrays
+ * reused from cut to cut: hundreds of regions are cut thousands of times, and small arrays would each be garbage. */
+function cut(from, count, to, nx, ny, c, tag) {
+  let kept = 0;
+  for (let k = 0; k < count; k++) {
+    const p = 3 * k;
+    const q = 3 * ((k + 1) % count);
+    const dp = nx * from[p] + ny * from[p + 1] - c;
+    const dq = nx * from[q] + ny * from[q + 1] - c;
+    if (dp <= 0) {
+      to[3 * kept] = from[p];
+      to[3 * kept + 1] = from[p + 1];
+      to[3 * kept + 2] = from[p + 2];
+      kept += 1;
+    }
     if ((dp <= 0) !== (dq <= 0)) {
       const t = dp / (dp - dq);
-      out.push([p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t, dp <= 0 ? tag : p[2]]);
+      to[3 * kept] = from[p] + (from[q] - from[p]) * t;
+      to[3 * kept + 1] = from[p + 1] + (from[q + 1] - from[p + 1]) * t;
+      to[3 * kept + 2] = dp <= 0 ? tag : from[p + 2];
+      kept += 1;
     }
   }
-  return out;
+  return kept;
 }
+
+/** Room for a region's corners while it is cut: each cut adds one corner at most. */
+const MOST_CORNERS = 4 * SIDES + 64;
 
 /** Where two sides on one line overlap: the part of side a (its ends) that side b also covers, or null. */
 function overlap([ax, ay, bx, by], [cx, cy, dx, dy]) {
@@ -111,12 +122,16 @@ export function regionsOf(points, ways) {
   });
   const farthest = Math.max(...reach);
   const buckets = bucketed(points, Math.max(farthest, 1e-9));
+  let from = new Float64Array(3 * MOST_CORNERS);
+  let to = new Float64Array(3 * MOST_CORNERS);
   const tagged = points.map((p, i) => {
     const rim = reach[i] / Math.cos(Math.PI / SIDES); // the polygon's sides, not its corners, at `reach`
-    let corners = [];
+    let count = SIDES;
     for (let k = 0; k < SIDES; k++) {
       const angle = (2 * Math.PI * k) / SIDES;
-      corners.push([p.x + rim * Math.cos(angle), p.y + rim * Math.sin(angle), -1]);
+      from[3 * k] = p.x + rim * Math.cos(angle);
+      from[3 * k + 1] = p.y + rim * Math.sin(angle);
+      from[3 * k + 2] = -1;
     }
     for (const j of buckets.near(p.x, p.y, reach[i] + farthest)) {
       if (j === i) continue;
@@ -124,13 +139,16 @@ export function regionsOf(points, ways) {
       const dx = q.x - p.x;
       const dy = q.y - p.y;
       const d = Math.hypot(dx, dy);
-      if (!(d > 0) || d / 2 > reach[i] + reach[j]) continue;
+      if (!(d > 0) || d / 2 > reach[i] + reach[j] || count + 1 >= MOST_CORNERS) continue;
       const back = (p.continent || "") === (q.continent || "") ? 0 : STRAIT * d;
       // halfway to the other territory, less the strait's share where it is in another continent
       const c = dx * (p.x + dx / 2) + dy * (p.y + dy / 2) - back * d;
-      corners = cut(corners, dx, dy, c, j);
-      if (!corners.length) break;
+      count = cut(from, count, to, dx, dy, c, j);
+      [from, to] = [to, from];
+      if (!count) break;
     }
+    const corners = [];
+    for (let k = 0; k < count; k++) corners.push([from[3 * k], from[3 * k + 1], from[3 * k + 2]]);
     return corners;
   });
   const sides = (i) => tagged[i].map((p, k) => {
