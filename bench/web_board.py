@@ -1,8 +1,10 @@
 """Web board benchmark: the page's own board on the largest maps, in a real headless Chromium.
 
-Run by hand: `python bench/web_board.py [--runs N]`. It starts a server with the web page, opens the page in
-headless Chromium (the system's chromium-headless-shell, or $RISC_BROWSER), and times the page's own modules
-(client/web/js/board.js and viewport.js) on two maps as the server sends them:
+Run by hand: `python bench/web_board.py [--runs N] [--beside REF]`. It starts a server with the web page, opens the
+page in headless Chromium (the system's chromium-headless-shell, or $RISC_BROWSER), and times the page's own modules
+(client/web/js/board.js and viewport.js) on two maps as the server sends them. With `--beside REF` (a git commit or
+branch, such as main) it also serves the page as it was at REF, from a second server, and times both in turn, map
+by map, so that the figures before and after a change are taken side by side under the same load:
 - bigeurope.map, the largest real map at hand (180 territories, 410 borders, from ../shared/maps);
 - a map at the Conquest format's limits, standing in for Asia 1200 (255 territories, up to 10 neighbours each, which
   the format's author set and Asia 1200 reaches; that file is not among the real maps at hand): made here, with a
@@ -27,11 +29,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import io
 import json
 import math
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -226,52 +234,88 @@ def browser_path() -> str:
     return found
 
 
-def report(name: str, times: list[float]) -> None:
-    print(
-        f"  {name:<32} median {statistics.median(times):7.2f} ms   slowest {max(times):7.2f} ms   ({len(times)} runs)"
-    )
+def figure(times: list[float]) -> str:
+    return f"median {statistics.median(times):7.2f} ms, slowest {max(times):7.2f}"
 
 
-async def run(runs: int) -> None:
+def report(name: str, times: dict[str, list[float]]) -> None:
+    """One line: each page's figures side by side (the page as it was at the REF first)."""
+    runs = len(next(iter(times.values())))
+    print(f"  {name:<32} " + "   ".join(f"{label}: {figure(t)}" for label, t in times.items()) + f"   ({runs} runs)")
+
+
+@contextlib.contextmanager
+def page_at(ref: str) -> Any:
+    """The web page's folder as it was at git commit or branch `ref`, in a temporary folder."""
+    root = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", ref, "client/web"], cwd=root, capture_output=True, check=True
+    ).stdout
+    with tempfile.TemporaryDirectory() as folder:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(folder, filter="data")
+        yield Path(folder) / "client" / "web"
+
+
+@contextlib.asynccontextmanager
+async def serving(folder: Path) -> AsyncIterator[RiscServer]:
+    config = ServerConfig(host="127.0.0.1", port=0, web_root=folder)
+    async with RiscServer(config, MemoryStorage()) as server:
+        yield server
+
+
+async def run(runs: int, beside: str | None) -> None:
     from playwright.async_api import async_playwright
 
     from tests.web_support import LAUNCH_FLAGS
 
     maps = {"bigeurope.map": with_positions(load_map(str(BIGEUROPE))), "at the format's limits": largest_map()}
-    config = ServerConfig(host="127.0.0.1", port=0, web_root=web_root())
-    async with RiscServer(config, MemoryStorage()) as server, async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=browser_path(), args=LAUNCH_FLAGS)
-        page = await browser.new_page(viewport={"width": 1280, "height": 800})
-        await page.goto(f"http://127.0.0.1:{server.port}/")
-        await page.wait_for_selector("#lobby:not([hidden])")
-        for label, game_map in maps.items():
-            data: dict[str, Any] = json.loads(json.dumps(map_to_dict(game_map)))
+    with contextlib.ExitStack() as folders:
+        roots = {**({beside: folders.enter_context(page_at(beside))} if beside else {}), "now": web_root()}
+        async with contextlib.AsyncExitStack() as stack:
+            servers = {label: await stack.enter_async_context(serving(root)) for label, root in roots.items()}
+            playwright = await stack.enter_async_context(async_playwright())
+            browser = await playwright.chromium.launch(executable_path=browser_path(), args=LAUNCH_FLAGS)
+            pages = {}
+            for label, server in servers.items():
+                page = await browser.new_page(viewport={"width": 1280, "height": 800})
+                await page.goto(f"http://127.0.0.1:{server.port}/")
+                await page.wait_for_selector("#lobby:not([hidden])")
+                pages[label] = page
+            for name, game_map in maps.items():
+                data: dict[str, Any] = json.loads(json.dumps(map_to_dict(game_map)))
+                arguments = {"map": data, "players": PLAYERS, "runs": runs}
+                times = {label: await page.evaluate(TIMING, arguments) for label, page in pages.items()}
+                edges = sum(len(t) for t in game_map.undirected().values()) // 2
+                print(
+                    f"{name}: {len(game_map.territories)} territories, {edges} borders; headless Chromium, a board "
+                    "880 px wide"
+                )
+
+                def each(key: str, first: int = 0) -> dict[str, list[float]]:
+                    return {label: t[key][first:] or t[key] for label, t in times.items()}  # noqa: B023
+
+                report("draw the board", each("draw", 1))
+                report("zoom step (a gesture's)", each("zoomStep"))
+                report("zoom settled (or a button's)", each("zoomSettled"))
+                report("pan step (a drag's)", each("panStep"))
+                report("pan settled", each("panSettled"))
+                report("update, a turn (20 territories)", each("turn"))
+                report(f"update, the whole view ({len(game_map.territories)})", each("whole"))
+            data = json.loads(json.dumps(map_to_dict(maps["bigeurope.map"])))
             arguments = {"map": data, "players": PLAYERS, "runs": runs}
-            times = await page.evaluate(TIMING, arguments)
-            edges = sum(len(t) for t in game_map.undirected().values()) // 2
-            print(
-                f"{label}: {len(game_map.territories)} territories, {edges} borders; headless Chromium, a board "
-                "880 px wide"
-            )
-            report("draw the board", times["draw"][1:] or times["draw"])
-            report("zoom step (a gesture's)", times["zoomStep"])
-            report("zoom settled (or a button's)", times["zoomSettled"])
-            report("pan step (a drag's)", times["panStep"])
-            report("pan settled", times["panSettled"])
-            report("update, a turn (20 territories)", times["turn"])
-            report(f"update, the whole view ({len(game_map.territories)})", times["whole"])
-        data = json.loads(json.dumps(map_to_dict(maps["bigeurope.map"])))
-        game_times = await page.evaluate(GAME_UPDATE, {"map": data, "players": PLAYERS, "runs": runs})
-        print("bigeurope.map through the game screen:")
-        report("game update (patch of 20 + log)", game_times)
-        await browser.close()
+            game_times = {label: await page.evaluate(GAME_UPDATE, arguments) for label, page in pages.items()}
+            print("bigeurope.map through the game screen:")
+            report("game update (patch of 20 + log)", game_times)
+            await browser.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--beside", metavar="REF", help="time the page as it was at git REF too, side by side")
     args = parser.parse_args()
-    asyncio.run(run(args.runs))
+    asyncio.run(run(args.runs, args.beside))
 
 
 if __name__ == "__main__":

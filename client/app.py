@@ -246,6 +246,8 @@ class ClientApp:
                 return await s.list_orders(followed)
             case fx.WithdrawOrder(followed, index):
                 return await s.withdraw(followed, index)
+            case fx.ShiftOrder(followed, index, to):
+                return await s.move(followed, index, to)
             case fx.Commit(followed):
                 return await s.commit(followed)
             case fx.HandOver(followed, player):

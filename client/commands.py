@@ -115,6 +115,16 @@ SPECS: tuple[Spec, ...] = (
         TURN_BY_TURN.format(what="an order cannot be taken back"),
     ),
     Spec(
+        "reorder",
+        (),
+        "reorder K M",
+        "reorder 3 1",
+        "put your order number K at place M (see orders): your orders are carried out in the order given",
+        (Arg.NUMBER, Arg.NUMBER),
+        True,
+        TURN_BY_TURN.format(what="no order waits to be reordered"),
+    ),
+    Spec(
         "done",
         ("d", "commit"),
         "done",
@@ -285,6 +295,14 @@ class Withdraw:
 
 
 @dataclass(frozen=True)
+class Reorder:
+    number: int
+    """1-based, as `orders` shows it: the order to move."""
+    place: int
+    """1-based: where it goes."""
+
+
+@dataclass(frozen=True)
 class Done:
     pass
 
@@ -363,6 +381,7 @@ Command = (
     | Show
     | ListOrders
     | Withdraw
+    | Reorder
     | Done
     | Board
     | Summary
@@ -723,6 +742,14 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         if isinstance(number, ParseError):
             return number
         return Withdraw(number)
+    if spec.name == "reorder":
+        if len(args) != 2:
+            return ParseError(f"reorder needs two numbers, the order to move and its place; {_usage(spec, setting)}")
+        number = grammar.count(args[0], "the order number", _usage(spec, setting))
+        if isinstance(number, ParseError):
+            return number
+        place = grammar.count(args[1], "its new place", _usage(spec, setting))
+        return place if isinstance(place, ParseError) else Reorder(number, place)
     if spec.name == "board":
         if not args:
             return Board()

@@ -184,3 +184,9 @@ class Followed:
         if reply.turn == self.turn and 0 <= reply.index < len(self.orders):
             del self.orders[reply.index]
         return self.orders
+
+    def moved(self, reply: msg.OrderMoved) -> list[Any]:
+        """The order at `index` goes to `to`, the others keeping their order, as the server moved it."""
+        if reply.turn == self.turn and 0 <= reply.index < len(self.orders) and 0 <= reply.to < len(self.orders):
+            self.orders.insert(reply.to, self.orders.pop(reply.index))
+        return self.orders

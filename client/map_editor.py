@@ -23,9 +23,19 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from client.terminal_text import write_line
 from client.tokens import config_dir
 from shared.maps.edit_commands import COMMANDS, ArgKind, Token, expected_next, tokenize
-from shared.maps.editor import Action, EditorState, Reply, new_map, opened_map, opening_lines, run_line
+from shared.maps.editor import (
+    Action,
+    EditorState,
+    Reply,
+    new_map,
+    opened_map,
+    opening_lines,
+    picture_taken,
+    run_line,
+)
 from shared.maps.findings import Severity
 from shared.maps.loader import bundled_map_names, bundled_maps_dir, check_map_file
+from shared.maps.pictures import MAX_PICTURE_BYTES, PictureFacts, read_picture
 from shared.maps.saving import MapFormat, write_atomically
 from shared.maps.validate import MapRules
 
@@ -42,6 +52,8 @@ class EditorSession:
         reply = run_line(self.state, line)
         if reply is None:
             return None
+        if reply.action is Action.LOOK_AT_PICTURE and reply.picture is not None:
+            reply = picture_taken(self.state, reply.picture, look_at_picture(reply.picture.path))
         plan = reply.save
         if reply.action is Action.SAVE and plan is not None:
             try:
@@ -53,6 +65,18 @@ class EditorSession:
             return Reply(plan.after, plan.lines)
         self.state = reply.state
         return reply
+
+
+def look_at_picture(path: Path) -> PictureFacts | str:
+    """What the file at `path` is as a map's picture, or why it cannot be one (read no further than a picture may
+    be long)."""
+    try:
+        with path.open("rb") as file:
+            return read_picture(file.read(MAX_PICTURE_BYTES + 1))
+    except FileNotFoundError:
+        return f"there is no file {path.name} beside the map ({path.parent})"
+    except OSError as exc:
+        return f"cannot read {path}: {exc.strerror or exc}"
 
 
 def open_session(path: Path, rules: MapRules) -> tuple[EditorSession, list[str]] | list[str]:

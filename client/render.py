@@ -13,24 +13,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from shared.game.log_words import framework_line, resigned_line
 from shared.game.presentation import Fragments, Palette, Presentation, units
 from shared.protocol.lobby import DEFAULT_RULESET, GameStatus, GameSummary, RuleSetInfo
 from shared.protocol.log import (
     ChatSaid,
-    GameCreated,
-    GameStarted,
-    OrdersRevealed,
-    PlayerCommitted,
-    PlayerJoined,
-    PlayerLeft,
     PlayerResigned,
-    RematchDeclined,
-    RematchImpossible,
-    RematchRequested,
-    RematchStarted,
-    SeatHandedOver,
-    SeatTakenBack,
-    TimeRanOut,
 )
 from shared.protocol.statistics import GameStatistics
 
@@ -48,43 +36,6 @@ def palette_of(game: GameSummary | None) -> Palette:
 
 def _line(*parts: tuple[str, str]) -> Fragments:
     return [*parts, ("", "\n")]
-
-
-def framework_line(entry: Any, palette: Palette, you: str | None = None) -> Fragments:
-    """One of the framework's log entries as one line (with its newline); one nobody needs to read gives nothing."""
-
-    def who(name: str | None) -> Fragments:
-        return palette.name(name)
-
-    if isinstance(entry, GameCreated | OrdersRevealed):
-        return []
-    if isinstance(entry, PlayerJoined):
-        return _line(*who(entry.player), ("", " joined."))
-    if isinstance(entry, PlayerLeft):
-        return _line(*who(entry.player), ("", " left."))
-    if isinstance(entry, GameStarted):
-        return _line(("class:title", "The game starts: "), ("", ", ".join(entry.players) + "."))
-    if isinstance(entry, PlayerCommitted):
-        return _line(*who(entry.player), ("", " committed."))
-    if isinstance(entry, TimeRanOut):
-        names = ", ".join(entry.players) or "nobody"
-        return _line(("class:hint", f"Time ran out: the rules played for {names}."))
-    if isinstance(entry, RematchRequested):
-        return _line(*who(entry.player), ("", " wants a rematch."))
-    if isinstance(entry, RematchDeclined):
-        return _line(*who(entry.player), ("", " left the table: no rematch for them."))
-    if isinstance(entry, RematchStarted):
-        return _line(("class:hint", f"The rematch has started: game {entry.game_id}."))
-    if isinstance(entry, SeatHandedOver):
-        return _line(
-            *who(entry.player),
-            ("class:hint", f"'s seat is played by the computer ({entry.strategy}) until they come back."),
-        )
-    if isinstance(entry, SeatTakenBack):
-        return _line(*who(entry.player), ("class:hint", " is back and plays their own seat again."))
-    if isinstance(entry, RematchImpossible):
-        return _line(("class:hint", f"{entry.reason}. Type `leave` to go back to the lobby."))
-    return []
 
 
 def chat_line(said: ChatSaid, palette: Palette, you: str | None) -> Fragments:
@@ -116,10 +67,7 @@ def entries(
             out.extend(chat_line(entry, palette, you))
         elif isinstance(entry, PlayerResigned):
             flush()
-            what = presentation.resignation_for(entry.player, you) if presentation is not None else ""
-            out.extend(
-                _line(*palette.name(entry.player, you), ("class:hint", " resigned" + (f": {what}." if what else ".")))
-            )
+            out.extend(resigned_line(entry, presentation, palette, you))
         elif isinstance(entry, BaseModel | dict):
             flush()
             if isinstance(entry, BaseModel):

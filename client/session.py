@@ -243,6 +243,16 @@ class Session:
             followed.withdrawn(reply)
         return reply
 
+    async def move(self, followed: Followed, index: int, to: int) -> msg.ServerMessage:
+        """Put the order at `index` at place `to` (0-based both)."""
+        reply = await self._change(
+            followed,
+            msg.MoveOrderTo(game_id=followed.game_id, turn=followed.turn, index=index, to=to, request_id=_request_id()),
+        )
+        if isinstance(reply, msg.OrderMoved):
+            followed.moved(reply)
+        return reply
+
     async def _change(self, followed: Followed, request: BaseModel) -> msg.ServerMessage:
         """Send a change with a request id; if the link drops before the answer (or the server refuses it because
         it is stopping), send it again (once) when the seat is back, wherever the game is played then: the server

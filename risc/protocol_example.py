@@ -536,7 +536,8 @@ async def play(example: Example) -> None:
     page.say(
         "Placement. ann's orders are checked as they arrive, each against those before it: one on a territory "
         "that is not hers is refused with the rule's code, and so are an order of a kind RISC does not have "
-        "and an order with a field missing. She takes back her second order, lists what she has, and commits "
+        "and an order with a field missing. She puts her second order first (`move_order`), takes it back, lists "
+        "what she has, and commits "
         "too soon (units are left in her pool); then she places the rest and commits. bob is told only that "
         "she committed; each view comes as a patch of the one before."
     )
@@ -567,7 +568,8 @@ async def play(example: Example) -> None:
         "invalid-order",
     )
     await _issue(example, ann, game_id, 0, [{"kind": "place", "territory": places[1], "units": 2}])
-    await example.expect(ann, {"type": "withdraw_order", "game_id": game_id, "turn": 0, "index": 1}, "order_withdrawn")
+    await example.expect(ann, {"type": "move_order", "game_id": game_id, "turn": 0, "index": 1, "to": 0}, "order_moved")
+    await example.expect(ann, {"type": "withdraw_order", "game_id": game_id, "turn": 0, "index": 0}, "order_withdrawn")
     await example.expect(ann, {"type": "list_orders", "game_id": game_id}, "orders")
     await example.expect(ann, {"type": "legal_orders", "game_id": game_id}, "legal")
     await example.refused(ann, {"type": "commit", "game_id": game_id, "turn": 0}, "units-not-placed")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from client.map_editor import look_at_picture
 from shared.maps import GameMap, check_map_file
-from shared.maps.editor import Action, EditorState, Reply, new_map, opened_map, run_line
+from shared.maps.editor import Action, EditorState, Reply, new_map, opened_map, picture_taken, run_line
 from shared.maps.saving import write_atomically
 from shared.maps.validate import MapRules
 
@@ -69,6 +70,9 @@ class Session:
     def run(self, line: str) -> Reply:
         reply = run_line(self.state, line)
         assert reply is not None, f"{line!r} is not a command"
+        if reply.action is Action.LOOK_AT_PICTURE:  # the file named looked at as the shell does
+            assert reply.picture is not None
+            reply = picture_taken(self.state, reply.picture, look_at_picture(reply.picture.path))
         if reply.action is Action.SAVE:
             assert reply.save is not None
             assert SHARED_MAPS not in reply.save.path.resolve().parents, "the real maps are never written"

@@ -177,6 +177,10 @@ class Client:
             kept = self.orders.setdefault(game_id, [])
             if message["index"] < len(kept):  # a list begun before this connection is known by list_orders
                 del kept[message["index"]]
+        elif kind == "order_moved":
+            kept = self.orders.setdefault(game_id, [])
+            if max(message["index"], message["to"]) < len(kept):
+                kept.insert(message["to"], kept.pop(message["index"]))
         elif kind == "orders":
             self.orders[game_id] = list(message["orders"])
         elif kind == "update":

@@ -31,6 +31,7 @@ from shared.rulesets.classic.orders import (
     AllOut,
     Attack,
     AttackMove,
+    AttackUntil,
     ExchangeCards,
     Fortify,
     KeepCards,
@@ -173,6 +174,27 @@ def test_C5_all_out_stops_when_the_country_falls() -> None:
     game, events = act(game, AllOut("D", "E"), loaded(6, 6, 6, 1, 1))
     assert sum(isinstance(e, DiceRolled) for e in events) == 1
     assert game.board.owner["E"] == "ann"
+
+
+def test_an_attack_until_n_remain_stops_with_n_armies_left_in_the_attacking_country() -> None:
+    game = game_at("aaaabbb", [3, 1, 1, 9, 9, 1, 1])
+    # 3 dice against 2, the attacker losing 2 a roll: D 9 -> 7 -> 5, and stops there with 5 left (remain 5)
+    game, events = act(game, AttackUntil("D", "E", 5), loaded(1, 1, 1, 6, 6, 1, 1, 1, 6, 6))
+    rolls = [e for e in events if isinstance(e, DiceRolled)]
+    assert [(len(r.attack), len(r.defence), r.attacker_losses) for r in rolls] == [(3, 2, 2), (3, 2, 2)]
+    assert game.board.armies["D"] == 5 and game.board.phase is Phase.ATTACK
+    # and one that takes the country first stops there, as all-out does
+    game = game_at("aaaabbb", [3, 1, 1, 9, 2, 1, 1])
+    game, events = act(game, AttackUntil("D", "E", 5), loaded(6, 6, 6, 1, 1))
+    assert sum(isinstance(e, DiceRolled) for e in events) == 1 and game.board.owner["E"] == "ann"
+
+
+@pytest.mark.parametrize(("remain", "code"), [(0, "too-few"), (9, "too-many"), (12, "too-many")])
+def test_an_attack_until_n_remain_leaves_1_to_all_but_one_of_the_armies(remain: int, code: str) -> None:
+    game = game_at("aaaabbb", [3, 1, 1, 9, 9, 1, 1])
+    assert refused(game, AttackUntil("D", "E", remain)).code == code
+    offered = [e for e in turns.legal_orders(CLASSIC, game, "ann") if isinstance(e.order, AttackUntil)]
+    assert [(e.order, e.count_field, e.least) for e in offered] == [(AttackUntil("D", "E", 8), "remain", 1)]
 
 
 # ---- C6 the move-in ------------------------------------------------------------------------------------------

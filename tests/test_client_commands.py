@@ -16,6 +16,7 @@ from client.commands import (
     MapPicture,
     ParseError,
     Quit,
+    Reorder,
     Report,
     Setting,
     Watch,
@@ -74,6 +75,7 @@ def error_of(line: str, setting: Setting = SEED) -> str:
         ("o", ListOrders()),
         ("withdraw 2", Withdraw(2)),
         ("w 1", Withdraw(1)),
+        ("reorder 3 1", Reorder(3, 1)),
         ("q", Quit()),
     ],
 )
@@ -105,6 +107,8 @@ def test_missing_arguments_say_how_to_write_the_command() -> None:
     assert "usage: attack N FROM TO" in error_of("attack 5 Oz")
     assert "usage: place N TERRITORY" in error_of("place 5")
     assert "withdraw 2" in error_of("withdraw")
+    assert "reorder needs two numbers" in error_of("reorder 2")
+    assert 'its new place must be a whole number, not "top"' in error_of("reorder 2 top")
 
 
 def test_orders_need_a_game_on_screen() -> None:
@@ -270,11 +274,11 @@ def test_a_turn_by_turn_game_offers_no_orders_to_list_withdraw_or_commit() -> No
     assert parse("dep 2,3", grid) == Issue("deploy", (Deploy("2,3"),)), "dep is the grid game's deploy"
     assert "there is nothing to commit" in error_of("d 2,3", grid), "d is done in every game, offered or not"
     for setting in (grid, classic):
-        for word in ("done", "commit", "orders", "withdraw 1"):
+        for word in ("done", "commit", "orders", "withdraw 1", "reorder 2 1"):
             message = error_of(word, setting)
             assert "each order is carried out as it is given" in message, (word, message)
         text = help_text("all", setting)
-        assert "done" not in text.split() and "withdraw" not in text
+        assert "done" not in text.split() and "withdraw" not in text and "reorder" not in text
     assert "done [d, commit]" in help_text("all", SEED)
 
 

@@ -101,6 +101,11 @@ async def test_placing_spread_over_several_territories_the_rest_and_withdrawing_
         assert shown.startswith("Orders 3-5: place 1 on") and "5 units left to place" in shown
         shown = await ann.type(f"place rest {mine[2]}")
         assert f"Order 6: place 5 on {mine[2]}. 0 units left to place." in shown
+        # the last order first: the server moves it, and the list it keeps says so
+        shown = await ann.type("reorder 6 1")
+        assert "Order 6 is number 1 now." in shown and f"  1. place 5 on {mine[2]}\n  2. place 3 on {mine[0]}" in shown
+        shown = await ann.type("orders")
+        assert f"  1. place 5 on {mine[2]}\n  2. place 3 on {mine[0]}" in shown
         shown = await ann.type("withdraw all")
         assert "Withdrew all 6 orders." in shown
         shown = await ann.type("orders")

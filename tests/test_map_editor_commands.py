@@ -556,7 +556,7 @@ def test_quit_after_undoing_every_change_leaves_without_asking(tmp_path: Path) -
         ("editneighbor -add Narnia g", ["Gondor"]),
         ("savemap out.map ", ["-format"]),
         ("savemap out.map -format ", ["native", "domination", "conquest"]),
-        ("help edit", ["editcontinent", "editcountry", "editneighbor"]),
+        ("help edit", ["editcontinent", "editcountry", "editneighbor", "editpicture"]),
         ("quit ", ["-force"]),
         ("frobnicate ", []),
     ],

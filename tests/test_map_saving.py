@@ -109,11 +109,13 @@ def test_saving_in_another_format_says_what_it_does_not_keep(tmp_path: Path) -> 
     session = Session.open(shared_maps() / "domination/risk.map")
     said = session.ok(f"savemap {tmp_path / 'risk.map'} -format conquest")
     assert (
-        "not kept in the Conquest format: the description; Domination's [files] entries (pic, map, crd, "
+        "not kept in the Conquest format: the description; Domination's [files] entries (map, crd, "
         "prv); the continents' colours" in said
     )
+    assert b"\r\nimage=risk_pic.png\r\n" in (tmp_path / "risk.map").read_bytes()  # the picture is kept
     said = Session.open(shared_maps() / "conquest/World.map").ok(f"savemap {tmp_path / 'world.toml'}")
-    assert "not kept in the native format: Conquest's [Map] settings (author, image, wrap, scroll, warn)" in said
+    assert "not kept in the native format: Conquest's [Map] settings (author, wrap, scroll, warn)" in said
+    assert load_map(tmp_path / "world.toml").details.picture == "world.bmp"
 
 
 def test_starting_groups_are_said_to_be_lost_outside_the_native_format() -> None:

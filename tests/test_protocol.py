@@ -31,6 +31,7 @@ SERVER_TYPES = (
     "order_accepted",
     "orders_accepted",
     "order_withdrawn",
+    "order_moved",
     "orders",
     "legal",
     "commit_accepted",

@@ -8,6 +8,7 @@ and against the rules: who holds what at the end, who put whom out, what each si
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -211,9 +212,16 @@ async def test_a_client_that_asks_for_words_gets_each_replayed_event_in_words_as
             assert shown["type"] == "replayed_turn", shown
             assert shown["events"], "a turn in the middle of the game tells something"
             assert shown["texts"] == [
-                ruleset.presentation.event_text(ruleset.load_event(e), [ann, bob]) for e in shown["events"]
+                ruleset.presentation.event_text(ruleset.load_event(e), [ann, bob], sight) for e in shown["events"]
             ]
             assert all(shown["texts"])
+            said = dict(zip((e["kind"] for e in shown["events"]), shown["texts"], strict=False))
+            if sight is None:  # everyone's eyes: every line says whose, none says "you"
+                assert not any(re.search(r"\byou\b", text, re.IGNORECASE) for text in shown["texts"]), shown["texts"]
+                stocks = [t for e, t in zip(shown["events"], shown["texts"], strict=True) if e["kind"] == "stocks"]
+                assert stocks and all(t.startswith((f"{ann} spent", f"{bob} spent")) for t in stocks), stocks
+            else:  # a player's eyes: what they were told of themselves, as "you"
+                assert said.get("stocks", "").startswith("You spent") and sight not in said["stocks"]
             plain = await client.request(type="replay_turn", game_id=game_id, index=index, sight=sight)
             assert plain["events"] == shown["events"] and plain["texts"] is None, "no words unless asked"
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from server.app import RiscServer
-from tests.server_support import FAST, Client, Message, running_server, seated_game
+from tests.server_support import FAST, Client, Message, create_game, join, running_server, seated_game
 from tests.test_server_orders import SEED_GROUPS, ok, seed_game
 
 
@@ -142,10 +142,47 @@ async def test_a_client_that_asks_for_words_gets_each_event_and_revealed_orders_
         told = texts(worded, game_id)
         assert ("units_placed", "ann placed 9 on Narnia.") in told
         assert ("turn_started", "Turn 1") in told
-        assert ("orders_revealed", "ann: place 9 on Narnia | bob: place 9 on Elantris | cyd: place 9 on Gondor") in told
-        assert ("player_joined", None) in told, "the framework's own entries the page words itself"
+        revealed = "Orders of turn 0: ann: place 9 on Narnia | bob: place 9 on Elantris | cyd: place 9 on Gondor"
+        assert ("orders_revealed", revealed) in told
+        # the framework's own entries in the same words as the text client's
+        assert ("player_joined", "ann joined.") in told and ("player_committed", "bob committed.") in told
+        assert ("game_started", "The game starts: ann, bob, cyd.") in told
+        assert ("game_created", "") in told  # nothing to read: the text client shows nothing either
         await clients["ann"].wait_for(
             lambda m: m["type"] == "update" and any(e["event"]["kind"] == "turn_started" for e in m["events"])
         )
         plain: list[Message] = [e for f in clients["ann"].frames if f["type"] == "update" for e in f["events"]]
         assert plain and all("text" not in e for e in plain), "a client that did not ask gets no words"
+
+
+async def test_a_player_is_told_of_themselves_as_you_and_a_spectator_of_everyone_by_name() -> None:
+    async with running_server(**FAST) as server:
+        clients = {name: await Client.connect(server, words=True) for name in SEED_GROUPS}
+        game_id = await create_game(clients["ann"], players=3, initial_units=9, choose_groups=True)
+        for group, (name, client) in enumerate(clients.items()):
+            await join(client, game_id, name, group)
+        spectator = await Client.connect(server, words=True)
+        await ok(spectator, type="watch_game", game_id=game_id, last_seq=0)
+        for name, client in clients.items():
+            await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+            order = {"kind": "place", "territory": SEED_GROUPS[name][0], "units": 9}
+            await ok(client, type="issue_order", game_id=game_id, turn=0, order=order)
+            await ok(client, type="commit", game_id=game_id, turn=0)
+        for client in (*clients.values(), spectator):
+            await client.wait_for(
+                lambda m: m["type"] == "update" and any(e["event"]["kind"] == "turn_started" for e in m["events"])
+            )
+        ann, bob = texts(clients["ann"], game_id), texts(clients["bob"], game_id)
+        assert ("units_placed", "You placed 9 on Narnia.") in ann and (
+            "units_placed",
+            "bob placed 9 on Elantris.",
+        ) in ann
+        assert ("units_placed", "ann placed 9 on Narnia.") in bob and (
+            "units_placed",
+            "You placed 9 on Elantris.",
+        ) in bob
+        assert ("player_joined", "You joined.") in ann and ("player_committed", "You committed.") in bob
+        watched = texts(spectator, game_id)
+        assert ("units_placed", "ann placed 9 on Narnia.") in watched and not any(
+            "You" in (t or "") for _, t in watched
+        )

@@ -57,6 +57,14 @@ async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Pa
 
         await place_everything(page, "Alice")
         await page.wait_for_selector("#game[data-phase=orders]")
+        # the log in the server's words as Alice reads them: her own doings said to her, the others' by name
+        logged = await page.eval_on_selector_all("#log li", "items => items.map((i) => i.textContent)")
+        assert "You joined." in logged and "bot-aggressive-1 committed." in logged, logged
+        placements = await page.eval_on_selector_all(
+            "#log li[data-kind=units_placed]", "ls => ls.map((l) => l.textContent)"
+        )
+        assert any(p.startswith("You placed") for p in placements) and not any("Alice" in p for p in placements)
+        assert any(p.startswith("bot-aggressive-1 placed") for p in placements), placements
         placed = max((units, name) for name, (owner, units) in (await territories(page)).items() if owner == "Alice")
         assert placed[0] >= 6
 
@@ -83,6 +91,9 @@ async def test_a_whole_game_against_a_computer_player(browser: Any, tmp_path: Pa
         winner = await page.get_attribute("#game", "data-winner")
         assert winner == "bot-aggressive-1"
         assert "won" in await page.inner_text("#result-title")
+        # over: no orders offered or listed, and nothing says the page waits for the others
+        assert await page.locator("#order-section").is_hidden()
+        assert "waiting for the others" not in await page.inner_text("#game")
         assert {owner for owner, _ in (await territories(page)).values()} <= {winner, ""}
         assert await page.locator("svg.chart[data-chart=territories] polyline").count() == 2
         assert await page.locator("#player-list li[data-player=Alice][data-eliminated=true]").count() == 1
@@ -260,3 +271,7 @@ async def test_a_warzone_game_between_computer_players_watched_to_its_end(browse
         assert await page.get_attribute("#game", "data-winner") == "bot-aggressive-1"
         assert await page.locator("#log li[data-kind=deployed]").count() >= 1
         assert await page.locator("svg.chart polyline").count() >= 2
+        # the last entry says who won; the figures are the charts' and the table's, not a paragraph of the log
+        won = await page.inner_text("#log li[data-kind=game_won]")
+        assert won.startswith("bot-aggressive-1 wins the game after turn") and "Statistics" not in won, won
+        assert len(won) < 80, won

@@ -9,6 +9,7 @@ server's own tests check against the stored log) and against the server's game i
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,14 @@ async def test_a_finished_game_of_each_rule_set_is_replayed_turn_by_turn(
             said = await page.eval_on_selector_all("#replay-events li[data-kind]", "els => els.map(e => e.textContent)")
             assert frame["texts"] is not None and len(frame["texts"]) == len(said)
             assert all(shown.startswith(words) for shown, words in zip(said, frame["texts"], strict=True)), said
+            # above the board and over the events, the same count of what the turn did
+            point = outline["turns"][index]
+            counted = f"{len(frame['events'])} event" + ("" if len(frame["events"]) == 1 else "s")
+            if point["steps"] > 1:
+                counted = f"{point['steps']} actions, {counted}"
+            assert counted in await page.inner_text("#replay-state")
+            if index:
+                assert counted in await page.inner_text("#replay-events-title")
             rolls = [e for e in frame["events"] if e["kind"] in ("dice_rolled", "battle") and "attack" in e]
             if rolls:  # the turn's last roll, on the board and under it
                 shown = await page.get_attribute("#replay-roll", "data-attack")
@@ -174,6 +183,14 @@ async def test_under_fog_the_replay_is_seen_with_a_player_s_eyes_or_everyone_s(b
         fogged = "els => els.filter(e => e.dataset.fog !== 'clear').length"
         assert await page.eval_on_selector_all("#replay-board g[data-territory]", fogged) == 0
         everything = next(m for m in received(opened.watch, "replayed_turn") if m["index"] == 2 and m["sight"] is None)
+        # everyone's eyes read every private line by name: whose stocks, whose spies; "you" is nobody here
+        players = (await page.eval_on_selector_all("#replay-sight option", "os => os.map(o => o.value)"))[1:]
+        said = await page.eval_on_selector_all("#replay-events li[data-kind]", "ls => ls.map((l) => l.textContent)")
+        assert said and not any(re.search(r"\byou\b", line, re.IGNORECASE) for line in said), said
+        stocks = await page.eval_on_selector_all(
+            "#replay-events li[data-kind=stocks]", "ls => ls.map((l) => l.textContent)"
+        )
+        assert stocks and all(any(line.startswith(f"{p} spent") for p in players) for line in stocks), stocks
         player = (await page.eval_on_selector_all("#replay-sight option", "os => os.map(o => o.value)"))[1]
         await page.select_option("#replay-sight", player)
         await page.wait_for_selector(f"#replay[data-sight='{player}'][data-index='0']")
@@ -186,6 +203,11 @@ async def test_under_fog_the_replay_is_seen_with_a_player_s_eyes_or_everyone_s(b
         assert await board_shown(page) == board_told(hers["view"], "units")
         assert len(hers["events"]) < len(everything["events"])
         assert "as " + player + " saw it" in await page.inner_text("#replay-state")
+        # and with a player's eyes, what they were told of themselves said to them
+        mine = await page.eval_on_selector_all(
+            "#replay-events li[data-kind=stocks]", "ls => ls.map((l) => l.textContent)"
+        )
+        assert mine and all(line.startswith("You spent") and player not in line for line in mine), mine
 
 
 async def test_a_game_no_longer_listed_is_replayed_by_its_id_and_a_phone_steps_through_it(
@@ -212,3 +234,40 @@ async def test_a_game_no_longer_listed_is_replayed_by_its_id_and_a_phone_steps_t
         await page.click("#replay-play")  # pause
         assert await page.get_attribute("#replay", "data-playing") == "false"
         assert await page.inner_text("#replay-play") == "Play"
+
+
+CHART_FACTS = """
+() => [...document.querySelectorAll("#charts svg.chart[data-chart]")].map((svg) => {
+  const boxes = [...svg.querySelectorAll("text.series-letter")].map((t) => t.getBoundingClientRect());
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const overlaps = boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => meet(a, b))).length;
+  const ticks = [...svg.querySelectorAll("text.tick")].map((t) => t.getBoundingClientRect().height);
+  const points = Object.fromEntries([...svg.querySelectorAll("polyline[data-player]")].map((p) =>
+    [p.dataset.player, p.getAttribute("points").trim().split(/\\s+/).length]));
+  return { chart: svg.dataset.chart, overlaps, smallest: Math.min(...ticks), points };
+})
+"""
+
+
+async def test_the_charts_of_a_warzone_game_end_with_what_each_turn_paid_and_read_at_any_width(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with web_server(seeds=lambda: 7) as server, watched_pages(browser, tmp_path) as pages:
+        game_id = await finished_game(server, GAMES["warzone"])  # income comes as a turn begins: none on the last
+        for width in (1280, 390):
+            opened = await pages.open(page_url(server, f"game={game_id}"), width=width, height=900)
+            page = opened.page
+            await page.wait_for_selector("#result:not([hidden]) #charts svg[data-chart=income] polyline")
+            (reply,) = received(opened.watch, "statistics")
+            turns = reply["statistics"]["turns"]
+            assert all(line["income"] is None for line in turns[-1]["players"].values()), "won before the income came"
+            charts = {c["chart"]: c for c in await page.evaluate(CHART_FACTS)}
+            paid = {
+                p: sum(1 for line in turns if line["players"].get(p, {}).get("income") is not None)
+                for p in reply["statistics"]["players"]
+            }
+            assert charts["income"]["points"] == paid  # no drop to 0 for everyone on the last turn
+            for chart in charts.values():
+                assert chart["overlaps"] == 0, chart  # each line's letter readable, equal lines' too
+                assert chart["smallest"] >= 11, chart  # figures and turns as large as the page's small print
+            await page.close()

@@ -234,6 +234,9 @@ async def test_the_grid_game_is_drawn_as_its_grid_and_played_by_pointing(browser
         await page.wait_for_selector("#log li[data-kind=battle] .dice.defence")
         if await acting_in(page, "move-in"):
             assert "You took" in await page.inner_text("#prompt")
+            # the only action is the move-in's: nothing says to pick a territory on the map
+            await page.wait_for_selector("li[data-kind=movein] [data-loose]")
+            assert "Pick a territory" not in await page.inner_text("#order-entry")
             count = page.locator("li[data-kind=movein] [data-loose-count]")
             least = int(await count.get_attribute("min") or 0)
             await count.fill(str(least))
@@ -332,7 +335,7 @@ async def test_evolution_2_upgrades_and_research_by_pointing_show_levels_and_sto
         assert "technology level 2" in await page.inner_text("li[data-player=Ann]")
         assert (
             await page.locator(
-                "#log li[data-kind=technology_researched]", has_text="Ann reached technology level 2"
+                "#log li[data-kind=technology_researched]", has_text="You reached technology level 2"
             ).count()
             == 1
         )
@@ -400,6 +403,18 @@ async def test_evolution_3_the_page_is_sent_and_shows_nothing_the_fog_hides(brow
             for name, player in (view or {}).get("players", {}).items():
                 if name != "Ann":
                     assert set(player) <= {"eliminated", "tech_level"}, player
+
+        # Ann trains a spy on one of hers: the territory says so under its units, in words (only she sees it)
+        await pick(page, mine[0])
+        spy = page.locator("li[data-kind=spy]")
+        if await spy.locator("[data-count]").count():
+            await spy.locator("[data-count]").fill("1")
+        await spy.locator("[data-issue]").click()
+        await page.wait_for_selector("[data-order-index='0']")
+        await page.click("#commit")
+        await page.wait_for_selector("#game[data-turn='2']")
+        await page.wait_for_selector(f"g[data-territory='{mine[0]}'] .note-line:has-text('1 spy')")
+        assert "your spies there, which only you see" in await page.inner_text("#extras .fog-legend")
 
         # A spectator may not borrow a player's sight here: the page asks, the server refuses and says who may.
         watcher = await pages.open(page_url(server, f"game={game_id}"))
@@ -531,3 +546,146 @@ async def test_the_new_game_form_says_what_an_empty_option_means(browser: Any, t
         await page.select_option("#ruleset", "classic")
         assert "left empty: 40, 35, 30, 25 or 20 for 2 to 6 players" in await page.inner_text("#options")
         assert "null" not in await page.inner_text("#options")
+        # every option titled as a person reads it, those chosen from a list too (no card_schedule beside Max Players)
+        labels = await page.eval_on_selector_all(
+            "#options > label",
+            "ls => ls.map((l) => l.childNodes[l.querySelector('input[type=checkbox]') ? 1 : 0].textContent.trim())",
+        )
+        assert {"Card Schedule", "Fortify", "Mode", "Initial Armies", "Max Players"} <= set(labels), labels
+        assert not any("_" in label for label in labels), labels
+
+
+async def test_warzone_orders_move_up_and_down_as_the_server_allows_and_stay_so_after_a_reload(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with web_server() as server, watched_pages(browser, tmp_path) as pages:
+        page = (await pages.open(page_url(server))).page
+        await create_in_lobby(page, "Alice", map_id="saltreach", players=2, bots=1, ruleset="warzone")
+        await page.wait_for_selector("#game[data-status=playing][data-you=Alice] #commit:not([hidden])")
+        game_id = await page.get_attribute("#game", "data-game-id") or ""
+        match = server.lobby.get(game_id)
+        board = match.table.game.board
+        pool = board.pools["Alice"]
+        source, target = await front(page, "Alice")
+        other = next(t for t in await owned(page, "Alice") if t != source)
+        # deploy on the front, then send more than was there before: the advance needs the deploy before it
+        await pick(page, source)
+        await page.fill("[data-count='0']", str(pool - 1))
+        await page.click("[data-issue='0']")
+        await page.wait_for_selector("[data-order-index='0']")
+        await pick(page, source)
+        await page.click(f"[data-target='{target}']")
+        await page.click("[data-issue='0']")  # every unit there, the deployed ones too
+        await page.wait_for_selector("[data-order-index='1']")
+        await pick(page, other)
+        await page.fill("[data-count='0']", "1")
+        await page.click("[data-issue='0']")
+        await page.wait_for_selector("[data-order-index='2']")
+        texts = await page.eval_on_selector_all(
+            "[data-order-index] > span:first-child", "s => s.map((e) => e.textContent)"
+        )
+        assert texts[0].startswith("deploy") and texts[1].startswith("advance") and other in texts[2]
+        assert await page.locator("[data-order-index='0'] [data-move='move up']").count() == 0  # the first stays first
+
+        # the advance before its deploy: refused with the server's reason, and nothing moves
+        await page.click("[data-order-index='1'] [data-move='move up']")
+        await page.wait_for_selector("#order-note:has-text('would not hold')")
+        assert (
+            await page.eval_on_selector_all("[data-order-index] > span:first-child", "s => s.map((e) => e.textContent)")
+            == texts
+        )
+        # the last deploy first: the list and the server's own order change
+        await page.click("[data-order-index='2'] [data-move='move up']")
+        await page.click("[data-order-index='1'] [data-move='move up']")
+        await page.wait_for_selector("#order-note:has-text('Order 2 is number 1 now.')")
+        moved = [texts[2], texts[0], texts[1]]
+        assert (
+            await page.eval_on_selector_all("[data-order-index] > span:first-child", "s => s.map((e) => e.textContent)")
+            == moved
+        )
+        kinds = [o.territory if o.kind == "deploy" else o.source for o in match.game.orders_of("Alice")]
+        assert kinds == [other, source, source]
+        await page.reload()
+        await page.wait_for_selector("[data-order-index='2']")
+        assert (
+            await page.eval_on_selector_all("[data-order-index] > span:first-child", "s => s.map((e) => e.textContent)")
+            == moved
+        )
+
+
+CLASSIC_UNTIL_SEED = 12
+"""A classic game whose first attack until N remain rolls several times and takes the country with a choice of how
+many armies move in (the seed fixes the deal, the computer player's choices and the dice)."""
+
+
+async def test_classic_attack_until_n_remain_shows_every_roll_and_the_log_speaks_no_console(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with (
+        web_server(seeds=lambda: CLASSIC_UNTIL_SEED) as server,
+        watched_pages(browser, tmp_path) as pages,
+    ):
+        opened = await pages.open(page_url(server))
+        page, seen = opened.page, opened.watch
+        await create_in_lobby(
+            page,
+            "Ann",
+            ruleset="classic",
+            map_id="twin-keeps",
+            players=2,
+            bots=1,
+            strategy="benevolent",
+            options={"initial_armies": "12"},
+        )
+        await page.wait_for_selector("#game[data-phase=startup][data-active=Ann]")
+        await step_changes(page, lambda: page.click("li[data-kind=placeall] button"))
+        await page.wait_for_selector("#game[data-phase=reinforcement][data-active=Ann]")
+        source, target = await front(page, "Ann")
+        await pick(page, source)
+        await step_changes(page, lambda: page.click("li[data-kind=reinforce] [data-issue]"))
+        await page.wait_for_selector("#game[data-phase=attack][data-active=Ann]")
+        armies = (await territories(page))[source][1]
+        await pick(page, source)
+        await page.click(f"g[data-territory='{target}']")
+        until = page.locator("li[data-kind=attackuntil]")
+        assert (
+            f"attack {target} from {source} until it falls or … armies are left in {source}" in await until.inner_text()
+        )
+        assert (await until.locator("[data-count]").get_attribute("max")) == str(armies - 1)
+        await until.locator("[data-count]").fill("2")
+        before = len(events(seen, "dice_rolled"))
+        await step_changes(page, lambda: until.locator("[data-issue]").click())
+        rolls = events(seen, "dice_rolled")[before:]
+        assert len(rolls) > 1, "the seed's attack rolls several times"
+        # every roll of the attack under the board, in order, the last one's dice on the board
+        shown = await page.eval_on_selector_all(
+            "#roll ol.rolls li", "ls => ls.map((l) => [...l.querySelectorAll('.dice')].map((d) => d.dataset.dice))"
+        )
+        assert shown == [[" ".join(map(str, r["attack"])), " ".join(map(str, r["defence"]))] for r in rolls]
+        assert await page.get_attribute("g.roll", "data-attack") == " ".join(map(str, rolls[-1]["attack"]))
+        # each roll in the log with its dice
+        assert await page.locator("#log li[data-kind=dice_rolled]").count() >= len(rolls)
+        taken = events(seen, "country_conquered")
+        assert taken and taken[-1]["least"] < taken[-1]["most"], "the seed's attack takes the country"
+        assert rolls[-1]["source_armies"] >= 2 or taken
+        # the move-in is the only action: nothing says to pick a territory on the map
+        await page.wait_for_selector("#game[data-phase=move-in][data-active=Ann] li[data-kind=attackmove] [data-loose]")
+        assert "Pick a territory" not in await page.inner_text("#order-entry")
+        conquered = await page.inner_text("#log li[data-kind=country_conquered]")
+        assert "armies may move in" in conquered and "attackmove" not in conquered, conquered
+        assert not await page.locator("#log li:has-text('NUM')").count()
+
+
+async def test_classic_mission_mode_shows_the_players_mission_in_the_servers_words(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with web_server() as server, watched_pages(browser, tmp_path) as pages:
+        opened = await pages.open(page_url(server))
+        page, seen = opened.page, opened.watch
+        await create_in_lobby(
+            page, "Ann", ruleset="classic", map_id="meridian", players=2, bots=1, options={"mode": "mission"}
+        )
+        await page.wait_for_selector("#game[data-status=playing] [data-mission]")
+        views = [m["view"] for m in seen.received if m.get("type") == "update" and m.get("view")]
+        words = views[-1]["players"]["Ann"]["mission_text"]
+        assert words and await page.inner_text("[data-mission]") == f"Your mission: {words}."

@@ -306,6 +306,13 @@ async def create_in_lobby(
     await page.click("#create button[type=submit]")
 
 
+async def placing(page: Any, player: str, map_id: str = "cataract") -> None:
+    """From the lobby, a RISC game of `player` and a computer player, at its placement, waiting for the player."""
+    await create_in_lobby(page, player, map_id=map_id, players=2, bots=1)
+    await page.wait_for_selector(f"#game[data-phase=placement] g[data-owner='{player}']")
+    await page.wait_for_selector("#commit:not([hidden])")
+
+
 async def place_everything(page: Any, player: str) -> None:
     """The placement turn by pointing: the whole pool on the first own territory, then done."""
     await page.wait_for_selector(f"#game[data-phase=placement] g[data-owner='{player}']")

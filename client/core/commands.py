@@ -62,6 +62,8 @@ def _execute(state: State, line: str) -> Plan[None]:
             yield from playing.list_orders(state)
         case cmd.Withdraw(number):
             yield from playing.withdraw(state, number)
+        case cmd.Reorder(number, place):
+            yield from playing.reorder(state, number, place)
         case cmd.Done():
             yield from playing.commit(state)
         case cmd.Board() | cmd.Summary() | cmd.History() | cmd.Report():

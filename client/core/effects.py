@@ -163,6 +163,13 @@ class WithdrawOrder(Request):
 
 
 @dataclass(frozen=True)
+class ShiftOrder(Request):
+    followed: Followed
+    index: int
+    to: int
+
+
+@dataclass(frozen=True)
 class Commit(Request):
     followed: Followed
 

@@ -113,6 +113,20 @@ def withdraw(state: State, number: int | None) -> Plan[None]:
     yield Show(render.order_list(t.followed.orders, t.presentation))
 
 
+def reorder(state: State, number: int, place: int) -> Plan[None]:
+    """Move order `number` to place `place` (both from 1), as the server checks it in its new place."""
+    t = yield from on_screen(state)
+    if t is None:
+        return
+    if number < 1 or place < 1:
+        yield error("orders are numbered from 1: orders lists them")
+        return
+    if (yield from answer(fx.ShiftOrder(t.followed, number - 1, place - 1), msg.OrderMoved)) is None:
+        return
+    yield Show(f"Order {number} is number {place} now.", "class:ok")
+    yield Show(render.order_list(t.followed.orders, t.presentation))
+
+
 def commit(state: State) -> Plan[None]:
     t = yield from on_screen(state)
     if t is None:

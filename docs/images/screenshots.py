@@ -4,31 +4,40 @@ A server with the web page on a free port; a player creates a RISC game on Catar
 from the lobby, places their units and gives orders by pointing, and plays on until the game ends, with its
 statistics; then its replay, at a desk's size and a phone's. Then, each from the lobby against computer players:
 classic Risk on Meridian to a roll of the dice, the grid game to an attack, RISC Evolution 2 to a turn of upgrades,
-Evolution 3 under fog of war until part of the board is only remembered, and a game on bigeurope (uploaded from the
-real maps beside the project, 180 territories) zoomed in on a territory found by the search, desk and phone. Pictures
-are 1280x800 (a desk) and 390x844 (a phone), each written beside this file.
+Evolution 3 under fog of war until part of the board is only remembered, a game on bigeurope (uploaded from the
+real maps beside the project, 180 territories) zoomed in on a territory found by the search, desk and phone, and
+played on a phone with the orders of a territory picked at the foot of the screen; and a game on Domination's
+risk.map drawn over its picture (a picture of land and sea made here at the map's own pixels, beside a copy of the
+map in a maps folder of the server's, as an operator would give it). Pictures are 1280x800 (a desk) and 390x844 (a
+phone), each written beside this file.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from typing import Any
 
+from shared.maps.loader import load_map
+from tests.picture_support import beside_a_picture, land_and_sea
 from tests.web_support import borders, create_in_lobby, front, launched, owned, pick, territories, web_server
 
 HERE = Path(__file__).resolve().parent
 BIGEUROPE = HERE.parents[2] / "shared" / "maps" / "domination" / "bigeurope.map"
+RISK = HERE.parents[2] / "shared" / "maps" / "domination" / "risk.map"
 DESK = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
 async def main() -> None:
-    async with web_server(bot_turn_pause=0.0) as server, launched() as browser:
+    maps = Path(tempfile.mkdtemp(prefix="risc-maps-"))
+    beside_a_picture(RISK, maps, land_and_sea(load_map(str(RISK)), 677, 425))
+    async with web_server(bot_turn_pause=0.0, maps=(maps,)) as server, launched() as browser:
         context = await browser.new_context(viewport=DESK)
         page = await context.new_page()
         page.set_default_timeout(20_000)
@@ -81,7 +90,7 @@ async def main() -> None:
         await page.evaluate("document.getElementById('result').scrollIntoView()")
         await page.screenshot(path=str(HERE / "web-end.png"))
         await replay(page, watcher)
-        for take in (classic, grid, evolution, fog, real_map):
+        for take in (classic, grid, evolution, fog, real_map, pictured):
             fresh = await browser.new_context(viewport=DESK)
             other = await fresh.new_page()
             other.set_default_timeout(20_000)
@@ -133,6 +142,44 @@ async def real_map(page: Any) -> None:
     await watcher.wait_for_selector("svg.board:not([data-settling])")
     await watcher.screenshot(path=str(HERE / "web-bigeurope-phone.png"))
     await phone.close()
+    await phone_orders(page)
+
+
+async def phone_orders(desk: Any) -> None:
+    """A game on bigeurope played on a phone: the board filling its tall box, a territory tapped, and the orders it
+    offers at the foot of the screen with the board above them."""
+    phone = await desk.context.browser.new_context(
+        viewport=PHONE, device_scale_factor=1, has_touch=True, is_mobile=True
+    )
+    page = await phone.new_page()
+    page.set_default_timeout(20_000)
+    await page.goto(desk.url.split("#")[0])
+    await page.set_input_files("#map-file", str(BIGEUROPE))
+    await create_in_lobby(page, "Bo", map_id=None, players=2, bots=1, strategy="aggressive")
+    await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
+    await page.wait_for_selector("svg.board:not([data-settling])")
+    shown = await page.evaluate(
+        """(names) => names.filter((n) => {
+             const b = document.querySelector(`g[data-territory='${n}'] .body`).getBoundingClientRect();
+             const s = document.querySelector("svg.board").getBoundingClientRect();
+             return b.top > s.top + 20 && b.bottom < s.bottom - 20 && b.left > s.left + 20 && b.right < s.right - 20;
+           })""",
+        await owned(page, "Bo"),
+    )
+    await page.tap(f"g[data-territory='{shown[0]}']")
+    await page.wait_for_selector("#order-section[data-sheet=true] [data-issue='0']")
+    await page.wait_for_timeout(300)
+    await page.screenshot(path=str(HERE / "web-phone-orders.png"))
+    await phone.close()
+
+
+async def pictured(page: Any) -> None:
+    """Domination's risk.map, from the server's maps folder with its picture beside it: the board over the picture."""
+    await create_in_lobby(page, "Ada", map_id="risk", players=3, bots=2, strategy="aggressive")
+    await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
+    await page.wait_for_selector("svg.board.pictured image.picture")
+    await page.wait_for_timeout(500)
+    await page.screenshot(path=str(HERE / "web-picture.png"))
 
 
 async def attack_and_take(page: Any, source: str, target: str, picture: str) -> None:

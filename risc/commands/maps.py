@@ -263,7 +263,7 @@ def register(subparsers: Any) -> None:
         "edit",
         help="edit a map with the SOEN 6441 commands (editcontinent, editcountry, editneighbor...)",
         description="Open FILE (any format RISC reads), or start a new map there when it does not exist, and edit "
-        "it in a shell: editcontinent, editcountry, editneighbor, showmap, validatemap, savemap, "
+        "it in a shell: editcontinent, editcountry, editneighbor, editpicture, showmap, validatemap, savemap, "
         "undo, help, quit. With --commands, or when standard input is not a terminal, the commands "
         "are read from a file instead; the first that fails stops the run with a non-zero status.",
     )

@@ -22,8 +22,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from shared.game.log_words import framework_text
 from shared.game.ruleset import AnyRuleSet, Private
-from shared.protocol.log import FRAMEWORK_KINDS
+from shared.game.told import told_to
+from shared.protocol.log import FRAMEWORK_ENTRY, FRAMEWORK_KINDS
 
 WATCHERS = "*watchers"
 """In an audience: everyone who watches the game without playing it (spectators, and those who follow a player's
@@ -83,17 +85,31 @@ class Entry:
         return sight is not None and sight in self.audience and not (following and (self.own or self.lasting))
 
 
-def worded(entry: Entry, ruleset: AnyRuleSet, players: Sequence[str]) -> str:
+def worded(entry: Entry, ruleset: AnyRuleSet, players: Sequence[str], reader: str | None = None) -> str:
     """The entry's text with its words (`text`) for a client that does not know the rule set: an event of the rule
-    set as its presentation says it, an orders_revealed entry's orders as each reads. Made once per entry."""
-    found: str | None = entry.__dict__.get("_worded")
+    set as its presentation says it, a framework entry as every client says it (shared/game/log_words.py), an
+    orders_revealed entry's orders as each reads; told to `reader` (a player's seat) as they read it, "you" where it
+    speaks of them (shared/game/told.py). Made once per entry and reader; a reader it does not speak of shares the
+    spectator's."""
+    made: dict[str | None, str] | None = entry.__dict__.get("_worded")
+    if made is None:
+        made = {}
+        object.__setattr__(entry, "_worded", made)
+    found = made.get(reader)
     if found is None:
-        words = _words(entry, ruleset, players)
-        found = (
-            entry.text if words is None else entry.text[:-1] + ',"text":' + json.dumps(words, ensure_ascii=False) + "}"
-        )
-        object.__setattr__(entry, "_worded", found)
+        if None not in made:
+            words = _words(entry, ruleset, players)
+            made[None] = entry.text if words is None else _with_words(entry, words)
+            object.__setattr__(entry, "_words", words)
+        words = entry.__dict__["_words"]
+        told = told_to(words, reader) if words is not None and reader is not None else words
+        found = made[None] if told == words else _with_words(entry, told or "")
+        made[reader] = found
     return found
+
+
+def _with_words(entry: Entry, words: str) -> str:
+    return entry.text[:-1] + ',"text":' + json.dumps(words, ensure_ascii=False) + "}"
 
 
 def _words(entry: Entry, ruleset: AnyRuleSet, players: Sequence[str]) -> str | None:
@@ -101,12 +117,15 @@ def _words(entry: Entry, ruleset: AnyRuleSet, players: Sequence[str]) -> str | N
     presentation = ruleset.presentation
     if entry.kind == "orders_revealed":
         data = event if isinstance(event, dict) else event.model_dump(mode="json")
-        return " | ".join(
+        return f"Orders of turn {data['turn']}: " + " | ".join(
             f"{player}: " + ("; ".join(presentation.words(ruleset.load_order(o)) for o in batch) or "nothing")
             for player, batch in data["orders"].items()
         )
-    if entry.kind in FRAMEWORK_KINDS:
+    if entry.kind in ("chat", "standings"):  # said in their own fields; not told in words
         return None
+    if entry.kind in FRAMEWORK_KINDS:
+        model = FRAMEWORK_ENTRY.validate_python(event) if isinstance(event, dict) else event
+        return framework_text(model, presentation, players)
     return presentation.event_text(ruleset.load_event(event) if isinstance(event, dict) else event, players)
 
 

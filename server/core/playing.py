@@ -217,6 +217,23 @@ def withdraw(table: Table, player: str, turn: int, index: int) -> Decision:
     return Decision(table.evolve(game=result), order_change=OrderChange(player, game.step, index, None))
 
 
+def move(table: Table, player: str, turn: int, index: int, to: int) -> Decision:
+    """An order put at another place among the player's orders (turns.move): kept as rows a store already knows,
+    the orders from the first place that changes withdrawn and given again in their new order."""
+    ruleset = table.ruleset
+    game, _ = running(table, turn)
+    result = turns.move(ruleset, game, player, index, to)
+    if isinstance(result, RuleError):
+        raise Refusal.of(result)
+    first = min(index, to)
+    tail = result.orders_of(player)[first:]
+    changes = [OrderChange(player, game.step, first, None) for _ in tail] + [
+        OrderChange(player, game.step, first + k, orjson.dumps(ruleset.dump_order(order)).decode())
+        for k, order in enumerate(tail)
+    ]
+    return Decision(table.evolve(game=result), order_changes=tuple(changes))
+
+
 def commit(table: Table, player: str, turn: int) -> Decision:
     game, status = running(table, turn)
     result = turns.commit(table.ruleset, game, player)

@@ -99,6 +99,9 @@ class Decision:
     resolved: list[Resolved] = field(default_factory=list)
     order_change: OrderChange | None = None
     """Set when the change is one order issued or withdrawn: kept as a small row, not the whole progress."""
+    order_changes: tuple[OrderChange, ...] = ()
+    """Set when the change is an order moved: kept as the small rows that give the new order (those from the first
+    place it changes withdrawn, then given again in their new order), in one write."""
     accepted: Any = None
     """The order an issue accepted."""
     accepted_data: dict[str, Any] | None = None

@@ -27,6 +27,7 @@ from shared.protocol.messages import (
     ListOrders,
     ListRuleSets,
     Maps,
+    MoveOrderTo,
     OpenReplay,
     Rematch,
     ReplayTurn,
@@ -81,6 +82,10 @@ async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: Cl
         case WithdrawOrder():
             await (await lobby.find(message.game_id)).withdraw(
                 sub, message.turn, message.index, message.ref, message.request_id
+            )
+        case MoveOrderTo():
+            await (await lobby.find(message.game_id)).move(
+                sub, message.turn, message.index, message.to, message.ref, message.request_id
             )
         case ListOrders():
             await (await lobby.find(message.game_id)).list_orders(sub, message.ref)

@@ -1,4 +1,5 @@
-"""Connections: the opening hello, one task reading and one writing per client, limits, and GET /healthz.
+"""Connections: the opening hello, one task reading and one writing per client, limits, and GET /healthz (and the web
+page's files and maps' pictures, when the server serves the page).
 
 Each connection reads its frames one at a time and hands each validated message to the lobby or a match; what the
 server sends goes through a queue capped in bytes, per connection and over all of them, so a slow reader can neither
@@ -33,6 +34,7 @@ from server.frontier.dispatch import dispatch
 from server.frontier.frames import parse_frame, rate_limited
 from server.frontier.guesses import Guesses, Verdict
 from server.frontier.memory import give_memory_back
+from server.frontier.pictures import is_picture_request, picture_response
 from server.frontier.web import WebRoot, is_upgrade
 from server.lobby.lobby import Lobby
 from server.refusal import Redirect, Refusal
@@ -329,6 +331,8 @@ class Transport:
             return connection.respond(http.HTTPStatus.OK, "ok\n")
         account = path in ACCOUNT_PATHS and self.desk.accounts.on
         if self.web is not None and not is_upgrade(request) and not account:
+            if is_picture_request(request):  # a map's picture for the page's board, by the map's id
+                return picture_response(request, self.lobby.catalogue)
             return self.web.respond(request, cluster=bool(self.lobby.directory.peers))
         # a page of any node of this server follows its game to the node playing it
         allowed = self._allowed | {o for url in self.lobby.directory.peers for o in origins.page_origins(url)}

@@ -123,12 +123,21 @@ class WebRoot:
             name = None
         found = None if name is None else self.files.get(name)
         if found is None:
-            return _plain(http.HTTPStatus.NOT_FOUND, "There is no such page on this server.\n")
-        headers = _headers(found.content_type, found.etag, cluster)
-        if request.headers.get("If-None-Match") == found.etag:
-            return Response(http.HTTPStatus.NOT_MODIFIED.value, http.HTTPStatus.NOT_MODIFIED.phrase, headers, b"")
-        headers["Content-Length"] = str(len(found.body))
-        return Response(http.HTTPStatus.OK.value, http.HTTPStatus.OK.phrase, headers, found.body)
+            return not_found("There is no such page on this server.\n")
+        return file_response(request, found, cluster)
+
+
+def file_response(request: Request, found: WebFile, cluster: bool = False) -> Response:
+    """A file with its content type and ETag, or 304 Not Modified for a browser that holds it already."""
+    headers = _headers(found.content_type, found.etag, cluster)
+    if request.headers.get("If-None-Match") == found.etag:
+        return Response(http.HTTPStatus.NOT_MODIFIED.value, http.HTTPStatus.NOT_MODIFIED.phrase, headers, b"")
+    headers["Content-Length"] = str(len(found.body))
+    return Response(http.HTTPStatus.OK.value, http.HTTPStatus.OK.phrase, headers, found.body)
+
+
+def not_found(text: str) -> Response:
+    return _plain(http.HTTPStatus.NOT_FOUND, text)
 
 
 def _headers(kind: str, etag: str | None = None, cluster: bool = False) -> Headers:

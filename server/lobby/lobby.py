@@ -111,7 +111,7 @@ class Lobby:
         """Connections told of every game created (`list_games` with `watch`)."""
         self._claims: dict[str, asyncio.Lock] = {}
         """One claim at a time per game, so that two requests for a game nobody holds take it over once."""
-        self.replays = Replays(storage)
+        self.replays = Replays(storage, pictures=self.catalogue.picture_for)
         """Finished games told again (statistics, replays), from the store."""
 
     async def restore(self) -> int:
@@ -225,6 +225,7 @@ class Lobby:
 
     def _adopt(self, match: Match) -> None:
         self.matches[match.game_id] = match
+        match.followers.picture = self.catalogue.picture_for(match.settings.map, match.game_map)
         match.on_moved = self._moved
 
     def _moved(self, match: Match) -> None:

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from server.match.updates import KeptViews, UpdateFrames
 from server.storage.codec import map_to_dict
 from shared.maps.model import GameMap
+from shared.protocol.lobby import MapPicture
 from shared.protocol.messages import GameMap as GameMapMessage
 
 
@@ -53,6 +54,8 @@ class Followers:
         against. Kept here rather than on the connection, beside whom the match follows; followers sent the same
         summary hold the same object, so they share one patch."""
         self._map_text: str | None = None
+        self.picture: MapPicture | None = None
+        """The picture the game's map is drawn over, as the lobby's catalogue offers it (None: none)."""
 
     def held(self) -> set[str]:
         """The seats a live connection holds."""
@@ -117,6 +120,6 @@ class Followers:
 
     def _send_map(self, sub: Subscriber) -> None:
         if self._map_text is None:
-            message = GameMapMessage(game_id=self.game_id, map=map_to_dict(self._public_map()))
+            message = GameMapMessage(game_id=self.game_id, map=map_to_dict(self._public_map()), picture=self.picture)
             self._map_text = message.model_dump_json()
         sub.send(GameMapMessage.model_construct(game_id=self.game_id, map={}, ref=None), self._map_text)

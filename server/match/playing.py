@@ -27,6 +27,7 @@ from shared.protocol.messages import (
     Legal,
     LegalOrder,
     OrderAccepted,
+    OrderMoved,
     OrderRefused,
     Orders,
     OrdersAccepted,
@@ -139,6 +140,26 @@ class Playing(Runner):
             assert decision.table.game is not None
             reply = OrderWithdrawn(
                 game_id=self.game_id, turn=turn, index=index, left=turns.left(self.ruleset, decision.table.game, player)
+            )
+            await self._save(decision, self._request(request_id, reply))
+            sub.send(reply.model_copy(update={"ref": ref}))
+
+    async def move(
+        self, sub: Subscriber, turn: int, index: int, to: int, ref: str | None, request_id: str | None = None
+    ) -> None:
+        """One of the player's orders put at another place in their list (core.move)."""
+        async with self.lock:
+            player = self._acting(sub, request_id, ref)
+            if player is None:
+                return
+            decision = core.move(self.table, player, turn, index, to)
+            assert decision.table.game is not None
+            reply = OrderMoved(
+                game_id=self.game_id,
+                turn=turn,
+                index=index,
+                to=to,
+                left=turns.left(self.ruleset, decision.table.game, player),
             )
             await self._save(decision, self._request(request_id, reply))
             sub.send(reply.model_copy(update={"ref": ref}))

@@ -220,6 +220,8 @@ class Runner(ABC):
             decision = core.watchers_heard(decision, self.log.kept())
         if decision.order_change is not None and not decision.entries:
             await self._keeper.order(decision.order_change, request)
+        elif decision.order_changes and not decision.entries:
+            await self._keeper.orders(decision.order_changes, request)
         else:
             last, change = self.log.last_seq, self.seq + 1
             entries = number(decision.entries, last, self.ruleset, change=change)

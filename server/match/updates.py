@@ -107,7 +107,7 @@ class UpdateFrames:
         self._game_patches: dict[Any, tuple[dict[str, Any], str]] = {}
         self._head: str | None = None
         self._tail = ""
-        self._events: dict[tuple[bool, tuple[int, ...]], str] = {}
+        self._events: dict[tuple[bool, str | None, tuple[int, ...]], str] = {}
         self._views: dict[Sight, Made] = {}
         self._patches: dict[tuple[Sight, int], tuple[dict[str, Any], str]] = {}
         self._bare: Update | None = None
@@ -115,12 +115,13 @@ class UpdateFrames:
     def _visible(self, sight: Sight, words: bool) -> tuple[list[Entry], str]:
         kind, who = sight
         shown = [e for e in self._entries if e.visible_to(who, self._finished, following=kind == "follow")]
-        key = (words, tuple(e.seq for e in shown))
+        reader = who if words and kind == "seat" else None  # a seat's player is told of themselves as "you"
+        key = (words, reader, tuple(e.seq for e in shown))
         text = self._events.get(key)
         if text is None:
             if words:
                 players = self._game.players if self._game is not None else ()
-                texts = [worded(e, self._ruleset, players) for e in shown]
+                texts = [worded(e, self._ruleset, players, reader) for e in shown]
             else:
                 texts = [e.text for e in shown]
             text = self._events[key] = "[" + ",".join(texts) + "]"

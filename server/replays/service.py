@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from server.refusal import Refusal
 from server.replays.replay import Replay, ReplayedStep, replay
 from server.storage.base import Storage, StoredGame
+from server.storage.codec import map_from_dict
 from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet
 from shared.game.statistics import PlayedTurn, game_statistics
+from shared.maps.model import GameMap
 from shared.protocol.codes import ErrorCode
+from shared.protocol.lobby import MapPicture
 from shared.protocol.messages import ReplayedTurn, ReplayOpened, ReplayTurnInfo
 from shared.protocol.statistics import GameStatistics
 from shared.rulesets import game_ruleset
@@ -93,9 +96,16 @@ def tell(stored: StoredGame) -> Told:
 
 
 class Replays:
-    def __init__(self, storage: Storage, kept: int = KEPT) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        kept: int = KEPT,
+        pictures: Callable[[str | None, GameMap], MapPicture | None] = lambda map_id, game_map: None,
+    ) -> None:
+        """`pictures`: the picture a game's map (by its catalogue id and as the game holds it) is drawn over."""
         self.storage = storage
         self.kept = kept
+        self.pictures = pictures
         self._told: OrderedDict[str, Told] = OrderedDict()
         self._working = asyncio.Lock()
 
@@ -137,6 +147,7 @@ class Replays:
             simultaneous=told.ruleset.simultaneous,
             map_name=str(record.game_map.get("name", "")),
             map=record.game_map,
+            picture=self.pictures(record.settings.map, map_from_dict(record.game_map)),
             players=told.players,
             winner=told.statistics.winner,
             fog=not told.ruleset.reveals_orders(told.ruleset.options(record.settings.options)),
@@ -170,7 +181,8 @@ class Replays:
             for event, audience in zip(step.events, step.audiences or [None] * len(step.events), strict=True)
             if sight is None or audience is None or sight in audience
         ]
-        texts = [ruleset.presentation.event_text(event, told.players) for event in shown] if words else None
+        # as the sight read them: "you" where a line speaks of that player; everyone's eyes read every name
+        texts = [ruleset.presentation.event_text(event, told.players, sight) for event in shown] if words else None
         return ReplayedTurn(
             ref=ref,
             game_id=game_id,

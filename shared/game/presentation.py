@@ -19,6 +19,7 @@ from typing import Any
 
 from shared.game.grammar import ParseError
 from shared.game.names import typable_names
+from shared.game.told import told_to
 from shared.maps.model import GameMap
 
 Fragment = tuple[str, str]
@@ -394,10 +395,18 @@ class Presentation(ABC):
         except (TypeError, ValueError):
             return self.words(order)
 
-    def event_text(self, event: Any, players: Sequence[str]) -> str:
-        """One event as a spectator reads it, in plain words (a table it ends with keeps its lines)."""
-        return "".join(text for _, text in self.events([event], Palette(tuple(players)), None)).strip()
+    def event_text(self, event: Any, players: Sequence[str], reader: str | None = None) -> str:
+        """One event in plain words, as a spectator reads it, or as the player `reader` does ("You place ...",
+        told.py): what a client that does not know the rule set shows (the web page, a replay). What only a console
+        needs is left out: a command to type (a fragment styled `class:command`, "(attackmove NUM)") and a table of
+        figures (`class:table`), which a page draws its own way."""
+        fragments = self.events([event], Palette(tuple(players)), None)
+        text = "".join(text for style, text in fragments if style not in CONSOLE_ONLY).strip()
+        return told_to(text, reader)
 
+
+CONSOLE_ONLY = frozenset({"class:command", "class:table"})
+"""The styles of what an event's words hold for a console only: a command to type, a table of figures."""
 
 COUNT_WORD = "N"
 """What stands for a count the player chooses, in the words of a legal order."""

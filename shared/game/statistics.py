@@ -171,8 +171,11 @@ def game_statistics(
     first = _standing(before)
     lines: list[TurnLine] = []
     eliminations: list[Elimination] = []
-    for played in turns:
+    for number, played in enumerate(turns, start=1):
         facts = ruleset.turn_facts(played.events)
+        # a game that ends in a turn before its income comes (RISC's units arrive as a turn ends) had no income
+        # then: none, rather than nothing for everyone
+        paid = bool(facts.income) or number < len(turns) or winner is None
         after = ruleset.holdings(played.game)
         standing = _standing(after)
         won: Counter[str] = Counter()
@@ -185,7 +188,7 @@ def game_statistics(
             player: PlayerTurn(
                 territories=standing.get(player, (0, 0))[0],
                 units=standing.get(player, (0, 0))[1],
-                income=facts.income.get(player, 0),
+                income=facts.income.get(player, 0) if paid else None,
                 battles_won=won[player],
                 battles_lost=lost[player],
                 cards_played=facts.cards_played.get(player, 0),
@@ -227,7 +230,7 @@ def _totals(
         most_territories=max([first[0], *(t.territories for t in mine)]),
         units=last.units,
         most_units=max([first[1], *(t.units for t in mine)]),
-        income=sum(t.income for t in mine),
+        income=sum(t.income or 0 for t in mine),
         battles_won=sum(t.battles_won for t in mine),
         battles_lost=sum(t.battles_lost for t in mine),
         cards_played=sum(t.cards_played for t in mine),

@@ -155,6 +155,31 @@ def withdraw(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, index: int)
     return game.evolve(orders={**game.orders, player: remaining}, tallies={**game.tallies, player: counted})
 
 
+def move(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, index: int, to: int) -> Game[Any, Any] | RuleError:
+    """Put the order at `index` (0-based) at place `to` among the player's orders, the others keeping their order:
+    a simultaneous game carries out each player's orders in the order given (Warzone), so their order is the
+    player's to choose. Every order is checked again in the new order, as each was when issued (R15): a move that
+    would put an order before what it needs is refused, and changes nothing."""
+    if not ruleset.simultaneous:
+        return RuleError(Refused.NO_SUCH_ORDER, "in this game each action takes effect at once: no order waits")
+    problem = gate(ruleset, game, player)
+    if problem is not None:
+        return problem
+    orders = game.orders_of(player)
+    for place in (index, to):
+        if not 0 <= place < len(orders):
+            return RuleError(Refused.NO_SUCH_ORDER, f"there is no order number {place + 1}; you have {len(orders)}")
+    moved = [*orders[:index], *orders[index + 1 :]]
+    moved.insert(to, orders[index])
+    counted = ruleset.start_tally(game, player)
+    for place, order in enumerate(moved):
+        problem = ruleset.check_order(game, player, counted, order)
+        if problem is not None:
+            return RuleError(problem.code, f"in that order, order {place + 1} would not hold: {problem.message}")
+        counted = ruleset.account(game, player, counted, order)
+    return game.evolve(orders={**game.orders, player: tuple(moved)}, tallies={**game.tallies, player: counted})
+
+
 def commit(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> Game[Any, Any] | RuleError:
     if not ruleset.simultaneous:
         return RuleError(

@@ -112,6 +112,7 @@ def write_conquest(game_map: GameMap, image: str) -> bytes:
         raise ValueError("; ".join(f.message for f in problems))
     details = game_map.details
     settings = details.properties if details.source == "conquest" and details.properties else ()
+    image = details.picture or image  # a picture named in another format is kept
     lines = ["[Map]", *(f"{key}={value}" for key, value in settings or default_settings(game_map, image)), ""]
     lines.append("[Continents]")
     lines += [f"{c.name}={c.bonus}" for c in game_map.continents]

@@ -138,8 +138,11 @@ def write_domination(game_map: GameMap) -> bytes:
         preamble += [f"{key} {value}".rstrip() for key, value in details.properties]
     if preamble:
         lines += [*preamble, ""]
-    if details is not None and details.files:
-        lines += ["[files]", *(f"{key} {value}" for key, value in details.files), ""]
+    files = details.files if details is not None else ()
+    if details is None and game_map.details.picture:  # a picture named in another format is kept
+        files = (("pic", game_map.details.picture),)
+    if files:
+        lines += ["[files]", *(f"{key} {value}" for key, value in files), ""]
 
     continent_index = {c.name: i for i, c in enumerate(game_map.continents, start=1)}
     lines.append("[continents]")

@@ -109,6 +109,19 @@ COMMANDS: tuple[CommandSpec, ...] = (
         example='editneighbor -add England "Isle of Man" -add England Scotland -remove England Iceland',
     ),
     CommandSpec(
+        "editpicture",
+        "editpicture FILE | editpicture -remove",
+        "give the map the picture it is drawn over, or take it away",
+        "FILE is a .png, .jpg, .gif or .bmp file beside the map, named without a folder: the game's web page draws "
+        "the map over it, each territory at its position as a pixel of the picture. -remove takes the picture "
+        "away. savemap keeps it in the map's own format (Domination's [files] pic, Conquest's [Map] image, the "
+        "native format's picture).",
+        (OptionSpec("-remove"),),
+        (Arg("FILE", ArgKind.FILE),),
+        aliases=("picture",),
+        example="editpicture europe_pic.png",
+    ),
+    CommandSpec(
         "showmap",
         "showmap",
         "show the continents, the territories and their borders",
@@ -169,6 +182,14 @@ class EditCommand:
 
 
 @dataclass(frozen=True)
+class EditPicture:
+    """The map's picture named (a file beside the map), or taken away (None)."""
+
+    name: str | None
+    text: str
+
+
+@dataclass(frozen=True)
 class ShowMap:
     pass
 
@@ -199,7 +220,7 @@ class Quit:
     force: bool = False
 
 
-Command = EditCommand | ShowMap | ValidateMap | SaveMap | Undo | Help | Quit
+Command = EditCommand | EditPicture | ShowMap | ValidateMap | SaveMap | Undo | Help | Quit
 
 
 @dataclass(frozen=True)
@@ -354,6 +375,10 @@ def parse_command(line: str) -> Command | CommandError | None:
         return topic if isinstance(topic, CommandError) else Help(topic)
     if spec.name == "quit":
         return Quit(force="-force" in flags)
+    if spec.name == "editpicture":
+        if ("-remove" in flags) == bool(positional):
+            return CommandError(f"editpicture takes a FILE or -remove: {spec.usage}")
+        return EditPicture(positional[0] if positional else None, line.strip())
     if spec.name == "showmap":
         return ShowMap()
     if spec.name == "validatemap":

@@ -17,6 +17,7 @@ from shared.maps.edit_commands import (
     Command,
     CommandError,
     EditCommand,
+    EditPicture,
     Help,
     Quit,
     SaveMap,
@@ -30,6 +31,7 @@ from shared.maps.editing import EditError, apply_edits
 from shared.maps.findings import Finding, FindingCode, Severity
 from shared.maps.loader import MapReport
 from shared.maps.model import GameMap, build_map
+from shared.maps.pictures import PictureFacts, name_problem
 from shared.maps.saving import MapFormat, choose_format, format_findings, read_rendered, render_map
 from shared.maps.validate import COURSE_ERRORS, MapRules, validate_map
 
@@ -59,7 +61,8 @@ class EditorState:
 
     @property
     def unsaved(self) -> bool:
-        return self.draft != self.saved
+        # the picture is among the details, which comparing maps leaves out
+        return self.draft != self.saved or self.draft.details.picture != self.saved.details.picture
 
 
 class Action(StrEnum):
@@ -67,6 +70,7 @@ class Action(StrEnum):
 
     NONE = "none"
     SAVE = "save"
+    LOOK_AT_PICTURE = "look-at-picture"
     CONFIRM_QUIT = "confirm-quit"
     QUIT = "quit"
 
@@ -86,12 +90,23 @@ class SavePlan:
 
 
 @dataclass(frozen=True)
+class PicturePlan:
+    """A picture named but not yet looked at: read `path` (at most MAX_PICTURE_BYTES of it) and give what it is to
+    `picture_taken`, which decides."""
+
+    path: Path
+    name: str
+    command: str
+
+
+@dataclass(frozen=True)
 class Reply:
     state: EditorState
     lines: tuple[str, ...] = ()
     ok: bool = True
     action: Action = Action.NONE
     save: SavePlan | None = None
+    picture: PicturePlan | None = None
 
 
 def new_map(path: Path, rules: MapRules = MapRules.COURSE) -> EditorState:
@@ -167,6 +182,8 @@ def execute(state: EditorState, command: Command) -> Reply:
                 return Reply(state, (f"error: {result.message} (nothing was changed)",), ok=False)
             changed = dataclasses.replace(state, draft=result.game_map, undo=(*state.undo, UndoStep(state.draft, text)))
             return Reply(changed, result.messages)
+        case EditPicture(name, text):
+            return _picture(state, name, text)
         case Undo():
             if not state.undo:
                 return Reply(state, ("error: nothing to undo",), ok=False)
@@ -185,6 +202,48 @@ def execute(state: EditorState, command: Command) -> Reply:
             if force or not state.unsaved:
                 return Reply(state, action=Action.QUIT)
             return Reply(state, ("the map has unsaved changes",), action=Action.CONFIRM_QUIT)
+
+
+def _picture(state: EditorState, name: str | None, text: str) -> Reply:
+    current = state.draft.details.picture
+    if name is None:
+        if current is None:
+            return Reply(state, ("error: the map has no picture to remove",), ok=False)
+        return _with_picture(state, None, text, (f"the map has no picture now (it was drawn over {current})",))
+    problem = name_problem(name)
+    if problem is not None:
+        return Reply(state, (f"error: {problem} (nothing was changed)",), ok=False)
+    return Reply(state, action=Action.LOOK_AT_PICTURE, picture=PicturePlan(state.path.parent / name, name, text))
+
+
+def picture_taken(state: EditorState, plan: PicturePlan, found: PictureFacts | str) -> Reply:
+    """What the picture `plan` named turned out to be (its facts, or why it is no picture the page can show)."""
+    if isinstance(found, str):
+        return Reply(state, (f"error: {plan.name}: {found} (nothing was changed)",), ok=False)
+    lines = [f"the map is drawn over {plan.name} ({found.width} x {found.height} pixels)"]
+    outside = [
+        t.name
+        for t in state.draft.territories
+        if t.x is not None and t.y is not None and not (0 <= t.x <= found.width and 0 <= t.y <= found.height)
+    ]
+    unplaced = [t.name for t in state.draft.territories if t.x is None or t.y is None]
+    if outside:
+        lines.append(
+            f"  note: {_plural(len(outside), 'territory', 'territories')} lie outside it ({', '.join(outside[:5])}"
+            f"{', ...' if len(outside) > 5 else ''}): a territory's position is a pixel of the picture"
+        )
+    if unplaced:
+        lines.append(
+            f"  note: {_plural(len(unplaced), 'territory', 'territories')} have no position yet: the page places "
+            "the territories of a map by their positions on its picture"
+        )
+    return _with_picture(state, plan.name, plan.command, tuple(lines))
+
+
+def _with_picture(state: EditorState, name: str | None, text: str, lines: tuple[str, ...]) -> Reply:
+    draft = dataclasses.replace(state.draft, details=state.draft.details.with_picture(name))
+    changed = dataclasses.replace(state, draft=draft, undo=(*state.undo, UndoStep(state.draft, text)))
+    return Reply(changed, lines)
 
 
 def _sorted(findings: list[Finding]) -> list[Finding]:
@@ -245,6 +304,7 @@ def show_map(state: EditorState) -> list[str]:
         f"{_plural(len(game_map.continents), 'continent')}, {_plural(two_way, 'border')}"
     )
     head += f", {one_way} one-way" if one_way else ""
+    head += f", drawn over {game_map.details.picture}" if game_map.details.picture else ""
     head += "; unsaved changes" if state.unsaved else ""
     lines = [head]
     if not names and not game_map.continents:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+
+from shared.maps.pictures import picture_name
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,53 @@ class FileDetails:
 
     def colour(self, continent: str) -> str | None:
         return next((colour for name, colour in self.colours if name == continent), None)
+
+    @property
+    def picture(self) -> str | None:
+        """The file name of the picture the map is drawn over, as the file names it: Domination's `[files] pic`,
+        Conquest's `[Map] image` ("none" and "no": none), the native format's `picture`; None for none."""
+        if self.source == "domination":
+            named = dict(self.files).get("pic")
+        else:
+            named = next((value for key, value in self.properties if key.casefold() in PICTURE_KEYS), None)
+        return picture_name(named)
+
+    def with_picture(self, name: str | None) -> FileDetails:
+        """These details with `name` as the map's picture (None: no picture), where the map's own format keeps it:
+        a Domination map in its [files], a Conquest map in its [Map] settings, any other in the native format's
+        `picture`."""
+        if self.source == "domination":
+            files = _set(self.files, lambda key: key == "pic", "pic", name)
+            return dataclasses.replace(self, files=files)
+        if self.source == "conquest":
+            key = next((k for k, _ in self.properties if k.casefold() == "image"), "image")
+            return dataclasses.replace(self, properties=_set(self.properties, lambda k: k == key, key, name or "none"))
+        if name is None:
+            return NO_DETAILS
+        return FileDetails("native", (("picture", name),))
+
+
+PICTURE_KEYS = frozenset({"image", "picture"})
+"""The key of a picture among a file's settings: Conquest's [Map] `image`, the native format's `picture`."""
+
+
+def _set(
+    pairs: tuple[tuple[str, str], ...], found: Callable[[str], bool], key: str, value: str | None
+) -> tuple[tuple[str, str], ...]:
+    """`pairs` with the one `found` matches set to `value` in its place (added at the end where none does), or
+    taken out when `value` is None."""
+    out: list[tuple[str, str]] = []
+    done = False
+    for k, v in pairs:
+        if found(k):
+            if value is not None and not done:
+                out.append((k, value))
+            done = True
+        else:
+            out.append((k, v))
+    if not done and value is not None:
+        out.append((key, value))
+    return tuple(out)
 
 
 NO_DETAILS = FileDetails()

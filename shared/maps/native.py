@@ -11,7 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shared.maps.findings import Finding, FindingCode, error
 from shared.maps.limits import MAX_BORDERS, MAX_CONTINENTS, MAX_MAP_BYTES, MAX_TERRITORIES, too_large, too_many
-from shared.maps.model import Continent, GameMap, Territory, build_map
+from shared.maps.model import NO_DETAILS, Continent, GameMap, Territory, build_map
+from shared.maps.pictures import picture_name
 
 
 class _Strict(BaseModel):
@@ -36,6 +37,7 @@ class TerritorySpec(_Strict):
 class NativeMapFile(_Strict):
     name: str
     description: str = ""
+    picture: str = Field(default="", description="the picture the map is drawn over: a file beside the map")
     continents: dict[str, ContinentSpec] = Field(default_factory=dict)
     territories: dict[str, TerritorySpec]
     starting_groups: dict[str, list[list[str]]] = Field(default_factory=dict)
@@ -116,7 +118,8 @@ def read_native(text: str) -> tuple[GameMap | None, list[Finding]]:
         Territory(name, t.continent, t.size, t.x, t.y, t.food, t.technology) for name, t in spec.territories.items()
     ]
     continents = [Continent(name, c.bonus) for name, c in spec.continents.items()]
-    game_map = build_map(spec.name, territories, borders, continents, groups, spec.description)
+    details = NO_DETAILS.with_picture(picture_name(spec.picture))
+    game_map = build_map(spec.name, territories, borders, continents, groups, spec.description, details)
     return game_map, findings
 
 
@@ -125,6 +128,8 @@ def write_native(game_map: GameMap) -> str:
     doc: dict[str, Any] = {"name": game_map.name}
     if game_map.description:
         doc["description"] = game_map.description
+    if game_map.details.picture:
+        doc["picture"] = game_map.details.picture
     if game_map.continents:
         doc["continents"] = {c.name: {"bonus": c.bonus} for c in game_map.continents}
     order = {name: i for i, name in enumerate(game_map.names)}

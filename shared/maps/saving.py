@@ -95,14 +95,16 @@ def _not_kept(game_map: GameMap, fmt: MapFormat) -> list[str]:
     if fmt is MapFormat.CONQUEST and game_map.description and details.source != "conquest":
         lost.append("the description")
     if details.source == "domination" and fmt is not MapFormat.DOMINATION:
-        if details.files:
-            lost.append("Domination's [files] entries (" + ", ".join(key for key, _ in details.files) + ")")
+        files = [key for key, _ in details.files if key != "pic"]  # the picture is kept in every format
+        if files:
+            lost.append("Domination's [files] entries (" + ", ".join(files) + ")")
         if details.colours:
             lost.append("the continents' colours")
         if details.properties:
             lost.append("the lines before [files] (" + ", ".join(key for key, _ in details.properties) + ")")
-    if details.source == "conquest" and fmt is not MapFormat.CONQUEST and details.properties:
-        lost.append("Conquest's [Map] settings (" + ", ".join(key for key, _ in details.properties) + ")")
+    settings = [key for key, _ in details.properties if key.casefold() != "image"]  # the picture is kept
+    if details.source == "conquest" and fmt is not MapFormat.CONQUEST and settings:
+        lost.append("Conquest's [Map] settings (" + ", ".join(settings) + ")")
     return lost
 
 

@@ -164,6 +164,16 @@ class MapInfo(BaseModel):
     continents: int
     source: str = Field(description="bundled, or server (the operator's --maps folder)")
     coordinates: bool = False
+    picture: bool = Field(default=False, description="whether the server has the picture the map is drawn over")
+
+
+class MapPicture(BaseModel):
+    """The picture a game's map is drawn over, as the server offers it: where to fetch it (a catalogue map's, by
+    its id) and its size in pixels, the unit of the map's coordinates (a territory at x, y sits at that pixel)."""
+
+    url: str = Field(description="its address on the server that served the page: /maps/ID/picture")
+    width: int
+    height: int
 
 
 class RuleSetInfo(BaseModel):

@@ -37,7 +37,7 @@ from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.envelope import ClientMessageBase as _Client
 from shared.protocol.envelope import RequestId, Token
 from shared.protocol.envelope import ServerMessageBase as _Server
-from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, PlayerName, RuleSetInfo
+from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, MapPicture, PlayerName, RuleSetInfo
 from shared.protocol.log import SequencedEvent
 from shared.protocol.names import INVISIBLE_CATEGORIES
 from shared.protocol.numbers import Whole
@@ -200,6 +200,18 @@ class WithdrawOrder(_Client):
     request_id: RequestId = None
 
 
+class MoveOrderTo(_Client):
+    """Put one of one's orders of this turn at another place in the list: the order at `index` goes to `to`, the
+    others keeping their order (a game carries out each player's orders in the order given)."""
+
+    type: Literal["move_order"] = "move_order"
+    game_id: GameId
+    turn: Whole
+    index: Annotated[Whole, Field(ge=0, description="0-based position of the order to move")]
+    to: Annotated[Whole, Field(ge=0, description="0-based position it takes")]
+    request_id: RequestId = None
+
+
 class ListOrders(_Client):
     type: Literal["list_orders"] = "list_orders"
     game_id: GameId
@@ -322,6 +334,7 @@ ClientMessage = Annotated[
     | IssueOrder
     | IssueOrders
     | WithdrawOrder
+    | MoveOrderTo
     | ListOrders
     | LegalOrders
     | Commit
@@ -356,6 +369,7 @@ CLIENT_TYPES = (
     "issue_order",
     "issue_orders",
     "withdraw_order",
+    "move_order",
     "list_orders",
     "legal_orders",
     "commit",
@@ -532,6 +546,17 @@ class OrderWithdrawn(_Server):
     left: dict[str, int] | None = Field(default=None, description="as in order_accepted, once the order is gone")
 
 
+class OrderMoved(_Server):
+    """The order at `index` is at `to` now; those between moved up or down one to make room."""
+
+    type: Literal["order_moved"] = "order_moved"
+    game_id: str
+    turn: int
+    index: int
+    to: int
+    left: dict[str, int] | None = Field(default=None, description="as in order_accepted, in the new order")
+
+
 class Orders(_Server):
     type: Literal["orders"] = "orders"
     game_id: str
@@ -611,11 +636,13 @@ class HandOverPending(_Server):
 class GameMap(_Server):
     """The map of a game this connection follows, sent once before its first update, with every territory's x and
     y (the map file's own, or a layout the server computed when it read the map): updates name territories and
-    never repeat it."""
+    never repeat it. `picture`: the picture the map is drawn over, where the server has one for it (a catalogue map
+    whose file names a picture beside it)."""
 
     type: Literal["game_map"] = "game_map"
     game_id: str
     map: dict[str, Any]
+    picture: MapPicture | None = None
 
 
 class Update(_Server):
@@ -692,6 +719,7 @@ class ReplayOpened(_Server):
     simultaneous: bool
     map_name: str
     map: dict[str, Any]
+    picture: MapPicture | None = None
     players: list[str]
     winner: str | None = None
     fog: bool = False
@@ -736,6 +764,7 @@ ServerMessage = Annotated[
     | OrderAccepted
     | OrdersAccepted
     | OrderWithdrawn
+    | OrderMoved
     | Orders
     | Legal
     | CommitAccepted

@@ -12,7 +12,10 @@ class PlayerTurn(BaseModel):
 
     territories: int = Field(description="held at the end of the turn")
     units: int = Field(description="on the board at the end of the turn")
-    income: int = Field(description="units received this turn (reinforcements, not cards traded in)")
+    income: int | None = Field(
+        description="units received this turn (reinforcements, not cards traded in); null on the turn the game ended "
+        "in before anyone received any (a game won before its turn's income came)"
+    )
     battles_won: int = Field(description="attacks that took a territory, and defences that held")
     battles_lost: int = Field(description="attacks that failed, and territories taken from the player")
     cards_played: int = 0

@@ -1,8 +1,11 @@
-// The board as an SVG map: territories where the map places them, borders as lines (one-way ones with an
-// arrow), each territory ringed with its continent's tint, filled with its owner's colour and letter, and showing
-// its units. A grid game's board is drawn as its grid: squares in rows and columns, numbered along the edges.
-// Under fog of war a territory out of sight is hatched: grey with "?" when never seen, in its owner's colour as last
-// seen (with the turn) otherwise. Drawn once per map; an update only touches the territories that changed.
+// The board as an SVG map: each territory a region of land (regions.js) filled with its owner's colour, the
+// continents outlined by their coasts with the sea between them, the borders between regions drawn as lines (a
+// border across the sea as a route under the land, a one-way border as an arrow), and on each territory, where the
+// map places it, a disc with its units and its owner's letter, ringed with its continent's tint. Under it, the map's
+// own picture where the server has one (game_map's `picture`: the territories' positions are its pixels). A grid
+// game's board is drawn as its grid: squares in rows and columns, numbered along the edges. Under fog of war a
+// territory out of sight is hatched: grey with "?" when never seen, in its owner's colour as last seen (with the
+// turn) otherwise. Drawn once per map; an update only touches the territories that changed.
 //
 // Real maps have up to 255 territories: the board zooms and pans (viewport.js), a search box brings a territory into
 // view, and the names sit beside their circles at one size on screen whatever the zoom, none over another name or
@@ -11,13 +14,20 @@
 
 import { h, s, clear } from "./dom.js";
 import { placeLabels } from "./labels.js";
-import { NEUTRAL, continentTint } from "./palette.js";
+import { LAND, NEUTRAL, continentTint, landOf } from "./palette.js";
+import { polygonPath, regionsOf, segmentsPath } from "./regions.js";
 import { Viewport } from "./viewport.js";
 
 /** Names on the board: their size on screen in pixels, whatever the zoom. */
 const LABEL_PX = 12;
 /** A territory brought into view by the search is drawn at least this wide, in pixels. */
 const FOUND_PX = 44;
+/** A board narrower than this (a phone held upright)... */
+const NARROW_PX = 600;
+/** ...on which the territories of the whole map would be closer than this, in pixels, is made tall (TALL of the
+ * screen's height), and first shows the map filling it rather than whole: large enough to read and to tap. */
+const CROWDED_PX = 30;
+const TALL = 0.52;
 
 /** Each point's distance to its nearest other point (by name): a sweep along x, so large maps stay quick. */
 function nearestDistances(points) {
@@ -39,11 +49,17 @@ function nearestDistances(points) {
 }
 
 /** The size a map's board takes on screen, known without laying it out: the stage's width, and the height its
- * shape gives up to the stylesheet's greatest (null where the stylesheet does not say it in pixels). */
-function shownSize(svg, width, box) {
-  const most = parseFloat(getComputedStyle(svg).maxHeight);
+ * shape gives up to the stylesheet's greatest (`most`), or the height it was given (null where the stylesheet does
+ * not say it in pixels). */
+function shownSize(most, width, box, height) {
+  if (height) return [width, height];
   if (!(width > 0) || !Number.isFinite(most)) return null;
   return [width, Math.min(most, (width * box[3]) / box[2])];
+}
+
+/** Two territories' names as one key, whichever comes first. */
+function pairKey(a, b) {
+  return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
 }
 
 /** Text made safe to write into markup, in an attribute or between tags. */
@@ -92,7 +108,8 @@ export function markLegend() {
 }
 
 export class Board {
-  /** onPick(name): a territory was clicked, or chosen with Enter or Space; onLook(name): hovered or focused. */
+  /** onPick(name, keyboard): a territory was clicked or tapped, or chosen with Enter or Space (`keyboard`: true);
+   * onLook(name): hovered or focused. */
   constructor(holder, { onPick, onLook }) {
     this.holder = holder;
     this.onPick = onPick;
@@ -141,7 +158,7 @@ export class Board {
       h("span", { class: "zoom-buttons" },
         button("+", "Zoom in (+)", () => this.viewport?.zoomIn()),
         button("−", "Zoom out (-)", () => this.viewport?.zoomOut()),
-        button("Fit", "Show the whole map (0)", () => this.viewport?.fit())));
+        button("Fit", "Fit the map to the board (0)", () => this.viewport?.fit())));
     this.holder.append(this.toolbar);
   }
 
@@ -158,9 +175,10 @@ export class Board {
 
   /**
    * Draw `map` (a game_map message's map) afresh. `styles`: each player's colour and letter (palette.js); `shape`:
-   * "map", or "cells" for a board that is a grid of squares.
+   * "map", or "cells" for a board that is a grid of squares; `picture`: the picture the map is drawn over ({url,
+   * width, height}: the territories' positions are its pixels), or null.
    */
-  draw(map, styles, shape = "map") {
+  draw(map, styles, shape = "map", picture = null) {
     this.styles = styles;
     this.shape = shape;
     this.map = map;
@@ -171,6 +189,9 @@ export class Board {
     this.near = [];
     this.found = null;
     this.selectedKey = "";
+    this.sides = null;
+    this.regionNodes = new Map();
+    this.regionMarks = null;
     const cells = shape === "cells";
     const raw = map.territories.map((t, i) => ({
       name: t.name, continent: t.continent, size: t.size || 1,
@@ -191,15 +212,28 @@ export class Board {
     this.r = r;
     const sized = !cells && points.some((p) => p.size !== points[0].size);
     const pad = cells ? r * 2.6 : r * 2.4;
-    const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad,
-      Math.max(...ys) - Math.min(...ys) + 2 * pad];
+    const land = cells ? null : this.landFor(points, map);
+    const pictured = !cells && picture && picture.width > 0 && picture.height > 0 ? picture : null;
+    // the board shows every territory with room for its name, all the land, and the whole picture: its pixel (0, 0)
+    // is the map's (0, 0)
+    const edges = [[Math.min(...xs) - pad, Math.min(...ys) - pad], [Math.max(...xs) + pad, Math.max(...ys) + pad]];
+    if (land && !pictured) for (const corner of land.regions.flat()) edges.push(corner);
+    if (pictured) edges.push([0, 0], [pictured.width * scale, pictured.height * scale]);
+    const [left, top] = [Math.min(...edges.map((e) => e[0])), Math.min(...edges.map((e) => e[1]))];
+    const box = [left, top, Math.max(...edges.map((e) => e[0])) - left + (land ? r * 0.3 : 0),
+      Math.max(...edges.map((e) => e[1])) - top + (land ? r * 0.3 : 0)];
+    if (land) {
+      box[0] -= r * 0.15;
+      box[1] -= r * 0.15;
+    }
     const tints = new Map((map.continents || []).map((c, i) => [c.name, continentTint(i)]));
     this.tints = tints;
     const at = new Map(points.map((p) => [p.name, p]));
     this.at = at;
 
     const svg = s("svg", {
-      class: `board${cells ? " cells" : ""}`, viewBox: box.map((v) => v.toFixed(2)).join(" "), role: "group",
+      class: `board${cells ? " cells" : ""}${pictured ? " pictured" : ""}`,
+      viewBox: box.map((v) => v.toFixed(2)).join(" "), role: "group",
       tabindex: "0", "aria-label": `The map ${map.name}: arrow keys move it, + and - zoom, 0 shows all of it`,
       "data-map": map.name, "data-shape": shape,
     });
@@ -214,6 +248,7 @@ export class Board {
     svg.append(s("defs", {}, arrow, hatch));
 
     if (cells) svg.append(this.axes(points, r));
+    else svg.append(this.drawLand(points, land, box, pictured ? { ...pictured, scale } : null));
     svg.append(this.drawBorders(map, at, r));
 
     const layer = s("g", { class: "territories" });
@@ -250,27 +285,46 @@ export class Board {
     });
     this.resizing?.disconnect();
     const width = this.stage.getBoundingClientRect().width; // before the board is in: the page's layout as it was
+    const { most, font } = this.probe();
+    this.font = font;
     clear(this.stage).append(svg);
     this.svg = svg;
-    svg.style.aspectRatio = `${box[2].toFixed(2)} / ${box[3].toFixed(2)}`;
+    // on a phone, a crowded map gets a tall board, which it fills first
+    const height = !cells && width > 0 && width < NARROW_PX && median * (width / box[2]) < CROWDED_PX
+      ? Math.round(window.innerHeight * TALL) : 0;
+    svg.classList.toggle("tall", height > 0);
+    if (height) svg.style.height = `${height}px`;
+    else svg.style.aspectRatio = `${box[2].toFixed(2)} / ${box[3].toFixed(2)}`;
     this.names.replaceChildren(...points.map((p) => h("option", { value: p.name })));
     this.search.value = "";
     this.searchNote.textContent = "";
     this.toolbar.hidden = false;
     this.measure = null;
     this.viewport = new Viewport(svg, { onZoom: () => this.placeLabels() });
-    this.viewport.setContent(box, r * RING, cells ? null : shownSize(svg, width, box));
+    this.viewport.setContent(box, r * RING, cells ? null : shownSize(most, width, box, height), height ? median : 0);
     this.resizing?.observe(svg);
   }
 
-  /** The names' size on screen, read once per map from the page's own font: a line's height, where its baseline
+  /** What the stylesheet says of a board, read from an empty one before the board is in (the board's thousands of
+   * elements are not styled just to read two figures): its greatest height in pixels, and its names' font. */
+  probe() {
+    const text = s("text", { class: "name" });
+    const empty = s("svg", { class: "board", "aria-hidden": "true" }, s("g", { class: "labels" }, text));
+    this.stage.append(empty);
+    const most = parseFloat(getComputedStyle(empty).maxHeight);
+    const style = getComputedStyle(text);
+    const font = `${style.fontStyle} ${style.fontWeight} ${LABEL_PX}px ${style.fontFamily}`;
+    empty.remove();
+    return { most, font };
+  }
+
+  /** The names' size on screen, read once per map in the page's own font: a line's height, where its baseline
    * sits, and each name's width, measured on a canvas in the font the names are drawn in (the same figures as the
    * SVG's own, without laying any text out). */
   metrics() {
     if (this.measure) return this.measure;
-    const style = getComputedStyle(this.labelItems[0]?.label || this.labelLayer);
     const text = document.createElement("canvas").getContext("2d");
-    text.font = `${style.fontStyle} ${style.fontWeight} ${LABEL_PX}px ${style.fontFamily}`;
+    text.font = this.font;
     const line = text.measureText("Hg");
     const ascent = line.fontBoundingBoxAscent ?? LABEL_PX * 0.95;
     const widths = new Map();
@@ -359,6 +413,48 @@ export class Board {
     found.node.focus({ preventScroll: true });
   }
 
+  /**
+   * The land under the territories: the sea (or the map's picture), each territory's region, and the lines between
+   * regions: coasts, which outline each continent, and walls, where two regions touch with no border between them.
+   * The regions' sides that are borders of the map are drawn with the borders (drawBorders); `this.sides` keeps,
+   * for each pair of territories whose regions share one, where it runs.
+   */
+  /** The regions of the map's territories (regions.js), with which borders of the map their shared sides are. */
+  landFor(points, map) {
+    const borders = new Map(Object.entries(map.borders || {}).map(([name, to]) => [name, new Set(to)]));
+    const reaches = (a, b) => Boolean(borders.get(points[a].name)?.has(points[b].name));
+    return regionsOf(points, (a, b) => Number(reaches(a, b)) + Number(reaches(b, a)));
+  }
+
+  drawLand(points, land, box, picture) {
+    this.sides = new Map(land.shared.map(({ a, b, line }) => [pairKey(points[a].name, points[b].name), line]));
+    const group = s("g", { class: "land", "data-pictured": picture ? "true" : "false" });
+    const [x, y, w, h] = box;
+    const regions = s("g", { class: "regions" });
+    if (picture) { // the land's tints stay on the picture
+      const [width, height] = [(picture.width * picture.scale).toFixed(2), (picture.height * picture.scale).toFixed(2)];
+      const clip = `${this.holder.id || "board"}-picture-clip`;
+      group.append(s("clipPath", { id: clip }, s("rect", { x: "0", y: "0", width, height })),
+        s("image", { class: "picture", href: picture.url, x: "0", y: "0", width, height, preserveAspectRatio: "none",
+          "data-width": String(picture.width), "data-height": String(picture.height) }));
+      regions.setAttribute("clip-path", `url(#${clip})`);
+    } else { // sea as far as the board may ever be moved
+      group.append(s("rect", { class: "sea", x: (x - 2 * w).toFixed(0), y: (y - 2 * h).toFixed(0),
+        width: (5 * w).toFixed(0), height: (5 * h).toFixed(0) }));
+    }
+    this.routeLayer = s("g", { class: "routes" });
+    group.append(this.routeLayer);
+    regions.innerHTML = points.map((p, i) => `<path class="region" data-region="${escaped(p.name)}" `
+      + `data-fog="clear" d="${polygonPath(land.regions[i])}" fill="${LAND}"/>`).join("");
+    this.regionNodes = new Map(points.map((p, i) => [p.name, regions.children[i]]));
+    this.listen(regions, "[data-region]", "region");
+    this.regionMarks = s("g", { class: "region-marks", "aria-hidden": "true" });
+    group.append(regions, this.regionMarks,
+      s("path", { class: "wall", d: segmentsPath(land.walls), "data-segments": String(land.walls.length) }),
+      s("path", { class: "coast", d: segmentsPath(land.coasts) }));
+    return group;
+  }
+
   /** The numbers along a grid's edges: columns above, rows to the left. */
   axes(points, r) {
     const group = s("g", { class: "axes", "aria-hidden": "true" });
@@ -379,13 +475,18 @@ export class Board {
 
   /**
    * The borders: every two-way border a segment of one path (a large map has hundreds: one element draws them
-   * all), each one-way border a line of its own with its arrow. `this.ways` keeps each territory's borders (the
-   * neighbour and the segment) for the bold borders of the territory picked.
+   * all), each one-way border a line of its own with its arrow. On a map of regions, a two-way border whose
+   * regions touch is the side they share; one whose regions do not (across the sea, between continents) is a route
+   * from one territory to the other, under the land, so that it shows where it crosses the sea. `this.ways` keeps
+   * each territory's borders (the neighbour and the segment between them) for the bold borders of the territory
+   * picked.
    */
   drawBorders(map, at, r) {
     const group = s("g", { class: "borders" });
     this.ways = new Map([...at.keys()].map((name) => [name, []]));
     const both = [];
+    const touching = [];
+    const quiet = [];
     const done = new Set();
     for (const [from, targets] of Object.entries(map.borders || {})) {
       for (const to of targets) {
@@ -399,8 +500,11 @@ export class Board {
         const gap = back ? 0 : r * (RING + 0.03);
         const [x2, y2] = [b.x - ((b.x - a.x) / length) * gap, b.y - ((b.y - a.y) / length) * gap];
         const segment = `M${a.x.toFixed(1)} ${a.y.toFixed(1)}L${x2.toFixed(1)} ${y2.toFixed(1)}`;
-        if (back) both.push(segment);
-        else {
+        const side = this.shape === "cells" ? null : this.sides?.get(pairKey(from, to));
+        if (side) (back ? touching : quiet).push(side);
+        if (back) {
+          if (!side) both.push(segment);
+        } else {
           group.append(s("line", { x1: a.x.toFixed(2), y1: a.y.toFixed(2), x2: x2.toFixed(2), y2: y2.toFixed(2),
             class: "border one-way", "marker-end": "url(#arrow)", "data-from": from, "data-to": to }));
         }
@@ -408,8 +512,15 @@ export class Board {
         this.ways.get(to).push([from, segment]);
       }
     }
-    group.prepend(s("path", { class: "border", d: both.join(""), "data-count": String(both.length) }));
-    this.litPath = s("path", { class: "border lit", d: "", "data-count": "0" });
+    if (this.shape === "cells") {
+      group.prepend(s("path", { class: "border", d: both.join(""), "data-segments": String(both.length) }));
+    } else {
+      this.routeLayer.append(s("path", { class: "border route", d: both.join(""),
+        "data-segments": String(both.length) }));
+      group.prepend(s("path", { class: "border side", d: segmentsPath(touching),
+        "data-segments": String(touching.length) }), s("path", { class: "side one-way-side", d: segmentsPath(quiet) }));
+    }
+    this.litPath = s("path", { class: "border lit", d: "", "data-segments": "0" });
     group.append(this.litPath);
     return group;
   }
@@ -423,18 +534,18 @@ export class Board {
   }
 
   /** One listener of each kind for every territory (a large map has hundreds): a click or Enter picks, pointing or
-   * focus looks. */
-  listen(layer) {
-    const territory = (event) => event.target.closest?.("g[data-territory]")?.dataset.territory;
+   * focus looks. `selector` and `key`: how a territory's element is found and names it (its disc, or its region). */
+  listen(layer, selector = "g[data-territory]", key = "territory") {
+    const territory = (event) => event.target.closest?.(selector)?.dataset[key];
     layer.addEventListener("click", (event) => {
       const name = territory(event);
-      if (name) this.onPick(name);
+      if (name) this.onPick(name, false);
     });
     layer.addEventListener("keydown", (event) => {
       const name = territory(event);
       if (name && (event.key === "Enter" || event.key === " ")) {
         event.preventDefault();
-        this.onPick(name);
+        this.onPick(name, true);
       }
     });
     layer.addEventListener("focusin", (event) => {
@@ -451,6 +562,20 @@ export class Board {
       }
     });
     layer.addEventListener("mouseleave", () => { this.pointed = null; });
+  }
+
+  /** A territory's region in its owner's colour (paler than its disc), hatched while out of sight. */
+  landOf(name, style, owner, fog) {
+    const region = this.regionNodes.get(name);
+    if (!region) return;
+    const fill = style ? landOf(style.colour) : LAND;
+    if (region.getAttribute("fill") !== fill) region.setAttribute("fill", fill);
+    region.dataset.owner = owner;
+    region.dataset.fog = fog;
+    if (fog !== "clear" && !region.nextSibling?.classList?.contains("region-haze")) {
+      region.after(s("path", { class: "region-haze", d: region.getAttribute("d"), fill: "url(#fog-hatch)" }));
+    }
+    if (region.nextSibling?.classList?.contains("region-haze")) region.nextSibling.dataset.fog = fog;
   }
 
   /** The fog's hatching over a territory out of sight: made the first time the territory is. */
@@ -497,6 +622,7 @@ export class Board {
       else found.node.removeAttribute("data-seen");
       found.body.setAttribute("fill", style ? style.colour : NEUTRAL);
       found.units.setAttribute("fill", style ? style.ink : "#000");
+      this.landOf(name, style, owner, fog);
       found.units.textContent = units === null ? "?" : String(units);
       found.letter.textContent = style ? style.letter : "";
       this.haze(found, fog);
@@ -572,11 +698,20 @@ export class Board {
     this.targets = targets.map((name) => this.nodes.get(name)?.node).filter(Boolean);
     this.picked.forEach((node, i) => { node.dataset.picked = String(i + 1); });
     for (const node of this.targets) node.dataset.target = "";
+    if (this.regionMarks) {
+      const mark = (name, cls) => {
+        const region = this.regionNodes.get(name);
+        return region ? s("path", { class: `region-mark ${cls}`, d: region.getAttribute("d"), "data-for": name })
+          : null;
+      };
+      this.regionMarks.replaceChildren(...[...targets.map((name) => mark(name, "target")),
+        ...picked.map((name) => mark(name, "picked"))].filter(Boolean));
+    }
     const first = picked.length ? picked[0] : null;
     const ways = first ? this.ways?.get(first) || [] : [];
     if (this.litPath) {
       this.litPath.setAttribute("d", ways.map(([, segment]) => segment).join(""));
-      this.litPath.dataset.count = String(ways.length);
+      this.litPath.dataset.segments = String(ways.length);
     }
     this.near = ways.map(([name]) => this.nodes.get(name)?.node).filter(Boolean);
     for (const node of this.near) node.dataset.neighbour = "";

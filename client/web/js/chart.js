@@ -6,40 +6,67 @@
 import { h, s } from "./dom.js";
 import { plural } from "./rulesets/generic.js";
 
-const W = 420;
-const H = 200;
-const PAD = { left: 40, right: 24, top: 12, bottom: 28 };
+/** The charts' own units: about a pixel each in the side panel, so their figures read at the page's small size. */
+const W = 340;
+const H = 190;
+const PAD = { left: 34, right: 30, top: 12, bottom: 26 };
+/** The least distance between two lines' letters at their ends, in the chart's units (a letter's height). */
+const LETTER_GAP = 13;
+
+/** Where each line's letter goes at its end: beside its last point, moved up or down as little as keeps it clear
+ * of every other letter (two lines ending at the same figure show both letters, one over the other). */
+function letterPlaces(ends) {
+  const order = [...ends].sort((a, b) => a.y - b.y || a.x - b.x);
+  const placed = [];
+  for (const end of order) {
+    let y = end.y;
+    for (const other of placed) {
+      if (Math.abs(other.x - end.x) < 20 && y < other.y + LETTER_GAP) y = other.y + LETTER_GAP;
+    }
+    placed.push({ ...end, y });
+  }
+  const low = Math.max(0, ...placed.map((p) => p.y)) - (H - PAD.bottom);
+  return low > 0 ? placed.map((p) => ({ ...p, y: p.y - low })) : placed; // kept above the axis
+}
 
 function lineChart(turns, field, title, styles, current) {
   const numbers = turns.map((line) => line.turn);
   const players = [...styles.keys()];
-  const most = Math.max(1, ...turns.flatMap((line) => players.map((p) => line.players[p]?.[field] ?? 0)));
+  const value = (line, player) => line.players[player]?.[field];
+  const most = Math.max(1, ...turns.flatMap((line) => players.map((p) => value(line, p) ?? 0)));
   const first = Math.min(...numbers);
   const last = Math.max(...numbers);
   const x = (turn) => PAD.left + (last === first ? 0.5 : (turn - first) / (last - first)) * (W - PAD.left - PAD.right);
-  const y = (value) => H - PAD.bottom - (value / most) * (H - PAD.top - PAD.bottom);
+  const y = (v) => H - PAD.bottom - (v / most) * (H - PAD.top - PAD.bottom);
   const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${title} per turn`,
     "data-chart": field });
   svg.append(s("line", { x1: PAD.left, y1: H - PAD.bottom, x2: W - PAD.right, y2: H - PAD.bottom, class: "axis" }));
   svg.append(s("line", { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: H - PAD.bottom, class: "axis" }));
-  svg.append(s("text", { x: PAD.left - 6, y: PAD.top + 8, class: "tick", "text-anchor": "end" }, String(most)));
-  svg.append(s("text", { x: PAD.left - 6, y: H - PAD.bottom, class: "tick", "text-anchor": "end" }, "0"));
-  svg.append(s("text", { x: PAD.left, y: H - 8, class: "tick" }, `turn ${first}`));
-  svg.append(s("text", { x: W - PAD.right, y: H - 8, class: "tick", "text-anchor": "end" }, `turn ${last}`));
+  svg.append(s("text", { x: PAD.left - 4, y: PAD.top + 9, class: "tick", "text-anchor": "end" }, String(most)));
+  svg.append(s("text", { x: PAD.left - 4, y: H - PAD.bottom, class: "tick", "text-anchor": "end" }, "0"));
+  svg.append(s("text", { x: PAD.left, y: H - 6, class: "tick" }, `turn ${first}`));
+  svg.append(s("text", { x: W - PAD.right, y: H - 6, class: "tick", "text-anchor": "end" }, `turn ${last}`));
   if (current !== null && current !== undefined && current >= first && current <= last) {
     svg.append(s("line", { x1: x(current).toFixed(1), y1: PAD.top, x2: x(current).toFixed(1), y2: H - PAD.bottom,
       class: "now", "data-turn": String(current) }));
   }
+  const ends = [];
   for (const player of players) {
     const style = styles.get(player);
-    const points = turns.filter((line) => line.players[player]).map((line) => [x(line.turn), y(line.players[player][field])]);
+    // a turn without the figure (income on the turn a game ended before it came) is no point of the line
+    const points = turns.filter((line) => typeof value(line, player) === "number")
+      .map((line) => [x(line.turn), y(value(line, player))]);
     if (!points.length) continue;
     svg.append(s("polyline", {
       points: points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" "), class: "series",
       stroke: style.colour, "stroke-dasharray": style.dash || null, "data-player": player,
     }));
     const [lx, ly] = points[points.length - 1];
-    svg.append(s("text", { x: (lx + 4).toFixed(1), y: (ly + 4).toFixed(1), class: "series-letter" }, style.letter));
+    ends.push({ player, x: lx, y: ly + 4, letter: style.letter });
+  }
+  for (const end of letterPlaces(ends)) {
+    svg.append(s("text", { x: (end.x + 4).toFixed(1), y: end.y.toFixed(1), class: "series-letter",
+      "data-player": end.player }, end.letter));
   }
   return h("figure", {}, h("figcaption", {}, title), svg);
 }
@@ -69,7 +96,7 @@ function barChart(totals, fields, title, styles, key) {
       svg.append(s("text", { x: (x + (bar - 3) / 2).toFixed(1), y: (y(value) - 3).toFixed(1), class: "tick",
         "text-anchor": "middle" }, String(value)));
     });
-    svg.append(s("text", { x: (left + (bar * fields.length) / 2).toFixed(1), y: H - 10, class: "series-letter",
+    svg.append(s("text", { x: (left + (bar * fields.length) / 2).toFixed(1), y: H - 8, class: "series-letter",
       "text-anchor": "middle" }, style.letter));
   });
   const keyItems = fields.length > 1 ? h("p", { class: "hint bar-key" }, fields.map(([, words, hollow]) =>

@@ -17,8 +17,11 @@ import { OrderEntry } from "./orders.js";
 import { playerStyles } from "./palette.js";
 import { applyPatch, seatsKeyed, seatsListed } from "./patch.js";
 import { rulesetModule } from "./rulesets/index.js";
-import { generic, plural, showRollIn, table } from "./rulesets/generic.js";
+import { generic, plural, showRollsIn, table } from "./rulesets/generic.js";
 import { forgetSeat, lastName, saveName, saveSeat } from "./seats.js";
+
+/** Where the page is laid out for a phone (the stylesheet's own breakpoint). */
+const NARROW = "(max-width: 760px)";
 
 const FRAMEWORK = new Set(["game_created", "player_joined", "player_left", "game_started", "player_committed",
   "time_ran_out", "orders_revealed", "seat_handed_over", "seat_taken_back", "rematch_requested", "rematch_declined",
@@ -31,14 +34,16 @@ export class GameScreen {
     this.link = app.link;
     this.root = byId("game");
     this.board = new Board(byId("board"), {
-      onPick: (name) => { this.look(name); this.entry.pick(name); },
+      onPick: (name, keyboard) => { this.look(name); this.entry.pick(name, keyboard); },
       onLook: (name) => this.look(name),
     });
     this.log = new GameLog(byId("log"));
     this.entry = new OrderEntry(byId("order-entry"), {
       issue: (order) => this.issue(order),
       withdraw: (index) => this.withdraw(index),
+      move: (index, to) => this.move(index, to),
       select: (picked, targets) => this.board.select(picked, targets),
+      choosing: (shown) => this.choosing(shown),
     });
     this.chat = new ChatPanel(byId("game-chat"), (text, to, name) => this.link.request({
       type: "chat", game_id: this.gameId, text, to, name: this.player ? null : name }));
@@ -74,6 +79,7 @@ export class GameScreen {
     this.summary = null;
     this.keptSummary = null; // the summary as the server's patches patch it (seats keyed by position)
     this.map = null;
+    this.picture = null;
     this.view = null;
     this.left = null; // what the player's orders leave them, as the server's last acceptance or withdrawal said
     this.orders = [];
@@ -206,20 +212,21 @@ export class GameScreen {
       return;
     }
     if (message.game_id !== this.gameId) return;
-    if (message.type === "game_map") this.takeMap(message.map);
+    if (message.type === "game_map") this.takeMap(message.map, message.picture);
     else if (message.type === "update") this.takeUpdate(message);
     else if (message.type === "error") this.say(message.message);
   }
 
-  takeMap(map) {
+  takeMap(map, picture = null) {
     this.map = map;
+    this.picture = picture || null;
     this.territoryNames = new Set(map.territories.map((t) => t.name));
     this.drawBoard();
   }
 
   drawBoard() {
     if (!this.map) return;
-    this.board.draw(this.map, this.styles, this.module.boardShape(this.map));
+    this.board.draw(this.map, this.styles, this.module.boardShape(this.map), this.picture);
     this.showTerritories(null);
     this.renderLegend();
   }
@@ -295,9 +302,10 @@ export class GameScreen {
       const restart = told.some((entry) => this.module.startsTurn(entry.event));
       const marks = told.slice(turnByTurn ? from : 0).flatMap((entry) => this.module.marks(entry.event, ctx));
       this.board.mark(marks, turnByTurn && !restart);
+      // every roll of the action (an all-out attack rolls many), the last one's dice on the board
       const rolls = told.map((entry) => this.module.roll(entry.event)).filter(Boolean);
-      if (rolls.length) this.showRoll(rolls[rolls.length - 1]);
-      else if (restart) this.showRoll(null);
+      if (rolls.length) this.showRoll(rolls);
+      else if (restart) this.showRoll([]);
     }
     if (update.snapshot) this.log.note("(earlier entries were not sent: this is where the game stands)");
     for (const { seq, event } of fresh) {
@@ -310,9 +318,25 @@ export class GameScreen {
     this.render(before);
   }
 
-  showRoll(roll) {
-    this.board.showRoll(roll);
-    showRollIn(byId("roll"), roll);
+  /**
+   * What was picked offers orders (or no longer does). On a phone the orders then sit at the foot of the screen,
+   * over the page (the stylesheet's `data-sheet`), and the board is brought up above them: the map and the orders it
+   * offers are on screen together, with no scrolling back and forth.
+   */
+  choosing(shown) {
+    const section = byId("order-section");
+    const sheet = String(Boolean(shown));
+    if (section.dataset.sheet === sheet) return;
+    section.dataset.sheet = sheet;
+    if (!shown || !window.matchMedia(NARROW).matches) return;
+    const board = byId("board-holder").getBoundingClientRect();
+    const top = section.getBoundingClientRect().top;
+    if (board.top < 0 || board.bottom > top) window.scrollBy(0, board.top);
+  }
+
+  showRoll(rolls) {
+    this.board.showRoll(rolls.length ? rolls[rolls.length - 1] : null);
+    showRollsIn(byId("roll"), rolls);
   }
 
   // ---- showing -------------------------------------------------------------------------------------------------
@@ -368,7 +392,10 @@ export class GameScreen {
     this.renderLegend();
     this.renderFollow();
     byId("commit").hidden = !(acting && game.simultaneous);
-    byId("order-section").hidden = !this.player || Boolean(this.following);
+    // orders are for a game under way: once it is over, none are offered or listed, and no note of a commit stays
+    byId("order-section").hidden = !this.player || Boolean(this.following) || game.status !== "playing";
+    const turned = before && before.turn !== game.turn && game.simultaneous;
+    if (game.status !== "playing" || turned) this.say("");
     byId("leave").hidden = !(game.status !== "playing" || !this.player || (mine && mine.eliminated));
     const mayResign = Boolean(this.playing && mine && !mine.eliminated && !this.following);
     byId("resign").hidden = !mayResign;
@@ -701,6 +728,25 @@ export class GameScreen {
           this.orderTexts.filter((_, i) => i !== reply.index));
       }
       this.say("Order withdrawn.");
+      this.askLegal();
+    } else this.say(reply.message);
+  }
+
+  /** Put an order at another place of the turn's list: the server checks the orders again in their new order. */
+  async move(index, to) {
+    const reply = await this.send({ type: "move_order", game_id: this.gameId, turn: this.summary.turn, index, to });
+    if (!reply) return;
+    if (reply.type === "order_moved") {
+      if (reply.turn === this.summary.turn) {
+        if (reply.left) this.left = reply.left;
+        const moved = (list) => {
+          const rest = list.filter((_, i) => i !== reply.index);
+          rest.splice(reply.to, 0, list[reply.index]);
+          return rest;
+        };
+        this.ordersAre(moved(this.orders), moved(this.orderTexts));
+      }
+      this.say(`Order ${reply.index + 1} is number ${reply.to + 1} now.`);
       this.askLegal();
     } else this.say(reply.message);
   }

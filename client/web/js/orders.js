@@ -25,7 +25,8 @@ function placesOf(order, territories) {
 
 export class OrderEntry {
   /**
-   * panel: where the choices go; actions: { issue(order), withdraw(index), commit(), select(picked, targets) }.
+   * panel: where the choices go; actions: { issue(order), withdraw(index), move(index, to): put an order at another
+   * place, commit(), select(picked, targets), choosing(shown): whether what is picked offers choices now }.
    */
   constructor(panel, actions) {
     this.panel = panel;
@@ -38,6 +39,7 @@ export class OrderEntry {
     this.enabled = false;
     this.simultaneous = true;
     this.note = "";
+    this.keyboard = false;
   }
 
   /** Simultaneous turns (orders listed until committed) or turn by turn (each order takes effect at once). */
@@ -71,9 +73,11 @@ export class OrderEntry {
     this.render();
   }
 
-  /** A territory was picked on the board. */
-  pick(name) {
+  /** A territory was picked on the board: with the keyboard (Enter or Space), the focus goes on to its count; with a
+   * click or a tap it stays where it was (a phone would open its keyboard for a count box it focused). */
+  pick(name, keyboard = false) {
     this.note = "";
+    this.keyboard = keyboard;
     const [first] = this.picked;
     if (this.picked.length === 1 && first === name) {
       this.picked = [];
@@ -151,15 +155,17 @@ export class OrderEntry {
   render() {
     const targets = this.targets();
     this.actions.select(this.picked, targets);
+    this.actions.choosing?.(this.enabled && this.picked.length > 0);
     const choices = this.candidates();
     const loose = this.legal.filter((e) => e.places.length === 0);
     const parts = [];
     if (!this.enabled) {
       parts.push(h("p", { class: "hint" }, "Nothing to do for now."));
     } else if (!this.picked.length) {
-      parts.push(h("p", { class: "hint" }, this.legal.length
-        ? "Pick a territory on the map (click it, or Tab to it and press Enter)."
-        : "No order is open to you now."));
+      // the map is where to start only while some order names a territory (a move-in's armies name none)
+      if (this.legal.some((e) => e.places.length)) {
+        parts.push(h("p", { class: "hint" }, "Pick a territory on the map (click it, or Tab to it and press Enter)."));
+      } else if (!this.legal.length) parts.push(h("p", { class: "hint" }, "No order is open to you now."));
     } else {
       parts.push(h("p", { class: "picked", "data-picked": this.picked.join(" → ") },
         `Picked: ${this.picked.join(" → ")}`, " ",
@@ -183,21 +189,31 @@ export class OrderEntry {
       return;
     }
     parts.push(h("h3", {}, "Your orders this turn"));
-    parts.push(this.orders.length
+    const count = this.orders.length;
+    // the orders are carried out in this order: each may go up or down one place (the server checks it again)
+    const shift = (i, to, symbol, words) => (this.enabled && to >= 0 && to < count ? h("button", {
+      type: "button", class: "small shift", "data-move": words, "aria-label": `${words}: ${this.texts[i] ?? ""}`,
+      title: words, onclick: () => this.actions.move(i, to),
+    }, symbol) : null);
+    parts.push(count
       ? h("ol", { class: "orders" }, this.orders.map((order, i) => h("li", { "data-order-index": String(i) },
         h("span", {}, this.texts[i] ?? order.kind), " ",
-        this.enabled ? h("button", {
-          type: "button", class: "small", "aria-label": `withdraw ${this.texts[i] ?? order.kind}`,
-          onclick: () => this.actions.withdraw(i),
-        }, "Withdraw") : null)))
+        h("span", { class: "order-buttons" }, shift(i, i - 1, "↑", "move up"), shift(i, i + 1, "↓", "move down"),
+          this.enabled ? h("button", {
+            type: "button", class: "small", "aria-label": `withdraw ${this.texts[i] ?? order.kind}`,
+            onclick: () => this.actions.withdraw(i),
+          }, "Withdraw") : null))))
       : h("p", { class: "hint", "data-no-orders": "" }, "None yet."));
+    if (count > 1 && this.enabled) {
+      parts.push(h("p", { class: "hint" }, "Your orders are carried out in this order: ↑ and ↓ change it."));
+    }
     put(this.panel, ...parts);
     this.keepFocus();
   }
 
   keepFocus() {
     const firstCount = this.panel.querySelector("[data-count]") || this.panel.querySelector("[data-issue]");
-    if (firstCount && this.picked.length && this.panel.contains(document.activeElement) === false
+    if (firstCount && this.keyboard && this.picked.length && this.panel.contains(document.activeElement) === false
         && document.activeElement?.closest?.(".territory")) {
       // keep the keyboard flowing: after picking with Enter, the count is next
       firstCount.focus();

@@ -3,6 +3,8 @@
 
 export const COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"];
 export const NEUTRAL = "#d9d9d9";
+/** The land of a territory nobody holds, on the board's map. */
+export const LAND = "#ecebe4";
 export const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 2 1 2", "12 2"];
 
 /** Colour, letter, dash pattern and text colour of each player, in the order of the game's seats. */
@@ -18,6 +20,14 @@ export function playerStyles(names) {
     });
   });
   return styles;
+}
+
+/** A player's colour for their land on the map: the same hue, a third of the way to white, so that the disc on it
+ * (in the colour itself) and its numbers stand out. */
+export function landOf(colour) {
+  const n = parseInt(colour.slice(1), 16);
+  const paler = (shift) => Math.round(((n >> shift) & 255) + (255 - ((n >> shift) & 255)) * 0.35);
+  return `#${[16, 8, 0].map((shift) => paler(shift).toString(16).padStart(2, "0")).join("")}`;
 }
 
 /** Black or white, whichever reads better on `colour`. */

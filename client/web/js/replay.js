@@ -91,7 +91,7 @@ export class ReplayScreen {
     slider.max = String(this.last);
     slider.value = "0";
     this.sights(reply);
-    this.board.draw(reply.map, this.styles, this.module.boardShape(reply.map));
+    this.board.draw(reply.map, this.styles, this.module.boardShape(reply.map), reply.picture);
     byId("replay-note").textContent = reply.difference
       ? `The stored game and the rules part at ${reply.difference}: the replay stops there.` : "";
     this.askStatistics(gameId);
@@ -170,11 +170,12 @@ export class ReplayScreen {
     if (!events.length) this.log.note(frame.index ? "Nothing happened this turn." : "The game as it was set up.");
     const point = this.info.turns[frame.index];
     const where = frame.index === 0 ? "The game as set up" : `Turn ${frame.turn} (${this.module.phase(frame.phase)})`;
-    put(byId("replay-state"), `${where}: ${plural(events.length, "event", "events")}` +
-      (this.sight ? `, as ${this.sight} saw it` : ""));
+    // the same count above the board and over the events: a turn played action by action says both
+    const counted = (point.steps > 1 ? `${plural(point.steps, "action", "actions")}, ` : "")
+      + plural(events.length, "event", "events");
+    put(byId("replay-state"), `${where}: ${counted}` + (this.sight ? `, as ${this.sight} saw it` : ""));
     put(byId("replay-where"), `${frame.index} of ${this.last}`);
-    put(byId("replay-events-title"), frame.index === 0 ? "The start" : `Turn ${frame.turn}` +
-      (point.steps > 1 ? ` (${point.steps} actions)` : ""));
+    put(byId("replay-events-title"), frame.index === 0 ? "The start" : `Turn ${frame.turn}: ${counted}`);
     this.root.dataset.index = String(frame.index);
     this.root.dataset.turn = String(frame.turn);
     for (const [id, off] of [["replay-first", frame.index === 0], ["replay-back", frame.index === 0],

@@ -38,7 +38,8 @@ export function optionsForm(fieldset, schema) {
   const readers = [];
   for (const [key, spec] of Object.entries(schema.properties || {})) {
     const kind = kindOf(spec, schema);
-    const label = spec.title || key;
+    // an option named by a list of choices has no title of its own in the schema: its name, as pydantic titles others
+    const label = spec.title || key.split("_").map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(" ");
     const help = kind.nullable ? formHelp(spec.description) : spec.description || "";
     const id = `option-${key}`;
     let input;

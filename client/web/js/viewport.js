@@ -14,6 +14,9 @@ const DRAG_PX = 5;
 /** The largest a territory's circle grows to on screen, in pixels: the zoom stops there. */
 const LARGEST_PX = 70;
 const KEY_PAN = 0.2;
+/** On a tall board (a phone's), neighbouring territories are first shown this far apart, in pixels: room for their
+ * names, and for a finger. */
+const READ_PX = 44;
 
 export class Viewport {
   /** svg: the board's SVG element; onZoom(scale): the scale (screen pixels per map unit) changed; onPan(): moved. */
@@ -34,10 +37,13 @@ export class Viewport {
   }
 
   /** The map's box in its own units (x, y, width, height), a territory's radius in the same units, and the
-   * element's size on screen when it is known already (else it is measured, which lays the page out). */
-  setContent(box, unit, size = null) {
+   * element's size on screen when it is known already (else it is measured, which lays the page out). `spacing`:
+   * on a tall board (a phone's), the usual distance between neighbouring territories in map units: the map fits
+   * the board by filling it, large enough to read (READ_PX between neighbours), rather than by showing it whole. */
+  setContent(box, unit, size = null, spacing = 0) {
     this.content = box;
     this.unit = unit;
+    this.spacing = spacing;
     if (size) this.size = size;
     else this.measure();
     this.fit();
@@ -96,9 +102,20 @@ export class Viewport {
     return [this.centre[0] - w / 2, this.centre[1] - h / 2, w, h];
   }
 
+  /** The zoom at which the map fits the element: on a tall board, as far as it fills the board and its
+   * neighbouring territories are READ_PX apart; 1 otherwise: the whole map. */
+  get fillZoom() {
+    if (!this.spacing) return 1;
+    const [, , w, h] = this.content;
+    const [, , fw, fh] = this.fitBox();
+    const readable = READ_PX / (this.spacing * (this.size[0] / fw));
+    return Math.min(this.most, Math.max(1, fw / w, fh / h, readable));
+  }
+
+  /** The map fitted to the element: whole, or filling a tall board (zoom out for the whole of it). */
   fit() {
     const [x, y, w, h] = this.fitBox();
-    this.zoom = 1;
+    this.zoom = this.fillZoom;
     this.centre = [x + w / 2, y + h / 2];
     this.apply(true);
   }

@@ -20,6 +20,7 @@ from shared.rulesets.classic.orders import (
     AllOut,
     Attack,
     AttackMove,
+    AttackUntil,
     ChooseCapital,
     ClassicOrder,
     ExchangeCards,
@@ -72,6 +73,7 @@ ORDER_PHASES: dict[type[Any], tuple[Phase, ...]] = {
     Reinforce: (Phase.REINFORCEMENT,),
     Attack: (Phase.ATTACK,),
     AllOut: (Phase.ATTACK,),
+    AttackUntil: (Phase.ATTACK,),
     NoAttack: (Phase.ATTACK,),
     AttackMove: (Phase.MOVE_IN,),
     Fortify: (Phase.FORTIFICATION,),
@@ -158,8 +160,12 @@ def check(game: Game[ClassicBoard, Any], player: str, order: ClassicOrder) -> Ru
         return _own(game, player, order.country, "reinforcements go on your own countries") or count_problem(
             order.armies, 1, board.reinforcements, "the number of armies"
         )
-    if isinstance(order, Attack | AllOut):
-        return _check_attack(game, player, order)
+    if isinstance(order, Attack | AllOut | AttackUntil):
+        problem = _check_attack(game, player, order)
+        if problem is None and isinstance(order, AttackUntil):
+            armies = board.armies[order.source]
+            return count_problem(order.remain, 1, armies - 1, f"the armies to leave in {order.source} ({armies} there)")
+        return problem
     if isinstance(order, AttackMove):
         conquest = board.conquest
         assert conquest is not None
@@ -169,7 +175,7 @@ def check(game: Game[ClassicBoard, Any], player: str, order: ClassicOrder) -> Ru
     return None
 
 
-def _check_attack(game: Game[ClassicBoard, Any], player: str, order: Attack | AllOut) -> RuleError | None:
+def _check_attack(game: Game[ClassicBoard, Any], player: str, order: Attack | AllOut | AttackUntil) -> RuleError | None:
     board, game_map = game.board, game.game_map
     problem = _own(game, player, order.source, "attacks start from your own countries")
     if problem is not None:

@@ -75,6 +75,18 @@ class AllOut:
 
 
 @dataclass(frozen=True)
+class AttackUntil:
+    """`attack from to -until num`: an all-out attack that stops once `remain` armies are left in the attacking
+    country (Domination's "attack until"): rolls with the most dice until the country falls or the attacker is down
+    to `remain`. All-out is `remain` 1."""
+
+    source: str
+    target: str
+    remain: int
+    kind: Literal["attackuntil"] = "attackuntil"
+
+
+@dataclass(frozen=True)
 class NoAttack:
     """C7 `attack -noattack`: no more attacks this turn."""
 
@@ -124,6 +136,7 @@ ClassicOrder = (
     | Reinforce
     | Attack
     | AllOut
+    | AttackUntil
     | NoAttack
     | AttackMove
     | Fortify
@@ -152,6 +165,8 @@ def describe(order: ClassicOrder) -> str:
         return f"attack {order.source} {order.target} {order.dice}"
     if isinstance(order, AllOut):
         return f"attack {order.source} {order.target} -allout"
+    if isinstance(order, AttackUntil):
+        return f"attack {order.source} {order.target} -until {order.remain}"
     if isinstance(order, NoAttack):
         return "attack -noattack"
     if isinstance(order, AttackMove):
@@ -186,6 +201,9 @@ def words(order: ClassicOrder) -> str:
         return f"attack {order.target} from {order.source} with {order.dice} dice"
     if isinstance(order, AllOut):
         return f"attack {order.target} from {order.source} all out, until it falls or one army is left"
+    if isinstance(order, AttackUntil):
+        left = "1 army is" if order.remain == 1 else f"{order.remain} armies are"
+        return f"attack {order.target} from {order.source} until it falls or {left} left in {order.source}"
     if isinstance(order, NoAttack):
         return "end the attack phase"
     if isinstance(order, AttackMove):

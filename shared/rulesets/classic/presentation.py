@@ -55,6 +55,7 @@ from shared.rulesets.classic.orders import (
     AllOut,
     Attack,
     AttackMove,
+    AttackUntil,
     Cheat,
     ChooseCapital,
     ExchangeCards,
@@ -120,13 +121,13 @@ REINFORCE = OrderCommand(
 ATTACK = OrderCommand(
     "attack",
     (),
-    "attack FROM TO [NUMDICE] | attack FROM TO -allout | attack -noattack",
+    "attack FROM TO [NUMDICE] | attack FROM TO -allout | attack FROM TO -until NUM | attack -noattack",
     "attack Alaska Kamchatka 3",
     "roll NUMDICE dice (1 to 3; the most if left out) against a neighbour, attack until it falls "
-    "(-allout), or end your attacks (-noattack)",
+    "(-allout) or until NUM armies are left in FROM (-until NUM), or end your attacks (-noattack)",
     (ArgKind.OWN, ArgKind.ENEMY, ArgKind.CHOICE),
     ("attack",),
-    ("-allout", "-noattack", "1", "2", "3"),
+    ("-allout", "-until", "-noattack", "1", "2", "3"),
 )
 ATTACKMOVE = OrderCommand(
     "attackmove",
@@ -233,6 +234,12 @@ class ClassicPresentation(TurnByTurnPresentation):
             if words[-1] == "-allout":
                 pair = _two_countries(args[:-1], command, names)
                 return pair if isinstance(pair, ParseError) else [AllOut(*pair)]
+            if len(args) >= 4 and words[-2] == "-until":
+                pair = _two_countries(args[:-2], command, names)
+                remain = grammar.count(args[-1], "the armies to leave", command.usage)
+                if isinstance(pair, ParseError):
+                    return pair
+                return remain if isinstance(remain, ParseError) else [AttackUntil(pair[0], pair[1], remain)]
             if len(args) >= 3 and re.fullmatch(r"[+-]?\d+", args[-1]):
                 pair = _two_countries(args[:-1], command, names)
                 dice = grammar.count(args[-1], "the number of dice", command.usage)
@@ -324,17 +331,21 @@ class ClassicPresentation(TurnByTurnPresentation):
         if isinstance(event, DiceRolled):
             return self.roll_line(event, palette, you)
         if isinstance(event, CountryConquered):
-            tail = (
-                ""
+            tail: Fragments = (
+                []
                 if event.least == event.most
-                else f" {event.least} to {event.most} armies may move in (attackmove NUM)."
+                else [
+                    ("", f" {event.least} to {event.most} armies may move in."),
+                    ("class:command", " (attackmove NUM)"),
+                ]
             )
             return line(
                 *who,
                 ("class:ok", f" conquers {event.country}"),
                 ("", " from "),
                 *palette.name(event.defender, you),
-                ("", f".{tail}"),
+                ("", "."),
+                *tail,
             )
         if isinstance(event, ArmiesMovedIn):
             how = " (the only choice)" if event.automatic else ""

@@ -49,6 +49,7 @@ from shared.rulesets.classic.orders import (
     AllOut,
     Attack,
     AttackMove,
+    AttackUntil,
     Cheat,
     ChooseCapital,
     ClassicOrder,
@@ -173,9 +174,10 @@ class Play(TurnPlay):
         elif isinstance(order, Attack):
             self.roll(player, order.source, order.target, order.dice)
             self.after_attack(player, order.source, order.target, order.dice)
-        elif isinstance(order, AllOut):
+        elif isinstance(order, AllOut | AttackUntil):
+            remain = order.remain if isinstance(order, AttackUntil) else 1
             dice = 0
-            while self.armies[order.target] > 0 and self.armies[order.source] > 1:
+            while self.armies[order.target] > 0 and self.armies[order.source] > remain:
                 dice = most_attack_dice(self.armies[order.source])
                 self.roll(player, order.source, order.target, dice)
             self.after_attack(player, order.source, order.target, dice)

@@ -32,6 +32,7 @@ from shared.rulesets.classic.orders import (
     AllOut,
     Attack,
     AttackMove,
+    AttackUntil,
     Cheat,
     ChooseCapital,
     ClassicOrder,
@@ -206,6 +207,8 @@ def legal_orders(game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:
         for source, target in geography.attacks(game_map, board.owner, board.armies, player):
             legal.append(Legal(Attack(source, target, most_attack_dice(board.armies[source])), "dice"))
             legal.append(Legal(AllOut(source, target)))
+            if board.armies[source] > 2:  # an all-out attack that stops with armies to spare
+                legal.append(Legal(AttackUntil(source, target, board.armies[source] - 1), "remain"))
         legal.append(Legal(NoAttack()))
     elif phase is Phase.MOVE_IN:
         conquest = board.conquest

@@ -39,6 +39,8 @@ class PlayerState:
     mission: Mission | None = None
     """The viewer's own mission (every player's once the game is over), as it stands now."""
     eliminated: bool = False
+    mission_text: str | None = None
+    """That mission in words ("conquer Asia and Africa"), for a client that does not know the rule set."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ def view(game: Game[ClassicBoard, Any], viewer: str | None) -> ClassicView:
             board.capitals.get(player),
             shown,
             player in board.eliminated,
+            None if shown is None else str(shown),
         )
     hand = list(board.hand(viewer)) if viewer is not None else []
     next_trade = (

@@ -155,13 +155,18 @@ class GridPresentation(TurnByTurnPresentation):
         if isinstance(event, Battle):
             return self.battle_line(event, palette, you)
         if isinstance(event, CellTaken):
-            choice = "" if event.least == event.most else f" Move {event.least} to {event.most} troops in (movein P)."
+            choice: Fragments = (
+                []
+                if event.least == event.most
+                else [("", f" Move {event.least} to {event.most} troops in."), ("class:command", " (movein P)")]
+            )
             return line(
                 *who,
                 ("class:ok", f" takes ({event.cell})"),
                 ("", " from "),
                 *self.who(event.defender, palette, you),
-                ("", f".{choice}"),
+                ("", "."),
+                *choice,
             )
         if isinstance(event, TroopsMovedIn):
             how = " (the only choice)" if event.automatic else ""

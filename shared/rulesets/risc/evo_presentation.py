@@ -249,17 +249,27 @@ def _event_line(event: Any, palette: Palette, you: str | None) -> Fragments | No
     if isinstance(event, TerritoryCloaked):
         return line(("", f"{event.territory} is cloaked to the end of turn {event.until}."))
     if isinstance(event, SpiesTrained):
-        return line(("", f"{plural(event.units, 'spy', 'spies')} trained on {event.territory}."))
-    if isinstance(event, SpiesMoved):
-        return line(("", f"{plural(event.units, 'spy', 'spies')} moved from {event.source} to {event.target}."))
-    if isinstance(event, StocksReport):
         return line(
+            *palette.name(event.player), ("", f" trained {plural(event.units, 'spy', 'spies')} on {event.territory}.")
+        )
+    if isinstance(event, SpiesMoved):
+        spies = plural(event.units, "spy", "spies")
+        return line(*palette.name(event.player), ("", f" moved {spies} from {event.source} to {event.target}."))
+    if isinstance(event, StocksReport):
+        spent = (
+            f"{event.spent_food} food and {event.spent_technology} technology, produced {event.produced_food} food "
+            f"and {event.produced_technology} technology"
+        )
+        if event.player == you:  # the player's own, told to them
+            return line(
+                ("class:muted", f"Spent {spent}: you hold {event.food} food and {event.technology} technology.")
+            )
+        return line(  # whose, for anyone else who reads it (a replay with everyone's eyes)
+            *palette.name(event.player),
             (
                 "class:muted",
-                f"Spent {event.spent_food} food and {event.spent_technology} technology, "
-                f"produced {event.produced_food} food and {event.produced_technology} "
-                f"technology: you hold {event.food} food and {event.technology} technology.",
-            )
+                f" spent {spent}: {event.player} holds {event.food} food and {event.technology} technology.",
+            ),
         )
     return None
 

@@ -600,7 +600,7 @@ class WarzonePresentation(Presentation):
     @staticmethod
     def _table(statistics: Sequence[TurnStats]) -> Fragments:
         players = list(statistics[0].players) if statistics else []
-        return [("", text + "\n") for text in statistics_table(statistics, players)]
+        return [("class:table", text + "\n") for text in statistics_table(statistics, players)]
 
     # ---- the client's other faces ----------------------------------------------------------------------------------
 

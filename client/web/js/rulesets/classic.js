@@ -24,14 +24,6 @@ function card(c) {
   return c.symbol === "wildcard" || !c.country ? "wildcard" : `${c.symbol} (${c.country})`;
 }
 
-function mission(m) {
-  if (!m) return "";
-  if (m.kind === "continents") return `conquer ${m.continents.map((c) => c.replaceAll("_", " ")).join(" and ")}`;
-  if (m.kind === "countries") return `conquer ${m.countries} countries`;
-  if (m.kind === "armies") return `hold ${m.countries} countries with at least ${m.armies} armies on each`;
-  return `eliminate ${m.player} (else ${m.countries} countries)`;
-}
-
 function capitalOf(name, view) {
   for (const [player, p] of Object.entries(view?.players || {})) if (p.capital === name) return player;
   return null;
@@ -135,7 +127,7 @@ export default {
             : h("p", { class: "hint" }, "No cards. Conquer a country in a turn to draw one at its end."),
           hand.length >= 3 ? h("p", { class: "hint" }, "Trade a set (three alike, one of each, or any with a " +
             "wildcard) at reinforcement: the sets you hold are offered as buttons then.") : null,
-          me.mission ? h("p", { "data-mission": "" }, `Your mission: ${mission(me.mission)}`) : null),
+          me.mission_text ? h("p", { "data-mission": "" }, `Your mission: ${me.mission_text}.`) : null),
       });
     }
     return panels;

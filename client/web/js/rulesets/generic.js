@@ -84,6 +84,28 @@ export function showRollIn(box, roll, lead = "") {
     roll.result ? h("span", { class: "roll-words" }, ` — ${roll.result}`) : "");
 }
 
+/** The dice panel for one action's rolls (an all-out attack rolls many): one roll as showRollIn shows it; several
+ * each on a line of its own, in order, the last one's dice also on the board. */
+export function showRollsIn(box, rolls) {
+  if (rolls.length <= 1) {
+    showRollIn(box, rolls[0] || null);
+    box.dataset.rolls = String(rolls.length);
+    return;
+  }
+  const last = rolls[rolls.length - 1];
+  showRollIn(box, last);
+  box.dataset.rolls = String(rolls.length);
+  const die = (v, side) => h("span", { class: `die ${side}` }, String(v));
+  box.replaceChildren(h("span", { class: "roll-words" },
+    `${last.player} attacked ${last.target} from ${last.source}, ${rolls.length} rolls:`),
+  h("ol", { class: "rolls" }, rolls.map((roll, i) => h("li", { "data-roll": String(i + 1) },
+    h("span", { class: "dice attack", "data-dice": roll.attack.join(" ") }, roll.attack.map((v) => die(v, "attack"))),
+    " against ",
+    h("span", { class: "dice defence", "data-dice": roll.defence.join(" ") },
+      roll.defence.map((v) => die(v, "defence"))),
+    roll.result ? h("span", { class: "roll-words" }, ` — ${roll.result}`) : ""))));
+}
+
 export const generic = {
   /** Territories an event touched, with how: "battle", "conquest" or "change". */
   marks(event, ctx) {

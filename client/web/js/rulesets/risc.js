@@ -82,11 +82,14 @@ export default {
       facts.push(["cloaked", `to the end of turn ${state.cloaked_until}`]);
     }
     const high = (state.levels || []).slice(1).some(Boolean);
-    let note = "";
-    if (fog === "memory") note = `seen t${state.seen}`;
+    const notes = [];
+    if (fog === "memory") notes.push(`seen t${state.seen}`);
     else if (fog === "clear" && high) {
-      note = state.levels.map((n, level) => (n && level ? `L${level}×${n}` : null)).filter(Boolean).join(" ");
+      notes.push(state.levels.map((n, level) => (n && level ? `L${level}×${n}` : null)).filter(Boolean).join(" "));
     }
+    // one's own spies, in words under the units: only their owner sees them (E13)
+    if (state.spies) notes.push(plural(state.spies, "spy", "spies"));
+    const note = notes.join(" · ");
     const describe = [`size ${state.size ?? 1}`];
     if (state.food !== undefined && state.food !== null) describe.push(`+${state.food} food +${state.technology} tech`);
     if (fog !== "unknown") describe.push(`units ${levelsText(state.levels)}`);
@@ -142,7 +145,8 @@ export default {
           "territory's units count its units above level 0 (L3×2: two at level 3). Point at a territory for its " +
           "size, production and units by level."),
         this.fogged(view) ? h("p", { class: "hint fog-legend" }, "Hatched territories are out of sight: grey with ? " +
-          "when never seen, in the owner's colour as last seen otherwise (\"seen t3\": on turn 3).") : null,
+          "when never seen, in the owner's colour as last seen otherwise (\"seen t3\": on turn 3). ◉ and \"1 spy\" " +
+          "under a territory's units: your spies there, which only you see.") : null,
         view.following ? h("p", { "data-following": view.following }, `You see with ${view.following}'s eyes.`)
           : null, overview(view)) });
     return panels;
