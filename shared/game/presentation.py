@@ -43,6 +43,11 @@ def line(*parts: Fragment) -> Fragments:
     return [*parts, ("", "\n")]
 
 
+def draw_line(reason: str) -> Fragments:
+    """A game over without a winner (shared/game/events.py's GameDrawn), as every rule set tells it."""
+    return line(("class:win", f"The game is a draw: {reason}."))
+
+
 def joined(parts: Sequence[Fragments], sep: str = ", ") -> Fragments:
     """Pieces of styled text one after the other, `sep` between them."""
     out: Fragments = []

@@ -220,6 +220,8 @@ class GameWon(events.GameWon):
     """What won: "domination", "capital", "mission" (with what it was), or "last player"."""
 
 
+GameDrawn = events.GameDrawn
+
 ClassicEvent = (
     ArmyPlaced
     | ArmiesPlaced
@@ -243,6 +245,7 @@ ClassicEvent = (
     | Cheated
     | PlayerEliminated
     | GameWon
+    | GameDrawn
 )
 
 Event = Annotated[ClassicEvent, Field(discriminator="kind")]

@@ -18,6 +18,7 @@ from shared.game.presentation import (
     Holding,
     OrderCommand,
     Palette,
+    draw_line,
     front_of,
     line,
     plural,
@@ -43,6 +44,7 @@ from shared.rulesets.classic.events import (
     DiceRolled,
     FortificationSkipped,
     Fortified,
+    GameDrawn,
     GameWon,
     MissionChanged,
     PlayerEliminated,
@@ -346,6 +348,8 @@ class ClassicPresentation(TurnByTurnPresentation):
             if event.player == you:
                 return line(("class:win", f"You win ({event.how})!"))
             return line(*who, ("class:win", f" wins the game ({event.how})!"))
+        if isinstance(event, GameDrawn):
+            return draw_line(event.reason)
         return []
 
     def roll_line(self, event: DiceRolled, palette: Palette, you: str | None) -> Fragments:

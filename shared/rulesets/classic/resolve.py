@@ -85,6 +85,7 @@ class Play(TurnPlay):
     """One action under way: working copies of the board's changing parts, and the events told so far."""
 
     board: ClassicBoard
+    finished = Phase.FINISHED
 
     def __init__(self, game: Game[ClassicBoard, Any], rng: GameRandom) -> None:
         super().__init__(game, rng)
@@ -250,7 +251,7 @@ class Play(TurnPlay):
         """C4: a card for a turn with a conquest; then the next player still in, in seat order (C2)."""
         if self.conquered:
             self.draw_card(player)
-        self.start_turn(*self.next_player(player))
+        self.pass_turn(player)
 
     def draw_card(self, player: str) -> None:
         if not self.deck and self.discard:

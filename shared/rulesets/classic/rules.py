@@ -8,6 +8,7 @@ presentation.py (the SOEN 6441 grammar, C12) and bots/ (C10).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -167,6 +168,14 @@ class ClassicRuleSet(TurnByTurnRuleSet):
 
     def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
         return statistics.turn_facts(events)
+
+    def final_standing(self, game: ClassicGame) -> Mapping[str, tuple[int, ...]]:
+        """Countries, then armies; in capital Risk the capitals held come first (C11: holding them all wins)."""
+        counted = super().final_standing(game)
+        if game.options.mode is not Mode.CAPITAL:
+            return counted
+        capitals = Counter(game.board.owner[c] for c in game.board.capitals.values())
+        return {p: (capitals[p], *counted.get(p, (0, 0))) for p in game.players}
 
     def view(self, game: ClassicGame, viewer: str | None) -> ClassicView:
         return view(game, viewer)

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from shared.game import events
+from shared.game.events import GameDrawn as GameDrawn
 from shared.game.events import GameWon as GameWon
 
 
@@ -113,6 +114,7 @@ GridEvent = (
     | TurnEnded
     | PlayerEliminated
     | GameWon
+    | GameDrawn
 )
 
 Event = Annotated[GridEvent, Field(discriminator="kind")]

@@ -19,6 +19,7 @@ from shared.game.presentation import (
     Fragments,
     OrderCommand,
     Palette,
+    draw_line,
     line,
     plural,
 )
@@ -28,6 +29,7 @@ from shared.rulesets.grid.cells import cell
 from shared.rulesets.grid.events import (
     Battle,
     CellTaken,
+    GameDrawn,
     GameWon,
     NewTroopsDeployed,
     PlayerEliminated,
@@ -180,8 +182,10 @@ class GridPresentation(TurnByTurnPresentation):
             return line(*who, ("class:error", " is out; the others play on in the same order."))
         if isinstance(event, GameWon):
             if event.player == you:
-                return line(("class:win", "You own all 25 territories: you win!"))
-            return line(*who, ("class:win", " owns all 25 territories and wins!"))
+                return line(("class:win", "You are the last player in: you win!"))
+            return line(*who, ("class:win", " is the last player in and wins!"))
+        if isinstance(event, GameDrawn):
+            return draw_line(event.reason)
         return []
 
     def who(self, player: str | None, palette: Palette, you: str | None) -> Fragments:

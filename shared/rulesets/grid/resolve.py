@@ -37,6 +37,7 @@ class Play(TurnPlay):
     """One grid action under way: working copies of the board's changing parts, and the events told so far."""
 
     board: GridBoard
+    finished = Phase.FINISHED
 
     def __init__(self, game: Game[GridBoard, Any], rng: GameRandom) -> None:
         super().__init__(game, rng)
@@ -120,7 +121,7 @@ class Play(TurnPlay):
 
     def end_turn(self, player: str) -> None:
         """G3: the next player still in, in turn (G6: the order of the others unchanged)."""
-        self.start_turn(*self.next_player(player))
+        self.pass_turn(player)
 
     def attack(self, player: str, order: Attack) -> None:
         defender = self.owner[order.target]
@@ -155,7 +156,7 @@ class Play(TurnPlay):
         if self.count(defender) == 0 and defender not in self.eliminated:  # one who resigned is out already
             self.eliminated.append(defender)
             self.events.append(PlayerEliminated(defender, player))
-        if self.count(player) == len(self.game_map.names):
+        if self.count(player) == len(self.game_map.names) or self.alone(player):
             self.phase = Phase.FINISHED
             self.move_in(player, conquest, conquest.least, automatic=True)
             self.winner = player
@@ -165,6 +166,10 @@ class Play(TurnPlay):
         else:
             self.phase = Phase.MOVE_IN
             self.conquest = conquest
+
+    def alone(self, player: str) -> bool:
+        """Is `player` the last one left in? They win then, whatever cells those who resigned still hold."""
+        return all(p == player or p in self.eliminated for p in self.seats)
 
     def resign(self, player: str) -> None:
         """A player gives up: out at once, their cells stay theirs with their troops but they never act again (the

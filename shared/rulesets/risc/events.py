@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from shared.game.events import GameDrawn as GameDrawn
 from shared.game.events import GameWon as GameWon
 from shared.game.events import PlayerEliminated as PlayerEliminated
 from shared.game.events import TurnStarted as TurnStarted
@@ -60,6 +61,6 @@ class UnitsReceived:
 
 
 Event = Annotated[
-    UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted,
+    UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | GameDrawn | TurnStarted,
     Field(discriminator="kind"),
 ]

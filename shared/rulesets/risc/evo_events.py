@@ -15,6 +15,7 @@ from pydantic import Field
 
 from shared.rulesets.risc.events import (
     Combat,
+    GameDrawn,
     GameWon,
     PlayerEliminated,
     TurnStarted,
@@ -134,7 +135,7 @@ EvoEvent = (
     | StocksReport
 )
 AllEvents = Annotated[
-    UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted | EvoEvent,
+    UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | GameDrawn | TurnStarted | EvoEvent,
     Field(discriminator="kind"),
 ]
 """Every event of every evolution: what the rule set's event adapter reads."""

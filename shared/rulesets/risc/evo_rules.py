@@ -26,7 +26,7 @@ from shared.maps.groups import starting_groups
 from shared.maps.model import GameMap
 from shared.rulesets.risc import evo_checker, fog
 from shared.rulesets.risc.board import Phase, RiscBoard
-from shared.rulesets.risc.events import GameWon, PlayerEliminated, TurnStarted, UnitsPlaced, UnitsReceived
+from shared.rulesets.risc.events import TurnStarted, UnitsPlaced, UnitsReceived
 from shared.rulesets.risc.evo_board import EvoState
 from shared.rulesets.risc.evo_checker import EvoCode, EvoTally, levels_floor, levels_left, spies_left
 from shared.rulesets.risc.evo_combat import fight_levels
@@ -75,7 +75,7 @@ from shared.rulesets.risc.levels import (
 from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.orders import PlaceOrder
 from shared.rulesets.risc.resources import PathCosts, Stock, land_for_game
-from shared.rulesets.risc.rules import RiscRuleSet
+from shared.rulesets.risc.rules import RiscRuleSet, end_of_turn
 
 EvoGame = Game[RiscBoard, Any]
 
@@ -315,15 +315,8 @@ def resolve_turn(
     turn.research()
     received, stocks = turn.end()
 
-    # R25-R26: players with nothing left are out; one owner of everything wins.
     newly_out = [p for p in turn.alive if received[p] == 0]
-    turn.events.extend(PlayerEliminated(p) for p in newly_out)
-    holders = set(turn.owner.values())
-    winner = holders.pop() if len(holders) == 1 else None
-    if winner is not None:
-        turn.events.append(GameWon(winner))
-    else:
-        turn.events.append(TurnStarted(board.turn + 1))
+    ending = end_of_turn(game, turn.owner, newly_out, turn.events)
     levels = {name: tuple(counts) for name, counts in turn.levels.items()}
     spies = {p: {t: n for t, n in s.items() if n} for p, s in turn.spies.items() if any(s.values())}
     cloaked = {t: until for t, until in turn.cloaked.items() if until > board.turn}
@@ -335,15 +328,7 @@ def resolve_turn(
         cloaked=cloaked,
         spies=spies,
     )
-    new_board = board.evolve(
-        phase=Phase.FINISHED if winner else Phase.ORDERS,
-        turn=board.turn + (0 if winner else 1),
-        owner=turn.owner,
-        units=_units(levels),
-        eliminated=board.eliminated + tuple(newly_out),
-        winner=winner,
-        evo=evo,
-    )
+    new_board = board.evolve(owner=turn.owner, units=_units(levels), evo=evo, **ending)
     return _remembered(game, new_board, fogged), turn.events
 
 

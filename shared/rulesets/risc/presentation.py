@@ -22,6 +22,7 @@ from shared.game.presentation import (
     OrderCommand,
     Palette,
     Presentation,
+    draw_line,
     front_of,
     joined,
     line,
@@ -43,6 +44,7 @@ from shared.rulesets.risc.commands import (
 )
 from shared.rulesets.risc.events import (
     Combat,
+    GameDrawn,
     GameWon,
     PlayerEliminated,
     TurnStarted,
@@ -423,6 +425,8 @@ class RiscPresentation(Presentation):
             if event.player == you:
                 return line(("class:win", "You win: the whole map is yours!"))
             return line(*palette.name(event.player), ("class:win", " wins the game!"))
+        if isinstance(event, GameDrawn):
+            return draw_line(event.reason)
         if isinstance(event, TurnStarted):
             return line(("class:turn", f" Turn {event.turn} "))
         return []

@@ -206,13 +206,11 @@ class GameWon(events.GameWon):
 
 
 @dataclass(frozen=True)
-class GameDrawn:
-    """W14: `max_turns` turns played without a winner, or the last players went out together."""
+class GameDrawn(events.GameDrawn):
+    """W14: `max_turns` turns played without a winner, or the last players went out together. `statistics`: every
+    turn's, for the end's table."""
 
-    turn: int
-    reason: str
     statistics: tuple[TurnStats, ...]
-    kind: Literal["game_drawn"] = "game_drawn"
 
 
 AnyEvent = (

@@ -22,6 +22,7 @@ from shared.game.presentation import (
     Palette,
     Presentation,
     ShowCommand,
+    draw_line,
     front_of,
     line,
     plural,
@@ -577,7 +578,7 @@ class WarzonePresentation(Presentation):
             )
             return head + self._table(event.statistics)
         if isinstance(event, GameDrawn):
-            return line(("class:win", f"The game is a draw: {event.reason}.")) + self._table(event.statistics)
+            return draw_line(event.reason) + self._table(event.statistics)
         if isinstance(event, TurnStarted):
             return line(("class:turn", f" Turn {event.turn} "))
         return []
