@@ -128,6 +128,22 @@ def test_games_of_computers_alone_end_within_the_turn_limit_whatever_the_seed(na
         assert result.winner is not None or result.turns == 30
 
 
+@pytest.mark.parametrize("name", list(RULES))
+def test_the_server_s_own_computers_finish_their_games_well_within_the_default_limit(name: str) -> None:
+    ruleset_name, chosen, _, players = RULES[name]
+    ruleset, _ = game_ruleset(ruleset_name, chosen)
+    for seed in range(10):
+        result = play_game(
+            board_of(name),
+            [ruleset.default_strategy] * players,
+            f"server/{seed}",
+            200,
+            chosen,
+            ruleset_name=ruleset_name,
+        )
+        assert result.finished and result.winner is not None and result.turns < 100, result
+
+
 def test_G6_the_last_grid_player_in_wins_though_a_player_who_resigned_still_holds_cells() -> None:
     # Ann resigned earlier and still holds two cells with 12 troops; Bob takes Cy's last cell: Bob is the only one left
     # in, and wins, without having to take Ann's stacks (as when the second to last resigns).
