@@ -23,7 +23,8 @@ from shared.maps import GameMap, load_map
 from shared.rulesets import game_ruleset
 from shared.rulesets.grid.orders import Attack, MoveIn
 from tests.grid_support import GRID, act, game_at, loaded
-from tests.server_support import FAST, Client, create_game, running_server
+from tests.server_support import FAST, Client, create_game, finished, running_server
+from tests.test_server_replays import GAMES as SERVED
 
 DOMINATION = Path(__file__).resolve().parents[2] / "shared" / "maps" / "domination"
 
@@ -164,15 +165,6 @@ def test_G6_the_last_grid_player_in_wins_though_a_player_who_resigned_still_hold
     assert game.board.owner["0,0"] == "ann" and game.board.troops["0,0"] == 6
 
 
-SERVED = {
-    "risc": {"ruleset": "risc", "map": "seed", "players": 2},
-    "risc-evolution-3": {"ruleset": "risc", "map": "seed", "players": 2, "options": {"evolution": 3}},
-    "warzone": {"ruleset": "warzone", "map": "twin-keeps", "players": 2},
-    "classic": {"ruleset": "classic", "map": "seed", "players": 2},
-    "grid": {"ruleset": "grid", "map": None, "players": 3},
-}
-
-
 @pytest.mark.asyncio
 @pytest.mark.parametrize("name", list(SERVED))
 async def test_a_served_game_at_its_turn_limit_is_told_to_everyone_as_a_draw(name: str) -> None:
@@ -184,9 +176,7 @@ async def test_a_served_game_at_its_turn_limit_is_told_to_everyone_as_a_draw(nam
         client = await Client.connect(server, words=True)
         game_id = await create_game(client, **settings, bots=settings["players"], bot_strategy=passive)
         await client.request(type="watch_game", game_id=game_id)
-        await client.wait_for(
-            lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished", timeout=60.0
-        )
+        await finished(client, game_id)
         summary = client.summaries[game_id]
         assert summary["draw"] is True and summary.get("winner") is None
         told = [e for f in client.frames if f["type"] == "update" for e in f.get("events", [])]

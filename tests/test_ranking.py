@@ -22,9 +22,8 @@ from shared.rulesets.classic.options import Mode
 from shared.rulesets.classic.orders import NoFortify
 from shared.rulesets.grid.orders import End
 from tests import classic_support, engine_support, evolution_support, grid_support, warzone_support
-from tests.server_support import FAST, Client, create_game, join, running_server
-
-GAME_SECONDS = 60.0
+from tests.server_support import FAST, Client, resigned_at_once, running_server
+from tests.test_server_replays import GAMES as SERVED
 
 
 def logged(ruleset: AnyRuleSet, change: int, told: Sequence[Any], first_seq: int = 1) -> list[dict[str, Any]]:
@@ -208,13 +207,10 @@ def test_players_who_go_out_in_the_same_resolution_tie_below_those_out_later() -
 # ---- a win and a resignation, from the store -------------------------------------------------------------------
 
 GAMES = {
-    "risc": {"ruleset": "risc", "map": "seed", "players": 3},
+    **{name: {**settings, "players": 3} for name, settings in SERVED.items()},
     "risc-evolution-2": {"ruleset": "risc", "map": "cataract", "players": 3, "options": {"evolution": 2}},
-    "risc-evolution-3": {"ruleset": "risc", "map": "cataract", "players": 3, "options": {"evolution": 3}},
-    "warzone": {"ruleset": "warzone", "map": "seed", "players": 3},
-    "classic": {"ruleset": "classic", "map": "seed", "players": 3},
-    "grid": {"ruleset": "grid", "map": None, "players": 3},
 }
+"""Every rule set's game of test_server_replays.py for three: two computers, and the player who resigns."""
 
 
 @pytest.mark.asyncio
@@ -225,13 +221,7 @@ async def test_the_winner_ranks_first_then_the_others_the_last_out_first_a_resig
     settings = GAMES[name]
     async with running_server(seeds=lambda: 11, **FAST) as server:
         client = await Client.connect(server)
-        game_id = await create_game(client, **settings, bots=settings["players"] - 1)
-        await join(client, game_id, "Quitter")
-        await client.wait_for(lambda m: m["type"] == "update" and client.summaries[game_id]["status"] != "waiting")
-        assert (await client.request(type="resign", game_id=game_id))["type"] == "resigned"
-        await client.wait_for(
-            lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished", timeout=GAME_SECONDS
-        )
+        game_id = await resigned_at_once(client, settings)
         stored = await server.storage.load(game_id)
         assert stored is not None and stored.progress.state is not None
         ruleset, options = game_ruleset(stored.record.settings.ruleset, stored.record.settings.options)

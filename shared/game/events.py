@@ -9,34 +9,27 @@ eliminations name who took the last country); a subclass keeps the `kind`, so st
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from shared.game.tagged import Tagged
 
 
-@dataclass(frozen=True)
-class PlayerEliminated:
+class PlayerEliminated(Tagged, kind="player_eliminated"):
     """The player is out of the game (nothing left to hold)."""
 
     player: str
-    kind: Literal["player_eliminated"] = field(default="player_eliminated", kw_only=True)
 
 
-@dataclass(frozen=True)
-class GameWon:
+class GameWon(Tagged, kind="game_won"):
     """The game is over and `player` won it."""
 
     player: str
-    kind: Literal["game_won"] = field(default="game_won", kw_only=True)
 
 
-@dataclass(frozen=True)
-class GameDrawn:
+class GameDrawn(Tagged, kind="game_drawn"):
     """The game is over and nobody won it: its last turn (the rule set's turn limit) was played without a winner,
     or the last players went out together. `reason` says which, in a few words."""
 
     turn: int
     reason: str
-    kind: Literal["game_drawn"] = field(default="game_drawn", kw_only=True)
 
 
 def turn_limit_reached(turn: int) -> str:
@@ -44,9 +37,7 @@ def turn_limit_reached(turn: int) -> str:
     return f"{turn} turn{'' if turn == 1 else 's'} played (max_turns) without a winner"
 
 
-@dataclass(frozen=True)
-class TurnStarted:
+class TurnStarted(Tagged, kind="turn_started"):
     """Turn `turn` begins: orders for it may be given."""
 
     turn: int
-    kind: Literal["turn_started"] = field(default="turn_started", kw_only=True)

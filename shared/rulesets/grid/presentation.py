@@ -19,6 +19,7 @@ from shared.game.presentation import (
     Fragments,
     OrderCommand,
     Palette,
+    Shown,
     draw_line,
     line,
     plural,
@@ -40,7 +41,7 @@ from shared.rulesets.grid.events import (
     TurnStarted,
 )
 from shared.rulesets.grid.options import SIZE
-from shared.rulesets.grid.orders import Attack, Deploy, End, Move, MoveIn, describe, words
+from shared.rulesets.grid.orders import Attack, Deploy, End, Move, MoveIn
 from shared.rulesets.grid.view import GridView
 from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
 
@@ -135,12 +136,6 @@ class GridPresentation(TurnByTurnPresentation):
             return [Attack(names[0], names[1], counts[0])]
         return [Move(names[0], names[1], counts[0])]
 
-    def describe(self, order: Any) -> str:
-        return describe(order)
-
-    def words(self, order: Any) -> str:
-        return words(order)
-
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
         who = self.who(getattr(event, "player", None), palette, you)
         if isinstance(event, TroopDeployed):
@@ -222,16 +217,10 @@ class GridPresentation(TurnByTurnPresentation):
             ),
         ]
 
-    def board(
-        self,
-        view: GridView,
-        game_map: GameMap,
-        palette: Palette,
-        you: str | None,
-        orders: Sequence[Any] = (),
-        focus: str | None = None,
-    ) -> Fragments:
+    def draw(self, asked: Shown) -> Fragments:
         """The seed's table: a row per board row, the owner's letter and troops in each cell."""
+        view: GridView = asked.view
+        palette, you, focus = asked.palette, asked.you, asked.focus
         rule = "-" * (8 + 7 * SIZE) + "\n"
         out: Fragments = self.heading(view, palette, you)
         out.append(("", rule))
