@@ -64,6 +64,7 @@ RULES: dict[str, tuple[dict[str, object], tuple[str, ...], list[Lineup]]] = {
             Lineup(("strategist", "random")),
             Lineup(("strategist", "aggressive", "aggressive")),
             Lineup(("benevolent", "benevolent")),
+            Lineup(("aggressive",) * 3),
             *alone("strategist", 2, 3),
         ],
     ),
@@ -76,6 +77,7 @@ RULES: dict[str, tuple[dict[str, object], tuple[str, ...], list[Lineup]]] = {
             Lineup(("strategist", "aggressive", "defensive", "random", "random")),
             Lineup(("strategist", "aggressive", "aggressive")),
             Lineup(("defensive", "defensive", "defensive")),
+            Lineup(("aggressive",) * 3),
             *alone("strategist", 3, 4),
         ],
     ),
@@ -106,6 +108,7 @@ RULES: dict[str, tuple[dict[str, object], tuple[str, ...], list[Lineup]]] = {
             Lineup(("strategist", "aggressive", "benevolent", "neutral", "random")),
             Lineup(("strategist", "aggressive")),
             Lineup(("benevolent", "benevolent")),
+            Lineup(("aggressive",) * 3),
             *alone("strategist", 2, 3),
         ],
     ),
@@ -140,10 +143,10 @@ def percentile(values: list[int], share: float) -> int:
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
-def specs(rules: str, games: int, cut_off: int) -> list[tuple[str, Lineup, GameSpec]]:
+def specs(rules: str, games: int, cut_off: int, only: str = "") -> list[tuple[str, Lineup, GameSpec]]:
     options, maps, lineups = RULES[rules]
     out = []
-    for lineup in lineups:
+    for lineup in (lineup for lineup in lineups if only in lineup.label):
         for name in maps:
             board = game_map(name)
             for i in range(games):
@@ -179,8 +182,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="games per map and line-up")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--turns", type=int, default=CUT_OFF, help="the bench's cut-off for a game still on")
+    parser.add_argument("--only", default="", help="only the line-ups whose label holds this text")
     args = parser.parse_args()
-    planned = specs(args.rules, args.games, args.turns)
+    planned = specs(args.rules, args.games, args.turns, args.only)
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(play_spec, [spec for _, _, spec in planned], chunksize=4))
