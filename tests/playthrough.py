@@ -17,6 +17,7 @@ from typing import Any
 
 from shared.game.errors import RuleError
 from shared.game.random import GameRandom
+from shared.game.ruleset import MOST_TURNS
 from shared.game.turns import awaiting, commit, issue
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Phase
@@ -42,7 +43,9 @@ def play_random_game(
     """
     names = [f"P{i + 1}" for i in range(players)]
     chooser = random.Random(f"orders:{seed}")
-    state = RISC.new_game(game_map, names, RISC.options({"max_players": 8}), GameRandom(seed, 0))
+    # The rules' own turn limit as far off as it goes: `max_turns` here is where the caller stops looking.
+    options = RISC.options({"max_players": 8, "max_turns": MOST_TURNS})
+    state = RISC.new_game(game_map, names, options, GameRandom(seed, 0))
     check_board(state)
 
     for player in names:

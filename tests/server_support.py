@@ -287,6 +287,24 @@ async def join(client: Client, game_id: str, name: str, group: int | None = None
     return str(reply["token"])
 
 
+async def finished(client: Client, game_id: str, timeout: float = 60.0) -> None:
+    """Wait until the game is over, as its summary tells `client` (who follows it)."""
+    await client.wait_for(
+        lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished", timeout=timeout
+    )
+
+
+async def resigned_at_once(client: Client, settings: Message, name: str = "Quitter") -> str:
+    """A game of `settings` whose seats are the server's computers but one, which `client` takes as `name` and
+    resigns as soon as the game starts; its id, once the computers have played it to its end."""
+    game_id = await create_game(client, **settings, bots=settings["players"] - 1)
+    await join(client, game_id, name)
+    await client.wait_for(lambda m: m["type"] == "update" and client.summaries[game_id]["status"] != "waiting")
+    assert (await client.request(type="resign", game_id=game_id))["type"] == "resigned"
+    await finished(client, game_id)
+    return game_id
+
+
 async def bob_commits_placement(bob: Client, game_id: str) -> None:
     """Bob, a raw client, places his whole pool on his first territory and commits the placement."""
     update = bob.latest("update", game_id)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from shared.protocol.log import FRAMEWORK_KINDS
-from tests.server_support import FAST, Client, create_game, join, running_server
+from tests.server_support import FAST, Client, create_game, finished, resigned_at_once, running_server
 
 pytestmark = pytest.mark.asyncio
 
@@ -35,9 +35,7 @@ async def finished_game(server: Any, client: Client, settings: dict[str, Any]) -
     """A game of the server's computer players, played to its end while `client` watches."""
     game_id = await create_game(client, **settings, bots=settings["players"])
     await client.request(type="watch_game", game_id=game_id)
-    await client.wait_for(
-        lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished", timeout=GAME_SECONDS
-    )
+    await finished(client, game_id, GAME_SECONDS)
     return game_id
 
 
@@ -67,13 +65,7 @@ async def test_a_player_who_resigned_is_counted_out_by_resigning_not_put_out_by_
     settings = {**GAMES[name], "players": GAMES[name]["players"] + 1}
     async with running_server(seeds=lambda: 7, **FAST) as server:
         client = await Client.connect(server)
-        game_id = await create_game(client, **settings, bots=settings["players"] - 1)
-        await join(client, game_id, "Quitter")
-        await client.wait_for(lambda m: m["type"] == "update" and client.summaries[game_id]["status"] != "waiting")
-        assert (await client.request(type="resign", game_id=game_id))["type"] == "resigned"
-        await client.wait_for(
-            lambda m: m["type"] == "update" and client.summaries[game_id]["status"] == "finished", timeout=GAME_SECONDS
-        )
+        game_id = await resigned_at_once(client, settings)
         statistics = (await client.request(type="game_statistics", game_id=game_id))["statistics"]
         (quitter,) = [e for e in statistics["eliminations"] if e["player"] == "Quitter"]
         assert quitter["resigned"] is True and quitter["by"] is None, quitter

@@ -10,10 +10,17 @@ from typing import Any
 import pytest
 
 from client import render
+from shared.game import turns
+from shared.game.errors import RuleError
+from shared.game.game import Game
 from shared.game.presentation import Palette
+from shared.game.random import GameRandom
 from shared.game.statistics import Battle, PlayedTurn, Roll, TurnFacts, battles_of_rolls, game_statistics
+from shared.rulesets.grid.board import Phase as GridPhase
+from shared.rulesets.grid.orders import Attack, Deploy, End, MoveIn
 from shared.rulesets.risc.orders import AttackOrder
 from tests.engine_support import RISC, LoadedDice, commit_all, issued, line_map, make_state, resolve
+from tests.grid_support import GRID, act, game_at, loaded
 
 
 def test_a_risc_turn_counts_the_battle_the_income_and_who_put_whom_out() -> None:
@@ -169,3 +176,41 @@ def test_the_game_in_figures_counts_the_turns_the_game_played_not_its_setup_as_o
     assert [line.turn for line in statistics.turns] == [0, 1, 2]
     table = render.plain(render.statistics_table(statistics, Palette(("Ann", "Bob"))))
     assert table.startswith("The game in figures (2 turns; "), table
+
+
+def test_a_grid_player_who_resigned_holds_at_the_end_what_is_left_to_them_not_what_they_held_when_they_left() -> None:
+    # Ann gives the game up on turn 1 holding two cells, which stay hers (the grid has no neutral cells); on turn 2
+    # Bob takes them and Cy's last cell, and owns all 25. At the end Ann holds nothing: 25 cells in all, not 27.
+    start = game_at(
+        "AABBB BBBBB BBBBB BBBBB BBBBC",
+        [1, 1, 10, 1, 1, 10, 10, 1, 1, 1] + [1] * 9 + [10] + [1] * 5,
+        seats=("ann", "bob", "cy"),
+        active="cy",
+    )
+    left, resigned = grid_resigned(start, "ann")
+    ended, end_turn = act(left, End())
+    game, taken = act(ended, Deploy("2,2"))
+    for source, target in (("1,0", "0,0"), ("1,1", "0,1"), ("3,4", "4,4")):
+        game, rolled = act(game, Attack(source, target, 3), loaded(6, 6, 6, 1))
+        taken += rolled
+        if game.board.phase is GridPhase.MOVE_IN:
+            game, moved = act(game, MoveIn(3))
+            taken += moved
+    assert GRID.status(game).winner == "bob"
+    played = [
+        PlayedTurn(1, resigned + end_turn, ended, resigned=["ann"]),
+        PlayedTurn(2, taken, game),
+    ]
+    statistics = game_statistics(GRID, start, played, winner="bob")
+    totals = statistics.totals
+    assert (totals["bob"].territories, totals["ann"].territories, totals["cy"].territories) == (25, 0, 0)
+    assert (totals["ann"].units, totals["cy"].units) == (0, 0)
+    assert totals["ann"].most_territories == 2 and totals["ann"].resigned
+    table = render.plain(render.statistics_table(statistics, Palette(("ann", "bob", "cy"))))
+    assert " 0 (2) " in table and "25 (25)" in table, table
+
+
+def grid_resigned(game: Game[Any, Any], player: str) -> tuple[Game[Any, Any], list[Any]]:
+    done = turns.resign(GRID, game, player, lambda step: GameRandom("resign", step))
+    assert not isinstance(done, RuleError), done
+    return done[0], list(done[1].events)

@@ -119,7 +119,7 @@ def test_W2_options_have_the_spec_s_defaults_and_are_checked() -> None:
         initial_cards=2,
         blockade_multiplier=3,
         neutral_remainder=False,
-        max_turns=0,
+        max_turns=100,
         allow_cheaters=False,
     )
     for bad in ({"initial_units": -1}, {"blockade_multiplier": 0}, {"max_turns": -2}, {"nonsense": 1}):

@@ -15,6 +15,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     from client.warzone_console import DEFAULT_MAX_TURNS
+    from shared.game.ruleset import MOST_TURNS
 
     parser = subparsers.add_parser(
         "warzone",
@@ -42,6 +43,6 @@ def register(subparsers: Any) -> None:
         type=int,
         default=DEFAULT_MAX_TURNS,
         metavar="N",
-        help=f"a game still on after turn N is a draw (default {DEFAULT_MAX_TURNS}; 0: no limit)",
+        help=f"a game still on after turn N is a draw (default {DEFAULT_MAX_TURNS}; 0: the most, {MOST_TURNS})",
     )
     parser.set_defaults(handler=_run)

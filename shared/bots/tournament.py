@@ -46,6 +46,8 @@ class GameResult:
     """Orders and commits the rules refused and the game went on without (always 0 for sound strategies)."""
     territories: tuple[int, ...] = field(default=())
     """Territories each player held at the end, in seat order (where the rule set's view tells them)."""
+    finished: bool = True
+    """The rules ended the game (a win, or a draw they call); False: it was still on when `max_turns` cut it off."""
 
     @property
     def winner_strategy(self) -> str | None:
@@ -65,6 +67,8 @@ class GameSpec:
     max_turns: int
     options: Mapping[str, Any] = field(default_factory=dict)
     ruleset: str = "risc"
+    resigns: Mapping[int, int] = field(default_factory=dict)
+    """Seats (by index) that resign once their game reaches a turn: a person who gave up, the computers playing on."""
 
 
 def player_names(strategies: Sequence[str]) -> tuple[str, ...]:
@@ -101,8 +105,10 @@ def play_game(
     options: Mapping[str, Any] | None = None,
     strict: bool = False,
     ruleset_name: str = "risc",
+    resigns: Mapping[int, int] | None = None,
 ) -> GameResult:
-    """Play one game to a win or to `max_turns` turns (a draw). With `strict`, a refused order raises."""
+    """Play one game to a win or to `max_turns` turns (a draw). With `strict`, a refused order raises. `resigns`:
+    seats (by index) that resign as soon as the game is at that turn, as a person who gives the game up."""
     if max_turns < 1:
         raise ValueError("a game needs at least 1 turn")
     ruleset, chosen = game_ruleset(ruleset_name, options or {})
@@ -114,7 +120,15 @@ def play_game(
     dice = dice_of(seed)
     refused = 0
     status = ruleset.status(game)
+    leaving = {players[seat]: turn for seat, turn in (resigns or {}).items()}
     while not status.finished and status.turn <= max_turns:
+        for player, turn in list(leaving.items()):
+            if status.turn >= turn and not status.finished:
+                del leaving[player]
+                resigned = turns.resign(ruleset, game, player, dice)
+                if not isinstance(resigned, RuleError):
+                    game = resigned[0]
+                    status = ruleset.status(game)
         for player in players:
             if player not in turns.awaiting(ruleset, game):
                 continue
@@ -141,12 +155,21 @@ def play_game(
         status.turn if status.finished else max_turns,
         refused,
         held,
+        status.finished,
     )
 
 
 def play_spec(spec: GameSpec) -> GameResult:
     """`play_game` for one GameSpec: a module-level function, so a process pool can run it."""
-    return play_game(spec.game_map, spec.strategies, spec.seed, spec.max_turns, spec.options, ruleset_name=spec.ruleset)
+    return play_game(
+        spec.game_map,
+        spec.strategies,
+        spec.seed,
+        spec.max_turns,
+        spec.options,
+        ruleset_name=spec.ruleset,
+        resigns=spec.resigns,
+    )
 
 
 @dataclass

@@ -22,6 +22,7 @@ from shared.game.presentation import (
     OrderCommand,
     Palette,
     Presentation,
+    Shown,
     line,
 )
 from shared.maps.model import GameMap
@@ -103,16 +104,8 @@ class PlainPresentation(Presentation):
             out += line(("", f"{data['kind'].replace('_', ' ')}: {in_words(data)}"))
         return out
 
-    def board(
-        self,
-        view: Any,
-        game_map: GameMap,
-        palette: Palette,
-        you: str | None,
-        orders: Sequence[Any] = (),
-        focus: str | None = None,
-    ) -> Fragments:
-        return line(("", in_words(self.ruleset.dump_view(view))))
+    def draw(self, asked: Shown) -> Fragments:
+        return line(("", in_words(self.ruleset.dump_view(asked.view))))
 
     def summary(self, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         return self.board(view, game_map, palette, you)

@@ -15,8 +15,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
+from shared.game import tagged
 from shared.game.grammar import ParseError
 from shared.game.names import typable_names
 from shared.game.told import told_to
@@ -42,6 +43,11 @@ def units(n: int) -> str:
 
 def line(*parts: Fragment) -> Fragments:
     return [*parts, ("", "\n")]
+
+
+def draw_line(reason: str) -> Fragments:
+    """A game over without a winner (shared/game/events.py's GameDrawn), as every rule set tells it."""
+    return line(("class:win", f"The game is a draw: {reason}."))
 
 
 def joined(parts: Sequence[Fragments], sep: str = ", ") -> Fragments:
@@ -160,6 +166,17 @@ class Context:
         return () if self.game_map is None else self.game_map.names
 
 
+class Shown(NamedTuple):
+    """What a board is drawn for (`Presentation.board`)."""
+
+    view: Any
+    game_map: GameMap
+    palette: Palette
+    you: str | None
+    orders: Sequence[Any] = ()
+    focus: str | None = None
+
+
 class Presentation(ABC):
     commands: tuple[OrderCommand, ...] = ()
     naming = "territory names: any case, a unique prefix is enough, Tab completes"
@@ -184,15 +201,15 @@ class Presentation(ABC):
     def parse(self, command: OrderCommand, args: list[str], context: Context) -> list[Any] | ParseError:
         """The orders a typed command stands for (usually one; a quick command may give several)."""
 
-    @abstractmethod
     def describe(self, order: Any) -> str:
-        """One order in a few words: "move 5 from Narnia to Oz"."""
+        """One order in a few words, as a player types it: "move 5 from Narnia to Oz" (the order's own `said`,
+        shared/game/tagged.py)."""
+        return tagged.said_of(order)
 
     @abstractmethod
     def events(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
         """A run of this rule set's events as lines, grouping what comes many at a time."""
 
-    @abstractmethod
     def board(
         self,
         view: Any,
@@ -202,7 +219,13 @@ class Presentation(ABC):
         orders: Sequence[Any] = (),
         focus: str | None = None,
     ) -> Fragments:
-        """The board. `focus`: a territory or a player to show alone (`board NAME`)."""
+        """The board: `view` on `game_map` for `you` (a seat, or None for a spectator), `orders` the viewer's as they
+        stand now, `focus` a territory or a player to show alone (`board NAME`). The rule set draws it (`draw`)."""
+        return self.draw(Shown(view, game_map, palette, you, orders, focus))
+
+    @abstractmethod
+    def draw(self, asked: Shown) -> Fragments:
+        """The board `asked` for (`board`): the six together."""
 
     @abstractmethod
     def summary(self, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
@@ -378,11 +401,11 @@ class Presentation(ABC):
     # ---- words for a client without this presentation (the web page) ----------------------------------------------
 
     def words(self, order: Any) -> str:
-        """An order in a person's words, as a page offers it or says it was done: by default as the text client
-        writes it (`describe`), which reads as a sentence where the commands do ("place 5 on Narnia"). A rule set
-        whose commands are a console's (classic Risk's `attack -noattack`) says its orders in words of their own
-        ("end the attack phase")."""
-        return self.describe(order)
+        """An order in a person's words, as a page offers it or says it was done: the order's own `worded`, else as
+        the text client writes it (`said`), which reads as a sentence where the commands do ("place 5 on Narnia"). A
+        rule set whose commands are a console's (classic Risk's `attack -noattack`) words its orders apart ("end
+        the attack phase")."""
+        return tagged.words_of(order) if isinstance(order, tagged.Order) else self.describe(order)
 
     def describe_offer(self, order: Any, count_field: str | None) -> str:
         """A legal order in words (`words`), its count (where the player chooses it) said as N: "move N from Narnia

@@ -19,16 +19,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar, cast
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.plain import PlainPresentation
 from shared.game.presentation import Presentation
 from shared.game.random import GameRandom
-from shared.game.statistics import TurnFacts
+from shared.game.statistics import TurnFacts, standing_of
 from shared.maps.model import GameMap
 
 if TYPE_CHECKING:
@@ -75,6 +75,29 @@ class Options(BaseModel):
     def note(self, name: str, value: Any) -> str | None:
         """One option's words, when not the default's (None: `name value`)."""
         return None
+
+
+MOST_TURNS = 1000
+"""The longest any game may be made to last. Every game ends: where nobody has won by its rule set's turn limit, it
+is a draw, so that a game nobody can lose (computers alone, a stalemate) does not play on for ever."""
+
+
+def _no_limit_is_the_most(value: Any) -> Any:
+    """0 once meant "no limit" (Warzone's `max_turns`): a game made so, or asked for so, plays the most turns."""
+    return MOST_TURNS if value == 0 else value
+
+
+TurnLimit = Annotated[
+    int,
+    BeforeValidator(_no_limit_is_the_most),
+    Field(
+        ge=1,
+        le=MOST_TURNS,
+        description=f"the game is a draw once this turn is over without a winner, the players still in ranked by "
+        f"their standing (0: the most, {MOST_TURNS})",
+    ),
+]
+"""Every rule set's `max_turns` option: the turn after which a game without a winner is a draw."""
 
 
 @dataclass(frozen=True)
@@ -311,6 +334,12 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
         """What one turn's events amount to for the statistics: its battles, each player's income and cards played,
         and who went out (and by whom, where the events say)."""
         return TurnFacts()
+
+    def final_standing(self, game: Game[BoardT, OrderT]) -> Mapping[str, tuple[int, ...]]:
+        """What ranks the players still in when a game ends without putting them out (a draw at the turn limit, or
+        a win by a mission or capitals beside them): the larger the better, compared in order, equal ones tied
+        (shared/game/ranking.py). Each player's territories, then units, on the board by default (`holdings`)."""
+        return standing_of(self.holdings(game))
 
     def replay_view(self, game: Game[BoardT, OrderT], sight: str | None) -> ViewT:
         """What a replay of a finished game shows of it as it stood after one of its turns: `sight`'s view then, or

@@ -138,7 +138,8 @@ class PlayedTurn:
     """Who gave the game up during the turn: out by their own hand, whoever takes what they left."""
 
 
-def _standing(holdings: Mapping[str, tuple[str | None, int]]) -> dict[str, tuple[int, int]]:
+def standing_of(holdings: Mapping[str, tuple[str | None, int]]) -> dict[str, tuple[int, int]]:
+    """Each owner's territories and units on a board, from its holdings (nobody's are left out)."""
     counts: dict[str, list[int]] = {}
     for owner, units in holdings.values():
         if owner is not None:
@@ -168,7 +169,7 @@ def game_statistics(
     players = list(start.players)
     out: set[str] = set()
     before = ruleset.holdings(start)
-    first = _standing(before)
+    first = standing_of(before)
     lines: list[TurnLine] = []
     eliminations: list[Elimination] = []
     for number, played in enumerate(turns, start=1):
@@ -177,7 +178,7 @@ def game_statistics(
         # then: none, rather than nothing for everyone
         paid = bool(facts.income) or number < len(turns) or winner is None
         after = ruleset.holdings(played.game)
-        standing = _standing(after)
+        standing = standing_of(after)
         won: Counter[str] = Counter()
         lost: Counter[str] = Counter()
         for battle in facts.battles:
@@ -207,28 +208,35 @@ def game_statistics(
             out.add(player)
             eliminations.append(Elimination(player=player, by=by or _taker(player, before, after), turn=played.turn))
         before = after
+    end = standing_of(before)
     return GameStatistics(
         players=players,
         turns=lines,
         eliminations=eliminations,
-        totals={player: _totals(player, first.get(player, (0, 0)), lines, eliminations) for player in players},
+        totals={
+            player: _totals(player, first.get(player, (0, 0)), end.get(player, (0, 0)), lines, eliminations)
+            for player in players
+        },
         winner=winner,
     )
 
 
 def _totals(
-    player: str, first: tuple[int, int], lines: Sequence[TurnLine], eliminations: Sequence[Elimination]
+    player: str,
+    first: tuple[int, int],
+    end: tuple[int, int],
+    lines: Sequence[TurnLine],
+    eliminations: Sequence[Elimination],
 ) -> PlayerTotals:
-    """A player over the whole game; `first`: their territories and units as the game was set up."""
+    """A player over the whole game; `first` and `end`: their territories and units as the game was set up and as
+    it ended. What they hold at the end is read off the last board, not their last line: one who resigned may keep
+    what they held (the grid game, classic Risk) until the others take it, after their lines have stopped."""
     mine = [line.players[player] for line in lines if player in line.players]
-    last = (
-        mine[-1] if mine else PlayerTurn(territories=first[0], units=first[1], income=0, battles_won=0, battles_lost=0)
-    )
     out = next((e for e in eliminations if e.player == player), None)
     return PlayerTotals(
-        territories=last.territories,
+        territories=end[0],
         most_territories=max([first[0], *(t.territories for t in mine)]),
-        units=last.units,
+        units=end[1],
         most_units=max([first[1], *(t.units for t in mine)]),
         income=sum(t.income or 0 for t in mine),
         battles_won=sum(t.battles_won for t in mine),

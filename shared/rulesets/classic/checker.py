@@ -11,27 +11,11 @@ from typing import Any
 from shared.game.errors import Refused, RuleError, count_problem
 from shared.game.game import Game
 from shared.game.presentation import plural
-from shared.rulesets.classic import geography
+from shared.rulesets.classic import geography, orders
 from shared.rulesets.classic.board import ClassicBoard, Phase
 from shared.rulesets.classic.cards import MUST_TRADE_AT, SET_SIZE, is_set
 from shared.rulesets.classic.dice import most_attack_dice
 from shared.rulesets.classic.options import ClassicOptions, FortifyRule
-from shared.rulesets.classic.orders import (
-    AllOut,
-    Attack,
-    AttackMove,
-    AttackUntil,
-    ChooseCapital,
-    ClassicOrder,
-    ExchangeCards,
-    Fortify,
-    KeepCards,
-    NoAttack,
-    NoFortify,
-    PlaceAll,
-    PlaceArmy,
-    Reinforce,
-)
 
 
 class Code:
@@ -65,19 +49,19 @@ PHASE_WORDS = {
 }
 
 ORDER_PHASES: dict[type[Any], tuple[Phase, ...]] = {
-    PlaceArmy: (Phase.STARTUP,),
-    PlaceAll: (Phase.STARTUP,),
-    ChooseCapital: (Phase.CAPITAL,),
-    ExchangeCards: (Phase.REINFORCEMENT,),
-    KeepCards: (Phase.REINFORCEMENT,),
-    Reinforce: (Phase.REINFORCEMENT,),
-    Attack: (Phase.ATTACK,),
-    AllOut: (Phase.ATTACK,),
-    AttackUntil: (Phase.ATTACK,),
-    NoAttack: (Phase.ATTACK,),
-    AttackMove: (Phase.MOVE_IN,),
-    Fortify: (Phase.FORTIFICATION,),
-    NoFortify: (Phase.FORTIFICATION,),
+    orders.PlaceArmy: (Phase.STARTUP,),
+    orders.PlaceAll: (Phase.STARTUP,),
+    orders.ChooseCapital: (Phase.CAPITAL,),
+    orders.ExchangeCards: (Phase.REINFORCEMENT,),
+    orders.KeepCards: (Phase.REINFORCEMENT,),
+    orders.Reinforce: (Phase.REINFORCEMENT,),
+    orders.Attack: (Phase.ATTACK,),
+    orders.AllOut: (Phase.ATTACK,),
+    orders.AttackUntil: (Phase.ATTACK,),
+    orders.NoAttack: (Phase.ATTACK,),
+    orders.AttackMove: (Phase.MOVE_IN,),
+    orders.Fortify: (Phase.FORTIFICATION,),
+    orders.NoFortify: (Phase.FORTIFICATION,),
 }
 
 CHEAT_PHASES = (Phase.REINFORCEMENT, Phase.ATTACK, Phase.FORTIFICATION)
@@ -95,7 +79,7 @@ def _own(game: Game[ClassicBoard, Any], player: str, country: str, what: str) ->
     return None
 
 
-def check(game: Game[ClassicBoard, Any], player: str, order: ClassicOrder) -> RuleError | None:
+def check(game: Game[ClassicBoard, Any], player: str, order: orders.ClassicOrder) -> RuleError | None:
     board, options = game.board, game.options
     assert isinstance(options, ClassicOptions)
     phase = board.phase
@@ -119,11 +103,11 @@ def check(game: Game[ClassicBoard, Any], player: str, order: ClassicOrder) -> Ru
             )
         return RuleError(Refused.WRONG_PHASE, f"that is not for this phase: now it is {PHASE_WORDS[phase]}")
     hand = board.hand(player)
-    if isinstance(order, PlaceArmy):
+    if isinstance(order, orders.PlaceArmy):
         return _own(game, player, order.country, "starting armies go on your own countries")
-    if isinstance(order, ChooseCapital):
+    if isinstance(order, orders.ChooseCapital):
         return _own(game, player, order.country, "your capital must be one of your countries")
-    if isinstance(order, ExchangeCards):
+    if isinstance(order, orders.ExchangeCards):
         positions = order.positions
         if len(positions) != SET_SIZE or not all(_number(p) for p in positions):
             return RuleError(
@@ -146,7 +130,7 @@ def check(game: Game[ClassicBoard, Any], player: str, order: ClassicOrder) -> Ru
                 "those cards are not a set: three of a kind, one of each, or either completed by a wildcard",
             )
         return None
-    if isinstance(order, KeepCards):
+    if isinstance(order, orders.KeepCards):
         if len(hand) >= MUST_TRADE_AT:
             return RuleError(
                 Code.MUST_TRADE, f"you hold {len(hand)} cards: you must trade until you hold fewer than {MUST_TRADE_AT}"
@@ -154,28 +138,30 @@ def check(game: Game[ClassicBoard, Any], player: str, order: ClassicOrder) -> Ru
         if board.trading_closed:
             return RuleError(Code.TRADING_CLOSED, "you have already said you keep your cards this turn")
         return None
-    if isinstance(order, Reinforce):
+    if isinstance(order, orders.Reinforce):
         if len(hand) >= MUST_TRADE_AT:
             return RuleError(Code.MUST_TRADE, f"you hold {len(hand)} cards: trade a set first (exchangecards n n n)")
         return _own(game, player, order.country, "reinforcements go on your own countries") or count_problem(
             order.armies, 1, board.reinforcements, "the number of armies"
         )
-    if isinstance(order, Attack | AllOut | AttackUntil):
+    if isinstance(order, orders.Attack | orders.AllOut | orders.AttackUntil):
         problem = _check_attack(game, player, order)
-        if problem is None and isinstance(order, AttackUntil):
+        if problem is None and isinstance(order, orders.AttackUntil):
             armies = board.armies[order.source]
             return count_problem(order.remain, 1, armies - 1, f"the armies to leave in {order.source} ({armies} there)")
         return problem
-    if isinstance(order, AttackMove):
+    if isinstance(order, orders.AttackMove):
         conquest = board.conquest
         assert conquest is not None
         return count_problem(order.armies, conquest.least, conquest.most, f"the armies moving into {conquest.target}")
-    if isinstance(order, Fortify):
+    if isinstance(order, orders.Fortify):
         return _check_fortify(game, player, order)
     return None
 
 
-def _check_attack(game: Game[ClassicBoard, Any], player: str, order: Attack | AllOut | AttackUntil) -> RuleError | None:
+def _check_attack(
+    game: Game[ClassicBoard, Any], player: str, order: orders.Attack | orders.AllOut | orders.AttackUntil
+) -> RuleError | None:
     board, game_map = game.board, game.game_map
     problem = _own(game, player, order.source, "attacks start from your own countries")
     if problem is not None:
@@ -189,7 +175,7 @@ def _check_attack(game: Game[ClassicBoard, Any], player: str, order: Attack | Al
     armies = board.armies[order.source]
     if armies < 2:
         return RuleError(Code.NOT_ENOUGH_ARMIES, f"{order.source} has 1 army: an attack needs at least 2")
-    dice = order.dice if isinstance(order, Attack) else most_attack_dice(armies)
+    dice = order.dice if isinstance(order, orders.Attack) else most_attack_dice(armies)
     if not _number(dice) or not 1 <= dice <= most_attack_dice(armies):
         return RuleError(
             Code.BAD_DICE,
@@ -199,7 +185,7 @@ def _check_attack(game: Game[ClassicBoard, Any], player: str, order: Attack | Al
     return None
 
 
-def _check_fortify(game: Game[ClassicBoard, Any], player: str, order: Fortify) -> RuleError | None:
+def _check_fortify(game: Game[ClassicBoard, Any], player: str, order: orders.Fortify) -> RuleError | None:
     board, game_map, options = game.board, game.game_map, game.options
     problem = _own(game, player, order.source, "armies move from your own countries") or _own(
         game, player, order.target, "armies move to your own countries"

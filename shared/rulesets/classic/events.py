@@ -4,42 +4,35 @@ that changed. Those go out as Private events to their holders."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 
 from shared.game import events
+from shared.game.tagged import Tagged
 from shared.rulesets.classic.cards import Card
 from shared.rulesets.classic.missions import Mission
 
 
-@dataclass(frozen=True)
-class ArmyPlaced:
+class ArmyPlaced(Tagged, kind="army_placed"):
     """C1: one starting army placed."""
 
     player: str
     country: str
-    kind: Literal["army_placed"] = "army_placed"
 
 
-@dataclass(frozen=True)
-class ArmiesPlaced:
+class ArmiesPlaced(Tagged, kind="armies_placed"):
     """C1 `placeall`: the rest of a player's starting armies, where each went."""
 
     player: str
     placed: tuple[tuple[str, int], ...]
-    kind: Literal["armies_placed"] = "armies_placed"
 
 
-@dataclass(frozen=True)
-class CapitalChosen:
+class CapitalChosen(Tagged, kind="capital_chosen"):
     player: str
     country: str
-    kind: Literal["capital_chosen"] = "capital_chosen"
 
 
-@dataclass(frozen=True)
 class TurnStarted(events.TurnStarted):
     """C3: a player's turn begins with this many armies to place: countries / 3 (at least 3) and continents."""
 
@@ -49,36 +42,29 @@ class TurnStarted(events.TurnStarted):
     continents: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass(frozen=True)
-class CardsTraded:
+class CardsTraded(Tagged, kind="cards_traded"):
     """C4: a set traded; traded cards are shown to everyone."""
 
     player: str
     cards: tuple[Card, ...]
     armies: int
-    kind: Literal["cards_traded"] = "cards_traded"
 
 
-@dataclass(frozen=True)
-class CardsKept:
+class CardsKept(Tagged, kind="cards_kept"):
     """C4 `exchangecards -none`."""
 
     player: str
-    kind: Literal["cards_kept"] = "cards_kept"
 
 
-@dataclass(frozen=True)
-class Reinforced:
+class Reinforced(Tagged, kind="reinforced"):
     player: str
     country: str
     armies: int
     left: int
     """Armies the player still has to place."""
-    kind: Literal["reinforced"] = "reinforced"
 
 
-@dataclass(frozen=True)
-class DiceRolled:
+class DiceRolled(Tagged, kind="dice_rolled"):
     """C5: one roll, every die, the losses, and the armies on both sides after it."""
 
     player: str
@@ -91,11 +77,9 @@ class DiceRolled:
     defender_losses: int
     source_armies: int
     target_armies: int
-    kind: Literal["dice_rolled"] = "dice_rolled"
 
 
-@dataclass(frozen=True)
-class CountryConquered:
+class CountryConquered(Tagged, kind="country_conquered"):
     player: str
     source: str
     country: str
@@ -103,11 +87,9 @@ class CountryConquered:
     least: int
     """C6: the fewest armies that may move in, and the most."""
     most: int
-    kind: Literal["country_conquered"] = "country_conquered"
 
 
-@dataclass(frozen=True)
-class ArmiesMovedIn:
+class ArmiesMovedIn(Tagged, kind="armies_moved_in"):
     """C6: the move-in after a conquest (`automatic` when there was only one choice, or the game was won)."""
 
     player: str
@@ -115,110 +97,89 @@ class ArmiesMovedIn:
     target: str
     armies: int
     automatic: bool = False
-    kind: Literal["armies_moved_in"] = "armies_moved_in"
 
 
-@dataclass(frozen=True)
-class AttacksEnded:
+class AttacksEnded(Tagged, kind="attacks_ended"):
     player: str
     automatic: bool = False
     """True when no attack was possible any more."""
-    kind: Literal["attacks_ended"] = "attacks_ended"
 
 
-@dataclass(frozen=True)
-class Fortified:
+class Fortified(Tagged, kind="fortified"):
     player: str
     source: str
     target: str
     armies: int
-    kind: Literal["fortified"] = "fortified"
 
 
-@dataclass(frozen=True)
-class FortificationSkipped:
+class FortificationSkipped(Tagged, kind="fortification_skipped"):
     player: str
     automatic: bool = False
     """True when no fortification was possible."""
-    kind: Literal["fortification_skipped"] = "fortification_skipped"
 
 
-@dataclass(frozen=True)
-class CardDrawn:
+class CardDrawn(Tagged, kind="card_drawn"):
     """C4: a player who conquered this turn draws a card (which one is told to them alone: CardReceived)."""
 
     player: str
     cards: int
     """How many they hold now."""
-    kind: Literal["card_drawn"] = "card_drawn"
 
 
-@dataclass(frozen=True)
-class CardReceived:
+class CardReceived(Tagged, kind="card_received"):
     """Private to the player: the card they drew."""
 
     player: str
     card: Card
-    kind: Literal["card_received"] = "card_received"
 
 
-@dataclass(frozen=True)
-class DeckReshuffled:
+class DeckReshuffled(Tagged, kind="deck_reshuffled"):
     """C4: the discard pile, shuffled, is the new deck."""
 
     cards: int
-    kind: Literal["deck_reshuffled"] = "deck_reshuffled"
 
 
-@dataclass(frozen=True)
-class CardsCaptured:
+class CardsCaptured(Tagged, kind="cards_captured"):
     """C4: the conqueror of a player's last country takes their cards (how many is public)."""
 
     player: str
     loser: str
     count: int
-    kind: Literal["cards_captured"] = "cards_captured"
 
 
-@dataclass(frozen=True)
-class CardsHandedOver:
+class CardsHandedOver(Tagged, kind="cards_handed_over"):
     """Private to the conqueror and the loser: the cards themselves."""
 
     player: str
     loser: str
     cards: tuple[Card, ...]
-    kind: Literal["cards_handed_over"] = "cards_handed_over"
 
 
-@dataclass(frozen=True)
-class MissionChanged:
+class MissionChanged(Tagged, kind="mission_changed"):
     """Private to the holder: their target was eliminated by someone else (or was themselves)."""
 
     player: str
     mission: Mission
-    kind: Literal["mission_changed"] = "mission_changed"
 
 
-@dataclass(frozen=True)
-class Cheated:
+class Cheated(Tagged, kind="cheated"):
     """C10's cheater at work, in the open: what it doubled or took."""
 
     player: str
     phase: str
     countries: tuple[str, ...]
-    kind: Literal["cheated"] = "cheated"
 
 
-@dataclass(frozen=True)
 class PlayerEliminated(events.PlayerEliminated):
     by: str
 
 
-@dataclass(frozen=True)
 class GameWon(events.GameWon):
     how: str
     """What won: "domination", "capital", "mission" (with what it was), or "last player"."""
 
+
+GameDrawn = events.GameDrawn
 
 ClassicEvent = (
     ArmyPlaced
@@ -243,6 +204,7 @@ ClassicEvent = (
     | Cheated
     | PlayerEliminated
     | GameWon
+    | GameDrawn
 )
 
 Event = Annotated[ClassicEvent, Field(discriminator="kind")]

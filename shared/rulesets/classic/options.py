@@ -7,7 +7,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import Field
 
-from shared.game.ruleset import Options
+from shared.game.ruleset import Options, TurnLimit
 
 
 class CardSchedule(StrEnum):
@@ -37,6 +37,9 @@ class Mode(StrEnum):
     CAPITAL = "capital"
     MISSION = "mission"
 
+
+DEFAULT_MAX_TURNS = 100
+"""The round after which a game nobody has won is a draw, where the creator names none (docs/rules-classic.md)."""
 
 STARTING_ARMIES = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
 """C1: each player's armies at the start, by the number of players."""
@@ -80,6 +83,7 @@ class ClassicOptions(Options):
         ),
     ] = False
     max_players: Annotated[int, Field(ge=2, le=6, description="the most players a game may seat (C1: 2 to 6)")] = 6
+    max_turns: TurnLimit = DEFAULT_MAX_TURNS
 
     UNNOTED: ClassVar[frozenset[str]] = frozenset({"max_players"})
 
@@ -90,6 +94,7 @@ class ClassicOptions(Options):
             "fortify": "fortify to a neighbour only",
             "mode": {Mode.CAPITAL: "capital Risk", Mode.MISSION: "secret missions"}.get(value),
             "cheaters": "cheating allowed",
+            "max_turns": f"a draw after {value} turns",
         }.get(name)
 
     def starting_armies(self, players: int) -> int:

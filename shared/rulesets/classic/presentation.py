@@ -18,6 +18,8 @@ from shared.game.presentation import (
     Holding,
     OrderCommand,
     Palette,
+    Shown,
+    draw_line,
     front_of,
     held_text,
     line,
@@ -45,6 +47,7 @@ from shared.rulesets.classic.events import (
     DiceRolled,
     FortificationSkipped,
     Fortified,
+    GameDrawn,
     GameWon,
     MissionChanged,
     PlayerEliminated,
@@ -66,8 +69,6 @@ from shared.rulesets.classic.orders import (
     PlaceAll,
     PlaceArmy,
     Reinforce,
-    describe,
-    words,
 )
 from shared.rulesets.classic.view import ClassicView
 from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
@@ -268,12 +269,6 @@ class ClassicPresentation(TurnByTurnPresentation):
             return pair if isinstance(pair, ParseError) else [Fortify(pair[0], pair[1], count)]
         return _usage(command)
 
-    def describe(self, order: Any) -> str:
-        return describe(order)
-
-    def words(self, order: Any) -> str:
-        return words(order)
-
     # ---- events --------------------------------------------------------------------------------------------------
 
     def gathers(self, event: Any, you: str | None) -> bool:
@@ -388,6 +383,8 @@ class ClassicPresentation(TurnByTurnPresentation):
             if event.player == you:
                 return line(("class:win", f"You win ({event.how})!"))
             return line(*who, ("class:win", f" wins the game ({event.how})!"))
+        if isinstance(event, GameDrawn):
+            return draw_line(event.reason)
         return []
 
     def roll_line(self, event: DiceRolled, palette: Palette, you: str | None) -> Fragments:
@@ -417,17 +414,11 @@ class ClassicPresentation(TurnByTurnPresentation):
 
     # ---- the board -----------------------------------------------------------------------------------------------
 
-    def board(
-        self,
-        view: ClassicView,
-        game_map: GameMap,
-        palette: Palette,
-        you: str | None,
-        orders: Sequence[Any] = (),
-        focus: str | None = None,
-    ) -> Fragments:
+    def draw(self, asked: Shown) -> Fragments:
         """The phase and who acts, then every country by continent (owner's mark, armies, name, neighbours), then
         the viewer's cards and mission."""
+        view: ClassicView = asked.view
+        game_map, palette, you, focus = asked.game_map, asked.palette, asked.you, asked.focus
         out = [*self.heading(view, palette, you), *palette.legend(you)]
         front = (
             set(front_of(game_map, {n: t.owner for n, t in view.territories.items()}, you)) if focus == FRONT else set()

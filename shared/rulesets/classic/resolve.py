@@ -15,53 +15,12 @@ from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Private
 from shared.maps.model import GameMap
-from shared.rulesets.classic import geography
+from shared.rulesets.classic import events, geography, orders
 from shared.rulesets.classic.board import ClassicBoard, Conquest, Phase
 from shared.rulesets.classic.cards import trade_value
 from shared.rulesets.classic.dice import defence_dice, most_attack_dice, roll
-from shared.rulesets.classic.events import (
-    ArmiesMovedIn,
-    ArmiesPlaced,
-    ArmyPlaced,
-    AttacksEnded,
-    CapitalChosen,
-    CardDrawn,
-    CardReceived,
-    CardsCaptured,
-    CardsHandedOver,
-    CardsKept,
-    CardsTraded,
-    Cheated,
-    CountryConquered,
-    DeckReshuffled,
-    DiceRolled,
-    FortificationSkipped,
-    Fortified,
-    GameWon,
-    MissionChanged,
-    PlayerEliminated,
-    Reinforced,
-    TurnStarted,
-)
 from shared.rulesets.classic.missions import effective, fulfilled
 from shared.rulesets.classic.options import ClassicOptions, Mode
-from shared.rulesets.classic.orders import (
-    AllOut,
-    Attack,
-    AttackMove,
-    AttackUntil,
-    Cheat,
-    ChooseCapital,
-    ClassicOrder,
-    ExchangeCards,
-    Fortify,
-    KeepCards,
-    NoAttack,
-    NoFortify,
-    PlaceAll,
-    PlaceArmy,
-    Reinforce,
-)
 from shared.rulesets.turn_by_turn.play import TurnPlay
 
 LEAST_REINFORCEMENT = 3
@@ -86,6 +45,7 @@ class Play(TurnPlay):
     """One action under way: working copies of the board's changing parts, and the events told so far."""
 
     board: ClassicBoard
+    finished = Phase.FINISHED
 
     def __init__(self, game: Game[ClassicBoard, Any], rng: GameRandom) -> None:
         super().__init__(game, rng)
@@ -138,66 +98,66 @@ class Play(TurnPlay):
 
     # ---- the actions -------------------------------------------------------------------------------------------
 
-    def act(self, player: str, order: ClassicOrder) -> None:
-        if isinstance(order, PlaceArmy):
+    def act(self, player: str, order: orders.ClassicOrder) -> None:
+        if isinstance(order, orders.PlaceArmy):
             self.armies[order.country] += 1
             self.unplaced[player] -= 1
-            self.events.append(ArmyPlaced(player, order.country))
+            self.events.append(events.ArmyPlaced(player, order.country))
             self.next_placer(player)
-        elif isinstance(order, PlaceAll):
+        elif isinstance(order, orders.PlaceAll):
             own = self.own(player)
             placed: Counter[str] = Counter(self.rng.choice(own) for _ in range(self.unplaced.get(player, 0)))
             for name, n in placed.items():
                 self.armies[name] += n
             self.unplaced[player] = 0
-            self.events.append(ArmiesPlaced(player, tuple((n, placed[n]) for n in own if placed[n])))
+            self.events.append(events.ArmiesPlaced(player, tuple((n, placed[n]) for n in own if placed[n])))
             self.next_placer(player)
-        elif isinstance(order, ChooseCapital):
+        elif isinstance(order, orders.ChooseCapital):
             self.capitals[player] = order.country
-            self.events.append(CapitalChosen(player, order.country))
+            self.events.append(events.CapitalChosen(player, order.country))
             chooser = self.next_seat(player, lambda p: p not in self.capitals)
             if chooser is None:
                 self.start_turn(self.alive[0], 1)
             else:
                 self.active = chooser
-        elif isinstance(order, ExchangeCards):
+        elif isinstance(order, orders.ExchangeCards):
             self.exchange(player, order.positions)
-        elif isinstance(order, KeepCards):
+        elif isinstance(order, orders.KeepCards):
             self.trading_closed = True
-            self.events.append(CardsKept(player))
-        elif isinstance(order, Reinforce):
+            self.events.append(events.CardsKept(player))
+        elif isinstance(order, orders.Reinforce):
             self.armies[order.country] += order.armies
             self.reinforcements -= order.armies
-            self.events.append(Reinforced(player, order.country, order.armies, self.reinforcements))
+            self.events.append(events.Reinforced(player, order.country, order.armies, self.reinforcements))
             if not self.check_victory(player) and self.reinforcements == 0:
                 self.enter_attack(player)
-        elif isinstance(order, Attack):
+        elif isinstance(order, orders.Attack):
             self.roll(player, order.source, order.target, order.dice)
             self.after_attack(player, order.source, order.target, order.dice)
-        elif isinstance(order, AllOut | AttackUntil):
-            remain = order.remain if isinstance(order, AttackUntil) else 1
+        elif isinstance(order, orders.AllOut | orders.AttackUntil):
+            remain = order.remain if isinstance(order, orders.AttackUntil) else 1
             dice = 0
             while self.armies[order.target] > 0 and self.armies[order.source] > remain:
                 dice = most_attack_dice(self.armies[order.source])
                 self.roll(player, order.source, order.target, dice)
             self.after_attack(player, order.source, order.target, dice)
-        elif isinstance(order, AttackMove):
+        elif isinstance(order, orders.AttackMove):
             conquest = self.conquest
             assert conquest is not None
             self.move_in(player, conquest, order.armies, automatic=False)
-        elif isinstance(order, NoAttack):
-            self.events.append(AttacksEnded(player))
+        elif isinstance(order, orders.NoAttack):
+            self.events.append(events.AttacksEnded(player))
             self.enter_fortification(player)
-        elif isinstance(order, Fortify):
+        elif isinstance(order, orders.Fortify):
             self.armies[order.source] -= order.armies
             self.armies[order.target] += order.armies
-            self.events.append(Fortified(player, order.source, order.target, order.armies))
+            self.events.append(events.Fortified(player, order.source, order.target, order.armies))
             if not self.check_victory(player):
                 self.end_turn(player)
-        elif isinstance(order, NoFortify):
-            self.events.append(FortificationSkipped(player))
+        elif isinstance(order, orders.NoFortify):
+            self.events.append(events.FortificationSkipped(player))
             self.end_turn(player)
-        elif isinstance(order, Cheat):
+        elif isinstance(order, orders.Cheat):
             self.cheat(player)
 
     # ---- startup -----------------------------------------------------------------------------------------------
@@ -222,7 +182,7 @@ class Play(TurnPlay):
         self.trading_closed = False
         self.conquered = False
         self.conquest = None
-        self.events.append(TurnStarted(turn, player, total, from_countries, tuple(continents)))
+        self.events.append(events.TurnStarted(turn, player, total, from_countries, tuple(continents)))
         self.check_victory(player)
 
     def exchange(self, player: str, positions: tuple[int, ...]) -> None:
@@ -234,39 +194,39 @@ class Play(TurnPlay):
         self.discard.extend(cards)
         self.trades += 1
         self.reinforcements += armies
-        self.events.append(CardsTraded(player, cards, armies))
+        self.events.append(events.CardsTraded(player, cards, armies))
 
     def enter_attack(self, player: str) -> None:
         self.phase = Phase.ATTACK
         if not geography.can_attack(self.game_map, self.owner, self.armies, player):
-            self.events.append(AttacksEnded(player, automatic=True))
+            self.events.append(events.AttacksEnded(player, automatic=True))
             self.enter_fortification(player)
 
     def enter_fortification(self, player: str) -> None:
         self.phase = Phase.FORTIFICATION
         if not geography.can_fortify(self.game_map, self.owner, self.armies, player):
-            self.events.append(FortificationSkipped(player, automatic=True))
+            self.events.append(events.FortificationSkipped(player, automatic=True))
             self.end_turn(player)
 
     def end_turn(self, player: str) -> None:
         """C4: a card for a turn with a conquest; then the next player still in, in seat order (C2)."""
         if self.conquered:
             self.draw_card(player)
-        self.start_turn(*self.next_player(player))
+        self.pass_turn(player)
 
     def draw_card(self, player: str) -> None:
         if not self.deck and self.discard:
             self.deck = self.discard
             self.discard = []
             self.rng.shuffle(self.deck)
-            self.events.append(DeckReshuffled(len(self.deck)))
+            self.events.append(events.DeckReshuffled(len(self.deck)))
         if not self.deck:
             return  # every card is in someone's hand
         card = self.deck.pop(0)
         hand = self.hands.setdefault(player, [])
         hand.append(card)
-        self.events.append(CardDrawn(player, len(hand)))
-        self.events.append(Private(CardReceived(player, card), frozenset({player})))
+        self.events.append(events.CardDrawn(player, len(hand)))
+        self.events.append(Private(events.CardReceived(player, card), frozenset({player})))
 
     # ---- attacks -----------------------------------------------------------------------------------------------
 
@@ -276,7 +236,7 @@ class Play(TurnPlay):
         self.armies[source] -= attacker_losses
         self.armies[target] -= defender_losses
         self.events.append(
-            DiceRolled(
+            events.DiceRolled(
                 player,
                 source,
                 target,
@@ -294,7 +254,7 @@ class Play(TurnPlay):
         if self.armies[target] == 0:
             self.conquer(player, source, target, dice)
         elif not geography.can_attack(self.game_map, self.owner, self.armies, player):
-            self.events.append(AttacksEnded(player, automatic=True))
+            self.events.append(events.AttacksEnded(player, automatic=True))
             self.enter_fortification(player)
 
     def conquer(self, player: str, source: str, target: str, dice: int) -> None:
@@ -303,7 +263,7 @@ class Play(TurnPlay):
         self.owner[target] = player
         self.conquered = True
         conquest = Conquest(source, target, dice, self.armies[source] - 1)
-        self.events.append(CountryConquered(player, source, target, loser, conquest.least, conquest.most))
+        self.events.append(events.CountryConquered(player, source, target, loser, conquest.least, conquest.most))
         self.eliminate_if_out(loser, player)
         if self.check_victory(player, conquest):
             return
@@ -316,7 +276,7 @@ class Play(TurnPlay):
     def move_in(self, player: str, conquest: Conquest, armies: int, automatic: bool) -> None:
         self.armies[conquest.source] -= armies
         self.armies[conquest.target] += armies
-        self.events.append(ArmiesMovedIn(player, conquest.source, conquest.target, armies, automatic))
+        self.events.append(events.ArmiesMovedIn(player, conquest.source, conquest.target, armies, automatic))
         self.conquest = None
         if self.phase is Phase.FINISHED:
             return
@@ -332,16 +292,18 @@ class Play(TurnPlay):
         self.eliminated_by[loser] = by
         cards = self.hands.pop(loser, [])
         self.hands.setdefault(by, []).extend(cards)
-        self.events.append(PlayerEliminated(loser, by))
+        self.events.append(events.PlayerEliminated(loser, by))
         if cards:
-            self.events.append(CardsCaptured(by, loser, len(cards)))
-            self.events.append(Private(CardsHandedOver(by, loser, tuple(cards)), frozenset({by, loser})))
+            self.events.append(events.CardsCaptured(by, loser, len(cards)))
+            self.events.append(Private(events.CardsHandedOver(by, loser, tuple(cards)), frozenset({by, loser})))
         missions = self.board.missions
         for holder, mission in missions.items():
             if holder in self.eliminated or mission.player != loser or by == holder:
                 continue
             self.events.append(
-                Private(MissionChanged(holder, effective(mission, holder, self.eliminated_by)), frozenset({holder}))
+                Private(
+                    events.MissionChanged(holder, effective(mission, holder, self.eliminated_by)), frozenset({holder})
+                )
             )
 
     def resign(self, player: str) -> None:
@@ -354,23 +316,26 @@ class Play(TurnPlay):
             placed: Counter[str] = Counter(self.rng.choice(own) for _ in range(self.unplaced[player]))
             for name, n in placed.items():
                 self.armies[name] += n
-            self.events.append(ArmiesPlaced(player, tuple((n, placed[n]) for n in own if placed[n])))
+            self.events.append(events.ArmiesPlaced(player, tuple((n, placed[n]) for n in own if placed[n])))
         self.unplaced[player] = 0
         if self.options.mode is Mode.CAPITAL and player not in self.capitals and own:
             self.capitals[player] = max(own, key=lambda n: self.armies[n])
-            self.events.append(CapitalChosen(player, self.capitals[player]))
+            self.events.append(events.CapitalChosen(player, self.capitals[player]))
         self.eliminated.append(player)
         self.eliminated_by[player] = player
         self.discard.extend(self.hands.pop(player, []))
         for holder, mission in self.board.missions.items():
             if holder not in self.eliminated and mission.player == player:
                 self.events.append(
-                    Private(MissionChanged(holder, effective(mission, holder, self.eliminated_by)), frozenset({holder}))
+                    Private(
+                        events.MissionChanged(holder, effective(mission, holder, self.eliminated_by)),
+                        frozenset({holder}),
+                    )
                 )
         alive = self.alive
         if len(alive) == 1:
             self.phase, self.winner, self.conquest = Phase.FINISHED, alive[0], None
-            self.events.append(GameWon(alive[0], "last player"))
+            self.events.append(events.GameWon(alive[0], "last player"))
         elif self.active == player:
             if self.phase is Phase.STARTUP:
                 self.next_placer(player)
@@ -397,7 +362,7 @@ class Play(TurnPlay):
         self.phase = Phase.FINISHED
         self.conquest = None
         self.winner = player
-        self.events.append(GameWon(player, how))
+        self.events.append(events.GameWon(player, how))
         return True
 
     def victory(self, player: str) -> str | None:
@@ -424,7 +389,7 @@ class Play(TurnPlay):
             for name in own:
                 self.armies[name] *= 2
             self.reinforcements = 0
-            self.events.append(Cheated(player, Phase.REINFORCEMENT.value, tuple(own)))
+            self.events.append(events.Cheated(player, Phase.REINFORCEMENT.value, tuple(own)))
             if not self.check_victory(player):
                 self.enter_attack(player)
         elif self.phase is Phase.ATTACK:
@@ -434,16 +399,16 @@ class Play(TurnPlay):
             for name in taken:
                 self.owner[name] = player
             self.conquered = self.conquered or bool(taken)
-            self.events.append(Cheated(player, Phase.ATTACK.value, tuple(taken)))
+            self.events.append(events.Cheated(player, Phase.ATTACK.value, tuple(taken)))
             for loser in sorted(losers, key=self.board.seats.index):
                 self.eliminate_if_out(loser, player)
             if not self.check_victory(player):
-                self.events.append(AttacksEnded(player))
+                self.events.append(events.AttacksEnded(player))
                 self.enter_fortification(player)
         else:
             doubled = geography.borders(self.game_map, self.owner, player)
             for name in doubled:
                 self.armies[name] *= 2
-            self.events.append(Cheated(player, Phase.FORTIFICATION.value, tuple(doubled)))
+            self.events.append(events.Cheated(player, Phase.FORTIFICATION.value, tuple(doubled)))
             if not self.check_victory(player):
                 self.end_turn(player)

@@ -8,6 +8,7 @@ presentation.py (the SOEN 6441 grammar, C12) and bots/ (C10).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -20,7 +21,7 @@ from shared.game.ruleset import Legal
 from shared.game.shares import even_shares
 from shared.game.statistics import TurnFacts
 from shared.maps.model import GameMap
-from shared.rulesets.classic import checker, geography, statistics
+from shared.rulesets.classic import checker, geography, orders, statistics
 from shared.rulesets.classic.board import ClassicBoard, Phase
 from shared.rulesets.classic.bots import STRATEGIES
 from shared.rulesets.classic.cards import MUST_TRADE_AT, best_set, make_deck, sets_in
@@ -28,30 +29,12 @@ from shared.rulesets.classic.dice import most_attack_dice
 from shared.rulesets.classic.events import Event
 from shared.rulesets.classic.missions import mission_deck
 from shared.rulesets.classic.options import ClassicOptions, FortifyRule, Mode
-from shared.rulesets.classic.orders import (
-    AllOut,
-    Attack,
-    AttackMove,
-    AttackUntil,
-    Cheat,
-    ChooseCapital,
-    ClassicOrder,
-    ExchangeCards,
-    Fortify,
-    KeepCards,
-    NoAttack,
-    NoFortify,
-    Order,
-    PlaceAll,
-    PlaceArmy,
-    Reinforce,
-)
 from shared.rulesets.classic.presentation import ClassicPresentation
 from shared.rulesets.classic.resolve import Play
 from shared.rulesets.classic.view import VIEW, ClassicView, view
 from shared.rulesets.turn_by_turn.rules import TurnByTurnRuleSet
 
-ClassicGame = Game[ClassicBoard, ClassicOrder]
+ClassicGame = Game[ClassicBoard, orders.ClassicOrder]
 
 
 class ClassicRuleSet(TurnByTurnRuleSet):
@@ -65,7 +48,7 @@ class ClassicRuleSet(TurnByTurnRuleSet):
     strategies = STRATEGIES
 
     def __init__(self) -> None:
-        self.order_type = TypeAdapter[ClassicOrder](cast(Any, Order))
+        self.order_type = TypeAdapter[orders.ClassicOrder](cast(Any, orders.Order))
         self.event_type = TypeAdapter[Any](cast(Any, Event))
         self.view_type = VIEW
         self.board_type = TypeAdapter(ClassicBoard)
@@ -130,10 +113,10 @@ class ClassicRuleSet(TurnByTurnRuleSet):
 
     # ---- acting --------------------------------------------------------------------------------------------------
 
-    def check_order(self, game: ClassicGame, player: str, tally: None, order: ClassicOrder) -> RuleError | None:
+    def check_order(self, game: ClassicGame, player: str, tally: None, order: orders.ClassicOrder) -> RuleError | None:
         return checker.check(game, player, order)
 
-    def timeout_orders(self, game: ClassicGame, player: str, tally: None) -> list[ClassicOrder]:
+    def timeout_orders(self, game: ClassicGame, player: str, tally: None) -> list[orders.ClassicOrder]:
         """C9: the rest of an absent player's turn as the defaults: a forced trade if 5 cards or more are held,
         reinforcements spread over the countries next to an enemy, no attack (a pending move-in moves the least
         it may), no fortification. Startup: the rest of their armies placed at random (`placeall`), so one absent
@@ -141,24 +124,24 @@ class ClassicRuleSet(TurnByTurnRuleSet):
         board, game_map, options = game.board, game.game_map, game.options
         phase = board.phase
         if phase is Phase.STARTUP:
-            return [PlaceAll()]
+            return [orders.PlaceAll()]
         if phase is Phase.CAPITAL:
             own = [n for n in game_map.names if board.owner[n] == player]
-            return [ChooseCapital(max(own, key=lambda n: board.armies[n]))]
+            return [orders.ChooseCapital(max(own, key=lambda n: board.armies[n]))]
         if phase is Phase.REINFORCEMENT:
             hand = board.hand(player)
             if len(hand) >= MUST_TRADE_AT:
                 chosen = best_set(hand, options.card_schedule, board.trades)
                 assert chosen is not None
-                return [ExchangeCards(chosen)]
+                return [orders.ExchangeCards(chosen)]
             return list(spread_reinforcements(game, player))
         if phase is Phase.ATTACK:
-            return [NoAttack()]
+            return [orders.NoAttack()]
         if phase is Phase.MOVE_IN:
             assert board.conquest is not None
-            return [AttackMove(board.conquest.least)]
+            return [orders.AttackMove(board.conquest.least)]
         if phase is Phase.FORTIFICATION:
-            return [NoFortify()]
+            return [orders.NoFortify()]
         return []
 
     # ---- telling -------------------------------------------------------------------------------------------------
@@ -169,60 +152,68 @@ class ClassicRuleSet(TurnByTurnRuleSet):
     def turn_facts(self, events: Sequence[Any]) -> TurnFacts:
         return statistics.turn_facts(events)
 
+    def final_standing(self, game: ClassicGame) -> Mapping[str, tuple[int, ...]]:
+        """Countries, then armies; in capital Risk the capitals held come first (C11: holding them all wins)."""
+        counted = super().final_standing(game)
+        if game.options.mode is not Mode.CAPITAL:
+            return counted
+        capitals = Counter(game.board.owner[c] for c in game.board.capitals.values())
+        return {p: (capitals[p], *counted.get(p, (0, 0))) for p in game.players}
+
     def view(self, game: ClassicGame, viewer: str | None) -> ClassicView:
         return view(game, viewer)
 
-    def legal_orders(self, game: ClassicGame, player: str, tally: None) -> list[Legal[ClassicOrder]]:
+    def legal_orders(self, game: ClassicGame, player: str, tally: None) -> list[Legal[orders.ClassicOrder]]:
         return legal_orders(game, player)
 
 
-def spread_reinforcements(game: ClassicGame, player: str) -> list[Reinforce]:
+def spread_reinforcements(game: ClassicGame, player: str) -> list[orders.Reinforce]:
     """C9: the armies left to place, spread evenly over the player's countries next to an enemy (map order first)."""
     board = game.board
     fronts = geography.borders(game.game_map, board.owner, player) or board.countries_of(player)
-    return [Reinforce(name, armies) for name, armies in even_shares(board.reinforcements, fronts)]
+    return [orders.Reinforce(name, armies) for name, armies in even_shares(board.reinforcements, fronts)]
 
 
-def legal_orders(game: ClassicGame, player: str) -> list[Legal[ClassicOrder]]:
+def legal_orders(game: ClassicGame, player: str) -> list[Legal[orders.ClassicOrder]]:
     """Every action the active player may take now, in map order (each with its count at the most)."""
     board, game_map, options = game.board, game.game_map, game.options
     phase = board.phase
     own = [n for n in game_map.names if board.owner[n] == player]
-    legal: list[Legal[ClassicOrder]] = []
+    legal: list[Legal[orders.ClassicOrder]] = []
     if phase is Phase.STARTUP:
-        legal += [Legal(PlaceArmy(n)) for n in own]
-        legal.append(Legal(PlaceAll()))
+        legal += [Legal(orders.PlaceArmy(n)) for n in own]
+        legal.append(Legal(orders.PlaceAll()))
     elif phase is Phase.CAPITAL:
-        legal += [Legal(ChooseCapital(n)) for n in own]
+        legal += [Legal(orders.ChooseCapital(n)) for n in own]
     elif phase is Phase.REINFORCEMENT:
         hand = board.hand(player)
         if not board.trading_closed:
             sets = sets_in(hand)
-            legal += [Legal(ExchangeCards(s)) for s in sets]
+            legal += [Legal(orders.ExchangeCards(s)) for s in sets]
             if sets and len(hand) < MUST_TRADE_AT:
-                legal.append(Legal(KeepCards()))
+                legal.append(Legal(orders.KeepCards()))
         if len(hand) < MUST_TRADE_AT:
-            legal += [Legal(Reinforce(n, board.reinforcements), "armies") for n in own]
+            legal += [Legal(orders.Reinforce(n, board.reinforcements), "armies") for n in own]
     elif phase is Phase.ATTACK:
         for source, target in geography.attacks(game_map, board.owner, board.armies, player):
-            legal.append(Legal(Attack(source, target, most_attack_dice(board.armies[source])), "dice"))
-            legal.append(Legal(AllOut(source, target)))
+            legal.append(Legal(orders.Attack(source, target, most_attack_dice(board.armies[source])), "dice"))
+            legal.append(Legal(orders.AllOut(source, target)))
             if board.armies[source] > 2:  # an all-out attack that stops with armies to spare
-                legal.append(Legal(AttackUntil(source, target, board.armies[source] - 1), "remain"))
-        legal.append(Legal(NoAttack()))
+                legal.append(Legal(orders.AttackUntil(source, target, board.armies[source] - 1), "remain"))
+        legal.append(Legal(orders.NoAttack()))
     elif phase is Phase.MOVE_IN:
         conquest = board.conquest
         assert conquest is not None
-        legal.append(Legal(AttackMove(conquest.most), "armies", conquest.least))
+        legal.append(Legal(orders.AttackMove(conquest.most), "armies", conquest.least))
     elif phase is Phase.FORTIFICATION:
         adjacent = options.fortify is FortifyRule.ADJACENT
         for source in own:
             if board.armies[source] > 1:
                 legal += [
-                    Legal(Fortify(source, target, board.armies[source] - 1), "armies")
+                    Legal(orders.Fortify(source, target, board.armies[source] - 1), "armies")
                     for target in geography.fortify_targets(game_map, board.owner, source, adjacent)
                 ]
-        legal.append(Legal(NoFortify()))
+        legal.append(Legal(orders.NoFortify()))
     if options.cheaters and phase in checker.CHEAT_PHASES:
-        legal.append(Legal(Cheat()))
+        legal.append(Legal(orders.Cheat()))
     return legal

@@ -3,27 +3,25 @@ the grid game is secret."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 
 from shared.game import events
+from shared.game.events import GameDrawn as GameDrawn
 from shared.game.events import GameWon as GameWon
+from shared.game.tagged import Tagged
 
 
-@dataclass(frozen=True)
-class TroopDeployed:
+class TroopDeployed(Tagged, kind="troop_deployed"):
     """G2: one troop in the deployment stage."""
 
     player: str
     cell: str
     deployed: int
     """Troops the player has deployed now, the automatic ones included."""
-    kind: Literal["troop_deployed"] = "troop_deployed"
 
 
-@dataclass(frozen=True)
 class TurnStarted(events.TurnStarted):
     """G3: a fighting turn begins with min(floor(t / 2), 3) new troops for t territories."""
 
@@ -32,16 +30,13 @@ class TurnStarted(events.TurnStarted):
     territories: int
 
 
-@dataclass(frozen=True)
-class NewTroopsDeployed:
+class NewTroopsDeployed(Tagged, kind="new_troops_deployed"):
     player: str
     cell: str
     troops: int
-    kind: Literal["new_troops_deployed"] = "new_troops_deployed"
 
 
-@dataclass(frozen=True)
-class Battle:
+class Battle(Tagged, kind="battle"):
     """G4: one attack: every die of both sides, the losses, the troops on both sides after it."""
 
     player: str
@@ -54,50 +49,40 @@ class Battle:
     defender_losses: int
     source_troops: int
     target_troops: int
-    kind: Literal["battle"] = "battle"
 
 
-@dataclass(frozen=True)
-class CellTaken:
+class CellTaken(Tagged, kind="cell_taken"):
     player: str
     source: str
     cell: str
     defender: str
     least: int
     most: int
-    kind: Literal["cell_taken"] = "cell_taken"
 
 
-@dataclass(frozen=True)
-class TroopsMovedIn:
+class TroopsMovedIn(Tagged, kind="troops_moved_in"):
     player: str
     source: str
     target: str
     troops: int
     automatic: bool = False
-    kind: Literal["troops_moved_in"] = "troops_moved_in"
 
 
-@dataclass(frozen=True)
-class TroopsMoved:
+class TroopsMoved(Tagged, kind="troops_moved"):
     """G5: the turn's one move."""
 
     player: str
     source: str
     target: str
     troops: int
-    kind: Literal["troops_moved"] = "troops_moved"
 
 
-@dataclass(frozen=True)
-class TurnEnded:
+class TurnEnded(Tagged, kind="turn_ended"):
     player: str
     automatic: bool = False
     """True when nothing was left to do: no attack and no move possible."""
-    kind: Literal["turn_ended"] = "turn_ended"
 
 
-@dataclass(frozen=True)
 class PlayerEliminated(events.PlayerEliminated):
     by: str
 
@@ -113,6 +98,7 @@ GridEvent = (
     | TurnEnded
     | PlayerEliminated
     | GameWon
+    | GameDrawn
 )
 
 Event = Annotated[GridEvent, Field(discriminator="kind")]

@@ -2,80 +2,56 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 
+from shared.game import tagged
 
-@dataclass(frozen=True)
-class Deploy:
+
+class Deploy(tagged.Order, kind="deploy"):
     """G2 one troop on an own territory (deployment stage); G3 the turn's new troops, all on one."""
 
     cell: str
-    kind: Literal["deploy"] = "deploy"
+    said = "deploy {cell}"
+    worded = "deploy on ({cell})"
 
 
-@dataclass(frozen=True)
-class Attack:
+class Attack(tagged.Order, kind="attack"):
     """G4: attack an adjacent enemy territory with m troops (1 to 3, fewer than the source holds)."""
 
     source: str
     target: str
     troops: int
-    kind: Literal["attack"] = "attack"
+    said = "attack {source} {target} {troops}"
+    worded = "attack ({target}) from ({source}) with {troops} troops"
 
 
-@dataclass(frozen=True)
-class MoveIn:
+class MoveIn(tagged.Order, kind="movein"):
     """G4: p troops into the territory just taken, m <= p < s."""
 
     troops: int
-    kind: Literal["movein"] = "movein"
+    said = "movein {troops}"
+    worded = "move {troops} troops in"
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(tagged.Order, kind="move"):
     """G5: the turn's one move, between own territories joined by own territories; it ends the turn."""
 
     source: str
     target: str
     troops: int
-    kind: Literal["move"] = "move"
+    said = "move {source} {target} {troops}"
+    worded = "move {troops} troops from ({source}) to ({target}), ending your turn"
 
 
-@dataclass(frozen=True)
-class End:
+class End(tagged.Order, kind="end"):
     """End the turn without a move."""
 
-    kind: Literal["end"] = "end"
+    said = "end"
+    worded = "end your turn without a move"
 
 
 GridOrder = Deploy | Attack | MoveIn | Move | End
 
 Order = Annotated[GridOrder, Field(discriminator="kind")]
-
-
-def describe(order: GridOrder) -> str:
-    if isinstance(order, Deploy):
-        return f"deploy {order.cell}"
-    if isinstance(order, Attack):
-        return f"attack {order.source} {order.target} {order.troops}"
-    if isinstance(order, MoveIn):
-        return f"movein {order.troops}"
-    if isinstance(order, Move):
-        return f"move {order.source} {order.target} {order.troops}"
-    return "end"
-
-
-def words(order: GridOrder) -> str:
-    """The order in a person's words, for a page that offers it or says it was done (`describe` is the console's)."""
-    if isinstance(order, Deploy):
-        return f"deploy on ({order.cell})"
-    if isinstance(order, Attack):
-        return f"attack ({order.target}) from ({order.source}) with {order.troops} troops"
-    if isinstance(order, MoveIn):
-        return f"move {order.troops} troops in"
-    if isinstance(order, Move):
-        return f"move {order.troops} troops from ({order.source}) to ({order.target}), ending your turn"
-    return "end your turn without a move"

@@ -19,6 +19,8 @@ from shared.game.presentation import (
     Fragments,
     OrderCommand,
     Palette,
+    Shown,
+    draw_line,
     line,
     plural,
 )
@@ -28,6 +30,7 @@ from shared.rulesets.grid.cells import cell
 from shared.rulesets.grid.events import (
     Battle,
     CellTaken,
+    GameDrawn,
     GameWon,
     NewTroopsDeployed,
     PlayerEliminated,
@@ -38,7 +41,7 @@ from shared.rulesets.grid.events import (
     TurnStarted,
 )
 from shared.rulesets.grid.options import SIZE
-from shared.rulesets.grid.orders import Attack, Deploy, End, Move, MoveIn, describe, words
+from shared.rulesets.grid.orders import Attack, Deploy, End, Move, MoveIn
 from shared.rulesets.grid.view import GridView
 from shared.rulesets.turn_by_turn.presentation import TurnByTurnPresentation
 
@@ -133,12 +136,6 @@ class GridPresentation(TurnByTurnPresentation):
             return [Attack(names[0], names[1], counts[0])]
         return [Move(names[0], names[1], counts[0])]
 
-    def describe(self, order: Any) -> str:
-        return describe(order)
-
-    def words(self, order: Any) -> str:
-        return words(order)
-
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
         who = self.who(getattr(event, "player", None), palette, you)
         if isinstance(event, TroopDeployed):
@@ -185,8 +182,10 @@ class GridPresentation(TurnByTurnPresentation):
             return line(*who, ("class:error", " is out; the others play on in the same order."))
         if isinstance(event, GameWon):
             if event.player == you:
-                return line(("class:win", "You own all 25 territories: you win!"))
-            return line(*who, ("class:win", " owns all 25 territories and wins!"))
+                return line(("class:win", "You are the last player in: you win!"))
+            return line(*who, ("class:win", " is the last player in and wins!"))
+        if isinstance(event, GameDrawn):
+            return draw_line(event.reason)
         return []
 
     def who(self, player: str | None, palette: Palette, you: str | None) -> Fragments:
@@ -223,16 +222,10 @@ class GridPresentation(TurnByTurnPresentation):
             ),
         ]
 
-    def board(
-        self,
-        view: GridView,
-        game_map: GameMap,
-        palette: Palette,
-        you: str | None,
-        orders: Sequence[Any] = (),
-        focus: str | None = None,
-    ) -> Fragments:
+    def draw(self, asked: Shown) -> Fragments:
         """The seed's table: a row per board row, the owner's letter and troops in each cell."""
+        view: GridView = asked.view
+        palette, you, focus = asked.palette, asked.you, asked.focus
         rule = "-" * (8 + 7 * SIZE) + "\n"
         out: Fragments = self.heading(view, palette, you)
         out.append(("", rule))

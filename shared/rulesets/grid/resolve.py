@@ -7,20 +7,9 @@ from typing import Any
 
 from shared.game.game import Game
 from shared.game.random import GameRandom
+from shared.rulesets.grid import events
 from shared.rulesets.grid.board import Conquest, GridBoard, Phase
 from shared.rulesets.grid.dice import defending, roll
-from shared.rulesets.grid.events import (
-    Battle,
-    CellTaken,
-    GameWon,
-    NewTroopsDeployed,
-    PlayerEliminated,
-    TroopDeployed,
-    TroopsMoved,
-    TroopsMovedIn,
-    TurnEnded,
-    TurnStarted,
-)
 from shared.rulesets.grid.options import GridOptions
 from shared.rulesets.grid.orders import Attack, Deploy, End, GridOrder, Move, MoveIn
 from shared.rulesets.turn_by_turn.play import TurnPlay
@@ -37,6 +26,7 @@ class Play(TurnPlay):
     """One grid action under way: working copies of the board's changing parts, and the events told so far."""
 
     board: GridBoard
+    finished = Phase.FINISHED
 
     def __init__(self, game: Game[GridBoard, Any], rng: GameRandom) -> None:
         super().__init__(game, rng)
@@ -67,11 +57,11 @@ class Play(TurnPlay):
         if isinstance(order, Deploy) and self.phase is Phase.DEPLOYMENT:
             self.troops[order.cell] += 1
             self.deployed[player] += 1
-            self.events.append(TroopDeployed(player, order.cell, self.deployed[player]))
+            self.events.append(events.TroopDeployed(player, order.cell, self.deployed[player]))
             self.next_deployer(player)
         elif isinstance(order, Deploy):
             self.troops[order.cell] += self.new_troops
-            self.events.append(NewTroopsDeployed(player, order.cell, self.new_troops))
+            self.events.append(events.NewTroopsDeployed(player, order.cell, self.new_troops))
             self.new_troops = 0
             self.enter_attack(player)
         elif isinstance(order, Attack):
@@ -83,10 +73,10 @@ class Play(TurnPlay):
         elif isinstance(order, Move):
             self.troops[order.source] -= order.troops
             self.troops[order.target] += order.troops
-            self.events.append(TroopsMoved(player, order.source, order.target, order.troops))
+            self.events.append(events.TroopsMoved(player, order.source, order.target, order.troops))
             self.end_turn(player)
         elif isinstance(order, End):
-            self.events.append(TurnEnded(player))
+            self.events.append(events.TurnEnded(player))
             self.end_turn(player)
 
     def next_deployer(self, player: str) -> None:
@@ -103,7 +93,7 @@ class Play(TurnPlay):
         self.phase, self.turn, self.active = Phase.NEW_TROOPS, turn, player
         self.new_troops = new_troops(held)
         self.conquest = None
-        self.events.append(TurnStarted(turn, player, self.new_troops, held))
+        self.events.append(events.TurnStarted(turn, player, self.new_troops, held))
         if self.new_troops == 0:
             self.enter_attack(player)
 
@@ -115,12 +105,12 @@ class Play(TurnPlay):
     def enter_attack(self, player: str) -> None:
         self.phase = Phase.ATTACK
         if not self.can_act(player):
-            self.events.append(TurnEnded(player, automatic=True))
+            self.events.append(events.TurnEnded(player, automatic=True))
             self.end_turn(player)
 
     def end_turn(self, player: str) -> None:
         """G3: the next player still in, in turn (G6: the order of the others unchanged)."""
-        self.start_turn(*self.next_player(player))
+        self.pass_turn(player)
 
     def attack(self, player: str, order: Attack) -> None:
         defender = self.owner[order.target]
@@ -130,7 +120,7 @@ class Play(TurnPlay):
         self.troops[order.source] -= attacker_losses
         self.troops[order.target] -= defender_losses
         self.events.append(
-            Battle(
+            events.Battle(
                 player,
                 order.source,
                 order.target,
@@ -145,26 +135,32 @@ class Play(TurnPlay):
         )
         if self.troops[order.target] > 0:
             if not self.can_act(player):
-                self.events.append(TurnEnded(player, automatic=True))
+                self.events.append(events.TurnEnded(player, automatic=True))
                 self.end_turn(player)
             return
         # G4: the territory is emptied; the attacker moves p in, m <= p < s.
         self.owner[order.target] = player
         conquest = Conquest(order.source, order.target, order.troops, self.troops[order.source] - 1)
-        self.events.append(CellTaken(player, order.source, order.target, defender, conquest.least, conquest.most))
+        self.events.append(
+            events.CellTaken(player, order.source, order.target, defender, conquest.least, conquest.most)
+        )
         if self.count(defender) == 0 and defender not in self.eliminated:  # one who resigned is out already
             self.eliminated.append(defender)
-            self.events.append(PlayerEliminated(defender, player))
-        if self.count(player) == len(self.game_map.names):
+            self.events.append(events.PlayerEliminated(defender, player))
+        if self.count(player) == len(self.game_map.names) or self.alone(player):
             self.phase = Phase.FINISHED
             self.move_in(player, conquest, conquest.least, automatic=True)
             self.winner = player
-            self.events.append(GameWon(player))
+            self.events.append(events.GameWon(player))
         elif conquest.least == conquest.most:
             self.move_in(player, conquest, conquest.least, automatic=True)
         else:
             self.phase = Phase.MOVE_IN
             self.conquest = conquest
+
+    def alone(self, player: str) -> bool:
+        """Is `player` the last one left in? They win then, whatever cells those who resigned still hold."""
+        return all(p == player or p in self.eliminated for p in self.seats)
 
     def resign(self, player: str) -> None:
         """A player gives up: out at once, their cells stay theirs with their troops but they never act again (the
@@ -174,7 +170,7 @@ class Play(TurnPlay):
         alive = [p for p in self.seats if p not in self.eliminated]
         if len(alive) == 1:
             self.phase, self.winner, self.conquest = Phase.FINISHED, alive[0], None
-            self.events.append(GameWon(alive[0]))
+            self.events.append(events.GameWon(alive[0]))
         elif self.active == player:
             if self.phase is Phase.DEPLOYMENT:
                 self.next_deployer(player)
@@ -185,7 +181,7 @@ class Play(TurnPlay):
     def move_in(self, player: str, conquest: Conquest, troops: int, automatic: bool) -> None:
         self.troops[conquest.source] -= troops
         self.troops[conquest.target] += troops
-        self.events.append(TroopsMovedIn(player, conquest.source, conquest.target, troops, automatic))
+        self.events.append(events.TroopsMovedIn(player, conquest.source, conquest.target, troops, automatic))
         self.conquest = None
         if self.phase is not Phase.FINISHED:
             self.enter_attack(player)

@@ -3,35 +3,31 @@ elimination, the win and a new turn are the framework's own events (shared/game/
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 
+from shared.game.events import GameDrawn as GameDrawn
 from shared.game.events import GameWon as GameWon
 from shared.game.events import PlayerEliminated as PlayerEliminated
 from shared.game.events import TurnStarted as TurnStarted
+from shared.game.tagged import Tagged
 
 
-@dataclass(frozen=True)
-class UnitsPlaced:
+class UnitsPlaced(Tagged, kind="units_placed"):
     player: str
     territory: str
     units: int
-    kind: Literal["units_placed"] = "units_placed"
 
 
-@dataclass(frozen=True)
-class UnitsMoved:
+class UnitsMoved(Tagged, kind="units_moved"):
     player: str
     units: int
     source: str
     target: str
-    kind: Literal["units_moved"] = "units_moved"
 
 
-@dataclass(frozen=True)
-class Combat:
+class Combat(Tagged, kind="combat"):
     """One attacking force against one territory's defenders (R20-R24). Sources list where the force came from."""
 
     territory: str
@@ -43,23 +39,20 @@ class Combat:
     defender_losses: int
     new_owner: str | None
     sources: tuple[tuple[str, int], ...]
-    kind: Literal["combat"] = "combat"
 
     @property
     def attacker_won(self) -> bool:
         return self.new_owner == self.attacker
 
 
-@dataclass(frozen=True)
-class UnitsReceived:
+class UnitsReceived(Tagged, kind="units_received"):
     """R19: every territory a player owns gained one unit."""
 
     player: str
     units: int
-    kind: Literal["units_received"] = "units_received"
 
 
 Event = Annotated[
-    UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted,
+    UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | GameDrawn | TurnStarted,
     Field(discriminator="kind"),
 ]

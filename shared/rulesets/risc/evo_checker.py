@@ -25,33 +25,10 @@ from typing import Any
 from shared.game.errors import Refused, RuleError
 from shared.game.game import Game
 from shared.game.presentation import plural
-from shared.rulesets.risc import checker
+from shared.rulesets.risc import checker, evo_orders, levels
 from shared.rulesets.risc.board import Phase, RiscBoard
 from shared.rulesets.risc.checker import Code, no_path, route_problem
 from shared.rulesets.risc.evo_board import EvoState
-from shared.rulesets.risc.evo_orders import (
-    EVOLUTION_3_ONLY,
-    AnyOrder,
-    CloakingResearchOrder,
-    CloakOrder,
-    LevelAttackOrder,
-    LevelMoveOrder,
-    ResearchOrder,
-    SpyMoveOrder,
-    SpyOrder,
-    UpgradeOrder,
-)
-from shared.rulesets.risc.levels import (
-    CLOAK_COST,
-    CLOAKING_MIN_TECH_LEVEL,
-    CLOAKING_RESEARCH_COST,
-    SPY_COST,
-    TOP_LEVEL,
-    Levels,
-    add,
-    research_cost,
-    upgrade_cost,
-)
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.resources import PathCosts
 
@@ -80,9 +57,9 @@ class EvoTally:
     food: int
     """Food the player's stock keeps once their orders so far are paid."""
     technology: int
-    left: Mapping[str, Levels] = field(default_factory=dict)
+    left: Mapping[str, levels.Levels] = field(default_factory=dict)
     """Units per level on each territory an order touched, after all the orders so far (others: the board's)."""
-    floor: Mapping[str, Levels] = field(default_factory=dict)
+    floor: Mapping[str, levels.Levels] = field(default_factory=dict)
     """The lowest each of those counts falls to along the orders so far: what upgrades may still take."""
     spies: Mapping[str, int] = field(default_factory=dict)
     """Spies free to move on each territory an order touched (a spy that stepped abroad this turn is not)."""
@@ -112,11 +89,11 @@ def start_tally(game: Game[RiscBoard, Any], player: str) -> EvoTally:
     return EvoTally(board.pools.get(player, 0), food, technology, paths=own_paths(game, player))
 
 
-def levels_left(board: RiscBoard, tally: EvoTally, territory: str) -> Levels:
+def levels_left(board: RiscBoard, tally: EvoTally, territory: str) -> levels.Levels:
     return tally.left.get(territory, state(board).levels[territory])
 
 
-def levels_floor(board: RiscBoard, tally: EvoTally, territory: str) -> Levels:
+def levels_floor(board: RiscBoard, tally: EvoTally, territory: str) -> levels.Levels:
     return tally.floor.get(territory, state(board).levels[territory])
 
 
@@ -143,7 +120,7 @@ def _bad_count(units: Any) -> bool:
 
 
 def _bad_level(level: Any) -> bool:
-    return isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= TOP_LEVEL
+    return isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= levels.TOP_LEVEL
 
 
 def _unknown(game: Game[RiscBoard, Any], *names: str) -> RuleError | None:
@@ -167,7 +144,7 @@ def _technology(tally: EvoTally, cost: int, what: str) -> RuleError | None:
     return None
 
 
-def check(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: AnyOrder) -> RuleError | None:
+def check(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: evo_orders.AnyOrder) -> RuleError | None:
     """Is `order` legal in an Evolution 2 or 3 game, after the orders that made `tally`?"""
     board = game.board
     evolution: int = game.options.evolution
@@ -179,36 +156,36 @@ def check(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: AnyOr
             f"in Evolution {evolution} a {order.kind} names the level of its units "
             f"(e.g. {order.kind} {order.units}@0 {order.source} {order.target})",
         )
-    if isinstance(order, EVOLUTION_3_ONLY) and evolution < 3:
+    if isinstance(order, evo_orders.EVOLUTION_3_ONLY) and evolution < 3:
         return RuleError(
             EvoCode.NOT_IN_THIS_EVOLUTION,
             f"spies and cloaking are part of Evolution 3; this game plays Evolution {evolution}",
         )
     if board.phase is not Phase.ORDERS:
         return RuleError(Refused.WRONG_PHASE, "orders start after placement")
-    if isinstance(order, LevelMoveOrder | LevelAttackOrder):
+    if isinstance(order, evo_orders.LevelMoveOrder | evo_orders.LevelAttackOrder):
         return _check_move_or_attack(game, player, tally, order)
-    if isinstance(order, UpgradeOrder):
+    if isinstance(order, evo_orders.UpgradeOrder):
         return _check_upgrade(game, player, tally, order)
-    if isinstance(order, ResearchOrder):
+    if isinstance(order, evo_orders.ResearchOrder):
         return _check_research(game, player, tally)
-    if isinstance(order, SpyOrder):
+    if isinstance(order, evo_orders.SpyOrder):
         return _check_spy(game, player, tally, order)
-    if isinstance(order, SpyMoveOrder):
+    if isinstance(order, evo_orders.SpyMoveOrder):
         return _check_spy_move(game, player, tally, order)
-    if isinstance(order, CloakingResearchOrder):
+    if isinstance(order, evo_orders.CloakingResearchOrder):
         if player in state(board).cloaking:
             return RuleError(EvoCode.CLOAKING_KNOWN, "you have researched cloaking already")
         level = state(board).tech_level.get(player, 1)
-        if level < CLOAKING_MIN_TECH_LEVEL:
+        if level < levels.CLOAKING_MIN_TECH_LEVEL:
             return RuleError(
                 EvoCode.TECHNOLOGY_TOO_LOW,
-                f"cloaking needs a maximum technology level of {CLOAKING_MIN_TECH_LEVEL}; yours is {level}",
+                f"cloaking needs a maximum technology level of {levels.CLOAKING_MIN_TECH_LEVEL}; yours is {level}",
             )
         if tally.researched:
             return RuleError(EvoCode.ONE_RESEARCH_A_TURN, "you have already ordered a research this turn (one a turn)")
-        return _technology(tally, CLOAKING_RESEARCH_COST, "researching cloaking")
-    if isinstance(order, CloakOrder):
+        return _technology(tally, levels.CLOAKING_RESEARCH_COST, "researching cloaking")
+    if isinstance(order, evo_orders.CloakOrder):
         problem = _unknown(game, order.territory)
         if problem is not None:
             return problem
@@ -220,19 +197,22 @@ def check(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: AnyOr
             )
         if order.territory in tally.cloaks:
             return RuleError(EvoCode.ALREADY_CLOAKED, f"you have already ordered {order.territory} cloaked this turn")
-        return _technology(tally, CLOAK_COST, f"cloaking {order.territory}")
+        return _technology(tally, levels.CLOAK_COST, f"cloaking {order.territory}")
     return RuleError(EvoCode.NOT_IN_THIS_EVOLUTION, f"{getattr(order, 'kind', order)} is not an order of this game")
 
 
 def _check_move_or_attack(
-    game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: LevelMoveOrder | LevelAttackOrder
+    game: Game[RiscBoard, Any],
+    player: str,
+    tally: EvoTally,
+    order: evo_orders.LevelMoveOrder | evo_orders.LevelAttackOrder,
 ) -> RuleError | None:
     board, game_map = game.board, game.game_map
     if _bad_count(order.units):
         return RuleError(Code.NON_POSITIVE_UNITS, f"an order must name at least 1 unit, this one names {order.units}")
     if _bad_level(order.level):
-        return RuleError(EvoCode.BAD_LEVEL, f"unit levels go from 0 to {TOP_LEVEL}, not {order.level}")
-    moving = isinstance(order, LevelMoveOrder)
+        return RuleError(EvoCode.BAD_LEVEL, f"unit levels go from 0 to {levels.TOP_LEVEL}, not {order.level}")
+    moving = isinstance(order, evo_orders.LevelMoveOrder)
     problem = route_problem(game_map, board.owner, player, order.source, order.target, moving)
     if problem is not None:
         return problem
@@ -250,15 +230,17 @@ def _check_move_or_attack(
             Code.NOT_ENOUGH_UNITS,
             f"{order.source} has {plural(there, kind)} left to send, the order asks for {order.units}",
         )
-    return _food(tally, cost, f"this {'move' if isinstance(order, LevelMoveOrder) else 'attack'}")
+    return _food(tally, cost, f"this {'move' if isinstance(order, evo_orders.LevelMoveOrder) else 'attack'}")
 
 
-def _check_upgrade(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: UpgradeOrder) -> RuleError | None:
+def _check_upgrade(
+    game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: evo_orders.UpgradeOrder
+) -> RuleError | None:
     board = game.board
     if _bad_count(order.units):
         return RuleError(Code.NON_POSITIVE_UNITS, f"an order must name at least 1 unit, this one names {order.units}")
     if _bad_level(order.level) or _bad_level(order.to_level):
-        return RuleError(EvoCode.BAD_LEVEL, f"unit levels go from 0 to {TOP_LEVEL}")
+        return RuleError(EvoCode.BAD_LEVEL, f"unit levels go from 0 to {levels.TOP_LEVEL}")
     if order.to_level <= order.level:
         return RuleError(
             EvoCode.BAD_LEVEL, f"an upgrade raises units to a higher level: {order.to_level} is not above {order.level}"
@@ -284,12 +266,12 @@ def _check_upgrade(game: Game[RiscBoard, Any], player: str, tally: EvoTally, ord
             f"(units moved in arrive after upgrades; units sent away are gone), the order asks for "
             f"{order.units}",
         )
-    return _technology(tally, upgrade_cost(order.units, order.level, order.to_level), "this upgrade")
+    return _technology(tally, levels.upgrade_cost(order.units, order.level, order.to_level), "this upgrade")
 
 
 def _check_research(game: Game[RiscBoard, Any], player: str, tally: EvoTally) -> RuleError | None:
     level = state(game.board).tech_level.get(player, 1)
-    cost = research_cost(level)
+    cost = levels.research_cost(level)
     if cost is None:
         return RuleError(EvoCode.TOP_TECHNOLOGY, f"your maximum technology level is already {level}, the highest")
     if tally.researched:
@@ -297,7 +279,9 @@ def _check_research(game: Game[RiscBoard, Any], player: str, tally: EvoTally) ->
     return _technology(tally, cost, f"researching level {level + 1}")
 
 
-def _check_spy(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: SpyOrder) -> RuleError | None:
+def _check_spy(
+    game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: evo_orders.SpyOrder
+) -> RuleError | None:
     board = game.board
     if _bad_count(order.units):
         return RuleError(Code.NON_POSITIVE_UNITS, f"an order must name at least 1 spy, this one names {order.units}")
@@ -315,10 +299,12 @@ def _check_spy(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: 
             f"{order.territory} has {plural(there, 'level-0 unit')} to turn "
             f"into spies, the order asks for {order.units}",
         )
-    return _technology(tally, SPY_COST * order.units, "training these spies")
+    return _technology(tally, levels.SPY_COST * order.units, "training these spies")
 
 
-def _check_spy_move(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: SpyMoveOrder) -> RuleError | None:
+def _check_spy_move(
+    game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: evo_orders.SpyMoveOrder
+) -> RuleError | None:
     board = game.board
     if _bad_count(order.units):
         return RuleError(Code.NON_POSITIVE_UNITS, f"an order must name at least 1 spy, this one names {order.units}")
@@ -344,7 +330,7 @@ def _check_spy_move(game: Game[RiscBoard, Any], player: str, tally: EvoTally, or
     return _food(tally, per_spy * order.units, "moving these spies")
 
 
-def account(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: AnyOrder) -> EvoTally:
+def account(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: evo_orders.AnyOrder) -> EvoTally:
     """The tally once `order` (checked already) is issued too."""
     board = game.board
     if isinstance(order, PlaceOrder):
@@ -352,54 +338,56 @@ def account(game: Game[RiscBoard, Any], player: str, tally: EvoTally, order: Any
     left, floor = dict(tally.left), dict(tally.floor)
 
     def take(territory: str, level: int, units: int, before_moves: bool) -> None:
-        left[territory] = add(left.get(territory, levels_left(board, tally, territory)), level, -units)
+        left[territory] = levels.add(left.get(territory, levels_left(board, tally, territory)), level, -units)
         current = floor.get(territory, levels_floor(board, tally, territory))
         if before_moves:
-            floor[territory] = add(current, level, -units)
+            floor[territory] = levels.add(current, level, -units)
         else:
             floor[territory] = tuple(min(f, n) for f, n in zip(current, left[territory], strict=True))
 
     def give(territory: str, level: int, units: int, before_moves: bool) -> None:
-        left[territory] = add(left.get(territory, levels_left(board, tally, territory)), level, units)
+        left[territory] = levels.add(left.get(territory, levels_left(board, tally, territory)), level, units)
         if before_moves:
-            floor[territory] = add(floor.get(territory, levels_floor(board, tally, territory)), level, units)
+            floor[territory] = levels.add(floor.get(territory, levels_floor(board, tally, territory)), level, units)
         else:
             floor.setdefault(territory, levels_floor(board, tally, territory))
 
-    if isinstance(order, LevelMoveOrder):
+    if isinstance(order, evo_orders.LevelMoveOrder):
         cost = (move_cost(game, player, tally, order.source, order.target) or 0) * order.units
         take(order.source, order.level, order.units, False)
         give(order.target, order.level, order.units, False)
         return replace(tally, left=left, floor=floor, food=tally.food - cost)
-    if isinstance(order, LevelAttackOrder):
+    if isinstance(order, evo_orders.LevelAttackOrder):
         take(order.source, order.level, order.units, False)
         return replace(tally, left=left, floor=floor, food=tally.food - order.units)
-    if isinstance(order, UpgradeOrder):
+    if isinstance(order, evo_orders.UpgradeOrder):
         take(order.territory, order.level, order.units, True)
         give(order.territory, order.to_level, order.units, True)
         return replace(
             tally,
             left=left,
             floor=floor,
-            technology=tally.technology - upgrade_cost(order.units, order.level, order.to_level),
+            technology=tally.technology - levels.upgrade_cost(order.units, order.level, order.to_level),
         )
-    if isinstance(order, SpyOrder):
+    if isinstance(order, evo_orders.SpyOrder):
         take(order.territory, 0, order.units, True)
         spies = dict(tally.spies)
         spies[order.territory] = spies_left(board, tally, player, order.territory) + order.units
-        return replace(tally, left=left, floor=floor, spies=spies, technology=tally.technology - SPY_COST * order.units)
-    if isinstance(order, SpyMoveOrder):
+        return replace(
+            tally, left=left, floor=floor, spies=spies, technology=tally.technology - levels.SPY_COST * order.units
+        )
+    if isinstance(order, evo_orders.SpyMoveOrder):
         cost = (spy_cost(game, player, tally, order.source, order.target) or 0) * order.units
         spies = dict(tally.spies)
         spies[order.source] = spies_left(board, tally, player, order.source) - order.units
         if board.owner[order.target] == player:  # still at home: free to move on; abroad: it has had its step
             spies[order.target] = spies_left(board, tally, player, order.target) + order.units
         return replace(tally, spies=spies, food=tally.food - cost)
-    if isinstance(order, ResearchOrder):
-        cost = research_cost(state(board).tech_level.get(player, 1)) or 0
+    if isinstance(order, evo_orders.ResearchOrder):
+        cost = levels.research_cost(state(board).tech_level.get(player, 1)) or 0
         return replace(tally, researched=True, technology=tally.technology - cost)
-    if isinstance(order, CloakingResearchOrder):
-        return replace(tally, researched=True, technology=tally.technology - CLOAKING_RESEARCH_COST)
-    if isinstance(order, CloakOrder):
-        return replace(tally, cloaks=tally.cloaks | {order.territory}, technology=tally.technology - CLOAK_COST)
+    if isinstance(order, evo_orders.CloakingResearchOrder):
+        return replace(tally, researched=True, technology=tally.technology - levels.CLOAKING_RESEARCH_COST)
+    if isinstance(order, evo_orders.CloakOrder):
+        return replace(tally, cloaks=tally.cloaks | {order.territory}, technology=tally.technology - levels.CLOAK_COST)
     return tally

@@ -8,35 +8,24 @@ could see, so its attacking units may outnumber what the sources account for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 
-from shared.rulesets.risc.events import (
-    Combat,
-    GameWon,
-    PlayerEliminated,
-    TurnStarted,
-    UnitsMoved,
-    UnitsPlaced,
-    UnitsReceived,
-)
+from shared.game.tagged import Tagged
+from shared.rulesets.risc import events
 from shared.rulesets.risc.levels import Levels
 
 
-@dataclass(frozen=True)
-class LevelMoved:
+class LevelMoved(Tagged, kind="level_moved"):
     player: str
     units: int
     level: int
     source: str
     target: str
-    kind: Literal["level_moved"] = "level_moved"
 
 
-@dataclass(frozen=True)
-class Battle:
+class Battle(Tagged, kind="battle"):
     """One attacking force against one territory's defenders (E9, R21-R24), per level on each side."""
 
     territory: str
@@ -49,66 +38,52 @@ class Battle:
     new_owner: str | None
     sources: tuple[tuple[str, int], ...]
     """Where the force came from, as far as the event's audience could see."""
-    kind: Literal["battle"] = "battle"
 
     @property
     def attacker_won(self) -> bool:
         return self.new_owner == self.attacker
 
 
-@dataclass(frozen=True)
-class UnitsUpgraded:
+class UnitsUpgraded(Tagged, kind="units_upgraded"):
     player: str
     territory: str
     units: int
     level: int
     to_level: int
-    kind: Literal["units_upgraded"] = "units_upgraded"
 
 
-@dataclass(frozen=True)
-class TechnologyResearched:
+class TechnologyResearched(Tagged, kind="technology_researched"):
     """E6: the player's maximum technology level is now `tech_level` (usable from the next turn)."""
 
     player: str
     tech_level: int
-    kind: Literal["technology_researched"] = "technology_researched"
 
 
-@dataclass(frozen=True)
-class CloakingResearched:
+class CloakingResearched(Tagged, kind="cloaking_researched"):
     player: str
-    kind: Literal["cloaking_researched"] = "cloaking_researched"
 
 
-@dataclass(frozen=True)
-class TerritoryCloaked:
+class TerritoryCloaked(Tagged, kind="territory_cloaked"):
     player: str
     territory: str
     until: int
     """The last turn the territory stays hidden."""
-    kind: Literal["territory_cloaked"] = "territory_cloaked"
 
 
-@dataclass(frozen=True)
-class SpiesTrained:
+class SpiesTrained(Tagged, kind="spies_trained"):
     player: str
     territory: str
     units: int
-    kind: Literal["spies_trained"] = "spies_trained"
 
 
-@dataclass(frozen=True)
-class SpiesMoved:
+class SpiesMoved(Tagged, kind="spies_moved"):
     player: str
     units: int
     source: str
     target: str
-    kind: Literal["spies_moved"] = "spies_moved"
 
 
-@dataclass(frozen=True)
-class StocksReport:
+class StocksReport(Tagged, kind="stocks"):
     """What a player spent and produced this turn (E4-E6, E10, E13, E14), and what they hold now: told to them
     alone (E11: others' stocks are secret)."""
 
@@ -119,7 +94,6 @@ class StocksReport:
     produced_technology: int
     food: int
     technology: int
-    kind: Literal["stocks"] = "stocks"
 
 
 EvoEvent = (
@@ -134,7 +108,15 @@ EvoEvent = (
     | StocksReport
 )
 AllEvents = Annotated[
-    UnitsPlaced | UnitsMoved | Combat | UnitsReceived | PlayerEliminated | GameWon | TurnStarted | EvoEvent,
+    events.UnitsPlaced
+    | events.UnitsMoved
+    | events.Combat
+    | events.UnitsReceived
+    | events.PlayerEliminated
+    | events.GameWon
+    | events.GameDrawn
+    | events.TurnStarted
+    | EvoEvent,
     Field(discriminator="kind"),
 ]
 """Every event of every evolution: what the rule set's event adapter reads."""

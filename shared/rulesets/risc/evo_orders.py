@@ -11,87 +11,86 @@ Placement is Evolution 1's `place` order: starting units are level 0 (E2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 
+from shared.game import tagged
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
-from shared.rulesets.risc.orders import describe as describe_first
 
 
-@dataclass(frozen=True)
-class LevelMoveOrder:
+class LevelMoveOrder(tagged.Order, kind="level_move"):
     """E3, E4: move `units` units of `level` between own territories, through own territories, for food."""
 
     units: int
     level: int
     source: str
     target: str
-    kind: Literal["level_move"] = "level_move"
+    said = "move {units} level-{level} from {source} to {target}"
 
 
-@dataclass(frozen=True)
-class LevelAttackOrder:
+class LevelAttackOrder(tagged.Order, kind="level_attack"):
     """E3, E4: attack an adjacent territory someone else holds with `units` units of `level`, 1 food each."""
 
     units: int
     level: int
     source: str
     target: str
-    kind: Literal["level_attack"] = "level_attack"
+    said = "attack {units} level-{level} from {source} to {target}"
 
 
-@dataclass(frozen=True)
-class UpgradeOrder:
+class UpgradeOrder(tagged.Order, kind="upgrade"):
     """E5: `units` units of `level` on an own territory become `to_level`, for technology."""
 
     units: int
     territory: str
     level: int
     to_level: int
-    kind: Literal["upgrade"] = "upgrade"
+    said = "upgrade {units} on {territory} from level {level} to {to_level}"
 
 
-@dataclass(frozen=True)
-class ResearchOrder:
+class ResearchOrder(tagged.Order, kind="research"):
     """E6: raise the maximum technology level by one (from the next turn)."""
 
-    kind: Literal["research"] = "research"
+    said = "research the next technology level"
 
 
-@dataclass(frozen=True)
-class SpyOrder:
+class SpyOrder(tagged.Order, kind="spy"):
     """E13: turn `units` level-0 units on an own territory into spies, 20 technology each (Evolution 3)."""
 
     units: int
     territory: str
-    kind: Literal["spy"] = "spy"
+    said = "train {spies} on {territory}"
+
+    @property
+    def spies(self) -> str:
+        return f"{self.units} {'spy' if self.units == 1 else 'spies'}"
 
 
-@dataclass(frozen=True)
-class SpyMoveOrder:
+class SpyMoveOrder(tagged.Order, kind="spy_move"):
     """E13: move `units` spies: through own territories, and at most one step into other players' land."""
 
     units: int
     source: str
     target: str
-    kind: Literal["spy_move"] = "spy_move"
+    said = "move {spies} from {source} to {target}"
+
+    @property
+    def spies(self) -> str:
+        return f"{self.units} {'spy' if self.units == 1 else 'spies'}"
 
 
-@dataclass(frozen=True)
-class CloakingResearchOrder:
+class CloakingResearchOrder(tagged.Order, kind="research_cloaking"):
     """E14: research cloaking, once (Evolution 3)."""
 
-    kind: Literal["research_cloaking"] = "research_cloaking"
+    said = "research cloaking"
 
 
-@dataclass(frozen=True)
-class CloakOrder:
+class CloakOrder(tagged.Order, kind="cloak"):
     """E14: hide an own territory from other players' adjacency view for the next 3 turns (Evolution 3)."""
 
     territory: str
-    kind: Literal["cloak"] = "cloak"
+    said = "cloak {territory}"
 
 
 EvoOrder = (
@@ -119,23 +118,3 @@ EVO_TURN_ORDERS = (
     CloakOrder,
 )
 EVOLUTION_3_ONLY = (SpyOrder, SpyMoveOrder, CloakingResearchOrder, CloakOrder)
-
-
-def describe(order: AnyOrder) -> str:
-    """One order in a few words."""
-    if isinstance(order, LevelMoveOrder | LevelAttackOrder):
-        verb = "move" if isinstance(order, LevelMoveOrder) else "attack"
-        return f"{verb} {order.units} level-{order.level} from {order.source} to {order.target}"
-    if isinstance(order, UpgradeOrder):
-        return f"upgrade {order.units} on {order.territory} from level {order.level} to {order.to_level}"
-    if isinstance(order, ResearchOrder):
-        return "research the next technology level"
-    if isinstance(order, SpyOrder):
-        return f"train {order.units} {'spy' if order.units == 1 else 'spies'} on {order.territory}"
-    if isinstance(order, SpyMoveOrder):
-        return f"move {order.units} {'spy' if order.units == 1 else 'spies'} from {order.source} to {order.target}"
-    if isinstance(order, CloakingResearchOrder):
-        return "research cloaking"
-    if isinstance(order, CloakOrder):
-        return f"cloak {order.territory}"
-    return describe_first(order)

@@ -24,6 +24,7 @@ from shared.game.presentation import (
     Fragments,
     OrderCommand,
     Palette,
+    Shown,
     by_continent,
     front_of,
     held_text,
@@ -478,16 +479,9 @@ class Evolution2Presentation(RiscPresentation):
         evolved = _event_line(event, palette, you)
         return super().event_line(event, palette, you) if evolved is None else evolved
 
-    def board(
-        self,
-        view: Any,
-        game_map: GameMap,
-        palette: Palette,
-        you: str | None,
-        orders: Sequence[Any] = (),
-        focus: str | None = None,
-    ) -> Fragments:
-        return _board(view, game_map, palette, you, pending_placements(view, orders), focus)
+    def draw(self, asked: Shown) -> Fragments:
+        placed = pending_placements(asked.view, asked.orders)
+        return _board(asked.view, asked.game_map, asked.palette, asked.you, placed, asked.focus)
 
     def summary(self, view: Any, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
         return _summary(view, game_map, palette, you)

@@ -24,35 +24,12 @@ from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, Private, Told
 from shared.maps.groups import starting_groups
 from shared.maps.model import GameMap
-from shared.rulesets.risc import evo_checker, fog
+from shared.rulesets.risc import evo_checker, evo_events, evo_orders, fog
 from shared.rulesets.risc.board import Phase, RiscBoard
-from shared.rulesets.risc.events import GameWon, PlayerEliminated, TurnStarted, UnitsPlaced, UnitsReceived
+from shared.rulesets.risc.events import TurnStarted, UnitsPlaced, UnitsReceived
 from shared.rulesets.risc.evo_board import EvoState
 from shared.rulesets.risc.evo_checker import EvoCode, EvoTally, levels_floor, levels_left, spies_left
 from shared.rulesets.risc.evo_combat import fight_levels
-from shared.rulesets.risc.evo_events import (
-    Battle,
-    CloakingResearched,
-    LevelMoved,
-    SpiesMoved,
-    SpiesTrained,
-    StocksReport,
-    TechnologyResearched,
-    TerritoryCloaked,
-    UnitsUpgraded,
-)
-from shared.rulesets.risc.evo_orders import (
-    EVOLUTION_3_ONLY,
-    AnyOrder,
-    CloakingResearchOrder,
-    CloakOrder,
-    LevelAttackOrder,
-    LevelMoveOrder,
-    ResearchOrder,
-    SpyMoveOrder,
-    SpyOrder,
-    UpgradeOrder,
-)
 from shared.rulesets.risc.evo_presentation import Evolution2Presentation, Evolution3Presentation
 from shared.rulesets.risc.evo_view import EvoView, evo_view
 from shared.rulesets.risc.levels import (
@@ -75,7 +52,7 @@ from shared.rulesets.risc.levels import (
 from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.orders import PlaceOrder
 from shared.rulesets.risc.resources import PathCosts, Stock, land_for_game
-from shared.rulesets.risc.rules import RiscRuleSet
+from shared.rulesets.risc.rules import RiscRuleSet, end_of_turn
 
 EvoGame = Game[RiscBoard, Any]
 
@@ -85,7 +62,7 @@ def _units(levels: Mapping[str, Levels]) -> dict[str, int]:
 
 
 def resolve_placement(
-    game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]], fogged: bool
+    game: EvoGame, orders: Mapping[str, Sequence[evo_orders.AnyOrder]], fogged: bool
 ) -> tuple[RiscBoard, list[Told]]:
     board, evo = game.board, evo_checker.state(game.board)
     seen = fog.sights(game.game_map, board, game.players) if fogged else {}
@@ -115,7 +92,7 @@ def _remembered(game: EvoGame, board: RiscBoard, fogged: bool) -> RiscBoard:
 class _Turn:
     """One turn being carried out: the board's changing parts, what each player spent, and what is told."""
 
-    def __init__(self, game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]], fogged: bool) -> None:
+    def __init__(self, game: EvoGame, orders: Mapping[str, Sequence[evo_orders.AnyOrder]], fogged: bool) -> None:
         board = game.board
         evo = evo_checker.state(board)
         self.game = game
@@ -157,14 +134,14 @@ class _Turn:
     # E5, E13: upgrades and spies first.
     def upgrades(self) -> None:
         for player in self.alive:
-            for order in self.orders_of(player, UpgradeOrder, SpyOrder):
+            for order in self.orders_of(player, evo_orders.UpgradeOrder, evo_orders.SpyOrder):
                 counts = self.levels[order.territory]
-                if isinstance(order, UpgradeOrder):
+                if isinstance(order, evo_orders.UpgradeOrder):
                     counts[order.level] -= order.units
                     counts[order.to_level] += order.units
                     self.spend(player, technology=upgrade_cost(order.units, order.level, order.to_level))
                     self.tell(
-                        UnitsUpgraded(player, order.territory, order.units, order.level, order.to_level),
+                        evo_events.UnitsUpgraded(player, order.territory, order.units, order.level, order.to_level),
                         order.territory,
                         player=player,
                     )
@@ -172,20 +149,20 @@ class _Turn:
                     counts[0] -= order.units
                     self.spies[player][order.territory] = self.spies[player].get(order.territory, 0) + order.units
                     self.spend(player, technology=SPY_COST * order.units)
-                    self.secret(SpiesTrained(player, order.territory, order.units), player)
+                    self.secret(evo_events.SpiesTrained(player, order.territory, order.units), player)
 
     # E4, E13: moves, each player's in the order issued; the paths are those of the turn's start.
     def moves(self) -> None:
         for player in self.alive:
             tally = self.tallies[player]
-            for order in self.orders_of(player, LevelMoveOrder, SpyMoveOrder):
-                if isinstance(order, LevelMoveOrder):
+            for order in self.orders_of(player, evo_orders.LevelMoveOrder, evo_orders.SpyMoveOrder):
+                if isinstance(order, evo_orders.LevelMoveOrder):
                     per_unit = evo_checker.move_cost(self.game, player, tally, order.source, order.target) or 0
                     self.levels[order.source][order.level] -= order.units
                     self.levels[order.target][order.level] += order.units
                     self.spend(player, food=per_unit * order.units)
                     self.tell(
-                        LevelMoved(player, order.units, order.level, order.source, order.target),
+                        evo_events.LevelMoved(player, order.units, order.level, order.source, order.target),
                         order.source,
                         order.target,
                         player=player,
@@ -198,14 +175,14 @@ class _Turn:
                         del spies[order.source]
                     spies[order.target] = spies.get(order.target, 0) + order.units
                     self.spend(player, food=per_spy * order.units)
-                    self.secret(SpiesMoved(player, order.units, order.source, order.target), player)
+                    self.secret(evo_events.SpiesMoved(player, order.units, order.source, order.target), player)
 
     # R18, R21-R24 with E9: every attacking unit leaves at once (1 food each, E4), then each target's fights.
     def attacks(self, rng: GameRandom) -> None:
         forces: dict[str, dict[str, list[int]]] = defaultdict(dict)
         sources: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
         for player in self.alive:
-            for order in self.orders_of(player, LevelAttackOrder):
+            for order in self.orders_of(player, evo_orders.LevelAttackOrder):
                 self.levels[order.source][order.level] -= order.units
                 force = forces[order.target].setdefault(player, [0] * LEVELS)
                 force[order.level] += order.units
@@ -229,7 +206,7 @@ class _Turn:
                     self.owner[target] = attacker
                     self.cloaked.pop(target, None)  # E14: a cloak ends when its territory changes hands
                 self.levels[target] = list(attackers_left if won else defenders_left)
-                battle = Battle(
+                battle = evo_events.Battle(
                     target,
                     attacker,
                     defender,
@@ -249,21 +226,23 @@ class _Turn:
     def research(self) -> None:
         turn = self.game.board.turn
         for player in self.alive:
-            for order in self.orders_of(player, ResearchOrder, CloakingResearchOrder, CloakOrder):
-                if isinstance(order, ResearchOrder):
+            for order in self.orders_of(
+                player, evo_orders.ResearchOrder, evo_orders.CloakingResearchOrder, evo_orders.CloakOrder
+            ):
+                if isinstance(order, evo_orders.ResearchOrder):
                     level = self.tech_level.get(player, FIRST_TECH_LEVEL)
                     self.spend(player, technology=research_cost(level) or 0)
                     self.tech_level[player] = level + 1
-                    self.events.append(TechnologyResearched(player, level + 1))
-                elif isinstance(order, CloakingResearchOrder):
+                    self.events.append(evo_events.TechnologyResearched(player, level + 1))
+                elif isinstance(order, evo_orders.CloakingResearchOrder):
                     self.spend(player, technology=CLOAKING_RESEARCH_COST)
                     self.cloaking.append(player)
-                    self.secret(CloakingResearched(player), player)
+                    self.secret(evo_events.CloakingResearched(player), player)
                 elif self.owner[order.territory] == player:  # a cloak on land lost this turn is void and unpaid
                     self.spend(player, technology=CLOAK_COST)
                     until = max(self.cloaked.get(order.territory, 0), turn + CLOAK_TURNS)
                     self.cloaked[order.territory] = until
-                    self.secret(TerritoryCloaked(player, order.territory, until), player)
+                    self.secret(evo_events.TerritoryCloaked(player, order.territory, until), player)
 
     # E10 (R19): a level-0 unit on every owned territory, then the production of what each player holds now.
     def end(self) -> tuple[dict[str, int], dict[str, Stock]]:
@@ -290,7 +269,7 @@ class _Turn:
             stocks[player] = Stock(food, technology)
             if player in self.alive:
                 self.secret(
-                    StocksReport(
+                    evo_events.StocksReport(
                         player,
                         self.spent_food[player],
                         self.spent_technology[player],
@@ -305,7 +284,7 @@ class _Turn:
 
 
 def resolve_turn(
-    game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]], rng: GameRandom, fogged: bool
+    game: EvoGame, orders: Mapping[str, Sequence[evo_orders.AnyOrder]], rng: GameRandom, fogged: bool
 ) -> tuple[RiscBoard, list[Told]]:
     board = game.board
     turn = _Turn(game, orders, fogged)
@@ -315,15 +294,8 @@ def resolve_turn(
     turn.research()
     received, stocks = turn.end()
 
-    # R25-R26: players with nothing left are out; one owner of everything wins.
     newly_out = [p for p in turn.alive if received[p] == 0]
-    turn.events.extend(PlayerEliminated(p) for p in newly_out)
-    holders = set(turn.owner.values())
-    winner = holders.pop() if len(holders) == 1 else None
-    if winner is not None:
-        turn.events.append(GameWon(winner))
-    else:
-        turn.events.append(TurnStarted(board.turn + 1))
+    ending = end_of_turn(game, turn.owner, newly_out, turn.events)
     levels = {name: tuple(counts) for name, counts in turn.levels.items()}
     spies = {p: {t: n for t, n in s.items() if n} for p, s in turn.spies.items() if any(s.values())}
     cloaked = {t: until for t, until in turn.cloaked.items() if until > board.turn}
@@ -335,15 +307,7 @@ def resolve_turn(
         cloaked=cloaked,
         spies=spies,
     )
-    new_board = board.evolve(
-        phase=Phase.FINISHED if winner else Phase.ORDERS,
-        turn=board.turn + (0 if winner else 1),
-        owner=turn.owner,
-        units=_units(levels),
-        eliminated=board.eliminated + tuple(newly_out),
-        winner=winner,
-        evo=evo,
-    )
+    new_board = board.evolve(owner=turn.owner, units=_units(levels), evo=evo, **ending)
     return _remembered(game, new_board, fogged), turn.events
 
 
@@ -357,7 +321,7 @@ class Evolution2(RiscRuleSet):
     presentation_type = Evolution2Presentation
     fogged: ClassVar[bool] = False
     """E12-E15: fog of war, with what it brings (spies, cloaks, private events): Evolution 3's."""
-    later_orders: ClassVar[tuple[type, ...]] = EVOLUTION_3_ONLY
+    later_orders: ClassVar[tuple[type, ...]] = evo_orders.EVOLUTION_3_ONLY
     """Orders of a later evolution, refused here with a word on where they belong."""
 
     def setup(
@@ -411,7 +375,7 @@ class Evolution2(RiscRuleSet):
         return evo_checker.account(game, player, tally, order)
 
     def resolve(
-        self, game: EvoGame, orders: Mapping[str, Sequence[AnyOrder]], rng: GameRandom
+        self, game: EvoGame, orders: Mapping[str, Sequence[evo_orders.AnyOrder]], rng: GameRandom
     ) -> tuple[RiscBoard, list[Told]]:
         if game.board.phase is Phase.PLACEMENT:
             return resolve_placement(game, orders, self.fogged)
@@ -454,7 +418,7 @@ class Evolution2(RiscRuleSet):
                     attack = min(left[level], tally.food)
                     if attack > 0:
                         legal += [
-                            Legal(LevelAttackOrder(attack, level, source, t), "units")
+                            Legal(evo_orders.LevelAttackOrder(attack, level, source, t), "units")
                             for t in game_map.neighbours_in_order(source)
                             if board.owner[t] != player
                         ]
@@ -462,16 +426,16 @@ class Evolution2(RiscRuleSet):
                         if target != source and target in costs:
                             units = min(left[level], tally.food // costs[target])
                             if units > 0:
-                                legal.append(Legal(LevelMoveOrder(units, level, source, target), "units"))
+                                legal.append(Legal(evo_orders.LevelMoveOrder(units, level, source, target), "units"))
                 if floor[level] > 0:
                     for to_level in range(level + 1, min(most, TOP_LEVEL) + 1):
                         units = min(floor[level], tally.technology // (TOTAL[to_level] - TOTAL[level]))
                         if units > 0:
-                            legal.append(Legal(UpgradeOrder(units, source, level, to_level), "units"))
+                            legal.append(Legal(evo_orders.UpgradeOrder(units, source, level, to_level), "units"))
             legal += self.legal_on(game, player, tally, source, floor)
         cost = research_cost(most)
         if not tally.researched and cost is not None and cost <= tally.technology:
-            legal.append(Legal(ResearchOrder()))
+            legal.append(Legal(evo_orders.ResearchOrder()))
         return legal + self.legal_beyond(game, player, tally, paths)
 
     def legal_on(self, game: EvoGame, player: str, tally: EvoTally, source: str, floor: Levels) -> list[Legal[Any]]:
@@ -553,10 +517,10 @@ class Evolution3(Evolution2):
         """E13, E14: spies trained on the territory, and a cloak over it."""
         legal: list[Legal[Any]] = []
         if floor[0] > 0 and tally.technology >= SPY_COST:
-            legal.append(Legal(SpyOrder(min(floor[0], tally.technology // SPY_COST), source), "units"))
+            legal.append(Legal(evo_orders.SpyOrder(min(floor[0], tally.technology // SPY_COST), source), "units"))
         cloaking = evo_checker.state(game.board).cloaking
         if player in cloaking and source not in tally.cloaks and tally.technology >= CLOAK_COST:
-            legal.append(Legal(CloakOrder(source)))
+            legal.append(Legal(evo_orders.CloakOrder(source)))
         return legal
 
     def legal_beyond(self, game: EvoGame, player: str, tally: EvoTally, paths: PathCosts) -> list[Legal[Any]]:
@@ -570,7 +534,7 @@ class Evolution3(Evolution2):
             and evo.tech_level.get(player, FIRST_TECH_LEVEL) >= CLOAKING_MIN_TECH_LEVEL
             and tally.technology >= CLOAKING_RESEARCH_COST
         ):
-            legal.append(Legal(CloakingResearchOrder()))
+            legal.append(Legal(evo_orders.CloakingResearchOrder()))
         places = set(evo.spies_of(player)) | set(tally.spies)
         for source in (n for n in game_map.names if n in places):
             spies = spies_left(board, tally, player, source)
@@ -581,5 +545,7 @@ class Evolution3(Evolution2):
                     continue
                 per_spy = paths.cost_into(source, target)
                 if per_spy is not None and tally.food >= per_spy:
-                    legal.append(Legal(SpyMoveOrder(min(spies, tally.food // per_spy), source, target), "units"))
+                    legal.append(
+                        Legal(evo_orders.SpyMoveOrder(min(spies, tally.food // per_spy), source, target), "units")
+                    )
         return legal

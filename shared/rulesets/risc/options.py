@@ -6,7 +6,10 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import Field
 
-from shared.game.ruleset import Options
+from shared.game.ruleset import Options, TurnLimit
+
+DEFAULT_MAX_TURNS = 100
+"""The turn after which a game nobody has won is a draw, where the creator names none (docs/rules.md: why 100)."""
 
 
 class RiscOptions(Options):
@@ -38,6 +41,7 @@ class RiscOptions(Options):
     technology: Annotated[
         int, Field(ge=0, le=1_000_000, description="technology each player starts with (E2; evolutions 2 and 3)")
     ] = 100
+    max_turns: TurnLimit = DEFAULT_MAX_TURNS
 
     UNNOTED: ClassVar[frozenset[str]] = frozenset({"max_players"})
 
@@ -55,4 +59,5 @@ class RiscOptions(Options):
             "choose_groups": "players choose their starting groups",
             "food": f"{value} food to start",
             "technology": f"{value} technology to start",
+            "max_turns": f"a draw after {value} turns",
         }.get(name)

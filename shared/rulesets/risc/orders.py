@@ -2,45 +2,37 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 
+from shared.game import tagged
 
-@dataclass(frozen=True)
-class PlaceOrder:
+
+class PlaceOrder(tagged.Order, kind="place"):
     """Put `units` of the starting pool on an own territory (placement phase, R9)."""
 
     territory: str
     units: int
-    kind: Literal["place"] = "place"
+    said = "place {units} on {territory}"
 
 
-@dataclass(frozen=True)
-class MoveOrder:
+class MoveOrder(tagged.Order, kind="move"):
     """Move units between own territories joined by own territories (R13)."""
 
     units: int
     source: str
     target: str
-    kind: Literal["move"] = "move"
+    said = "move {units} from {source} to {target}"
 
 
-@dataclass(frozen=True)
-class AttackOrder:
+class AttackOrder(tagged.Order, kind="attack"):
     """Send units from an own territory against an adjacent territory someone else holds (R14)."""
 
     units: int
     source: str
     target: str
-    kind: Literal["attack"] = "attack"
+    said = "attack {units} from {source} to {target}"
 
 
 Order = Annotated[PlaceOrder | MoveOrder | AttackOrder, Field(discriminator="kind")]
-
-
-def describe(order: PlaceOrder | MoveOrder | AttackOrder) -> str:
-    if isinstance(order, PlaceOrder):
-        return f"place {order.units} on {order.territory}"
-    return f"{order.kind} {order.units} from {order.source} to {order.target}"

@@ -22,6 +22,8 @@ from shared.game.presentation import (
     OrderCommand,
     Palette,
     Presentation,
+    Shown,
+    draw_line,
     front_of,
     joined,
     line,
@@ -42,6 +44,7 @@ from shared.rulesets.risc.commands import (
 )
 from shared.rulesets.risc.events import (
     Combat,
+    GameDrawn,
     GameWon,
     PlayerEliminated,
     TurnStarted,
@@ -50,7 +53,6 @@ from shared.rulesets.risc.events import (
     UnitsReceived,
 )
 from shared.rulesets.risc.evo_events import Battle, LevelMoved, UnitsUpgraded
-from shared.rulesets.risc.evo_orders import describe
 from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.view import RiscView
@@ -353,9 +355,6 @@ class RiscPresentation(Presentation):
         orders = [PlaceOrder(name, units) for name, units in even_shares(count, targets)]
         return orders or [PlaceOrder(targets[0], count)]
 
-    def describe(self, order: Any) -> str:
-        return describe(order)
-
     def events(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
         """Placements and new units come many at a time, so a run of them reads as one line per player
         (placements) or one line for everybody (new units) rather than a screenful. A player's turn report leads
@@ -422,23 +421,19 @@ class RiscPresentation(Presentation):
             if event.player == you:
                 return line(("class:win", "You win: the whole map is yours!"))
             return line(*palette.name(event.player), ("class:win", " wins the game!"))
+        if isinstance(event, GameDrawn):
+            return draw_line(event.reason)
         if isinstance(event, TurnStarted):
             return line(("class:turn", f" Turn {event.turn} "))
         return []
 
-    def board(
-        self,
-        view: RiscView,
-        game_map: GameMap,
-        palette: Palette,
-        you: str | None,
-        orders: Sequence[Any] = (),
-        focus: str | None = None,
-    ) -> Fragments:
+    def draw(self, asked: Shown) -> Fragments:
         """A territory a line, grouped by continent: its units and holder's mark, then each neighbour short with
         its units and mark (`Oz 8 A | Mid 12 A, Sca 5 B`), under a legend of the marks. `orders`: the viewer's
         orders as they stand now (during placement, what they have placed so far shows beside their territories).
         `focus`: a territory (with its neighbours), a player or a continent alone."""
+        view: RiscView = asked.view
+        game_map, palette, you, orders, focus = asked.game_map, asked.palette, asked.you, asked.orders, asked.focus
         names = list(game_map.names)
         if focus == FRONT:
             names = front_of(game_map, self.owners(view), you)

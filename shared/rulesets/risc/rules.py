@@ -17,6 +17,7 @@ from typing import Annotated, Any, ClassVar, cast
 from pydantic import Field, TypeAdapter
 
 from shared.game.errors import RuleError
+from shared.game.events import turn_limit_reached
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Legal, RuleSet, Status, Told
@@ -25,12 +26,13 @@ from shared.game.statistics import TurnFacts
 from shared.maps.groups import neutral_territories, starting_groups
 from shared.maps.model import GameMap
 from shared.rulesets.risc import checker, statistics
-from shared.rulesets.risc.board import Phase, RiscBoard
+from shared.rulesets.risc.board import Owner, Phase, RiscBoard
 from shared.rulesets.risc.bots import STRATEGIES
 from shared.rulesets.risc.checker import Code, Tally
 from shared.rulesets.risc.combat import fight
 from shared.rulesets.risc.events import (
     Combat,
+    GameDrawn,
     GameWon,
     PlayerEliminated,
     TurnStarted,
@@ -65,6 +67,27 @@ VIEWS: TypeAdapter[AnyView] = TypeAdapter(cast(Any, Annotated[RiscView | EvoView
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def end_of_turn(
+    game: RiscGame, owner: Mapping[str, Owner], newly_out: Sequence[str], events: list[Told]
+) -> dict[str, Any]:
+    """R25-R26: players with nothing left are out; one owner of everything wins; else, once the turn limit's turn
+    is over, the game is a draw; else the next turn begins. What it changes of the board, as `evolve`'s arguments;
+    the events it tells are added to `events`. Every evolution ends its turns so."""
+    board = game.board
+    events.extend(PlayerEliminated(p) for p in newly_out)
+    ending: dict[str, Any] = {"eliminated": board.eliminated + tuple(newly_out)}
+    holders = set(owner.values())
+    only_holder = holders.pop() if len(holders) == 1 else None
+    if only_holder is not None:
+        events.append(GameWon(only_holder))
+        return {**ending, "phase": Phase.FINISHED, "winner": only_holder}
+    if board.turn >= game.options.max_turns:
+        events.append(GameDrawn(board.turn, turn_limit_reached(board.turn)))
+        return {**ending, "phase": Phase.FINISHED}
+    events.append(TurnStarted(board.turn + 1))
+    return {**ending, "phase": Phase.ORDERS, "turn": board.turn + 1}
 
 
 class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTally]):
@@ -283,28 +306,9 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
                 received[holder] += 1
         events.extend(UnitsReceived(p, received[p]) for p in alive if received[p])
 
-        # R25-R26: players with nothing left are out; one owner of everything wins.
         newly_out = [p for p in alive if received[p] == 0]
-        events.extend(PlayerEliminated(p) for p in newly_out)
-        eliminated = board.eliminated + tuple(newly_out)
-        holders = set(owner.values())
-        winner = None
-        phase = Phase.ORDERS
-        only_holder = holders.pop() if len(holders) == 1 else None
-        if only_holder is not None:
-            winner = only_holder
-            phase = Phase.FINISHED
-            events.append(GameWon(only_holder))
-        else:
-            events.append(TurnStarted(board.turn + 1))
-        return board.evolve(
-            phase=phase,
-            turn=board.turn + (0 if winner else 1),
-            owner=owner,
-            units=units,
-            eliminated=eliminated,
-            winner=winner,
-        ), events
+        ending = end_of_turn(game, owner, newly_out, events)
+        return board.evolve(owner=owner, units=units, **ending), events
 
     # ---- telling -------------------------------------------------------------------------------------------------
 

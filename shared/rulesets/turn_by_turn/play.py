@@ -7,14 +7,19 @@ What is the same in both is here: whose seat comes next, and when the turn numbe
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from enum import Enum
+from typing import Any, ClassVar
 
+from shared.game.events import GameDrawn, turn_limit_reached
 from shared.game.game import Game
 from shared.game.random import GameRandom
 from shared.game.ruleset import Told
 
 
 class TurnPlay:
+    finished: ClassVar[Enum]
+    """The rule set's phase of a game that is over."""
+
     def __init__(self, game: Game[Any, Any], rng: GameRandom) -> None:
         board = game.board
         self.game_map = game.game_map
@@ -39,6 +44,20 @@ class TurnPlay:
     def act(self, player: str, order: Any) -> None:
         """Carry out one action (checked already), and what follows from it by itself."""
         raise NotImplementedError
+
+    def start_turn(self, player: str, turn: int) -> None:
+        """`player`'s turn `turn` begins."""
+        raise NotImplementedError
+
+    def pass_turn(self, player: str) -> None:
+        """`player`'s turn is over: the next player's begins, unless the round that ends was the turn limit's
+        (`max_turns`): then the game is over, a draw."""
+        following, turn = self.next_player(player)
+        if turn <= self.options.max_turns:
+            self.start_turn(following, turn)
+            return
+        self.phase, self.conquest = self.finished, None
+        self.events.append(GameDrawn(self.turn, turn_limit_reached(self.turn)))
 
     def resign(self, player: str) -> None:
         """The player gives up: out from now on, and what follows by itself (the next player's turn, a win)."""

@@ -29,20 +29,9 @@ from typing import Any
 from shared.game.errors import Refused, RuleError
 from shared.game.game import Game
 from shared.game.presentation import plural
+from shared.rulesets.warzone import orders
 from shared.rulesets.warzone.board import Phase, WarzoneBoard
 from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card, a_card, count
-from shared.rulesets.warzone.orders import (
-    AdvanceOrder,
-    AirliftOrder,
-    AnyOrder,
-    BlockadeOrder,
-    BombOrder,
-    CheatOrder,
-    DeployOrder,
-    NegotiateOrder,
-    ReinforceOrder,
-    card_of,
-)
 
 
 class Code:
@@ -90,30 +79,30 @@ def units_left(board: WarzoneBoard, tally: Tally, territory: str) -> int:
     return tally.left.get(territory, board.units[territory])
 
 
-def account(board: WarzoneBoard, tally: Tally, order: AnyOrder) -> Tally:
+def account(board: WarzoneBoard, tally: Tally, order: orders.AnyOrder) -> Tally:
     """The tally once `order` (checked already) is issued too."""
-    card = card_of(order)
+    card = orders.card_of(order)
     cards = tally.cards if card is None else {**tally.cards, card: tally.cards.get(card, 0) - 1}
     tally = replace(tally, cards=cards)
-    if isinstance(order, DeployOrder):
+    if isinstance(order, orders.DeployOrder):
         left = {**tally.left, order.territory: units_left(board, tally, order.territory) + order.units}
         return replace(tally, pool_left=tally.pool_left - order.units, left=left)
-    if isinstance(order, ReinforceOrder):
+    if isinstance(order, orders.ReinforceOrder):
         return replace(tally, pool_left=tally.pool_left + REINFORCEMENT_UNITS)
-    if isinstance(order, AdvanceOrder | AirliftOrder):
+    if isinstance(order, orders.AdvanceOrder | orders.AirliftOrder):
         left = dict(tally.left)
         left[order.source] = units_left(board, tally, order.source) - order.units
-        if isinstance(order, AirliftOrder) or board.owner[order.target] == board.owner[order.source]:
+        if isinstance(order, orders.AirliftOrder) or board.owner[order.target] == board.owner[order.source]:
             left[order.target] = units_left(board, tally, order.target) + order.units
         return replace(tally, left=left)
-    if isinstance(order, BlockadeOrder):
+    if isinstance(order, orders.BlockadeOrder):
         return replace(tally, blockaded=tally.blockaded | {order.territory})
-    if isinstance(order, NegotiateOrder):
+    if isinstance(order, orders.NegotiateOrder):
         return replace(tally, truces=tally.truces | {order.player})
     return replace(tally, cheated=True)
 
 
-def _units(order: DeployOrder | AdvanceOrder | AirliftOrder) -> RuleError | None:
+def _units(order: orders.DeployOrder | orders.AdvanceOrder | orders.AirliftOrder) -> RuleError | None:
     if isinstance(order.units, bool) or not isinstance(order.units, int) or order.units < 1:
         return RuleError(Code.NON_POSITIVE_UNITS, f"an order must name at least 1 unit, this one names {order.units}")
     return None
@@ -148,7 +137,7 @@ def _blockaded(tally: Tally, *names: str) -> RuleError | None:
     return None
 
 
-def _enough(board: WarzoneBoard, tally: Tally, order: AdvanceOrder | AirliftOrder) -> RuleError | None:
+def _enough(board: WarzoneBoard, tally: Tally, order: orders.AdvanceOrder | orders.AirliftOrder) -> RuleError | None:
     left = units_left(board, tally, order.source)
     if order.units > left:
         return RuleError(
@@ -158,12 +147,12 @@ def _enough(board: WarzoneBoard, tally: Tally, order: AdvanceOrder | AirliftOrde
     return None
 
 
-def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOrder) -> RuleError | None:
+def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: orders.AnyOrder) -> RuleError | None:
     """Is `order` legal after the player's earlier orders (that made `tally`)? None when it is."""
     board, game_map = game.board, game.game_map
     if board.phase is not Phase.ORDERS:
         return RuleError(Refused.WRONG_PHASE, "the game is over")
-    if isinstance(order, DeployOrder):
+    if isinstance(order, orders.DeployOrder):
         problem = (
             _units(order)
             or _known(game, order.territory)
@@ -175,7 +164,7 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
                 f"your pool has {plural(tally.pool_left, 'unit')} left to deploy, the order asks for {order.units}",
             )
         return problem
-    if isinstance(order, AdvanceOrder):
+    if isinstance(order, orders.AdvanceOrder):
         problem = (
             _units(order)
             or _known(game, order.source, order.target)
@@ -193,7 +182,7 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
                 "goes only to a neighbouring territory (airlift goes further)",
             )
         return _enough(board, tally, order)
-    if isinstance(order, AirliftOrder):
+    if isinstance(order, orders.AirliftOrder):
         problem = (
             _card(tally, Card.AIRLIFT, "an airlift")
             or _units(order)
@@ -210,7 +199,7 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
                 Code.TARGET_NOT_YOURS, f"{order.target} is not yours: an airlift goes between your own territories"
             )
         return _enough(board, tally, order)
-    if isinstance(order, BombOrder):
+    if isinstance(order, orders.BombOrder):
         problem = _card(tally, Card.BOMB, "a bomb") or _known(game, order.target)
         if problem is not None:
             return problem
@@ -220,14 +209,14 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
         if not any(board.owner[s] == player for s in game_map.names if order.target in game_map.neighbours(s)):
             return RuleError(Code.NOT_ADJACENT, f"{order.target} is not adjacent to any of your territories")
         return None
-    if isinstance(order, BlockadeOrder):
+    if isinstance(order, orders.BlockadeOrder):
         return (
             _card(tally, Card.BLOCKADE, "a blockade")
             or _known(game, order.territory)
             or _own(board, player, order.territory, "a blockade goes on one of your own territories")
             or _blockaded(tally, order.territory)
         )
-    if isinstance(order, NegotiateOrder):
+    if isinstance(order, orders.NegotiateOrder):
         problem = _card(tally, Card.DIPLOMACY, "a truce")
         if problem is not None:
             return problem
@@ -240,9 +229,9 @@ def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: AnyOr
         if order.player in tally.truces:
             return RuleError(Code.ALREADY_NEGOTIATING, f"you already offer {order.player} a truce this turn")
         return None
-    if isinstance(order, ReinforceOrder):
+    if isinstance(order, orders.ReinforceOrder):
         return _card(tally, Card.REINFORCEMENT, "reinforce")
-    if isinstance(order, CheatOrder):
+    if isinstance(order, orders.CheatOrder):
         if not game.options.allow_cheaters:
             return RuleError(
                 Code.CHEATING_NOT_ALLOWED, "this game does not allow cheaters (its creator did not set allow_cheaters)"

@@ -52,7 +52,8 @@ HUMAN = "human"
 
 DEFAULT_MAX_TURNS = 200
 """The console's own limit unless told otherwise (--max-turns): a game of computer players that never attack each
-other (two benevolent ones) would otherwise never end. 0 plays on for ever."""
+other (two benevolent ones) would otherwise play on to the rules' own limit. 0 plays the most turns a game may
+(shared/game/ruleset.py MOST_TURNS)."""
 
 TOURNAMENT_LIMITS = {"-M": (1, 5), "-P": (2, 4), "-G": (1, 5), "-D": (10, 50)}
 """W16: 1-5 maps, 2-4 computer strategies, 1-5 games per map, 10-50 turns."""

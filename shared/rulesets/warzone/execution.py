@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from shared.game.errors import RuleError
+from shared.game.events import turn_limit_reached
 from shared.game.game import Game
-from shared.game.presentation import plural
 from shared.game.random import GameRandom
 from shared.game.ruleset import Private, Told
 from shared.maps.model import GameMap
@@ -376,12 +376,8 @@ def end_of_turn(
     if len(still) == 1:
         events.append(GameWon(still[0], board.turn, history))
         return board.evolve(phase=Phase.FINISHED, winner=still[0], pools=turn.pools, **common), events
-    if not still or (options.max_turns and board.turn >= options.max_turns):
-        reason = (
-            "the last players went out together"
-            if not still
-            else f"{plural(board.turn, 'turn')} played (max_turns) without a winner"
-        )
+    if not still or board.turn >= options.max_turns:
+        reason = "the last players went out together" if not still else turn_limit_reached(board.turn)
         events.append(GameDrawn(board.turn, reason, history))
         return board.evolve(phase=Phase.FINISHED, winner=None, pools=turn.pools, **common), events
     pools = dict(turn.pools)

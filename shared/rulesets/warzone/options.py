@@ -6,11 +6,13 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from shared.game.ruleset import Options
+from shared.game.ruleset import Options, TurnLimit
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 """W2: a Warzone game seats 2 to 6 players."""
+DEFAULT_MAX_TURNS = 100
+"""W14's `max_turns` where the creator names none (docs/rules-warzone.md: why 100)."""
 
 
 class WarzoneOptions(Options):
@@ -27,14 +29,8 @@ class WarzoneOptions(Options):
             "neutral owner instead of the first players (W2)"
         ),
     ] = False
-    max_turns: Annotated[
-        int,
-        Field(
-            ge=0,
-            le=100_000,
-            description="the game is a draw once this turn is over without a winner (W14); 0: no limit",
-        ),
-    ] = 0
+    max_turns: TurnLimit = DEFAULT_MAX_TURNS
+    """W14: a draw after it."""
     allow_cheaters: Annotated[
         bool, Field(description="accept the cheater's conquest order, a rule break by design (W15); off: it is refused")
     ] = False

@@ -7,80 +7,79 @@ order and the same report as every other order, so a game with a cheater replays
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
 
+from shared.game import tagged
 from shared.rulesets.warzone.cards import Card
 
 
-@dataclass(frozen=True)
-class DeployOrder:
+class DeployOrder(tagged.Order, kind="deploy"):
     """Put `units` of the pool on an own territory."""
 
     territory: str
     units: int
-    kind: Literal["deploy"] = "deploy"
+    said = "deploy {units} {territory}"
+    worded = "deploy {units} on {territory}"
 
 
-@dataclass(frozen=True)
-class AdvanceOrder:
+class AdvanceOrder(tagged.Order, kind="advance"):
     """Send `units` from an own territory to an adjacent one: a transfer to an own territory, a battle otherwise."""
 
     units: int
     source: str
     target: str
-    kind: Literal["advance"] = "advance"
+    said = "advance {units} {source} {target}"
+    worded = "advance {units} from {source} to {target}"
 
 
-@dataclass(frozen=True)
-class BombOrder:
+class BombOrder(tagged.Order, kind="bomb"):
     """Halve the units of a territory next to the player's own (a bomb card)."""
 
     target: str
-    kind: Literal["bomb"] = "bomb"
+    said = "bomb {target}"
+    worded = "bomb {target}: halve its units"
 
 
-@dataclass(frozen=True)
-class BlockadeOrder:
+class BlockadeOrder(tagged.Order, kind="blockade"):
     """Multiply an own territory's units and give it to the neutral owner (a blockade card)."""
 
     territory: str
-    kind: Literal["blockade"] = "blockade"
+    said = "blockade {territory}"
+    worded = "blockade {territory}: multiply its units, and it turns neutral"
 
 
-@dataclass(frozen=True)
-class AirliftOrder:
+class AirliftOrder(tagged.Order, kind="airlift"):
     """Move `units` between two own territories at any distance (an airlift card)."""
 
     units: int
     source: str
     target: str
-    kind: Literal["airlift"] = "airlift"
+    said = "airlift {units} {source} {target}"
+    worded = "airlift {units} from {source} to {target}"
 
 
-@dataclass(frozen=True)
-class NegotiateOrder:
+class NegotiateOrder(tagged.Order, kind="negotiate"):
     """A truce with another player until the end of the turn (a diplomacy card)."""
 
     player: str
-    kind: Literal["negotiate"] = "negotiate"
+    said = "negotiate {player}"
+    worded = "a truce with {player} for this turn"
 
 
-@dataclass(frozen=True)
-class ReinforceOrder:
+class ReinforceOrder(tagged.Order, kind="reinforce"):
     """Play a reinforcement card: 5 more units in this turn's pool, for deploys issued after it."""
 
-    kind: Literal["reinforce"] = "reinforce"
+    said = "reinforce"
+    worded = "play a reinforcement card"
 
 
-@dataclass(frozen=True)
-class CheatOrder:
+class CheatOrder(tagged.Order, kind="cheat"):
     """The cheater's turn (W15): every territory next to its own becomes its own, without a battle. Only in games
     that allow cheaters."""
 
-    kind: Literal["cheat"] = "cheat"
+    said = "cheat (conquer every neighbouring territory)"
 
 
 AnyOrder = (
@@ -100,42 +99,3 @@ CARD_OF: dict[str, Card] = {
 
 def card_of(order: AnyOrder) -> Card | None:
     return CARD_OF.get(order.kind)
-
-
-def describe(order: AnyOrder) -> str:
-    """One order in the words a player types it with."""
-    if isinstance(order, DeployOrder):
-        return f"deploy {order.units} {order.territory}"
-    if isinstance(order, AdvanceOrder):
-        return f"advance {order.units} {order.source} {order.target}"
-    if isinstance(order, AirliftOrder):
-        return f"airlift {order.units} {order.source} {order.target}"
-    if isinstance(order, BombOrder):
-        return f"bomb {order.target}"
-    if isinstance(order, BlockadeOrder):
-        return f"blockade {order.territory}"
-    if isinstance(order, NegotiateOrder):
-        return f"negotiate {order.player}"
-    if isinstance(order, ReinforceOrder):
-        return "reinforce"
-    return "cheat (conquer every neighbouring territory)"
-
-
-def words(order: AnyOrder) -> str:
-    """One order in a person's words, for a page that offers it or says it was done (`describe` is the handout's
-    command)."""
-    if isinstance(order, DeployOrder):
-        return f"deploy {order.units} on {order.territory}"
-    if isinstance(order, AdvanceOrder):
-        return f"advance {order.units} from {order.source} to {order.target}"
-    if isinstance(order, AirliftOrder):
-        return f"airlift {order.units} from {order.source} to {order.target}"
-    if isinstance(order, BombOrder):
-        return f"bomb {order.target}: halve its units"
-    if isinstance(order, BlockadeOrder):
-        return f"blockade {order.territory}: multiply its units, and it turns neutral"
-    if isinstance(order, NegotiateOrder):
-        return f"a truce with {order.player} for this turn"
-    if isinstance(order, ReinforceOrder):
-        return "play a reinforcement card"
-    return describe(order)

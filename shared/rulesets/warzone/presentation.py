@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from shared.game import grammar, reports
+from shared.game import grammar, reports, tagged
 from shared.game.grammar import ParseError
 from shared.game.presentation import (
     FRONT,
@@ -22,6 +22,8 @@ from shared.game.presentation import (
     Palette,
     Presentation,
     ShowCommand,
+    Shown,
+    draw_line,
     front_of,
     line,
     plural,
@@ -33,29 +35,10 @@ from shared.game.presentation import (
 from shared.game.ruleset import Private
 from shared.game.shares import even_shares
 from shared.maps.model import GameMap
+from shared.rulesets.warzone import events
 from shared.rulesets.warzone.board import Phase
 from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card, a_card
-from shared.rulesets.warzone.events import (
-    Battle,
-    Blockaded,
-    Bombed,
-    CardDrawn,
-    CardReceived,
-    CheatConquered,
-    DeckEmpty,
-    Deployed,
-    GameDrawn,
-    GameWon,
-    Moved,
-    PlayerEliminated,
-    ReinforcementCardPlayed,
-    ReinforcementsReceived,
-    Skipped,
-    TruceMade,
-    TurnOrderDrawn,
-    TurnStarted,
-    TurnStats,
-)
+from shared.rulesets.warzone.events import TurnStats
 from shared.rulesets.warzone.orders import (
     AdvanceOrder,
     AirliftOrder,
@@ -64,8 +47,6 @@ from shared.rulesets.warzone.orders import (
     DeployOrder,
     NegotiateOrder,
     ReinforceOrder,
-    describe,
-    words,
 )
 from shared.rulesets.warzone.view import WarzoneView
 
@@ -162,7 +143,7 @@ def hand_text(hand: dict[str, int] | None) -> str:
     return ", ".join(held) if held else "no cards"
 
 
-def statistics_table(statistics: Sequence[TurnStats], players: Sequence[str]) -> list[str]:
+def statistics_table(statistics: Sequence[events.TurnStats], players: Sequence[str]) -> list[str]:
     """W14: each player's statistics turn by turn, then their totals, as plain lines."""
     out = ["Statistics, turn by turn:"]
     widths = [len(c) for c in STAT_COLUMNS]
@@ -246,12 +227,6 @@ class WarzonePresentation(Presentation):
             return [AirliftOrder(count, source, target)]
         return [AdvanceOrder(count, source, target)]
 
-    def describe(self, order: Any) -> str:
-        return describe(order)
-
-    def words(self, order: Any) -> str:
-        return words(order)
-
     def show(
         self, command: ShowCommand, view: WarzoneView, game_map: GameMap, palette: Palette, you: str | None
     ) -> Fragments:
@@ -305,19 +280,13 @@ class WarzonePresentation(Presentation):
 
     # ---- showing the board -----------------------------------------------------------------------------------------
 
-    def board(
-        self,
-        view: WarzoneView,
-        game_map: GameMap,
-        palette: Palette,
-        you: str | None,
-        orders: Sequence[Any] = (),
-        focus: str | None = None,
-    ) -> Fragments:
+    def draw(self, asked: Shown) -> Fragments:
         """The continents (bonus and holder) in a paragraph, the players (pool, cards, income), your hand and pool,
         then a territory a line grouped by continent as RISC's board: its units and holder's mark, your deploys to
         come, and each neighbour short with its units and mark. `focus`: one territory with its neighbours, a
         player, a continent, your front, or `cards` for the hand alone."""
+        view: WarzoneView = asked.view
+        game_map, palette, you, orders, focus = asked.game_map, asked.palette, asked.you, asked.orders, asked.focus
         if focus == CARDS_FOCUS:
             return line(("class:title", "Your cards: "), ("", hand_text(view.hand)))
         deploying: dict[str, int] = {}
@@ -422,36 +391,38 @@ class WarzonePresentation(Presentation):
 
     # ---- the turn's report -----------------------------------------------------------------------------------------
 
-    def events(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
-        told = [e.event if isinstance(e, Private) else e for e in events]
+    def events(self, entries: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
+        told = [e.event if isinstance(e, Private) else e for e in entries]
         # Players whose card is told by name (one's own; everyone's once the game is over, when no entry is private
         # any more): the public line that they drew a card would tell the same draw twice.
-        drawn_shown = {e.player for e in told if isinstance(e, CardDrawn)}
+        drawn_shown = {e.player for e in told if isinstance(e, events.CardDrawn)}
         out: Fragments = []
         deploys = runs(
             told,
             lambda first, event: (
-                isinstance(first, Deployed) and isinstance(event, Deployed) and event.player == first.player
+                isinstance(first, events.Deployed)
+                and isinstance(event, events.Deployed)
+                and event.player == first.player
             ),
         )
         for run in deploys:
             event = run[0]
-            if isinstance(event, Deployed):
+            if isinstance(event, events.Deployed):
                 where = ", ".join(f"{d.units} on {d.territory}" for d in run)
                 out += line(*palette.name(event.player), ("", f" deployed {where}."))
-            elif isinstance(event, CardReceived) and event.player in drawn_shown:
+            elif isinstance(event, events.CardReceived) and event.player in drawn_shown:
                 pass
             else:
                 out += self.event_line(event, palette, you)
         return out
 
-    def brief(self, events: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
+    def brief(self, entries: Sequence[Any], palette: Palette, you: str | None) -> Fragments:
         """A turn in few lines: its order, truces and cards played as they are; the viewer's deploys, everyone
         else's in one line; the viewer's fights and moves a few words each, everyone else's counted
         (shared.game.reports); the viewer's skipped orders, the others' counted; who drew a card; the statistics
         line; everyone's new units in one line; the end."""
-        told = [e.event if isinstance(e, Private) else e for e in events]
-        drawn_shown = {e.player for e in told if isinstance(e, CardDrawn)}
+        told = [e.event if isinstance(e, Private) else e for e in entries]
+        drawn_shown = {e.player for e in told if isinstance(e, events.CardDrawn)}
         fights = [
             reports.Fight(
                 b.territory,
@@ -464,11 +435,11 @@ class WarzonePresentation(Presentation):
                 (b.source,),
             )
             for b in told
-            if isinstance(b, Battle)
+            if isinstance(b, events.Battle)
         ]
-        moves = [reports.Move(m.player, m.units, m.source, m.target) for m in told if isinstance(m, Moved)]
+        moves = [reports.Move(m.player, m.units, m.source, m.target) for m in told if isinstance(m, events.Moved)]
         out: Fragments = []
-        deployed = [e for e in told if isinstance(e, Deployed)]
+        deployed = [e for e in told if isinstance(e, events.Deployed)]
         own = [d for d in deployed if d.player == you]
         if own:
             out += line(("", "You deployed " + ", ".join(f"{d.units} on {d.territory}" for d in own) + "."))
@@ -484,79 +455,87 @@ class WarzonePresentation(Presentation):
                     ("", f" {sum(d.units for d in theirs)} on {where}"),
                 ]
             out += line(*parts, ("class:muted", " (report: where)"), ("", "."))
-        told_first = [e for e in told if isinstance(e, TurnOrderDrawn | TruceMade | ReinforcementCardPlayed)]
+        told_first = [
+            e for e in told if isinstance(e, events.TurnOrderDrawn | events.TruceMade | events.ReinforcementCardPlayed)
+        ]
         out = [*self.events(told_first, palette, you), *out]
         out += reports.brief(fights, moves, palette, you)
         for event in told:
-            if isinstance(event, Bombed | Blockaded | CheatConquered | DeckEmpty | PlayerEliminated | CardDrawn) or (
-                isinstance(event, Skipped) and event.player == you
-            ):
+            if isinstance(
+                event,
+                events.Bombed
+                | events.Blockaded
+                | events.CheatConquered
+                | events.DeckEmpty
+                | events.PlayerEliminated
+                | events.CardDrawn,
+            ) or (isinstance(event, events.Skipped) and event.player == you):
                 out += self.event_line(event, palette, you)
-        skipped = sum(1 for e in told if isinstance(e, Skipped) and e.player != you)
+        skipped = sum(1 for e in told if isinstance(e, events.Skipped) and e.player != you)
         if skipped:
             out += line(("class:muted", f"{plural(skipped, 'order')} of others skipped (report: which)."))
-        drew = [e.player for e in told if isinstance(e, CardReceived) and e.player not in drawn_shown]
+        drew = [e.player for e in told if isinstance(e, events.CardReceived) and e.player not in drawn_shown]
         if drew:
             out += line(*_names(drew, palette), ("", " drew a card." if len(drew) == 1 else " each drew a card."))
         for event in told:
-            if isinstance(event, TurnStats):
+            if isinstance(event, events.TurnStats):
                 out += self.event_line(event, palette, you)
-        received = [e for e in told if isinstance(e, ReinforcementsReceived)]
+        received = [e for e in told if isinstance(e, events.ReinforcementsReceived)]
         if received:
             parts = [("", "New units: ")]
             for number, event in enumerate(received):
                 parts += [("", ", " if number else ""), *palette.name(event.player, you), ("", f" +{event.units}")]
             out += line(*parts, ("class:muted", " (report: from where)"), ("", "."))
         for event in told:
-            if isinstance(event, GameWon | GameDrawn | TurnStarted):
+            if isinstance(event, events.GameWon | events.GameDrawn | events.TurnStarted):
                 out += self.event_line(event, palette, you)
         return out
 
     def event_line(self, event: Any, palette: Palette, you: str | None) -> Fragments:
         name = palette.name
-        if isinstance(event, TurnOrderDrawn):
+        if isinstance(event, events.TurnOrderDrawn):
             return line(("class:muted", f"Turn {event.turn} executes in this order: {', '.join(event.players)}."))
-        if isinstance(event, TruceMade):
+        if isinstance(event, events.TruceMade):
             return line(
                 *name(event.player),
                 ("", " and "),
                 *name(event.partner),
                 ("", " are in a truce until the end of the turn."),
             )
-        if isinstance(event, Deployed):
+        if isinstance(event, events.Deployed):
             return line(*name(event.player), ("", f" deployed {event.units} on {event.territory}."))
-        if isinstance(event, ReinforcementCardPlayed):
+        if isinstance(event, events.ReinforcementCardPlayed):
             return line(*name(event.player), ("", f" played a reinforcement card: +{event.units} to deploy."))
-        if isinstance(event, Moved):
+        if isinstance(event, events.Moved):
             how = "airlifted" if event.airlift else "moved"
             short = f" (of {event.ordered} ordered: only {event.units} left)" if event.units < event.ordered else ""
             return line(
                 *name(event.player), ("", f" {how} {event.units} from {event.source} to {event.target}{short}.")
             )
-        if isinstance(event, Battle):
+        if isinstance(event, events.Battle):
             return line(*battle_line(event, palette))
-        if isinstance(event, Bombed):
+        if isinstance(event, events.Bombed):
             return line(
                 *name(event.player),
                 ("", f" bombed {event.territory} ("),
                 *name(event.owner),
                 ("", f"): {event.before} -> {event.after} units."),
             )
-        if isinstance(event, Blockaded):
+        if isinstance(event, events.Blockaded):
             return line(
                 *name(event.player),
                 ("", f" blockaded {event.territory}: {event.before} -> {event.after} units, now neutral."),
             )
-        if isinstance(event, CheatConquered):
+        if isinstance(event, events.CheatConquered):
             taken = ", ".join(event.territories) or "nothing"
             return line(*name(event.player), ("class:error", f" cheated and took without a battle: {taken}."))
-        if isinstance(event, Skipped):
+        if isinstance(event, events.Skipped):
             return line(
                 ("class:muted", "Skipped: "),
                 *name(event.player),
-                ("class:muted", f"'s {describe(event.order)}: {event.reason}."),
+                ("class:muted", f"'s {tagged.said_of(event.order)}: {event.reason}."),
             )
-        if isinstance(event, CardDrawn):
+        if isinstance(event, events.CardDrawn):
             return line(
                 (
                     "class:ok",
@@ -565,35 +544,35 @@ class WarzonePresentation(Presentation):
                     else f"{event.player} drew {a_card(event.card)}.",
                 )
             )
-        if isinstance(event, CardReceived):
+        if isinstance(event, events.CardReceived):
             return line(*name(event.player), ("", " drew a card."))
-        if isinstance(event, DeckEmpty):
+        if isinstance(event, events.DeckEmpty):
             return line(*name(event.player), ("class:muted", " conquered, but the deck is empty: no card."))
-        if isinstance(event, ReinforcementsReceived):
+        if isinstance(event, events.ReinforcementsReceived):
             bonus = f" + {', '.join(event.continents)}" if event.continents else ""
             return line(
                 *name(event.player), ("", f" receives {units(event.units)} ({event.base}{bonus}): pool {event.pool}.")
             )
-        if isinstance(event, PlayerEliminated):
+        if isinstance(event, events.PlayerEliminated):
             if event.player == you:
                 return line(("class:error", "You are out: you hold no territory any more."))
             return line(
                 *name(event.player),
                 ("class:error", f" is eliminated ({plural(event.cards_returned, 'card')} back to the deck)."),
             )
-        if isinstance(event, TurnStats):
+        if isinstance(event, events.TurnStats):
             parts = ", ".join(f"{p} {s.territories}t/{s.units}u" for p, s in event.players.items() if s.territories)
             return line(("class:muted", f"After turn {event.turn}: {parts}."))
-        if isinstance(event, GameWon):
+        if isinstance(event, events.GameWon):
             head = (
                 line(("class:win", "You win: every other player is out!"))
                 if event.player == you
                 else line(*name(event.player), ("class:win", f" wins the game after turn {event.turn}!"))
             )
             return head + self._table(event.statistics)
-        if isinstance(event, GameDrawn):
-            return line(("class:win", f"The game is a draw: {event.reason}.")) + self._table(event.statistics)
-        if isinstance(event, TurnStarted):
+        if isinstance(event, events.GameDrawn):
+            return draw_line(event.reason) + self._table(event.statistics)
+        if isinstance(event, events.TurnStarted):
             return line(("class:turn", f" Turn {event.turn} "))
         return []
 
@@ -640,7 +619,7 @@ def _names(players: Sequence[str], palette: Palette) -> Fragments:
     return out
 
 
-def battle_line(battle: Battle, palette: Palette) -> Fragments:
+def battle_line(battle: events.Battle, palette: Palette) -> Fragments:
     """W7 in one line: who attacked where from where, the forces, the losses on both sides, who holds it now."""
     short = f" (of {battle.ordered} ordered)" if battle.attacking_units < battle.ordered else ""
     out: Fragments = [

@@ -2,7 +2,9 @@
 
 "Its strongest country" is the one with the most armies among those that can attack (next to an enemy), else
 among all. Attacks are all-out against the weakest neighbour; the conquering stack moves in whole, so the strongest
-country rolls forward and the attacks go on from there until it is stopped.
+country rolls forward and the attacks go on from there until it is stopped. But a neighbouring enemy stack of
+STACK armies or more that it beats at least CRUSH of the time is attacked first, the largest such: left alone, two
+stacks of hundreds that only ever take each other's thin countries chase each other round the map for ever.
 """
 
 from __future__ import annotations
@@ -11,8 +13,12 @@ import random
 from typing import ClassVar
 
 from shared.rulesets.classic.bots.base import ClassicStrategy
-from shared.rulesets.classic.bots.position import Position
+from shared.rulesets.classic.bots.position import Position, win_chance
 from shared.rulesets.classic.orders import AllOut, ClassicOrder, Fortify, NoAttack, NoFortify, PlaceArmy
+
+STACK, CRUSH = 10, 0.9
+"""An enemy stack this large, that the strongest country beats this often all-out, is destroyed before any weaker
+neighbour is taken."""
 
 
 class AggressiveStrategy(ClassicStrategy):
@@ -30,7 +36,9 @@ class AggressiveStrategy(ClassicStrategy):
         enemies = position.enemies(source)
         if position.armies[source] < 2 or not enemies:
             return NoAttack()
-        return AllOut(source, position.weakest(enemies))
+        armies = position.armies
+        crushed = [n for n in enemies if armies[n] >= STACK and win_chance(armies[source], armies[n]) >= CRUSH]
+        return AllOut(source, position.strongest(crushed) if crushed else position.weakest(enemies))
 
     def fortify(self, position: Position, rng: random.Random) -> ClassicOrder:
         target = self.strongest(position)

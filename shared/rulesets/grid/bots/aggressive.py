@@ -1,5 +1,7 @@
 """`aggressive`: new troops on its strongest territory, attacks from it with the most troops against its weakest
-neighbour until it cannot, moves in with everything, and ends by moving its biggest idle stack to the front."""
+neighbour until it cannot (among neighbours as weak, the one whose owner holds the fewest cells: it finishes a player
+off rather than trade thin cells with everyone, turn after turn), moves in with everything, and ends by moving its
+biggest idle stack to the front."""
 
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ class AggressiveStrategy(GridStrategy):
         source = self.strongest(position)
         enemies = position.enemies(source)
         if position.troops[source] >= 2 and enemies:
-            return Attack(source, position.weakest(enemies), most_attacking(position.troops[source]))
+            target = min(enemies, key=lambda n: (position.troops[n], position.cells_of(position.owner[n])))
+            return Attack(source, target, most_attacking(position.troops[source]))
         idle = [n for n in position.mine if position.troops[n] > 1 and not position.enemies(n)]
         for stack in sorted(idle, key=lambda n: -position.troops[n]):
             fronts = [n for n in position.frontier if n in position.reach(stack)]

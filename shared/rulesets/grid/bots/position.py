@@ -22,6 +22,9 @@ class Position:
     def mine(self) -> list[str]:
         return [n for n in self.map.names if self.owner[n] == self.me]
 
+    def cells_of(self, player: str) -> int:
+        return sum(1 for n in self.map.names if self.owner[n] == player)
+
     def enemies(self, cell: str) -> list[str]:
         return [n for n in self.map.neighbours_in_order(cell) if self.owner[n] != self.owner[cell]]
 

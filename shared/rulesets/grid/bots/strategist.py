@@ -30,6 +30,10 @@ GUARD = 0.5
 """A territory left behind keeps this share of the enemy troops next to it."""
 FULL_INCOME = 6
 """From 6 territories on, new troops stay at 3: more territories bring no more."""
+FINISH = 1.0
+"""A cell of the rival holding the fewest cells is worth this much more. New troops are capped at 3 a turn however
+much a player holds, so a lead in cells buys nothing: two players trading thin cells turn after turn play on for ever.
+Pressing the weakest rival towards elimination is what ends a game (docs/rules-grid.md)."""
 
 
 class StrategistStrategy(GridStrategy):
@@ -39,13 +43,16 @@ class StrategistStrategy(GridStrategy):
     def worth(self, position: Position, target: str) -> float:
         value = 1.0
         holder = position.owner[target]
-        held = sum(1 for n in position.map.names if position.owner[n] == holder)
+        held = position.cells_of(holder)
         if held <= 2:
             value += 3.0 / held
         if len(position.mine) < FULL_INCOME:
             value += 0.5
         if held in (2, 3):  # taking this lowers their new troops
             value += 0.3
+        rivals = [p for p, state in position.view.players.items() if p != position.me and not state.eliminated]
+        if holder in rivals and held == min(position.cells_of(p) for p in rivals):
+            value += FINISH
         return value
 
     def guard(self, position: Position, cell: str) -> int:

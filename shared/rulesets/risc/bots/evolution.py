@@ -23,18 +23,9 @@ from shared.game import turns
 from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet
 from shared.maps.model import GameMap
+from shared.rulesets.risc import evo_orders
 from shared.rulesets.risc.board import RiscBoard
 from shared.rulesets.risc.evo_checker import EvoTally, levels_floor, levels_left, move_cost
-from shared.rulesets.risc.evo_orders import (
-    CloakingResearchOrder,
-    CloakOrder,
-    LevelAttackOrder,
-    LevelMoveOrder,
-    ResearchOrder,
-    SpyMoveOrder,
-    SpyOrder,
-    UpgradeOrder,
-)
 from shared.rulesets.risc.evo_view import EvoView, game_from_evo_view
 from shared.rulesets.risc.levels import BONUS, LEVELS, TOTAL, highest_first, lowest_first, research_cost
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder
@@ -105,7 +96,7 @@ def spend_technology(orders: Orders, fronts: Sequence[str], most_level: int | No
     level = evo.tech_level.get(orders.me, 1)
     cost = research_cost(level)
     if level < RESEARCH_UP_TO and cost is not None and orders.tally.technology >= cost + RESEARCH_RESERVE:
-        orders.issue(ResearchOrder())
+        orders.issue(evo_orders.ResearchOrder())
     top = min(level, most_level if most_level is not None else level)
     # Steps (from, to) by bonus gained per technology, best first.
     steps = sorted(
@@ -120,7 +111,7 @@ def spend_technology(orders: Orders, fronts: Sequence[str], most_level: int | No
             unit_cost = TOTAL[b] - TOTAL[a]
             affordable = min(there, orders.tally.technology // unit_cost)
             if affordable > 0:
-                orders.issue(UpgradeOrder(affordable, territory, a, b))
+                orders.issue(evo_orders.UpgradeOrder(affordable, territory, a, b))
             if orders.tally.technology < 3:
                 return
 
@@ -141,12 +132,12 @@ def carry_out(orders: Orders, plan: Iterable[MoveOrder | AttackOrder]) -> None:
             left = orders.left(order.source)
             taken = highest_first(left, units) if order.target in stagings else lowest_first(left, units)
             for level, n in taken:
-                orders.issue(LevelMoveOrder(n, level, order.source, order.target))
+                orders.issue(evo_orders.LevelMoveOrder(n, level, order.source, order.target))
         else:
             units = min(order.units, tally.food)
             attack_food -= order.units
             for level, n in highest_first(orders.left(order.source), units):
-                orders.issue(LevelAttackOrder(n, level, order.source, order.target))
+                orders.issue(evo_orders.LevelAttackOrder(n, level, order.source, order.target))
 
 
 def fronts_of(view: EvoView, game_map: GameMap, me: str) -> list[str]:
@@ -182,30 +173,32 @@ def random_orders(ruleset: AnyRuleSet, view: EvoView, game_map: GameMap, me: str
             if kind == "attack":
                 targets = [n for n in game_map.neighbours_in_order(source) if view.territories[n].owner != me]
                 if targets:
-                    orders.issue(LevelAttackOrder(units, level, source, rng.choice(targets)))
+                    orders.issue(evo_orders.LevelAttackOrder(units, level, source, rng.choice(targets)))
             else:
                 targets = [n for n in own if n != source]
                 if targets:
-                    orders.issue(LevelMoveOrder(units, level, source, rng.choice(targets)))
+                    orders.issue(evo_orders.LevelMoveOrder(units, level, source, rng.choice(targets)))
         elif kind == "upgrade":
             floor = orders.floor(source)
             present = [level for level in range(LEVELS - 1) if floor[level] > 0]
             if present:
                 level = rng.choice(present)
                 orders.issue(
-                    UpgradeOrder(rng.randint(1, floor[level]), source, level, rng.randint(level + 1, LEVELS - 1))
+                    evo_orders.UpgradeOrder(
+                        rng.randint(1, floor[level]), source, level, rng.randint(level + 1, LEVELS - 1)
+                    )
                 )
         elif kind == "research":
-            orders.issue(ResearchOrder())
+            orders.issue(evo_orders.ResearchOrder())
         elif kind == "research_cloaking":
-            orders.issue(CloakingResearchOrder())
+            orders.issue(evo_orders.CloakingResearchOrder())
         elif kind == "cloak":
-            orders.issue(CloakOrder(source))
+            orders.issue(evo_orders.CloakOrder(source))
         elif kind == "spy" and orders.floor(source)[0] > 0:
-            orders.issue(SpyOrder(1, source))
+            orders.issue(evo_orders.SpyOrder(1, source))
         elif kind == "spy_move":
             places = [n for n, t in view.territories.items() if t.spies]
             if places:
                 start = rng.choice(places)
-                orders.issue(SpyMoveOrder(1, start, rng.choice(game_map.names)))
+                orders.issue(evo_orders.SpyMoveOrder(1, start, rng.choice(game_map.names)))
     return orders.issued

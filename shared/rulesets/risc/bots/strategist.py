@@ -51,6 +51,14 @@ PROBE_MIN = 2
 PROBE_RATE = 0.4
 """...when their owner has been seen to empty at least this share of the territories they kept."""
 
+QUIET_TURNS = 3
+"""A game where nothing has changed hands for this many turns is stuck: every stack faces one as large, every
+territory gains its unit a turn (R19), so the ratios never change and no attack ever pays at CONFIDENCE. The player
+who holds the most territories (whose units grow fastest) then presses: ..."""
+
+PRESSED_GARRISON, PRESSED_RESERVE = 0.5, 0.25
+"""...its borders keep this share of the stacks facing them, at most this share of a group, and the rest strikes."""
+
 
 @dataclass
 class _Attack:
@@ -70,6 +78,8 @@ class StrategistStrategy(RiscStrategy):
         self._last: dict[str, tuple[Owner, int]] = {}
         self._watched: dict[str, int] = {}
         self._emptied: dict[str, int] = {}
+        self._quiet = 0
+        """Turns in a row in which no territory it sees changed hands."""
 
     def propose_placement(self, view: RiscView, game_map: GameMap, me: str, rng: random.Random) -> list[PlaceOrder]:
         # Units can walk anywhere in a group before the first attack lands, so placement only decides where the
@@ -93,6 +103,8 @@ class StrategistStrategy(RiscStrategy):
     def _observe(self, board: Board) -> None:
         """A territory an opponent kept, that had units last turn and shows only the one new unit now (R19), was
         left empty: its owner moved everything out (or lost every defender while holding it, rare enough)."""
+        changed = any(board.owner.get(name) != holder for name, (holder, _) in self._last.items())
+        self._quiet = 0 if changed or not self._last else self._quiet + 1
         for name, (holder, units) in self._last.items():
             if holder is None or holder == board.me or units < 2 or board.owner.get(name) != holder:
                 continue
@@ -104,6 +116,11 @@ class StrategistStrategy(RiscStrategy):
     def empty_rate(self, player: str) -> float:
         """How often `player` leaves a territory empty, starting from a guess of 1 in 3 before any evidence."""
         return (self._emptied.get(player, 0) + 1) / (self._watched.get(player, 0) + 3)
+
+    def pressing(self, board: Board) -> bool:
+        """Is the game stuck (QUIET_TURNS), with this player holding the most territories, tied or alone?"""
+        held = board.territory_count.get(board.me, 0)
+        return self._quiet >= QUIET_TURNS and all(held >= board.territory_count.get(p, 0) for p in board.opponents)
 
     def _value(self, board: Board, target: str) -> float:
         holder = board.owner[target]
@@ -121,12 +138,13 @@ class StrategistStrategy(RiscStrategy):
         supply = {n: board.units[n] for n in group}
         budget = sum(supply.values())
 
-        # Garrisons first, the most threatened border first, up to RESERVE_CAP of the group.
+        # Garrisons first, the most threatened border first, up to RESERVE_CAP of the group (less when pressing).
         threat = {n: max((board.units[e] for e in board.attackers_of(n)), default=0) for n in group}
         garrison = dict.fromkeys(group, 0)
-        reserve = int(budget * RESERVE_CAP)
+        share, cap = (PRESSED_GARRISON, PRESSED_RESERVE) if self.pressing(board) else (GARRISON, RESERVE_CAP)
+        reserve = int(budget * cap)
         for n in sorted(group, key=lambda n: (-threat[n], board.rank[n])):
-            garrison[n] = min(reserve, math.ceil(GARRISON * threat[n]))
+            garrison[n] = min(reserve, math.ceil(share * threat[n]))
             reserve -= garrison[n]
         free = budget - sum(garrison.values())
 
