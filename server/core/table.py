@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from server.core.entries import Logged
-from server.storage.base import OrderChange, SeatRecord
+from server.storage.base import OrderChange, RequestKey, SeatRecord
 from shared.game import turns
 from shared.game.game import Game
 from shared.game.random import SETUP_STEP, GameRandom
@@ -210,7 +210,8 @@ def step(table: Table) -> int:
     return 0 if table.game is None else table.game.step
 
 
-def requests_kept(kept: Mapping[str, tuple[int, str]], now: int) -> dict[str, tuple[int, str]]:
-    """The requests (by id: the step they were carried out at, and their reply) still answered again at step `now`:
-    those of this step and the one before. A request is sent again within seconds; the stores forget the same."""
-    return {request_id: (at, reply) for request_id, (at, reply) in kept.items() if at >= now - 1}
+def requests_kept(kept: Mapping[RequestKey, tuple[int, str]], now: int) -> dict[RequestKey, tuple[int, str]]:
+    """The requests (by player and request id: the step they were carried out at, and their reply) still answered
+    again at step `now`: those of this step and the one before. A request is sent again within seconds; the stores
+    forget the same."""
+    return {key: (at, reply) for key, (at, reply) in kept.items() if at >= now - 1}

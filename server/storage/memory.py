@@ -16,6 +16,7 @@ from server.storage.base import (
     GameRecord,
     LogLine,
     OrderChange,
+    RequestKey,
     RequestRecord,
     RestoredGame,
     Storage,
@@ -38,7 +39,7 @@ class MemoryStorage(Storage):
         self._events: dict[str, list[tuple[int, str]]] = {}
         self._orders: dict[str, list[OrderChange]] = {}  # since each game's last save
         self._commits: dict[str, list[CommitChange]] = {}  # likewise
-        self._requests: dict[str, dict[str, RequestRecord]] = {}
+        self._requests: dict[str, dict[RequestKey, RequestRecord]] = {}
 
     async def create(
         self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *, summary: str | None = None
@@ -113,7 +114,7 @@ class MemoryStorage(Storage):
         return texts
 
     def _check_request(self, game_id: str, request: RequestRecord | None) -> None:
-        if request is not None and request.request_id in self._requests.get(game_id, {}):
+        if request is not None and request.key in self._requests.get(game_id, {}):
             raise StorageError(f"game {game_id}: request {request.request_id} was carried out already")
 
     def _keep_request(self, game_id: str, request: RequestRecord | None, saved: GameProgress | None = None) -> None:
@@ -121,9 +122,9 @@ class MemoryStorage(Storage):
         if saved is not None:  # a whole save forgets the requests of steps long past, as the other stores do
             step = saved.step
             for old in [r for r in kept.values() if step is not None and r.step < step - 1]:
-                del kept[old.request_id]
+                del kept[old.key]
         if request is not None:
-            kept[request.request_id] = request
+            kept[request.key] = request
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         if game_id not in self._records:
@@ -149,7 +150,7 @@ class MemoryStorage(Storage):
                         progress=self._progress_of(game_id),
                         log=self._log(game_id, tail),
                         map_key=key,
-                        requests={r.request_id: r.reply for r in self._requests.get(game_id, {}).values()},
+                        requests={key: r.reply for key, r in self._requests.get(game_id, {}).items()},
                     )
                 )
             except (ValueError, StorageError) as exc:
@@ -165,7 +166,7 @@ class MemoryStorage(Storage):
             progress=self._progress_of(game_id),
             log=self._log(game_id, tail),
             map_key=key,
-            requests={r.request_id: r.reply for r in self._requests.get(game_id, {}).values()},
+            requests={key: r.reply for key, r in self._requests.get(game_id, {}).items()},
         )
 
     def _progress_of(self, game_id: str) -> GameProgress:

@@ -44,6 +44,7 @@ from server.storage.base import (
     GameRecord,
     LogLine,
     OrderChange,
+    RequestKey,
     RequestRecord,
     RestoredGame,
     Storage,
@@ -130,6 +131,24 @@ def _keep_requests(db: sqlite3.Connection) -> None:
     )
 
 
+def _requests_by_player(db: sqlite3.Connection) -> None:
+    """Version 7: a request kept under the player it was made for as well as its id, so that two players' clients that
+    chose the same id are never given each other's answers. A kept join names its player in its reply; the other
+    requests kept before (of the game's last two steps at most) cannot say whose they were, and are forgotten."""
+    db.execute("ALTER TABLE requests RENAME TO requests_by_id")
+    db.execute(
+        "CREATE TABLE requests (game_id TEXT NOT NULL REFERENCES games(game_id), player TEXT NOT NULL, "
+        "request_id TEXT NOT NULL, step INTEGER NOT NULL, reply TEXT NOT NULL, "
+        "PRIMARY KEY (game_id, player, request_id)) WITHOUT ROWID"
+    )
+    db.execute(
+        "INSERT INTO requests (game_id, player, request_id, step, reply) "
+        "SELECT game_id, json_extract(reply, '$.player'), request_id, step, reply FROM requests_by_id "
+        "WHERE json_extract(reply, '$.type') = 'joined' AND json_extract(reply, '$.player') IS NOT NULL"
+    )
+    db.execute("DROP TABLE requests_by_id")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _create_tables,
     _add_phase,
@@ -137,6 +156,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _keep_orders_apart,
     _keep_commits_apart,
     _keep_requests,
+    _requests_by_player,
 ]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
@@ -147,9 +167,13 @@ COMMITS_KEPT_FROM = 5
 upgrading it (`risc replay` beside an older server): it only lacks that table, whose rows it cannot have."""
 
 REQUESTS_KEPT_FROM = 6
-"""The schema version that added `requests`; a database of the two versions before is read as it is, likewise."""
+"""The schema version that added `requests`; a database of the versions before is read as it is, likewise."""
 
-READABLE_VERSIONS = (COMMITS_KEPT_FROM - 1, COMMITS_KEPT_FROM, SCHEMA_VERSION)
+REQUESTS_BY_PLAYER_FROM = 7
+"""The schema version that keeps each request under its player: a read-only store reads the requests of no older
+one (it answers no request, and those kept before say nobody's)."""
+
+READABLE_VERSIONS = (COMMITS_KEPT_FROM - 1, COMMITS_KEPT_FROM, REQUESTS_KEPT_FROM, SCHEMA_VERSION)
 """The schema versions a read-only store reads without upgrading them."""
 
 
@@ -209,8 +233,8 @@ def _keep_request(db: sqlite3.Connection, game_id: str, request: RequestRecord |
         return
     try:
         db.execute(
-            "INSERT INTO requests (game_id, request_id, step, reply) VALUES (?, ?, ?, ?)",
-            (game_id, request.request_id, request.step, request.reply),
+            "INSERT INTO requests (game_id, player, request_id, step, reply) VALUES (?, ?, ?, ?, ?)",
+            (game_id, request.player, request.request_id, request.step, request.reply),
         )
     except sqlite3.IntegrityError:
         raise StorageError(f"game {game_id}: request {request.request_id} was carried out already") from None
@@ -240,7 +264,7 @@ class SqliteStorage(Storage):
         version = check_database(path)
         self._keeps_commits = version >= COMMITS_KEPT_FROM or not read_only
         """Whether the database has `pending_commits`: one of the version before, read as it is, has none to hold."""
-        self._keeps_requests = version >= REQUESTS_KEPT_FROM or not read_only
+        self._keeps_requests = version >= REQUESTS_BY_PLAYER_FROM or not read_only
         if read_only:
             if version not in READABLE_VERSIONS:
                 raise StorageError(
@@ -660,10 +684,11 @@ class SqliteStorage(Storage):
 
         return await self._guarded(read)
 
-    def _requests_of(self, game_id: str) -> dict[str, str]:
+    def _requests_of(self, game_id: str) -> dict[RequestKey, str]:
         if not self._keeps_requests:
             return {}
-        return dict(self._db.execute("SELECT request_id, reply FROM requests WHERE game_id = ?", (game_id,)))
+        rows = self._db.execute("SELECT player, request_id, reply FROM requests WHERE game_id = ?", (game_id,))
+        return {(player, request_id): reply for player, request_id, reply in rows}
 
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:
         def read() -> tuple[list[RestoredGame], dict[str, BaseException]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any, Literal, cast
 
+import orjson
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from shared.protocol.codes import PROTOCOL_VERSION
@@ -733,6 +734,19 @@ SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(cast(Any, ServerMessage
 def encode(message: BaseModel) -> str:
     """One frame's text. Fields left at None are kept, so every message always has the same keys."""
     return message.model_dump_json()
+
+
+_NO_REF = '{"ref":null'
+
+
+def with_ref(frame: str, ref: str | None) -> str:
+    """The frame of a server message encoded with a null `ref` (once, to be kept or sent to several), as the reply to
+    the request whose `ref` it copies: every server message's first field is its ref, so only that part changes."""
+    if ref is None:
+        return frame
+    if not frame.startswith(_NO_REF):
+        raise ValueError("a reply's frame to give a ref to starts with a null ref")
+    return '{"ref":' + orjson.dumps(ref).decode() + frame[len(_NO_REF) :]
 
 
 def decode_server(text: str | bytes) -> ServerMessage:
