@@ -25,7 +25,7 @@ from shared.game.ruleset import AnyRuleSet, Status
 from shared.game.turns import Resolved
 from shared.protocol import log as game_log
 from shared.protocol.codes import ErrorCode
-from shared.protocol.numbers import whole_numbers
+from shared.protocol.numbers import json_text
 
 
 def running(table: Table, turn: int | None) -> tuple[Game[Any, Any], Status]:
@@ -52,7 +52,8 @@ def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> tuple[Any, dict[str
 
     The order is read as the published schema reads it: by JSON type (2 and 2.0 are the same whole number; true, "2"
     and 2.5 are not one), with exactly the fields of its kind."""
-    kinds = ruleset.order_kinds()
+    fields_of = ruleset.order_fields()
+    kinds = list(fields_of)
     kind = data.get("kind")
     if kind not in kinds:
         shown = "no kind" if kind is None else f'the kind "{str(kind)[:40]}"'
@@ -61,9 +62,16 @@ def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> tuple[Any, dict[str
             f"{ruleset.title} has no order with {shown} (its orders: {', '.join(kinds)})",
             field="order.kind",
         )
+    known = fields_of[str(kind)]
+    unknown = sorted(str(key)[:40] for key in data.keys() - set(known))
+    if unknown:  # named before anything else: a misspelt field would otherwise be told as the one it stands for
+        raise Refusal(
+            ErrorCode.INVALID_ORDER,
+            f"a {kind} order has no field {', '.join(unknown[:4])} (its fields: {', '.join(known)})",
+            field="order." + unknown[0],
+        )
     try:
-        text = json.dumps(whole_numbers(data), separators=(",", ":"))  # json, not orjson: integers of any size
-        order = ruleset.order_type.validate_json(text, strict=True)
+        order = ruleset.order_type.validate_json(json_text(data), strict=True)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         parts = []
@@ -76,15 +84,7 @@ def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> tuple[Any, dict[str
             f"that {kind} order will not do: " + "; ".join(parts),
             field="order." + at if at else "order",
         ) from None
-    dumped = ruleset.dump_order(order)
-    unknown = sorted(str(key)[:40] for key in data.keys() - dumped.keys())
-    if unknown:  # a misspelt field would otherwise be dropped without a word, and its default used instead
-        raise Refusal(
-            ErrorCode.INVALID_ORDER,
-            f"a {kind} order has no field {', '.join(unknown[:4])} (its fields: {', '.join(dumped)})",
-            field="order." + unknown[0],
-        )
-    return order, dumped
+    return order, ruleset.dump_order(order)
 
 
 def _plain(error: Any) -> str:

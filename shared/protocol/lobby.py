@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from shared.protocol.names import normalised_name
-from shared.protocol.numbers import Whole
+from shared.protocol.numbers import WHOLE
 
 GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 PlayerName = Annotated[
@@ -43,7 +43,7 @@ class GameSettings(BaseModel):
             "board",
         ),
     ] = None
-    players: Annotated[Whole, Field(ge=1, le=MAX_SEATS)] = 3
+    players: Annotated[int, Field(ge=1, le=MAX_SEATS), WHOLE] = 3
     turn_seconds: Annotated[
         float | None,
         Field(
@@ -53,13 +53,14 @@ class GameSettings(BaseModel):
         ),
     ] = None
     bots: Annotated[
-        Whole,
+        int,
         Field(
             ge=0,
             le=MAX_SEATS,
             description="seats the server fills at once with its own computer players "
             "(named bot-STRATEGY-1, ...); at most `players`",
         ),
+        WHOLE,
     ] = 0
     bot_strategy: Annotated[
         str | None,

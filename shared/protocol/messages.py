@@ -18,7 +18,7 @@ from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, PlayerName, RuleSetInfo
 from shared.protocol.log import SequencedEvent
 from shared.protocol.names import INVISIBLE_CATEGORIES
-from shared.protocol.numbers import Whole
+from shared.protocol.numbers import WHOLE, Whole
 from shared.protocol.statistics import GameStatistics
 
 Ref = Annotated[
@@ -77,8 +77,8 @@ class ListGames(_Client):
     """The lobby, a page at a time, newest games first."""
 
     type: Literal["list_games"] = "list_games"
-    offset: Annotated[Whole, Field(ge=0, le=1_000_000)] = 0
-    limit: Annotated[Whole, Field(ge=1, le=100)] = 50
+    offset: Annotated[int, Field(ge=0, le=1_000_000), WHOLE] = 0
+    limit: Annotated[int, Field(ge=1, le=100), WHOLE] = 50
     watch: Annotated[
         bool,
         Field(
@@ -127,7 +127,7 @@ class JoinGame(_Client):
     type: Literal["join_game"] = "join_game"
     game_id: GameId
     name: PlayerName
-    group: Annotated[Whole | None, Field(ge=0, le=64)] = None
+    group: Annotated[int, Field(ge=0, le=64), WHOLE] | None = None
     request_id: RequestId = None
 
 
@@ -145,7 +145,7 @@ class WatchGame(_Client):
 
     type: Literal["watch_game"] = "watch_game"
     game_id: GameId
-    last_seq: Annotated[Whole | None, Field(ge=0)] = None
+    last_seq: Annotated[int, Field(ge=0), WHOLE] | None = None
     follow: PlayerName | None = None
 
 
@@ -155,7 +155,7 @@ class Resume(_Client):
     type: Literal["resume"] = "resume"
     game_id: GameId
     token: Token
-    last_seq: Annotated[Whole | None, Field(ge=0)] = None
+    last_seq: Annotated[int, Field(ge=0), WHOLE] | None = None
 
 
 class IssueOrder(_Client):
@@ -182,7 +182,7 @@ class IssueOrders(_Client):
 
     type: Literal["issue_orders"] = "issue_orders"
     game_id: GameId
-    turn: int
+    turn: Whole
     orders: Annotated[list[OrderData], Field(min_length=1, max_length=MAX_BATCH_ORDERS)]
     request_id: RequestId = None
 
@@ -191,7 +191,7 @@ class WithdrawOrder(_Client):
     type: Literal["withdraw_order"] = "withdraw_order"
     game_id: GameId
     turn: Whole
-    index: Annotated[Whole, Field(ge=0, description="0-based position in the list of one's orders")]
+    index: Annotated[int, Field(ge=0, description="0-based position in the list of one's orders"), WHOLE]
     request_id: RequestId = None
 
 
@@ -301,7 +301,7 @@ class ReplayTurn(_Client):
     type: Literal["replay_turn"] = "replay_turn"
     game_id: GameId
     sight: PlayerName | None = None
-    index: Annotated[Whole, Field(ge=0, le=1_000_000)]
+    index: Annotated[int, Field(ge=0, le=1_000_000), WHOLE]
 
 
 ClientMessage = Annotated[
