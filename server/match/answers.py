@@ -39,7 +39,10 @@ class Reply:
         return cls(message, message.model_dump_json())
 
     def send(self, sub: Subscriber, ref: str | None) -> None:
-        sub.send(self.message.model_copy(update={"ref": ref}), with_ref(self.frame, ref))
+        """The reply to the request of `ref`: its frame with that ref; the message with it too, for a subscriber that
+        reads messages (a network connection reads the frame alone, so copying the message would go unread)."""
+        message = self.message if sub.reads_text else self.message.model_copy(update={"ref": ref})
+        sub.send(message, with_ref(self.frame, ref))
 
 
 class Answers:
