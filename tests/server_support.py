@@ -121,9 +121,17 @@ class Client:
 
     @classmethod
     async def connect(
-        cls, server: RiscServer | int, *, hello: bool = True, password: str | None = None, words: bool = False
+        cls,
+        server: RiscServer | int,
+        *,
+        hello: bool = True,
+        password: str | None = None,
+        words: bool = False,
+        source: str | None = None,
     ) -> Client:
-        client = cls(await connect(url(server), max_size=None))
+        """A connection, from the loopback address `source` (127.0.0.2, ...) when given."""
+        local = None if source is None else (source, 0)
+        client = cls(await connect(url(server), max_size=None, local_addr=local))
         if hello:
             welcome = await client.request(type="hello", protocol=PROTOCOL_VERSION, password=password, words=words)
             assert welcome["type"] == "welcome", welcome

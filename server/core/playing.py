@@ -109,18 +109,62 @@ def _plain(error: Any) -> str:
     return str(error["msg"])
 
 
+ORDERS_HELD_LEAST = 200
+ORDERS_HELD_PER_TERRITORY = 3
+"""The most orders a player holds in one turn of a simultaneous game: three for each territory of the map, and never
+fewer than 200. The server's strongest computers issue about one and a half per territory (285 on a map of 180);
+30,000 orders from one player made a 2.9 MB order list, a 5 MB update for every follower, and a withdrawal that
+checked every one of them again."""
+
+ORDER_WORK_PER_HELD = 4
+"""A player's orders of one turn cost the server at most four times the orders they may hold, counted in orders
+checked (Table.order_work): issuing and withdrawing the same orders over and over is bounded too."""
+
+
+def orders_held_most(table: Table) -> int:
+    """The most orders one player may hold in one turn of this game (ORDERS_HELD_LEAST, ORDERS_HELD_PER_TERRITORY)."""
+    return max(ORDERS_HELD_LEAST, ORDERS_HELD_PER_TERRITORY * len(table.game_map.territories))
+
+
+def _with_work(table: Table, game: Game[Any, Any], player: str, checks: int) -> Table:
+    """The table once `player` has spent `checks` more orders checked in this turn; Refusal past the turn's bound."""
+    same_step = table.order_work_step == game.step
+    spent = table.order_work.get(player, 0) if same_step else 0
+    most = ORDER_WORK_PER_HELD * orders_held_most(table)
+    if spent + checks > most:
+        raise Refusal(
+            ErrorCode.TOO_MANY_ORDERS,
+            f"your orders this turn have had the server check {spent} orders, and this would take it past the "
+            f"{most} a player's orders may cost in one turn: commit what you hold",
+        )
+    work = {**table.order_work, player: spent + checks} if same_step else {player: spent + checks}
+    return table.evolve(order_work=work, order_work_step=game.step)
+
+
 def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decision:
-    """One order: recorded (simultaneous games), or carried out at once (turn-by-turn games)."""
+    """One order: recorded (simultaneous games, up to the most a player may hold), or carried out at once
+    (turn-by-turn games)."""
     ruleset = table.ruleset
     game, _ = running(table, turn)
     order, dumped = read_order(ruleset, data)
     if ruleset.simultaneous:
+        problem = turns.gate(ruleset, game, player)
+        if problem is not None:
+            raise Refusal.of(problem)
+        held, most = len(game.orders_of(player)), orders_held_most(table)
+        if held >= most:
+            raise Refusal(
+                ErrorCode.TOO_MANY_ORDERS,
+                f"you hold {held} orders this turn, the most a player may on this map: commit them, or withdraw "
+                "some first",
+            )
+        worked = _with_work(table, game, player, 1)
         issued = turns.issue(ruleset, game, player, order)
         if isinstance(issued, RuleError):
             raise Refusal.of(issued)
         index = len(issued.orders_of(player)) - 1
         change = OrderChange(player, game.step, index, orjson.dumps(dumped).decode())
-        return Decision(table.evolve(game=issued), order_change=change, accepted=order, accepted_data=dumped)
+        return Decision(worked.evolve(game=issued), order_change=change, accepted=order, accepted_data=dumped)
     acted = turns.act(ruleset, game, player, order, dice_of(table.seed))
     if isinstance(acted, RuleError):
         raise Refusal.of(acted)
@@ -210,11 +254,18 @@ def resign(table: Table, player: str) -> Decision:
 
 
 def withdraw(table: Table, player: str, turn: int, index: int) -> Decision:
+    """An order taken back: it costs the turn's bound on what a player's orders cost one order for itself and one for
+    each order after it (those are checked again, turns.withdraw)."""
     game, _ = running(table, turn)
+    problem = turns.gate(table.ruleset, game, player)
+    if problem is not None:
+        raise Refusal.of(problem)
+    held = len(game.orders_of(player))
+    worked = _with_work(table, game, player, held - index) if 0 <= index < held else table
     result = turns.withdraw(table.ruleset, game, player, index)
     if isinstance(result, RuleError):
         raise Refusal.of(result)
-    return Decision(table.evolve(game=result), order_change=OrderChange(player, game.step, index, None))
+    return Decision(worked.evolve(game=result), order_change=OrderChange(player, game.step, index, None))
 
 
 def commit(table: Table, player: str, turn: int) -> Decision:

@@ -55,6 +55,12 @@ class Table:
     The lobby closes a game idle too long."""
     rematch_impossible_told: bool = False
     """That too few are left for a rematch has been said (once: the players may leave)."""
+    order_work: Mapping[str, int] = field(default_factory=dict)
+    """What each player's orders cost the server at the game's step `order_work_step`, in orders checked: an order
+    issued one, a withdrawal one for itself and one for each order after it, checked again. Bounded per turn
+    (core/playing.py), so no player makes a turn cost the server more than a few times the orders one may hold.
+    Counted since the server took the game up (never saved)."""
+    order_work_step: int = -1
 
     @property
     def status(self) -> Status | None:

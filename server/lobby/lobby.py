@@ -117,7 +117,7 @@ class Lobby:
         """Connections told of every game created (`list_games` with `watch`)."""
         self._claims: dict[str, asyncio.Lock] = {}
         """One claim at a time per game, so that two requests for a game nobody holds take it over once."""
-        self.replays = Replays(storage)
+        self.replays = Replays(storage, self._clock.now)
         """Finished games told again (statistics, replays), from the store."""
 
     async def restore(self) -> int:
@@ -630,6 +630,7 @@ class Lobby:
             raise Refusal(ErrorCode.INVALID_MESSAGE, "the lobby's chat is said to everyone in it: no one to say it to")
         if name is None:
             raise Refusal(ErrorCode.INVALID_MESSAGE, "the lobby's chat is said under a name: give one")
+        self.chat_pace.take_lobby(sub)
         sub.send(ChatSent(game_id=None, ref=ref))
         self.lobby_room.say(sub, name, text, self.lobby_watchers)
 
