@@ -91,7 +91,8 @@ class Seating(Runner):
     async def watch(self, sub: Subscriber, last_seq: int | None, follow: str | None, ref: str | None) -> None:
         async with self.lock:
             sight = core.sight(self.table, self.watchers.get(sub), follow)
-            self.followers.seat(sub, None, sight)
+            late = self.finished and (sub not in self.watchers or sub in self.followers.late)
+            self.followers.seat(sub, None, sight, late=late)
             sub.send(Watching(game_id=self.game_id, follow=sight, ref=ref))
             self._follow(sub, last_seq)
             # Nobody else is told: with every newcomer told to every watcher, a thousand spectators joining made a
@@ -165,7 +166,7 @@ class Seating(Runner):
             self._check_open()
             if sub not in self.watchers:
                 raise Refusal(ErrorCode.NOT_SEATED, f"follow game {self.game_id} (join or watch it) to chat in it")
-            decision = core.chat(self.table, self.watchers[sub], name, text, to)
+            decision = core.chat(self.table, self.watchers[sub], name, text, to, sub in self.followers.late)
             entries = await self._save(decision)
             sub.send(ChatSent(game_id=self.game_id, ref=ref))
             self._broadcast(entries)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from shared.protocol.names import normalised_name
+from shared.protocol.names import normalised_name, not_reserved
 from shared.protocol.numbers import WHOLE
 
 GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
@@ -19,6 +19,9 @@ PlayerName = Annotated[
     ),
     BeforeValidator(normalised_name),
 ]  # kept as it shows; one no player could see is refused
+
+TakenName = Annotated[PlayerName, AfterValidator(not_reserved)]
+"""A name a person takes (joining a game, speaking in a chat): a player name that does not pass for the server's."""
 
 MAX_SEATS = 8
 """No rule set seats more; each says its own range (list_rulesets)."""

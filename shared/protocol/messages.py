@@ -15,9 +15,9 @@ import orjson
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from shared.protocol.codes import PROTOCOL_VERSION
-from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, PlayerName, RuleSetInfo
+from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, PlayerName, RuleSetInfo, TakenName
 from shared.protocol.log import SequencedEvent
-from shared.protocol.names import INVISIBLE_CATEGORIES
+from shared.protocol.names import INVISIBLE_CATEGORIES, marks_problem, shows_nothing
 from shared.protocol.numbers import WHOLE, Whole
 from shared.protocol.statistics import GameStatistics
 
@@ -126,7 +126,7 @@ class JoinGame(_Client):
 
     type: Literal["join_game"] = "join_game"
     game_id: GameId
-    name: PlayerName
+    name: TakenName
     group: Annotated[int, Field(ge=0, le=64), WHOLE] | None = None
     request_id: RequestId = None
 
@@ -230,7 +230,9 @@ CHAT_CHARACTERS = 300
 
 def _chat_text(value: object) -> object:
     """A chat's text as it shows: spaces at its ends taken off, and refused when it holds a character that shows
-    nothing or moves the lines about (controls, format characters, line breaks), which could forge another line."""
+    nothing or moves the lines about (controls, format characters, line breaks), which could forge another line; when
+    nothing of it shows (blank characters alone: U+3164, U+2800), a word nobody could read; or when it piles marks on
+    a letter, which spill over the other lines of a screen."""
     if not isinstance(value, str):
         return value
     text = value.strip()
@@ -239,6 +241,13 @@ def _chat_text(value: object) -> object:
     hidden = next((c for c in text if unicodedata.category(c) in INVISIBLE_CATEGORIES), None)
     if hidden is not None:
         raise ValueError(f"the text holds U+{ord(hidden):04X}, a character that does not show: say it in plain words")
+    if shows_nothing(text):
+        raise ValueError(
+            f"say something that shows: the text is made of blank characters only (U+{ord(text[0]):04X} ...)"
+        )
+    piled = marks_problem(text, "the text")
+    if piled is not None:
+        raise ValueError(piled)
     return text
 
 
@@ -255,7 +264,7 @@ class Chat(_Client):
     game_id: GameId | None = None
     text: ChatText
     to: PlayerName | None = None
-    name: PlayerName | None = None
+    name: TakenName | None = None
 
 
 class Resign(_Client):
