@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel
 from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import MultipleValuesError
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
@@ -309,7 +310,22 @@ class Transport:
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         """Plain HTTP on the game's port: GET /healthz answers 200 while the server runs; the web page's files when the
         server has one (server/frontier/web.py). Every other request is a WebSocket handshake, refused (403) when a web
-        page of another origin makes it (server/frontier/origins.py)."""
+        page of another origin makes it (server/frontier/origins.py). A request that repeats a header the server
+        reads once (two `Host`) is refused (400): it cannot say which one it meant."""
+        try:
+            return self._answer_http(connection, request)
+        except MultipleValuesError as exc:
+            why = f"a request repeated its {exc.args[0] if exc.args else 'a'} header"
+            self._tell_once(why, "handshake refused: %s (HTTP 400)")
+            return connection.respond(http.HTTPStatus.BAD_REQUEST, f"{why}: send it once\n")
+
+    def _tell_once(self, why: str, line: str) -> None:
+        """Log why a handshake was refused, each reason once (a page or a program may retry a lot), up to 100."""
+        if len(self._origins_told) < 100 and why not in self._origins_told:
+            self._origins_told.add(why)
+            logger.warning(line, why)
+
+    def _answer_http(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.path.split("?", 1)[0] == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
         if self.web is not None and not is_upgrade(request):
@@ -319,9 +335,7 @@ class Transport:
             allowed = allowed | {o for url in self.lobby.node.peers for o in origins.page_origins(url)}
         why = origins.refusal(request.headers.get_all("Origin"), request.headers.get("Host"), allowed)
         if why is not None:
-            if len(self._origins_told) < 100 and why not in self._origins_told:  # each once: a page may retry a lot
-                self._origins_told.add(why)
-                logger.warning("handshake refused: %s (allow an origin with --allow-origin)", why)
+            self._tell_once(why, "handshake refused: %s (allow an origin with --allow-origin)")
             return connection.respond(http.HTTPStatus.FORBIDDEN, origins.explain(why))
         return None
 
