@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from server.clock import Clock
+from server.clock import Clock, LoopClock
 from server.cluster.network import default_node_id, default_public_url
 from server.cluster.node import Node, NodeIdTaken
 from server.config import ServerConfig
@@ -46,8 +46,13 @@ class RiscServer:
     ) -> None:
         """`seeds` gives each new game's seed and `clock` times turns: a test passes its own of both."""
         self.config = config
+        self.clock: Clock = clock or LoopClock()
         catalogue = Catalogue(config.maps)
-        self.storage = storage if storage is not None else open_storage(config.data_dir, config.store, config.node_id)
+        self.storage = (
+            storage
+            if storage is not None
+            else open_storage(config.data_dir, config.store, config.node_id, clock=self.clock)
+        )
         self.node: Node | None = None
         """This server as a node of several sharing a PostgreSQL store; None for a server alone."""
         if isinstance(self.storage, PostgresStorage):
@@ -68,7 +73,7 @@ class RiscServer:
             bot_turn_pause=config.bot_turn_pause,
             catalogue=catalogue,
             seeds=seeds,
-            clock=clock,
+            clock=self.clock,
             min_turn_seconds=config.min_turn_seconds,
             hand_over_after=config.hand_over_after,
             open_games_per_connection=config.open_games_per_connection,
@@ -78,7 +83,7 @@ class RiscServer:
             unstarted_expiry=config.unstarted_game_expiry,
             node=self.node,
         )
-        self.transport = Transport(config, self.lobby)
+        self.transport = Transport(config, self.lobby, self.clock)
 
     @property
     def port(self) -> int:

@@ -14,7 +14,6 @@ import itertools
 import logging
 import socket
 import sys
-import time
 from typing import Any
 
 from pydantic import BaseModel
@@ -24,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
+from server.clock import Clock, LoopClock
 from server.config import ServerConfig
 from server.frontier import origins
 from server.frontier.dispatch import dispatch
@@ -136,14 +136,14 @@ class Connection:
 
     _numbers = itertools.count(1)
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig, outbound: Outbound) -> None:
+    def __init__(self, ws: ServerConnection, config: ServerConfig, outbound: Outbound, clock: Clock) -> None:
         self.ws = ws
         self.games: set[str] = set()
         self.views: dict[str, dict[str, Any]] = {}
         """The view of each followed game this connection was last sent: the next update's patch is taken against it."""
         self.number = next(Connection._numbers)
-        self.rate = TokenBucket(config.burst, config.messages_per_second, time.monotonic)
-        self.bad_frames = TokenBucket(config.bad_frames_burst, config.bad_frames_per_second, time.monotonic)
+        self.rate = TokenBucket(config.burst, config.messages_per_second, clock.now)
+        self.bad_frames = TokenBucket(config.bad_frames_burst, config.bad_frames_per_second, clock.now)
         self._outbound = outbound
         self._grace = config.shutdown_grace
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -270,9 +270,11 @@ class Connection:
 
 
 class Transport:
-    def __init__(self, config: ServerConfig, lobby: Lobby) -> None:
+    def __init__(self, config: ServerConfig, lobby: Lobby, clock: Clock | None = None) -> None:
         self.config = config
         self.lobby = lobby
+        self.clock: Clock = clock or LoopClock()
+        """What the rate limits are measured on (a test's clock reaches them)."""
         self.connections: set[Connection] = set()
         self.outbound = Outbound(config.outbound_bytes, config.outbound_total_bytes)
         self.guesses = Guesses(
@@ -344,7 +346,7 @@ class Transport:
         if self.config.socket_send_buffer is not None and sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_send_buffer)
-        conn = Connection(ws, self.config, self.outbound)
+        conn = Connection(ws, self.config, self.outbound, self.clock)
         self.connections.add(conn)
         try:
             if await self._greet(conn):

@@ -92,7 +92,7 @@ class Lobby:
         """This server as a node of several sharing the store (server/cluster/node.py); None for a server alone."""
         self.max_games = max_games
         self.finished_games_kept = finished_games_kept
-        self.computer_time = ComputerTime(computer_share, bot_turn_pause)
+        self.computer_time = ComputerTime(computer_share, bot_turn_pause, clock)
         """Where the server's own players' turns wait theirs, after people's (server/computers/share.py)."""
         self.catalogue = catalogue if catalogue is not None else Catalogue()
         self.min_turn_seconds = min_turn_seconds

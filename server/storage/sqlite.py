@@ -32,12 +32,12 @@ import os
 import queue
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from server.clock import Clock, LoopClock, timestamp
 from server.storage.base import (
     CommitChange,
     GameProgress,
@@ -252,12 +252,15 @@ class _Change:
 
 
 class SqliteStorage(Storage):
-    def __init__(self, path: Path, *, read_only: bool = False, busy_timeout: float = 5.0) -> None:
+    def __init__(
+        self, path: Path, *, read_only: bool = False, busy_timeout: float = 5.0, clock: Clock | None = None
+    ) -> None:
         """Open (creating, upgrading) the database at `path`, holding its directory against other servers; or only
         read it, `read_only`, beside a running server. `busy_timeout`: how many seconds to wait for another process
-        that holds the database's write lock."""
+        that holds the database's write lock. `clock`: the server's, whose time of day names a rescued copy."""
         super().__init__()
         self.path = path
+        self.clock: Clock = clock or LoopClock()
         self._dir_lock: DataDirLock | None = None
         self._opened: tuple[tuple[int, int] | None, tuple[int, int] | None] | None = None
         """The identity of the files a writing store opened (see _identity); None for a read-only store."""
@@ -378,7 +381,7 @@ class SqliteStorage(Storage):
 
     def _rescue(self) -> tuple[Path | None, Exception | None]:
         """A copy of the games as this store's open connection still sees them, beside where the database was."""
-        target = self.path.with_name(f"{self.path.name}.rescued-{time.strftime('%Y%m%d-%H%M%S')}")
+        target = self.path.with_name(f"{self.path.name}.rescued-{timestamp(self.clock)}")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             with contextlib.closing(sqlite3.connect(target, isolation_level=None)) as copy:
