@@ -1,6 +1,6 @@
 """A store written before requests were kept by player, upgraded: a kept join comes back under the player it seated,
 the other kept requests (which cannot say whose they were) are forgotten, and the game is otherwise as it was. For
-the SQLite file (schema version 6 to 7) and PostgreSQL (version 1 to 2) alike."""
+the SQLite file and PostgreSQL alike, from the schema version before the one that keys requests by player."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ import psycopg
 
 from server.storage import SqliteStorage
 from server.storage.base import RequestRecord, Storage
+from server.storage.postgres import REQUESTS_BY_PLAYER_FROM as POSTGRES_BY_PLAYER
+from server.storage.postgres import SCHEMA_VERSION as POSTGRES_VERSION
 from server.storage.postgres import PostgresStorage
-from server.storage.sqlite import DATABASE_NAME
+from server.storage.sqlite import DATABASE_NAME, REQUESTS_BY_PLAYER_FROM
 from server.storage.sqlite import SCHEMA_VERSION as SQLITE_VERSION
 from tests.test_server_storage import record, started_progress
 
@@ -31,20 +33,20 @@ async def a_game_with_its_requests(storage: Storage) -> None:
         await storage.close()
 
 
-async def test_a_version_6_sqlite_file_keeps_its_joins_under_their_players(tmp_path: Path) -> None:
+async def test_an_sqlite_file_of_requests_by_id_keeps_its_joins_under_their_players(tmp_path: Path) -> None:
     database = tmp_path / DATABASE_NAME
     await a_game_with_its_requests(SqliteStorage(database))
-    with contextlib.closing(sqlite3.connect(database)) as db, db:  # as version 6 kept them: by id alone
+    with contextlib.closing(sqlite3.connect(database)) as db, db:  # as the version before kept them: by id alone
         db.execute("DROP TABLE requests")
         db.execute(
             "CREATE TABLE requests (game_id TEXT NOT NULL REFERENCES games(game_id), request_id TEXT NOT NULL, "
             "step INTEGER NOT NULL, reply TEXT NOT NULL, PRIMARY KEY (game_id, request_id)) WITHOUT ROWID"
         )
         db.executemany("INSERT INTO requests VALUES (?, ?, ?, ?)", OLD_ROWS)
-        db.execute("PRAGMA user_version = 6")
+        db.execute(f"PRAGMA user_version = {REQUESTS_BY_PLAYER_FROM - 1}")
     storage = SqliteStorage(database)
     try:
-        assert storage.schema_version == SQLITE_VERSION == 7
+        assert storage.schema_version == SQLITE_VERSION >= REQUESTS_BY_PLAYER_FROM
         restored = await storage.restore("g1", 10)
         assert restored is not None and restored.requests == {("ann", "join-00000001"): JOINED}
         assert restored.progress == started_progress()
@@ -52,9 +54,9 @@ async def test_a_version_6_sqlite_file_keeps_its_joins_under_their_players(tmp_p
         await storage.close()
 
 
-async def test_a_version_1_postgresql_store_keeps_its_joins_under_their_players(postgres_dsn: str) -> None:
+async def test_a_postgresql_store_of_requests_by_id_keeps_its_joins_under_their_players(postgres_dsn: str) -> None:
     await a_game_with_its_requests(PostgresStorage(postgres_dsn, node_id="test-node"))
-    with psycopg.connect(postgres_dsn, autocommit=True) as db:  # as version 1 kept them: by id alone
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:  # as the version before kept them: by id alone
         db.execute("DROP TABLE requests")
         db.execute(
             "CREATE TABLE requests (game_id text NOT NULL REFERENCES games (game_id), request_id text NOT NULL, "
@@ -62,7 +64,7 @@ async def test_a_version_1_postgresql_store_keeps_its_joins_under_their_players(
         )
         with db.cursor() as cursor:
             cursor.executemany("INSERT INTO requests VALUES (%s, %s, %s, %s)", OLD_ROWS)
-        db.execute("UPDATE risc_schema SET version = 1")
+        db.execute("UPDATE risc_schema SET version = %s", (POSTGRES_BY_PLAYER - 1,))
     storage = PostgresStorage(postgres_dsn, node_id="test-node")
     await storage.open()
     try:
@@ -74,6 +76,6 @@ async def test_a_version_1_postgresql_store_keeps_its_joins_under_their_players(
                 "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
                 "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'requests'::regclass AND i.indisprimary"
             ).fetchall()
-        assert version == (2,) and {k for (k,) in keys} == {"game_id", "player", "request_id"}
+        assert version == (POSTGRES_VERSION,) and {k for (k,) in keys} == {"game_id", "player", "request_id"}
     finally:
         await storage.close()

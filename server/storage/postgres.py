@@ -137,6 +137,9 @@ MIGRATIONS: list[str] = [
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
+REQUESTS_BY_PLAYER_FROM = 2
+"""The schema version that keeps each request under its player."""
+
 
 _GameRows = tuple[GameRecord, GameProgress, StoredLog, str, dict[RequestKey, str]]
 """One game as read: its record, progress, log, map key and kept requests."""
