@@ -263,6 +263,7 @@ async def replays_cycled(source: Path, folder: Path, games: int = 9, seconds: fl
     asker = await Client.connect(server.port)
     answered = refused = 0
     slowest = 0.0
+    games_told: set[str] = set()
     cpu, began = server.cpu(), time.monotonic()
 
     async def cycle() -> None:
@@ -272,7 +273,9 @@ async def replays_cycled(source: Path, folder: Path, games: int = 9, seconds: fl
             asked = time.monotonic()
             reply = await ask(asker, type="open_replay", game_id=finished[index % games])
             slowest = max(slowest, time.monotonic() - asked)
-            answered += int(reply["type"] == "replay")
+            if reply["type"] == "replay":
+                answered += 1
+                games_told.add(reply["game_id"])
             refused += int(reply["type"] == "error")
             index += 1
 
@@ -283,8 +286,8 @@ async def replays_cycled(source: Path, folder: Path, games: int = 9, seconds: fl
     row.tries = answered + refused
     row.refused = refused
     row.changes = (
-        f"{answered} replays answered (slowest {slowest:.2f} s), server CPU {used / took * 100:.0f} % of a core "
-        f"while cycled"
+        f"{answered} replays answered, of {len(games_told)} games (slowest {slowest:.2f} s), server CPU "
+        f"{used / took * 100:.0f} % of a core while cycled"
     )
     row.disturbed = f"a bystander's request: quiet {quiet}; while cycled {during}"
     row.memory = f"peak {mib(server.peak)}"
