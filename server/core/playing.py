@@ -53,17 +53,16 @@ def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> tuple[Any, dict[str
     The order is read as the published schema reads it: by JSON type (2 and 2.0 are the same whole number; true, "2"
     and 2.5 are not one), with exactly the fields of its kind."""
     fields_of = ruleset.order_fields()
-    kinds = list(fields_of)
     kind = data.get("kind")
-    if kind not in kinds:
+    known = fields_of.get(kind) if isinstance(kind, str) else None
+    if known is None:
         shown = "no kind" if kind is None else f'the kind "{str(kind)[:40]}"'
         raise Refusal(
             ErrorCode.UNKNOWN_ORDER,
-            f"{ruleset.title} has no order with {shown} (its orders: {', '.join(kinds)})",
+            f"{ruleset.title} has no order with {shown} (its orders: {', '.join(fields_of)})",
             field="order.kind",
         )
-    known = fields_of[str(kind)]
-    unknown = sorted(str(key)[:40] for key in data.keys() - set(known))
+    unknown = sorted(str(key)[:40] for key in data.keys() - known)
     if unknown:  # named before anything else: a misspelt field would otherwise be told as the one it stands for
         raise Refusal(
             ErrorCode.INVALID_ORDER,
@@ -126,8 +125,9 @@ def orders_held_most(table: Table) -> int:
     return max(ORDERS_HELD_LEAST, ORDERS_HELD_PER_TERRITORY * len(table.game_map.territories))
 
 
-def _with_work(table: Table, game: Game[Any, Any], player: str, checks: int) -> Table:
-    """The table once `player` has spent `checks` more orders checked in this turn; Refusal past the turn's bound."""
+def _work_after(table: Table, game: Game[Any, Any], player: str, checks: int) -> dict[str, Any]:
+    """What the table's orders' costs become once `player` has spent `checks` more orders checked in this turn (the
+    table's changes, for `evolve`); Refusal past the turn's bound."""
     same_step = table.order_work_step == game.step
     spent = table.order_work.get(player, 0) if same_step else 0
     most = ORDER_WORK_PER_HELD * orders_held_most(table)
@@ -138,7 +138,7 @@ def _with_work(table: Table, game: Game[Any, Any], player: str, checks: int) -> 
             f"{most} a player's orders may cost in one turn: commit what you hold",
         )
     work = {**table.order_work, player: spent + checks} if same_step else {player: spent + checks}
-    return table.evolve(order_work=work, order_work_step=game.step)
+    return {"order_work": work, "order_work_step": game.step}
 
 
 def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decision:
@@ -148,9 +148,9 @@ def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decisio
     game, _ = running(table, turn)
     order, dumped = read_order(ruleset, data)
     if ruleset.simultaneous:
-        problem = turns.gate(ruleset, game, player)
-        if problem is not None:
-            raise Refusal.of(problem)
+        issued = turns.issue(ruleset, game, player, order)
+        if isinstance(issued, RuleError):
+            raise Refusal.of(issued)
         held, most = len(game.orders_of(player)), orders_held_most(table)
         if held >= most:
             raise Refusal(
@@ -158,13 +158,10 @@ def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decisio
                 f"you hold {held} orders this turn, the most a player may on this map: commit them, or withdraw "
                 "some first",
             )
-        worked = _with_work(table, game, player, 1)
-        issued = turns.issue(ruleset, game, player, order)
-        if isinstance(issued, RuleError):
-            raise Refusal.of(issued)
-        index = len(issued.orders_of(player)) - 1
+        work = _work_after(table, game, player, 1)
+        index = held
         change = OrderChange(player, game.step, index, orjson.dumps(dumped).decode())
-        return Decision(worked.evolve(game=issued), order_change=change, accepted=order, accepted_data=dumped)
+        return Decision(table.evolve(game=issued, **work), order_change=change, accepted=order, accepted_data=dumped)
     acted = turns.act(ruleset, game, player, order, dice_of(table.seed))
     if isinstance(acted, RuleError):
         raise Refusal.of(acted)
@@ -261,11 +258,11 @@ def withdraw(table: Table, player: str, turn: int, index: int) -> Decision:
     if problem is not None:
         raise Refusal.of(problem)
     held = len(game.orders_of(player))
-    worked = _with_work(table, game, player, held - index) if 0 <= index < held else table
+    work = _work_after(table, game, player, held - index) if 0 <= index < held else {}
     result = turns.withdraw(table.ruleset, game, player, index)
     if isinstance(result, RuleError):
         raise Refusal.of(result)
-    return Decision(worked.evolve(game=result), order_change=OrderChange(player, game.step, index, None))
+    return Decision(table.evolve(game=result, **work), order_change=OrderChange(player, game.step, index, None))
 
 
 def commit(table: Table, player: str, turn: int) -> Decision:

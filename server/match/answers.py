@@ -49,6 +49,9 @@ class Answers:
     def __init__(self, kept: Mapping[RequestKey, tuple[int, str]] | None = None) -> None:
         self.kept: dict[RequestKey, tuple[int, str]] = dict(kept or {})
         """By player and request id: the game's step when it was carried out, and the reply sent (with a null ref)."""
+        self._kept_at: int | None = None
+        """The step the kept replies were last sorted at: those of steps long past go once a step, not with every
+        request (a turn's orders each carry an id)."""
 
     def reply_of(self, player: str, request_id: str | None, answered_by: type[BaseModel]) -> str | None:
         """The reply kept for `player`'s request `request_id` (JSON text with a null ref), when it is the same kind of
@@ -92,5 +95,7 @@ class Answers:
 
     def remember(self, request: RequestRecord, step: int) -> None:
         """Keep a carried-out request's reply, now that the game is at `step`; those of steps long past go."""
-        self.kept = core.requests_kept(self.kept, step)
+        if step != self._kept_at:
+            self.kept = core.requests_kept(self.kept, step)
+            self._kept_at = step
         self.kept[request.key] = (request.step, request.reply)

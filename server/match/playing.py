@@ -60,8 +60,7 @@ class Playing(Runner):
             accepted = decision.accepted_data
             assert accepted is not None and decision.table.game is not None, "an issued order comes back as JSON"
             reply = Reply.of(
-                OrderAccepted.model_construct(
-                    ref=None,
+                OrderAccepted(  # validated, not model_construct: pydantic's validation is the faster of the two
                     game_id=self.game_id,
                     turn=turn,
                     index=index,
@@ -182,7 +181,7 @@ class Playing(Runner):
                 return
             before = self.table.status
             decision = core.commit(self.table, player, turn)
-            reply = Reply.of(CommitAccepted.model_construct(game_id=self.game_id, turn=turn, ref=None))
+            reply = Reply.of(CommitAccepted(game_id=self.game_id, turn=turn))
             entries = await self._save(decision, self._request(player, request_id, reply.frame))
             reply.send(sub, ref)
             self._after_change(entries, decision, before)

@@ -19,6 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
@@ -371,13 +372,14 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
         them when it is unknown."""
         return list(self.order_fields())
 
-    def order_fields(self) -> dict[str, tuple[str, ...]]:
+    def order_fields(self) -> Mapping[str, tuple[str, ...]]:
         """The fields of each kind of order (`kind` among them), by kind: an order naming another is refused, naming
-        it. Worked out once from the orders' JSON schema, which takes milliseconds to make."""
-        found: dict[str, tuple[str, ...]] | None = self.__dict__.get("_order_fields")
+        it. Worked out once from the orders' JSON schema, which takes milliseconds to make (read on every order:
+        never change it)."""
+        found: Mapping[str, tuple[str, ...]] | None = self.__dict__.get("_order_fields")
         if found is None:
-            found = self.__dict__["_order_fields"] = self._fields_in_schema()
-        return dict(found)
+            found = self.__dict__["_order_fields"] = MappingProxyType(self._fields_in_schema())
+        return found
 
     def _fields_in_schema(self) -> dict[str, tuple[str, ...]]:
         schema = self.order_type.json_schema()
