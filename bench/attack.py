@@ -637,8 +637,10 @@ ATTACKS: dict[str, Callable[[Path, Path], Awaitable[Row]]] = {
 
 async def main() -> None:
     from bench.attack_word import WORD_ATTACKS  # they use this module's servers and bystanders
+    from bench.attack_word2 import WORD2_ATTACKS
 
     ATTACKS.update(WORD_ATTACKS)
+    ATTACKS.update(WORD2_ATTACKS)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", default="", help="a comma-separated list of: " + ", ".join(ATTACKS))
     parser.add_argument("--source", type=Path, default=ROOT, help="the checkout whose server is attacked")

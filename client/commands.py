@@ -623,21 +623,6 @@ def _game_id(text: str, games: Sequence[str]) -> str | ParseError:
     return text
 
 
-def _value(text: str) -> Any:
-    """An option's value as typed: a whole number, a number, yes/no, or the word itself."""
-    lowered = text.casefold()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    if re.fullmatch(r"[+-]?\d{1,9}", text):
-        return int(text)
-    try:
-        return float(text.rstrip("s")) if re.fullmatch(r"[+-]?\d*\.?\d+s?", text) else text
-    except ValueError:
-        return text
-
-
 def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseError:
     values: dict[str, Any] = {"map": None, "options": {}}
     options: dict[str, Any] = values["options"]
@@ -676,7 +661,7 @@ def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseErro
         elif not key or not value:
             return ParseError(f'"{arg}" is not a setting (settings look like time=120); {_usage(spec, setting)}')
         else:
-            options[key] = _value(value)
+            options[key] = grammar.option_value(value)
     return Create(**values)
 
 

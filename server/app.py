@@ -49,8 +49,9 @@ class RiscServer:
         and a PostgreSQL store is played as one node of several). `seeds` gives each new game's seed and `clock`
         times turns: a test passes its own of both."""
         self.config = config
+        self.clock: Clock = clock or LoopClock()
         catalogue = Catalogue(config.maps)
-        self.storage, self.directory = alone(storage, config) if storage is not None else open_place(config)
+        self.storage, self.directory = alone(storage, config) if storage is not None else open_place(config, self.clock)
         self.lobby = Lobby(
             self.storage,
             config.max_games,
@@ -58,7 +59,7 @@ class RiscServer:
             bot_turn_pause=config.bot_turn_pause,
             catalogue=catalogue,
             seeds=seeds,
-            clock=clock,
+            clock=self.clock,
             min_turn_seconds=config.min_turn_seconds,
             hand_over_after=config.hand_over_after,
             open_games_per_connection=config.open_games_per_connection,
@@ -68,8 +69,8 @@ class RiscServer:
             unstarted_expiry=config.unstarted_game_expiry,
             directory=self.directory,
         )
-        self.accounts = Accounts(self.storage.accounts(), clock or LoopClock(), mode=config.accounts)
-        self.transport = Transport(config, self.lobby, AccountDesk(self.accounts, self.lobby, self.storage))
+        self.accounts = Accounts(self.storage.accounts(), self.clock, mode=config.accounts)
+        self.transport = Transport(config, self.lobby, AccountDesk(self.accounts, self.lobby, self.storage), self.clock)
 
     @property
     def port(self) -> int:

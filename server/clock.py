@@ -1,5 +1,6 @@
-"""Time as a match sees it: now, the time of day, and a call later. Passed in, so that a test can move time
-itself."""
+"""Time as the server sees it: now, the time of day, and a call later. Passed in, so that a test can move time
+itself: every clock the server reads is one of these (a match's timers, the frontier's rate limits, the computers'
+share of the time, the name of a rescued database)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ class Clock(Protocol):
         ...
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer: ...
+
+
+def timestamp(clock: Clock) -> str:
+    """The clock's time of day, local, as a file's name holds it (20261128-110047)."""
+    return time.strftime("%Y%m%d-%H%M%S", time.localtime(clock.wall()))
 
 
 class LoopClock:

@@ -3,6 +3,7 @@ played by this server alone, or a PostgreSQL store shared by several nodes, each
 
 from __future__ import annotations
 
+from server.clock import Clock
 from server.config import ServerConfig
 from server.lobby.directory import RESTORED_LOG_ENTRIES, Directory, LocalDirectory
 from server.storage.base import Storage
@@ -14,11 +15,11 @@ def alone(storage: Storage, config: ServerConfig) -> tuple[Storage, Directory]:
     return storage, LocalDirectory(storage, config.finished_games_kept, RESTORED_LOG_ENTRIES)
 
 
-def open_place(config: ServerConfig) -> tuple[Storage, Directory]:
-    """The store `config` names, and the directory that says where each of its games is played. Raises StorageError
-    when the store cannot be used."""
+def open_place(config: ServerConfig, clock: Clock | None = None) -> tuple[Storage, Directory]:
+    """The store `config` names, and the directory that says where each of its games is played (`clock`: the
+    server's). Raises StorageError when the store cannot be used."""
     if config.store is None:
-        return alone(open_storage(config.data_dir), config)
+        return alone(open_storage(config.data_dir, clock=clock), config)
     from server.cluster.directory import ClusterDirectory
     from server.cluster.network import default_node_id
     from server.storage.postgres import Epochs, PostgresStorage

@@ -244,8 +244,8 @@ def test_a_game_plays_by_itself_while_every_player_still_in_is_the_server_s_comp
 
 
 def test_a_request_sent_again_is_answered_again_during_its_step_and_the_next_then_forgotten() -> None:
-    kept = {"a": (3, "reply a"), "b": (4, "reply b"), "c": (5, "reply c")}
-    assert core.requests_kept(kept, 5) == {"b": (4, "reply b"), "c": (5, "reply c")}
+    kept = {("ann", "a"): (3, "reply a"), ("ann", "b"): (4, "reply b"), ("bob", "b"): (5, "reply c")}
+    assert core.requests_kept(kept, 5) == {("ann", "b"): (4, "reply b"), ("bob", "b"): (5, "reply c")}
     assert core.requests_kept(kept, 4) == kept
     assert core.requests_kept(kept, 7) == {}
     assert core.step(table(2)) == 0 and core.step(started("ann", "bob")) == 0

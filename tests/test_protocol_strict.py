@@ -119,6 +119,16 @@ async def test_an_order_with_a_field_its_kind_does_not_have_is_refused_by_the_se
         assert reply["code"] == "unknown-order" and reply["field"] == "order.kind"
 
 
+async def test_a_misspelt_field_is_named_rather_than_told_as_the_field_it_stands_for() -> None:
+    async with at_placement() as (game_id, ann, mine):
+        order = {"kind": "place", "territory": mine, "unitz": 1}
+        assert published.order("risc", order), "the schema takes a misspelt field"
+        reply = await ann.request(type="issue_order", game_id=game_id, turn=0, order=order)
+        assert reply["type"] == "error" and reply["code"] == "invalid-order"
+        assert reply["field"] == "order.unitz" and "unitz" in reply["message"], reply
+        assert "missing" not in reply["message"] and "units" in reply["message"], "its fields are listed"
+
+
 async def test_an_order_that_is_not_an_object_is_refused_naming_the_order_and_its_game() -> None:
     async with running_server() as server:
         client = await Client.connect(server)

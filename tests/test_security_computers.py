@@ -19,8 +19,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import connect
 
+from server.clock import ManualClock
+from server.computers.share import ComputerTime
 from shared.protocol.codes import PROTOCOL_VERSION
 from tests.attack_support import COMPUTER_GAME, Attack
 from tests.server_support import FAST, Client, create_game, join, running_server
@@ -183,3 +186,12 @@ async def test_a_bystanders_requests_are_answered_in_time_while_games_of_compute
         assert made["created"] == 0 and set(made["refused"]) == {"too-many-games"}
         assert p99 < P99_TARGET, f"a bystander's p99 {p99 * 1000:.0f} ms over {len(waits)} requests"
         assert peak - baseline < 300 * 1024 * 1024, f"memory grew {(peak - baseline) >> 20} MiB"
+
+
+async def test_a_computers_turn_and_the_rest_after_it_are_measured_on_the_servers_clock() -> None:
+    """Issue 37: the share of the time the computers take is counted on the server's clock, which a test moves."""
+    clock = ManualClock()
+    computers = ComputerTime(share=0.25, clock=clock)
+    async with computers.turn(urgent=False):
+        clock.advance(0.01)  # the turn's work, as the server's clock saw it
+    assert computers.rested == pytest.approx(0.03)  # three times the work: the computers took a quarter

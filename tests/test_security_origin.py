@@ -20,9 +20,15 @@ from tests.server_support import Client, running_server
 
 
 async def handshake(
-    port: int, *, host: str | None = None, origins: tuple[str, ...] = (), path: str = "/"
+    port: int,
+    *,
+    host: str | None = None,
+    origins: tuple[str, ...] = (),
+    path: str = "/",
+    extra: tuple[str, ...] = (),
 ) -> tuple[int, str]:
-    """Send a WebSocket opening handshake with these headers; (HTTP status, response body)."""
+    """Send a WebSocket opening handshake with these headers (`extra`: whole header lines, after the usual ones);
+    (HTTP status, response body)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     key = base64.b64encode(os.urandom(16)).decode()
     lines = [
@@ -34,6 +40,7 @@ async def handshake(
         "Sec-WebSocket-Version: 13",
     ]
     lines += [f"Origin: {origin}" for origin in origins]
+    lines += extra
     writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
     await writer.drain()
     head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)).decode("latin-1")
@@ -122,3 +129,18 @@ def test_allow_origin_is_repeatable_and_checked_at_start() -> None:
     for bad in ("risc.example.org", "ftp://risc.example.org", "https://risc.example.org/play", "https://"):
         with pytest.raises(ValueError, match="--allow-origin"):
             config_from_args(parsed("--allow-origin", bad))
+
+
+async def test_a_handshake_with_two_host_headers_is_a_bad_request_told_in_one_log_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 35: which Host it meant decides which origins are its own, so a request with two cannot be judged; it
+    was an HTTP 500 with a traceback in the log, every time."""
+    async with running_server() as server:
+        for _ in range(3):
+            status, body = await handshake(server.port, extra=("Host: elsewhere.example:80",))
+            assert status == 400 and "Host" in body, body
+        assert (await handshake(server.port))[0] == 101, "a handshake of one Host is taken as ever"
+    told = [r for r in caplog.records if "repeated its Host header" in r.getMessage()]
+    assert len(told) == 1 and told[0].levelname == "WARNING"
+    assert not [r for r in caplog.records if r.exc_info is not None or r.levelname == "ERROR"]

@@ -24,6 +24,7 @@ import pytest
 
 from risc.cli import main
 from server.app import RiscServer
+from server.clock import ManualClock, timestamp
 from server.config import ServerConfig
 from server.storage import DATABASE_NAME, GameProgress, GameRecord, SqliteStorage, StorageError
 from shared.protocol.log import SequencedEvent
@@ -204,7 +205,8 @@ async def test_a_database_deleted_while_the_server_runs_stops_every_change_and_i
 ) -> None:
     database = tmp_path / DATABASE_NAME
     caplog.set_level(logging.INFO, "risc")
-    async with running_server(SqliteStorage(database), **FAST) as server:
+    clock = ManualClock()
+    async with running_server(SqliteStorage(database, clock=clock), clock=clock, **FAST) as server:
         clients = [await Client.connect(server) for _ in range(3)]
         game_id = await create_game(clients[0], players=3)
         await join(clients[0], game_id, "ann")
@@ -220,6 +222,7 @@ async def test_a_database_deleted_while_the_server_runs_stops_every_change_and_i
     assert len(told) == 1 and told[0].levelno == logging.ERROR  # but what happened, and what to do, once
     rescued = [p for p in tmp_path.iterdir() if p.name.startswith(f"{DATABASE_NAME}.rescued-")]
     assert len(rescued) == 1 and f"move that copy to {database}" in told[0].getMessage()
+    assert rescued[0].name == f"{DATABASE_NAME}.rescued-{timestamp(clock)}", "named by the server's clock"
     assert f"{database} was deleted" in told[0].getMessage() and str(rescued[0]) in told[0].getMessage()
     storage = SqliteStorage(rescued[0], read_only=True)
     try:

@@ -9,6 +9,7 @@ import asyncio
 import json
 
 from server.app import RiscServer
+from server.clock import ManualClock
 from shared.protocol.codes import PROTOCOL_VERSION
 from tests.server_support import Client, create_game, running_server, seated_game
 
@@ -116,3 +117,17 @@ async def test_a_flood_is_rate_limited_then_disconnected_and_other_clients_are_u
         assert all(f["ref"] == "flood" and f["request"] == "list_games" for f in limited)  # the sender knows which
         reply = await player.request(type="join_game", game_id=game_id, name="ann")
         assert reply["type"] == "joined"
+
+
+async def test_the_rate_limit_is_measured_on_the_servers_clock() -> None:
+    """A test's clock reaches the rate limits (issue 37): the server reads no clock of its own beside it."""
+    clock = ManualClock()
+    async with running_server(clock=clock, messages_per_second=1.0, burst=3) as server:
+        client = await Client.connect(server)
+        replies = [await client.request(type="list_games") for _ in range(4)]
+        assert [r["type"] for r in replies] == ["games", "games", "games", "error"]
+        assert replies[3]["code"] == "rate-limited"
+        refused = await client.request(type="list_games")
+        assert refused["type"] == "error" and refused["code"] == "rate-limited", "no time passed on the clock"
+        clock.advance(1.0)
+        assert (await client.request(type="list_games"))["type"] == "games"

@@ -241,9 +241,10 @@ class Kept:
 
 
 async def test_an_order_accepted_frame_names_the_new_order_and_its_index_only() -> None:
-    """The reply to an order is put together by hand: it must say what the whole OrderAccepted says, and that is
-    the new order and where it stands in the player's list, never the orders before it (protocol 3), after a
-    withdrawal too; with what the player's orders leave of the pool, and the order's words (protocol 4)."""
+    """The reply to an order is encoded once from its model (kept with the request, and sent with the request's ref):
+    the frame sent says what the OrderAccepted sent beside it says, and that is the new order and where it stands in
+    the player's list, never the orders before it (protocol 3), after a withdrawal too; with what the player's orders
+    leave of the pool, and the order's words (protocol 4)."""
     players = ["ann", "bob"]
     seats = [SeatRecord(name=p, token_hash="0" * 64) for p in players]
     match = await Match.create(

@@ -1,6 +1,7 @@
 """What every store promises (server/storage/base.py), held to the memory store, the SQLite file and PostgreSQL alike:
 a change is kept whole or not at all, orders and commits kept apart come back on the progress they belong to, a
-request kept with its change is refused a second time, and a game reads back as it was saved."""
+request kept with its change is refused a second time (the same player's: another's of the same id is its own), and
+a game reads back as it was saved."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ from tests.test_server_storage import joined, record, started_progress
 
 def order(index: int, units: int) -> OrderChange:
     return OrderChange("ann", 2, index, f'{{"kind": "place", "units": {units}, "territory": "Narnia"}}')
+
+
+def bob_order(index: int, units: int) -> OrderChange:
+    return OrderChange("bob", 2, index, f'{{"kind": "place", "units": {units}, "territory": "Oz"}}')
 
 
 async def test_a_game_is_kept_once_and_reads_back_as_it_was_saved(store: Storage) -> None:
@@ -83,13 +88,13 @@ async def test_a_batch_of_orders_is_kept_whole_in_its_order_with_its_request(sto
     await store.create(game_record, started_progress(), [])
     await store.save_order("g", order(0, 1))
     batch = '{"ref":null,"type":"orders_accepted","game_id":"g","turn":2,"accepted":[],"refused":[]}'
-    await store.save_orders("g", [order(1, 2), order(2, 3), order(3, 4)], RequestRecord("batch-one", 2, batch))
+    await store.save_orders("g", [order(1, 2), order(2, 3), order(3, 4)], RequestRecord("ann", "batch-one", 2, batch))
     with pytest.raises(StorageError):  # the same request again keeps none of its orders
-        await store.save_orders("g", [order(4, 5), order(5, 6)], RequestRecord("batch-one", 2, batch))
+        await store.save_orders("g", [order(4, 5), order(5, 6)], RequestRecord("ann", "batch-one", 2, batch))
     with pytest.raises(StorageError):
         await store.save_orders("nope", [order(0, 1)])
     restored = await store.restore("g", 5)
-    assert restored is not None and restored.requests == {"batch-one": batch}
+    assert restored is not None and restored.requests == {("ann", "batch-one"): batch}
     assert restored.progress.state is not None
     assert [o["units"] for o in restored.progress.state["orders"]["ann"]] == [1, 2, 3, 4]
 
@@ -104,31 +109,39 @@ async def test_a_request_kept_with_its_change_is_refused_again_and_forgotten_two
     )
     await store.create(game_record, started_progress(), [])
     accepted = '{"ref":null,"type":"order_accepted","game_id":"g","turn":2,"index":0,"order":{}}'
-    await store.save_order("g", order(0, 3), RequestRecord("request-one", 2, accepted))
+    await store.save_order("g", order(0, 3), RequestRecord("ann", "request-one", 2, accepted))
     with pytest.raises(StorageError):
-        await store.save_order("g", order(1, 3), RequestRecord("request-one", 2, accepted))
+        await store.save_order("g", order(1, 3), RequestRecord("ann", "request-one", 2, accepted))
+    bobs = accepted.replace('"index":0', '"index":5')
+    await store.save_order("g", bob_order(0, 3), RequestRecord("bob", "request-one", 2, bobs))  # his own id
     restored = await store.restore("g", 5)
-    assert restored is not None and restored.requests == {"request-one": accepted}
+    assert restored is not None
+    assert restored.requests == {("ann", "request-one"): accepted, ("bob", "request-one"): bobs}
     assert restored.progress.state is not None and len(restored.progress.state["orders"]["ann"]) == 1
+    assert len(restored.progress.state["orders"]["bob"]) == 1
     committed = '{"ref":null,"type":"commit_accepted","game_id":"g","turn":2}'
     await store.save_commit(
-        "g", CommitChange("ann", 2, 11), [joined(11, "ann")], RequestRecord("request-two", 2, committed)
+        "g", CommitChange("ann", 2, 11), [joined(11, "ann")], RequestRecord("ann", "request-two", 2, committed)
     )
     restored = await store.restore("g", 5)
-    assert restored is not None and restored.requests == {"request-one": accepted, "request-two": committed}
+    assert restored is not None and restored.requests == {
+        ("ann", "request-one"): accepted,
+        ("bob", "request-one"): bobs,
+        ("ann", "request-two"): committed,
+    }
     state = {**(started_progress().state or {}), "step": 3}
     await store.save("g", GameProgress(seats=[], state=state, seq=11, status="playing"), [])
     restored = await store.restore("g", 5)
-    assert restored is not None and set(restored.requests) == {"request-one", "request-two"}  # the step after
+    assert restored is not None and len(restored.requests) == 3  # the step after  # the step after
     state = {**state, "step": 4}
     await store.save(
         "g",
         GameProgress(seats=[], state=state, seq=11, status="playing"),
         [],
-        request=RequestRecord("request-three", 4, committed),
+        request=RequestRecord("ann", "request-three", 4, committed),
     )
     restored = await store.restore("g", 5)
-    assert restored is not None and restored.requests == {"request-three": committed}
+    assert restored is not None and restored.requests == {("ann", "request-three"): committed}
 
 
 async def test_every_unfinished_game_is_restored_with_the_tail_of_its_log(store: Storage) -> None:

@@ -382,3 +382,113 @@ def alter(frames: list[Frame], control: str) -> list[Frame]:
 def test_a_frame_altered_in_one_place_fails_the_check(recorded: list[Frame], control: str) -> None:
     assert WireChecker().run(recorded).problems == [], "the run itself must pass"
     assert WireChecker().run(alter(recorded, control)).problems, f"{control}: the check let it through"
+
+
+# ---- bounds and options, both ways (issue 35) ---------------------------------------------------------------------
+
+BOUNDS: list[tuple[str, dict[str, Any], bool]] = [
+    ("withdraw_order index -1", {"type": "withdraw_order", "game_id": "ab12cd", "turn": 1, "index": -1}, False),
+    ("withdraw_order index 0", {"type": "withdraw_order", "game_id": "ab12cd", "turn": 1, "index": 0}, True),
+    ("list_games limit 0", {"type": "list_games", "limit": 0}, False),
+    ("list_games limit 1", {"type": "list_games", "limit": 1}, True),
+    ("list_games limit 100", {"type": "list_games", "limit": 100}, True),
+    ("list_games limit 101", {"type": "list_games", "limit": 101}, False),
+    ("list_games offset -1", {"type": "list_games", "offset": -1}, False),
+    ("list_games offset 0", {"type": "list_games", "offset": 0}, True),
+    ("list_games offset 1,000,000", {"type": "list_games", "offset": 1_000_000}, True),
+    ("list_games offset 1,000,001", {"type": "list_games", "offset": 1_000_001}, False),
+    ("watch_game last_seq -1", {"type": "watch_game", "game_id": "ab12cd", "last_seq": -1}, False),
+    ("watch_game last_seq 0", {"type": "watch_game", "game_id": "ab12cd", "last_seq": 0}, True),
+    ("resume last_seq -1", {"type": "resume", "game_id": "ab12cd", "token": "t", "last_seq": -1}, False),
+    ("resume last_seq 0", {"type": "resume", "game_id": "ab12cd", "token": "t", "last_seq": 0}, True),
+    ("join_game group 65", {"type": "join_game", "game_id": "ab12cd", "name": "ann", "group": 65}, False),
+    ("join_game group 64", {"type": "join_game", "game_id": "ab12cd", "name": "ann", "group": 64}, True),
+    ("join_game group -1", {"type": "join_game", "game_id": "ab12cd", "name": "ann", "group": -1}, False),
+    ("replay_turn index -1", {"type": "replay_turn", "game_id": "ab12cd", "index": -1}, False),
+    ("replay_turn index 0", {"type": "replay_turn", "game_id": "ab12cd", "index": 0}, True),
+    ("replay_turn index 1,000,001", {"type": "replay_turn", "game_id": "ab12cd", "index": 1_000_001}, False),
+    ("settings players 0", {"type": "create_game", "settings": {"map": "seed", "players": 0}}, False),
+    ("settings players 1", {"type": "create_game", "settings": {"map": "seed", "players": 1}}, True),
+    ("settings players 8", {"type": "create_game", "settings": {"map": "seed", "players": 8}}, True),
+    ("settings players 9", {"type": "create_game", "settings": {"map": "seed", "players": 9}}, False),
+    ("settings bots -1", {"type": "create_game", "settings": {"map": "seed", "players": 2, "bots": -1}}, False),
+    ("settings bots 9", {"type": "create_game", "settings": {"map": "seed", "players": 2, "bots": 9}}, False),
+    ("settings turn_seconds 0", {"type": "create_game", "settings": {"map": "seed", "turn_seconds": 0}}, False),
+    ("issue_orders turn 2.0", {"type": "issue_orders", "game_id": "ab12cd", "turn": 2.0, "orders": [{}]}, True),
+]
+"""Frames at and past every bound a client's message has: what the schema says of each, and what the server does."""
+
+
+def test_the_schema_states_every_bound_in_json_schemas_own_words() -> None:
+    """`ge`, `le`, `gt` and `lt` are pydantic's words: a JSON Schema validator ignores them, so a bound written so
+    is no bound to a client checking its frames with the schema."""
+    found: list[str] = []
+
+    def walk(schema: Any, path: str, names: bool = False) -> None:
+        if isinstance(schema, dict):
+            for key, value in schema.items():
+                if not names and key in ("ge", "le", "gt", "lt"):
+                    found.append(f"{path}/{key}")
+                walk(value, f"{path}/{key}", names=not names and key in ("properties", "$defs"))
+        elif isinstance(schema, list):
+            for index, value in enumerate(schema):
+                walk(value, f"{path}/{index}")
+
+    walk(published.published(), "")
+    assert found == []
+
+
+async def test_the_schema_and_the_server_judge_every_bound_alike() -> None:
+    async with running_server(**FAST, bad_frames_burst=len(BOUNDS)) as server:
+        client = await Client.connect(server)
+        verdicts = []
+        for case, frame, valid in BOUNDS:
+            schema_takes = published.client_frame(frame) == []
+            reply = await client.request(**frame)
+            server_takes = not (reply["type"] == "error" and reply["code"] == "invalid-message")
+            verdicts.append((case, schema_takes, server_takes))
+            assert server_takes == valid, (case, reply)
+    assert [v for v in verdicts if v[1] != v[2]] == []
+
+
+OPTIONS: list[tuple[str, dict[str, Any], bool]] = [
+    ("risc", {"initial_units": "8"}, False),
+    ("risc", {"initial_units": " 8 "}, False),
+    ("risc", {"initial_units": True}, False),
+    ("risc", {"initial_units": 8}, True),
+    ("risc", {"initial_units": 8.0}, True),
+    ("risc", {"initial_units": 8.5}, False),
+    ("risc", {"initial_units": 0}, False),
+    ("risc", {"evolution": "3"}, False),
+    ("risc", {"evolution": 3}, True),
+    ("risc", {"evolution": 4}, False),
+    ("risc", {"choose_groups": 1}, False),
+    ("risc", {"choose_groups": "true"}, False),
+    ("risc", {"choose_groups": True}, True),
+    ("risc", {"colour": "red"}, False),
+    ("warzone", {"max_turns": True}, False),
+    ("warzone", {"max_turns": 30}, True),
+    ("grid", {"troops": "15"}, False),
+    ("grid", {"troops": 15}, True),
+    ("classic", {"mode": "capital"}, True),
+    ("classic", {"mode": "Capital"}, False),
+    ("classic", {"cheaters": 0}, False),
+]
+"""A rule set's options, as a creator may give them: read by JSON type, as orders are."""
+
+
+async def test_the_schema_and_the_server_judge_every_rule_sets_options_alike() -> None:
+    async with running_server(**FAST, open_games_per_connection=100, open_games_per_address=100) as server:
+        client = await Client.connect(server)
+        verdicts = []
+        for ruleset, options, valid in OPTIONS:
+            schema_takes = published.options(ruleset, options) == []
+            settings = {"ruleset": ruleset, "map": None if ruleset == "grid" else "twin-keeps", "players": 3}
+            reply = await client.request(type="create_game", settings={**settings, "options": options})
+            server_takes = reply["type"] == "game_created"
+            if not server_takes:
+                assert reply["code"] == "bad-settings", reply
+                assert reply["field"].startswith("settings.options."), reply
+            verdicts.append((ruleset, options, schema_takes, server_takes))
+            assert server_takes == valid, (ruleset, options, reply)
+    assert [v for v in verdicts if v[2] != v[3]] == []

@@ -19,6 +19,7 @@ from annotated_types import Ge, Le
 from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 
+from shared.game import grammar
 from shared.game.ruleset import AnyRuleSet
 from shared.protocol import wording
 from shared.rulesets import RULESETS
@@ -90,15 +91,13 @@ def read_options(ruleset: AnyRuleSet, pairs: Sequence[str]) -> tuple[dict[str, A
     """KEY=VALUE pairs as a rule set's options (numbers and yes/no read as such; the lobby's short words, such as
     units= for initial_units=, accepted): the options as given, and as the rule set completes them. OptionsError
     says what is wrong as the lobby would, then lists the rule set's options."""
-    from client.commands import _value
-
     words = ruleset.presentation.option_words
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key or not value:
             raise OptionsError(f'"{pair}" is not KEY=VALUE (e.g. --option {_example(ruleset)})\n' + _listing(ruleset))
-        options[words.get(key.casefold(), key)] = _value(value)
+        options[words.get(key.casefold(), key)] = grammar.option_value(value)
     try:
         return options, ruleset.options(options)
     except ValidationError as exc:

@@ -21,10 +21,11 @@ import contextlib
 import gc
 import heapq
 import itertools
-import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
+
+from server.clock import Clock, LoopClock
 
 _T = TypeVar("_T")
 
@@ -33,10 +34,12 @@ URGENT, IN_TIME = 0, 1
 
 
 class ComputerTime:
-    def __init__(self, share: float = 0.5, pause: float = 0.0) -> None:
+    def __init__(self, share: float = 0.5, pause: float = 0.0, clock: Clock | None = None) -> None:
+        """`clock`: the server's, on which a turn's work and the rest after it are measured."""
         if not 0 < share <= 1:
             raise ValueError(f"computers' share of the time must be above 0 and at most 1, not {share:g}")
         self.share = share
+        self._clock: Clock = clock or LoopClock()
         self.pause = pause
         """Seconds a computer waits before each turn of a game where only computers are left, so that its players
         who are out can watch it (ServerConfig.bot_turn_pause)."""
@@ -54,7 +57,7 @@ class ComputerTime:
         """One computer's turn of work: it starts after every turn queued before it (the urgent ones first), and the
         queue rests after it, so that the computers take at most `share` of the time."""
         await self._take(URGENT if urgent else IN_TIME)
-        started = time.perf_counter()
+        started = self._clock.now()
         try:
             yield
         except BaseException:
@@ -62,7 +65,7 @@ class ComputerTime:
             raise
         try:
             collect_garbage()
-            rest = (time.perf_counter() - started) * (1 - self.share) / self.share
+            rest = (self._clock.now() - started) * (1 - self.share) / self.share
             if rest > 0:
                 self.rested += rest
                 await asyncio.sleep(rest)

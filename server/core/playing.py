@@ -25,7 +25,7 @@ from shared.game.ruleset import AnyRuleSet, Status
 from shared.game.turns import Resolved
 from shared.protocol import log as game_log
 from shared.protocol.codes import ErrorCode
-from shared.protocol.numbers import whole_numbers
+from shared.protocol.numbers import json_text
 
 
 def running(table: Table, turn: int | None) -> tuple[Game[Any, Any], Status]:
@@ -52,18 +52,25 @@ def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> tuple[Any, dict[str
 
     The order is read as the published schema reads it: by JSON type (2 and 2.0 are the same whole number; true, "2"
     and 2.5 are not one), with exactly the fields of its kind."""
-    kinds = ruleset.order_kinds()
+    fields_of = ruleset.order_fields()
     kind = data.get("kind")
-    if kind not in kinds:
+    known = fields_of.get(kind) if isinstance(kind, str) else None
+    if known is None:
         shown = "no kind" if kind is None else f'the kind "{str(kind)[:40]}"'
         raise Refusal(
             ErrorCode.UNKNOWN_ORDER,
-            f"{ruleset.title} has no order with {shown} (its orders: {', '.join(kinds)})",
+            f"{ruleset.title} has no order with {shown} (its orders: {', '.join(fields_of)})",
             field="order.kind",
         )
+    unknown = sorted(str(key)[:40] for key in data.keys() - known)
+    if unknown:  # named before anything else: a misspelt field would otherwise be told as the one it stands for
+        raise Refusal(
+            ErrorCode.INVALID_ORDER,
+            f"a {kind} order has no field {', '.join(unknown[:4])} (its fields: {', '.join(known)})",
+            field="order." + unknown[0],
+        )
     try:
-        text = json.dumps(whole_numbers(data), separators=(",", ":"))  # json, not orjson: integers of any size
-        order = ruleset.order_type.validate_json(text, strict=True)
+        order = ruleset.order_type.validate_json(json_text(data), strict=True)
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         parts = []
@@ -76,15 +83,7 @@ def read_order(ruleset: AnyRuleSet, data: dict[str, Any]) -> tuple[Any, dict[str
             f"that {kind} order will not do: " + "; ".join(parts),
             field="order." + at if at else "order",
         ) from None
-    dumped = ruleset.dump_order(order)
-    unknown = sorted(str(key)[:40] for key in data.keys() - dumped.keys())
-    if unknown:  # a misspelt field would otherwise be dropped without a word, and its default used instead
-        raise Refusal(
-            ErrorCode.INVALID_ORDER,
-            f"a {kind} order has no field {', '.join(unknown[:4])} (its fields: {', '.join(dumped)})",
-            field="order." + unknown[0],
-        )
-    return order, dumped
+    return order, ruleset.dump_order(order)
 
 
 def _plain(error: Any) -> str:
@@ -109,8 +108,42 @@ def _plain(error: Any) -> str:
     return str(error["msg"])
 
 
+ORDERS_HELD_LEAST = 200
+ORDERS_HELD_PER_TERRITORY = 3
+"""The most orders a player holds in one turn of a simultaneous game: three for each territory of the map, and never
+fewer than 200. The server's strongest computers issue about one and a half per territory (285 on a map of 180);
+30,000 orders from one player made a 2.9 MB order list, a 5 MB update for every follower, and a withdrawal that
+checked every one of them again."""
+
+ORDER_WORK_PER_HELD = 4
+"""A player's orders of one turn cost the server at most four times the orders they may hold, counted in orders
+checked (Table.order_work): issuing and withdrawing the same orders over and over is bounded too."""
+
+
+def orders_held_most(table: Table) -> int:
+    """The most orders one player may hold in one turn of this game (ORDERS_HELD_LEAST, ORDERS_HELD_PER_TERRITORY)."""
+    return max(ORDERS_HELD_LEAST, ORDERS_HELD_PER_TERRITORY * len(table.game_map.territories))
+
+
+def _work_after(table: Table, game: Game[Any, Any], player: str, checks: int) -> dict[str, Any]:
+    """What the table's orders' costs become once `player` has spent `checks` more orders checked in this turn (the
+    table's changes, for `evolve`); Refusal past the turn's bound."""
+    same_step = table.order_work_step == game.step
+    spent = table.order_work.get(player, 0) if same_step else 0
+    most = ORDER_WORK_PER_HELD * orders_held_most(table)
+    if spent + checks > most:
+        raise Refusal(
+            ErrorCode.TOO_MANY_ORDERS,
+            f"your orders this turn have had the server check {spent} orders, and this would take it past the "
+            f"{most} a player's orders may cost in one turn: commit what you hold",
+        )
+    work = {**table.order_work, player: spent + checks} if same_step else {player: spent + checks}
+    return {"order_work": work, "order_work_step": game.step}
+
+
 def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decision:
-    """One order: recorded (simultaneous games), or carried out at once (turn-by-turn games)."""
+    """One order: recorded (simultaneous games, up to the most a player may hold), or carried out at once
+    (turn-by-turn games)."""
     ruleset = table.ruleset
     game, _ = running(table, turn)
     order, dumped = read_order(ruleset, data)
@@ -118,9 +151,17 @@ def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decisio
         issued = turns.issue(ruleset, game, player, order)
         if isinstance(issued, RuleError):
             raise Refusal.of(issued)
-        index = len(issued.orders_of(player)) - 1
+        held, most = len(game.orders_of(player)), orders_held_most(table)
+        if held >= most:
+            raise Refusal(
+                ErrorCode.TOO_MANY_ORDERS,
+                f"you hold {held} orders this turn, the most a player may on this map: commit them, or withdraw "
+                "some first",
+            )
+        work = _work_after(table, game, player, 1)
+        index = held
         change = OrderChange(player, game.step, index, orjson.dumps(dumped).decode())
-        return Decision(table.evolve(game=issued), order_change=change, accepted=order, accepted_data=dumped)
+        return Decision(table.evolve(game=issued, **work), order_change=change, accepted=order, accepted_data=dumped)
     acted = turns.act(ruleset, game, player, order, dice_of(table.seed))
     if isinstance(acted, RuleError):
         raise Refusal.of(acted)
@@ -210,11 +251,18 @@ def resign(table: Table, player: str) -> Decision:
 
 
 def withdraw(table: Table, player: str, turn: int, index: int) -> Decision:
+    """An order taken back: it costs the turn's bound on what a player's orders cost one order for itself and one for
+    each order after it (those are checked again, turns.withdraw)."""
     game, _ = running(table, turn)
+    problem = turns.gate(table.ruleset, game, player)
+    if problem is not None:
+        raise Refusal.of(problem)
+    held = len(game.orders_of(player))
+    work = _work_after(table, game, player, held - index) if 0 <= index < held else {}
     result = turns.withdraw(table.ruleset, game, player, index)
     if isinstance(result, RuleError):
         raise Refusal.of(result)
-    return Decision(table.evolve(game=result), order_change=OrderChange(player, game.step, index, None))
+    return Decision(table.evolve(game=result, **work), order_change=OrderChange(player, game.step, index, None))
 
 
 def move(table: Table, player: str, turn: int, index: int, to: int) -> Decision:

@@ -176,12 +176,23 @@ def computers_alone(table: Table) -> bool:
     )
 
 
-def chat(table: Table, seat: str | None, name: str | None, text: str, to: str | None) -> Decision:
+def chat(table: Table, seat: str | None, name: str | None, text: str, to: str | None, late: bool = False) -> Decision:
     """A word in a game's chat, from a seat or a spectator (`seat` None, speaking under `name`). While the game runs,
     those who do not play it (spectators, players who are out) talk among themselves: the players still in hear them
-    once it is over. A word to one player is theirs and the speaker's, for good."""
+    once it is over. A word to one player is theirs and the speaker's, for good.
+
+    Once it is over, the game's chat is its table's: its players and those who watched it being played talk on (the
+    rematch is arranged there), and everyone who follows it hears them. A spectator who came once it was over (`late`)
+    reads the log whole but says nothing in it, to everyone or to a player: a stranger's words would be kept in the
+    game's log for good, and reach its players."""
     status = table.status
     running = status is not None and not status.finished
+    if late and seat is None and status is not None and status.finished:
+        raise Refusal(
+            ErrorCode.NOT_SEATED,
+            f"game {table.game_id} is over: its players and those who watched it being played talk in it; "
+            "you may read it",
+        )
     out = set(status.eliminated) if status is not None else set()
     if seat is None:
         if name is None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from server.core.entries import Logged
-from server.storage.base import OrderChange, SeatRecord
+from server.storage.base import OrderChange, RequestKey, SeatRecord
 from shared.game import turns
 from shared.game.game import Game
 from shared.game.random import SETUP_STEP, GameRandom
@@ -55,6 +55,12 @@ class Table:
     The lobby closes a game idle too long."""
     rematch_impossible_told: bool = False
     """That too few are left for a rematch has been said (once: the players may leave)."""
+    order_work: Mapping[str, int] = field(default_factory=dict)
+    """What each player's orders cost the server at the game's step `order_work_step`, in orders checked: an order
+    issued one, a withdrawal one for itself and one for each order after it, checked again. Bounded per turn
+    (core/playing.py), so no player makes a turn cost the server more than a few times the orders one may hold.
+    Counted since the server took the game up (never saved)."""
+    order_work_step: int = -1
 
     @property
     def status(self) -> Status | None:
@@ -213,7 +219,8 @@ def step(table: Table) -> int:
     return 0 if table.game is None else table.game.step
 
 
-def requests_kept(kept: Mapping[str, tuple[int, str]], now: int) -> dict[str, tuple[int, str]]:
-    """The requests (by id: the step they were carried out at, and their reply) still answered again at step `now`:
-    those of this step and the one before. A request is sent again within seconds; the stores forget the same."""
-    return {request_id: (at, reply) for request_id, (at, reply) in kept.items() if at >= now - 1}
+def requests_kept(kept: Mapping[RequestKey, tuple[int, str]], now: int) -> dict[RequestKey, tuple[int, str]]:
+    """The requests (by player and request id: the step they were carried out at, and their reply) still answered
+    again at step `now`: those of this step and the one before. A request is sent again within seconds; the stores
+    forget the same."""
+    return {key: (at, reply) for key, (at, reply) in kept.items() if at >= now - 1}

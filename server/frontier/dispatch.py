@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from server.accounts.desk import AccountDesk, signed_in
+from server.frontier.guesses import address_of
 from server.lobby.lobby import Lobby
 from server.match import Subscriber
 from server.refusal import Refusal
@@ -103,13 +104,21 @@ async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: Cl
         case Resign():
             await (await lobby.find(message.game_id)).resign(sub, message.ref)
         case AskStatistics():
-            statistics = await lobby.replays.statistics(message.game_id)
+            statistics = await lobby.replays.statistics(message.game_id, _address(sub))
             sub.send(Statistics(game_id=message.game_id, statistics=statistics, ref=message.ref))
         case OpenReplay():
-            sub.send(await lobby.replays.open(message.game_id, message.sight, message.ref))
+            sub.send(await lobby.replays.open(message.game_id, message.sight, message.ref, _address(sub)))
         case ReplayTurn():
-            sub.send(await lobby.replays.turn(message.game_id, message.sight, message.index, message.ref, sub.words))
+            replays = lobby.replays
+            sub.send(
+                await replays.turn(message.game_id, message.sight, message.index, message.ref, sub.words, _address(sub))
+            )
         case Hello():
             raise Refusal(ErrorCode.INVALID_MESSAGE, "hello comes once, as the first message")
         case _:
             await desk.handle(sub, message)  # type: ignore[arg-type]  # a connection is a desk's Member
+
+
+def _address(sub: Subscriber) -> str:
+    """Where a connection comes from, as paces per address count it (an IPv6 address by its /64)."""
+    return address_of(str(getattr(sub, "address", "?")))

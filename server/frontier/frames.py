@@ -121,6 +121,8 @@ def _words(error: Any) -> str:
     """Pydantic's words, with what was given where a type was wrong (a number is not "a valid integer" to a reader
     who sent true)."""
     given = error.get("input")
+    if error["type"] == "value_error" and (error.get("ctx") or {}).get("error") is not None:
+        return str(error["ctx"]["error"])  # the protocol's own sentence, without pydantic's "Value error, " before it
     if (
         error["type"] in ("int_type", "float_type", "string_type", "bool_type", "dict_type", "list_type")
         and isinstance(given, bool | int | float | str)

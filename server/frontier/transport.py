@@ -15,17 +15,18 @@ import itertools
 import logging
 import socket
 import sys
-import time
 from typing import Any
 
 from pydantic import BaseModel
 from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import MultipleValuesError
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from server.accounts.desk import AccountDesk
 from server.accounts.service import SignedIn
+from server.clock import Clock, LoopClock
 from server.config import ServerConfig
 from server.frontier import origins
 from server.frontier.account_http import PATHS as ACCOUNT_PATHS
@@ -148,14 +149,14 @@ class Connection:
 
     _numbers = itertools.count(1)
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig, outbound: Outbound) -> None:
+    def __init__(self, ws: ServerConnection, config: ServerConfig, outbound: Outbound, clock: Clock) -> None:
         self.ws = ws
         self.games: set[str] = set()
         self.views: dict[str, dict[str, Any]] = {}
         """The view of each followed game this connection was last sent: the next update's patch is taken against it."""
         self.number = next(Connection._numbers)
-        self.rate = TokenBucket(config.burst, config.messages_per_second, time.monotonic)
-        self.bad_frames = TokenBucket(config.bad_frames_burst, config.bad_frames_per_second, time.monotonic)
+        self.rate = TokenBucket(config.burst, config.messages_per_second, clock.now)
+        self.bad_frames = TokenBucket(config.bad_frames_burst, config.bad_frames_per_second, clock.now)
         self._outbound = outbound
         self._grace = config.shutdown_grace
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -282,11 +283,13 @@ class Connection:
 
 
 class Transport:
-    def __init__(self, config: ServerConfig, lobby: Lobby, desk: AccountDesk) -> None:
+    def __init__(self, config: ServerConfig, lobby: Lobby, desk: AccountDesk, clock: Clock | None = None) -> None:
         self.config = config
         self.lobby = lobby
         self.desk = desk
         self.account_http = AccountHttp(desk.accounts)
+        self.clock: Clock = clock or LoopClock()
+        """What the rate limits are measured on (a test's clock reaches them)."""
         self.connections: set[Connection] = set()
         self.outbound = Outbound(config.outbound_bytes, config.outbound_total_bytes)
         self.guesses = Guesses(
@@ -323,9 +326,24 @@ class Transport:
 
     async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         """Plain HTTP on the game's port: GET /healthz answers 200 while the server runs; the web page's files when the
-        server has one (server/frontier/web.py); its sign-ins (server/frontier/account_http.py). Every other request
-        is a WebSocket handshake. A handshake or a sign-in from a web page of another origin is refused (403,
-        server/frontier/origins.py)."""
+        server has one (server/frontier/web.py), and its maps' pictures; its sign-ins (server/frontier/
+        account_http.py). Every other request is a WebSocket handshake. A handshake or a sign-in from a web page of
+        another origin is refused (403, server/frontier/origins.py). A request that repeats a header the server
+        reads once (two `Host`) is refused (400): it cannot say which one it meant."""
+        try:
+            return await self._answer_http(connection, request)
+        except MultipleValuesError as exc:
+            why = f"a request repeated its {exc.args[0] if exc.args else 'a'} header"
+            self._tell_once(why, "handshake refused: %s (HTTP 400)")
+            return connection.respond(http.HTTPStatus.BAD_REQUEST, f"{why}: send it once\n")
+
+    def _tell_once(self, why: str, line: str) -> None:
+        """Log why a handshake was refused, each reason once (a page or a program may retry a lot), up to 100."""
+        if len(self._origins_told) < 100 and why not in self._origins_told:
+            self._origins_told.add(why)
+            logger.warning(line, why)
+
+    async def _answer_http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
@@ -338,10 +356,8 @@ class Transport:
         allowed = self._allowed | {o for url in self.lobby.directory.peers for o in origins.page_origins(url)}
         why = origins.refusal(request.headers.get_all("Origin"), request.headers.get("Host"), allowed)
         if why is not None:
-            if len(self._origins_told) < 100 and why not in self._origins_told:  # each once: a page may retry a lot
-                self._origins_told.add(why)
-                what = "a sign-in" if account else "handshake"
-                logger.warning("%s refused: %s (allow an origin with --allow-origin)", what, why)
+            what = "a sign-in" if account else "handshake"
+            self._tell_once(why, what + " refused: %s (allow an origin with --allow-origin)")
             return connection.respond(http.HTTPStatus.FORBIDDEN, origins.explain(why))
         if account:
             address = connection.remote_address
@@ -353,7 +369,7 @@ class Transport:
         if self.config.socket_send_buffer is not None and sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_send_buffer)
-        conn = Connection(ws, self.config, self.outbound)
+        conn = Connection(ws, self.config, self.outbound, self.clock)
         self.connections.add(conn)
         try:
             if await self._greet(conn):

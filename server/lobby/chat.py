@@ -2,8 +2,9 @@
 
 A game's chat is the game's own (its log keeps it, so a player who comes back is shown it: server/core/seating.py
 decides who hears a word); the lobby's is told at once to every connection that follows no game, and kept nowhere.
-Words are limited in length by the message's schema and in rate here, on top of the limits every message keeps to: a
-flood of words is refused (`rate-limited`) and never reaches anyone.
+Words are limited in length and in what they show by the message's schema, and in rate here, on top of the limits every
+message keeps to: a connection's words whatever they are said to, and the lobby's by address and as a whole (each of
+its lines is sent to everyone in it). A flood of words is refused (`rate-limited`) and never reaches anyone.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
+from server.frontier.guesses import address_of
+from server.pace import Paces
 from server.refusal import Refusal
 from shared.protocol.codes import ErrorCode
 from shared.protocol.messages import LobbyChat
@@ -20,24 +23,44 @@ WORDS_BURST = 5
 WORDS_PER_SECOND = 0.5
 """A connection may say 5 things at once, then one every 2 seconds: a conversation, never a flood."""
 
+LOBBY_WORDS_BURST = 5
+LOBBY_WORDS_PER_SECOND = 0.5
+"""The same in the lobby for all the connections of one address together (IPv6: its /64): 100 connections of one
+address put 500 lines before every lobby reader at once."""
+
+LOBBY_BURST = 20
+LOBBY_PER_SECOND = 2.0
+"""The lobby as a whole takes 20 lines at once, then 2 a second, whoever says them: each line goes to every
+connection in the lobby, so this bounds what the lobby's chat sends (2 frames a second to each reader). 1,200 lines
+from 60 addresses became 289,200 frames, and a bystander's request waited 2.1 s behind them."""
+
 
 class ChatPace:
-    """How fast each connection may speak, whatever it speaks to."""
+    """How fast each connection may speak, whatever it speaks to; and in the lobby, each address and everyone."""
 
-    def __init__(self, clock: Callable[[], float], burst: float = WORDS_BURST, rate: float = WORDS_PER_SECOND) -> None:
-        self._clock = clock
-        self._burst, self._rate = burst, rate
-        self._buckets: dict[int, TokenBucket] = {}
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self._connections = Paces(clock, WORDS_BURST, WORDS_PER_SECOND)
+        self._addresses = Paces(clock, LOBBY_WORDS_BURST, LOBBY_WORDS_PER_SECOND)
+        self._lobby = TokenBucket(LOBBY_BURST, LOBBY_PER_SECOND, clock)
 
     def take(self, sub: Any) -> None:
-        bucket = self._buckets.get(id(sub))
-        if bucket is None:
-            bucket = self._buckets[id(sub)] = TokenBucket(self._burst, self._rate, self._clock)
-        if not bucket.take():
-            raise Refusal(ErrorCode.RATE_LIMITED, f"you are talking too fast: wait {bucket.wait_time():.0f} s")
+        """A word from `sub`, to a game or the lobby. Refusal when it talks too fast."""
+        wait = self._connections.take(id(sub))
+        if wait is not None:
+            raise Refusal(ErrorCode.RATE_LIMITED, f"you are talking too fast: wait {wait:.0f} s")
+
+    def take_lobby(self, sub: Any) -> None:
+        """A word to the lobby from `sub` (its own pace taken already): its address's pace, then the lobby's."""
+        busy = self._lobby.wait_time()
+        if busy > 0:
+            raise Refusal(ErrorCode.RATE_LIMITED, f"the lobby's chat is busy: wait {max(busy, 1):.0f} s")
+        wait = self._addresses.take(address_of(str(getattr(sub, "address", "?"))))
+        if wait is not None:
+            raise Refusal(ErrorCode.RATE_LIMITED, f"your computer is talking too fast in the lobby: wait {wait:.0f} s")
+        self._lobby.take()
 
     def forget(self, sub: Any) -> None:
-        self._buckets.pop(id(sub), None)
+        self._connections.forget(id(sub))
 
 
 class LobbyRoom:

@@ -86,7 +86,7 @@ class Lobby:
         """Where each game of the server is played: here alone, or on one node of several (lobby/directory.py)."""
         self.max_games = max_games
         self.finished_games_kept = finished_games_kept
-        self.computer_time = ComputerTime(computer_share, bot_turn_pause)
+        self.computer_time = ComputerTime(computer_share, bot_turn_pause, clock)
         """Where the server's own players' turns wait theirs, after people's (server/computers/share.py)."""
         self.catalogue = catalogue if catalogue is not None else Catalogue()
         self.min_turn_seconds = min_turn_seconds
@@ -111,7 +111,7 @@ class Lobby:
         """Connections told of every game created (`list_games` with `watch`)."""
         self._claims: dict[str, asyncio.Lock] = {}
         """One claim at a time per game, so that two requests for a game nobody holds take it over once."""
-        self.replays = Replays(storage, pictures=self.catalogue.picture_for)
+        self.replays = Replays(storage, self._clock.now, pictures=self.catalogue.picture_for)
         """Finished games told again (statistics, replays), from the store."""
 
     async def restore(self) -> int:
@@ -574,6 +574,7 @@ class Lobby:
             raise Refusal(ErrorCode.INVALID_MESSAGE, "the lobby's chat is said to everyone in it: no one to say it to")
         if name is None:
             raise Refusal(ErrorCode.INVALID_MESSAGE, "the lobby's chat is said under a name: give one")
+        self.chat_pace.take_lobby(sub)
         sub.send(ChatSent(game_id=None, ref=ref))
         self.lobby_room.say(sub, name, text, self.lobby_watchers)
 

@@ -48,6 +48,8 @@ class Followers:
         self.seats: dict[Subscriber, str | None] = {}
         self.sights: dict[Subscriber, str] = {}
         """Spectators who see with one player's sight (where the rule set allows it)."""
+        self.late: set[Subscriber] = set()
+        """Spectators who began to follow the game once it was over: they read its log, but say nothing in it."""
         self.kept_views = KeptViews()
         self._sent_summaries: dict[Subscriber, dict[str, Any]] = {}
         """The summary each follower was sent last, in the form a `game_patch` patches: what its next one is taken
@@ -67,9 +69,14 @@ class Followers:
     def spectators(self) -> int:
         return sum(1 for seat in self.seats.values() if seat is None)
 
-    def seat(self, sub: Subscriber, seat: str | None, sight: str | None = None) -> None:
-        """`sub` follows the game from `seat`, or as a spectator seeing with `sight`'s eyes (or nobody's)."""
+    def seat(self, sub: Subscriber, seat: str | None, sight: str | None = None, late: bool = False) -> None:
+        """`sub` follows the game from `seat`, or as a spectator seeing with `sight`'s eyes (or nobody's); `late`:
+        a spectator who began to follow it once it was over."""
         self.seats[sub] = seat
+        if late and seat is None:
+            self.late.add(sub)
+        else:
+            self.late.discard(sub)
         if sight is None:
             self.sights.pop(sub, None)
         else:
@@ -114,6 +121,7 @@ class Followers:
         """`sub` follows the game no more."""
         self.seats.pop(sub, None)
         self.sights.pop(sub, None)
+        self.late.discard(sub)
         sub.games.discard(self.game_id)
         sub.views.pop(self.game_id, None)
         self._sent_summaries.pop(sub, None)

@@ -103,7 +103,7 @@ class Match(Seating, Playing, HandingOn):
         log = EventLog(record.game_id, progress.seq, game.log, limit=RESUME_EVENT_LIMIT, number=progress.number)
         match = cls(table, log, storage, rematch_factory, clock)
         step = progress.step or 0
-        match._answers.kept = {request_id: (step, reply) for request_id, reply in game.requests.items()}
+        match._answers.kept = {key: (step, reply) for key, reply in game.requests.items()}
         match.table = core.all_away(match.table, match.followers.held(), match._clock.now())
         match._schedule_deadline()
         match._note_presence()

@@ -12,14 +12,14 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-import orjson
+from pydantic import BaseModel
 
 from server import core
 from server.core.entries import Entry
+from server.match.answers import Reply
 from server.match.followers import Subscriber
 from server.match.runner import Runner
 from server.refusal import Refusal
-from server.storage.base import RequestRecord
 from shared.game import turns
 from shared.protocol.messages import (
     AcceptedOrder,
@@ -39,18 +39,20 @@ logger = logging.getLogger("risc.server")
 
 
 class Playing(Runner):
-    def _acting(self, sub: Subscriber, request_id: str | None, ref: str | None) -> str | None:
-        """The player a request that changes the game comes from, once the game takes requests; None when it was
-        carried out already and has been answered again (a request sent again, server/match/answers.py)."""
+    def _acting(
+        self, sub: Subscriber, request_id: str | None, answered_by: type[BaseModel], ref: str | None
+    ) -> str | None:
+        """The player a request that changes the game comes from, once the game takes requests; None when that
+        player's request of this id was carried out already and has been answered again (server/match/answers.py)."""
         self._check_open()
         player = self._player(sub)
-        return None if self._answers.answered_before(sub, request_id, ref) else player
+        return None if self._answers.answered_before(sub, player, request_id, answered_by, ref) else player
 
     async def issue(
         self, sub: Subscriber, turn: int, order: dict[str, Any], ref: str | None, request_id: str | None = None
     ) -> None:
         async with self.lock:
-            player = self._acting(sub, request_id, ref)
+            player = self._acting(sub, request_id, OrderAccepted, ref)
             if player is None:
                 return
             before = self.table.status
@@ -58,32 +60,18 @@ class Playing(Runner):
             index = decision.order_change.index if decision.order_change is not None else 0
             accepted = decision.accepted_data
             assert accepted is not None and decision.table.game is not None, "an issued order comes back as JSON"
-            left = turns.left(self.ruleset, decision.table.game, player)
-            text = self.ruleset.presentation.words(decision.accepted)
-            # The frame put together by hand (a test holds it to the reply's own): an order comes with every issue.
-            body = (
-                ',"type":"order_accepted","game_id":'
-                + orjson.dumps(self.game_id).decode()
-                + ',"turn":'
-                + str(turn)
-                + ',"index":'
-                + str(index)
-                + ',"order":'
-                + orjson.dumps(accepted).decode()
-                + ',"left":'
-                + orjson.dumps(left).decode()
-                + ',"text":'
-                + orjson.dumps(text).decode()
-                + "}"
+            reply = Reply.of(
+                OrderAccepted(  # validated, not model_construct: pydantic's validation is the faster of the two
+                    game_id=self.game_id,
+                    turn=turn,
+                    index=index,
+                    order=accepted,
+                    left=turns.left(self.ruleset, decision.table.game, player),
+                    text=self.ruleset.presentation.words(decision.accepted),
+                )
             )
-            request = (
-                None if request_id is None else RequestRecord(request_id, core.step(self.table), '{"ref":null' + body)
-            )
-            entries = await self._save(decision, request)
-            reply = OrderAccepted.model_construct(
-                game_id=self.game_id, turn=turn, index=index, order=accepted, left=left, text=text, ref=ref
-            )
-            sub.send(reply, '{"ref":' + orjson.dumps(ref).decode() + body)
+            entries = await self._save(decision, self._request(player, request_id, reply.frame))
+            reply.send(sub, ref)
             if entries:  # an order alone is news to nobody else, not even that it was issued (R16)
                 self._after_change(entries, decision, before)
 
@@ -92,7 +80,7 @@ class Playing(Runner):
     ) -> None:
         """Several orders in one request (`issue_orders`): one save and one answer for them all."""
         async with self.lock:
-            player = self._acting(sub, request_id, ref)
+            player = self._acting(sub, request_id, OrdersAccepted, ref)
             if player is None:
                 return
             before = self.table.status
@@ -100,23 +88,25 @@ class Playing(Runner):
             describe = self.ruleset.presentation.words
             game = batch.decision.table.game
             assert game is not None, "orders are issued in a running game"
-            reply = OrdersAccepted.model_construct(
-                game_id=self.game_id,
-                turn=turn,
-                ref=None,
-                left=turns.left(self.ruleset, game, player),
-                accepted=[
-                    AcceptedOrder.model_construct(
-                        position=taken.position, index=taken.index, order=taken.data, text=describe(taken.order)
-                    )
-                    for taken in batch.accepted
-                ],
-                refused=[
-                    OrderRefused.model_construct(position=r.position, code=r.code, message=r.message)
-                    for r in batch.refused
-                ],
+            reply = Reply.of(
+                OrdersAccepted.model_construct(
+                    game_id=self.game_id,
+                    turn=turn,
+                    ref=None,
+                    left=turns.left(self.ruleset, game, player),
+                    accepted=[
+                        AcceptedOrder.model_construct(
+                            position=taken.position, index=taken.index, order=taken.data, text=describe(taken.order)
+                        )
+                        for taken in batch.accepted
+                    ],
+                    refused=[
+                        OrderRefused.model_construct(position=r.position, code=r.code, message=r.message)
+                        for r in batch.refused
+                    ],
+                )
             )
-            request = self._request(request_id, reply) if batch.accepted else None
+            request = self._request(player, request_id, reply.frame) if batch.accepted else None
             entries: list[Entry] = []
             if batch.decision.entries:  # orders that took effect at once (turn-by-turn): the whole progress
                 entries = await self._save(batch.decision, request)
@@ -125,7 +115,7 @@ class Playing(Runner):
                 self.table = batch.decision.table
                 if request is not None:
                     self._answers.remember(request, core.step(self.table))
-            sub.send(reply.model_copy(update={"ref": ref}))
+            reply.send(sub, ref)
             if entries:
                 self._after_change(entries, batch.decision, before)
 
@@ -133,36 +123,43 @@ class Playing(Runner):
         self, sub: Subscriber, turn: int, index: int, ref: str | None, request_id: str | None = None
     ) -> None:
         async with self.lock:
-            player = self._acting(sub, request_id, ref)
+            player = self._acting(sub, request_id, OrderWithdrawn, ref)
             if player is None:
                 return
             decision = core.withdraw(self.table, player, turn, index)
             assert decision.table.game is not None
-            reply = OrderWithdrawn(
-                game_id=self.game_id, turn=turn, index=index, left=turns.left(self.ruleset, decision.table.game, player)
+            reply = Reply.of(
+                OrderWithdrawn(
+                    game_id=self.game_id,
+                    turn=turn,
+                    index=index,
+                    left=turns.left(self.ruleset, decision.table.game, player),
+                )
             )
-            await self._save(decision, self._request(request_id, reply))
-            sub.send(reply.model_copy(update={"ref": ref}))
+            await self._save(decision, self._request(player, request_id, reply.frame))
+            reply.send(sub, ref)
 
     async def move(
         self, sub: Subscriber, turn: int, index: int, to: int, ref: str | None, request_id: str | None = None
     ) -> None:
         """One of the player's orders put at another place in their list (core.move)."""
         async with self.lock:
-            player = self._acting(sub, request_id, ref)
+            player = self._acting(sub, request_id, OrderMoved, ref)
             if player is None:
                 return
             decision = core.move(self.table, player, turn, index, to)
             assert decision.table.game is not None
-            reply = OrderMoved(
-                game_id=self.game_id,
-                turn=turn,
-                index=index,
-                to=to,
-                left=turns.left(self.ruleset, decision.table.game, player),
+            reply = Reply.of(
+                OrderMoved(
+                    game_id=self.game_id,
+                    turn=turn,
+                    index=index,
+                    to=to,
+                    left=turns.left(self.ruleset, decision.table.game, player),
+                )
             )
-            await self._save(decision, self._request(request_id, reply))
-            sub.send(reply.model_copy(update={"ref": ref}))
+            await self._save(decision, self._request(player, request_id, reply.frame))
+            reply.send(sub, ref)
 
     async def list_orders(self, sub: Subscriber, ref: str | None) -> None:
         async with self.lock:
@@ -202,14 +199,14 @@ class Playing(Runner):
 
     async def commit(self, sub: Subscriber, turn: int, ref: str | None, request_id: str | None = None) -> None:
         async with self.lock:
-            player = self._acting(sub, request_id, ref)
+            player = self._acting(sub, request_id, CommitAccepted, ref)
             if player is None:
                 return
             before = self.table.status
             decision = core.commit(self.table, player, turn)
-            reply = CommitAccepted.model_construct(game_id=self.game_id, turn=turn, ref=None)
-            entries = await self._save(decision, self._request(request_id, reply))
-            sub.send(reply.model_copy(update={"ref": ref}))
+            reply = Reply.of(CommitAccepted(game_id=self.game_id, turn=turn))
+            entries = await self._save(decision, self._request(player, request_id, reply.frame))
+            reply.send(sub, ref)
             self._after_change(entries, decision, before)
 
     async def resign(self, sub: Subscriber, ref: str | None) -> None:

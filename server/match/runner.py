@@ -208,9 +208,10 @@ class Runner(ABC):
             raise Refusal(Refused.NOT_A_PLAYER, f"you hold no seat in game {self.game_id}: only its players act")
         return player
 
-    def _request(self, request_id: str | None, reply: BaseModel) -> RequestRecord | None:
-        """What to keep with a change made by a request that has an id: the reply it gets (without its ref)."""
-        return self._answers.record(request_id, core.step(self.table), reply)
+    def _request(self, player: str, request_id: str | None, reply: BaseModel | str) -> RequestRecord | None:
+        """What to keep with a change made by `player`'s request that has an id: the reply it gets (without its ref,
+        as a model or its frame made already)."""
+        return self._answers.record(player, request_id, core.step(self.table), reply)
 
     async def _save(self, decision: Decision, request: RequestRecord | None = None) -> list[Entry]:
         """Number the new entries, save them with the new table (and the request that made the change, if it has

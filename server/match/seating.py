@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import logging
 
-import orjson
-
 from server import core
 from server.core.entries import Entry
 from server.match.followers import Subscriber
@@ -37,9 +35,8 @@ class Seating(Runner):
         (no token: `joined.token` is empty)."""
         async with self.lock:
             self._check_open()
-            if request_id in self._answers:
-                assert request_id is not None
-                await self._join_again(sub, request_id, ref)
+            if self._answers.reply_of(name, request_id, Joined) is not None:
+                await self._join_again(sub, name, request_id, ref)
                 return
             if self.watchers.get(sub) is not None:
                 raise Refusal(
@@ -47,7 +44,7 @@ class Seating(Runner):
                 )
             token = "" if account is not None else new_token()
             decision = core.join(self.table, name, group, token_hash(token), account)
-            request = self._request(request_id, Joined(game_id=self.game_id, player=name, token=""))
+            request = self._request(name, request_id, Joined(game_id=self.game_id, player=name, token=""))
             entries = await self._save(decision, request)
             self.followers.seat(sub, name)
             self.table = core.seat_taken(self.table, name)
@@ -62,9 +59,15 @@ class Seating(Runner):
             self._broadcast(entries, skip=sub)
             self._follow(sub, self.seq - 1)  # the change that seated them is news to them too
 
-    async def _join_again(self, sub: Subscriber, request_id: str, ref: str | None) -> None:
+    async def _join_again(self, sub: Subscriber, name: str, request_id: str | None, ref: str | None) -> None:
         """A join sent again after its reply was lost: the seat it took gets a new token (core.token_renewed)."""
-        name = str(orjson.loads(self._answers.reply_of(request_id))["player"])
+        if all(seat.name != name for seat in self.table.seats):
+            raise Refusal(
+                ErrorCode.INVALID_MESSAGE,
+                f"request id {request_id} seated {name}, who has left game {self.game_id} since: "
+                "a new join takes a new id",
+                field="request_id",
+            )
         token = new_token()
         await self._save(core.token_renewed(self.table, name, token_hash(token)))
         self._take_seat(sub, name)
@@ -96,7 +99,8 @@ class Seating(Runner):
     async def watch(self, sub: Subscriber, last_seq: int | None, follow: str | None, ref: str | None) -> None:
         async with self.lock:
             sight = core.sight(self.table, self.watchers.get(sub), follow)
-            self.followers.seat(sub, None, sight)
+            late = self.finished and (sub not in self.watchers or sub in self.followers.late)
+            self.followers.seat(sub, None, sight, late=late)
             sub.send(Watching(game_id=self.game_id, follow=sight, ref=ref))
             self._follow(sub, last_seq)
             # Nobody else is told: with every newcomer told to every watcher, a thousand spectators joining made a
@@ -186,7 +190,7 @@ class Seating(Runner):
             self._check_open()
             if sub not in self.watchers:
                 raise Refusal(ErrorCode.NOT_SEATED, f"follow game {self.game_id} (join or watch it) to chat in it")
-            decision = core.chat(self.table, self.watchers[sub], name, text, to)
+            decision = core.chat(self.table, self.watchers[sub], name, text, to, sub in self.followers.late)
             entries = await self._save(decision)
             sub.send(ChatSent(game_id=self.game_id, ref=ref))
             self._broadcast(entries)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.pace import Paces
 from server.refusal import Refusal
 from server.replays.replay import Replay, ReplayedStep, replay
 from server.storage.base import Storage, StoredGame
@@ -31,6 +32,12 @@ from shared.rulesets import game_ruleset
 
 KEPT = 8
 """Finished games whose replay is kept in memory: enough for a few people looking back at once."""
+
+MADE_BURST = 4
+MADE_PER_SECOND = 1 / 15
+"""Replays an address (all its connections together) has made: 4 at once, then one every 15 seconds. A replay kept
+in memory costs nothing to ask again; making one costs the whole game played again (seconds, for a long game on a
+large map), so cycling `open_replay` over more finished games than are kept held a core at 100 %."""
 
 
 @dataclass(frozen=True)
@@ -99,23 +106,36 @@ class Replays:
     def __init__(
         self,
         storage: Storage,
+        clock: Callable[[], float],
         kept: int = KEPT,
         pictures: Callable[[str | None, GameMap], MapPicture | None] = lambda map_id, game_map: None,
     ) -> None:
-        """`pictures`: the picture a game's map (by its catalogue id and as the game holds it) is drawn over."""
+        """`clock`: what replays' pace per address is measured on; `pictures`: the picture a game's map (by its
+        catalogue id and as the game holds it) is drawn over."""
         self.storage = storage
         self.kept = kept
         self.pictures = pictures
         self._told: OrderedDict[str, Told] = OrderedDict()
         self._working = asyncio.Lock()
+        self._made = Paces(clock, MADE_BURST, MADE_PER_SECOND)
+        self.made = 0
+        """Replays made so far (for tests and benchmarks)."""
 
-    async def told(self, game_id: str) -> Told:
-        """The finished game played again: from memory, or from the store (one game at a time)."""
+    async def told(self, game_id: str, asker: Hashable = None) -> Told:
+        """The finished game played again: from memory, or from the store (one game at a time), at the pace of the
+        address `asker` (MADE_BURST, MADE_PER_SECOND)."""
         found = self._told.get(game_id)
         if found is None:
             async with self._working:
                 found = self._told.get(game_id)
                 if found is None:
+                    wait = self._made.take(asker)
+                    if wait is not None:
+                        raise Refusal(
+                            ErrorCode.RATE_LIMITED,
+                            f"your computer has had {MADE_BURST} finished games played again lately: wait "
+                            f"{wait:.0f} s, or look again at one of those",
+                        )
                     stored = await self.storage.load(game_id)
                     if stored is None:
                         raise Refusal(ErrorCode.NO_SUCH_GAME, f'there is no game "{game_id}"')
@@ -125,17 +145,20 @@ class Replays:
                             f"game {game_id} is not over: its statistics and its replay are told once it has ended",
                         )
                     found = await asyncio.to_thread(tell, stored)
+                    self.made += 1
                     self._told[game_id] = found
                     while len(self._told) > self.kept:
                         self._told.popitem(last=False)
         self._told.move_to_end(game_id)
         return found
 
-    async def statistics(self, game_id: str) -> GameStatistics:
-        return (await self.told(game_id)).statistics
+    async def statistics(self, game_id: str, asker: Hashable = None) -> GameStatistics:
+        return (await self.told(game_id, asker)).statistics
 
-    async def open(self, game_id: str, sight: str | None, ref: str | None = None) -> ReplayOpened:
-        told = await self.told(game_id)
+    async def open(
+        self, game_id: str, sight: str | None, ref: str | None = None, asker: Hashable = None
+    ) -> ReplayOpened:
+        told = await self.told(game_id, asker)
         self._check_sight(told, sight)
         record = told.stored.record
         return ReplayOpened(
@@ -165,10 +188,16 @@ class Replays:
         )
 
     async def turn(
-        self, game_id: str, sight: str | None, index: int, ref: str | None = None, words: bool = False
+        self,
+        game_id: str,
+        sight: str | None,
+        index: int,
+        ref: str | None = None,
+        words: bool = False,
+        asker: Hashable = None,
     ) -> ReplayedTurn:
         """One point of the timeline as `sight` saw it; with `words`, each event in the rule set's words too."""
-        told = await self.told(game_id)
+        told = await self.told(game_id, asker)
         self._check_sight(told, sight)
         if not 0 <= index < len(told.frames):
             raise Refusal(

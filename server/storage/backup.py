@@ -116,8 +116,8 @@ def back_up_postgres(dsn: str, dest: Path) -> BackupReport:
             "INSERT INTO pending_commits (game_id, player, step, seq) VALUES (?, ?, ?, ?)",
         ),
         (
-            "SELECT game_id, request_id, step, reply FROM requests",
-            "INSERT INTO requests (game_id, request_id, step, reply) VALUES (?, ?, ?, ?)",
+            "SELECT game_id, player, request_id, step, reply FROM requests",
+            "INSERT INTO requests (game_id, player, request_id, step, reply) VALUES (?, ?, ?, ?, ?)",
         ),
     ]
     where = describe(dsn)

@@ -223,18 +223,29 @@ class StoredLog:
         return entries
 
 
+RequestKey = tuple[str, str]
+"""What a kept request is found by: the player it was made for and the client's request id."""
+
+
 @dataclass(frozen=True)
 class RequestRecord:
     """A request that changed a game, kept with the change so that the same request sent again (a client that lost
     the reply, or whose server died before answering) is answered again rather than carried out twice.
 
-    `request_id` is the client's, unique within the game; `step` the game's step when it was carried out (a store
-    may forget requests of steps long past: a retry comes within seconds); `reply` the acknowledgement as it was
-    sent (its JSON text, without its `ref`)."""
+    `player` is the seat the request was made for (a join's: the name it took), and a request is kept under that
+    player and the client's `request_id` together: two players' clients may choose the same id, and neither is ever
+    given the other's answer. `step` is the game's step when it was carried out (a store may forget requests of
+    steps long past: a retry comes within seconds); `reply` the acknowledgement as it was sent (its JSON text,
+    without its `ref`)."""
 
+    player: str
     request_id: str
     step: int
     reply: str
+
+    @property
+    def key(self) -> RequestKey:
+        return (self.player, self.request_id)
 
 
 @dataclass(frozen=True)
@@ -249,8 +260,8 @@ class RestoredGame:
     progress: GameProgress
     log: StoredLog
     map_key: str
-    requests: dict[str, str] = field(default_factory=dict)
-    """The replies to the requests kept with the game (RequestRecord), by request id."""
+    requests: dict[RequestKey, str] = field(default_factory=dict)
+    """The replies to the requests kept with the game (RequestRecord), by player and request id."""
 
 
 def map_text(game_map: dict[str, Any]) -> str:

@@ -17,6 +17,7 @@ from server.storage.base import (
     GameRecord,
     LogLine,
     OrderChange,
+    RequestKey,
     RequestRecord,
     RestoredGame,
     Storage,
@@ -39,7 +40,7 @@ class MemoryStorage(Storage):
         self._events: dict[str, list[tuple[int, str]]] = {}
         self._orders: dict[str, list[OrderChange]] = {}  # since each game's last save
         self._commits: dict[str, list[CommitChange]] = {}  # likewise
-        self._requests: dict[str, dict[str, RequestRecord]] = {}
+        self._requests: dict[str, dict[RequestKey, RequestRecord]] = {}
         self._summaries: dict[str, str | None] = {}
         self._created: dict[str, float] = {}
         self._accounts = MemoryAccounts(self._summaries, self._created)
@@ -130,7 +131,7 @@ class MemoryStorage(Storage):
         return texts
 
     def _check_request(self, game_id: str, request: RequestRecord | None) -> None:
-        if request is not None and request.request_id in self._requests.get(game_id, {}):
+        if request is not None and request.key in self._requests.get(game_id, {}):
             raise StorageError(f"game {game_id}: request {request.request_id} was carried out already")
 
     def _keep_request(self, game_id: str, request: RequestRecord | None, saved: GameProgress | None = None) -> None:
@@ -138,9 +139,9 @@ class MemoryStorage(Storage):
         if saved is not None:  # a whole save forgets the requests of steps long past, as the other stores do
             step = saved.step
             for old in [r for r in kept.values() if step is not None and r.step < step - 1]:
-                del kept[old.request_id]
+                del kept[old.key]
         if request is not None:
-            kept[request.request_id] = request
+            kept[request.key] = request
 
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:
         if game_id not in self._records:
@@ -166,7 +167,7 @@ class MemoryStorage(Storage):
                         progress=self._progress_of(game_id),
                         log=self._log(game_id, tail),
                         map_key=key,
-                        requests={r.request_id: r.reply for r in self._requests.get(game_id, {}).values()},
+                        requests={key: r.reply for key, r in self._requests.get(game_id, {}).items()},
                     )
                 )
             except (ValueError, StorageError) as exc:
@@ -182,7 +183,7 @@ class MemoryStorage(Storage):
             progress=self._progress_of(game_id),
             log=self._log(game_id, tail),
             map_key=key,
-            requests={r.request_id: r.reply for r in self._requests.get(game_id, {}).values()},
+            requests={key: r.reply for key, r in self._requests.get(game_id, {}).items()},
         )
 
     def _progress_of(self, game_id: str) -> GameProgress:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from server.clock import Clock
 from server.storage.base import Storage, StorageError
 from server.storage.memory import MemoryStorage
 from server.storage.sqlite import DATABASE_NAME, SqliteStorage
@@ -15,7 +16,11 @@ def is_postgres(store: str | None) -> bool:
 
 
 def open_storage(
-    data_dir: Path | None, store: str | None = None, node_id: str | None = None, read_only: bool = False
+    data_dir: Path | None,
+    store: str | None = None,
+    node_id: str | None = None,
+    read_only: bool = False,
+    clock: Clock | None = None,
 ) -> Storage:
     """The PostgreSQL store `store` names (opened later: `await storage.open()`), else the SQLite store in
     `data_dir`, or a store in memory when there is none (tests, `risc server --memory`).
@@ -33,4 +38,4 @@ def open_storage(
         return PostgresStorage(store, node_id=node_id, read_only=read_only)
     if data_dir is None:
         return MemoryStorage()
-    return SqliteStorage(data_dir / DATABASE_NAME, read_only=read_only)
+    return SqliteStorage(data_dir / DATABASE_NAME, read_only=read_only, clock=clock)

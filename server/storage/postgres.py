@@ -35,6 +35,7 @@ from server.storage.base import (
     LogLine,
     OrderChange,
     OwnershipLost,
+    RequestKey,
     RequestRecord,
     RestoredGame,
     Storage,
@@ -164,11 +165,30 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (account_id, game_id)
     );
     """,
+    # Version 4: a request kept under the player it was made for as well as its id (the SQLite store's version 8):
+    # two players' clients that chose the same id are never given each other's answers. A kept join names its
+    # player in its reply; the other requests kept before (of the last two steps at most) say nobody's: forgotten.
+    # Additive: the column has a default, so a node of the release before still writes its requests (as nobody's).
+    """
+    ALTER TABLE requests ADD COLUMN player text NOT NULL DEFAULT '';
+    UPDATE requests SET player = reply::json ->> 'player'
+        WHERE reply::json ->> 'type' = 'joined' AND reply::json ->> 'player' IS NOT NULL;
+    DELETE FROM requests WHERE player = '';
+    ALTER TABLE requests DROP CONSTRAINT requests_pkey;
+    ALTER TABLE requests ADD PRIMARY KEY (game_id, player, request_id);
+    """,
 ]
 """Migration i takes the schema from version i to i + 1. Only ever append: a node of the previous release keeps
 working on a schema one step newer (docs/scaling.md), so a step adds and never takes away."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+REQUESTS_BY_PLAYER_FROM = 4
+"""The schema version that keeps each request under its player."""
+
+
+_GameRows = tuple[GameRecord, GameProgress, StoredLog, str, dict[RequestKey, str]]
+"""One game as read: its record, progress, log, map key and kept requests."""
 
 
 def lock_key(game_id: str) -> int:
@@ -506,7 +526,8 @@ class PostgresStorage(Storage):
             **_request_params(request),
             **_seated_params(progress),
         }
-        query = """
+        query = (
+            """
             WITH g AS (UPDATE games SET progress = %(progress)s, phase = %(phase)s, handed_over = %(handed_over)s,
                                         closed = %(closed)s, summary = coalesce(%(summary)s, summary)
                        WHERE game_id = %(game_id)s AND epoch = %(epoch)s RETURNING game_id),
@@ -516,14 +537,13 @@ class PostgresStorage(Storage):
             o AS (DELETE FROM pending_orders p USING g WHERE p.game_id = g.game_id),
             c AS (DELETE FROM pending_commits p USING g WHERE p.game_id = g.game_id),
             f AS (DELETE FROM requests q USING g WHERE q.game_id = g.game_id AND q.step < %(forget_before)s),
-            r AS (INSERT INTO requests (game_id, request_id, step, reply)
-                  SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
-                  WHERE %(request_id)s::text IS NOT NULL),
             a AS (INSERT INTO account_games (account_id, game_id, player)
                   SELECT x.account_id, g.game_id, x.player
                   FROM g, unnest(%(accounts)s::text[], %(players)s::text[]) AS x(account_id, player)
-                  ON CONFLICT DO NOTHING)
-            SELECT count(*) FROM g"""
+                  ON CONFLICT DO NOTHING),
+            """
+            + _KEEP_REQUEST
+        )
         await self._write(game_id, epoch, query, params)
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
@@ -537,14 +557,14 @@ class PostgresStorage(Storage):
             "body": change.order,
             **_request_params(request),
         }
-        query = """
+        query = (
+            """
             WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
             o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
                   SELECT g.game_id, %(player)s, %(step)s, %(position)s, %(body)s FROM g),
-            r AS (INSERT INTO requests (game_id, request_id, step, reply)
-                  SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
-                  WHERE %(request_id)s::text IS NOT NULL)
-            SELECT count(*) FROM g"""
+            """
+            + _KEEP_REQUEST
+        )
         await self._write(game_id, epoch, query, params)
 
     async def save_orders(
@@ -560,17 +580,17 @@ class PostgresStorage(Storage):
             "bodies": [c.order for c in changes],
             **_request_params(request),
         }
-        query = """
+        query = (
+            """
             WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
             o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
                   SELECT g.game_id, x.player, x.step, x.position, x.body
                   FROM g, unnest(%(players)s::text[], %(steps)s::integer[], %(positions)s::integer[],
                                  %(bodies)s::text[]) WITH ORDINALITY AS x(player, step, position, body, n)
                   ORDER BY x.n),
-            r AS (INSERT INTO requests (game_id, request_id, step, reply)
-                  SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
-                  WHERE %(request_id)s::text IS NOT NULL)
-            SELECT count(*) FROM g"""
+            """
+            + _KEEP_REQUEST
+        )
         await self._write(game_id, epoch, query, params)
 
     async def save_commit(
@@ -587,17 +607,17 @@ class PostgresStorage(Storage):
             "bodies": [e.stored for e in events],
             **_request_params(request),
         }
-        query = """
+        query = (
+            """
             WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
             c AS (INSERT INTO pending_commits (game_id, player, step, seq)
                   SELECT g.game_id, %(player)s, %(step)s, %(seq)s FROM g),
             e AS (INSERT INTO events (game_id, seq, body)
                   SELECT g.game_id, x.seq, x.body
                   FROM g, unnest(%(seqs)s::integer[], %(bodies)s::text[]) AS x(seq, body)),
-            r AS (INSERT INTO requests (game_id, request_id, step, reply)
-                  SELECT g.game_id, %(request_id)s, %(request_step)s, %(reply)s FROM g
-                  WHERE %(request_id)s::text IS NOT NULL)
-            SELECT count(*) FROM g"""
+            """
+            + _KEEP_REQUEST
+        )
         await self._write(game_id, epoch, query, params)
 
     # ---- reading -------------------------------------------------------------------------------------------------
@@ -616,22 +636,18 @@ class PostgresStorage(Storage):
         record, progress, log, key, requests = found
         return RestoredGame(record=record, progress=progress, log=log, map_key=key, requests=requests)
 
-    async def _read(
-        self, game_id: str, tail: int | None
-    ) -> tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None:
+    async def _read(self, game_id: str, tail: int | None) -> _GameRows | None:
         """One game's rows, as one snapshot of the store sees them."""
 
-        async def read(conn: Any) -> tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None:
+        async def read(conn: Any) -> _GameRows | None:
             async with conn.transaction():
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
                 return await self._read_game(conn, game_id, tail)
 
-        result: tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None = await self.run(read)
+        result: _GameRows | None = await self.run(read)
         return result
 
-    async def _read_game(
-        self, conn: Any, game_id: str, tail: int | None
-    ) -> tuple[GameRecord, GameProgress, StoredLog, str, dict[str, str]] | None:
+    async def _read_game(self, conn: Any, game_id: str, tail: int | None) -> _GameRows | None:
         row = await (
             await conn.execute(
                 "SELECT g.record, g.progress, g.map_key, m.body FROM games g LEFT JOIN maps m USING (map_key) "
@@ -660,11 +676,12 @@ class PostgresStorage(Storage):
                 )
             ).fetchall()
         ]
-        requests = dict(
-            await (
-                await conn.execute("SELECT request_id, reply FROM requests WHERE game_id = %s", (game_id,))
+        requests = {
+            (player, request_id): reply
+            for player, request_id, reply in await (
+                await conn.execute("SELECT player, request_id, reply FROM requests WHERE game_id = %s", (game_id,))
             ).fetchall()
-        )
+        }
         log = await self._log(conn, game_id, tail)
         progress = with_orders(game_id, GameProgress.model_validate_json(progress_text), changes, commits)
         return _record(record_text, json.loads(game_map)), progress, log, key, requests
@@ -754,10 +771,22 @@ def _settle(change: _Change, error: BaseException | None) -> None:
         change.done.set_exception(error)
 
 
+_KEEP_REQUEST = """r AS (INSERT INTO requests (game_id, player, request_id, step, reply)
+                  SELECT g.game_id, %(request_player)s, %(request_id)s, %(request_step)s, %(reply)s FROM g
+                  WHERE %(request_id)s::text IS NOT NULL)
+            SELECT count(*) FROM g"""
+"""The last part of every change's statement: the request that made it kept with it (when it has an id)."""
+
+
 def _request_params(request: RequestRecord | None) -> dict[str, Any]:
     if request is None:
-        return {"request_id": None, "request_step": 0, "reply": ""}
-    return {"request_id": request.request_id, "request_step": request.step, "reply": request.reply}
+        return {"request_player": "", "request_id": None, "request_step": 0, "reply": ""}
+    return {
+        "request_player": request.player,
+        "request_id": request.request_id,
+        "request_step": request.step,
+        "reply": request.reply,
+    }
 
 
 def _why(exc: BaseException) -> str:

@@ -32,12 +32,12 @@ import os
 import queue
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from server.clock import Clock, LoopClock, timestamp
 from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
     CommitChange,
@@ -45,6 +45,7 @@ from server.storage.base import (
     GameRecord,
     LogLine,
     OrderChange,
+    RequestKey,
     RequestRecord,
     RestoredGame,
     Storage,
@@ -158,6 +159,24 @@ def _keep_accounts(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE games ADD COLUMN summary TEXT")
 
 
+def _requests_by_player(db: sqlite3.Connection) -> None:
+    """Version 8: a request kept under the player it was made for as well as its id, so that two players' clients that
+    chose the same id are never given each other's answers. A kept join names its player in its reply; the other
+    requests kept before (of the game's last two steps at most) cannot say whose they were, and are forgotten."""
+    db.execute("ALTER TABLE requests RENAME TO requests_by_id")
+    db.execute(
+        "CREATE TABLE requests (game_id TEXT NOT NULL REFERENCES games(game_id), player TEXT NOT NULL, "
+        "request_id TEXT NOT NULL, step INTEGER NOT NULL, reply TEXT NOT NULL, "
+        "PRIMARY KEY (game_id, player, request_id)) WITHOUT ROWID"
+    )
+    db.execute(
+        "INSERT INTO requests (game_id, player, request_id, step, reply) "
+        "SELECT game_id, json_extract(reply, '$.player'), request_id, step, reply FROM requests_by_id "
+        "WHERE json_extract(reply, '$.type') = 'joined' AND json_extract(reply, '$.player') IS NOT NULL"
+    )
+    db.execute("DROP TABLE requests_by_id")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _create_tables,
     _add_phase,
@@ -166,6 +185,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _keep_commits_apart,
     _keep_requests,
     _keep_accounts,
+    _requests_by_player,
 ]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
@@ -176,13 +196,17 @@ COMMITS_KEPT_FROM = 5
 upgrading it (`risc replay` beside an older server): it only lacks that table, whose rows it cannot have."""
 
 REQUESTS_KEPT_FROM = 6
-"""The schema version that added `requests`; a database of the two versions before is read as it is, likewise."""
+"""The schema version that added `requests`; a database of the versions before is read as it is, likewise."""
 
 ACCOUNTS_KEPT_FROM = 7
 """The schema version that added accounts and games' summaries; a database of the version before is read as it is
 (it has no account, and no game of an account)."""
 
-READABLE_VERSIONS = (COMMITS_KEPT_FROM - 1, COMMITS_KEPT_FROM, REQUESTS_KEPT_FROM, SCHEMA_VERSION)
+REQUESTS_BY_PLAYER_FROM = 8
+"""The schema version that keeps each request under its player: a read-only store reads the requests of no older
+one (it answers no request, and those kept before say nobody's)."""
+
+READABLE_VERSIONS = (COMMITS_KEPT_FROM - 1, COMMITS_KEPT_FROM, REQUESTS_KEPT_FROM, ACCOUNTS_KEPT_FROM, SCHEMA_VERSION)
 """The schema versions a read-only store reads without upgrading them."""
 
 
@@ -242,8 +266,8 @@ def _keep_request(db: sqlite3.Connection, game_id: str, request: RequestRecord |
         return
     try:
         db.execute(
-            "INSERT INTO requests (game_id, request_id, step, reply) VALUES (?, ?, ?, ?)",
-            (game_id, request.request_id, request.step, request.reply),
+            "INSERT INTO requests (game_id, player, request_id, step, reply) VALUES (?, ?, ?, ?, ?)",
+            (game_id, request.player, request.request_id, request.step, request.reply),
         )
     except sqlite3.IntegrityError:
         raise StorageError(f"game {game_id}: request {request.request_id} was carried out already") from None
@@ -272,21 +296,29 @@ class _Change:
 
 class SqliteStorage(Storage):
     def __init__(
-        self, path: Path, *, read_only: bool = False, busy_timeout: float = 5.0, beside_server: bool = False
+        self,
+        path: Path,
+        *,
+        read_only: bool = False,
+        busy_timeout: float = 5.0,
+        beside_server: bool = False,
+        clock: Clock | None = None,
     ) -> None:
         """Open (creating, upgrading) the database at `path`, holding its directory against other servers; or only
         read it, `read_only`, beside a running server; or, `beside_server`, write a few rows beside a running server
         that holds the directory (an operator's `risc accounts disable`), on a database of this release's schema.
-        `busy_timeout`: how many seconds to wait for another process that holds the database's write lock."""
+        `busy_timeout`: how many seconds to wait for another process that holds the database's write lock. `clock`:
+        the server's, whose time of day names a rescued copy."""
         super().__init__()
         self.path = path
+        self.clock: Clock = clock or LoopClock()
         self._dir_lock: DataDirLock | None = None
         self._opened: tuple[tuple[int, int] | None, tuple[int, int] | None] | None = None
         """The identity of the files a writing store opened (see _identity); None for a read-only store."""
         version = check_database(path)
         self._keeps_commits = version >= COMMITS_KEPT_FROM or not read_only
         """Whether the database has `pending_commits`: one of the version before, read as it is, has none to hold."""
-        self._keeps_requests = version >= REQUESTS_KEPT_FROM or not read_only
+        self._keeps_requests = version >= REQUESTS_BY_PLAYER_FROM or not read_only
         if read_only:
             if version not in READABLE_VERSIONS:
                 raise StorageError(
@@ -407,7 +439,7 @@ class SqliteStorage(Storage):
 
     def _rescue(self) -> tuple[Path | None, Exception | None]:
         """A copy of the games as this store's open connection still sees them, beside where the database was."""
-        target = self.path.with_name(f"{self.path.name}.rescued-{time.strftime('%Y%m%d-%H%M%S')}")
+        target = self.path.with_name(f"{self.path.name}.rescued-{timestamp(self.clock)}")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             with contextlib.closing(sqlite3.connect(target, isolation_level=None)) as copy:
@@ -722,10 +754,11 @@ class SqliteStorage(Storage):
 
         return await self._guarded(read)
 
-    def _requests_of(self, game_id: str) -> dict[str, str]:
+    def _requests_of(self, game_id: str) -> dict[RequestKey, str]:
         if not self._keeps_requests:
             return {}
-        return dict(self._db.execute("SELECT request_id, reply FROM requests WHERE game_id = ?", (game_id,)))
+        rows = self._db.execute("SELECT player, request_id, reply FROM requests WHERE game_id = ?", (game_id,))
+        return {(player, request_id): reply for player, request_id, reply in rows}
 
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:
         def read() -> tuple[list[RestoredGame], dict[str, BaseException]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from shared.game.names import match_name
 
@@ -28,6 +29,23 @@ _TOKEN = re.compile(r'"([^"]*)"?|(\S+)')
 def tokens(text: str) -> list[str]:
     """Words, with "double quotes" around a name that holds spaces; an unclosed quote runs to the end."""
     return [m.group(1) if m.group(1) is not None else m.group(2) for m in _TOKEN.finditer(text)]
+
+
+def option_value(text: str) -> Any:
+    """An option's value as a person types it (`evolution=3`, `cheaters=yes`), as the JSON value the rule set reads:
+    a whole number, a number, yes/no, or the word itself. Options are read by JSON type, so what a person types is
+    made one here, never guessed at by the rule set."""
+    lowered = text.casefold()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    if re.fullmatch(r"[+-]?\d{1,9}", text):
+        return int(text)
+    try:
+        return float(text.rstrip("s")) if re.fullmatch(r"[+-]?\d*\.?\d+s?", text) else text
+    except ValueError:
+        return text
 
 
 def count(text: str, what: str, usage: str = "") -> int | ParseError:

@@ -19,6 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
@@ -30,6 +31,7 @@ from shared.game.presentation import Presentation
 from shared.game.random import GameRandom
 from shared.game.statistics import TurnFacts, standing_of
 from shared.maps.model import GameMap
+from shared.protocol.numbers import json_text
 
 if TYPE_CHECKING:
     from shared.game.strategy import Strategy
@@ -84,18 +86,18 @@ is a draw, so that a game nobody can lose (computers alone, a stalemate) does no
 
 def _no_limit_is_the_most(value: Any) -> Any:
     """0 once meant "no limit" (Warzone's `max_turns`): a game made so, or asked for so, plays the most turns."""
-    return MOST_TURNS if value == 0 else value
+    return MOST_TURNS if type(value) is int and value == 0 else value  # not False: a boolean is no number
 
 
 TurnLimit = Annotated[
     int,
-    BeforeValidator(_no_limit_is_the_most),
     Field(
-        ge=1,
+        ge=0,
         le=MOST_TURNS,
         description=f"the game is a draw once this turn is over without a winner, the players still in ranked by "
         f"their standing (0: the most, {MOST_TURNS})",
     ),
+    BeforeValidator(_no_limit_is_the_most),  # after the bounds, so that the schema states them as minimum, maximum
 ]
 """Every rule set's `max_turns` option: the turn after which a game without a winner is a draw."""
 
@@ -180,8 +182,11 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     # ---- creating a game -------------------------------------------------------------------------------------------
 
     def options(self, data: Mapping[str, Any]) -> OptionsT:
-        """The options a creator gave, validated, defaults filled in. Raises pydantic's ValidationError."""
-        return self.options_type.model_validate(dict(data))  # type: ignore[return-value]
+        """The options a creator gave, validated, defaults filled in. Raises pydantic's ValidationError.
+
+        Read by JSON type, as the published schema reads them and as orders are read: 8 and 8.0 are a whole number,
+        "8", " 8 " and true are not; true is a yes, 1 and "true" are not."""
+        return self.options_type.model_validate_json(json_text(dict(data)), strict=True)  # type: ignore[return-value]
 
     @abstractmethod
     def player_counts(self, options: OptionsT) -> tuple[int, int]:
@@ -394,24 +399,30 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
 
     def order_kinds(self) -> list[str]:
         """The `kind` of every order: the server checks each order's kind against them before reading it, and names
-        them when it is unknown. Worked out once from the orders' JSON schema, which takes milliseconds to make."""
-        kinds: tuple[str, ...] | None = self.__dict__.get("_order_kinds")
-        if kinds is None:
-            kinds = self.__dict__["_order_kinds"] = tuple(self._kinds_in_schema())
-        return list(kinds)
+        them when it is unknown."""
+        return list(self.order_fields())
 
-    def _kinds_in_schema(self) -> list[str]:
+    def order_fields(self) -> Mapping[str, tuple[str, ...]]:
+        """The fields of each kind of order (`kind` among them), by kind: an order naming another is refused, naming
+        it. Worked out once from the orders' JSON schema, which takes milliseconds to make (read on every order:
+        never change it)."""
+        found: Mapping[str, tuple[str, ...]] | None = self.__dict__.get("_order_fields")
+        if found is None:
+            found = self.__dict__["_order_fields"] = MappingProxyType(self._fields_in_schema())
+        return found
+
+    def _fields_in_schema(self) -> dict[str, tuple[str, ...]]:
         schema = self.order_type.json_schema()
-        kinds: list[str] = []
+        found: dict[str, tuple[str, ...]] = {}
         for variant in schema.get("oneOf", schema.get("anyOf", [schema])):
             ref = variant.get("$ref", "")
             body = schema.get("$defs", {}).get(ref.rsplit("/", 1)[-1], variant) if ref else variant
-            kind = body.get("properties", {}).get("kind", {})
-            if "const" in kind:
-                kinds.append(str(kind["const"]))
-            elif "enum" in kind:
-                kinds += [str(k) for k in kind["enum"]]
-        return kinds
+            properties = body.get("properties", {})
+            kind = properties.get("kind", {})
+            kinds = [kind["const"]] if "const" in kind else kind.get("enum", [])
+            for name in kinds:
+                found[str(name)] = tuple(properties)
+        return found
 
 
 AnyRuleSet = RuleSet[Any, Any, Any, Any, Any, Any]

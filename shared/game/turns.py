@@ -138,20 +138,24 @@ def issue(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, order: Any) ->
 
 
 def withdraw(ruleset: AnyRuleSet, game: Game[Any, Any], player: str, index: int) -> Game[Any, Any] | RuleError:
-    """Take back the order at `index` (0-based), and only if the orders after it still hold without it (R15)."""
+    """Take back the order at `index` (0-based), and only if the orders after it still hold without it (R15): only
+    those are checked again (each order before it was checked against the orders before it, which stay as they
+    were), so withdrawing the last order checks nothing again."""
     problem = gate(ruleset, game, player)
     if problem is not None:
         return problem
     orders = game.orders_of(player)
     if not 0 <= index < len(orders):
         return RuleError(Refused.NO_SUCH_ORDER, f"there is no order number {index + 1}; you have {len(orders)}")
-    remaining = orders[:index] + orders[index + 1 :]
     counted = ruleset.start_tally(game, player)
-    for later in remaining:
+    for earlier in orders[:index]:  # checked against these same orders before them when issued: counted only
+        counted = ruleset.account(game, player, counted, earlier)
+    for later in orders[index + 1 :]:
         problem = ruleset.check_order(game, player, counted, later)
         if problem is not None:
             return RuleError(problem.code, f"withdrawing it would break a later order: {problem.message}")
         counted = ruleset.account(game, player, counted, later)
+    remaining = orders[:index] + orders[index + 1 :]
     return game.evolve(orders={**game.orders, player: remaining}, tallies={**game.tallies, player: counted})
 
 

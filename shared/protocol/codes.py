@@ -65,6 +65,8 @@ class ErrorCode(StrEnum):
     INVALID_ORDER = "invalid-order"
     CANNOT_FOLLOW = "cannot-follow"
     CANNOT_HAND_OVER = "cannot-hand-over"
+    TOO_MANY_ORDERS = "too-many-orders"
+    """A player holds the most orders one may in a turn, or their orders have cost the server the most a turn's may."""
     # A finished game told again.
     NO_SUCH_PLAYER = "no-such-player"
     # The server.

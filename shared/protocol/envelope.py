@@ -18,9 +18,9 @@ RequestId = Annotated[
         min_length=8,
         max_length=64,
         pattern=r"^[A-Za-z0-9_-]+$",
-        description="the client's own id of this change, unique within the game "
-        "(a random one): sent again with the same id after a lost "
-        "reply, the change is answered as before, never made twice",
+        description="the client's own id of this change, unique among the player's requests in the game "
+        "(a random one): sent again by the same player with the same id after a lost "
+        "reply, the change is answered as before, never made twice; another player's id is their own",
     ),
 ]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from shared.protocol.names import normalised_name
-from shared.protocol.numbers import Whole
+from shared.protocol.names import normalised_name, not_reserved
+from shared.protocol.numbers import WHOLE
 
 GameId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 PlayerName = Annotated[
@@ -19,6 +19,9 @@ PlayerName = Annotated[
     ),
     BeforeValidator(normalised_name),
 ]  # kept as it shows; one no player could see is refused
+
+TakenName = Annotated[PlayerName, AfterValidator(not_reserved)]
+"""A name a person takes (joining a game, speaking in a chat): a player name that does not pass for the server's."""
 
 MAX_SEATS = 8
 """No rule set seats more; each says its own range (list_rulesets)."""
@@ -43,7 +46,7 @@ class GameSettings(BaseModel):
             "board",
         ),
     ] = None
-    players: Annotated[Whole, Field(ge=1, le=MAX_SEATS)] = 3
+    players: Annotated[int, Field(ge=1, le=MAX_SEATS), WHOLE] = 3
     turn_seconds: Annotated[
         float | None,
         Field(
@@ -53,13 +56,14 @@ class GameSettings(BaseModel):
         ),
     ] = None
     bots: Annotated[
-        Whole,
+        int,
         Field(
             ge=0,
             le=MAX_SEATS,
             description="seats the server fills at once with its own computer players "
             "(named bot-STRATEGY-1, ...); at most `players`",
         ),
+        WHOLE,
     ] = 0
     bot_strategy: Annotated[
         str | None,

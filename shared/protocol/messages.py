@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any, Literal, cast
 
+import orjson
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
 from shared.protocol.accounts import (
@@ -37,10 +38,19 @@ from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.envelope import ClientMessageBase as _Client
 from shared.protocol.envelope import RequestId, Token
 from shared.protocol.envelope import ServerMessageBase as _Server
-from shared.protocol.lobby import GameId, GameSettings, GameSummary, MapInfo, MapPicture, PlayerName, RuleSetInfo
+from shared.protocol.lobby import (
+    GameId,
+    GameSettings,
+    GameSummary,
+    MapInfo,
+    MapPicture,
+    PlayerName,
+    RuleSetInfo,
+    TakenName,
+)
 from shared.protocol.log import SequencedEvent
-from shared.protocol.names import INVISIBLE_CATEGORIES
-from shared.protocol.numbers import Whole
+from shared.protocol.names import INVISIBLE_CATEGORIES, marks_problem, shows_nothing
+from shared.protocol.numbers import WHOLE, Whole
 from shared.protocol.statistics import GameStatistics
 
 OrderData = Annotated[
@@ -81,8 +91,8 @@ class ListGames(_Client):
     """The lobby, a page at a time, newest games first."""
 
     type: Literal["list_games"] = "list_games"
-    offset: Annotated[Whole, Field(ge=0, le=1_000_000)] = 0
-    limit: Annotated[Whole, Field(ge=1, le=100)] = 50
+    offset: Annotated[int, Field(ge=0, le=1_000_000), WHOLE] = 0
+    limit: Annotated[int, Field(ge=1, le=100), WHOLE] = 50
     watch: Annotated[
         bool,
         Field(
@@ -130,8 +140,8 @@ class JoinGame(_Client):
 
     type: Literal["join_game"] = "join_game"
     game_id: GameId
-    name: PlayerName
-    group: Annotated[Whole | None, Field(ge=0, le=64)] = None
+    name: TakenName
+    group: Annotated[int, Field(ge=0, le=64), WHOLE] | None = None
     request_id: RequestId = None
 
 
@@ -149,7 +159,7 @@ class WatchGame(_Client):
 
     type: Literal["watch_game"] = "watch_game"
     game_id: GameId
-    last_seq: Annotated[Whole | None, Field(ge=0)] = None
+    last_seq: Annotated[int, Field(ge=0), WHOLE] | None = None
     follow: PlayerName | None = None
 
 
@@ -160,7 +170,7 @@ class Resume(_Client):
     type: Literal["resume"] = "resume"
     game_id: GameId
     token: Token | None = None
-    last_seq: Annotated[Whole | None, Field(ge=0)] = None
+    last_seq: Annotated[int, Field(ge=0), WHOLE] | None = None
 
 
 class IssueOrder(_Client):
@@ -187,7 +197,7 @@ class IssueOrders(_Client):
 
     type: Literal["issue_orders"] = "issue_orders"
     game_id: GameId
-    turn: int
+    turn: Whole
     orders: Annotated[list[OrderData], Field(min_length=1, max_length=MAX_BATCH_ORDERS)]
     request_id: RequestId = None
 
@@ -196,7 +206,7 @@ class WithdrawOrder(_Client):
     type: Literal["withdraw_order"] = "withdraw_order"
     game_id: GameId
     turn: Whole
-    index: Annotated[Whole, Field(ge=0, description="0-based position in the list of one's orders")]
+    index: Annotated[int, Field(ge=0, description="0-based position in the list of one's orders"), WHOLE]
     request_id: RequestId = None
 
 
@@ -207,8 +217,8 @@ class MoveOrderTo(_Client):
     type: Literal["move_order"] = "move_order"
     game_id: GameId
     turn: Whole
-    index: Annotated[Whole, Field(ge=0, description="0-based position of the order to move")]
-    to: Annotated[Whole, Field(ge=0, description="0-based position it takes")]
+    index: Annotated[int, Field(ge=0, description="0-based position of the order to move"), WHOLE]
+    to: Annotated[int, Field(ge=0, description="0-based position it takes"), WHOLE]
     request_id: RequestId = None
 
 
@@ -247,7 +257,9 @@ CHAT_CHARACTERS = 300
 
 def _chat_text(value: object) -> object:
     """A chat's text as it shows: spaces at its ends taken off, and refused when it holds a character that shows
-    nothing or moves the lines about (controls, format characters, line breaks), which could forge another line."""
+    nothing or moves the lines about (controls, format characters, line breaks), which could forge another line; when
+    nothing of it shows (blank characters alone: U+3164, U+2800), a word nobody could read; or when it piles marks on
+    a letter, which spill over the other lines of a screen."""
     if not isinstance(value, str):
         return value
     text = value.strip()
@@ -256,6 +268,13 @@ def _chat_text(value: object) -> object:
     hidden = next((c for c in text if unicodedata.category(c) in INVISIBLE_CATEGORIES), None)
     if hidden is not None:
         raise ValueError(f"the text holds U+{ord(hidden):04X}, a character that does not show: say it in plain words")
+    if shows_nothing(text):
+        raise ValueError(
+            f"say something that shows: the text is made of blank characters only (U+{ord(text[0]):04X} ...)"
+        )
+    piled = marks_problem(text, "the text")
+    if piled is not None:
+        raise ValueError(piled)
     return text
 
 
@@ -272,7 +291,7 @@ class Chat(_Client):
     game_id: GameId | None = None
     text: ChatText
     to: PlayerName | None = None
-    name: PlayerName | None = None
+    name: TakenName | None = None
 
 
 class Resign(_Client):
@@ -318,7 +337,7 @@ class ReplayTurn(_Client):
     type: Literal["replay_turn"] = "replay_turn"
     game_id: GameId
     sight: PlayerName | None = None
-    index: Annotated[Whole, Field(ge=0, le=1_000_000)]
+    index: Annotated[int, Field(ge=0, le=1_000_000), WHOLE]
 
 
 ClientMessage = Annotated[
@@ -800,6 +819,19 @@ SERVER_ADAPTER: TypeAdapter[ServerMessage] = TypeAdapter(cast(Any, ServerMessage
 def encode(message: BaseModel) -> str:
     """One frame's text. Fields left at None are kept, so every message always has the same keys."""
     return message.model_dump_json()
+
+
+_NO_REF = '{"ref":null'
+
+
+def with_ref(frame: str, ref: str | None) -> str:
+    """The frame of a server message encoded with a null `ref` (once, to be kept or sent to several), as the reply to
+    the request whose `ref` it copies: every server message's first field is its ref, so only that part changes."""
+    if ref is None:
+        return frame
+    if not frame.startswith(_NO_REF):
+        raise ValueError("a reply's frame to give a ref to starts with a null ref")
+    return '{"ref":' + orjson.dumps(ref).decode() + frame[len(_NO_REF) :]
 
 
 def decode_server(text: str | bytes) -> ServerMessage:

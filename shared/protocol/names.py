@@ -13,6 +13,7 @@ names of a game among friends do not justify.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Final, Literal
 
@@ -138,20 +139,39 @@ def check_name(name: str) -> str:
                     f"the name holds {_described(char)}, which players could not see: "
                     "use letters, digits and the characters they can see"
                 )
+    problem = marks_problem(shown, "the name")
+    if problem is not None:
+        raise ValueError(problem)
+    return shown
+
+
+def marks_problem(text: str, what: str) -> str | None:
+    """What is wrong with the marks (accents and the like) of `text` (`what`: "the name"), if anything: a mark that
+    starts it and so sits on no letter, or more than MAX_MARKS piled on one letter, which spill over the lines above
+    and below on a screen (a letter with 299 of them covered a chat's lines)."""
     marks = 0
-    for index, char in enumerate(shown):
-        category = unicodedata.category(char)
-        if category.startswith("M"):
+    for index, char in enumerate(text):
+        if unicodedata.category(char).startswith("M"):
             marks += 1
             if index == 0:
-                raise ValueError(f"the name starts with {_described(char)}, a mark that belongs on a letter")
+                return f"{what} starts with {_described(char)}, a mark that belongs on a letter"
             if marks > MAX_MARKS:
-                raise ValueError(
-                    f"the name piles more than {MAX_MARKS} marks on one letter, which players could not see clearly"
-                )
+                return f"{what} piles more than {MAX_MARKS} marks on one letter, which players could not see clearly"
         else:
             marks = 0
-    return shown
+    return None
+
+
+def shows_nothing(text: str) -> bool:
+    """Whether `text` shows nothing on a screen: spaces, blank characters (BLANK: the Hangul filler U+3164, the
+    braille blank U+2800, ...) and marks alone."""
+    return all(
+        char.isspace()
+        or ord(char) in BLANK
+        or unicodedata.category(char) in ("Zs", "Mn", "Me", "Mc")
+        or unicodedata.category(char) in INVISIBLE_CATEGORIES
+        for char in text
+    )
 
 
 def skeleton(name: str) -> str:
@@ -159,6 +179,28 @@ def skeleton(name: str) -> str:
     shown = unicodedata.normalize(FORM, name).translate(_LOOK_ALIKE_TABLE)
     folded = unicodedata.normalize(FORM, shown.casefold())
     return " ".join(folded.split())  # two spaces look like one
+
+
+RESERVED_WORDS = frozenset({"server", "system", "admin", "administrator", "moderator"})
+"""Words a name a person takes may not hold: the server's own words would seem to come from a name holding them
+(`server`, `SERVER ANNOUNCEMENT` said in the lobby's chat that the game restarts and asked for passwords)."""
+
+
+def reserved_word(name: str) -> str | None:
+    """The word of RESERVED_WORDS that `name` holds, if any: as a word of its own, however it is written (case,
+    look-alike letters, `S.E.R.V.E.R`)."""
+    shown = skeleton(name)
+    words = {word for word in re.split(r"[\W_]+", shown) if word}
+    words.add("".join(char for char in shown if char.isalnum()))
+    return next((word for word in sorted(words) if word in RESERVED_WORDS), None)
+
+
+def not_reserved(value: str) -> str:
+    """For validation (pydantic's AfterValidator) of a name a person takes: refused when it passes for the server."""
+    word = reserved_word(value)
+    if word is not None:
+        raise ValueError(f'a name holding "{word}" would pass for the server\'s own words: choose another')
+    return value
 
 
 def looks_alike(one: str, other: str) -> bool:

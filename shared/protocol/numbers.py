@@ -7,6 +7,7 @@ fraction (2.5) is refused where an integer is due: true is not a number, and a s
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator
@@ -30,5 +31,15 @@ def whole_numbers(value: Any) -> Any:
     return value
 
 
-Whole = Annotated[int, BeforeValidator(whole_number)]
-"""An integer of a client's message: 2 or 2.0, never true, "2" or 2.5."""
+def json_text(value: Any) -> str:
+    """A JSON value a client sent, as the text to validate strictly by JSON type (pydantic's `validate_json` with
+    `strict`): 2.0 as 2, and integers of any size (json, not orjson, which refuses those past 64 bits)."""
+    return json.dumps(whole_numbers(value), separators=(",", ":"))
+
+
+WHOLE = BeforeValidator(whole_number)
+"""What makes an int field of a client's message a whole number as JSON reads one. Put after a field's bounds
+(`Annotated[int, Field(ge=0), WHOLE]`): bounds put after it are left out of the schema's `minimum` and `maximum`."""
+
+Whole = Annotated[int, WHOLE]
+"""An integer of a client's message: 2 or 2.0, never true, "2" or 2.5 (without bounds: see WHOLE)."""

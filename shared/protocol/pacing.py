@@ -29,6 +29,11 @@ class TokenBucket:
             return True
         return False
 
+    def full(self) -> bool:
+        """Whether the bucket is as a new one would be: a bucket kept per key may then be let go."""
+        self._refill()
+        return self._tokens >= self.capacity
+
     def wait_time(self) -> float:
         """Seconds until a token is there (0 if one is there now)."""
         self._refill()

@@ -325,7 +325,7 @@ class Console:
             if not sep:
                 self._error(f'"{arg}": options are given as NAME=VALUE, e.g. initial_units=30')
                 return
-            chosen[key] = value
+            chosen[key] = grammar.option_value(value)
         try:
             options = RULES.options(chosen)
         except ValidationError as exc:
