@@ -71,6 +71,14 @@ TOPICS = (
     ),
     Topic("seats", "your seat", ("resign", "leave", "handover", "rematch", "quit")),
     Topic(
+        "account",
+        "your account",
+        ("signup", "signin", "signout", "home", "password", "sessions"),
+        intro="An account keeps your name and your seats on this server: signed in, you come back to any of your "
+        "games from any computer, without a seat's token, and the client opens on your games. Guests play as "
+        "before. Passwords are asked and never shown.",
+    ),
+    Topic(
         "typing",
         "how to type",
         (),
