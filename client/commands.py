@@ -210,8 +210,8 @@ SPECS: tuple[Spec, ...] = (
         (),
         "home [N]",
         "home",
-        "your games on this server, signed in: those waiting for your orders first, then running, waiting for "
-        "players, finished; a number opens one (type it alone, or home N; games mine is the same list)",
+        "your games (signed in), those waiting for your orders first; a number opens one (typed alone, or home N); "
+        "games mine is the same",
         (Arg.NUMBER,),
     ),
     Spec(
@@ -219,22 +219,21 @@ SPECS: tuple[Spec, ...] = (
         (),
         "signup NAME",
         "signup Alice",
-        "make an account on this server and sign in to it (the password is asked, and never shown): your seats "
-        "are then the account's, from any computer, and the client opens on your games",
+        "make an account and sign in to it (the password is asked, never shown)",
     ),
     Spec(
         "signin",
         (),
         "signin NAME",
         "signin Alice",
-        "sign in to your account (the password is asked, and never shown); this computer stays signed in",
+        "sign in to your account; this computer stays signed in",
     ),
     Spec(
         "signout",
         (),
         "signout [everywhere]",
         "signout",
-        "sign out on this computer (everywhere: on every device signed in to the account); you play as a guest",
+        "sign out here (everywhere: on every device); you play as a guest",
         (Arg.WORD,),
     ),
     Spec(
@@ -242,14 +241,14 @@ SPECS: tuple[Spec, ...] = (
         (),
         "password",
         "password",
-        "change your account's password (asked, never shown): your account's other sessions end",
+        "change your password (your other sessions end)",
     ),
     Spec(
         "sessions",
         (),
         "sessions [end ID]",
         "sessions",
-        "the devices signed in to your account, a session each; sessions end ID signs one out",
+        "the devices signed in to your account; sessions end ID signs one out",
         (Arg.WORD, Arg.WORD),
     ),
     Spec(

@@ -74,9 +74,8 @@ TOPICS = (
         "account",
         "your account",
         ("signup", "signin", "signout", "home", "password", "sessions"),
-        intro="An account keeps your name and your seats on this server: signed in, you come back to any of your "
-        "games from any computer, without a seat's token, and the client opens on your games. Guests play as "
-        "before. Passwords are asked and never shown.",
+        intro="An account keeps your name and your seats on this server: signed in, you take any of your games "
+        "back from any computer, and the client opens on them. Passwords are never shown.",
     ),
     Topic(
         "typing",

@@ -216,7 +216,7 @@ def test_a_session_ended_elsewhere_takes_the_account_s_game_off_screen_and_the_g
     assert state.tracker is None and not state.trackers and state.name is None
 
 
-def test_ending_a_session_names_it_by_the_start_of_its_id_and_this_one_is_ended_by_signout() -> None:
+def test_the_sessions_fit_the_terminal_and_one_is_ended_by_the_start_of_its_id_but_this_one_by_signout() -> None:
     def session(id_: str, current: bool) -> SessionInfo:
         return SessionInfo(id=id_, created_at=0.0, last_used_at=0.0, expires_at=0.0, client="risc", current=current)
 
@@ -229,6 +229,12 @@ def test_ending_a_session_names_it_by_the_start_of_its_id_and_this_one_is_ended_
         return account_messages.SessionEnded(session=request.session)
 
     state = signed_in(state_of())
+    run = Run(server=server)
+    run(execute(state, "sessions"))
+    lines = run.shown.splitlines()
+    assert lines[0] == "Ann's sessions, a device signed in each (sessions end ID signs one out):"
+    assert lines[2].startswith("  3f9a0c1e5b7d2468  ") and lines[2].endswith("  risc (this one)")
+    assert lines[3].endswith("  risc") and all(len(line) <= 80 for line in lines), lines
     for typed, said in (
         ("3f", '"3f" could be any of 3f9a0c1e5b7d2468, 3f11aa22bb33cc44: type more of its id.'),
         ("3f9", "That is this session: signout ends it."),

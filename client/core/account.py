@@ -177,7 +177,8 @@ def change_password(state: State) -> Plan[None]:
 
 
 def _when(seconds: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+    """A moment of the last 30 days, as the terminal's clock reads it: `28 Nov 12:07`."""
+    return time.strftime("%d %b %H:%M", time.localtime(seconds))
 
 
 def sessions(state: State, end: str | None) -> Plan[None]:
@@ -189,9 +190,10 @@ def sessions(state: State, end: str | None) -> Plan[None]:
     if listed is None:
         return
     if end is None:
-        lines = [
-            f"  {s.id}  {(s.client or '?')[:18]:<18}  since {_when(s.created_at)}, last used {_when(s.last_used_at)}"
-            + ("  (this one)" if s.current else "")
+        lines = [f"  {'id':<16}  {'opened':<12}  {'last used':<12}  by"]
+        lines += [
+            f"  {s.id}  {_when(s.created_at)}  {_when(s.last_used_at)}  {s.client or '?'}"
+            + (" (this one)" if s.current else "")
             for s in listed.sessions
         ]
         yield Show(f"{name}'s sessions, a device signed in each (sessions end ID signs one out):\n" + "\n".join(lines))
@@ -220,8 +222,8 @@ def on_signed_out(state: State) -> list[Effect]:
     state.relinking_as_guest = True
     shown: list[Effect] = [
         error(
-            "Signed out: this computer's session was ended elsewhere (signed out everywhere, a new password, or "
-            "ended from another device). You play as a guest now; signin NAME signs in again."
+            "Signed out: this computer's session was ended elsewhere (signed out everywhere, a new password, ended "
+            "from another device, or the account disabled). You play as a guest now; signin NAME signs in again."
         )
     ]
     shown += list(_guest_again(state))
