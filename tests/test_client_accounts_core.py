@@ -255,3 +255,25 @@ def test_the_status_bar_says_who_is_signed_in() -> None:
     state.size = (40, 24)
     bar = "".join(text for _, text in status_bar(state, 0.0, LinkState.CONNECTED, "ws://game-night.example:8765"))
     assert "signed in as Ann" not in bar and bar.startswith(" lobby: home")
+
+
+def test_an_account_s_seat_opened_on_another_device_is_said_so_on_screen_or_off_a_guest_s_in_the_server_s_words() -> (
+    None
+):
+    taken_back = "your seat in game {} was taken back with its token from another connection"
+    state = signed_in(state_of())
+    for game_id, account in (("g1", True), ("g2", True), ("g3", False)):
+        followed = seed_followed(game_id, "Ann")
+        followed.account = account
+        state.trackers[game_id] = Tracker(followed)
+    state.tracker = state.trackers["g1"]
+    run = Run()
+    for game_id in ("g1", "g2", "g3"):
+        notice = msg.Error(code=ErrorCode.NOT_SEATED, game_id=game_id, message=taken_back.format(game_id))
+        run.take(news.on_notice(state, notice))
+    assert run.shown.splitlines() == [
+        "Game g1 is open on another device signed in to your account now: home, then its number, brings it back here.",
+        "Game g2 is open on another device signed in to your account now: home, then its number, brings it back here.",
+        taken_back.format("g3"),
+    ]
+    assert state.tracker is None and not state.trackers

@@ -106,19 +106,19 @@ def remember_seen(state: State, only: Followed | None = None) -> Iterator[Effect
 
 def on_notice(state: State, notice: msg.Error) -> list[Effect]:
     """An error nobody waited for: said; the game on screen leaves it when the seat or the game is gone."""
-    t = state.tracker
-    if notice.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) and notice.game_id is not None:
-        state.trackers.pop(notice.game_id, None)  # the session follows it no more
-    if notice.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) and t is not None and t.game_id == notice.game_id:
-        state.tracker = None
-        if notice.code == ErrorCode.NOT_SEATED and t.followed.account:  # the account's seat, opened elsewhere
-            return [
-                Show(
-                    f"Game {t.game_id} is open on another device signed in to your account now: home, then its "
-                    "number, brings it back here.",
-                    "class:hint",
-                )
-            ]
+    if notice.code not in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) or notice.game_id is None:
+        return [error(notice.message)]
+    t = state.trackers.pop(notice.game_id, None)  # the session follows it no more
+    if state.tracker is not None and state.tracker.game_id == notice.game_id:
+        t, state.tracker = state.tracker, None
+    if notice.code == ErrorCode.NOT_SEATED and t is not None and t.followed.account:  # the account's, elsewhere
+        return [
+            Show(
+                f"Game {t.game_id} is open on another device signed in to your account now: home, then its "
+                "number, brings it back here.",
+                "class:hint",
+            )
+        ]
     return [error(notice.message)]
 
 
