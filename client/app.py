@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import DummyHistory
 from prompt_toolkit.patch_stdout import patch_stdout
 from pydantic import BaseModel, ValidationError
 
@@ -25,7 +26,7 @@ from client import render, terminal
 from client.commands import Setting
 from client.completion import CommandCompleter
 from client.connection import Backoff, ConnectionFailed, ConnectionLost
-from client.core import commands, lobby, news
+from client.core import account, commands, lobby, news
 from client.core import effects as fx
 from client.core.effects import Plan
 from client.core.state import State
@@ -35,10 +36,11 @@ from client.link import LinkState
 from client.render import Fragments
 from client.routing import Router
 from client.session import Session
+from client.sessions import SessionStore
 from client.tokens import SeatStore
 from client.tracker import Tracker
+from shared.protocol import accounts, wording
 from shared.protocol import messages as msg
-from shared.protocol import wording
 from shared.protocol.lobby import GameSummary
 
 T = TypeVar("T")
@@ -55,9 +57,20 @@ class ClientApp:
         store: SeatStore | None = None,
         backoff: Backoff | None = None,
         server_id: str | None = None,
+        sessions: SessionStore | None = None,
     ) -> None:
+        """`store` and `sessions`: where seat tokens and the account's session are kept (the user's config
+        directory by default)."""
         self.url = url
-        self.session = Session(url, self, password=password, store=store, backoff=backoff, server_id=server_id)
+        self.session = Session(
+            url,
+            self,
+            password=password,
+            store=store,
+            backoff=backoff,
+            server_id=server_id,
+            sessions=sessions or SessionStore(),
+        )
         self.store = self.session.store
         self.state = State(url, self.session, name=name, watch_id=watch)
         self.transcript: list[str] = []
@@ -128,7 +141,7 @@ class ClientApp:
 
     def start(self) -> Plan[None]:
         """The first screen's plan (`risc play` has its own)."""
-        return lobby.start(self.state, self.session.saved_seats(self.state.name))
+        return lobby.start(self.state, self.session.saved_seats(self.state.name), self.session.session_problem)
 
     async def _loop(self) -> None:
         assert self.prompt_session is not None
@@ -152,16 +165,24 @@ class ClientApp:
         self.state.size = terminal.size()
         self.state.page_rows = self.state.size[1] - 2 if terminal.interactive() else None
 
-    async def _ask(self, question: str) -> str | None:
+    async def _ask(self, question: str, secret: bool = False) -> str | None:
+        """The line typed at a question. A `secret` (a password) is typed without echo, at a prompt of its own that
+        keeps no history, and goes into no transcript."""
         assert self.prompt_session is not None
         self.prompts += 1
         self.transcript.append(question)
+        asking = self.prompt_session
+        if secret:
+            asking = PromptSession(history=DummyHistory(), bottom_toolbar=self._toolbar, style=terminal.STYLE)
         try:
-            answer = (await self.prompt_session.prompt_async(question)).strip()
+            typed = await asking.prompt_async(
+                question, is_password=secret, input_processors=[terminal.Unechoed()] if secret else None
+            )
         except (EOFError, KeyboardInterrupt):
             self.transcript.append("\n")
             return None
-        self.transcript.append(answer + "\n")
+        answer = typed if secret else typed.strip()
+        self.transcript.append("\n" if secret else answer + "\n")
         return answer
 
     # ---- carrying out the core's plans ----------------------------------------------------------------------------
@@ -173,7 +194,7 @@ class ClientApp:
             while True:
                 effect = plan.send(answer)
                 if isinstance(effect, fx.Ask):
-                    answer = await self._ask(effect.question)
+                    answer = await self._ask(effect.question, effect.secret)
                 elif isinstance(effect, fx.Request):
                     answer = await self._request(effect)
                 else:
@@ -260,6 +281,20 @@ class ClientApp:
                 return await s.rematch(followed)
             case fx.AskStatistics(game_id):
                 return await s.statistics(game_id)
+            case fx.SignUp(name, password):
+                return await s.sign_up(name, password)
+            case fx.SignIn(name, password):
+                return await s.sign_in(name, password)
+            case fx.SignOut(everywhere):
+                return await s.sign_out(everywhere)
+            case fx.ChangePassword(password, new_password):
+                return await s.request(accounts.ChangePassword(password=password, new_password=new_password))
+            case fx.ListSessions():
+                return await s.request(accounts.ListSessions())
+            case fx.EndSession(session):
+                return await s.request(accounts.EndSession(session=session))
+            case fx.MyGames():
+                return await s.request(accounts.MyGames())
         raise TypeError(f"no way to send {request!r}")
 
     # ---- completion candidates ----------------------------------------------------------------------------------
@@ -298,7 +333,13 @@ class ClientApp:
         self._effects(news.on_resumed(followed))
 
     def on_link(self, state: LinkState, detail: str) -> None:
-        self._effects(news.on_link(state, detail))
+        self._effects(news.on_link(self.state, state, detail))
+
+    def on_signed_out(self) -> None:
+        self._effects(account.on_signed_out(self.state))
+
+    def on_session_problem(self, problem: str) -> None:
+        self._effects(account.on_session_problem(problem))
 
     def on_shutdown(self, message: str) -> None:
         self._effects(news.on_shutdown(message))

@@ -108,6 +108,12 @@ class NetworkBot:
     def on_lobby_chat(self, said: msg.LobbyChat) -> None:
         """A computer player hears no chat."""
 
+    def on_signed_out(self) -> None:
+        """A computer player never signs in (its session keeps no account's)."""
+
+    def on_session_problem(self, problem: str) -> None:
+        """A computer player never signs in."""
+
     def _error(self, error: msg.Error) -> None:
         self.errors.append(error)
         logger.error(

@@ -35,6 +35,8 @@ class Arg(StrEnum):
     """What `board NAME` shows alone: a territory, a player, a continent."""
     REGION = "region"
     """What `map NAME` draws alone: a continent, or the one a territory lies in."""
+    WORD = "word"
+    """One of the few words a command takes (`signout everywhere`, `sessions end`)."""
 
 
 @dataclass(frozen=True)
@@ -214,6 +216,52 @@ SPECS: tuple[Spec, ...] = (
     ),
     Spec("rematch", (), "rematch", "rematch", "after a game ends: ask for a new game with the same players", (), True),
     Spec(
+        "home",
+        (),
+        "home [N]",
+        "home",
+        "your games (signed in), those waiting for your orders first; a number opens one (typed alone, or home N); "
+        "games mine is the same",
+        (Arg.NUMBER,),
+    ),
+    Spec(
+        "signup",
+        (),
+        "signup NAME",
+        "signup Alice",
+        "make an account and sign in to it (the password is asked, never shown)",
+    ),
+    Spec(
+        "signin",
+        (),
+        "signin NAME",
+        "signin Alice",
+        "sign in to your account; this computer stays signed in",
+    ),
+    Spec(
+        "signout",
+        (),
+        "signout [everywhere]",
+        "signout",
+        "sign out here (everywhere: on every device); you play as a guest",
+        (Arg.WORD,),
+    ),
+    Spec(
+        "password",
+        (),
+        "password",
+        "password",
+        "change your password (your other sessions end)",
+    ),
+    Spec(
+        "sessions",
+        (),
+        "sessions [end ID]",
+        "sessions",
+        "the devices signed in to your account; sessions end ID signs one out",
+        (Arg.WORD, Arg.WORD),
+    ),
+    Spec(
         "quit",
         ("q", "exit"),
         "quit",
@@ -223,7 +271,7 @@ SPECS: tuple[Spec, ...] = (
 )
 
 
-HELP_TOPICS = ("orders", "game", "chat", "lobby", "seats", "typing", "all")
+HELP_TOPICS = ("orders", "game", "chat", "lobby", "seats", "account", "typing", "all")
 """What `help TOPIC` takes (client/help.py says each one); a topic named as a command (`orders`) is the topic."""
 
 
@@ -361,6 +409,38 @@ class RematchCommand:
 
 
 @dataclass(frozen=True)
+class Home:
+    number: int | None = None
+    """The game to open, as the home last listed it (from 1); None: list the home."""
+
+
+@dataclass(frozen=True)
+class SignUp:
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class SignIn:
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class SignOut:
+    everywhere: bool = False
+
+
+@dataclass(frozen=True)
+class Password:
+    pass
+
+
+@dataclass(frozen=True)
+class Sessions:
+    end: str | None = None
+    """A session to end, by its id as `sessions` lists it (or a unique start of it); None: list them."""
+
+
+@dataclass(frozen=True)
 class Quit:
     pass
 
@@ -393,6 +473,12 @@ Command = (
     | Resign
     | Say
     | RematchCommand
+    | Home
+    | SignUp
+    | SignIn
+    | SignOut
+    | Password
+    | Sessions
     | Quit
     | Empty
 )
@@ -670,6 +756,8 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
     words = tokens(line)
     if not words:
         return Empty()
+    if len(words) == 1 and words[0].isdigit():  # a game of the home, opened by its number
+        return _home_number(words[0])
     found = resolve_command(words[0], setting)
     if isinstance(found, ParseError):
         return found
@@ -770,6 +858,9 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
             return ParseError(f"handover needs the player to hand over; {_usage(spec, setting)}")
         player = grammar.name(args[0], setting.players, "player")
         return player if isinstance(player, ParseError) else HandOverCommand(player)
+    account = _account(spec, args, setting)
+    if account is not None:
+        return account
     if args:
         return ParseError(f"{spec.name} takes no arguments; {_usage(spec, setting)}")
     simple: dict[str, Command] = {
@@ -784,6 +875,41 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         "leave": Leave(),
         "resign": Resign(),
         "rematch": RematchCommand(),
+        "password": Password(),
         "quit": Quit(),
     }
     return simple[spec.name]
+
+
+def _home_number(text: str) -> Home | ParseError:
+    number = grammar.count(text, "the game's number", "type home to list your games, then a number opens one")
+    if isinstance(number, ParseError):
+        return number
+    if number < 1:
+        return ParseError("your games are numbered from 1, as home lists them")
+    return Home(number)
+
+
+def _account(spec: Spec, args: list[str], setting: Setting) -> Command | ParseError | None:
+    """The account's commands, and `games mine` (the home); None for any other command."""
+    words = [a.casefold() for a in args]
+    if spec.name == "games" and words == ["mine"]:
+        return Home()
+    if spec.name == "home":
+        if len(args) > 1:
+            return ParseError(_usage(spec, setting))
+        return _home_number(args[0]) if args else Home()
+    if spec.name in ("signup", "signin"):
+        name = " ".join(args) or None
+        return SignUp(name) if spec.name == "signup" else SignIn(name)
+    if spec.name == "signout":
+        if words not in ([], ["everywhere"]):
+            return ParseError(f"signout takes nothing, or everywhere; {_usage(spec, setting)}")
+        return SignOut(bool(words))
+    if spec.name == "sessions":
+        if not words:
+            return Sessions()
+        if len(words) == 2 and words[0] == "end":
+            return Sessions(args[1])
+        return ParseError(f"sessions lists them, sessions end ID ends one; {_usage(spec, setting)}")
+    return None

@@ -30,6 +30,8 @@ from client.commands import (
 from shared.game.presentation import ArgKind, OrderCommand
 
 CREATE_OPTIONS = ("rules=", "time=", "bots=", "players=")
+WORDS = {"signout": ("everywhere",), "sessions": ("end",)}
+"""The words a command takes, by position."""
 
 
 class Candidates(Protocol):
@@ -106,6 +108,9 @@ class CommandCompleter(Completer):
             else:
                 names = setting.presentation.candidates(kind, words, setting.context)
             yield from self._complete(partial, typed, names)
+            return
+        if kind is Arg.WORD:
+            yield from self._complete(partial, typed, WORDS.get(found.name, ())[position : position + 1])
             return
         yield from self._complete(partial, typed, self._names(kind, setting))
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from client.link import LinkState
+from client.link import SIGNED_OUT, LinkState
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
 from shared.protocol.deflate import SparingClientDeflateFactory
 from shared.protocol.messages import Error, Hello, ServerMessage, Welcome, decode_server, encode
@@ -130,6 +130,12 @@ class Connection:
         self._closing = False
         self._connected = asyncio.Event()
         self._pacer: TokenBucket | None = None
+        self.hellos = 0
+        """How many times the link has said hello and been welcomed."""
+        self._welcomed = asyncio.Event()
+        self._relinking = False
+        """The server closed the link on purpose (the account's session ended): it comes back at once, and a
+        request meanwhile waits for it rather than fail."""
 
     # ---- opening ------------------------------------------------------------------------------------------------
 
@@ -189,6 +195,10 @@ class Connection:
             self.alternates = [node for node in welcome.nodes if node.rstrip("/") != self.url.rstrip("/")]
         self._pacer = pacer_for(welcome)
         self.state = LinkState.CONNECTED
+        self._relinking = False
+        self.hellos += 1
+        welcomed, self._welcomed = self._welcomed, asyncio.Event()
+        welcomed.set()
         self._connected.set()
 
     # ---- requests -----------------------------------------------------------------------------------------------
@@ -205,6 +215,9 @@ class Connection:
 
     async def request(self, message: BaseModel) -> ServerMessage:
         """Send `message` and wait for the server's answer to it: its reply, or an Error (a value, not raised)."""
+        if self._relinking:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._connected.wait(), self.timeout)
         ref = f"r{next(self._refs)}"
         message = message.model_copy(update={"ref": ref})
         future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
@@ -224,6 +237,11 @@ class Connection:
     async def wait_connected(self) -> None:
         await self._connected.wait()
 
+    async def welcomed_since(self, hellos: int) -> None:
+        """Wait until the link has said hello again since `hellos` counted that many (reconnected)."""
+        while self.hellos <= hellos:
+            await self._welcomed.wait()
+
     # ---- reading and reconnecting -------------------------------------------------------------------------------
 
     async def _supervise(self) -> None:
@@ -239,11 +257,16 @@ class Connection:
             if code in FATAL_CLOSE_CODES:
                 self._set_state(LinkState.CLOSED, f"the server closed the connection: {ws.close_reason or code}")
                 return
+            signed_out = code == CloseCode.SIGNED_OUT
+            if signed_out:
+                self.session = None  # ended: the next hello is a guest's, never the dead session's again
+                self._relinking = self.reconnect
             if not self.reconnect:
-                self._set_state(LinkState.CLOSED, "the connection to this node dropped")
+                self._set_state(LinkState.CLOSED, SIGNED_OUT if signed_out else "the connection to this node dropped")
                 return
-            self._set_state(LinkState.RECONNECTING, "the connection dropped; reconnecting")
-            if not await self._reconnect():
+            dropped = "the connection dropped; reconnecting"
+            self._set_state(LinkState.RECONNECTING, SIGNED_OUT if signed_out else dropped)
+            if not await self._reconnect(at_once=signed_out):
                 return
             self._set_state(LinkState.CONNECTED, "reconnected")
             if self.on_reconnect is not None:
@@ -273,11 +296,15 @@ class Connection:
                 future.set_exception(ConnectionLost("the connection dropped before the server answered"))
         self._pending.clear()
 
-    async def _reconnect(self) -> bool:
+    async def _reconnect(self, at_once: bool = False) -> bool:
+        """Dial again until the server answers (`at_once`: the first try without waiting: the server closed the
+        link on purpose, and is there)."""
         self.backoff.reset()
         tried = 0
         while not self._closing:
-            await asyncio.sleep(self.backoff.next_delay())
+            if not at_once:
+                await asyncio.sleep(self.backoff.next_delay())
+            at_once = False
             if self._closing:
                 return False
             try:
@@ -302,6 +329,8 @@ class Connection:
 
     def _set_state(self, state: LinkState, detail: str) -> None:
         self.state = state
+        if state is LinkState.CLOSED:
+            self._relinking = False
         self.on_link(state, detail)
 
     def _spawn(self, work: Awaitable[None]) -> None:

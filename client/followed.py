@@ -43,6 +43,8 @@ class Followed:
     player: str | None
     """The seat this client holds, or None when it watches."""
     token: str | None = None
+    account: bool = False
+    """The seat is the signed-in account's: its sessions open it, with no token (none is kept on disk)."""
     follows: str | None = None
     seq: int = 0
     game: GameSummary | None = None

@@ -71,6 +71,13 @@ TOPICS = (
     ),
     Topic("seats", "your seat", ("resign", "leave", "handover", "rematch", "quit")),
     Topic(
+        "account",
+        "your account",
+        ("signup", "signin", "signout", "home", "password", "sessions"),
+        intro="An account keeps your name and your seats on this server: signed in, you take any of your games "
+        "back from any computer, and the client opens on them. Passwords are never shown.",
+    ),
+    Topic(
         "typing",
         "how to type",
         (),

@@ -10,3 +10,8 @@ class LinkState(StrEnum):
     CONNECTED = "connected"
     RECONNECTING = "reconnecting"
     CLOSED = "closed"
+
+
+SIGNED_OUT = "signed out: connecting again as a guest"
+"""What the link says when the server closed it because its account session ended (close code 4010): it comes back
+at once, as a guest's, never with the dead session."""

@@ -8,6 +8,7 @@ import os
 
 from client.app import ClientApp
 from client.core.names import name_problem
+from client.tokens import server_address
 
 DEFAULT_URL = "ws://localhost:8765"
 
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     if args.name is not None and (problem := name_problem(args.name)) is not None:
         print(f"risc client: --name {args.name!r}: {problem}")
         return 2
-    url = args.url if "://" in args.url else f"ws://{args.url}"
+    url = server_address(args.url)
     password = args.password if args.password is not None else os.environ.get("RISC_PASSWORD") or None
     app = ClientApp(url, name=args.name, password=password, watch=args.watch)
     try:

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from pydantic import BaseModel
 
 from client.connection import Backoff, Connection, ConnectionLost, spawn
-from client.link import LinkState
+from client.link import SIGNED_OUT, LinkState
 from shared.protocol import messages as msg
 
 MAX_HOPS = 3
@@ -49,13 +49,14 @@ class Router:
         """The account session every link's hello signs in with: it is good on every node of the server."""
         self.timeout = timeout
         self._on_message = on_message
+        self._on_link = on_link
         self._on_back = on_back
         self.entry = Connection(
             url,
             password=password,
             session=session,
             on_message=self._message,
-            on_link=on_link,
+            on_link=self._entry_link,
             on_reconnect=lambda: on_back(None),
             backoff=backoff,
             timeout=timeout,
@@ -85,11 +86,20 @@ class Router:
         return await self.entry.open()
 
     def sign_in(self, session: str | None) -> None:
-        """From now on, links say hello with this session (None: as a guest); links open now already are signed in
-        (or out) by the server itself."""
+        """From now on, links say hello with this session (None: as a guest). The entry link is signed in (or out)
+        by the server itself, having asked; a link to another node that said hello otherwise is dropped, and its
+        games are followed again through a link that says hello with the session."""
         self.session = self.entry.session = session
-        for link in self.nodes.values():
-            link.session = session
+        for link in list(self.nodes.values()):
+            if link.session != session:
+                link.session = session
+                self._spawn(link.drop())
+
+    def _entry_link(self, state: LinkState, detail: str) -> None:
+        """The entry link's state, told on; a session that ended closes it, and no link says hello with it again."""
+        if detail == SIGNED_OUT:
+            self.sign_in(None)
+        self._on_link(state, detail)
 
     async def wait_connected(self) -> None:
         await self.entry.wait_connected()

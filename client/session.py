@@ -19,10 +19,13 @@ from client.connection import Backoff, ConnectionLost
 from client.followed import Followed
 from client.link import LinkState
 from client.routing import Router
+from client.sessions import SessionStore
 from client.tokens import Seat, SeatStore
 from shared.maps.codec import map_from_dict
 from shared.maps.model import GameMap
+from shared.protocol import accounts
 from shared.protocol import messages as msg
+from shared.protocol.accounts import AccountInfo
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary
 
@@ -64,6 +67,15 @@ class Listener(Protocol):
         """A word said in the lobby's chat."""
         ...
 
+    def on_signed_out(self) -> None:
+        """The account's session ended elsewhere (signed out everywhere, a new password, ended from another device,
+        the account disabled): forgotten here, and the links come back as a guest's."""
+        ...
+
+    def on_session_problem(self, problem: str) -> None:
+        """The kept session signs nothing in (ended, expired, its account disabled): forgotten; said once."""
+        ...
+
 
 class Session:
     def __init__(
@@ -76,16 +88,31 @@ class Session:
         backoff: Backoff | None = None,
         timeout: float = 10.0,
         server_id: str | None = None,
+        sessions: SessionStore | None = None,
     ) -> None:
+        """`sessions`: where the account's session is kept (a face that never signs in, a computer player, has
+        none: it plays as a guest)."""
         self.url = url
         self.seat_server = server_id or url
         """What the seat store knows this server by: its address, or a name that outlives it (`risc play`'s own
         server listens on a new port each time)."""
         self.listener = listener
         self.store = store or SeatStore()
+        self.sessions = sessions
+        kept = sessions.get(self.seat_server) if sessions is not None else None
+        self._token = kept.token if kept is not None else None
+        """The account session the links sign in with, kept from a sign-in here or by `risc account`."""
+        self.account: AccountInfo | None = None
+        """The account this client is signed in to, as the server last said."""
+        self.accounts = "optional"
+        """Whether the server has accounts (`off`, `optional`, `required`), as its welcome said."""
+        self.session_problem: str | None = None
+        """Why the session kept on disk signed nothing in when the client started (it is forgotten since)."""
+        self._signing_out = False
         self.connection = Router(
             url,
             password=password,
+            session=self._token,
             on_message=self._on_message,
             on_link=listener.on_link,
             on_back=self._on_reconnect,
@@ -106,7 +133,9 @@ class Session:
     # ---- the link --------------------------------------------------------------------------------------------------
 
     async def open(self) -> msg.Welcome:
-        return await self.connection.open()
+        welcome = await self.connection.open()
+        self._welcomed(welcome, tell=False)
+        return welcome
 
     async def close(self) -> None:
         await self.connection.close()
@@ -142,8 +171,9 @@ class Session:
             await asyncio.wait_for(self.connection.wait_connected(), SEAT_BACK_WAIT)
             reply = await self.request(request)
         if isinstance(reply, msg.Joined):
-            self.store.save(self.seat_server, reply.game_id, reply.player, reply.token)
-            self._follow(Followed(reply.game_id, reply.player, token=reply.token))
+            if reply.token:  # an account's seat has none: the account's sessions open it
+                self.store.save(self.seat_server, reply.game_id, reply.player, reply.token)
+            self._follow(Followed(reply.game_id, reply.player, token=reply.token or None, account=not reply.token))
         return reply
 
     async def watch(self, game_id: str, follow: str | None = None) -> msg.ServerMessage:
@@ -163,18 +193,22 @@ class Session:
                 self._follow(Followed(reply.game_id, None, follows=reply.follow))
         return reply
 
-    async def resume(self, game_id: str, player: str, token: str, last_seq: int | None = None) -> msg.ServerMessage:
+    async def resume(
+        self, game_id: str, player: str, token: str | None, last_seq: int | None = None
+    ) -> msg.ServerMessage:
+        """Back to a seat with its token, or (None) to the signed-in account's seat in the game."""
         self._resuming.add(game_id)
         try:
             reply = await self.request(msg.Resume(game_id=game_id, token=token, last_seq=last_seq))
         finally:
             self._resuming.discard(game_id)
         if isinstance(reply, msg.Resumed):
+            game_id = reply.game_id  # the server's id for the game, which may have been typed short
             known = self.followed.get(game_id)
             followed = (
                 known
                 if known is not None and known.player == reply.player
-                else Followed(game_id, reply.player, token=token)
+                else Followed(game_id, reply.player, token=token, account=token is None)
             )
             self.listener.on_resumed(followed)
             self._follow(followed)
@@ -183,7 +217,11 @@ class Session:
                 self._returned.notify_all()
         else:
             self._early.pop(game_id, None)
-            if isinstance(reply, msg.Error) and reply.code in (ErrorCode.BAD_TOKEN, ErrorCode.NO_SUCH_GAME):
+            if (
+                isinstance(reply, msg.Error)
+                and token is not None
+                and reply.code in (ErrorCode.BAD_TOKEN, ErrorCode.NO_SUCH_GAME)
+            ):
                 self.store.forget(self.seat_server, game_id, player)
         return reply
 
@@ -306,6 +344,66 @@ class Session:
         """A finished game's statistics, worked out by the server from the stored game."""
         return await self.request(msg.AskStatistics(game_id=game_id))
 
+    # ---- the account -----------------------------------------------------------------------------------------------
+
+    async def sign_up(self, name: str, password: str) -> msg.ServerMessage:
+        return self._signed_in(await self.request(accounts.SignUp(name=name, password=password)))
+
+    async def sign_in(self, name: str, password: str) -> msg.ServerMessage:
+        return self._signed_in(await self.request(accounts.SignIn(name=name, password=password)))
+
+    def _signed_in(self, reply: msg.ServerMessage) -> msg.ServerMessage:
+        """Signed in: the session kept on disk (the next start is signed in), and every link says hello with it."""
+        if isinstance(reply, accounts.SignedIn) and reply.session:
+            self.account, self._token = reply.account, reply.session
+            if self.sessions is not None:
+                self.sessions.keep(self.seat_server, reply.account.name, reply.session)
+            self.connection.sign_in(reply.session)
+        return reply
+
+    async def sign_out(self, everywhere: bool) -> msg.ServerMessage:
+        """End this session (or every one of the account's); the server then closes the link, which comes back as
+        a guest's."""
+        entry = self.connection.entry
+        hellos = entry.hellos
+        self._signing_out = True
+        try:
+            reply = await self.request(accounts.SignOut(everywhere=everywhere))
+        finally:
+            self._signing_out = False
+        if isinstance(reply, accounts.SignedOut):
+            self._session_ended()
+            with contextlib.suppress(TimeoutError):  # answered once back as a guest, so that the next request goes
+                await asyncio.wait_for(entry.welcomed_since(hellos), self.connection.timeout)
+        return reply
+
+    def _session_ended(self) -> None:
+        """The session signs nothing in any more: forgotten (unless another client of this user kept a new one
+        since), the links say hello as a guest's from now on, and the account's seats, which only its sessions
+        open, are no longer followed."""
+        if self.sessions is not None and self._token is not None:
+            self.sessions.forget(self.seat_server, self._token)
+        self.account, self._token = None, None
+        self.connection.sign_in(None)
+        for game_id, followed in list(self.followed.items()):
+            if followed.account:
+                del self.followed[game_id]
+
+    def _welcomed(self, welcome: msg.Welcome, tell: bool = True) -> None:
+        """What the entry link's welcome says of accounts, at the start and each time it comes back (`tell`: the
+        face is told of a session that no longer signs in; at the start it reads `session_problem`)."""
+        self.accounts = welcome.accounts
+        if welcome.session_problem is not None and self._token is not None:
+            self._session_ended()
+            self.session_problem = welcome.session_problem
+            if tell:
+                self.listener.on_session_problem(welcome.session_problem)
+        elif welcome.account is None and self.account is not None and self._token is not None:
+            self._session_ended()  # ended while the link was down, and the server no longer knows it
+            self.listener.on_signed_out()
+        else:
+            self.account = welcome.account
+
     # ---- following -------------------------------------------------------------------------------------------------
 
     def _follow(self, followed: Followed) -> None:
@@ -352,6 +450,10 @@ class Session:
             self.listener.on_shutdown(message.message)
         elif isinstance(message, msg.LobbyChat):
             self.listener.on_lobby_chat(message)
+        elif isinstance(message, accounts.SignedOut) and message.ref is None and self.account is not None:
+            self._session_ended()  # told once, by the first link to hear it
+            if not self._signing_out:
+                self.listener.on_signed_out()
 
     def _seated_by_rematch(self, message: msg.Resumed) -> None:
         """R27: everyone asked, and the server seated us in the new game with the same token."""
@@ -366,7 +468,9 @@ class Session:
             self.store.forget(self.seat_server, previous.game_id, message.player)
             self.followed.pop(previous.game_id, None)
             self._spawn_leave(previous.game_id)
-        followed = Followed(message.game_id, message.player, token=token)
+        followed = Followed(
+            message.game_id, message.player, token=token, account=previous is not None and previous.account
+        )
         self.listener.on_seated(followed, previous)
         self._follow(followed)
 
@@ -383,6 +487,8 @@ class Session:
         """Back on the link: take every seat back (with the last entry seen) and watch again what was watched. On a
         server of several nodes, `games` are those to follow again (their node's link dropped, or they moved); None:
         those followed through the entry link, which reconnected."""
+        if games is None and self.connection.welcome is not None:
+            self._welcomed(self.connection.welcome)
         resumed = False
         for followed in list(self.followed.values()):
             if games is None and followed.game_id in self.connection.routes:
@@ -391,10 +497,10 @@ class Session:
                 continue
             if followed.player is not None:
                 token = followed.token
-                if token is None:
+                if token is None and not followed.account:
                     seat = self.store.get(self.seat_server, followed.game_id, followed.player)
                     token = seat.token if seat is not None else None
-                if token is None:
+                if token is None and not followed.account:
                     continue
                 with contextlib.suppress(ConnectionLost):
                     reply = await self.resume(followed.game_id, followed.player, token, followed.seq)

@@ -55,10 +55,12 @@ class SessionStore:
         with exclusive(self.path):
             self._write([*(s for s in self._read() if s.server != key), KeptSession(key, name, token)])
 
-    def forget(self, server: str) -> None:
+    def forget(self, server: str, token: str | None = None) -> None:
+        """Forget the session kept for a server (only if it is still `token`, when given: a session that ended
+        under one client never takes with it the new one another client of this user kept since)."""
         key = server_key(server)
         with contextlib.suppress(OSError), exclusive(self.path):
             sessions = self._read()
-            kept = [s for s in sessions if s.server != key]
+            kept = [s for s in sessions if s.server != key or (token is not None and s.token != token)]
             if len(kept) != len(sessions):
                 self._write(kept)

@@ -1,6 +1,6 @@
-"""How the text client writes to the terminal: each player's colour and the other styles, the terminal's size, and
-text printed above the prompt, broken at word boundaries to the terminal's width, without touching what the player
-is typing."""
+"""How the text client writes to the terminal: each player's colour and the other styles, the terminal's size, text
+printed above the prompt, broken at word boundaries to the terminal's width, without touching what the player is
+typing, and a password's prompt that shows nothing of what is typed."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import os
 
 from prompt_toolkit.application import get_app_or_none, get_app_session
 from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.layout.processors import Processor, Transformation, TransformationInput
 from prompt_toolkit.shortcuts import print_formatted_text
 from prompt_toolkit.styles import Style
 
@@ -75,3 +76,11 @@ def refresh() -> None:
     app = get_app_or_none()
     if app is not None and app.is_running:
         app.invalidate()
+
+
+class Unechoed(Processor):
+    """What is typed at a password's prompt shown as nothing at all, not even its length (no stars, the cursor
+    still), as getpass and sudo ask for one."""
+
+    def apply_transformation(self, transformation_input: TransformationInput) -> Transformation:
+        return Transformation([], source_to_display=lambda _: 0, display_to_source=lambda _: 0)

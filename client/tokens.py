@@ -47,6 +47,12 @@ def config_dir() -> Path:
     return Path(base) / "risc"
 
 
+def server_address(typed: str) -> str:
+    """A server's address as typed (`HOST:PORT` will do) as a websocket address: what seats and the account's
+    session are kept under, alike for `risc client` and `risc account`."""
+    return typed if "://" in typed else f"ws://{typed}"
+
+
 def server_key(url: str) -> str:
     """ws://Host:8765/ and ws://host:8765 are the same server."""
     scheme, sep, rest = url.strip().partition("://")

@@ -13,6 +13,7 @@ from client.core.effects import Plan
 from client.core.state import State
 from client.followed import Followed
 from shared.maps.codec import map_from_dict, map_to_dict
+from shared.protocol.accounts import AccountInfo
 from shared.protocol.lobby import GameSummary
 from shared.protocol.messages import Update
 from tests.engine_support import seed_map
@@ -26,6 +27,8 @@ class Known:
 
     followed: dict[str, Followed] = field(default_factory=dict)
     games: list[GameSummary] = field(default_factory=list)
+    account: AccountInfo | None = None
+    accounts: str = "optional"
 
 
 def unanswered(request: fx.Request) -> Any:

@@ -54,7 +54,7 @@ def test_without_a_name_the_seats_kept_here_are_offered_and_choosing_none_takes_
     run = Run(server=lambda request: games, typed=["", "Dee"])
     run(lobby.start(state, [seat("g1", "Cy"), seat("g1", "Bob"), seat("g1", "Ann")]))
     assert "Seats kept on this computer for this server:\n  1. Cy in game g1\n  2. Bob in game g1\n" in run.shown
-    assert "Return to which seat (number; Enter for none)? Your name: " in run.shown
+    assert f"Return to which seat (number; Enter for none)? {lobby.ACCOUNT_OR_GUEST}\nYour name: " in run.shown
     assert run.sent() == [fx.ListGames(limit=100), fx.ListGames()], "no seat is taken back: nobody's"
     assert "players: Ann, Ben, Cy" in run.shown and "Back in game" not in run.shown
     assert state.name == "Dee" and state.tracker is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from client import commands as cmd
-from client.core import lobby, playing
+from client.core import account, home, lobby, playing
 from client.core.effects import Plan, Show
 from client.core.news import answering
 from client.core.paging import paged
@@ -78,3 +78,17 @@ def _execute(state: State, line: str) -> Plan[None]:
             yield from playing.say(state, text, to)
         case cmd.RematchCommand():
             yield from playing.rematch(state)
+        case cmd.Home(None):
+            yield from home.show_home(state)
+        case cmd.Home(number) if number is not None:
+            yield from lobby.open_home_game(state, number)
+        case cmd.SignUp(name):
+            yield from account.sign_up(state, name)
+        case cmd.SignIn(name):
+            yield from account.sign_in(state, name)
+        case cmd.SignOut(everywhere):
+            yield from account.sign_out(state, everywhere)
+        case cmd.Password():
+            yield from account.change_password(state)
+        case cmd.Sessions(end):
+            yield from account.sessions(state, end)

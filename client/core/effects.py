@@ -10,7 +10,7 @@ terminal, as the sans-I/O protocol libraries do.
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from client.followed import Followed
@@ -34,9 +34,11 @@ class Show:
 
 @dataclass(frozen=True)
 class Ask:
-    """A question at the prompt; the line typed comes back, stripped (None: input ended, or Ctrl-C)."""
+    """A question at the prompt; the line typed comes back, stripped (None: input ended, or Ctrl-C). `secret`: a
+    password, typed without echo and never kept (not in the transcript, not in the prompt's history)."""
 
     question: str
+    secret: bool = False
 
 
 @dataclass(frozen=True)
@@ -131,9 +133,11 @@ class LeaveGame(Request):
 
 @dataclass(frozen=True)
 class ResumeSeat(Request):
+    """Back to a seat: with its token, or (None) the signed-in account's seat, which needs none."""
+
     game_id: str
     player: str
-    token: str
+    token: str | None
     last_seq: int | None = None
 
 
@@ -201,6 +205,47 @@ class Rematch(Request):
 @dataclass(frozen=True)
 class AskStatistics(Request):
     game_id: str
+
+
+# ---- the account (protocol 5): a password is a field nobody prints ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SignUp(Request):
+    name: str
+    password: str = field(repr=False)
+
+
+@dataclass(frozen=True)
+class SignIn(Request):
+    name: str
+    password: str = field(repr=False)
+
+
+@dataclass(frozen=True)
+class SignOut(Request):
+    everywhere: bool = False
+
+
+@dataclass(frozen=True)
+class ChangePassword(Request):
+    password: str = field(repr=False)
+    new_password: str = field(repr=False)
+
+
+@dataclass(frozen=True)
+class ListSessions(Request):
+    pass
+
+
+@dataclass(frozen=True)
+class EndSession(Request):
+    session: str
+
+
+@dataclass(frozen=True)
+class MyGames(Request):
+    pass
 
 
 Effect = Show | Ask | Later | Seen | KeepSeat | ForgetSeat | Request

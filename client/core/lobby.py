@@ -1,5 +1,6 @@
-"""The lobby's decisions: starting (a seat kept on this computer, else a name and the games), the lists of games and
-maps, creating a game, joining and watching one, and which game is on screen while one name plays several."""
+"""The lobby's decisions: starting (the account's home when signed in, else a seat kept on this computer, else a name
+and the games), the lists of games and maps, creating a game, joining and watching one, opening a game of the home,
+and which game is on screen while one name plays several."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from pydantic import ValidationError
 from client import commands as cmd
 from client import render
 from client.core import effects as fx
+from client.core.account import ACCOUNT_NEEDED, account_needed, on_session_problem
 from client.core.effects import Ask, Plan, Show
+from client.core.home import show_home
 from client.core.names import name_problem
 from client.core.state import State, answer, error, on_screen, send
 from client.followed import Followed
@@ -25,30 +28,58 @@ from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import DEFAULT_RULESET, GameSettings, GameStatus
 from shared.rulesets import RULESETS
 
+ACCOUNT_OR_GUEST = (
+    "Give a name to play as a guest, or press Enter and then signin NAME (or signup NAME) to play with an account, "
+    "which keeps your games from any computer."
+)
+ACCOUNT_SEATED = (ErrorCode.NAME_TAKEN, ErrorCode.GAME_STARTED, ErrorCode.ALREADY_SEATED)
+"""A signed-in player's join refused for one of these may be because the account sits there already."""
 
-def start(state: State, saved: Sequence[Seat]) -> Plan[None]:
-    """The first screen: the game `--watch` names, else back to a seat kept on this computer (`saved`), else a name
-    and the lobby's games."""
+
+def start(state: State, saved: Sequence[Seat], session_problem: str | None = None) -> Plan[None]:
+    """The first screen: the game `--watch` names, else the account's home when signed in, else back to a seat kept
+    on this computer (`saved`), else a name and the lobby's games (`session_problem`: why the session kept here
+    signs nothing in any more, said once)."""
     yield Show([("class:title", "RISC"), ("", f" at {state.url}. Type help for the commands.\n")])
+    if session_problem is not None:
+        yield from on_session_problem(session_problem)
+    signed = state.signed_in
+    if signed is not None:
+        if state.name is not None and state.name != signed:
+            yield Show(f"You are signed in as {signed}: you play under that name (signout to play as a guest).")
+        state.name = signed
     if state.watch_id is not None:
         yield from watch(state, state.watch_id, None)
         return
+    if signed is not None and (yield from show_home(state)):
+        return
     if (yield from resume_saved(state, saved)):
         return
+    if signed is None and state.known.accounts == "required":
+        yield Show(ACCOUNT_NEEDED, "class:hint")
+        yield from list_games(state)
+        return
     if state.name is None:
-        state.name = yield from ask_name()
+        accounts = state.known.accounts != "off"
+        if accounts:
+            yield Show(ACCOUNT_OR_GUEST, "class:hint")
+        state.name = yield from ask_name(optional=accounts)
         if state.name is None:
             state.quit = True
             return
+        state.name = state.name or None
     yield from list_games(state)
 
 
-def ask_name() -> Plan[str | None]:
-    """The player's name, asked until it will do (None: they typed quit, or input ended)."""
+def ask_name(optional: bool = False) -> Plan[str | None]:
+    """The player's name, asked until it will do (None: they typed quit, or input ended; "": Enter, where the name
+    is `optional`)."""
     while True:
         typed = yield Ask("Your name: ")
         if typed is None or typed.casefold() in ("quit", "exit"):
             return None
+        if optional and not typed:
+            return ""
         problem = name_problem(typed)
         if problem is None:
             return str(typed)
@@ -133,13 +164,27 @@ def settings_of(command: cmd.Create) -> GameSettings | str:
         return f"Those settings will not do: {wording.problems(exc, word=word)}."
 
 
+def needs_account(state: State) -> Plan[bool]:
+    """Whether a guest is kept from playing here (the server requires accounts): then said, with how to sign up."""
+    if state.signed_in is None and state.known.accounts == "required":
+        yield error(ACCOUNT_NEEDED)
+        return True
+    return False
+
+
 def create(state: State, command: cmd.Create) -> Plan[None]:
     settings = settings_of(command)
     if isinstance(settings, str):
         yield error(settings)
         return
-    reply = yield from answer(fx.CreateGame(settings), msg.GameCreated)
-    if reply is None:
+    if (yield from needs_account(state)):
+        return
+    reply = yield from send(fx.CreateGame(settings))
+    if isinstance(reply, msg.Error):
+        yield error(f"Refused: {reply.message}")
+        yield from account_needed(reply)
+        return
+    if not isinstance(reply, msg.GameCreated):
         return
     game = reply.game
     yield Show(
@@ -165,7 +210,11 @@ def join(state: State, game_id: str, group: int | None) -> Plan[None]:
         if state.tracker is not None:
             yield Show(state.tracker.on_screen_again())
         return
+    if (yield from needs_account(state)):
+        return
     parked = yield from switch_away(state, game_id)
+    if state.signed_in is not None:
+        state.name = state.signed_in  # the server seats a signed-in player under the account's name alone
     if state.name is None:
         state.name = yield from ask_name()
         if state.name is None:
@@ -173,9 +222,16 @@ def join(state: State, game_id: str, group: int | None) -> Plan[None]:
             return
     state.expecting = game_id
     reply = yield from send(fx.JoinGame(game_id, state.name, group))
+    if isinstance(reply, msg.Error) and state.signed_in is not None and reply.code in ACCOUNT_SEATED:
+        # the account sits there already (joined from another computer): its seat is taken back, with no token
+        back = yield from take_seat_back(state, reply.game_id or game_id, state.signed_in)
+        if isinstance(back, msg.Resumed):
+            yield from said_parked(parked)
+            return
     if isinstance(reply, msg.Error):
         unpark(state, parked)
         yield error(f"Refused: {reply.message}")
+        yield from account_needed(reply)
         if reply.code == ErrorCode.BAD_GROUP:
             yield from send(fx.ListGames())
             summary = next((g for g in state.known.games if g.game_id == game_id), None)
@@ -270,14 +326,54 @@ def put_on_screen(state: State, followed: Followed) -> None:
 
 def resume(state: State, seat: Seat) -> Plan[msg.ServerMessage | None]:
     """Back in a kept seat: on screen once the server gives it back; the server's answer, whatever it is."""
-    state.expecting = seat.game_id
-    reply: msg.ServerMessage | None = yield from send(
-        fx.ResumeSeat(seat.game_id, seat.player, seat.token, seat.seq or None)
-    )
+    return (yield from take_seat_back(state, seat.game_id, seat.player, seat.token, seat.seq or None))
+
+
+def take_seat_back(
+    state: State, game_id: str, player: str, token: str | None = None, last_seq: int | None = None
+) -> Plan[msg.ServerMessage | None]:
+    """Back in a seat, with its token or (None) as the signed-in account's: on screen once the server gives it
+    back; the server's answer, whatever it is."""
+    state.expecting = game_id
+    reply: msg.ServerMessage | None = yield from send(fx.ResumeSeat(game_id, player, token, last_seq))
     if isinstance(reply, msg.Resumed):
         state.name = reply.player
-        put_on_screen(state, state.known.followed[seat.game_id])
+        put_on_screen(state, state.known.followed[reply.game_id])
+    else:
+        state.expecting = None
     return reply
+
+
+def open_home_game(state: State, number: int) -> Plan[None]:
+    """A game of the home, by its number: the account's seat taken back (no token: the account opens it, from any
+    computer), or a finished game watched."""
+    if not state.home:
+        if state.signed_in is None:
+            yield error("A number opens one of your games: signin NAME, then home lists them.")
+        else:
+            yield error("A number opens one of your games: home lists them first.")
+        return
+    if number > len(state.home):
+        last = len(state.home)
+        yield error(f"Your games are numbered 1 to {last}: home lists them again." if last > 1 else "Type 1, or home.")
+        return
+    chosen = state.home[number - 1]
+    game_id = chosen.game.game_id
+    if chosen.stands == "finished":
+        yield from watch(state, game_id, None)
+        return
+    held = state.known.followed.get(game_id)
+    if held is not None and held.player is not None:
+        yield from join(state, game_id, None)  # followed here already: back on screen
+        return
+    parked = yield from switch_away(state, game_id)
+    reply = yield from take_seat_back(state, game_id, chosen.player)
+    if isinstance(reply, msg.Resumed):
+        yield from said_parked(parked)
+        return
+    unpark(state, parked)
+    if isinstance(reply, msg.Error):
+        yield error(f"Could not open game {game_id}: {reply.message}")
 
 
 def resume_saved(state: State, saved: Sequence[Seat]) -> Plan[bool]:

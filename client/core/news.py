@@ -15,7 +15,7 @@ from client import render
 from client.core.effects import AskStatistics, Effect, Later, Plan, Seen, Show
 from client.core.state import State, error
 from client.followed import Followed
-from client.link import LinkState
+from client.link import SIGNED_OUT, LinkState
 from client.tracker import Tracker
 from shared.protocol import messages as msg
 from shared.protocol.codes import ErrorCode
@@ -106,12 +106,19 @@ def remember_seen(state: State, only: Followed | None = None) -> Iterator[Effect
 
 def on_notice(state: State, notice: msg.Error) -> list[Effect]:
     """An error nobody waited for: said; the game on screen leaves it when the seat or the game is gone."""
-    if (
-        notice.code in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME)
-        and state.tracker is not None
-        and state.tracker.game_id == notice.game_id
-    ):
-        state.tracker = None
+    if notice.code not in (ErrorCode.NOT_SEATED, ErrorCode.NO_SUCH_GAME) or notice.game_id is None:
+        return [error(notice.message)]
+    t = state.trackers.pop(notice.game_id, None)  # the session follows it no more
+    if state.tracker is not None and state.tracker.game_id == notice.game_id:
+        t, state.tracker = state.tracker, None
+    if notice.code == ErrorCode.NOT_SEATED and t is not None and t.followed.account:  # the account's, elsewhere
+        return [
+            Show(
+                f"Game {t.game_id} is open on another device signed in to your account now: home, then its "
+                "number, brings it back here.",
+                "class:hint",
+            )
+        ]
     return [error(notice.message)]
 
 
@@ -137,7 +144,10 @@ def on_resumed(followed: Followed) -> list[Effect]:
     return [Show(f"Back in game {followed.game_id} as {followed.player}.", "class:ok")]
 
 
-def on_link(link: LinkState, detail: str) -> list[Effect]:
+def on_link(state: State, link: LinkState, detail: str) -> list[Effect]:
+    if detail == SIGNED_OUT:  # the account's session ended (said as it was told): back at once, as a guest
+        state.relinking_as_guest = True
+        return []
     if link is LinkState.RECONNECTING:
         return [Show("Connection lost: reconnecting...", "class:error")]
     if link is LinkState.CLOSED:
@@ -151,6 +161,10 @@ def on_shutdown(message: str) -> list[Effect]:
 
 def on_reconnected(state: State) -> list[Effect]:
     t = state.tracker
+    if state.relinking_as_guest:
+        state.relinking_as_guest = False
+        if t is None or t.player is None or t.game_id in state.known.followed:
+            return []
     if t is None:
         return [Show("Reconnected.", "class:ok")]
     if t.player is None:

@@ -19,6 +19,7 @@ from client.link import LinkState
 from client.tracker import Tracker
 from shared.game.presentation import Context
 from shared.protocol import messages as msg
+from shared.protocol.accounts import AccountInfo, HomeGame
 from shared.protocol.lobby import GameSummary
 
 R = TypeVar("R", bound=msg.ServerMessage)
@@ -28,13 +29,24 @@ SEAT_KEPT = "Your seat stays yours: run the same command again to come back to t
 
 
 class Known(Protocol):
-    """What the session knows, as the decisions read it: the games followed, and the lobby as last listed."""
+    """What the session knows, as the decisions read it: the games followed, the lobby as last listed, and the
+    account it is signed in to."""
 
     @property
     def followed(self) -> Mapping[str, Followed]: ...
 
     @property
     def games(self) -> Sequence[GameSummary]: ...
+
+    @property
+    def account(self) -> AccountInfo | None:
+        """The account signed in to (None: a guest)."""
+        ...
+
+    @property
+    def accounts(self) -> str:
+        """Whether the server has accounts: `off`, `optional` or `required`, as its welcome said."""
+        ...
 
 
 @dataclass
@@ -67,8 +79,19 @@ class State:
     """What was last said of each game played off screen (its status, turn, whether it waits for the player)."""
     ended: set[str] = field(default_factory=set)
     """Games whose end was told with their statistics."""
+    home: list[HomeGame] = field(default_factory=list)
+    """The account's games as `home` last listed them: a number opens one."""
+    relinking_as_guest: bool = False
+    """The server closed the link because the account's session ended: it comes back as a guest's, unannounced
+    (the sign-out was said)."""
     quit: bool = False
     seat_kept: str = SEAT_KEPT
+
+    @property
+    def signed_in(self) -> str | None:
+        """The name of the account signed in to; None for a guest."""
+        account = self.known.account
+        return account.name if account is not None else None
 
     @property
     def columns(self) -> int:

@@ -28,10 +28,18 @@ def prompt(state: State) -> Fragments:
 
 
 def status_bar(state: State, now: float, link: LinkState, server: str) -> Fragments:
-    """Where the player is and what the game waits for, most important first; what does not fit the terminal's width
-    is left out, least important first (the server's address, `server`, before anything of the game). `now`: the
-    clock the turn's deadline is on."""
-    parts = state.tracker.status_parts(now) if state.tracker is not None else [("lobby: games, create, join, watch", 0)]
+    """Where the player is and what the game waits for, and who is signed in, most important first; what does not
+    fit the terminal's width is left out, least important first (the server's address, `server`, before anything of
+    the game). `now`: the clock the turn's deadline is on."""
+    t, signed = state.tracker, state.signed_in
+    if t is not None:
+        parts = t.status_parts(now)
+    elif signed is not None:
+        parts = [("lobby: home, games, create, join, watch", 0)]
+    else:
+        parts = [("lobby: games, create, join, watch", 0)]
+    if signed is not None:  # who is signed in: in a game, after the game's own news
+        parts.append((f"signed in as {signed}", 1 if t is None else 3))
     parts = [*parts, (server.split("://", 1)[-1].rstrip("/"), 3)]
     if link is not LinkState.CONNECTED:
         parts.insert(0, (link.value.upper(), 0))

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-DEFAULT_SERVER = "ws://127.0.0.1:8765"
+DEFAULT_SERVER = "ws://localhost:8765"
+"""The same as `risc client`'s (client/main.py), so that a sign-in here is the client's there."""
 
 
 class Stop(Exception):
@@ -78,8 +79,10 @@ def _when(seconds: float) -> str:
 
 async def _run(args: argparse.Namespace) -> str:
     from client.sessions import SessionStore
+    from client.tokens import server_address
     from shared.protocol import accounts as messages
 
+    args.server = server_address(args.server)
     store = SessionStore()
     ask = _passwords(args)
     link = await _session(args)
