@@ -67,6 +67,8 @@ class RiscServer:
             computer_games=config.computer_games,
             computer_share=config.computer_share,
             unstarted_expiry=config.unstarted_game_expiry,
+            lonely_expiry=config.lonely_game_expiry,
+            waiting_share=config.waiting_games_share,
             directory=self.directory,
         )
         self.accounts = Accounts(self.storage.accounts(), self.clock, mode=config.accounts)

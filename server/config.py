@@ -74,6 +74,12 @@ class ServerConfig:
     unstarted_game_expiry: float = 600.0
     """An unstarted game in which no player has sat with a live connection for this long is closed (the server's own
     players do not count); one whose last player leaves it is closed at once. 0: never."""
+    lonely_game_expiry: float = 1800.0
+    """A game waiting for players that nobody else joined (one person in it at most) this long after the server began
+    to hold it is closed, whoever sits in it. 0: never."""
+    waiting_games_share: float = 0.5
+    """The share of max_games that games waiting for players may take; its last fifth is kept for addresses that hold
+    no waiting game."""
     maps: tuple[Path, ...] = ()
     """Folders of map files the server offers besides its bundled maps (`--maps DIR`)."""
     web_root: Path | None = None

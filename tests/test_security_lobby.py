@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from server.clock import ManualClock
-from tests.server_support import FAST, Client, create_game, running_server, seated_game
+from tests.server_support import FAST, Client, create_game, join, running_server, seated_game
 
 
 async def test_a_turn_limit_below_the_server_s_minimum_is_refused() -> None:
@@ -94,3 +94,51 @@ async def test_one_connection_cannot_fill_the_server_with_empty_games() -> None:
         refused = await other.request(type="create_game", settings={"map": "seed"})
         assert refused["type"] == "error" and refused["code"] == "too-many-games"
         assert len(server.lobby.matches) == 5
+
+
+async def test_a_waiting_game_nobody_else_joins_is_closed_and_its_player_told() -> None:
+    """Issue 35: 240 connections from 60 addresses held every game slot with one seat each; a game that waits for
+    players with one person in it closes after a while, whoever sits in it."""
+    clock = ManualClock()
+    async with running_server(clock=clock, lonely_game_expiry=1800, unstarted_game_expiry=600, **FAST) as server:
+        ann, bob, cyd = [await Client.connect(server) for _ in range(3)]
+        alone = await create_game(ann, players=3)
+        await join(ann, alone, "ann")
+        pair = await create_game(bob, players=3)
+        await join(bob, pair, "bob")
+        await join(cyd, pair, "cyd")
+        clock.advance(1799)
+        await server.lobby.settled()
+        assert alone in server.lobby.matches
+        clock.advance(2)
+        await server.lobby.settled()
+        told = await ann.wait_type("error", game_id=alone)
+        assert told["code"] == "no-such-game" and "nobody else joined it in 30 minutes" in told["message"]
+        assert alone not in server.lobby.matches and pair in server.lobby.matches, "two people wait as long as it takes"
+
+
+async def test_a_crowd_of_addresses_cannot_keep_a_newcomer_from_starting_a_game() -> None:
+    """The waiting games may take half the server's games; the last fifth of that half is kept for addresses holding
+    none: four addresses creating all they may leave a newcomer room to start one."""
+    async with running_server(max_games=40, open_games_per_address=10, open_games_per_connection=10, **FAST) as server:
+        crowd = [await Client.connect(server, source=f"127.0.0.{10 + n}") for n in range(4)]
+        made = 0
+        for client in crowd:
+            for _ in range(10):
+                reply = await client.request(type="create_game", settings={"map": "seed", "players": 2})
+                if reply["type"] == "game_created":
+                    made += 1
+                else:
+                    assert reply["code"] == "too-many-games", reply
+        assert made == 18  # 16 by the first two addresses, then one each for the two holding none
+        newcomer = await Client.connect(server, source="127.0.0.99")
+        created = await newcomer.request(type="create_game", settings={"map": "seed", "players": 2})
+        assert created["type"] == "game_created"
+        full = await (await Client.connect(server, source="127.0.0.98")).request(
+            type="create_game", settings={"map": "seed", "players": 2}
+        )
+        assert full["type"] == "game_created"  # the 20th and last
+        last = await (await Client.connect(server, source="127.0.0.97")).request(
+            type="create_game", settings={"map": "seed", "players": 2}
+        )
+        assert last["code"] == "too-many-games" and "join one of them" in last["message"]

@@ -277,7 +277,7 @@ async def test_an_unstarted_game_whose_last_player_leaves_closes_at_once() -> No
 async def test_an_unstarted_game_nobody_sits_in_expires_and_one_with_a_player_waits() -> None:
     clock = ManualClock()
     storage = MemoryStorage()
-    async with running_server(storage, clock=clock, unstarted_game_expiry=600, **FAST) as server:
+    async with running_server(storage, clock=clock, unstarted_game_expiry=600, lonely_game_expiry=0, **FAST) as server:
         ann, bob = await Client.connect(server), await Client.connect(server)
         empty = await create_game(ann, players=2)  # created, never sat in
         kept = await create_game(bob, players=2)

@@ -156,10 +156,20 @@ def people_seated(table: Table, held: Set[str] | None = None) -> bool:
     return any(name not in table.server_seats for name in names)
 
 
-def closable_unstarted(table: Table, held: Set[str], at_once: bool) -> bool:
+def people_in(table: Table) -> int:
+    """How many people (not the server's own players) hold seats."""
+    return sum(1 for s in table.seats if s.name not in table.server_seats)
+
+
+def closable_unstarted(table: Table, held: Set[str], at_once: bool, lonely: bool = False) -> bool:
     """An unstarted game may be closed once no person holds a seat with a live connection; `at_once` (its last
-    player left, whatever the time) only once no person has a seat in it at all."""
-    return table.game is None and not people_seated(table, held) and not (at_once and people_seated(table))
+    player left, whatever the time) only once no person has a seat in it at all; `lonely` (it waited long for
+    players) while at most one person sits in it, connected or not."""
+    if table.game is not None:
+        return False
+    if lonely:
+        return people_in(table) <= 1
+    return not people_seated(table, held) and not (at_once and people_seated(table))
 
 
 def computers_alone(table: Table) -> bool:

@@ -79,6 +79,8 @@ class Lobby:
         computer_games: int = 20,
         computer_share: float = 0.5,
         unstarted_expiry: float = 600.0,
+        lonely_expiry: float = 1800.0,
+        waiting_share: float = 0.5,
         directory: Directory | None = None,
     ) -> None:
         self.storage = storage
@@ -98,6 +100,12 @@ class Lobby:
         """The connection that created each game here that may still count against it."""
         self.unstarted_expiry = unstarted_expiry
         """How long an unstarted game may go without a player in it before it is closed (0: for ever)."""
+        self.lonely_expiry = lonely_expiry
+        """How long a game may wait for players with at most one person in it (nobody else joined) before it is
+        closed (0: for ever), counted from when this server began to hold it."""
+        self.waiting_share = waiting_share
+        """The share of `max_games` that games waiting for players may take; its last fifth is kept for addresses
+        that hold none (newcomers), so that a crowd holding waiting games cannot keep a newcomer from starting one."""
         self._seeds = seeds or (lambda: secrets.randbits(63))
         self._clock: Clock = clock or LoopClock()
         self.matches: dict[str, Match] = {}
@@ -152,6 +160,7 @@ class Lobby:
             if match.settings.bots or match.table.handed_over:
                 self.bots += await reseat_bots(match, self.get, self.computer_time)
             self._watch_unstarted(match)
+            self._watch_lonely(match)
         return sum(not match.finished for match in settled)
 
     def get(self, game_id: str) -> Match:
@@ -221,6 +230,7 @@ class Lobby:
             self.bots += await reseat_bots(match, self.get, self.computer_time)
         match.rearm()
         self._watch_unstarted(match)
+        self._watch_lonely(match)
         return match
 
     def _adopt(self, match: Match) -> None:
@@ -338,6 +348,7 @@ class Lobby:
         )
         self.bots += await seat_bots(match, self.get, self.computer_time)
         self._watch_unstarted(match)
+        self._watch_lonely(match)
         try:  # every lobby of the server (this one's too) tells its watchers
             await self.directory.announce(match.game_id, match.summary())
         except (StorageError, OSError) as exc:
@@ -358,6 +369,7 @@ class Lobby:
                 "a player",
                 field="settings.bots",
             )
+        self._check_waiting_room(None)
         if creator is None:
             return None
         for game_id in [g for g in self._creators if g not in self.matches]:
@@ -377,7 +389,26 @@ class Lobby:
             raise Refusal(ErrorCode.STORAGE_FAILED, f"the server cannot reach its store right now ({exc})") from None
         if held >= self.open_games_per_address:
             raise Refusal(ErrorCode.TOO_MANY_GAMES, f"your computer already has {self.open_games_per_address} {what}")
+        if held:
+            self._check_waiting_room(held)
         return address
+
+    def _check_waiting_room(self, held: int | None) -> None:
+        """Refuse a new game waiting for players once such games take their share of the server; and, `held` (the
+        waiting games the asking address has), once they take all but the last fifth of it, kept for newcomers."""
+        room = max(1, int(self.max_games * self.waiting_share))
+        waiting = sum(1 for m in self.matches.values() if not m.started)
+        if waiting >= room:
+            raise Refusal(
+                ErrorCode.TOO_MANY_GAMES,
+                f"this server already has {waiting} games waiting for players: join one of them (list_games)",
+            )
+        if held is not None and waiting >= room - max(1, room // 5):
+            raise Refusal(
+                ErrorCode.TOO_MANY_GAMES,
+                f"this server's room for games waiting for players is nearly full, and kept for those who wait for "
+                f"none: fill or leave your {held} first",
+            )
 
     @staticmethod
     def _of_computers(match: Match) -> bool:
@@ -434,6 +465,28 @@ class Lobby:
                 await bot.close()
 
     # ---- unstarted games nobody sits in ----------------------------------------------------------------------------
+
+    def _watch_lonely(self, match: Match) -> None:
+        """Close a waiting game that nobody else joined within `lonely_expiry` (one person at most in it): a crowd
+        of addresses cannot hold the server's waiting games for ever with one seat each."""
+        if self.lonely_expiry <= 0 or match.started:
+            return
+        game_id = match.game_id
+
+        def due() -> None:
+            self._tasks.spawn(self._check_lonely(game_id), f"game {game_id}: checking it for players failed")
+
+        self._clock.call_later(self.lonely_expiry, due)
+
+    async def _check_lonely(self, game_id: str) -> None:
+        match = self.matches.get(game_id)
+        if match is None or match.started or match.people_in() > 1:
+            return
+        minutes = self.lonely_expiry / 60
+        shown = f"{minutes:g} minutes" if minutes >= 1 else f"{self.lonely_expiry:g} s"
+        bots = self._sitting_in(game_id)
+        if await match.close_unstarted(f"game {game_id} was closed: nobody else joined it in {shown}", lonely=True):
+            await self._let_go(match, bots)
 
     def _watch_unstarted(self, match: Match, delay: float | None = None) -> None:
         """Look again at an unstarted game after `delay` (the expiry by default): closed if nobody was in it all

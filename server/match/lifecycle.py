@@ -116,12 +116,13 @@ class Match(Seating, Playing, HandingOn):
         player is here or once it has started."""
         return core.idle_left(self.table, expiry, self._clock.now())
 
-    async def close_unstarted(self, reason: str, at_once: bool = False) -> bool:
-        """Close a game that never started and that nobody sits in any more (`at_once`: whatever the time): kept
-        in the store as over, with no game in it, so that a restarting server does not bring it back. Anyone still
-        following it is told `reason`. False, changing nothing, when someone sat down meanwhile."""
+    async def close_unstarted(self, reason: str, at_once: bool = False, lonely: bool = False) -> bool:
+        """Close a game that never started and that nobody sits in any more (`at_once`: whatever the time; `lonely`:
+        one person at most sits in it, after a long wait): kept in the store as over, with no game in it, so that a
+        restarting server does not bring it back. Anyone still following it is told `reason`. False, changing
+        nothing, when someone sat down meanwhile."""
         async with self.lock:
-            if self._closed or not core.closable_unstarted(self.table, self.followers.held(), at_once):
+            if self._closed or not core.closable_unstarted(self.table, self.followers.held(), at_once, lonely):
                 return False
             if not await self._keeper.closed_unstarted(self.table, self.log.last_seq, self.seq):
                 return False

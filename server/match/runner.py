@@ -147,6 +147,10 @@ class Runner(ABC):
         is live."""
         return core.people_seated(self.table, self.followers.held() if connected else None)
 
+    def people_in(self) -> int:
+        """How many people (not the server's own players) hold seats here."""
+        return core.people_in(self.table)
+
     def summary(self) -> GameSummary:
         return self._summary(self.table)
 
