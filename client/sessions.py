@@ -9,12 +9,10 @@ Only the token and the account's name are kept, never a password.
 from __future__ import annotations
 
 import contextlib
-import json
-import os
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
-from client.tokens import config_dir, exclusive, server_key
+from client.tokens import config_dir, exclusive, read_kept, server_key, write_kept
 
 FILE_NAME = "sessions.json"
 
@@ -31,20 +29,10 @@ class SessionStore:
         self.path = path or config_dir() / FILE_NAME
 
     def _read(self) -> list[KeptSession]:
-        try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
-            return [KeptSession(**entry) for entry in raw.get("sessions", [])]
-        except (OSError, ValueError, TypeError, AttributeError):
-            return []
+        return read_kept(self.path, "sessions", KeptSession)
 
     def _write(self, sessions: list[KeptSession]) -> None:
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}")
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-            json.dump({"sessions": [asdict(s) for s in sessions]}, out, indent=1)
-        os.chmod(temporary, 0o600)
-        os.replace(temporary, self.path)
+        write_kept(self.path, "sessions", sessions)
 
     def get(self, server: str) -> KeptSession | None:
         key = server_key(server)

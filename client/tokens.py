@@ -17,9 +17,10 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 FILE_NAME = "seats.json"
 
@@ -40,6 +41,30 @@ def exclusive(path: Path) -> Iterator[None]:
         yield
     finally:
         os.close(descriptor)  # closing lets go of the lock
+
+
+_Kept = TypeVar("_Kept")
+
+
+def read_kept(path: Path, key: str, kind: Callable[..., _Kept]) -> list[_Kept]:
+    """The entries a client keeps in a file of its own (`{key: [entries]}`), each made with `kind`; none when the
+    file is missing or damaged (a client never stops on it)."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return [kind(**entry) for entry in raw.get(key, [])]
+    except (OSError, ValueError, TypeError, AttributeError):
+        return []
+
+
+def write_kept(path: Path, key: str, entries: Iterable[Any]) -> None:
+    """Write the entries (dataclasses) whole, readable by their owner only, replacing the file in one step."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+        json.dump({key: [asdict(e) for e in entries]}, out, indent=1)
+    os.chmod(temporary, 0o600)
+    os.replace(temporary, path)
 
 
 def config_dir() -> Path:
@@ -81,20 +106,10 @@ class SeatStore:
         self.clock = clock
 
     def _read(self) -> list[Seat]:
-        try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
-            return [Seat(**entry) for entry in raw.get("seats", [])]
-        except (OSError, ValueError, TypeError, AttributeError):
-            return []
+        return read_kept(self.path, "seats", Seat)
 
     def _write(self, seats: list[Seat]) -> None:
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}")
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-            json.dump({"seats": [asdict(s) for s in seats]}, out, indent=1)
-        os.chmod(temporary, 0o600)
-        os.replace(temporary, self.path)
+        write_kept(self.path, "seats", seats)
 
     def save(self, server: str, game_id: str, player: str, token: str, seq: int = 0) -> Seat:
         key = server_key(server)

@@ -22,12 +22,13 @@ def open_place(config: ServerConfig, clock: Clock | None = None) -> tuple[Storag
         return alone(open_storage(config.data_dir, clock=clock), config)
     from server.cluster.directory import ClusterDirectory
     from server.cluster.network import default_node_id
+    from server.cluster.node import Node
     from server.storage.postgres import Epochs, PostgresStorage
 
     node_id = config.node_id or default_node_id(config.port)
     epochs = Epochs()
     store = PostgresStorage(config.store, node_id=node_id, epochs=epochs)
-    directory = ClusterDirectory(
+    node = Node(
         store,
         epochs,
         node_id,
@@ -36,4 +37,5 @@ def open_place(config: ServerConfig, clock: Clock | None = None) -> tuple[Storag
         fence_after=config.fence_after,
         sweep_every=config.sweep_every,
     )
+    directory = ClusterDirectory(store, node)
     return store, directory

@@ -15,28 +15,17 @@ from server.cluster.network import default_public_url
 from server.cluster.node import Node
 from server.lobby.directory import Claimed, Directory, Elsewhere, Held, Hooks, waits
 from server.storage.base import RestoredGame
-from server.storage.postgres import Epochs, PostgresStorage
+from server.storage.postgres import PostgresStorage
 from shared.protocol.lobby import GameSummary
 
 logger = logging.getLogger("risc.server")
 
 
 class ClusterDirectory(Directory):
-    def __init__(
-        self,
-        store: PostgresStorage,
-        epochs: Epochs,
-        node_id: str,
-        public_url: str,
-        *,
-        heartbeat: float = 1.0,
-        fence_after: float = 15.0,
-        sweep_every: float = 2.0,
-    ) -> None:
+    def __init__(self, store: PostgresStorage, node: Node) -> None:
+        """`node`: this server as a node of the cluster, on the same store."""
         self.store = store
-        self.node = Node(
-            store, epochs, node_id, public_url, heartbeat=heartbeat, fence_after=fence_after, sweep_every=sweep_every
-        )
+        self.node = node
         self._hooks: Hooks | None = None
 
     @property

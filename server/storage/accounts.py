@@ -17,6 +17,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from server.storage.base import SeatRecord, StorageError
 
@@ -62,6 +63,22 @@ class AccountGame:
     player: str
     summary: str | None
     created_at: float
+
+
+ACCOUNT_COLUMNS = "account_id, name, name_key, password_hash, created_at, disabled, deleted"
+SESSION_COLUMNS = "token_hash, account_id, created_at, last_used_at, expires_at, client, ended_at"
+"""The columns of an account's and a session's row, in the order the records below are read from."""
+
+
+def account_of_row(row: Sequence[Any]) -> AccountRecord:
+    return AccountRecord(row[0], row[1], row[2], row[3], float(row[4]), bool(row[5]), bool(row[6]))
+
+
+def session_of_row(row: Sequence[Any]) -> SessionRecord:
+    ended = row[6]
+    return SessionRecord(
+        row[0], row[1], float(row[2]), float(row[3]), float(row[4]), row[5], None if ended is None else float(ended)
+    )
 
 
 class NameTaken(StorageError):

@@ -6,7 +6,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from server.storage.accounts import AccountGame, AccountRecord, AccountStore, Failures, NameTaken, SessionRecord
+from server.storage.accounts import (
+    ACCOUNT_COLUMNS,
+    SESSION_COLUMNS,
+    AccountGame,
+    AccountRecord,
+    AccountStore,
+    Failures,
+    NameTaken,
+    SessionRecord,
+    account_of_row,
+    session_of_row,
+)
 
 if TYPE_CHECKING:
     from server.storage.postgres import PostgresStorage
@@ -15,19 +26,6 @@ try:
     import psycopg
 except ImportError:  # pragma: no cover - the SQLite default needs none of it
     psycopg = None  # type: ignore[assignment]
-
-_ACCOUNT = "account_id, name, name_key, password_hash, created_at, disabled, deleted"
-_SESSION = "token_hash, account_id, created_at, last_used_at, expires_at, client, ended_at"
-
-
-def _account(row: Any) -> AccountRecord:
-    return AccountRecord(row[0], row[1], row[2], row[3], float(row[4]), bool(row[5]), bool(row[6]))
-
-
-def _session(row: Any) -> SessionRecord:
-    return SessionRecord(
-        row[0], row[1], float(row[2]), float(row[3]), float(row[4]), row[5], None if row[6] is None else float(row[6])
-    )
 
 
 class PostgresAccounts(AccountStore):
@@ -58,7 +56,7 @@ class PostgresAccounts(AccountStore):
         async def insert(conn: Any) -> None:
             try:
                 await conn.execute(
-                    f"INSERT INTO accounts ({_ACCOUNT}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                    f"INSERT INTO accounts ({ACCOUNT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
                     (
                         account.account_id,
                         account.name,
@@ -75,16 +73,18 @@ class PostgresAccounts(AccountStore):
         await self.store.run(insert)
 
     async def account_named(self, name_key: str) -> AccountRecord | None:
-        row = await self._one(f"SELECT {_ACCOUNT} FROM accounts WHERE name_key = %s", (name_key,))
-        return None if row is None else _account(row)
+        row = await self._one(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_key = %s", (name_key,))
+        return None if row is None else account_of_row(row)
 
     async def account(self, account_id: str) -> AccountRecord | None:
-        row = await self._one(f"SELECT {_ACCOUNT} FROM accounts WHERE account_id = %s", (account_id,))
-        return None if row is None else _account(row)
+        row = await self._one(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE account_id = %s", (account_id,))
+        return None if row is None else account_of_row(row)
 
     async def accounts(self) -> list[AccountRecord]:
-        rows = await self._all(f"SELECT {_ACCOUNT} FROM accounts WHERE NOT deleted ORDER BY created_at, name_key", ())
-        return [_account(r) for r in rows]
+        rows = await self._all(
+            f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE NOT deleted ORDER BY created_at, name_key", ()
+        )
+        return [account_of_row(r) for r in rows]
 
     async def set_password(
         self, account_id: str, password_hash: str, at: float, keep: str | None, end_sessions: bool = True
@@ -132,7 +132,7 @@ class PostgresAccounts(AccountStore):
 
     async def add_session(self, session: SessionRecord) -> None:
         await self._count(
-            f"INSERT INTO sessions ({_SESSION}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
             (
                 session.token_hash,
                 session.account_id,
@@ -146,14 +146,14 @@ class PostgresAccounts(AccountStore):
 
     async def session(self, token_hash: str) -> tuple[SessionRecord, AccountRecord] | None:
         row = await self._one(
-            f"SELECT {', '.join('s.' + c.strip() for c in _SESSION.split(','))}, "
-            f"{', '.join('a.' + c.strip() for c in _ACCOUNT.split(','))} "
+            f"SELECT {', '.join('s.' + c.strip() for c in SESSION_COLUMNS.split(','))}, "
+            f"{', '.join('a.' + c.strip() for c in ACCOUNT_COLUMNS.split(','))} "
             "FROM sessions s JOIN accounts a USING (account_id) WHERE s.token_hash = %s",
             (token_hash,),
         )
         if row is None:
             return None
-        return _session(row[:7]), _account(row[7:])
+        return session_of_row(row[:7]), account_of_row(row[7:])
 
     async def touch_session(self, token_hash: str, at: float, expires_at: float) -> None:
         await self._count(
@@ -170,15 +170,15 @@ class PostgresAccounts(AccountStore):
 
     async def sessions_of(self, account_id: str, now: float) -> list[SessionRecord]:
         rows = await self._all(
-            f"SELECT {_SESSION} FROM sessions WHERE account_id = %s AND ended_at IS NULL AND expires_at > %s "
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE account_id = %s AND ended_at IS NULL AND expires_at > %s "
             "ORDER BY created_at",
             (account_id, now),
         )
-        return [_session(r) for r in rows]
+        return [session_of_row(r) for r in rows]
 
     async def ended_since(self, at: float) -> list[SessionRecord]:
-        rows = await self._all(f"SELECT {_SESSION} FROM sessions WHERE ended_at >= %s", (at,))
-        return [_session(r) for r in rows]
+        rows = await self._all(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE ended_at >= %s", (at,))
+        return [session_of_row(r) for r in rows]
 
     async def forget_sessions(self, before: float) -> int:
         return await self._count(

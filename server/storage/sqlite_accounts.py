@@ -4,25 +4,23 @@ before the call returns) and read in a worker thread, as its games are."""
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from server.storage.accounts import AccountGame, AccountRecord, AccountStore, Failures, NameTaken, SessionRecord
+from server.storage.accounts import (
+    ACCOUNT_COLUMNS,
+    SESSION_COLUMNS,
+    AccountGame,
+    AccountRecord,
+    AccountStore,
+    Failures,
+    NameTaken,
+    SessionRecord,
+    account_of_row,
+    session_of_row,
+)
 
 if TYPE_CHECKING:
     from server.storage.sqlite import SqliteStorage
-
-_ACCOUNT = "account_id, name, name_key, password_hash, created_at, disabled, deleted"
-_SESSION = "token_hash, account_id, created_at, last_used_at, expires_at, client, ended_at"
-
-
-def _account(row: Any) -> AccountRecord:
-    return AccountRecord(row[0], row[1], row[2], row[3], float(row[4]), bool(row[5]), bool(row[6]))
-
-
-def _session(row: Any) -> SessionRecord:
-    return SessionRecord(
-        row[0], row[1], float(row[2]), float(row[3]), float(row[4]), row[5], None if row[6] is None else float(row[6])
-    )
 
 
 class SqliteAccounts(AccountStore):
@@ -33,7 +31,7 @@ class SqliteAccounts(AccountStore):
         def insert(db: sqlite3.Connection) -> None:
             try:
                 db.execute(
-                    f"INSERT INTO accounts ({_ACCOUNT}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO accounts ({ACCOUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
                         account.account_id,
                         account.name,
@@ -51,22 +49,22 @@ class SqliteAccounts(AccountStore):
 
     async def account_named(self, name_key: str) -> AccountRecord | None:
         def read(db: sqlite3.Connection) -> AccountRecord | None:
-            row = db.execute(f"SELECT {_ACCOUNT} FROM accounts WHERE name_key = ?", (name_key,)).fetchone()
-            return None if row is None else _account(row)
+            row = db.execute(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE name_key = ?", (name_key,)).fetchone()
+            return None if row is None else account_of_row(row)
 
         return await self.store.read(read)
 
     async def account(self, account_id: str) -> AccountRecord | None:
         def read(db: sqlite3.Connection) -> AccountRecord | None:
-            row = db.execute(f"SELECT {_ACCOUNT} FROM accounts WHERE account_id = ?", (account_id,)).fetchone()
-            return None if row is None else _account(row)
+            row = db.execute(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE account_id = ?", (account_id,)).fetchone()
+            return None if row is None else account_of_row(row)
 
         return await self.store.read(read)
 
     async def accounts(self) -> list[AccountRecord]:
         def read(db: sqlite3.Connection) -> list[AccountRecord]:
-            rows = db.execute(f"SELECT {_ACCOUNT} FROM accounts WHERE NOT deleted ORDER BY created_at, name_key")
-            return [_account(r) for r in rows]
+            rows = db.execute(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE NOT deleted ORDER BY created_at, name_key")
+            return [account_of_row(r) for r in rows]
 
         return await self.store.read(read)
 
@@ -147,16 +145,16 @@ class SqliteAccounts(AccountStore):
             session.ended_at,
         )
         await self.store.write(
-            lambda db: db.execute(f"INSERT INTO sessions ({_SESSION}) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+            lambda db: db.execute(f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
         )
 
     async def session(self, token_hash: str) -> tuple[SessionRecord, AccountRecord] | None:
         def read(db: sqlite3.Connection) -> tuple[SessionRecord, AccountRecord] | None:
-            row = db.execute(f"SELECT {_SESSION} FROM sessions WHERE token_hash = ?", (token_hash,)).fetchone()
+            row = db.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE token_hash = ?", (token_hash,)).fetchone()
             if row is None:
                 return None
-            account = db.execute(f"SELECT {_ACCOUNT} FROM accounts WHERE account_id = ?", (row[1],)).fetchone()
-            return None if account is None else (_session(row), _account(account))
+            account = db.execute(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE account_id = ?", (row[1],)).fetchone()
+            return None if account is None else (session_of_row(row), account_of_row(account))
 
         return await self.store.read(read)
 
@@ -185,18 +183,18 @@ class SqliteAccounts(AccountStore):
     async def sessions_of(self, account_id: str, now: float) -> list[SessionRecord]:
         def read(db: sqlite3.Connection) -> list[SessionRecord]:
             rows = db.execute(
-                f"SELECT {_SESSION} FROM sessions WHERE account_id = ? AND ended_at IS NULL AND expires_at > ? "
+                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE account_id = ? AND ended_at IS NULL AND expires_at > ? "
                 "ORDER BY created_at",
                 (account_id, now),
             )
-            return [_session(r) for r in rows]
+            return [session_of_row(r) for r in rows]
 
         return await self.store.read(read)
 
     async def ended_since(self, at: float) -> list[SessionRecord]:
         def read(db: sqlite3.Connection) -> list[SessionRecord]:
-            rows = db.execute(f"SELECT {_SESSION} FROM sessions WHERE ended_at >= ?", (at,))
-            return [_session(r) for r in rows]
+            rows = db.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE ended_at >= ?", (at,))
+            return [session_of_row(r) for r in rows]
 
         return await self.store.read(read)
 
