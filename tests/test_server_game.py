@@ -110,7 +110,8 @@ async def test_three_players_play_the_seed_map_from_lobby_to_victory_and_a_remat
         names = ["ann", "bob", "cyd"]
         players = [await Client.connect(server) for _ in names]
         spectator = await Client.connect(server)
-        game_id = await create_game(players[0], players=3, initial_units=6)
+        # to its victory: the rules' turn limit (100 by default, then a draw) set to what this script allows
+        game_id = await create_game(players[0], players=3, initial_units=6, options={"max_turns": MAX_TURNS})
         listed = await spectator.request(type="list_games")
         assert [(g["game_id"], g["phase"], g["free"]) for g in listed["games"]] == [(game_id, "lobby", 3)]
         assert (await spectator.request(type="watch_game", game_id=game_id))["type"] == "watching"
