@@ -68,7 +68,7 @@ class RiscServer:
             computer_share=config.computer_share,
             unstarted_expiry=config.unstarted_game_expiry,
             lonely_expiry=config.lonely_game_expiry,
-            waiting_share=config.waiting_games_share,
+            newcomers_share=config.newcomers_share,
             directory=self.directory,
         )
         self.accounts = Accounts(self.storage.accounts(), self.clock, mode=config.accounts)

@@ -77,9 +77,8 @@ class ServerConfig:
     lonely_game_expiry: float = 1800.0
     """A game waiting for players that nobody else joined (one person in it at most) this long after the server began
     to hold it is closed, whoever sits in it. 0: never."""
-    waiting_games_share: float = 0.5
-    """The share of max_games that games waiting for players may take; its last fifth is kept for addresses that hold
-    no waiting game."""
+    newcomers_share: float = 0.1
+    """The share of max_games kept for addresses that hold no game waiting for players (nor one of computers alone)."""
     maps: tuple[Path, ...] = ()
     """Folders of map files the server offers besides its bundled maps (`--maps DIR`)."""
     web_root: Path | None = None

@@ -80,7 +80,7 @@ class Lobby:
         computer_share: float = 0.5,
         unstarted_expiry: float = 600.0,
         lonely_expiry: float = 1800.0,
-        waiting_share: float = 0.5,
+        newcomers_share: float = 0.1,
         directory: Directory | None = None,
     ) -> None:
         self.storage = storage
@@ -103,9 +103,9 @@ class Lobby:
         self.lonely_expiry = lonely_expiry
         """How long a game may wait for players with at most one person in it (nobody else joined) before it is
         closed (0: for ever), counted from when this server began to hold it."""
-        self.waiting_share = waiting_share
-        """The share of `max_games` that games waiting for players may take; its last fifth is kept for addresses
-        that hold none (newcomers), so that a crowd holding waiting games cannot keep a newcomer from starting one."""
+        self.newcomers_share = newcomers_share
+        """The share of `max_games` kept for addresses that hold no game waiting for players (newcomers): a crowd
+        holding waiting games cannot keep a newcomer from starting one."""
         self._seeds = seeds or (lambda: secrets.randbits(63))
         self._clock: Clock = clock or LoopClock()
         self.matches: dict[str, Match] = {}
@@ -369,7 +369,6 @@ class Lobby:
                 "a player",
                 field="settings.bots",
             )
-        self._check_waiting_room(None)
         if creator is None:
             return None
         for game_id in [g for g in self._creators if g not in self.matches]:
@@ -389,26 +388,14 @@ class Lobby:
             raise Refusal(ErrorCode.STORAGE_FAILED, f"the server cannot reach its store right now ({exc})") from None
         if held >= self.open_games_per_address:
             raise Refusal(ErrorCode.TOO_MANY_GAMES, f"your computer already has {self.open_games_per_address} {what}")
-        if held:
-            self._check_waiting_room(held)
+        kept = int(self.max_games * self.newcomers_share)
+        if held and kept and self.max_games - kept <= self._running() < self.max_games:
+            raise Refusal(
+                ErrorCode.TOO_MANY_GAMES,
+                f"this server's last games are kept for players who wait for none: fill, leave or finish your "
+                f"{held} first (or join a game: list_games)",
+            )
         return address
-
-    def _check_waiting_room(self, held: int | None) -> None:
-        """Refuse a new game waiting for players once such games take their share of the server; and, `held` (the
-        waiting games the asking address has), once they take all but the last fifth of it, kept for newcomers."""
-        room = max(1, int(self.max_games * self.waiting_share))
-        waiting = sum(1 for m in self.matches.values() if not m.started)
-        if waiting >= room:
-            raise Refusal(
-                ErrorCode.TOO_MANY_GAMES,
-                f"this server already has {waiting} games waiting for players: join one of them (list_games)",
-            )
-        if held is not None and waiting >= room - max(1, room // 5):
-            raise Refusal(
-                ErrorCode.TOO_MANY_GAMES,
-                f"this server's room for games waiting for players is nearly full, and kept for those who wait for "
-                f"none: fill or leave your {held} first",
-            )
 
     @staticmethod
     def _of_computers(match: Match) -> bool:
