@@ -79,6 +79,8 @@ class Runner(ABC):
         self.on_moved: Callable[[Self], None] | None = None
         """Called once the store refused a change because another node owns the game now (a shared store)."""
         self.moved = False
+        self.moved_to: str | None = None
+        """Where the game went, when this node gave it to another (it stops): the redirect every request gets."""
         self.taken_over = False
         """Claimed from a shared store by this node while its clients were elsewhere: its turn clock runs as though
         its players were still connected, until their turn's time first runs out or one comes back."""
@@ -196,7 +198,7 @@ class Runner(ABC):
 
     def _check_open(self) -> None:
         if self.moved:
-            raise Redirect(self.game_id, None)
+            raise Redirect(self.game_id, self.moved_to)
         if self._closed_why is not None:
             raise Refusal(ErrorCode.NO_SUCH_GAME, self._closed_why)
         if self._closed:

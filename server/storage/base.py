@@ -267,6 +267,25 @@ class StorageError(Exception):
     """The store could not keep a change: the match then refuses the change rather than act on it unsaved."""
 
 
+class StorageUnavailable(StorageError):
+    """The store failed as a whole (its database restarted, a connection dropped, the pool gave none in time): nothing
+    is known to be wrong with any game, and the same request may succeed a moment later. Never a reason to set a game
+    aside as damaged."""
+
+
+def is_damage(game_id: str, exc: BaseException) -> bool:
+    """Whether reading a game back failed because its own rows are damaged (set it aside), rather than because the
+    store failed (try again later): rows that are not what they should be (ValueError), or a store's error naming
+    the game."""
+    if isinstance(exc, ValueError):
+        return True
+    return (
+        isinstance(exc, StorageError)
+        and not isinstance(exc, StorageUnavailable)
+        and str(exc).startswith(f"game {game_id}")
+    )
+
+
 class OwnershipLost(StorageError):
     """A store shared by several nodes refused a change because this node no longer owns the game: another node
     claimed it (this one froze, or lost its link to the database). Nothing of the change was kept; the game must be
@@ -381,6 +400,12 @@ class Storage(ABC):
         """One game as a server restores it (finished or not), with the last `tail` entries of its log and the
         requests kept with it; None if there is no such game. Raises StorageError (or ValueError) if its rows cannot
         be read: a node taking a game over from a shared store reads it this way."""
+
+    @abstractmethod
+    async def read_log(self, game_id: str, before: int, count: int) -> StoredLog:
+        """Up to `count` entries of a game's log just before the entry at place `before` (the oldest a match keeps),
+        as stored: what a match reads back when a client wants older entries than it restored (none if the game has
+        none there)."""
 
     @abstractmethod
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:

@@ -19,6 +19,7 @@ nodes starting together upgrade it once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import json
@@ -39,8 +40,10 @@ from server.storage.base import (
     RestoredGame,
     Storage,
     StorageError,
+    StorageUnavailable,
     StoredGame,
     StoredLog,
+    is_damage,
     map_key,
     map_text,
     with_orders,
@@ -252,6 +255,11 @@ class PostgresStorage(Storage):
         self.transactions = 0
         """Write transactions committed: fewer than the changes when changes come together."""
 
+    @property
+    def application_name(self) -> str:
+        """The name of the pool's sessions in pg_stat_activity: a node's own (so that fencing it ends them too)."""
+        return f"risc-store:{self.node_id}"[:63] if self.node_id else "risc-store"
+
     # ---- opening -------------------------------------------------------------------------------------------------
 
     async def open(self) -> None:
@@ -260,7 +268,7 @@ class PostgresStorage(Storage):
             min_size=1 if self.read_only else 2,
             max_size=self._pool_size,
             open=False,
-            kwargs={"autocommit": True, "application_name": "risc-store"},
+            kwargs={"autocommit": True, "application_name": self.application_name},
             timeout=self._connect_timeout,
             reconnect_timeout=self._connect_timeout,
         )
@@ -347,10 +355,19 @@ class PostgresStorage(Storage):
                 return await work(conn)
         except (StorageError, ValueError):
             raise
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:  # the database, not the statement
+            raise StorageUnavailable(f"the {self.where} failed: {_why(exc)}") from exc
         except psycopg.Error as exc:
             raise StorageError(f"the {self.where} failed: {_why(exc)}") from exc
         except Exception as exc:  # the pool gave no connection in time (PoolTimeout), or it is closed
-            raise StorageError(f"the {self.where} failed: {_why(exc)}") from exc
+            raise StorageUnavailable(f"the {self.where} failed: {_why(exc)}") from exc
+
+    async def check(self) -> None:
+        """Replace the pooled connections that no longer work (the database restarted, or ended them): the next
+        changes then get working ones rather than each failing once on a dead one."""
+        if self._pool is not None:
+            with contextlib.suppress(Exception):
+                await self._pool.check()
 
     async def close(self) -> None:
         if self._writer is not None and not self._writer.done():
@@ -685,6 +702,20 @@ class PostgresStorage(Storage):
             rows.reverse()
         return StoredLog.of_texts(rows[0][0] if rows else 1, [body for _, body in rows])
 
+    async def read_log(self, game_id: str, before: int, count: int) -> StoredLog:
+        async def read(conn: Any) -> StoredLog:
+            rows = await (
+                await conn.execute(
+                    "SELECT seq, body FROM events WHERE game_id = %s AND seq < %s ORDER BY seq DESC LIMIT %s",
+                    (game_id, before, max(count, 0)),
+                )
+            ).fetchall()
+            rows.reverse()
+            return StoredLog.of_texts(rows[0][0] if rows else 1, [body for _, body in rows])
+
+        result: StoredLog = await self.run(read)
+        return result
+
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:
         """Every unfinished game, each read in a snapshot of its own (a store of many games is not read in one)."""
         games: list[RestoredGame] = []
@@ -692,7 +723,7 @@ class PostgresStorage(Storage):
             try:
                 game = await self.restore(game_id, tail)
             except (ValueError, StorageError) as exc:
-                if isinstance(exc, StorageError) and not str(exc).startswith(f"game {game_id}"):
+                if not is_damage(game_id, exc):
                     raise  # the database failed, not this game's rows
                 self.set_aside(game_id, exc)
                 continue

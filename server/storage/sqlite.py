@@ -778,6 +778,17 @@ class SqliteStorage(Storage):
             self.set_aside(game_id, exc)
         return games
 
+    async def read_log(self, game_id: str, before: int, count: int) -> StoredLog:
+        def read() -> StoredLog:
+            rows = self._db.execute(
+                "SELECT seq, body FROM events WHERE game_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+                (game_id, before, max(count, 0)),
+            ).fetchall()
+            rows.reverse()
+            return StoredLog.of_texts(rows[0][0] if rows else 1, [body for _, body in rows])
+
+        return await self._guarded(read)
+
     def _log(self, game_id: str, tail: int | None) -> StoredLog:
         """The game's whole log, or its last `tail` entries, as stored."""
         if tail is None:
