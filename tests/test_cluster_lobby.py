@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from server.lobby.directory import Claimed
+from server.lobby.directory import RESTORED_LOG_ENTRIES, Claimed
 from tests.cluster_support import follow, node_of, nodes, port_of
 from tests.postgres_support import PostgresCluster, restart
 from tests.server_support import Client, create_game, join
@@ -250,3 +250,26 @@ async def test_a_waiting_game_whose_node_stopped_is_swept_up_and_closed_once_nob
 async def _closed(server: object, game_id: str) -> bool:
     stored = await server.storage.load(game_id)  # type: ignore[attr-defined]
     return stored is not None and stored.progress.finished and stored.progress.state is None
+
+
+async def test_a_spectator_who_comes_after_a_take_over_reads_the_game_s_whole_history(postgres_dsn: str) -> None:
+    """The node taking a game over reads back only the last entries of its log: the older ones a spectator reading
+    the game from its start wants are read back from the store, not replaced by a snapshot."""
+    async with nodes(postgres_dsn, 1, node_id="b") as (b,):
+        async with nodes(postgres_dsn, 1, node_id="a") as (a,):
+            ann, bob = await Client.connect(a), await Client.connect(a)
+            game_id = await create_game(ann, players=3)
+            await join(ann, game_id, "ann")
+            for _ in range(RESTORED_LOG_ENTRIES // 2 + 10):  # a log longer than a take-over reads back
+                await join(bob, game_id, "bob")
+                assert (await bob.request(type="leave_game", game_id=game_id))["type"] == "left"
+            entries = await a.storage.load(game_id)
+            assert entries is not None and len(entries.events) > RESTORED_LOG_ENTRIES + 10
+        # node a stopped, handing the game to b
+        cyd = await Client.connect(b)
+        assert (await cyd.request(type="watch_game", game_id=game_id, last_seq=0))["type"] == "watching"
+        update = await cyd.wait_type("update", game_id=game_id)
+        assert not update["snapshot"]
+        kinds = [e["event"]["kind"] for e in update["events"]]
+        assert kinds[0] == "game_created" and kinds.count("player_left") == RESTORED_LOG_ENTRIES // 2 + 10
+        assert [e["seq"] for e in update["events"]] == sorted(e["seq"] for e in update["events"])

@@ -29,7 +29,7 @@ from server.match.keeping import Keeper
 from server.match.timing import Pace, TurnTimer
 from server.match.updates import UpdateFrames
 from server.refusal import Redirect, Refusal
-from server.storage.base import RequestRecord, SeatRecord, Storage
+from server.storage.base import RequestRecord, SeatRecord, Storage, StorageError
 from server.tasks import BackgroundTasks
 from shared.game import turns
 from shared.game.errors import Refused
@@ -73,6 +73,7 @@ class Runner(ABC):
         self._turn_timer = TurnTimer(self._clock)
         self._presence = Pace(self._clock, PRESENCE_INTERVAL, lambda: self._broadcast([]))
         self._tasks = BackgroundTasks()
+        self._reading_back = asyncio.Lock()
         self._closed = False
         self._closed_why: str | None = None
         """Why the game closed before it started (it is no game any more), once it did."""
@@ -178,6 +179,22 @@ class Runner(ABC):
     def _broadcast(self, entries: Sequence[Entry], skip: Subscriber | None = None) -> None:
         """Tell every follower (but `skip`): shared parts encoded once, each sight's view made once."""
         self.followers.broadcast(lambda: self._frames(entries), skip)
+
+    async def _read_back(self, last_seq: int | None) -> None:
+        """Before a follower starts from change `last_seq`: read back from the store the older entries it wants that
+        this match does not keep (it was restored with the last few), so that it is sent them rather than a
+        snapshot. Not under the match's lock: the log only grows at its other end meanwhile."""
+        if last_seq is None or not self.log.lacks(last_seq):
+            return
+        async with self._reading_back:
+            if not self.log.lacks(last_seq):
+                return
+            try:
+                older = await self._keeper.storage.read_log(self.game_id, self.log.first_seq, self.log.room)
+            except StorageError as exc:
+                logger.warning("game %s: older log entries could not be read back: %s", self.game_id, exc)
+                return
+            self.log.prepend(older)
 
     def _follow(self, sub: Subscriber, last_seq: int | None) -> None:
         """Start sending a connection (seated already) this game: its map, then the entries after `last_seq` when
