@@ -26,7 +26,7 @@ from websockets.protocol import State
 from server.accounts.desk import AccountDesk
 from server.accounts.service import SignedIn
 from server.config import ServerConfig
-from server.frontier import origins
+from server.frontier import loopback, origins
 from server.frontier.account_http import PATHS as ACCOUNT_PATHS
 from server.frontier.account_http import AccountHttp, session_cookie
 from server.frontier.dispatch import dispatch
@@ -143,6 +143,9 @@ class Connection:
     """What the client called itself in its hello."""
     protocol = PROTOCOL_VERSION
     """The protocol version the client speaks (a client of the one before plays as a guest)."""
+    loopback: loopback.Loopback | None = None
+    """Set when the client came in at a loopback host (a browser on this computer): the nodes of this computer are
+    named to it at that host (server/frontier/loopback.py)."""
 
     _numbers = itertools.count(1)
 
@@ -181,6 +184,8 @@ class Connection:
     def send(self, message: BaseModel, text: str | None = None) -> None:
         if self.closing:
             return
+        if self.loopback is not None and isinstance(message, RedirectMessage):
+            message, text = message.model_copy(update={"url": self.loopback.url(message.url)}), None
         if text is None:
             text = encode(message)
         size = sys.getsizeof(text)
@@ -331,7 +336,9 @@ class Transport:
         if self.web is not None and not is_upgrade(request) and not account:
             return self.web.respond(request, cluster=bool(self.lobby.directory.peers))
         # a page of any node of this server follows its game to the node playing it
-        allowed = self._allowed | {o for url in self.lobby.directory.peers for o in origins.page_origins(url)}
+        peers = self.lobby.directory.peers
+        allowed = self._allowed | {o for url in peers for o in origins.page_origins(url)}
+        allowed |= loopback.page_origins(request.headers.get("Host"), self.lobby.directory.own_url, peers)
         why = origins.refusal(request.headers.get_all("Origin"), request.headers.get("Host"), allowed)
         if why is not None:
             if len(self._origins_told) < 100 and why not in self._origins_told:  # each once: a page may retry a lot
@@ -350,6 +357,8 @@ class Transport:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_send_buffer)
         conn = Connection(ws, self.config, self.outbound)
+        if ws.request is not None:
+            conn.loopback = loopback.for_handshake(ws.request.headers.get("Host"), self.lobby.directory.own_url)
         self.connections.add(conn)
         try:
             if await self._greet(conn):
@@ -416,13 +425,14 @@ class Transport:
             return False
         conn.words = message.words
         conn.protocol = message.protocol
+        peers = self.lobby.directory.peers
         conn.client_name = message.client
         session_problem = await self._sign_in(conn, message.session)
         conn.send(
             Welcome(
                 ref=message.ref,
                 protocol=conn.protocol,
-                nodes=self.lobby.directory.peers,
+                nodes=[conn.loopback.url(u) for u in peers] if conn.loopback else peers,
                 accounts=self.desk.accounts.mode,
                 account=None if conn.signed is None else conn.signed.info,
                 session_problem=session_problem,
