@@ -24,7 +24,7 @@ from server.frontier.addresses import where_to_connect
 from server.frontier.transport import Transport
 from server.lobby.catalogue import Catalogue
 from server.lobby.lobby import Lobby
-from server.logs import setup_logging
+from server.logs import FORMATS, LogFormat, setup_logging
 from server.loop import LOOPS, choose_loop
 from server.opening import alone, open_place
 from server.storage import Storage, StorageError, default_data_dir, is_postgres
@@ -265,6 +265,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "sign up and in), required (creating or joining a game needs an account; anyone may watch)",
     )
     parser.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default="text",
+        help="the log on stderr: text (the default: one line an event, naming the node on a server of several) or "
+        "json (one JSON object a line, for log collectors)",
+    )
+    parser.add_argument(
         "--password",
         default=None,
         help="password clients must give (default: the RISC_PASSWORD environment variable, else none)",
@@ -365,10 +372,21 @@ def allowed_origins(given: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def log_name(config: ServerConfig) -> str | None:
+    """The name every log line of a node of several gives (None for a server alone)."""
+    if config.store is None:
+        return None
+    from server.cluster.network import default_node_id
+
+    return config.node_id or default_node_id(config.port)
+
+
 def run(args: argparse.Namespace, web_root: Path | None = None) -> int:
-    setup_logging()
+    log_format: LogFormat = "json" if getattr(args, "log_format", "text") == "json" else "text"
+    setup_logging(log_format=log_format)
     try:
         config = config_from_args(args, web_root)
+        setup_logging(node=log_name(config), log_format=log_format)
         loop = choose_loop(getattr(args, "loop", "auto"))
         logger.info("event loop: %s", loop.name)
         with asyncio.Runner(loop_factory=loop.factory) as runner:

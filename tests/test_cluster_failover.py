@@ -293,7 +293,7 @@ def free_ports(count: int) -> int:
     raise AssertionError("no free ports")
 
 
-async def test_risc_server_nodes_starts_a_local_cluster_that_plays_on_when_a_node_is_killed_and_stops_whole(
+async def test_risc_server_nodes_starts_a_local_cluster_that_plays_on_and_heals_when_a_node_is_killed_and_stops_whole(
     postgres_dsn: str,
 ) -> None:
     port = free_ports(2)
@@ -332,6 +332,15 @@ async def test_risc_server_nodes_starts_a_local_cluster_that_plays_on_when_a_nod
         while not any("ended (killed by signal 9)" in line for line in said):
             said.append((await asyncio.wait_for(process.stderr.readline(), 30)).decode())
         assert process.returncode is None
+        # ...and starts the dead node again, after a pause: the local cluster heals itself
+        while sum("listening on" in line for line in said) < 3:
+            said.append((await asyncio.wait_for(process.stderr.readline(), 30)).decode())
+        assert any("started again" in line for line in said)
+        again = children_of(process.pid)
+        assert len(again) == 2 and max(nodes) not in again
+        for node_port in (port, port + 1):  # both answer
+            assert (await (await Client.connect(node_port)).request(type="list_games"))["type"] == "games"
+        assert any(f"[node-{n}]" in line for line in said for n in (1, 2))  # every line names its node
         process.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(process.wait(), 30) == 0
         assert not children_of(process.pid)
