@@ -26,6 +26,7 @@ from server.lobby.catalogue import Catalogue
 from server.lobby.lobby import Lobby
 from server.logs import FORMATS, LogFormat, setup_logging
 from server.loop import LOOPS, choose_loop
+from server.metrics import Metrics
 from server.opening import alone, open_place
 from server.storage import Storage, StorageError, default_data_dir, is_postgres
 from shared.protocol.codes import PROTOCOL_VERSION
@@ -51,6 +52,9 @@ class RiscServer:
         self.config = config
         catalogue = Catalogue(config.maps)
         self.storage, self.directory = alone(storage, config) if storage is not None else open_place(config)
+        self.metrics = Metrics()
+        """What the server does, in figures (GET /metrics)."""
+        self.storage.committed = self.metrics.store_commits.observe
         self.lobby = Lobby(
             self.storage,
             config.max_games,
@@ -67,9 +71,13 @@ class RiscServer:
             computer_share=config.computer_share,
             unstarted_expiry=config.unstarted_game_expiry,
             directory=self.directory,
+            metrics=self.metrics,
         )
         self.accounts = Accounts(self.storage.accounts(), clock or LoopClock(), mode=config.accounts)
         self.transport = Transport(config, self.lobby, AccountDesk(self.accounts, self.lobby, self.storage))
+        self.metrics.read_states(
+            self.lobby.held_by_status, lambda: len(self.transport.connections), lambda: self.directory.alive
+        )
 
     @property
     def port(self) -> int:
@@ -77,6 +85,7 @@ class RiscServer:
 
     async def start(self) -> None:
         await self.storage.open()
+        self.metrics.start()
         try:  # listening first: a node says where it is reached before it joins the others
             await self.transport.start()
             self.directory.listening(self.config.host, self.port)
@@ -84,6 +93,7 @@ class RiscServer:
             await self.accounts.start(self.transport.sessions_ended)
         except BaseException:
             await self.transport.stop()
+            await self.metrics.stop()
             await self.storage.close()
             raise
         if self.directory.own_url:
@@ -108,6 +118,7 @@ class RiscServer:
         await self.lobby.close()
         await self.transport.stop()
         await self.accounts.close()
+        await self.metrics.stop()
         await self.storage.close()
         logger.info("stopped")
 

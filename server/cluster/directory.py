@@ -78,6 +78,9 @@ class ClusterDirectory(Directory):
     def alive(self) -> bool:
         return self.node.alive
 
+    async def ready(self) -> bool:
+        return await self.node.ping()
+
     async def leaving(self) -> list[str]:
         self._others = await self.node.leave()
         return [m.url for m in self._others]

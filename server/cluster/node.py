@@ -334,6 +334,16 @@ class Node:
         with contextlib.suppress(StorageError):
             await self._locked("SELECT pg_advisory_unlock(%s)", (lock_key(game_id),))
 
+    async def ping(self) -> bool:
+        """Whether this node's session answers now (a session found gone costs the node its games at once)."""
+        if not self.alive:
+            return False
+        try:
+            await self._locked("SELECT 1", ())
+        except StorageError:
+            return False
+        return True
+
     async def holder(self, game_id: str) -> Member | None:
         """The node whose session holds the game's lock now, if a node of the cluster does: what the lock says, not
         what the game's row last said (a node that claimed it may have died since, and another node may be

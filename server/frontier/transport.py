@@ -1,4 +1,5 @@
-"""Connections: the opening hello, one task reading and one writing per client, limits, and GET /healthz.
+"""Connections: the opening hello, one task reading and one writing per client, limits, and the plain HTTP an
+operator's tools ask for: GET /healthz (alive), /readyz (ready for clients) and /metrics (server/metrics.py).
 
 Each connection reads its frames one at a time and hands each validated message to the lobby or a match; what the
 server sends goes through a queue capped in bytes, per connection and over all of them, so a slow reader can neither
@@ -35,6 +36,7 @@ from server.frontier.guesses import Guesses, Verdict
 from server.frontier.memory import give_memory_back
 from server.frontier.web import WebRoot, is_upgrade
 from server.lobby.lobby import Lobby
+from server.metrics import CONTENT_TYPE
 from server.refusal import Redirect, Refusal
 from server.storage import StorageError
 from shared.protocol.accounts import SignedOut
@@ -48,6 +50,9 @@ logger = logging.getLogger("risc.server")
 
 TRIM_DELAY = 2.0
 """Seconds after a slow reader is closed before freed memory is given back to the OS (see Outbound.let_go_later)."""
+
+READY_WITHIN = 2.0
+"""Seconds the store has to answer /readyz's question."""
 
 HARD_SIZE_FACTOR = 4
 """Frames up to this many times the message limit are read and refused with an error; larger ones end the
@@ -288,6 +293,7 @@ class Transport:
     def __init__(self, config: ServerConfig, lobby: Lobby, desk: AccountDesk) -> None:
         self.config = config
         self.lobby = lobby
+        self.metrics = lobby.metrics
         self.desk = desk
         self.account_http = AccountHttp(desk.accounts)
         self.connections: set[Connection] = set()
@@ -332,6 +338,18 @@ class Transport:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
+        if path == "/readyz":
+            why = await self._unready()
+            if why is None:
+                return connection.respond(http.HTTPStatus.OK, "ready\n")
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, f"not ready: {why}\n")
+        if path == "/metrics":
+            response = connection.respond(http.HTTPStatus.OK, "")
+            response.body = self.metrics.text()
+            for name, value in (("Content-Type", CONTENT_TYPE), ("Content-Length", str(len(response.body)))):
+                del response.headers[name]
+                response.headers[name] = value
+            return response
         account = path in ACCOUNT_PATHS and self.desk.accounts.on
         if self.web is not None and not is_upgrade(request) and not account:
             return self.web.respond(request, cluster=bool(self.lobby.directory.peers))
@@ -349,6 +367,21 @@ class Transport:
         if account:
             address = connection.remote_address
             return await self.account_http.respond(request, str(address[0]) if address else "?")
+        return None
+
+    async def _unready(self) -> str | None:
+        """Why no new client should be sent here now (None: ready): the server stops, the node has lost its session
+        with the database, or its store does not answer."""
+        if self.lobby.stopping:
+            return "the server is stopping"
+        try:
+            if not await asyncio.wait_for(self.lobby.directory.ready(), READY_WITHIN):
+                return "this node has no session with its database"
+            await asyncio.wait_for(self.lobby.storage.ready(), READY_WITHIN)
+        except TimeoutError:
+            return f"its store did not answer within {READY_WITHIN:g} s"
+        except StorageError as exc:
+            return f"its store does not answer ({exc})"
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
@@ -487,9 +520,12 @@ class Transport:
         request = getattr(message, "type", None)
         game_id = getattr(message, "game_id", None)
         ref = getattr(message, "ref", None)
+        began = time.perf_counter()
         try:
             await dispatch(self.lobby, self.desk, conn, message)  # type: ignore[arg-type]
+            self.metrics.observe_request(request, time.perf_counter() - began)
         except Refusal as refusal:
+            self.metrics.refused(refusal.code)
             conn.send(
                 Error(
                     code=refusal.code,
@@ -503,6 +539,7 @@ class Transport:
         except Redirect as moved:
             url = moved.url if moved.url is not None else await self.lobby.owner_url(moved.game_id)
             if url is None:
+                self.metrics.refused(ErrorCode.GAME_MOVED)
                 conn.send(
                     Error(
                         code=ErrorCode.GAME_MOVED,
@@ -513,9 +550,11 @@ class Transport:
                     )
                 )
             else:
+                self.metrics.redirects.inc()
                 conn.send(RedirectMessage(game_id=moved.game_id, url=url, request=request, ref=ref))
         except StorageError as exc:  # a store that failed where no match turned it into a refusal (a new game)
             logger.error("connection %s: %s not kept: %s", conn.label, request, exc)
+            self.metrics.refused(ErrorCode.STORAGE_FAILED)
             conn.send(
                 Error(
                     code=ErrorCode.STORAGE_FAILED,
@@ -527,6 +566,7 @@ class Transport:
             )
         except Exception:
             logger.exception("connection %s: %s failed", conn.label, request)
+            self.metrics.refused(ErrorCode.INTERNAL)
             conn.send(
                 Error(
                     code=ErrorCode.INTERNAL,
@@ -538,6 +578,7 @@ class Transport:
             )
 
     def _refuse(self, conn: Connection, error: Error) -> None:
+        self.metrics.refused(error.code)
         conn.send(error)
         if not conn.bad_frames.take():
             logger.warning(

@@ -95,6 +95,10 @@ class Directory(ABC):
         """Whether this server may play games now (a node: it holds its session with the store)."""
         return True
 
+    async def ready(self) -> bool:
+        """Whether this server may play games now, asked of what it holds (a node: its session answers)."""
+        return True
+
     async def leaving(self) -> list[str]:
         """This server is stopping: nobody is to be sent here any more. Returns where its games may go now (the other
         nodes' addresses); none for a server alone."""

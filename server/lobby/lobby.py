@@ -18,6 +18,7 @@ from server.lobby.chat import ChatPace, LobbyRoom
 from server.lobby.directory import RESTORED_LOG_ENTRIES, Directory, Elsewhere, Hooks, LocalDirectory, waits
 from server.lobby.game_ids import unique_game
 from server.match import Followed, Match, Subscriber
+from server.metrics import Metrics
 from server.refusal import Redirect, Refusal
 from server.replays.service import Replays
 from server.storage.base import SeatRecord, Storage, StorageError, is_damage
@@ -80,8 +81,11 @@ class Lobby:
         computer_share: float = 0.5,
         unstarted_expiry: float = 600.0,
         directory: Directory | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.storage = storage
+        self.metrics = metrics or Metrics()
+        """The server's figures (server/metrics.py): take-overs, games handed on, redirects, turns resolved."""
         self.directory = directory or LocalDirectory(storage, finished_games_kept, RESTORED_LOG_ENTRIES)
         """Where each game of the server is played: here alone, or on one node of several (lobby/directory.py)."""
         self.max_games = max_games
@@ -243,6 +247,7 @@ class Lobby:
             ) from None
         match.taken_over = match.started and not match.finished
         self._adopt(match)
+        self.metrics.take_overs.inc()
         if match.unsettled:
             await match.settle()
         if match.settings.bots or match.table.handed_over:
@@ -254,6 +259,7 @@ class Lobby:
     def _adopt(self, match: Match) -> None:
         self.matches[match.game_id] = match
         match.on_moved = self._moved
+        match.on_resolved = self.metrics.turns.inc
 
     def _moved(self, match: Match) -> None:
         """The store refused a change of `match`: another node owns it now."""
@@ -285,6 +291,7 @@ class Lobby:
         return {sub: f for sub, f in match.followed_by().items() if not isinstance(sub, ServerBot)}
 
     def _send_on(self, game_id: str, followers: list[Subscriber], url: str) -> None:
+        self.metrics.redirects.inc(len(followers))
         for sub in followers:
             sub.games.discard(game_id)
             sub.views.pop(game_id, None)
@@ -353,6 +360,14 @@ class Lobby:
 
     def _running(self) -> int:
         return sum(not m.finished for m in self.matches.values())
+
+    def held_by_status(self) -> dict[str, int]:
+        """How many games this server plays now, by status (for /metrics)."""
+        counts: dict[str, int] = {}
+        for match in self.matches.values():
+            status = "finished" if match.finished else "playing" if match.started else "lobby"
+            counts[status] = counts.get(status, 0) + 1
+        return counts
 
     def summaries(self) -> list[GameSummary]:
         return [m.summary() for m in self.matches.values()]
@@ -709,6 +724,7 @@ class Lobby:
         followers = {m.game_id: self._people_following(m) for m in matches}
         await asyncio.gather(*(m.hand_off(given[m.game_id]) for m in matches))
         await self.directory.hand_off(given)
+        self.metrics.handed_off.inc(len(given))
         for match in matches:
             self._send_on(match.game_id, list(followers[match.game_id]), given[match.game_id])
             self.matches.pop(match.game_id, None)

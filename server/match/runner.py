@@ -77,6 +77,8 @@ class Runner(ABC):
         self._closed = False
         self._closed_why: str | None = None
         """Why the game closed before it started (it is no game any more), once it did."""
+        self.on_resolved: Callable[[], None] = _nothing
+        """Called for each turn resolved (the server's figures count them)."""
         self.on_moved: Callable[[Self], None] | None = None
         """Called once the store refused a change because another node owns the game now (a shared store)."""
         self.moved = False
@@ -253,6 +255,7 @@ class Runner(ABC):
 
     def _after_change(self, entries: Sequence[Entry], decision: Decision, before: Status | None) -> None:
         for resolved in decision.resolved:
+            self.on_resolved()
             what = f"step {resolved.step} (turn {resolved.turn})"
             logger.info("game %s: %s resolved (%d events)", self.game_id, what, len(resolved.events))
         status = self.table.status
@@ -334,3 +337,7 @@ class Runner(ABC):
     @abstractmethod
     async def _start_rematch_if_ready(self) -> None:
         """Start the rematch when the table's requests call for it (server/match/handing_on.py)."""
+
+
+def _nothing() -> None:
+    return None

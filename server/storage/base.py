@@ -10,7 +10,7 @@ import hashlib
 import json
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -326,6 +326,9 @@ class Storage(ABC):
 
     def __init__(self) -> None:
         self.damaged: dict[str, str] = {}
+        self.committed: Callable[[float], None] = _ignored
+        """Told how long each write transaction took, in seconds (the server's figures); called from the store's
+        writer, which may be a thread of its own."""
 
     def set_aside(self, game_id: str, why: BaseException | str) -> None:
         """Leave a game that cannot be restored where it is, untouched, and say so once: one damaged game must not
@@ -347,6 +350,11 @@ class Storage(ABC):
     async def open(self) -> None:
         """Connect to what the store needs, and bring its schema up to date; stores that open as they are made
         (memory, SQLite) have nothing to do here."""
+        return None
+
+    async def ready(self) -> None:
+        """Return once the store answers (raises StorageError when it does not): /readyz asks. A store in this
+        process (memory, SQLite) always does."""
         return None
 
     @abstractmethod
@@ -455,3 +463,7 @@ class Storage(ABC):
     async def close(self) -> None:
         """Flush and let go of whatever the store holds open."""
         return None
+
+
+def _ignored(_: float) -> None:
+    return None

@@ -24,6 +24,7 @@ import functools
 import hashlib
 import json
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -362,6 +363,12 @@ class PostgresStorage(Storage):
         except Exception as exc:  # the pool gave no connection in time (PoolTimeout), or it is closed
             raise StorageUnavailable(f"the {self.where} failed: {_why(exc)}") from exc
 
+    async def ready(self) -> None:
+        async def ask(conn: Any) -> None:
+            await conn.execute("SELECT 1")
+
+        await self.run(ask)
+
     async def check(self) -> None:
         """Replace the pooled connections that no longer work (the database restarted, or ended them): the next
         changes then get working ones rather than each failing once on a dead one."""
@@ -404,8 +411,10 @@ class PostgresStorage(Storage):
     async def _write_batches(self) -> None:
         while self._waiting:
             batch, self._waiting = self._waiting, []
+            began = time.perf_counter()
             try:
                 await self.run(functools.partial(self._commit, batch=batch))
+                self.committed(time.perf_counter() - began)
             except Exception as exc:  # the transaction failed: each change alone, so that it fails alone
                 if len(batch) == 1:
                     _settle(batch[0], exc if isinstance(exc, StorageError) else StorageError(str(exc)))

@@ -491,6 +491,7 @@ class SqliteStorage(Storage):
             self._flushed = None
 
     def _commit(self, batch: list[_Change]) -> None:
+        began = time.perf_counter()
         db = self._db
         if self._opened is not None:
             self._check_still_there()
@@ -523,6 +524,7 @@ class SqliteStorage(Storage):
             if db.in_transaction:
                 db.execute("COMMIT")
                 self.transactions += 1
+                self.committed(time.perf_counter() - began)
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
