@@ -96,6 +96,17 @@ class PostgresCluster:
             raise RuntimeError(f"psql failed: {done.stderr.strip()}")
         return done.stdout.strip()
 
+    def load(self, dsn: str, dump: Path) -> None:
+        """Load a plain SQL dump (pg_dump's) into the database `dsn` names."""
+        done = subprocess.run(
+            ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-f", str(dump)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"psql could not load {dump.name}: {done.stderr.strip()}")
+
     def new_database(self) -> str:
         name = f"risc_test_{os.getpid()}_{next(self._names)}"
         self.psql("postgres", f"CREATE DATABASE {name}")
