@@ -312,24 +312,8 @@ async def _failover(dsn: str, kills: int, games: int) -> list[float]:
 
     nodes = [start_node(dsn, f"node-{i + 1}") for i in range(3)]
     ports = [n.port for n in nodes]
-    seats: list[Seat] = []
     try:
-        for index in range(games):
-            owner = ports[index % 3]
-            entry = ports[(index + 1) % 3]
-            async with connect(f"ws://127.0.0.1:{owner}/") as ws:
-                await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION}))
-                await ws.recv()
-                await ws.send(json.dumps({"type": "create_game", "settings": {"map": "seed", "players": PLAYERS}}))
-                game_id = json.loads(await ws.recv())["game"]["game_id"]
-            for player in range(PLAYERS):
-                async with connect(f"ws://127.0.0.1:{owner}/") as ws:
-                    await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION}))
-                    await ws.recv()
-                    await ws.send(json.dumps({"type": "join_game", "game_id": game_id, "name": f"p{player}"}))
-                    while (joined := json.loads(await ws.recv()))["type"] != "joined":
-                        pass
-                seats.append(Seat(game_id, f"p{player}", joined["token"], [entry, *[p for p in ports if p != entry]]))
+        seats = [Seat(*seated) for seated in await rolling.seated_games(ports, games)]
         for seat in seats:
             await seat.seat(first=True)
         killed: dict[str, float] = {}

@@ -191,8 +191,16 @@ class Seat:
 
 
 async def make_games(ports: list[int], games: int, think: float) -> list[Seat]:
-    """Games created on node i mod 3, each joined through the next node (redirected to the one that plays it)."""
-    seats: list[Seat] = []
+    """Games created on node i mod 3, each of whose players comes back through the next node first."""
+    return [
+        Seat(game_id, name, token, entry, think) for game_id, name, token, entry in await seated_games(ports, games)
+    ]
+
+
+async def seated_games(ports: list[int], games: int) -> list[tuple[str, str, str, list[int]]]:
+    """Games created on node i mod 3, each of its players seated: (game, player, token, the nodes it is to come back
+    through: the next node first, then the others)."""
+    seats: list[tuple[str, str, str, list[int]]] = []
     for index in range(games):
         owner, entry = ports[index % len(ports)], ports[(index + 1) % len(ports)]
         async with connect(f"ws://127.0.0.1:{owner}/") as ws:
@@ -208,7 +216,7 @@ async def make_games(ports: list[int], games: int, think: float) -> list[Seat]:
                 while (joined := json.loads(await ws.recv()))["type"] != "joined":
                     pass
             others = [p for p in ports if p != entry]
-            seats.append(Seat(game_id, f"p{player}", joined["token"], [entry, *others], think))
+            seats.append((game_id, f"p{player}", joined["token"], [entry, *others]))
     return seats
 
 

@@ -38,23 +38,14 @@ class Metrics:
             "risc_node_session", "1 while this node holds its database session (a server alone: always 1)", registry=r
         )
         self.turns = Counter("risc_turns_resolved", "Turns (resolutions of a game's step) resolved here", registry=r)
-        self.orders = Histogram(
-            "risc_order_seconds",
-            "From an order (issue, issue_orders, withdraw, move) read to its answer queued, in seconds",
-            buckets=LATENCY_BUCKETS,
-            registry=r,
-        )
-        self.commits = Histogram(
-            "risc_commit_seconds",
-            "From a commit read to its answer queued, in seconds",
-            buckets=LATENCY_BUCKETS,
-            registry=r,
-        )
-        self.store_commits = Histogram(
-            "risc_store_commit_seconds",
-            "A write transaction of the store (its changes sent and committed: durable), in seconds",
-            buckets=LATENCY_BUCKETS,
-            registry=r,
+        latencies = {
+            "risc_order_seconds": "From an order (issue, issue_orders, withdraw, move) read to its answer queued",
+            "risc_commit_seconds": "From a commit read to its answer queued",
+            "risc_store_commit_seconds": "A write transaction of the store (its changes sent and committed: durable)",
+        }
+        self.orders, self.commits, self.store_commits = (
+            Histogram(name, f"{what}, in seconds", buckets=LATENCY_BUCKETS, registry=r)
+            for name, what in latencies.items()
         )
         self.take_overs = Counter(
             "risc_take_overs",

@@ -52,6 +52,21 @@ async def join_through(port: int, game_id: str, name: str, owner: int) -> tuple[
     return client, str(joined["token"])
 
 
+async def seated_through_the_others(ports: tuple[int, int, int]) -> tuple[str, list[Client], list[str]]:
+    """A game of three created on the first node, its players joined through the two others (and sent to the first),
+    each holding its view."""
+    port_a, port_b, port_c = ports
+    game_id = await create_game(await Client.connect(port_a), players=3)
+    seated = [
+        await join_through(port, game_id, name, port_a)
+        for name, port in zip(NAMES, [port_b, port_c, port_b], strict=True)
+    ]
+    clients, tokens = [c for c, _ in seated], [t for _, t in seated]
+    for client in clients:
+        await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+    return game_id, clients, tokens
+
+
 def stored_log(dsn: str, game_id: str) -> list[dict[str, Any]]:
     with psycopg.connect(dsn) as db:
         rows = db.execute("SELECT seq, body FROM events WHERE game_id = %s ORDER BY seq", (game_id,)).fetchall()
@@ -101,14 +116,7 @@ async def test_the_owner_killed_mid_turn_loses_nothing_acknowledged_and_the_game
     nodes = await start_nodes(postgres_dsn)
     (owner, port_a), (_, port_b), (_, port_c) = nodes
     try:
-        game_id = await create_game(await Client.connect(port_a), players=3)
-        seated = [
-            await join_through(port, game_id, name, port_a)
-            for name, port in zip(NAMES, [port_b, port_c, port_b], strict=True)
-        ]
-        clients, tokens = [c for c, _ in seated], [t for _, t in seated]
-        for client in clients:
-            await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        game_id, clients, tokens = await seated_through_the_others((port_a, port_b, port_c))
         for _ in range(2):  # placement and a turn
             view = latest_view(clients[0], game_id)
             for client, name in zip(clients, NAMES, strict=True):

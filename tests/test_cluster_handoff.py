@@ -11,8 +11,8 @@ import psycopg
 
 from tests.cluster_support import port_of
 from tests.persistence_support import commit, issue_all, latest_view
-from tests.server_support import Client, create_game
-from tests.test_cluster_failover import join_through, start_nodes, stop, stored_log
+from tests.server_support import Client
+from tests.test_cluster_failover import seated_through_the_others, start_nodes, stop, stored_log
 
 NAMES = ["ann", "bob", "cyd"]
 
@@ -23,14 +23,7 @@ async def test_a_node_told_to_stop_hands_its_games_on_and_sends_its_players_ther
     processes = await start_nodes(postgres_dsn)
     (owner, port_a), (_, port_b), (_, port_c) = processes
     try:
-        game_id = await create_game(await Client.connect(port_a), players=3)
-        seated = [
-            await join_through(port, game_id, name, port_a)
-            for name, port in zip(NAMES, [port_b, port_c, port_b], strict=True)
-        ]
-        clients, tokens = [c for c, _ in seated], [t for _, t in seated]
-        for client in clients:
-            await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        game_id, clients, tokens = await seated_through_the_others((port_a, port_b, port_c))
         view = latest_view(clients[0], game_id)
         ann_orders = await issue_all(clients[0], game_id, "ann")
         await commit(clients[0], game_id)
