@@ -48,6 +48,11 @@ async def test_a_game_whose_node_was_just_killed_is_never_sent_to_the_killed_nod
             tokens = [await join(creator, game_id, "ann"), await join(await Client.connect(port_a), game_id, "bob")]
             games.append((game_id, tokens))
         owner.send_signal(signal.SIGKILL)
+        await asyncio.sleep(0.01)  # 10 ms after the kill: the database has not yet ended node a's session
+        (first, first_tokens), games = games[0], games[1:]
+        early = await Client.connect(port_b)
+        reply = await early.request(type="resume", game_id=first, token=first_tokens[0])
+        assert reply["type"] == "resumed", reply  # taken over at once, not sent to the node that died
         await owner.wait()
         loop = asyncio.get_running_loop()
         end = loop.time() + 10
