@@ -35,6 +35,9 @@ from shared.rulesets import RULESETS, get_ruleset
 
 logger = logging.getLogger("risc.server")
 
+HANDED_AT_ONCE = 8
+"""Games handed to this node taken over at once (their reads from the store overlap)."""
+
 
 def ruleset_info(ruleset: AnyRuleSet) -> RuleSetInfo:
     defaults = ruleset.options({})
@@ -328,12 +331,18 @@ class Lobby:
             self._send_parked_on(game_id, self.directory.own_url)
 
     async def _handed(self, game_ids: list[str]) -> None:
-        """A stopping node gave these games to this one: take them now, before their players come."""
-        for game_id in game_ids:
-            try:
-                await self.find(game_id)
-            except (Refusal, Redirect):
-                continue
+        """A stopping node gave these games to this one: take them now, before their players come, a few at once
+        (each waits on the database for most of its time)."""
+        pending = iter(game_ids)
+
+        async def take() -> None:
+            for game_id in pending:
+                try:
+                    await self.find(game_id)
+                except (Refusal, Redirect):
+                    continue
+
+        await asyncio.gather(*(take() for _ in range(HANDED_AT_ONCE)))
         logger.info("%d game%s handed to this node", len(game_ids), "s" * (len(game_ids) != 1))
 
     async def _heard(self, name: str, text: str) -> None:
