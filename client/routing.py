@@ -160,7 +160,7 @@ class Router:
             link = Connection(
                 url,
                 password=self.password,
-                on_message=self._message,
+                on_message=self._from_node,
                 on_link=on_link,
                 timeout=self.timeout,
                 reconnect=False,
@@ -186,6 +186,12 @@ class Router:
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self.entry.wait_connected(), self.timeout * 3)
         await self._on_back(games)
+
+    def _from_node(self, message: msg.ServerMessage) -> None:
+        """What a link to another node than the entry's brings. That node stopping is no news for the player: each
+        of its games was sent on with a redirect first (and one that was not is followed again when the link ends)."""
+        if not isinstance(message, msg.ShuttingDown):
+            self._message(message)
 
     def _message(self, message: msg.ServerMessage) -> None:
         """What any link brings: a game that moved is followed where it went; the rest goes to the session."""

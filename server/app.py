@@ -116,7 +116,10 @@ class RiscServer:
         """Finish the change each game has under way, refuse new ones, tell the clients, close, flush the store."""
         logger.info("shutting down")
         await self.lobby.close()
-        await self.transport.stop()
+        if self.directory.own_url:  # a node of several: the others play on, and its games went to them
+            await self.transport.stop("this node of the server is stopping; the other nodes play on")
+        else:
+            await self.transport.stop()
         await self.accounts.close()
         await self.metrics.stop()
         await self.storage.close()

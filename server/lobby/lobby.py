@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -126,6 +127,8 @@ class Lobby:
         (here, or sent to the node that took it)."""
         self.stopping = False
         """The server is stopping: its games go to other nodes, and it takes none over."""
+        self._handed_to: dict[str, str] = {}
+        """Where each game this stopping node gave away went: a request for it still on its way here is sent there."""
 
     async def restore(self) -> int:
         """Bring back the games the directory says this server plays from its start (a server alone: every
@@ -221,7 +224,7 @@ class Lobby:
 
     async def _take_over(self, game_id: str) -> Match:
         if self.stopping:  # its games are going to other nodes: one of them takes this one
-            raise Redirect(game_id, None)
+            raise Redirect(game_id, self._handed_to.get(game_id))
         try:
             claim = await self.directory.claim(game_id)
         except (StorageError, OSError) as exc:
@@ -729,10 +732,12 @@ class Lobby:
         if not targets or not self.matches:
             return
         given = {game_id: targets[index % len(targets)] for index, game_id in enumerate(self.matches)}
+        self._handed_to.update(given)
         matches = [self.matches[g] for g in given]
         followers = {m.game_id: self._people_following(m) for m in matches}
-        await asyncio.gather(*(m.hand_off(given[m.game_id]) for m in matches))
-        await self.directory.hand_off(given)
+        async with contextlib.AsyncExitStack() as handing:
+            await asyncio.gather(*(handing.enter_async_context(m.handing_off(given[m.game_id])) for m in matches))
+            await self.directory.hand_off(given)
         self.metrics.handed_off.inc(len(given))
         for match in matches:
             self._send_on(match.game_id, list(followers[match.game_id]), given[match.game_id])

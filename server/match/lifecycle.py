@@ -7,8 +7,9 @@ store kept it, an unstarted game nobody sits in closed, and every match closed w
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 from server import core
 from server.clock import Clock, LoopClock
@@ -157,14 +158,17 @@ class Match(Seating, Playing, HandingOn):
             if followed.seat is not None:
                 self._presence_changed(skip=sub)
 
-    async def hand_off(self, url: str) -> None:
-        """Give the game to the node at `url` (this one stops): the change under way is finished, and every request
-        from now on is answered with a redirect there."""
+    @contextlib.asynccontextmanager
+    async def handing_off(self, url: str) -> AsyncIterator[None]:
+        """Give the game to the node at `url` (this one stops): once the change under way is finished, the game
+        changes no more, and every request waiting or to come is answered with a redirect there, but only once the
+        block ends, when the game is that node's to take (its lock let go)."""
         async with self.lock:
             self.moved, self.moved_to = True, url
             self._closed = True
             self._turn_timer.disarm()
             self._presence.close()
+            yield
         self._tasks.cancel()
 
     async def close(self) -> None:
