@@ -204,7 +204,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=1,
         metavar="N",
-        help="with --store: start N nodes on this machine, on ports PORT to PORT+N-1, to try a cluster (default 1)",
+        help="with --store: start N nodes on this machine, on ports PORT to PORT+N-1, to try a cluster; a node that "
+        "dies is started again (default 1)",
     )
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
     parser.add_argument(

@@ -2,10 +2,11 @@
 the previous release's nodes keep working on, so nodes of two releases run side by side on one database; a node
 refuses a schema newer than it knows only when a step since is not additive, and says which release it needs.
 
-tests/data/postgres-schema3.sql is a database the previous release made (schema version 3; its
-make_postgres_schema3.py says how). A node "of a release" is a real node process whose store knows that release's
-schema steps: the previous release's knows the first three (its SQL statements are this release's, which change
-nothing the steps since touch), a later release's knows one step more.
+tests/data/postgres-previous.sql is a database the previous release made (its schema version is in it;
+make_postgres_previous.py says how). A node "of a release" is a real node process whose store knows that release's
+schema steps: the previous release's knows as many as that database has (its SQL statements are this release's,
+which must therefore change nothing the steps since touch: when a step changes what a statement writes, the
+previous release makes the database again), a later release's knows one step more.
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from tests.test_cluster_failover import stop
 
 DATA = Path(__file__).resolve().parent / "data"
 ROOT = Path(__file__).resolve().parent.parent
-PREVIOUS = 3
-"""The schema version of the previous release."""
+DUMP = DATA / "postgres-previous.sql"
+PREVIOUS = int(re.search(r"COPY public\.risc_schema \(version[^)]*\) FROM stdin;\n(\d+)", DUMP.read_text())[1])
+"""The schema version of the previous release: its database's."""
 
 RELEASE_NODE = """
 import sys
@@ -112,8 +114,8 @@ def schema_of(dsn: str) -> tuple[int, int, str]:
 async def test_the_previous_release_s_database_is_upgraded_while_its_node_plays_on_beside_a_new_one(
     postgres_dsn: str, postgres_cluster: PostgresCluster
 ) -> None:
-    postgres_cluster.load(postgres_dsn, DATA / "postgres-schema3.sql")
-    kept = json.loads((DATA / "postgres-schema3.json").read_text())
+    postgres_cluster.load(postgres_dsn, DUMP)
+    kept = json.loads((DATA / "postgres-previous.json").read_text())
     playing, tokens = kept["playing"], kept["tokens"]
     old, old_port = await start_release(postgres_dsn, "old", known=PREVIOUS)
     processes = [old]

@@ -1,14 +1,15 @@
-"""Make tests/data/postgres-schema3.sql: a PostgreSQL store written by the release whose schema is version 3 (the one
-before nodes record which releases may use their schema), for tests/test_cluster_upgrade.py.
+"""Make tests/data/postgres-previous.sql: a PostgreSQL store written by the previous release (its schema version is
+whatever that release's is: the dump says), for tests/test_cluster_upgrade.py.
 
-Run it from a checkout of that release (it plays on that checkout's own node), with PostgreSQL's programs installed:
+Run it from a checkout of the previous release (it plays on that checkout's own node), with PostgreSQL's programs
+installed, writing into this checkout's tests/data:
 
-    python tests/data/make_postgres_schema3.py tests/data/postgres-schema3.sql tests/data/postgres-schema3.json
+    python tests/data/make_postgres_previous.py NEW/tests/data/postgres-previous.{sql,json}
 
 It plays, on one node of a throwaway PostgreSQL: a game in its lobby with ann seated; a game of three at turn 1 where
 ann issued her orders and committed and bob issued his, not committed; then dumps the database (pg_dump, plain SQL,
-no owner and no privileges) and writes the games' ids and seat tokens beside it. A later release never makes it
-again: it is the previous release's database as it was.
+no owner and no privileges) and writes the games' ids and seat tokens beside it. It is made again only when a
+release adds a schema step: the release before it makes it.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ async def play(dsn: str) -> dict[str, object]:
 
 
 def main() -> None:
-    sql, kept = Path(sys.argv[1]), Path(sys.argv[2])
+    sql, kept = Path(sys.argv[1]), Path(sys.argv[2])  # the shell's {sql,json} gives both
     cluster = start_cluster()
     try:
         name = cluster.new_database()
