@@ -144,6 +144,7 @@ async def test_the_previous_release_s_database_is_upgraded_while_its_node_plays_
         await commit(bob, playing)
         cyd = await Client.connect(old_port)
         assert (await cyd.request(type="resume", game_id=playing, token=tokens["cyd"]))["type"] == "resumed"
+        await cyd.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
         await issue_all(cyd, playing, "cyd")
         await commit(cyd, playing)
         resolved = await ann.wait_for(lambda m: m["type"] == "update" and m["game"]["turn"] == 2)
