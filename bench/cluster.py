@@ -1,9 +1,9 @@
 """The server as nodes sharing PostgreSQL, measured beside one server on SQLite (docs/scaling.md, docs/performance.md).
 
-Run by hand: `python bench/cluster.py [cpu] [failover] [scale] [--games 100] [--seconds 20] [--repeat 3]
-[--kills 20] [--store postgresql://...]`. Without --store it starts a throwaway PostgreSQL of its own (as the tests
-do: initdb in a temporary directory, a unix socket, PostgreSQL's default durability: fsync and synchronous_commit
-on). Every server, node and client is a process of its own.
+Run by hand: `python bench/cluster.py [cpu] [failover] [scale] [rolling] [--games 100] [--seconds 20] [--repeat 3]
+[--kills 20] [--rounds 2] [--think 1] [--store postgresql://...]`. Without --store it starts a throwaway PostgreSQL
+of its own (as the tests do: initdb in a temporary directory, a unix socket, PostgreSQL's default durability: fsync
+and synchronous_commit on). Every server, node and client is a process of its own.
 
 - cpu: the same workload as bench/server_load.py (G games of 3 all-out players on the seed map, raw websocket
   clients in 2 processes, each order awaited) against one server on SQLite, then one node on PostgreSQL: the
@@ -17,6 +17,9 @@ on). Every server, node and client is a process of its own.
   the node it came by first and then the others, and resumes its seat wherever the game went. The figure is, for
   each game the killed node played, the time from the kill to the moment every one of its 3 players holds a view
   from the game's new node (p50, p99 over every game of every kill).
+- rolling: 3 nodes, --games games of 3 players played as people play, each node told to stop (SIGTERM) and started
+  again in turn, --rounds times over: how long each game the stopping node played pauses, and whether anything
+  acknowledged was lost (bench/rolling.py). Not among the defaults: run it by name.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from bench import rolling
 from bench.players import Followed, orders_for
 from bench.server_load import ROOT, Figures, ServerProcess, Setup, cpu_set, measure, raise_open_files, run_on
 from shared.protocol.codes import PROTOCOL_VERSION
@@ -82,9 +86,13 @@ async def _serve_node(dsn: str, node_id: str, port: int) -> None:
         await stop.wait()
 
 
-def start_node(dsn: str, node_id: str, port: int = 0, cpus: set[int] | None = None) -> ServerProcess:
+def start_node(
+    dsn: str, node_id: str, port: int = 0, cpus: set[int] | None = None, log: Path | None = None
+) -> ServerProcess:
     return ServerProcess.start(
-        [str(Path(__file__).resolve()), "--serve-node", node_id, "--store", dsn, "--port", str(port)], cpus=cpus
+        [str(Path(__file__).resolve()), "--serve-node", node_id, "--store", dsn, "--port", str(port)],
+        cpus=cpus,
+        log=log,
     )
 
 
@@ -304,24 +312,8 @@ async def _failover(dsn: str, kills: int, games: int) -> list[float]:
 
     nodes = [start_node(dsn, f"node-{i + 1}") for i in range(3)]
     ports = [n.port for n in nodes]
-    seats: list[Seat] = []
     try:
-        for index in range(games):
-            owner = ports[index % 3]
-            entry = ports[(index + 1) % 3]
-            async with connect(f"ws://127.0.0.1:{owner}/") as ws:
-                await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION}))
-                await ws.recv()
-                await ws.send(json.dumps({"type": "create_game", "settings": {"map": "seed", "players": PLAYERS}}))
-                game_id = json.loads(await ws.recv())["game"]["game_id"]
-            for player in range(PLAYERS):
-                async with connect(f"ws://127.0.0.1:{owner}/") as ws:
-                    await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION}))
-                    await ws.recv()
-                    await ws.send(json.dumps({"type": "join_game", "game_id": game_id, "name": f"p{player}"}))
-                    while (joined := json.loads(await ws.recv()))["type"] != "joined":
-                        pass
-                seats.append(Seat(game_id, f"p{player}", joined["token"], [entry, *[p for p in ports if p != entry]]))
+        seats = [Seat(*seated) for seated in await rolling.seated_games(ports, games)]
         for seat in seats:
             await seat.seat(first=True)
         killed: dict[str, float] = {}
@@ -403,13 +395,15 @@ def _print_runs(title: str, games: int, rounds: list[list[Run]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="*", help="cpu, scale and/or failover (default: all three)")
+    parser.add_argument("what", nargs="*", help="cpu, scale, failover and/or rolling (default: the first three)")
     parser.add_argument("--games", type=int, default=100, help="games played at once (cpu, scale)")
     parser.add_argument("--seconds", type=float, default=20.0, help="each run's play (cpu, scale)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of cpu and scale, their medians printed")
     parser.add_argument("--nodes", default="1,2,3", help="node counts for scale")
     parser.add_argument("--kills", type=int, default=20, help="nodes killed (failover)")
     parser.add_argument("--failover-games", type=int, default=30, help="games played through the kills")
+    parser.add_argument("--rounds", type=int, default=2, help="rolling restarts of every node (rolling)")
+    parser.add_argument("--think", type=float, default=3.0, help="a player's pause before each turn's orders (rolling)")
     parser.add_argument("--server-cpus", default=None, help="pin the servers (cpu) to these CPUs, e.g. 0")
     parser.add_argument("--client-cpus", default=None, help="pin the client processes to these CPUs, e.g. 1")
     parser.add_argument("--store", default=None, help="an existing PostgreSQL database (default: a throwaway one)")
@@ -421,8 +415,8 @@ def main() -> None:
         run_on("auto", _serve_node(args.store, args.serve_node, args.port))  # as risc server: uvloop if installed
         return
     args.what = args.what or ["cpu", "scale", "failover"]
-    if set(args.what) - {"cpu", "scale", "failover"}:
-        parser.error("measure cpu, scale and/or failover")
+    if set(args.what) - {"cpu", "scale", "failover", "rolling"}:
+        parser.error("measure cpu, scale, failover and/or rolling")
     setup = Setup(
         workers=2,
         seconds=args.seconds,
@@ -453,6 +447,24 @@ def main() -> None:
                 args.games,
                 [scale(postgres, args.games, setup, counts) for _ in range(args.repeat)],
             )
+        if "rolling" in args.what:
+            print(
+                f"\nRolling restart: 3 nodes, {args.games} games of {PLAYERS}, every node restarted {args.rounds} times"
+            )
+            dsn = postgres.fresh()
+            log = Path(tempfile.mkdtemp(prefix="risc-rolling-")) / "nodes.log"
+            print(f"the nodes' log: {log}")
+            figures = asyncio.run(
+                rolling.rolling(
+                    dsn,
+                    lambda node_id, port: start_node(dsn, node_id, port, log=log),
+                    args.games,
+                    args.rounds,
+                    args.think,
+                    settle=3.0,
+                )
+            )
+            rolling.report(figures)
         if "failover" in args.what:
             print(f"\nFailover: 3 nodes, {args.failover_games} games of {PLAYERS}, {args.kills} kills")
             times = asyncio.run(_failover(postgres.fresh(), args.kills, args.failover_games))

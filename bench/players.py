@@ -14,6 +14,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared.protocol.patch import seats_keyed
+
 Message = dict[str, Any]
 
 
@@ -62,7 +64,7 @@ class Followed:
     def take_update(self, message: Message) -> bool:
         """Take in an update; True when it changed the view."""
         if message["game"] is not None:
-            self.game = message["game"]
+            self.game = seats_keyed(message["game"])  # as the game's patches name its seats
         elif message.get("game_patch") is not None and self.game is not None:
             merge(self.game, message["game_patch"])
         if message["view"] is not None:

@@ -128,8 +128,12 @@ class ServerProcess:
     port: int
 
     @classmethod
-    def start(cls, argv: list[str], cwd: Path = ROOT, cpus: set[int] | None = None) -> ServerProcess:
-        process = subprocess.Popen([sys.executable, *argv], cwd=cwd, stdout=subprocess.PIPE, text=True)
+    def start(
+        cls, argv: list[str], cwd: Path = ROOT, cpus: set[int] | None = None, log: Path | None = None
+    ) -> ServerProcess:
+        """`log`: where the server's own log goes (appended to), instead of this terminal."""
+        stderr = None if log is None else log.open("a")
+        process = subprocess.Popen([sys.executable, *argv], cwd=cwd, stdout=subprocess.PIPE, stderr=stderr, text=True)
         if cpus:
             os.sched_setaffinity(process.pid, cpus)
         assert process.stdout is not None

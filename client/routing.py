@@ -24,6 +24,9 @@ from shared.protocol import messages as msg
 MAX_HOPS = 3
 """Redirects followed for one request: a game changing hands meanwhile may send it on once or twice more."""
 
+FOLLOWING = (msg.JoinGame, msg.WatchGame, msg.Resume)
+"""The requests that follow a game: those that make a moved game followed again, sent while it moves."""
+
 
 def _same(a: str, b: str) -> bool:
     return a.rstrip("/") == b.rstrip("/")
@@ -66,6 +69,9 @@ class Router:
         self.routes: dict[str, str] = {}
         """The games played by another node than the entry's, and that node's address."""
         self._opening: dict[str, asyncio.Lock] = {}
+        self._moving: dict[str, asyncio.Event] = {}
+        """Games that moved to another node and are being followed again there: their other requests wait, so that
+        an order is not sent where the seat is not taken back yet."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ---- the entry link --------------------------------------------------------------------------------------------
@@ -126,17 +132,31 @@ class Router:
         link = self.nodes.get(url) if url is not None else None
         return link if link is not None and link.state is LinkState.CONNECTED else self.entry
 
+    async def _settled(self, message: BaseModel) -> None:
+        """Wait while the message's game moves (its seat is being taken back where it went)."""
+        game_id = getattr(message, "game_id", None)
+        moving = self._moving.get(game_id) if isinstance(game_id, str) else None
+        if moving is not None and not isinstance(message, FOLLOWING):
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(moving.wait(), self.timeout)
+
     async def request(self, message: BaseModel) -> msg.ServerMessage:
         """Send `message` where its game is played, following redirects; the reply (an Error is a value)."""
+        await self._settled(message)
         reply = await self._link_for(message).request(message)
         for _ in range(MAX_HOPS):
             if not isinstance(reply, msg.Redirect):
                 return reply
-            link = await self._moved(reply.game_id, reply.url)
+            if isinstance(message, FOLLOWING):
+                link = await self._moved(reply.game_id, reply.url)
+            else:  # an order for a game that moved: its seat is taken back there first
+                await self._follow_moved(reply)
+                link = self._link_for(message)
             reply = await link.request(message)
         return reply
 
     async def send(self, message: BaseModel) -> None:
+        await self._settled(message)
         await self._link_for(message).send(message)
 
     async def _moved(self, game_id: str, url: str) -> Connection:
@@ -162,7 +182,7 @@ class Router:
                 url,
                 password=self.password,
                 session=self.session,
-                on_message=self._message,
+                on_message=self._from_node,
                 on_link=on_link,
                 timeout=self.timeout,
                 reconnect=False,
@@ -189,6 +209,12 @@ class Router:
             await asyncio.wait_for(self.entry.wait_connected(), self.timeout * 3)
         await self._on_back(games)
 
+    def _from_node(self, message: msg.ServerMessage) -> None:
+        """What a link to another node than the entry's brings. That node stopping is no news for the player: each
+        of its games was sent on with a redirect first (and one that was not is followed again when the link ends)."""
+        if not isinstance(message, msg.ShuttingDown):
+            self._message(message)
+
     def _message(self, message: msg.ServerMessage) -> None:
         """What any link brings: a game that moved is followed where it went; the rest goes to the session."""
         if isinstance(message, msg.Redirect) and message.ref is None:
@@ -197,9 +223,21 @@ class Router:
         self._on_message(message)
 
     async def _follow_moved(self, moved: msg.Redirect) -> None:
-        with contextlib.suppress(ConnectionLost):
-            await self._moved(moved.game_id, moved.url)
-        await self._on_back({moved.game_id})
+        """Follow a game again where it went (once, however many of its requests and messages say it moved)."""
+        settled = self._moving.get(moved.game_id)
+        if settled is not None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(settled.wait(), self.timeout)
+            return
+        settled = self._moving[moved.game_id] = asyncio.Event()
+        try:
+            with contextlib.suppress(ConnectionLost):
+                await self._moved(moved.game_id, moved.url)
+            await self._on_back({moved.game_id})
+        finally:
+            if self._moving.get(moved.game_id) is settled:
+                del self._moving[moved.game_id]
+            settled.set()
 
     def _spawn(self, work: Awaitable[None]) -> None:
         spawn(self._tasks, work)

@@ -24,8 +24,9 @@ from server.frontier.addresses import where_to_connect
 from server.frontier.transport import Transport
 from server.lobby.catalogue import Catalogue
 from server.lobby.lobby import Lobby
-from server.logs import setup_logging
+from server.logs import FORMATS, LogFormat, setup_logging
 from server.loop import LOOPS, choose_loop
+from server.metrics import Metrics
 from server.opening import alone, open_place
 from server.storage import Storage, StorageError, default_data_dir, is_postgres
 from shared.protocol.codes import PROTOCOL_VERSION
@@ -52,6 +53,9 @@ class RiscServer:
         self.clock: Clock = clock or LoopClock()
         catalogue = Catalogue(config.maps)
         self.storage, self.directory = alone(storage, config) if storage is not None else open_place(config, self.clock)
+        self.metrics = Metrics()
+        """What the server does, in figures (GET /metrics)."""
+        self.storage.committed = self.metrics.store_commits.observe
         self.lobby = Lobby(
             self.storage,
             config.max_games,
@@ -70,9 +74,13 @@ class RiscServer:
             lonely_expiry=config.lonely_game_expiry,
             newcomers_share=config.newcomers_share,
             directory=self.directory,
+            metrics=self.metrics,
         )
         self.accounts = Accounts(self.storage.accounts(), self.clock, mode=config.accounts)
         self.transport = Transport(config, self.lobby, AccountDesk(self.accounts, self.lobby, self.storage), self.clock)
+        self.metrics.read_states(
+            self.lobby.held_by_status, lambda: len(self.transport.connections), lambda: self.directory.alive
+        )
 
     @property
     def port(self) -> int:
@@ -80,6 +88,7 @@ class RiscServer:
 
     async def start(self) -> None:
         await self.storage.open()
+        self.metrics.start()
         try:  # listening first: a node says where it is reached before it joins the others
             await self.transport.start()
             self.directory.listening(self.config.host, self.port)
@@ -87,6 +96,7 @@ class RiscServer:
             await self.accounts.start(self.transport.sessions_ended)
         except BaseException:
             await self.transport.stop()
+            await self.metrics.stop()
             await self.storage.close()
             raise
         if self.directory.own_url:
@@ -109,8 +119,12 @@ class RiscServer:
         """Finish the change each game has under way, refuse new ones, tell the clients, close, flush the store."""
         logger.info("shutting down")
         await self.lobby.close()
-        await self.transport.stop()
+        if self.directory.own_url:  # a node of several: the others play on, and its games went to them
+            await self.transport.stop("this node of the server is stopping; the other nodes play on")
+        else:
+            await self.transport.stop()
         await self.accounts.close()
+        await self.metrics.stop()
         await self.storage.close()
         logger.info("stopped")
 
@@ -193,7 +207,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=1,
         metavar="N",
-        help="with --store: start N nodes on this machine, on ports PORT to PORT+N-1, to try a cluster (default 1)",
+        help="with --store: start N nodes on this machine, on ports PORT to PORT+N-1, to try a cluster; a node that "
+        "dies is started again (default 1)",
     )
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
     parser.add_argument(
@@ -266,6 +281,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="optional",
         help="players' accounts: off (everyone is a guest), optional (the default: guests play as ever, players may "
         "sign up and in), required (creating or joining a game needs an account; anyone may watch)",
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default="text",
+        help="the log on stderr: text (the default: one line an event, naming the node on a server of several) or "
+        "json (one JSON object a line, for log collectors)",
     )
     parser.add_argument(
         "--password",
@@ -368,10 +390,21 @@ def allowed_origins(given: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def log_name(config: ServerConfig) -> str | None:
+    """The name every log line of a node of several gives (None for a server alone)."""
+    if config.store is None:
+        return None
+    from server.cluster.network import default_node_id
+
+    return config.node_id or default_node_id(config.port)
+
+
 def run(args: argparse.Namespace, web_root: Path | None = None) -> int:
-    setup_logging()
+    log_format: LogFormat = "json" if getattr(args, "log_format", "text") == "json" else "text"
+    setup_logging(log_format=log_format)
     try:
         config = config_from_args(args, web_root)
+        setup_logging(node=log_name(config), log_format=log_format)
         loop = choose_loop(getattr(args, "loop", "auto"))
         logger.info("event loop: %s", loop.name)
         with asyncio.Runner(loop_factory=loop.factory) as runner:

@@ -1,6 +1,7 @@
 """Time as the server sees it: now, the time of day, and a call later. Passed in, so that a test can move time
 itself: every clock the server reads is one of these (a match's timers, the frontier's rate limits, the computers'
-share of the time, the name of a rescued database)."""
+share of the time, the name of a rescued database). What the server measures of itself for its metrics (how long a
+request or a commit took) is a stopwatch's, below: it changes nothing the server does."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ class Clock(Protocol):
         ...
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer: ...
+
+
+def stopwatch() -> float:
+    """Seconds on the finest clock there is, for measuring how long something took (metrics alone: no decision of
+    the server reads it)."""
+    return time.perf_counter()
 
 
 def timestamp(clock: Clock) -> str:

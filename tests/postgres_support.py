@@ -62,16 +62,27 @@ class PostgresCluster:
     def dsn(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@/{database}?host={self.socket_dir}"
 
-    def end_sessions(self, dsn: str, application_name: str) -> int:
-        """Terminate the sessions of one application on the database `dsn` names, as an operator (or a node
-        fencing another) would; returns how many ended."""
+    def end_sessions(self, dsn: str, application_name: str, *, like: bool = False) -> int:
+        """Terminate the sessions of one application on the database `dsn` names (`like`: of every application
+        whose name matches the LIKE pattern), as an operator, a node fencing another or a restarting database
+        would; returns how many ended."""
         database = urlparse(dsn).path.lstrip("/")
         ended = self.psql(
             "postgres",
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            f"WHERE datname = '{database}' AND application_name = '{application_name}'",
+            f"WHERE datname = '{database}' AND application_name {'LIKE' if like else '='} '{application_name}'",
         )
         return int(ended)
+
+    def sessions(self, dsn: str) -> list[str]:
+        """The application names of the sessions open on the database `dsn` names (psql's own left out)."""
+        database = urlparse(dsn).path.lstrip("/")
+        names = self.psql(
+            "postgres",
+            f"SELECT application_name FROM pg_stat_activity WHERE datname = '{database}' AND pid <> pg_backend_pid() "
+            "ORDER BY application_name",
+        )
+        return [line for line in names.splitlines() if line]
 
     def psql(self, database: str, sql: str) -> str:
         """Run `sql` with psql and return what it printed (tuples only, unaligned)."""
@@ -84,6 +95,17 @@ class PostgresCluster:
         if done.returncode != 0:
             raise RuntimeError(f"psql failed: {done.stderr.strip()}")
         return done.stdout.strip()
+
+    def load(self, dsn: str, dump: Path) -> None:
+        """Load a plain SQL dump (pg_dump's) into the database `dsn` names."""
+        done = subprocess.run(
+            ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-f", str(dump)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"psql could not load {dump.name}: {done.stderr.strip()}")
 
     def new_database(self) -> str:
         name = f"risc_test_{os.getpid()}_{next(self._names)}"

@@ -59,9 +59,10 @@ async def test_the_text_client_joins_through_another_node_and_takes_its_seat_bac
             assert "Refused" not in shown
             await bea.type("done")
             await bea.expect("Waiting for Ann")
-            await stack.aclose()  # node a stops
-            await bea.expect(f"Back in game {game_id} as Bea", timeout=15)
+            await stack.aclose()  # node a stops, handing the game to b
+            shown = await bea.expect(f"Back in game {game_id} as Bea", timeout=15)
             assert game_id in b.lobby.matches
+            assert "stopping" not in shown and "shutting down" not in shown  # the game went on: no news
             shown = await bea.type("orders")
             assert "Refused" not in shown and "Not connected" not in shown
 

@@ -52,6 +52,21 @@ async def join_through(port: int, game_id: str, name: str, owner: int) -> tuple[
     return client, str(joined["token"])
 
 
+async def seated_through_the_others(ports: tuple[int, int, int]) -> tuple[str, list[Client], list[str]]:
+    """A game of three created on the first node, its players joined through the two others (and sent to the first),
+    each holding its view."""
+    port_a, port_b, port_c = ports
+    game_id = await create_game(await Client.connect(port_a), players=3)
+    seated = [
+        await join_through(port, game_id, name, port_a)
+        for name, port in zip(NAMES, [port_b, port_c, port_b], strict=True)
+    ]
+    clients, tokens = [c for c, _ in seated], [t for _, t in seated]
+    for client in clients:
+        await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+    return game_id, clients, tokens
+
+
 def stored_log(dsn: str, game_id: str) -> list[dict[str, Any]]:
     with psycopg.connect(dsn) as db:
         rows = db.execute("SELECT seq, body FROM events WHERE game_id = %s ORDER BY seq", (game_id,)).fetchall()
@@ -101,14 +116,7 @@ async def test_the_owner_killed_mid_turn_loses_nothing_acknowledged_and_the_game
     nodes = await start_nodes(postgres_dsn)
     (owner, port_a), (_, port_b), (_, port_c) = nodes
     try:
-        game_id = await create_game(await Client.connect(port_a), players=3)
-        seated = [
-            await join_through(port, game_id, name, port_a)
-            for name, port in zip(NAMES, [port_b, port_c, port_b], strict=True)
-        ]
-        clients, tokens = [c for c, _ in seated], [t for _, t in seated]
-        for client in clients:
-            await client.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        game_id, clients, tokens = await seated_through_the_others((port_a, port_b, port_c))
         for _ in range(2):  # placement and a turn
             view = latest_view(clients[0], game_id)
             for client, name in zip(clients, NAMES, strict=True):
@@ -293,7 +301,7 @@ def free_ports(count: int) -> int:
     raise AssertionError("no free ports")
 
 
-async def test_risc_server_nodes_starts_a_local_cluster_that_plays_on_when_a_node_is_killed_and_stops_whole(
+async def test_risc_server_nodes_starts_a_local_cluster_that_plays_on_and_heals_when_a_node_is_killed_and_stops_whole(
     postgres_dsn: str,
 ) -> None:
     port = free_ports(2)
@@ -332,6 +340,15 @@ async def test_risc_server_nodes_starts_a_local_cluster_that_plays_on_when_a_nod
         while not any("ended (killed by signal 9)" in line for line in said):
             said.append((await asyncio.wait_for(process.stderr.readline(), 30)).decode())
         assert process.returncode is None
+        # ...and starts the dead node again, after a pause: the local cluster heals itself
+        while sum("listening on" in line for line in said) < 3:
+            said.append((await asyncio.wait_for(process.stderr.readline(), 30)).decode())
+        assert any("started again" in line for line in said)
+        again = children_of(process.pid)
+        assert len(again) == 2 and max(nodes) not in again
+        for node_port in (port, port + 1):  # both answer
+            assert (await (await Client.connect(node_port)).request(type="list_games"))["type"] == "games"
+        assert any(f"[node-{n}]" in line for line in said for n in (1, 2))  # every line names its node
         process.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(process.wait(), 30) == 0
         assert not children_of(process.pid)

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from server.lobby.directory import Claimed
+from server.lobby.directory import RESTORED_LOG_ENTRIES, Claimed
 from tests.cluster_support import follow, node_of, nodes, port_of
 from tests.postgres_support import PostgresCluster, restart
 from tests.server_support import Client, create_game, join
@@ -164,25 +164,34 @@ async def test_a_node_whose_database_restarted_lets_its_games_go_and_plays_them_
     async with nodes(postgres_dsn, 1) as (a,):
         ann, bob = await Client.connect(a), await Client.connect(a)
         game_id = await create_game(ann, players=2)
-        tokens = [await join(ann, game_id, "ann"), await join(bob, game_id, "bob")]
+        await join(ann, game_id, "ann")
+        await join(bob, game_id, "bob")
         update = await ann.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
         mine = next(t["name"] for t in update["view"]["territories"] if t["owner"] == "ann")
         order = {"kind": "place", "territory": mine, "units": 1}
         assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] == "order_accepted"
+        await bob.wait_type("game_map")  # the game's map, sent when bob joined
         lost = node_of(a).lost_sessions
         restart(postgres_cluster)
-        told = await ann.wait_type("redirect", game_id=game_id)  # the node let its game go...
-        assert told["ref"] is None and port_of(told["url"]) == a.port and node_of(a).lost_sessions == lost + 1
-        for _ in range(100):  # ...and plays it again once it is back on the database
-            resumed = await ann.request(type="resume", game_id=game_id, token=tokens[0])
-            if resumed["type"] == "resumed":
+        # The node lets its game go with its session, and takes it back once it is on the database again: its
+        # players stay where they are, and are not sent to reconnect to the node they are on.
+        for _ in range(200):
+            if node_of(a).lost_sessions == lost + 1 and game_id in a.lobby.matches:
                 break
-            assert resumed["type"] == "error" and resumed["code"] in ("storage-failed", "game-moved"), resumed
-            await asyncio.sleep(0.1)  # the node reconnects with a backoff of its own
-        assert resumed["type"] == "resumed"
-        orders = await ann.request(type="list_orders", game_id=game_id)
+            await asyncio.sleep(0.05)
+        assert node_of(a).lost_sessions == lost + 1 and game_id in a.lobby.matches
+        await bob.wait_type("game_map")  # followed again where it was taken back, from where it was
+        back = await bob.wait_for(lambda m: m["type"] == "update" and m["view"] is not None)
+        assert back["seq"] == update["seq"] and back["events"] == [] and not back["snapshot"]
+        for _ in range(100):
+            orders = await ann.request(type="list_orders", game_id=game_id)
+            if orders["type"] != "error":
+                break
+            assert orders["code"] == "storage-failed", orders  # the store answers a moment after the session
+            await asyncio.sleep(0.1)
         assert orders["orders"] == [order]  # what was acknowledged before the restart is there
         assert (await ann.request(type="issue_order", game_id=game_id, turn=0, order=order))["type"] == "order_accepted"
+        assert not [f for f in ann.frames + bob.frames if f["type"] == "redirect"], "nobody was sent anywhere"
 
 
 async def test_what_an_address_holds_is_counted_across_the_nodes(postgres_dsn: str) -> None:
@@ -241,3 +250,26 @@ async def test_a_waiting_game_whose_node_stopped_is_swept_up_and_closed_once_nob
 async def _closed(server: object, game_id: str) -> bool:
     stored = await server.storage.load(game_id)  # type: ignore[attr-defined]
     return stored is not None and stored.progress.finished and stored.progress.state is None
+
+
+async def test_a_spectator_who_comes_after_a_take_over_reads_the_game_s_whole_history(postgres_dsn: str) -> None:
+    """The node taking a game over reads back only the last entries of its log: the older ones a spectator reading
+    the game from its start wants are read back from the store, not replaced by a snapshot."""
+    async with nodes(postgres_dsn, 1, node_id="b") as (b,):
+        async with nodes(postgres_dsn, 1, node_id="a") as (a,):
+            ann, bob = await Client.connect(a), await Client.connect(a)
+            game_id = await create_game(ann, players=3)
+            await join(ann, game_id, "ann")
+            for _ in range(RESTORED_LOG_ENTRIES // 2 + 10):  # a log longer than a take-over reads back
+                await join(bob, game_id, "bob")
+                assert (await bob.request(type="leave_game", game_id=game_id))["type"] == "left"
+            entries = await a.storage.load(game_id)
+            assert entries is not None and len(entries.events) > RESTORED_LOG_ENTRIES + 10
+        # node a stopped, handing the game to b
+        cyd = await Client.connect(b)
+        assert (await cyd.request(type="watch_game", game_id=game_id, last_seq=0))["type"] == "watching"
+        update = await cyd.wait_type("update", game_id=game_id)
+        assert not update["snapshot"]
+        kinds = [e["event"]["kind"] for e in update["events"]]
+        assert kinds[0] == "game_created" and kinds.count("player_left") == RESTORED_LOG_ENTRIES // 2 + 10
+        assert [e["seq"] for e in update["events"]] == sorted(e["seq"] for e in update["events"])

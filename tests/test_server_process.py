@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import os
 import re
 import signal
@@ -196,3 +197,24 @@ def test_auto_takes_uvloop_where_it_is_installed_and_asyncio_where_it_is_not() -
         choose_loop("uvloop", found=None)
     with pytest.raises(ValueError, match="choose one of"):
         choose_loop("tokio")
+
+
+async def test_log_format_json_writes_each_line_as_one_json_object_naming_the_node(postgres_dsn: str) -> None:
+    said: list[str] = []
+    process, port = await start_server(
+        "--store", postgres_dsn, "--node-id", "games-7", "--log-format", "json", said=said
+    )
+    try:
+        client = await Client.connect(port)
+        await client.request(type="create_game", settings={"map": "seed", "players": 2})
+        process.send_signal(signal.SIGTERM)
+        _, err = await asyncio.wait_for(process.communicate(), 30)
+        lines = [json.loads(line) for line in [*said, *err.decode().splitlines()] if line.strip()]
+        assert lines and {line["node"] for line in lines} == {"games-7"}
+        assert {"time", "level", "logger", "message"} <= set(lines[0])
+        assert any(line["message"].startswith("game ") and "created" in line["message"] for line in lines)
+        assert any(line["message"] == "stopped" for line in lines)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()

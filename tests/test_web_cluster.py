@@ -13,8 +13,10 @@ import pytest
 
 from client.webpage import web_root
 from server.app import RiscServer
+from server.config import ServerConfig
 from tests.cluster_support import NODE_TIMING
 from tests.server_support import Client, create_game, join, running_server
+from tests.test_cluster_failover import free_ports
 from tests.web_support import browser_or_skip, page_url, place_everything, watched_pages
 
 browser_or_skip()
@@ -67,3 +69,52 @@ async def test_a_page_of_one_node_joins_a_game_another_plays_and_follows_it_when
         assert placed["type"] == "order_accepted", placed
         assert (await ann.request(type="commit", game_id=game_id, turn=0))["type"] == "commit_accepted"
         await page.wait_for_selector("#game[data-phase=orders][data-turn='1']")
+
+
+@contextlib.asynccontextmanager
+async def lan_node(dsn: str, node_id: str, port: int) -> AsyncIterator[RiscServer]:
+    """A node as `risc server --nodes` runs one: listening on every interface, its public address this computer's
+    network address (here 127.0.0.2, one of the loopback range's, which no test leaves), its page served."""
+    config = ServerConfig(
+        host="0.0.0.0",
+        port=port,
+        store=dsn,
+        node_id=node_id,
+        public_url=f"ws://127.0.0.2:{port}/",
+        web_root=web_root(),
+        bot_turn_pause=0.0,
+        **NODE_TIMING,
+    )
+    async with RiscServer(config) as node:
+        yield node
+
+
+async def test_a_page_opened_at_127_0_0_1_follows_its_game_to_another_node_of_the_same_computer(
+    browser: Any, tmp_path: Path, postgres_dsn: str
+) -> None:
+    """The nodes' public addresses are this computer's network address; a page opened at 127.0.0.1 (what the server
+    prints as "this computer only") is sent to the other node at 127.0.0.1 too, whose handshake accepts the page."""
+    first = free_ports(2)
+    async with (
+        lan_node(postgres_dsn, "a", first) as a,
+        lan_node(postgres_dsn, "b", first + 1) as b,
+        watched_pages(browser, tmp_path) as pages,
+    ):
+        ann = await Client.connect(b)
+        game_id = await create_game(ann, players=2, map="twin-keeps", initial_units=4)
+        await join(ann, game_id, "Ann")
+        opened = await pages.open(page_url(a))
+        page = opened.page
+        await page.wait_for_selector("#lobby:not([hidden]) #games")
+        await page.fill("#name", "Bea")
+        await page.wait_for_selector(f"tr[data-game-id='{game_id}'] [data-join]")
+        await page.click(f"tr[data-game-id='{game_id}'] [data-join]")
+        await page.wait_for_selector("#game[data-status=playing][data-you=Bea]")
+        redirect = next(f for f in opened.watch.received if f["type"] == "redirect")
+        assert redirect["url"] == f"ws://127.0.0.1:{b.port}/", redirect  # not 127.0.0.2: the page's own host
+        welcome = next(f for f in opened.watch.received if f["type"] == "welcome")
+        assert set(welcome["nodes"]) == {f"ws://127.0.0.1:{a.port}/", f"ws://127.0.0.1:{b.port}/"}
+        assert game_id in b.lobby.matches
+        await place_everything(page, "Bea")
+        await page.wait_for_selector("#player-list li[data-player=Bea][data-committed=true]")
+        await page.wait_for_selector("#link-state[data-link=open]")

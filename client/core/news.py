@@ -156,7 +156,7 @@ def on_link(state: State, link: LinkState, detail: str) -> list[Effect]:
 
 
 def on_shutdown(message: str) -> list[Effect]:
-    return [Show(f"{message}; the client will reconnect when the server is back.", "class:hint")]
+    return [Show(f"{message}; the client reconnects by itself.", "class:hint")]
 
 
 def on_reconnected(state: State) -> list[Effect]:

@@ -11,8 +11,18 @@ import sys
 import time
 from typing import Any
 
-FORWARDED = ("max_games", "bot_turn_pause", "min_turn_seconds", "fence_after", "sweep_every")
+FORWARDED = ("max_games", "bot_turn_pause", "min_turn_seconds", "fence_after", "sweep_every", "log_format")
 """Options every node of a local cluster is started with, as given."""
+
+FIRST_PAUSE = 1.0
+LONGEST_PAUSE = 30.0
+"""A node that died is started again after a pause: 1 s, doubling each time it dies again soon, up to 30 s."""
+
+STEADY = 60.0
+"""A node that ran this long before it died is started again after the first pause."""
+
+GIVE_UP_BEFORE = 10.0
+"""When every node has ended and none ever ran this long, they cannot start (a wrong option, no database): give up."""
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -52,9 +62,54 @@ def node_command(args: argparse.Namespace, index: int) -> list[str]:
     return command
 
 
+class LocalNode:
+    """One node of a local cluster: its process, started again when it dies."""
+
+    def __init__(self, args: argparse.Namespace, index: int) -> None:
+        self.args, self.index = args, index
+        self.name = f"node-{index + 1}"
+        self.pause = FIRST_PAUSE
+        self.longest = 0.0
+        """The longest it ever ran."""
+        self.due: float | None = None
+        """When to start it again, once it died."""
+        self.process = self._start()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        self.started = time.monotonic()
+        return subprocess.Popen(node_command(self.args, self.index))
+
+    def check(self, now: float) -> None:
+        """Say that it died, and start it again when its pause is over."""
+        code = self.process.poll()
+        if code is None:
+            return
+        if self.due is None:
+            ran = now - self.started
+            self.longest = max(self.longest, ran)
+            self.pause = FIRST_PAUSE if ran >= STEADY else self.pause
+            how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+            print(
+                f"risc server: {self.name} ended ({how}); the other nodes play its games on; starting it again "
+                f"in {self.pause:g} s",
+                file=sys.stderr,
+            )
+            self.due = now + self.pause
+            self.pause = min(LONGEST_PAUSE, self.pause * 2)
+        elif now >= self.due:
+            self.due = None
+            self.process = self._start()
+            print(f"risc server: {self.name} started again", file=sys.stderr)
+
+    @property
+    def running(self) -> bool:
+        return self.process.poll() is None
+
+
 def _run_nodes(args: argparse.Namespace) -> int:
-    """Start the nodes, say where they are, and stop them all on Ctrl-C or SIGTERM; a node that dies (kill -9 it
-    to see its games go on elsewhere) is reported and not started again."""
+    """Start the nodes, say where they are, and stop them all on Ctrl-C or SIGTERM (each hands its games to the
+    others as it stops). A node that dies (kill -9 it to see its games go on elsewhere) is reported and started
+    again after a pause that grows while it keeps dying, so that the local cluster heals itself."""
     if not (args.store or os.environ.get("RISC_STORE")):
         print("risc server: --nodes needs a PostgreSQL --store (or RISC_STORE) for the nodes to share", file=sys.stderr)
         return 1
@@ -65,10 +120,10 @@ def _run_nodes(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    nodes = [subprocess.Popen(node_command(args, index)) for index in range(args.nodes)]
+    nodes = [LocalNode(args, index) for index in range(args.nodes)]
     print(
         f"{args.nodes} nodes on ports {args.port} to {args.port + args.nodes - 1} (clients may join through "
-        "any of them); Ctrl-C stops them all",
+        "any of them); a node that dies is started again; Ctrl-C stops them all",
         file=sys.stderr,
     )
     stopping = False
@@ -77,23 +132,22 @@ def _run_nodes(args: argparse.Namespace) -> int:
         nonlocal stopping
         stopping = True
         for node in nodes:
-            if node.poll() is None:
-                node.send_signal(signal.SIGTERM)
+            if node.running:
+                node.process.send_signal(signal.SIGTERM)
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    told: set[int] = set()
-    while any(node.poll() is None for node in nodes):
-        for index, node in enumerate(nodes):
-            code = node.poll()
-            if code is not None and index not in told and not stopping:
-                told.add(index)
-                how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
-                print(
-                    f"risc server: node-{index + 1} ended ({how}); the other nodes play its games on", file=sys.stderr
-                )
-        time.sleep(0.2)
-    return 0 if stopping else 1
+    while not stopping:
+        now = time.monotonic()
+        for node in nodes:
+            node.check(now)
+        if all(node.due is not None for node in nodes) and all(node.longest < GIVE_UP_BEFORE for node in nodes):
+            print("risc server: no node could start (see above); giving up", file=sys.stderr)
+            return 1
+        time.sleep(0.1)
+    while any(node.running for node in nodes):
+        time.sleep(0.1)
+    return 0
 
 
 def register(subparsers: Any) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from server.cluster.network import default_public_url
-from server.cluster.node import Node
+from server.cluster.node import Member, Node
 from server.lobby.directory import Claimed, Directory, Elsewhere, Held, Hooks, waits
 from server.storage.base import RestoredGame
 from server.storage.postgres import PostgresStorage
@@ -27,6 +27,8 @@ class ClusterDirectory(Directory):
         self.store = store
         self.node = node
         self._hooks: Hooks | None = None
+        self._others: list[Member] = []
+        """The live nodes this one's games may go to as it stops."""
 
     @property
     def own_url(self) -> str:
@@ -48,11 +50,36 @@ class ClusterDirectory(Directory):
         """Join the cluster; no game is played from the start: each is claimed when a client asks for it, or by the
         sweeper when it plays by itself."""
         self._hooks = hooks
-        await self.node.start(on_lost=hooks.lost, on_created=self._created, on_orphans=hooks.orphans)
+        await self.node.start(
+            on_lost=hooks.lost,
+            on_created=self._created,
+            on_orphans=hooks.orphans,
+            on_handed=hooks.handed,
+            on_chat=hooks.heard,
+            on_back=hooks.back,
+        )
         return []
 
     async def stop(self) -> None:
         await self.node.stop()
+
+    @property
+    def alive(self) -> bool:
+        return self.node.alive
+
+    async def ready(self) -> bool:
+        return await self.node.ping()
+
+    async def leaving(self) -> list[str]:
+        self._others = await self.node.leave()
+        return [m.url for m in self._others]
+
+    async def hand_off(self, games: Mapping[str, str]) -> None:
+        by_url = {m.url: m for m in self._others}
+        await self.node.hand_off({g: by_url[url] for g, url in games.items() if url in by_url})
+
+    async def say(self, name: str, text: str) -> None:
+        await self.node.say(name, text)
 
     async def reserve(self, game_id: str, creator: str | None) -> bool:
         if not await self.node.claim_new(game_id):

@@ -1,5 +1,6 @@
-"""Connections: the opening hello, one task reading and one writing per client, limits, and GET /healthz (and the web
-page's files and maps' pictures, when the server serves the page).
+"""Connections: the opening hello, one task reading and one writing per client, limits, and the plain HTTP on the
+same port: GET /healthz (alive), /readyz (ready for clients) and /metrics (server/metrics.py) for an operator's
+tools, the web page's files and maps' pictures when the server serves the page, and the page's sign-ins.
 
 Each connection reads its frames one at a time and hands each validated message to the lobby or a match; what the
 server sends goes through a queue capped in bytes, per connection and over all of them, so a slow reader can neither
@@ -26,9 +27,9 @@ from websockets.protocol import State
 
 from server.accounts.desk import AccountDesk
 from server.accounts.service import SignedIn
-from server.clock import Clock, LoopClock
+from server.clock import Clock, LoopClock, stopwatch
 from server.config import ServerConfig
-from server.frontier import origins
+from server.frontier import loopback, origins
 from server.frontier.account_http import PATHS as ACCOUNT_PATHS
 from server.frontier.account_http import AccountHttp, session_cookie
 from server.frontier.dispatch import dispatch
@@ -38,6 +39,7 @@ from server.frontier.memory import give_memory_back
 from server.frontier.pictures import is_picture_request, picture_response
 from server.frontier.web import WebRoot, is_upgrade
 from server.lobby.lobby import Lobby
+from server.metrics import CONTENT_TYPE
 from server.refusal import Redirect, Refusal
 from server.storage import StorageError
 from shared.protocol.accounts import SignedOut
@@ -51,6 +53,9 @@ logger = logging.getLogger("risc.server")
 
 TRIM_DELAY = 2.0
 """Seconds after a slow reader is closed before freed memory is given back to the OS (see Outbound.let_go_later)."""
+
+READY_WITHIN = 2.0
+"""Seconds the store has to answer /readyz's question."""
 
 HARD_SIZE_FACTOR = 4
 """Frames up to this many times the message limit are read and refused with an error; larger ones end the
@@ -146,6 +151,9 @@ class Connection:
     """What the client called itself in its hello."""
     protocol = PROTOCOL_VERSION
     """The protocol version the client speaks (a client of the one before plays as a guest)."""
+    loopback: loopback.Loopback | None = None
+    """Set when the client came in at a loopback host (a browser on this computer): the nodes of this computer are
+    named to it at that host (server/frontier/loopback.py)."""
 
     _numbers = itertools.count(1)
 
@@ -184,6 +192,8 @@ class Connection:
     def send(self, message: BaseModel, text: str | None = None) -> None:
         if self.closing:
             return
+        if self.loopback is not None and isinstance(message, RedirectMessage):
+            message, text = message.model_copy(update={"url": self.loopback.url(message.url)}), None
         if text is None:
             text = encode(message)
         size = sys.getsizeof(text)
@@ -286,6 +296,7 @@ class Transport:
     def __init__(self, config: ServerConfig, lobby: Lobby, desk: AccountDesk, clock: Clock | None = None) -> None:
         self.config = config
         self.lobby = lobby
+        self.metrics = lobby.metrics
         self.desk = desk
         self.account_http = AccountHttp(desk.accounts)
         self.clock: Clock = clock or LoopClock()
@@ -347,13 +358,27 @@ class Transport:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
+        if path == "/readyz":
+            why = await self._unready()
+            if why is None:
+                return connection.respond(http.HTTPStatus.OK, "ready\n")
+            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, f"not ready: {why}\n")
+        if path == "/metrics":
+            response = connection.respond(http.HTTPStatus.OK, "")
+            response.body = self.metrics.text()
+            for name, value in (("Content-Type", CONTENT_TYPE), ("Content-Length", str(len(response.body)))):
+                del response.headers[name]
+                response.headers[name] = value
+            return response
         account = path in ACCOUNT_PATHS and self.desk.accounts.on
         if self.web is not None and not is_upgrade(request) and not account:
             if is_picture_request(request):  # a map's picture for the page's board, by the map's id
                 return picture_response(request, self.lobby.catalogue)
             return self.web.respond(request, cluster=bool(self.lobby.directory.peers))
         # a page of any node of this server follows its game to the node playing it
-        allowed = self._allowed | {o for url in self.lobby.directory.peers for o in origins.page_origins(url)}
+        peers = self.lobby.directory.peers
+        allowed = self._allowed | {o for url in peers for o in origins.page_origins(url)}
+        allowed |= loopback.page_origins(request.headers.get("Host"), self.lobby.directory.own_url, peers)
         why = origins.refusal(request.headers.get_all("Origin"), request.headers.get("Host"), allowed)
         if why is not None:
             what = "a sign-in" if account else "handshake"
@@ -364,12 +389,29 @@ class Transport:
             return await self.account_http.respond(request, str(address[0]) if address else "?")
         return None
 
+    async def _unready(self) -> str | None:
+        """Why no new client should be sent here now (None: ready): the server stops, the node has lost its session
+        with the database, or its store does not answer."""
+        if self.lobby.stopping:
+            return "the server is stopping"
+        try:
+            if not await asyncio.wait_for(self.lobby.directory.ready(), READY_WITHIN):
+                return "this node has no session with its database"
+            await asyncio.wait_for(self.lobby.storage.ready(), READY_WITHIN)
+        except TimeoutError:
+            return f"its store did not answer within {READY_WITHIN:g} s"
+        except StorageError as exc:
+            return f"its store does not answer ({exc})"
+        return None
+
     async def _handle(self, ws: ServerConnection) -> None:
         sock = ws.transport.get_extra_info("socket")
         if self.config.socket_send_buffer is not None and sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config.socket_send_buffer)
         conn = Connection(ws, self.config, self.outbound, self.clock)
+        if ws.request is not None:
+            conn.loopback = loopback.for_handshake(ws.request.headers.get("Host"), self.lobby.directory.own_url)
         self.connections.add(conn)
         try:
             if await self._greet(conn):
@@ -436,13 +478,14 @@ class Transport:
             return False
         conn.words = message.words
         conn.protocol = message.protocol
+        peers = self.lobby.directory.peers
         conn.client_name = message.client
         session_problem = await self._sign_in(conn, message.session)
         conn.send(
             Welcome(
                 ref=message.ref,
                 protocol=conn.protocol,
-                nodes=self.lobby.directory.peers,
+                nodes=[conn.loopback.url(u) for u in peers] if conn.loopback else peers,
                 accounts=self.desk.accounts.mode,
                 account=None if conn.signed is None else conn.signed.info,
                 session_problem=session_problem,
@@ -497,9 +540,12 @@ class Transport:
         request = getattr(message, "type", None)
         game_id = getattr(message, "game_id", None)
         ref = getattr(message, "ref", None)
+        began = stopwatch()
         try:
             await dispatch(self.lobby, self.desk, conn, message)  # type: ignore[arg-type]
+            self.metrics.observe_request(request, stopwatch() - began)
         except Refusal as refusal:
+            self.metrics.refused(refusal.code)
             conn.send(
                 Error(
                     code=refusal.code,
@@ -513,6 +559,7 @@ class Transport:
         except Redirect as moved:
             url = moved.url if moved.url is not None else await self.lobby.owner_url(moved.game_id)
             if url is None:
+                self.metrics.refused(ErrorCode.GAME_MOVED)
                 conn.send(
                     Error(
                         code=ErrorCode.GAME_MOVED,
@@ -523,9 +570,11 @@ class Transport:
                     )
                 )
             else:
+                self.metrics.redirects.inc()
                 conn.send(RedirectMessage(game_id=moved.game_id, url=url, request=request, ref=ref))
         except StorageError as exc:  # a store that failed where no match turned it into a refusal (a new game)
             logger.error("connection %s: %s not kept: %s", conn.label, request, exc)
+            self.metrics.refused(ErrorCode.STORAGE_FAILED)
             conn.send(
                 Error(
                     code=ErrorCode.STORAGE_FAILED,
@@ -537,6 +586,7 @@ class Transport:
             )
         except Exception:
             logger.exception("connection %s: %s failed", conn.label, request)
+            self.metrics.refused(ErrorCode.INTERNAL)
             conn.send(
                 Error(
                     code=ErrorCode.INTERNAL,
@@ -548,6 +598,7 @@ class Transport:
             )
 
     def _refuse(self, conn: Connection, error: Error) -> None:
+        self.metrics.refused(error.code)
         conn.send(error)
         if not conn.bad_frames.take():
             logger.warning(

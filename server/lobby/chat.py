@@ -1,10 +1,11 @@
 """Chat: the lobby's, and the pacing every connection's words keep to.
 
 A game's chat is the game's own (its log keeps it, so a player who comes back is shown it: server/core/seating.py
-decides who hears a word); the lobby's is told at once to every connection that follows no game, and kept nowhere.
-Words are limited in length and in what they show by the message's schema, and in rate here, on top of the limits every
-message keeps to: a connection's words whatever they are said to, and the lobby's by address and as a whole (each of
-its lines is sent to everyone in it). A flood of words is refused (`rate-limited`) and never reaches anyone.
+decides who hears a word); the lobby's is told at once to every connection that follows no game, and kept nowhere
+(on a server of several nodes, every node's lobby hears it: server/cluster/node.py). Words are limited in length and
+in what they show by the message's schema, and in rate here, on top of the limits every message keeps to: a
+connection's words whatever they are said to, and the lobby's by address and as a whole (each of its lines is sent
+to everyone in it). A flood of words is refused (`rate-limited`) and never reaches anyone.
 """
 
 from __future__ import annotations
@@ -79,9 +80,16 @@ class LobbyRoom:
 
     def say(self, speaker: Any, name: str, text: str, watching: Collection[Any] = ()) -> None:
         """Tell a word to the lobby; `watching`: the connections that watch it."""
+        self.enter(speaker)
+        self._tell(speaker, name, text, watching)
+
+    def tell(self, name: str, text: str, watching: Collection[Any] = ()) -> None:
+        """Tell a word said in another node's lobby of the same server to this one's."""
+        self._tell(None, name, text, watching)
+
+    def _tell(self, speaker: Any, name: str, text: str, watching: Collection[Any]) -> None:
         said = LobbyChat(player=name, text=text)
         frame = said.model_dump_json()
-        self.enter(speaker)
         for sub in list(self._present):
             if sub is speaker or not sub.games or sub in watching:
                 sub.send(said, frame)

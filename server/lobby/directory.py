@@ -47,12 +47,17 @@ class Held(Protocol):
 
 @dataclass(frozen=True)
 class Hooks:
-    """What a directory tells the lobby: a game it played is another node's now (`lost`), a game was created on
-    some node (`listed`, with its summary), games nobody plays that play by themselves want a player (`orphans`)."""
+    """What a directory tells the lobby: a game it played is another node's now, or may be (`lost`), a game was
+    created on some node (`listed`, with its summary), games nobody plays that play by themselves want a player
+    (`orphans`), games a stopping node gave this one to play at once (`handed`), a word said in another node's lobby
+    (`heard`: name and text), and this node has its store again after losing it (`back`)."""
 
     lost: Callable[[str], Coroutine[Any, Any, None]]
     listed: Callable[[GameSummary], Coroutine[Any, Any, None]]
     orphans: Callable[[list[str]], Coroutine[Any, Any, None]]
+    handed: Callable[[list[str]], Coroutine[Any, Any, None]]
+    heard: Callable[[str, str], Coroutine[Any, Any, None]]
+    back: Callable[[], Coroutine[Any, Any, None]]
 
 
 class Directory(ABC):
@@ -83,6 +88,28 @@ class Directory(ABC):
 
     async def stop(self) -> None:
         """Let go of every game and of whatever the directory holds open."""
+        return None
+
+    @property
+    def alive(self) -> bool:
+        """Whether this server may play games now (a node: it holds its session with the store)."""
+        return True
+
+    async def ready(self) -> bool:
+        """Whether this server may play games now, asked of what it holds (a node: its session answers)."""
+        return True
+
+    async def leaving(self) -> list[str]:
+        """This server is stopping: nobody is to be sent here any more. Returns where its games may go now (the other
+        nodes' addresses); none for a server alone."""
+        return []
+
+    async def hand_off(self, games: Mapping[str, str]) -> None:
+        """Let go of these games at once, each given to the node reached at its address, which takes it now."""
+        return None
+
+    async def say(self, name: str, text: str) -> None:
+        """A word said in this server's lobby, for the lobbies of its other nodes (through `Hooks.heard`)."""
         return None
 
     @abstractmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -17,10 +18,11 @@ from server.lobby.catalogue import Catalogue, read_upload
 from server.lobby.chat import ChatPace, LobbyRoom
 from server.lobby.directory import RESTORED_LOG_ENTRIES, Directory, Elsewhere, Hooks, LocalDirectory, waits
 from server.lobby.game_ids import unique_game
-from server.match import Match, Subscriber
+from server.match import Followed, Match, Subscriber
+from server.metrics import Metrics
 from server.refusal import Redirect, Refusal
 from server.replays.service import Replays
-from server.storage.base import SeatRecord, Storage, StorageError
+from server.storage.base import SeatRecord, Storage, StorageError, is_damage
 from server.storage.codec import map_from_dict
 from server.tasks import BackgroundTasks
 from shared.game.ruleset import AnyRuleSet
@@ -33,6 +35,9 @@ from shared.protocol.messages import Redirect as RedirectMessage
 from shared.rulesets import RULESETS, get_ruleset
 
 logger = logging.getLogger("risc.server")
+
+HANDED_AT_ONCE = 8
+"""Games handed to this node taken over at once (their reads from the store overlap)."""
 
 
 def ruleset_info(ruleset: AnyRuleSet) -> RuleSetInfo:
@@ -82,8 +87,11 @@ class Lobby:
         lonely_expiry: float = 1800.0,
         newcomers_share: float = 0.1,
         directory: Directory | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.storage = storage
+        self.metrics = metrics or Metrics()
+        """The server's figures (server/metrics.py): take-overs, games handed on, redirects, turns resolved."""
         self.directory = directory or LocalDirectory(storage, finished_games_kept, RESTORED_LOG_ENTRIES)
         """Where each game of the server is played: here alone, or on one node of several (lobby/directory.py)."""
         self.max_games = max_games
@@ -121,6 +129,14 @@ class Lobby:
         """One claim at a time per game, so that two requests for a game nobody holds take it over once."""
         self.replays = Replays(storage, self._clock.now, pictures=self.catalogue.picture_for)
         """Finished games told again (statistics, replays), from the store."""
+        self._parked: dict[str, dict[Subscriber, Followed]] = {}
+        """The followers of games this node lost with its store (the database restarted) while no node plays them:
+        kept connected, each with its seat and what it was sent last, and seated again where the game is taken back
+        (here, or sent to the node that took it)."""
+        self.stopping = False
+        """The server is stopping: its games go to other nodes, and it takes none over."""
+        self._handed_to: dict[str, str] = {}
+        """Where each game this stopping node gave away went: a request for it still on its way here is sent there."""
 
     async def restore(self) -> int:
         """Bring back the games the directory says this server plays from its start (a server alone: every
@@ -130,7 +146,16 @@ class Lobby:
 
         Games played on the same map share one map object, built once (maps are immutable).
         """
-        games = await self.directory.start(Hooks(lost=self._lost, listed=self._listed, orphans=self._sweep))
+        games = await self.directory.start(
+            Hooks(
+                lost=self._lost,
+                listed=self._listed,
+                orphans=self._sweep,
+                handed=self._handed,
+                heard=self._heard,
+                back=self._back,
+            )
+        )
         maps: dict[str, GameMap] = {}
         restored = []
         for game in games:
@@ -194,15 +219,24 @@ class Lobby:
                 match = self.matches.get(game_id)
                 if match is not None:
                     return match
-                return await self._take_over(game_id)
+                try:
+                    match = await self._take_over(game_id)
+                except Redirect as moved:
+                    if moved.url is not None:
+                        self._send_parked_on(game_id, moved.url)
+                    raise
+                await self._seat_parked(match)
+                return match
         finally:
             if not lock.locked() and self._claims.get(game_id) is lock:
                 del self._claims[game_id]
 
     async def _take_over(self, game_id: str) -> Match:
+        if self.stopping:  # its games are going to other nodes: one of them takes this one
+            raise Redirect(game_id, self._handed_to.get(game_id))
         try:
             claim = await self.directory.claim(game_id)
-        except (ConnectionError, StorageError, OSError) as exc:
+        except (StorageError, OSError) as exc:
             raise Refusal(
                 ErrorCode.STORAGE_FAILED, f"the server cannot reach its store right now ({exc}); try again"
             ) from None
@@ -217,6 +251,10 @@ class Lobby:
             match = Match.restore(game, self.storage, self._rematch, map_from_dict(game.record.game_map), self._clock)
         except Exception as exc:
             await self.directory.release(game_id)
+            if isinstance(exc, StorageError) and not is_damage(game_id, exc):  # the store failed, not the game
+                raise Refusal(
+                    ErrorCode.STORAGE_FAILED, f"the server cannot read game {game_id} from its store now; try again"
+                ) from None
             self.storage.set_aside(game_id, exc)
             raise Refusal(
                 ErrorCode.STORAGE_FAILED,
@@ -224,6 +262,7 @@ class Lobby:
             ) from None
         match.taken_over = match.started and not match.finished
         self._adopt(match)
+        self.metrics.take_overs.inc()
         if match.unsettled:
             await match.settle()
         if match.settings.bots or match.table.handed_over:
@@ -237,6 +276,7 @@ class Lobby:
         self.matches[match.game_id] = match
         match.followers.picture = self.catalogue.picture_for(match.settings.map, match.game_map)
         match.on_moved = self._moved
+        match.on_resolved = self.metrics.turns.inc
 
     def _moved(self, match: Match) -> None:
         """The store refused a change of `match`: another node owns it now."""
@@ -244,22 +284,84 @@ class Lobby:
 
     async def _lost(self, game_id: str) -> None:
         """Let go of a game another node owns now (or may own: this node lost its session), sending its followers
-        to wherever it is played."""
+        to the node that plays it; while none does, they stay, parked, until a node takes it (this one, once it has
+        its store again: they are seated again here, and notice nothing but the wait)."""
         match = self.matches.get(game_id)
         if match is None:
             return
         match.moved = True
-        followers = list(match.watchers)
         bots = self._sitting_in(game_id)
+        followers = self._people_following(match)
         await match.close()
         await self._let_go(match, bots)
         url = await self.owner_url(game_id)
+        if url is not None or self.stopping:
+            self._send_on(game_id, list(followers), url or self.directory.own_url)
+            logger.info("game %s: let go (node %s plays it now)", game_id, url)
+            return
+        self._parked.setdefault(game_id, {}).update(followers)
+        logger.info("game %s: let go; its %d followers wait until a node takes it", game_id, len(followers))
+
+    @staticmethod
+    def _people_following(match: Match) -> dict[Subscriber, Followed]:
+        """Who follows a game over the network (the server's own players are seated again by the node taking it)."""
+        return {sub: f for sub, f in match.followed_by().items() if not isinstance(sub, ServerBot)}
+
+    def _send_on(self, game_id: str, followers: list[Subscriber], url: str) -> None:
+        self.metrics.redirects.inc(len(followers))
         for sub in followers:
             sub.games.discard(game_id)
             sub.views.pop(game_id, None)
-            # nobody has it yet: coming back through any node (this one) takes it over
-            sub.send(RedirectMessage(game_id=game_id, url=url or self.directory.own_url))
-        logger.info("game %s: let go (another node plays it now)", game_id)
+            sub.send(RedirectMessage(game_id=game_id, url=url))
+
+    def _send_parked_on(self, game_id: str, url: str) -> None:
+        """Another node took a game whose followers wait here: they go there."""
+        parked = self._parked.pop(game_id, None)
+        if parked:
+            self._send_on(game_id, list(parked), url)
+
+    async def _seat_parked(self, match: Match) -> None:
+        """This node took back a game whose followers wait here: each follows it again from where it was."""
+        parked = self._parked.pop(match.game_id, None)
+        for sub, followed in (parked or {}).items():
+            await match.follow_again(sub, followed)
+
+    async def _back(self) -> None:
+        """This node has its store again: it takes back the games whose followers wait here (or sends them to the
+        node that took each meanwhile). The store may answer a moment later than the session: a few tries."""
+        for pause in (0.0, 0.25, 0.5, 1.0, 2.0, 4.0):
+            if not self._parked:
+                return
+            await asyncio.sleep(pause)
+            for game_id in list(self._parked):
+                try:
+                    await self.find(game_id)
+                except Redirect as moved:
+                    self._send_parked_on(game_id, moved.url or self.directory.own_url)
+                except Refusal as refusal:
+                    if refusal.code != ErrorCode.STORAGE_FAILED:  # gone (closed, damaged): they ask again themselves
+                        self._send_parked_on(game_id, self.directory.own_url)
+        for game_id in list(self._parked):
+            self._send_parked_on(game_id, self.directory.own_url)
+
+    async def _handed(self, game_ids: list[str]) -> None:
+        """A stopping node gave these games to this one: take them now, before their players come, a few at once
+        (each waits on the database for most of its time)."""
+        pending = iter(game_ids)
+
+        async def take() -> None:
+            for game_id in pending:
+                try:
+                    await self.find(game_id)
+                except (Refusal, Redirect):
+                    continue
+
+        await asyncio.gather(*(take() for _ in range(HANDED_AT_ONCE)))
+        logger.info("%d game%s handed to this node", len(game_ids), "s" * (len(game_ids) != 1))
+
+    async def _heard(self, name: str, text: str) -> None:
+        """A word said in another node's lobby: this one's hears it too."""
+        self.lobby_room.tell(name, text, self.lobby_watchers)
 
     async def _sweep(self, game_ids: list[str]) -> None:
         """Take over games nobody holds that play by themselves (the node's sweeper found them)."""
@@ -281,6 +383,14 @@ class Lobby:
 
     def _running(self) -> int:
         return sum(not m.finished for m in self.matches.values())
+
+    def held_by_status(self) -> dict[str, int]:
+        """How many games this server plays now, by status (for /metrics)."""
+        counts: dict[str, int] = {}
+        for match in self.matches.values():
+            status = "finished" if match.finished else "playing" if match.started else "lobby"
+            counts[status] = counts.get(status, 0) + 1
+        return counts
 
     def summaries(self) -> list[GameSummary]:
         return [m.summary() for m in self.matches.values()]
@@ -617,8 +727,14 @@ class Lobby:
         self.chat_pace.take_lobby(sub)
         sub.send(ChatSent(game_id=None, ref=ref))
         self.lobby_room.say(sub, name, text, self.lobby_watchers)
+        try:
+            await self.directory.say(name, text)
+        except StorageError as exc:
+            logger.warning("the lobby's chat could not be told to the other nodes: %s", exc)
 
     async def disconnect(self, sub: Subscriber) -> None:
+        for parked in self._parked.values():
+            parked.pop(sub, None)
         self.chat_pace.forget(sub)
         self.lobby_room.leave(sub)
         self.lobby_watchers.discard(sub)
@@ -632,6 +748,9 @@ class Lobby:
         await self._tasks.settled()
 
     async def close(self) -> None:
+        """Stop: on a node of several, every game handed to a live node at once and its followers sent there; then
+        every game closed and let go."""
+        self.stopping = True
         for timer in self._idle_timers.values():
             timer.cancel()
         self._idle_timers.clear()
@@ -639,6 +758,39 @@ class Lobby:
         for bot in self.bots:
             await bot.close()
         self.computer_time.close()
+        await self._hand_off()
         for match in list(self.matches.values()):
             await match.close()
         await self.directory.stop()
+
+    async def _hand_off(self) -> None:
+        """Give every game to another live node (in turn), at once: each match finishes the change under way and
+        refuses the next with a redirect, its lock is let go and its new node told to take it, and only then are
+        its followers sent there, so that they find it taken or free to take, never still held here."""
+        try:
+            targets = await self.directory.leaving()
+        except StorageError:
+            targets = []
+        if not targets or not self.matches:
+            return
+        given = {game_id: targets[index % len(targets)] for index, game_id in enumerate(self.matches)}
+        self._handed_to.update(given)
+        matches = [self.matches[g] for g in given]
+        followers = {m.game_id: self._people_following(m) for m in matches}
+        async with contextlib.AsyncExitStack() as handing:
+            await asyncio.gather(*(handing.enter_async_context(m.handing_off(given[m.game_id])) for m in matches))
+            await self.directory.hand_off(given)
+        self.metrics.handed_off.inc(len(given))
+        for match in matches:
+            self._send_on(match.game_id, list(followers[match.game_id]), given[match.game_id])
+            self.matches.pop(match.game_id, None)
+        for game_id, parked in list(self._parked.items()):
+            self._send_on(game_id, list(parked), targets[0])
+        self._parked.clear()
+        logger.info(
+            "%d game%s handed to %d other node%s",
+            len(given),
+            "s" * (len(given) != 1),
+            len(targets),
+            "s" * (len(targets) != 1),
+        )

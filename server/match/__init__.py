@@ -7,7 +7,7 @@ followers.py (who follows the game and how an update reaches them), keeping.py (
 answers.py (requests sent again), timing.py (the turn's timer and the pace of presence news).
 """
 
-from server.match.followers import Subscriber
+from server.match.followers import Followed, Subscriber
 from server.match.lifecycle import RESUME_EVENT_LIMIT, Match, RematchFactory
 
-__all__ = ["RESUME_EVENT_LIMIT", "Match", "RematchFactory", "Subscriber"]
+__all__ = ["RESUME_EVENT_LIMIT", "Followed", "Match", "RematchFactory", "Subscriber"]

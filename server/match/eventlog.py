@@ -1,7 +1,9 @@
 """The recent part of a game's log that a match keeps in memory, to catch up clients that were away a while.
 
 A restored game starts with the last entries of its stored log as the store's JSON text: most games' clients come
-back up to date or not at all, so those entries are read into objects only when a client needs some of them.
+back up to date or not at all, so those entries are read into objects only when a client needs some of them. A
+client that wants older ones (a spectator who comes to a game taken over from another node, and reads it from its
+start) has them read back from the store (`lacks`, `prepend`), up to what a running match keeps.
 
 Two numbers run through the log (server/core/entries.py): each entry's place (`seq`, the store's), and the number of the
 change that logged it (`number`, what clients are told and give back as `last_seq`). A client is caught up by change:
@@ -80,6 +82,32 @@ class EventLog:
         """Every entry still kept, oldest first (the stored tail read in)."""
         self._read()
         return list(self._entries)
+
+    def lacks(self, number: int) -> bool:
+        """Whether a follower that was sent change `number` wants older entries than this log keeps, which the store
+        may still have (this log does not start at the game's first entry)."""
+        return 0 <= number < self._last_number and number + 1 < self._whole_from and self._first > 1
+
+    @property
+    def room(self) -> int:
+        """How many older entries may still be read back: a running match keeps up to twice its limit."""
+        return max(0, 2 * self._limit - len(self))
+
+    def prepend(self, older: StoredLog) -> None:
+        """Put entries read back from the store before the oldest kept (they must end just before it)."""
+        if not older.count or older.first_seq + older.count != self._first:
+            return
+        self._read()
+        try:
+            kept = older.entries()
+            read = [from_stored(data) for data in kept]
+        except (ValueError, KeyError, TypeError) as exc:
+            logger.error("game %s: older log entries read back cannot be read: %s", self._game_id, exc)
+            return
+        self._entries[:0] = read
+        self._first = read[0].seq
+        whole = read[0].seq == 1 or "change" not in kept[0]
+        self._whole_from = read[0].number if whole else read[0].number + 1
 
     def extend(self, numbered: Sequence[Entry]) -> None:
         """Append newly saved entries (one change's), dropping the oldest once twice `limit` are kept."""

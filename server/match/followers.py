@@ -8,6 +8,7 @@ through here, each sight's view made once and what followers share encoded once 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -37,6 +38,17 @@ class Subscriber(Protocol):
     def send(self, message: BaseModel, text: str | None = None) -> None:
         """Queue a message; `text`, when given, is its frame text made already. Never blocks, never raises."""
         ...
+
+
+@dataclass(frozen=True)
+class Followed:
+    """How a connection followed a game: its seat (None: a spectator), whose eyes it saw with, and the number of the
+    last change it was sent. What it needs to follow the game again on another match of it (taken back, or on
+    another node) without asking."""
+
+    seat: str | None
+    sight: str | None
+    seq: int
 
 
 class Followers:

@@ -7,13 +7,15 @@ store kept it, an unstarted game nobody sits in closed, and every match closed w
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 from server import core
 from server.clock import Clock, LoopClock
 from server.core.entries import Logged, number
 from server.match.eventlog import EventLog
+from server.match.followers import Followed, Subscriber
 from server.match.handing_on import HandingOn
 from server.match.keeping import Keeper
 from server.match.playing import Playing
@@ -136,6 +138,39 @@ class Match(Seating, Playing, HandingOn):
         self._tasks.cancel()
         logger.info("game %s: closed before it started (%s)", self.game_id, reason)
         return True
+
+    def followed_by(self) -> dict[Subscriber, Followed]:
+        """Who follows the game now, and how: to follow it again elsewhere."""
+        seq = self.seq
+        return {sub: Followed(seat, self.followers.sights.get(sub), seq) for sub, seat in self.followers.seats.items()}
+
+    async def follow_again(self, sub: Subscriber, followed: Followed) -> None:
+        """A connection that followed this game on an earlier match of it (this node lost its store, and took the
+        game back) follows it again as it did, sent what it missed since."""
+        async with self.lock:
+            if followed.seat is None:
+                self.followers.seat(sub, None, followed.sight)
+            elif any(s.name == followed.seat for s in self.table.seats):
+                self._take_seat(sub, followed.seat)
+                self._schedule_deadline()
+            else:
+                return
+            self._follow(sub, followed.seq)
+            if followed.seat is not None:
+                self._presence_changed(skip=sub)
+
+    @contextlib.asynccontextmanager
+    async def handing_off(self, url: str) -> AsyncIterator[None]:
+        """Give the game to the node at `url` (this one stops): once the change under way is finished, the game
+        changes no more, and every request waiting or to come is answered with a redirect there, but only once the
+        block ends, when the game is that node's to take (its lock let go)."""
+        async with self.lock:
+            self.moved, self.moved_to = True, url
+            self._closed = True
+            self._turn_timer.disarm()
+            self._presence.close()
+            yield
+        self._tasks.cancel()
 
     async def close(self) -> None:
         """Wait for the change under way, then accept no more: nothing is left half done."""

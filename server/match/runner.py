@@ -29,7 +29,7 @@ from server.match.keeping import Keeper
 from server.match.timing import Pace, TurnTimer
 from server.match.updates import UpdateFrames
 from server.refusal import Redirect, Refusal
-from server.storage.base import RequestRecord, SeatRecord, Storage
+from server.storage.base import RequestRecord, SeatRecord, Storage, StorageError
 from server.tasks import BackgroundTasks
 from shared.game import turns
 from shared.game.errors import Refused
@@ -73,12 +73,17 @@ class Runner(ABC):
         self._turn_timer = TurnTimer(self._clock)
         self._presence = Pace(self._clock, PRESENCE_INTERVAL, lambda: self._broadcast([]))
         self._tasks = BackgroundTasks()
+        self._reading_back = asyncio.Lock()
         self._closed = False
         self._closed_why: str | None = None
         """Why the game closed before it started (it is no game any more), once it did."""
+        self.on_resolved: Callable[[], None] = _nothing
+        """Called for each turn resolved (the server's figures count them)."""
         self.on_moved: Callable[[Self], None] | None = None
         """Called once the store refused a change because another node owns the game now (a shared store)."""
         self.moved = False
+        self.moved_to: str | None = None
+        """Where the game went, when this node gave it to another (it stops): the redirect every request gets."""
         self.taken_over = False
         """Claimed from a shared store by this node while its clients were elsewhere: its turn clock runs as though
         its players were still connected, until their turn's time first runs out or one comes back."""
@@ -181,6 +186,22 @@ class Runner(ABC):
         """Tell every follower (but `skip`): shared parts encoded once, each sight's view made once."""
         self.followers.broadcast(lambda: self._frames(entries), skip)
 
+    async def _read_back(self, last_seq: int | None) -> None:
+        """Before a follower starts from change `last_seq`: read back from the store the older entries it wants that
+        this match does not keep (it was restored with the last few), so that it is sent them rather than a
+        snapshot. Not under the match's lock: the log only grows at its other end meanwhile."""
+        if last_seq is None or not self.log.lacks(last_seq):
+            return
+        async with self._reading_back:
+            if not self.log.lacks(last_seq):
+                return
+            try:
+                older = await self._keeper.storage.read_log(self.game_id, self.log.first_seq, self.log.room)
+            except StorageError as exc:
+                logger.warning("game %s: older log entries could not be read back: %s", self.game_id, exc)
+                return
+            self.log.prepend(older)
+
     def _follow(self, sub: Subscriber, last_seq: int | None) -> None:
         """Start sending a connection (seated already) this game: its map, then the entries after `last_seq` when
         few enough, else a snapshot; either way the view whole."""
@@ -200,7 +221,7 @@ class Runner(ABC):
 
     def _check_open(self) -> None:
         if self.moved:
-            raise Redirect(self.game_id, None)
+            raise Redirect(self.game_id, self.moved_to)
         if self._closed_why is not None:
             raise Refusal(ErrorCode.NO_SUCH_GAME, self._closed_why)
         if self._closed:
@@ -243,6 +264,7 @@ class Runner(ABC):
 
     def _after_change(self, entries: Sequence[Entry], decision: Decision, before: Status | None) -> None:
         for resolved in decision.resolved:
+            self.on_resolved()
             what = f"step {resolved.step} (turn {resolved.turn})"
             logger.info("game %s: %s resolved (%d events)", self.game_id, what, len(resolved.events))
         status = self.table.status
@@ -324,3 +346,7 @@ class Runner(ABC):
     @abstractmethod
     async def _start_rematch_if_ready(self) -> None:
         """Start the rematch when the table's requests call for it (server/match/handing_on.py)."""
+
+
+def _nothing() -> None:
+    return None

@@ -97,6 +97,7 @@ class Seating(Runner):
                 await self._start_rematch_if_ready()
 
     async def watch(self, sub: Subscriber, last_seq: int | None, follow: str | None, ref: str | None) -> None:
+        await self._read_back(last_seq)
         async with self.lock:
             sight = core.sight(self.table, self.watchers.get(sub), follow)
             late = self.finished and (sub not in self.watchers or sub in self.followers.late)
@@ -110,6 +111,7 @@ class Seating(Runner):
         self, sub: Subscriber, token: str | None, last_seq: int | None, ref: str | None, account: str | None = None
     ) -> None:
         """Back to a seat: the one `token` opens, or without a token the seat of the connection's `account`."""
+        await self._read_back(last_seq)
         async with self.lock:
             if token is not None:
                 seat = find_seat(token, self.seats)

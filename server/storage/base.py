@@ -10,7 +10,7 @@ import hashlib
 import json
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -278,6 +278,25 @@ class StorageError(Exception):
     """The store could not keep a change: the match then refuses the change rather than act on it unsaved."""
 
 
+class StorageUnavailable(StorageError):
+    """The store failed as a whole (its database restarted, a connection dropped, the pool gave none in time): nothing
+    is known to be wrong with any game, and the same request may succeed a moment later. Never a reason to set a game
+    aside as damaged."""
+
+
+def is_damage(game_id: str, exc: BaseException) -> bool:
+    """Whether reading a game back failed because its own rows are damaged (set it aside), rather than because the
+    store failed (try again later): rows that are not what they should be (ValueError), or a store's error naming
+    the game."""
+    if isinstance(exc, ValueError):
+        return True
+    return (
+        isinstance(exc, StorageError)
+        and not isinstance(exc, StorageUnavailable)
+        and str(exc).startswith(f"game {game_id}")
+    )
+
+
 class OwnershipLost(StorageError):
     """A store shared by several nodes refused a change because this node no longer owns the game: another node
     claimed it (this one froze, or lost its link to the database). Nothing of the change was kept; the game must be
@@ -318,6 +337,9 @@ class Storage(ABC):
 
     def __init__(self) -> None:
         self.damaged: dict[str, str] = {}
+        self.committed: Callable[[float], None] = _ignored
+        """Told how long each write transaction took, in seconds (the server's figures); called from the store's
+        writer, which may be a thread of its own."""
 
     def set_aside(self, game_id: str, why: BaseException | str) -> None:
         """Leave a game that cannot be restored where it is, untouched, and say so once: one damaged game must not
@@ -339,6 +361,11 @@ class Storage(ABC):
     async def open(self) -> None:
         """Connect to what the store needs, and bring its schema up to date; stores that open as they are made
         (memory, SQLite) have nothing to do here."""
+        return None
+
+    async def ready(self) -> None:
+        """Return once the store answers (raises StorageError when it does not): /readyz asks. A store in this
+        process (memory, SQLite) always does."""
         return None
 
     @abstractmethod
@@ -394,6 +421,12 @@ class Storage(ABC):
         be read: a node taking a game over from a shared store reads it this way."""
 
     @abstractmethod
+    async def read_log(self, game_id: str, before: int, count: int) -> StoredLog:
+        """Up to `count` entries of a game's log just before the entry at place `before` (the oldest a match keeps),
+        as stored: what a match reads back when a client wants older entries than it restored (none if the game has
+        none there)."""
+
+    @abstractmethod
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:
         """Every unfinished game, oldest first, each with the last `tail` entries of its log: what a starting server
         restores, read in one pass. A game that cannot be read (a damaged row) is left out and set aside."""
@@ -441,3 +474,7 @@ class Storage(ABC):
     async def close(self) -> None:
         """Flush and let go of whatever the store holds open."""
         return None
+
+
+def _ignored(_: float) -> None:
+    return None

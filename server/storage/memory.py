@@ -193,6 +193,11 @@ class MemoryStorage(Storage):
     def _record(self, game_id: str, game_map: dict[str, Any]) -> GameRecord:
         return GameRecord.model_validate({**json.loads(self._records[game_id]), "game_map": game_map})
 
+    async def read_log(self, game_id: str, before: int, count: int) -> StoredLog:
+        older = [(seq, text) for seq, text in self._events.get(game_id, []) if seq < before]
+        kept = older[-count:] if count > 0 else []
+        return StoredLog.of_texts(kept[0][0] if kept else 1, [text for _, text in kept])
+
     def _log(self, game_id: str, tail: int | None) -> StoredLog:
         kept = self._events[game_id] if tail is None else self._events[game_id][-tail:] if tail > 0 else []
         return StoredLog.of_texts(kept[0][0] if kept else 1, [text for _, text in kept])

@@ -19,14 +19,17 @@ nodes starting together upgrade it once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
+import importlib.metadata
 import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from server.clock import stopwatch
 from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
     CommitChange,
@@ -40,8 +43,10 @@ from server.storage.base import (
     RestoredGame,
     Storage,
     StorageError,
+    StorageUnavailable,
     StoredGame,
     StoredLog,
+    is_damage,
     map_key,
     map_text,
     with_orders,
@@ -177,9 +182,22 @@ MIGRATIONS: list[str] = [
     ALTER TABLE requests DROP CONSTRAINT requests_pkey;
     ALTER TABLE requests ADD PRIMARY KEY (game_id, player, request_id);
     """,
+    # Version 5: which nodes may use the schema (docs/scaling.md, "Upgrades"): the oldest schema version whose nodes
+    # still work on it, and the release that last upgraded it, which a node too old to use it names.
+    """
+    ALTER TABLE risc_schema ADD COLUMN IF NOT EXISTS readable_from integer NOT NULL DEFAULT 1;
+    ALTER TABLE risc_schema ADD COLUMN IF NOT EXISTS release text;
+    """,
 ]
-"""Migration i takes the schema from version i to i + 1. Only ever append: a node of the previous release keeps
-working on a schema one step newer (docs/scaling.md), so a step adds and never takes away."""
+"""Migration i takes the schema from version i to i + 1. Only ever append. A step is additive (new tables, new
+columns with a default or nullable, new indexes, rows filled in) unless it is listed in NOT_ADDITIVE: a node of the
+releases before it keeps working on the schema after it, so nodes of two releases run side by side while they are
+upgraded one by one (docs/scaling.md, "Upgrades")."""
+
+NOT_ADDITIVE: dict[int, int] = {}
+"""The steps that are not additive (they drop, rename or retype what older nodes use, or add a constraint their
+writes would break), by the version they make: the oldest schema version whose nodes still work after it. A node
+that knows fewer versions refuses to start on such a schema, naming the release it needs."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -189,6 +207,27 @@ REQUESTS_BY_PLAYER_FROM = 4
 
 _GameRows = tuple[GameRecord, GameProgress, StoredLog, str, dict[RequestKey, str]]
 """One game as read: its record, progress, log, map key and kept requests."""
+
+
+def _release() -> str:
+    """This release of RISC, as its package says."""
+    try:
+        return importlib.metadata.version("risc")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a checkout never installed
+        return "unknown"
+
+
+RELEASE = _release()
+
+
+@dataclass(frozen=True)
+class Schema:
+    """What `risc_schema` says of a database: its version, the oldest schema version whose nodes may use it, and the
+    release that last upgraded it."""
+
+    version: int
+    readable_from: int = 1
+    release: str | None = None
 
 
 def lock_key(game_id: str) -> int:
@@ -272,6 +311,11 @@ class PostgresStorage(Storage):
         self.transactions = 0
         """Write transactions committed: fewer than the changes when changes come together."""
 
+    @property
+    def application_name(self) -> str:
+        """The name of the pool's sessions in pg_stat_activity: a node's own (so that fencing it ends them too)."""
+        return f"risc-store:{self.node_id}"[:63] if self.node_id else "risc-store"
+
     # ---- opening -------------------------------------------------------------------------------------------------
 
     async def open(self) -> None:
@@ -280,7 +324,7 @@ class PostgresStorage(Storage):
             min_size=1 if self.read_only else 2,
             max_size=self._pool_size,
             open=False,
-            kwargs={"autocommit": True, "application_name": "risc-store"},
+            kwargs={"autocommit": True, "application_name": self.application_name},
             timeout=self._connect_timeout,
             reconnect_timeout=self._connect_timeout,
         )
@@ -298,33 +342,75 @@ class PostgresStorage(Storage):
 
     async def _check_schema(self) -> None:
         async with self._connection() as conn:
-            version = await self._version(conn)
-            if version > SCHEMA_VERSION:
-                raise StorageError(
-                    f"the {self.where} was written by a newer release of RISC (schema version "
-                    f"{version}; this one reads up to {SCHEMA_VERSION}); it was left as it is"
-                )
-            if version == SCHEMA_VERSION:
+            schema = await self._schema(conn)
+            if schema.version >= SCHEMA_VERSION:
+                self._check_newer(schema)
                 return
             if self.read_only:
                 raise StorageError(
-                    f"the {self.where} holds no games of this release (schema version {version}, "
+                    f"the {self.where} holds no games of this release (schema version {schema.version}, "
                     f"this release writes {SCHEMA_VERSION}): start a server on it once to upgrade it"
                 )
             async with conn.transaction():
                 await conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
                 # Another node may have upgraded it meanwhile; and only now, under the lock, do tables of RISC's
                 # names without RISC's schema table mean another application's (not a node creating them).
-                version = await self._version(conn, foreign_check=True)
-                if version == 0:
+                schema = await self._schema(conn, foreign_check=True)
+                if schema.version == 0:
                     await conn.execute("CREATE TABLE IF NOT EXISTS risc_schema (version integer NOT NULL)")
                     await conn.execute(
                         "INSERT INTO risc_schema (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM risc_schema)"
                     )
-                for step in range(version, SCHEMA_VERSION):
+                if schema.version >= SCHEMA_VERSION:
+                    self._check_newer(schema)
+                    return
+                readable_from = schema.readable_from
+                for step in range(schema.version, SCHEMA_VERSION):
                     await conn.execute(MIGRATIONS[step])
+                    readable_from = max(readable_from, NOT_ADDITIVE.get(step + 1, 0))
                     await conn.execute("UPDATE risc_schema SET version = %s", (step + 1,))
-            logger.info("the %s is at schema version %d", self.where, SCHEMA_VERSION)
+                await conn.execute("UPDATE risc_schema SET readable_from = %s, release = %s", (readable_from, RELEASE))
+            logger.info(
+                "the %s is at schema version %d (from %d); nodes that know schema version %d or later use it",
+                self.where,
+                SCHEMA_VERSION,
+                schema.version,
+                readable_from,
+            )
+
+    def _check_newer(self, schema: Schema) -> None:
+        """A schema as new as this node knows, or newer: a newer one is used when its steps since are additive (a
+        newer release upgraded it while this node's release still runs beside it), else refused."""
+        if schema.version == SCHEMA_VERSION:
+            return
+        upgraded = f"RISC {schema.release}" if schema.release else "a newer release of RISC"
+        if schema.readable_from > SCHEMA_VERSION:
+            raise StorageError(
+                f"the {self.where} is at schema version {schema.version} (upgraded by {upgraded}), which only "
+                f"releases that know schema version {schema.readable_from} or later can use; this node is RISC "
+                f"{RELEASE} and knows up to version {SCHEMA_VERSION}: run {upgraded} or later here. The database "
+                "was left as it is"
+            )
+        logger.warning(
+            "the %s is at schema version %d (upgraded by %s), newer than this node's %d: every step since is "
+            "additive, so this node works on it beside the newer ones; upgrade it when you can",
+            self.where,
+            schema.version,
+            upgraded,
+            SCHEMA_VERSION,
+        )
+
+    async def _schema(self, conn: Any, foreign_check: bool = False) -> Schema:
+        """What `risc_schema` says, whatever columns the version has."""
+        version = await self._version(conn, foreign_check)
+        if version == 0:
+            return Schema(0)
+        cursor = await conn.execute("SELECT * FROM risc_schema")
+        row = await cursor.fetchone()
+        if row is None:
+            return Schema(0)
+        found = dict(zip([c.name for c in cursor.description], row, strict=True))
+        return Schema(int(found["version"]), int(found.get("readable_from") or 1), found.get("release"))
 
     @staticmethod
     async def _version(conn: Any, foreign_check: bool = False) -> int:
@@ -367,10 +453,25 @@ class PostgresStorage(Storage):
                 return await work(conn)
         except (StorageError, ValueError):
             raise
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:  # the database, not the statement
+            raise StorageUnavailable(f"the {self.where} failed: {_why(exc)}") from exc
         except psycopg.Error as exc:
             raise StorageError(f"the {self.where} failed: {_why(exc)}") from exc
         except Exception as exc:  # the pool gave no connection in time (PoolTimeout), or it is closed
-            raise StorageError(f"the {self.where} failed: {_why(exc)}") from exc
+            raise StorageUnavailable(f"the {self.where} failed: {_why(exc)}") from exc
+
+    async def ready(self) -> None:
+        async def ask(conn: Any) -> None:
+            await conn.execute("SELECT 1")
+
+        await self.run(ask)
+
+    async def check(self) -> None:
+        """Replace the pooled connections that no longer work (the database restarted, or ended them): the next
+        changes then get working ones rather than each failing once on a dead one."""
+        if self._pool is not None:
+            with contextlib.suppress(Exception):
+                await self._pool.check()
 
     async def close(self) -> None:
         if self._writer is not None and not self._writer.done():
@@ -407,8 +508,10 @@ class PostgresStorage(Storage):
     async def _write_batches(self) -> None:
         while self._waiting:
             batch, self._waiting = self._waiting, []
+            began = stopwatch()
             try:
                 await self.run(functools.partial(self._commit, batch=batch))
+                self.committed(stopwatch() - began)
             except Exception as exc:  # the transaction failed: each change alone, so that it fails alone
                 if len(batch) == 1:
                     _settle(batch[0], exc if isinstance(exc, StorageError) else StorageError(str(exc)))
@@ -702,6 +805,20 @@ class PostgresStorage(Storage):
             rows.reverse()
         return StoredLog.of_texts(rows[0][0] if rows else 1, [body for _, body in rows])
 
+    async def read_log(self, game_id: str, before: int, count: int) -> StoredLog:
+        async def read(conn: Any) -> StoredLog:
+            rows = await (
+                await conn.execute(
+                    "SELECT seq, body FROM events WHERE game_id = %s AND seq < %s ORDER BY seq DESC LIMIT %s",
+                    (game_id, before, max(count, 0)),
+                )
+            ).fetchall()
+            rows.reverse()
+            return StoredLog.of_texts(rows[0][0] if rows else 1, [body for _, body in rows])
+
+        result: StoredLog = await self.run(read)
+        return result
+
     async def load_unfinished(self, tail: int) -> list[RestoredGame]:
         """Every unfinished game, each read in a snapshot of its own (a store of many games is not read in one)."""
         games: list[RestoredGame] = []
@@ -709,7 +826,7 @@ class PostgresStorage(Storage):
             try:
                 game = await self.restore(game_id, tail)
             except (ValueError, StorageError) as exc:
-                if isinstance(exc, StorageError) and not str(exc).startswith(f"game {game_id}"):
+                if not is_damage(game_id, exc):
                     raise  # the database failed, not this game's rows
                 self.set_aside(game_id, exc)
                 continue

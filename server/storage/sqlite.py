@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from server.clock import Clock, LoopClock, timestamp
+from server.clock import Clock, LoopClock, stopwatch, timestamp
 from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
     CommitChange,
@@ -533,6 +533,7 @@ class SqliteStorage(Storage):
             self._flushed = None
 
     def _commit(self, batch: list[_Change]) -> None:
+        began = stopwatch()
         db = self._db
         if self._opened is not None:
             self._check_still_there()
@@ -565,6 +566,7 @@ class SqliteStorage(Storage):
             if db.in_transaction:
                 db.execute("COMMIT")
                 self.transactions += 1
+                self.committed(stopwatch() - began)
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
@@ -820,6 +822,17 @@ class SqliteStorage(Storage):
         for game_id, exc in damaged.items():
             self.set_aside(game_id, exc)
         return games
+
+    async def read_log(self, game_id: str, before: int, count: int) -> StoredLog:
+        def read() -> StoredLog:
+            rows = self._db.execute(
+                "SELECT seq, body FROM events WHERE game_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+                (game_id, before, max(count, 0)),
+            ).fetchall()
+            rows.reverse()
+            return StoredLog.of_texts(rows[0][0] if rows else 1, [body for _, body in rows])
+
+        return await self._guarded(read)
 
     def _log(self, game_id: str, tail: int | None) -> StoredLog:
         """The game's whole log, or its last `tail` entries, as stored."""
