@@ -99,6 +99,8 @@ async def test_signing_up_and_in_puts_the_session_in_a_cookie_the_page_cannot_re
         page = opened.page
         await page.wait_for_selector("#lobby:not([hidden]) #you-account:not([hidden])")
         assert await page.is_visible("#open-sign-in") and not await page.is_visible("#signed-as")
+        named = "els => els.filter(e => e.name).map(e => e.id)"  # what a form the browser sent itself would carry
+        assert await page.eval_on_selector_all("#sign-in input, #account input", named) == []
 
         # The form's refusals, in the server's words; two passwords that differ are not even sent.
         await sign(page, "bob", PASSWORD, up=True)
