@@ -6,6 +6,7 @@ its home, the account's game another node plays (the session's cookie goes with 
 from __future__ import annotations
 
 import contextlib
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -115,3 +116,32 @@ async def test_a_page_signed_in_on_one_node_opens_from_its_home_the_account_s_ga
         await place_everything(page, "Ann")
         await page.wait_for_selector("#game[data-phase=orders][data-turn='1']")
         await on_a.ws.close()
+
+
+async def test_a_link_sent_to_a_node_that_does_not_answer_tries_it_once_then_comes_back_through_its_own_node(
+    browser: Any, tmp_path: Path, postgres_dsn: str
+) -> None:
+    """A redirect to a node that refuses connections: the page tries it once, then, after a pause, its own node,
+    where its link opens again (it once tried the dead node over and over at once, and never came back)."""
+    with socket.socket() as held:  # a port of this computer that nobody listens on: every connection is refused
+        held.bind(("127.0.0.1", 0))
+        dead = f"ws://127.0.0.1:{held.getsockname()[1]}/"
+        async with (
+            web_node(postgres_dsn, "a"),
+            web_node(postgres_dsn, "b") as b,
+            watched_pages(browser, tmp_path) as pages,
+        ):
+            opened = await pages.open(page_url(b))
+            page = opened.page
+            await page.wait_for_selector("#lobby:not([hidden]) #games tbody tr")
+            tried: list[str] = []
+            page.on("websocket", lambda ws: tried.append(ws.url))
+            await page.evaluate(
+                "url => { window.before = window.risc.link.welcome; window.risc.link.moveTo(url); }", dead
+            )
+            await page.wait_for_function(
+                "() => window.risc.link.state === 'open' && window.risc.link.welcome !== window.before"
+            )
+            assert tried == [dead, f"ws://127.0.0.1:{b.port}/"], tried
+            assert len(opened.watch.errors) == 1 and dead in opened.watch.errors[0], opened.watch.errors
+            opened.watch.errors.clear()  # the browser's line for the one refused connection: expected here

@@ -98,7 +98,15 @@ export class Link {
     this.stopped = false;
     this.setState(this.opened ? "reconnecting" : "connecting");
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(this.url);
+      let ws;
+      try {
+        ws = new WebSocket(this.url);
+      } catch (error) {
+        // a URL the browser will not open (not a WebSocket's): tried as one that did not answer
+        reject(error);
+        this.tryElsewhere();
+        return;
+      }
       this.ws = ws;
       let greeted = false;
       ws.addEventListener("open", () => {
@@ -137,8 +145,10 @@ export class Link {
         }
         this.take(message);
       });
-      ws.addEventListener("close", (event) => {
-        if (this.ws !== ws) return;
+      let over = false;
+      const ended = (code) => {
+        if (over || this.ws !== ws) return;
+        over = true;
         for (const { fail } of this.pending.values()) fail(new Error("the link to the server dropped"));
         this.pending.clear();
         if (!greeted) reject(new Error("cannot reach the server"));
@@ -151,19 +161,34 @@ export class Link {
           this.reopenIn(0);
           return;
         }
-        if (event.code === SIGNED_OUT) {
+        if (code === SIGNED_OUT) {
           // the session ended (here or elsewhere): back at once, as a guest, once the page has let the session go
           this.setState("reconnecting", "signed out");
           this.onSessionEnded().finally(() => this.reopenIn(0));
           return;
         }
-        if (!greeted) this.url = this.nextUrl();
-        this.setState("reconnecting", `trying again in ${(this.pause / 1000).toFixed(1)} s`);
-        const wait = this.pause;
-        this.pause = Math.min(LONGEST_PAUSE, this.pause * 2);
-        this.reopenIn(wait);
-      });
+        if (greeted) this.tryLater();
+        else this.tryElsewhere();
+      };
+      ws.addEventListener("close", (event) => ended(event.code));
+      // a connection the page's policy forbids: Chromium fires `error`, and no `close` follows
+      ws.addEventListener("error", () => { if (ws.readyState === WebSocket.CLOSED) ended(0); });
     });
+  }
+
+  /** The link dropped: open it again after a pause, growing with each try. */
+  tryLater() {
+    this.setState("reconnecting", `trying again in ${(this.pause / 1000).toFixed(1)} s`);
+    const wait = this.pause;
+    this.pause = Math.min(LONGEST_PAUSE, this.pause * 2);
+    this.reopenIn(wait);
+  }
+
+  /** Where the link went did not answer: the next place to try (the page's own server, then each node), after a
+   * pause. */
+  tryElsewhere() {
+    this.url = this.nextUrl();
+    this.tryLater();
   }
 
   take(message) {
