@@ -7,6 +7,7 @@ the console must stay free of errors (tests/web_support.py).
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -236,6 +237,34 @@ async def test_a_reload_mid_turn_returns_to_the_seat_with_its_orders(browser: An
         await page.wait_for_selector("[data-order-index='1']")
         await page.click("#commit")
         await page.wait_for_selector("#game[data-phase=orders]")
+
+
+async def test_a_link_sent_where_the_page_may_not_connect_comes_back_through_its_own_server(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The link moved to an address the page's policy forbids (a server of one node lets the page connect to itself
+    only): the browser refuses to open it, and the page, after a pause, comes back through its own server (it once
+    stayed on "reconnecting" for good)."""
+    with socket.socket() as held:  # another port of this computer
+        held.bind(("127.0.0.1", 0))
+        elsewhere = f"ws://127.0.0.1:{held.getsockname()[1]}/"
+        async with web_server() as server, watched_pages(browser, tmp_path) as pages:
+            opened = await pages.open(page_url(server))
+            page = opened.page
+            await page.wait_for_selector("#lobby:not([hidden]) #games tbody tr")
+            tried: list[str] = []
+            page.on("websocket", lambda ws: tried.append(ws.url))
+            await page.evaluate(
+                "url => { window.before = window.risc.link.welcome; window.risc.link.moveTo(url); }", elsewhere
+            )
+            await page.wait_for_function(
+                "() => window.risc.link.state === 'open' && window.risc.link.welcome !== window.before"
+            )
+            assert await page.evaluate("window.risc.link.url") == f"ws://127.0.0.1:{server.port}/"
+            assert tried == [f"ws://127.0.0.1:{server.port}/"], tried  # the forbidden one never opened
+            assert len(opened.watch.errors) == 1, opened.watch.errors
+            assert "Content Security Policy" in opened.watch.errors[0] and elsewhere in opened.watch.errors[0]
+            opened.watch.errors.clear()  # the browser's line for the one connection it refused: expected here
 
 
 WARZONE_SEED = 3

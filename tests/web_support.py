@@ -6,18 +6,22 @@ them would pass without having tried the page at all.
 
 Every page a test opens is watched: each WebSocket frame it sends or receives is checked against the protocol's
 schema, and every console error or uncaught exception is kept; `watched_page` fails the test on either, and saves a
-screenshot of each of its pages into the test's tmp_path when the test fails.
+screenshot of each of its pages into the test's tmp_path when the test fails. The one console error that is no fault
+of the page is the browser's own line for a sign-in the server refused (a POST to /account/... answered 401, 409,
+...: the refusal's status is the protocol's); each such line must match a refusal the page was answered.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from pydantic import ValidationError
@@ -104,14 +108,22 @@ def page_url(server: RiscServer, fragment: str = "") -> str:
     return f"http://127.0.0.1:{server.port}/" + (f"#{fragment}" if fragment else "")
 
 
+ACCOUNT_REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of (4\d\d|503)\b")
+"""The browser's own line for a response it counts as failed: for a sign-in the server refuses (a wrong password is a
+401, docs/protocol.md), that is the answer, not a fault of the page."""
+
+
 @dataclass
 class Watch:
-    """What one page did: frames each way (decoded), frames that broke the schema, console errors."""
+    """What one page did: frames each way (decoded), frames that broke the schema, console errors; and the
+    refusals of its POSTs to /account/... (their status, by URL), which the browser logs as failed loads."""
 
     sent: list[dict[str, Any]] = field(default_factory=list)
     received: list[dict[str, Any]] = field(default_factory=list)
     invalid: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    refusals: list[tuple[str, int]] = field(default_factory=list)
+    refusals_logged: list[tuple[str, int]] = field(default_factory=list)
 
     def frame(self, direction: str, payload: str | bytes) -> None:
         import json
@@ -130,9 +142,26 @@ class Watch:
     def types(self, direction: str) -> list[str]:
         return [str(m.get("type")) for m in (self.sent if direction == "sent" else self.received)]
 
+    def console(self, message: Any) -> None:
+        if message.type != "error":
+            return
+        url = str(message.location.get("url", ""))
+        logged = ACCOUNT_REFUSED.match(message.text)
+        if logged and urlsplit(url).path.startswith("/account/"):
+            self.refusals_logged.append((url, int(logged.group(1))))
+        else:
+            self.errors.append(f"console: {message.text}")
+
+    def response(self, response: Any) -> None:
+        if response.status >= 400 and urlsplit(response.url).path.startswith("/account/"):
+            self.refusals.append((response.url, response.status))
+
     def check(self) -> None:
         assert not self.invalid, "frames outside the protocol's schema:\n" + "\n".join(self.invalid)
         assert not self.errors, "errors in the page's console:\n" + "\n".join(self.errors)
+        assert sorted(self.refusals_logged) == sorted(self.refusals), (
+            f"the console's failed loads {self.refusals_logged} are not the refused sign-ins {self.refusals}"
+        )
 
 
 def watch(page: Any) -> Watch:
@@ -143,10 +172,8 @@ def watch(page: Any) -> Watch:
         ws.on("framereceived", lambda payload: watched.frame("received", payload))
 
     page.on("websocket", on_socket)
-    page.on(
-        "console",
-        lambda message: watched.errors.append(f"console: {message.text}") if message.type == "error" else None,
-    )
+    page.on("console", watched.console)
+    page.on("response", watched.response)
     page.on("pageerror", lambda error: watched.errors.append(f"uncaught: {error}"))
     return watched
 
@@ -283,11 +310,15 @@ async def create_in_lobby(
     options: dict[str, str] | None = None,
     sit: bool = True,
 ) -> None:
-    """Fill in the lobby's form as a player would, and create the game (sitting down in it when `sit`). `map_id`:
+    """Fill in the lobby's form as a player would, and create the game (sitting down in it when `sit`: as `name`, which
+    is the account's when the page is signed in). `map_id`:
     None for a rule set that makes its own board (the form has no map then). An option given as a list is chosen
     from it, any other typed in."""
     await page.wait_for_selector("#lobby:not([hidden]) #ruleset option", state="attached")
-    await page.fill("#name", name)
+    if await page.is_editable("#name"):
+        await page.fill("#name", name)
+    else:  # signed in: the account's name, fixed
+        assert await page.input_value("#name") == name
     await page.select_option("#ruleset", ruleset)
     if map_id is not None:
         await page.select_option("#map", map_id)
@@ -322,3 +353,34 @@ async def place_everything(page: Any, player: str) -> None:
     await page.click("[data-issue='0']")
     await page.wait_for_selector("[data-order-index='0']")
     await page.click("#commit")
+
+
+BACK_AS_A_GUEST = "() => window.risc.link.state === 'open' && window.risc.link.welcome.account === null"
+"""The page's link is open again, and a guest's."""
+
+
+async def sign(page: Any, name: str, password: str, *, up: bool = False, again: str | None = None) -> None:
+    """Sign in (or up) through the page's form, as a player types it."""
+    if not await page.is_visible("#sign-in"):
+        await page.click("#open-sign-in")
+    await page.wait_for_selector("#sign-in:not([hidden])")
+    if up != (await page.get_attribute("#sign-in-form", "data-mode") == "up"):
+        await page.click("#sign-in-mode")
+    await page.fill("#account-name-input", name)
+    await page.fill("#account-password", password)
+    if up:
+        await page.fill("#account-password-again", password if again is None else again)
+    await page.click("#sign-in-submit")
+
+
+async def signed_in(page: Any, name: str) -> None:
+    """The page is signed in as `name`: it says so at the top, and shows the account's home."""
+    await page.wait_for_selector("body[data-signed-in=true]")
+    await page.wait_for_selector("#home-screen[data-state=listed]:not([hidden]) #home-games tbody tr")
+    assert await page.inner_text("#account-name") == name
+    assert await page.inner_text("#home-title-text") == f"{name}'s games"
+
+
+async def session_cookie(context: Any) -> dict[str, Any] | None:
+    found = [c for c in await context.cookies() if c["name"] == "risc_session"]
+    return found[0] if found else None

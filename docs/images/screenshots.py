@@ -8,7 +8,9 @@ Evolution 3 under fog of war until part of the board is only remembered, a game 
 real maps beside the project, 180 territories) zoomed in on a territory found by the search, desk and phone, and
 played on a phone with the orders of a territory picked at the foot of the screen; and a game on Domination's
 risk.map drawn over its picture (a picture of land and sea made here at the map's own pixels, beside a copy of the
-map in a maps folder of the server's, as an operator would give it). Pictures are 1280x800 (a desk) and 390x844 (a
+map in a maps folder of the server's, as an operator would give it); and last, accounts: the form that signs up, the
+account's home with a game waiting for its orders, one waiting for players and one finished, the account's own
+screen with a second device signed in, and the home on that phone. Pictures are 1280x800 (a desk) and 390x844 (a
 phone), each written beside this file.
 """
 
@@ -25,7 +27,18 @@ from typing import Any
 
 from shared.maps.loader import load_map
 from tests.picture_support import beside_a_picture, land_and_sea
-from tests.web_support import borders, create_in_lobby, front, launched, owned, pick, territories, web_server
+from tests.web_support import (
+    borders,
+    create_in_lobby,
+    front,
+    launched,
+    owned,
+    pick,
+    sign,
+    signed_in,
+    territories,
+    web_server,
+)
 
 HERE = Path(__file__).resolve().parent
 BIGEUROPE = HERE.parents[2] / "shared" / "maps" / "domination" / "bigeurope.map"
@@ -90,7 +103,7 @@ async def main() -> None:
         await page.evaluate("document.getElementById('result').scrollIntoView()")
         await page.screenshot(path=str(HERE / "web-end.png"))
         await replay(page, watcher)
-        for take in (classic, grid, evolution, fog, real_map, pictured):
+        for take in (classic, grid, evolution, fog, real_map, pictured, accounts):
             fresh = await browser.new_context(viewport=DESK)
             other = await fresh.new_page()
             other.set_default_timeout(20_000)
@@ -286,6 +299,44 @@ async def fog(page: Any) -> None:
             break
     await page.wait_for_timeout(300)
     await page.screenshot(path=str(HERE / "web-fog.png"))
+
+
+async def accounts(page: Any) -> None:
+    """An account: the sign-up form, then the home with three games (one waiting for the player's orders, one for
+    players, one finished), the account's screen with a phone signed in too, and the home on that phone."""
+    password = "correct horse battery"
+    await page.wait_for_selector("#lobby:not([hidden]) #ruleset option", state="attached")
+    await page.click("#you-sign-up")
+    await page.fill("#account-name-input", "Mira")
+    await page.fill("#account-password", password)
+    await page.fill("#account-password-again", password)
+    await page.screenshot(path=str(HERE / "web-sign-in.png"))
+    await page.click("#sign-in-submit")
+    await signed_in(page, "Mira")
+    for players, resign in ((2, True), (3, False), (2, False)):
+        if await page.is_visible("#home-to-lobby"):
+            await page.click("#home-to-lobby")
+        await create_in_lobby(page, "Mira", map_id="cataract", players=players, bots=1, strategy="aggressive")
+        await page.wait_for_selector("#game[data-you=Mira][data-status]:not([data-status=''])")
+        if resign:
+            await page.click("#resign")
+            await page.click("#resign-yes")
+            await page.wait_for_selector("#game[data-status=finished]")
+        await page.click("#open-home")
+        await page.wait_for_selector("#home-screen[data-state=listed]:not([hidden])")
+    await page.click("#account-note-close")
+    await page.screenshot(path=str(HERE / "web-home.png"))
+    phone = await page.context.browser.new_context(viewport=PHONE, device_scale_factor=1)
+    other = await phone.new_page()
+    await other.goto(page.url.split("#")[0])
+    await sign(other, "Mira", password)
+    await signed_in(other, "Mira")
+    await other.click("#account-note-close")
+    await other.screenshot(path=str(HERE / "web-home-phone.png"))
+    await page.click("#open-account")
+    await page.wait_for_selector("#sessions tr[data-current=false]")
+    await page.screenshot(path=str(HERE / "web-account.png"))
+    await phone.close()
 
 
 if __name__ == "__main__":

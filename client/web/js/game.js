@@ -7,6 +7,7 @@
 // eyes (watch_game with follow), which the rule set allows or refuses. The game's chat has a panel of its own, and a
 // player still in may resign (after a confirmation).
 
+import { refusalWords } from "./account.js";
 import { Board } from "./board.js";
 import { statisticsCharts } from "./chart.js";
 import { ChatPanel, chatHeading } from "./chat.js";
@@ -18,7 +19,7 @@ import { playerStyles } from "./palette.js";
 import { applyPatch, seatsKeyed, seatsListed } from "./patch.js";
 import { rulesetModule } from "./rulesets/index.js";
 import { generic, plural, showRollsIn, table } from "./rulesets/generic.js";
-import { forgetSeat, lastName, saveName, saveSeat } from "./seats.js";
+import { forgetSeat, lastName, nameBox, saveName, saveSeat } from "./seats.js";
 
 /** Where the page is laid out for a phone (the stylesheet's own breakpoint). */
 const NARROW = "(max-width: 760px)";
@@ -27,8 +28,16 @@ const FRAMEWORK = new Set(["game_created", "player_joined", "player_left", "game
   "time_ran_out", "orders_revealed", "seat_handed_over", "seat_taken_back", "rematch_requested", "rematch_declined",
   "rematch_impossible", "rematch_started", "chat", "player_resigned", "standings"]);
 
+/** A `resume` of a seat: the one `token` opens, or without one (null) the signed-in account's. */
+export function resumeRequest(gameId, token, lastSeq) {
+  const message = { type: "resume", game_id: gameId, last_seq: lastSeq };
+  if (token) message.token = token;
+  return message;
+}
+
 export class GameScreen {
-  /** app: { link, showLobby(note), showGame(gameId, player) }. */
+  /** app: { link, account, showLobby(note), showFirst(note, left), showGame(gameId, player), seatFor(gameId, player),
+   * join(gameId, name, group), watch(gameId) }. */
   constructor(app) {
     this.app = app;
     this.link = app.link;
@@ -140,14 +149,15 @@ export class GameScreen {
       this.reset(null, null);
       return reply;
     }
-    saveSeat(reply.game_id, reply.player, reply.token);
+    if (reply.token) saveSeat(reply.game_id, reply.player, reply.token); // an account's seat has none: it is the account's
     this.player = reply.player;
     return reply;
   }
 
+  /** Back to a seat: the one `token` opens, or without one (null) the signed-in account's. */
   async resume(gameId, player, token, lastSeq) {
     if (this.gameId !== gameId || this.player !== player || this.following) this.reset(gameId, player);
-    const reply = await this.link.request({ type: "resume", game_id: gameId, token, last_seq: lastSeq });
+    const reply = await this.link.request(resumeRequest(gameId, token, lastSeq));
     if (reply.type === "error" && (reply.code === "bad-token" || reply.code === "no-such-game")) {
       forgetSeat(gameId, player);
     }
@@ -184,8 +194,8 @@ export class GameScreen {
 
   async unfollow() {
     const gameId = this.gameId;
-    const token = this.player ? this.app.tokenFor(gameId, this.player) : null;
-    const reply = token ? await this.resume(gameId, this.player, token, 0).catch((e) => ({ type: "error", message: e.message }))
+    const seat = this.player ? this.app.seatFor(gameId, this.player) : null;
+    const reply = seat ? await this.resume(gameId, this.player, seat.token, 0).catch((e) => ({ type: "error", message: e.message }))
       : await this.watch(gameId, 0).catch((e) => ({ type: "error", message: e.message }));
     if (reply.type === "error") byId("follow-note").textContent = reply.message;
   }
@@ -201,7 +211,7 @@ export class GameScreen {
       reply = this.player ? await this.resume(this.gameId, this.player, token, this.seq)
         : await this.watch(this.gameId, this.seq);
     }
-    if (reply.type === "error") this.app.showLobby(`Could not return to game ${this.gameId}: ${reply.message}`);
+    if (reply.type === "error") this.app.showFirst(`Could not return to game ${this.gameId}: ${reply.message}`);
   }
 
   // ---- what the server sends -----------------------------------------------------------------------------------
@@ -431,7 +441,7 @@ export class GameScreen {
       : [["", "everyone"], ...others.map((s) => [s.name, s.name])];
     this.chat.offer(to);
     const label = byId("game-chat").querySelector(".chat-name-label");
-    label.hidden = Boolean(this.player);
+    label.hidden = Boolean(this.player) || Boolean(this.app.account.name); // signed in: the account's name
     const name = label.querySelector(".chat-name");
     if (!this.player && !name.value) name.value = lastName();
   }
@@ -440,6 +450,12 @@ export class GameScreen {
    * says what they leave with each acceptance and withdrawal. */
   shownView() {
     return this.view && this.left ? { ...this.view, ...this.left } : this.view;
+  }
+
+  /** Signed in or out: a seat is taken under the account's name (fixed), a guest's under a name of their choosing. */
+  accountChanged() {
+    nameBox(byId("sit-name"), this.app.account.name);
+    if (this.summary) this.renderChat();
   }
 
   /** A watcher of a game still seating players may sit down in it from here. */
@@ -464,12 +480,12 @@ export class GameScreen {
       byId("sit-note").textContent = "Write your name first.";
       return;
     }
-    saveName(name);
+    if (!this.app.account.name) saveName(name);
     const groups = this.summary && this.summary.groups ? this.summary.groups : [];
     const reply = await this.app.join(this.gameId, name, groups.length ? Number(byId("sit-group").value) : null)
       .catch((error) => ({ type: "error", message: error.message }));
     if (reply.type === "error") {
-      byId("sit-note").textContent = reply.message;
+      byId("sit-note").textContent = refusalWords(reply);
       this.app.watch(this.gameId);
     }
   }
@@ -793,7 +809,7 @@ export class GameScreen {
       if (this.player && (!this.summary || this.summary.status !== "playing" || this.seat(this.player)?.eliminated)) {
         forgetSeat(this.gameId, this.player);
       }
-      this.app.showLobby(`You left game ${this.gameId}.`, true);
+      this.app.showFirst(`You left game ${this.gameId}.`, true);
     } else if (reply) this.say(reply.message);
   }
 
@@ -810,8 +826,8 @@ export class GameScreen {
   rematchStarted(message) {
     const previous = this.gameId;
     if (!previous || message.player !== this.player) return;
-    const token = this.app.tokenFor(previous, this.player);
-    if (token) saveSeat(message.game_id, message.player, token);
+    const seat = this.app.seatFor(previous, this.player);
+    if (seat && seat.token) saveSeat(message.game_id, message.player, seat.token); // an account's needs none
     forgetSeat(previous, this.player);
     this.reset(message.game_id, message.player);
     this.app.showGame(message.game_id, message.player, true);

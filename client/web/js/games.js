@@ -34,6 +34,12 @@ export class MyGames {
     return this.games.has(gameId);
   }
 
+  /** The player this page sits as in a game kept off screen, or null. */
+  playerOf(gameId) {
+    const game = this.games.get(gameId);
+    return game ? game.player : null;
+  }
+
   /** Every game kept off screen: [{gameId, player, seq}]. */
   list() {
     return [...this.games.entries()].map(([gameId, g]) => ({ gameId, player: g.player, seq: g.seq }));

@@ -3,8 +3,12 @@
 // several nodes (docs/scaling.md) a request about a game another node plays is answered `redirect`: the link moves
 // to that node and sends the request again; a game that moves sends a redirect of its own, and the link follows it.
 // A link whose node no longer answers comes back through the page's own server, then the other nodes in turn.
+// The link is signed in to an account when the page's cookie says so (js/account.js: the page never holds the
+// session's token); after signing in or out the page opens it afresh, and a link whose session ended (close code
+// 4010) comes back at once, as a guest's.
 
-export const PROTOCOL = 4;
+export const PROTOCOL = 5;
+const SIGNED_OUT = 4010;
 const FIRST_PAUSE = 500;
 const LONGEST_PAUSE = 8000;
 const REPLY_TIMEOUT = 15000;
@@ -21,11 +25,16 @@ export class Link {
    * onMessage(message): every message the server sends that is not a reply to a request of ours.
    * onState(state, detail): "connecting", "open", "reconnecting", "closed" or "password".
    * onReconnect(): called once the link is back (hello answered), before anything else is sent.
+   * onWelcome(welcome): every welcome, first (whether the link is signed in, and to which account).
+   * onSessionEnded(): the server closed the link because its session ended; resolves once the page is ready to
+   * come back as a guest (the link then opens again at once).
    */
-  constructor({ onMessage, onState, onReconnect }) {
+  constructor({ onMessage, onState, onReconnect, onWelcome, onSessionEnded }) {
     this.onMessage = onMessage;
     this.onState = onState;
     this.onReconnect = onReconnect;
+    this.onWelcome = onWelcome || (() => {});
+    this.onSessionEnded = onSessionEnded || (() => Promise.resolve());
     this.ws = null;
     this.state = "closed";
     this.welcome = null;
@@ -37,6 +46,8 @@ export class Link {
     this.stopped = false;
     this.url = serverUrl();
     this.moving = null;
+    this.letGo = null; // the socket closed on purpose, to open afresh
+    this.retry = null;
   }
 
   /** Where to try next after `this.url` did not answer: the page's own server, then each node the server named. */
@@ -51,10 +62,30 @@ export class Link {
   moveTo(url) {
     if (url === this.url && this.state === "open") return Promise.resolve();
     this.url = url;
+    return this.relink();
+  }
+
+  /** Open the link afresh where it is (signed in or out since: the new handshake carries the cookie as it is now);
+   * resolves with the new welcome. */
+  relink() {
     return new Promise((resolve) => {
-      this.moving = resolve;
-      if (this.ws) this.ws.close();
+      const before = this.moving; // a move under way resolves with the same welcome
+      this.moving = before ? (welcome) => { before(welcome); resolve(welcome); } : resolve;
+      if (this.ws && this.ws.readyState !== WebSocket.CLOSED) {
+        this.letGo = this.ws;
+        this.ws.close();
+      } else this.reopenIn(0); // between two tries: the next one now
     });
+  }
+
+  /** Open the link again in `wait` ms, unless it is open (or opening) by then: one try however many ask for it. */
+  reopenIn(wait) {
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (this.ws && this.ws.readyState <= WebSocket.OPEN) return;
+      this.open().catch(() => {});
+    }, wait);
   }
 
   setState(state, detail = "") {
@@ -67,7 +98,15 @@ export class Link {
     this.stopped = false;
     this.setState(this.opened ? "reconnecting" : "connecting");
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(this.url);
+      let ws;
+      try {
+        ws = new WebSocket(this.url);
+      } catch (error) {
+        // a URL the browser will not open (not a WebSocket's): tried as one that did not answer
+        reject(error);
+        this.tryElsewhere();
+        return;
+      }
       this.ws = ws;
       let greeted = false;
       ws.addEventListener("open", () => {
@@ -91,10 +130,11 @@ export class Link {
             this.opened = true;
             this.pause = FIRST_PAUSE;
             this.setState("open");
+            this.onWelcome(message);
             resolve(message);
             const moved = this.moving;
             this.moving = null;
-            if (moved) moved();
+            if (moved) moved(message);
             else if (again && this.onReconnect) this.onReconnect();
           } else {
             this.stopped = true;
@@ -105,8 +145,10 @@ export class Link {
         }
         this.take(message);
       });
-      ws.addEventListener("close", () => {
-        if (this.ws !== ws) return;
+      let over = false;
+      const ended = (code) => {
+        if (over || this.ws !== ws) return;
+        over = true;
         for (const { fail } of this.pending.values()) fail(new Error("the link to the server dropped"));
         this.pending.clear();
         if (!greeted) reject(new Error("cannot reach the server"));
@@ -114,17 +156,39 @@ export class Link {
           if (this.state !== "password") this.setState("closed");
           return;
         }
-        if (this.moving) {
-          this.open().catch(() => {});
+        if (this.moving && this.letGo === ws) {
+          // closed on purpose, to open afresh (where a redirect sends it); one that failed tries again as any does
+          this.reopenIn(0);
           return;
         }
-        if (!greeted) this.url = this.nextUrl();
-        this.setState("reconnecting", `trying again in ${(this.pause / 1000).toFixed(1)} s`);
-        const wait = this.pause;
-        this.pause = Math.min(LONGEST_PAUSE, this.pause * 2);
-        setTimeout(() => this.open().catch(() => {}), wait);
-      });
+        if (code === SIGNED_OUT) {
+          // the session ended (here or elsewhere): back at once, as a guest, once the page has let the session go
+          this.setState("reconnecting", "signed out");
+          this.onSessionEnded().finally(() => this.reopenIn(0));
+          return;
+        }
+        if (greeted) this.tryLater();
+        else this.tryElsewhere();
+      };
+      ws.addEventListener("close", (event) => ended(event.code));
+      // a connection the page's policy forbids: Chromium fires `error`, and no `close` follows
+      ws.addEventListener("error", () => { if (ws.readyState === WebSocket.CLOSED) ended(0); });
     });
+  }
+
+  /** The link dropped: open it again after a pause, growing with each try. */
+  tryLater() {
+    this.setState("reconnecting", `trying again in ${(this.pause / 1000).toFixed(1)} s`);
+    const wait = this.pause;
+    this.pause = Math.min(LONGEST_PAUSE, this.pause * 2);
+    this.reopenIn(wait);
+  }
+
+  /** Where the link went did not answer: the next place to try (the page's own server, then each node), after a
+   * pause. */
+  tryElsewhere() {
+    this.url = this.nextUrl();
+    this.tryLater();
   }
 
   take(message) {

@@ -2,10 +2,11 @@
 // finished game, listed or by its id), the lobby's chat, and a new game's form: the rules with their options, a map
 // of the server's or a file, players, computer players and a time limit.
 
+import { refusalWords } from "./account.js";
 import { ChatPanel } from "./chat.js";
 import { byId, h, put } from "./dom.js";
 import { optionsForm } from "./schema-form.js";
-import { lastName, saveName, savedSeats } from "./seats.js";
+import { lastName, nameBox, saveName, savedSeats } from "./seats.js";
 
 const PAGE = 15;
 const MAX_UPLOAD = 30000;
@@ -21,7 +22,8 @@ export function settingsNotes(game) {
 }
 
 export class LobbyScreen {
-  /** app: { link, join(gameId, name, group), watch(gameId), play(gameId, player), showReplay(gameId, sight) }. */
+  /** app: { link, account, join(gameId, name, group), watch(gameId), play(gameId, player), showReplay(gameId, sight),
+   * showSignIn(made) }. */
   constructor(app) {
     this.app = app;
     this.link = app.link;
@@ -30,7 +32,11 @@ export class LobbyScreen {
     this.rulesets = [];
     this.readOptions = () => ({});
     byId("name").value = lastName();
-    byId("name").addEventListener("change", () => saveName(byId("name").value.trim()));
+    byId("name").addEventListener("change", () => {
+      if (!this.app.account.name) saveName(byId("name").value.trim());
+    });
+    byId("you-sign-up").addEventListener("click", () => this.app.showSignIn(true));
+    byId("you-sign-in").addEventListener("click", () => this.app.showSignIn(false));
     byId("refresh").addEventListener("click", () => this.refresh());
     byId("newer").addEventListener("click", () => { this.offset = Math.max(0, this.offset - PAGE); this.refresh(); });
     byId("older").addEventListener("click", () => { this.offset += PAGE; this.refresh(); });
@@ -63,7 +69,27 @@ export class LobbyScreen {
     byId("lobby-note").textContent = text || "";
   }
 
+  /** A refusal in the server's words; where the server needs an account to play, how to make one. */
+  refused(reply) {
+    this.note(refusalWords(reply));
+    if (reply.code === "account-needed") byId("you-sign-up").focus();
+  }
+
+  /** Signed in or out (or a server's accounts heard of): the name one plays under, and the way to an account. */
+  accountChanged() {
+    const account = this.app.account;
+    nameBox(byId("name"), account.name);
+    byId("you-account").hidden = !account.on;
+    byId("you-sign-up").hidden = Boolean(account.name);
+    byId("you-sign-in").hidden = Boolean(account.name);
+    byId("you-account-text").textContent = account.name
+      ? `You play as ${account.name}, your account's name: your games are in My games, on any device.`
+      : account.mode === "required" ? "This server needs an account to create or join a game (watching needs none)."
+        : "An account keeps your games on any device; a guest plays without one.";
+  }
+
   name() {
+    if (this.app.account.name) return this.app.account.name;
     const name = byId("name").value.trim();
     if (!name) {
       this.note("Write your name first.");
@@ -117,7 +143,15 @@ export class LobbyScreen {
     }
     this.total = reply.total;
     const mine = savedSeats();
-    const rows = reply.games.map((game) => this.row(game, mine.filter((s) => s.gameId === game.game_id)));
+    const account = this.app.account.name;
+    const rows = reply.games.map((game) => {
+      const seats = mine.filter((s) => s.gameId === game.game_id);
+      // the account's seat, opened by the account on any device (the server says so if it is not the account's)
+      if (account && !seats.some((s) => s.player === account) && game.seats.some((s) => s.name === account)) {
+        seats.push({ gameId: game.game_id, player: account });
+      }
+      return this.row(game, seats);
+    });
     put(byId("games").tBodies[0], ...(rows.length ? rows
       : [h("tr", {}, h("td", { colspan: "6", class: "hint" }, "No games yet: create one below."))]));
     const last = Math.min(this.total, this.offset + reply.games.length);
@@ -135,7 +169,9 @@ export class LobbyScreen {
       actions.append(h("button", { type: "button", "data-return": seat.player,
         onclick: () => this.app.play(game.game_id, seat.player) }, `Return as ${seat.player}`));
     }
-    if (game.status === "lobby" && game.free > 0) {
+    const account = this.app.account.name;
+    // signed in, one sits once (under the account's name): a game the account sits in offers no second seat
+    if (game.status === "lobby" && game.free > 0 && !(account && seats.some((s) => s.player === account))) {
       actions.append(h("button", { type: "button", "data-join": game.game_id,
         onclick: () => this.join(game, actions) }, "Join"));
     }
@@ -172,7 +208,7 @@ export class LobbyScreen {
   async sitDown(gameId, name, group) {
     try {
       const reply = await this.app.join(gameId, name, group);
-      if (reply.type === "error") this.note(reply.message);
+      if (reply.type === "error") this.refused(reply);
     } catch (error) {
       this.note(error.message);
     }
@@ -209,7 +245,7 @@ export class LobbyScreen {
     try {
       const reply = await this.link.request(message);
       if (reply.type !== "game_created") {
-        this.note(reply.message);
+        this.refused(reply);
         return;
       }
       byId("map-file").value = "";

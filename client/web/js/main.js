@@ -1,13 +1,27 @@
-// The page: one link to its own server, the lobby and the game screens, the address (#game=ID&player=NAME) that
-// brings a reload back to the same seat, and the games played off screen (one person may sit in several at once).
+// The page: one link to its own server, its screens (the lobby, a game, a replay; signed in, the account's home
+// first, and the account's own), the address (#game=ID&player=NAME) that brings a reload back to the same seat, and
+// the games played off screen (one person may sit in several at once). A seat is opened by the token this browser
+// kept for it, or, signed in, by the account whose seat it is (no token: any device of the account).
 
+import { Account, sentence } from "./account.js";
 import { byId } from "./dom.js";
-import { GameScreen } from "./game.js";
+import { GameScreen, resumeRequest } from "./game.js";
 import { MyGames } from "./games.js";
+import { HomeScreen } from "./home.js";
+import { AccountScreen } from "./keeping.js";
 import { Link } from "./link.js";
 import { LobbyScreen } from "./lobby.js";
 import { ReplayScreen } from "./replay.js";
 import { seatToken } from "./seats.js";
+
+/** The server's word, unasked, that another connection took a seat of this page's. */
+function seatTakenNotice(message) {
+  return message.type === "error" && message.code === "not-seated" && Boolean(message.game_id) && !message.ref;
+}
+
+/** Each screen, and the element that holds it. */
+const SCREENS = { lobby: "lobby", game: "game", replay: "replay", home: "home-screen", "sign-in": "sign-in",
+  account: "account" };
 
 const LINK_WORDS = {
   connecting: "Connecting…",
@@ -23,12 +37,17 @@ class App {
       onMessage: (message) => this.take(message),
       onState: (state, detail) => this.linkState(state, detail),
       onReconnect: () => this.reconnected(),
+      onWelcome: (welcome) => this.account.welcomed(welcome),
+      onSessionEnded: () => this.account.sessionEnded(),
     });
+    this.account = new Account(this);
     this.lobby = new LobbyScreen(this);
     this.game = new GameScreen(this);
     this.mine = new MyGames(byId("my-games"), (gameId, player) => this.route(gameId, player));
     this.replay = new ReplayScreen(this);
-    byId("home").addEventListener("click", (event) => { event.preventDefault(); this.showLobby(); });
+    this.home = new HomeScreen(this);
+    this.keeping = new AccountScreen(this);
+    byId("home").addEventListener("click", (event) => { event.preventDefault(); this.showFirst(); });
     byId("password-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.link.usePassword(byId("password").value);
@@ -56,6 +75,8 @@ class App {
 
   take(message) {
     if (message.type === "shutting_down") this.linkState("closed", message.message);
+    else if (message.type === "signed_out") this.account.signedOut();
+    else if (seatTakenNotice(message)) this.seatTaken(message);
     else if (message.type === "lobby_chat") this.lobby.heard(message);
     else if (message.type === "game_listed") {
       // A game was created (here or on another node of the server): the lobby on screen lists it.
@@ -80,12 +101,26 @@ class App {
     this.mine.onScreen(game.gameId, game.player, game.summary);
   }
 
+  /** A seat of this page's was taken by another connection: with its token (another tab, another browser), or, the
+   * account's, from another device signed in to it. The game leaves this page, which says so. */
+  seatTaken(notice) {
+    const gameId = notice.game_id;
+    const player = this.game.gameId === gameId ? this.game.player : this.mine.playerOf(gameId);
+    const account = player && player === this.account.name && !seatToken(gameId, player);
+    const note = account ? `Game ${gameId} is open on another device signed in to your account now: My games `
+      + "brings it back here." : sentence(notice.message);
+    if (this.game.gameId === gameId) {
+      this.showFirst(note, true);
+      return;
+    }
+    this.mine.forget(gameId);
+    this.account.tell(note, "problem");
+  }
+
   screen(name) {
     if (document.body.dataset.screen === "lobby" && name !== "lobby") this.lobby.hide();
     document.body.dataset.screen = name;
-    byId("lobby").hidden = name !== "lobby";
-    byId("game").hidden = name !== "game";
-    byId("replay").hidden = name !== "replay";
+    for (const [screen, id] of Object.entries(SCREENS)) byId(id).hidden = name !== screen;
     if (name !== "replay") this.replay.pause();
   }
 
@@ -105,20 +140,75 @@ class App {
       player = params.get("player");
     }
     if (!gameId) {
-      this.showLobby();
+      this.showFirst();
       return;
     }
     if (player) await this.play(gameId, player);
     else await this.watch(gameId);
   }
 
-  showLobby(note, left = false) {
+  /** Another screen than a game's comes on: the game on screen goes on off screen (or is left, `left`). */
+  noGameOnScreen(left = false) {
     this.offScreen(null, left);
     if (location.hash) history.replaceState(null, "", location.pathname + location.search);
     this.game.reset(null, null);
     this.mine.onScreen(null, null, null);
+  }
+
+  showLobby(note, left = false) {
+    this.noGameOnScreen(left);
     this.screen("lobby");
     this.lobby.show(note);
+  }
+
+  /** The first screen: the account's home when signed in, else the lobby. */
+  showFirst(note, left = false) {
+    if (this.account.name) this.showHome(note, left);
+    else this.showLobby(note, left);
+  }
+
+  showHome(note, left = false) {
+    if (!this.account.name) {
+      this.showLobby(note, left);
+      return;
+    }
+    this.noGameOnScreen(left);
+    this.screen("home");
+    this.home.show(note);
+  }
+
+  showSignIn(made) {
+    this.noGameOnScreen();
+    this.account.form(made);
+    this.screen("sign-in");
+    byId("account-name-input").focus();
+  }
+
+  showAccount() {
+    if (!this.account.name) return;
+    this.noGameOnScreen();
+    this.screen("account");
+    this.keeping.show();
+  }
+
+  /** Signed in or out: what shows the player's name (the lobby's, a seat's), and the screens only an account has. */
+  accountChanged() {
+    this.lobby.accountChanged();
+    this.game.accountChanged();
+  }
+
+  /** The account `name` was signed out of (here or elsewhere): its seats, which only its sessions open, leave the
+   * page, on screen and off; its own screens too. The link, a guest's, comes back after. */
+  accountGone(name) {
+    for (const { gameId, player } of this.mine.list()) {
+      if (player === name && !seatToken(gameId, player)) this.mine.forget(gameId);
+    }
+    const screen = document.body.dataset.screen;
+    const onScreen = this.game.gameId && this.game.player === name && !seatToken(this.game.gameId, name);
+    if (onScreen || screen === "home" || screen === "account") {
+      this.noGameOnScreen(true);
+      this.screen("lobby"); // listed once the link is back (reconnected)
+    }
   }
 
   /** A finished game told again (`sight`: a player's eyes, or null for everyone's), at an address of its own. */
@@ -142,27 +232,47 @@ class App {
     this.screen("game");
   }
 
-  tokenFor(gameId, player) {
-    return seatToken(gameId, player);
+  /** How this page opens `player`'s seat in a game: {token} kept in this browser, {token: null} the account's (the
+   * link signed in to it is enough), or null: it cannot. */
+  seatFor(gameId, player) {
+    const token = player ? seatToken(gameId, player) : null;
+    if (token) return { token };
+    return player && player === this.account.name ? { token: null } : null;
   }
 
   async play(gameId, player) {
-    const token = seatToken(gameId, player);
-    if (!token) {
-      this.showLobby(`This browser keeps no seat for ${player} in game ${gameId}.`);
+    const seat = this.seatFor(gameId, player);
+    if (!seat) {
+      const how = this.account.on && !this.account.name ? " If it is your account's, sign in to play it." : "";
+      this.showFirst(`This browser keeps no seat for ${player} in game ${gameId}.${how}`);
       return;
     }
     this.offScreen(gameId);
     this.showGame(gameId, player);
-    const reply = await this.game.resume(gameId, player, token, 0).catch((error) => ({ type: "error", message: error.message }));
-    if (reply.type === "error") this.showLobby(`Could not return to game ${gameId}: ${reply.message}`);
+    const reply = await this.game.resume(gameId, player, seat.token, 0)
+      .catch((error) => ({ type: "error", message: error.message }));
+    if (reply.type === "error") this.showFirst(`Could not return to game ${gameId}: ${reply.message}`);
   }
 
   async watch(gameId) {
     this.offScreen(gameId);
     this.showGame(gameId, null);
     const reply = await this.game.watch(gameId, 0).catch((error) => ({ type: "error", message: error.message }));
-    if (reply.type === "error") this.showLobby(`Cannot watch game ${gameId}: ${reply.message}`);
+    if (reply.type === "error") this.showFirst(`Cannot watch game ${gameId}: ${reply.message}`);
+  }
+
+  /** A finished game of the account's home: its end, watched (played, where this page still holds the seat); one the
+   * server no longer holds, as a replay. */
+  async seeFinished(gameId) {
+    if (this.mine.has(gameId)) {
+      await this.play(gameId, this.mine.playerOf(gameId));
+      return;
+    }
+    this.offScreen(gameId);
+    this.showGame(gameId, null);
+    const reply = await this.game.watch(gameId, 0).catch((error) => ({ type: "error", message: error.message }));
+    if (reply.type === "error" && reply.code === "no-such-game") this.showReplay(gameId, null);
+    else if (reply.type === "error") this.showFirst(`Cannot watch game ${gameId}: ${reply.message}`);
   }
 
   async join(gameId, name, group) {
@@ -177,15 +287,21 @@ class App {
     return reply;
   }
 
-  /** The link is back (or moved to another node): take the seats back (the games off screen too, from where they
-   * were), or watch again, or list the games again. */
+  /** The link is back (or moved to another node, or opened afresh signed in or out): take the seats back (the games
+   * off screen too, from where they were), or watch again, or list the games again. */
   async reconnected() {
     for (const { gameId, player, seq } of this.mine.list()) {
-      const token = seatToken(gameId, player);
-      if (token) await this.link.request({ type: "resume", game_id: gameId, token, last_seq: seq }).catch(() => {});
+      const seat = this.seatFor(gameId, player);
+      if (seat) await this.link.request(resumeRequest(gameId, seat.token, seq)).catch(() => {});
     }
-    if (this.game.gameId) return this.game.reconnected(seatToken(this.game.gameId, this.game.player));
-    if (document.body.dataset.screen === "lobby") return this.lobby.refresh().catch(() => {});
+    if (this.game.gameId) {
+      const seat = this.seatFor(this.game.gameId, this.game.player);
+      return this.game.reconnected(seat ? seat.token : null);
+    }
+    const screen = document.body.dataset.screen;
+    if (screen === "lobby") return (this.lobby.rulesets.length ? this.lobby.refresh() : this.lobby.show()).catch(() => {});
+    if (screen === "home") return this.home.refresh();
+    if (screen === "account") return this.keeping.listSessions();
     return undefined;
   }
 }

@@ -1,5 +1,6 @@
 // What the page keeps in the browser (localStorage): seat tokens per server, game and player, and the name last
-// used.
+// used. Nothing of an account: its session is a cookie the page cannot read, its password is never kept, and its
+// seats need no token.
 
 const PREFIX = "risc.";
 
@@ -62,4 +63,17 @@ export function lastName() {
 
 export function saveName(name) {
   write("name", name);
+}
+
+/** A box for the name one sits under: the account's, fixed, when signed in; else a guest's own, the last used. */
+export function nameBox(input, account) {
+  if (account) {
+    input.value = account;
+    input.readOnly = true;
+    input.dataset.account = "true";
+  } else if (input.dataset.account) {
+    input.readOnly = false;
+    delete input.dataset.account;
+    input.value = lastName();
+  }
 }
