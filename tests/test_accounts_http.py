@@ -94,3 +94,18 @@ async def test_a_cookie_from_a_page_of_another_site_opens_no_game_connection() -
             assert "403" in str(exc)
         else:
             raise AssertionError("a page of another site opened a connection with the player's cookie")
+
+
+async def test_a_server_with_a_password_makes_and_signs_in_no_account_without_it() -> None:
+    """The page's HTTP way in skipped the server's password, which a hello must give: now it wants it too."""
+    async with running_server(password="s3cret", **FAST) as server:
+        status, headers, body = await asyncio.to_thread(post, server.port, "/account/sign-up", basic("Ann", PASSWORD))
+        assert status == 401 and body["code"] == "bad-password" and "set-cookie" not in headers
+        wrong = {**basic("Ann", PASSWORD), "X-Risc-Server-Password": "guess"}
+        status, _, body = await asyncio.to_thread(post, server.port, "/account/sign-up", wrong)
+        assert status == 401 and body["message"] == "wrong server password"
+        right = {**basic("Ann", PASSWORD), "X-Risc-Server-Password": "s3cret"}
+        status, headers, _ = await asyncio.to_thread(post, server.port, "/account/sign-up", right)
+        assert status == 201 and "risc_session" in headers["set-cookie"]
+        status, _, body = await asyncio.to_thread(post, server.port, "/account/sign-in", basic("Ann", PASSWORD))
+        assert status == 401 and body["code"] == "bad-password"

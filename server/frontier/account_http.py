@@ -1,12 +1,13 @@
-"""The web page's way in to an account: plain HTTP POSTs on the game's port that sign in, sign up or sign out, and keep
-the session in a cookie the page's scripts cannot read.
+"""The web page's way in to an account: plain HTTP POSTs on the game's port that sign in, sign up or sign out, and
+keep the session in a cookie the page's scripts cannot read.
 
-The page never holds a session token: `POST /account/sign-in` (or `/account/sign-up`) carries the name and password
-in an `Authorization: Basic` header (never in the URL; WebSocket servers read no request body), and the answer sets
+The page never holds a session token: `POST /account/sign-in` (or `/account/sign-up`) carries the name and password in
+an `Authorization: Basic` header (never in the URL; WebSocket servers read no request body), and the answer sets
 `risc_session` as an HttpOnly, SameSite=Strict cookie (Secure when the page came over https), which the browser then
-sends with the page's WebSocket handshake. `POST /account/sign-out` ends the cookie's session and clears it. A request
-from a page of another origin is refused (403), as its WebSocket handshakes are; the cookie's SameSite keeps other
-sites' pages from sending it at all.
+sends with the page's WebSocket handshake. A server with a password (`--password`) wants it in the
+`X-Risc-Server-Password` header of a sign-in or a sign-up, as a hello carries it. `POST /account/sign-out` ends the
+cookie's session and clears it. A request from a page of another origin is refused (403), as its WebSocket handshakes
+are; the cookie's SameSite keeps other sites' pages from sending it at all.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import PlayerName
 
 SESSION_COOKIE = "risc_session"
+SERVER_PASSWORD_HEADER = "X-Risc-Server-Password"
+"""Where a page signing in to a server that has a password (`--password`) gives it, as a hello would."""
 PATHS = ("/account/sign-in", "/account/sign-up", "/account/sign-out")
 
 _NAME: TypeAdapter[str] = TypeAdapter(PlayerName)
@@ -38,6 +41,7 @@ _STATUS = {
     ErrorCode.BUSY: http.HTTPStatus.SERVICE_UNAVAILABLE,
     ErrorCode.STORAGE_FAILED: http.HTTPStatus.SERVICE_UNAVAILABLE,
     ErrorCode.ACCOUNTS_OFF: http.HTTPStatus.NOT_FOUND,
+    ErrorCode.BAD_PASSWORD: http.HTTPStatus.UNAUTHORIZED,
 }
 
 
@@ -94,6 +98,13 @@ def _credentials(request: Request) -> tuple[str, str] | Response:
     if not 1 <= len(password) <= 1024:
         return _refused(ErrorCode.WEAK_PASSWORD, "a password has 8 to 256 characters", field="password")
     return name, password
+
+
+def password_refused(given: bool, wait: float) -> Response:
+    """A sign-in or sign-up on a server with a password that was not given (or not right) in its header."""
+    if wait:
+        return _refused(ErrorCode.BAD_PASSWORD, f"too many wrong passwords from your address: try again in {wait:g} s")
+    return _refused(ErrorCode.BAD_PASSWORD, "wrong server password" if given else "this server needs a password")
 
 
 class AccountHttp:

@@ -31,7 +31,7 @@ from server.clock import Clock, LoopClock, stopwatch
 from server.config import ServerConfig
 from server.frontier import loopback, origins
 from server.frontier.account_http import PATHS as ACCOUNT_PATHS
-from server.frontier.account_http import AccountHttp, session_cookie
+from server.frontier.account_http import SERVER_PASSWORD_HEADER, AccountHttp, password_refused, session_cookie
 from server.frontier.dispatch import dispatch
 from server.frontier.frames import parse_frame, rate_limited
 from server.frontier.guesses import Guesses, Verdict
@@ -386,7 +386,15 @@ class Transport:
             return connection.respond(http.HTTPStatus.FORBIDDEN, origins.explain(why))
         if account:
             address = connection.remote_address
-            return await self.account_http.respond(request, str(address[0]) if address else "?")
+            host = str(address[0]) if address else "?"
+            if path != "/account/sign-out" and self.config.password is not None:
+                given = request.headers.get(SERVER_PASSWORD_HEADER)
+                verdict = await self.guesses.check(host, given, self.config.password)
+                if verdict is not Verdict.WELCOME:  # a server with a password lets nobody make or use an account
+                    return password_refused(
+                        given is not None, self.guesses.retry_in(host) if verdict is Verdict.BUSY else 0
+                    )
+            return await self.account_http.respond(request, host)
         return None
 
     async def _unready(self) -> str | None:

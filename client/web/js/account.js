@@ -43,7 +43,10 @@ function postCredentials(made, name, password) {
   const bytes = new TextEncoder().encode(`${name}:${password}`);
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
-  return post(made ? "/account/sign-up" : "/account/sign-in", { Authorization: `Basic ${btoa(binary)}` });
+  const headers = { Authorization: `Basic ${btoa(binary)}` };
+  const serverPassword = sessionStorage.getItem("risc.password");  // a server with a password wants it here too
+  if (serverPassword) headers["X-Risc-Server-Password"] = serverPassword;
+  return post(made ? "/account/sign-up" : "/account/sign-in", headers);
 }
 
 /** End the cookie's session (every session of its account, `everywhere`), and let the cookie go. */
