@@ -46,6 +46,8 @@ NAME_LOCK_FIRST = 2.0
 NAME_LOCK_MAX = 15 * 60.0
 RESERVED_PREFIXES = ("bot-", "bot:")
 """Computer players' seats begin so: no account takes such a name."""
+MAX_LOCKED_KEPT = 10_000
+"""Locked names a node remembers at once (past it, it forgets them all and reads the store again)."""
 ENDED_KEPT = 86_400.0
 """How long an ended or expired session's row is kept (every node hears of an ending within a second or two)."""
 
@@ -106,6 +108,9 @@ class Accounts:
         )
         self.watch_every = watch_every
         self._watcher: asyncio.Task[None] | None = None
+        self._locked: dict[str, float] = {}
+        """Names known locked, until when: a flood of guesses under a locked name is refused without a read of the
+        store each (on a cluster a node learns of another's lock at its first read)."""
         self._checking: dict[str, int] = {}
         """Sign-ins under each name being looked at now: no more at once than the name has failures left."""
 
@@ -157,11 +162,21 @@ class Accounts:
         self.check_on()
         key = skeleton(name)
         now = self.clock.wall()
-        failures = await self._stored(self.store.failures(key))
-        if failures is not None and failures.locked_until > now:
+        until = self._locked.get(key, 0.0)
+        if until <= now:
+            self._locked.pop(key, None)
+            failures = await self._stored(self.store.failures(key))
+            until = failures.locked_until if failures is not None else 0.0
+            if until > now:
+                if len(self._locked) >= MAX_LOCKED_KEPT:
+                    self._locked.clear()
+                self._locked[key] = until
+        else:
+            failures = None
+        if until > now:
             raise Refusal(
                 ErrorCode.SIGN_IN_WAIT,
-                f"too many failed sign-ins under that name: try again in {_seconds(failures.locked_until - now)}",
+                f"too many failed sign-ins under that name: try again in {_seconds(until - now)}",
             )
         checking = self._checking.get(key, 0)
         if checking >= max(1, FREE_NAME_FAILURES - (failures.count if failures is not None else 0)):
