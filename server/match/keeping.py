@@ -43,6 +43,7 @@ def progress_of(table: Table, seq: int, number: int) -> GameProgress:
         declined=list(table.declined),
         handed_over=list(table.handed_over),
         status=table.summary_status.value,
+        pace=table.pace.state,
     )
 
 

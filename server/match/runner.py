@@ -13,15 +13,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Self
 
 from pydantic import BaseModel
 
 from server import core
 from server.clock import Clock, LoopClock
-from server.core import Decision, Table
+from server.core import Decision, Table, pace
 from server.core.entries import Entry, number
+from server.core.table import Vacation
 from server.match.answers import Answers
 from server.match.eventlog import EventLog
 from server.match.followers import Followers, Subscriber
@@ -79,6 +80,10 @@ class Runner(ABC):
         self.on_moved: Callable[[Self], None] | None = None
         """Called once the store refused a change because another node owns the game now (a shared store)."""
         self.moved = False
+        self._stood_still = False
+        """The turn's clock stopped while every seat of a game of short turns was empty."""
+        self.vacations: Callable[[Table], Mapping[str, Vacation]] | None = None
+        """The vacations of the game's players as the accounts say now (the lobby's), for their deadlines."""
         self.taken_over = False
         """Claimed from a shared store by this node while its clients were elsewhere: its turn clock runs as though
         its players were still connected, until their turn's time first runs out or one comes back."""
@@ -213,10 +218,15 @@ class Runner(ABC):
         as a model or its frame made already)."""
         return self._answers.record(player, request_id, core.step(self.table), reply)
 
-    async def _save(self, decision: Decision, request: RequestRecord | None = None) -> list[Entry]:
-        """Number the new entries, save them with the new table (and the request that made the change, if it has
-        an id), and only then make both current."""
+    async def _save(
+        self, decision: Decision, request: RequestRecord | None = None, timed: frozenset[str] = frozenset()
+    ) -> list[Entry]:
+        """Number the new entries, save them with the new table (its pace brought up to date: banks drawn on, a new
+        turn's limit started; `timed`: the players whose time ran out) and the request that made the change, if it
+        has an id, and only then make both current."""
         entries: list[Entry] = []
+        if decision.order_change is None and not decision.order_changes:
+            decision = pace.paced(self.table, decision, self._clock.wall(), timed)
         if decision.table.finished and not self.table.finished:
             decision = core.watchers_heard(decision, self.log.kept())
         if decision.order_change is not None and not decision.entries:
@@ -265,14 +275,29 @@ class Runner(ABC):
     # ---- the turn clock (D3, C9) ---------------------------------------------------------------------------------
 
     def _schedule_deadline(self) -> None:
-        """Arm the turn's timer for whoever the game now waits for; a change that leaves the same players awaited
-        on the same turn (a commit, an action within one's turn) leaves the timer running."""
-        seconds = self.settings.turn_seconds
-        key = None if seconds is None or self._closed else core.turn_clock(self.table, self._anyone_seated())
-        if key is None or seconds is None:
+        """Arm the turn's timer for the earliest deadline of whoever the game now waits for (their banks and
+        vacations counted: server/core/pace.py); a change that leaves the same players awaited on the same turn with
+        the same deadline (a commit, an action within one's turn) leaves the timer running."""
+        if self._closed or self.settings.turn_seconds is None:
+            self._turn_timer.disarm()
+            return
+        now = self._clock.wall()
+        table = pace.current(self.table, now)
+        if self.vacations is not None:
+            table = pace.with_vacations(table, self.vacations(table))
+        self.table = table
+        seated = self._anyone_seated()
+        if not seated and self.settings.turn_seconds < pace.ALONE_AFTER:
+            self._stood_still = True  # a short game waits for its players: its turn's time starts again with them
+        elif self._stood_still:
+            self._stood_still = False
+            self.table = table = pace.restarted(table, now)
+        found = core.turn_clock(table, seated, now)
+        if found is None:
             self._turn_timer.disarm()
         else:
-            self._turn_timer.arm(key, seconds, self._deadline_passed)
+            key, at = found
+            self._turn_timer.arm(key, max(0.0, at - now), self._deadline_passed)
 
     def rearm(self) -> None:
         """Arm the turn's timer again as the game now stands (a game just taken over from another node)."""
@@ -289,13 +314,15 @@ class Runner(ABC):
             if self._closed:
                 return
             before = self.table.status
-            decision = core.time_out(self.table, clock_key)
-            if decision is None:
-                return
             self._turn_timer.rang()
+            found = core.time_out(self.table, clock_key, max(self._clock.wall(), clock_key[1]))
+            if found is None:  # a vacation or a bank moved the deadline on: time it again
+                self._schedule_deadline()
+                return
+            decision, timed = found
             self.taken_over = False  # its players' time ran out once: from now on it waits for them as any game
             try:
-                entries = await self._save(decision)
+                entries = await self._save(decision, timed=timed)
             except Redirect:
                 return  # another node plays the game now, and keeps its time
             except Refusal:
