@@ -20,6 +20,7 @@ from shared.protocol.lobby import GameSettings
 
 if TYPE_CHECKING:
     from server.storage.accounts import AccountStore
+    from server.storage.notices import Notice, NoticeStore
 
 
 class LogLine(Protocol):
@@ -373,9 +374,11 @@ class Storage(ABC):
         *,
         summary: str | None = None,
         request: RequestRecord | None = None,
+        notices: Sequence[Notice] = (),
     ) -> None:
         """Replace the game's progress (which holds every order so far) and append `events`, all or nothing, with
-        the request that made the change (requests of steps before the game's step less one may be forgotten)."""
+        the request that made the change (requests of steps before the game's step less one may be forgotten) and
+        the notifications it makes (into the outbox, server/storage/notices.py)."""
 
     @abstractmethod
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
@@ -453,6 +456,10 @@ class Storage(ABC):
     @abstractmethod
     def accounts(self) -> AccountStore:
         """The accounts kept beside this store's games, in the same database (server/storage/accounts.py)."""
+
+    @abstractmethod
+    def notices(self) -> NoticeStore:
+        """Vacations, channels of notification and the outbox, in the same database (server/storage/notices.py)."""
 
     async def close(self) -> None:
         """Flush and let go of whatever the store holds open."""
