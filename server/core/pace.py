@@ -17,8 +17,11 @@ from dataclasses import replace
 from typing import Any
 
 from server.core.table import Decision, Table, Vacation
+from server.refusal import Refusal
 from server.storage.base import PaceState
 from shared.game import turns
+from shared.game.errors import Refused
+from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import DAY
 
 ALONE_AFTER = 3600.0
@@ -165,6 +168,43 @@ def booted(table: Table, late: list[str]) -> list[str]:
     return [p for p in late if state.missed.get(p, 0) + 1 >= after]
 
 
+def played_by_hand(before: Table, after: Table, timed: frozenset[str] = frozenset()) -> list[str]:
+    """The people whose turn a change ended by their own hand (a commit, the action that passed the turn on), not by
+    their time running out (`timed`)."""
+    if before.game is None or after.game is None:
+        return []
+    waited_now = set(turns.awaiting(after.ruleset, after.game))
+    return sorted(
+        set(awaited_people(before)) - waited_now - timed - set(after.status.eliminated if after.status else ())
+    )
+
+
+def nudge(table: Table, by: str, player: str, now: float) -> Table:
+    """`by` nudges `player`, whom the game waits for: once a day per game. Refusal when it may not be."""
+    status = table.status
+    if status is None or status.finished:
+        raise Refusal(
+            Refused.WRONG_PHASE if status is None else Refused.GAME_OVER, "only a game under way waits for anyone"
+        )
+    named = next((s.name for s in table.seats if s.name.casefold() == player.casefold()), None)
+    if named is None:
+        raise Refusal(Refused.UNKNOWN_PLAYER, f"{player} does not play in game {table.game_id}", field="player")
+    if by in status.eliminated:
+        raise Refusal(Refused.ELIMINATED, "you are out of the game: those still in nudge each other")
+    if named == by:
+        raise Refusal(Refused.UNKNOWN_PLAYER, "that is you: nudge someone the game waits for", field="player")
+    if named not in awaited_people(table):
+        raise Refusal(ErrorCode.NOT_AWAITED, f"the game does not wait for {named} now", field="player")
+    left = nudge_left(table, by, now)
+    if left > 0:
+        hours = max(1, round(left / 3600))
+        raise Refusal(
+            ErrorCode.RATE_LIMITED,
+            f"you nudged someone in this game less than a day ago: try again in about {hours} hour{'s' * (hours != 1)}",
+        )
+    return nudged(table, by, now)
+
+
 def paced(before: Table, decision: Decision, now: float, timed: frozenset[str] = frozenset()) -> Decision:
     """A decision with the game's pace brought up to date: each player whose turn ended by their own hand (not
     `timed` out) draws what it overran the limit from their bank and has missed no turn running; then the limit
@@ -175,9 +215,7 @@ def paced(before: Table, decision: Decision, now: float, timed: frozenset[str] =
         return decision
     state = table.pace.state
     if state is not None and before.game is not None:
-        waited_before = set(awaited_people(before))
-        waited_now = set(turns.awaiting(table.ruleset, table.game))
-        played = sorted(waited_before - waited_now - timed)
+        played = played_by_hand(before, table, timed)
         banks, missed = dict(state.banks), dict(state.missed)
         drawn = False
         for player in played:

@@ -13,6 +13,7 @@ from typing import Any
 
 from server.core.entries import Logged
 from server.storage.base import OrderChange, PaceState, RequestKey, SeatRecord
+from server.storage.notices import Notice
 from shared.game import turns
 from shared.game.game import Game
 from shared.game.random import SETUP_STEP, GameRandom
@@ -133,6 +134,8 @@ class Decision:
     """That order as JSON values (what the acceptance carries), made once."""
     committed: str | None = None
     """Set when the change is one player's commit that leaves the turn unresolved: kept as a small row."""
+    notices: tuple[Notice, ...] = ()
+    """Notifications the change makes besides those the match works out from it (a nudge's)."""
 
 
 def new_table(

@@ -38,6 +38,7 @@ from server.frontier.memory import give_memory_back
 from server.frontier.pictures import is_picture_request, picture_response
 from server.frontier.web import WebRoot, is_upgrade
 from server.lobby.lobby import Lobby
+from server.notify.desk import UNSUBSCRIBE_PATH
 from server.refusal import Redirect, Refusal
 from server.storage import StorageError
 from shared.protocol.accounts import SignedOut
@@ -143,6 +144,9 @@ class Connection:
     signed: SignedIn | None = None
     """The account this connection is signed in to, and its session (server/accounts/)."""
     client_name: str | None = None
+    looking: str | None = "*"
+    """The game its player looks at now (`looking`): "*" every game it follows until it says (server/match/
+    followers.py), None none (a page hidden)."""
     """What the client called itself in its hello."""
     protocol = PROTOCOL_VERSION
     """The protocol version the client speaks (a client of the one before plays as a guest)."""
@@ -347,6 +351,8 @@ class Transport:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
+        if path == UNSUBSCRIBE_PATH and self.desk.notifier is not None:
+            return await self.desk.notifier.unsubscribe(request)
         account = path in ACCOUNT_PATHS and self.desk.accounts.on
         if self.web is not None and not is_upgrade(request) and not account:
             if is_picture_request(request):  # a map's picture for the page's board, by the map's id

@@ -14,6 +14,7 @@ import asyncio
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Self
 
 from pydantic import BaseModel
@@ -22,6 +23,7 @@ from server import core
 from server.clock import Clock, LoopClock
 from server.core import Decision, Table, pace
 from server.core.entries import Entry, number
+from server.core.notices import notices_of
 from server.core.table import Vacation
 from server.match.answers import Answers
 from server.match.eventlog import EventLog
@@ -31,6 +33,7 @@ from server.match.timing import Pace, TurnTimer
 from server.match.updates import UpdateFrames
 from server.refusal import Redirect, Refusal
 from server.storage.base import RequestRecord, SeatRecord, Storage
+from server.storage.notices import Notice
 from server.tasks import BackgroundTasks
 from shared.game import turns
 from shared.game.errors import Refused
@@ -80,6 +83,11 @@ class Runner(ABC):
         self.on_moved: Callable[[Self], None] | None = None
         """Called once the store refused a change because another node owns the game now (a shared store)."""
         self.moved = False
+        self.on_notices: Callable[[list[Notice]], None] | None = None
+        """Told of the notices each change kept in the outbox (the lobby's: they reach live connections at once, and
+        the sender is woken)."""
+        self.on_played: Callable[[list[str]], None] | None = None
+        """Told of the accounts that took a turn by their own hand (a vacation under way ends an hour later)."""
         self._stood_still = False
         """The turn's clock stopped while every seat of a game of short turns was empty."""
         self.vacations: Callable[[Table], Mapping[str, Vacation]] | None = None
@@ -225,8 +233,15 @@ class Runner(ABC):
         turn's limit started; `timed`: the players whose time ran out) and the request that made the change, if it
         has an id, and only then make both current."""
         entries: list[Entry] = []
+        notices: list[Notice] = []
+        played: list[str] = []
         if decision.order_change is None and not decision.order_changes:
-            decision = pace.paced(self.table, decision, self._clock.wall(), timed)
+            now = self._clock.wall()
+            played = pace.played_by_hand(self.table, decision.table, timed)
+            decision = pace.paced(self.table, decision, now, timed)
+            notices = notices_of(self.table, decision, now, self.followers.looking()) + list(decision.notices)
+            if notices:
+                decision = replace(decision, committed=None)  # saved whole: the outbox is written with the progress
         if decision.table.finished and not self.table.finished:
             decision = core.watchers_heard(decision, self.log.kept())
         if decision.order_change is not None and not decision.entries:
@@ -236,11 +251,19 @@ class Runner(ABC):
         else:
             last, change = self.log.last_seq, self.seq + 1
             entries = number(decision.entries, last, self.ruleset, change=change)
-            await self._keeper.change(decision, entries, last, change if entries else change - 1, self._listed, request)
+            await self._keeper.change(
+                decision, entries, last, change if entries else change - 1, self._listed, request, notices
+            )
             self.log.extend(entries)
         self.table = decision.table
         if request is not None:
             self._answers.remember(request, core.step(self.table))
+        if notices and self.on_notices is not None:
+            self.on_notices(notices)
+        if self.on_played is not None and played:
+            accounts = [s.account for s in self.table.seats if s.name in played and s.account is not None]
+            if accounts:
+                self.on_played(accounts)
         return entries
 
     def _listed(self, table: Table) -> str | None:
