@@ -173,10 +173,10 @@ def played_by_hand(before: Table, after: Table, timed: frozenset[str] = frozense
     their time running out (`timed`)."""
     if before.game is None or after.game is None:
         return []
-    waited_now = set(turns.awaiting(after.ruleset, after.game))
-    return sorted(
-        set(awaited_people(before)) - waited_now - timed - set(after.status.eliminated if after.status else ())
-    )
+    moved_on = clock_key(before) != clock_key(after)  # a new turn: everyone awaited before is done with theirs
+    waited_now = set() if moved_on else set(turns.awaiting(after.ruleset, after.game))
+    out = set(after.status.eliminated) if after.status is not None else set()
+    return sorted(set(awaited_people(before)) - waited_now - timed - out)
 
 
 def nudge(table: Table, by: str, player: str, now: float) -> Table:
