@@ -130,7 +130,7 @@ async def test_a_vacation_makes_the_game_wait_for_the_player_and_a_full_turn_fol
 async def test_taking_a_turn_on_vacation_ends_it_an_hour_later() -> None:
     clock = ManualClock()
     async with running_server(clock=clock, **FAST) as server:
-        game_id, (ann, bob) = await seated(server, ["Ann", "Bob"], turn_seconds=DAY)
+        game_id, (ann, _bob) = await seated(server, ["Ann", "Bob"], turn_seconds=DAY)
         assert (await ann.request(type="vacation", days=5))["until"] == clock.wall() + 5 * DAY
         clock.advance(DAY / 2)
         await place_and_commit(ann, game_id, "Ann")
@@ -174,7 +174,7 @@ async def test_a_vacation_is_at_most_ten_days_within_the_yearly_allowance() -> N
 async def test_a_player_whose_time_runs_out_turns_running_is_booted() -> None:
     clock = ManualClock()
     async with running_server(clock=clock, **FAST) as server:
-        game_id, (ann, bob, cy) = await seated(server, ["Ann", "Bob", "Cy"], turn_seconds=60, boot_after=2)
+        game_id, (ann, bob, _cy) = await seated(server, ["Ann", "Bob", "Cy"], turn_seconds=60, boot_after=2)
         for name, client in (("Ann", ann), ("Bob", bob)):
             await place_and_commit(client, game_id, name)
         clock.advance(60)
