@@ -149,6 +149,7 @@ def outgoing(config: ServerConfig, port: int) -> Outgoing:
         smtp_tls=smtp_tls,
         webhook_tls=webhook_tls,
         poll_every=config.notify_every,
+        lease=config.notify_lease,
     )
 
 
@@ -333,6 +334,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="let webhooks reach this host though its addresses are loopback or private (or over http); repeatable",
     )
     parser.add_argument(
+        "--notify-lease",
+        type=float,
+        default=ServerConfig.notify_lease,
+        metavar="SECONDS",
+        help="how long a node's claim on the notifications it sends lasts: one that dies mid-send holds them this long "
+        f"before another node sends them (default {ServerConfig.notify_lease:g})",
+    )
+    parser.add_argument(
         "--vacation-days",
         type=float,
         default=ServerConfig.vacation_days,
@@ -435,6 +444,7 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
         page_url=getattr(args, "page_url", None),
         webhook_allow=tuple(getattr(args, "webhook_allow", ())),
         vacation_days=getattr(args, "vacation_days", ServerConfig.vacation_days),
+        notify_lease=getattr(args, "notify_lease", ServerConfig.notify_lease),
     )
 
 

@@ -110,6 +110,9 @@ class ServerConfig:
     """Certificates webhooks' hosts are checked against, besides the system's (an operator's own authority)."""
     vacation_days: float = 30.0
     """Days of vacation an account may take a year (`--vacation-days`)."""
+    notify_lease: float = 60.0
+    """How long a sender's claim on the notifications it is sending lasts: a node that dies mid-send holds them this
+    long, then another node sends them (`--notify-lease`)."""
     notify_every: float = 5.0
     """Seconds between two looks at the outbox (a change that keeps a notification wakes its sender at once)."""
     sweep_every: float = 2.0

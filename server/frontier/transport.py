@@ -31,6 +31,7 @@ from server.config import ServerConfig
 from server.frontier import origins
 from server.frontier.account_http import PATHS as ACCOUNT_PATHS
 from server.frontier.account_http import AccountHttp, session_cookie
+from server.frontier.bodies import SmallBodies
 from server.frontier.dispatch import dispatch
 from server.frontier.frames import parse_frame, rate_limited
 from server.frontier.guesses import Guesses, Verdict
@@ -315,6 +316,7 @@ class Transport:
             self.config.host,
             self.config.port,
             process_request=self._http,
+            create_connection=SmallBodies,
             max_size=hard_limit,
             close_timeout=2,
             ping_interval=20,

@@ -87,12 +87,10 @@ def line(row: OutboxRow) -> str:
         case "your_turn":
             return f"Turn {body.get('turn')} of {where} waits for your orders."
         case "game_started":
-            return f"{where.capitalize()} started: {', '.join(body.get('players') or [])}."
+            return f"{_first_up(where)} started: {', '.join(body.get('players') or [])}."
         case "game_ended":
             winner = body.get("winner")
-            return (
-                f"{where.capitalize()} is over: {winner} won." if winner else f"{where.capitalize()} ended in a draw."
-            )
+            return f"{_first_up(where)} is over: {winner} won." if winner else f"{_first_up(where)} ended in a draw."
         case "player_out":
             how = "was booted (out of time too many turns running)" if body.get("booted") else "is out"
             return f"In {where}, {body.get('player')} {how}."
@@ -103,6 +101,10 @@ def line(row: OutboxRow) -> str:
         case "challenge":
             return f"{body.get('by')} challenges you" + (f": {body.get('text')}" if body.get("text") else ".")
     return f"News of {where}."
+
+
+def _first_up(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def subject(rows: Sequence[OutboxRow]) -> str:

@@ -54,6 +54,7 @@ class Outgoing:
     smtp_tls: ssl.SSLContext | None = None
     webhook_tls: ssl.SSLContext | None = None
     poll_every: float = 5.0
+    lease: float = LEASE
 
 
 @dataclass
@@ -103,7 +104,7 @@ class Sender:
     async def run_once(self) -> int:
         """Claim what is due, send it, settle it; how many rows were claimed (a full batch: there may be more)."""
         now = self.clock.wall()
-        rows = await self.store.claim(self.name, now, LEASE, BATCH)
+        rows = await self.store.claim(self.name, now, self.outgoing.lease, BATCH)
         accounts: dict[str, list[OutboxRow]] = {}
         for row in rows:
             accounts.setdefault(row.notice.account_id, []).append(row)
