@@ -28,10 +28,10 @@ class _Lenient:
     def __call__(self, *args: Any) -> Generator[None, None, bytearray]:
         line = yield from self._read_line(*args)
         name, colon, value = bytes(line).partition(b":")
-        if colon and name.strip().lower() == b"content-length" and value.strip().isdigit():
-            if int(value.strip()) <= MOST:
-                self._body = int(value.strip())
-                return bytearray(BODY_HEADER + value)
+        length = int(value.strip()) if colon and value.strip().isdigit() else MOST + 1
+        if name.strip().lower() == b"content-length" and length <= MOST:
+            self._body = length
+            return bytearray(BODY_HEADER + value)
         if bytes(line) in (b"\r\n", b"\n") and self._body:
             yield from self._reader.read_exact(self._body)  # the body, dropped
             self._body = 0
