@@ -315,7 +315,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="URL",
         help="mail notifications through this server: smtp://[USER[:PASSWORD]@]HOST[:PORT] (STARTTLS when offered) "
-        "or smtps://... (default: no mail; docs/notifications.md)",
+        "or smtps://... (default: the RISC_SMTP environment variable, else no mail; docs/notifications.md)",
     )
     parser.add_argument(
         "--mail-from", default=ServerConfig.mail_from, metavar="ADDRESS", help="the From of the server's mail"
@@ -324,7 +324,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--page-url",
         default=None,
         metavar="URL",
-        help="where players reach the web page, for the links in the server's mail (default: http://HOST:PORT/)",
+        help="where players reach the web page, for the links in the server's mail (default: the RISC_PAGE_URL "
+        "environment variable, else http://HOST:PORT/)",
     )
     parser.add_argument(
         "--webhook-allow",
@@ -412,7 +413,7 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
     for folder in args.maps:
         if not folder.is_dir():
             raise ValueError(f"--maps {folder}: not a folder")
-    smtp = getattr(args, "smtp", None)
+    smtp = getattr(args, "smtp", None) or os.environ.get("RISC_SMTP") or None
     if smtp is not None:
         SmtpServer.of_url(smtp)  # a ValueError that says what to give
     mail_from = getattr(args, "mail_from", ServerConfig.mail_from)
@@ -441,7 +442,7 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
         heartbeat=min(ServerConfig.heartbeat, args.fence_after / 4),
         smtp=smtp,
         mail_from=mail_from,
-        page_url=getattr(args, "page_url", None),
+        page_url=getattr(args, "page_url", None) or os.environ.get("RISC_PAGE_URL") or None,
         webhook_allow=tuple(getattr(args, "webhook_allow", ())),
         vacation_days=getattr(args, "vacation_days", ServerConfig.vacation_days),
         notify_lease=getattr(args, "notify_lease", ServerConfig.notify_lease),

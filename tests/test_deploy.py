@@ -59,3 +59,14 @@ def test_the_cluster_is_three_nodes_on_postgres_behind_a_proxy_routing_to_each()
     proxy = services["proxy"]
     assert proxy["image"].startswith("caddy") and proxy["ports"] == [{"published": 8765, "target": 8765}]
     assert any(volume.endswith("deploy/Caddyfile:/etc/caddy/Caddyfile:ro") for volume in proxy["volumes"])
+
+
+@pytest.mark.parametrize("name", ["docker-compose.yml", "docker-compose.cluster.yml"])
+def test_a_mail_catcher_shows_the_server_s_mail_at_once(name: str) -> None:
+    services = composed(name)["services"]
+    assert isinstance(services, dict)
+    mailpit = services["mailpit"]
+    assert mailpit["image"].startswith("axllent/mailpit") and mailpit["ports"][0]["target"] == 8025
+    servers = [s for n, s in services.items() if n == "risc" or n.startswith("node")]
+    assert servers and all(s["environment"]["RISC_SMTP"] == "smtp://mailpit:1025" for s in servers)
+    assert all("mailpit" in s["depends_on"] for s in servers)
