@@ -55,6 +55,9 @@ class Outgoing:
     webhook_tls: ssl.SSLContext | None = None
     poll_every: float = 5.0
     lease: float = LEASE
+    lanes: int = 4
+    """Accounts sent to at once: a sender shares its node's event loop (each webhook a TLS handshake), so it keeps to
+    a few at a time rather than take the loop from the games (bench/notifications.py)."""
 
 
 @dataclass
@@ -108,7 +111,13 @@ class Sender:
         accounts: dict[str, list[OutboxRow]] = {}
         for row in rows:
             accounts.setdefault(row.notice.account_id, []).append(row)
-        await asyncio.gather(*(self._account(account, mine) for account, mine in accounts.items()))
+        lanes = asyncio.Semaphore(self.outgoing.lanes)
+
+        async def one(account: str, mine: list[OutboxRow]) -> None:
+            async with lanes:
+                await self._account(account, mine)
+
+        await asyncio.gather(*(one(account, mine) for account, mine in accounts.items()))
         return len(rows) if len(rows) >= BATCH else 0
 
     async def _account(self, account_id: str, rows: list[OutboxRow]) -> None:
