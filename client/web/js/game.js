@@ -8,6 +8,7 @@
 // player still in may resign (after a confirmation).
 
 import { Board } from "./board.js";
+import { clockText } from "./pace.js";
 import { statisticsCharts } from "./chart.js";
 import { ChatPanel, chatHeading } from "./chat.js";
 import { byId, h, put } from "./dom.js";
@@ -631,7 +632,7 @@ export class GameScreen {
     } else {
       const left = Math.max(0, Math.round((this.deadline - performance.now()) / 1000));
       timer.dataset.seconds = String(left);
-      timer.textContent = `Time left this turn: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      timer.textContent = clockText(left, this.seat(this.player));
       timer.classList.toggle("short", left <= 10);
     }
     const now = performance.now();

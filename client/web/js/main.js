@@ -4,6 +4,7 @@
 import { byId } from "./dom.js";
 import { GameScreen } from "./game.js";
 import { MyGames } from "./games.js";
+import { Notices } from "./notices.js";
 import { Link } from "./link.js";
 import { LobbyScreen } from "./lobby.js";
 import { ReplayScreen } from "./replay.js";
@@ -28,6 +29,7 @@ class App {
     this.game = new GameScreen(this);
     this.mine = new MyGames(byId("my-games"), (gameId, player) => this.route(gameId, player));
     this.replay = new ReplayScreen(this);
+    this.notices = new Notices(this.link, () => this.game.gameId);
     byId("home").addEventListener("click", (event) => { event.preventDefault(); this.showLobby(); });
     byId("password-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -55,7 +57,8 @@ class App {
   }
 
   take(message) {
-    if (message.type === "shutting_down") this.linkState("closed", message.message);
+    if (message.type === "notice") this.notices.take(message);
+    else if (message.type === "shutting_down") this.linkState("closed", message.message);
     else if (message.type === "lobby_chat") this.lobby.heard(message);
     else if (message.type === "game_listed") {
       // A game was created (here or on another node of the server): the lobby on screen lists it.
@@ -137,6 +140,7 @@ class App {
   }
 
   showGame(gameId, player) {
+    this.notices.look();
     const hash = `#game=${encodeURIComponent(gameId)}` + (player ? `&player=${encodeURIComponent(player)}` : "");
     if (location.hash !== hash) history.replaceState(null, "", hash);
     this.screen("game");
