@@ -285,4 +285,5 @@ def test_importing_the_decisions_loads_no_store() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('server.storage.') or m == 'sqlite3'))"
     )
     loaded = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert loaded.stdout.strip() == "['server.storage.base']"
+    # the records a store keeps (a game's, a notification's), never a store
+    assert loaded.stdout.strip() == "['server.storage.base', 'server.storage.notices']"
