@@ -96,6 +96,8 @@ async def test_a_join_sent_again_after_its_reply_was_lost_gets_the_seat_back_wit
 
 
 def test_every_node_of_a_local_cluster_mails_as_the_command_said() -> None:
+    import itertools
+
     from risc.cli import build_parser
     from risc.commands.server import node_command
 
@@ -104,7 +106,7 @@ def test_every_node_of_a_local_cluster_mails_as_the_command_said() -> None:
          "risc@example.org", "--page-url", "https://risc.example.org/", "--webhook-allow", "chat.lan"]
     )  # fmt: skip
     command = node_command(args, 1)
-    pairs = dict(zip(command, command[1:], strict=False))
+    pairs = dict(itertools.pairwise(command))
     assert pairs["--smtp"] == "smtp://mail:25" and pairs["--mail-from"] == "risc@example.org"
     assert pairs["--page-url"] == "https://risc.example.org/" and pairs["--webhook-allow"] == "chat.lan"
     assert pairs["--node-id"] == "node-2"
