@@ -78,6 +78,9 @@ async def test_a_bank_is_drawn_on_by_a_turn_that_overruns_and_once_it_runs_out_t
         assert seat(server, game_id, "Ann")["bank"] == 1800
         assert seat(server, game_id, "Ann")["deadline"] == clock.wall() + 3600 + 1800
         await place_and_commit(bob, game_id, "Bob")
+        told = await ann.wait_for(lambda m: m["type"] == "update" and any(
+            e["event"]["kind"] == "player_committed" for e in m["events"]))  # fmt: skip
+        assert told["deadline_in"] == 3600, "the turn's own limit, before anyone's bank"
         clock.advance(3600 + 600)  # Ann's limit is over: she is on her bank
         await ann.request(type="list_games")
         assert turn_of(ann, game_id) == 0

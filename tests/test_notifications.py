@@ -394,7 +394,10 @@ async def test_a_nudge_reaches_the_player_waited_for_once_a_day(tmp_path: Path) 
             == f"RISC: Bob nudged you in game {game_id} (RISC on Seed example): it waits for your orders."
         )
         clock.advance(DAY)
-        assert (await bob.request(type="nudge", game_id=game_id, player="Ann"))["type"] == "nudged"
+        from_home = await Client.connect(server)  # Bob on another device, following no game
+        signed = await from_home.request(type="sign_in", name="Bob", password="correct horse battery")
+        assert signed["type"] == "signed_in"
+        assert (await from_home.request(type="nudge", game_id=game_id, player="Ann"))["type"] == "nudged"
 
 
 async def test_a_live_connection_of_the_account_is_told_at_once(tmp_path: Path) -> None:

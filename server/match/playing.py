@@ -265,7 +265,9 @@ class Playing(Runner):
         game. Kept with the game (when each player last nudged) and its notice in the outbox, in one save."""
         async with self.lock:
             self._check_open()
-            by = self._player(sub)
+            account = getattr(getattr(sub, "signed", None), "account_id", None)  # from the home: no need to follow
+            seated = next((s.name for s in self.table.seats if account is not None and s.account == account), None)
+            by = seated if sub not in self.followers.seats and seated is not None else self._player(sub)
             now = self._clock.wall()
             table = pace.nudge(self.table, by, player, now)
             named = next(s.name for s in table.seats if s.name.casefold() == player.casefold())

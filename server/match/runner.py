@@ -181,10 +181,19 @@ class Runner(ABC):
             self.ruleset,
             self.table.game,
             self.finished,
-            self._turn_timer.left(),
+            self._deadline_in(),
             snapshot,
             self.followers.kept_views,
         )
+
+    def _deadline_in(self) -> float | None:
+        """Seconds until the turn's own limit runs out (before anyone's bank: each seat's `deadline` says theirs), to
+        the millisecond, while the turn's timer runs; None when it does not."""
+        state = self.table.pace.state
+        seconds = self.settings.turn_seconds
+        if self._turn_timer.left() is None or state is None or seconds is None or state.clock is None:
+            return None
+        return round(max(0.0, state.since + seconds - self._clock.wall()), 3)
 
     def _broadcast(self, entries: Sequence[Entry], skip: Subscriber | None = None) -> None:
         """Tell every follower (but `skip`): shared parts encoded once, each sight's view made once."""

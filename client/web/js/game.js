@@ -632,7 +632,8 @@ export class GameScreen {
     } else {
       const left = Math.max(0, Math.round((this.deadline - performance.now()) / 1000));
       timer.dataset.seconds = String(left);
-      timer.textContent = clockText(left, this.seat(this.player));
+      const overrun = Math.max(0, (performance.now() - this.deadline) / 1000);
+      timer.textContent = clockText(left, this.seat(this.player), overrun);
       timer.classList.toggle("short", left <= 10);
     }
     const now = performance.now();

@@ -12,12 +12,13 @@ export function duration(seconds) {
   return `${minutes}:${String(whole % 60).padStart(2, "0")}`;
 }
 
-/** The line under the board: the time left this turn, and the player's bank (drawn on once the limit is over). */
-export function clockText(left, seat, limitOver = left <= 0) {
-  let text = `Time left this turn: ${duration(left)}`;
-  if (seat && seat.bank !== null && seat.bank !== undefined) {
-    text += limitOver ? ` · on your bank: ${duration(seat.bankLeft ?? seat.bank)} left` : ` · your bank: ${duration(seat.bank)}`;
-  }
+/** The line under the board: the time left in the turn's limit, then the player's bank (drawn on once the limit is
+ * over: `overrun` seconds past it). */
+export function clockText(left, seat, overrun = 0) {
+  const banked = seat && seat.bank !== null && seat.bank !== undefined;
+  let text;
+  if (left > 0 || !banked) text = `Time left this turn: ${duration(left)}` + (banked ? ` · your bank: ${duration(seat.bank)}` : "");
+  else text = `The turn's limit is over: ${duration(Math.max(0, seat.bank - overrun))} left in your bank`;
   if (seat && seat.vacation_until) text += ` · on vacation until ${new Date(seat.vacation_until * 1000).toLocaleString()}`;
   return text;
 }
