@@ -184,6 +184,7 @@ class App {
   /** The link is back (or moved to another node): take the seats back (the games off screen too, from where they
    * were), or watch again, or list the games again. */
   async reconnected() {
+    this.notices.look(); // a new connection looks at every game it follows until told
     for (const { gameId, player, seq } of this.mine.list()) {
       const token = seatToken(gameId, player);
       if (token) await this.link.request({ type: "resume", game_id: gameId, token, last_seq: seq }).catch(() => {});
