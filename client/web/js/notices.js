@@ -10,6 +10,14 @@ export class Notices {
     this.unseen = 0;
     this.title = document.title;
     document.addEventListener("visibilitychange", () => this.visibility());
+    const button = document.getElementById("notify-me");
+    if (button && "Notification" in window && Notification.permission === "default") {
+      button.hidden = false;
+      button.addEventListener("click", async () => {
+        await this.ask();
+        button.hidden = true;
+      });
+    }
   }
 
   /** Tell the server what the player looks at now: the game on screen, or nothing while the page is hidden. */
