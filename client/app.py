@@ -305,6 +305,8 @@ class ClientApp:
                 return await s.sign_out(everywhere)
             case fx.ChangePassword(password, new_password):
                 return await s.request(accounts.ChangePassword(password=password, new_password=new_password))
+            case fx.Said(message):
+                return await s.request(message)
             case fx.ListSessions():
                 return await s.request(accounts.ListSessions())
             case fx.EndSession(session):

@@ -253,4 +253,11 @@ class MyGames(Request):
     pass
 
 
+@dataclass(frozen=True)
+class Said(Request):
+    """A message of the protocol sent as it is (a nudge, a vacation, notification settings), and its answer."""
+
+    message: Any
+
+
 Effect = Show | Bell | Ask | Later | Seen | KeepSeat | ForgetSeat | Request
