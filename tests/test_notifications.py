@@ -65,6 +65,14 @@ async def mailed(client: Client, address: str = "ann@mail.test") -> Message:
     return reply
 
 
+async def mailed_away(server: RiscServer) -> Client:
+    """Ann, signed up, told by mail, her page hidden."""
+    ann = await account(server, "Ann")
+    await mailed(ann)
+    await away(ann)
+    return ann
+
+
 async def away(client: Client) -> None:
     """The player's page is hidden: they look at no game."""
     await client.send(type="looking", game_id=None)
@@ -84,9 +92,7 @@ async def game_for(server: RiscServer, ann: Client, others: list[str], **setting
 async def test_a_turn_waiting_is_mailed_with_a_link_to_the_game_and_a_one_click_unsubscribe(tmp_path: Path) -> None:
     clock = ManualClock()
     async with notifying(tmp_path, clock) as (server, mailbox, _):
-        ann = await account(server, "Ann")
-        await mailed(ann)
-        await away(ann)
+        ann = await mailed_away(server)
         game_id, _ = await game_for(server, ann, ["Bob"])
         await send_due(server)
         await arrived(mailbox, 1)
@@ -107,9 +113,7 @@ async def test_a_turn_waiting_is_mailed_with_a_link_to_the_game_and_a_one_click_
 async def test_mail_is_gathered_into_one_message_an_hour_however_many_games_wait(tmp_path: Path) -> None:
     clock = ManualClock()
     async with notifying(tmp_path, clock) as (server, mailbox, _):
-        ann = await account(server, "Ann")
-        await mailed(ann)
-        await away(ann)
+        ann = await mailed_away(server)
         first, (bob,) = await game_for(server, ann, ["Bob"])
         await send_due(server)
         await arrived(mailbox, 1)
@@ -131,9 +135,7 @@ async def test_mail_is_gathered_into_one_message_an_hour_however_many_games_wait
 async def test_a_turn_played_before_its_mail_goes_is_left_out_of_it(tmp_path: Path) -> None:
     clock = ManualClock()
     async with notifying(tmp_path, clock) as (server, mailbox, _):
-        ann = await account(server, "Ann")
-        await mailed(ann)
-        await away(ann)
+        ann = await mailed_away(server)
         await game_for(server, ann, ["Bob"])
         await send_due(server)
         await arrived(mailbox, 1)
@@ -151,9 +153,7 @@ async def test_a_turn_played_before_its_mail_goes_is_left_out_of_it(tmp_path: Pa
 async def test_the_one_click_unsubscribe_stops_the_mail(tmp_path: Path) -> None:
     clock = ManualClock()
     async with notifying(tmp_path, clock) as (server, mailbox, _):
-        ann = await account(server, "Ann")
-        await mailed(ann)
-        await away(ann)
+        ann = await mailed_away(server)
         await game_for(server, ann, ["Bob"])
         await send_due(server)
         await arrived(mailbox, 1)
