@@ -42,6 +42,7 @@ from client.tracker import Tracker
 from shared.protocol import accounts, wording
 from shared.protocol import messages as msg
 from shared.protocol.lobby import GameSummary
+from shared.protocol.notifications import Notice
 
 T = TypeVar("T")
 
@@ -78,6 +79,8 @@ class ClientApp:
         """How many times the client has waited at its prompt: a script typing commands waits for the next one."""
         self.prompt_session: PromptSession[str] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self._looking: str | None = None
+        """The game on screen the server was last told of (`looking`)."""
 
     @property
     def connection(self) -> Router:
@@ -217,6 +220,8 @@ class ClientApp:
                 self.store.save(self.session.seat_server, game_id, player, token)
             case fx.ForgetSeat(game_id, player):
                 self.store.forget(self.session.seat_server, game_id, player)
+            case fx.Bell():
+                terminal.bell()
             case fx.Later(plan):
                 task = asyncio.get_running_loop().create_task(self.carry_out(plan))
                 self._background.add(task)
@@ -228,6 +233,17 @@ class ClientApp:
         for effect in effects:
             self._effect(effect)
         terminal.refresh()
+        self._look()
+
+    def _look(self) -> None:
+        """Tell the server when the game on screen changed (nobody is told away from a game they look at)."""
+        on_screen = self.state.tracker.game_id if self.state.tracker is not None else None
+        if on_screen == self._looking:
+            return
+        self._looking = on_screen
+        task = asyncio.get_running_loop().create_task(self.session.look(on_screen))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _request(self, request: fx.Request) -> Any:
         """The server's answer to a request, or why there is none (the link is down, or what was typed cannot make a
@@ -289,6 +305,8 @@ class ClientApp:
                 return await s.sign_out(everywhere)
             case fx.ChangePassword(password, new_password):
                 return await s.request(accounts.ChangePassword(password=password, new_password=new_password))
+            case fx.Said(message):
+                return await s.request(message)
             case fx.ListSessions():
                 return await s.request(accounts.ListSessions())
             case fx.EndSession(session):
@@ -325,6 +343,9 @@ class ClientApp:
 
     def on_lobby_chat(self, said: msg.LobbyChat) -> None:
         self._effects(news.on_lobby_chat(self.state, said))
+
+    def on_game_notice(self, notice: Notice) -> None:
+        self._effects(news.on_game_notice(self.state, notice))
 
     def on_seated(self, followed: Followed, previous: Followed | None) -> None:
         self._effects(news.on_seated(self.state, followed))

@@ -26,6 +26,7 @@ from shared.bots.tournament import make_strategy
 from shared.game.strategy import Strategy
 from shared.protocol import messages as msg
 from shared.protocol.lobby import GameSummary
+from shared.protocol.notifications import Notice
 
 logger = logging.getLogger("risc.bot")
 
@@ -107,6 +108,9 @@ class NetworkBot:
 
     def on_lobby_chat(self, said: msg.LobbyChat) -> None:
         """A computer player hears no chat."""
+
+    def on_game_notice(self, notice: Notice) -> None:
+        """A computer player needs no telling."""
 
     def on_signed_out(self) -> None:
         """A computer player never signs in (its session keeps no account's)."""

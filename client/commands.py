@@ -262,6 +262,30 @@ SPECS: tuple[Spec, ...] = (
         (Arg.WORD, Arg.WORD),
     ),
     Spec(
+        "nudge",
+        (),
+        "nudge PLAYER",
+        "nudge Cy",
+        "remind a player the game on screen waits for that it does (once a day per game)",
+        (Arg.PLAYER,),
+    ),
+    Spec(
+        "vacation",
+        (),
+        "vacation [DAYS | end]",
+        "vacation 3",
+        "your vacation: games that honour it wait for you instead of timing you out (up to 10 days)",
+        (Arg.WORD,),
+    ),
+    Spec(
+        "notify",
+        (),
+        "notify [mail ADDRESS | webhook URL | mail off | webhook off]",
+        "notify mail ann@example.org",
+        "how you are told that a game waits for you, away from it (by mail, by webhook)",
+        (Arg.WORD, Arg.WORD),
+    ),
+    Spec(
         "quit",
         ("q", "exit"),
         "quit",
@@ -435,6 +459,25 @@ class Password:
 
 
 @dataclass(frozen=True)
+class NudgeCommand:
+    player: str
+
+
+@dataclass(frozen=True)
+class VacationCommand:
+    days: float | None = None
+    """Days from now (0: end the one under way); None: say how it stands."""
+
+
+@dataclass(frozen=True)
+class NotifyCommand:
+    channel: str | None = None
+    """mail or webhook; None: show the settings."""
+    value: str | None = None
+    """The address or URL; None: off."""
+
+
+@dataclass(frozen=True)
 class Sessions:
     end: str | None = None
     """A session to end, by its id as `sessions` lists it (or a unique start of it); None: list them."""
@@ -479,6 +522,9 @@ Command = (
     | SignOut
     | Password
     | Sessions
+    | NudgeCommand
+    | VacationCommand
+    | NotifyCommand
     | Quit
     | Empty
 )
@@ -912,4 +958,21 @@ def _account(spec: Spec, args: list[str], setting: Setting) -> Command | ParseEr
         if len(words) == 2 and words[0] == "end":
             return Sessions(args[1])
         return ParseError(f"sessions lists them, sessions end ID ends one; {_usage(spec, setting)}")
+    if spec.name == "nudge":
+        return NudgeCommand(" ".join(args)) if args else ParseError(_usage(spec, setting))
+    if spec.name == "vacation":
+        if not words:
+            return VacationCommand()
+        if words == ["end"]:
+            return VacationCommand(0.0)
+        try:
+            return VacationCommand(float(words[0]))
+        except ValueError:
+            return ParseError(f"vacation DAYS (up to 10), or vacation end; {_usage(spec, setting)}")
+    if spec.name == "notify":
+        if not words:
+            return NotifyCommand()
+        if len(args) == 2 and words[0] in ("mail", "webhook"):
+            return NotifyCommand(words[0], None if words[1] == "off" else args[1])
+        return ParseError(_usage(spec, setting))
     return None

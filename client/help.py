@@ -69,13 +69,14 @@ TOPICS = (
         outro="One name may play several games at once: create, join or watch while playing keeps the game going "
         "off screen, and join GAME puts it back. help create lists each game's options.",
     ),
-    Topic("seats", "your seat", ("resign", "leave", "handover", "rematch", "quit")),
+    Topic("seats", "your seat", ("resign", "leave", "handover", "nudge", "rematch", "quit")),
     Topic(
         "account",
         "your account",
-        ("signup", "signin", "signout", "home", "password", "sessions"),
+        ("signup", "signin", "signout", "home", "password", "sessions", "vacation", "notify"),
         intro="An account keeps your name and your seats on this server: signed in, you take any of your games "
-        "back from any computer, and the client opens on them. Passwords are never shown.",
+        "back from any computer, and the client opens on them. Passwords are never shown. In games of days, "
+        "notify chooses how you are told that a game waits for you, and vacation makes those that honour it wait.",
     ),
     Topic(
         "typing",

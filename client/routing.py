@@ -159,6 +159,13 @@ class Router:
         await self._settled(message)
         await self._link_for(message).send(message)
 
+    async def send_everywhere(self, message: BaseModel) -> None:
+        """Send `message` on every link (what this client's player looks at concerns every node it follows games
+        on); a link that is down is skipped."""
+        for link in [self.entry, *self.nodes.values()]:
+            with contextlib.suppress(ConnectionLost):
+                await link.send(message)
+
     async def _moved(self, game_id: str, url: str) -> Connection:
         """The game is played at `url`: its link from now on (the entry's, when it is the entry's node)."""
         if _same(url, self.entry.url) or not url:

@@ -28,6 +28,7 @@ from shared.protocol import messages as msg
 from shared.protocol.accounts import AccountInfo
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameSettings, GameSummary
+from shared.protocol.notifications import Looking, Notice
 
 EARLY_UPDATES_KEPT = 50
 """Updates for a game this client is about to follow, kept until it does (a join's update may beat its reply)."""
@@ -74,6 +75,10 @@ class Listener(Protocol):
 
     def on_session_problem(self, problem: str) -> None:
         """The kept session signs nothing in (ended, expired, its account disabled): forgotten; said once."""
+        ...
+
+    def on_game_notice(self, notice: Notice) -> None:
+        """Something happened in one of the account's games, or a challenge came (docs/notifications.md)."""
         ...
 
 
@@ -149,6 +154,11 @@ class Session:
         return await self.connection.request(message)
 
     # ---- the lobby -------------------------------------------------------------------------------------------------
+
+    async def look(self, game_id: str | None) -> None:
+        """Tell the server which game is on screen (none: the lobby): nobody is told away from a game about the game
+        they are looking at, and the games parked meanwhile are told as news (docs/notifications.md)."""
+        await self.connection.send_everywhere(Looking(game_id=game_id))
 
     async def list_games(self, offset: int = 0, limit: int = 50) -> msg.ServerMessage:
         """A page of the lobby; from then on the server tells of every game created (listener.on_listed)."""
@@ -450,6 +460,8 @@ class Session:
             self.listener.on_shutdown(message.message)
         elif isinstance(message, msg.LobbyChat):
             self.listener.on_lobby_chat(message)
+        elif isinstance(message, Notice):
+            self.listener.on_game_notice(message)
         elif isinstance(message, accounts.SignedOut) and message.ref is None and self.account is not None:
             self._session_ended()  # told once, by the first link to hear it
             if not self._signing_out:

@@ -5,6 +5,7 @@ typing, and a password's prompt that shows nothing of what is typed."""
 from __future__ import annotations
 
 import os
+import sys
 
 from prompt_toolkit.application import get_app_or_none, get_app_session
 from prompt_toolkit.formatted_text import FormattedText
@@ -69,6 +70,16 @@ def print_above(text: Fragments) -> None:
     shown = wrap(text, size()[0] - 1)
     print_formatted_text(FormattedText(shown), style=STYLE, end="")
     refresh()
+
+
+def bell() -> None:
+    """Ring the terminal's bell (a game not on screen waits for the player)."""
+    app = get_app_or_none()
+    if app is not None and app.is_running:
+        app.output.bell()
+    else:
+        sys.stdout.write("\a")
+        sys.stdout.flush()
 
 
 def refresh() -> None:

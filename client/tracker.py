@@ -16,6 +16,7 @@ from client import render
 from client.followed import Followed
 from client.render import Fragments
 from shared.game.presentation import Context, Palette, Presentation, plural
+from shared.protocol import wording
 from shared.protocol.lobby import GameStatus
 from shared.protocol.log import (
     OrdersRevealed,
@@ -461,7 +462,9 @@ class Tracker:
             parts.append(("you lost", 0))
         if f.deadline is not None:
             left = max(0, int(f.deadline - now + 0.999))
-            parts.append((f"{left // 60}:{left % 60:02d} left", 0))
+            mine = next((s for s in game.seats if s.name == f.player), None)
+            bank = f", bank {wording.duration(mine.bank)}" if mine is not None and mine.bank is not None else ""
+            parts.append((f"{wording.duration(left)} left{bank}", 0))
         presentation = self.presentation
         if presentation is not None and f.view is not None and f.player is not None and f.awaited:
             extra = presentation.status(f.view, f.player, f.orders, f.game_map)

@@ -9,6 +9,8 @@ import gc
 import logging
 import os
 import signal
+import socket
+import ssl
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +29,10 @@ from server.lobby.lobby import Lobby
 from server.logs import FORMATS, LogFormat, setup_logging
 from server.loop import LOOPS, choose_loop
 from server.metrics import Metrics
+from server.notify.desk import Notifier
+from server.notify.mail import SmtpServer
+from server.notify.sender import Outgoing, Sender
+from server.notify.vacations import Vacations
 from server.opening import alone, open_place
 from server.storage import Storage, StorageError, default_data_dir, is_postgres
 from shared.protocol.codes import PROTOCOL_VERSION
@@ -77,7 +83,10 @@ class RiscServer:
             metrics=self.metrics,
         )
         self.accounts = Accounts(self.storage.accounts(), self.clock, mode=config.accounts)
-        self.transport = Transport(config, self.lobby, AccountDesk(self.accounts, self.lobby, self.storage), self.clock)
+        self.notifier = notifier(config, self.storage, self.clock, self.lobby)
+        desk = AccountDesk(self.accounts, self.lobby, self.storage, self.notifier)
+        self.transport = Transport(config, self.lobby, desk, self.clock)
+        self.notifier.connections = lambda: self.transport.connections
         self.metrics.read_states(
             self.lobby.held_by_status, lambda: len(self.transport.connections), lambda: self.directory.alive
         )
@@ -92,8 +101,11 @@ class RiscServer:
         try:  # listening first: a node says where it is reached before it joins the others
             await self.transport.start()
             self.directory.listening(self.config.host, self.port)
+            await self.notifier.vacations.start()
             restored = await self.lobby.restore()
             await self.accounts.start(self.transport.sessions_ended)
+            self.notifier.sender.outgoing = self.notifier.outgoing = outgoing(self.config, self.port)
+            self.notifier.sender.start()
         except BaseException:
             await self.transport.stop()
             await self.metrics.stop()
@@ -123,6 +135,7 @@ class RiscServer:
             await self.transport.stop("this node of the server is stopping; the other nodes play on")
         else:
             await self.transport.stop()
+        await self.notifier.close()
         await self.accounts.close()
         await self.metrics.stop()
         await self.storage.close()
@@ -134,6 +147,38 @@ class RiscServer:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
+
+
+def outgoing(config: ServerConfig, port: int) -> Outgoing:
+    """Where and how the server sends its notifications, from its settings (the page's address: the one given, else
+    this machine's name and the port it listens on)."""
+    smtp_tls = webhook_tls = None
+    if config.webhook_cafile:
+        webhook_tls = ssl.create_default_context()
+        webhook_tls.load_verify_locations(config.webhook_cafile)
+    page = config.page_url or f"http://{socket.gethostname()}:{port}/"
+    return Outgoing(
+        smtp=SmtpServer.of_url(config.smtp) if config.smtp else None,
+        mail_from=config.mail_from,
+        page_url=page if page.endswith("/") else page + "/",
+        webhook_allow=frozenset(h.lower() for h in config.webhook_allow),
+        smtp_tls=smtp_tls,
+        webhook_tls=webhook_tls,
+        poll_every=config.notify_every,
+        lease=config.notify_lease,
+    )
+
+
+def notifier(config: ServerConfig, storage: Storage, clock: Clock, lobby: Lobby) -> Notifier:
+    """The server's notifications: vacations read by its games' deadlines, the outbox's sender, live notices."""
+    store = storage.notices()
+    vacations = Vacations(store, clock, config.vacation_days, lobby.vacation_changed, shared=storage.shared)
+    sent = outgoing(config, config.port)
+    name = config.node_id or f"{socket.gethostname()}:{os.getpid()}"
+    sender = Sender(store, clock, sent, name, still_news=lobby.still_news)
+    found = Notifier(store, vacations, sender, sent, lambda: ())
+    lobby.notifier = found
+    return found
 
 
 YOUNG_COLLECTION_EVERY = 20_000
@@ -290,6 +335,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "json (one JSON object a line, for log collectors)",
     )
     parser.add_argument(
+        "--smtp",
+        default=None,
+        metavar="URL",
+        help="mail notifications through this server: smtp://[USER[:PASSWORD]@]HOST[:PORT] (STARTTLS when offered) "
+        "or smtps://... (default: the RISC_SMTP environment variable, else no mail; docs/notifications.md)",
+    )
+    parser.add_argument(
+        "--mail-from", default=ServerConfig.mail_from, metavar="ADDRESS", help="the From of the server's mail"
+    )
+    parser.add_argument(
+        "--page-url",
+        default=None,
+        metavar="URL",
+        help="where players reach the web page, for the links in the server's mail (default: the RISC_PAGE_URL "
+        "environment variable, else http://HOST:PORT/)",
+    )
+    parser.add_argument(
+        "--webhook-allow",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="let webhooks reach this host though its addresses are loopback or private (or over http); repeatable",
+    )
+    parser.add_argument(
+        "--notify-lease",
+        type=float,
+        default=ServerConfig.notify_lease,
+        metavar="SECONDS",
+        help="how long a node's claim on the notifications it sends lasts: one that dies mid-send holds them this long "
+        f"before another node sends them (default {ServerConfig.notify_lease:g})",
+    )
+    parser.add_argument(
+        "--vacation-days",
+        type=float,
+        default=ServerConfig.vacation_days,
+        metavar="DAYS",
+        help=f"days of vacation an account may take a year (default {ServerConfig.vacation_days:g})",
+    )
+    parser.add_argument(
         "--password",
         default=None,
         help="password clients must give (default: the RISC_PASSWORD environment variable, else none)",
@@ -353,6 +437,14 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
     for folder in args.maps:
         if not folder.is_dir():
             raise ValueError(f"--maps {folder}: not a folder")
+    smtp = getattr(args, "smtp", None) or os.environ.get("RISC_SMTP") or None
+    if smtp is not None:
+        SmtpServer.of_url(smtp)  # a ValueError that says what to give
+    mail_from = getattr(args, "mail_from", ServerConfig.mail_from)
+    if "@" not in mail_from or any(ord(ch) < 32 for ch in mail_from):
+        raise ValueError(f"--mail-from {mail_from!r}: give a mail address")
+    if getattr(args, "vacation_days", 0) < 0:
+        raise ValueError("--vacation-days must be at least 0")
     return ServerConfig(
         host=args.host,
         port=args.port,
@@ -372,6 +464,12 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
         fence_after=args.fence_after,
         sweep_every=args.sweep_every,
         heartbeat=min(ServerConfig.heartbeat, args.fence_after / 4),
+        smtp=smtp,
+        mail_from=mail_from,
+        page_url=getattr(args, "page_url", None) or os.environ.get("RISC_PAGE_URL") or None,
+        webhook_allow=tuple(getattr(args, "webhook_allow", ())),
+        vacation_days=getattr(args, "vacation_days", ServerConfig.vacation_days),
+        notify_lease=getattr(args, "notify_lease", ServerConfig.notify_lease),
     )
 
 

@@ -102,5 +102,23 @@ class ServerConfig:
     fence_after: float = 15.0
     """A node whose heartbeat stopped this long ago is fenced by the others: its database session is ended, which
     frees the games it held."""
+    smtp: str | None = None
+    """Where notifications are mailed (`--smtp smtp://[USER[:PASSWORD]@]HOST[:PORT]`, or smtps://): None mails
+    nothing (docs/notifications.md)."""
+    mail_from: str = "risc@localhost"
+    """The From of the server's mail (`--mail-from`)."""
+    page_url: str | None = None
+    """Where players reach the web page, for the links of the server's mail (default: http://THIS-HOST:PORT/)."""
+    webhook_allow: tuple[str, ...] = ()
+    """Hosts a webhook may reach though they are loopback or private, or over plain http (`--webhook-allow`)."""
+    webhook_cafile: str | None = None
+    """Certificates webhooks' hosts are checked against, besides the system's (an operator's own authority)."""
+    vacation_days: float = 30.0
+    """Days of vacation an account may take a year (`--vacation-days`)."""
+    notify_lease: float = 60.0
+    """How long a sender's claim on the notifications it is sending lasts: a node that dies mid-send holds them this
+    long, then another node sends them (`--notify-lease`)."""
+    notify_every: float = 5.0
+    """Seconds between two looks at the outbox (a change that keeps a notification wakes its sender at once)."""
     sweep_every: float = 2.0
     """Seconds between two looks for games nobody holds that play by themselves (a turn clock, computer players)."""

@@ -210,3 +210,16 @@ def test_the_end_counts_the_turns_a_game_took_in_words_that_fit_one() -> None:
         message = message.model_copy(update={"game": message.game.model_copy(update={"winner": "Ann"})})
         take(tracker, message)
         assert said in render.plain(tracker.game_over())
+
+
+def test_a_game_of_days_shows_the_time_left_in_days_and_hours_and_the_player_s_bank() -> None:
+    from shared.protocol.wording import duration
+
+    assert [duration(s) for s in (0, 65, 3600, 5 * 3600 + 20 * 60, 86_400, 2 * 86_400 + 3 * 3600 + 59)] == [
+        "0:00",
+        "1:05",
+        "1 h",
+        "5 h 20 min",
+        "1 d",
+        "2 d 3 h",
+    ]

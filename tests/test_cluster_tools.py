@@ -93,3 +93,20 @@ async def test_a_join_sent_again_after_its_reply_was_lost_gets_the_seat_back_wit
         assert (await other.request(type="resume", game_id=game_id, token=joined["token"]))["type"] == "resumed"
         listing = await host.request(type="list_games")
         assert [s["name"] for s in listing["games"][0]["seats"]] == ["ann"]  # one seat, not two
+
+
+def test_every_node_of_a_local_cluster_mails_as_the_command_said() -> None:
+    import itertools
+
+    from risc.cli import build_parser
+    from risc.commands.server import node_command
+
+    args = build_parser("server").parse_args(
+        ["server", "--store", "postgresql://x@h/db", "--nodes", "2", "--smtp", "smtp://mail:25", "--mail-from",
+         "risc@example.org", "--page-url", "https://risc.example.org/", "--webhook-allow", "chat.lan"]
+    )  # fmt: skip
+    command = node_command(args, 1)
+    pairs = dict(itertools.pairwise(command))
+    assert pairs["--smtp"] == "smtp://mail:25" and pairs["--mail-from"] == "risc@example.org"
+    assert pairs["--page-url"] == "https://risc.example.org/" and pairs["--webhook-allow"] == "chat.lan"
+    assert pairs["--node-id"] == "node-2"

@@ -3,10 +3,9 @@ the previous release's nodes keep working on, so nodes of two releases run side 
 refuses a schema newer than it knows only when a step since is not additive, and says which release it needs.
 
 tests/data/postgres-previous.sql is a database the previous release made (its schema version is in it;
-make_postgres_previous.py says how). A node "of a release" is a real node process whose store knows that release's
-schema steps: the previous release's knows as many as that database has (its SQL statements are this release's,
-which must therefore change nothing the steps since touch: when a step changes what a statement writes, the
-previous release makes the database again), a later release's knows one step more.
+make_postgres_previous.py says how), and postgres-previous.json names the commit that made it. The previous release's
+node is that commit's own code, taken from the repository's history (git archive) and run as a real node process; a
+later release's node is this release's code with one schema step more.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ import asyncio
 import json
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -64,8 +64,10 @@ async def start_release(
     not_additive: bool = False,
     release: str = "",
     said: list[str] | None = None,
+    code: Path = ROOT,
 ) -> tuple[asyncio.subprocess.Process, int | None]:
-    """A node of that release, once it listens (port), or once it exited having refused to start (None)."""
+    """A node of that release (`code`: the checkout it runs from), once it listens (port), or once it exited having
+    refused to start (None)."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
@@ -86,9 +88,9 @@ async def start_release(
         "30",
         "--sweep-every",
         "0.3",
-        cwd=ROOT,
+        cwd=code,
         stderr=asyncio.subprocess.PIPE,
-        env=dict(os.environ),
+        env={**os.environ, "PYTHONPATH": str(code)},
     )
     assert process.stderr is not None
     lines = [] if said is None else said
@@ -104,6 +106,17 @@ async def start_release(
             return process, int(found.group(1))
 
 
+def previous_release(commit: str, into: Path) -> Path:
+    """The previous release's code, as the commit that made the test's database holds it (from this repository's
+    history: a clone with its history, as CI's is)."""
+    archive = subprocess.run(["git", "archive", commit], cwd=ROOT, capture_output=True)
+    assert archive.returncode == 0, (
+        f"the previous release's commit {commit} is not in this repository's history: {archive.stderr.decode()}"
+    )
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
 def schema_of(dsn: str) -> tuple[int, int, str]:
     with psycopg.connect(dsn) as db:
         row = db.execute("SELECT version, readable_from, release FROM risc_schema").fetchone()
@@ -112,12 +125,13 @@ def schema_of(dsn: str) -> tuple[int, int, str]:
 
 
 async def test_the_previous_release_s_database_is_upgraded_while_its_node_plays_on_beside_a_new_one(
-    postgres_dsn: str, postgres_cluster: PostgresCluster
+    postgres_dsn: str, postgres_cluster: PostgresCluster, tmp_path: Path
 ) -> None:
     postgres_cluster.load(postgres_dsn, DUMP)
     kept = json.loads((DATA / "postgres-previous.json").read_text())
     playing, tokens = kept["playing"], kept["tokens"]
-    old, old_port = await start_release(postgres_dsn, "old", known=PREVIOUS)
+    code = previous_release(kept["commit"], tmp_path)
+    old, old_port = await start_release(postgres_dsn, "old", known=PREVIOUS, code=code)
     processes = [old]
     try:
         assert old_port is not None
@@ -168,7 +182,7 @@ async def test_the_previous_release_s_database_is_upgraded_while_its_node_plays_
         old.terminate()
         await old.wait()
         said: list[str] = []
-        again, again_port = await start_release(postgres_dsn, "old", known=PREVIOUS, said=said)
+        again, again_port = await start_release(postgres_dsn, "old", known=PREVIOUS, said=said, code=code)
         processes.append(again)
         assert again_port is not None, "".join(said)
         assert any(f"newer than this node's {PREVIOUS}" in line for line in said), "".join(said)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from server import core
-from server.core import Table
+from server.core import Table, pace
 from server.core.entries import from_stored, number
 from server.refusal import Refusal
 from shared.game import turns
@@ -208,16 +208,27 @@ def test_a_watcher_follows_a_player_named_in_any_case_where_the_rules_let_it() -
 
 def test_the_turn_s_timer_times_who_is_awaited_on_which_turn_and_only_while_someone_is_seated() -> None:
     at = table(2, turn_seconds=30.0)
-    assert core.turn_clock(at, anyone_seated=True) is None, "not started"
+    assert core.turn_clock(pace.current(at, 100.0), anyone_seated=True, now=100.0) is None, "not started"
     for name in ("ann", "bob"):
         at = core.join(at, name, None, name).table
-    assert core.turn_clock(at, anyone_seated=True) == (0, frozenset({"ann"}))
-    assert core.turn_clock(at, anyone_seated=False) is None, "every seat empty: the game waits for its players"
-    moved = core.issue(at, "ann", 0, {"kind": "add", "amount": 2}).table
-    assert core.turn_clock(moved, anyone_seated=True) == (2, frozenset({"bob"}))
-    assert core.turn_clock(won(at), anyone_seated=True) is None, "over"
+    at = pace.current(at, 100.0)
+    assert core.turn_clock(at, anyone_seated=True, now=110.0) == (([0, ["ann"]], 130.0), 130.0)
+    assert core.turn_clock(at, anyone_seated=False, now=110.0) is None, (
+        "every seat empty: the game waits for its players"
+    )
+    moved = pace.current(core.issue(at, "ann", 0, {"kind": "add", "amount": 2}).table, 120.0)
+    assert core.turn_clock(moved, anyone_seated=True, now=120.0) == (([2, ["bob"]], 150.0), 150.0), "a new limit"
+    assert core.turn_clock(won(at), anyone_seated=True, now=120.0) is None, "over"
     untimed = started("ann", "bob")
-    assert core.turn_clock(untimed, anyone_seated=True) is None, "no time limit"
+    assert core.turn_clock(pace.current(untimed, 0.0), anyone_seated=True, now=0.0) is None, "no time limit"
+
+
+def test_a_game_of_an_hour_a_turn_keeps_its_deadline_whoever_is_connected() -> None:
+    at = table(2, turn_seconds=3600.0)
+    for name in ("ann", "bob"):
+        at = core.join(at, name, None, name).table
+    at = pace.current(at, 0.0)
+    assert core.turn_clock(at, anyone_seated=False, now=10.0) == (([0, ["ann"]], 3600.0), 3600.0)
 
 
 def test_an_unstarted_game_may_be_closed_once_no_person_is_connected_and_at_once_once_nobody_sits() -> None:
@@ -274,4 +285,5 @@ def test_importing_the_decisions_loads_no_store() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('server.storage.') or m == 'sqlite3'))"
     )
     loaded = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert loaded.stdout.strip() == "['server.storage.base']"
+    # the records a store keeps (a game's, a notification's), never a store
+    assert loaded.stdout.strip() == "['server.storage.base', 'server.storage.notices']"

@@ -109,3 +109,14 @@ def test_prometheus_scrapes_every_node_and_grafana_shows_what_they_expose() -> N
         for name in re.findall(r"\b(risc_[a-z_]+)", target["expr"])
     }
     assert asked and asked <= exposed, asked - exposed  # every figure it draws is one a node gives
+
+
+@pytest.mark.parametrize("name", ["docker-compose.yml", "docker-compose.cluster.yml"])
+def test_a_mail_catcher_shows_the_server_s_mail_at_once(name: str) -> None:
+    services = composed(name)["services"]
+    assert isinstance(services, dict)
+    mailpit = services["mailpit"]
+    assert mailpit["image"].startswith("axllent/mailpit") and mailpit["ports"][0]["target"] == 8025
+    servers = [s for n, s in services.items() if n == "risc" or n.startswith("node")]
+    assert servers and all(s["environment"]["RISC_SMTP"] == "smtp://mailpit:1025" for s in servers)
+    assert all("mailpit" in s["depends_on"] for s in servers)

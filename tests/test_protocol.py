@@ -56,6 +56,10 @@ SERVER_TYPES = (
     "my_games",
     "account_deleted",
     "account_export",
+    "notification_settings",
+    "vacation",
+    "nudged",
+    "notice",
 )
 
 
@@ -102,7 +106,7 @@ def test_every_frame_of_the_worked_example_fits_the_schema() -> None:
         seen.add(message.type)
     # The example shows most of the protocol: every client request but spectating, resigning (a resignation would
     # end its two-player game before its end, its rematch and its reconnection) and chat, and the common replies.
-    assert set(CLIENT_TYPES) - seen <= {"leave_game", "watch_game", "resign", "chat"}
+    assert set(CLIENT_TYPES) - seen <= {"leave_game", "watch_game", "resign", "chat"} | DAYS_TYPES
     assert {
         "welcome",
         "error",
@@ -121,6 +125,10 @@ def test_every_frame_of_the_worked_example_fits_the_schema() -> None:
         "replayed_turn",
         "shutting_down",
     } <= seen
+
+
+DAYS_TYPES = {"notifications", "set_notifications", "vacation", "nudge", "looking"}
+"""Told in "Games of days" with their own example (the whole game's example is played in one sitting)."""
 
 
 def test_every_message_type_is_documented() -> None:

@@ -21,6 +21,8 @@ from tests.test_server_storage import record, started_progress
 
 JOINED = '{"ref":null,"type":"joined","game_id":"g1","player":"ann","token":""}'
 ACCEPTED = '{"ref":null,"type":"order_accepted","game_id":"g1","turn":0,"index":0,"order":{}}'
+LATER_TABLES = ("vacations", "notify_channels", "outbox")
+"""The tables of the schema's versions after the one that kept requests by id alone."""
 OLD_ROWS = [("g1", "join-00000001", 0, JOINED), ("g1", "order-0000001", 0, ACCEPTED)]
 
 
@@ -43,6 +45,8 @@ async def test_an_sqlite_file_of_requests_by_id_keeps_its_joins_under_their_play
             "step INTEGER NOT NULL, reply TEXT NOT NULL, PRIMARY KEY (game_id, request_id)) WITHOUT ROWID"
         )
         db.executemany("INSERT INTO requests VALUES (?, ?, ?, ?)", OLD_ROWS)
+        for later in LATER_TABLES:  # what versions after it added
+            db.execute(f"DROP TABLE {later}")
         db.execute(f"PRAGMA user_version = {REQUESTS_BY_PLAYER_FROM - 1}")
     storage = SqliteStorage(database)
     try:
@@ -64,6 +68,8 @@ async def test_a_postgresql_store_of_requests_by_id_keeps_its_joins_under_their_
         )
         with db.cursor() as cursor:
             cursor.executemany("INSERT INTO requests VALUES (%s, %s, %s, %s)", OLD_ROWS)
+        for later in LATER_TABLES:  # what versions after it added
+            db.execute(f"DROP TABLE {later}")
         db.execute("UPDATE risc_schema SET version = %s", (POSTGRES_BY_PLAYER - 1,))
     storage = PostgresStorage(postgres_dsn, node_id="test-node")
     await storage.open()

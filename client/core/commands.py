@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from client import commands as cmd
-from client.core import account, home, lobby, playing
+from client.core import account, away, home, lobby, playing
 from client.core.effects import Plan, Show
 from client.core.news import answering
 from client.core.paging import paged
@@ -92,3 +92,9 @@ def _execute(state: State, line: str) -> Plan[None]:
             yield from account.change_password(state)
         case cmd.Sessions(end):
             yield from account.sessions(state, end)
+        case cmd.NudgeCommand(player):
+            yield from away.nudge(state, player)
+        case cmd.VacationCommand(days):
+            yield from away.vacation(state, days)
+        case cmd.NotifyCommand(channel, value):
+            yield from away.notify(state, channel, value)

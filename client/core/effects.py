@@ -33,6 +33,11 @@ class Show:
 
 
 @dataclass(frozen=True)
+class Bell:
+    """The terminal's bell: something waits for the player in a game not on screen."""
+
+
+@dataclass(frozen=True)
 class Ask:
     """A question at the prompt; the line typed comes back, stripped (None: input ended, or Ctrl-C). `secret`: a
     password, typed without echo and never kept (not in the transcript, not in the prompt's history)."""
@@ -248,4 +253,11 @@ class MyGames(Request):
     pass
 
 
-Effect = Show | Ask | Later | Seen | KeepSeat | ForgetSeat | Request
+@dataclass(frozen=True)
+class Said(Request):
+    """A message of the protocol sent as it is (a nudge, a vacation, notification settings), and its answer."""
+
+    message: Any
+
+
+Effect = Show | Bell | Ask | Later | Seen | KeepSeat | ForgetSeat | Request

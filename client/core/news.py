@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from client import render
-from client.core.effects import AskStatistics, Effect, Later, Plan, Seen, Show
+from client.core.effects import AskStatistics, Bell, Effect, Later, Plan, Seen, Show
 from client.core.state import State, error
 from client.followed import Followed
 from client.link import SIGNED_OUT, LinkState
@@ -20,6 +20,7 @@ from client.tracker import Tracker
 from shared.protocol import messages as msg
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameStatus, GameSummary
+from shared.protocol.notifications import Notice
 
 
 def answering(state: State, plan: Plan[Any]) -> Plan[Any]:
@@ -88,6 +89,7 @@ def note_elsewhere(state: State, followed: Followed) -> Iterator[Effect]:
         result = f"{game.winner} won" if game is not None and game.winner else "it is over"
         yield Show(f"Game {followed.game_id} ended: {result} (join {followed.game_id} to see it).", "class:hint")
     elif waiting and (before is None or not before[2] or before[1] != followed.turn):
+        yield Bell()
         yield Show(
             f"Game {followed.game_id} waits for you (turn {followed.turn}): join {followed.game_id} to play it.",
             "class:hint",
@@ -120,6 +122,18 @@ def on_notice(state: State, notice: msg.Error) -> list[Effect]:
             )
         ]
     return [error(notice.message)]
+
+
+def on_game_notice(state: State, notice: Notice) -> list[Effect]:
+    """News of one of the account's games (a nudge, a name said in its chat, a challenge): a bell and a line, unless
+    it is the game on screen, which tells it itself. A turn that waits is told by note_elsewhere already, from the
+    game's own updates, for a game this client follows."""
+    on_screen = state.tracker is not None and state.tracker.game_id == notice.game_id
+    followed = notice.game_id is not None and notice.game_id in state.known.followed
+    if on_screen or (notice.kind == "your_turn" and followed):
+        return []
+    where = f" (join {notice.game_id} to play it)" if notice.game_id and notice.kind != "game_ended" else ""
+    return [Bell(), Show(notice.text + where, "class:hint")]
 
 
 def on_listed(state: State, game: GameSummary) -> list[Effect]:

@@ -11,7 +11,17 @@ import sys
 import time
 from typing import Any
 
-FORWARDED = ("max_games", "bot_turn_pause", "min_turn_seconds", "fence_after", "sweep_every", "log_format")
+FORWARDED = (
+    "max_games",
+    "bot_turn_pause",
+    "min_turn_seconds",
+    "fence_after",
+    "sweep_every",
+    "log_format",
+    "mail_from",
+    "vacation_days",
+    "notify_lease",
+)
 """Options every node of a local cluster is started with, as given."""
 
 FIRST_PAUSE = 1.0
@@ -56,6 +66,11 @@ def node_command(args: argparse.Namespace, index: int) -> list[str]:
         command += ["--maps", str(folder)]
     for origin in args.allow_origin:
         command += ["--allow-origin", origin]
+    for host in args.webhook_allow:
+        command += ["--webhook-allow", host]
+    for name in ("smtp", "page_url"):
+        if getattr(args, name) is not None:
+            command += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
     if args.password is not None:
         command += ["--password", args.password]
     command += ["--no-compression"] * args.no_compression + ["--no-web"] * args.no_web

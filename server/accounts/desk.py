@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from server.accounts.service import Accounts, SignedIn
 from server.lobby.lobby import Lobby
+from server.notify.desk import Notifier
 from server.refusal import Redirect, Refusal
 from server.storage.base import Storage, StorageError
 from shared.protocol.accounts import (
@@ -40,6 +41,7 @@ from shared.protocol.accounts import (
 from shared.protocol.codes import CloseCode, ErrorCode
 from shared.protocol.lobby import GameStatus, GameSummary
 from shared.protocol.names import skeleton
+from shared.protocol.notifications import AskNotifications, AskVacation, SetNotifications
 
 logger = logging.getLogger("risc.server")
 
@@ -72,10 +74,12 @@ def signed_in(sub: object) -> SignedIn | None:
 
 
 class AccountDesk:
-    def __init__(self, accounts: Accounts, lobby: Lobby, storage: Storage) -> None:
+    def __init__(self, accounts: Accounts, lobby: Lobby, storage: Storage, notifier: Notifier | None = None) -> None:
         self.accounts = accounts
         self.lobby = lobby
         self.storage = storage
+        self.notifier = notifier
+        """The account's channels of notification and its vacation (server/notify/desk.py)."""
 
     # ---- the account's own requests ------------------------------------------------------------------------------
 
@@ -113,7 +117,13 @@ class AccountDesk:
                 await self.accounts.end_session(signed, message.session)
                 member.send(SessionEnded(session=message.session, ref=message.ref))
             case MyGames():
-                member.send(Home(games=await self.home(self._signed(member)), ref=message.ref))
+                signed = self._signed(member)
+                problems = await self.notifier.problems(signed.account_id) if self.notifier is not None else []
+                member.send(Home(games=await self.home(signed), problems=problems, ref=message.ref))
+            case AskNotifications() | SetNotifications() | AskVacation():
+                if self.notifier is None:
+                    raise Refusal(ErrorCode.INVALID_MESSAGE, "this server tells nobody of their games")
+                await self.notifier.handle(member, message, self._signed(member))
             case DeleteAccount():
                 signed = self._signed(member)
                 await self.accounts.check_password(signed, message.password)

@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from server.core import pace
 from server.core.entries import Logged, logged
 from server.core.table import Decision, Table, with_standings
 from server.refusal import Refusal
@@ -235,16 +236,16 @@ def issue_batch(table: Table, player: str, turn: int, orders: Sequence[dict[str,
     return batch
 
 
-def resign(table: Table, player: str) -> Decision:
-    """A player gives up a running game: the rule set decides what becomes of what they held; a simultaneous turn that
-    waited only for them resolves."""
+def resign(table: Table, player: str, booted: bool = False) -> Decision:
+    """A player gives up a running game (or, `booted`, the game's boot puts them out): the rule set decides what
+    becomes of what they held; a simultaneous turn that waited only for them resolves."""
     game, status = running(table, None)
     result = turns.resign(table.ruleset, game, player, dice_of(table.seed))
     if isinstance(result, RuleError):
         raise Refusal.of(result)
     game, resolved = result
     entries = [
-        Logged(game_log.PlayerResigned(player=player, turn=status.turn, step=resolved.step)),
+        Logged(game_log.PlayerResigned(player=player, turn=status.turn, step=resolved.step, booted=booted)),
         *(logged(event) for event in resolved.events),
     ]
     return with_standings(table, _resolve_if_ready(Decision(table.evolve(game=game), entries, [resolved])))
@@ -353,24 +354,46 @@ def settle(table: Table) -> Decision | None:
     return with_standings(table, _resolve_if_ready(Decision(table)))
 
 
-def time_out(table: Table, clock: Any) -> Decision | None:
-    """D3, C9: the turn's time ran out. None when the game has moved on since the timer was set (`clock`)."""
+def time_out(table: Table, clock: Any, now: float) -> tuple[Decision, frozenset[str]] | None:
+    """D3, C9: time ran out for the awaited players whose deadline (their bank and vacation counted) has passed at
+    `now` (the time of day): each is played for, or put out once their time has run out as many turns running as the
+    game's boot allows. Returns the decision and who timed out; None when the game has moved on since the timer was
+    set (`clock`), or nobody's time has run out (a vacation or a bank moved a deadline on: the timer is armed again).
+    """
     game = table.game
     if game is None:
         return None
     status = turns.status_of(table.ruleset, game)
-    if status.finished or status.clock != clock:
+    if status.finished or pace.clock_key(table) != clock[0]:
         return None
-    game, late, resolutions = turns.time_out(table.ruleset, game, dice_of(table.seed))
-    entries = [Logged(game_log.TimeRanOut(turn=status.turn, players=late)), *resolution_entries(table, resolutions)]
-    return with_standings(table, Decision(table.evolve(game=game), entries, resolutions))
+    before = table
+    late = pace.due(table, now)
+    if not late:
+        return None
+    out = pace.booted(table, late)
+    played = [p for p in late if p not in out]
+    table = pace.timed_out(table, late, now)
+    entries: list[Logged] = []
+    resolutions: list[Resolved] = []
+    if played:
+        game, timed, resolutions = turns.time_out(table.ruleset, game, dice_of(table.seed), played)
+        entries = [
+            Logged(game_log.TimeRanOut(turn=status.turn, players=timed)),
+            *resolution_entries(table, resolutions),
+        ]
+        table = table.evolve(game=game)
+    decision = Decision(table, entries, resolutions)
+    for player in out:
+        if decision.table.finished or player in (decision.table.status or status).eliminated:
+            continue
+        booted = resign(decision.table, player, booted=True)
+        decision = Decision(booted.table, decision.entries + booted.entries, decision.resolved + booted.resolved)
+    return with_standings(before, decision), frozenset(late)
 
 
-def turn_clock(table: Table, anyone_seated: bool) -> Any:
-    """What the turn's timer times now (the turn and who is awaited: Status.clock), or None for no timer: a game
-    without a time limit, not started, over, or whose every seat is empty (it waits for its players rather than
-    play itself). A change that leaves the same key leaves the timer running."""
-    status = table.status
-    if table.settings.turn_seconds is None or status is None or status.finished or not anyone_seated:
-        return None
-    return status.clock
+def turn_clock(table: Table, anyone_seated: bool, now: float) -> tuple[Any, float] | None:
+    """What the turn's timer times now (the turn, who is awaited, and when the earliest of their deadlines falls,
+    server/core/pace.py) and that time of day, or None for no timer: a game without a time limit, not started, over,
+    or whose every seat is empty in a game of short turns (it waits for its players rather than play itself). A
+    change that leaves the same key leaves the timer running."""
+    return pace.next_deadline(table, now, anyone_seated)

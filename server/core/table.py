@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from server.core.entries import Logged
-from server.storage.base import OrderChange, RequestKey, SeatRecord
+from server.storage.base import OrderChange, PaceState, RequestKey, SeatRecord
+from server.storage.notices import Notice
 from shared.game import turns
 from shared.game.game import Game
 from shared.game.random import SETUP_STEP, GameRandom
@@ -21,6 +22,23 @@ from shared.game.turns import Resolved
 from shared.maps.model import GameMap
 from shared.protocol import log as game_log
 from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
+
+
+@dataclass(frozen=True)
+class Vacation:
+    """An account's latest vacation, as the time of day it started and ends (or ended, if ended early)."""
+
+    start: float
+    end: float
+
+
+@dataclass(frozen=True)
+class Pace:
+    """The pace part of a table (server/core/pace.py): its saved state, and the vacations of its players (read from
+    the accounts, never saved with the game)."""
+
+    state: PaceState | None = None
+    vacations: Mapping[str, Vacation] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -44,6 +62,8 @@ class Table:
     """Seats the server's computer player plays since their player was gone too long (by the others' vote)."""
     notes: tuple[str, ...] = ()
     """What the game's options change from the rule set's defaults, for the game list (worked out once)."""
+    pace: Pace = Pace()
+    """Deadlines, banks, missed turns, nudges (saved), and the players' vacations (not saved)."""
 
     # Who is here: read by the decisions, never saved (a restarted server starts every seat away).
     away_since: Mapping[str, float] = field(default_factory=dict)
@@ -114,6 +134,8 @@ class Decision:
     """That order as JSON values (what the acceptance carries), made once."""
     committed: str | None = None
     """Set when the change is one player's commit that leaves the turn unresolved: kept as a small row."""
+    notices: tuple[Notice, ...] = ()
+    """Notifications the change makes besides those the match works out from it (a nudge's)."""
 
 
 def new_table(
@@ -177,6 +199,11 @@ def summary(table: Table, connected: set[str], spectators: int, computers: froze
     waited = frozenset() if game is None else turns.awaiting(table.ruleset, game, status)
     eliminated = set(status.eliminated) if status is not None else set()
     committed = game.committed if game is not None else frozenset()
+    from server.core import pace  # the pace's words need the table's, and the summary tells them
+
+    state = table.pace.state if waited else None
+    timed = state is not None and state.clock is not None and table.settings.turn_seconds is not None
+    banked = bool(table.settings.banked) and game is not None
     # Built without validation (every value is typed already): an update carries one after every change.
     return GameSummary.model_construct(
         game_id=table.game_id,
@@ -196,9 +223,14 @@ def summary(table: Table, connected: set[str], spectators: int, computers: froze
                 awaited=s.name in waited,
                 computer=s.name in computers or s.name in table.handed_over,
                 handed_over=s.name in table.handed_over,
+                bank=table.pace.state.banks.get(s.name) if banked and table.pace.state is not None else None,
+                vacation_until=pace.vacation_told(table, s.name) if timed and s.name in waited else None,
+                deadline=pace.deadline(table, s.name) if timed and s.name in waited else None,
+                missed=table.pace.state.missed.get(s.name, 0) if table.pace.state is not None else 0,
             )
             for s in table.seats
         ],
+        deadline=state.since + table.settings.turn_seconds if timed and state is not None else None,  # type: ignore[operator]
         free=table.settings.players - len(table.seats),
         status=table.summary_status,
         phase="lobby" if status is None else ("finished" if status.finished else status.phase),

@@ -39,6 +39,7 @@ from shared.protocol.messages import (
     WatchGame,
     WithdrawOrder,
 )
+from shared.protocol.notifications import Looking, Nudge
 
 
 async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: ClientMessage) -> None:
@@ -113,6 +114,10 @@ async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: Cl
             sub.send(
                 await replays.turn(message.game_id, message.sight, message.index, message.ref, sub.words, _address(sub))
             )
+        case Nudge():
+            await (await lobby.find(message.game_id)).nudge(sub, message.player, message.ref)
+        case Looking():
+            setattr(sub, "looking", message.game_id)  # noqa: B010  # a connection's own (followers.looking): no answer
         case Hello():
             raise Refusal(ErrorCode.INVALID_MESSAGE, "hello comes once, as the first message")
         case _:

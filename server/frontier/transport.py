@@ -32,6 +32,7 @@ from server.config import ServerConfig
 from server.frontier import loopback, origins
 from server.frontier.account_http import PATHS as ACCOUNT_PATHS
 from server.frontier.account_http import SERVER_PASSWORD_HEADER, AccountHttp, password_refused, session_cookie
+from server.frontier.bodies import SmallBodies
 from server.frontier.dispatch import dispatch
 from server.frontier.frames import parse_frame, rate_limited
 from server.frontier.guesses import Guesses, Verdict
@@ -40,6 +41,7 @@ from server.frontier.pictures import is_picture_request, picture_response
 from server.frontier.web import WebRoot, is_upgrade
 from server.lobby.lobby import Lobby
 from server.metrics import CONTENT_TYPE
+from server.notify.desk import UNSUBSCRIBE_PATH
 from server.refusal import Redirect, Refusal
 from server.storage import StorageError
 from shared.protocol.accounts import SignedOut
@@ -148,6 +150,9 @@ class Connection:
     signed: SignedIn | None = None
     """The account this connection is signed in to, and its session (server/accounts/)."""
     client_name: str | None = None
+    looking: str | None = "*"
+    """The game its player looks at now (`looking`): "*" every game it follows until it says (server/match/
+    followers.py), None none (a page hidden)."""
     """What the client called itself in its hello."""
     protocol = PROTOCOL_VERSION
     """The protocol version the client speaks (a client of the one before plays as a guest)."""
@@ -322,6 +327,7 @@ class Transport:
             self.config.host,
             self.config.port,
             process_request=self._http,
+            create_connection=SmallBodies,
             max_size=hard_limit,
             close_timeout=2,
             ping_interval=20,
@@ -370,6 +376,8 @@ class Transport:
                 del response.headers[name]
                 response.headers[name] = value
             return response
+        if path == UNSUBSCRIBE_PATH and self.desk.notifier is not None:
+            return await self.desk.notifier.unsubscribe(request)
         account = path in ACCOUNT_PATHS and self.desk.accounts.on
         if self.web is not None and not is_upgrade(request) and not account:
             if is_picture_request(request):  # a map's picture for the page's board, by the map's id

@@ -7,12 +7,14 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from server.clock import Clock, LoopClock, Timer
 from server.computers.players import ServerBot, check_strategy, reseat_bots, seat_bots, seat_substitute
 from server.computers.share import ComputerTime
+from server.core.table import Table, Vacation
 from server.frontier.guesses import address_of
 from server.lobby.catalogue import Catalogue, read_upload
 from server.lobby.chat import ChatPace, LobbyRoom
@@ -24,6 +26,7 @@ from server.refusal import Redirect, Refusal
 from server.replays.service import Replays
 from server.storage.base import SeatRecord, Storage, StorageError, is_damage
 from server.storage.codec import map_from_dict
+from server.storage.notices import OutboxRow
 from server.tasks import BackgroundTasks
 from shared.game.ruleset import AnyRuleSet
 from shared.maps.model import GameMap
@@ -33,6 +36,9 @@ from shared.protocol.lobby import GameSettings, GameSummary, MapInfo, RuleSetInf
 from shared.protocol.messages import ChatSent, GameListed, MapUpload
 from shared.protocol.messages import Redirect as RedirectMessage
 from shared.rulesets import RULESETS, get_ruleset
+
+if TYPE_CHECKING:
+    from server.notify.desk import Notifier
 
 logger = logging.getLogger("risc.server")
 
@@ -137,6 +143,8 @@ class Lobby:
         """The server is stopping: its games go to other nodes, and it takes none over."""
         self._handed_to: dict[str, str] = {}
         """Where each game this stopping node gave away went: a request for it still on its way here is sent there."""
+        self.notifier: Notifier | None = None
+        """The server's notifications (vacations, live notices, the outbox's sender), once it is made."""
 
     async def restore(self) -> int:
         """Bring back the games the directory says this server plays from its start (a server alone: every
@@ -277,6 +285,50 @@ class Lobby:
         match.followers.picture = self.catalogue.picture_for(match.settings.map, match.game_map)
         match.on_moved = self._moved
         match.on_resolved = self.metrics.turns.inc
+        notifier = self.notifier
+        if notifier is not None:
+            match.on_notices = notifier.kept
+            match.vacations = self._vacations_of
+            match.on_played = self._played
+
+    def _vacations_of(self, table: Table) -> dict[str, Vacation]:
+        """The latest vacation of each seat's account, as the match's deadlines read them."""
+        if self.notifier is None:
+            return {}
+        found = {}
+        for seat in table.seats:
+            vacation = self.notifier.vacations.of(seat.account) if seat.account is not None else None
+            if vacation is not None:
+                found[seat.name] = vacation
+        return found
+
+    def _played(self, accounts: list[str]) -> None:
+        """Accounts took a turn: a vacation under way ends an hour later."""
+        if self.notifier is not None:
+            for account in accounts:
+                self._tasks.spawn(self.notifier.vacations.took_turn(account), "ending a vacation after a turn failed")
+
+    def vacation_changed(self, account_id: str) -> None:
+        """An account's vacation was taken or ended (here or on another node): its games arm their deadlines again."""
+        for match in list(self.matches.values()):
+            if any(seat.account == account_id for seat in match.table.seats):
+                match.rearm()
+
+    def still_news(self, row: OutboxRow) -> bool:
+        """Whether a notification is still news by the time its mail goes: a turn that waited for the player's
+        orders still does (a game another node plays is taken as news)."""
+        notice = row.notice
+        if notice.kind not in ("your_turn", "nudged") or notice.game_id is None:
+            return True
+        match = self.matches.get(notice.game_id)
+        if match is None:
+            return True
+        player = next((s.name for s in match.table.seats if s.account == notice.account_id), None)
+        step = notice.body.get("step")
+        game = match.game
+        if player is None or game is None or not match.awaits(player):
+            return False
+        return step is None or notice.kind != "your_turn" or game.step == step
 
     def _moved(self, match: Match) -> None:
         """The store refused a change of `match`: another node owns it now."""

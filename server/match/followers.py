@@ -19,6 +19,9 @@ from shared.maps.model import GameMap
 from shared.protocol.lobby import MapPicture
 from shared.protocol.messages import GameMap as GameMapMessage
 
+ALL_GAMES = "*"
+"""A connection that never said what it looks at (an older client, a bot) looks at every game it follows."""
+
 
 class Subscriber(Protocol):
     """A connection as a match sees it: somewhere to send messages, the games it follows, and the view of each that
@@ -74,6 +77,19 @@ class Followers:
     def held(self) -> set[str]:
         """The seats a live connection holds."""
         return {seat for seat in self.seats.values() if seat is not None}
+
+    def looking(self) -> set[str]:
+        """The seats whose player is looking at the game now: a live connection holds them and has not said it looks
+        elsewhere (`looking`: a page hidden, another game on a text client's screen). Nobody is told away from a
+        game of what they are looking at."""
+        found = set()
+        for sub, seat in self.seats.items():
+            if seat is None:
+                continue
+            looks = getattr(sub, "looking", ALL_GAMES)
+            if looks == ALL_GAMES or looks == self.game_id:
+                found.add(seat)
+        return found
 
     def anyone_seated(self) -> bool:
         return any(seat is not None for seat in self.seats.values())

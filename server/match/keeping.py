@@ -24,6 +24,7 @@ from server.storage.base import (
     Storage,
 )
 from server.storage.codec import game_to_dict
+from server.storage.notices import Notice
 from shared.protocol.codes import ErrorCode
 
 logger = logging.getLogger("risc.server")
@@ -43,6 +44,7 @@ def progress_of(table: Table, seq: int, number: int) -> GameProgress:
         declined=list(table.declined),
         handed_over=list(table.handed_over),
         status=table.summary_status.value,
+        pace=table.pace.state,
     )
 
 
@@ -71,6 +73,7 @@ class Keeper:
         number: int,
         listed: Callable[[Table], str | None],
         request: RequestRecord | None,
+        notices: Sequence[Notice] = (),
     ) -> None:
         """Keep a decision (other than an order alone: see `order`) with its numbered `entries` (after the log's
         `last_seq`) as change `number`, and the request that made it, if it has an id; `listed` makes the summary
@@ -89,6 +92,7 @@ class Keeper:
                     entries,
                     summary=listed(decision.table),
                     request=request,
+                    notices=notices,
                 ),
             )
 

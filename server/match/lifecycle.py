@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from server import core
 from server.clock import Clock, LoopClock
 from server.core.entries import Logged, number
+from server.core.table import Pace
 from server.match.eventlog import EventLog
 from server.match.followers import Followed, Subscriber
 from server.match.handing_on import HandingOn
@@ -89,7 +90,8 @@ class Match(Seating, Playing, HandingOn):
     ) -> Match:
         """A game as its store kept it, on `game_map` if given (built from the same stored map, shared with other
         games), else on a map built from its record. Its turn clock, if any, starts afresh, and every seat is away
-        until its player is back."""
+        until its player is back. Its deadlines are the store's: one that passed while no server held the game
+        falls due at once."""
         record, progress = game.record, game.progress
         ruleset, options = game_ruleset(record.settings.ruleset, record.settings.options)
         game_map = map_from_dict(record.game_map) if game_map is None else game_map
@@ -101,6 +103,7 @@ class Match(Seating, Playing, HandingOn):
             declined=tuple(progress.declined),
             handed_over=tuple(progress.handed_over),
             game=None if progress.state is None else game_from_dict(ruleset, progress.state, game_map, options),
+            pace=Pace(state=progress.pace),
         )
         log = EventLog(record.game_id, progress.seq, game.log, limit=RESUME_EVENT_LIMIT, number=progress.number)
         match = cls(table, log, storage, rematch_factory, clock)

@@ -15,7 +15,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from server import core
+from server.core import pace
 from server.core.entries import Entry
+from server.core.notices import nudge_notice
 from server.match.answers import Reply
 from server.match.followers import Subscriber
 from server.match.runner import Runner
@@ -34,6 +36,7 @@ from shared.protocol.messages import (
     OrderWithdrawn,
     Resigned,
 )
+from shared.protocol.notifications import Nudged
 
 logger = logging.getLogger("risc.server")
 
@@ -256,3 +259,18 @@ class Playing(Runner):
             entries = await self._save(decision)
             self._after_change(entries, decision, before)
             return [Refusal.of(problem) for problem in refusals]
+
+    async def nudge(self, sub: Subscriber, player: str, ref: str | None) -> None:
+        """Remind a player the game waits for that it does (their account is told on its channels): once a day per
+        game. Kept with the game (when each player last nudged) and its notice in the outbox, in one save."""
+        async with self.lock:
+            self._check_open()
+            account = getattr(getattr(sub, "signed", None), "account_id", None)  # from the home: no need to follow
+            seated = next((s.name for s in self.table.seats if account is not None and s.account == account), None)
+            by = seated if sub not in self.followers.seats and seated is not None else self._player(sub)
+            now = self._clock.wall()
+            table = pace.nudge(self.table, by, player, now)
+            named = next(s.name for s in table.seats if s.name.casefold() == player.casefold())
+            notice = nudge_notice(table, by, named, now)
+            await self._save(core.Decision(table, notices=() if notice is None else (notice,)))
+            sub.send(Nudged(game_id=self.game_id, player=named, ref=ref))

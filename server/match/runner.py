@@ -13,15 +13,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Self
 
 from pydantic import BaseModel
 
 from server import core
 from server.clock import Clock, LoopClock
-from server.core import Decision, Table
+from server.core import Decision, Table, pace
 from server.core.entries import Entry, number
+from server.core.notices import notices_of
+from server.core.table import Vacation
 from server.match.answers import Answers
 from server.match.eventlog import EventLog
 from server.match.followers import Followers, Subscriber
@@ -30,6 +33,7 @@ from server.match.timing import Pace, TurnTimer
 from server.match.updates import UpdateFrames
 from server.refusal import Redirect, Refusal
 from server.storage.base import RequestRecord, SeatRecord, Storage, StorageError
+from server.storage.notices import Notice
 from server.tasks import BackgroundTasks
 from shared.game import turns
 from shared.game.errors import Refused
@@ -84,6 +88,15 @@ class Runner(ABC):
         self.moved = False
         self.moved_to: str | None = None
         """Where the game went, when this node gave it to another (it stops): the redirect every request gets."""
+        self.on_notices: Callable[[list[Notice]], None] | None = None
+        """Told of the notices each change kept in the outbox (the lobby's: they reach live connections at once, and
+        the sender is woken)."""
+        self.on_played: Callable[[list[str]], None] | None = None
+        """Told of the accounts that took a turn by their own hand (a vacation under way ends an hour later)."""
+        self._stood_still = False
+        """The turn's clock stopped while every seat of a game of short turns was empty."""
+        self.vacations: Callable[[Table], Mapping[str, Vacation]] | None = None
+        """The vacations of the game's players as the accounts say now (the lobby's), for their deadlines."""
         self.taken_over = False
         """Claimed from a shared store by this node while its clients were elsewhere: its turn clock runs as though
         its players were still connected, until their turn's time first runs out or one comes back."""
@@ -177,10 +190,19 @@ class Runner(ABC):
             self.ruleset,
             self.table.game,
             self.finished,
-            self._turn_timer.left(),
+            self._deadline_in(),
             snapshot,
             self.followers.kept_views,
         )
+
+    def _deadline_in(self) -> float | None:
+        """Seconds until the turn's own limit runs out (before anyone's bank: each seat's `deadline` says theirs), to
+        the millisecond, while the turn's timer runs; None when it does not."""
+        state = self.table.pace.state
+        seconds = self.settings.turn_seconds
+        if self._turn_timer.left() is None or state is None or seconds is None or state.clock is None:
+            return None
+        return round(max(0.0, state.since + seconds - self._clock.wall()), 3)
 
     def _broadcast(self, entries: Sequence[Entry], skip: Subscriber | None = None) -> None:
         """Tell every follower (but `skip`): shared parts encoded once, each sight's view made once."""
@@ -238,10 +260,22 @@ class Runner(ABC):
         as a model or its frame made already)."""
         return self._answers.record(player, request_id, core.step(self.table), reply)
 
-    async def _save(self, decision: Decision, request: RequestRecord | None = None) -> list[Entry]:
-        """Number the new entries, save them with the new table (and the request that made the change, if it has
-        an id), and only then make both current."""
+    async def _save(
+        self, decision: Decision, request: RequestRecord | None = None, timed: frozenset[str] = frozenset()
+    ) -> list[Entry]:
+        """Number the new entries, save them with the new table (its pace brought up to date: banks drawn on, a new
+        turn's limit started; `timed`: the players whose time ran out) and the request that made the change, if it
+        has an id, and only then make both current."""
         entries: list[Entry] = []
+        notices: list[Notice] = []
+        played: list[str] = []
+        if decision.order_change is None and not decision.order_changes:
+            now = self._clock.wall()
+            played = pace.played_by_hand(self.table, decision.table, timed)
+            decision = pace.paced(self.table, decision, now, timed)
+            notices = notices_of(self.table, decision, now, self.followers.looking()) + list(decision.notices)
+            if notices:
+                decision = replace(decision, committed=None)  # saved whole: the outbox is written with the progress
         if decision.table.finished and not self.table.finished:
             decision = core.watchers_heard(decision, self.log.kept())
         if decision.order_change is not None and not decision.entries:
@@ -251,11 +285,19 @@ class Runner(ABC):
         else:
             last, change = self.log.last_seq, self.seq + 1
             entries = number(decision.entries, last, self.ruleset, change=change)
-            await self._keeper.change(decision, entries, last, change if entries else change - 1, self._listed, request)
+            await self._keeper.change(
+                decision, entries, last, change if entries else change - 1, self._listed, request, notices
+            )
             self.log.extend(entries)
         self.table = decision.table
         if request is not None:
             self._answers.remember(request, core.step(self.table))
+        if notices and self.on_notices is not None:
+            self.on_notices(notices)
+        if self.on_played is not None and played:
+            accounts = [s.account for s in self.table.seats if s.name in played and s.account is not None]
+            if accounts:
+                self.on_played(accounts)
         return entries
 
     def _listed(self, table: Table) -> str | None:
@@ -291,14 +333,29 @@ class Runner(ABC):
     # ---- the turn clock (D3, C9) ---------------------------------------------------------------------------------
 
     def _schedule_deadline(self) -> None:
-        """Arm the turn's timer for whoever the game now waits for; a change that leaves the same players awaited
-        on the same turn (a commit, an action within one's turn) leaves the timer running."""
-        seconds = self.settings.turn_seconds
-        key = None if seconds is None or self._closed else core.turn_clock(self.table, self._anyone_seated())
-        if key is None or seconds is None:
+        """Arm the turn's timer for the earliest deadline of whoever the game now waits for (their banks and
+        vacations counted: server/core/pace.py); a change that leaves the same players awaited on the same turn with
+        the same deadline (a commit, an action within one's turn) leaves the timer running."""
+        if self._closed or self.settings.turn_seconds is None:
+            self._turn_timer.disarm()
+            return
+        now = self._clock.wall()
+        table = pace.current(self.table, now)
+        if self.vacations is not None:
+            table = pace.with_vacations(table, self.vacations(table))
+        self.table = table
+        seated = self._anyone_seated()
+        if not seated and self.settings.turn_seconds < pace.ALONE_AFTER:
+            self._stood_still = True  # a short game waits for its players: its turn's time starts again with them
+        elif self._stood_still:
+            self._stood_still = False
+            self.table = table = pace.restarted(table, now)
+        found = core.turn_clock(table, seated, now)
+        if found is None:
             self._turn_timer.disarm()
         else:
-            self._turn_timer.arm(key, seconds, self._deadline_passed)
+            key, at = found
+            self._turn_timer.arm(key, max(0.0, at - now), self._deadline_passed)
 
     def rearm(self) -> None:
         """Arm the turn's timer again as the game now stands (a game just taken over from another node)."""
@@ -315,13 +372,15 @@ class Runner(ABC):
             if self._closed:
                 return
             before = self.table.status
-            decision = core.time_out(self.table, clock_key)
-            if decision is None:
-                return
             self._turn_timer.rang()
+            found = core.time_out(self.table, clock_key, max(self._clock.wall(), clock_key[1]))
+            if found is None:  # a vacation or a bank moved the deadline on: time it again
+                self._schedule_deadline()
+                return
+            decision, timed = found
             self.taken_over = False  # its players' time ran out once: from now on it waits for them as any game
             try:
-                entries = await self._save(decision)
+                entries = await self._save(decision, timed=timed)
             except Redirect:
                 return  # another node plays the game now, and keeps its time
             except Refusal:

@@ -20,6 +20,7 @@ from shared.protocol.lobby import GameSettings
 
 if TYPE_CHECKING:
     from server.storage.accounts import AccountStore
+    from server.storage.notices import Notice, NoticeStore
 
 
 class LogLine(Protocol):
@@ -55,6 +56,19 @@ class GameRecord(BaseModel):
     game_map: dict[str, Any] = Field(description="the map as played, so a changed or deleted file cannot alter it")
 
 
+class PaceState(BaseModel):
+    """What a game keeps of its pace (server/core/pace.py): deadlines as times of day, so that a restarted server or
+    another node honours them."""
+
+    clock: list[Any] | None = Field(default=None, description="the turn and the players the limit counts for")
+    since: float = Field(default=0.0, description="when the turn's limit started (the time of day)")
+    started_at: float = Field(default=0.0, description="when the game's pace started: banks refill by its days")
+    banks: dict[str, float] = Field(default_factory=dict, description="seconds left in each player's bank")
+    refilled: int = Field(default=0, description="days of the game whose refill the banks have had")
+    missed: dict[str, int] = Field(default_factory=dict, description="turns running whose time ran out on a player")
+    nudged: dict[str, float] = Field(default_factory=dict, description="when each player last nudged")
+
+
 class GameProgress(BaseModel):
     """What changes as the game goes on: saved whole, with the log entries that came with the change."""
 
@@ -77,6 +91,9 @@ class GameProgress(BaseModel):
         default=None,
         description="lobby, playing or finished; null in progress saved "
         "before it was kept (the state's phase then tells)",
+    )
+    pace: PaceState | None = Field(
+        default=None, description="deadlines, banks, missed turns and nudges; null in progress saved before them"
     )
 
     @property
@@ -384,9 +401,11 @@ class Storage(ABC):
         *,
         summary: str | None = None,
         request: RequestRecord | None = None,
+        notices: Sequence[Notice] = (),
     ) -> None:
         """Replace the game's progress (which holds every order so far) and append `events`, all or nothing, with
-        the request that made the change (requests of steps before the game's step less one may be forgotten)."""
+        the request that made the change (requests of steps before the game's step less one may be forgotten) and
+        the notifications it makes (into the outbox, server/storage/notices.py)."""
 
     @abstractmethod
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
@@ -470,6 +489,10 @@ class Storage(ABC):
     @abstractmethod
     def accounts(self) -> AccountStore:
         """The accounts kept beside this store's games, in the same database (server/storage/accounts.py)."""
+
+    @abstractmethod
+    def notices(self) -> NoticeStore:
+        """Vacations, channels of notification and the outbox, in the same database (server/storage/notices.py)."""
 
     async def close(self) -> None:
         """Flush and let go of whatever the store holds open."""

@@ -51,6 +51,7 @@ from server.storage.base import (
     map_text,
     with_orders,
 )
+from server.storage.notices import Notice, NoticeStore, outbox_row
 
 try:
     import psycopg
@@ -187,6 +188,39 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE risc_schema ADD COLUMN IF NOT EXISTS readable_from integer NOT NULL DEFAULT 1;
     ALTER TABLE risc_schema ADD COLUMN IF NOT EXISTS release text;
+    """,
+    # Version 6: accounts' vacations, each account's channels of notification, and the outbox of notifications to
+    # send, written with the change that makes them (the SQLite store's version 9). Additive: new tables only.
+    """
+    CREATE TABLE vacations (
+        account_id text NOT NULL,
+        starts_at double precision NOT NULL,
+        ends_at double precision NOT NULL,
+        changed_at double precision NOT NULL
+    );
+    CREATE INDEX vacations_by_account ON vacations (account_id, starts_at);
+    CREATE INDEX vacations_changed ON vacations (changed_at);
+    CREATE TABLE notify_channels (
+        account_id text PRIMARY KEY,
+        body text NOT NULL,
+        unsubscribe_key text NOT NULL
+    );
+    CREATE INDEX notify_channels_by_key ON notify_channels (unsubscribe_key);
+    CREATE TABLE outbox (
+        id bigserial PRIMARY KEY,
+        account_id text NOT NULL,
+        kind text NOT NULL,
+        game_id text,
+        body text NOT NULL,
+        created_at double precision NOT NULL,
+        mail_due double precision,
+        hook_due double precision,
+        mail_tries integer NOT NULL DEFAULT 0,
+        hook_tries integer NOT NULL DEFAULT 0,
+        claimed_by text,
+        claimed_until double precision
+    );
+    CREATE INDEX outbox_by_account ON outbox (account_id);
     """,
 ]
 """Migration i takes the schema from version i to i + 1. Only ever append. A step is additive (new tables, new
@@ -612,9 +646,11 @@ class PostgresStorage(Storage):
         *,
         summary: str | None = None,
         request: RequestRecord | None = None,
+        notices: Sequence[Notice] = (),
     ) -> None:
         epoch = self._epoch(game_id)
         step = progress.step
+        outbox = [outbox_row(n) for n in notices]
         params = {
             "game_id": game_id,
             "epoch": epoch,
@@ -628,6 +664,7 @@ class PostgresStorage(Storage):
             "forget_before": -1 if step is None else step - 1,
             **_request_params(request),
             **_seated_params(progress),
+            **outbox_params(outbox),
         }
         query = (
             """
@@ -644,6 +681,9 @@ class PostgresStorage(Storage):
                   SELECT x.account_id, g.game_id, x.player
                   FROM g, unnest(%(accounts)s::text[], %(players)s::text[]) AS x(account_id, player)
                   ON CONFLICT DO NOTHING),
+            n AS ("""
+            + OUTBOX_INSERT
+            + """, g ORDER BY x.k),
             """
             + _KEEP_REQUEST
         )
@@ -848,6 +888,11 @@ class PostgresStorage(Storage):
 
         return PostgresAccounts(self)
 
+    def notices(self) -> NoticeStore:
+        from server.storage.postgres_notices import PostgresNotices
+
+        return PostgresNotices(self)
+
     async def created_at(self, game_ids: Sequence[str]) -> dict[str, float]:
         """When each game was created (for `risc games damaged`)."""
 
@@ -859,6 +904,25 @@ class PostgresStorage(Storage):
 
         result: dict[str, float] = await self.run(read)
         return result
+
+
+OUTBOX_INSERT = """INSERT INTO outbox (account_id, kind, game_id, body, created_at, mail_due, hook_due)
+                  SELECT x.account_id, x.kind, x.game_id, x.body, x.at, x.at, x.at
+                  FROM unnest(%(n_accounts)s::text[], %(n_kinds)s::text[], %(n_games)s::text[],
+                              %(n_bodies)s::text[], %(n_at)s::double precision[])
+                       WITH ORDINALITY AS x(account_id, kind, game_id, body, at, k)"""
+"""Notifications into the outbox in a change's own statement (`..., g` names the change's game row, so that a
+change refused by its epoch keeps none): the parameters are outbox_params'."""
+
+
+def outbox_params(rows: Sequence[tuple[str, str, str | None, str, float, float, float]]) -> dict[str, list[Any]]:
+    return {
+        "n_accounts": [r[0] for r in rows],
+        "n_kinds": [r[1] for r in rows],
+        "n_games": [r[2] for r in rows],
+        "n_bodies": [r[3] for r in rows],
+        "n_at": [r[4] for r in rows],
+    }
 
 
 def _seated_params(progress: GameProgress) -> dict[str, list[str]]:

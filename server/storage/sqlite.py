@@ -58,6 +58,7 @@ from server.storage.base import (
     with_orders,
 )
 from server.storage.lock import DataDirLock, DirectoryLocked
+from server.storage.notices import Notice, NoticeStore, outbox_row
 
 APPLICATION_ID = 0x52495343
 """'RISC' in ASCII, kept in the file's header (PRAGMA application_id) so the server knows its own databases."""
@@ -177,6 +178,30 @@ def _requests_by_player(db: sqlite3.Connection) -> None:
     db.execute("DROP TABLE requests_by_id")
 
 
+def _keep_notices(db: sqlite3.Connection) -> None:
+    """Version 9: accounts' vacations, each account's channels of notification, and the outbox of notifications to
+    send, written with the change that makes them (server/storage/notices.py). Additive: a server of the release
+    before never reads them."""
+    db.execute(
+        "CREATE TABLE vacations (account_id TEXT NOT NULL, starts_at REAL NOT NULL, ends_at REAL NOT NULL, "
+        "changed_at REAL NOT NULL)"
+    )
+    db.execute("CREATE INDEX vacations_by_account ON vacations (account_id, starts_at)")
+    db.execute("CREATE INDEX vacations_changed ON vacations (changed_at)")
+    db.execute(
+        "CREATE TABLE notify_channels (account_id TEXT PRIMARY KEY, body TEXT NOT NULL, "
+        "unsubscribe_key TEXT NOT NULL) WITHOUT ROWID"
+    )
+    db.execute("CREATE INDEX notify_channels_by_key ON notify_channels (unsubscribe_key)")
+    db.execute(
+        "CREATE TABLE outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, account_id TEXT NOT NULL, kind TEXT NOT NULL, "
+        "game_id TEXT, body TEXT NOT NULL, created_at REAL NOT NULL, mail_due REAL, hook_due REAL, "
+        "mail_tries INTEGER NOT NULL DEFAULT 0, hook_tries INTEGER NOT NULL DEFAULT 0, claimed_by TEXT, "
+        "claimed_until REAL)"
+    )
+    db.execute("CREATE INDEX outbox_by_account ON outbox (account_id)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _create_tables,
     _add_phase,
@@ -186,6 +211,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _keep_requests,
     _keep_accounts,
     _requests_by_player,
+    _keep_notices,
 ]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
@@ -206,8 +232,29 @@ REQUESTS_BY_PLAYER_FROM = 8
 """The schema version that keeps each request under its player: a read-only store reads the requests of no older
 one (it answers no request, and those kept before say nobody's)."""
 
-READABLE_VERSIONS = (COMMITS_KEPT_FROM - 1, COMMITS_KEPT_FROM, REQUESTS_KEPT_FROM, ACCOUNTS_KEPT_FROM, SCHEMA_VERSION)
+NOTICES_KEPT_FROM = 9
+"""The schema version that added vacations, channels and the outbox; the version before is read as it is."""
+
+READABLE_VERSIONS = (
+    COMMITS_KEPT_FROM - 1,
+    COMMITS_KEPT_FROM,
+    REQUESTS_KEPT_FROM,
+    ACCOUNTS_KEPT_FROM,
+    REQUESTS_BY_PLAYER_FROM,
+    SCHEMA_VERSION,
+)
 """The schema versions a read-only store reads without upgrading them."""
+
+
+def keep_outbox(db: sqlite3.Connection, rows: Sequence[tuple[str, str, str | None, str, float, float, float]]) -> None:
+    """Notifications into the outbox, in the transaction of the change that makes them (a game's save; a challenge
+    made elsewhere calls it in its own: `keep_outbox(db, [outbox_row(notice)])`)."""
+    if rows:
+        db.executemany(
+            "INSERT INTO outbox (account_id, kind, game_id, body, created_at, mail_due, hook_due) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
 
 
 def _phase(progress: GameProgress) -> str:
@@ -611,8 +658,10 @@ class SqliteStorage(Storage):
         *,
         summary: str | None = None,
         request: RequestRecord | None = None,
+        notices: Sequence[Notice] = (),
     ) -> None:
         row = (progress.model_dump_json(), _phase(progress), summary, game_id)  # encoded before anything is changed
+        outbox = [outbox_row(n) for n in notices]
         bodies = [(game_id, e.seq, e.stored) for e in events]
         step = progress.step
         seated = _seated(game_id, progress)
@@ -632,6 +681,7 @@ class SqliteStorage(Storage):
             if step is not None:
                 db.execute("DELETE FROM requests WHERE game_id = ? AND step < ?", (game_id, step - 1))
             _keep_request(db, game_id, request)
+            keep_outbox(db, outbox)
 
         await self._write(update)
 
@@ -874,6 +924,11 @@ class SqliteStorage(Storage):
         from server.storage.sqlite_accounts import SqliteAccounts
 
         return SqliteAccounts(self)
+
+    def notices(self) -> NoticeStore:
+        from server.storage.sqlite_notices import SqliteNotices
+
+        return SqliteNotices(self)
 
     async def _guarded(self, work: Callable[[], _T]) -> _T:
         try:

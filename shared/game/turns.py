@@ -230,15 +230,18 @@ def act(
     return game.evolve(board=board, step=game.step + 1, orders={}, committed=frozenset(), tallies={}), resolved
 
 
-def time_out(ruleset: AnyRuleSet, game: Game[Any, Any], dice: Dice) -> tuple[Game[Any, Any], list[str], list[Resolved]]:
-    """D3, C9: the turn's time ran out. Returns the game after playing for everyone awaited, who they were, and
-    the resolutions that followed.
+def time_out(
+    ruleset: AnyRuleSet, game: Game[Any, Any], dice: Dice, players: Sequence[str] | None = None
+) -> tuple[Game[Any, Any], list[str], list[Resolved]]:
+    """D3, C9: the turn's time ran out. Returns the game after playing for everyone awaited (or those of `players`
+    the game awaits: each player's time may run out at another moment, their banks and vacations counted), who they
+    were, and the resolutions that followed.
 
     Simultaneous: each awaited player is committed with what they issued and what the rule set adds for them; a
     batch that cannot be committed is dropped for one the rule set makes from nothing. Turn-by-turn: the rule set
     plays the awaited player's turn out, one action at a time.
     """
-    late = sorted(awaiting(ruleset, game))
+    late = sorted(p for p in awaiting(ruleset, game) if players is None or p in players)
     resolutions: list[Resolved] = []
     if ruleset.simultaneous:
         for player in late:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from shared.protocol.envelope import ClientMessageBase, ServerMessageBase
 from shared.protocol.lobby import GameSummary, PlayerName
+from shared.protocol.notifications import ChannelProblem
 
 Password = Annotated[
     str,
@@ -167,6 +168,9 @@ class Home(ServerMessageBase):
 
     type: Literal["my_games"] = "my_games"
     games: list[HomeGame]
+    problems: list[ChannelProblem] = Field(
+        default_factory=list, description="the account's channels of notification that are paused, and why"
+    )
 
 
 class AccountDeleted(ServerMessageBase):

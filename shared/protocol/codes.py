@@ -67,6 +67,13 @@ class ErrorCode(StrEnum):
     CANNOT_HAND_OVER = "cannot-hand-over"
     TOO_MANY_ORDERS = "too-many-orders"
     """A player holds the most orders one may in a turn, or their orders have cost the server the most a turn's may."""
+    NOT_AWAITED = "not-awaited"
+    """A nudge to a player the game does not wait for now."""
+    # Vacations and notifications.
+    NO_VACATION_LEFT = "no-vacation-left"
+    """A vacation longer than 10 days, or than what is left of the account's yearly allowance."""
+    BAD_CHANNEL = "bad-channel"
+    """A mail address or a webhook URL the server will not send to (the message says why)."""
     # A finished game told again.
     NO_SUCH_PLAYER = "no-such-player"
     # The server.

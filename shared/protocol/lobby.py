@@ -5,8 +5,19 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
+from shared.protocol.log import WHEN_ASKED
 from shared.protocol.names import normalised_name, not_reserved
 from shared.protocol.numbers import WHOLE
 
@@ -27,6 +38,16 @@ MAX_SEATS = 8
 """No rule set seats more; each says its own range (list_rulesets)."""
 
 DEFAULT_RULESET = "risc"
+
+LONGEST_TURN = 14 * 86_400.0
+"""The longest turn time limit a game may have: 14 days (a correspondence game's)."""
+DAY = 86_400.0
+
+PACE_FIELDS = ("bank_seconds", "bank_refill_seconds", "vacations", "boot_after")
+"""The settings of a game's pace besides its turn limit: left out of what is sent and stored while they are at their
+defaults, so that a node or a client of the release before reads every game that does not use them."""
+
+_SET_ONLY = {WHEN_ASKED: True}
 
 
 class GameSettings(BaseModel):
@@ -51,9 +72,49 @@ class GameSettings(BaseModel):
         float | None,
         Field(
             gt=0,
-            le=86_400,
-            description="turn time limit (D3); null: wait for everyone. The server has a minimum (its welcome says it)",
+            le=LONGEST_TURN,
+            description="turn time limit in seconds (D3), up to 14 days; null: wait for everyone. The server has a "
+            "minimum (its welcome says it)",
         ),
+    ] = None
+    bank_seconds: Annotated[
+        float | None,
+        Field(
+            ge=0,
+            le=LONGEST_TURN,
+            description="banked time: each player's bank, in seconds, that a turn overrunning its limit draws on; "
+            "null or 0: none. Needs turn_seconds. Sent only when set",
+            json_schema_extra=_SET_ONLY,
+        ),
+    ] = None
+    bank_refill_seconds: Annotated[
+        float | None,
+        Field(
+            ge=0,
+            le=LONGEST_TURN,
+            description="seconds put back into each player's bank every day of the game, up to what it started "
+            "with; null: none. Sent only when set",
+            json_schema_extra=_SET_ONLY,
+        ),
+    ] = None
+    vacations: Annotated[
+        bool | None,
+        Field(
+            description="whether the game waits for a player on vacation instead of their deadline; null: yes for "
+            "turns of a day or more. Sent only when set",
+            json_schema_extra=_SET_ONLY,
+        ),
+    ] = None
+    boot_after: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            le=20,
+            description="a player whose time runs out this many turns running is out of the game (booted); null: "
+            "they are played for each time and keep their seat. Sent only when set",
+            json_schema_extra=_SET_ONLY,
+        ),
+        WHOLE,
     ] = None
     bots: Annotated[
         int,
@@ -99,7 +160,31 @@ class GameSettings(BaseModel):
     def _bots_fit(self) -> GameSettings:
         if self.bots > self.players:
             raise ValueError(f"bots ({self.bots}) cannot exceed players ({self.players})")
+        if self.turn_seconds is None and (self.bank_seconds or self.boot_after is not None):
+            raise ValueError("banked time and boot_after need a turn time limit (turn_seconds)")
+        if self.bank_refill_seconds and not self.bank_seconds:
+            raise ValueError("bank_refill_seconds refills a bank: give bank_seconds too")
         return self
+
+    @model_serializer(mode="wrap")
+    def _pace_when_set(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
+        dumped: dict[str, Any] = handler(self)
+        for name in PACE_FIELDS:
+            if dumped.get(name) is None:
+                dumped.pop(name, None)
+        return dumped
+
+    @property
+    def banked(self) -> float:
+        """Each player's bank at the start (0: no banked time)."""
+        return self.bank_seconds or 0.0
+
+    @property
+    def honours_vacations(self) -> bool:
+        """Whether a player on vacation is waited for rather than timed (by default in games of a day a turn)."""
+        if self.turn_seconds is None:
+            return False
+        return self.vacations if self.vacations is not None else self.turn_seconds >= DAY
 
 
 class GameStatus(StrEnum):
@@ -122,6 +207,21 @@ class SeatInfo(BaseModel):
     """The server's computer player plays this seat (its own seats, or one handed over while its player is away)."""
     handed_over: bool = False
     """The server's computer player plays this seat, its player having been gone too long, until they come back."""
+    bank: float | None = Field(
+        default=None,
+        description="seconds left in the player's bank of time, as of the start of the turn (null: no banked time)",
+    )
+    vacation_until: float | None = Field(
+        default=None,
+        description="the time (seconds since the epoch) the player's vacation ends, while the game waits for them "
+        "because of it; else null",
+    )
+    deadline: float | None = Field(
+        default=None,
+        description="the time (seconds since the epoch) this player's time runs out on this turn, their bank and "
+        "vacation counted, while the game waits for them with a time limit; else null",
+    )
+    missed: int = Field(default=0, description="turns running whose time ran out on this player")
 
 
 class GameSummary(BaseModel):
@@ -140,6 +240,11 @@ class GameSummary(BaseModel):
         'each, for people ("Evolution 3: fog of war, spies and cloaking")',
     )
     seats: list[SeatInfo]
+    deadline: float | None = Field(
+        default=None,
+        description="the time (seconds since the epoch) the turn's time limit runs out, before anyone's bank; null "
+        "without a time limit or once it is not counting",
+    )
     free: int
     status: GameStatus
     phase: str = Field(description="lobby, finished, or the rule set's label for the stage of play")

@@ -102,6 +102,11 @@ class PlayerResigned(BaseModel):
     player: str
     turn: int
     step: int
+    booted: bool = Field(
+        default=False,
+        description="true: the player did not give up, the game's boot put them out (their time ran out too many "
+        "turns running)",
+    )
     kind: Literal["player_resigned"] = "player_resigned"
 
 

@@ -50,6 +50,17 @@ from shared.protocol.lobby import (
 )
 from shared.protocol.log import SequencedEvent
 from shared.protocol.names import INVISIBLE_CATEGORIES, marks_problem, shows_nothing
+from shared.protocol.notifications import (
+    AskNotifications,
+    AskVacation,
+    Looking,
+    Notice,
+    NotificationSettings,
+    Nudge,
+    Nudged,
+    SetNotifications,
+    VacationStatus,
+)
 from shared.protocol.numbers import WHOLE, Whole
 from shared.protocol.statistics import GameStatistics
 
@@ -372,7 +383,12 @@ ClientMessage = Annotated[
     | EndSession
     | MyGames
     | DeleteAccount
-    | ExportAccount,
+    | ExportAccount
+    | AskNotifications
+    | SetNotifications
+    | AskVacation
+    | Nudge
+    | Looking,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = (
@@ -408,6 +424,11 @@ CLIENT_TYPES = (
     "my_games",
     "delete_account",
     "export_account",
+    "notifications",
+    "set_notifications",
+    "vacation",
+    "nudge",
+    "looking",
 )
 
 
@@ -807,7 +828,11 @@ ServerMessage = Annotated[
     | SessionEnded
     | Home
     | AccountDeleted
-    | AccountExport,
+    | AccountExport
+    | NotificationSettings
+    | VacationStatus
+    | Nudged
+    | Notice,
     Field(discriminator="type"),
 ]
 

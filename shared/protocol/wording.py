@@ -65,3 +65,14 @@ def problems(exc: ValidationError, *, skip: int = 0, limit: int = 4, word: Calla
 def player_count(title: str, fewest: int, most: int, players: int) -> str:
     """A number of players the rule set does not seat, said the one way every part of the game says it."""
     return f"a {title} game has {fewest} to {most} players, not {players}"
+
+
+def duration(seconds: float) -> str:
+    """A time left as a person reads it: "2 d 3 h", "5 h 20 min", "1:05" (minutes and seconds under an hour)."""
+    whole = max(0, int(seconds))
+    days, hours, minutes = whole // 86_400, whole % 86_400 // 3600, whole % 3600 // 60
+    if days:
+        return f"{days} d {hours} h" if hours else f"{days} d"
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    return f"{minutes}:{whole % 60:02d}"

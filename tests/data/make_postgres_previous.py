@@ -8,8 +8,9 @@ installed, writing into this checkout's tests/data:
 
 It plays, on one node of a throwaway PostgreSQL: a game in its lobby with ann seated; a game of three at turn 1 where
 ann issued her orders and committed and bob issued his, not committed; then dumps the database (pg_dump, plain SQL,
-no owner and no privileges) and writes the games' ids and seat tokens beside it. It is made again only when a
-release adds a schema step: the release before it makes it.
+no owner and no privileges) and writes the games' ids and seat tokens beside it, with the commit it was made by (the
+test runs that commit's code as the previous release's node, taken from the repository's history). It is made again
+only when a release adds a schema step: the release before it makes it.
 """
 
 from __future__ import annotations

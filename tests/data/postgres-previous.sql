@@ -2,7 +2,7 @@
 -- PostgreSQL database dump
 --
 
-\restrict aFQIj59kcE1omWjxKvTPkiVKa2b2SICmQhwbHQXag56vRxqTRciCxiUVeFbXQA0
+\restrict dpIYOU2c5FTFDDbtt0axEa44wZqGyjoAW5jdMchys7SurQPhb7HZf2Em3Ov6rlP
 
 -- Dumped from database version 15.18 (Debian 15.18-0+deb12u1)
 -- Dumped by pg_dump version 15.18 (Debian 15.18-0+deb12u1)
@@ -196,7 +196,9 @@ CREATE TABLE public.requests (
 --
 
 CREATE TABLE public.risc_schema (
-    version integer NOT NULL
+    version integer NOT NULL,
+    readable_from integer DEFAULT 1 NOT NULL,
+    release text
 );
 
 
@@ -261,8 +263,8 @@ COPY public.accounts (account_id, name, name_key, password_hash, created_at, dis
 --
 
 COPY public.creators (game_id, address) FROM stdin;
-fd7649	127.0.0.1
-8416c1	127.0.0.1
+bf4315	127.0.0.1
+8b0bf7	127.0.0.1
 \.
 
 
@@ -271,23 +273,23 @@ fd7649	127.0.0.1
 --
 
 COPY public.events (game_id, seq, body) FROM stdin;
-fd7649	1	{"seq":1,"change":1,"event":{"kind":"game_created"}}
-fd7649	2	{"seq":2,"change":2,"event":{"player":"ann","kind":"player_joined"}}
-8416c1	1	{"seq":1,"change":1,"event":{"kind":"game_created"}}
-8416c1	2	{"seq":2,"change":2,"event":{"player":"ann","kind":"player_joined"}}
-8416c1	3	{"seq":3,"change":3,"event":{"player":"bob","kind":"player_joined"}}
-8416c1	4	{"seq":4,"change":4,"event":{"player":"cyd","kind":"player_joined"}}
-8416c1	5	{"seq":5,"change":4,"event":{"players":["ann","bob","cyd"],"kind":"game_started"}}
-8416c1	6	{"seq":6,"change":5,"event":{"player":"ann","turn":0,"kind":"player_committed"}}
-8416c1	7	{"seq":7,"change":6,"event":{"player":"bob","turn":0,"kind":"player_committed"}}
-8416c1	8	{"seq":8,"change":7,"event":{"player":"cyd","turn":0,"kind":"player_committed"}}
-8416c1	9	{"seq":9,"change":7,"event":{"turn":0,"orders":{"ann":[{"territory":"Midkemia","units":30,"kind":"place"}],"bob":[{"territory":"Gondor","units":30,"kind":"place"}],"cyd":[{"territory":"Elantris","units":30,"kind":"place"}]},"step":0,"kind":"orders_revealed"}}
-8416c1	10	{"seq":10,"change":7,"event":{"player":"ann","territory":"Midkemia","units":30,"kind":"units_placed"}}
-8416c1	11	{"seq":11,"change":7,"event":{"player":"bob","territory":"Gondor","units":30,"kind":"units_placed"}}
-8416c1	12	{"seq":12,"change":7,"event":{"player":"cyd","territory":"Elantris","units":30,"kind":"units_placed"}}
-8416c1	13	{"seq":13,"change":7,"event":{"turn":1,"kind":"turn_started"}}
-8416c1	14	{"seq":14,"change":7,"event":{"turn":1,"players":{"ann":[3,30],"bob":[3,30],"cyd":[3,30]},"final":false,"kind":"standings"}}
-8416c1	15	{"seq":15,"change":8,"event":{"player":"ann","turn":1,"kind":"player_committed"}}
+bf4315	1	{"seq":1,"change":1,"event":{"kind":"game_created"}}
+bf4315	2	{"seq":2,"change":2,"event":{"player":"ann","kind":"player_joined"}}
+8b0bf7	1	{"seq":1,"change":1,"event":{"kind":"game_created"}}
+8b0bf7	2	{"seq":2,"change":2,"event":{"player":"ann","kind":"player_joined"}}
+8b0bf7	3	{"seq":3,"change":3,"event":{"player":"bob","kind":"player_joined"}}
+8b0bf7	4	{"seq":4,"change":4,"event":{"player":"cyd","kind":"player_joined"}}
+8b0bf7	5	{"seq":5,"change":4,"event":{"players":["ann","bob","cyd"],"kind":"game_started"}}
+8b0bf7	6	{"seq":6,"change":5,"event":{"player":"ann","turn":0,"kind":"player_committed"}}
+8b0bf7	7	{"seq":7,"change":6,"event":{"player":"bob","turn":0,"kind":"player_committed"}}
+8b0bf7	8	{"seq":8,"change":7,"event":{"player":"cyd","turn":0,"kind":"player_committed"}}
+8b0bf7	9	{"seq":9,"change":7,"event":{"turn":0,"orders":{"ann":[{"territory":"Midkemia","units":30,"kind":"place"}],"bob":[{"territory":"Gondor","units":30,"kind":"place"}],"cyd":[{"territory":"Elantris","units":30,"kind":"place"}]},"step":0,"kind":"orders_revealed"}}
+8b0bf7	10	{"seq":10,"change":7,"event":{"player":"ann","territory":"Midkemia","units":30,"kind":"units_placed"}}
+8b0bf7	11	{"seq":11,"change":7,"event":{"player":"bob","territory":"Gondor","units":30,"kind":"units_placed"}}
+8b0bf7	12	{"seq":12,"change":7,"event":{"player":"cyd","territory":"Elantris","units":30,"kind":"units_placed"}}
+8b0bf7	13	{"seq":13,"change":7,"event":{"turn":1,"kind":"turn_started"}}
+8b0bf7	14	{"seq":14,"change":7,"event":{"turn":1,"players":{"ann":[3,30],"bob":[3,30],"cyd":[3,30]},"final":false,"kind":"standings"}}
+8b0bf7	15	{"seq":15,"change":8,"event":{"player":"ann","turn":1,"kind":"player_committed"}}
 \.
 
 
@@ -296,8 +298,8 @@ fd7649	2	{"seq":2,"change":2,"event":{"player":"ann","kind":"player_joined"}}
 --
 
 COPY public.games (game_id, created_at, record, progress, phase, map_key, lock_key, epoch, owner, clocked, handed_over, summary, closed) FROM stdin;
-fd7649	1795871058.5257115	{"game_id":"fd7649","settings":{"ruleset":"risc","map":"seed","players":2,"turn_seconds":null,"bots":0,"bot_strategy":null,"options":{"initial_units":null,"neutral_units":3,"choose_groups":false,"max_players":5,"evolution":1,"food":100,"technology":100,"max_turns":100}},"seed":4583565736360827823,"created_at":1795871058.5257115}	{"seats":[{"name":"ann","token_hash":"8834037e81886b700383b33d22b5a198c3e9d0cf85c85465ff52132c3aaf7ccc","group":null,"account":null}],"state":null,"seq":2,"number":2,"rematch":[],"rematch_game":null,"declined":[],"handed_over":[],"status":"lobby"}	lobby	dc3cf1d15e12b159a4229bc782656324cdeb7295aacc6137376840ca58b51c2c	1041923395386733774	1	old-1	f	f	{"game_id":"fd7649","settings":{"ruleset":"risc","map":"seed","players":2,"turn_seconds":null,"bots":0,"bot_strategy":null,"options":{"initial_units":null,"neutral_units":3,"choose_groups":false,"max_players":5,"evolution":1,"food":100,"technology":100,"max_turns":100}},"ruleset_title":"RISC","simultaneous":true,"map_name":"Seed example","territories":9,"notes":[],"seats":[{"name":"ann","connected":false,"group":null,"eliminated":false,"committed":false,"awaited":false,"computer":false,"handed_over":false}],"free":1,"status":"lobby","phase":"lobby","turn":0,"step":0,"winner":null,"draw":false,"groups":null,"spectators":0,"rematch":[],"rematch_game":null,"rematch_declined":[]}	f
-8416c1	1795871058.5643215	{"game_id":"8416c1","settings":{"ruleset":"risc","map":"seed","players":3,"turn_seconds":null,"bots":0,"bot_strategy":null,"options":{"initial_units":null,"neutral_units":3,"choose_groups":false,"max_players":5,"evolution":1,"food":100,"technology":100,"max_turns":100}},"seed":7508347750747518725,"created_at":1795871058.5643215}	{"seats":[{"name":"ann","token_hash":"2e26e6c44abebe939ec19fe047134c54c2d4e71610ab1521a471d89aa954e51b","group":null,"account":null},{"name":"bob","token_hash":"65485502d521826e02195151f4305e02e33887097b2d362d621f60f82707b3e8","group":null,"account":null},{"name":"cyd","token_hash":"27a768b176941ed445a4320e6769029bf7778887b9eee7c37e1d14e0f9f31849","group":null,"account":null}],"state":{"ruleset":"risc","players":["ann","bob","cyd"],"step":1,"board":{"phase":"orders","turn":1,"owner":{"Narnia":"ann","Midkemia":"ann","Oz":"ann","Elantris":"cyd","Roshar":"cyd","Scadrial":"cyd","Gondor":"bob","Mordor":"bob","Hogwarts":"bob"},"units":{"Narnia":0,"Midkemia":30,"Oz":0,"Elantris":30,"Roshar":0,"Scadrial":0,"Gondor":30,"Mordor":0,"Hogwarts":0},"pools":{},"eliminated":[],"winner":null},"orders":{},"committed":[]},"seq":14,"number":7,"rematch":[],"rematch_game":null,"declined":[],"handed_over":[],"status":"playing"}	playing	dc3cf1d15e12b159a4229bc782656324cdeb7295aacc6137376840ca58b51c2c	-5676358426534344240	1	old-1	f	f	{"game_id":"8416c1","settings":{"ruleset":"risc","map":"seed","players":3,"turn_seconds":null,"bots":0,"bot_strategy":null,"options":{"initial_units":null,"neutral_units":3,"choose_groups":false,"max_players":5,"evolution":1,"food":100,"technology":100,"max_turns":100}},"ruleset_title":"RISC","simultaneous":true,"map_name":"Seed example","territories":9,"notes":[],"seats":[{"name":"ann","connected":true,"group":null,"eliminated":false,"committed":false,"awaited":true,"computer":false,"handed_over":false},{"name":"bob","connected":true,"group":null,"eliminated":false,"committed":false,"awaited":true,"computer":false,"handed_over":false},{"name":"cyd","connected":true,"group":null,"eliminated":false,"committed":false,"awaited":true,"computer":false,"handed_over":false}],"free":0,"status":"playing","phase":"orders","turn":1,"step":1,"winner":null,"draw":false,"groups":null,"spectators":0,"rematch":[],"rematch_game":null,"rematch_declined":[]}	f
+bf4315	1795873489.2152178	{"game_id":"bf4315","settings":{"ruleset":"risc","map":"seed","players":2,"turn_seconds":null,"bots":0,"bot_strategy":null,"options":{"initial_units":null,"neutral_units":3,"choose_groups":false,"max_players":5,"evolution":1,"food":100,"technology":100,"max_turns":100}},"seed":2657365772764091428,"created_at":1795873489.2152178}	{"seats":[{"name":"ann","token_hash":"7a08de60468e045f3b22d906e447fc5b000c4de3e94200a2b08205c5722ac5aa","group":null,"account":null}],"state":null,"seq":2,"number":2,"rematch":[],"rematch_game":null,"declined":[],"handed_over":[],"status":"lobby"}	lobby	dc3cf1d15e12b159a4229bc782656324cdeb7295aacc6137376840ca58b51c2c	-4626975817962728920	1	old-1	f	f	{"game_id":"bf4315","settings":{"ruleset":"risc","map":"seed","players":2,"turn_seconds":null,"bots":0,"bot_strategy":null,"options":{"initial_units":null,"neutral_units":3,"choose_groups":false,"max_players":5,"evolution":1,"food":100,"technology":100,"max_turns":100}},"ruleset_title":"RISC","simultaneous":true,"map_name":"Seed example","territories":9,"notes":[],"seats":[{"name":"ann","connected":false,"group":null,"eliminated":false,"committed":false,"awaited":false,"computer":false,"handed_over":false}],"free":1,"status":"lobby","phase":"lobby","turn":0,"step":0,"winner":null,"draw":false,"groups":null,"spectators":0,"rematch":[],"rematch_game":null,"rematch_declined":[]}	f
+8b0bf7	1795873489.2558901	{"game_id":"8b0bf7","settings":{"ruleset":"risc","map":"seed","players":3,"turn_seconds":null,"bots":0,"bot_strategy":null,"options":{"initial_units":null,"neutral_units":3,"choose_groups":false,"max_players":5,"evolution":1,"food":100,"technology":100,"max_turns":100}},"seed":97190438913195627,"created_at":1795873489.2558901}	{"seats":[{"name":"ann","token_hash":"2c300daaded71be2d702a686d1a402f44b00c9070c9210aab69fb00a7a94753c","group":null,"account":null},{"name":"bob","token_hash":"c22da5778fbffec98c505cdc88ddb5b4541d0820cffa2a62f65da90a9827fabb","group":null,"account":null},{"name":"cyd","token_hash":"b980b3ea134efc8f0595faf72c735f4a945a505011aaefdf0672b5a8dcccb6ab","group":null,"account":null}],"state":{"ruleset":"risc","players":["ann","bob","cyd"],"step":1,"board":{"phase":"orders","turn":1,"owner":{"Narnia":"ann","Midkemia":"ann","Oz":"ann","Elantris":"cyd","Roshar":"cyd","Scadrial":"cyd","Gondor":"bob","Mordor":"bob","Hogwarts":"bob"},"units":{"Narnia":0,"Midkemia":30,"Oz":0,"Elantris":30,"Roshar":0,"Scadrial":0,"Gondor":30,"Mordor":0,"Hogwarts":0},"pools":{},"eliminated":[],"winner":null},"orders":{},"committed":[]},"seq":14,"number":7,"rematch":[],"rematch_game":null,"declined":[],"handed_over":[],"status":"playing"}	playing	dc3cf1d15e12b159a4229bc782656324cdeb7295aacc6137376840ca58b51c2c	-8262060256440074077	1	old-1	f	f	{"game_id":"8b0bf7","settings":{"ruleset":"risc","map":"seed","players":3,"turn_seconds":null,"bots":0,"bot_strategy":null,"options":{"initial_units":null,"neutral_units":3,"choose_groups":false,"max_players":5,"evolution":1,"food":100,"technology":100,"max_turns":100}},"ruleset_title":"RISC","simultaneous":true,"map_name":"Seed example","territories":9,"notes":[],"seats":[{"name":"ann","connected":true,"group":null,"eliminated":false,"committed":false,"awaited":true,"computer":false,"handed_over":false},{"name":"bob","connected":true,"group":null,"eliminated":false,"committed":false,"awaited":true,"computer":false,"handed_over":false},{"name":"cyd","connected":true,"group":null,"eliminated":false,"committed":false,"awaited":true,"computer":false,"handed_over":false}],"free":0,"status":"playing","phase":"orders","turn":1,"step":1,"winner":null,"draw":false,"groups":null,"spectators":0,"rematch":[],"rematch_game":null,"rematch_declined":[]}	f
 \.
 
 
@@ -323,7 +325,7 @@ COPY public.nodes (node_id, public_url, backend_pid, started_at, heartbeat) FROM
 --
 
 COPY public.pending_commits (id, game_id, player, step, seq) FROM stdin;
-3	8416c1	ann	1	15
+3	8b0bf7	ann	1	15
 \.
 
 
@@ -332,8 +334,8 @@ COPY public.pending_commits (id, game_id, player, step, seq) FROM stdin;
 --
 
 COPY public.pending_orders (id, game_id, player, step, "position", body) FROM stdin;
-4	8416c1	ann	1	0	{"units":29,"source":"Midkemia","target":"Scadrial","kind":"attack"}
-5	8416c1	bob	1	0	{"units":29,"source":"Gondor","target":"Oz","kind":"attack"}
+4	8b0bf7	ann	1	0	{"units":29,"source":"Midkemia","target":"Scadrial","kind":"attack"}
+5	8b0bf7	bob	1	0	{"units":29,"source":"Gondor","target":"Oz","kind":"attack"}
 \.
 
 
@@ -349,8 +351,8 @@ COPY public.requests (game_id, request_id, step, reply, player) FROM stdin;
 -- Data for Name: risc_schema; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-COPY public.risc_schema (version) FROM stdin;
-4
+COPY public.risc_schema (version, readable_from, release) FROM stdin;
+5	1	0.1.0
 \.
 
 
@@ -589,5 +591,5 @@ ALTER TABLE ONLY public.sessions
 -- PostgreSQL database dump complete
 --
 
-\unrestrict aFQIj59kcE1omWjxKvTPkiVKa2b2SICmQhwbHQXag56vRxqTRciCxiUVeFbXQA0
+\unrestrict dpIYOU2c5FTFDDbtt0axEa44wZqGyjoAW5jdMchys7SurQPhb7HZf2Em3Ov6rlP
 

@@ -9,6 +9,7 @@
 
 import { refusalWords } from "./account.js";
 import { Board } from "./board.js";
+import { clockText } from "./pace.js";
 import { statisticsCharts } from "./chart.js";
 import { ChatPanel, chatHeading } from "./chat.js";
 import { byId, h, put } from "./dom.js";
@@ -647,7 +648,8 @@ export class GameScreen {
     } else {
       const left = Math.max(0, Math.round((this.deadline - performance.now()) / 1000));
       timer.dataset.seconds = String(left);
-      timer.textContent = `Time left this turn: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      const overrun = Math.max(0, (performance.now() - this.deadline) / 1000);
+      timer.textContent = clockText(left, this.seat(this.player), overrun);
       timer.classList.toggle("short", left <= 10);
     }
     const now = performance.now();

@@ -238,6 +238,11 @@ export class Link {
     });
   }
 
+  /** Send a message that has no answer (`looking`); nothing when the link is down (it is said again on return). */
+  tell(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN && this.state === "open") this.ws.send(JSON.stringify(message));
+  }
+
   usePassword(password) {
     this.password = password;
     sessionStorage.setItem("risc.password", password);

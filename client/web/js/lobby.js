@@ -5,6 +5,7 @@
 import { refusalWords } from "./account.js";
 import { ChatPanel } from "./chat.js";
 import { byId, h, put } from "./dom.js";
+import { paceNotes } from "./pace.js";
 import { optionsForm } from "./schema-form.js";
 import { lastName, nameBox, saveName, savedSeats } from "./seats.js";
 
@@ -16,7 +17,7 @@ const MAX_UPLOAD = 30000;
 export function settingsNotes(game) {
   const settings = game.settings;
   const notes = [...(game.notes || [])];
-  if (settings.turn_seconds) notes.push(`${settings.turn_seconds} s a turn`);
+  notes.push(...paceNotes(settings));
   if (settings.bots) notes.push(`${settings.bots} computer player${settings.bots === 1 ? "" : "s"} (${settings.bot_strategy})`);
   return notes;
 }

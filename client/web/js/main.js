@@ -9,6 +9,7 @@ import { GameScreen, resumeRequest } from "./game.js";
 import { MyGames } from "./games.js";
 import { HomeScreen } from "./home.js";
 import { AccountScreen } from "./keeping.js";
+import { Notices } from "./notices.js";
 import { Link } from "./link.js";
 import { LobbyScreen } from "./lobby.js";
 import { ReplayScreen } from "./replay.js";
@@ -47,6 +48,7 @@ class App {
     this.replay = new ReplayScreen(this);
     this.home = new HomeScreen(this);
     this.keeping = new AccountScreen(this);
+    this.notices = new Notices(this.link, () => this.game.gameId);
     byId("home").addEventListener("click", (event) => { event.preventDefault(); this.showFirst(); });
     byId("password-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -74,7 +76,8 @@ class App {
   }
 
   take(message) {
-    if (message.type === "shutting_down") this.linkState("closed", message.message);
+    if (message.type === "notice") this.notices.take(message);
+    else if (message.type === "shutting_down") this.linkState("closed", message.message);
     else if (message.type === "signed_out") this.account.signedOut();
     else if (seatTakenNotice(message)) this.seatTaken(message);
     else if (message.type === "lobby_chat") this.lobby.heard(message);
@@ -227,6 +230,7 @@ class App {
   }
 
   showGame(gameId, player) {
+    this.notices.look();
     const hash = `#game=${encodeURIComponent(gameId)}` + (player ? `&player=${encodeURIComponent(player)}` : "");
     if (location.hash !== hash) history.replaceState(null, "", hash);
     this.screen("game");
@@ -290,6 +294,7 @@ class App {
   /** The link is back (or moved to another node, or opened afresh signed in or out): take the seats back (the games
    * off screen too, from where they were), or watch again, or list the games again. */
   async reconnected() {
+    this.notices.look(); // a new connection looks at every game it follows until told
     for (const { gameId, player, seq } of this.mine.list()) {
       const seat = this.seatFor(gameId, player);
       if (seat) await this.link.request(resumeRequest(gameId, seat.token, seq)).catch(() => {});
