@@ -38,7 +38,7 @@ from shared.protocol.accounts import (
     SignedIn as SignedInMessage,
 )
 from shared.protocol.codes import CloseCode, ErrorCode
-from shared.protocol.lobby import GameStatus, GameSummary
+from shared.protocol.lobby import GameSettings, GameStatus, GameSummary
 from shared.protocol.names import skeleton
 
 logger = logging.getLogger("risc.server")
@@ -146,6 +146,21 @@ class AccountDesk:
         self.check_guest_may_play()
         await self.check_guest_name(name)
         return name, None
+
+    def check_may_rate(self, sub: object, settings: GameSettings) -> None:
+        """A rated game is created by an account, on a server that has accounts (a guest could not sit in it)."""
+        if not settings.rated:
+            return
+        if not self.accounts.on:
+            raise Refusal(
+                ErrorCode.BAD_SETTINGS, "this server has no accounts, so no game is rated", field="settings.rated"
+            )
+        if signed_in(sub) is None:
+            raise Refusal(
+                ErrorCode.ACCOUNT_NEEDED,
+                "a rated game is an account's: sign up or in to create one",
+                field="settings.rated",
+            )
 
     def check_guest_may_play(self) -> None:
         if self.accounts.mode == "required":

@@ -56,6 +56,7 @@ async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: Cl
         case CreateGame():
             if signed_in(sub) is None:
                 desk.check_guest_may_play()
+            desk.check_may_rate(sub, message.settings)
             game = await lobby.create(message.settings, message.map_upload, sub)
             sub.send(GameCreated(game=game.summary(), ref=message.ref))
         case JoinGame():

@@ -217,7 +217,8 @@ class Runner(ABC):
         """Number the new entries, save them with the new table (and the request that made the change, if it has
         an id), and only then make both current."""
         entries: list[Entry] = []
-        if decision.table.finished and not self.table.finished:
+        ending = decision.table.finished and not self.table.finished
+        if ending:
             decision = core.watchers_heard(decision, self.log.kept())
         if decision.order_change is not None and not decision.entries:
             await self._keeper.order(decision.order_change, request)
@@ -226,7 +227,10 @@ class Runner(ABC):
         else:
             last, change = self.log.last_seq, self.seq + 1
             entries = number(decision.entries, last, self.ruleset, change=change)
-            await self._keeper.change(decision, entries, last, change if entries else change - 1, self._listed, request)
+            rated = await self._keeper.rated_end(decision.table, entries, self._clock.wall()) if ending else None
+            await self._keeper.change(
+                decision, entries, last, change if entries else change - 1, self._listed, request, rated
+            )
             self.log.extend(entries)
         self.table = decision.table
         if request is not None:

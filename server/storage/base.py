@@ -20,6 +20,7 @@ from shared.protocol.lobby import GameSettings
 
 if TYPE_CHECKING:
     from server.storage.accounts import AccountStore
+    from server.storage.ratings import RatedEnd, RatingStore
 
 
 class LogLine(Protocol):
@@ -357,9 +358,11 @@ class Storage(ABC):
         *,
         summary: str | None = None,
         request: RequestRecord | None = None,
+        rated: RatedEnd | None = None,
     ) -> None:
         """Replace the game's progress (which holds every order so far) and append `events`, all or nothing, with
-        the request that made the change (requests of steps before the game's step less one may be forgotten)."""
+        the request that made the change (requests of steps before the game's step less one may be forgotten), and
+        with the ratings of `rated`, the game's end (server/storage/ratings.py): in the same transaction, once."""
 
     @abstractmethod
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
@@ -437,6 +440,10 @@ class Storage(ABC):
     @abstractmethod
     def accounts(self) -> AccountStore:
         """The accounts kept beside this store's games, in the same database (server/storage/accounts.py)."""
+
+    @abstractmethod
+    def ratings(self) -> RatingStore:
+        """The ratings kept beside this store's games, in the same database (server/storage/ratings.py)."""
 
     async def close(self) -> None:
         """Flush and let go of whatever the store holds open."""

@@ -28,6 +28,7 @@ from server.storage.base import (
     map_text,
     with_orders,
 )
+from server.storage.ratings import MemoryRatings, RatedEnd, RatingStore
 
 
 class MemoryStorage(Storage):
@@ -44,9 +45,13 @@ class MemoryStorage(Storage):
         self._summaries: dict[str, str | None] = {}
         self._created: dict[str, float] = {}
         self._accounts = MemoryAccounts(self._summaries, self._created)
+        self._ratings = MemoryRatings(self._accounts.names)
 
     def accounts(self) -> AccountStore:
         return self._accounts
+
+    def ratings(self) -> RatingStore:
+        return self._ratings
 
     def _seated(self, game_id: str, progress: GameProgress) -> None:
         for account, player in seats_of_accounts(progress.seats):
@@ -79,6 +84,7 @@ class MemoryStorage(Storage):
         *,
         summary: str | None = None,
         request: RequestRecord | None = None,
+        rated: RatedEnd | None = None,
     ) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
@@ -93,6 +99,8 @@ class MemoryStorage(Storage):
         if summary is not None:
             self._summaries[game_id] = summary
         self._seated(game_id, progress)
+        if rated is not None:
+            self._ratings.rate(rated)
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         if game_id not in self._records:

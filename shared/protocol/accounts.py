@@ -161,12 +161,21 @@ class HomeGame(BaseModel):
     )
 
 
+class Invitation(BaseModel):
+    """A game another account invited this one to (`challenge`): accepted (`answer_challenge`), the account sits in
+    it."""
+
+    game: GameSummary
+    by: str = Field(description="the challenger's name")
+
+
 class Home(ServerMessageBase):
     """The answer to `my_games`: games waiting for the player's orders first, then those running, those waiting for
-    players, then the most recently finished."""
+    players, then the most recently finished; and the challenges waiting for an answer."""
 
     type: Literal["my_games"] = "my_games"
     games: list[HomeGame]
+    challenges: list[Invitation] = Field(default_factory=list)
 
 
 class AccountDeleted(ServerMessageBase):

@@ -51,6 +51,24 @@ from shared.protocol.lobby import (
 from shared.protocol.log import SequencedEvent
 from shared.protocol.names import INVISIBLE_CATEGORIES, marks_problem, shows_nothing
 from shared.protocol.numbers import WHOLE, Whole
+from shared.protocol.ratings import (
+    AnswerChallenge,
+    AskGameRatings,
+    AskLeaderboard,
+    AskProfile,
+    Challenge,
+    ChallengeAnswered,
+    Challenged,
+    ChallengeSent,
+    GameRatings,
+    Leaderboard,
+    LeaveQuickPlay,
+    Profile,
+    QuickPlay,
+    QuickPlayFound,
+    QuickPlayLeft,
+    QuickPlayWaiting,
+)
 from shared.protocol.statistics import GameStatistics
 
 OrderData = Annotated[
@@ -372,7 +390,14 @@ ClientMessage = Annotated[
     | EndSession
     | MyGames
     | DeleteAccount
-    | ExportAccount,
+    | ExportAccount
+    | AskLeaderboard
+    | AskProfile
+    | AskGameRatings
+    | QuickPlay
+    | LeaveQuickPlay
+    | Challenge
+    | AnswerChallenge,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = (
@@ -408,6 +433,13 @@ CLIENT_TYPES = (
     "my_games",
     "delete_account",
     "export_account",
+    "leaderboard",
+    "profile",
+    "game_ratings",
+    "quick_play",
+    "leave_quick_play",
+    "challenge",
+    "answer_challenge",
 )
 
 
@@ -807,7 +839,16 @@ ServerMessage = Annotated[
     | SessionEnded
     | Home
     | AccountDeleted
-    | AccountExport,
+    | AccountExport
+    | Leaderboard
+    | Profile
+    | GameRatings
+    | QuickPlayWaiting
+    | QuickPlayLeft
+    | QuickPlayFound
+    | ChallengeSent
+    | Challenged
+    | ChallengeAnswered,
     Field(discriminator="type"),
 ]
 
