@@ -26,6 +26,7 @@ from server.lobby.catalogue import Catalogue
 from server.lobby.lobby import Lobby
 from server.logs import setup_logging
 from server.loop import LOOPS, choose_loop
+from server.matchmaking.desk import PeopleDesk
 from server.opening import alone, open_place
 from server.storage import Storage, StorageError, default_data_dir, is_postgres
 from shared.protocol.codes import PROTOCOL_VERSION
@@ -70,7 +71,16 @@ class RiscServer:
             directory=self.directory,
         )
         self.accounts = Accounts(self.storage.accounts(), self.clock, mode=config.accounts)
-        self.transport = Transport(config, self.lobby, AccountDesk(self.accounts, self.lobby, self.storage), self.clock)
+        desk = AccountDesk(self.accounts, self.lobby, self.storage)
+        desk.people = self.people = PeopleDesk(
+            self.lobby,
+            self.accounts,
+            self.storage.ratings(),
+            self.directory.queue(),
+            self.directory.node_name,
+            self.clock,
+        )
+        self.transport = Transport(config, self.lobby, desk, self.clock)
 
     @property
     def port(self) -> int:
@@ -106,6 +116,7 @@ class RiscServer:
     async def stop(self) -> None:
         """Finish the change each game has under way, refuse new ones, tell the clients, close, flush the store."""
         logger.info("shutting down")
+        await self.people.close()
         await self.lobby.close()
         await self.transport.stop()
         await self.accounts.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import ValidationError
 
@@ -40,6 +40,9 @@ from shared.protocol.accounts import (
 from shared.protocol.codes import CloseCode, ErrorCode
 from shared.protocol.lobby import GameSettings, GameStatus, GameSummary
 from shared.protocol.names import skeleton
+
+if TYPE_CHECKING:
+    from server.matchmaking.desk import PeopleDesk
 
 logger = logging.getLogger("risc.server")
 
@@ -76,6 +79,13 @@ class AccountDesk:
         self.accounts = accounts
         self.lobby = lobby
         self.storage = storage
+        self.people: PeopleDesk | None = None
+        """Ratings, quick play and challenges (the server sets it)."""
+
+    async def disconnect(self, sub: object) -> None:
+        """A connection closed: it leaves the quick play queue."""
+        if self.people is not None:
+            await self.people.disconnect(sub)
 
     # ---- the account's own requests ------------------------------------------------------------------------------
 
@@ -113,7 +123,9 @@ class AccountDesk:
                 await self.accounts.end_session(signed, message.session)
                 member.send(SessionEnded(session=message.session, ref=message.ref))
             case MyGames():
-                member.send(Home(games=await self.home(self._signed(member)), ref=message.ref))
+                signed = self._signed(member)
+                challenges = await self.people.invitations(signed) if self.people is not None else []
+                member.send(Home(games=await self.home(signed), challenges=challenges, ref=message.ref))
             case DeleteAccount():
                 signed = self._signed(member)
                 await self.accounts.check_password(signed, message.password)

@@ -39,6 +39,15 @@ from shared.protocol.messages import (
     WatchGame,
     WithdrawOrder,
 )
+from shared.protocol.ratings import (
+    AnswerChallenge,
+    AskGameRatings,
+    AskLeaderboard,
+    AskProfile,
+    Challenge,
+    LeaveQuickPlay,
+    QuickPlay,
+)
 
 
 async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: ClientMessage) -> None:
@@ -114,6 +123,17 @@ async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: Cl
             sub.send(
                 await replays.turn(message.game_id, message.sight, message.index, message.ref, sub.words, _address(sub))
             )
+        case (
+            AskLeaderboard()
+            | AskProfile()
+            | AskGameRatings()
+            | QuickPlay()
+            | LeaveQuickPlay()
+            | Challenge()
+            | (AnswerChallenge())
+        ):
+            if desk.people is not None:
+                await desk.people.handle(sub, message)
         case Hello():
             raise Refusal(ErrorCode.INVALID_MESSAGE, "hello comes once, as the first message")
         case _:

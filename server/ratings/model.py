@@ -23,7 +23,7 @@ SHOWN_SCALE = 40.0
 an average player who has played a while (mu 25, sigma about 2.5) shows about 1500, as in chess; each point of mu is
 40 of the shown number."""
 
-PROVISIONAL_SIGMA = 5.0
+PROVISIONAL_SIGMA = 6.0
 """A rating is provisional while sigma is above this (a new player's is 8.33): bench/ratings.py counts how many games
 of three to five it takes to come below (docs/ratings.md)."""
 

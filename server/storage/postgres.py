@@ -180,7 +180,8 @@ MIGRATIONS: list[str] = [
     ALTER TABLE requests ADD PRIMARY KEY (game_id, player, request_id);
     """,
     # Version 5: ratings (server/storage/ratings.py, the SQLite store's version 9): each holder's skill by rule set,
-    # each rated game's changes by player, and the rated games, keyed by game so that a game is rated once.
+    # each rated game's changes by player, and the rated games, keyed by game so that a game is rated once; the quick
+    # play queue and the challenges' invitations, which the nodes share (server/matchmaking/postgres_queue.py).
     # Additive: new tables only, which a node of the release before never reads or writes.
     """
     CREATE TABLE ratings (
@@ -215,6 +216,25 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, holder)
     );
     CREATE INDEX rating_changes_by_holder ON rating_changes (holder, at);
+    CREATE TABLE quick_queue (
+        account_id text PRIMARY KEY,
+        name text NOT NULL,
+        ruleset text NOT NULL,
+        players integer NOT NULL,
+        pace text NOT NULL,
+        computers_after double precision,
+        rating integer NOT NULL,
+        since double precision NOT NULL,
+        node_id text NOT NULL,
+        game_id text,
+        rated boolean NOT NULL DEFAULT true
+    );
+    CREATE TABLE invitations (
+        game_id text NOT NULL,
+        account_id text NOT NULL,
+        by_name text NOT NULL,
+        PRIMARY KEY (game_id, account_id)
+    );
     """,
 ]
 """Migration i takes the schema from version i to i + 1. Only ever append: a node of the previous release keeps

@@ -42,10 +42,11 @@ async def rate_in(conn: Any, end: RatedEnd) -> None:
     await conn.execute(_MAKE_ROWS, (end.ruleset, NEW.mu, NEW.sigma, end.at, holders))
     rows = await (await conn.execute(_LOCK_ROWS, (end.ruleset, holders))).fetchall()
     changes = work_out(end, {holder: Skill(float(mu), float(sigma)) for holder, mu, sigma in rows})
-    await conn.executemany(pg(sql.ADD_CHANGE), sql.change_rows(end, changes))
-    await conn.executemany(
-        _SET_SKILL, [(c.after.mu, c.after.sigma, int(c.won), end.at, c.holder, end.ruleset) for c in changes]
-    )
+    async with conn.cursor() as cursor:
+        await cursor.executemany(pg(sql.ADD_CHANGE), sql.change_rows(end, changes))
+        await cursor.executemany(
+            _SET_SKILL, [(c.after.mu, c.after.sigma, int(c.won), end.at, c.holder, end.ruleset) for c in changes]
+        )
 
 
 class PostgresRatings(RatingStore):

@@ -165,8 +165,11 @@ class Invitation(BaseModel):
     """A game another account invited this one to (`challenge`): accepted (`answer_challenge`), the account sits in
     it."""
 
-    game: GameSummary
+    game_id: str
     by: str = Field(description="the challenger's name")
+    game: GameSummary | None = Field(
+        default=None, description="the game as it is now (null when another node of the server plays it)"
+    )
 
 
 class Home(ServerMessageBase):
