@@ -211,9 +211,8 @@ def main() -> None:
     ladder = sorted(server.skills.items(), key=lambda kv: -kv[1].ordinal)
     print("ladder (Plackett-Luce, all games):")
     for place, (player, skill) in enumerate(ladder, start=1):
-        print(
-            f"  {place:2} {player:14} {skill.shown:5} mu {skill.mu:5.1f} sigma {skill.sigma:4.2f} games {counts[player]}"
-        )
+        said = f"{skill.shown:5} mu {skill.mu:5.1f} sigma {skill.sigma:4.2f} games {counts[player]}"
+        print(f"  {place:2} {player:14} {said}")
     tau = kendall_tau_b([s.ordinal for _, s in ladder], [rates[p.rsplit("-", 1)[0]] for p, _ in ladder])
     by_strategy = {
         s: statistics.fmean(k.ordinal for p, k in server.skills.items() if p.rsplit("-", 1)[0] == s) for s in rates

@@ -53,7 +53,7 @@ async def test_a_rated_game_with_a_resignation_ranks_the_computers_first_and_mov
         for name, settings in GAMES.items():
             game_id = await create_game(ann, **settings, bots=2, rated=True)
             await join(ann, game_id, "Ann")
-            await ann.wait_for(lambda m: m["type"] == "update" and ann.summaries[game_id]["status"] != "waiting")
+            await ann.wait_for(lambda m, g=game_id: m["type"] == "update" and ann.summaries[g]["status"] != "waiting")
             assert (await ann.request(type="resign", game_id=game_id))["type"] == "resigned"
             await finished(ann, game_id, 120)
             places = await ranking_of(storage, game_id)
