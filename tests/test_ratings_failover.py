@@ -6,6 +6,7 @@ not at all, every player's chain of ratings unbroken (each game's rating before 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 import signal
@@ -64,7 +65,7 @@ async def test_the_owner_killed_at_a_rated_game_s_last_change_rates_it_once(post
             acknowledged_before_kill += any(m.get("ref") == "last" and m["type"] == "resigned" for m in ann.frames)
 
             back = await resumed(other_port, session, game_id)
-            update = await back.wait_for(lambda m: m["type"] == "update" and m["game_id"] == game_id)
+            update = await back.wait_for(lambda m, g=game_id: m["type"] == "update" and m["game_id"] == g)
             if update["game"]["status"] != "finished":  # the resignation was not kept: it is made again
                 assert (await back.request(type="resign", game_id=game_id))["type"] == "resigned"
             await back.wait_for(lambda m: m["type"] == "update" and m["game"]["status"] == "finished", timeout=20)
@@ -87,7 +88,7 @@ async def test_the_owner_killed_at_a_rated_game_s_last_change_rates_it_once(post
         for holder, mu, sigma, played in skills:
             mine = [c for c in changes if c[1] == holder]
             assert played == ROUNDS == len(mine)
-            for before, after in zip(mine, mine[1:], strict=False):
+            for before, after in itertools.pairwise(mine):
                 assert (after[2], after[3]) == (before[4], before[5]), "a game's rating started from the last one's"
             assert (mine[-1][4], mine[-1][5]) == (mu, sigma)
         print(f"{acknowledged_before_kill} of {ROUNDS} resignations were acknowledged before the kill")
