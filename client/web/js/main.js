@@ -6,6 +6,8 @@ import { GameScreen } from "./game.js";
 import { MyGames } from "./games.js";
 import { Link } from "./link.js";
 import { LobbyScreen } from "./lobby.js";
+import { QuickPlayPanel } from "./quickplay.js";
+import { LaddersScreen } from "./ratings.js";
 import { ReplayScreen } from "./replay.js";
 import { seatToken } from "./seats.js";
 
@@ -28,6 +30,8 @@ class App {
     this.game = new GameScreen(this);
     this.mine = new MyGames(byId("my-games"), (gameId, player) => this.route(gameId, player));
     this.replay = new ReplayScreen(this);
+    this.ladders = new LaddersScreen(this, byId("ladders"));
+    this.quick = new QuickPlayPanel(this, byId("quick-play"));
     byId("home").addEventListener("click", (event) => { event.preventDefault(); this.showLobby(); });
     byId("password-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -57,6 +61,7 @@ class App {
   take(message) {
     if (message.type === "shutting_down") this.linkState("closed", message.message);
     else if (message.type === "lobby_chat") this.lobby.heard(message);
+    else if (message.type === "quick_play_waiting" || message.type === "quick_play_found") this.quick.take(message);
     else if (message.type === "game_listed") {
       // A game was created (here or on another node of the server): the lobby on screen lists it.
       if (document.body.dataset.screen === "lobby") this.lobby.refresh().catch(() => {});
@@ -86,6 +91,7 @@ class App {
     byId("lobby").hidden = name !== "lobby";
     byId("game").hidden = name !== "game";
     byId("replay").hidden = name !== "replay";
+    byId("ladders").hidden = name !== "ladders";
     if (name !== "replay") this.replay.pause();
   }
 
@@ -99,6 +105,10 @@ class App {
       const params = this.params();
       if (params.get("replay")) {
         await this.openReplay(params.get("replay"), params.get("sight"));
+        return;
+      }
+      if (params.get("ladder") || params.get("player")) {
+        await this.showLadders(params.get("ladder"), params.get("player"));
         return;
       }
       gameId = params.get("game");
@@ -134,6 +144,24 @@ class App {
     this.mine.onScreen(null, null, null);
     this.screen("replay");
     await this.replay.open(gameId, sight || null);
+  }
+
+  /** A rule set's ladder, and a player's profile when one is named (#ladder=RULESET, #player=NAME). */
+  async showLadders(ruleset, player) {
+    this.offScreen(null);
+    this.game.reset(null, null);
+    this.mine.onScreen(null, null, null);
+    this.screen("ladders");
+    await this.ladders.show(ruleset);
+    if (player) await this.ladders.showPlayer(player);
+  }
+
+  /** An account's seat (quick play, a challenge): taken back without a token, the account's session opens it. */
+  async playAccountSeat(gameId, player) {
+    this.offScreen(gameId);
+    this.showGame(gameId, player);
+    const reply = await this.game.resume(gameId, player, null, 0).catch((error) => ({ type: "error", message: error.message }));
+    if (reply.type === "error") this.showLobby(`Could not take your seat in game ${gameId}: ${reply.message}`);
   }
 
   showGame(gameId, player) {
