@@ -107,8 +107,8 @@ class App {
         await this.openReplay(params.get("replay"), params.get("sight"));
         return;
       }
-      if (params.get("ladder") || params.get("player")) {
-        await this.showLadders(params.get("ladder"), params.get("player"));
+      if (params.get("ladder") || params.get("profile")) {
+        await this.showLadders(params.get("ladder"), params.get("profile"));
         return;
       }
       gameId = params.get("game");
@@ -146,7 +146,7 @@ class App {
     await this.replay.open(gameId, sight || null);
   }
 
-  /** A rule set's ladder, and a player's profile when one is named (#ladder=RULESET, #player=NAME). */
+  /** A rule set's ladder, and a player's profile when one is named (#ladder=RULESET, #profile=NAME). */
   async showLadders(ruleset, player) {
     this.offScreen(null);
     this.game.reset(null, null);

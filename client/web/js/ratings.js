@@ -1,6 +1,6 @@
 // The ladders: a rule set's leaderboard (place, name, rating with "provisional" while the model is unsure, games,
 // wins, win rate) and a player's profile (a rating by rule set, the rating history of a rule set as a line chart,
-// the last rated games). Its address is #ladder=RULESET, or #player=NAME for a profile.
+// the last rated games). Its address is #ladder=RULESET, or #ladder=RULESET&profile=NAME for a profile too.
 
 import { byId, h, put, s } from "./dom.js";
 
@@ -83,7 +83,7 @@ export class LaddersScreen {
       h("thead", {}, h("tr", {}, ...["#", "Player", "Rating", "Games", "Wins", "Win rate"].map((t) => h("th", {}, t)))),
       h("tbody", {}, ...reply.players.map((p) => h("tr", { "data-name": p.name },
         h("td", {}, String(p.place)),
-        h("td", {}, h("a", { href: `#player=${encodeURIComponent(p.name)}`, class: p.computer ? "computer" : null }, p.name)),
+        h("td", {}, h("a", { href: `#ladder=${this.ruleset}&profile=${encodeURIComponent(p.name)}`, class: p.computer ? "computer" : null }, p.name)),
         h("td", {}, shownRating(p)),
         h("td", {}, String(p.games)),
         h("td", {}, String(p.wins)),
