@@ -26,7 +26,7 @@ from client import render, terminal
 from client.commands import Setting
 from client.completion import CommandCompleter
 from client.connection import Backoff, ConnectionFailed, ConnectionLost
-from client.core import account, commands, lobby, news
+from client.core import account, commands, lobby, news, people
 from client.core import effects as fx
 from client.core.effects import Plan
 from client.core.state import State
@@ -42,6 +42,7 @@ from client.tracker import Tracker
 from shared.protocol import accounts, wording
 from shared.protocol import messages as msg
 from shared.protocol.lobby import GameSummary
+from shared.protocol.ratings import QuickPlayFound, QuickPlayWaiting
 
 T = TypeVar("T")
 
@@ -295,6 +296,8 @@ class ClientApp:
                 return await s.request(accounts.EndSession(session=session))
             case fx.MyGames():
                 return await s.request(accounts.MyGames())
+            case fx.Plain(message):
+                return await s.request(message)
         raise TypeError(f"no way to send {request!r}")
 
     # ---- completion candidates ----------------------------------------------------------------------------------
@@ -325,6 +328,9 @@ class ClientApp:
 
     def on_lobby_chat(self, said: msg.LobbyChat) -> None:
         self._effects(news.on_lobby_chat(self.state, said))
+
+    def on_quick_play(self, news_of: QuickPlayWaiting | QuickPlayFound) -> None:
+        self._effects(people.on_quick_play(self.state, news_of))
 
     def on_seated(self, followed: Followed, previous: Followed | None) -> None:
         self._effects(news.on_seated(self.state, followed))

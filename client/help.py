@@ -78,6 +78,13 @@ TOPICS = (
         "back from any computer, and the client opens on them. Passwords are never shown.",
     ),
     Topic(
+        "ratings",
+        "ratings and quick play",
+        ("ratings", "profile", "quick", "challenge", "accept", "decline"),
+        intro="A rated game (create ... rated, or quick play) changes its players' ratings, one a rule set: a "
+        "rating marked ? is provisional, for a player's first games. Only accounts sit in rated games.",
+    ),
+    Topic(
         "typing",
         "how to type",
         (),

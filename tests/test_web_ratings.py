@@ -87,9 +87,7 @@ async def test_quick_play_from_one_button_shows_the_wait_then_the_game(browser: 
             assert (await client.request(type="sign_up", name=name, password=PASSWORD))["type"] == "signed_in"
             others.append(client)
         assert (await others[0].request(type="quick_play", ruleset="grid", players=3))["type"] == "quick_play_waiting"
-        await page.wait_for_function(
-            "() => document.querySelector('#quick-queued')?.textContent.includes('Ann, Bob')"
-        )
+        await page.wait_for_function("() => document.querySelector('#quick-queued')?.textContent.includes('Ann, Bob')")
         await page.screenshot(path=str(tmp_path / "quick-wait.png"), full_page=True)
         await others[1].request(type="quick_play", ruleset="grid", players=3)
         await page.wait_for_function("() => document.body.dataset.screen === 'game'")

@@ -13,6 +13,8 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from pydantic import BaseModel
+
 from client.followed import Followed
 from client.link import LinkState
 from shared.game.presentation import Fragments
@@ -246,6 +248,13 @@ class EndSession(Request):
 @dataclass(frozen=True)
 class MyGames(Request):
     pass
+
+
+@dataclass(frozen=True)
+class Plain(Request):
+    """A request sent as the protocol's message is, keeping nothing in the session: ladders, quick play, challenges."""
+
+    message: BaseModel
 
 
 Effect = Show | Ask | Later | Seen | KeepSeat | ForgetSeat | Request

@@ -145,6 +145,8 @@ def settings_of(command: cmd.Create) -> GameSettings | str:
     for key in ("players", "turn_seconds", "bots", "bot_strategy"):
         if getattr(command, key) is not None:
             values[key] = getattr(command, key)
+    if command.rated:
+        values["rated"] = True
     if values["map"] is None and (ruleset is None or not ruleset.own_map):
         return "Which map? create MAP ...: maps lists this server's maps."
     spoken = {v: k for k, v in words.items()} | {"turn_seconds": "time", "bot_strategy": "strategy"}
