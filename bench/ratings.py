@@ -7,9 +7,11 @@ server rates them (server/ratings/model.py), with the figures docs/ratings.md re
 - how many games a new player takes to stop being provisional (sigma at most PROVISIONAL_SIGMA), median and p90;
 - which model predicts held-out games best: OpenSkill's Plackett-Luce, Bradley-Terry (full pairing) and
   Thurstone-Mosteller (full pairing), and pairwise Elo over every pair of a game's ranking, each trained on the first
-  games in order and then asked, before each of the last `--held-out` share of games, each player's chance to win it
-  (then updated with it, as a server would be): the log-loss of the winner (lower is better) and how often the
-  favourite won. Draws (no winner) are rated but not scored.
+  games in order and then asked, before each of the last `--held-out` share of games, how likely its ranking is
+  (then updated with it, as a server would be). Each model's players weigh exp(mu / c) (Elo's 10^(R / 400)), each
+  place going to one of the players left in proportion to their weights (Plackett-Luce's choice): the log-loss of
+  the whole ranking (lower is better), of the winner alone, how often the favourite won, and the share of pairs of
+  players whose order the ratings had right. Draws count in the ranking, not in the winner's figures.
 
 Run by hand: `python bench/ratings.py [--rules grid] [--games 800] [--jobs 2] [--seed ratings]`. Seeds are fixed, so
 a run prints the same figures every time.
@@ -30,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.strength import game_map, percentile
-from server.ratings.model import MODELS, NEW, PROVISIONAL_SIGMA, Skill, rate, win_chances
+from server.ratings.model import MODEL, MODELS, NEW, PROVISIONAL_SIGMA, Skill, rate, strengths
 from shared.bots.tournament import GameResult, GameSpec, play_spec
 
 POOLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -94,10 +96,8 @@ class Elo:
     def strength(self, player: str) -> float:
         return self.ratings[player]
 
-    def chances(self, players: list[str]) -> list[float]:
-        strengths = [10 ** (self.ratings[p] / 400) for p in players]
-        total = sum(strengths)
-        return [s / total for s in strengths]
+    def weights(self, players: list[str]) -> list[float]:
+        return [10 ** (self.ratings[p] / 400) for p in players]
 
     def update(self, places: list[list[str]]) -> None:
         place = {p: i for i, tied in enumerate(places) for p in tied}
@@ -114,6 +114,21 @@ class Elo:
             self.ratings[p] += d
 
 
+class Uniform:
+    """Knowing nothing: every player as likely as any other, whatever their games."""
+
+    name = "knowing nothing"
+
+    def strength(self, player: str) -> float:
+        return 0.0
+
+    def weights(self, players: list[str]) -> list[float]:
+        return [1.0] * len(players)
+
+    def update(self, places: list[list[str]]) -> None:
+        return None
+
+
 class WengLin:
     """One of OpenSkill's models, as the server rates with its default."""
 
@@ -125,39 +140,48 @@ class WengLin:
     def strength(self, player: str) -> float:
         return self.skills.get(player, NEW).ordinal
 
-    def chances(self, players: list[str]) -> list[float]:
-        return win_chances([self.skills.get(p, NEW) for p in players], self.model)
+    def weights(self, players: list[str]) -> list[float]:
+        return strengths([self.skills.get(p, NEW) for p in players], self.model)
 
     def update(self, places: list[list[str]]) -> None:
         self.skills.update(rate(places, self.skills, self.model))
 
 
-def scored(rater: Elo | WengLin, games: list[list[list[str]]], train: int) -> tuple[float, float, float, int]:
-    """Over the games after the first `train` (each predicted, then rated): the log-loss of the winner, the
-    favourite's hit rate, the share of the pairs of players (not tied) whose order the ratings before the game had
-    right, and how many games had a winner."""
-    losses, hits, right, pairs = [], 0, 0, 0
+def scored(
+    rater: Elo | WengLin | Uniform, games: list[list[list[str]]], train: int
+) -> tuple[float, float, float, float]:
+    """Over the games after the first `train` (each predicted, then rated): the log-loss of the whole ranking (each
+    place chosen among the players left, in proportion to their weights: Plackett-Luce's choice; tied players each
+    chosen among those left), the log-loss of the winner and the favourite's hit rate (over games with a winner),
+    and the share of the pairs of players not tied whose order the ratings had right."""
+    ranking_losses, losses, hits, right, pairs = [], [], 0, 0, 0
     for index, places in enumerate(games):
         if index >= train:
+            players = [p for tied in places for p in tied]
+            weight = dict(zip(players, rater.weights(players), strict=True))
+            left, loss = list(players), 0.0
+            for tied in places:
+                for p in tied:
+                    loss -= math.log(weight[p] / sum(weight[q] for q in left))
+                left = [q for q in left if q not in tied]
+            ranking_losses.append(loss)
             place = {p: i for i, tied in enumerate(places) for p in tied}
-            for a in place:
-                for b in place:
+            for a in players:
+                for b in players:
                     if place[a] < place[b]:
                         pairs += 1
                         right += rater.strength(a) > rater.strength(b)
             if len(places[0]) == 1:
-                players = list(place)
-                chances = rater.chances(players)
-                winner = players.index(places[0][0])
-                losses.append(-math.log(max(chances[winner], 1e-12)))
-                hits += chances[winner] == max(chances)
+                total = sum(weight.values())
+                losses.append(-math.log(weight[places[0][0]] / total))
+                hits += weight[places[0][0]] == max(weight.values())
         rater.update(places)
-    return statistics.fmean(losses), hits / len(losses), right / pairs, len(losses)
+    return statistics.fmean(ranking_losses), statistics.fmean(losses), hits / len(losses), right / pairs
 
 
 def games_below(games: list[list[list[str]]], sigma: float) -> dict[str, int]:
     """How many games each player took for the server's model to be that sure of them."""
-    rater = WengLin("plackett-luce")
+    rater = WengLin(MODEL)
     needed: dict[str, int] = {}
     counts: Counter[str] = Counter()
     for places in games:
@@ -203,13 +227,13 @@ def main() -> None:
         "win rates measured:", ", ".join(f"{s} {100 * r:.0f}%" for s, r in sorted(rates.items(), key=lambda x: -x[1]))
     )
 
-    server = WengLin("plackett-luce")
+    server = WengLin(MODEL)
     counts: Counter[str] = Counter()
     for places in games:
         server.update(places)
         counts.update(p for tied in places for p in tied)
     ladder = sorted(server.skills.items(), key=lambda kv: -kv[1].ordinal)
-    print("ladder (Plackett-Luce, all games):")
+    print(f"ladder ({MODEL}, the server's model, all games):")
     for place, (player, skill) in enumerate(ladder, start=1):
         said = f"{skill.shown:5} mu {skill.mu:5.1f} sigma {skill.sigma:4.2f} games {counts[player]}"
         print(f"  {place:2} {player:14} {said}")
@@ -220,7 +244,7 @@ def main() -> None:
     strategy_tau = kendall_tau_b([by_strategy[s] for s in rates], [rates[s] for s in rates])
     print(f"Kendall's tau-b, ladder (players) against their strategy's win rate: {tau:.2f}")
     print(f"Kendall's tau-b, strategies by mean rating against win rate: {strategy_tau:.2f}")
-    for threshold in (PROVISIONAL_SIGMA + 1, PROVISIONAL_SIGMA, PROVISIONAL_SIGMA - 1):
+    for threshold in (PROVISIONAL_SIGMA + 1, PROVISIONAL_SIGMA, PROVISIONAL_SIGMA - 1, PROVISIONAL_SIGMA - 2):
         stopped = sorted(games_below(games, threshold).values())
         print(
             f"games until sigma <= {threshold:g}{' (not provisional)' if threshold == PROVISIONAL_SIGMA else ''}: "
@@ -229,16 +253,13 @@ def main() -> None:
         )
 
     train = round(len(games) * (1 - args.held_out))
-    print(
-        f"held out: the last {len(games) - train} games, each predicted before it is rated (uniform log-loss "
-        f"{statistics.fmean(math.log(sum(len(t) for t in g)) for g in games[train:] if len(g[0]) == 1):.3f}):"
-    )
-    for rater in [*(WengLin(m) for m in MODELS), Elo()]:
-        loss, hit, ordered, n = scored(rater, games, train)
-        print(
-            f"  {rater.name:20} log-loss {loss:.3f}, favourite won {100 * hit:.0f}% ({n} games), "
-            f"pairs ordered right {100 * ordered:.0f}%"
-        )
+    print(f"held out: the last {len(games) - train} games, each predicted before it is rated:")
+    for rater in [*(WengLin(m) for m in MODELS), Elo(), Uniform()]:
+        ranking, loss, hit, ordered = scored(rater, games, train)
+        said = f"  {rater.name:20} ranking log-loss {ranking:.3f}, winner log-loss {loss:.3f}"
+        if not isinstance(rater, Uniform):  # it has no favourite, and orders no pair
+            said += f", favourite won {100 * hit:.0f}%, pairs ordered right {100 * ordered:.0f}%"
+        print(said)
 
 
 if __name__ == "__main__":

@@ -56,6 +56,14 @@ SERVER_TYPES = (
     "my_games",
     "account_deleted",
     "account_export",
+    "leaderboard",
+    "profile",
+    "game_ratings",
+    "quick_play_waiting",
+    "quick_play_left",
+    "quick_play_found",
+    "challenge_sent",
+    "challenge_answered",
 )
 
 

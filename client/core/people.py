@@ -82,7 +82,7 @@ def on_quick_play(state: State, news: people.QuickPlayWaiting | people.QuickPlay
     return [
         Show(
             f"Waiting for a {news.pace} {TITLES.get(news.ruleset, news.ruleset)} game of {news.players} (your rating "
-            f"{news.rating}, players within {news.window}{after}). Queued: {queued}.",
+            f"{news.rating}, players within {news.window} of each other{after}). Queued: {queued}.",
             "class:hint",
         )
     ]

@@ -1,8 +1,8 @@
 """Which queued players make a game: pure, so one process and a cluster's forming node decide alike.
 
 Players asking for the same rule set, number of players and pace are ordered by rating; a game is `players`
-neighbours in that order whose ratings lie within every one of their windows, a window widening with the time its
-player has waited (WINDOW_START shown points either side at first, WINDOW_GROWTH more each second). Among the games
+neighbours in that order whose ratings span no more than every one of their windows, a window widening with the time
+its player has waited (WINDOW_START shown points at first, WINDOW_GROWTH more each second). Among the games
 that fit, the one whose longest-waiting player has waited longest is formed first. A player who asked for computers
 after N seconds and has waited that long is seated at once with the free seats the server's computers' (not rated).
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 WINDOW_START = 100.0
 WINDOW_GROWTH = 20.0
-"""The window: 100 shown points either side, and 20 more for each second waited (a full second of live play; the
-whole ladder, a few hundred points, is within reach after about half a minute)."""
+"""The window: a game's ratings may span 100 shown points, and 20 more for each second waited (the whole ladder, a
+few hundred points, is within reach after about half a minute)."""
 SLOW_GROWTH = WINDOW_GROWTH / 10
 """Slow games (a turn of hours) widen ten times slower: a wait of minutes matters less to them."""
 

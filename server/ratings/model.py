@@ -1,5 +1,6 @@
-"""The rating model: OpenSkill's Weng-Lin, Plackett-Luce by default (bench/ratings.py measured it against the
-package's other models and pairwise Elo: docs/ratings.md), and how a skill is shown to people.
+"""The rating model: OpenSkill's Weng-Lin, its Bradley-Terry model with every pair of a game's players (bench/ratings.py
+measured it against Plackett-Luce, Thurstone-Mosteller and pairwise Elo: docs/ratings.md), and how a skill is shown to
+people.
 
 A skill is a mean `mu` and an uncertainty `sigma`. People see one number: the conservative estimate mu - 3 sigma
 (the model's ordinal), scaled to the range chess players know, and "provisional" while sigma is still high.
@@ -7,6 +8,7 @@ A skill is a mean `mu` and an uncertainty `sigma`. People see one number: the co
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,17 +25,18 @@ SHOWN_SCALE = 40.0
 an average player who has played a while (mu 25, sigma about 2.5) shows about 1500, as in chess; each point of mu is
 40 of the shown number."""
 
-PROVISIONAL_SIGMA = 6.0
-"""A rating is provisional while sigma is above this (a new player's is 8.33): bench/ratings.py counts how many games
-of three to five it takes to come below (docs/ratings.md)."""
+PROVISIONAL_SIGMA = 5.0
+"""A rating is provisional while sigma is above this (a new player's is 8.33): about a new player's first eight games
+of three to five, as bench/ratings.py counts them (docs/ratings.md)."""
 
 MODELS: dict[str, Any] = {
     "plackett-luce": PlackettLuce,
     "bradley-terry": BradleyTerryFull,
     "thurstone-mosteller": ThurstoneMostellerFull,
 }
-MODEL = "plackett-luce"
-"""The model the server rates with."""
+MODEL = "bradley-terry"
+"""The model the server rates with: Bradley-Terry with every pair of a game's players, which predicted the whole
+ranking of held-out games best in bench/ratings.py, a little ahead of Plackett-Luce (docs/ratings.md)."""
 
 
 @dataclass(frozen=True)
@@ -70,8 +73,12 @@ def rate(places: Sequence[Sequence[str]], skills: Mapping[str, Skill], model: st
     return {p: Skill(team[0].mu, team[0].sigma) for p, team in zip(players, rated, strict=True)}
 
 
-def win_chances(skills: Sequence[Skill], model: str = MODEL) -> list[float]:
-    """Each player's chance of coming first, by the model: what bench/ratings.py scores held-out games with."""
-    rater = MODELS[model]()
-    teams = [[rater.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
-    return [float(p) for p in rater.predict_win(teams)]
+def strengths(skills: Sequence[Skill], model: str = MODEL) -> list[float]:
+    """Each player's weight in a game together, as the Weng-Lin models weigh them: exp(mu / c), c the spread of the
+    game's skills and the model's beta. A player's chance of coming first is their share of the weights, and the
+    chance of a whole ranking the product of each place's share among those left (Plackett-Luce's choice): what
+    bench/ratings.py scores held-out games with. (OpenSkill's own predict_win gives the middle of three an even third
+    whatever the skills, so it is not used.)"""
+    beta = MODELS[model]().beta
+    c = math.sqrt(sum(s.sigma**2 + beta**2 for s in skills))
+    return [math.exp(s.mu / c) for s in skills]

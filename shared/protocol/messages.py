@@ -58,7 +58,6 @@ from shared.protocol.ratings import (
     AskProfile,
     Challenge,
     ChallengeAnswered,
-    Challenged,
     ChallengeSent,
     GameRatings,
     Leaderboard,
@@ -847,7 +846,6 @@ ServerMessage = Annotated[
     | QuickPlayLeft
     | QuickPlayFound
     | ChallengeSent
-    | Challenged
     | ChallengeAnswered,
     Field(discriminator="type"),
 ]

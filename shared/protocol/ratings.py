@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from shared.protocol.envelope import ClientMessageBase, ServerMessageBase
-from shared.protocol.lobby import GameId, GameSettings, GameSummary, PlayerName
+from shared.protocol.lobby import GameId, GameSettings, PlayerName
 from shared.protocol.numbers import WHOLE
 
 RuleSetName = Annotated[str, Field(min_length=1, max_length=32, description="a rule set's name (list_rulesets)")]
@@ -178,7 +178,7 @@ class QuickPlayWaiting(ServerMessageBase):
     pace: Pace
     rating: int
     waited: float = Field(description="seconds since the player queued")
-    window: int = Field(description="how far from the player's rating a game's players may be now (shown points)")
+    window: int = Field(description="how widely a game's ratings may spread for this player now (shown points)")
     computers_in: float | None = Field(default=None, description="seconds until the computers fill the game")
     queued: list[QueuedFor] = Field(description="who is queued for what, across the server")
 
@@ -202,15 +202,6 @@ class ChallengeSent(ServerMessageBase):
     to: str
 
 
-class Challenged(ServerMessageBase):
-    """An invitation, in the invited account's home and told at once to its connections on the server's node."""
-
-    type: Literal["challenged"] = "challenged"
-    game_id: str
-    by: str
-    game: GameSummary | None = None
-
-
 class ChallengeAnswered(ServerMessageBase):
     """The reply to `answer_challenge`, and what the challenger is told."""
 
@@ -228,6 +219,5 @@ RATING_ANSWERS = (
     QuickPlayLeft,
     QuickPlayFound,
     ChallengeSent,
-    Challenged,
     ChallengeAnswered,
 )

@@ -62,7 +62,7 @@ export class QuickPlayPanel {
     const seconds = Math.round(message.waited);
     put(this.wait,
       h("p", { id: "quick-waiting" }, `Waiting ${seconds} s for a ${message.pace} game of ${message.players} `
-        + `(${titleOf(message.ruleset)}), your rating ${message.rating} give or take ${message.window}`
+        + `(${titleOf(message.ruleset)}), your rating ${message.rating}, players within ${message.window} of each other`
         + (message.computers_in !== null ? `; computers fill it in ${Math.ceil(message.computers_in)} s` : "") + "."),
       h("ul", { id: "quick-queued", class: "queued" }, ...message.queued.map((q) => h("li", {},
         `${titleOf(q.ruleset)}, ${q.players} players, ${q.pace}: ${q.names.join(", ")}`))));
