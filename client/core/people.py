@@ -7,10 +7,9 @@ from __future__ import annotations
 from client import commands as cmd
 from client.core import effects as fx
 from client.core.effects import Effect, Later, Plan, Show
-from client.core.lobby import said_parked, settings_of, switch_away, take_seat_back, unpark
+from client.core.lobby import open_account_seat, settings_of
 from client.core.state import State, answer, error
 from client.ladder_text import leaderboard_text, profile_text
-from shared.protocol import messages as msg
 from shared.protocol import ratings as people
 from shared.rulesets import RULESETS
 
@@ -70,7 +69,7 @@ def on_quick_play(state: State, news: people.QuickPlayWaiting | people.QuickPlay
         rated = "a rated game" if news.rated else "a game (computers filled it: not rated)"
         return [
             Show(f"Quick play found you {rated}: game {news.game_id}, you play as {news.player}.", "class:win"),
-            Later(_open(state, news.game_id, news.player)),
+            Later(open_account_seat(state, news.game_id, news.player)),
         ]
     queued = "; ".join(
         f"{TITLES.get(q.ruleset, q.ruleset)} {q.players} {q.pace}: {', '.join(q.names)}" for q in news.queued
@@ -88,18 +87,6 @@ def on_quick_play(state: State, news: people.QuickPlayWaiting | people.QuickPlay
     ]
 
 
-def _open(state: State, game_id: str, player: str) -> Plan[None]:
-    """The game found comes on screen: the account's seat taken back (no token)."""
-    parked = yield from switch_away(state, game_id)
-    reply = yield from take_seat_back(state, game_id, player)
-    if isinstance(reply, msg.Resumed):
-        yield from said_parked(parked)
-        return
-    unpark(state, parked)
-    if isinstance(reply, msg.Error):
-        yield error(f"Could not open game {game_id}: {reply.message}")
-
-
 def challenge(state: State, command: cmd.ChallengeTo) -> Plan[None]:
     settings = settings_of(command.game)
     if isinstance(settings, str):
@@ -108,7 +95,7 @@ def challenge(state: State, command: cmd.ChallengeTo) -> Plan[None]:
     sent = yield from answer(fx.Plain(people.Challenge(name=command.name, settings=settings)), people.ChallengeSent)
     if sent is not None and state.signed_in is not None:
         yield Show(f"You challenged {sent.to}: game {sent.game_id} waits for them (you sit in it; home lists it).")
-        yield from _open(state, sent.game_id, state.signed_in)
+        yield from open_account_seat(state, sent.game_id, state.signed_in)
 
 
 def answer_challenge(state: State, game_id: str, accept: bool) -> Plan[None]:
@@ -119,7 +106,7 @@ def answer_challenge(state: State, game_id: str, accept: bool) -> Plan[None]:
         yield Show(f"You declined the challenge to game {game_id}.")
         return
     yield Show(f"You accepted: you sit in game {game_id}.")
-    yield from _open(state, game_id, said.name)
+    yield from open_account_seat(state, game_id, said.name)
 
 
 def _current_ruleset(state: State) -> str | None:

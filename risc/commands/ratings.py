@@ -4,16 +4,10 @@ game of it lately, best first), or a player's profile (`--player NAME`), at 80 c
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
-import sys
 from typing import Any
 
-from risc.commands.account import DEFAULT_SERVER
-
-
-class Stop(Exception):
-    """The command cannot go on: its message is for the player."""
+from risc.commands.account import DEFAULT_SERVER, Stop, printed
 
 
 async def _run(args: argparse.Namespace) -> str:
@@ -50,14 +44,7 @@ async def _run(args: argparse.Namespace) -> str:
 
 
 def _main(args: argparse.Namespace) -> int:
-    try:
-        print(asyncio.run(_run(args)))
-    except Stop as exc:
-        print(f"risc ratings: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 1
-    return 0
+    return printed(_run, args, "risc ratings")
 
 
 def register(subparsers: Any) -> None:
