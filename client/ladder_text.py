@@ -68,7 +68,7 @@ def profile_text(profile: Profile, titles: dict[str, str], recent: int = 8) -> s
     for game in profile.games[-recent:][::-1]:
         when = time.strftime("%Y-%m-%d", time.localtime(game.at))
         lines.append(
-            f"  {when} {game.game_id:8} {titles.get(game.ruleset, game.ruleset)[:16]:16} "
+            f"  {when} {game.game_id:8} {titles.get(game.ruleset, game.ruleset)[:18]:18} "
             f"{game.place} of {game.players}  {_rating(game.rating, game.provisional):>6} ({game.change:+d})"
         )
     return "\n".join(lines)

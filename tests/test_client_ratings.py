@@ -58,3 +58,25 @@ async def test_a_challenge_is_made_and_accepted_in_the_text_client(tmp_path: Pat
         assert home["challenges"][0]["game"]["settings"]["rated"] is True
         assert (await bob.request(type="answer_challenge", game_id=game_id, accept=True))["accepted"]
         await ann.expect("Bob joined")
+
+
+async def test_a_rated_game_s_end_says_what_it_did_to_each_rating(tmp_path: Path) -> None:
+    files = {"sessions": SessionStore(tmp_path / "sessions.json"), "store": SeatStore(tmp_path / "seats.json")}
+    async with running_server(**FAST) as server, driven(url(server), name="Ann", **files) as ann:
+        await signed_up_client(ann, "Ann")
+        shown = await ann.type("create 3 rules=grid bots=2 rated")
+        game_id = re.search(r"Created game (\w+)", shown).group(1)  # type: ignore[union-attr]
+        await ann.at_prompt()
+        ann.pipe.send_text("resign\r")
+        await ann.at_prompt()
+        ann.pipe.send_text("yes\r")
+        said = await ann.expect(f"Ratings after game {game_id} (Grid Risk (VG101)): ", timeout=120)
+        client = await Client.connect(server)
+        rated = await client.request(type="game_ratings", game_id=game_id)
+        moves = ", ".join(
+            f"{m['name']} {m['before']} to {m['after']}{'?' * m['provisional']} ({m['after'] - m['before']:+d})"
+            for m in rated["players"]
+        )
+        assert moves.startswith("bot:strategist 800 to ")
+        await ann.expect(moves + ".")
+        assert "Ratings after" in said

@@ -8,12 +8,10 @@ from client import commands as cmd
 from client.core import effects as fx
 from client.core.effects import Effect, Later, Plan, Show
 from client.core.lobby import open_account_seat, settings_of
+from client.core.news import TITLES
 from client.core.state import State, answer, error
 from client.ladder_text import leaderboard_text, profile_text
 from shared.protocol import ratings as people
-from shared.rulesets import RULESETS
-
-TITLES = {name: ruleset.title for name, ruleset in RULESETS.items()}
 
 
 def ladder(state: State, ruleset: str | None) -> Plan[None]:
