@@ -58,7 +58,11 @@ async def test_the_leaderboard_and_a_profile_with_its_rating_chart(browser: Any,
         await page.wait_for_selector("#profile svg.rating-chart polyline")
         profile = next(m for m in opened.watch.received if m["type"] == "profile")
         points = await page.get_attribute("#profile svg.rating-chart polyline", "points")
-        assert points is not None and len(points.split()) == len(profile["games"]) == 18
+        assert points is not None and len(points.split()) == len(profile["games"]) + 1 == 19  # and the start
+        first = profile["games"][0]
+        assert await page.get_attribute("#profile svg.rating-chart", "aria-label") == (
+            f"rating from {first['rating'] - first['change']} to {profile['games'][-1]['rating']} over 18 games"
+        )
         assert await page.text_content("#profile-title") == "Ann"
         assert await page.locator("#profile tr[data-ruleset=grid]").count() == 1
         await page.screenshot(path=str(tmp_path / "ladder.png"), full_page=True)

@@ -19,13 +19,14 @@ function shownRating(entry) {
   String(entry.rating), entry.provisional ? "?" : "");
 }
 
-/** A rating history as a line: one point a rated game, oldest on the left, the rating's range on the left axis. */
+/** A rating history as a line: the rating before the first game shown, then one point a rated game, oldest on the
+ * left, the rating's range on the left axis. */
 export function ratingChart(games) {
-  const ratings = games.map((g) => g.rating);
+  const ratings = [games[0].rating - games[0].change, ...games.map((g) => g.rating)];
   const low = Math.min(...ratings);
   const high = Math.max(...ratings);
   const span = Math.max(1, high - low);
-  const x = (i) => PAD.left + (games.length === 1 ? 0.5 : i / (games.length - 1)) * (W - PAD.left - PAD.right);
+  const x = (i) => PAD.left + (i / (ratings.length - 1)) * (W - PAD.left - PAD.right);
   const y = (r) => H - PAD.bottom - ((r - low) / span) * (H - PAD.top - PAD.bottom);
   const points = ratings.map((r, i) => `${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(" ");
   return s("svg", { class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
@@ -34,9 +35,10 @@ export function ratingChart(games) {
   s("line", { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: H - PAD.bottom, class: "axis" }),
   s("text", { x: PAD.left - 4, y: y(high) + 4, "text-anchor": "end", class: "tick" }, String(high)),
   s("text", { x: PAD.left - 4, y: y(low) + 4, "text-anchor": "end", class: "tick" }, String(low)),
-  s("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end", class: "tick" }, `${games.length} games`),
+  s("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end", class: "tick" },
+    `${games.length} game${games.length === 1 ? "" : "s"}`),
   s("polyline", { points, class: "rating-line", fill: "none" }),
-  ...games.map((g, i) => s("circle", { cx: x(i), cy: y(g.rating), r: 2.5, class: g.change >= 0 ? "up" : "down" },
+  ...games.map((g, i) => s("circle", { cx: x(i + 1), cy: y(g.rating), r: 2.5, class: g.change >= 0 ? "up" : "down" },
     s("title", {}, `${g.game_id}: ${g.place} of ${g.players}, ${g.rating} (${g.change >= 0 ? "+" : ""}${g.change})`))));
 }
 
