@@ -93,6 +93,8 @@ class RiscServer:
             self.directory.listening(self.config.host, self.port)
             restored = await self.lobby.restore()
             await self.accounts.start(self.transport.sessions_ended)
+            if self.directory.node_name:  # a node forms and sweeps the shared queue for the others too
+                self.people.start()
         except BaseException:
             await self.transport.stop()
             await self.storage.close()

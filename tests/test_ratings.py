@@ -4,9 +4,11 @@ at the turn limit); a guest refused from a rated game; the ladders and a profile
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from server.ratings.model import NEW, rate
@@ -140,3 +142,36 @@ async def test_a_guest_is_refused_from_a_rated_game_and_may_not_create_one() -> 
         guest = await Client.connect(server)
         created = await guest.request(type="create_game", settings={"map": "seed", "players": 3, "rated": True})
         assert created["type"] == "error" and created["code"] == "bad-settings" and "no accounts" in created["message"]
+
+
+async def test_a_store_of_the_release_before_gains_the_ratings_tables_and_keeps_its_games(
+    tmp_path: Path, postgres_dsn: str
+) -> None:
+    """SQLite version 8 and PostgreSQL version 4 upgraded: new tables only, the games as they were."""
+    from tests.test_storage_requests import LATER_POSTGRES_TABLES, LATER_SQLITE_TABLES, record, started_progress
+
+    sqlite_path = tmp_path / "games.sqlite3"
+    for kind in ("sqlite", "postgres"):
+        before: Storage = SqliteStorage(sqlite_path) if kind == "sqlite" else PostgresStorage(postgres_dsn)
+        await before.open()
+        await before.create(record(), started_progress(), [])
+        await before.close()
+        if kind == "sqlite":
+            with sqlite3.connect(sqlite_path) as db:
+                for table in LATER_SQLITE_TABLES:
+                    db.execute(f"DROP TABLE {table}")
+                db.execute("PRAGMA user_version = 8")
+        else:
+            with psycopg.connect(postgres_dsn, autocommit=True) as db:
+                for table in LATER_POSTGRES_TABLES:
+                    db.execute(f"DROP TABLE {table}")
+                db.execute("UPDATE risc_schema SET version = 4")
+        after: Storage = SqliteStorage(sqlite_path) if kind == "sqlite" else PostgresStorage(postgres_dsn)
+        await after.open()
+        try:
+            restored = await after.restore("g1", 10)
+            assert restored is not None and restored.progress == started_progress()
+            board = await after.ratings().leaderboard("risc", 0.0, 0, 10)
+            assert board.total == 0 and board.standings == []
+        finally:
+            await after.close()

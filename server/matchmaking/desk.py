@@ -10,7 +10,7 @@ import logging
 from typing import Any
 
 from server.accounts.service import Accounts, SignedIn
-from server.clock import Clock
+from server.clock import Clock, Timer
 from server.lobby.lobby import Lobby
 from server.matchmaking.forming import Ask, Formed, Queued, form
 from server.matchmaking.queue import Invitation, QueueStore
@@ -82,7 +82,8 @@ class PeopleDesk:
         self._asks: dict[str, Queued] = {}
         self._last_view: dict[str, str] = {}
         self._tasks = BackgroundTasks()
-        self._loop: asyncio.Task[None] | None = None
+        self._timer: Timer | None = None
+        self._closed = False
         self._swept = 0.0
 
     # ---- requests --------------------------------------------------------------------------------------------------
@@ -154,16 +155,23 @@ class PeopleDesk:
     # ---- forming -----------------------------------------------------------------------------------------------
 
     def start(self) -> None:
-        if self._loop is None:
-            self._loop = asyncio.get_running_loop().create_task(self._run())
+        """Look at the queue every `every` seconds of the server's clock from now on (the first player to queue here
+        starts it; a node of several starts it with the node, to form and sweep for the others)."""
+        if self._timer is None and not self._closed:
+            self._timer = self.clock.call_later(self.every, self._due)
 
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            try:
-                await self._tick()
-            except (StorageError, OSError) as exc:
-                logger.warning("quick play: the queue could not be read: %s", exc)
+    def _due(self) -> None:
+        self._timer = None
+        if not self._closed:
+            self._tasks.spawn(self._look(), "quick play: looking at the queue failed")
+
+    async def _look(self) -> None:
+        try:
+            await self._tick()
+        except (StorageError, OSError) as exc:
+            logger.warning("quick play: the queue could not be read: %s", exc)
+        finally:
+            self.start()
 
     async def _tick(self) -> None:
         now = self.clock.wall()
@@ -285,8 +293,8 @@ class PeopleDesk:
             raise Refusal(ErrorCode.STORAGE_FAILED, f"the server cannot reach its store right now ({exc})") from None
 
     async def close(self) -> None:
-        if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
+        self._closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         await asyncio.gather(*self._tasks.cancel(), return_exceptions=True)
