@@ -86,10 +86,10 @@ export class LaddersScreen {
       h("tbody", {}, ...reply.players.map((p) => h("tr", { "data-name": p.name },
         h("td", {}, String(p.place)),
         h("td", {}, h("a", { href: `#ladder=${this.ruleset}&profile=${encodeURIComponent(p.name)}`, class: p.computer ? "computer" : null }, p.name)),
-        h("td", {}, shownRating(p)),
-        h("td", {}, String(p.games)),
-        h("td", {}, String(p.wins)),
-        h("td", {}, p.games ? `${Math.round((100 * p.wins) / p.games)}%` : "-"))))));
+        h("td", { "data-label": "rating" }, shownRating(p)),
+        h("td", { "data-label": "games" }, String(p.games)),
+        h("td", { "data-label": "wins" }, String(p.wins)),
+        h("td", { "data-label": "win rate" }, p.games ? `${Math.round((100 * p.wins) / p.games)}%` : "-"))))));
   }
 
   async showPlayer(name) {
@@ -106,8 +106,8 @@ export class LaddersScreen {
       reply.ratings.length ? h("table", { class: "games results" },
         h("thead", {}, h("tr", {}, ...["Rules", "Rating", "Games", "Wins"].map((t) => h("th", {}, t)))),
         h("tbody", {}, ...reply.ratings.map((r) => h("tr", { "data-ruleset": r.ruleset },
-          h("td", {}, titleOf(r.ruleset)), h("td", {}, shownRating(r)), h("td", {}, String(r.games)),
-          h("td", {}, String(r.wins))))))
+          h("td", {}, titleOf(r.ruleset)), h("td", { "data-label": "rating" }, shownRating(r)),
+          h("td", { "data-label": "games" }, String(r.games)), h("td", { "data-label": "wins" }, String(r.wins))))))
         : h("p", { class: "hint" }, "No rated game yet."),
       history.length ? h("h3", {}, `${titleOf(last)}: the rating game by game`) : null,
       history.length ? ratingChart(history) : null,
