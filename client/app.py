@@ -26,7 +26,7 @@ from client import render, terminal
 from client.commands import Setting
 from client.completion import CommandCompleter
 from client.connection import Backoff, ConnectionFailed, ConnectionLost
-from client.core import account, commands, lobby, news
+from client.core import account, commands, lobby, news, people
 from client.core import effects as fx
 from client.core.effects import Plan
 from client.core.state import State
@@ -43,6 +43,7 @@ from shared.protocol import accounts, wording
 from shared.protocol import messages as msg
 from shared.protocol.lobby import GameSummary
 from shared.protocol.notifications import Notice
+from shared.protocol.ratings import QuickPlayFound, QuickPlayWaiting
 
 T = TypeVar("T")
 
@@ -346,6 +347,9 @@ class ClientApp:
 
     def on_game_notice(self, notice: Notice) -> None:
         self._effects(news.on_game_notice(self.state, notice))
+
+    def on_quick_play(self, news_of: QuickPlayWaiting | QuickPlayFound) -> None:
+        self._effects(people.on_quick_play(self.state, news_of))
 
     def on_seated(self, followed: Followed, previous: Followed | None) -> None:
         self._effects(news.on_seated(self.state, followed))

@@ -106,6 +106,9 @@ class NetworkBot:
             logger.info("%s: back in game %s", self.name, self.game_id)
         self._wake.set()
 
+    def on_quick_play(self, news: Any) -> None:
+        """A network bot does not queue for quick play."""
+
     def on_lobby_chat(self, said: msg.LobbyChat) -> None:
         """A computer player hears no chat."""
 

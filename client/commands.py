@@ -286,6 +286,39 @@ SPECS: tuple[Spec, ...] = (
         (Arg.WORD, Arg.WORD),
     ),
     Spec(
+        "ratings",
+        ("ladder",),
+        "ratings [RULES]",
+        "ratings grid",
+        "a rule set's ladder: its rated players, best first (? marks a provisional rating); the game's own by default",
+    ),
+    Spec(
+        "profile",
+        (),
+        "profile [NAME]",
+        "profile Alice",
+        "a player's ratings by rule set, their history and last rated games (yours alone; bot:NAME a computer's)",
+        (Arg.PLAYER,),
+    ),
+    Spec(
+        "quick",
+        (),
+        "quick RULES [PLAYERS] [live|slow] [computers=SECONDS] | quick stop",
+        "quick risc 3",
+        "ask for a rated game: the server seats you with players of about your rating as soon as there are "
+        "enough (computers=N: its computers fill the rest after N seconds, unrated); quick stop stops waiting",
+    ),
+    Spec(
+        "challenge",
+        (),
+        "challenge NAME [MAP] [PLAYERS] [rules=NAME] [rated] [time=SECONDS] [OPTION=VALUE]...",
+        "challenge Alice seed 2 rated",
+        "invite an account to a new game you sit in; they accept or decline from their home",
+        (Arg.PLAYER, Arg.MAP, Arg.NUMBER, Arg.OPTION),
+    ),
+    Spec("accept", (), "accept GAME", "accept 3fa2c1", "accept a challenge (home lists yours): you sit in its game"),
+    Spec("decline", (), "decline GAME", "decline 3fa2c1", "decline a challenge"),
+    Spec(
         "quit",
         ("q", "exit"),
         "quit",
@@ -295,7 +328,7 @@ SPECS: tuple[Spec, ...] = (
 )
 
 
-HELP_TOPICS = ("orders", "game", "chat", "lobby", "seats", "account", "typing", "all")
+HELP_TOPICS = ("orders", "game", "chat", "lobby", "seats", "account", "ratings", "typing", "all")
 """What `help TOPIC` takes (client/help.py says each one); a topic named as a command (`orders`) is the topic."""
 
 
@@ -325,6 +358,38 @@ class Create:
     bots: int | None = None
     bot_strategy: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    rated: bool = False
+
+
+@dataclass(frozen=True)
+class Ladder:
+    ruleset: str | None = None
+
+
+@dataclass(frozen=True)
+class ProfileOf:
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Quick:
+    ruleset: str = ""
+    players: int = 3
+    pace: str = "live"
+    computers_after: float | None = None
+    stop: bool = False
+
+
+@dataclass(frozen=True)
+class ChallengeTo:
+    name: str
+    game: Create
+
+
+@dataclass(frozen=True)
+class AnswerInvitation:
+    game_id: str
+    accept: bool
 
 
 @dataclass(frozen=True)
@@ -525,6 +590,11 @@ Command = (
     | NudgeCommand
     | VacationCommand
     | NotifyCommand
+    | Ladder
+    | ProfileOf
+    | Quick
+    | ChallengeTo
+    | AnswerInvitation
     | Quit
     | Empty
 )
@@ -762,7 +832,9 @@ def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseErro
         key, sep, value = arg.partition("=")
         key = key.casefold()
         if not sep:
-            if position == 0 and not key.isdigit():
+            if key == "rated":
+                values["rated"] = True
+            elif position == 0 and not key.isdigit():
                 values["map"] = arg
             elif key.isdigit():
                 values["players"] = int(key)
@@ -773,6 +845,8 @@ def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseErro
             values["ruleset"] = value
         elif key == "map":
             values["map"] = value
+        elif key == "rated":
+            values["rated"] = value.casefold() in ("yes", "true", "on", "1")
         elif key == "players":
             number = grammar.count(value, "players", _usage(spec, setting))
             if isinstance(number, ParseError):
@@ -795,6 +869,40 @@ def _create(args: list[str], spec: Spec, setting: Setting) -> Create | ParseErro
         else:
             options[key] = grammar.option_value(value)
     return Create(**values)
+
+
+def _people(args: list[str], spec: Spec, setting: Setting) -> Command | ParseError:
+    """Ratings, quick play and challenges."""
+    if spec.name == "ratings":
+        return ParseError(_usage(spec, setting)) if len(args) > 1 else Ladder(args[0].casefold() if args else None)
+    if spec.name == "profile":
+        return ProfileOf(" ".join(args) or None)
+    if spec.name in ("accept", "decline"):
+        if len(args) != 1:
+            return ParseError(f"{spec.name} needs the challenge's game; {_usage(spec, setting)} (home lists them)")
+        game_id = _game_id(args[0], setting.games)
+        return game_id if isinstance(game_id, ParseError) else AnswerInvitation(game_id, spec.name == "accept")
+    if spec.name == "challenge":
+        if not args:
+            return ParseError(f"challenge whom? {_usage(spec, setting)}")
+        game = _create(args[1:], spec, setting)
+        return game if isinstance(game, ParseError) else ChallengeTo(args[0], game)
+    if [a.casefold() for a in args] == ["stop"]:
+        return Quick(stop=True)
+    if not args:
+        return ParseError(f"quick needs the rules; {_usage(spec, setting)}")
+    values: dict[str, Any] = {"ruleset": args[0].casefold()}
+    for arg in args[1:]:
+        key, _, value = arg.casefold().partition("=")
+        if key.isdigit():
+            values["players"] = int(key)
+        elif key in ("live", "slow"):
+            values["pace"] = key
+        elif key == "computers" and value.rstrip("s").isdigit():
+            values["computers_after"] = float(value.rstrip("s"))
+        else:
+            return ParseError(f'"{arg}" is not a quick play setting; {_usage(spec, setting)}')
+    return Quick(**values)
 
 
 def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
@@ -852,6 +960,8 @@ def parse(line: str, setting: Setting | None = None) -> Command | ParseError:
         return Join(game_id)
     if spec.name == "create":
         return _create(args, spec, setting)
+    if spec.name in ("ratings", "profile", "quick", "challenge", "accept", "decline"):
+        return _people(args, spec, setting)
     if spec.name == "withdraw":
         if len(args) != 1:
             return ParseError(f"withdraw needs the number of one order (see orders), or all; {_usage(spec, setting)}")

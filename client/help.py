@@ -79,6 +79,13 @@ TOPICS = (
         "notify chooses how you are told that a game waits for you, and vacation makes those that honour it wait.",
     ),
     Topic(
+        "ratings",
+        "ratings and quick play",
+        ("ratings", "profile", "quick", "challenge", "accept", "decline"),
+        intro="A rated game (create ... rated, or quick play) changes its players' ratings, one a rule set: a "
+        "rating marked ? is provisional, for a player's first games. Only accounts sit in rated games.",
+    ),
+    Topic(
         "typing",
         "how to type",
         (),

@@ -23,7 +23,7 @@ from client.sessions import SessionStore
 from client.tokens import Seat, SeatStore
 from shared.maps.codec import map_from_dict
 from shared.maps.model import GameMap
-from shared.protocol import accounts
+from shared.protocol import accounts, ratings
 from shared.protocol import messages as msg
 from shared.protocol.accounts import AccountInfo
 from shared.protocol.codes import ErrorCode
@@ -66,6 +66,10 @@ class Listener(Protocol):
 
     def on_lobby_chat(self, said: msg.LobbyChat) -> None:
         """A word said in the lobby's chat."""
+        ...
+
+    def on_quick_play(self, news: ratings.QuickPlayWaiting | ratings.QuickPlayFound) -> None:
+        """Quick play's wait (who is queued for what), or the game it seated the player in."""
         ...
 
     def on_signed_out(self) -> None:
@@ -462,6 +466,8 @@ class Session:
             self.listener.on_lobby_chat(message)
         elif isinstance(message, Notice):
             self.listener.on_game_notice(message)
+        elif isinstance(message, ratings.QuickPlayWaiting | ratings.QuickPlayFound) and message.ref is None:
+            self.listener.on_quick_play(message)
         elif isinstance(message, accounts.SignedOut) and message.ref is None and self.account is not None:
             self._session_ended()  # told once, by the first link to hear it
             if not self._signing_out:

@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "risc.commands.backup",
     "risc.commands.account",
     "risc.commands.accounts",
+    "risc.commands.ratings",
 ]
 
 

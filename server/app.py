@@ -28,6 +28,7 @@ from server.lobby.catalogue import Catalogue
 from server.lobby.lobby import Lobby
 from server.logs import FORMATS, LogFormat, setup_logging
 from server.loop import LOOPS, choose_loop
+from server.matchmaking.desk import PeopleDesk
 from server.metrics import Metrics
 from server.notify.desk import Notifier
 from server.notify.mail import SmtpServer
@@ -85,6 +86,15 @@ class RiscServer:
         self.accounts = Accounts(self.storage.accounts(), self.clock, mode=config.accounts)
         self.notifier = notifier(config, self.storage, self.clock, self.lobby)
         desk = AccountDesk(self.accounts, self.lobby, self.storage, self.notifier)
+        desk.people = self.people = PeopleDesk(
+            self.lobby,
+            self.accounts,
+            self.storage.ratings(),
+            self.directory.queue(),
+            self.directory.node_name,
+            self.clock,
+        )
+        self.people.notifier = self.notifier
         self.transport = Transport(config, self.lobby, desk, self.clock)
         self.notifier.connections = lambda: self.transport.connections
         self.metrics.read_states(
@@ -106,6 +116,8 @@ class RiscServer:
             await self.accounts.start(self.transport.sessions_ended)
             self.notifier.sender.outgoing = self.notifier.outgoing = outgoing(self.config, self.port)
             self.notifier.sender.start()
+            if self.directory.node_name:  # a node forms and sweeps the shared queue for the others too
+                self.people.start()
         except BaseException:
             await self.transport.stop()
             await self.metrics.stop()
@@ -130,6 +142,7 @@ class RiscServer:
     async def stop(self) -> None:
         """Finish the change each game has under way, refuse new ones, tell the clients, close, flush the store."""
         logger.info("shutting down")
+        await self.people.close()
         await self.lobby.close()
         if self.directory.own_url:  # a node of several: the others play on, and its games went to them
             await self.transport.stop("this node of the server is stopping; the other nodes play on")

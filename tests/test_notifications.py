@@ -413,3 +413,20 @@ async def test_a_live_connection_of_the_account_is_told_at_once(tmp_path: Path) 
         notice = await elsewhere.wait_for(lambda m: m["type"] == "notice" and m["kind"] == "your_turn")
         assert notice["game_id"] == game_id and "waits for your orders" in notice["text"]
         assert (await elsewhere.request(type="set_notifications", terminal=False))["terminal"] is False
+
+
+async def test_a_challenge_made_by_a_player_is_mailed_to_the_account_challenged(tmp_path: Path) -> None:
+    clock = ManualClock()
+    async with notifying(tmp_path, clock) as (server, mailbox, _):
+        ann = await mailed_away(server)
+        bob = await account(server, "Bob")
+        sent = await bob.request(type="challenge", name="ann", settings={"map": "seed", "players": 2})
+        assert sent["type"] == "challenge_sent" and sent["to"] == "Ann", sent
+        await send_due(server)
+        await arrived(mailbox, 1)
+        message = mailbox.messages[0]
+        assert message["To"] == "ann@mail.test"
+        assert message["Subject"].startswith("RISC: Bob challenges you: a game of RISC"), message["Subject"]
+        assert sent["game_id"] in message["Subject"]
+        home = await ann.request(type="my_games")
+        assert [c["game_id"] for c in home["challenges"]] == [sent["game_id"]]

@@ -60,6 +60,14 @@ SERVER_TYPES = (
     "vacation",
     "nudged",
     "notice",
+    "leaderboard",
+    "profile",
+    "game_ratings",
+    "quick_play_waiting",
+    "quick_play_left",
+    "quick_play_found",
+    "challenge_sent",
+    "challenge_answered",
 )
 
 

@@ -12,6 +12,7 @@ from server.storage import GameProgress, GameRecord, MemoryStorage, StorageError
 from server.storage.base import CommitChange, LogLine, OrderChange, RequestRecord, with_orders
 from server.storage.codec import game_from_dict, game_to_dict, map_from_dict, map_to_dict
 from server.storage.notices import Notice
+from server.storage.ratings import RatedEnd
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.turns import commit, issue
@@ -102,10 +103,11 @@ class FailingStorage(MemoryStorage):
         summary: str | None = None,
         request: RequestRecord | None = None,
         notices: Sequence[Notice] = (),
+        rated: RatedEnd | None = None,
     ) -> None:
         if self.failing:
             raise StorageError("disk full")
-        await super().save(game_id, progress, events, summary=summary, request=request, notices=notices)
+        await super().save(game_id, progress, events, summary=summary, request=request, notices=notices, rated=rated)
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         if self.failing:

@@ -21,9 +21,13 @@ from tests.test_server_storage import record, started_progress
 
 JOINED = '{"ref":null,"type":"joined","game_id":"g1","player":"ann","token":""}'
 ACCEPTED = '{"ref":null,"type":"order_accepted","game_id":"g1","turn":0,"index":0,"order":{}}'
-LATER_TABLES = ("vacations", "notify_channels", "outbox")
-"""The tables of the schema's versions after the one that kept requests by id alone."""
 OLD_ROWS = [("g1", "join-00000001", 0, JOINED), ("g1", "order-0000001", 0, ACCEPTED)]
+
+
+LATER_SQLITE_TABLES = ("vacations", "notify_channels", "outbox", "rating_changes", "rated_games", "ratings")
+"""The tables SQLite versions after the one that keyed requests by player added (9: notifications, 10: ratings)."""
+LATER_POSTGRES_TABLES = (*LATER_SQLITE_TABLES, "quick_queue", "invitations")
+"""Likewise for PostgreSQL (6: notifications; 7: ratings, the quick play queue, challenges)."""
 
 
 async def a_game_with_its_requests(storage: Storage) -> None:
@@ -39,14 +43,14 @@ async def test_an_sqlite_file_of_requests_by_id_keeps_its_joins_under_their_play
     database = tmp_path / DATABASE_NAME
     await a_game_with_its_requests(SqliteStorage(database))
     with contextlib.closing(sqlite3.connect(database)) as db, db:  # as the version before kept them: by id alone
+        for later in LATER_SQLITE_TABLES:  # and without what later versions added
+            db.execute(f"DROP TABLE {later}")
         db.execute("DROP TABLE requests")
         db.execute(
             "CREATE TABLE requests (game_id TEXT NOT NULL REFERENCES games(game_id), request_id TEXT NOT NULL, "
             "step INTEGER NOT NULL, reply TEXT NOT NULL, PRIMARY KEY (game_id, request_id)) WITHOUT ROWID"
         )
         db.executemany("INSERT INTO requests VALUES (?, ?, ?, ?)", OLD_ROWS)
-        for later in LATER_TABLES:  # what versions after it added
-            db.execute(f"DROP TABLE {later}")
         db.execute(f"PRAGMA user_version = {REQUESTS_BY_PLAYER_FROM - 1}")
     storage = SqliteStorage(database)
     try:
@@ -61,6 +65,8 @@ async def test_an_sqlite_file_of_requests_by_id_keeps_its_joins_under_their_play
 async def test_a_postgresql_store_of_requests_by_id_keeps_its_joins_under_their_players(postgres_dsn: str) -> None:
     await a_game_with_its_requests(PostgresStorage(postgres_dsn, node_id="test-node"))
     with psycopg.connect(postgres_dsn, autocommit=True) as db:  # as the version before kept them: by id alone
+        for later in LATER_POSTGRES_TABLES:  # and without what later versions added
+            db.execute(f"DROP TABLE {later}")
         db.execute("DROP TABLE requests")
         db.execute(
             "CREATE TABLE requests (game_id text NOT NULL REFERENCES games (game_id), request_id text NOT NULL, "
@@ -68,8 +74,6 @@ async def test_a_postgresql_store_of_requests_by_id_keeps_its_joins_under_their_
         )
         with db.cursor() as cursor:
             cursor.executemany("INSERT INTO requests VALUES (%s, %s, %s, %s)", OLD_ROWS)
-        for later in LATER_TABLES:  # what versions after it added
-            db.execute(f"DROP TABLE {later}")
         db.execute("UPDATE risc_schema SET version = %s", (POSTGRES_BY_PLAYER - 1,))
     storage = PostgresStorage(postgres_dsn, node_id="test-node")
     await storage.open()

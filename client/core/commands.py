@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from client import commands as cmd
-from client.core import account, away, home, lobby, playing
+from client.core import account, away, home, lobby, people, playing
 from client.core.effects import Plan, Show
 from client.core.news import answering
 from client.core.paging import paged
@@ -44,6 +44,16 @@ def _execute(state: State, line: str) -> Plan[None]:
             yield from lobby.quit_client(state)
         case cmd.Games():
             yield from lobby.list_games(state)
+        case cmd.Ladder(ruleset):
+            yield from people.ladder(state, ruleset)
+        case cmd.ProfileOf(name):
+            yield from people.profile(state, name)
+        case cmd.Quick():
+            yield from people.quick(state, command)
+        case cmd.ChallengeTo():
+            yield from people.challenge(state, command)
+        case cmd.AnswerInvitation(game_id, accept):
+            yield from people.answer_challenge(state, game_id, accept)
         case cmd.Maps():
             yield from lobby.list_maps(state)
         case cmd.Create():

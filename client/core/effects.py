@@ -13,6 +13,8 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from pydantic import BaseModel
+
 from client.followed import Followed
 from client.link import LinkState
 from shared.game.presentation import Fragments
@@ -255,9 +257,10 @@ class MyGames(Request):
 
 @dataclass(frozen=True)
 class Said(Request):
-    """A message of the protocol sent as it is (a nudge, a vacation, notification settings), and its answer."""
+    """A message of the protocol sent as it is, keeping nothing in the session (a nudge, a vacation, notification
+    settings, ladders, quick play, challenges), and its answer."""
 
-    message: Any
+    message: BaseModel
 
 
 Effect = Show | Bell | Ask | Later | Seen | KeepSeat | ForgetSeat | Request

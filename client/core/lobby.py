@@ -145,6 +145,8 @@ def settings_of(command: cmd.Create) -> GameSettings | str:
     for key in ("players", "turn_seconds", "bots", "bot_strategy"):
         if getattr(command, key) is not None:
             values[key] = getattr(command, key)
+    if command.rated:
+        values["rated"] = True
     if values["map"] is None and (ruleset is None or not ruleset.own_map):
         return "Which map? create MAP ...: maps lists this server's maps."
     spoken = {v: k for k, v in words.items()} | {"turn_seconds": "time", "bot_strategy": "strategy"}
@@ -366,8 +368,14 @@ def open_home_game(state: State, number: int) -> Plan[None]:
     if held is not None and held.player is not None:
         yield from join(state, game_id, None)  # followed here already: back on screen
         return
+    yield from open_account_seat(state, game_id, chosen.player)
+
+
+def open_account_seat(state: State, game_id: str, player: str) -> Plan[None]:
+    """The account's seat in a game put on screen (no token: the account opens it), the game on screen before it
+    parked; or why it could not be."""
     parked = yield from switch_away(state, game_id)
-    reply = yield from take_seat_back(state, game_id, chosen.player)
+    reply = yield from take_seat_back(state, game_id, player)
     if isinstance(reply, msg.Resumed):
         yield from said_parked(parked)
         return

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from client import render
-from client.core.effects import AskStatistics, Bell, Effect, Later, Plan, Seen, Show
+from client.core.effects import AskStatistics, Bell, Effect, Later, Plan, Said, Seen, Show
 from client.core.state import State, error
 from client.followed import Followed
 from client.link import SIGNED_OUT, LinkState
@@ -21,6 +21,8 @@ from shared.protocol import messages as msg
 from shared.protocol.codes import ErrorCode
 from shared.protocol.lobby import GameStatus, GameSummary
 from shared.protocol.notifications import Notice
+from shared.protocol.ratings import AskGameRatings, GameRatings
+from shared.rulesets import RULESETS
 
 
 def answering(state: State, plan: Plan[Any]) -> Plan[Any]:
@@ -70,9 +72,26 @@ def shown_update(
 
 def tell_the_end(t: Tracker, width: int) -> Plan[None]:
     """Once a game is over: its statistics, asked of the server, then what a player may do now (`width`: the
-    terminal's)."""
+    terminal's); a rated game's changes of ratings before."""
     reply = yield AskStatistics(t.game_id)
+    game = t.followed.game
+    if game is not None and game.settings.rated:
+        rated = yield Said(AskGameRatings(game_id=t.game_id))
+        if isinstance(rated, GameRatings) and rated.rated:
+            yield Show(rating_moves(rated), "class:hint")
     yield Show(t.the_end(reply.statistics if isinstance(reply, msg.Statistics) else None, width))
+
+
+TITLES = {name: ruleset.title for name, ruleset in RULESETS.items()}
+
+
+def rating_moves(rated: GameRatings) -> str:
+    """What a rated game did to its players' ratings, in one line."""
+    moves = ", ".join(
+        f"{m.name} {m.before} to {m.after}{'?' if m.provisional else ''} ({m.after - m.before:+d})"
+        for m in rated.players
+    )
+    return f"Ratings after game {rated.game_id} ({TITLES.get(rated.ruleset or '', rated.ruleset)}): {moves}."
 
 
 def note_elsewhere(state: State, followed: Followed) -> Iterator[Effect]:

@@ -81,6 +81,8 @@ class State:
     """Games whose end was told with their statistics."""
     home: list[HomeGame] = field(default_factory=list)
     """The account's games as `home` last listed them: a number opens one."""
+    queued_said: str | None = None
+    """Who is queued for what, as quick play's wait was last shown (shown again only when it changes)."""
     relinking_as_guest: bool = False
     """The server closed the link because the account's session ended: it comes back as a guest's, unannounced
     (the sign-out was said)."""

@@ -16,7 +16,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -163,10 +163,15 @@ async def _run(args: argparse.Namespace) -> str:
 
 
 def _main(args: argparse.Namespace) -> int:
+    return printed(_run, args, "risc account")
+
+
+def printed(run: Callable[[argparse.Namespace], Coroutine[Any, Any, str]], args: argparse.Namespace, said: str) -> int:
+    """Run a command's coroutine and print what it says; a Stop is said on standard error, as `said: ...`."""
     try:
-        print(asyncio.run(_run(args)))
+        print(asyncio.run(run(args)))
     except Stop as exc:
-        print(f"risc account: {exc}", file=sys.stderr)
+        print(f"{said}: {exc}", file=sys.stderr)
         return 1
     except (EOFError, KeyboardInterrupt):
         print(file=sys.stderr)

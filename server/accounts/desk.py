@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import ValidationError
 
@@ -39,9 +39,12 @@ from shared.protocol.accounts import (
     SignedIn as SignedInMessage,
 )
 from shared.protocol.codes import CloseCode, ErrorCode
-from shared.protocol.lobby import GameStatus, GameSummary
+from shared.protocol.lobby import GameSettings, GameStatus, GameSummary
 from shared.protocol.names import skeleton
 from shared.protocol.notifications import AskNotifications, AskVacation, SetNotifications
+
+if TYPE_CHECKING:
+    from server.matchmaking.desk import PeopleDesk
 
 logger = logging.getLogger("risc.server")
 
@@ -80,6 +83,13 @@ class AccountDesk:
         self.storage = storage
         self.notifier = notifier
         """The account's channels of notification and its vacation (server/notify/desk.py)."""
+        self.people: PeopleDesk | None = None
+        """Ratings, quick play and challenges (the server sets it)."""
+
+    async def disconnect(self, sub: object) -> None:
+        """A connection closed: it leaves the quick play queue."""
+        if self.people is not None:
+            await self.people.disconnect(sub)
 
     # ---- the account's own requests ------------------------------------------------------------------------------
 
@@ -119,7 +129,10 @@ class AccountDesk:
             case MyGames():
                 signed = self._signed(member)
                 problems = await self.notifier.problems(signed.account_id) if self.notifier is not None else []
-                member.send(Home(games=await self.home(signed), problems=problems, ref=message.ref))
+                challenges = await self.people.invitations(signed) if self.people is not None else []
+                member.send(
+                    Home(games=await self.home(signed), problems=problems, challenges=challenges, ref=message.ref)
+                )
             case AskNotifications() | SetNotifications() | AskVacation():
                 if self.notifier is None:
                     raise Refusal(ErrorCode.INVALID_MESSAGE, "this server tells nobody of their games")
@@ -156,6 +169,21 @@ class AccountDesk:
         self.check_guest_may_play()
         await self.check_guest_name(name)
         return name, None
+
+    def check_may_rate(self, sub: object, settings: GameSettings) -> None:
+        """A rated game is created by an account, on a server that has accounts (a guest could not sit in it)."""
+        if not settings.rated:
+            return
+        if not self.accounts.on:
+            raise Refusal(
+                ErrorCode.BAD_SETTINGS, "this server has no accounts, so no game is rated", field="settings.rated"
+            )
+        if signed_in(sub) is None:
+            raise Refusal(
+                ErrorCode.ACCOUNT_NEEDED,
+                "a rated game is an account's: sign up or in to create one",
+                field="settings.rated",
+            )
 
     def check_guest_may_play(self) -> None:
         if self.accounts.mode == "required":

@@ -14,6 +14,8 @@ from pydantic import ValidationError
 from server.cluster.network import default_public_url
 from server.cluster.node import Member, Node
 from server.lobby.directory import Claimed, Directory, Elsewhere, Held, Hooks, waits
+from server.matchmaking.postgres_queue import PostgresQueue
+from server.matchmaking.queue import QueueStore
 from server.storage.base import RestoredGame
 from server.storage.postgres import PostgresStorage
 from shared.protocol.lobby import GameSummary
@@ -45,6 +47,14 @@ class ClusterDirectory(Directory):
     @property
     def peers(self) -> list[str]:
         return self.node.peers
+
+    @property
+    def node_name(self) -> str:
+        return self.node.node_id
+
+    def queue(self) -> QueueStore:
+        """The queue every node shares, in the store."""
+        return PostgresQueue(self.store, self.node.fence_after)
 
     async def start(self, hooks: Hooks) -> list[RestoredGame]:
         """Join the cluster; no game is played from the start: each is claimed when a client asks for it, or by the

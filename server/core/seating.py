@@ -33,6 +33,11 @@ def join(table: Table, name: str, group: int | None, token_hash: str, account: s
     opened by the account's sessions and no token."""
     if table.game is not None:
         raise Refusal(ErrorCode.GAME_STARTED, f"game {table.game_id} has started: watch it instead")
+    if table.settings.rated and account is None and name not in table.server_seats:
+        raise Refusal(
+            ErrorCode.ACCOUNT_NEEDED,
+            f"game {table.game_id} is rated: only accounts sit in it, never a guest; sign up or in, or watch it",
+        )
     if any(looks_alike(s.name, name) for s in table.seats):
         raise Refusal(ErrorCode.NAME_TAKEN, f'the name "{name}" is taken in game {table.game_id}', field="name")
     if len(table.seats) >= table.settings.players:

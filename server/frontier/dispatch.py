@@ -40,6 +40,15 @@ from shared.protocol.messages import (
     WithdrawOrder,
 )
 from shared.protocol.notifications import Looking, Nudge
+from shared.protocol.ratings import (
+    AnswerChallenge,
+    AskGameRatings,
+    AskLeaderboard,
+    AskProfile,
+    Challenge,
+    LeaveQuickPlay,
+    QuickPlay,
+)
 
 
 async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: ClientMessage) -> None:
@@ -57,6 +66,7 @@ async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: Cl
         case CreateGame():
             if signed_in(sub) is None:
                 desk.check_guest_may_play()
+            desk.check_may_rate(sub, message.settings)
             game = await lobby.create(message.settings, message.map_upload, sub)
             sub.send(GameCreated(game=game.summary(), ref=message.ref))
         case JoinGame():
@@ -118,6 +128,17 @@ async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: Cl
             await (await lobby.find(message.game_id)).nudge(sub, message.player, message.ref)
         case Looking():
             setattr(sub, "looking", message.game_id)  # noqa: B010  # a connection's own (followers.looking): no answer
+        case (
+            AskLeaderboard()
+            | AskProfile()
+            | AskGameRatings()
+            | QuickPlay()
+            | LeaveQuickPlay()
+            | Challenge()
+            | (AnswerChallenge())
+        ):
+            if desk.people is not None:
+                await desk.people.handle(sub, message)
         case Hello():
             raise Refusal(ErrorCode.INVALID_MESSAGE, "hello comes once, as the first message")
         case _:

@@ -440,6 +440,7 @@ class Transport:
             self.connections.discard(conn)
             try:
                 await self.lobby.disconnect(conn)
+                await self.desk.disconnect(conn)
             except Exception:
                 logger.exception("connection %s: failed to leave its games", conn.label)
             await conn.finished(self.config.shutdown_grace)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from server.matchmaking.queue import MemoryQueue, QueueStore
 from server.storage.base import RestoredGame, Storage
 from shared.protocol.lobby import GameStatus, GameSummary
 
@@ -80,6 +81,16 @@ class Directory(ABC):
     def peers(self) -> list[str]:
         """Where each of the server's nodes is reached, this one first; none for a server alone."""
         return []
+
+    @property
+    def node_name(self) -> str:
+        """This node's id among the server's nodes ("" for a server alone)."""
+        return ""
+
+    def queue(self) -> QueueStore:
+        """Where the server's quick play queue and challenges live: this process's memory for a server alone (a
+        restart ends every connection, and so every wait)."""
+        return MemoryQueue()
 
     @abstractmethod
     async def start(self, hooks: Hooks) -> list[RestoredGame]:

@@ -517,6 +517,43 @@ class Lobby:
             logger.warning("game %s: other nodes could not be told of it: %s", match.game_id, exc)
         return match
 
+    async def new_id(self) -> str:
+        """A new game's id, held for this server (quick play forms a game under it, then makes it: `create_formed`)."""
+        return await self._new_id(None)
+
+    async def create_formed(self, game_id: str, settings: GameSettings, seats: list[SeatRecord]) -> Match:
+        """A game formed by quick play under an id held already (`new_id`), its players' seats taken, the server's
+        computers seated in the rest when the settings ask for them."""
+        try:
+            settings, game_map = await self.checked(settings, None)
+            async with self._creating:
+                match = await Match.create(
+                    game_id, settings, game_map, self.storage, self._seeds(), self._rematch, seats, clock=self._clock
+                )
+                self._adopt(match)
+        except BaseException:
+            await self.directory.release(game_id)
+            raise
+        logger.info("game %s formed by quick play: %s", game_id, ", ".join(s.name for s in seats))
+        self.bots += await seat_bots(match, self.get, self.computer_time)
+        self._watch_unstarted(match)
+        try:
+            await self.directory.announce(match.game_id, match.summary())
+        except (StorageError, OSError) as exc:
+            logger.warning("game %s: other nodes could not be told of it: %s", match.game_id, exc)
+        return match
+
+    def quick_map(self, ruleset: AnyRuleSet, players: int) -> str | None:
+        """The map quick play plays a rule set's game of `players` on: none for a rule set with its own board, else
+        the first map of the catalogue that fits (by id)."""
+        if ruleset.own_map:
+            return None
+        options = ruleset.options({})
+        for info in sorted(self.catalogue.infos(), key=lambda m: m.id):
+            if ruleset.map_problem(self.catalogue.get(info.id), options, players) is None:
+                return info.id
+        raise Refusal(ErrorCode.BAD_SETTINGS, f"no map of this server fits a {ruleset.title} game of {players}")
+
     async def _check_creator(self, creator: Subscriber | None, settings: GameSettings) -> str | None:
         """Refuse a connection (or an address, counted across the whole server) that holds too many games no player
         is in yet or any more: those waiting for players, and those the server's computers play alone, which play

@@ -8,11 +8,13 @@ redirect); any other failure is a refusal that says the change did not happen.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from server.core import Decision, Table
 from server.core.entries import Entry
+from server.ratings.ending import rated_end
 from server.refusal import Redirect, Refusal
 from server.storage.base import (
     CommitChange,
@@ -25,6 +27,7 @@ from server.storage.base import (
 )
 from server.storage.codec import game_to_dict
 from server.storage.notices import Notice
+from server.storage.ratings import RatedEnd
 from shared.protocol.codes import ErrorCode
 
 logger = logging.getLogger("risc.server")
@@ -74,10 +77,11 @@ class Keeper:
         listed: Callable[[Table], str | None],
         request: RequestRecord | None,
         notices: Sequence[Notice] = (),
+        rated: RatedEnd | None = None,
     ) -> None:
         """Keep a decision (other than an order alone: see `order`) with its numbered `entries` (after the log's
         `last_seq`) as change `number`, and the request that made it, if it has an id; `listed` makes the summary
-        other nodes list, when the store is shared."""
+        other nodes list, when the store is shared; `rated`: the game's end, rated in the same transaction."""
         game = decision.table.game
         seq = last_seq + len(entries)
         if decision.committed is not None and game is not None and not decision.resolved:
@@ -93,8 +97,21 @@ class Keeper:
                     summary=listed(decision.table),
                     request=request,
                     notices=notices,
+                    rated=rated,
                 ),
             )
+
+    async def rated_end(self, table: Table, entries: Sequence[Entry], at: float) -> RatedEnd | None:
+        """What the store rates as `table`'s game ends with `entries`, if it is rated: its final ranking needs the
+        whole log (who went out when), read back from the store once, at the end."""
+        if not table.settings.rated:
+            return None
+        try:
+            stored = await self.storage.load(self.game_id)
+        except Exception as exc:
+            raise self._unsaved("the game's end", exc) from exc
+        log = [*(stored.events if stored is not None else []), *(json.loads(e.stored) for e in entries)]
+        return rated_end(table, log, at)
 
     async def order(self, change: OrderChange, request: RequestRecord | None) -> None:
         """Keep an issued or withdrawn order as a small write rather than the whole progress (a save comes with

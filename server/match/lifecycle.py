@@ -58,7 +58,8 @@ class Match(Seating, Playing, HandingOn):
         seats: Sequence[SeatRecord] = (),
         clock: Clock | None = None,
     ) -> Match:
-        """A new game, saved before it exists for anyone; seated at once when `seats` fill it (a rematch)."""
+        """A new game, saved before it exists for anyone, with `seats` taken (started at once when they fill it: a
+        rematch)."""
         ruleset, options = game_ruleset(settings.ruleset, settings.options)
         table = core.new_table(game_id, settings, ruleset, options, game_map, seed)
         clock = clock or LoopClock()
@@ -69,6 +70,8 @@ class Match(Seating, Playing, HandingOn):
         if seats and len(seats) == settings.players:
             started = core.start(table, seats)
             table, bodies = started.table, bodies + started.entries
+        elif seats:  # seated by quick play or a challenge, the rest of its seats to fill
+            table = table.evolve(seats=tuple(seats))
         entries = number(bodies, 0, ruleset, change=1)
         summary = core.summary(table, set(), 0, table.server_seats).model_dump_json() if storage.shared else None
         await Keeper(game_id, storage, lambda: None).create(record, table, entries, summary)

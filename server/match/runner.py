@@ -276,7 +276,8 @@ class Runner(ABC):
             notices = notices_of(self.table, decision, now, self.followers.looking()) + list(decision.notices)
             if notices:
                 decision = replace(decision, committed=None)  # saved whole: the outbox is written with the progress
-        if decision.table.finished and not self.table.finished:
+        ending = decision.table.finished and not self.table.finished
+        if ending:
             decision = core.watchers_heard(decision, self.log.kept())
         if decision.order_change is not None and not decision.entries:
             await self._keeper.order(decision.order_change, request)
@@ -285,8 +286,9 @@ class Runner(ABC):
         else:
             last, change = self.log.last_seq, self.seq + 1
             entries = number(decision.entries, last, self.ruleset, change=change)
+            rated = await self._keeper.rated_end(decision.table, entries, self._clock.wall()) if ending else None
             await self._keeper.change(
-                decision, entries, last, change if entries else change - 1, self._listed, request, notices
+                decision, entries, last, change if entries else change - 1, self._listed, request, notices, rated
             )
             self.log.extend(entries)
         self.table = decision.table

@@ -194,6 +194,10 @@ class MemoryAccounts(AccountStore):
     async def accounts(self) -> list[AccountRecord]:
         return [a for a in self._accounts.values() if not a.deleted]
 
+    def names(self) -> dict[str, tuple[str, bool]]:
+        """Each account's name and whether it was deleted, by id (what the memory store's ratings list)."""
+        return {a.account_id: (a.name, a.deleted) for a in self._accounts.values()}
+
     async def set_password(
         self, account_id: str, password_hash: str, at: float, keep: str | None, end_sessions: bool = True
     ) -> int:

@@ -21,6 +21,7 @@ from shared.protocol.lobby import GameSettings
 if TYPE_CHECKING:
     from server.storage.accounts import AccountStore
     from server.storage.notices import Notice, NoticeStore
+    from server.storage.ratings import RatedEnd, RatingStore
 
 
 class LogLine(Protocol):
@@ -402,10 +403,12 @@ class Storage(ABC):
         summary: str | None = None,
         request: RequestRecord | None = None,
         notices: Sequence[Notice] = (),
+        rated: RatedEnd | None = None,
     ) -> None:
         """Replace the game's progress (which holds every order so far) and append `events`, all or nothing, with
-        the request that made the change (requests of steps before the game's step less one may be forgotten) and
-        the notifications it makes (into the outbox, server/storage/notices.py)."""
+        the request that made the change (requests of steps before the game's step less one may be forgotten), the
+        notifications it makes (into the outbox, server/storage/notices.py) and the ratings of `rated`, the game's
+        end (server/storage/ratings.py): in the same transaction, once."""
 
     @abstractmethod
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
@@ -493,6 +496,10 @@ class Storage(ABC):
     @abstractmethod
     def notices(self) -> NoticeStore:
         """Vacations, channels of notification and the outbox, in the same database (server/storage/notices.py)."""
+
+    @abstractmethod
+    def ratings(self) -> RatingStore:
+        """The ratings kept beside this store's games, in the same database (server/storage/ratings.py)."""
 
     async def close(self) -> None:
         """Flush and let go of whatever the store holds open."""

@@ -29,6 +29,7 @@ from server.storage.base import (
     with_orders,
 )
 from server.storage.notices import MemoryNotices, Notice
+from server.storage.ratings import MemoryRatings, RatedEnd, RatingStore
 
 
 class MemoryStorage(Storage):
@@ -46,12 +47,16 @@ class MemoryStorage(Storage):
         self._created: dict[str, float] = {}
         self._accounts = MemoryAccounts(self._summaries, self._created)
         self._notices = MemoryNotices()
+        self._ratings = MemoryRatings(self._accounts.names)
 
     def accounts(self) -> AccountStore:
         return self._accounts
 
     def notices(self) -> MemoryNotices:
         return self._notices
+
+    def ratings(self) -> RatingStore:
+        return self._ratings
 
     def _seated(self, game_id: str, progress: GameProgress) -> None:
         for account, player in seats_of_accounts(progress.seats):
@@ -85,6 +90,7 @@ class MemoryStorage(Storage):
         summary: str | None = None,
         request: RequestRecord | None = None,
         notices: Sequence[Notice] = (),
+        rated: RatedEnd | None = None,
     ) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
@@ -100,6 +106,8 @@ class MemoryStorage(Storage):
             self._summaries[game_id] = summary
         self._seated(game_id, progress)
         self._notices.keep(notices)
+        if rated is not None:
+            self._ratings.rate(rated)
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         if game_id not in self._records:

@@ -52,6 +52,8 @@ from server.storage.base import (
     with_orders,
 )
 from server.storage.notices import Notice, NoticeStore, outbox_row
+from server.storage.postgres_ratings import PostgresRatings, rate_in
+from server.storage.ratings import RatedEnd, RatingStore
 
 try:
     import psycopg
@@ -221,6 +223,63 @@ MIGRATIONS: list[str] = [
         claimed_until double precision
     );
     CREATE INDEX outbox_by_account ON outbox (account_id);
+    """,
+    # Version 7: ratings (server/storage/ratings.py, the SQLite store's version 10): each holder's skill by rule set,
+    # each rated game's changes by player, and the rated games, keyed by game so that a game is rated once; the quick
+    # play queue and the challenges' invitations, which the nodes share (server/matchmaking/postgres_queue.py).
+    # Additive: new tables only, which a node of the release before never reads or writes.
+    """
+    CREATE TABLE ratings (
+        holder text NOT NULL,
+        ruleset text NOT NULL,
+        mu double precision NOT NULL,
+        sigma double precision NOT NULL,
+        games integer NOT NULL,
+        wins integer NOT NULL,
+        last_at double precision NOT NULL,
+        PRIMARY KEY (holder, ruleset)
+    );
+    CREATE INDEX ratings_by_ruleset ON ratings (ruleset, last_at);
+    CREATE TABLE rated_games (
+        game_id text PRIMARY KEY REFERENCES games (game_id),
+        ruleset text NOT NULL,
+        rated_at double precision NOT NULL
+    );
+    CREATE TABLE rating_changes (
+        game_id text NOT NULL REFERENCES rated_games (game_id),
+        holder text NOT NULL,
+        ruleset text NOT NULL,
+        player text NOT NULL,
+        place integer NOT NULL,
+        players integer NOT NULL,
+        won boolean NOT NULL,
+        mu_before double precision NOT NULL,
+        sigma_before double precision NOT NULL,
+        mu_after double precision NOT NULL,
+        sigma_after double precision NOT NULL,
+        at double precision NOT NULL,
+        PRIMARY KEY (game_id, holder)
+    );
+    CREATE INDEX rating_changes_by_holder ON rating_changes (holder, at);
+    CREATE TABLE quick_queue (
+        account_id text PRIMARY KEY,
+        name text NOT NULL,
+        ruleset text NOT NULL,
+        players integer NOT NULL,
+        pace text NOT NULL,
+        computers_after double precision,
+        rating integer NOT NULL,
+        since double precision NOT NULL,
+        node_id text NOT NULL,
+        game_id text,
+        rated boolean NOT NULL DEFAULT true
+    );
+    CREATE TABLE invitations (
+        game_id text NOT NULL,
+        account_id text NOT NULL,
+        by_name text NOT NULL,
+        PRIMARY KEY (game_id, account_id)
+    );
     """,
 ]
 """Migration i takes the schema from version i to i + 1. Only ever append. A step is additive (new tables, new
@@ -576,22 +635,19 @@ class PostgresStorage(Storage):
             if row is not None and row[0] == 1:
                 _settle(change, None)
                 continue
-            owner = await (
-                await conn.execute("SELECT epoch, owner FROM games WHERE game_id = %s", (change.game_id,))
-            ).fetchone()
-            if owner is None:
-                _settle(change, StorageError(f"no game {change.game_id} to save"))
-                continue
-            self.epochs.drop(change.game_id)
-            _settle(
-                change,
-                OwnershipLost(
-                    change.game_id,
-                    f"game {change.game_id} was taken over by node {owner[1]} "
-                    f"(epoch {owner[0]}, this node held epoch "
-                    f"{change.epoch}): nothing was written",
-                ),
-            )
+            _settle(change, await self._not_written(conn, change.game_id, change.epoch))
+
+    async def _not_written(self, conn: Any, game_id: str, epoch: int) -> StorageError:
+        """Why a change of a game written at `epoch` found no row: the game is gone, or another node owns it now."""
+        owner = await (await conn.execute("SELECT epoch, owner FROM games WHERE game_id = %s", (game_id,))).fetchone()
+        if owner is None:
+            return StorageError(f"no game {game_id} to save")
+        self.epochs.drop(game_id)
+        return OwnershipLost(
+            game_id,
+            f"game {game_id} was taken over by node {owner[1]} (epoch {owner[0]}, this node held epoch {epoch}): "
+            "nothing was written",
+        )
 
     async def create(
         self, record: GameRecord, progress: GameProgress, events: Sequence[LogLine], *, summary: str | None = None
@@ -647,6 +703,7 @@ class PostgresStorage(Storage):
         summary: str | None = None,
         request: RequestRecord | None = None,
         notices: Sequence[Notice] = (),
+        rated: RatedEnd | None = None,
     ) -> None:
         epoch = self._epoch(game_id)
         step = progress.step
@@ -687,7 +744,31 @@ class PostgresStorage(Storage):
             """
             + _KEEP_REQUEST
         )
+        if rated is not None:
+            await self._save_rated(game_id, epoch, query, params, rated)
+            return
         await self._write(game_id, epoch, query, params)
+
+    async def _save_rated(self, game_id: str, epoch: int, query: str, params: dict[str, Any], rated: RatedEnd) -> None:
+        """The save that ends a rated game, with its ratings, in one transaction of its own (not a group commit's:
+        the ratings are read, worked out and written between its statements)."""
+
+        async def work(conn: Any) -> bool:
+            async with conn.transaction():
+                row = await (await conn.execute(query, params)).fetchone()
+                if row is None or row[0] != 1:
+                    return False
+                await rate_in(conn, rated)
+                return True
+
+        if await self.run(work):
+            self.transactions += 1
+            return
+
+        async def why(conn: Any) -> StorageError:
+            return await self._not_written(conn, game_id, epoch)
+
+        raise await self.run(why)
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         epoch = self._epoch(game_id)
@@ -892,6 +973,9 @@ class PostgresStorage(Storage):
         from server.storage.postgres_notices import PostgresNotices
 
         return PostgresNotices(self)
+
+    def ratings(self) -> RatingStore:
+        return PostgresRatings(self)
 
     async def created_at(self, game_ids: Sequence[str]) -> dict[str, float]:
         """When each game was created (for `risc games damaged`)."""

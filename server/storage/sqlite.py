@@ -59,6 +59,8 @@ from server.storage.base import (
 )
 from server.storage.lock import DataDirLock, DirectoryLocked
 from server.storage.notices import Notice, NoticeStore, outbox_row
+from server.storage.ratings import RatedEnd, RatingStore
+from server.storage.sqlite_ratings import SqliteRatings, rate_in
 
 APPLICATION_ID = 0x52495343
 """'RISC' in ASCII, kept in the file's header (PRAGMA application_id) so the server knows its own databases."""
@@ -202,6 +204,29 @@ def _keep_notices(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX outbox_by_account ON outbox (account_id)")
 
 
+def _keep_ratings(db: sqlite3.Connection) -> None:
+    """Version 10: ratings (server/storage/ratings.py): each holder's skill by rule set, each rated game's changes by
+    player, and the rated games themselves, keyed by game so that a game is rated once. Additive: a server of the
+    release before never reads or writes them."""
+    db.execute(
+        "CREATE TABLE ratings (holder TEXT NOT NULL, ruleset TEXT NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL, "
+        "games INTEGER NOT NULL, wins INTEGER NOT NULL, last_at REAL NOT NULL, PRIMARY KEY (holder, ruleset)) "
+        "WITHOUT ROWID"
+    )
+    db.execute("CREATE INDEX ratings_by_ruleset ON ratings (ruleset, last_at)")
+    db.execute(
+        "CREATE TABLE rated_games (game_id TEXT PRIMARY KEY REFERENCES games(game_id), ruleset TEXT NOT NULL, "
+        "rated_at REAL NOT NULL) WITHOUT ROWID"
+    )
+    db.execute(
+        "CREATE TABLE rating_changes (game_id TEXT NOT NULL REFERENCES rated_games(game_id), holder TEXT NOT NULL, "
+        "ruleset TEXT NOT NULL, player TEXT NOT NULL, place INTEGER NOT NULL, players INTEGER NOT NULL, "
+        "won INTEGER NOT NULL, mu_before REAL NOT NULL, sigma_before REAL NOT NULL, mu_after REAL NOT NULL, "
+        "sigma_after REAL NOT NULL, at REAL NOT NULL, PRIMARY KEY (game_id, holder)) WITHOUT ROWID"
+    )
+    db.execute("CREATE INDEX rating_changes_by_holder ON rating_changes (holder, at)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _create_tables,
     _add_phase,
@@ -212,6 +237,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _keep_accounts,
     _requests_by_player,
     _keep_notices,
+    _keep_ratings,
 ]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
@@ -234,6 +260,8 @@ one (it answers no request, and those kept before say nobody's)."""
 
 NOTICES_KEPT_FROM = 9
 """The schema version that added vacations, channels and the outbox; the version before is read as it is."""
+RATINGS_KEPT_FROM = 10
+"""The schema version that added ratings; a read-only store reads a database of the version before as having none."""
 
 READABLE_VERSIONS = (
     COMMITS_KEPT_FROM - 1,
@@ -366,6 +394,7 @@ class SqliteStorage(Storage):
         self._keeps_commits = version >= COMMITS_KEPT_FROM or not read_only
         """Whether the database has `pending_commits`: one of the version before, read as it is, has none to hold."""
         self._keeps_requests = version >= REQUESTS_BY_PLAYER_FROM or not read_only
+        self._keeps_ratings = version >= RATINGS_KEPT_FROM or not read_only
         if read_only:
             if version not in READABLE_VERSIONS:
                 raise StorageError(
@@ -659,6 +688,7 @@ class SqliteStorage(Storage):
         summary: str | None = None,
         request: RequestRecord | None = None,
         notices: Sequence[Notice] = (),
+        rated: RatedEnd | None = None,
     ) -> None:
         row = (progress.model_dump_json(), _phase(progress), summary, game_id)  # encoded before anything is changed
         outbox = [outbox_row(n) for n in notices]
@@ -682,6 +712,8 @@ class SqliteStorage(Storage):
                 db.execute("DELETE FROM requests WHERE game_id = ? AND step < ?", (game_id, step - 1))
             _keep_request(db, game_id, request)
             keep_outbox(db, outbox)
+            if rated is not None:
+                rate_in(db, rated)
 
         await self._write(update)
 
@@ -929,6 +961,9 @@ class SqliteStorage(Storage):
         from server.storage.sqlite_notices import SqliteNotices
 
         return SqliteNotices(self)
+
+    def ratings(self) -> RatingStore:
+        return SqliteRatings(self, self._keeps_ratings)
 
     async def _guarded(self, work: Callable[[], _T]) -> _T:
         try:

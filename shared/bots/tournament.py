@@ -16,7 +16,8 @@ from typing import Any
 from shared.game import turns
 from shared.game.errors import RuleError
 from shared.game.random import SETUP_STEP, GameRandom, dice_of
-from shared.game.ruleset import AnyRuleSet
+from shared.game.ranking import OUT_KINDS, final_ranking
+from shared.game.ruleset import AnyRuleSet, Private
 from shared.game.strategy import Strategy
 from shared.maps.model import GameMap
 from shared.rulesets import game_ruleset
@@ -48,6 +49,8 @@ class GameResult:
     """Territories each player held at the end, in seat order (where the rule set's view tells them)."""
     finished: bool = True
     """The rules ended the game (a win, or a draw they call); False: it was still on when `max_turns` cut it off."""
+    ranking: tuple[tuple[str, ...], ...] = ()
+    """The final ranking of a finished game (shared/game/ranking.py), players first to last, tied ones together."""
 
     @property
     def winner_strategy(self) -> str | None:
@@ -121,12 +124,15 @@ def play_game(
     refused = 0
     status = ruleset.status(game)
     leaving = {players[seat]: turn for seat, turn in (resigns or {}).items()}
+    out: list[dict[str, Any]] = []
+    """The log's entries that put a player out, as final_ranking reads them."""
     while not status.finished and status.turn <= max_turns:
         for player, turn in list(leaving.items()):
             if status.turn >= turn and not status.finished:
                 del leaving[player]
                 resigned = turns.resign(ruleset, game, player, dice)
                 if not isinstance(resigned, RuleError):
+                    out.append(_out(len(out), resigned[1].step, {"kind": "player_resigned", "player": player}))
                     game = resigned[0]
                     status = ruleset.status(game)
         for player in players:
@@ -140,8 +146,10 @@ def play_game(
             # A turn-by-turn player whose turn was played for them counts once more: the game would have stalled.
             refused += len(played.refused) + played.timed_out
             game = played.game
+            out += _went_out(ruleset, played.resolved, len(out))
         if turns.ready(ruleset, game):
-            game, _ = turns.advance(ruleset, game, dice)
+            game, resolved = turns.advance(ruleset, game, dice)
+            out += _went_out(ruleset, [resolved], len(out))
         status = ruleset.status(game)
     final = ruleset.view(game, None)
     standings = ruleset.presentation.standings(final)
@@ -156,7 +164,23 @@ def play_game(
         refused,
         held,
         status.finished,
+        final_ranking(ruleset, game, out).places if status.finished else (),
     )
+
+
+def _out(seq: int, step: int, event: dict[str, Any]) -> dict[str, Any]:
+    return {"seq": seq + 1, "change": step, "event": event}
+
+
+def _went_out(ruleset: AnyRuleSet, resolutions: Sequence[turns.Resolved], seq: int) -> list[dict[str, Any]]:
+    """The entries of `resolutions` that put a player out, numbered after `seq`, each with its resolution's step."""
+    found: list[dict[str, Any]] = []
+    for resolved in resolutions:
+        for told in resolved.events:
+            event = told.event if isinstance(told, Private) else told
+            if getattr(event, "kind", None) in OUT_KINDS:
+                found.append(_out(seq + len(found), resolved.step, ruleset.dump_event(event)))
+    return found
 
 
 def play_spec(spec: GameSpec) -> GameResult:

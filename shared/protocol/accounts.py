@@ -162,15 +162,27 @@ class HomeGame(BaseModel):
     )
 
 
+class Invitation(BaseModel):
+    """A game another account invited this one to (`challenge`): accepted (`answer_challenge`), the account sits in
+    it."""
+
+    game_id: str
+    by: str = Field(description="the challenger's name")
+    game: GameSummary | None = Field(
+        default=None, description="the game as it is now (null when another node of the server plays it)"
+    )
+
+
 class Home(ServerMessageBase):
     """The answer to `my_games`: games waiting for the player's orders first, then those running, those waiting for
-    players, then the most recently finished."""
+    players, then the most recently finished; and the challenges waiting for an answer."""
 
     type: Literal["my_games"] = "my_games"
     games: list[HomeGame]
     problems: list[ChannelProblem] = Field(
         default_factory=list, description="the account's channels of notification that are paused, and why"
     )
+    challenges: list[Invitation] = Field(default_factory=list)
 
 
 class AccountDeleted(ServerMessageBase):

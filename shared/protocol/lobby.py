@@ -137,6 +137,11 @@ class GameSettings(BaseModel):
     options: Annotated[
         dict[str, Any], Field(description="the rule set's own options (list_rulesets gives their schema and defaults)")
     ] = Field(default_factory=dict)
+    rated: bool = Field(
+        default=False,
+        description="the game's result changes its players' ratings (docs/ratings.md): only accounts and the "
+        "server's computer players sit in it, never a guest; a server without accounts rates no game",
+    )
 
     @model_validator(mode="before")
     @classmethod

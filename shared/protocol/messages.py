@@ -62,6 +62,23 @@ from shared.protocol.notifications import (
     VacationStatus,
 )
 from shared.protocol.numbers import WHOLE, Whole
+from shared.protocol.ratings import (
+    AnswerChallenge,
+    AskGameRatings,
+    AskLeaderboard,
+    AskProfile,
+    Challenge,
+    ChallengeAnswered,
+    ChallengeSent,
+    GameRatings,
+    Leaderboard,
+    LeaveQuickPlay,
+    Profile,
+    QuickPlay,
+    QuickPlayFound,
+    QuickPlayLeft,
+    QuickPlayWaiting,
+)
 from shared.protocol.statistics import GameStatistics
 
 OrderData = Annotated[
@@ -388,7 +405,14 @@ ClientMessage = Annotated[
     | SetNotifications
     | AskVacation
     | Nudge
-    | Looking,
+    | Looking
+    | AskLeaderboard
+    | AskProfile
+    | AskGameRatings
+    | QuickPlay
+    | LeaveQuickPlay
+    | Challenge
+    | AnswerChallenge,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = (
@@ -429,6 +453,13 @@ CLIENT_TYPES = (
     "vacation",
     "nudge",
     "looking",
+    "leaderboard",
+    "profile",
+    "game_ratings",
+    "quick_play",
+    "leave_quick_play",
+    "challenge",
+    "answer_challenge",
 )
 
 
@@ -832,7 +863,15 @@ ServerMessage = Annotated[
     | NotificationSettings
     | VacationStatus
     | Nudged
-    | Notice,
+    | Notice
+    | Leaderboard
+    | Profile
+    | GameRatings
+    | QuickPlayWaiting
+    | QuickPlayLeft
+    | QuickPlayFound
+    | ChallengeSent
+    | ChallengeAnswered,
     Field(discriminator="type"),
 ]
 

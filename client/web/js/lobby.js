@@ -230,6 +230,7 @@ export class LobbyScreen {
       turn_seconds: seconds === "" ? null : Number(seconds),
       options: this.readOptions(),
       map: null,
+      rated: byId("rated").checked,
     };
     const message = { type: "create_game", settings };
     const file = byId("map-file").files[0];

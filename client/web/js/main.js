@@ -12,6 +12,8 @@ import { AccountScreen } from "./keeping.js";
 import { Notices } from "./notices.js";
 import { Link } from "./link.js";
 import { LobbyScreen } from "./lobby.js";
+import { QuickPlayPanel } from "./quickplay.js";
+import { LaddersScreen } from "./ratings.js";
 import { ReplayScreen } from "./replay.js";
 import { seatToken } from "./seats.js";
 
@@ -22,7 +24,7 @@ function seatTakenNotice(message) {
 
 /** Each screen, and the element that holds it. */
 const SCREENS = { lobby: "lobby", game: "game", replay: "replay", home: "home-screen", "sign-in": "sign-in",
-  account: "account" };
+  account: "account", ladders: "ladders" };
 
 const LINK_WORDS = {
   connecting: "Connecting…",
@@ -49,6 +51,8 @@ class App {
     this.home = new HomeScreen(this);
     this.keeping = new AccountScreen(this);
     this.notices = new Notices(this.link, () => this.game.gameId);
+    this.ladders = new LaddersScreen(this, byId("ladders"));
+    this.quick = new QuickPlayPanel(this, byId("quick-play"));
     byId("home").addEventListener("click", (event) => { event.preventDefault(); this.showFirst(); });
     byId("password-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -81,6 +85,7 @@ class App {
     else if (message.type === "signed_out") this.account.signedOut();
     else if (seatTakenNotice(message)) this.seatTaken(message);
     else if (message.type === "lobby_chat") this.lobby.heard(message);
+    else if (message.type === "quick_play_waiting" || message.type === "quick_play_found") this.quick.take(message);
     else if (message.type === "game_listed") {
       // A game was created (here or on another node of the server): the lobby on screen lists it.
       if (document.body.dataset.screen === "lobby") this.lobby.refresh().catch(() => {});
@@ -137,6 +142,10 @@ class App {
       const params = this.params();
       if (params.get("replay")) {
         await this.openReplay(params.get("replay"), params.get("sight"));
+        return;
+      }
+      if (params.get("ladder") || params.get("profile")) {
+        await this.showLadders(params.get("ladder"), params.get("profile"));
         return;
       }
       gameId = params.get("game");
@@ -227,6 +236,24 @@ class App {
     this.mine.onScreen(null, null, null);
     this.screen("replay");
     await this.replay.open(gameId, sight || null);
+  }
+
+  /** A rule set's ladder, and a player's profile when one is named (#ladder=RULESET, #profile=NAME). */
+  async showLadders(ruleset, player) {
+    this.offScreen(null);
+    this.game.reset(null, null);
+    this.mine.onScreen(null, null, null);
+    this.screen("ladders");
+    await this.ladders.show(ruleset);
+    if (player) await this.ladders.showPlayer(player);
+  }
+
+  /** An account's seat (quick play, a challenge): taken back without a token, the account's session opens it. */
+  async playAccountSeat(gameId, player) {
+    this.offScreen(gameId);
+    this.showGame(gameId, player);
+    const reply = await this.game.resume(gameId, player, null, 0).catch((error) => ({ type: "error", message: error.message }));
+    if (reply.type === "error") this.showLobby(`Could not take your seat in game ${gameId}: ${reply.message}`);
   }
 
   showGame(gameId, player) {
