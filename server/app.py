@@ -97,6 +97,9 @@ class RiscServer:
         self.people.notifier = self.notifier
         self.transport = Transport(config, self.lobby, desk, self.clock)
         self.notifier.connections = lambda: self.transport.connections
+        self.notifier.on_kept = self.metrics.notice_kept
+        self.notifier.sender.counted = self.metrics.notices_counted
+        self.notifier.sender.late = self.metrics.notices_late.set
         self.metrics.read_states(
             self.lobby.held_by_status, lambda: len(self.transport.connections), lambda: self.directory.alive
         )

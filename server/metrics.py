@@ -62,9 +62,23 @@ class Metrics:
             buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
             registry=r,
         )
-        # Notifications (a player told by e-mail or push that a game waits for them) do not exist yet. When they do,
-        # the length of their queue is a gauge here, `risc_notifications_queued`, read when Prometheus asks, as the
-        # games and connections are.
+        self.notices_kept = Counter(
+            "risc_notifications_kept",
+            "Notifications this node's changes wrote to the outbox, by kind",
+            ["kind"],
+            registry=r,
+        )
+        self.notices_sent = Counter(
+            "risc_notifications_sent",
+            "Notifications this node's sender handled, by channel (mail, webhook) and outcome (sent, retry, paused)",
+            ["channel", "outcome"],
+            registry=r,
+        )
+        self.notices_late = Gauge(
+            "risc_notifications_late_seconds",
+            "How long the oldest notification this node's sender last claimed had been due: grows when sending lags",
+            registry=r,
+        )
         self._lag_task: asyncio.Task[None] | None = None
 
     def read_states(
@@ -88,6 +102,12 @@ class Metrics:
 
     def refused(self, code: str) -> None:
         self.refusals.labels(code).inc()
+
+    def notice_kept(self, kind: str) -> None:
+        self.notices_kept.labels(kind).inc()
+
+    def notices_counted(self, channel: str, outcome: str, count: int) -> None:
+        self.notices_sent.labels(channel, outcome).inc(count)
 
     def text(self) -> bytes:
         """The figures as Prometheus reads them."""

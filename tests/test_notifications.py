@@ -430,3 +430,34 @@ async def test_a_challenge_made_by_a_player_is_mailed_to_the_account_challenged(
         assert sent["game_id"] in message["Subject"]
         home = await ann.request(type="my_games")
         assert [c["game_id"] for c in home["challenges"]] == [sent["game_id"]]
+
+
+async def test_an_operator_sees_notifications_kept_sent_retried_and_how_late_in_the_metrics(tmp_path: Path) -> None:
+    from tests.test_metrics import scraped
+
+    clock = ManualClock()
+    async with notifying(tmp_path, clock) as (server, mailbox, receiver):
+        receiver.status = 500
+        ann = await mailed_away(server)
+        await ann.request(type="set_notifications", webhook=server.hook_url)  # type: ignore[attr-defined]
+        await game_for(server, ann, ["Bob"])
+        await send_due(server)
+        await arrived(mailbox, 1)
+        await arrived(receiver, 1)
+        figures = await scraped(server.port)
+        kept = {k: v for k, v in figures.items() if k.startswith("risc_notifications_kept_total")}
+        assert kept == {  # for Ann and for Bob each: the game started, and a turn waits
+            'risc_notifications_kept_total{kind="game_started"}': 2,
+            'risc_notifications_kept_total{kind="your_turn"}': 2,
+        }
+        assert mailbox.messages[0]["Subject"] == "RISC: 1 game waits for your orders, 1 other thing happened"
+        assert figures['risc_notifications_sent_total{channel="mail",outcome="sent"}'] == 2  # Ann's two, in one mail
+        assert figures['risc_notifications_sent_total{channel="webhook",outcome="retry"}'] == 1
+        assert figures["risc_notifications_late_seconds"] == 0  # claimed as they fell due
+        receiver.status = 200
+        clock.advance(retry_after(1) + 20)  # the sender looks 20 s after the retry fell due
+        await send_due(server)
+        await arrived(receiver, 2)
+        figures = await scraped(server.port)
+        assert figures['risc_notifications_sent_total{channel="webhook",outcome="sent"}'] >= 1
+        assert figures["risc_notifications_late_seconds"] == pytest.approx(20, abs=1)

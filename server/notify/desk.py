@@ -80,6 +80,8 @@ class Notifier:
         self.sender = sender
         self.outgoing = outgoing
         self.connections = connections
+        self.on_kept: Callable[[str], None] = lambda kind: None
+        """Told the kind of each notice kept (the server's figures)."""
         """The server's live connections (the transport's, once it is made)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -170,6 +172,8 @@ class Notifier:
 
     def kept(self, notices: Sequence[Notice]) -> None:
         """A change kept these in the outbox: its sender looks at once, and live connections are told now."""
+        for notice in notices:
+            self.on_kept(notice.kind)
         self.sender.poke()
         task = asyncio.get_running_loop().create_task(self._live(notices))
         self._tasks.add(task)

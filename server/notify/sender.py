@@ -81,6 +81,10 @@ class Sender:
     still_news: Callable[[OutboxRow], bool] = lambda row: True
     """Whether a notification is still worth a mail (a turn not played yet): the lobby knows its games."""
     sent: int = 0
+    counted: Callable[[str, str, int], None] = lambda channel, outcome, count: None
+    """Told of each outcome as it comes (channel, `sent`, `retry` or `paused`, how many): the server's figures."""
+    late: Callable[[float], None] = lambda seconds: None
+    """Told at each claim how long its oldest row had been due (0 when none was)."""
     _task: asyncio.Task[None] | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -108,6 +112,7 @@ class Sender:
         """Claim what is due, send it, settle it; how many rows were claimed (a full batch: there may be more)."""
         now = self.clock.wall()
         rows = await self.store.claim(self.name, now, self.outgoing.lease, BATCH)
+        self.late(max((now - _due(row) for row in rows), default=0.0) if rows else 0.0)
         accounts: dict[str, list[OutboxRow]] = {}
         for row in rows:
             accounts.setdefault(row.notice.account_id, []).append(row)
@@ -162,19 +167,23 @@ class Sender:
                     channels.webhook, body, headers, self.outgoing.webhook_allow, self.outgoing.webhook_tls
                 )
             except webhooks.Unsendable as exc:
+                self.counted("webhook", "paused", 1)
                 return self._paused(account_id, channels, plans, "webhook", f"its URL will not do: {exc}")
             except webhooks.Failed as exc:
                 plan.hook_tries += 1
                 if plan.hook_tries >= WEBHOOK_TRIES:
+                    self.counted("webhook", "paused", 1)
                     return self._paused(
                         account_id, channels, plans, "webhook", f"it failed {plan.hook_tries} times running ({exc})"
                     )
+                self.counted("webhook", "retry", 1)
                 later = now + retry_after(plan.hook_tries)
                 for rest in due[index:]:
                     rest.hook_due = later  # the others wait for the same retry, their tries untouched
                 return channels
             plan.hook_due = None
             self.sent += 1
+            self.counted("webhook", "sent", 1)
         return channels
 
     async def _mail(self, account_id: str, channels: Channels, plans: list[_Plan], now: float) -> Channels:
@@ -212,14 +221,17 @@ class Sender:
         except (mail.MailRefused, mail.MailFailed) as exc:
             tries += 1
             if tries >= MAIL_TRIES:
+                self.counted("mail", "paused", len(waiting))
                 return self._paused(account_id, channels, plans, "mail", f"it failed {tries} times running ({exc})")
             for plan in waiting:
                 plan.mail_tries, plan.mail_due = tries, now + retry_after(tries)
+            self.counted("mail", "retry", len(waiting))
             logger.info("notifications: a mail will be tried again: %s", exc)
             return channels
         for plan in waiting:
             plan.mail_due = None
         self.sent += len(waiting)
+        self.counted("mail", "sent", len(waiting))
         return replace(channels, mail_last=now)
 
     @staticmethod
@@ -239,3 +251,9 @@ class Sender:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+
+def _due(row: OutboxRow) -> float:
+    """When a claimed row first fell due: the earlier of its channels' times (its creation when neither is set)."""
+    times = [t for t in (row.mail_due, row.hook_due) if t is not None]
+    return min(times) if times else row.created_at
