@@ -98,6 +98,8 @@ class RiscServer:
         self.transport = Transport(config, self.lobby, desk, self.clock)
         self.notifier.connections = lambda: self.transport.connections
         self.notifier.on_kept = self.metrics.notice_kept
+        if self.directory.node_name:
+            self.notifier.elsewhere = self.directory.tell_notices
         self.notifier.sender.counted = self.metrics.notices_counted
         self.notifier.sender.late = self.metrics.notices_late.set
         self.metrics.read_states(

@@ -461,3 +461,19 @@ async def test_an_operator_sees_notifications_kept_sent_retried_and_how_late_in_
         figures = await scraped(server.port)
         assert figures['risc_notifications_sent_total{channel="webhook",outcome="sent"}'] >= 1
         assert figures["risc_notifications_late_seconds"] == pytest.approx(20, abs=1)
+
+
+async def test_an_account_signed_in_on_another_node_is_told_live_of_a_game_played_on_this_one(
+    postgres_dsn: str,
+) -> None:
+    from tests.cluster_support import nodes
+
+    async with nodes(postgres_dsn, 2) as (here, there):
+        ann = await account(here, "Ann")
+        await away(ann)
+        elsewhere = await Client.connect(there, session=None)
+        signed = await elsewhere.request(type="sign_in", name="Ann", password="correct horse battery")
+        assert signed["type"] == "signed_in", signed
+        game_id, _ = await game_for(here, ann, ["Bob"])
+        notice = await elsewhere.wait_for(lambda m: m["type"] == "notice" and m["kind"] == "your_turn")
+        assert notice["game_id"] == game_id and "waits for your orders" in notice["text"]

@@ -67,6 +67,7 @@ class ClusterDirectory(Directory):
             on_handed=hooks.handed,
             on_chat=hooks.heard,
             on_back=hooks.back,
+            on_notices=hooks.noticed,
         )
         return []
 
@@ -90,6 +91,9 @@ class ClusterDirectory(Directory):
 
     async def say(self, name: str, text: str) -> None:
         await self.node.say(name, text)
+
+    async def tell_notices(self, told: list[dict[str, Any]]) -> None:
+        await self.node.tell_notices(told)
 
     async def reserve(self, game_id: str, creator: str | None) -> bool:
         if not await self.node.claim_new(game_id):

@@ -63,6 +63,8 @@ sent there would find nobody. A redirect to a live node costs 45 ms more for it,
 another node."""
 
 NOTIFY_IDS = 200
+NOTICES_PAYLOAD = 7000
+"""The most bytes of notifications one NOTIFY carries (PostgreSQL takes payloads under 8000 bytes)."""
 """Game ids per hand-off notice (a notice's payload must stay under PostgreSQL's 8000 bytes)."""
 
 LISTEN_WAIT = 10.0
@@ -71,6 +73,7 @@ LISTEN_WAIT = 10.0
 GameHandler = Callable[[str], Coroutine[Any, Any, None]]
 GamesHandler = Callable[[list[str]], Coroutine[Any, Any, None]]
 ChatHandler = Callable[[str, str], Coroutine[Any, Any, None]]
+NoticesHandler = Callable[[list[Any]], Coroutine[Any, Any, None]]
 Handler = Callable[[], Coroutine[Any, Any, None]]
 
 
@@ -123,6 +126,7 @@ class Node:
         self._on_orphans: GamesHandler = _nothing_list
         self._on_handed: GamesHandler = _nothing_list
         self._on_chat: ChatHandler = _nothing_chat
+        self._on_notices: NoticesHandler = _nothing_list
         self._on_back: Handler = _nothing_back
         self._stopping = False
         self._leaving = False
@@ -157,14 +161,17 @@ class Node:
         on_handed: GamesHandler,
         on_chat: ChatHandler,
         on_back: Handler,
+        on_notices: NoticesHandler | None = None,
     ) -> None:
         """Listen, connect, register, say so to the other nodes, and start beating and sweeping. `on_lost(game_id)`:
         a game this node held is no longer its own; `on_created(game_id)`: a game was created on some node;
         `on_orphans(ids)`: games nobody holds that play by themselves, to claim; `on_handed(ids)`: games a stopping
         node gave this one, to take now; `on_chat(name, text)`: a word said in another node's lobby; `on_back()`:
-        the node has its session again after losing it."""
+        the node has its session again after losing it; `on_notices(told)`: notifications another node's games made,
+        for this node's connections of their accounts."""
         self._on_lost, self._on_created, self._on_orphans = on_lost, on_created, on_orphans
         self._on_handed, self._on_chat, self._on_back = on_handed, on_chat, on_back
+        self._on_notices = on_notices or _nothing_list
         listening = asyncio.Event()
         self._tasks.spawn(self._listen(listening), f"node {self.node_id}: listening failed")
         with contextlib.suppress(TimeoutError):  # listening first: no node that joins from here on is missed
@@ -415,6 +422,22 @@ class Node:
         """Tell the other nodes' lobbies a word said in this one's."""
         await self._tell({"kind": "chat", "from": self.node_id, "name": name, "text": text})
 
+    async def tell_notices(self, told: Sequence[dict[str, Any]]) -> None:
+        """Tell the other nodes of notifications this one's games made, so that an account's connections there are
+        told live too: in as few NOTIFYs as PostgreSQL's 8000-byte payload allows."""
+        batch: list[dict[str, Any]] = []
+        size = 0
+        for one in told:
+            length = len(json.dumps(one, ensure_ascii=False)) + 1
+            if batch and size + length > NOTICES_PAYLOAD:
+                await self._tell({"kind": "notices", "from": self.node_id, "notices": batch})
+                batch, size = [], 0
+            if length <= NOTICES_PAYLOAD:
+                batch.append(one)
+                size += length
+        if batch:
+            await self._tell({"kind": "notices", "from": self.node_id, "notices": batch})
+
     async def _tell(self, notice: dict[str, Any]) -> None:
         payload = json.dumps(notice, ensure_ascii=False)
 
@@ -587,6 +610,8 @@ class Node:
         elif kind == "hand_off" and notice.get("to") == self.node_id and not self._leaving and not self._stopping:
             games = [g for g in notice.get("games", []) if isinstance(g, str)]
             self._tasks.spawn(self._on_handed(games), f"node {self.node_id}: taking handed games failed")
+        elif kind == "notices" and notice.get("from") != self.node_id and isinstance(notice.get("notices"), list):
+            await self._on_notices(notice["notices"])
         elif kind == "chat" and notice.get("from") != self.node_id:
             name, text = notice.get("name"), notice.get("text")
             if isinstance(name, str) and isinstance(text, str):

@@ -51,7 +51,9 @@ class Hooks:
     """What a directory tells the lobby: a game it played is another node's now, or may be (`lost`), a game was
     created on some node (`listed`, with its summary), games nobody plays that play by themselves want a player
     (`orphans`), games a stopping node gave this one to play at once (`handed`), a word said in another node's lobby
-    (`heard`: name and text), and this node has its store again after losing it (`back`)."""
+    (`heard`: name and text), this node has its store again after losing it (`back`), and another node's games made
+    notifications, for this node's connections of their accounts (`noticed`: as server/storage/notices.py's
+    `Notice.told` wrote them)."""
 
     lost: Callable[[str], Coroutine[Any, Any, None]]
     listed: Callable[[GameSummary], Coroutine[Any, Any, None]]
@@ -59,6 +61,7 @@ class Hooks:
     handed: Callable[[list[str]], Coroutine[Any, Any, None]]
     heard: Callable[[str, str], Coroutine[Any, Any, None]]
     back: Callable[[], Coroutine[Any, Any, None]]
+    noticed: Callable[[list[Any]], Coroutine[Any, Any, None]]
 
 
 class Directory(ABC):
@@ -121,6 +124,10 @@ class Directory(ABC):
 
     async def say(self, name: str, text: str) -> None:
         """A word said in this server's lobby, for the lobbies of its other nodes (through `Hooks.heard`)."""
+        return None
+
+    async def tell_notices(self, told: list[dict[str, Any]]) -> None:
+        """Notifications this node's games made, for the other nodes' connections (through `Hooks.noticed`)."""
         return None
 
     @abstractmethod

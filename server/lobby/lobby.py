@@ -7,7 +7,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -162,6 +162,7 @@ class Lobby:
                 handed=self._handed,
                 heard=self._heard,
                 back=self._back,
+                noticed=self._noticed,
             )
         )
         maps: dict[str, GameMap] = {}
@@ -414,6 +415,11 @@ class Lobby:
     async def _heard(self, name: str, text: str) -> None:
         """A word said in another node's lobby: this one's hears it too."""
         self.lobby_room.tell(name, text, self.lobby_watchers)
+
+    async def _noticed(self, told: list[Any]) -> None:
+        """Notifications another node's games made: this node's connections of their accounts are told live."""
+        if self.notifier is not None:
+            await self.notifier.heard(told)
 
     async def _sweep(self, game_ids: list[str]) -> None:
         """Take over games nobody holds that play by themselves (the node's sweeper found them)."""

@@ -15,7 +15,7 @@ import http
 import logging
 import re
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
@@ -82,6 +82,8 @@ class Notifier:
         self.connections = connections
         self.on_kept: Callable[[str], None] = lambda kind: None
         """Told the kind of each notice kept (the server's figures)."""
+        self.elsewhere: Callable[[list[dict[str, Any]]], Awaitable[None]] | None = None
+        """How the other nodes of a cluster hear of the notices kept here (server/lobby/directory.py)."""
         """The server's live connections (the transport's, once it is made)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -175,9 +177,29 @@ class Notifier:
         for notice in notices:
             self.on_kept(notice.kind)
         self.sender.poke()
-        task = asyncio.get_running_loop().create_task(self._live(notices))
+        self._spawn(self._live(notices))
+        if self.elsewhere is not None:
+            self._spawn(self._tell_elsewhere(self.elsewhere, [n.told() for n in notices]))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _tell_elsewhere(
+        tell: Callable[[list[dict[str, Any]]], Awaitable[None]], told: list[dict[str, Any]]
+    ) -> None:
+        try:
+            await tell(told)
+        except StorageError as exc:  # the mail and webhooks still go: only the other nodes' live notice is lost
+            logger.warning("notifications: the other nodes could not be told: %s", exc)
+
+    async def heard(self, told: list[Any]) -> None:
+        """Notices another node kept: this node's connections of their accounts are told, as that node's are."""
+        notices = [n for n in (Notice.heard(one) for one in told) if n is not None]
+        if notices:
+            await self._live(notices)
 
     async def _live(self, notices: Sequence[Notice]) -> None:
         accounts = {n.account_id for n in notices}

@@ -36,6 +36,28 @@ class Notice:
     def body_text(self) -> str:
         return json.dumps(dict(self.body), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
+    def told(self) -> dict[str, Any]:
+        """The notice as the other nodes of a cluster hear of it (JSON values)."""
+        return {
+            "account": self.account_id,
+            "kind": self.kind,
+            "game": self.game_id,
+            "body": dict(self.body),
+            "at": self.at,
+        }
+
+    @classmethod
+    def heard(cls, told: Any) -> Notice | None:
+        """A notice another node told of, or None if `told` is not one."""
+        if not isinstance(told, dict):
+            return None
+        account, kind, game, body, at = (told.get(k) for k in ("account", "kind", "game", "body", "at"))
+        if not (isinstance(account, str) and isinstance(kind, str) and isinstance(body, dict)):
+            return None
+        if not (game is None or isinstance(game, str)) or not isinstance(at, int | float):
+            return None
+        return cls(account, kind, game, body, float(at))
+
 
 @dataclass(frozen=True)
 class OutboxRow:
