@@ -91,6 +91,7 @@ class RiscServer:
             self.accounts,
             self.storage.ratings(),
             self.directory.queue(),
+            self.storage.invitations(),
             self.directory.node_name,
             self.clock,
         )

@@ -109,6 +109,25 @@ async def test_a_challenge_is_accepted_from_the_home_and_another_declined() -> N
         assert nobody["type"] == "error" and nobody["code"] == "no-such-player"
 
 
+async def test_a_challenge_waits_in_the_home_across_a_restart_of_a_server_alone(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite3"
+    async with running_server(SqliteStorage(database), **FAST) as server:
+        ann, _ = await signed_up(server, "Ann")
+        await signed_up(server, "Bob")
+        sent = await ann.request(type="challenge", name="bob", settings={"map": "seed", "players": 2})
+        assert sent["type"] == "challenge_sent", sent
+    async with running_server(SqliteStorage(database), **FAST) as server:
+        bob = await Client.connect(server)
+        assert (await bob.request(type="sign_in", name="Bob", password=PASSWORD))["type"] == "signed_in"
+        home = await bob.request(type="my_games")
+        assert [(c["game_id"], c["by"]) for c in home["challenges"]] == [(sent["game_id"], "Ann")]
+        answered = await bob.request(type="answer_challenge", game_id=sent["game_id"], accept=True)
+        assert answered["type"] == "challenge_answered" and answered["accepted"], answered
+        update = await bob.wait_for(lambda m: m["type"] == "update" and m["game"]["status"] == "playing")
+        assert sorted(s["name"] for s in update["game"]["seats"]) == ["Ann", "Bob"]
+        assert (await bob.request(type="my_games"))["challenges"] == []
+
+
 async def test_the_queue_across_two_nodes_seats_everyone_once_when_one_node_is_killed(postgres_dsn: str) -> None:
     nodes = [await start_server("--store", postgres_dsn, "--node-id", name, "--fence-after", "3") for name in "ab"]
     for process, _ in nodes:

@@ -24,9 +24,11 @@ ACCEPTED = '{"ref":null,"type":"order_accepted","game_id":"g1","turn":0,"index":
 OLD_ROWS = [("g1", "join-00000001", 0, JOINED), ("g1", "order-0000001", 0, ACCEPTED)]
 
 
-LATER_SQLITE_TABLES = ("vacations", "notify_channels", "outbox", "rating_changes", "rated_games", "ratings")
-"""The tables SQLite versions after the one that keyed requests by player added (9: notifications, 10: ratings)."""
-LATER_POSTGRES_TABLES = (*LATER_SQLITE_TABLES, "quick_queue", "invitations")
+LATER_TABLES = ("vacations", "notify_channels", "outbox", "rating_changes", "rated_games", "ratings", "invitations")
+LATER_SQLITE_TABLES = LATER_TABLES
+"""The tables SQLite versions after the one that keyed requests by player added (9: notifications, 10: ratings,
+11: challenges)."""
+LATER_POSTGRES_TABLES = (*LATER_TABLES, "quick_queue")
 """Likewise for PostgreSQL (6: notifications; 7: ratings, the quick play queue, challenges)."""
 
 

@@ -13,12 +13,13 @@ from server.accounts.service import Accounts, SignedIn
 from server.clock import Clock, Timer
 from server.lobby.lobby import Lobby
 from server.matchmaking.forming import Ask, Formed, Queued, form
-from server.matchmaking.queue import Invitation, QueueStore
+from server.matchmaking.queue import QueueStore
 from server.notify.desk import Notifier
 from server.ratings.ladder import Ladders
 from server.ratings.model import NEW
 from server.refusal import Redirect, Refusal
 from server.storage.base import SeatRecord, StorageError
+from server.storage.invitations import Invitation, InvitationStore
 from server.storage.ratings import RatingStore
 from server.tasks import BackgroundTasks
 from shared.protocol import wording
@@ -66,6 +67,7 @@ class PeopleDesk:
         accounts: Accounts,
         ratings: RatingStore,
         queue: QueueStore,
+        invitations: InvitationStore,
         node: str,
         clock: Clock,
         every: float = 0.5,
@@ -75,6 +77,7 @@ class PeopleDesk:
         self.ladders = Ladders(ratings, accounts.store, clock)
         self.ratings = ratings
         self.queue = queue
+        self.invited = invitations
         self.node = node
         self.clock = clock
         self.every = every
@@ -255,7 +258,7 @@ class PeopleDesk:
             raise Refusal(ErrorCode.BAD_SETTINGS, "a challenge is a game of two or more", field="settings.players")
         match = await self.lobby.create(message.settings, None, sub)
         await match.join(sub, account.name, None, None, None, account.account_id)
-        await self._stored(self.queue.invite(Invitation(match.game_id, invited.account_id, account.name)))
+        await self._stored(self.invited.invite(Invitation(match.game_id, invited.account_id, account.name)))
         logger.info("game %s: %s challenged %s", match.game_id, account.name, invited.name)
         if self.notifier is not None:  # after the invitation: a crash between them loses the notice, not the challenge
             what = f"a game of {RULESETS[message.settings.ruleset].title}, game {match.game_id}: see your home"
@@ -264,7 +267,7 @@ class PeopleDesk:
 
     async def answer(self, sub: Any, message: AnswerChallenge) -> None:
         account = signed(sub)
-        invitation = await self._stored(self.queue.answer(message.game_id, account.account_id))
+        invitation = await self._stored(self.invited.answer(message.game_id, account.account_id))
         if invitation is None:
             raise Refusal(ErrorCode.NO_SUCH_GAME, f"nobody challenged you to game {message.game_id}")
         if message.accept:
@@ -272,7 +275,7 @@ class PeopleDesk:
                 match = await self.lobby.find(message.game_id)
                 await match.join(sub, account.name, None, None, None, account.account_id)
             except (Refusal, Redirect):
-                await self._stored(self.queue.invite(invitation))  # still there to answer (or to decline)
+                await self._stored(self.invited.invite(invitation))  # still there to answer (or to decline)
                 raise
         sub.send(
             ChallengeAnswered(game_id=message.game_id, name=account.name, accepted=message.accept, ref=message.ref)
@@ -282,7 +285,7 @@ class PeopleDesk:
         """The challenges waiting for the account's answer, each with its game as it is now where this node plays
         it."""
         found = []
-        for invitation in await self._stored(self.queue.invitations(account.account_id)):
+        for invitation in await self._stored(self.invited.invitations(account.account_id)):
             match = self.lobby.matches.get(invitation.game_id)
             found.append(
                 InvitationInfo(

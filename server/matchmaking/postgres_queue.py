@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from server.matchmaking.forming import Ask, Formed, Queued
-from server.matchmaking.queue import Decide, Invitation, NewId, QueueStore, Seated
+from server.matchmaking.queue import Decide, NewId, QueueStore, Seated
 from server.storage.postgres import PostgresStorage, lock_key
 
 FORMING_LOCK = 0x52495343_00000002
@@ -139,20 +139,3 @@ class PostgresQueue(QueueStore):
             "WHERE n.node_id = q.node_id AND n.heartbeat > now() - make_interval(secs => %s))",
             (self.fence_after + GONE_AFTER,),
         )
-
-    async def invite(self, invitation: Invitation) -> None:
-        await self._all(
-            "INSERT INTO invitations (game_id, account_id, by_name) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-            (invitation.game_id, invitation.account, invitation.by),
-        )
-
-    async def invitations(self, account: str) -> list[Invitation]:
-        rows = await self._all("SELECT game_id, account_id, by_name FROM invitations WHERE account_id = %s", (account,))
-        return [Invitation(*r) for r in rows]
-
-    async def answer(self, game_id: str, account: str) -> Invitation | None:
-        rows = await self._all(
-            "DELETE FROM invitations WHERE game_id = %s AND account_id = %s RETURNING game_id, account_id, by_name",
-            (game_id, account),
-        )
-        return Invitation(*rows[0]) if rows else None

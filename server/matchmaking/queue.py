@@ -1,4 +1,4 @@
-"""Where the quick play queue and the challenges live: in memory for a server alone (a restart ends every connection,
+"""Where the quick play queue lives: in memory for a server alone (a restart ends every connection,
 and so every wait), in the PostgreSQL store for nodes that share one (server/matchmaking/postgres_queue.py), chosen
 by the lobby's directory.
 
@@ -28,13 +28,6 @@ class Seated:
     game_id: str
     player: str
     rated: bool
-
-
-@dataclass(frozen=True)
-class Invitation:
-    game_id: str
-    account: str
-    by: str
 
 
 class QueueStore(ABC):
@@ -72,25 +65,12 @@ class QueueStore(ABC):
         whose node died and who did not come back (a store of one process has none)."""
         return None
 
-    # ---- challenges -----------------------------------------------------------------------------------------------
-
-    @abstractmethod
-    async def invite(self, invitation: Invitation) -> None: ...
-
-    @abstractmethod
-    async def invitations(self, account: str) -> list[Invitation]: ...
-
-    @abstractmethod
-    async def answer(self, game_id: str, account: str) -> Invitation | None:
-        """Drop an invitation being answered; None if there is none."""
-
 
 class MemoryQueue(QueueStore):
     def __init__(self) -> None:
         self.rows: dict[str, tuple[Queued, str | None, bool]] = {}
         """Account -> (what they queued, the game formed for them, whether it is made)."""
         self.formed: dict[str, Formed] = {}
-        self._invitations: dict[tuple[str, str], Invitation] = {}
 
     async def enqueue(self, queued: Queued, node: str) -> Queued:
         found = self.rows.get(queued.account)
@@ -140,12 +120,3 @@ class MemoryQueue(QueueStore):
                 told.append(Seated(account, game_id, queued.name, self.formed[game_id].rated))
                 del self.rows[account]
         return told
-
-    async def invite(self, invitation: Invitation) -> None:
-        self._invitations[(invitation.game_id, invitation.account)] = invitation
-
-    async def invitations(self, account: str) -> list[Invitation]:
-        return [i for (_, a), i in self._invitations.items() if a == account]
-
-    async def answer(self, game_id: str, account: str) -> Invitation | None:
-        return self._invitations.pop((game_id, account), None)

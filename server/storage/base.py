@@ -20,6 +20,7 @@ from shared.protocol.lobby import GameSettings
 
 if TYPE_CHECKING:
     from server.storage.accounts import AccountStore
+    from server.storage.invitations import InvitationStore
     from server.storage.notices import Notice, NoticeStore
     from server.storage.ratings import RatedEnd, RatingStore
 
@@ -500,6 +501,10 @@ class Storage(ABC):
     @abstractmethod
     def ratings(self) -> RatingStore:
         """The ratings kept beside this store's games, in the same database (server/storage/ratings.py)."""
+
+    @abstractmethod
+    def invitations(self) -> InvitationStore:
+        """Challenges waiting for an answer, in the same database (server/storage/invitations.py)."""
 
     async def close(self) -> None:
         """Flush and let go of whatever the store holds open."""

@@ -28,6 +28,7 @@ from server.storage.base import (
     map_text,
     with_orders,
 )
+from server.storage.invitations import InvitationStore, MemoryInvitations
 from server.storage.notices import MemoryNotices, Notice
 from server.storage.ratings import MemoryRatings, RatedEnd, RatingStore
 
@@ -48,6 +49,7 @@ class MemoryStorage(Storage):
         self._accounts = MemoryAccounts(self._summaries, self._created)
         self._notices = MemoryNotices()
         self._ratings = MemoryRatings(self._accounts.names)
+        self._invitations = MemoryInvitations()
 
     def accounts(self) -> AccountStore:
         return self._accounts
@@ -57,6 +59,9 @@ class MemoryStorage(Storage):
 
     def ratings(self) -> RatingStore:
         return self._ratings
+
+    def invitations(self) -> InvitationStore:
+        return self._invitations
 
     def _seated(self, game_id: str, progress: GameProgress) -> None:
         for account, player in seats_of_accounts(progress.seats):

@@ -51,7 +51,9 @@ from server.storage.base import (
     map_text,
     with_orders,
 )
+from server.storage.invitations import InvitationStore
 from server.storage.notices import Notice, NoticeStore, outbox_row
+from server.storage.postgres_invitations import PostgresInvitations
 from server.storage.postgres_ratings import PostgresRatings, rate_in
 from server.storage.ratings import RatedEnd, RatingStore
 
@@ -976,6 +978,9 @@ class PostgresStorage(Storage):
 
     def ratings(self) -> RatingStore:
         return PostgresRatings(self)
+
+    def invitations(self) -> InvitationStore:
+        return PostgresInvitations(self)
 
     async def created_at(self, game_ids: Sequence[str]) -> dict[str, float]:
         """When each game was created (for `risc games damaged`)."""

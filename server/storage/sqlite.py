@@ -57,9 +57,11 @@ from server.storage.base import (
     map_text,
     with_orders,
 )
+from server.storage.invitations import InvitationStore
 from server.storage.lock import DataDirLock, DirectoryLocked
 from server.storage.notices import Notice, NoticeStore, outbox_row
 from server.storage.ratings import RatedEnd, RatingStore
+from server.storage.sqlite_invitations import SqliteInvitations
 from server.storage.sqlite_ratings import SqliteRatings, rate_in
 
 APPLICATION_ID = 0x52495343
@@ -227,6 +229,16 @@ def _keep_ratings(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX rating_changes_by_holder ON rating_changes (holder, at)")
 
 
+def _keep_invitations(db: sqlite3.Connection) -> None:
+    """Version 11: challenges waiting for an answer (server/storage/invitations.py), which lived in the server's
+    memory alone before and went with a restart. Additive: a server of the release before never reads it."""
+    db.execute(
+        "CREATE TABLE invitations (game_id TEXT NOT NULL, account_id TEXT NOT NULL, by_name TEXT NOT NULL, "
+        "PRIMARY KEY (game_id, account_id)) WITHOUT ROWID"
+    )
+    db.execute("CREATE INDEX invitations_by_account ON invitations (account_id)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _create_tables,
     _add_phase,
@@ -238,6 +250,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _requests_by_player,
     _keep_notices,
     _keep_ratings,
+    _keep_invitations,
 ]
 """Migration i takes a database from schema version i to i + 1 (PRAGMA user_version). Only ever append."""
 
@@ -261,6 +274,8 @@ one (it answers no request, and those kept before say nobody's)."""
 NOTICES_KEPT_FROM = 9
 """The schema version that added vacations, channels and the outbox; the version before is read as it is."""
 RATINGS_KEPT_FROM = 10
+INVITATIONS_KEPT_FROM = 11
+"""The schema version that added the invitations; a read-only store reads one of a version before as having none."""
 """The schema version that added ratings; a read-only store reads a database of the version before as having none."""
 
 READABLE_VERSIONS = (
@@ -395,6 +410,7 @@ class SqliteStorage(Storage):
         """Whether the database has `pending_commits`: one of the version before, read as it is, has none to hold."""
         self._keeps_requests = version >= REQUESTS_BY_PLAYER_FROM or not read_only
         self._keeps_ratings = version >= RATINGS_KEPT_FROM or not read_only
+        self._keeps_invitations = version >= INVITATIONS_KEPT_FROM or not read_only
         if read_only:
             if version not in READABLE_VERSIONS:
                 raise StorageError(
@@ -964,6 +980,9 @@ class SqliteStorage(Storage):
 
     def ratings(self) -> RatingStore:
         return SqliteRatings(self, self._keeps_ratings)
+
+    def invitations(self) -> InvitationStore:
+        return SqliteInvitations(self, self._keeps_invitations)
 
     async def _guarded(self, work: Callable[[], _T]) -> _T:
         try:
