@@ -277,3 +277,32 @@ def test_an_account_s_seat_opened_on_another_device_is_said_so_on_screen_or_off_
         taken_back.format("g3"),
     ]
     assert state.tracker is None and not state.trackers
+
+
+def test_the_home_lists_the_challenges_waiting_for_an_answer_and_the_channels_paused() -> None:
+    from shared.protocol.notifications import ChannelProblem
+
+    state = signed_in(state_of())
+    offered = game("c7", GameStatus.LOBBY, free=1)
+    home = account_messages.Home(
+        games=[HomeGame(game=game("g1"), player="Ann", stands="your-turn")],
+        challenges=[
+            account_messages.Invitation(game_id="c7", by="Bob", game=offered),
+            account_messages.Invitation(game_id="c9", by="Cy", game=None),
+        ],
+        problems=[ChannelProblem(channel="webhook", why="it failed 6 times running (hooks.example answered 500)")],
+    )
+    run = Run(server=lambda request: home)
+    run(execute(state, "home"))
+    lines = run.shown.splitlines()
+    assert lines[0] == "Ann's games (type a number to open one):" and lines[1].split()[:2] == ["1", "your"]
+    assert lines[2] == "Challenges waiting for your answer:"
+    assert lines[3] == "  c7  from Bob: RISC on Seed, 3 players"
+    assert lines[4] == "  c9  from Cy: a game played on another node"
+    assert lines[5] == "  accept c7 sits you in it; decline c7 says no."
+    assert lines[6] == (
+        "Your webhook notifications are paused: it failed 6 times running (hooks.example answered 500). notify "
+        "webhook URL turns them on again."
+    )
+    run(execute(state, "2"))
+    assert run.shown.endswith("\nType 1, or home.\n"), "a challenge is not one of the games a number opens"

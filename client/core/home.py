@@ -10,8 +10,9 @@ from client.core import effects as fx
 from client.core.effects import Plan, Show
 from client.core.state import State, answer, error
 from shared.game.presentation import Fragments
-from shared.protocol.accounts import Home, HomeGame
+from shared.protocol.accounts import Home, HomeGame, Invitation
 from shared.protocol.lobby import GameStatus
+from shared.protocol.notifications import ChannelProblem
 
 STANDS = {"your-turn": "your turn", "running": "running", "waiting": "waiting", "finished": "finished"}
 """Where a game stands for the player, in the home's words."""
@@ -29,7 +30,7 @@ def show_home(state: State) -> Plan[bool]:
     if reply is None:
         return False
     state.home = list(reply.games)
-    yield Show(home_text(reply.games, name))
+    yield Show(home_text(reply.games, name) + challenges_text(reply.challenges) + problems_text(reply.problems))
     return True
 
 
@@ -44,6 +45,35 @@ def home_text(games: Sequence[HomeGame], name: str) -> Fragments:
         stands = STANDS[home_game.stands]
         style = {"your-turn": "class:hint", "finished": "class:muted"}.get(home_game.stands, "")
         out += [("", f"  {number:>2}  "), (style, f"{stands:<9}"), ("", f"  {game_line(home_game)}\n")]
+    return out
+
+
+def challenges_text(challenges: Sequence[Invitation]) -> Fragments:
+    """The challenges waiting for the player's answer, each with the commands that answer it."""
+    if not challenges:
+        return []
+    out: Fragments = [("class:title", "Challenges"), ("", " waiting for your answer:\n")]
+    for invitation in challenges:
+        game = invitation.game
+        what = (
+            f"{game.ruleset_title or game.settings.ruleset} on {game.map_name}, {game.settings.players} players"
+            + (", rated" if game.settings.rated else "")
+            if game is not None
+            else "a game played on another node"
+        )
+        out.append(("", f"  {invitation.game_id}  from {invitation.by}: {what}\n"))
+    first = challenges[0].game_id
+    out.append(("class:muted", f"  accept {first} sits you in it; decline {first} says no.\n"))
+    return out
+
+
+def problems_text(problems: Sequence[ChannelProblem]) -> Fragments:
+    """Channels of notification paused after failing: the account is told nothing there until it sets them again."""
+    out: Fragments = []
+    for problem in problems:
+        how = "mail ADDRESS" if problem.channel == "mail" else "webhook URL"
+        out.append(("class:error", f"Your {problem.channel} notifications are paused: {problem.why}."))
+        out.append(("", f" notify {how} turns them on again.\n"))
     return out
 
 
