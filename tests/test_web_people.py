@@ -8,11 +8,13 @@ at a phone's width."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from shared.protocol.names import skeleton
 from tests.server_support import Client
 from tests.web_support import (
     Opened,
@@ -184,3 +186,128 @@ async def test_challenging_from_a_profile_with_the_games_settings_and_the_refusa
         await page.wait_for_selector("#challenge-note:has-text('Write the name of the account to challenge.')")
         assert len((await bob.request(type="list_games", offset=0, limit=50))["games"]) == before
         assert [m["type"] for m in opened.watch.received].count("challenge_sent") == 1
+
+
+async def words(page: Any, selector: str) -> str:
+    """An element's text as it reads, its lines and spaces made one space each."""
+    return " ".join((await page.inner_text(selector)).split())
+
+
+async def told(client: Client) -> dict[str, Any]:
+    """How the server holds the account's channels now."""
+    settings = await client.request(type="notifications")
+    assert settings["type"] == "notification_settings", settings
+    return settings
+
+
+async def test_how_the_account_is_told_and_its_vacation_set_on_the_account_screen_and_the_paused_channel_on_the_home(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with (
+        web_server(webhook_allow=("127.0.0.1",), vacation_days=5.0) as server,
+        watched_pages(browser, tmp_path) as pages,
+    ):
+        opened = await signed_page(pages, server, "Ann")
+        page = opened.page
+        ann = await Client.connect(server)
+        assert (await ann.request(type="sign_in", name="Ann", password=PASSWORD))["type"] == "signed_in"
+        await page.click("#open-account")
+        await page.wait_for_selector("#account:not([hidden]) #notify-events input[data-event=your_turn]")
+        await page.wait_for_selector("#vacation-state:has-text('days taken this year')")
+        held = await told(ann)
+        checked = await page.eval_on_selector_all(
+            "#notify-events input[data-event]", "boxes => boxes.filter(b => b.checked).map(b => b.dataset.event)"
+        )
+        assert checked == held["events"] and len(checked) == 7
+        assert await page.input_value("#notify-mail") == "" and held["mail"] is None
+        assert await page.is_checked("#notify-page") and await page.is_checked("#notify-terminal")
+
+        # A mail address, fewer events, no text client: saved, and the server holds it.
+        await page.fill("#notify-mail", "ann@example.org")
+        await page.uncheck("#notify-events input[data-event=player_out]")
+        await page.uncheck("#notify-events input[data-event=named]")
+        await page.uncheck("#notify-terminal")
+        await page.click("#notify-save")
+        await page.wait_for_selector("#notify-note:text('Saved.')")
+        held = await told(ann)
+        assert held["mail"] == "ann@example.org" and not held["terminal"] and held["page"]
+        assert held["events"] == ["your_turn", "game_started", "game_ended", "nudged", "challenge"]
+        assert await words(page, "#notify-mail-state") == "Mail is on. Turn it off"
+
+        # A webhook to a private address: refused in the server's words, nothing changed.
+        await page.fill("#notify-webhook", "https://10.1.2.3/hook")
+        await page.click("#notify-save")
+        await page.wait_for_selector("#notify-note:has-text('Nothing changed')")
+        refusal = [m for m in opened.watch.received if m["type"] == "error"][-1]
+        assert refusal["code"] == "bad-channel" and "private" in refusal["message"]
+        note = await page.inner_text("#notify-note")
+        assert note == f"Nothing changed: {refusal['message'][0].upper()}{refusal['message'][1:]}."
+        assert (await told(ann))["webhook"] is None
+        assert await page.is_hidden("#notify-secret-line")
+
+        # One the server may reach: its signing key shown, the one the server signs with.
+        await page.fill("#notify-webhook", "https://127.0.0.1:9/hook")
+        await page.click("#notify-save")
+        await page.wait_for_selector("#notify-secret-line:not([hidden])")
+        held = await told(ann)
+        assert held["webhook"] == "https://127.0.0.1:9/hook" and len(held["webhook_secret"]) == 64
+        assert await page.inner_text("#notify-secret") == held["webhook_secret"]
+        assert held["mail"] == "ann@example.org"  # set once, not sent again
+        await page.screenshot(path=str(tmp_path / "notify-desk.png"), full_page=True)
+
+        # Mail turned off from its button.
+        await page.click("[data-off=mail]")
+        await page.wait_for_selector("#notify-note:text('Mail is off.')")
+        assert (await told(ann))["mail"] is None
+        assert await page.input_value("#notify-mail") == "" and await page.is_hidden("#notify-mail-state")
+
+        # The webhook paused (as six failures running pause it): the home says so, and the account's screen starts it
+        # again, with a new key.
+        store = server.notifier.store
+        record = await server.accounts.store.account_named(skeleton("Ann"))
+        assert record is not None
+        channels = await store.channels(record.account_id)
+        assert channels is not None
+        why = "it failed 6 times running (the last: no answer within 5 s)"
+        await store.set_channels(record.account_id, replace(channels, webhook_paused=why))
+        await page.click("#open-home")
+        await page.wait_for_selector("#home-problems:not([hidden]) [data-problem=webhook]")
+        assert (await words(page, "[data-problem=webhook]")).startswith(
+            "Your webhook is paused: It failed 6 times running (the last: no answer within 5 s). "
+        )
+        await page.screenshot(path=str(tmp_path / "problems-desk.png"), full_page=True)
+        await within_a_phone(page, tmp_path / "problems-phone.png")
+        await page.click("[data-problem=webhook] button")
+        await page.wait_for_selector("#notify-webhook-state[data-paused=true]")
+        assert "The webhook is paused: It failed 6 times running" in await words(page, "#notify-webhook-state")
+        old_key = held["webhook_secret"]
+        await page.click("[data-restart=webhook]")
+        await page.wait_for_selector("#notify-webhook-state[data-paused=false]")
+        held = await told(ann)
+        assert held["webhook_paused"] is None and held["webhook"] == "https://127.0.0.1:9/hook"
+        assert held["webhook_secret"] != old_key and await page.inner_text("#notify-secret") == held["webhook_secret"]
+        assert (await ann.request(type="my_games"))["problems"] == []
+
+        # A vacation: more than the year allows refused in the server's words; more than 10 days not even sent.
+        await page.fill("#vacation-days", "11")
+        await page.click("#vacation-start")
+        await page.wait_for_selector("#vacation-note:text('A vacation lasts 1 to 10 days: write how many.')")
+        assert not [m for m in opened.watch.sent if m["type"] == "vacation" and m.get("days")]
+        await page.fill("#vacation-days", "10")
+        await page.click("#vacation-start")
+        await page.wait_for_selector("#vacation-note:has-text('Nothing changed')")
+        refusal = [m for m in opened.watch.received if m["type"] == "error"][-1]
+        assert refusal["code"] == "no-vacation-left"
+        assert "of this server's 5 days of vacation a year left" in await page.inner_text("#vacation-note")
+        await page.fill("#vacation-days", "3")
+        await page.click("#vacation-start")
+        await page.wait_for_selector("#vacation-state:has-text('On vacation until')")
+        status = await ann.request(type="vacation", days=None)
+        assert status["until"] == pytest.approx(server.clock.wall() + 3 * 86400, abs=60)
+        assert float(await page.get_attribute("#vacation-state", "data-until") or 0) == status["until"]
+        assert (await page.inner_text("#vacation-state")).endswith("; 3 of 5 days taken this year.")
+        await page.screenshot(path=str(tmp_path / "vacation-desk.png"), full_page=True)
+        await within_a_phone(page, tmp_path / "account-phone.png")
+        await page.click("#vacation-end")
+        await page.wait_for_selector("#vacation-state:has-text('No vacation under way')")
+        assert (await ann.request(type="vacation", days=None))["until"] is None

@@ -352,7 +352,7 @@ class App {
     const screen = document.body.dataset.screen;
     if (screen === "lobby") return (this.lobby.rulesets.length ? this.lobby.refresh() : this.lobby.show()).catch(() => {});
     if (screen === "home") return this.home.refresh();
-    if (screen === "account") return this.keeping.listSessions();
+    if (screen === "account") return this.keeping.refresh();
     return undefined;
   }
 }
