@@ -20,7 +20,9 @@ from tests.web_support import (
     Opened,
     Pages,
     browser_or_skip,
+    create_in_lobby,
     page_url,
+    place_everything,
     sign,
     signed_in,
     watched_pages,
@@ -311,3 +313,42 @@ async def test_how_the_account_is_told_and_its_vacation_set_on_the_account_scree
         await page.click("#vacation-end")
         await page.wait_for_selector("#vacation-state:has-text('No vacation under way')")
         assert (await ann.request(type="vacation", days=None))["until"] is None
+
+
+async def test_a_nudge_beside_the_player_the_game_waits_for_once_a_day(browser: Any, tmp_path: Path) -> None:
+    async with web_server() as server, watched_pages(browser, tmp_path) as pages:
+        bob = await account(server, "Bob")
+        away = await Client.connect(server)  # Bob's other device, not looking at the game: told of the nudge
+        assert (await away.request(type="sign_in", name="Bob", password=PASSWORD))["type"] == "signed_in"
+        opened = await signed_page(pages, server, "Ann")
+        page = opened.page
+        await page.click("#home-to-lobby")
+        await create_in_lobby(page, "Ann", map_id="seed", players=2, bots=0)
+        await page.wait_for_selector("#game[data-you='Ann'][data-game-id]:not([data-game-id=''])")
+        game_id = await page.get_attribute("#game", "data-game-id")
+        assert (await bob.request(type="join_game", game_id=game_id, name="Bob"))["type"] == "joined"
+
+        # While the game waits for Ann herself, she nudges nobody; once her turn is done, Bob, whom it waits for.
+        await page.wait_for_selector("#game[data-phase=placement] #player-list li[data-player=Bob][data-awaited=true]")
+        assert await page.locator("[data-nudge]").count() == 0
+        await place_everything(page, "Ann")
+        await page.wait_for_selector("#player-list li[data-player=Bob] [data-nudge=Bob]")
+        assert await page.locator("[data-nudge]").count() == 1
+        await page.click("[data-nudge=Bob]")
+        await page.wait_for_selector("#players-note:text('Bob is told that the game waits for them.')")
+        notice = await away.wait_for(
+            lambda m: m["type"] == "notice" and m["kind"] == "nudged" and m["game_id"] == game_id
+        )
+        assert notice["body"]["by"] == "Ann"
+        await page.screenshot(path=str(tmp_path / "nudge-desk.png"), full_page=True)
+        await within_a_phone(page, tmp_path / "nudge-phone.png")
+
+        # Again the same day: the server's refusal, in its words, and nobody told twice.
+        await page.click("[data-nudge=Bob]")
+        await page.wait_for_selector("#players-note:has-text('No nudge')")
+        refusal = [m for m in opened.watch.received if m["type"] == "error"][-1]
+        assert refusal["code"] == "rate-limited"
+        assert await page.inner_text("#players-note") == (
+            "No nudge: You nudged someone in this game less than a day ago: try again in about 24 hours."
+        )
+        assert [m["type"] for m in opened.watch.received].count("nudged") == 1
