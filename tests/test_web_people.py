@@ -16,6 +16,7 @@ import pytest
 
 from shared.protocol.names import skeleton
 from tests.server_support import Client
+from tests.test_accounts import PASSWORD
 from tests.web_support import (
     Opened,
     Pages,
@@ -32,7 +33,6 @@ from tests.web_support import (
 browser_or_skip()
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-PASSWORD = "correct horse battery"
 DESK = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 
