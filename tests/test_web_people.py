@@ -175,6 +175,7 @@ async def test_challenging_from_a_profile_with_the_games_settings_and_the_refusa
         # Refusals, from the home's form, in the server's words; none of them makes a game.
         await page.click("#open-home")
         await page.wait_for_selector("#home-screen[data-state=listed]:not([hidden])")
+        assert await page.inner_text("#challenge-note") == ""  # the last challenge's words are not said again
         before = len((await bob.request(type="list_games", offset=0, limit=50))["games"])
         for name, words in (
             ("Nobody", 'Nobody was challenged: No account is named "Nobody".'),

@@ -52,6 +52,7 @@ export class HomeScreen {
     this.note(note);
     const name = this.app.account.name;
     byId("home-title-text").textContent = name ? `${name}'s games` : "My games";
+    this.challenges.note.textContent = ""; // what the form said last time is over
     await Promise.all([this.refresh(), this.challenges.load().catch(() => {})]);
   }
 
