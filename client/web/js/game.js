@@ -7,7 +7,7 @@
 // eyes (watch_game with follow), which the rule set allows or refuses. The game's chat has a panel of its own, and a
 // player still in may resign (after a confirmation).
 
-import { refusalWords } from "./account.js";
+import { refusalWords, sentence } from "./account.js";
 import { Board } from "./board.js";
 import { clockText } from "./pace.js";
 import { statisticsCharts } from "./chart.js";
@@ -108,6 +108,7 @@ export class GameScreen {
     this.log.clear();
     this.chat.clear();
     byId("resign-confirm").hidden = true;
+    byId("players-note").textContent = "";
     this.entry.legal = [];
     this.entry.orders = [];
     this.entry.texts = [];
@@ -499,6 +500,22 @@ export class GameScreen {
       && seat.name !== this.player && !seat.connected && !seat.computer && !seat.eliminated);
   }
 
+  /** A player still in, whose turn is done (or not theirs), may nudge a person the game waits for: the server lets
+   * each do so once a day in a game, and says so when it is too soon. */
+  mayNudge(seat) {
+    const mine = this.seat(this.player);
+    return Boolean(this.playing && mine && !mine.eliminated && !this.following && this.summary.status === "playing"
+      && (!mine.awaited || mine.committed) && seat.name !== this.player && seat.awaited && !seat.committed
+      && !seat.computer && !seat.eliminated);
+  }
+
+  async nudge(name) {
+    const reply = await this.send({ type: "nudge", game_id: this.gameId, player: name });
+    if (!reply) return;
+    byId("players-note").textContent = reply.type === "nudged"
+      ? `${reply.player} is told that the game waits for them.` : `No nudge: ${sentence(reply.message)}`;
+  }
+
   renderPlayers() {
     const players = this.view && this.view.players ? this.view.players : {};
     const ctx = this.ctx();
@@ -537,12 +554,15 @@ export class GameScreen {
           onclick: () => this.handOver(seat.name),
         }, "Hand over to the computer"));
       }
+      const nudge = this.mayNudge(seat) ? h("button", { type: "button", class: "small", "data-nudge": seat.name,
+        "aria-label": `Remind ${seat.name} that the game waits for them`, onclick: () => this.nudge(seat.name) },
+      "Nudge") : null;
       return h("li", {
         "data-player": seat.name, "data-connected": String(seat.connected), "data-committed": String(seat.committed),
         "data-eliminated": String(seat.eliminated), "data-awaited": String(seat.awaited),
         "data-computer": String(Boolean(seat.computer)), class: seat.name === this.player ? "you" : null,
       }, swatch, " ", h("strong", {}, seat.name), seat.name === this.player ? " (you)" : "", " ",
-      h("span", { class: "states" }, states.join(", ")), counts || note
+      h("span", { class: "states" }, states.join(", ")), nudge, counts || note
         ? h("span", { class: "counts" }, [counts, note].filter(Boolean).join("; ")) : null, handOver);
     });
     if (this.summary.spectators) items.push(h("li", { class: "hint" }, `${this.summary.spectators} watching`));

@@ -1,9 +1,11 @@
 // The account's home, "My games": the page's first screen when signed in. Every game the account sits in on the
 // server, whichever node plays it, as the server lists them (`my_games`): those waiting for the player's orders first,
 // then running, waiting for players, and the most recently finished. One click opens each: the account's seat taken
-// back (no token: the signed-in link is enough, on any device), or a finished game's end.
+// back (no token: the signed-in link is enough, on any device), or a finished game's end. Above them, the challenges
+// waiting for an answer and the channels of notification that are paused; below, a form to challenge someone.
 
 import { sentence } from "./account.js";
+import { Challenges } from "./challenge.js";
 import { byId, h, put } from "./dom.js";
 import { settingsNotes } from "./lobby.js";
 
@@ -23,11 +25,16 @@ export function whereItStands(home) {
 }
 
 export class HomeScreen {
-  /** app: { link, account, play(gameId, player), seeFinished(gameId), showReplay(gameId, sight), showLobby() }. */
+  /** app: { link, account, play(gameId, player), playAccountSeat(gameId, player), seeFinished(gameId),
+   * showReplay(gameId, sight), showLobby(), showAccount() }. */
   constructor(app) {
     this.app = app;
     this.link = app.link;
     this.games = [];
+    this.challenges = new Challenges(app, byId("home-challenges"), byId("challenge-panel"), async (note) => {
+      await this.refresh();
+      this.note(note);
+    });
     byId("home-refresh").addEventListener("click", () => this.refresh());
     byId("home-to-lobby").addEventListener("click", () => this.app.showLobby());
   }
@@ -45,7 +52,14 @@ export class HomeScreen {
     this.note(note);
     const name = this.app.account.name;
     byId("home-title-text").textContent = name ? `${name}'s games` : "My games";
-    await this.refresh();
+    this.challenges.note.textContent = ""; // what the form said last time is over
+    await Promise.all([this.refresh(), this.challenges.load().catch(() => {})]);
+  }
+
+  /** The home with the challenge form ready for `name` (a profile's Challenge). */
+  async challenge(name) {
+    await this.show("");
+    await this.challenges.prepare(name);
   }
 
   async refresh() {
@@ -63,9 +77,21 @@ export class HomeScreen {
       return;
     }
     this.games = reply.games;
+    this.challenges.show(reply.challenges || []);
+    this.problems(reply.problems || []);
     const rows = this.games.map((home) => this.row(home));
     put(byId("home-games").tBodies[0], ...(rows.length ? rows : [h("tr", {}, h("td", { colspan: "6", class: "hint" },
       "None on this server yet: create or join one in the lobby (All games), and it comes here."))]));
+  }
+
+  /** The channels of notification that are paused, and why: set again on the account's screen. */
+  problems(problems) {
+    const shown = byId("home-problems");
+    shown.hidden = !problems.length;
+    put(shown, ...problems.map((p) => h("p", { "data-problem": p.channel },
+      `${p.channel === "mail" ? "Mail to you" : "Your webhook"} is paused: ${sentence(p.why)} `,
+      h("button", { type: "button", class: "small", onclick: () => this.app.showAccount() },
+        `Set it again on the account's screen`))));
   }
 
   row(home) {

@@ -1,9 +1,11 @@
 // Keeping an account, on a screen of its own: a new password (the other devices signed out by it), where the account
 // is signed in (each session, and ending one), its games as a JSON file, signing out here or everywhere, and deleting
-// it (its password given again, and asked twice). Each is a request of the signed-in link; a password typed here goes
-// in that one request and the field is emptied.
+// it (its password given again, and asked twice); and how the account is told of its games, and its vacation
+// (js/away.js). Each is a request of the signed-in link; a password typed here goes in that one request and the field
+// is emptied.
 
 import { sentence } from "./account.js";
+import { AwayPanels } from "./away.js";
 import { byId, h, put } from "./dom.js";
 
 /** A moment as this browser's clock reads it. */
@@ -17,6 +19,7 @@ export class AccountScreen {
   constructor(app) {
     this.app = app;
     this.link = app.link;
+    this.away = new AwayPanels(app);
     byId("password-change").addEventListener("submit", (event) => {
       event.preventDefault();
       this.changePassword();
@@ -44,7 +47,12 @@ export class AccountScreen {
     byId("delete-confirm").hidden = true;
     byId("delete-question").textContent = `Delete the account ${info.name} for good? You resign from the games this `
       + "server plays for it, and every device is signed out. This cannot be undone.";
-    await this.listSessions();
+    await this.refresh();
+  }
+
+  /** What the screen shows of the server: the sessions, how the account is told, its vacation. */
+  async refresh() {
+    await Promise.all([this.listSessions(), this.away.show()]);
   }
 
   async ask(message, note) {

@@ -6,8 +6,8 @@ import { refusalWords } from "./account.js";
 import { ChatPanel } from "./chat.js";
 import { byId, h, put } from "./dom.js";
 import { paceNotes } from "./pace.js";
-import { optionsForm } from "./schema-form.js";
 import { lastName, nameBox, saveName, savedSeats } from "./seats.js";
+import { SettingsFields, offered } from "./settings-form.js";
 
 const PAGE = 15;
 const MAX_UPLOAD = 30000;
@@ -30,8 +30,9 @@ export class LobbyScreen {
     this.link = app.link;
     this.offset = 0;
     this.total = 0;
-    this.rulesets = [];
-    this.readOptions = () => ({});
+    this.settings = new SettingsFields({ ruleset: byId("ruleset"), blurb: byId("ruleset-blurb"),
+      mapChoice: byId("map-choice"), map: byId("map"), players: byId("players"), bots: byId("bots"),
+      strategy: byId("strategy"), turnSeconds: byId("turn-seconds"), options: byId("options"), rated: byId("rated") });
     byId("name").value = lastName();
     byId("name").addEventListener("change", () => {
       if (!this.app.account.name) saveName(byId("name").value.trim());
@@ -41,7 +42,6 @@ export class LobbyScreen {
     byId("refresh").addEventListener("click", () => this.refresh());
     byId("newer").addEventListener("click", () => { this.offset = Math.max(0, this.offset - PAGE); this.refresh(); });
     byId("older").addEventListener("click", () => { this.offset += PAGE; this.refresh(); });
-    byId("ruleset").addEventListener("change", () => this.chooseRuleset());
     byId("create").addEventListener("submit", (event) => { event.preventDefault(); this.create(); });
     byId("replay-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -111,28 +111,13 @@ export class LobbyScreen {
     }
   }
 
-  async loadForm() {
-    const [rulesets, maps] = await Promise.all([this.link.request({ type: "list_rulesets" }),
-      this.link.request({ type: "list_maps" })]);
-    this.rulesets = rulesets.type === "rulesets" ? rulesets.rulesets : [];
-    put(byId("ruleset"), ...this.rulesets.map((r) => h("option", { value: r.name }, r.title)));
-    if (this.rulesets.some((r) => r.name === "risc")) byId("ruleset").value = "risc"; // the game's own, as elsewhere
-    const mapList = maps.type === "maps" ? maps.maps : [];
-    put(byId("map"), ...mapList.map((m) => h("option", { value: m.id, "data-territories": m.territories },
-      `${m.name} (${m.territories} territories)`)));
-    const cataract = mapList.find((m) => m.id === "cataract");
-    if (cataract) byId("map").value = cataract.id;
-    this.chooseRuleset();
+  /** The rule sets the new game form offers (none until it is filled). */
+  get rulesets() {
+    return this.settings.rulesets;
   }
 
-  chooseRuleset() {
-    const ruleset = this.rulesets.find((r) => r.name === byId("ruleset").value);
-    if (!ruleset) return;
-    byId("ruleset-blurb").textContent = `${ruleset.blurb} (${ruleset.players[0]} to ${ruleset.players[1]} players)`;
-    byId("map-choice").hidden = ruleset.own_map;
-    put(byId("strategy"), ...ruleset.strategies.map((name) =>
-      h("option", { value: name, selected: name === ruleset.default_strategy }, name)));
-    this.readOptions = optionsForm(byId("options"), ruleset.options);
+  async loadForm() {
+    this.settings.fill(await offered(this.link));
   }
 
   async refresh() {
@@ -216,33 +201,22 @@ export class LobbyScreen {
   }
 
   async create() {
-    const ruleset = this.rulesets.find((r) => r.name === byId("ruleset").value);
+    const ruleset = this.settings.ruleset;
     if (!ruleset) return;
     const sit = byId("sit-down").checked;
     const name = sit ? this.name() : null;
     if (sit && !name) return;
-    const seconds = byId("turn-seconds").value;
-    const settings = {
-      ruleset: ruleset.name,
-      players: Number(byId("players").value),
-      bots: Number(byId("bots").value),
-      bot_strategy: byId("strategy").value || null,
-      turn_seconds: seconds === "" ? null : Number(seconds),
-      options: this.readOptions(),
-      map: null,
-      rated: byId("rated").checked,
-    };
+    const settings = this.settings.read();
     const message = { type: "create_game", settings };
     const file = byId("map-file").files[0];
-    if (!ruleset.own_map) {
-      if (file) {
-        const text = await file.text();
-        if (text.length > MAX_UPLOAD) {
-          this.note(`That map file is too large (${text.length} characters; at most ${MAX_UPLOAD}).`);
-          return;
-        }
-        message.map_upload = { name: file.name.slice(0, 64), text };
-      } else settings.map = byId("map").value || null;
+    if (!ruleset.own_map && file) {
+      const text = await file.text();
+      if (text.length > MAX_UPLOAD) {
+        this.note(`That map file is too large (${text.length} characters; at most ${MAX_UPLOAD}).`);
+        return;
+      }
+      message.map_upload = { name: file.name.slice(0, 64), text };
+      settings.map = null;
     }
     try {
       const reply = await this.link.request(message);

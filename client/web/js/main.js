@@ -80,7 +80,11 @@ class App {
   }
 
   take(message) {
-    if (message.type === "notice") this.notices.take(message);
+    if (message.type === "notice") {
+      this.notices.take(message);
+      // a challenge came while the home is on screen: listed at once, to answer
+      if (message.kind === "challenge" && document.body.dataset.screen === "home") this.home.refresh();
+    }
     else if (message.type === "shutting_down") this.linkState("closed", message.message);
     else if (message.type === "signed_out") this.account.signedOut();
     else if (seatTakenNotice(message)) this.seatTaken(message);
@@ -132,6 +136,13 @@ class App {
     if (name !== "replay") this.replay.pause();
   }
 
+  /** The lobby or the home on screen, with the quick play panel: a signed-in player starts at the home. */
+  startScreen(name) {
+    if (name === "home") byId("home-screen").insertBefore(byId("quick-play"), byId("challenge-panel"));
+    else byId("lobby").insertBefore(byId("quick-play"), byId("lobby-chat"));
+    this.screen(name);
+  }
+
   params() {
     return new URLSearchParams(location.hash.slice(1));
   }
@@ -169,7 +180,7 @@ class App {
 
   showLobby(note, left = false) {
     this.noGameOnScreen(left);
-    this.screen("lobby");
+    this.startScreen("lobby");
     this.lobby.show(note);
   }
 
@@ -185,8 +196,16 @@ class App {
       return;
     }
     this.noGameOnScreen(left);
-    this.screen("home");
+    this.startScreen("home");
     this.home.show(note);
+  }
+
+  /** The home's form to challenge `name` (a profile's Challenge button), signed in. */
+  async challenge(name) {
+    if (!this.account.name) return;
+    this.noGameOnScreen();
+    this.startScreen("home");
+    await this.home.challenge(name);
   }
 
   showSignIn(made) {
@@ -219,7 +238,7 @@ class App {
     const onScreen = this.game.gameId && this.game.player === name && !seatToken(this.game.gameId, name);
     if (onScreen || screen === "home" || screen === "account") {
       this.noGameOnScreen(true);
-      this.screen("lobby"); // listed once the link is back (reconnected)
+      this.startScreen("lobby"); // listed once the link is back (reconnected)
     }
   }
 
@@ -313,7 +332,7 @@ class App {
     if (reply.type === "joined") this.showGame(gameId, reply.player);
     else {
       history.replaceState(null, "", location.pathname + location.search);
-      this.screen("lobby");
+      this.startScreen("lobby");
     }
     return reply;
   }
@@ -333,7 +352,7 @@ class App {
     const screen = document.body.dataset.screen;
     if (screen === "lobby") return (this.lobby.rulesets.length ? this.lobby.refresh() : this.lobby.show()).catch(() => {});
     if (screen === "home") return this.home.refresh();
-    if (screen === "account") return this.keeping.listSessions();
+    if (screen === "account") return this.keeping.refresh();
     return undefined;
   }
 }

@@ -43,7 +43,7 @@ export function ratingChart(games) {
 }
 
 export class LaddersScreen {
-  /** app: { link }; root: the screen's element (built here). */
+  /** app: { link, account, challenge(name) }; root: the screen's element (built here). */
   constructor(app, root) {
     this.app = app;
     this.link = app.link;
@@ -101,8 +101,13 @@ export class LaddersScreen {
     }
     const last = reply.games.length ? reply.games[reply.games.length - 1].ruleset : null;
     const history = reply.games.filter((g) => g.ruleset === last);
+    const me = this.app.account.name;
+    const challenge = me && !reply.computer && reply.name.toLowerCase() !== me.toLowerCase()
+      ? h("button", { type: "button", class: "small", id: "profile-challenge", "aria-label": `Challenge ${reply.name}`,
+        onclick: () => this.app.challenge(reply.name) }, "Challenge") : null;
     put(this.profile,
-      h("h2", { id: "profile-title" }, reply.name, reply.computer ? " (a computer strategy)" : ""),
+      h("h2", {}, h("span", { id: "profile-title" }, reply.name), reply.computer ? " (a computer strategy)" : "", " ",
+        challenge),
       reply.ratings.length ? h("table", { class: "games results" },
         h("thead", {}, h("tr", {}, ...["Rules", "Rating", "Games", "Wins"].map((t) => h("th", {}, t)))),
         h("tbody", {}, ...reply.ratings.map((r) => h("tr", { "data-ruleset": r.ruleset },

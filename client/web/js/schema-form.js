@@ -31,8 +31,9 @@ export function formHelp(description) {
   return `${before}${before ? "; " : ""}left empty: ${found[1]}`;
 }
 
-/** Fill `fieldset` with one field per option; returns a function that reads the chosen options. */
-export function optionsForm(fieldset, schema) {
+/** Fill `fieldset` with one field per option (ids `prefix` and the option's key); returns a function that reads the
+ * chosen options. */
+export function optionsForm(fieldset, schema, prefix = "option-") {
   const legend = fieldset.querySelector("legend");
   fieldset.replaceChildren(...(legend ? [legend] : []));
   const readers = [];
@@ -41,7 +42,7 @@ export function optionsForm(fieldset, schema) {
     // an option named by a list of choices has no title of its own in the schema: its name, as pydantic titles others
     const label = spec.title || key.split("_").map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(" ");
     const help = kind.nullable ? formHelp(spec.description) : spec.description || "";
-    const id = `option-${key}`;
+    const id = `${prefix}${key}`;
     let input;
     let read;
     if (kind.enum) {
