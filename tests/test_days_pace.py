@@ -169,7 +169,14 @@ async def test_a_vacation_is_at_most_ten_days_within_the_yearly_allowance() -> N
         over = await ann.request(type="vacation", days=10)
         assert over["type"] == "error" and over["code"] == "no-vacation-left", over
         assert "9 of this server's 10 days" in over["message"], over
-        assert (await ann.request(type="vacation", days=9))["until"] == clock.wall() + 9 * DAY
+        taken = await ann.request(type="vacation", days=9)
+        assert taken["until"] == clock.wall() + 9 * DAY
+        clock.advance(DAY)
+        refused = await ann.request(type="vacation", days=9)  # a day, and a day of this one, taken: 8 left
+        assert refused["type"] == "error" and refused["code"] == "no-vacation-left", refused
+        assert "8 of this server's 10 days" in refused["message"], refused
+        still = await ann.request(type="vacation")
+        assert still["until"] == taken["until"], "a refusal changes nothing: the vacation under way goes on"
         guest = await Client.connect(server)
         assert (await guest.request(type="vacation", days=1))["code"] == "account-needed"
 

@@ -68,11 +68,13 @@ class Vacations:
         now = self.clock.wall()
         return vacation.end if vacation is not None and vacation.start <= now < vacation.end else None
 
-    async def used_days(self, account_id: str) -> float:
-        """Days of vacation the account took in the last 365 days (a vacation under way counted whole)."""
+    async def used_days(self, account_id: str, ended_at: float | None = None) -> float:
+        """Days of vacation the account took in the last 365 days (a vacation under way counted whole, or as though
+        it ended at `ended_at`)."""
         now = self.clock.wall()
+        last = float("inf") if ended_at is None else ended_at
         taken = await self.store.vacations_of(account_id, now - YEAR)
-        return sum(v.end - max(v.start, now - YEAR) for v in taken) / DAY
+        return sum(max(0.0, min(v.end, max(v.start, last)) - max(v.start, now - YEAR)) for v in taken) / DAY
 
     async def take(self, account_id: str, days: float) -> Vacation | None:
         """A vacation of `days` from now (0: end the one under way). Refusal past 10 days or the allowance."""
@@ -84,8 +86,7 @@ class Vacations:
             raise Refusal(
                 ErrorCode.NO_VACATION_LEFT, f"a vacation lasts {MOST_VACATION_DAYS} days at most", field="days"
             )
-        await self._cut(account_id, now)  # a new vacation replaces the one under way
-        used = await self.used_days(account_id)
+        used = await self.used_days(account_id, ended_at=now)  # a new vacation replaces the one under way
         if used + days > self.allowance_days + 1e-9:
             left = max(0.0, self.allowance_days - used)
             raise Refusal(
@@ -93,6 +94,7 @@ class Vacations:
                 f"you have {left:.3g} of this server's {self.allowance_days:g} days of vacation a year left",
                 field="days",
             )
+        await self._cut(account_id, now)  # refused, the one under way goes on: only a vacation taken ends it
         vacation = Vacation(now, now + days * DAY)
         await self.store.add_vacation(VacationRecord(account_id, vacation.start, vacation.end), now)
         self._set(account_id, vacation)
