@@ -1,0 +1,46 @@
+"""A hostile client against ratings, quick play and challenges (docs/ratings.md, docs/security.md): what one account
+may make the server tell another, and what an invitation may hold, through a real server and real connections."""
+
+from __future__ import annotations
+
+from tests.server_support import FAST, running_server
+from tests.test_accounts import signed_up
+
+GAME = {"map": "seed", "players": 2}
+
+
+async def test_challenges_to_one_account_are_paced_and_a_closed_game_s_invitation_goes_with_it() -> None:
+    """A challenge sent, its game left (closed), sent again, sixty times in 0.2 s, told the account challenged sixty
+    times (a webhook's POST each) and left sixty invitations to games gone in its home, none of which it could
+    accept or be rid of but by declining each."""
+    async with running_server(**FAST) as server:
+        ann, _ = await signed_up(server, "Ann")
+        bob, _ = await signed_up(server, "Bob")
+        sent = []
+        for _ in range(10):
+            reply = await ann.request(type="challenge", name="bob", settings=GAME)
+            if reply["type"] != "challenge_sent":
+                assert reply["code"] == "rate-limited" and "Bob" in reply["message"], reply
+                break
+            sent.append(reply["game_id"])
+            assert (await ann.request(type="leave_game", game_id=reply["game_id"]))["type"] == "left"
+        assert len(sent) == 3, "three challenges to one account at once, then one every ten minutes"
+        home = await bob.request(type="my_games")
+        assert home["challenges"] == [], "each game left went, and its invitation with it"
+        told = [m for m in bob.frames if m["type"] == "notice" and m["kind"] == "challenge"]
+        assert len(told) == 3
+        # another account may still challenge Bob, and Ann another account
+        cy, _ = await signed_up(server, "Cy")
+        assert (await cy.request(type="challenge", name="Bob", settings=GAME))["type"] == "challenge_sent"
+        assert (await ann.request(type="challenge", name="Cy", settings=GAME))["type"] == "challenge_sent"
+
+
+async def test_an_invitation_whose_game_is_gone_is_dropped_when_accepted() -> None:
+    async with running_server(**FAST) as server:
+        ann, _ = await signed_up(server, "Ann")
+        bob, _ = await signed_up(server, "Bob")
+        sent = await ann.request(type="challenge", name="Bob", settings=GAME)
+        await ann.request(type="leave_game", game_id=sent["game_id"])
+        refused = await bob.request(type="answer_challenge", game_id=sent["game_id"], accept=True)
+        assert refused["type"] == "error" and refused["code"] == "no-such-game", refused
+        assert (await bob.request(type="my_games"))["challenges"] == [], "no longer there to accept, nor to decline"
