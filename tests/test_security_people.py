@@ -44,3 +44,20 @@ async def test_an_invitation_whose_game_is_gone_is_dropped_when_accepted() -> No
         refused = await bob.request(type="answer_challenge", game_id=sent["game_id"], accept=True)
         assert refused["type"] == "error" and refused["code"] == "no-such-game", refused
         assert (await bob.request(type="my_games"))["challenges"] == [], "no longer there to accept, nor to decline"
+
+
+async def test_a_challenge_keeps_a_seat_for_the_account_challenged() -> None:
+    """A challenge whose computers filled every other seat started at once without the account challenged, who was
+    told of it all the same and could never accept."""
+    async with running_server(**FAST) as server:
+        ann, _ = await signed_up(server, "Ann")
+        bob, _ = await signed_up(server, "Bob")
+        refused = await ann.request(type="challenge", name="Bob", settings={**GAME, "bots": 1})
+        assert refused["type"] == "error" and refused["code"] == "bad-settings", refused
+        assert refused["field"] == "settings.bots"
+        assert (await bob.request(type="my_games"))["challenges"] == []
+        assert not [m for m in bob.frames if m["type"] == "notice"]
+        three = await ann.request(type="challenge", name="Bob", settings={**GAME, "players": 3, "bots": 1})
+        assert three["type"] == "challenge_sent", three
+        accepted = await bob.request(type="answer_challenge", game_id=three["game_id"], accept=True)
+        assert accepted["type"] == "challenge_answered" and accepted["accepted"], accepted

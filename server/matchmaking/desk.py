@@ -265,6 +265,12 @@ class PeopleDesk:
             raise Refusal(ErrorCode.NO_SUCH_PLAYER, "you cannot challenge yourself", field="name")
         if message.settings.players < 2:
             raise Refusal(ErrorCode.BAD_SETTINGS, "a challenge is a game of two or more", field="settings.players")
+        if message.settings.bots >= message.settings.players - 1:
+            raise Refusal(
+                ErrorCode.BAD_SETTINGS,
+                f"the server's computers would take every seat but yours: keep one for {invited.name}",
+                field="settings.bots",
+            )
         self._pace_challenge(account, invited.account_id, invited.name)
         match = await self.lobby.create(message.settings, None, sub)
         await match.join(sub, account.name, None, None, None, account.account_id)
