@@ -57,9 +57,14 @@ class Target:
 
 
 def _forbidden(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
-    """Why the server never sends to this address, or None."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return _forbidden(address.ipv4_mapped)
+    """Why the server never sends to this address, or None. An IPv6 address that carries an IPv4 one (mapped, or
+    6to4, which a host with a 6to4 tunnel sends to the IPv4 address it carries) is judged by the address it carries."""
+    if isinstance(address, ipaddress.IPv6Address):
+        carried = address.ipv4_mapped or address.sixtofour
+        if carried is not None:
+            return _forbidden(carried)
+        if address.is_site_local:
+            return "a private address"
     if address in METADATA:
         return "a cloud metadata address"
     if address.is_loopback:
