@@ -3,7 +3,8 @@ may make the server tell another, and what an invitation may hold, through a rea
 
 from __future__ import annotations
 
-from tests.server_support import FAST, running_server
+from server.clock import ManualClock
+from tests.server_support import FAST, running_server, until
 from tests.test_accounts import signed_up
 
 GAME = {"map": "seed", "players": 2}
@@ -61,3 +62,31 @@ async def test_a_challenge_keeps_a_seat_for_the_account_challenged() -> None:
         assert three["type"] == "challenge_sent", three
         accepted = await bob.request(type="answer_challenge", game_id=three["game_id"], accept=True)
         assert accepted["type"] == "challenge_answered" and accepted["accepted"], accepted
+
+
+async def test_quick_play_with_computers_counts_against_the_asker_as_a_game_they_create() -> None:
+    """Games the server's computers play alone are bounded for whoever makes them (3 a connection, 10 an address):
+    asked through quick play with computers, each resigned at once, they were not, and one address left ten such games
+    playing on under a limit of two."""
+    clock = ManualClock()
+    async with running_server(clock=clock, open_games_per_address=2, **FAST) as server:
+        ann, _ = await signed_up(server, "Ann")
+        ask = {"type": "quick_play", "ruleset": "grid", "players": 5, "computers_after": 5}
+        for _ in range(2):
+            assert (await ann.request(**ask))["type"] == "quick_play_waiting"
+            clock.advance(5)
+            found = await ann.wait_for(lambda m: m["type"] == "quick_play_found")
+            ann.frames.remove(found)
+            assert not found["rated"]
+            game_id = found["game_id"]
+            assert (await ann.request(type="resume", game_id=game_id))["type"] == "resumed"
+            assert (await ann.request(type="resign", game_id=game_id))["type"] == "resigned"
+            await until(lambda g=game_id: server.lobby.get(g).computers_alone, "the computers play on alone", ann)
+        refused = await ann.request(**ask)
+        assert refused["type"] == "error" and refused["code"] == "too-many-games", refused
+        refused = await ann.request(type="create_game", settings={"ruleset": "grid", "map": None, "players": 3})
+        assert refused["type"] == "error" and refused["code"] == "too-many-games", refused
+        alone = [m for m in server.lobby.matches.values() if m.computers_alone]
+        assert len(alone) == 2
+        # quick play among people alone is no game of computers: it is not counted, nor refused
+        assert (await ann.request(type="quick_play", ruleset="grid", players=3))["type"] == "quick_play_waiting"

@@ -141,6 +141,8 @@ class PeopleDesk:
                 field="players",
             )
         self.lobby.quick_map(ruleset, message.players)  # refused now if no map fits
+        if message.computers_after is not None:  # the computers play on alone once the people resign: counted so
+            await self.lobby.check_creator(sub, None)
         standings = await self._stored(self.ratings.standings_of(account.account_id))
         skill = next((s.skill for s in standings if s.ruleset == ruleset.name), NEW)
         ask = Ask(ruleset.name, message.players, message.pace, message.computers_after)
@@ -202,6 +204,8 @@ class PeopleDesk:
             sub = self.local.get(seat.account)
             self._forget(seat.account)
             if sub is not None:
+                if not seat.rated:  # the server's computers filled it: it counts as a game the player created
+                    await self.lobby.credit(seat.game_id, sub)
                 sub.send(QuickPlayFound(game_id=seat.game_id, player=seat.player, rated=seat.rated))
         waiting = await self.queue.waiting()
         for account, sub in list(self.local.items()):
