@@ -4,7 +4,7 @@ may make the server tell another, and what an invitation may hold, through a rea
 from __future__ import annotations
 
 from server.clock import ManualClock
-from tests.server_support import FAST, running_server, until
+from tests.server_support import FAST, Client, running_server, until
 from tests.test_accounts import signed_up
 
 GAME = {"map": "seed", "players": 2}
@@ -90,3 +90,24 @@ async def test_quick_play_with_computers_counts_against_the_asker_as_a_game_they
         assert len(alone) == 2
         # quick play among people alone is no game of computers: it is not counted, nor refused
         assert (await ann.request(type="quick_play", ruleset="grid", players=3))["type"] == "quick_play_waiting"
+
+
+async def test_leaderboards_are_read_at_a_pace_per_address() -> None:
+    """Each leaderboard sorts every rated player of its rule set while the store's one connection waits (30 ms at
+    offset 0 and 170 to 300 ms at offset 99,000 with 100,000 players, the store's lock held throughout): a guest's
+    connection asked a hundred a second, and every game's saves waited behind them."""
+    clock = ManualClock()
+    async with running_server(clock=clock, **FAST) as server:
+        guest = await Client.connect(server)
+        for i in range(12):
+            await guest.send(type="leaderboard", ruleset="risc", offset=1_000_000, ref=f"l{i}")
+        answers = [await guest.wait_for(lambda m, r=f"l{i}": m.get("ref") == r) for i in range(12)]
+        assert [a["type"] for a in answers[:8]] == ["leaderboard"] * 8
+        assert all(a["type"] == "error" and a["code"] == "rate-limited" for a in answers[8:]), answers[8:]
+        other = await Client.connect(server)  # the same address: more connections buy nothing
+        refused = await other.request(type="leaderboard", ruleset="grid")
+        assert refused["type"] == "error" and refused["code"] == "rate-limited", refused
+        assert (await other.request(type="profile", name="bot:random"))["type"] == "profile", "read by its index"
+        assert (await other.request(type="game_ratings", game_id="abc123"))["type"] == "game_ratings"
+        clock.advance(1)
+        assert (await other.request(type="leaderboard", ruleset="grid"))["type"] == "leaderboard"
