@@ -231,3 +231,31 @@ async def test_pace_settings_that_cannot_be_honoured_are_refused() -> None:
         made = await client.request(type="create_game", settings={"map": "seed", "turn_seconds": 14 * DAY})
         assert made["type"] == "game_created" and made["game"]["settings"]["turn_seconds"] == 14 * DAY
         assert "bank_seconds" not in made["game"]["settings"], "a pace setting at its default is left out"
+
+
+async def test_a_vacation_taken_and_ended_at_once_buys_no_time() -> None:
+    """A vacation moves a deadline by what it cost of the allowance (at most twice its length), never by a whole turn
+    for nothing: one taken a minute before the deadline and ended at once, again and again, held a game of a day a
+    turn for ever while the allowance counted none of it."""
+    clock = ManualClock()
+    async with running_server(clock=clock, **FAST) as server:
+        game_id, (ann, bob) = await seated(server, ["Ann", "Bob"], turn_seconds=DAY)
+        deadline = clock.wall() + DAY
+        await place_and_commit(bob, game_id, "Bob")
+        clock.advance(DAY - 60)
+        for _ in range(3):
+            assert (await ann.request(type="vacation", days=0.01))["until"] == clock.wall() + 0.01 * DAY
+            ended = await ann.request(type="vacation", days=0)
+            assert ended["until"] is None and ended["used_days"] == 0, ended
+        assert seat(server, game_id, "Ann")["deadline"] == deadline, "nothing spent, nothing bought"
+        clock.advance(60)
+        await until(lambda: turn_of(bob, game_id) == 1, "her time ran out at the turn's own deadline", bob)
+        # A short vacation run to its end moves her deadline by twice its length at most.
+        await bob.request(type="commit", game_id=game_id, turn=1)
+        clock.advance(DAY - 60)
+        assert (await ann.request(type="vacation", days=0.01))["used_days"] == 0.01
+        clock.advance(0.01 * DAY)
+        await bob.request(type="list_games")
+        assert seat(server, game_id, "Ann")["deadline"] == clock.wall() + 0.01 * DAY
+        clock.advance(0.01 * DAY)
+        await until(lambda: turn_of(bob, game_id) == 2, "her time ran out after as long again as her vacation", bob)

@@ -295,6 +295,9 @@ async def test_a_bouncing_address_is_retried_a_few_times_then_paused(tmp_path: P
         ("https://192.168.0.10/hook", "a private address"),
         ("https://169.254.169.254/latest/meta-data", "a cloud metadata address"),
         ("https://[fd00:ec2::254]/", "a cloud metadata address"),
+        ("https://[2002:7f00:1::1]/hook", "a loopback address"),  # 6to4 carrying 127.0.0.1
+        ("https://[2002:a01:203::]/hook", "a private address"),  # 6to4 carrying 10.1.2.3
+        ("https://[fec0::1]/hook", "a private address"),  # site-local, as private as 10/8 where it is still used
         ("https://169.254.3.4/", "a link-local address"),
         ("https://localhost:8443/hook", "a loopback address"),  # a name that resolves to one
         ("https://metadata.google.internal/", "a cloud metadata address"),

@@ -99,19 +99,20 @@ class ClusterDirectory(Directory):
         if not await self.node.claim_new(game_id):
             return False
         if creator is not None:
-
-            async def note(conn: Any) -> None:
-                await conn.execute(
-                    "INSERT INTO creators (game_id, address) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                    (game_id, creator),
-                )
-
             try:
-                await self.store.run(note)
+                await self.credit(game_id, creator)
             except BaseException:
                 await self.node.release(game_id)
                 raise
         return True
+
+    async def credit(self, game_id: str, creator: str) -> None:
+        async def note(conn: Any) -> None:
+            await conn.execute(
+                "INSERT INTO creators (game_id, address) VALUES (%s, %s) ON CONFLICT DO NOTHING", (game_id, creator)
+            )
+
+        await self.store.run(note)
 
     async def claim(self, game_id: str) -> Claimed | Elsewhere | None:
         return await self.node.claim(game_id)

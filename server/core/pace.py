@@ -74,14 +74,16 @@ def restarted(table: Table, now: float) -> Table:
 
 def limit_end(table: Table, player: str) -> float | None:
     """When the turn's limit ends for `player`: the turn's own, or a full limit after a vacation that overlapped the
-    turn, in a game that honours vacations. None without a limit."""
+    turn, in a game that honours vacations; after a vacation shorter than a limit, as long again as it lasted (what
+    it took of the allowance), so that a vacation taken and ended at once, again and again, buys no time. None
+    without a limit."""
     state, seconds = table.pace.state, table.settings.turn_seconds
     if state is None or seconds is None or state.clock is None:
         return None
     end = state.since + seconds
     vacation = table.pace.vacations.get(player)
     if vacation is not None and table.settings.honours_vacations and vacation.end > state.since:
-        end = max(end, vacation.end + seconds)
+        end = max(end, vacation.end + min(seconds, vacation.end - vacation.start))
     return end
 
 

@@ -136,6 +136,11 @@ class Directory(ABC):
         (`creator`); False if the id is taken anywhere."""
 
     @abstractmethod
+    async def credit(self, game_id: str, creator: str) -> None:
+        """Count a game this server made against the address `creator`, as one it created (a quick play game the
+        server's computers fill, which they play alone once its people resign)."""
+
+    @abstractmethod
     async def claim(self, game_id: str) -> Claimed | Elsewhere | None:
         """Take a game this server does not play now: Claimed (it is this server's, to read from the store),
         Elsewhere (another node plays it), or None (there is no such game to play: never was, or closed)."""
@@ -187,8 +192,11 @@ class LocalDirectory(Directory):
 
     async def reserve(self, game_id: str, creator: str | None) -> bool:
         if creator is not None:
-            self._creators[game_id] = creator
+            await self.credit(game_id, creator)
         return True
+
+    async def credit(self, game_id: str, creator: str) -> None:
+        self._creators[game_id] = creator
 
     async def claim(self, game_id: str) -> Claimed | Elsewhere | None:
         return None  # every game this server plays is held from its start or its making: any other is none

@@ -491,10 +491,10 @@ class Lobby:
         self, settings: GameSettings, upload: MapUpload | None = None, creator: Subscriber | None = None
     ) -> Match:
         await self._let_go_of_finished()
-        await self._check_creator(creator, settings)  # at once, before the settings and the map are read
+        await self.check_creator(creator, settings)  # at once, before the settings and the map are read
         settings, game_map = await self.checked(settings, upload)
         async with self._creating:
-            address = await self._check_creator(creator, settings)  # again: others may have created games meanwhile
+            address = await self.check_creator(creator, settings)  # again: others may have created games meanwhile
             game_id = await self._new_id(address)
             try:
                 match = await Match.create(
@@ -560,12 +560,13 @@ class Lobby:
                 return info.id
         raise Refusal(ErrorCode.BAD_SETTINGS, f"no map of this server fits a {ruleset.title} game of {players}")
 
-    async def _check_creator(self, creator: Subscriber | None, settings: GameSettings) -> str | None:
+    async def check_creator(self, creator: Subscriber | None, settings: GameSettings | None) -> str | None:
         """Refuse a connection (or an address, counted across the whole server) that holds too many games no player
         is in yet or any more: those waiting for players, and those the server's computers play alone, which play
         on by themselves (a client asked for hundreds, and took a whole core). And refuse a game of computers alone
-        past this server's number of them, whoever asks. Returns the creator's address."""
-        alone = settings.bots >= settings.players
+        past this server's number of them, whoever asks (`settings`: the game asked for, if it is known yet).
+        Returns the creator's address."""
+        alone = settings is not None and settings.bots >= settings.players
         if alone and sum(1 for m in self.matches.values() if self._of_computers(m)) >= self.computer_games:
             raise Refusal(
                 ErrorCode.TOO_MANY_GAMES,
@@ -601,6 +602,15 @@ class Lobby:
                 f"{held} first (or join a game: list_games)",
             )
         return address
+
+    async def credit(self, game_id: str, creator: Subscriber) -> None:
+        """Count a game made without a creator (quick play's) against the connection of a player in it, and its
+        address, as one they created: one the server's computers fill plays on alone once its people resign."""
+        self._creators[game_id] = id(creator)
+        try:
+            await self.directory.credit(game_id, address_of(str(getattr(creator, "address", "?"))))
+        except StorageError as exc:
+            logger.warning("game %s: its player's address could not be noted: %s", game_id, exc)
 
     @staticmethod
     def _of_computers(match: Match) -> bool:

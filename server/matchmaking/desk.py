@@ -11,10 +11,12 @@ from typing import Any
 
 from server.accounts.service import Accounts, SignedIn
 from server.clock import Clock, Timer
+from server.frontier.guesses import address_of
 from server.lobby.lobby import Lobby
 from server.matchmaking.forming import Ask, Formed, Queued, form
 from server.matchmaking.queue import QueueStore
 from server.notify.desk import Notifier
+from server.pace import Paces
 from server.ratings.ladder import Ladders
 from server.ratings.model import NEW
 from server.refusal import Redirect, Refusal
@@ -51,6 +53,17 @@ TURN_SECONDS = {"live": 120.0, "slow": 12 * 3600.0}
 SHOWN_NAMES = 20
 """The most names the wait shows for one kind of game (and how many more)."""
 SWEEP_EVERY = 5.0
+CHALLENGES_TO_ONE = (3, 1 / 600)
+"""Challenges from one account to another: 3 at once, then one every ten minutes. Each tells the account challenged
+(a webhook's POST each, at once): a challenge sent, its game left and sent again, sixty times in 0.2 s, told it sixty
+times."""
+CHALLENGES_FROM_ONE = (10, 1 / 60)
+"""Challenges from one account to anyone: 10 at once, then one a minute."""
+LEADERBOARDS = (8, 1.0)
+"""Leaderboards read by one address, whatever its connections: 8 at once, then one a second. Each sorts every rated
+player of its rule set while the store's one connection waits (30 ms at offset 0, 170 to 300 ms at offset 99,000,
+with 100,000 players): a guest asking a hundred a second held up every game's saves. A profile and a game's ratings
+are read by their index, and are not paced."""
 
 
 def signed(sub: object) -> SignedIn:
@@ -89,12 +102,20 @@ class PeopleDesk:
         self._timer: Timer | None = None
         self._closed = False
         self._swept = 0.0
+        self._challenges_to = Paces(clock.now, *CHALLENGES_TO_ONE)
+        self._challenges_from = Paces(clock.now, *CHALLENGES_FROM_ONE)
+        self._leaderboards = Paces(clock.now, *LEADERBOARDS)
         self.notifier: Notifier | None = None
         """Who tells an account, away from the game, of a challenge (server/notify/desk.py); the server sets it."""
 
     # ---- requests --------------------------------------------------------------------------------------------------
 
     async def handle(self, sub: Any, message: object) -> None:
+        if isinstance(message, AskLeaderboard):
+            wait = self._leaderboards.take(address_of(str(getattr(sub, "address", "?"))))
+            if wait is not None:
+                why = f"your computer reads leaderboards too fast: wait {max(wait, 1):.0f} s"
+                raise Refusal(ErrorCode.RATE_LIMITED, why)
         match message:
             case AskLeaderboard():
                 sub.send(
@@ -132,6 +153,8 @@ class PeopleDesk:
                 field="players",
             )
         self.lobby.quick_map(ruleset, message.players)  # refused now if no map fits
+        if message.computers_after is not None:  # the computers play on alone once the people resign: counted so
+            await self.lobby.check_creator(sub, None)
         standings = await self._stored(self.ratings.standings_of(account.account_id))
         skill = next((s.skill for s in standings if s.ruleset == ruleset.name), NEW)
         ask = Ask(ruleset.name, message.players, message.pace, message.computers_after)
@@ -193,6 +216,8 @@ class PeopleDesk:
             sub = self.local.get(seat.account)
             self._forget(seat.account)
             if sub is not None:
+                if not seat.rated:  # the server's computers filled it: it counts as a game the player created
+                    await self.lobby.credit(seat.game_id, sub)
                 sub.send(QuickPlayFound(game_id=seat.game_id, player=seat.player, rated=seat.rated))
         waiting = await self.queue.waiting()
         for account, sub in list(self.local.items()):
@@ -256,6 +281,13 @@ class PeopleDesk:
             raise Refusal(ErrorCode.NO_SUCH_PLAYER, "you cannot challenge yourself", field="name")
         if message.settings.players < 2:
             raise Refusal(ErrorCode.BAD_SETTINGS, "a challenge is a game of two or more", field="settings.players")
+        if message.settings.bots >= message.settings.players - 1:
+            raise Refusal(
+                ErrorCode.BAD_SETTINGS,
+                f"the server's computers would take every seat but yours: keep one for {invited.name}",
+                field="settings.bots",
+            )
+        self._pace_challenge(account, invited.account_id, invited.name)
         match = await self.lobby.create(message.settings, None, sub)
         await match.join(sub, account.name, None, None, None, account.account_id)
         await self._stored(self.invited.invite(Invitation(match.game_id, invited.account_id, account.name)))
@@ -264,6 +296,14 @@ class PeopleDesk:
             what = f"a game of {RULESETS[message.settings.ruleset].title}, game {match.game_id}: see your home"
             await self.notifier.challenge(invited.account_id, account.name, what, self.clock.wall())
         sub.send(ChallengeSent(game_id=match.game_id, to=invited.name, ref=message.ref))
+
+    def _pace_challenge(self, account: SignedIn, invited: str, name: str) -> None:
+        wait = self._challenges_to.take((account.account_id, invited))
+        if wait is not None:
+            raise Refusal(ErrorCode.RATE_LIMITED, f"you challenged {name} a lot lately: try again in {wait:.0f} s")
+        wait = self._challenges_from.take(account.account_id)
+        if wait is not None:
+            raise Refusal(ErrorCode.RATE_LIMITED, f"you sent a lot of challenges lately: try again in {wait:.0f} s")
 
     async def answer(self, sub: Any, message: AnswerChallenge) -> None:
         account = signed(sub)
@@ -274,9 +314,13 @@ class PeopleDesk:
             try:
                 match = await self.lobby.find(message.game_id)
                 await match.join(sub, account.name, None, None, None, account.account_id)
-            except (Refusal, Redirect):
-                await self._stored(self.invited.invite(invitation))  # still there to answer (or to decline)
+            except Redirect:
+                await self._stored(self.invited.invite(invitation))  # answered on the node that plays it
                 raise
+            except Refusal as refusal:
+                if refusal.code == ErrorCode.STORAGE_FAILED:
+                    await self._stored(self.invited.invite(invitation))  # still there to answer (or to decline)
+                raise  # a game gone, started or full without them: the invitation is no more
         sub.send(
             ChallengeAnswered(game_id=message.game_id, name=account.name, accepted=message.accept, ref=message.ref)
         )
@@ -287,12 +331,25 @@ class PeopleDesk:
         found = []
         for invitation in await self._stored(self.invited.invitations(account.account_id)):
             match = self.lobby.matches.get(invitation.game_id)
+            if match is None and await self._gone(invitation.game_id):
+                await self._stored(self.invited.answer(invitation.game_id, account.account_id))
+                continue
             found.append(
                 InvitationInfo(
                     game_id=invitation.game_id, by=invitation.by, game=None if match is None else match.summary()
                 )
             )
         return found
+
+    async def _gone(self, game_id: str) -> bool:
+        """Whether an invitation's game is no more (closed by its last player): its invitation is dropped."""
+        try:
+            await self.lobby.find(game_id)
+        except Redirect:
+            return False
+        except Refusal as refusal:
+            return refusal.code == ErrorCode.NO_SUCH_GAME
+        return False
 
     @staticmethod
     async def _stored(work: Any) -> Any:

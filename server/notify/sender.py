@@ -166,10 +166,7 @@ class Sender:
                 await webhooks.post(
                     channels.webhook, body, headers, self.outgoing.webhook_allow, self.outgoing.webhook_tls
                 )
-            except webhooks.Unsendable as exc:
-                self.counted("webhook", "paused", 1)
-                return self._paused(account_id, channels, plans, "webhook", f"its URL will not do: {exc}")
-            except webhooks.Failed as exc:
+            except webhooks.Failed as exc:  # a name slow to resolve too (Unresolved): tried again, not paused at once
                 plan.hook_tries += 1
                 if plan.hook_tries >= WEBHOOK_TRIES:
                     self.counted("webhook", "paused", 1)
@@ -181,6 +178,9 @@ class Sender:
                 for rest in due[index:]:
                     rest.hook_due = later  # the others wait for the same retry, their tries untouched
                 return channels
+            except webhooks.Unsendable as exc:
+                self.counted("webhook", "paused", 1)
+                return self._paused(account_id, channels, plans, "webhook", f"its URL will not do: {exc}")
             plan.hook_due = None
             self.sent += 1
             self.counted("webhook", "sent", 1)

@@ -16,6 +16,7 @@ for a receiver to drop a duplicate), `X-Risc-Timestamp`, and `X-Risc-Signature: 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import ipaddress
@@ -23,11 +24,16 @@ import json
 import socket
 import ssl
 from collections.abc import Collection, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 TIMEOUT = 5.0
+"""Seconds a webhook has to answer, and its name to resolve."""
+RESOLVERS = 4
+"""Threads that look webhooks' names up, apart from every other thread of the server: the event loop's own lookups
+share the pool the store reads in, and twelve names that never resolved took it all (nobody could sign in)."""
 ANSWER_BYTES = 4096
 """The most of an answer read: its status line and a little of what follows."""
 METADATA = frozenset(
@@ -57,9 +63,14 @@ class Target:
 
 
 def _forbidden(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
-    """Why the server never sends to this address, or None."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return _forbidden(address.ipv4_mapped)
+    """Why the server never sends to this address, or None. An IPv6 address that carries an IPv4 one (mapped, or
+    6to4, which a host with a 6to4 tunnel sends to the IPv4 address it carries) is judged by the address it carries."""
+    if isinstance(address, ipaddress.IPv6Address):
+        carried = address.ipv4_mapped or address.sixtofour
+        if carried is not None:
+            return _forbidden(carried)
+        if address.is_site_local:
+            return "a private address"
     if address in METADATA:
         return "a cloud metadata address"
     if address.is_loopback:
@@ -98,8 +109,11 @@ async def check(url: str, allowed: Collection[str]) -> Target:
     """The URL checked as the server sends to it: parsed, its name resolved, and every address it resolves to one
     the server may reach (an allowed host's may be any). Unsendable says why not."""
     scheme, host, port, path = parse(url, allowed)
+    lookup = functools.partial(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
     try:
-        found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        found = await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(_resolvers(), lookup), TIMEOUT)
+    except TimeoutError:
+        raise Unresolved(f"{host} did not resolve within {TIMEOUT:g} s") from None
     except (OSError, UnicodeError) as exc:
         raise Unsendable(f"{host} cannot be found ({exc})") from None
     addresses = list(dict.fromkeys(str(info[4][0]) for info in found))
@@ -111,6 +125,13 @@ async def check(url: str, allowed: Collection[str]) -> Target:
             if why is not None:
                 raise Unsendable(f"{host} is {why} ({text}): the server sends webhooks to the internet only")
     return Target(scheme, host, port, path, addresses[0])
+
+
+@functools.cache
+def _resolvers() -> ThreadPoolExecutor:
+    """The threads webhooks' names are looked up in (made at the first lookup): a lookup that never ends holds one of
+    them, never a thread another part of the server waits on; one still waiting when its time is up is dropped."""
+    return ThreadPoolExecutor(RESOLVERS, thread_name_prefix="risc-webhook-names")
 
 
 def signature(secret: str, timestamp: str, body: bytes) -> str:
@@ -129,6 +150,11 @@ def payload(text: str, notification: Mapping[str, Any]) -> bytes:
 
 class Failed(Exception):
     """A delivery that did not go through (refused, no answer, an answer that is not a 2xx): tried again later."""
+
+
+class Unresolved(Unsendable, Failed):
+    """A webhook's name that did not resolve in time: refused when it is set, tried again later at a send (a slow
+    name server is no reason to pause it at once)."""
 
 
 async def post(
