@@ -292,6 +292,18 @@ def map_key(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def phase_column(progress: GameProgress) -> str:
+    """What a database's phase column holds: only whether the game is finished is ever asked of it."""
+    if progress.finished:
+        return "finished"
+    return "lobby" if progress.state is None else "playing"
+
+
+def record_of(text: str, game_map: dict[str, Any]) -> GameRecord:
+    """A game's record from its stored text and its map, kept apart since SQLite's schema version 3."""
+    return GameRecord.model_validate({**json.loads(text), "game_map": game_map})
+
+
 class StorageError(Exception):
     """The store could not keep a change: the match then refuses the change rather than act on it unsaved."""
 

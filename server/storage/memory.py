@@ -26,6 +26,7 @@ from server.storage.base import (
     StoredLog,
     map_key,
     map_text,
+    record_of,
     with_orders,
 )
 from server.storage.notices import MemoryNotices, Notice
@@ -206,7 +207,7 @@ class MemoryStorage(Storage):
         return with_orders(game_id, progress, self._orders.get(game_id, ()), self._commits.get(game_id, ()))
 
     def _record(self, game_id: str, game_map: dict[str, Any]) -> GameRecord:
-        return GameRecord.model_validate({**json.loads(self._records[game_id]), "game_map": game_map})
+        return record_of(self._records[game_id], game_map)
 
     async def read_log(self, game_id: str, before: int, count: int) -> StoredLog:
         older = [(seq, text) for seq, text in self._events.get(game_id, []) if seq < before]

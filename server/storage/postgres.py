@@ -18,7 +18,6 @@ nodes starting together upgrade it once.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import hashlib
@@ -29,7 +28,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from server.clock import stopwatch
 from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
     CommitChange,
@@ -49,8 +47,11 @@ from server.storage.base import (
     is_damage,
     map_key,
     map_text,
+    phase_column,
+    record_of,
     with_orders,
 )
+from server.storage.group_commit import Change, GroupCommit
 from server.storage.notices import Notice, NoticeStore, outbox_row
 from server.storage.postgres_ratings import PostgresRatings, rate_in
 from server.storage.ratings import RatedEnd, RatingStore
@@ -328,16 +329,6 @@ def lock_key(game_id: str) -> int:
     return int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:8], "big", signed=True)
 
 
-def _phase(progress: GameProgress) -> str:
-    if progress.finished:
-        return "finished"
-    return "lobby" if progress.state is None else "playing"
-
-
-def _record(text: str, game_map: dict[str, Any]) -> GameRecord:
-    return GameRecord.model_validate({**json.loads(text), "game_map": game_map})
-
-
 def describe(dsn: str) -> str:
     """The store as an operator reads it in a message: the database and where, never a password."""
     try:
@@ -399,10 +390,19 @@ class PostgresStorage(Storage):
         self._pool_size = pool_size
         self._connect_timeout = connect_timeout
         self._pool: AsyncConnectionPool[Any] | None = None
-        self._waiting: list[_Change] = []
-        self._writer: asyncio.Task[None] | None = None
-        self.transactions = 0
+        self._group = GroupCommit(
+            self._commit_batch,
+            alone_after_failure=True,
+            failure=lambda exc: StorageError(str(exc)),
+            committed=lambda seconds: self.committed(seconds),  # the server's metrics set it once the store is open
+        )
+        """A failed statement aborts its transaction: the changes of one that failed are tried again alone."""
+        self._rated_transactions = 0
+
+    @property
+    def transactions(self) -> int:
         """Write transactions committed: fewer than the changes when changes come together."""
+        return self._group.transactions + self._rated_transactions
 
     @property
     def application_name(self) -> str:
@@ -567,8 +567,7 @@ class PostgresStorage(Storage):
                 await self._pool.check()
 
     async def close(self) -> None:
-        if self._writer is not None and not self._writer.done():
-            await asyncio.shield(self._writer)
+        await self._group.flushed()
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
@@ -586,56 +585,36 @@ class PostgresStorage(Storage):
         transaction, and return once it is committed. Raises OwnershipLost or StorageError, nothing of the change
         kept.
 
-        Group commit, as the SQLite store's: the changes of different games that arrive while a transaction is
-        under way wait together, and the next transaction carries all of them, sent at once (psycopg's pipeline
-        mode: one round trip) and committed at once. If that transaction fails (a change broke a constraint), each
-        of its changes is tried again alone, so that one bad change fails alone."""
+        Group commit (group_commit.py), as the SQLite store's: the next transaction carries every change waiting,
+        sent at once (psycopg's pipeline mode: one round trip) and committed at once. If that transaction fails (a
+        change broke a constraint), each of its changes is tried again alone, so that one bad change fails alone."""
         if self._pool is None:
             raise StorageError(f"the {self.where} is not open")
-        change = _Change(game_id, epoch, query, params, asyncio.get_running_loop().create_future())
-        self._waiting.append(change)
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write_batches())
-        await change.done
+        await self._group.write(_Statement(game_id, epoch, query, params))
 
-    async def _write_batches(self) -> None:
-        while self._waiting:
-            batch, self._waiting = self._waiting, []
-            began = stopwatch()
-            try:
-                await self.run(functools.partial(self._commit, batch=batch))
-                self.committed(stopwatch() - began)
-            except Exception as exc:  # the transaction failed: each change alone, so that it fails alone
-                if len(batch) == 1:
-                    _settle(batch[0], exc if isinstance(exc, StorageError) else StorageError(str(exc)))
-                    continue
-                for change in batch:
-                    try:
-                        await self.run(functools.partial(self._commit, batch=[change]))
-                    except Exception as alone:
-                        _settle(change, alone if isinstance(alone, StorageError) else StorageError(str(alone)))
-            self.transactions += 1
+    async def _commit_batch(self, batch: list[Change[_Statement]]) -> bool:
+        await self.run(functools.partial(self._commit, batch=batch))
+        return True
 
-    async def _commit(self, conn: Any, batch: list[_Change]) -> None:
+    async def _commit(self, conn: Any, batch: list[Change[_Statement]]) -> None:
+        statements = [change.work for change in batch]
         try:
             if len(batch) == 1:
-                found = [await (await conn.execute(batch[0].query, batch[0].params)).fetchone()]
+                found = [await (await conn.execute(statements[0].query, statements[0].params)).fetchone()]
             else:
                 async with conn.pipeline(), conn.transaction():
-                    cursors = [await conn.execute(c.query, c.params) for c in batch]
+                    cursors = [await conn.execute(s.query, s.params) for s in statements]
                 found = [await cursor.fetchone() for cursor in cursors]
         except psycopg.errors.UniqueViolation as exc:
             if len(batch) == 1:
                 constraint = getattr(exc.diag, "constraint_name", "") or ""
                 if constraint.startswith("requests"):
-                    raise StorageError(f"game {batch[0].game_id}: request was carried out already") from None
-                raise StorageError(f"game {batch[0].game_id}: {_why(exc)}") from exc
+                    raise StorageError(f"game {statements[0].game_id}: request was carried out already") from None
+                raise StorageError(f"game {statements[0].game_id}: {_why(exc)}") from exc
             raise
         for change, row in zip(batch, found, strict=True):
-            if row is not None and row[0] == 1:
-                _settle(change, None)
-                continue
-            _settle(change, await self._not_written(conn, change.game_id, change.epoch))
+            if row is None or row[0] != 1:
+                change.error = await self._not_written(conn, change.work.game_id, change.work.epoch)
 
     async def _not_written(self, conn: Any, game_id: str, epoch: int) -> StorageError:
         """Why a change of a game written at `epoch` found no row: the game is gone, or another node owns it now."""
@@ -659,7 +638,7 @@ class PostgresStorage(Storage):
             "created_at": record.created_at,
             "record": record.model_dump_json(exclude={"game_map"}),
             "progress": progress.model_dump_json(),
-            "phase": _phase(progress),
+            "phase": phase_column(progress),
             "map_key": map_key(game_map),
             "map": game_map,
             "lock_key": lock_key(record.game_id),
@@ -712,7 +691,7 @@ class PostgresStorage(Storage):
             "game_id": game_id,
             "epoch": epoch,
             "progress": progress.model_dump_json(),
-            "phase": _phase(progress),
+            "phase": phase_column(progress),
             "closed": progress.finished and progress.state is None,
             "summary": summary,
             "handed_over": bool(progress.handed_over),
@@ -762,7 +741,7 @@ class PostgresStorage(Storage):
                 return True
 
         if await self.run(work):
-            self.transactions += 1
+            self._rated_transactions += 1
             return
 
         async def why(conn: Any) -> StorageError:
@@ -908,7 +887,7 @@ class PostgresStorage(Storage):
         }
         log = await self._log(conn, game_id, tail)
         progress = with_orders(game_id, GameProgress.model_validate_json(progress_text), changes, commits)
-        return _record(record_text, json.loads(game_map)), progress, log, key, requests
+        return record_of(record_text, json.loads(game_map)), progress, log, key, requests
 
     @staticmethod
     async def _log(conn: Any, game_id: str, tail: int | None) -> StoredLog:
@@ -1015,25 +994,15 @@ def _seated_params(progress: GameProgress) -> dict[str, list[str]]:
     return {"accounts": [a for a, _ in seated], "players": [p for _, p in seated]}
 
 
-@dataclass
-class _Change:
-    """One change waiting for the next transaction: its statement (whose one row counts the rows of its game found at
-    its epoch), and how it went."""
+@dataclass(frozen=True)
+class _Statement:
+    """One change waiting for the next transaction: its statement, whose one row counts the rows of its game found at
+    its epoch."""
 
     game_id: str
     epoch: int
     query: str
     params: dict[str, Any]
-    done: asyncio.Future[None]
-
-
-def _settle(change: _Change, error: BaseException | None) -> None:
-    if change.done.done():  # its caller was cancelled
-        return
-    if error is None:
-        change.done.set_result(None)
-    else:
-        change.done.set_exception(error)
 
 
 _KEEP_REQUEST = """r AS (INSERT INTO requests (game_id, player, request_id, step, reply)

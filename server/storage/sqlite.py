@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from server.clock import Clock, LoopClock, stopwatch, timestamp
+from server.clock import Clock, LoopClock, timestamp
 from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
     CommitChange,
@@ -55,8 +55,11 @@ from server.storage.base import (
     logger,
     map_key,
     map_text,
+    phase_column,
+    record_of,
     with_orders,
 )
+from server.storage.group_commit import Change, GroupCommit
 from server.storage.lock import DataDirLock, DirectoryLocked
 from server.storage.notices import Notice, NoticeStore, outbox_row
 from server.storage.ratings import RatedEnd, RatingStore
@@ -285,13 +288,6 @@ def keep_outbox(db: sqlite3.Connection, rows: Sequence[tuple[str, str, str | Non
         )
 
 
-def _phase(progress: GameProgress) -> str:
-    """What the phase column holds: only whether the game is finished is ever asked of it."""
-    if progress.finished:
-        return "finished"
-    return "lobby" if progress.state is None else "playing"
-
-
 def check_database(path: Path) -> int:
     """The schema version of the RISC database at `path` (0 for a new or empty file), read without writing.
 
@@ -330,11 +326,6 @@ def check_database(path: Path) -> int:
     return int(version)
 
 
-def _record(text: str, game_map: dict[str, Any]) -> GameRecord:
-    """A game's record from its stored text and its map, kept apart since version 3."""
-    return GameRecord.model_validate({**json.loads(text), "game_map": game_map})
-
-
 def _keep_request(db: sqlite3.Connection, game_id: str, request: RequestRecord | None) -> None:
     """Keep the request that made a change, in the change's own transaction."""
     if request is None:
@@ -358,15 +349,23 @@ def _keep_seated(db: sqlite3.Connection, seated: list[tuple[str, str, str]]) -> 
         db.executemany("INSERT OR IGNORE INTO account_games (account_id, game_id, player) VALUES (?, ?, ?)", seated)
 
 
-@dataclass
-class _Change:
-    """One save or creation waiting for the next transaction, and how it went."""
+@dataclass(frozen=True)
+class _Work:
+    """One save or creation, as the writer thread carries it out in a transaction."""
 
-    work: Callable[[sqlite3.Connection], None]
-    done: asyncio.Future[None]
+    run: Callable[[sqlite3.Connection], None]
     one_statement: bool = False
     """The work is one statement, which SQLite carries out whole or not at all: it needs no savepoint."""
-    error: BaseException | None = None
+
+
+def _answer(answered: asyncio.Future[bool], outcome: bool | StorageError) -> None:
+    """Tell the event loop how the writer thread's transaction went (unless nobody waits any more)."""
+    if answered.done():
+        return
+    if isinstance(outcome, StorageError):
+        answered.set_exception(outcome)
+    else:
+        answered.set_result(outcome)
 
 
 class SqliteStorage(Storage):
@@ -436,16 +435,23 @@ class SqliteStorage(Storage):
             self._opened = self._identity()
         self._db.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
         self._lock = threading.Lock()
-        self._waiting: list[_Change] = []
-        self._batches: queue.SimpleQueue[tuple[list[_Change], asyncio.AbstractEventLoop] | None] = queue.SimpleQueue()
+        self._batches: queue.SimpleQueue[tuple[list[Change[_Work]], asyncio.Future[bool]] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
-        self._flushed: asyncio.Future[None] | None = None
-        """Set while the writer has work: done once it has written everything and waits for more."""
+        self._group = GroupCommit(
+            self._commit_in_thread,
+            alone_after_failure=False,
+            failure=self._failure,
+            committed=lambda seconds: self.committed(seconds),  # the server's metrics set it once the store is open
+        )
+        """Savepoints keep a failed change apart within its transaction: a transaction that fails fails them all."""
         self._closing = False
         self._detached: str | None = None
         """Why changes are refused, once the database was found deleted or replaced (see _check_still_there)."""
-        self.transactions = 0
+
+    @property
+    def transactions(self) -> int:
         """Write transactions committed (each one fsync): fewer than the saves when saves come together."""
+        return self._group.transactions
 
     def _prove_writable(self) -> None:
         """Write once at start, so that a store the server cannot write (a read-only file or directory, a full
@@ -548,8 +554,8 @@ class SqliteStorage(Storage):
         return await asyncio.to_thread(locked)
 
     async def _write(self, work: Callable[[sqlite3.Connection], None], one_statement: bool = False) -> None:
-        """Run `work` in the next transaction, in a savepoint of its own unless it is `one_statement`; return once
-        that transaction is committed.
+        """Run `work` in the next transaction (group_commit.py), in a savepoint of its own unless it is
+        `one_statement`; return once that transaction is committed.
 
         Raises StorageError if `work` failed (nothing of it is kept) or the transaction failed (nothing of it is).
         """
@@ -557,59 +563,36 @@ class SqliteStorage(Storage):
             raise StorageError(f"the game database {self.path} is closed")
         if self._detached is not None:
             raise StorageError(self._detached)
-        loop = asyncio.get_running_loop()
-        if self._flushed is not None and self._flushed.get_loop().is_closed():  # a loop that ended mid-write
-            self._flushed, self._waiting = None, []
-        change = _Change(work, loop.create_future(), one_statement)
-        self._waiting.append(change)
-        if self._flushed is None:  # the writer is idle: hand it what waits once this turn of the loop is over
-            self._flushed = loop.create_future()
-            loop.call_soon(self._hand_off, loop)
-        await change.done
+        await self._group.write(_Work(work, one_statement))
 
-    def _hand_off(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Give the writer thread everything waiting, as one transaction (on the event loop)."""
-        batch, self._waiting = self._waiting, []
+    def _failure(self, exc: Exception) -> StorageError:
+        return StorageError(f"the game database {self.path} failed: {exc}")
+
+    async def _commit_in_thread(self, batch: list[Change[_Work]]) -> bool:
+        """Hand a batch to the writer thread, and wait for it to be written (whether a transaction was committed)."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._write_batches, name="risc-sqlite-writer", daemon=True)
             self._thread.start()
-        self._batches.put((batch, loop))
+        answered: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._batches.put((batch, answered))
+        return await answered
 
     def _write_batches(self) -> None:
         """The writer thread: commit each batch handed to it, then answer it on its event loop; stop at None."""
         while (item := self._batches.get()) is not None:
-            batch, loop = item
+            batch, answered = item
+            outcome: bool | StorageError
             try:
                 with self._lock:
-                    self._commit(batch)
+                    outcome = self._commit(batch)
             except Exception as exc:  # the transaction failed: so did every change in it
-                failure = (
-                    exc
-                    if isinstance(exc, StorageError)
-                    else StorageError(f"the game database {self.path} failed: {exc}")
-                )
-                for change in batch:
-                    change.error = failure
-            with contextlib.suppress(RuntimeError):  # if that loop is closed, nobody waits for the answers
-                loop.call_soon_threadsafe(self._written, batch, loop)
+                outcome = exc if isinstance(exc, StorageError) else self._failure(exc)
+            with contextlib.suppress(RuntimeError):  # if that loop is closed, nobody waits for the answer
+                answered.get_loop().call_soon_threadsafe(_answer, answered, outcome)
 
-    def _written(self, batch: list[_Change], loop: asyncio.AbstractEventLoop) -> None:
-        """Answer a committed batch (on the event loop), and hand off what came meanwhile."""
-        for change in batch:
-            if change.done.done():  # its caller was cancelled
-                continue
-            if change.error is None:
-                change.done.set_result(None)
-            else:
-                change.done.set_exception(change.error)
-        if self._waiting:
-            self._hand_off(loop)
-        elif self._flushed is not None:
-            self._flushed.set_result(None)
-            self._flushed = None
-
-    def _commit(self, batch: list[_Change]) -> None:
-        began = stopwatch()
+    def _commit(self, batch: list[Change[_Work]]) -> bool:
+        """Write a batch in one transaction (in the writer thread), each change in a savepoint of its own; whether
+        the transaction was committed (a change alone that failed leaves none)."""
         db = self._db
         if self._opened is not None:
             self._check_still_there()
@@ -617,11 +600,11 @@ class SqliteStorage(Storage):
         db.execute("BEGIN IMMEDIATE")
         try:
             for change in batch:
-                savepoint = not alone and not change.one_statement
+                savepoint = not alone and not change.work.one_statement
                 if savepoint:
                     db.execute("SAVEPOINT change")
                 try:
-                    change.work(db)
+                    change.work.run(db)
                 except (sqlite3.Error, StorageError) as exc:
                     if savepoint:
                         db.execute("ROLLBACK TO change")
@@ -632,17 +615,13 @@ class SqliteStorage(Storage):
                             db.execute("ROLLBACK")
                         if not alone:
                             raise
-                    change.error = (
-                        exc
-                        if isinstance(exc, StorageError)
-                        else StorageError(f"the game database {self.path} failed: {exc}")
-                    )
+                    change.error = exc if isinstance(exc, StorageError) else self._failure(exc)
                 if savepoint:
                     db.execute("RELEASE change")
-            if db.in_transaction:
-                db.execute("COMMIT")
-                self.transactions += 1
-                self.committed(stopwatch() - began)
+            if not db.in_transaction:
+                return False
+            db.execute("COMMIT")
+            return True
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
@@ -658,7 +637,7 @@ class SqliteStorage(Storage):
             record.created_at,
             record.model_dump_json(exclude={"game_map"}),
             progress.model_dump_json(),
-            _phase(progress),
+            phase_column(progress),
             key,
         )
         bodies = [(record.game_id, e.seq, e.stored) for e in events]
@@ -690,7 +669,7 @@ class SqliteStorage(Storage):
         notices: Sequence[Notice] = (),
         rated: RatedEnd | None = None,
     ) -> None:
-        row = (progress.model_dump_json(), _phase(progress), summary, game_id)  # encoded before anything is changed
+        row = (progress.model_dump_json(), phase_column(progress), summary, game_id)  # encoded before any change
         outbox = [outbox_row(n) for n in notices]
         bodies = [(game_id, e.seq, e.stored) for e in events]
         step = progress.step
@@ -795,7 +774,7 @@ class SqliteStorage(Storage):
                 else []
             )
             return StoredGame(
-                record=_record(row[0], json.loads(row[2])),
+                record=record_of(row[0], json.loads(row[2])),
                 progress=with_orders(game_id, GameProgress.model_validate_json(row[1]), changes, commits),
                 events=self._log(game_id, tail).entries(),
             )
@@ -829,7 +808,7 @@ class SqliteStorage(Storage):
                 else []
             )
             return RestoredGame(
-                record=_record(record, json.loads(game_map)),
+                record=record_of(record, json.loads(game_map)),
                 progress=with_orders(game_id, GameProgress.model_validate_json(progress), changes, commits),
                 log=self._log(game_id, tail),
                 map_key=key,
@@ -882,7 +861,7 @@ class SqliteStorage(Storage):
                             maps[key] = json.loads(map_bodies[key])
                         games.append(
                             RestoredGame(
-                                record=_record(record, maps[key]),
+                                record=record_of(record, maps[key]),
                                 progress=with_orders(
                                     game_id,
                                     GameProgress.model_validate_json(progress),
@@ -973,8 +952,7 @@ class SqliteStorage(Storage):
 
     async def close(self) -> None:
         self._closing = True
-        if self._flushed is not None:
-            await asyncio.shield(self._flushed)
+        await self._group.flushed()
         if self._thread is not None:
             self._batches.put(None)
             await asyncio.to_thread(self._thread.join)
