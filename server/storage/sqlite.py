@@ -756,26 +756,9 @@ class SqliteStorage(Storage):
             ).fetchone()
             if row is None:
                 return None
-            changes = [
-                OrderChange(*change)
-                for change in self._db.execute(
-                    "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid",
-                    (game_id,),
-                )
-            ]
-            commits = (
-                [
-                    CommitChange(*commit)
-                    for commit in self._db.execute(
-                        "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,)
-                    )
-                ]
-                if self._keeps_commits
-                else []
-            )
             return StoredGame(
                 record=record_of(row[0], json.loads(row[2])),
-                progress=with_orders(game_id, GameProgress.model_validate_json(row[1]), changes, commits),
+                progress=self._progress_of(game_id, row[1]),
                 events=self._log(game_id, tail).entries(),
             )
 
@@ -790,32 +773,35 @@ class SqliteStorage(Storage):
             if row is None:
                 return None
             record, progress, key, game_map = row
-            changes = [
-                OrderChange(*change)
-                for change in self._db.execute(
-                    "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid",
-                    (game_id,),
-                )
-            ]
-            commits = (
-                [
-                    CommitChange(*commit)
-                    for commit in self._db.execute(
-                        "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,)
-                    )
-                ]
-                if self._keeps_commits
-                else []
-            )
             return RestoredGame(
                 record=record_of(record, json.loads(game_map)),
-                progress=with_orders(game_id, GameProgress.model_validate_json(progress), changes, commits),
+                progress=self._progress_of(game_id, progress),
                 log=self._log(game_id, tail),
                 map_key=key,
                 requests=self._requests_of(game_id),
             )
 
         return await self._guarded(read)
+
+    def _progress_of(self, game_id: str, text: str) -> GameProgress:
+        """A game's stored progress with the orders and commits kept since its last whole save."""
+        changes = [
+            OrderChange(*change)
+            for change in self._db.execute(
+                "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid", (game_id,)
+            )
+        ]
+        commits = (
+            [
+                CommitChange(*commit)
+                for commit in self._db.execute(
+                    "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,)
+                )
+            ]
+            if self._keeps_commits
+            else []
+        )
+        return with_orders(game_id, GameProgress.model_validate_json(text), changes, commits)
 
     def _requests_of(self, game_id: str) -> dict[RequestKey, str]:
         if not self._keeps_requests:
