@@ -7,16 +7,15 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from shared.rulesets.warzone.bots.base import WarzoneStrategy
+from shared.rulesets.warzone.bots.base import WarzoneStrategy, reinforcement_cards
 from shared.rulesets.warzone.bots.reading import Reading
-from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card
+from shared.rulesets.warzone.cards import Card
 from shared.rulesets.warzone.orders import (
     AdvanceOrder,
     AirliftOrder,
     AnyOrder,
     BombOrder,
     DeployOrder,
-    ReinforceOrder,
 )
 
 
@@ -29,11 +28,7 @@ def strongest(reading: Reading) -> str:
 def aggressive_orders(reading: Reading) -> list[AnyOrder]:
     if not reading.mine:
         return []
-    orders: list[AnyOrder] = []
-    pool = reading.pool
-    for _ in range(reading.hand.get(Card.REINFORCEMENT, 0)):
-        orders.append(ReinforceOrder())
-        pool += REINFORCEMENT_UNITS
+    orders, pool = reinforcement_cards(reading)
     base = strongest(reading)
     left = dict(reading.units)
     if pool > 0:

@@ -22,9 +22,9 @@ from typing import ClassVar
 
 from shared.game.ruleset import AnyRuleSet
 from shared.rulesets.warzone.battle import attackers_needed, win_probability
-from shared.rulesets.warzone.bots.base import WarzoneStrategy, spread
+from shared.rulesets.warzone.bots.base import WarzoneStrategy, reinforcement_cards, spread
 from shared.rulesets.warzone.bots.reading import Reading
-from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card
+from shared.rulesets.warzone.cards import Card
 from shared.rulesets.warzone.orders import (
     AdvanceOrder,
     AirliftOrder,
@@ -32,7 +32,6 @@ from shared.rulesets.warzone.orders import (
     BombOrder,
     DeployOrder,
     NegotiateOrder,
-    ReinforceOrder,
 )
 
 CONFIDENCE = 0.85
@@ -125,11 +124,7 @@ class StrategistStrategy(WarzoneStrategy):
         self._observe(reading)
         if not reading.mine:
             return []
-        orders: list[AnyOrder] = []
-        pool = reading.pool
-        for _ in range(reading.hand.get(Card.REINFORCEMENT, 0)):
-            orders.append(ReinforceOrder())
-            pool += REINFORCEMENT_UNITS
+        orders, pool = reinforcement_cards(reading)
         groups = _groups(reading)
         group_of = {t: i for i, g in enumerate(groups) for t in g}
         threat = {t: self._threat(reading, t) for t in reading.mine}
