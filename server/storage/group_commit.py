@@ -3,15 +3,20 @@ the next transaction carries all of them, so that they share its one commit (SQL
 and WAL flush). Each change's caller is answered once the transaction that carried it is committed, with its own
 error if it failed: a change that fails alone fails alone, and its batch-mates are kept.
 
-This is what both stores share: the queue, the one writer draining it, the answers, the count of transactions and
-what to do when a whole transaction fails. How a batch is written is each store's own (`Commit`): SQLite's writer
-thread and savepoints (server/storage/sqlite.py), PostgreSQL's pipelines and epochs (server/storage/postgres.py).
+This is what both stores share: the queue, the one writer at a time, the answers, the count of transactions and what
+to do when a whole transaction fails. How a batch is written is each store's own (`Commit`): SQLite's writer thread
+and savepoints (server/storage/sqlite.py), PostgreSQL's pipelines and epochs (server/storage/postgres.py).
+
+It runs on callbacks of the event loop rather than in a task of its own: the store answers a batch with a callback,
+which answers the batch's callers and hands the writer the next batch at once, in the same turn of the loop (a task
+awaiting a future would hand it over one turn later, and under load a turn of the loop is long).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import collections
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -41,14 +46,17 @@ class Change(Generic[_W]):
             self.done.set_exception(failure)
 
 
-Commit = Callable[[list[Change[_W]]], Awaitable[bool]]
-"""Write a batch of changes as one transaction: set `error` on each change that failed alone, raise if the transaction
-itself failed, and say whether a transaction was committed (a batch whose every change failed may have none)."""
+Finished = Callable[[bool | Exception], None]
+"""How a store answers a batch, on the event loop: whether a transaction was committed (a batch whose every change
+failed may have none), or the exception that failed the transaction itself."""
+
+Commit = Callable[[list[Change[_W]], Finished], None]
+"""Write a batch of changes as one transaction, setting `error` on each change that failed alone, then call the
+`Finished` it is given, once, on the event loop."""
 
 
 class GroupCommit(Generic[_W]):
-    """The changes waiting for a transaction, and the one writer that carries them, batch after batch, while there
-    are any (an asyncio task of the loop that wrote first)."""
+    """The changes waiting for a transaction, and the batch being written (one at a time)."""
 
     def __init__(
         self,
@@ -68,7 +76,10 @@ class GroupCommit(Generic[_W]):
         self._failure = failure
         self._committed = committed
         self._waiting: list[Change[_W]] = []
-        self._writer: asyncio.Task[None] | None = None
+        self._alone: collections.deque[Change[_W]] = collections.deque()
+        """Changes of a failed transaction, each to be written again in one of its own."""
+        self._flushed: asyncio.Future[None] | None = None
+        """Set while the writer has work: done once it has written everything and waits for more."""
         self.transactions = 0
         """Transactions committed: fewer than the changes when changes come together."""
 
@@ -76,46 +87,58 @@ class GroupCommit(Generic[_W]):
         """Carry `work` in the next transaction; return once that is committed. Raises StorageError (or the store's
         kind of it) if the change or its transaction failed: then nothing of the change is kept."""
         loop = asyncio.get_running_loop()
-        if self._writer is not None and self._writer.get_loop().is_closed():  # a loop that ended mid-write
-            self._writer, self._waiting = None, []
+        if self._flushed is not None and self._flushed.get_loop().is_closed():  # a loop that ended mid-write
+            self._flushed, self._waiting = None, []
+            self._alone.clear()
         change = Change(work, loop.create_future())
         self._waiting.append(change)
-        if self._writer is None or self._writer.done():  # the writer starts once this turn of the loop is over
-            self._writer = loop.create_task(self._write_batches())
+        if self._flushed is None:  # the writer is idle: hand it what waits once this turn of the loop is over
+            self._flushed = loop.create_future()
+            loop.call_soon(self._next)
         await change.done
 
     async def flushed(self) -> None:
         """Return once every change written so far is answered (a store closing)."""
-        if self._writer is not None and not self._writer.done() and not self._writer.get_loop().is_closed():
-            await asyncio.shield(self._writer)
+        if self._flushed is not None and not self._flushed.get_loop().is_closed():
+            await asyncio.shield(self._flushed)
 
-    async def _write_batches(self) -> None:
-        while self._waiting:
+    def _next(self) -> None:
+        """Hand the writer the next batch, or go idle."""
+        if self._alone:
+            batch = [self._alone.popleft()]
+        elif self._waiting:
             batch, self._waiting = self._waiting, []
-            try:
-                await self._transaction(batch)
-            except Exception as exc:  # the transaction failed as a whole
-                if not self._alone_after_failure or len(batch) == 1:
-                    for change in batch:
-                        change.settle(self._as_failure(exc))
-                    continue
+        else:
+            if self._flushed is not None:
+                if not self._flushed.done():
+                    self._flushed.set_result(None)
+                self._flushed = None
+            return
+        began = stopwatch()
+
+        def finished(outcome: bool | Exception) -> None:
+            self._finished(batch, began, outcome)
+
+        try:
+            self._commit(batch, finished)
+        except Exception as exc:  # the store could not even start it
+            self._finished(batch, began, exc)
+
+    def _finished(self, batch: list[Change[_W]], began: float, outcome: bool | Exception) -> None:
+        """Answer a written batch (on the event loop), and hand the writer what came meanwhile."""
+        if isinstance(outcome, Exception):  # the transaction failed as a whole
+            if self._alone_after_failure and len(batch) > 1:
                 for change in batch:
                     change.error = None
-                    try:
-                        await self._transaction([change])
-                    except Exception as alone:
-                        change.settle(self._as_failure(alone))
-                    else:
-                        change.settle()
-                continue
+                self._alone.extend(batch)
+            else:
+                failure = outcome if isinstance(outcome, StorageError) else self._failure(outcome)
+                for change in batch:
+                    change.settle(failure)
+        else:
+            if outcome:
+                self.transactions += 1
+                self._committed(stopwatch() - began)
             for change in batch:
                 change.settle()
-
-    async def _transaction(self, batch: list[Change[_W]]) -> None:
-        began = stopwatch()
-        if await self._commit(batch):
-            self.transactions += 1
-            self._committed(stopwatch() - began)
-
-    def _as_failure(self, exc: Exception) -> StorageError:
-        return exc if isinstance(exc, StorageError) else self._failure(exc)
+        self._next()

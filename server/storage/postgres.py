@@ -18,6 +18,7 @@ nodes starting together upgrade it once.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import hashlib
@@ -51,7 +52,7 @@ from server.storage.base import (
     record_of,
     with_orders,
 )
-from server.storage.group_commit import Change, GroupCommit
+from server.storage.group_commit import Change, Finished, GroupCommit
 from server.storage.notices import Notice, NoticeStore, outbox_row
 from server.storage.postgres_ratings import PostgresRatings, rate_in
 from server.storage.ratings import RatedEnd, RatingStore
@@ -397,6 +398,8 @@ class PostgresStorage(Storage):
             committed=lambda seconds: self.committed(seconds),  # the server's metrics set it once the store is open
         )
         """A failed statement aborts its transaction: the changes of one that failed are tried again alone."""
+        self._writing: asyncio.Task[None] | None = None
+        """The batch being written (kept, so that the task is not collected mid-write)."""
         self._rated_transactions = 0
 
     @property
@@ -592,9 +595,16 @@ class PostgresStorage(Storage):
             raise StorageError(f"the {self.where} is not open")
         await self._group.write(_Statement(game_id, epoch, query, params))
 
-    async def _commit_batch(self, batch: list[Change[_Statement]]) -> bool:
-        await self.run(functools.partial(self._commit, batch=batch))
-        return True
+    def _commit_batch(self, batch: list[Change[_Statement]], finished: Finished) -> None:
+        self._writing = asyncio.get_running_loop().create_task(self._commit_then(batch, finished))
+
+    async def _commit_then(self, batch: list[Change[_Statement]], finished: Finished) -> None:
+        try:
+            await self.run(functools.partial(self._commit, batch=batch))
+        except Exception as exc:
+            finished(exc)
+        else:
+            finished(True)
 
     async def _commit(self, conn: Any, batch: list[Change[_Statement]]) -> None:
         statements = [change.work for change in batch]

@@ -59,7 +59,7 @@ from server.storage.base import (
     record_of,
     with_orders,
 )
-from server.storage.group_commit import Change, GroupCommit
+from server.storage.group_commit import Change, Finished, GroupCommit
 from server.storage.lock import DataDirLock, DirectoryLocked
 from server.storage.notices import Notice, NoticeStore, outbox_row
 from server.storage.ratings import RatedEnd, RatingStore
@@ -358,14 +358,8 @@ class _Work:
     """The work is one statement, which SQLite carries out whole or not at all: it needs no savepoint."""
 
 
-def _answer(answered: asyncio.Future[bool], outcome: bool | StorageError) -> None:
-    """Tell the event loop how the writer thread's transaction went (unless nobody waits any more)."""
-    if answered.done():
-        return
-    if isinstance(outcome, StorageError):
-        answered.set_exception(outcome)
-    else:
-        answered.set_result(outcome)
+_Batch = tuple[list[Change[_Work]], asyncio.AbstractEventLoop, Finished]
+"""A batch handed to the writer thread: its changes, and whom to answer on which event loop."""
 
 
 class SqliteStorage(Storage):
@@ -435,7 +429,7 @@ class SqliteStorage(Storage):
             self._opened = self._identity()
         self._db.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
         self._lock = threading.Lock()
-        self._batches: queue.SimpleQueue[tuple[list[Change[_Work]], asyncio.Future[bool]] | None] = queue.SimpleQueue()
+        self._batches: queue.SimpleQueue[_Batch | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._group = GroupCommit(
             self._commit_in_thread,
@@ -568,27 +562,25 @@ class SqliteStorage(Storage):
     def _failure(self, exc: Exception) -> StorageError:
         return StorageError(f"the game database {self.path} failed: {exc}")
 
-    async def _commit_in_thread(self, batch: list[Change[_Work]]) -> bool:
-        """Hand a batch to the writer thread, and wait for it to be written (whether a transaction was committed)."""
+    def _commit_in_thread(self, batch: list[Change[_Work]], finished: Finished) -> None:
+        """Hand a batch to the writer thread, which answers `finished` on this event loop once it is written."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._write_batches, name="risc-sqlite-writer", daemon=True)
             self._thread.start()
-        answered: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._batches.put((batch, answered))
-        return await answered
+        self._batches.put((batch, asyncio.get_running_loop(), finished))
 
     def _write_batches(self) -> None:
         """The writer thread: commit each batch handed to it, then answer it on its event loop; stop at None."""
         while (item := self._batches.get()) is not None:
-            batch, answered = item
-            outcome: bool | StorageError
+            batch, loop, finished = item
+            outcome: bool | Exception
             try:
                 with self._lock:
                     outcome = self._commit(batch)
             except Exception as exc:  # the transaction failed: so did every change in it
-                outcome = exc if isinstance(exc, StorageError) else self._failure(exc)
+                outcome = exc
             with contextlib.suppress(RuntimeError):  # if that loop is closed, nobody waits for the answer
-                answered.get_loop().call_soon_threadsafe(_answer, answered, outcome)
+                loop.call_soon_threadsafe(finished, outcome)
 
     def _commit(self, batch: list[Change[_Work]]) -> bool:
         """Write a batch in one transaction (in the writer thread), each change in a savepoint of its own; whether
