@@ -20,7 +20,15 @@ from shared.maps.limits import (
     too_many,
 )
 from shared.maps.model import Continent, FileDetails, GameMap, Territory, build_map
-from shared.maps.text import decode_map_text, enter_section, is_comment, numbered_lines, parse_number, section_header
+from shared.maps.text import (
+    decode_map_text,
+    enter_section,
+    is_comment,
+    not_a_map,
+    numbered_lines,
+    parse_number,
+    section_header,
+)
 
 SECTIONS = ("map", "continents", "territories")
 
@@ -90,14 +98,12 @@ def read_conquest(data: bytes) -> tuple[GameMap | None, list[Finding]]:
         elif section == "territories":
             _read_territory(reading, line, number)
         # else: the lines of an unknown section, already reported at its header
-    if reading.over is not None:
-        return None, [*reading.findings, reading.over]
-    if not reading.seen_sections & {"continents", "territories"}:
-        return None, [
-            *reading.findings,
-            error(FindingCode.PARSE, "this is not a Conquest map: it has no [Continents] or [Territories] section"),
-        ]
-    return _build(reading)
+    failed = not_a_map(
+        reading,
+        {"continents", "territories"},
+        "this is not a Conquest map: it has no [Continents] or [Territories] section",
+    )
+    return (None, failed) if failed is not None else _build(reading)
 
 
 def _read_property(reading: _Reading, line: str, number: int) -> None:

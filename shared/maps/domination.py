@@ -22,7 +22,15 @@ from shared.maps.limits import (
     too_many,
 )
 from shared.maps.model import Continent, FileDetails, GameMap, Territory, build_map
-from shared.maps.text import decode_map_text, enter_section, is_comment, numbered_lines, parse_number, section_header
+from shared.maps.text import (
+    decode_map_text,
+    enter_section,
+    is_comment,
+    not_a_map,
+    numbered_lines,
+    parse_number,
+    section_header,
+)
 
 SECTIONS = ("files", "continents", "countries", "borders")
 FILE_KEYS = frozenset({"pic", "map", "crd", "prv"})
@@ -105,17 +113,12 @@ def read_domination(data: bytes) -> tuple[GameMap | None, list[Finding]]:
         elif section == "borders":
             _read_borders(reading, line, number)
         # else: the lines of an unknown section, already reported at its header
-    if reading.over is not None:
-        return None, [*reading.findings, reading.over]
-    if not reading.seen_sections & {"continents", "countries", "borders"}:
-        return None, [
-            *reading.findings,
-            error(
-                FindingCode.PARSE,
-                "this is not a Domination map: it has no [continents], [countries] or [borders] section",
-            ),
-        ]
-    return _build(reading)
+    failed = not_a_map(
+        reading,
+        {"continents", "countries", "borders"},
+        "this is not a Domination map: it has no [continents], [countries] or [borders] section",
+    )
+    return (None, failed) if failed is not None else _build(reading)
 
 
 def _read_property(reading: _Reading, line: str) -> None:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from shared.maps.findings import Finding, FindingCode, error
 from shared.maps.limits import MAX_SUGGESTIONS
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -69,10 +70,13 @@ def parse_number(text: str) -> int | float | None:
 
 
 class SectionReading(Protocol):
-    """What a reader keeps of the sections it met: those it knows, how many it did not, and its problems."""
+    """What a reader keeps of the sections it met (those it knows, how many it did not) and its findings (the one
+    that stopped it at a limit, `over`)."""
 
     seen_sections: set[str]
     unknown_sections: int
+    findings: list[Finding]
+    over: Finding | None
 
     def problem(self, line: int, message: str) -> Any: ...
 
@@ -96,3 +100,13 @@ def enter_section(
     hint = f" (did you mean [{shown(close[0])}]?)" if close else ""
     reading.problem(number, f"unknown section [{header}]{hint}; {known}; its lines are ignored")
     return "unknown"
+
+
+def not_a_map(reading: SectionReading, needed: set[str], message: str) -> list[Finding] | None:
+    """Why a whole file read gives no map: it passed a limit, or has none of the `needed` sections (`message`
+    says so); None when a map can be built from it."""
+    if reading.over is not None:
+        return [*reading.findings, reading.over]
+    if not reading.seen_sections & needed:
+        return [*reading.findings, error(FindingCode.PARSE, message)]
+    return None
