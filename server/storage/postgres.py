@@ -873,28 +873,12 @@ class PostgresStorage(Storage):
         record_text, progress_text, key, game_map = row
         if game_map is None:
             raise StorageError(f"game {game_id}: its map (kept under {key[:16]}) is missing from the maps table")
-        changes = [
-            OrderChange(*change)
-            for change in await (
-                await conn.execute(
-                    "SELECT player, step, position, body FROM pending_orders WHERE game_id = %s ORDER BY id", (game_id,)
-                )
-            ).fetchall()
-        ]
-        commits = [
-            CommitChange(*commit)
-            for commit in await (
-                await conn.execute(
-                    "SELECT player, step, seq FROM pending_commits WHERE game_id = %s ORDER BY id", (game_id,)
-                )
-            ).fetchall()
-        ]
-        requests = {
-            (player, request_id): reply
-            for player, request_id, reply in await (
-                await conn.execute("SELECT player, request_id, reply FROM requests WHERE game_id = %s", (game_id,))
-            ).fetchall()
-        }
+        orders = "SELECT player, step, position, body FROM pending_orders WHERE game_id = %s ORDER BY id"
+        changes = [OrderChange(*change) for change in await _rows(conn, orders, game_id)]
+        kept_commits = "SELECT player, step, seq FROM pending_commits WHERE game_id = %s ORDER BY id"
+        commits = [CommitChange(*commit) for commit in await _rows(conn, kept_commits, game_id)]
+        kept_requests = "SELECT player, request_id, reply FROM requests WHERE game_id = %s"
+        requests = {(player, asked): reply for player, asked, reply in await _rows(conn, kept_requests, game_id)}
         log = await self._log(conn, game_id, tail)
         progress = with_orders(game_id, GameProgress.model_validate_json(progress_text), changes, commits)
         return record_of(record_text, json.loads(game_map)), progress, log, key, requests
@@ -1031,6 +1015,11 @@ def _request_params(request: RequestRecord | None) -> dict[str, Any]:
         "request_step": request.step,
         "reply": request.reply,
     }
+
+
+async def _rows(conn: Any, query: str, *params: Any) -> list[Any]:
+    """The rows of one query on a connection."""
+    return list(await (await conn.execute(query, params)).fetchall())
 
 
 def _why(exc: BaseException) -> str:
