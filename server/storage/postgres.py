@@ -19,6 +19,7 @@ nodes starting together upgrade it once.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import hashlib
@@ -398,8 +399,9 @@ class PostgresStorage(Storage):
             committed=lambda seconds: self.committed(seconds),  # the server's metrics set it once the store is open
         )
         """A failed statement aborts its transaction: the changes of one that failed are tried again alone."""
+        self._batches: collections.deque[tuple[list[Change[_Statement]], Finished]] = collections.deque()
         self._writing: asyncio.Task[None] | None = None
-        """The batch being written (kept, so that the task is not collected mid-write)."""
+        """The task writing the batches (kept, so that it is not collected mid-write)."""
         self._rated_transactions = 0
 
     @property
@@ -596,15 +598,21 @@ class PostgresStorage(Storage):
         await self._group.write(_Statement(game_id, epoch, query, params))
 
     def _commit_batch(self, batch: list[Change[_Statement]], finished: Finished) -> None:
-        self._writing = asyncio.get_running_loop().create_task(self._commit_then(batch, finished))
+        """Write a batch in the writer task: a batch handed over while the task answers the one before is written
+        by the same task at once, without waiting for a new task to start."""
+        self._batches.append((batch, finished))
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.get_running_loop().create_task(self._write_batches())
 
-    async def _commit_then(self, batch: list[Change[_Statement]], finished: Finished) -> None:
-        try:
-            await self.run(functools.partial(self._commit, batch=batch))
-        except Exception as exc:
-            finished(exc)
-        else:
-            finished(True)
+    async def _write_batches(self) -> None:
+        while self._batches:
+            batch, finished = self._batches.popleft()
+            try:
+                await self.run(functools.partial(self._commit, batch=batch))
+            except Exception as exc:
+                finished(exc)
+            else:
+                finished(True)
 
     async def _commit(self, conn: Any, batch: list[Change[_Statement]]) -> None:
         statements = [change.work for change in batch]
