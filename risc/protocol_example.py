@@ -464,6 +464,11 @@ async def _issue(example: Example, link: Link, game_id: str, turn: int, orders: 
         )
 
 
+async def _refused(example: Example, link: Link, game_id: str, turn: int, order: Message, code: str) -> None:
+    """An order the server refuses, with the error `code`."""
+    await example.refused(link, {"type": "issue_order", "game_id": game_id, "turn": turn, "order": order}, code)
+
+
 async def _commit(example: Example, link: Link, game_id: str, turn: int) -> None:
     await example.expect(link, {"type": "commit", "game_id": game_id, "turn": turn}, "commit_accepted")
 
@@ -542,31 +547,11 @@ async def play(example: Example) -> None:
         "she committed; each view comes as a patch of the one before."
     )
     await _issue(example, ann, game_id, 0, [{"kind": "place", "territory": places[0], "units": 5}])
-    await example.refused(
-        ann,
-        {
-            "type": "issue_order",
-            "game_id": game_id,
-            "turn": 0,
-            "order": {"kind": "place", "territory": theirs[0], "units": 3},
-        },
-        "not-your-territory",
+    await _refused(
+        example, ann, game_id, 0, {"kind": "place", "territory": theirs[0], "units": 3}, "not-your-territory"
     )
-    await example.refused(
-        ann,
-        {
-            "type": "issue_order",
-            "game_id": game_id,
-            "turn": 0,
-            "order": {"kind": "fortify", "territory": places[0], "units": 3},
-        },
-        "unknown-order",
-    )
-    await example.refused(
-        ann,
-        {"type": "issue_order", "game_id": game_id, "turn": 0, "order": {"kind": "place", "territory": places[0]}},
-        "invalid-order",
-    )
+    await _refused(example, ann, game_id, 0, {"kind": "fortify", "territory": places[0], "units": 3}, "unknown-order")
+    await _refused(example, ann, game_id, 0, {"kind": "place", "territory": places[0]}, "invalid-order")
     await _issue(example, ann, game_id, 0, [{"kind": "place", "territory": places[1], "units": 2}])
     await example.expect(ann, {"type": "move_order", "game_id": game_id, "turn": 0, "index": 1, "to": 0}, "order_moved")
     await example.expect(ann, {"type": "withdraw_order", "game_id": game_id, "turn": 0, "index": 0}, "order_withdrawn")
