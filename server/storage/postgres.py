@@ -579,23 +579,25 @@ class PostgresStorage(Storage):
 
     # ---- writing -------------------------------------------------------------------------------------------------
 
-    def _epoch(self, game_id: str) -> int:
+    def _claimed(self, game_id: str) -> dict[str, Any]:
+        """The parameters every change of a game names: the game, and the epoch this node claimed it at. Raises
+        OwnershipLost when this node does not play it."""
         epoch = self.epochs.get(game_id)
         if epoch is None:
             raise OwnershipLost(game_id, f"game {game_id} is not played by this node")
-        return epoch
+        return {"game_id": game_id, "epoch": epoch}
 
-    async def _write(self, game_id: str, epoch: int, query: str, params: dict[str, Any]) -> None:
-        """Run one change (a statement whose one row counts the game's rows it found at `epoch`) in the next
-        transaction, and return once it is committed. Raises OwnershipLost or StorageError, nothing of the change
-        kept.
+    async def _write(self, query: str, params: dict[str, Any]) -> None:
+        """Run one change (a statement whose one row counts the game's rows it found at the epoch its parameters
+        name, `_claimed`) in the next transaction, and return once it is committed. Raises OwnershipLost or
+        StorageError, nothing of the change kept.
 
         Group commit (group_commit.py), as the SQLite store's: the next transaction carries every change waiting,
         sent at once (psycopg's pipeline mode: one round trip) and committed at once. If that transaction fails (a
         change broke a constraint), each of its changes is tried again alone, so that one bad change fails alone."""
         if self._pool is None:
             raise StorageError(f"the {self.where} is not open")
-        await self._group.write(_Statement(game_id, epoch, query, params))
+        await self._group.write(_Statement(params["game_id"], params["epoch"], query, params))
 
     def _commit_batch(self, batch: list[Change[_Statement]], finished: Finished) -> None:
         """Write a batch in the writer task: a batch handed over while the task answers the one before is written
@@ -702,12 +704,10 @@ class PostgresStorage(Storage):
         notices: Sequence[Notice] = (),
         rated: RatedEnd | None = None,
     ) -> None:
-        epoch = self._epoch(game_id)
         step = progress.step
         outbox = [outbox_row(n) for n in notices]
         params = {
-            "game_id": game_id,
-            "epoch": epoch,
+            **self._claimed(game_id),
             "progress": progress.model_dump_json(),
             "phase": phase_column(progress),
             "closed": progress.finished and progress.state is None,
@@ -742,11 +742,11 @@ class PostgresStorage(Storage):
             + _KEEP_REQUEST
         )
         if rated is not None:
-            await self._save_rated(game_id, epoch, query, params, rated)
+            await self._save_rated(query, params, rated)
             return
-        await self._write(game_id, epoch, query, params)
+        await self._write(query, params)
 
-    async def _save_rated(self, game_id: str, epoch: int, query: str, params: dict[str, Any], rated: RatedEnd) -> None:
+    async def _save_rated(self, query: str, params: dict[str, Any], rated: RatedEnd) -> None:
         """The save that ends a rated game, with its ratings, in one transaction of its own (not a group commit's:
         the ratings are read, worked out and written between its statements)."""
 
@@ -763,15 +763,13 @@ class PostgresStorage(Storage):
             return
 
         async def why(conn: Any) -> StorageError:
-            return await self._not_written(conn, game_id, epoch)
+            return await self._not_written(conn, params["game_id"], params["epoch"])
 
         raise await self.run(why)
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
-        epoch = self._epoch(game_id)
         params = {
-            "game_id": game_id,
-            "epoch": epoch,
+            **self._claimed(game_id),
             "player": change.player,
             "step": change.step,
             "position": change.index,
@@ -786,15 +784,13 @@ class PostgresStorage(Storage):
             """
             + _KEEP_REQUEST
         )
-        await self._write(game_id, epoch, query, params)
+        await self._write(query, params)
 
     async def save_orders(
         self, game_id: str, changes: Sequence[OrderChange], request: RequestRecord | None = None
     ) -> None:
-        epoch = self._epoch(game_id)
         params = {
-            "game_id": game_id,
-            "epoch": epoch,
+            **self._claimed(game_id),
             "players": [c.player for c in changes],
             "steps": [c.step for c in changes],
             "positions": [c.index for c in changes],
@@ -812,15 +808,13 @@ class PostgresStorage(Storage):
             """
             + _KEEP_REQUEST
         )
-        await self._write(game_id, epoch, query, params)
+        await self._write(query, params)
 
     async def save_commit(
         self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
     ) -> None:
-        epoch = self._epoch(game_id)
         params = {
-            "game_id": game_id,
-            "epoch": epoch,
+            **self._claimed(game_id),
             "player": commit.player,
             "step": commit.step,
             "seq": commit.seq,
@@ -839,7 +833,7 @@ class PostgresStorage(Storage):
             """
             + _KEEP_REQUEST
         )
-        await self._write(game_id, epoch, query, params)
+        await self._write(query, params)
 
     # ---- reading -------------------------------------------------------------------------------------------------
 
