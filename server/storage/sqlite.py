@@ -32,7 +32,7 @@ import os
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -547,9 +547,10 @@ class SqliteStorage(Storage):
 
         return await asyncio.to_thread(locked)
 
-    async def _write(self, work: Callable[[sqlite3.Connection], None], one_statement: bool = False) -> None:
+    def _write(self, work: Callable[[sqlite3.Connection], None], one_statement: bool = False) -> Awaitable[None]:
         """Run `work` in the next transaction (group_commit.py), in a savepoint of its own unless it is
-        `one_statement`; return once that transaction is committed.
+        `one_statement`; done once that transaction is committed (the group's own awaitable: no coroutine of its
+        own on the path of every change).
 
         Raises StorageError if `work` failed (nothing of it is kept) or the transaction failed (nothing of it is).
         """
@@ -557,7 +558,7 @@ class SqliteStorage(Storage):
             raise StorageError(f"the game database {self.path} is closed")
         if self._detached is not None:
             raise StorageError(self._detached)
-        await self._group.write(_Work(work, one_statement))
+        return self._group.write(_Work(work, one_statement))
 
     def _failure(self, exc: Exception) -> StorageError:
         return StorageError(f"the game database {self.path} failed: {exc}")
