@@ -26,7 +26,7 @@ from server.storage.base import StorageError
 _W = TypeVar("_W")
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Change(Generic[_W]):
     """One change waiting for the next transaction (`work`: what the store writes of it), and how it went: a store's
     `Commit` sets `error` on a change that failed alone."""
@@ -83,9 +83,10 @@ class GroupCommit(Generic[_W]):
         self.transactions = 0
         """Transactions committed: fewer than the changes when changes come together."""
 
-    async def write(self, work: _W) -> None:
-        """Carry `work` in the next transaction; return once that is committed. Raises StorageError (or the store's
-        kind of it) if the change or its transaction failed: then nothing of the change is kept."""
+    def write(self, work: _W) -> asyncio.Future[None]:
+        """Carry `work` in the next transaction: the future is done once that is committed, or fails with
+        StorageError (or the store's kind of it) if the change or its transaction failed, and then nothing of the
+        change is kept. (A future rather than a coroutine: nothing more to make for every change.)"""
         loop = asyncio.get_running_loop()
         if self._flushed is not None and self._flushed.get_loop().is_closed():  # a loop that ended mid-write
             self._flushed, self._waiting = None, []
@@ -95,7 +96,7 @@ class GroupCommit(Generic[_W]):
         if self._flushed is None:  # the writer is idle: hand it what waits once this turn of the loop is over
             self._flushed = loop.create_future()
             loop.call_soon(self._next)
-        await change.done
+        return change.done
 
     async def flushed(self) -> None:
         """Return once every change written so far is answered (a store closing)."""

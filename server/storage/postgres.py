@@ -28,7 +28,7 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
@@ -990,8 +990,7 @@ def _seated_params(progress: GameProgress) -> dict[str, list[str]]:
     return {"accounts": [a for a, _ in seated], "players": [p for _, p in seated]}
 
 
-@dataclass(frozen=True)
-class _Statement:
+class _Statement(NamedTuple):
     """One change waiting for the next transaction: its statement, whose one row counts the rows of its game found at
     its epoch."""
 

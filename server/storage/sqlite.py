@@ -33,9 +33,8 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from server.clock import Clock, LoopClock, timestamp
 from server.storage.accounts import AccountStore, seats_of_accounts
@@ -349,12 +348,11 @@ def _keep_seated(db: sqlite3.Connection, seated: list[tuple[str, str, str]]) -> 
         db.executemany("INSERT OR IGNORE INTO account_games (account_id, game_id, player) VALUES (?, ?, ?)", seated)
 
 
-@dataclass(frozen=True)
-class _Work:
+class _Work(NamedTuple):
     """One save or creation, as the writer thread carries it out in a transaction."""
 
     run: Callable[[sqlite3.Connection], None]
-    one_statement: bool = False
+    one_statement: bool
     """The work is one statement, which SQLite carries out whole or not at all: it needs no savepoint."""
 
 
@@ -549,8 +547,8 @@ class SqliteStorage(Storage):
 
     def _write(self, work: Callable[[sqlite3.Connection], None], one_statement: bool = False) -> Awaitable[None]:
         """Run `work` in the next transaction (group_commit.py), in a savepoint of its own unless it is
-        `one_statement`; done once that transaction is committed (the group's own awaitable: no coroutine of its
-        own on the path of every change).
+        `one_statement`; done once that transaction is committed (the group's own future: no coroutine on the path
+        of every change).
 
         Raises StorageError if `work` failed (nothing of it is kept) or the transaction failed (nothing of it is).
         """
