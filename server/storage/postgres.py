@@ -26,7 +26,7 @@ import hashlib
 import importlib.metadata
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
@@ -587,17 +587,17 @@ class PostgresStorage(Storage):
             raise OwnershipLost(game_id, f"game {game_id} is not played by this node")
         return {"game_id": game_id, "epoch": epoch}
 
-    async def _write(self, query: str, params: dict[str, Any]) -> None:
+    def _write(self, query: str, params: dict[str, Any]) -> Awaitable[None]:
         """Run one change (a statement whose one row counts the game's rows it found at the epoch its parameters
-        name, `_claimed`) in the next transaction, and return once it is committed. Raises OwnershipLost or
-        StorageError, nothing of the change kept.
+        name, `_claimed`) in the next transaction: done once it is committed, or failed with OwnershipLost or
+        StorageError, nothing of the change kept (the group's own future: no coroutine for every change).
 
         Group commit (group_commit.py), as the SQLite store's: the next transaction carries every change waiting,
         sent at once (psycopg's pipeline mode: one round trip) and committed at once. If that transaction fails (a
         change broke a constraint), each of its changes is tried again alone, so that one bad change fails alone."""
         if self._pool is None:
             raise StorageError(f"the {self.where} is not open")
-        await self._group.write(_Statement(params["game_id"], params["epoch"], query, params))
+        return self._group.write(_Statement(params["game_id"], params["epoch"], query, params))
 
     def _commit_batch(self, batch: list[Change[_Statement]], finished: Finished) -> None:
         """Write a batch in the writer task: a batch handed over while the task answers the one before is written
