@@ -65,16 +65,21 @@ class GroupCommit(Generic[_W]):
         alone_after_failure: bool,
         failure: Callable[[Exception], StorageError],
         committed: Callable[[float], None],
+        start: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
         """`commit`: the store's writing of a batch. `alone_after_failure`: when a transaction of several changes
         fails, write each of them again in a transaction of its own, so that the one that broke it fails alone (a
         store that cannot keep a failed change apart within its transaction); otherwise every change of it fails.
         `failure`: the StorageError that says what went wrong, from another error. `committed`: told the seconds
-        each committed transaction took (the store's metrics)."""
+        each committed transaction took (the store's metrics). `start`: how an idle writer is given the changes
+        that come to it (called with what hands them over): by default once this turn of the loop is over
+        (loop.call_soon); a store that writes in a task of its own starts the task, which hands them over when it
+        first runs, rather than a turn later."""
         self._commit = commit
         self._alone_after_failure = alone_after_failure
         self._failure = failure
         self._committed = committed
+        self._start = start
         self._waiting: list[Change[_W]] = []
         self._alone: collections.deque[Change[_W]] = collections.deque()
         """Changes of a failed transaction, each to be written again in one of its own."""
@@ -95,7 +100,7 @@ class GroupCommit(Generic[_W]):
         self._waiting.append(change)
         if self._flushed is None:  # the writer is idle: hand it what waits once this turn of the loop is over
             self._flushed = loop.create_future()
-            loop.call_soon(self._next)
+            (self._start or loop.call_soon)(self._next)
         return change.done
 
     async def flushed(self) -> None:

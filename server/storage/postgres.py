@@ -397,6 +397,7 @@ class PostgresStorage(Storage):
             alone_after_failure=True,
             failure=lambda exc: StorageError(str(exc)),
             committed=lambda seconds: self.committed(seconds),  # the server's metrics set it once the store is open
+            start=self._start_writer,
         )
         """A failed statement aborts its transaction: the changes of one that failed are tried again alone."""
         self._batches: collections.deque[tuple[list[Change[_Statement]], Finished]] = collections.deque()
@@ -599,9 +600,18 @@ class PostgresStorage(Storage):
             raise StorageError(f"the {self.where} is not open")
         return self._group.write(_Statement(params["game_id"], params["epoch"], query, params))
 
+    def _start_writer(self, hand_over: Callable[[], None]) -> None:
+        """Start the writer task, which takes the changes waiting (`hand_over`) when it first runs."""
+
+        async def write() -> None:
+            hand_over()
+            await self._write_batches()
+
+        self._writing = asyncio.get_running_loop().create_task(write())
+
     def _commit_batch(self, batch: list[Change[_Statement]], finished: Finished) -> None:
-        """Write a batch in the writer task: a batch handed over while the task answers the one before is written
-        by the same task at once, without waiting for a new task to start."""
+        """Queue a batch for the writer task: one handed over while the task answers the batch before (or as it
+        starts) is written by the same task at once."""
         self._batches.append((batch, finished))
         if self._writing is None or self._writing.done():
             self._writing = asyncio.get_running_loop().create_task(self._write_batches())
