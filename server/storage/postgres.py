@@ -46,6 +46,7 @@ from server.storage.base import (
     StorageUnavailable,
     StoredGame,
     StoredLog,
+    WholeSave,
     is_damage,
     map_key,
     map_text,
@@ -54,7 +55,7 @@ from server.storage.base import (
     with_orders,
 )
 from server.storage.group_commit import Change, Finished, GroupCommit
-from server.storage.notices import Notice, NoticeStore, outbox_row
+from server.storage.notices import NoticeStore, outbox_row
 from server.storage.postgres_ratings import PostgresRatings, rate_in
 from server.storage.ratings import RatedEnd, RatingStore
 
@@ -703,30 +704,21 @@ class PostgresStorage(Storage):
         await self.run(insert)
         self.epochs.hold(record.game_id, 1)  # its row's epoch: the node creating it holds its lock
 
-    async def save(
-        self,
-        game_id: str,
-        progress: GameProgress,
-        events: Sequence[LogLine],
-        *,
-        summary: str | None = None,
-        request: RequestRecord | None = None,
-        notices: Sequence[Notice] = (),
-        rated: RatedEnd | None = None,
-    ) -> None:
+    async def save_whole(self, save: WholeSave) -> None:
+        game_id, progress, events = save.game_id, save.progress, save.events
         step = progress.step
-        outbox = [outbox_row(n) for n in notices]
+        outbox = [outbox_row(n) for n in save.notices]
         params = {
             **self._claimed(game_id),
             "progress": progress.model_dump_json(),
             "phase": phase_column(progress),
             "closed": progress.finished and progress.state is None,
-            "summary": summary,
+            "summary": save.summary,
             "handed_over": bool(progress.handed_over),
             "seqs": [e.seq for e in events],
             "bodies": [e.stored for e in events],
             "forget_before": -1 if step is None else step - 1,
-            **_request_params(request),
+            **_request_params(save.request),
             **_seated_params(progress),
             **outbox_params(outbox),
         }
@@ -751,8 +743,8 @@ class PostgresStorage(Storage):
             """
             + _KEEP_REQUEST
         )
-        if rated is not None:
-            await self._save_rated(query, params, rated)
+        if save.rated is not None:
+            await self._save_rated(query, params, save.rated)
             return
         await self._write(query, params)
 

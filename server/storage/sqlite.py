@@ -51,6 +51,7 @@ from server.storage.base import (
     StorageError,
     StoredGame,
     StoredLog,
+    WholeSave,
     logger,
     map_key,
     map_text,
@@ -60,8 +61,8 @@ from server.storage.base import (
 )
 from server.storage.group_commit import Change, Finished, GroupCommit
 from server.storage.lock import DataDirLock, DirectoryLocked
-from server.storage.notices import Notice, NoticeStore, outbox_row
-from server.storage.ratings import RatedEnd, RatingStore
+from server.storage.notices import NoticeStore, outbox_row
+from server.storage.ratings import RatingStore
 from server.storage.sqlite_ratings import SqliteRatings, rate_in
 
 APPLICATION_ID = 0x52495343
@@ -649,19 +650,11 @@ class SqliteStorage(Storage):
 
         await self._write(insert)
 
-    async def save(
-        self,
-        game_id: str,
-        progress: GameProgress,
-        events: Sequence[LogLine],
-        *,
-        summary: str | None = None,
-        request: RequestRecord | None = None,
-        notices: Sequence[Notice] = (),
-        rated: RatedEnd | None = None,
-    ) -> None:
-        row = (progress.model_dump_json(), phase_column(progress), summary, game_id)  # encoded before any change
-        outbox = [outbox_row(n) for n in notices]
+    async def save_whole(self, save: WholeSave) -> None:
+        game_id, progress, events = save.game_id, save.progress, save.events
+        row = (progress.model_dump_json(), phase_column(progress), save.summary, game_id)  # encoded before any change
+        outbox = [outbox_row(n) for n in save.notices]
+        request, rated = save.request, save.rated
         bodies = [(game_id, e.seq, e.stored) for e in events]
         step = progress.step
         seated = _seated(game_id, progress)
