@@ -30,7 +30,7 @@ class BenevolentStrategy(WarzoneStrategy):
         if reading.hand.get(Card.DIPLOMACY, 0):
             threat: dict[str, int] = {}
             for name in reading.mine:
-                for source in reading.threats_to(name):
+                for source in reading.attackers_of(name):
                     holder = reading.owner[source]
                     if holder is not None:
                         threat[holder] = threat.get(holder, 0) + reading.units[source]
@@ -39,7 +39,7 @@ class BenevolentStrategy(WarzoneStrategy):
         left = dict(reading.units)
         deploys: dict[str, int] = {}
         for _ in range(pool):  # one unit at a time on the weakest
-            weakest = min(reading.mine, key=lambda n: (left[n], not reading.threats_to(n), reading.rank[n]))
+            weakest = min(reading.mine, key=lambda n: (left[n], not reading.attackers_of(n), reading.rank[n]))
             left[weakest] += 1
             deploys[weakest] = deploys.get(weakest, 0) + 1
         orders += [DeployOrder(t, n) for t, n in deploys.items()]

@@ -217,7 +217,7 @@ class StrategistStrategy(WarzoneStrategy):
         for plan in plans:
             demand[plan.staging] += plan.units
         for i, group in enumerate(groups):  # what is left of a group stays on its borders
-            fronts = [t for t in group if threat[t] > 0] or [t for t in group if reading.enemies_next_to(t)]
+            fronts = [t for t in group if threat[t] > 0] or [t for t in group if reading.targets(t)]
             if free_in_group[i] > 0 and fronts:
                 for extra in spread(free_in_group[i], fronts, [threat[t] + 1.0 for t in fronts]):
                     demand[extra.territory] += extra.units
@@ -241,7 +241,7 @@ class StrategistStrategy(WarzoneStrategy):
     def _threat(self, reading: Reading, territory: str) -> int:
         """The largest force one opponent could throw at `territory` from one neighbour, its pool included."""
         worst = 0
-        for source in reading.threats_to(territory):
+        for source in reading.attackers_of(territory):
             holder = reading.owner[source]
             if holder is None:
                 continue
@@ -323,7 +323,7 @@ class StrategistStrategy(WarzoneStrategy):
         attacked = {reading.owner[p.target] for p in plans}
         pressure: dict[str, int] = {}
         for t in reading.mine:
-            for source in reading.threats_to(t):
+            for source in reading.attackers_of(t):
                 holder = reading.owner[source]
                 if holder is not None and holder not in attacked:
                     pressure[holder] = pressure.get(holder, 0) + reading.units[source]
