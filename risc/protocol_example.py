@@ -457,11 +457,23 @@ def defender_orders(link: Link, game_id: str, player: str, turn: int) -> list[Me
     return [{"kind": "attack", "units": units, "source": source, "target": target}]
 
 
+async def _greeted(example: Example, name: str) -> Link:
+    """A new connection that has said hello and been welcomed."""
+    link = await example.connect(name)
+    await example.expect(link, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"}, "welcome")
+    return link
+
+
 async def _issue(example: Example, link: Link, game_id: str, turn: int, orders: list[Message]) -> None:
     for order in orders:
         await example.expect(
             link, {"type": "issue_order", "game_id": game_id, "turn": turn, "order": order}, "order_accepted"
         )
+
+
+async def _refused(example: Example, link: Link, game_id: str, turn: int, order: Message, code: str) -> None:
+    """An order the server refuses, with the error `code`."""
+    await example.refused(link, {"type": "issue_order", "game_id": game_id, "turn": turn, "order": order}, code)
 
 
 async def _commit(example: Example, link: Link, game_id: str, turn: int) -> None:
@@ -480,8 +492,7 @@ async def play(example: Example) -> None:
         "server plays (each with its options' schema, its player counts and its computer players) and which "
         "maps it offers."
     )
-    ann = await example.connect("ann")
-    await example.expect(ann, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"}, "welcome")
+    ann = await _greeted(example, "ann")
     await example.expect(ann, {"type": "list_rulesets"}, "rulesets")
     await example.expect(ann, {"type": "list_maps"}, "maps")
 
@@ -516,8 +527,7 @@ async def play(example: Example) -> None:
     game_id = str(created["game"]["game_id"])
 
     page.say("bob connects and lists the games, one page of them (`total` counts them all).")
-    bob = await example.connect("bob")
-    await example.expect(bob, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"}, "welcome")
+    bob = await _greeted(example, "bob")
     await example.expect(bob, {"type": "list_games", "offset": 0, "limit": 10}, "games")
 
     page.say(
@@ -542,31 +552,11 @@ async def play(example: Example) -> None:
         "she committed; each view comes as a patch of the one before."
     )
     await _issue(example, ann, game_id, 0, [{"kind": "place", "territory": places[0], "units": 5}])
-    await example.refused(
-        ann,
-        {
-            "type": "issue_order",
-            "game_id": game_id,
-            "turn": 0,
-            "order": {"kind": "place", "territory": theirs[0], "units": 3},
-        },
-        "not-your-territory",
+    await _refused(
+        example, ann, game_id, 0, {"kind": "place", "territory": theirs[0], "units": 3}, "not-your-territory"
     )
-    await example.refused(
-        ann,
-        {
-            "type": "issue_order",
-            "game_id": game_id,
-            "turn": 0,
-            "order": {"kind": "fortify", "territory": places[0], "units": 3},
-        },
-        "unknown-order",
-    )
-    await example.refused(
-        ann,
-        {"type": "issue_order", "game_id": game_id, "turn": 0, "order": {"kind": "place", "territory": places[0]}},
-        "invalid-order",
-    )
+    await _refused(example, ann, game_id, 0, {"kind": "fortify", "territory": places[0], "units": 3}, "unknown-order")
+    await _refused(example, ann, game_id, 0, {"kind": "place", "territory": places[0]}, "invalid-order")
     await _issue(example, ann, game_id, 0, [{"kind": "place", "territory": places[1], "units": 2}])
     await example.expect(ann, {"type": "move_order", "game_id": game_id, "turn": 0, "index": 1, "to": 0}, "order_moved")
     await example.expect(ann, {"type": "withdraw_order", "game_id": game_id, "turn": 0, "index": 0}, "order_withdrawn")
@@ -601,8 +591,7 @@ async def play(example: Example) -> None:
         "update with the view whole. cy gave no `last_seq`, so that update is a snapshot: no entries, just "
         "where the game stands."
     )
-    cy = await example.connect("cy")
-    await example.expect(cy, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"}, "welcome")
+    cy = await _greeted(example, "cy")
     await example.refused(cy, {"type": "watch_game", "game_id": game_id, "follow": "ann"}, "cannot-follow")
     await example.expect(cy, {"type": "watch_game", "game_id": game_id}, "watching")
 
@@ -670,8 +659,7 @@ async def play(example: Example) -> None:
         "game. Then three requests the server refuses: a frame that is not JSON, a join from a connection that "
         "holds a seat in the game already, and a commit whose turn is not a number."
     )
-    ann2 = await example.connect("ann's second connection")
-    await example.expect(ann2, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"}, "welcome")
+    ann2 = await _greeted(example, "ann's second connection")
     await example.expect(
         ann2, {"type": "resume", "game_id": game_id, "token": ann_token, "last_seq": last_seen}, "resumed"
     )
@@ -753,8 +741,7 @@ async def _dropped_and_handed_over(
         "sends the map, then the entries he missed and his view whole. The seat is his again: the server's "
         "player leaves it and the log tells everyone (`seat_taken_back`); his commit was kept."
     )
-    back = await example.connect("bob")
-    await example.expect(back, {"type": "hello", "protocol": PROTOCOL_VERSION, "client": "protocol example"}, "welcome")
+    back = await _greeted(example, "bob")
     await example.expect(
         back, {"type": "resume", "game_id": game_id, "token": bob_token, "last_seq": bob.seq[game_id]}, "resumed"
     )

@@ -231,6 +231,14 @@ async def serve_until_signalled(config: ServerConfig) -> None:
         await stop.wait()
 
 
+def _config_option(parser: argparse.ArgumentParser, flag: str, metavar: str, help: str) -> None:
+    """An option of a number whose default is ServerConfig's field of the same name, said at the end of its help."""
+    default = getattr(ServerConfig, flag.removeprefix("--").replace("-", "_"))
+    parser.add_argument(
+        flag, type=type(default), default=default, metavar=metavar, help=f"{help} (default {default:g})"
+    )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
@@ -250,21 +258,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="where clients reach this node, which other nodes send them to (default: "
         "ws://THIS-MACHINE'S-ADDRESS:PORT/)",
     )
-    parser.add_argument(
+    _config_option(
+        parser,
         "--fence-after",
-        type=float,
-        default=ServerConfig.fence_after,
-        metavar="SECONDS",
-        help="with --store: end the database session of a node whose heartbeat stopped this long "
-        f"ago, freeing its games for the others (default {ServerConfig.fence_after:g})",
+        "SECONDS",
+        "with --store: end the database session of a node whose heartbeat stopped this long "
+        "ago, freeing its games for the others",
     )
-    parser.add_argument(
+    _config_option(
+        parser,
         "--sweep-every",
-        type=float,
-        default=ServerConfig.sweep_every,
-        metavar="SECONDS",
-        help="with --store: how often a node looks for games nobody plays that play by themselves "
-        f"(a time limit, computer players) (default {ServerConfig.sweep_every:g})",
+        "SECONDS",
+        "with --store: how often a node looks for games nobody plays that play by themselves "
+        "(a time limit, computer players)",
     )
     parser.add_argument(
         "--nodes",
@@ -288,20 +294,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"where the server keeps its games, in games.sqlite3 (default: {default_data_dir()})",
     )
     parser.add_argument("--memory", action="store_true", help="keep games in memory only: they end with the server")
-    parser.add_argument(
-        "--max-games",
-        type=int,
-        default=ServerConfig.max_games,
-        metavar="N",
-        help=f"games in play the server holds at once (default {ServerConfig.max_games})",
-    )
-    parser.add_argument(
+    _config_option(parser, "--max-games", "N", "games in play the server holds at once")
+    _config_option(
+        parser,
         "--bot-turn-pause",
-        type=float,
-        default=ServerConfig.bot_turn_pause,
-        metavar="SECONDS",
-        help="once only the server's own players are left in a game, the time each turn waits, so "
-        f"that eliminated players can watch (default {ServerConfig.bot_turn_pause:g})",
+        "SECONDS",
+        "once only the server's own players are left in a game, the time each turn waits, so "
+        "that eliminated players can watch",
     )
     parser.add_argument(
         "--maps",
@@ -312,13 +311,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a folder of map files (native .toml, Domination or Conquest .map) to offer besides the "
         "bundled maps; may be given more than once",
     )
-    parser.add_argument(
-        "--min-turn-seconds",
-        type=float,
-        default=ServerConfig.min_turn_seconds,
-        metavar="SECONDS",
-        help=f"the shortest turn time limit a game may have (default {ServerConfig.min_turn_seconds:g})",
-    )
+    _config_option(parser, "--min-turn-seconds", "SECONDS", "the shortest turn time limit a game may have")
     parser.add_argument(
         "--allow-origin",
         action="append",
@@ -377,21 +370,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="HOST",
         help="let webhooks reach this host though its addresses are loopback or private (or over http); repeatable",
     )
-    parser.add_argument(
+    _config_option(
+        parser,
         "--notify-lease",
-        type=float,
-        default=ServerConfig.notify_lease,
-        metavar="SECONDS",
-        help="how long a node's claim on the notifications it sends lasts: one that dies mid-send holds them this long "
-        f"before another node sends them (default {ServerConfig.notify_lease:g})",
+        "SECONDS",
+        "how long a node's claim on the notifications it sends lasts: one that dies mid-send holds them this long "
+        "before another node sends them",
     )
-    parser.add_argument(
-        "--vacation-days",
-        type=float,
-        default=ServerConfig.vacation_days,
-        metavar="DAYS",
-        help=f"days of vacation an account may take a year (default {ServerConfig.vacation_days:g})",
-    )
+    _config_option(parser, "--vacation-days", "DAYS", "days of vacation an account may take a year")
     parser.add_argument(
         "--password",
         default=None,

@@ -239,8 +239,8 @@ async def grid(page: Any) -> None:
     await attack_and_take(page, source, target, "web-grid.png")
 
 
-async def evolution(page: Any) -> None:
-    """RISC Evolution 2: units upgraded and research, the turn after, with a territory pointed at."""
+async def evolution_game(page: Any, evolution: str, strategy: str) -> None:
+    """Ada's game of a RISC evolution on cataract with 2 computer players, 24 units each, at its placement."""
     await create_in_lobby(
         page,
         "Ada",
@@ -248,10 +248,15 @@ async def evolution(page: Any) -> None:
         map_id="cataract",
         players=3,
         bots=2,
-        strategy="strategist",
-        options={"evolution": "2", "initial_units": "24"},
+        strategy=strategy,
+        options={"evolution": evolution, "initial_units": "24"},
     )
     await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
+
+
+async def evolution(page: Any) -> None:
+    """RISC Evolution 2: units upgraded and research, the turn after, with a territory pointed at."""
+    await evolution_game(page, "2", "strategist")
     mine = await owned(page, "Ada")
     for name in mine[:2]:
         await pick(page, name)
@@ -275,17 +280,7 @@ async def evolution(page: Any) -> None:
 
 async def fog(page: Any) -> None:
     """RISC Evolution 3: turns pass until some of the board is remembered rather than seen."""
-    await create_in_lobby(
-        page,
-        "Ada",
-        ruleset="risc",
-        map_id="cataract",
-        players=3,
-        bots=2,
-        strategy="aggressive",
-        options={"evolution": "3", "initial_units": "24"},
-    )
-    await page.wait_for_selector("#game[data-phase=placement] #commit:not([hidden])")
+    await evolution_game(page, "3", "aggressive")
     await pick(page, (await owned(page, "Ada"))[0])
     await page.click("[data-issue='0']")
     await page.wait_for_selector("[data-order-index='0']")

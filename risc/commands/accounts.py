@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import secrets
 import sys
 import time
-from pathlib import Path
 from typing import Any
+
+from risc.commands.stores import add_store_options, store_of
 
 
 class Stop(Exception):
@@ -25,7 +25,7 @@ async def _run(args: argparse.Namespace) -> str:
     from server.storage.sqlite import SqliteStorage
     from shared.protocol.names import skeleton
 
-    store = args.store or (os.environ.get("RISC_STORE") if args.data_dir is None else None) or None
+    store = store_of(args)
     storage: Storage
     if store is not None:
         from server.storage.postgres import PostgresStorage
@@ -98,14 +98,9 @@ def register(subparsers: Any) -> None:
         help="an operator's look at a server's accounts: list, disable, enable, reset a password",
         description="The accounts a server keeps, read and changed in its store, beside the running server.",
     )
-    parser.add_argument(
-        "--data-dir", type=Path, default=None, help="the server's data directory (default: the server's default)"
-    )
-    parser.add_argument(
-        "--store",
-        default=None,
-        metavar="POSTGRESQL_URL",
-        help="the accounts of this PostgreSQL store (default: the RISC_STORE environment variable when --data-dir "
+    add_store_options(
+        parser,
+        "the accounts of this PostgreSQL store (default: the RISC_STORE environment variable when --data-dir "
         "is not given)",
     )
     commands = parser.add_subparsers(dest="accounts_command", metavar="SUBCOMMAND", required=True)

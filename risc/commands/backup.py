@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from risc.commands.stores import add_store_options
+
 
 def _run(args: argparse.Namespace) -> int:
     from server.storage import DATABASE_NAME, StorageError, default_data_dir
@@ -46,14 +48,9 @@ def register(subparsers: Any) -> None:
         "into its data directory as games.sqlite3, start it. Never overwrites a file.",
     )
     parser.add_argument("dest", help="the file to write (or a directory, to write games.sqlite3 in it)")
-    parser.add_argument(
-        "--data-dir", type=Path, default=None, help="the server's data directory (default: the server's default)"
-    )
-    parser.add_argument(
-        "--store",
-        default=None,
-        metavar="POSTGRESQL_URL",
-        help="copy the games of this PostgreSQL store (nodes sharing it play on) into the SQLite "
+    add_store_options(
+        parser,
+        "copy the games of this PostgreSQL store (nodes sharing it play on) into the SQLite "
         "file DEST, as one snapshot sees them (default: the RISC_STORE environment variable, "
         "else the SQLite file of --data-dir)",
     )

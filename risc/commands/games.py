@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from risc.commands.stores import add_store_options, store_of
 
 
 async def find_damaged(path: Path | None, store: str | None = None) -> tuple[int, dict[str, str], dict[str, float]]:
@@ -51,7 +52,7 @@ def _run_damaged(args: argparse.Namespace) -> int:
     from server.storage import DATABASE_NAME, StorageError, default_data_dir
     from server.storage.postgres import describe
 
-    store = args.store or (os.environ.get("RISC_STORE") if args.data_dir is None else None) or None
+    store = store_of(args)
     path = (args.data_dir or default_data_dir()) / DATABASE_NAME
     where: object = describe(store) if store is not None else path
     if store is None and not path.is_file():
@@ -94,14 +95,9 @@ def register(subparsers: Any) -> None:
         "untouched, and why. Read-only: runs beside a server. Exits 1 if "
         "there is any (or the store cannot be read), else 0.",
     )
-    damaged.add_argument(
-        "--data-dir", type=Path, default=None, help="the server's data directory (default: the server's default)"
-    )
-    damaged.add_argument(
-        "--store",
-        default=None,
-        metavar="POSTGRESQL_URL",
-        help="look into this PostgreSQL store instead, beside the nodes playing on it (default: "
+    add_store_options(
+        damaged,
+        "look into this PostgreSQL store instead, beside the nodes playing on it (default: "
         "the RISC_STORE environment variable when --data-dir is not given)",
     )
     damaged.set_defaults(handler=_run_damaged)

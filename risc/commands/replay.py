@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from risc.commands.stores import add_store_options
+
 
 def _lines(fragments: list[tuple[str, str]], indent: str = "    ") -> list[str]:
     text = "".join(part for _, part in fragments)
@@ -159,17 +161,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--board", action="store_true", help="print the whole board after each turn instead of each player's standing"
     )
-    parser.add_argument(
-        "--data-dir",
-        type=Path,
-        default=None,
-        help="the server's data directory (default: the server's default, then risc play's, its local/ folder)",
-    )
-    parser.add_argument(
-        "--store",
-        default=None,
-        metavar="POSTGRESQL_URL",
-        help="read the game from this PostgreSQL store, beside the nodes playing on it (default: "
+    add_store_options(
+        parser,
+        "read the game from this PostgreSQL store, beside the nodes playing on it (default: "
         "the RISC_STORE environment variable when --data-dir is not given)",
+        data_dir_help="the server's data directory (default: the server's default, then risc play's, its local/ "
+        "folder)",
     )
     parser.set_defaults(handler=_run)

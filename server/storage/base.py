@@ -293,6 +293,32 @@ def map_key(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def phase_column(progress: GameProgress) -> str:
+    """What a database's phase column holds: only whether the game is finished is ever asked of it."""
+    if progress.finished:
+        return "finished"
+    return "lobby" if progress.state is None else "playing"
+
+
+def record_of(text: str, game_map: dict[str, Any]) -> GameRecord:
+    """A game's record from its stored text and its map, kept apart since SQLite's schema version 3."""
+    return GameRecord.model_validate({**json.loads(text), "game_map": game_map})
+
+
+@dataclass(frozen=True)
+class WholeSave:
+    """A game's whole progress saved again (`Storage.save`): the progress, the log's new entries, and what is written
+    in the same transaction (its summary, the request that made the change, notifications, a rated end)."""
+
+    game_id: str
+    progress: GameProgress
+    events: Sequence[LogLine]
+    summary: str | None = None
+    request: RequestRecord | None = None
+    notices: Sequence[Notice] = ()
+    rated: RatedEnd | None = None
+
+
 class StorageError(Exception):
     """The store could not keep a change: the match then refuses the change rather than act on it unsaved."""
 
@@ -394,7 +420,6 @@ class Storage(ABC):
         """Keep a new game. Raises StorageError if its id exists. `summary`: the game's summary as JSON text, for a
         store that lists games to other nodes (a store that does not may ignore it)."""
 
-    @abstractmethod
     async def save(
         self,
         game_id: str,
@@ -410,6 +435,11 @@ class Storage(ABC):
         the request that made the change (requests of steps before the game's step less one may be forgotten), the
         notifications it makes (into the outbox, server/storage/notices.py) and the ratings of `rated`, the game's
         end (server/storage/ratings.py): in the same transaction, once."""
+        await self.save_whole(WholeSave(game_id, progress, events, summary, request, notices, rated))
+
+    @abstractmethod
+    async def save_whole(self, save: WholeSave) -> None:
+        """`save`, as each store writes it: one signature for the contract, one value for the stores."""
 
     @abstractmethod
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:

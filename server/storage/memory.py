@@ -24,13 +24,15 @@ from server.storage.base import (
     StorageError,
     StoredGame,
     StoredLog,
+    WholeSave,
     map_key,
     map_text,
+    record_of,
     with_orders,
 )
 from server.storage.invitations import InvitationStore, MemoryInvitations
-from server.storage.notices import MemoryNotices, Notice
-from server.storage.ratings import MemoryRatings, RatedEnd, RatingStore
+from server.storage.notices import MemoryNotices
+from server.storage.ratings import MemoryRatings, RatingStore
 
 
 class MemoryStorage(Storage):
@@ -86,33 +88,24 @@ class MemoryStorage(Storage):
         self._created[record.game_id] = record.created_at
         self._seated(record.game_id, progress)
 
-    async def save(
-        self,
-        game_id: str,
-        progress: GameProgress,
-        events: Sequence[LogLine],
-        *,
-        summary: str | None = None,
-        request: RequestRecord | None = None,
-        notices: Sequence[Notice] = (),
-        rated: RatedEnd | None = None,
-    ) -> None:
+    async def save_whole(self, save: WholeSave) -> None:
+        game_id, progress, events = save.game_id, save.progress, save.events
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
         progress_text = progress.model_dump_json()  # everything is encoded before anything is changed
         event_texts = self._new_entries(game_id, events)
-        self._check_request(game_id, request)
+        self._check_request(game_id, save.request)
         self._progress[game_id] = progress_text
         self._events[game_id].extend(event_texts)
         self._orders.pop(game_id, None)
         self._commits.pop(game_id, None)
-        self._keep_request(game_id, request, progress)
-        if summary is not None:
-            self._summaries[game_id] = summary
+        self._keep_request(game_id, save.request, progress)
+        if save.summary is not None:
+            self._summaries[game_id] = save.summary
         self._seated(game_id, progress)
-        self._notices.keep(notices)
-        if rated is not None:
-            self._ratings.rate(rated)
+        self._notices.keep(save.notices)
+        if save.rated is not None:
+            self._ratings.rate(save.rated)
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
         if game_id not in self._records:
@@ -211,7 +204,7 @@ class MemoryStorage(Storage):
         return with_orders(game_id, progress, self._orders.get(game_id, ()), self._commits.get(game_id, ()))
 
     def _record(self, game_id: str, game_map: dict[str, Any]) -> GameRecord:
-        return GameRecord.model_validate({**json.loads(self._records[game_id]), "game_map": game_map})
+        return record_of(self._records[game_id], game_map)
 
     async def read_log(self, game_id: str, before: int, count: int) -> StoredLog:
         older = [(seq, text) for seq, text in self._events.get(game_id, []) if seq < before]

@@ -19,17 +19,17 @@ nodes starting together upgrade it once.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import hashlib
 import importlib.metadata
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from server.clock import stopwatch
 from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
     CommitChange,
@@ -46,13 +46,17 @@ from server.storage.base import (
     StorageUnavailable,
     StoredGame,
     StoredLog,
+    WholeSave,
     is_damage,
     map_key,
     map_text,
+    phase_column,
+    record_of,
     with_orders,
 )
+from server.storage.group_commit import Change, Finished, GroupCommit
 from server.storage.invitations import InvitationStore
-from server.storage.notices import Notice, NoticeStore, outbox_row
+from server.storage.notices import NoticeStore, outbox_row
 from server.storage.postgres_invitations import PostgresInvitations
 from server.storage.postgres_ratings import PostgresRatings, rate_in
 from server.storage.ratings import RatedEnd, RatingStore
@@ -330,16 +334,6 @@ def lock_key(game_id: str) -> int:
     return int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:8], "big", signed=True)
 
 
-def _phase(progress: GameProgress) -> str:
-    if progress.finished:
-        return "finished"
-    return "lobby" if progress.state is None else "playing"
-
-
-def _record(text: str, game_map: dict[str, Any]) -> GameRecord:
-    return GameRecord.model_validate({**json.loads(text), "game_map": game_map})
-
-
 def describe(dsn: str) -> str:
     """The store as an operator reads it in a message: the database and where, never a password."""
     try:
@@ -401,10 +395,23 @@ class PostgresStorage(Storage):
         self._pool_size = pool_size
         self._connect_timeout = connect_timeout
         self._pool: AsyncConnectionPool[Any] | None = None
-        self._waiting: list[_Change] = []
-        self._writer: asyncio.Task[None] | None = None
-        self.transactions = 0
+        self._group = GroupCommit(
+            self._commit_batch,
+            alone_after_failure=True,
+            failure=lambda exc: StorageError(str(exc)),
+            committed=lambda seconds: self.committed(seconds),  # the server's metrics set it once the store is open
+            start=self._start_writer,
+        )
+        """A failed statement aborts its transaction: the changes of one that failed are tried again alone."""
+        self._batches: collections.deque[tuple[list[Change[_Statement]], Finished]] = collections.deque()
+        self._writing: asyncio.Task[None] | None = None
+        """The task writing the batches (kept, so that it is not collected mid-write)."""
+        self._rated_transactions = 0
+
+    @property
+    def transactions(self) -> int:
         """Write transactions committed: fewer than the changes when changes come together."""
+        return self._group.transactions + self._rated_transactions
 
     @property
     def application_name(self) -> str:
@@ -569,75 +576,78 @@ class PostgresStorage(Storage):
                 await self._pool.check()
 
     async def close(self) -> None:
-        if self._writer is not None and not self._writer.done():
-            await asyncio.shield(self._writer)
+        await self._group.flushed()
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
 
     # ---- writing -------------------------------------------------------------------------------------------------
 
-    def _epoch(self, game_id: str) -> int:
+    def _claimed(self, game_id: str) -> dict[str, Any]:
+        """The parameters every change of a game names: the game, and the epoch this node claimed it at. Raises
+        OwnershipLost when this node does not play it."""
         epoch = self.epochs.get(game_id)
         if epoch is None:
             raise OwnershipLost(game_id, f"game {game_id} is not played by this node")
-        return epoch
+        return {"game_id": game_id, "epoch": epoch}
 
-    async def _write(self, game_id: str, epoch: int, query: str, params: dict[str, Any]) -> None:
-        """Run one change (a statement whose one row counts the game's rows it found at `epoch`) in the next
-        transaction, and return once it is committed. Raises OwnershipLost or StorageError, nothing of the change
-        kept.
+    def _write(self, query: str, params: dict[str, Any]) -> Awaitable[None]:
+        """Run one change (a statement whose one row counts the game's rows it found at the epoch its parameters
+        name, `_claimed`) in the next transaction: done once it is committed, or failed with OwnershipLost or
+        StorageError, nothing of the change kept (the group's own future: no coroutine for every change).
 
-        Group commit, as the SQLite store's: the changes of different games that arrive while a transaction is
-        under way wait together, and the next transaction carries all of them, sent at once (psycopg's pipeline
-        mode: one round trip) and committed at once. If that transaction fails (a change broke a constraint), each
-        of its changes is tried again alone, so that one bad change fails alone."""
+        Group commit (group_commit.py), as the SQLite store's: the next transaction carries every change waiting,
+        sent at once (psycopg's pipeline mode: one round trip) and committed at once. If that transaction fails (a
+        change broke a constraint), each of its changes is tried again alone, so that one bad change fails alone."""
         if self._pool is None:
             raise StorageError(f"the {self.where} is not open")
-        change = _Change(game_id, epoch, query, params, asyncio.get_running_loop().create_future())
-        self._waiting.append(change)
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write_batches())
-        await change.done
+        return self._group.write(_Statement(params["game_id"], params["epoch"], query, params))
+
+    def _start_writer(self, hand_over: Callable[[], None]) -> None:
+        """Start the writer task, which takes the changes waiting (`hand_over`) when it first runs."""
+
+        async def write() -> None:
+            hand_over()
+            await self._write_batches()
+
+        self._writing = asyncio.get_running_loop().create_task(write())
+
+    def _commit_batch(self, batch: list[Change[_Statement]], finished: Finished) -> None:
+        """Queue a batch for the writer task: one handed over while the task answers the batch before (or as it
+        starts) is written by the same task at once."""
+        self._batches.append((batch, finished))
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.get_running_loop().create_task(self._write_batches())
 
     async def _write_batches(self) -> None:
-        while self._waiting:
-            batch, self._waiting = self._waiting, []
-            began = stopwatch()
+        while self._batches:
+            batch, finished = self._batches.popleft()
             try:
                 await self.run(functools.partial(self._commit, batch=batch))
-                self.committed(stopwatch() - began)
-            except Exception as exc:  # the transaction failed: each change alone, so that it fails alone
-                if len(batch) == 1:
-                    _settle(batch[0], exc if isinstance(exc, StorageError) else StorageError(str(exc)))
-                    continue
-                for change in batch:
-                    try:
-                        await self.run(functools.partial(self._commit, batch=[change]))
-                    except Exception as alone:
-                        _settle(change, alone if isinstance(alone, StorageError) else StorageError(str(alone)))
-            self.transactions += 1
+            except Exception as exc:
+                finished(exc)
+            else:
+                finished(True)
 
-    async def _commit(self, conn: Any, batch: list[_Change]) -> None:
+    async def _commit(self, conn: Any, batch: list[Change[_Statement]]) -> None:
+        statements = [change.work for change in batch]
         try:
             if len(batch) == 1:
-                found = [await (await conn.execute(batch[0].query, batch[0].params)).fetchone()]
+                found = [await (await conn.execute(statements[0].query, statements[0].params)).fetchone()]
             else:
                 async with conn.pipeline(), conn.transaction():
-                    cursors = [await conn.execute(c.query, c.params) for c in batch]
+                    cursors = [await conn.execute(s.query, s.params) for s in statements]
                 found = [await cursor.fetchone() for cursor in cursors]
         except psycopg.errors.UniqueViolation as exc:
             if len(batch) == 1:
                 constraint = getattr(exc.diag, "constraint_name", "") or ""
                 if constraint.startswith("requests"):
-                    raise StorageError(f"game {batch[0].game_id}: request was carried out already") from None
-                raise StorageError(f"game {batch[0].game_id}: {_why(exc)}") from exc
+                    raise StorageError(f"game {statements[0].game_id}: request was carried out already") from None
+                raise StorageError(f"game {statements[0].game_id}: {_why(exc)}") from exc
             raise
         for change, row in zip(batch, found, strict=True):
-            if row is not None and row[0] == 1:
-                _settle(change, None)
-                continue
-            _settle(change, await self._not_written(conn, change.game_id, change.epoch))
+            if row is None or row[0] != 1:
+                change.error = await self._not_written(conn, change.work.game_id, change.work.epoch)
 
     async def _not_written(self, conn: Any, game_id: str, epoch: int) -> StorageError:
         """Why a change of a game written at `epoch` found no row: the game is gone, or another node owns it now."""
@@ -661,7 +671,7 @@ class PostgresStorage(Storage):
             "created_at": record.created_at,
             "record": record.model_dump_json(exclude={"game_map"}),
             "progress": progress.model_dump_json(),
-            "phase": _phase(progress),
+            "phase": phase_column(progress),
             "map_key": map_key(game_map),
             "map": game_map,
             "lock_key": lock_key(record.game_id),
@@ -696,32 +706,21 @@ class PostgresStorage(Storage):
         await self.run(insert)
         self.epochs.hold(record.game_id, 1)  # its row's epoch: the node creating it holds its lock
 
-    async def save(
-        self,
-        game_id: str,
-        progress: GameProgress,
-        events: Sequence[LogLine],
-        *,
-        summary: str | None = None,
-        request: RequestRecord | None = None,
-        notices: Sequence[Notice] = (),
-        rated: RatedEnd | None = None,
-    ) -> None:
-        epoch = self._epoch(game_id)
+    async def save_whole(self, save: WholeSave) -> None:
+        game_id, progress, events = save.game_id, save.progress, save.events
         step = progress.step
-        outbox = [outbox_row(n) for n in notices]
+        outbox = [outbox_row(n) for n in save.notices]
         params = {
-            "game_id": game_id,
-            "epoch": epoch,
+            **self._claimed(game_id),
             "progress": progress.model_dump_json(),
-            "phase": _phase(progress),
+            "phase": phase_column(progress),
             "closed": progress.finished and progress.state is None,
-            "summary": summary,
+            "summary": save.summary,
             "handed_over": bool(progress.handed_over),
             "seqs": [e.seq for e in events],
             "bodies": [e.stored for e in events],
             "forget_before": -1 if step is None else step - 1,
-            **_request_params(request),
+            **_request_params(save.request),
             **_seated_params(progress),
             **outbox_params(outbox),
         }
@@ -746,12 +745,12 @@ class PostgresStorage(Storage):
             """
             + _KEEP_REQUEST
         )
-        if rated is not None:
-            await self._save_rated(game_id, epoch, query, params, rated)
+        if save.rated is not None:
+            await self._save_rated(query, params, save.rated)
             return
-        await self._write(game_id, epoch, query, params)
+        await self._write(query, params)
 
-    async def _save_rated(self, game_id: str, epoch: int, query: str, params: dict[str, Any], rated: RatedEnd) -> None:
+    async def _save_rated(self, query: str, params: dict[str, Any], rated: RatedEnd) -> None:
         """The save that ends a rated game, with its ratings, in one transaction of its own (not a group commit's:
         the ratings are read, worked out and written between its statements)."""
 
@@ -764,19 +763,17 @@ class PostgresStorage(Storage):
                 return True
 
         if await self.run(work):
-            self.transactions += 1
+            self._rated_transactions += 1
             return
 
         async def why(conn: Any) -> StorageError:
-            return await self._not_written(conn, game_id, epoch)
+            return await self._not_written(conn, params["game_id"], params["epoch"])
 
         raise await self.run(why)
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
-        epoch = self._epoch(game_id)
         params = {
-            "game_id": game_id,
-            "epoch": epoch,
+            **self._claimed(game_id),
             "player": change.player,
             "step": change.step,
             "position": change.index,
@@ -791,15 +788,13 @@ class PostgresStorage(Storage):
             """
             + _KEEP_REQUEST
         )
-        await self._write(game_id, epoch, query, params)
+        await self._write(query, params)
 
     async def save_orders(
         self, game_id: str, changes: Sequence[OrderChange], request: RequestRecord | None = None
     ) -> None:
-        epoch = self._epoch(game_id)
         params = {
-            "game_id": game_id,
-            "epoch": epoch,
+            **self._claimed(game_id),
             "players": [c.player for c in changes],
             "steps": [c.step for c in changes],
             "positions": [c.index for c in changes],
@@ -817,15 +812,13 @@ class PostgresStorage(Storage):
             """
             + _KEEP_REQUEST
         )
-        await self._write(game_id, epoch, query, params)
+        await self._write(query, params)
 
     async def save_commit(
         self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
     ) -> None:
-        epoch = self._epoch(game_id)
         params = {
-            "game_id": game_id,
-            "epoch": epoch,
+            **self._claimed(game_id),
             "player": commit.player,
             "step": commit.step,
             "seq": commit.seq,
@@ -844,7 +837,7 @@ class PostgresStorage(Storage):
             """
             + _KEEP_REQUEST
         )
-        await self._write(game_id, epoch, query, params)
+        await self._write(query, params)
 
     # ---- reading -------------------------------------------------------------------------------------------------
 
@@ -886,31 +879,15 @@ class PostgresStorage(Storage):
         record_text, progress_text, key, game_map = row
         if game_map is None:
             raise StorageError(f"game {game_id}: its map (kept under {key[:16]}) is missing from the maps table")
-        changes = [
-            OrderChange(*change)
-            for change in await (
-                await conn.execute(
-                    "SELECT player, step, position, body FROM pending_orders WHERE game_id = %s ORDER BY id", (game_id,)
-                )
-            ).fetchall()
-        ]
-        commits = [
-            CommitChange(*commit)
-            for commit in await (
-                await conn.execute(
-                    "SELECT player, step, seq FROM pending_commits WHERE game_id = %s ORDER BY id", (game_id,)
-                )
-            ).fetchall()
-        ]
-        requests = {
-            (player, request_id): reply
-            for player, request_id, reply in await (
-                await conn.execute("SELECT player, request_id, reply FROM requests WHERE game_id = %s", (game_id,))
-            ).fetchall()
-        }
+        orders = "SELECT player, step, position, body FROM pending_orders WHERE game_id = %s ORDER BY id"
+        changes = [OrderChange(*change) for change in await _rows(conn, orders, game_id)]
+        kept_commits = "SELECT player, step, seq FROM pending_commits WHERE game_id = %s ORDER BY id"
+        commits = [CommitChange(*commit) for commit in await _rows(conn, kept_commits, game_id)]
+        kept_requests = "SELECT player, request_id, reply FROM requests WHERE game_id = %s"
+        requests = {(player, asked): reply for player, asked, reply in await _rows(conn, kept_requests, game_id)}
         log = await self._log(conn, game_id, tail)
         progress = with_orders(game_id, GameProgress.model_validate_json(progress_text), changes, commits)
-        return _record(record_text, json.loads(game_map)), progress, log, key, requests
+        return record_of(record_text, json.loads(game_map)), progress, log, key, requests
 
     @staticmethod
     async def _log(conn: Any, game_id: str, tail: int | None) -> StoredLog:
@@ -1020,25 +997,14 @@ def _seated_params(progress: GameProgress) -> dict[str, list[str]]:
     return {"accounts": [a for a, _ in seated], "players": [p for _, p in seated]}
 
 
-@dataclass
-class _Change:
-    """One change waiting for the next transaction: its statement (whose one row counts the rows of its game found at
-    its epoch), and how it went."""
+class _Statement(NamedTuple):
+    """One change waiting for the next transaction: its statement, whose one row counts the rows of its game found at
+    its epoch."""
 
     game_id: str
     epoch: int
     query: str
     params: dict[str, Any]
-    done: asyncio.Future[None]
-
-
-def _settle(change: _Change, error: BaseException | None) -> None:
-    if change.done.done():  # its caller was cancelled
-        return
-    if error is None:
-        change.done.set_result(None)
-    else:
-        change.done.set_exception(error)
 
 
 _KEEP_REQUEST = """r AS (INSERT INTO requests (game_id, player, request_id, step, reply)
@@ -1057,6 +1023,11 @@ def _request_params(request: RequestRecord | None) -> dict[str, Any]:
         "request_step": request.step,
         "reply": request.reply,
     }
+
+
+async def _rows(conn: Any, query: str, *params: Any) -> list[Any]:
+    """The rows of one query on a connection."""
+    return list(await (await conn.execute(query, params)).fetchall())
 
 
 def _why(exc: BaseException) -> str:

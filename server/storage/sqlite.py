@@ -32,12 +32,11 @@ import os
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from server.clock import Clock, LoopClock, stopwatch, timestamp
+from server.clock import Clock, LoopClock, timestamp
 from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
     CommitChange,
@@ -52,15 +51,19 @@ from server.storage.base import (
     StorageError,
     StoredGame,
     StoredLog,
+    WholeSave,
     logger,
     map_key,
     map_text,
+    phase_column,
+    record_of,
     with_orders,
 )
+from server.storage.group_commit import Change, Finished, GroupCommit
 from server.storage.invitations import InvitationStore
 from server.storage.lock import DataDirLock, DirectoryLocked
-from server.storage.notices import Notice, NoticeStore, outbox_row
-from server.storage.ratings import RatedEnd, RatingStore
+from server.storage.notices import NoticeStore, outbox_row
+from server.storage.ratings import RatingStore
 from server.storage.sqlite_invitations import SqliteInvitations
 from server.storage.sqlite_ratings import SqliteRatings, rate_in
 
@@ -300,13 +303,6 @@ def keep_outbox(db: sqlite3.Connection, rows: Sequence[tuple[str, str, str | Non
         )
 
 
-def _phase(progress: GameProgress) -> str:
-    """What the phase column holds: only whether the game is finished is ever asked of it."""
-    if progress.finished:
-        return "finished"
-    return "lobby" if progress.state is None else "playing"
-
-
 def check_database(path: Path) -> int:
     """The schema version of the RISC database at `path` (0 for a new or empty file), read without writing.
 
@@ -345,11 +341,6 @@ def check_database(path: Path) -> int:
     return int(version)
 
 
-def _record(text: str, game_map: dict[str, Any]) -> GameRecord:
-    """A game's record from its stored text and its map, kept apart since version 3."""
-    return GameRecord.model_validate({**json.loads(text), "game_map": game_map})
-
-
 def _keep_request(db: sqlite3.Connection, game_id: str, request: RequestRecord | None) -> None:
     """Keep the request that made a change, in the change's own transaction."""
     if request is None:
@@ -373,15 +364,16 @@ def _keep_seated(db: sqlite3.Connection, seated: list[tuple[str, str, str]]) -> 
         db.executemany("INSERT OR IGNORE INTO account_games (account_id, game_id, player) VALUES (?, ?, ?)", seated)
 
 
-@dataclass
-class _Change:
-    """One save or creation waiting for the next transaction, and how it went."""
+class _Work(NamedTuple):
+    """One save or creation, as the writer thread carries it out in a transaction."""
 
-    work: Callable[[sqlite3.Connection], None]
-    done: asyncio.Future[None]
-    one_statement: bool = False
+    run: Callable[[sqlite3.Connection], None]
+    one_statement: bool
     """The work is one statement, which SQLite carries out whole or not at all: it needs no savepoint."""
-    error: BaseException | None = None
+
+
+_Batch = tuple[list[Change[_Work]], asyncio.AbstractEventLoop, Finished]
+"""A batch handed to the writer thread: its changes, and whom to answer on which event loop."""
 
 
 class SqliteStorage(Storage):
@@ -452,16 +444,23 @@ class SqliteStorage(Storage):
             self._opened = self._identity()
         self._db.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
         self._lock = threading.Lock()
-        self._waiting: list[_Change] = []
-        self._batches: queue.SimpleQueue[tuple[list[_Change], asyncio.AbstractEventLoop] | None] = queue.SimpleQueue()
+        self._batches: queue.SimpleQueue[_Batch | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
-        self._flushed: asyncio.Future[None] | None = None
-        """Set while the writer has work: done once it has written everything and waits for more."""
+        self._group = GroupCommit(
+            self._commit_in_thread,
+            alone_after_failure=False,
+            failure=self._failure,
+            committed=lambda seconds: self.committed(seconds),  # the server's metrics set it once the store is open
+        )
+        """Savepoints keep a failed change apart within its transaction: a transaction that fails fails them all."""
         self._closing = False
         self._detached: str | None = None
         """Why changes are refused, once the database was found deleted or replaced (see _check_still_there)."""
-        self.transactions = 0
+
+    @property
+    def transactions(self) -> int:
         """Write transactions committed (each one fsync): fewer than the saves when saves come together."""
+        return self._group.transactions
 
     def _prove_writable(self) -> None:
         """Write once at start, so that a store the server cannot write (a read-only file or directory, a full
@@ -563,9 +562,10 @@ class SqliteStorage(Storage):
 
         return await asyncio.to_thread(locked)
 
-    async def _write(self, work: Callable[[sqlite3.Connection], None], one_statement: bool = False) -> None:
-        """Run `work` in the next transaction, in a savepoint of its own unless it is `one_statement`; return once
-        that transaction is committed.
+    def _write(self, work: Callable[[sqlite3.Connection], None], one_statement: bool = False) -> Awaitable[None]:
+        """Run `work` in the next transaction (group_commit.py), in a savepoint of its own unless it is
+        `one_statement`; done once that transaction is committed (the group's own future: no coroutine on the path
+        of every change).
 
         Raises StorageError if `work` failed (nothing of it is kept) or the transaction failed (nothing of it is).
         """
@@ -573,59 +573,34 @@ class SqliteStorage(Storage):
             raise StorageError(f"the game database {self.path} is closed")
         if self._detached is not None:
             raise StorageError(self._detached)
-        loop = asyncio.get_running_loop()
-        if self._flushed is not None and self._flushed.get_loop().is_closed():  # a loop that ended mid-write
-            self._flushed, self._waiting = None, []
-        change = _Change(work, loop.create_future(), one_statement)
-        self._waiting.append(change)
-        if self._flushed is None:  # the writer is idle: hand it what waits once this turn of the loop is over
-            self._flushed = loop.create_future()
-            loop.call_soon(self._hand_off, loop)
-        await change.done
+        return self._group.write(_Work(work, one_statement))
 
-    def _hand_off(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Give the writer thread everything waiting, as one transaction (on the event loop)."""
-        batch, self._waiting = self._waiting, []
+    def _failure(self, exc: Exception) -> StorageError:
+        return StorageError(f"the game database {self.path} failed: {exc}")
+
+    def _commit_in_thread(self, batch: list[Change[_Work]], finished: Finished) -> None:
+        """Hand a batch to the writer thread, which answers `finished` on this event loop once it is written."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._write_batches, name="risc-sqlite-writer", daemon=True)
             self._thread.start()
-        self._batches.put((batch, loop))
+        self._batches.put((batch, asyncio.get_running_loop(), finished))
 
     def _write_batches(self) -> None:
         """The writer thread: commit each batch handed to it, then answer it on its event loop; stop at None."""
         while (item := self._batches.get()) is not None:
-            batch, loop = item
+            batch, loop, finished = item
+            outcome: bool | Exception
             try:
                 with self._lock:
-                    self._commit(batch)
+                    outcome = self._commit(batch)
             except Exception as exc:  # the transaction failed: so did every change in it
-                failure = (
-                    exc
-                    if isinstance(exc, StorageError)
-                    else StorageError(f"the game database {self.path} failed: {exc}")
-                )
-                for change in batch:
-                    change.error = failure
-            with contextlib.suppress(RuntimeError):  # if that loop is closed, nobody waits for the answers
-                loop.call_soon_threadsafe(self._written, batch, loop)
+                outcome = exc
+            with contextlib.suppress(RuntimeError):  # if that loop is closed, nobody waits for the answer
+                loop.call_soon_threadsafe(finished, outcome)
 
-    def _written(self, batch: list[_Change], loop: asyncio.AbstractEventLoop) -> None:
-        """Answer a committed batch (on the event loop), and hand off what came meanwhile."""
-        for change in batch:
-            if change.done.done():  # its caller was cancelled
-                continue
-            if change.error is None:
-                change.done.set_result(None)
-            else:
-                change.done.set_exception(change.error)
-        if self._waiting:
-            self._hand_off(loop)
-        elif self._flushed is not None:
-            self._flushed.set_result(None)
-            self._flushed = None
-
-    def _commit(self, batch: list[_Change]) -> None:
-        began = stopwatch()
+    def _commit(self, batch: list[Change[_Work]]) -> bool:
+        """Write a batch in one transaction (in the writer thread), each change in a savepoint of its own; whether
+        the transaction was committed (a change alone that failed leaves none)."""
         db = self._db
         if self._opened is not None:
             self._check_still_there()
@@ -633,11 +608,11 @@ class SqliteStorage(Storage):
         db.execute("BEGIN IMMEDIATE")
         try:
             for change in batch:
-                savepoint = not alone and not change.one_statement
+                savepoint = not alone and not change.work.one_statement
                 if savepoint:
                     db.execute("SAVEPOINT change")
                 try:
-                    change.work(db)
+                    change.work.run(db)
                 except (sqlite3.Error, StorageError) as exc:
                     if savepoint:
                         db.execute("ROLLBACK TO change")
@@ -648,17 +623,13 @@ class SqliteStorage(Storage):
                             db.execute("ROLLBACK")
                         if not alone:
                             raise
-                    change.error = (
-                        exc
-                        if isinstance(exc, StorageError)
-                        else StorageError(f"the game database {self.path} failed: {exc}")
-                    )
+                    change.error = exc if isinstance(exc, StorageError) else self._failure(exc)
                 if savepoint:
                     db.execute("RELEASE change")
-            if db.in_transaction:
-                db.execute("COMMIT")
-                self.transactions += 1
-                self.committed(stopwatch() - began)
+            if not db.in_transaction:
+                return False
+            db.execute("COMMIT")
+            return True
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
@@ -674,7 +645,7 @@ class SqliteStorage(Storage):
             record.created_at,
             record.model_dump_json(exclude={"game_map"}),
             progress.model_dump_json(),
-            _phase(progress),
+            phase_column(progress),
             key,
         )
         bodies = [(record.game_id, e.seq, e.stored) for e in events]
@@ -695,19 +666,11 @@ class SqliteStorage(Storage):
 
         await self._write(insert)
 
-    async def save(
-        self,
-        game_id: str,
-        progress: GameProgress,
-        events: Sequence[LogLine],
-        *,
-        summary: str | None = None,
-        request: RequestRecord | None = None,
-        notices: Sequence[Notice] = (),
-        rated: RatedEnd | None = None,
-    ) -> None:
-        row = (progress.model_dump_json(), _phase(progress), summary, game_id)  # encoded before anything is changed
-        outbox = [outbox_row(n) for n in notices]
+    async def save_whole(self, save: WholeSave) -> None:
+        game_id, progress, events = save.game_id, save.progress, save.events
+        row = (progress.model_dump_json(), phase_column(progress), save.summary, game_id)  # encoded before any change
+        outbox = [outbox_row(n) for n in save.notices]
+        request, rated = save.request, save.rated
         bodies = [(game_id, e.seq, e.stored) for e in events]
         step = progress.step
         seated = _seated(game_id, progress)
@@ -793,26 +756,9 @@ class SqliteStorage(Storage):
             ).fetchone()
             if row is None:
                 return None
-            changes = [
-                OrderChange(*change)
-                for change in self._db.execute(
-                    "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid",
-                    (game_id,),
-                )
-            ]
-            commits = (
-                [
-                    CommitChange(*commit)
-                    for commit in self._db.execute(
-                        "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,)
-                    )
-                ]
-                if self._keeps_commits
-                else []
-            )
             return StoredGame(
-                record=_record(row[0], json.loads(row[2])),
-                progress=with_orders(game_id, GameProgress.model_validate_json(row[1]), changes, commits),
+                record=record_of(row[0], json.loads(row[2])),
+                progress=self._progress_of(game_id, row[1]),
                 events=self._log(game_id, tail).entries(),
             )
 
@@ -827,32 +773,35 @@ class SqliteStorage(Storage):
             if row is None:
                 return None
             record, progress, key, game_map = row
-            changes = [
-                OrderChange(*change)
-                for change in self._db.execute(
-                    "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid",
-                    (game_id,),
-                )
-            ]
-            commits = (
-                [
-                    CommitChange(*commit)
-                    for commit in self._db.execute(
-                        "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,)
-                    )
-                ]
-                if self._keeps_commits
-                else []
-            )
             return RestoredGame(
-                record=_record(record, json.loads(game_map)),
-                progress=with_orders(game_id, GameProgress.model_validate_json(progress), changes, commits),
+                record=record_of(record, json.loads(game_map)),
+                progress=self._progress_of(game_id, progress),
                 log=self._log(game_id, tail),
                 map_key=key,
                 requests=self._requests_of(game_id),
             )
 
         return await self._guarded(read)
+
+    def _progress_of(self, game_id: str, text: str) -> GameProgress:
+        """A game's stored progress with the orders and commits kept since its last whole save."""
+        changes = [
+            OrderChange(*change)
+            for change in self._db.execute(
+                "SELECT player, turn, position, body FROM pending_orders WHERE game_id = ? ORDER BY rowid", (game_id,)
+            )
+        ]
+        commits = (
+            [
+                CommitChange(*commit)
+                for commit in self._db.execute(
+                    "SELECT player, step, seq FROM pending_commits WHERE game_id = ? ORDER BY rowid", (game_id,)
+                )
+            ]
+            if self._keeps_commits
+            else []
+        )
+        return with_orders(game_id, GameProgress.model_validate_json(text), changes, commits)
 
     def _requests_of(self, game_id: str) -> dict[RequestKey, str]:
         if not self._keeps_requests:
@@ -898,7 +847,7 @@ class SqliteStorage(Storage):
                             maps[key] = json.loads(map_bodies[key])
                         games.append(
                             RestoredGame(
-                                record=_record(record, maps[key]),
+                                record=record_of(record, maps[key]),
                                 progress=with_orders(
                                     game_id,
                                     GameProgress.model_validate_json(progress),
@@ -992,8 +941,7 @@ class SqliteStorage(Storage):
 
     async def close(self) -> None:
         self._closing = True
-        if self._flushed is not None:
-            await asyncio.shield(self._flushed)
+        await self._group.flushed()
         if self._thread is not None:
             self._batches.put(None)
             await asyncio.to_thread(self._thread.join)

@@ -48,3 +48,12 @@ def count_problem(value: object, least: int, most: int, what: str) -> RuleError 
     if value > most:
         return RuleError(Refused.TOO_MANY, f"{what} can be at most {most}, not {value}")
     return None
+
+
+def too_few_to_send(code: str, source: str, left: int, asked: int) -> RuleError | None:
+    """An order that sends more units than `source` has `left` to send, in the words of every game whose orders send
+    units (RISC's, Warzone's), with the rule set's `code`."""
+    if asked <= left:
+        return None
+    units = f"{left} unit" if left == 1 else f"{left} units"
+    return RuleError(code, f"{source} has {units} left to send, the order asks for {asked}")

@@ -56,12 +56,8 @@ def awaiting(ruleset: AnyRuleSet, game: Game[Any, Any], status: Status | None = 
 def gate(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> RuleError | None:
     """Who may act at all: the game runs, the player sits at it, is still in, is awaited."""
     status = status_of(ruleset, game)
-    if status.finished:
-        return RuleError(Refused.GAME_OVER, "the game is over")
-    if player not in game.players:
-        return RuleError(Refused.NOT_A_PLAYER, f"{player} is not a player of this game")
-    if player in status.eliminated:
-        return RuleError(Refused.ELIMINATED, "you have been eliminated and can only watch")
+    if (out := _out_of_play(status, game, player, "you have been eliminated and can only watch")) is not None:
+        return out
     if ruleset.simultaneous:
         if player in game.committed:
             return RuleError(Refused.ALREADY_COMMITTED, "you have already committed this turn; wait for the others")
@@ -70,6 +66,18 @@ def gate(ruleset: AnyRuleSet, game: Game[Any, Any], player: str) -> RuleError | 
     elif player not in status.acting:
         who = ", ".join(sorted(status.acting)) or "nobody"
         return RuleError(Refused.NOT_YOUR_TURN, f"it is not your turn: the game waits for {who}")
+    return None
+
+
+def _out_of_play(status: Status, game: Game[Any, Any], player: str, eliminated: str) -> RuleError | None:
+    """Why a player cannot act in the game at all: it is over, they do not sit at it, or they are out
+    (`eliminated`: the words for that)."""
+    if status.finished:
+        return RuleError(Refused.GAME_OVER, "the game is over")
+    if player not in game.players:
+        return RuleError(Refused.NOT_A_PLAYER, f"{player} is not a player of this game")
+    if player in status.eliminated:
+        return RuleError(Refused.ELIMINATED, eliminated)
     return None
 
 
@@ -353,12 +361,8 @@ def resign(
     step's, as the next resolution's are), so nobody's turn starts again because someone resigned. A simultaneous
     turn that waited only for them resolves (the caller sees to it: `ready`)."""
     status = status_of(ruleset, game)
-    if status.finished:
-        return RuleError(Refused.GAME_OVER, "the game is over")
-    if player not in game.players:
-        return RuleError(Refused.NOT_A_PLAYER, f"{player} is not a player of this game")
-    if player in status.eliminated:
-        return RuleError(Refused.ELIMINATED, "you are out of the game already")
+    if (out := _out_of_play(status, game, player, "you are out of the game already")) is not None:
+        return out
     board, events = ruleset.resign(game, player, dice(game.step))
     orders = {p: batch for p, batch in game.orders.items() if p != player}
     resolved = Resolved(game.step, status.turn, {}, events)

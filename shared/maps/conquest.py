@@ -7,7 +7,6 @@ Borders are kept as written: a link given on one side only stays one-way (valida
 
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -16,13 +15,20 @@ from shared.maps.limits import (
     MAX_BORDERS,
     MAX_CONTINENTS,
     MAX_MAP_BYTES,
-    MAX_SUGGESTIONS,
     MAX_TERRITORIES,
     too_large,
     too_many,
 )
 from shared.maps.model import Continent, FileDetails, GameMap, Territory, build_map
-from shared.maps.text import decode_map_text, is_comment, numbered_lines, parse_number, section_header
+from shared.maps.text import (
+    decode_map_text,
+    enter_section,
+    is_comment,
+    not_a_map,
+    numbered_lines,
+    parse_number,
+    section_header,
+)
 
 SECTIONS = ("map", "continents", "territories")
 
@@ -75,7 +81,14 @@ def read_conquest(data: bytes) -> tuple[GameMap | None, list[Finding]]:
             continue
         header = section_header(line)
         if header is not None:
-            section = _enter_section(reading, header, number)
+            section = enter_section(
+                reading,
+                header,
+                number,
+                SECTIONS,
+                "a Conquest map has [Map], [Continents] and [Territories]",
+                str.capitalize,
+            )
         elif section is None:
             reading.problem(number, f'"{line.strip()}" comes before any section ([Map], [Continents], [Territories])')
         elif section == "map":
@@ -85,34 +98,12 @@ def read_conquest(data: bytes) -> tuple[GameMap | None, list[Finding]]:
         elif section == "territories":
             _read_territory(reading, line, number)
         # else: the lines of an unknown section, already reported at its header
-    if reading.over is not None:
-        return None, [*reading.findings, reading.over]
-    if not reading.seen_sections & {"continents", "territories"}:
-        return None, [
-            *reading.findings,
-            error(FindingCode.PARSE, "this is not a Conquest map: it has no [Continents] or [Territories] section"),
-        ]
-    return _build(reading)
-
-
-def _enter_section(reading: _Reading, header: str, number: int) -> str:
-    name = header.lower()
-    if name in SECTIONS:
-        reading.seen_sections.add(name)
-        return name
-    reading.unknown_sections += 1
-    close = (
-        difflib.get_close_matches(name, SECTIONS, n=1)  # a few suggestions: each costs a string comparison
-        if len(name) <= 40 and reading.unknown_sections <= MAX_SUGGESTIONS
-        else []
+    failed = not_a_map(
+        reading,
+        {"continents", "territories"},
+        "this is not a Conquest map: it has no [Continents] or [Territories] section",
     )
-    hint = f" (did you mean [{close[0].capitalize()}]?)" if close else ""
-    reading.problem(
-        number,
-        f"unknown section [{header}]{hint}; a Conquest map has [Map], [Continents] and "
-        "[Territories]; its lines are ignored",
-    )
-    return "unknown"
+    return (None, failed) if failed is not None else _build(reading)
 
 
 def _read_property(reading: _Reading, line: str, number: int) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from shared.maps.findings import Finding, FindingCode, Severity, error, quote_list, warning
 from shared.maps.model import GameMap
 from shared.maps.text import decode_map_text
+from shared.maps.validate import continents_wanted
 
 MAX_TERRITORIES = 255
 MAX_CONTINENTS = 32
@@ -43,16 +44,7 @@ def _same_ignoring_case(kind: str, names: Iterable[str], territories: bool) -> l
 
 def conquest_problems(game_map: GameMap) -> list[Finding]:
     """Why the map cannot be written as a Conquest file (errors), and where it passes Conquest's limits (warnings)."""
-    findings: list[Finding] = []
-    homeless = [t.name for t in game_map.territories if t.continent is None]
-    if homeless:
-        findings.append(
-            error(
-                FindingCode.NO_CONTINENT,
-                f"a Conquest map needs a continent for every territory; in none: {quote_list(homeless)}",
-                territories=homeless,
-            )
-        )
+    findings = continents_wanted(game_map, "Conquest")
     continents = [c.name for c in game_map.continents]
     bad = [n for n in (*game_map.names, *continents) if _unwritable(n)]
     if bad:

@@ -9,7 +9,6 @@ display name, and a name a player types must be the name the map defines.
 
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -18,13 +17,20 @@ from shared.maps.limits import (
     MAX_BORDERS,
     MAX_CONTINENTS,
     MAX_MAP_BYTES,
-    MAX_SUGGESTIONS,
     MAX_TERRITORIES,
     too_large,
     too_many,
 )
 from shared.maps.model import Continent, FileDetails, GameMap, Territory, build_map
-from shared.maps.text import decode_map_text, is_comment, numbered_lines, parse_number, section_header
+from shared.maps.text import (
+    decode_map_text,
+    enter_section,
+    is_comment,
+    not_a_map,
+    numbered_lines,
+    parse_number,
+    section_header,
+)
 
 SECTIONS = ("files", "continents", "countries", "borders")
 FILE_KEYS = frozenset({"pic", "map", "crd", "prv"})
@@ -87,7 +93,14 @@ def read_domination(data: bytes) -> tuple[GameMap | None, list[Finding]]:
         preamble = False
         header = section_header(line)
         if header is not None:
-            section = _enter_section(reading, header, number)
+            section = enter_section(
+                reading,
+                header,
+                number,
+                SECTIONS,
+                "a Domination map has [files], [continents], [countries] and [borders]",
+                str,
+            )
             continue
         if section is None:
             _read_property(reading, line)
@@ -100,37 +113,12 @@ def read_domination(data: bytes) -> tuple[GameMap | None, list[Finding]]:
         elif section == "borders":
             _read_borders(reading, line, number)
         # else: the lines of an unknown section, already reported at its header
-    if reading.over is not None:
-        return None, [*reading.findings, reading.over]
-    if not reading.seen_sections & {"continents", "countries", "borders"}:
-        return None, [
-            *reading.findings,
-            error(
-                FindingCode.PARSE,
-                "this is not a Domination map: it has no [continents], [countries] or [borders] section",
-            ),
-        ]
-    return _build(reading)
-
-
-def _enter_section(reading: _Reading, header: str, number: int) -> str | None:
-    name = header.lower()
-    if name in SECTIONS:
-        reading.seen_sections.add(name)
-        return name
-    reading.unknown_sections += 1
-    close = (
-        difflib.get_close_matches(name, SECTIONS, n=1)  # a few suggestions: each costs a string comparison
-        if len(name) <= 40 and reading.unknown_sections <= MAX_SUGGESTIONS
-        else []
+    failed = not_a_map(
+        reading,
+        {"continents", "countries", "borders"},
+        "this is not a Domination map: it has no [continents], [countries] or [borders] section",
     )
-    hint = f" (did you mean [{close[0]}]?)" if close else ""
-    reading.problem(
-        number,
-        f"unknown section [{header}]{hint}; a Domination map has [files], [continents], "
-        "[countries] and [borders]; its lines are ignored",
-    )
-    return "unknown"
+    return (None, failed) if failed is not None else _build(reading)
 
 
 def _read_property(reading: _Reading, line: str) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from shared.maps.findings import Finding, FindingCode, Severity, error, quote_list, warning
 from shared.maps.model import GameMap
+from shared.maps.validate import continents_wanted
 
 PALETTE = (
     "red",
@@ -44,16 +45,7 @@ def domination_name(name: str) -> str:
 
 def domination_problems(game_map: GameMap) -> list[Finding]:
     """Why the map cannot be written as a Domination file (errors), and what changes in writing it (warnings)."""
-    findings: list[Finding] = []
-    homeless = [t.name for t in game_map.territories if t.continent is None]
-    if homeless:
-        findings.append(
-            error(
-                FindingCode.NO_CONTINENT,
-                f"a Domination map needs a continent for every territory; in none: {quote_list(homeless)}",
-                territories=homeless,
-            )
-        )
+    findings = continents_wanted(game_map, "Domination")
     findings.extend(_clashes("territories", game_map.names))
     findings.extend(_clashes("continents", [c.name for c in game_map.continents]))
     bad = [c.name for c in game_map.continents if not c.name.strip() or c.name.lstrip().startswith(";")]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypedDict, Unpack
 
 
 class Severity(StrEnum):
@@ -69,30 +70,31 @@ class Finding:
         return f"{where}{self.severity.value}: {self.message}"
 
 
-def error(
-    code: FindingCode,
-    message: str,
-    *,
-    line: int | None = None,
-    territories: Iterable[str] = (),
-    continents: Iterable[str] = (),
-) -> Finding:
+class Where(TypedDict, total=False):
+    """Where a finding points: a line of the file, territories, continents."""
+
+    line: int | None
+    territories: Iterable[str]
+    continents: Iterable[str]
+
+
+def _found(severity: Severity, code: FindingCode, message: str, where: Where) -> Finding:
     return Finding(
-        Severity.ERROR, code, message, line=line, territories=tuple(territories), continents=tuple(continents)
+        severity,
+        code,
+        message,
+        line=where.get("line"),
+        territories=tuple(where.get("territories", ())),
+        continents=tuple(where.get("continents", ())),
     )
 
 
-def warning(
-    code: FindingCode,
-    message: str,
-    *,
-    line: int | None = None,
-    territories: Iterable[str] = (),
-    continents: Iterable[str] = (),
-) -> Finding:
-    return Finding(
-        Severity.WARNING, code, message, line=line, territories=tuple(territories), continents=tuple(continents)
-    )
+def error(code: FindingCode, message: str, **where: Unpack[Where]) -> Finding:
+    return _found(Severity.ERROR, code, message, where)
+
+
+def warning(code: FindingCode, message: str, **where: Unpack[Where]) -> Finding:
+    return _found(Severity.WARNING, code, message, where)
 
 
 def errors_in(findings: Iterable[Finding]) -> list[Finding]:

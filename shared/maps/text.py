@@ -7,7 +7,13 @@ numbers.
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from shared.maps.findings import Finding, FindingCode, error
+from shared.maps.limits import MAX_SUGGESTIONS
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
@@ -61,3 +67,46 @@ def parse_number(text: str) -> int | float | None:
     except ValueError:
         return None
     return value if value == value and value not in (float("inf"), float("-inf")) else None
+
+
+class SectionReading(Protocol):
+    """What a reader keeps of the sections it met (those it knows, how many it did not) and its findings (the one
+    that stopped it at a limit, `over`)."""
+
+    seen_sections: set[str]
+    unknown_sections: int
+    findings: list[Finding]
+    over: Finding | None
+
+    def problem(self, line: int, message: str) -> Any: ...
+
+
+def enter_section(
+    reading: SectionReading, header: str, number: int, sections: Sequence[str], known: str, shown: Callable[[str], str]
+) -> str:
+    """The section a `[header]` line opens (in lower case), or "unknown": then a problem says so, with the known
+    section its name is close to (`shown` as the format writes it; a few suggestions a file, each costs a string
+    comparison) and what the format has (`known`), and its lines are ignored."""
+    name = header.lower()
+    if name in sections:
+        reading.seen_sections.add(name)
+        return name
+    reading.unknown_sections += 1
+    close = (
+        difflib.get_close_matches(name, sections, n=1)
+        if len(name) <= 40 and reading.unknown_sections <= MAX_SUGGESTIONS
+        else []
+    )
+    hint = f" (did you mean [{shown(close[0])}]?)" if close else ""
+    reading.problem(number, f"unknown section [{header}]{hint}; {known}; its lines are ignored")
+    return "unknown"
+
+
+def not_a_map(reading: SectionReading, needed: set[str], message: str) -> list[Finding] | None:
+    """Why a whole file read gives no map: it passed a limit, or has none of the `needed` sections (`message`
+    says so); None when a map can be built from it."""
+    if reading.over is not None:
+        return [*reading.findings, reading.over]
+    if not reading.seen_sections & needed:
+        return [*reading.findings, error(FindingCode.PARSE, message)]
+    return None

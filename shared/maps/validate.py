@@ -349,3 +349,18 @@ def _group_findings(game_map: GameMap) -> list[Finding]:
                     )
                 seen.add(name)
     return findings
+
+
+def continents_wanted(game_map: GameMap, file_format: str) -> list[Finding]:
+    """The error of a map some of whose territories are in no continent, for a file format that needs one for each
+    (Conquest's and Domination's)."""
+    homeless = [t.name for t in game_map.territories if t.continent is None]
+    if not homeless:
+        return []
+    return [
+        error(
+            FindingCode.NO_CONTINENT,
+            f"a {file_format} map needs a continent for every territory; in none: {quote_list(homeless)}",
+            territories=homeless,
+        )
+    ]

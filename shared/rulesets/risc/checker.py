@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from shared.game.errors import Refused, RuleError
+from shared.game.errors import Refused, RuleError, too_few_to_send
 from shared.game.game import Game
 from shared.game.presentation import plural
 from shared.maps.model import GameMap
@@ -160,10 +160,4 @@ def check(
         paths = tally.paths or OwnPaths(game_map, board.owner, player)
         if not paths.connected(order.source, order.target):
             return no_path(order.source, order.target)
-    left = units_left(board, tally, order.source)
-    if order.units > left:
-        return RuleError(
-            Code.NOT_ENOUGH_UNITS,
-            f"{order.source} has {plural(left, 'unit')} left to send, the order asks for {order.units}",
-        )
-    return None
+    return too_few_to_send(Code.NOT_ENOUGH_UNITS, order.source, units_left(board, tally, order.source), order.units)

@@ -62,7 +62,7 @@ from shared.rulesets.risc.evo_orders import (
 )
 from shared.rulesets.risc.evo_view import EvoTerritory, EvoView, game_from_evo_view
 from shared.rulesets.risc.levels import TOP_LEVEL, lowest_first, research_cost, short_levels
-from shared.rulesets.risc.presentation import RiscPresentation, pending_placements
+from shared.rulesets.risc.presentation import RiscPresentation, pending_placements, stage_of
 
 _COUNT = re.compile(r"^(\d{1,9})(?:@(\d{1,2}))?$")
 
@@ -419,13 +419,7 @@ def _board(
 
 
 def _summary(view: EvoView, game_map: GameMap, palette: Palette, you: str | None) -> Fragments:
-    stage = (
-        "placement"
-        if view.phase is Phase.PLACEMENT
-        else f"finished after turn {view.turn}"
-        if view.phase is Phase.FINISHED
-        else f"turn {view.turn}"
-    )
+    stage = stage_of(view)
     fogged = " (fog of war)" if view.fogged() else ""
     out: Fragments = [("class:title", f"{game_map.name}, {stage}, Evolution {view.evolution}{fogged}"), ("", "\n")]
     width = max((len(n) + (6 if n == you else 0) for n in view.players), default=0)

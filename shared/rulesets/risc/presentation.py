@@ -260,6 +260,13 @@ def upgrades(upgraded: Sequence[UnitsUpgraded], palette: Palette, you: str | Non
     return out
 
 
+def stage_of(view: RiscView | EvoView) -> str:
+    """Where a RISC game stands, as its summary's title says it: placement, a turn, or finished after one."""
+    if view.phase is Phase.PLACEMENT:
+        return "placement"
+    return f"finished after turn {view.turn}" if view.phase is Phase.FINISHED else f"turn {view.turn}"
+
+
 def pending_placements(view: RiscView | EvoView, orders: Sequence[Any]) -> dict[str, int]:
     """The viewer's own placements not yet resolved, by territory: during placement the board shows the units there
     before it (R10: placement is secret until everyone has committed), and these show what the player has chosen."""
@@ -486,13 +493,7 @@ class RiscPresentation(Presentation):
                 )
             )
         widths = [max(len(row[1]) for row in rows), max(len(row[2]) for row in rows), max(len(row[3]) for row in rows)]
-        stage = (
-            "placement"
-            if view.phase is Phase.PLACEMENT
-            else f"finished after turn {view.turn}"
-            if view.phase is Phase.FINISHED
-            else f"turn {view.turn}"
-        )
+        stage = stage_of(view)
         out: Fragments = [("class:title", f"{game_map.name}, {stage}"), ("", "\n")]
         for owner, shown, held, count, state in rows:
             text = f"  {held:<{widths[1]}}  {count:>{widths[2]}}  {state}".rstrip()

@@ -11,6 +11,7 @@ attacks by them.
 
 from __future__ import annotations
 
+import bisect
 import math
 from functools import lru_cache
 
@@ -69,10 +70,4 @@ def attackers_needed(defenders: int, confidence: float, limit: int = 100_000) ->
         if high > limit:
             return limit + 1
         high *= 2
-    while low < high:
-        middle = (low + high) // 2
-        if win_probability(middle, defenders) >= confidence:
-            high = middle
-        else:
-            low = middle + 1
-    return low
+    return bisect.bisect_left(range(low, high), True, key=lambda n: win_probability(n, defenders) >= confidence) + low

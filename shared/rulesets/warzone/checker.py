@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from shared.game.errors import Refused, RuleError
+from shared.game.errors import Refused, RuleError, too_few_to_send
 from shared.game.game import Game
 from shared.game.presentation import plural
 from shared.rulesets.warzone import orders
@@ -138,13 +138,7 @@ def _blockaded(tally: Tally, *names: str) -> RuleError | None:
 
 
 def _enough(board: WarzoneBoard, tally: Tally, order: orders.AdvanceOrder | orders.AirliftOrder) -> RuleError | None:
-    left = units_left(board, tally, order.source)
-    if order.units > left:
-        return RuleError(
-            Code.NOT_ENOUGH_UNITS,
-            f"{order.source} has {plural(left, 'unit')} left to send, the order asks for {order.units}",
-        )
-    return None
+    return too_few_to_send(Code.NOT_ENOUGH_UNITS, order.source, units_left(board, tally, order.source), order.units)
 
 
 def check(game: Game[WarzoneBoard, Any], player: str, tally: Tally, order: orders.AnyOrder) -> RuleError | None:

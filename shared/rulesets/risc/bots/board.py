@@ -1,36 +1,20 @@
-"""One player's reading of the board: who holds what, where their units can walk, what can strike them.
-
-Everything here iterates in the map's own territory order (never over a set), so a strategy given the same view and
-the same random generator makes the same choices in any process, whatever Python's string hashing does.
+"""One RISC player's reading of the board (shared/game/board_reading.py), with where their units can walk (R13) and
+how much each holder has.
 """
 
 from __future__ import annotations
 
 from collections import deque
 
+from shared.game.board_reading import BoardReading
 from shared.maps.model import GameMap
 from shared.rulesets.risc.board import Owner
 from shared.rulesets.risc.view import RiscView
 
 
-class Board:
+class Board(BoardReading):
     def __init__(self, view: RiscView, game_map: GameMap, me: str) -> None:
-        self.me: str = me
-        self.names: tuple[str, ...] = game_map.names
-        self.rank: dict[str, int] = {name: i for i, name in enumerate(self.names)}
-        self.owner: dict[str, Owner] = {name: view.territories[name].owner for name in self.names}
-        self.units: dict[str, int] = {name: view.territories[name].units for name in self.names}
-        # Borders may be one-way: `out` is where a territory can send units, `into` who can send units to it.
-        self.out: dict[str, tuple[str, ...]] = {n: game_map.neighbours_in_order(n) for n in self.names}
-        into: dict[str, list[str]] = {n: [] for n in self.names}
-        for name in self.names:
-            for nxt in self.out[name]:
-                into[nxt].append(name)
-        self.into: dict[str, tuple[str, ...]] = {n: tuple(v) for n, v in into.items()}
-        self.mine: tuple[str, ...] = tuple(n for n in self.names if self.owner[n] == self.me)
-        self.opponents: tuple[str, ...] = tuple(
-            name for name, p in view.players.items() if not p.eliminated and name != self.me
-        )
+        super().__init__(view, game_map, me)
         self.territory_count: dict[Owner, int] = {}
         self.unit_count: dict[Owner, int] = {}
         for name in self.names:
@@ -38,17 +22,6 @@ class Board:
             self.territory_count[holder] = self.territory_count.get(holder, 0) + 1
             self.unit_count[holder] = self.unit_count.get(holder, 0) + self.units[name]
         self._reach: dict[str, tuple[str, ...]] = {}
-
-    def is_mine(self, name: str) -> bool:
-        return self.owner[name] == self.me
-
-    def targets(self, source: str) -> tuple[str, ...]:
-        """What `source` can attack: adjacent territories someone else holds (R14)."""
-        return tuple(n for n in self.out[source] if self.owner[n] != self.me)
-
-    def attackers_of(self, name: str) -> tuple[str, ...]:
-        """Territories of other players that border `name` (neutrals never act, R7)."""
-        return tuple(n for n in self.into[name] if self.owner[n] not in (self.me, None))
 
     def reach(self, source: str) -> tuple[str, ...]:
         """Own territories that units in `source` can move to this turn (R13), `source` first, then by distance."""

@@ -8,6 +8,7 @@ that a normal approximation is within a thousandth, far below what a strategy's 
 
 from __future__ import annotations
 
+import bisect
 import math
 from functools import lru_cache
 
@@ -54,13 +55,7 @@ def attackers_needed(defenders: int, confidence: float) -> int:
     low, high = 1, max(2, 2 * defenders + 4)
     while win_probability(high, defenders) < confidence:
         low, high = high, high * 2
-    while low < high:
-        middle = (low + high) // 2
-        if win_probability(middle, defenders) >= confidence:
-            high = middle
-        else:
-            low = middle + 1
-    return low
+    return bisect.bisect_left(range(low, high), True, key=lambda n: win_probability(n, defenders) >= confidence) + low
 
 
 def expected_attacker_losses(attackers: int, defenders: int) -> float:

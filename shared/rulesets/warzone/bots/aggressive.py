@@ -7,33 +7,28 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from shared.rulesets.warzone.bots.base import WarzoneStrategy
+from shared.rulesets.warzone.bots.base import WarzoneStrategy, reinforcement_cards
 from shared.rulesets.warzone.bots.reading import Reading
-from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card
+from shared.rulesets.warzone.cards import Card
 from shared.rulesets.warzone.orders import (
     AdvanceOrder,
     AirliftOrder,
     AnyOrder,
     BombOrder,
     DeployOrder,
-    ReinforceOrder,
 )
 
 
 def strongest(reading: Reading) -> str:
     """The own territory with the most units among those next to an enemy (any own territory if none is)."""
-    candidates = [n for n in reading.mine if reading.enemies_next_to(n)] or list(reading.mine)
-    return max(candidates, key=lambda n: (reading.units[n], len(reading.enemies_next_to(n)), -reading.rank[n]))
+    candidates = [n for n in reading.mine if reading.targets(n)] or list(reading.mine)
+    return max(candidates, key=lambda n: (reading.units[n], len(reading.targets(n)), -reading.rank[n]))
 
 
 def aggressive_orders(reading: Reading) -> list[AnyOrder]:
     if not reading.mine:
         return []
-    orders: list[AnyOrder] = []
-    pool = reading.pool
-    for _ in range(reading.hand.get(Card.REINFORCEMENT, 0)):
-        orders.append(ReinforceOrder())
-        pool += REINFORCEMENT_UNITS
+    orders, pool = reinforcement_cards(reading)
     base = strongest(reading)
     left = dict(reading.units)
     if pool > 0:
@@ -46,7 +41,7 @@ def aggressive_orders(reading: Reading) -> list[AnyOrder]:
             orders.append(AirliftOrder(left[stack], stack, base))
             left[base] += left[stack]
             left[stack] = 0
-    targets = sorted(reading.enemies_next_to(base), key=lambda n: (reading.units[n], reading.rank[n]))
+    targets = sorted(reading.targets(base), key=lambda n: (reading.units[n], reading.rank[n]))
     if targets and reading.hand.get(Card.BOMB, 0):
         orders.append(BombOrder(max(targets, key=lambda n: (reading.units[n], -reading.rank[n]))))
     for index, target in enumerate(targets):  # the weakest first, until nothing is left to send
@@ -60,7 +55,7 @@ def aggressive_orders(reading: Reading) -> list[AnyOrder]:
     for name in reading.mine:
         if name == base or left[name] <= 0:
             continue
-        enemies = reading.enemies_next_to(name)
+        enemies = reading.targets(name)
         if enemies:
             weakest = min(enemies, key=lambda n: (reading.units[n], reading.rank[n]))
             if left[name] > reading.units[weakest]:

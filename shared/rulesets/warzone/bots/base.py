@@ -17,7 +17,7 @@ from shared.maps.model import GameMap
 from shared.rulesets.warzone.board import Phase
 from shared.rulesets.warzone.bots.reading import Reading
 from shared.rulesets.warzone.bots.viewstate import legal_only
-from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS
+from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card
 from shared.rulesets.warzone.orders import AnyOrder, DeployOrder, ReinforceOrder
 from shared.rulesets.warzone.view import WarzoneView
 
@@ -26,6 +26,13 @@ def spread(units: int, territories: Sequence[str], weights: Sequence[float]) -> 
     """Split `units` over `territories` in proportion to `weights` (largest remainders), as deploy orders."""
     counts = proportional_shares(units, weights) if territories else []
     return [DeployOrder(t, n) for t, n in zip(territories, counts, strict=True) if n > 0]
+
+
+def reinforcement_cards(reading: Reading) -> tuple[list[AnyOrder], int]:
+    """Every reinforcement card in hand played first, and the pool they make: what each computer player starts its
+    turn's orders with."""
+    played = reading.hand.get(Card.REINFORCEMENT, 0)
+    return [ReinforceOrder() for _ in range(played)], reading.pool + REINFORCEMENT_UNITS * played
 
 
 class WarzoneStrategy(Strategy):

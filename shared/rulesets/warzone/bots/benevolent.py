@@ -7,16 +7,15 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from shared.rulesets.warzone.bots.base import WarzoneStrategy
+from shared.rulesets.warzone.bots.base import WarzoneStrategy, reinforcement_cards
 from shared.rulesets.warzone.bots.reading import Reading
-from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card
+from shared.rulesets.warzone.cards import Card
 from shared.rulesets.warzone.orders import (
     AdvanceOrder,
     AirliftOrder,
     AnyOrder,
     DeployOrder,
     NegotiateOrder,
-    ReinforceOrder,
 )
 
 
@@ -27,15 +26,11 @@ class BenevolentStrategy(WarzoneStrategy):
     def propose(self, reading: Reading, rng: random.Random) -> list[AnyOrder]:
         if not reading.mine:
             return []
-        orders: list[AnyOrder] = []
-        pool = reading.pool
-        for _ in range(reading.hand.get(Card.REINFORCEMENT, 0)):
-            orders.append(ReinforceOrder())
-            pool += REINFORCEMENT_UNITS
+        orders, pool = reinforcement_cards(reading)
         if reading.hand.get(Card.DIPLOMACY, 0):
             threat: dict[str, int] = {}
             for name in reading.mine:
-                for source in reading.threats_to(name):
+                for source in reading.attackers_of(name):
                     holder = reading.owner[source]
                     if holder is not None:
                         threat[holder] = threat.get(holder, 0) + reading.units[source]
@@ -44,7 +39,7 @@ class BenevolentStrategy(WarzoneStrategy):
         left = dict(reading.units)
         deploys: dict[str, int] = {}
         for _ in range(pool):  # one unit at a time on the weakest
-            weakest = min(reading.mine, key=lambda n: (left[n], not reading.threats_to(n), reading.rank[n]))
+            weakest = min(reading.mine, key=lambda n: (left[n], not reading.attackers_of(n), reading.rank[n]))
             left[weakest] += 1
             deploys[weakest] = deploys.get(weakest, 0) + 1
         orders += [DeployOrder(t, n) for t, n in deploys.items()]

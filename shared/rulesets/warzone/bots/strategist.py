@@ -22,9 +22,9 @@ from typing import ClassVar
 
 from shared.game.ruleset import AnyRuleSet
 from shared.rulesets.warzone.battle import attackers_needed, win_probability
-from shared.rulesets.warzone.bots.base import WarzoneStrategy, spread
+from shared.rulesets.warzone.bots.base import WarzoneStrategy, reinforcement_cards, spread
 from shared.rulesets.warzone.bots.reading import Reading
-from shared.rulesets.warzone.cards import REINFORCEMENT_UNITS, Card
+from shared.rulesets.warzone.cards import Card
 from shared.rulesets.warzone.orders import (
     AdvanceOrder,
     AirliftOrder,
@@ -32,7 +32,6 @@ from shared.rulesets.warzone.orders import (
     BombOrder,
     DeployOrder,
     NegotiateOrder,
-    ReinforceOrder,
 )
 
 CONFIDENCE = 0.85
@@ -125,11 +124,7 @@ class StrategistStrategy(WarzoneStrategy):
         self._observe(reading)
         if not reading.mine:
             return []
-        orders: list[AnyOrder] = []
-        pool = reading.pool
-        for _ in range(reading.hand.get(Card.REINFORCEMENT, 0)):
-            orders.append(ReinforceOrder())
-            pool += REINFORCEMENT_UNITS
+        orders, pool = reinforcement_cards(reading)
         groups = _groups(reading)
         group_of = {t: i for i, g in enumerate(groups) for t in g}
         threat = {t: self._threat(reading, t) for t in reading.mine}
@@ -222,7 +217,7 @@ class StrategistStrategy(WarzoneStrategy):
         for plan in plans:
             demand[plan.staging] += plan.units
         for i, group in enumerate(groups):  # what is left of a group stays on its borders
-            fronts = [t for t in group if threat[t] > 0] or [t for t in group if reading.enemies_next_to(t)]
+            fronts = [t for t in group if threat[t] > 0] or [t for t in group if reading.targets(t)]
             if free_in_group[i] > 0 and fronts:
                 for extra in spread(free_in_group[i], fronts, [threat[t] + 1.0 for t in fronts]):
                     demand[extra.territory] += extra.units
@@ -246,7 +241,7 @@ class StrategistStrategy(WarzoneStrategy):
     def _threat(self, reading: Reading, territory: str) -> int:
         """The largest force one opponent could throw at `territory` from one neighbour, its pool included."""
         worst = 0
-        for source in reading.threats_to(territory):
+        for source in reading.attackers_of(territory):
             holder = reading.owner[source]
             if holder is None:
                 continue
@@ -328,7 +323,7 @@ class StrategistStrategy(WarzoneStrategy):
         attacked = {reading.owner[p.target] for p in plans}
         pressure: dict[str, int] = {}
         for t in reading.mine:
-            for source in reading.threats_to(t):
+            for source in reading.attackers_of(t):
                 holder = reading.owner[source]
                 if holder is not None and holder not in attacked:
                     pressure[holder] = pressure.get(holder, 0) + reading.units[source]
