@@ -79,6 +79,8 @@ class Runner(ABC):
         """Why the game closed before it started (it is no game any more), once it did."""
         self.on_resolved: Callable[[], None] = _nothing
         """Called for each turn resolved (the server's figures count them)."""
+        self.on_finished: Callable[[], None] = _nothing
+        """Called once, when a change saved ends the game (the lobby counts the games over without asking each)."""
         self.on_moved: Callable[[Self], None] | None = None
         """Called once the store refused a change because another node owns the game now (a shared store)."""
         self.moved = False
@@ -137,6 +139,12 @@ class Runner(ABC):
         a computer asks before each of its orders)."""
         game = self.table.game
         return game is not None and player in turns.awaiting(self.ruleset, game)
+
+    @property
+    def waits(self) -> bool:
+        """Whether the game counts against its creator, as its summary would say (lobby/directory.py `waits`) but
+        read off the table: the lobby asks it of every game an address created, at each game it creates."""
+        return self.table.game is None or self.computers_alone
 
     @property
     def computers_alone(self) -> bool:
@@ -242,7 +250,8 @@ class Runner(ABC):
         """Number the new entries, save them with the new table (and the request that made the change, if it has
         an id), and only then make both current."""
         entries: list[Entry] = []
-        if decision.table.finished and not self.table.finished:
+        ending = decision.table.finished and not self.table.finished
+        if ending:
             decision = core.watchers_heard(decision, self.log.kept())
         if decision.order_change is not None and not decision.entries:
             await self._keeper.order(decision.order_change, request)
@@ -256,6 +265,8 @@ class Runner(ABC):
         self.table = decision.table
         if request is not None:
             self._answers.remember(request, core.step(self.table))
+        if ending:
+            self.on_finished()
         return entries
 
     def _listed(self, table: Table) -> str | None:
