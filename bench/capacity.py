@@ -95,6 +95,8 @@ class Pauses:
     collector: float = 0.0
     collector_total: float = 0.0
     collections: int = 0
+    by_generation: dict[int, list[float]] = field(default_factory=dict)
+    """For each generation collected: how many times, and its longest pause."""
     _gc_started: float = 0.0
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
@@ -105,6 +107,9 @@ class Pauses:
             self.collector = max(self.collector, took)
             self.collector_total += took
             self.collections += 1
+            seen = self.by_generation.setdefault(info["generation"], [0, 0.0])
+            seen[0] += 1
+            seen[1] = max(seen[1], took)
 
     async def watch_loop(self, every: float = 0.02) -> None:
         loop = asyncio.get_running_loop()
@@ -122,12 +127,28 @@ class Pauses:
                     "gc": self.collector,
                     "gc_total": self.collector_total,
                     "collections": self.collections,
+                    "generations": self.by_generation,
+                    "tracked": len(gc.get_objects()),
                 }
             ),
             flush=True,
         )
         self.lag = self.collector = self.collector_total = 0.0
         self.collections = 0
+        self.by_generation = {}
+
+
+def census() -> None:
+    """The kinds of object the collector tracks, most first, on stderr (SIGUSR2): what a full collection walks."""
+    counts: dict[str, int] = {}
+    for thing in gc.get_objects():
+        kind = type(thing)
+        name = f"{kind.__module__}.{kind.__qualname__}"
+        counts[name] = counts.get(name, 0) + 1
+    ranked = sorted(counts.items(), key=lambda item: -item[1])
+    print(f"census: {sum(counts.values()):,} objects tracked", file=sys.stderr)
+    for name, count in ranked[:40]:
+        print(f"  {count:>10,} {name}", file=sys.stderr, flush=True)
 
 
 async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) -> None:
@@ -150,6 +171,7 @@ async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     loop.add_signal_handler(signal.SIGUSR1, pauses.report)
+    loop.add_signal_handler(signal.SIGUSR2, census)
     async with RiscServer(config) as server:
         settle_collector()
         gc.callbacks.append(pauses.on_gc)
@@ -167,11 +189,12 @@ class Server:
     port: int
 
     @classmethod
-    def start(cls, argv: list[str], cwd: Path, cpus: set[int] | None, log: Path) -> Server:
+    def start(cls, argv: list[str], code: Path, cpus: set[int] | None, log: Path) -> Server:
+        """This bench's server process, on the server of checkout `code`."""
         with log.open("a") as stderr:
             process = subprocess.Popen(
-                [sys.executable, str(cwd / "bench" / "capacity.py"), *argv],
-                cwd=cwd,
+                [sys.executable, str(Path(__file__).resolve()), *argv, "--code", str(code)],
+                cwd=code,
                 stdout=subprocess.PIPE,
                 stderr=stderr,
                 text=True,
@@ -247,7 +270,9 @@ class Connection:
                 kind = message["type"]
                 ref = message.get("ref")
                 if ref is not None and ref in self.pending:
-                    self.pending.pop(ref).set_result(message)
+                    waiting = self.pending.pop(ref)
+                    if not waiting.done():  # else given up on (60 s): the request counts as lost
+                        waiting.set_result(message)
                     if kind == "error":
                         tally.errors += 1
                     continue
@@ -361,7 +386,12 @@ class Players:
         of their own, which the server's limits by address count."""
         address = f"127.{1 + number // 62_500}.{number // 250 % 250 + 1}.{number % 250 + 1}"
         ws = await connect(
-            f"ws://127.0.0.1:{port}", max_size=None, ping_interval=None, compression=None, local_addr=(address, 0)
+            f"ws://127.0.0.1:{port}",
+            max_size=None,
+            ping_interval=None,
+            compression=None,
+            local_addr=(address, 0),
+            open_timeout=120,
         )
         await ws.send(orjson.dumps({"type": "hello", "protocol": PROTOCOL_VERSION}).decode())
         welcome = orjson.loads(await ws.recv())
@@ -456,7 +486,7 @@ class Players:
         ruleset = self.rulesets[game.kind]
         started = time.process_time()
         view = ruleset.load_view(connection.view)
-        orders = self.strategies[game.kind].decide(view, game.game_map, connection.name, self.rng)
+        orders = self.strategies[game.kind].decide(view, game.game_map, connection.name or "", self.rng)
         self.tally.decide_seconds += time.process_time() - started
         return [ruleset.dump_order(o) for o in orders]
 
@@ -573,6 +603,10 @@ class Step:
     open_files: int
     clients_busy: float
     decide_ms: float
+    generations: str = ""
+    """Collections of each generation in the window, and the longest of each."""
+    tracked: int = 0
+    """The objects the collector tracks (outside its permanent generation), at the window's end."""
 
     @property
     def held(self) -> bool:
@@ -587,7 +621,6 @@ class Options:
     workers: int
     server_cpus: set[int] | None
     client_cpus: set[int] | None
-    code: Path
     logs: Path
     profile_at: int | None = None
     profile: Path | None = None
@@ -613,15 +646,15 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def run_setup(name: str, options: Options) -> list[Step]:
+def run_setup(name: str, label: str, code: Path, options: Options) -> list[Step]:
     postgres = None
     servers: list[Server] = []
     log = options.logs / f"{name}.log"
-    code, cpus = options.code, options.server_cpus
+    cpus = options.server_cpus
     try:
         with tempfile.TemporaryDirectory(prefix="risc-capacity-") as data_dir:
             if name == "sqlite":
-                servers = [Server.start(["--serve", "--data-dir", data_dir], options.code, options.server_cpus, log)]
+                servers = [Server.start(["--serve", "--data-dir", data_dir], code, cpus, log)]
             else:
                 postgres = _postgres(options.server_cpus)
                 dsn = postgres.fresh()
@@ -630,7 +663,7 @@ def run_setup(name: str, options: Options) -> list[Step]:
                     Server.start(["--serve", "--store", dsn, "--node-id", f"node-{i + 1}"], code, cpus, log)
                     for i in range(count)
                 ]
-            return _ramp(name, servers, postgres, options)
+            return _ramp(label, servers, postgres, options)
     finally:
         for server in servers:
             server.stop()
@@ -658,10 +691,10 @@ def _ramp(name: str, servers: list[Server], postgres: Any, options: Options) -> 
             for w, pipe in enumerate(pipes):
                 mine = [i for i in added if i % options.workers == w]
                 pipe.send(("seat", (mine, watchers // options.workers + (w < watchers % options.workers))))
-            for pipe in pipes:
-                answer, detail = pipe.recv()
-                if answer != "seated":
-                    raise RuntimeError(f"seating failed: {detail}")
+            failed = [detail for answer, detail in (pipe.recv() for pipe in pipes) if answer != "seated"]
+            if failed:
+                print(f"| {name} | {target:,} | could not be seated: {failed[0]} |", flush=True)
+                break
             seat_seconds = time.monotonic() - started
             seated = target
             steps.append(_window(name, target, servers, postgres, pipes, options, seat_seconds))
@@ -760,13 +793,17 @@ def _window(
         open_files=files,
         clients_busy=(sum(t["cpu"] for t in tallies) - client_cpu0) / elapsed,
         decide_ms=sum(t["decide_seconds"] for t in tallies) * 1000 / max(1, turns),
+        generations=" ".join(
+            f"g{g}: {n} ≤{most * 1000:.0f}" for p in pauses[:1] for g, (n, most) in sorted(p["generations"].items())
+        ),
+        tracked=sum(p["tracked"] for p in pauses),
     )
 
 
 HEADER = (
     "| setup | games | connections | busy (server + PostgreSQL) | CPU ms/turn | turns | p50 ms | p99 ms | max ms "
     "| RSS MB | KB/game | loop pause ms | GC pause ms (total) | files | clients busy | seated in s | lost "
-    "| refused/errors |"
+    "| refused/errors | collections (first server): count ≤ longest ms | objects tracked |"
 )
 
 
@@ -776,7 +813,7 @@ def _row(s: Step) -> str:
         f"| {s.setup} | {s.games:,} | {s.connections:,} | {busy} | {s.cpu_ms_per_turn:.2f} | {s.turns:,} | "
         f"{s.p50:.1f} | {s.p99:.1f} | {s.worst:.0f} | {s.rss_mb:,.0f} | {s.kb_per_game:.0f} | {s.lag_ms:.0f} | "
         f"{s.gc_ms:.0f} ({s.gc_total_ms:.0f}) | {s.open_files:,} | {s.clients_busy:.2f} | {s.seat_seconds:.0f} | "
-        f"{s.lost} | {s.refused}/{s.errors} |"
+        f"{s.lost} | {s.refused}/{s.errors} | {s.generations} | {s.tracked:,} |"
     )
 
 
@@ -803,7 +840,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4, help="client processes")
     parser.add_argument("--server-cpus", default="0", help="the CPUs of the servers and PostgreSQL ('' : any)")
     parser.add_argument("--client-cpus", default="1", help="the CPUs of the client processes ('' : any)")
-    parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose server is measured")
+    parser.add_argument(
+        "--code",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a checkout whose server is measured (repeat it to measure several side by side, taking turns; "
+        "`.` is this one); default: this one",
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each setup and code, taking turns")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy the first server: FILE.SETUP.GAMES.txt")
     parser.add_argument("--profile-at", type=int, default=None, help="the step (games) to profile")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -812,8 +858,13 @@ def main() -> None:
     parser.add_argument("--node-id", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
+        for code in args.code:
+            sys.path.insert(0, str(code.resolve()))  # the server of that checkout, imported only now
+        for name in [n for n in sys.modules if n.split(".")[0] in ("shared", "server")]:
+            del sys.modules[name]  # this bench's own imports came from this checkout: the server must not use them
         run_on("auto", _serve(args.data_dir, args.store, args.node_id))
         return
+    codes = [c.resolve() for c in args.code] or [ROOT]
     raise_open_files()
     logs = Path(tempfile.mkdtemp(prefix="risc-capacity-logs-"))
     options = Options(
@@ -823,7 +874,6 @@ def main() -> None:
         workers=args.workers,
         server_cpus=cpu_set(args.server_cpus),
         client_cpus=cpu_set(args.client_cpus),
-        code=args.code.resolve(),
         logs=logs,
         profile_at=args.profile_at,
         profile=args.profile,
@@ -837,12 +887,18 @@ def main() -> None:
     print(HEADER)
     print("|" + "---|" * (HEADER.count("|") - 1), flush=True)
     began = time.monotonic()
-    knees = {}
+    if len(codes) > 1:
+        print("code: " + "; ".join(f"{chr(65 + i)} = {c}" for i, c in enumerate(codes)))
+    knees: dict[str, list[int]] = {}
     for name in args.setups.split(","):
-        steps = run_setup(name, options)
-        knees[name] = knee(steps)
-    for name, games in knees.items():
-        print(f"knee, {name}: {games:,} games (p99 under {KNEE_P99_MS:g} ms and under {KNEE_BUSY} of the core)")
+        for run in range(args.repeat):
+            for index, code in enumerate(codes):
+                label = name if len(codes) == 1 else f"{name} {chr(65 + index)}"
+                print(f"({label}, run {run + 1})", flush=True)
+                knees.setdefault(label, []).append(knee(run_setup(name, label, code, options)))
+    for label, games in knees.items():
+        said = ", ".join(f"{g:,}" for g in games)
+        print(f"knee, {label}: {said} games (p99 under {KNEE_P99_MS:g} ms and under {KNEE_BUSY} of the core)")
     print(f"load average at the end {os.getloadavg()[0]:.1f}; took {time.monotonic() - began:.0f} s")
 
 
