@@ -19,8 +19,11 @@ The number of games is ramped (each step seats the games it adds, then measures 
 the server's CPU share (of one core; for PostgreSQL setups also PostgreSQL's), CPU per resolved turn, RSS per live
 game (its connections with it), from a turn's last commit to every player of the game holding the result (p50, p99,
 max; one clock: a game's players live in one process), the longest event-loop pause (a monitor that wakes every
-20 ms, in the server's process) and the longest garbage-collector pause (gc.callbacks), the server's open file
-descriptors. The knee: the most games held with a p99 under 250 ms and under 0.8 of the core.
+20 ms, in the server's process) and the longest garbage-collector pause (gc.callbacks), the collector's CPU time a
+turn (its pauses' wall time counts whatever else the machine ran meanwhile), the most objects one walk of the oldest
+generation went over, the server's open file descriptors. After the last step, the collector's hourly whole walk
+(server/collector.py) is timed once over everything the server then holds. A handshake the server drops is tried
+again (a player would), and counted. The knee: the most games held with a p99 under 250 ms and under 0.8 of the core.
 
 Three setups: one process on SQLite (a fresh data directory), one node on PostgreSQL (a throwaway one of the bench's
 own, as bench/cluster.py starts it, its CPU counted and pinned with the node), two nodes on PostgreSQL (game i played
@@ -53,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bench.players import merge
 from bench.server_load import ROOT, run_on
@@ -71,6 +74,8 @@ KINDS: dict[str, Message] = {
     "classic": {"ruleset": "classic", "map": "seed", "players": PLAYERS},
 }
 """The games of the mix: game i is of kind i mod 4."""
+OPEN_ATTEMPTS = 4
+"""How often a player tries to open its connection before the bench gives up on the step."""
 KNEE_P99_MS = 250.0
 KNEE_BUSY = 0.8
 
@@ -94,18 +99,27 @@ class Pauses:
     lag: float = 0.0
     collector: float = 0.0
     collector_total: float = 0.0
+    collector_cpu: float = 0.0
+    """The collector's CPU time (its pauses' wall time counts the other processes that ran meanwhile too)."""
     collections: int = 0
     by_generation: dict[int, list[float]] = field(default_factory=dict)
     """For each generation collected: how many times, and its longest pause."""
+    walked: int = 0
+    """The most objects a collection of the oldest generation went over (the frozen ones are not walked)."""
     _gc_started: float = 0.0
+    _gc_started_cpu: float = 0.0
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
+            if info["generation"] == 2:  # counted before the clocks start: what a walk goes over
+                self.walked = max(self.walked, sum(len(gc.get_objects(g)) for g in range(3)))
             self._gc_started = time.perf_counter()
+            self._gc_started_cpu = time.thread_time()
         else:
             took = time.perf_counter() - self._gc_started
             self.collector = max(self.collector, took)
             self.collector_total += took
+            self.collector_cpu += time.thread_time() - self._gc_started_cpu
             self.collections += 1
             seen = self.by_generation.setdefault(info["generation"], [0, 0.0])
             seen[0] += 1
@@ -126,15 +140,17 @@ class Pauses:
                     "lag": self.lag,
                     "gc": self.collector,
                     "gc_total": self.collector_total,
+                    "gc_cpu": self.collector_cpu,
                     "collections": self.collections,
                     "generations": self.by_generation,
                     "tracked": len(gc.get_objects()),
+                    "walked": self.walked,
                 }
             ),
             flush=True,
         )
-        self.lag = self.collector = self.collector_total = 0.0
-        self.collections = 0
+        self.lag = self.collector = self.collector_total = self.collector_cpu = 0.0
+        self.collections = self.walked = 0
         self.by_generation = {}
 
 
@@ -149,6 +165,18 @@ def census() -> None:
     print(f"census: {sum(counts.values()):,} objects tracked", file=sys.stderr)
     for name, count in ranked[:40]:
         print(f"  {count:>10,} {name}", file=sys.stderr, flush=True)
+
+
+def whole_walk() -> None:
+    """One whole collection, everything thawed first (what the server's hourly walk does, server/collector.py), timed:
+    one JSON line on stdout (the bench asks with SIGHUP)."""
+    gc.unfreeze()
+    objects = len(gc.get_objects())
+    started, started_cpu = time.perf_counter(), time.thread_time()
+    gc.collect()
+    took, took_cpu = time.perf_counter() - started, time.thread_time() - started_cpu
+    gc.freeze()
+    print(json.dumps({"seconds": took, "cpu": took_cpu, "objects": objects}), flush=True)
 
 
 async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) -> None:
@@ -172,6 +200,7 @@ async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) 
         loop.add_signal_handler(sig, stop.set)
     loop.add_signal_handler(signal.SIGUSR1, pauses.report)
     loop.add_signal_handler(signal.SIGUSR2, census)
+    loop.add_signal_handler(signal.SIGHUP, whole_walk)
     async with RiscServer(config) as server:
         settle_collector()
         gc.callbacks.append(pauses.on_gc)
@@ -223,6 +252,12 @@ class Server:
     def pauses(self) -> Message:
         assert self.process.stdout is not None
         self.process.send_signal(signal.SIGUSR1)
+        return dict(json.loads(self.process.stdout.readline()))
+
+    def whole_walk(self) -> Message:
+        """Time the server's hourly walk over everything it holds (one, now)."""
+        assert self.process.stdout is not None
+        self.process.send_signal(signal.SIGHUP)
         return dict(json.loads(self.process.stdout.readline()))
 
     def stop(self) -> None:
@@ -375,6 +410,8 @@ class Players:
         self.start = time.monotonic()
         self.tasks: set[asyncio.Task[None]] = set()
         self.watchers = 0
+        self.reopened = 0
+        """Handshakes the server dropped, tried again."""
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -385,14 +422,22 @@ class Players:
         """A connection that said hello, from loopback address `number` of its own: players come from addresses
         of their own, which the server's limits by address count."""
         address = f"127.{1 + number // 62_500}.{number // 250 % 250 + 1}.{number % 250 + 1}"
-        ws = await connect(
-            f"ws://127.0.0.1:{port}",
-            max_size=None,
-            ping_interval=None,
-            compression=None,
-            local_addr=(address, 0),
-            open_timeout=120,
-        )
+        for attempt in range(OPEN_ATTEMPTS):  # a busy server may drop a handshake: a player tries again
+            try:
+                ws = await connect(
+                    f"ws://127.0.0.1:{port}",
+                    max_size=None,
+                    ping_interval=None,
+                    compression=None,
+                    local_addr=(address, 0),
+                    open_timeout=60,
+                )
+                break
+            except (OSError, InvalidHandshake, TimeoutError):
+                if attempt == OPEN_ATTEMPTS - 1:
+                    raise
+                self.reopened += 1
+                await asyncio.sleep(0.5 * (attempt + 1))
         await ws.send(orjson.dumps({"type": "hello", "protocol": PROTOCOL_VERSION}).decode())
         welcome = orjson.loads(await ws.recv())
         assert welcome["type"] == "welcome", welcome
@@ -553,7 +598,7 @@ async def _client(ports: list[int], period: float, pipe: Any) -> None:
             started = time.monotonic()
             try:
                 await players.seat(indices, watchers)
-                pipe.send(("seated", time.monotonic() - started))
+                pipe.send(("seated", (time.monotonic() - started, players.reopened)))
             except Exception as exc:  # told to the bench, which stops
                 pipe.send(("failed", repr(exc)))
         elif command == "window":
@@ -600,6 +645,8 @@ class Step:
     lag_ms: float
     gc_ms: float
     gc_total_ms: float
+    gc_cpu_ms_per_turn: float
+    """The collector's CPU time over the window, a turn."""
     open_files: int
     clients_busy: float
     decide_ms: float
@@ -607,6 +654,10 @@ class Step:
     """Collections of each generation in the window, and the longest of each."""
     tracked: int = 0
     """The objects the collector tracks (outside its permanent generation), at the window's end."""
+    walked: int = 0
+    """The most objects one collection of the oldest generation went over."""
+    reopened: int = 0
+    """Handshakes the server dropped while the games were seated (so far), each tried again."""
 
     @property
     def held(self) -> bool:
@@ -691,16 +742,25 @@ def _ramp(name: str, servers: list[Server], postgres: Any, options: Options) -> 
             for w, pipe in enumerate(pipes):
                 mine = [i for i in added if i % options.workers == w]
                 pipe.send(("seat", (mine, watchers // options.workers + (w < watchers % options.workers))))
-            failed = [detail for answer, detail in (pipe.recv() for pipe in pipes) if answer != "seated"]
+            answers = [pipe.recv() for pipe in pipes]
+            failed = [detail for answer, detail in answers if answer != "seated"]
             if failed:
                 print(f"| {name} | {target:,} | could not be seated: {failed[0]} |", flush=True)
                 break
             seat_seconds = time.monotonic() - started
             seated = target
             steps.append(_window(name, target, servers, postgres, pipes, options, seat_seconds))
+            steps[-1].reopened = sum(detail[1] for _, detail in answers)
             print(_row(steps[-1]), flush=True)
             if steps[-1].lost > steps[-1].turns:
                 break  # the server no longer keeps up: the steps above would only say so again
+        if steps:
+            walk = servers[0].whole_walk()
+            print(
+                f"({name}, {seated:,} games: the collector's hourly whole walk took {walk['seconds'] * 1000:,.0f} ms "
+                f"({walk['cpu'] * 1000:,.0f} ms of CPU) over {walk['objects']:,} objects)",
+                flush=True,
+            )
     finally:
         for pipe in pipes:
             with contextlib.suppress(Exception):
@@ -790,6 +850,7 @@ def _window(
         lag_ms=max(p["lag"] for p in pauses) * 1000,
         gc_ms=max(p["gc"] for p in pauses) * 1000,
         gc_total_ms=sum(p["gc_total"] for p in pauses) * 1000,
+        gc_cpu_ms_per_turn=sum(p["gc_cpu"] for p in pauses) * 1000 / max(1, turns),
         open_files=files,
         clients_busy=(sum(t["cpu"] for t in tallies) - client_cpu0) / elapsed,
         decide_ms=sum(t["decide_seconds"] for t in tallies) * 1000 / max(1, turns),
@@ -797,13 +858,15 @@ def _window(
             f"g{g}: {n} ≤{most * 1000:.0f}" for p in pauses[:1] for g, (n, most) in sorted(p["generations"].items())
         ),
         tracked=sum(p["tracked"] for p in pauses),
+        walked=max(p["walked"] for p in pauses),
     )
 
 
 HEADER = (
     "| setup | games | connections | busy (server + PostgreSQL) | CPU ms/turn | turns | p50 ms | p99 ms | max ms "
-    "| RSS MB | KB/game | loop pause ms | GC pause ms (total) | files | clients busy | seated in s | lost "
-    "| refused/errors | collections (first server): count ≤ longest ms | objects tracked |"
+    "| RSS MB | KB/game | loop pause ms | GC pause ms (total) | GC CPU ms/turn | files | clients busy "
+    "| seated in s (handshakes retried) | lost "
+    "| refused/errors | collections (first server): count ≤ longest ms | objects tracked | most walked |"
 )
 
 
@@ -812,8 +875,9 @@ def _row(s: Step) -> str:
     return (
         f"| {s.setup} | {s.games:,} | {s.connections:,} | {busy} | {s.cpu_ms_per_turn:.2f} | {s.turns:,} | "
         f"{s.p50:.1f} | {s.p99:.1f} | {s.worst:.0f} | {s.rss_mb:,.0f} | {s.kb_per_game:.0f} | {s.lag_ms:.0f} | "
-        f"{s.gc_ms:.0f} ({s.gc_total_ms:.0f}) | {s.open_files:,} | {s.clients_busy:.2f} | {s.seat_seconds:.0f} | "
-        f"{s.lost} | {s.refused}/{s.errors} | {s.generations} | {s.tracked:,} |"
+        f"{s.gc_ms:.0f} ({s.gc_total_ms:.0f}) | {s.gc_cpu_ms_per_turn:.2f} | {s.open_files:,} | {s.clients_busy:.2f} | "
+        f"{s.seat_seconds:.0f} ({s.reopened}) | "
+        f"{s.lost} | {s.refused}/{s.errors} | {s.generations} | {s.tracked:,} | {s.walked:,} |"
     )
 
 
