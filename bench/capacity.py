@@ -106,6 +106,8 @@ class Pauses:
     """For each generation collected: how many times, and its longest pause."""
     walked: int = 0
     """The most objects a collection of the oldest generation went over (the frozen ones are not walked)."""
+    store: Any = None
+    """The server's store: its transactions are counted."""
     _gc_started: float = 0.0
     _gc_started_cpu: float = 0.0
 
@@ -145,6 +147,7 @@ class Pauses:
                     "generations": self.by_generation,
                     "tracked": len(gc.get_objects()),
                     "walked": self.walked,
+                    "transactions": getattr(self.store, "transactions", 0),
                 }
             ),
             flush=True,
@@ -202,6 +205,7 @@ async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) 
     loop.add_signal_handler(signal.SIGUSR2, census)
     loop.add_signal_handler(signal.SIGHUP, whole_walk)
     async with RiscServer(config) as server:
+        pauses.store = server.storage
         settle_collector()
         gc.callbacks.append(pauses.on_gc)
         watcher = loop.create_task(pauses.watch_loop())
@@ -656,6 +660,8 @@ class Step:
     """The objects the collector tracks (outside its permanent generation), at the window's end."""
     walked: int = 0
     """The most objects one collection of the oldest generation went over."""
+    commits_per_turn: float = 0.0
+    """The store's transactions (SQLite's or PostgreSQL's commits, every server's) a resolved turn."""
     reopened: int = 0
     """Handshakes the server dropped while the games were seated (so far), each tried again."""
 
@@ -785,8 +791,8 @@ def _window(
     for pipe in pipes:
         pipe.send(("window", None))
     client_cpu0 = sum(pipe.recv()[1] for pipe in pipes)
-    for server in servers:
-        server.pauses()  # the seating's pauses are not the window's
+    # asked now, so that the seating's pauses are not the window's
+    transactions0 = sum(server.pauses()["transactions"] for server in servers)
     cpu0 = sum(s.cpu_seconds() for s in servers)
     db0 = postgres.cpu_seconds() if postgres is not None else 0.0
     spy = None
@@ -859,11 +865,13 @@ def _window(
         ),
         tracked=sum(p["tracked"] for p in pauses),
         walked=max(p["walked"] for p in pauses),
+        commits_per_turn=(sum(p["transactions"] for p in pauses) - transactions0) / max(1, turns),
     )
 
 
 HEADER = (
-    "| setup | games | connections | busy (server + PostgreSQL) | CPU ms/turn | turns | p50 ms | p99 ms | max ms "
+    "| setup | games | connections | busy (server + PostgreSQL) | CPU ms/turn | store commits/turn | turns "
+    "| p50 ms | p99 ms | max ms "
     "| RSS MB | KB/game | loop pause ms | GC pause ms (total) | GC CPU ms/turn | files | clients busy "
     "| seated in s (handshakes retried) | lost "
     "| refused/errors | collections (first server): count ≤ longest ms | objects tracked | most walked |"
@@ -873,7 +881,8 @@ HEADER = (
 def _row(s: Step) -> str:
     busy = f"{s.server_busy:.2f}" + (f" + {s.database_busy:.2f}" if s.database_busy else "")
     return (
-        f"| {s.setup} | {s.games:,} | {s.connections:,} | {busy} | {s.cpu_ms_per_turn:.2f} | {s.turns:,} | "
+        f"| {s.setup} | {s.games:,} | {s.connections:,} | {busy} | {s.cpu_ms_per_turn:.2f} | "
+        f"{s.commits_per_turn:.1f} | {s.turns:,} | "
         f"{s.p50:.1f} | {s.p99:.1f} | {s.worst:.0f} | {s.rss_mb:,.0f} | {s.kb_per_game:.0f} | {s.lag_ms:.0f} | "
         f"{s.gc_ms:.0f} ({s.gc_total_ms:.0f}) | {s.gc_cpu_ms_per_turn:.2f} | {s.open_files:,} | {s.clients_busy:.2f} | "
         f"{s.seat_seconds:.0f} ({s.reopened}) | "
