@@ -74,6 +74,8 @@ KINDS: dict[str, Message] = {
     "classic": {"ruleset": "classic", "map": "seed", "players": PLAYERS},
 }
 """The games of the mix: game i is of kind i mod 4."""
+SEATING_AT_ONCE = 8
+"""Games each client process seats at a time (more only queued handshakes at a busy server)."""
 OPEN_ATTEMPTS = 4
 """How often a player tries to open its connection before the bench gives up on the step."""
 KNEE_P99_MS = 250.0
@@ -434,7 +436,7 @@ class Players:
                     ping_interval=None,
                     compression=None,
                     local_addr=(address, 0),
-                    open_timeout=60,
+                    open_timeout=20,
                 )
                 break
             except (OSError, InvalidHandshake, TimeoutError):
@@ -451,7 +453,7 @@ class Players:
 
     async def seat(self, indices: list[int], watchers: int) -> None:
         """Seat the games numbered, a few at a time, and start each one's clock; add `watchers` lobby watchers."""
-        gate = asyncio.Semaphore(16)
+        gate = asyncio.Semaphore(SEATING_AT_ONCE)
 
         async def one(index: int) -> None:
             async with gate:
