@@ -23,7 +23,8 @@ max; one clock: a game's players live in one process), the longest event-loop pa
 turn (its pauses' wall time counts whatever else the machine ran meanwhile), the most objects one walk of the oldest
 generation went over, the server's open file descriptors. After the last step, the collector's hourly whole walk
 (server/collector.py) is timed once over everything the server then holds. A handshake the server drops is tried
-again (a player would), and counted. The knee: the most games held with a p99 under 250 ms and under 0.8 of the core.
+again (a player would), and counted. The knee: the most games held with a p99 under 250 ms and under 0.8 of the core;
+a setup's ramp stops at the first step past it with its core spent (0.8 or more), so that the bench ends in minutes.
 
 Three setups: one process on SQLite (a fresh data directory), one node on PostgreSQL (a throwaway one of the bench's
 own, as bench/cluster.py starts it, its CPU counted and pinned with the node), two nodes on PostgreSQL (game i played
@@ -760,8 +761,9 @@ def _ramp(name: str, servers: list[Server], postgres: Any, options: Options) -> 
             steps.append(_window(name, target, servers, postgres, pipes, options, seat_seconds))
             steps[-1].reopened = sum(detail[1] for _, detail in answers)
             print(_row(steps[-1]), flush=True)
-            if steps[-1].lost > steps[-1].turns:
-                break  # the server no longer keeps up: the steps above would only say so again
+            last = steps[-1]
+            if last.lost > last.turns or (not last.held and last.server_busy + last.database_busy >= KNEE_BUSY):
+                break  # the server no longer keeps up, or its core is spent: the steps above would only say so again
         if steps:
             walk = servers[0].whole_walk()
             print(
