@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 import signal
@@ -20,6 +19,7 @@ from server.accounts.desk import AccountDesk
 from server.accounts.service import MODES, Accounts
 from server.clock import Clock, LoopClock
 from server.cluster.node import NodeIdTaken
+from server.collector import settle_collector as settle_collector
 from server.config import ServerConfig
 from server.frontier import origins
 from server.frontier.addresses import where_to_connect
@@ -198,26 +198,6 @@ def notifier(config: ServerConfig, storage: Storage, clock: Clock, lobby: Lobby)
     found = Notifier(store, vacations, sender, sent, lambda: ())
     lobby.notifier = found
     return found
-
-
-YOUNG_COLLECTION_EVERY = 20_000
-"""Objects allocated (net) between two collections of the youngest generation (Python's default: 700)."""
-
-
-def settle_collector() -> None:
-    """Once a server has started: keep the cyclic garbage collector off what it will hold for its whole life, and
-    let the objects of requests under way die young.
-
-    Everything the start made (modules, rule sets' schemas, maps, restored games) is moved out of the collector's
-    generations (gc.freeze), so a full collection no longer walks it; and the youngest generation is collected
-    after 20,000 allocations rather than 700, by which time most of the coroutines and futures of the requests
-    then under way (waiting on the store) are gone rather than promoted to older generations, whose collections
-    cost the most. docs/performance.md gives what it saves under load (bench/server_load.py).
-    """
-    gc.collect()
-    gc.freeze()
-    _, older, oldest = gc.get_threshold()
-    gc.set_threshold(YOUNG_COLLECTION_EVERY, older * 2, oldest)
 
 
 async def serve_until_signalled(config: ServerConfig) -> None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from typing import Any
+from unittest.mock import patch
 
+from server.match import Match
 from server.storage import MemoryStorage
 from tests.server_support import FAST, Client, create_game, join, running_server
 
@@ -90,3 +93,44 @@ async def test_the_server_s_players_do_not_wait_while_a_person_is_still_playing(
             reply = await alice.request(type="commit", game_id=game_id, turn=turn)
             assert reply["type"] == "commit_accepted", reply
         await alice.wait_for(lambda m: m["type"] == "update" and m["view"] is not None and m["view"]["turn"] == 3)
+
+
+async def test_creating_a_game_asks_no_other_game_held_for_its_summary_or_whether_it_is_over() -> None:
+    """A game's creation reads the games its creator holds and counts the games over as they end: at 6,250 games
+    held, asking each of them took 120 ms of the core for every game created (bench/capacity.py)."""
+    asked = {"summary": 0, "finished": 0}
+    summary, over = Match.summary, Match.finished
+
+    def counted_summary(match: Match) -> Any:
+        asked["summary"] += 1
+        return summary(match)
+
+    def counted_over(match: Match) -> bool:
+        asked["finished"] += 1
+        return bool(over.fget(match))  # type: ignore[attr-defined]
+
+    async def asked_by_one_create(client: Client) -> dict[str, int]:
+        asked.update(summary=0, finished=0)
+        await create_game(client, players=2)
+        return dict(asked)
+
+    with (
+        patch.object(Match, "summary", counted_summary),
+        patch.object(Match, "finished", property(counted_over)),
+    ):
+        async with running_server(MemoryStorage(), max_games=100, open_games_per_address=100, **FAST) as server:
+            players = [await Client.connect(server) for _ in range(2)]
+            for _ in range(3):  # games in play, each created by a connection of its own
+                creator = await Client.connect(server)
+                game_id = await create_game(creator, players=2)
+                await join(players[0], game_id, "ann")
+                await join(players[1], game_id, "bob")
+            client = await Client.connect(server)
+            few = await asked_by_one_create(client)
+            for _ in range(12):
+                creator = await Client.connect(server)
+                game_id = await create_game(creator, players=2)
+                await join(players[0], game_id, "ann")
+                await join(players[1], game_id, "bob")
+            many = await asked_by_one_create(client)
+    assert many == few, (few, many)

@@ -201,7 +201,7 @@ class ClusterDirectory(Directory):
         for game_id, text in rows:
             match = held.get(game_id)
             if match is not None:
-                count += waits(match.summary())
+                count += match.waits
             elif text is not None:
                 with contextlib.suppress(ValidationError):
                     count += waits(GameSummary.model_validate_json(text))

@@ -115,11 +115,10 @@ class ComputerTime:
 def collect_garbage() -> None:
     """Collect what a computer's turn left for the cycle collector, in the computers' own time.
 
-    A collection the interpreter starts by itself (after 20,000 allocations, server/app.py settle_collector) took 5
+    A collection the interpreter starts by itself (after 20,000 allocations, server/collector.py) took 5
     to 16 ms of CPU once games of computers alone ran, at any moment: whichever person's request was under way waited
     for it. Collected after every computer's turn, the youngest generation holds a few hundred objects (0.1 ms), and
-    the middle one, when due, about a millisecond. The oldest is left to the interpreter's own schedule and its rule
-    (a full collection only once a quarter of what it holds is new): walking every object of every game takes tens
-    of milliseconds, so it is not done on this schedule, which would make it ten times as often."""
+    the middle one, when due, about a millisecond. The oldest is left to the server's walker (server/collector.py),
+    which walks only what came since its last walk."""
     counts, thresholds = gc.get_count(), gc.get_threshold()
     gc.collect(1 if counts[1] >= thresholds[1] else 0)

@@ -43,6 +43,11 @@ class Held(Protocol):
     @property
     def finished(self) -> bool: ...
 
+    @property
+    def waits(self) -> bool:
+        """What `waits` says of its summary, without making one."""
+        ...
+
     def summary(self) -> GameSummary: ...
 
 
@@ -179,8 +184,9 @@ class LocalDirectory(Directory):
         self.finished_kept = finished_kept
         self.tail = tail
         self._hooks: Hooks | None = None
-        self._creators: dict[str, str] = {}
-        """Who created each game of this server that may still count against them."""
+        self._creators: dict[str, dict[str, None]] = {}
+        """The games of this server that may still count against the address that created each, by address: an
+        address's count reads its own games, not every game held."""
 
     async def start(self, hooks: Hooks) -> list[RestoredGame]:
         self._hooks = hooks
@@ -196,13 +202,13 @@ class LocalDirectory(Directory):
         return True
 
     async def credit(self, game_id: str, creator: str) -> None:
-        self._creators[game_id] = creator
+        self._creators.setdefault(creator, {})[game_id] = None
 
     async def claim(self, game_id: str) -> Claimed | Elsewhere | None:
         return None  # every game this server plays is held from its start or its making: any other is none
 
     async def release(self, game_id: str) -> None:
-        self._creators.pop(game_id, None)
+        return None  # its creator's count lets go of it once it is not held
 
     async def page(self, offset: int, limit: int, held: Mapping[str, Held]) -> tuple[list[GameSummary], int]:
         newest = list(held.values())[::-1]
@@ -216,11 +222,10 @@ class LocalDirectory(Directory):
             await self._hooks.listed(summary)
 
     async def waiting_games(self, address: str, held: Mapping[str, Held]) -> int:
-        for game_id in [g for g in self._creators if g not in held]:
-            del self._creators[game_id]
-        return sum(
-            1 for game_id, creator in self._creators.items() if creator == address and waits(held[game_id].summary())
-        )
+        created = self._creators.get(address, {})
+        for game_id in [g for g in created if g not in held]:
+            del created[game_id]
+        return sum(1 for game_id in created if held[game_id].waits)
 
 
 def waits(summary: GameSummary) -> bool:

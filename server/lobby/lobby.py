@@ -7,6 +7,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -18,7 +19,7 @@ from server.core.table import Table, Vacation
 from server.frontier.guesses import address_of
 from server.lobby.catalogue import Catalogue, read_upload
 from server.lobby.chat import ChatPace, LobbyRoom
-from server.lobby.directory import RESTORED_LOG_ENTRIES, Directory, Elsewhere, Hooks, LocalDirectory, waits
+from server.lobby.directory import RESTORED_LOG_ENTRIES, Directory, Elsewhere, Hooks, LocalDirectory
 from server.lobby.game_ids import unique_game
 from server.match import Followed, Match, Subscriber
 from server.metrics import Metrics
@@ -110,8 +111,11 @@ class Lobby:
         self.open_games_per_connection = open_games_per_connection
         self.open_games_per_address = open_games_per_address
         self.computer_games = computer_games
-        self._creators: dict[str, int] = {}
-        """The connection that created each game here that may still count against it."""
+        self._created: dict[int, dict[str, None]] = {}
+        """The games here that may still count against the connection that created each, by connection."""
+        self._finished: dict[str, None] = {}
+        """The games held that are over, in the order they ended (some perhaps let go of since): counted as they end,
+        so that creating a game does not ask every game held whether it is over."""
         self.unstarted_expiry = unstarted_expiry
         """How long an unstarted game may go without a player in it before it is closed (0: for ever)."""
         self.lonely_expiry = lonely_expiry
@@ -291,6 +295,9 @@ class Lobby:
             match.on_notices = notifier.kept
             match.vacations = self._vacations_of
             match.on_played = self._played
+        match.on_finished = partial(self._ended, match.game_id)
+        if match.finished:
+            self._ended(match.game_id)
 
     def _vacations_of(self, table: Table) -> dict[str, Vacation]:
         """The latest vacation of each seat's account, as the match's deadlines read them."""
@@ -440,7 +447,15 @@ class Lobby:
             return None
 
     def _running(self) -> int:
-        return sum(not m.finished for m in self.matches.values())
+        return len(self.matches) - len(self._held_finished())
+
+    def _held_finished(self) -> list[Match]:
+        """The games held that are over, those that ended first first."""
+        self._finished = {g: None for g in self._finished if g in self.matches}
+        return [self.matches[g] for g in self._finished]
+
+    def _ended(self, game_id: str) -> None:
+        self._finished[game_id] = None
 
     def held_by_status(self) -> dict[str, int]:
         """How many games this server plays now, by status (for /metrics)."""
@@ -505,7 +520,7 @@ class Lobby:
                 raise
             self._adopt(match)
             if creator is not None:
-                self._creators[match.game_id] = id(creator)
+                self._created.setdefault(id(creator), {})[match.game_id] = None
         logger.info(
             "game %s created: %s on %s, %d players%s",
             match.game_id,
@@ -577,10 +592,11 @@ class Lobby:
             )
         if creator is None:
             return None
-        for game_id in [g for g in self._creators if g not in self.matches]:
-            del self._creators[game_id]  # let go of
+        created = self._created.get(id(creator), {})
+        for game_id in [g for g in created if g not in self.matches]:
+            del created[game_id]  # let go of
         what = "games waiting for players or played by computers alone"
-        mine = sum(1 for g, c in self._creators.items() if c == id(creator) and waits(self.matches[g].summary()))
+        mine = sum(1 for g in created if self.matches[g].waits)
         if mine >= self.open_games_per_connection:
             raise Refusal(
                 ErrorCode.TOO_MANY_GAMES,
@@ -606,7 +622,7 @@ class Lobby:
     async def credit(self, game_id: str, creator: Subscriber) -> None:
         """Count a game made without a creator (quick play's) against the connection of a player in it, and its
         address, as one they created: one the server's computers fill plays on alone once its people resign."""
-        self._creators[game_id] = id(creator)
+        self._created.setdefault(id(creator), {})[game_id] = None
         try:
             await self.directory.credit(game_id, address_of(str(getattr(creator, "address", "?"))))
         except StorageError as exc:
@@ -647,7 +663,7 @@ class Lobby:
 
     async def _let_go_of_finished(self) -> None:
         """Keep the newest `finished_games_kept` finished games in memory; the store keeps every game."""
-        finished = [m for m in self.matches.values() if m.finished]
+        finished = self._held_finished()
         for match in finished[: max(0, len(finished) - self.finished_games_kept)]:
             await match.close()
             await self._let_go(match)
@@ -732,8 +748,7 @@ class Lobby:
 
     async def checked(self, settings: GameSettings, upload: MapUpload | None) -> tuple[GameSettings, GameMap]:
         """The settings as the rule set completes them, and the map: or a refusal saying what is wrong."""
-        running = sum(not m.finished for m in self.matches.values())
-        if running >= self.max_games:
+        if self._running() >= self.max_games:
             raise Refusal(
                 ErrorCode.TOO_MANY_GAMES,
                 f"this server already holds {self.max_games} games in play; try again when one has ended",

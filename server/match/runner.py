@@ -83,6 +83,8 @@ class Runner(ABC):
         """Why the game closed before it started (it is no game any more), once it did."""
         self.on_resolved: Callable[[], None] = _nothing
         """Called for each turn resolved (the server's figures count them)."""
+        self.on_finished: Callable[[], None] = _nothing
+        """Called once, when a change saved ends the game (the lobby counts the games over without asking each)."""
         self.on_moved: Callable[[Self], None] | None = None
         """Called once the store refused a change because another node owns the game now (a shared store)."""
         self.moved = False
@@ -150,6 +152,12 @@ class Runner(ABC):
         a computer asks before each of its orders)."""
         game = self.table.game
         return game is not None and player in turns.awaiting(self.ruleset, game)
+
+    @property
+    def waits(self) -> bool:
+        """Whether the game counts against its creator, as its summary would say (lobby/directory.py `waits`) but
+        read off the table: the lobby asks it of every game an address created, at each game it creates."""
+        return self.table.game is None or self.computers_alone
 
     @property
     def computers_alone(self) -> bool:
@@ -300,6 +308,8 @@ class Runner(ABC):
             accounts = [s.account for s in self.table.seats if s.name in played and s.account is not None]
             if accounts:
                 self.on_played(accounts)
+        if ending:
+            self.on_finished()
         return entries
 
     def _listed(self, table: Table) -> str | None:
