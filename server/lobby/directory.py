@@ -197,6 +197,8 @@ class LocalDirectory(Directory):
         return sorted([*unfinished, *finished], key=lambda g: g.record.created_at)
 
     async def reserve(self, game_id: str, creator: str | None) -> bool:
+        if await self.storage.created_at([game_id]):
+            return False  # a game the store keeps that is not held any more (finished, and let go of)
         if creator is not None:
             await self.credit(game_id, creator)
         return True
