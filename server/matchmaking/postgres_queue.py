@@ -28,17 +28,9 @@ class PostgresQueue(QueueStore):
         self.store = store
         self.fence_after = fence_after
 
-    async def _all(self, query: str, params: Sequence[Any] = ()) -> list[Any]:
-        async def run(conn: Any) -> list[Any]:
-            cursor = await conn.execute(query, tuple(params))
-            return list(await cursor.fetchall()) if cursor.description else []
-
-        rows: list[Any] = await self.store.run(run)
-        return rows
-
     async def enqueue(self, queued: Queued, node: str) -> Queued:
         ask = queued.ask
-        rows = await self._all(
+        rows = await self.store.rows(
             f"INSERT INTO quick_queue ({_ROW}, node_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
             "ON CONFLICT (account_id) DO UPDATE SET node_id = excluded.node_id, name = excluded.name, "
             "rating = excluded.rating, computers_after = excluded.computers_after, "
@@ -61,13 +53,13 @@ class PostgresQueue(QueueStore):
         return _queued(rows[0]) if rows else queued
 
     async def leave(self, account: str) -> bool:
-        rows = await self._all(
+        rows = await self.store.rows(
             "DELETE FROM quick_queue WHERE account_id = %s AND game_id IS NULL RETURNING 1", (account,)
         )
         return bool(rows)
 
     async def waiting(self) -> list[Queued]:
-        rows = await self._all(f"SELECT {_ROW} FROM quick_queue WHERE game_id IS NULL ORDER BY since, account_id")
+        rows = await self.store.rows(f"SELECT {_ROW} FROM quick_queue WHERE game_id IS NULL ORDER BY since, account_id")
         return [_queued(r) for r in rows]
 
     async def claim(self, decide: Decide, new_id: NewId) -> list[tuple[str, Formed]]:
@@ -95,10 +87,10 @@ class PostgresQueue(QueueStore):
         return result
 
     async def unclaim(self, game_id: str) -> None:
-        await self._all("UPDATE quick_queue SET game_id = NULL WHERE game_id = %s", (game_id,))
+        await self.store.rows("UPDATE quick_queue SET game_id = NULL WHERE game_id = %s", (game_id,))
 
     async def seated(self, accounts: Sequence[str]) -> list[Seated]:
-        rows = await self._all(
+        rows = await self.store.rows(
             "DELETE FROM quick_queue q WHERE q.account_id = ANY(%s) AND q.game_id IS NOT NULL "
             "AND EXISTS (SELECT 1 FROM games g WHERE g.game_id = q.game_id) "
             "RETURNING q.account_id, q.game_id, q.name, q.rated",
@@ -109,7 +101,7 @@ class PostgresQueue(QueueStore):
     async def sweep(self) -> None:
         """Formed games never made, whose id's lock nobody holds (their forming node is gone): their players wait
         again. Waiting players whose node is gone for GONE_AFTER seconds: dropped."""
-        orphans = await self._all(
+        orphans = await self.store.rows(
             "SELECT DISTINCT q.game_id FROM quick_queue q WHERE q.game_id IS NOT NULL "
             "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.game_id = q.game_id)"
         )
@@ -134,7 +126,7 @@ class PostgresQueue(QueueStore):
                 await put_back(conn, game_id)
 
             await self.store.run(run)
-        await self._all(
+        await self.store.rows(
             "DELETE FROM quick_queue q WHERE q.game_id IS NULL AND NOT EXISTS (SELECT 1 FROM nodes n "
             "WHERE n.node_id = q.node_id AND n.heartbeat > now() - make_interval(secs => %s))",
             (self.fence_after + GONE_AFTER,),

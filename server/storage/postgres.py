@@ -26,7 +26,7 @@ import hashlib
 import importlib.metadata
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
@@ -546,6 +546,17 @@ class PostgresStorage(Storage):
         if self._pool is None:
             raise StorageError(f"the {self.where} is not open")
         return self._pool.connection()
+
+    async def rows(self, query: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[Any]:
+        """One statement's rows (none for a statement that returns none), on a pooled connection: what the accounts,
+        notices, ratings, invitations and the quick play queue read and write through."""
+
+        async def run(conn: Any) -> list[Any]:
+            cursor = await conn.execute(query, params if isinstance(params, Mapping) else tuple(params))
+            return list(await cursor.fetchall()) if cursor.description is not None else []
+
+        found: list[Any] = await self.run(run)
+        return found
 
     async def run(self, work: Callable[[Any], Any]) -> Any:
         """Run `work(connection)` on a pooled connection; database failures become StorageError. The cluster's

@@ -38,13 +38,6 @@ class PostgresAccounts(AccountStore):
 
         return await self.store.run(run)
 
-    async def _all(self, query: str, params: tuple[Any, ...]) -> list[Any]:
-        async def run(conn: Any) -> list[Any]:
-            return list(await (await conn.execute(query, params)).fetchall())
-
-        rows: list[Any] = await self.store.run(run)
-        return rows
-
     async def _count(self, query: str, params: tuple[Any, ...]) -> int:
         async def run(conn: Any) -> int:
             return int((await conn.execute(query, params)).rowcount)
@@ -81,7 +74,7 @@ class PostgresAccounts(AccountStore):
         return None if row is None else account_of_row(row)
 
     async def accounts(self) -> list[AccountRecord]:
-        rows = await self._all(
+        rows = await self.store.rows(
             f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE NOT deleted ORDER BY created_at, name_key", ()
         )
         return [account_of_row(r) for r in rows]
@@ -169,7 +162,7 @@ class PostgresAccounts(AccountStore):
         )
 
     async def sessions_of(self, account_id: str, now: float) -> list[SessionRecord]:
-        rows = await self._all(
+        rows = await self.store.rows(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE account_id = %s AND ended_at IS NULL AND expires_at > %s "
             "ORDER BY created_at",
             (account_id, now),
@@ -177,7 +170,7 @@ class PostgresAccounts(AccountStore):
         return [session_of_row(r) for r in rows]
 
     async def ended_since(self, at: float) -> list[SessionRecord]:
-        rows = await self._all(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE ended_at >= %s", (at,))
+        rows = await self.store.rows(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE ended_at >= %s", (at,))
         return [session_of_row(r) for r in rows]
 
     async def forget_sessions(self, before: float) -> int:
@@ -186,7 +179,7 @@ class PostgresAccounts(AccountStore):
         )
 
     async def games_of(self, account_id: str, limit: int) -> list[AccountGame]:
-        rows = await self._all(
+        rows = await self.store.rows(
             "SELECT g.game_id, a.player, g.summary, g.created_at FROM account_games a JOIN games g USING (game_id) "
             "WHERE a.account_id = %s ORDER BY g.created_at DESC, g.game_id LIMIT %s",
             (account_id, limit),

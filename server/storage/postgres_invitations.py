@@ -3,7 +3,7 @@ every node reads and answers."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from server.storage.invitations import Invitation, InvitationStore
 
@@ -15,28 +15,20 @@ class PostgresInvitations(InvitationStore):
     def __init__(self, store: PostgresStorage) -> None:
         self.store = store
 
-    async def _all(self, query: str, params: tuple[Any, ...]) -> list[Any]:
-        async def run(conn: Any) -> list[Any]:
-            cursor = await conn.execute(query, params)
-            return list(await cursor.fetchall()) if cursor.description else []
-
-        rows: list[Any] = await self.store.run(run)
-        return rows
-
     async def invite(self, invitation: Invitation) -> None:
-        await self._all(
+        await self.store.rows(
             "INSERT INTO invitations (game_id, account_id, by_name) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
             (invitation.game_id, invitation.account, invitation.by),
         )
 
     async def invitations(self, account: str) -> list[Invitation]:
-        rows = await self._all(
+        rows = await self.store.rows(
             "SELECT game_id, account_id, by_name FROM invitations WHERE account_id = %s ORDER BY game_id", (account,)
         )
         return [Invitation(*r) for r in rows]
 
     async def answer(self, game_id: str, account: str) -> Invitation | None:
-        rows = await self._all(
+        rows = await self.store.rows(
             "DELETE FROM invitations WHERE game_id = %s AND account_id = %s RETURNING game_id, account_id, by_name",
             (game_id, account),
         )

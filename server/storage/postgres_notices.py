@@ -20,22 +20,14 @@ class PostgresNotices(NoticeStore):
     def __init__(self, store: PostgresStorage) -> None:
         self.store = store
 
-    async def _all(self, query: str, params: Any) -> list[Any]:
-        async def run(conn: Any) -> list[Any]:
-            cursor = await conn.execute(query, params)
-            return list(await cursor.fetchall()) if cursor.description is not None else []
-
-        result: list[Any] = await self.store.run(run)
-        return result
-
     async def add_vacation(self, vacation: VacationRecord, at: float) -> None:
-        await self._all(
+        await self.store.rows(
             "INSERT INTO vacations (account_id, starts_at, ends_at, changed_at) VALUES (%s, %s, %s, %s)",
             (vacation.account_id, vacation.start, vacation.end, at),
         )
 
     async def cut_vacation(self, account_id: str, end: float, at: float) -> bool:
-        rows = await self._all(
+        rows = await self.store.rows(
             "UPDATE vacations SET ends_at = greatest(starts_at, %s), changed_at = %s "
             "WHERE account_id = %s AND ends_at > %s RETURNING 1",
             (end, at, account_id, end),
@@ -43,14 +35,14 @@ class PostgresNotices(NoticeStore):
         return bool(rows)
 
     async def vacations_of(self, account_id: str, since: float) -> list[VacationRecord]:
-        rows = await self._all(
+        rows = await self.store.rows(
             "SELECT starts_at, ends_at FROM vacations WHERE account_id = %s AND ends_at > %s ORDER BY starts_at",
             (account_id, since),
         )
         return [VacationRecord(account_id, float(a), float(b)) for a, b in rows]
 
     async def vacations_changed(self, since: float) -> list[VacationRecord]:
-        rows = await self._all(
+        rows = await self.store.rows(
             "SELECT DISTINCT ON (account_id) account_id, starts_at, ends_at FROM vacations WHERE account_id IN "
             "(SELECT account_id FROM vacations WHERE changed_at >= %s) ORDER BY account_id, starts_at DESC",
             (since,),
@@ -58,11 +50,11 @@ class PostgresNotices(NoticeStore):
         return [VacationRecord(a, float(b), float(c)) for a, b, c in rows]
 
     async def channels(self, account_id: str) -> Channels | None:
-        rows = await self._all("SELECT body FROM notify_channels WHERE account_id = %s", (account_id,))
+        rows = await self.store.rows("SELECT body FROM notify_channels WHERE account_id = %s", (account_id,))
         return Channels.of_text(rows[0][0]) if rows else None
 
     async def set_channels(self, account_id: str, channels: Channels) -> None:
-        await self._all(
+        await self.store.rows(
             "INSERT INTO notify_channels (account_id, body, unsubscribe_key) VALUES (%s, %s, %s) "
             "ON CONFLICT (account_id) DO UPDATE SET body = excluded.body, unsubscribe_key = excluded.unsubscribe_key",
             (account_id, channels.text(), channels.unsubscribe_key),
@@ -71,7 +63,7 @@ class PostgresNotices(NoticeStore):
     async def unsubscribed(self, key: str) -> str | None:
         if not key:
             return None
-        rows = await self._all("SELECT account_id, body FROM notify_channels WHERE unsubscribe_key = %s", (key,))
+        rows = await self.store.rows("SELECT account_id, body FROM notify_channels WHERE unsubscribe_key = %s", (key,))
         if not rows:
             return None
         account_id, body = rows[0]
@@ -101,7 +93,7 @@ class PostgresNotices(NoticeStore):
 
     async def claim(self, sender: str, now: float, lease: float, limit: int) -> list[OutboxRow]:
         params = {"sender": sender, "until": now + lease, "now": now, "limit": limit}
-        rows = await self._all(
+        rows = await self.store.rows(
             f"""WITH due AS (SELECT id, account_id FROM outbox
                              WHERE (claimed_until IS NULL OR claimed_until < %(now)s)
                                AND (mail_due <= %(now)s OR hook_due <= %(now)s)
@@ -117,14 +109,14 @@ class PostgresNotices(NoticeStore):
 
     async def settle(self, row_id: int, mail_due: float | None, hook_due: float | None, tries: tuple[int, int]) -> None:
         if mail_due is None and hook_due is None:
-            await self._all("DELETE FROM outbox WHERE id = %s", (row_id,))
+            await self.store.rows("DELETE FROM outbox WHERE id = %s", (row_id,))
             return
-        await self._all(
+        await self.store.rows(
             "UPDATE outbox SET mail_due = %s, hook_due = %s, mail_tries = %s, hook_tries = %s, claimed_by = NULL, "
             "claimed_until = NULL WHERE id = %s",
             (mail_due, hook_due, tries[0], tries[1], row_id),
         )
 
     async def pending(self) -> int:
-        rows = await self._all("SELECT count(*) FROM outbox", ())
+        rows = await self.store.rows("SELECT count(*) FROM outbox", ())
         return int(rows[0][0])

@@ -3,7 +3,6 @@ read from any node."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from server.ratings.model import NEW, Skill
@@ -53,27 +52,20 @@ class PostgresRatings(RatingStore):
     def __init__(self, store: PostgresStorage) -> None:
         self.store = store
 
-    async def _all(self, query: str, params: Sequence[Any]) -> list[Any]:
-        async def run(conn: Any) -> list[Any]:
-            return list(await (await conn.execute(pg(query), tuple(params))).fetchall())
-
-        rows: list[Any] = await self.store.run(run)
-        return rows
-
     async def leaderboard(self, ruleset: str, since: float, offset: int, limit: int) -> Board:
-        rows = await self._all(sql.LEADERBOARD, (ruleset, since, limit, offset))
-        total = await self._all(sql.LEADERBOARD_SIZE, (ruleset, since))
+        rows = await self.store.rows(pg(sql.LEADERBOARD), (ruleset, since, limit, offset))
+        total = await self.store.rows(pg(sql.LEADERBOARD_SIZE), (ruleset, since))
         return Board([sql.standing(r) for r in rows], int(total[0][0]))
 
     async def standings_of(self, holder: str) -> list[Standing]:
-        return [sql.standing(r) for r in await self._all(sql.STANDINGS_OF, (holder,))]
+        return [sql.standing(r) for r in await self.store.rows(pg(sql.STANDINGS_OF), (holder,))]
 
     async def history(self, holder: str, ruleset: str | None, limit: int) -> list[RatingChange]:
         if ruleset is None:
-            rows = await self._all(sql.HISTORY, (holder, limit))
+            rows = await self.store.rows(pg(sql.HISTORY), (holder, limit))
         else:
-            rows = await self._all(sql.HISTORY_OF_RULESET, (holder, ruleset, limit))
+            rows = await self.store.rows(pg(sql.HISTORY_OF_RULESET), (holder, ruleset, limit))
         return [sql.change(r) for r in reversed(rows)]
 
     async def changes_of(self, game_id: str) -> list[RatingChange]:
-        return [sql.change(r) for r in await self._all(sql.CHANGES_OF, (game_id,))]
+        return [sql.change(r) for r in await self.store.rows(pg(sql.CHANGES_OF), (game_id,))]
