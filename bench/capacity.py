@@ -43,6 +43,7 @@ import multiprocessing as mp
 import os
 import random
 import resource
+import shutil
 import signal
 import statistics
 import subprocess
@@ -803,7 +804,7 @@ def _window(
     if options.profile is not None and options.profile_at == games:
         spy = subprocess.Popen(
             [
-                "py-spy",
+                shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy")),
                 "record",
                 "--pid",
                 str(servers[0].process.pid),
