@@ -292,6 +292,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "bundled maps; may be given more than once",
     )
     _config_option(parser, "--min-turn-seconds", "SECONDS", "the shortest turn time limit a game may have")
+    _config_option(
+        parser,
+        "--keepalive",
+        "SECONDS",
+        "a connection silent this long is pinged, and one still silent this long after its ping is disconnected",
+    )
     parser.add_argument(
         "--allow-origin",
         action="append",
@@ -417,6 +423,8 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
         raise ValueError("--nodes N starts several nodes of one server: `risc server --store URL --nodes N` does it")
     if args.fence_after <= 0 or args.sweep_every <= 0:
         raise ValueError("--fence-after and --sweep-every must be more than 0 seconds")
+    if args.keepalive <= 0:
+        raise ValueError("--keepalive must be more than 0 seconds")
     if args.max_games < 1 or args.bot_turn_pause < 0 or args.min_turn_seconds < 0:
         raise ValueError("--max-games must be at least 1, --bot-turn-pause and --min-turn-seconds at least 0")
     for folder in args.maps:
@@ -439,6 +447,7 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
         max_games=args.max_games,
         bot_turn_pause=args.bot_turn_pause,
         min_turn_seconds=args.min_turn_seconds,
+        keepalive=args.keepalive,
         maps=tuple(args.maps),
         web_root=web_root,
         compression=not args.no_compression,

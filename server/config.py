@@ -28,6 +28,9 @@ class ServerConfig:
     bad_frames_per_second: float = 0.2
     """Refused frames a client may send before it is disconnected: `bad_frames_burst`, regained at this rate."""
     hello_timeout: float = 10.0
+    keepalive: float = 20.0
+    """Seconds: a connection the server has heard nothing from for this long is pinged, and one still silent this
+    long after its ping is disconnected (1011: server/frontier/keepalive.py)."""
     password_free_failures: int = 5
     """Wrong passwords an address may give before each further refusal waits (see server/frontier/guesses.py)."""
     password_delay: float = 1.0

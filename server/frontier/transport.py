@@ -32,10 +32,10 @@ from server.config import ServerConfig
 from server.frontier import loopback, origins
 from server.frontier.account_http import PATHS as ACCOUNT_PATHS
 from server.frontier.account_http import SERVER_PASSWORD_HEADER, AccountHttp, password_refused, session_cookie
-from server.frontier.bodies import SmallBodies
 from server.frontier.dispatch import dispatch
 from server.frontier.frames import parse_frame, rate_limited
 from server.frontier.guesses import Guesses, Verdict
+from server.frontier.keepalive import HeardFrom, Keepalive
 from server.frontier.memory import give_memory_back
 from server.frontier.pictures import is_picture_request, picture_response
 from server.frontier.web import WebRoot, is_upgrade
@@ -316,22 +316,24 @@ class Transport:
             report_every=config.password_report_every,
         )
         self._server: Server | None = None
+        self.keepalive = Keepalive(config.keepalive)
         self.web = WebRoot(config.web_root) if config.web_root is not None else None
         self._allowed = {o for o in map(origins.parse_origin, config.allowed_origins) if o is not None}
         self._origins_told: set[str] = set()
 
     async def start(self) -> None:
         hard_limit = HARD_SIZE_FACTOR * self.config.max_message_bytes
+        self.keepalive.start()
         self._server = await serve(
             self._handle,
             self.config.host,
             self.config.port,
             process_request=self._http,
-            create_connection=SmallBodies,
+            create_connection=HeardFrom,
             max_size=hard_limit,
             close_timeout=2,
-            ping_interval=20,
-            ping_timeout=20,
+            ping_interval=None,  # the server's own keepalive pings only the silent (server/frontier/keepalive.py)
+            ping_timeout=None,
             compression=None,  # a client's offer of deflate is taken as the config says
             extensions=[SparingDeflateFactory()] if self.config.compression else [],
         )
@@ -429,6 +431,7 @@ class Transport:
         if ws.request is not None:
             conn.loopback = loopback.for_handshake(ws.request.headers.get("Host"), self.lobby.directory.own_url)
         self.connections.add(conn)
+        self.keepalive.add(ws, conn.number)
         try:
             if await self._greet(conn):
                 await self._serve(conn)
@@ -438,6 +441,7 @@ class Transport:
             logger.exception("connection %s: failed", conn.label)
         finally:
             self.connections.discard(conn)
+            self.keepalive.remove(ws, conn.number)
             try:
                 await self.lobby.disconnect(conn)
                 await self.desk.disconnect(conn)
@@ -629,6 +633,7 @@ class Transport:
             return
         self._server.server.close()  # no new connections from here on
         self.guesses.close()
+        await self.keepalive.stop()
         for conn in list(self.connections):
             conn.send(ShuttingDown(message=message))
             conn.end(1001, "server shutting down")
