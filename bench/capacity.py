@@ -112,6 +112,8 @@ class Pauses:
     """The most objects a collection of the oldest generation went over (the frozen ones are not walked)."""
     store: Any = None
     """The server's store: its transactions are counted."""
+    keepalive: Any = None
+    """The server's keepalive (server/frontier/keepalive.py), where it has one: its pings are counted."""
     _gc_started: float = 0.0
     _gc_started_cpu: float = 0.0
 
@@ -152,6 +154,7 @@ class Pauses:
                     "tracked": len(gc.get_objects()),
                     "walked": self.walked,
                     "transactions": getattr(self.store, "transactions", 0),
+                    "pings": getattr(self.keepalive, "pings", None),
                 }
             ),
             flush=True,
@@ -210,6 +213,7 @@ async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) 
     loop.add_signal_handler(signal.SIGHUP, whole_walk)
     async with RiscServer(config) as server:
         pauses.store = server.storage
+        pauses.keepalive = getattr(server.transport, "keepalive", None)
         settle_collector()
         gc.callbacks.append(pauses.on_gc)
         watcher = loop.create_task(pauses.watch_loop())
@@ -668,6 +672,8 @@ class Step:
     """The store's transactions (SQLite's or PostgreSQL's commits, every server's) a resolved turn."""
     reopened: int = 0
     """Handshakes the server dropped while the games were seated (so far), each tried again."""
+    pings_per_second: float | None = None
+    """Keepalive pings the servers sent a second (None: a server whose pings the WebSocket library sends)."""
 
     @property
     def held(self) -> bool:
@@ -797,7 +803,9 @@ def _window(
         pipe.send(("window", None))
     client_cpu0 = sum(pipe.recv()[1] for pipe in pipes)
     # asked now, so that the seating's pauses are not the window's
-    transactions0 = sum(server.pauses()["transactions"] for server in servers)
+    before = [server.pauses() for server in servers]
+    transactions0 = sum(p["transactions"] for p in before)
+    pings0 = [p.get("pings") for p in before]
     cpu0 = sum(s.cpu_seconds() for s in servers)
     db0 = postgres.cpu_seconds() if postgres is not None else 0.0
     spy = None
@@ -871,6 +879,9 @@ def _window(
         tracked=sum(p["tracked"] for p in pauses),
         walked=max(p["walked"] for p in pauses),
         commits_per_turn=(sum(p["transactions"] for p in pauses) - transactions0) / max(1, turns),
+        pings_per_second=None
+        if None in pings0 or any(p.get("pings") is None for p in pauses)
+        else (sum(p["pings"] for p in pauses) - sum(p or 0 for p in pings0)) / elapsed,
     )
 
 
@@ -879,7 +890,7 @@ HEADER = (
     "| p50 ms | p99 ms | max ms "
     "| RSS MB | KB/game | loop pause ms | GC pause ms (total) | GC CPU ms/turn | files | clients busy "
     "| seated in s (handshakes retried) | lost "
-    "| refused/errors | collections (first server): count ≤ longest ms | objects tracked | most walked |"
+    "| refused/errors | collections (first server): count ≤ longest ms | objects tracked | most walked | pings/s |"
 )
 
 
@@ -891,7 +902,8 @@ def _row(s: Step) -> str:
         f"{s.p50:.1f} | {s.p99:.1f} | {s.worst:.0f} | {s.rss_mb:,.0f} | {s.kb_per_game:.0f} | {s.lag_ms:.0f} | "
         f"{s.gc_ms:.0f} ({s.gc_total_ms:.0f}) | {s.gc_cpu_ms_per_turn:.2f} | {s.open_files:,} | {s.clients_busy:.2f} | "
         f"{s.seat_seconds:.0f} ({s.reopened}) | "
-        f"{s.lost} | {s.refused}/{s.errors} | {s.generations} | {s.tracked:,} | {s.walked:,} |"
+        f"{s.lost} | {s.refused}/{s.errors} | {s.generations} | {s.tracked:,} | {s.walked:,} | "
+        f"{'(all, every 20 s)' if s.pings_per_second is None else f'{s.pings_per_second:.0f}'} |"
     )
 
 
