@@ -32,8 +32,8 @@ from server.config import ServerConfig
 from server.frontier import loopback, origins
 from server.frontier.account_http import PATHS as ACCOUNT_PATHS
 from server.frontier.account_http import SERVER_PASSWORD_HEADER, AccountHttp, password_refused, session_cookie
-from server.frontier.bodies import SmallBodies
 from server.frontier.dispatch import dispatch
+from server.frontier.ending import CleanEnd
 from server.frontier.frames import parse_frame, rate_limited
 from server.frontier.guesses import Guesses, Verdict
 from server.frontier.memory import give_memory_back
@@ -327,7 +327,7 @@ class Transport:
             self.config.host,
             self.config.port,
             process_request=self._http,
-            create_connection=SmallBodies,
+            create_connection=CleanEnd,
             max_size=hard_limit,
             close_timeout=2,
             ping_interval=20,

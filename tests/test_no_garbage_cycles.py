@@ -1,0 +1,63 @@
+"""What a server lets go of is freed by reference counting alone: a connection that ends, cleanly or dropped, leaves
+no cycle of references behind, so the collector's walk over everything the server holds can be rare
+(server/collector.py). In this process with the collector off: what the server held of it is freed the moment it
+ends, or the test says what still holds it.
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from server.app import RiscServer
+from tests.cycles_support import quiet
+from tests.server_support import Client, running_server
+
+
+@pytest.fixture
+def collector_off() -> Iterator[None]:
+    """The cycle collector off for the test: what is not freed by counting references stays."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect()
+
+
+def still_held(ref: weakref.ref[Any]) -> str:
+    """What holds an object that should have been freed: its referrers' types, for the failure's message."""
+    thing = ref()
+    if thing is None:
+        return "freed"
+    return ", ".join(sorted({type(r).__qualname__ for r in gc.get_referrers(thing)}))
+
+
+def server_side(server: RiscServer) -> list[weakref.ref[Any]]:
+    """Weak references to what the server holds of each of its connections: ours, websockets', its reader."""
+    refs: list[weakref.ref[Any]] = []
+    for conn in server.transport.connections:
+        refs += [weakref.ref(conn), weakref.ref(conn.ws), weakref.ref(conn.ws.protocol)]
+        refs.append(weakref.ref(conn.ws.protocol.reader))
+    return refs
+
+
+@pytest.mark.parametrize("end", ["closed", "dropped"])
+async def test_a_connection_that_ends_is_freed_by_counting_references(collector_off: None, end: str) -> None:
+    async with running_server() as server:
+        client = await Client.connect(server)
+        assert (await client.request(type="list_games"))["type"] == "games"
+        refs = server_side(server)
+        assert len(refs) == 4
+        if end == "closed":
+            await client.close()
+        else:
+            client.ws.transport.abort()
+            await client.closed.wait()
+        await quiet(server, 0)
+        assert [still_held(ref) for ref in refs] == ["freed"] * len(refs)
