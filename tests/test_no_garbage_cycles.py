@@ -1,7 +1,7 @@
-"""What a server lets go of is freed by reference counting alone: a connection that ends, cleanly or dropped, leaves
-no cycle of references behind, so the collector's walk over everything the server holds can be rare
-(server/collector.py). In this process with the collector off: what the server held of it is freed the moment it
-ends, or the test says what still holds it.
+"""What a server lets go of is freed by reference counting alone: a connection that ends, cleanly or dropped, and a
+game let go leave no cycle of references behind, so the collector's walk over everything the server holds can be
+rare (server/collector.py). In this process with the collector off: what the server held is freed the moment it is
+let go, or the test says what still holds it.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from server.app import RiscServer
-from tests.cycles_support import quiet
-from tests.server_support import Client, running_server
+from tests.cycles_support import LIFE_SETTINGS, quiet
+from tests.server_support import Client, create_game, finished, join, running_server
 
 
 @pytest.fixture
@@ -61,3 +61,18 @@ async def test_a_connection_that_ends_is_freed_by_counting_references(collector_
             await client.closed.wait()
         await quiet(server, 0)
         assert [still_held(ref) for ref in refs] == ["freed"] * len(refs)
+
+
+async def test_a_finished_game_let_go_is_freed_by_counting_references(collector_off: None) -> None:
+    async with running_server(**LIFE_SETTINGS) as server:
+        client = await Client.connect(server)
+        game_id = await create_game(client, players=3, bots=2, options={"max_turns": 3})
+        await join(client, game_id, "Ann")
+        assert (await client.request(type="resign", game_id=game_id))["type"] == "resigned"
+        await finished(client, game_id)
+        match = weakref.ref(server.lobby.matches[game_id])
+        assert (await client.request(type="leave_game", game_id=game_id))["type"] == "left"
+        await create_game(client, players=3)  # a new game lets the finished ones go (none are kept)
+        await quiet(server, 1)
+        assert game_id not in server.lobby.matches
+        assert still_held(match) == "freed"
