@@ -9,10 +9,12 @@ many objects, of which types, and the cycles that hold them, each told as the re
 (`Followers ._public_map -> function ... -> Match .followers -> Followers`), alike cycles counted together; then it
 is collected.
 
-`python -m tests.cycles_support DATA_DIR` is that process: a SQLite server on a free port (its line `PORT N` on
-stdout), then one command a line on stdin: `garbage N` (once at most N of its connections are still open, a JSON
-line on stdout: the census since the last one) or `stop`. `ServerApart` runs it from a test or a bench; `a_life`
-lives a server's ordinary life against it, the same for both.
+`python tests/cycles_support.py DATA_DIR CODE` is that process: the SQLite server of checkout CODE on a free port
+(its line `PORT N` on stdout), then one command a line on stdin: `garbage N` (once at most N of its connections are
+still open, a JSON line on stdout: the census since the last one) or `stop`. With `--collector`, its collector is
+settled as `risc server` settles it instead, and asked `frozen N` (what its young walks froze) or `walk N` (its
+whole walk, timed). `ServerApart` runs it from a test or a bench; `a_life` lives a server's ordinary life against
+it, the same for both.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import itertools
 import json
 import sys
 import tempfile
+import time
 import types
 import weakref
 from collections import Counter
@@ -270,8 +273,25 @@ def _collect_nothing(generation: int = 2) -> int:
     return 0
 
 
-async def _serve(data_dir: Path) -> None:
-    from server.app import RiscServer
+def whole_walk() -> dict[str, Any]:
+    """The collector's whole walk (server/collector.py), timed: the objects it went over, what it freed."""
+    from server.collector import walk
+
+    objects = gc.get_freeze_count() + len(gc.get_objects())
+    started, started_cpu = time.perf_counter(), time.thread_time()
+    found = walk(thaw=True)
+    return {
+        "objects": objects,
+        "found": found,
+        "seconds": time.perf_counter() - started,
+        "cpu": time.thread_time() - started_cpu,
+    }
+
+
+async def _serve(data_dir: Path, collector: bool) -> None:
+    """The server, with its collector off (a census of its garbage: `garbage`), or `collector` as `risc server`
+    settles it (what its young walks froze: `frozen`; its whole walk, timed: `walk`)."""
+    from server.app import RiscServer, settle_collector
     from server.config import ServerConfig
 
     config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, **LIFE_SETTINGS)
@@ -279,16 +299,26 @@ async def _serve(data_dir: Path) -> None:
     commands = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(commands), sys.stdin)
     async with RiscServer(config) as server:
-        _collect()  # what the start left is not the life's
-        gc.disable()
-        gc.collect = _collect_nothing  # nor the server's own collections (its computers', memory given back)
+        if collector:
+            settle_collector()
+        else:
+            _collect()  # what the start left is not the life's
+            gc.disable()
+            gc.collect = _collect_nothing  # nor the server's own collections (its computers', memory given back)
         print(f"PORT {server.port}", flush=True)
         while line := (await commands.readline()).decode().split():
-            if line[0] == "garbage":
-                await quiet(server, int(line[1]))
-                print(json.dumps(take_garbage()), flush=True)
-            elif line[0] == "stop":
+            if line[0] == "stop":
                 break
+            await quiet(server, int(line[1]))
+            if line[0] == "garbage" and not collector:
+                answer = take_garbage()
+            elif line[0] == "frozen":
+                answer = {"frozen": gc.get_freeze_count(), "tracked": len(gc.get_objects())}
+            elif line[0] == "walk":
+                answer = whole_walk()
+            else:
+                answer = {"error": f"no such command here: {line[0]}"}
+            print(json.dumps(answer), flush=True)
 
 
 # ---- the test's or the bench's side ------------------------------------------------------------------------------
@@ -304,16 +334,18 @@ class ServerApart:
 
     @classmethod
     @contextlib.asynccontextmanager
-    async def running(cls) -> AsyncIterator[ServerApart]:
+    async def running(cls, code: Path = ROOT, collector: bool = False) -> AsyncIterator[ServerApart]:
+        """The server of checkout `code` (this one by default), its collector off, or as `risc server` settles it."""
         with tempfile.TemporaryDirectory(prefix="risc-cycles-") as data_dir:
             log = Path(data_dir) / "server.log"
             with log.open("w") as stderr:
                 process = await asyncio.create_subprocess_exec(
                     sys.executable,
-                    "-m",
-                    "tests.cycles_support",
+                    str(Path(__file__).resolve()),
                     data_dir,
-                    cwd=ROOT,
+                    str(code),
+                    *(["--collector"] if collector else []),
+                    cwd=code,
                     stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE,
                     stderr=stderr,
@@ -336,15 +368,29 @@ class ServerApart:
                         await process.wait()
 
     async def garbage(self, open_connections: int = 0) -> dict[str, Any]:
-        """The census of the cyclic garbage the server made since the last one, once at most `open_connections` of
-        its connections are open (all that the caller still holds: those it closed or dropped have ended)."""
+        """The census of the cyclic garbage the server made since the last one (its collector off), once at most
+        `open_connections` of its connections are open (all the caller still holds: those it ended have ended)."""
+        return await self._ask("garbage", open_connections)
+
+    async def frozen(self, open_connections: int = 0) -> dict[str, Any]:
+        """The objects the server's collector has frozen (`frozen`) and those it tracks besides (`tracked`)."""
+        return await self._ask("frozen", open_connections)
+
+    async def whole_walk(self, open_connections: int = 0) -> dict[str, Any]:
+        """The server's collector's whole walk, now, timed (`objects`, `found`, `seconds`, `cpu`)."""
+        return await self._ask("walk", open_connections)
+
+    async def _ask(self, command: str, open_connections: int) -> dict[str, Any]:
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(f"garbage {open_connections}\n".encode())
+        self.process.stdin.write(f"{command} {open_connections}\n".encode())
         await self.process.stdin.drain()
         line = await self.process.stdout.readline()
         if not line:
             raise RuntimeError(f"the server's process ended: {self.log.read_text()[-3000:]}")
-        return dict(json.loads(line))
+        answer = dict(json.loads(line))
+        if "error" in answer:
+            raise RuntimeError(answer["error"])
+        return answer
 
 
 def said(report: dict[str, Any], cycles: int = 12, kinds: int = 12) -> str:
@@ -516,8 +562,9 @@ async def a_life(port: int, games_per_kind: int = 1, at_once: int = 8) -> Life:
     return life
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # DATA_DIR CODE [--collector]: the server of checkout CODE
+    sys.path.insert(0, sys.argv[2])
     from server.loop import choose_loop
 
     with asyncio.Runner(loop_factory=choose_loop("auto").factory) as runner:  # the loop `risc server` runs
-        runner.run(_serve(Path(sys.argv[1])))
+        runner.run(_serve(Path(sys.argv[1]), "--collector" in sys.argv[3:]))
