@@ -6,9 +6,10 @@ A real server on SQLite in a process of its own (tests/cycles_support.py, the sa
 tests/test_no_garbage_cycles.py) lives a server's ordinary life LIVES times over: for each rule set (RISC Evolution 1,
 RISC Evolution 3 with its fog of war, Warzone, classic Risk, the grid game) GAMES games of two network bots (one of
 whom loses its link mid-game and takes its seat back) and one of the server's computers, each watched to its end by
-a spectator, and one game of computers alone; a game of a turn's time limit whose one person never plays; lobby
-watchers, chat, accounts signed up, in and out, a handshake cut short; half the connections that end close
-cleanly, the others drop. AT_ONCE games play at the same time. Each finished game is let go at the next creation.
+a spectator, and one game of computers alone; a game of a turn's time limit whose one person never plays; a
+rematch and a replay; lobby watchers, chat, accounts signed up, in and out, a rated game found by quick play, a
+handshake cut short; half the connections that end close cleanly, the others drop (`a_life`). AT_ONCE games play at
+the same time. Each finished game is let go at the next creation.
 
 Without `--collector`, the server's collector is off: after each life, what a whole collection would free is counted
 and told (its types, and its cycles, each as the references that close it), then freed. The first life includes

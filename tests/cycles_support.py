@@ -415,6 +415,11 @@ KINDS: dict[str, dict[str, Any]] = {
 """Every rule set, each game short (a draw at its turn limit if nobody wins before)."""
 TURN_SECONDS = 0.3
 """The time limit of a turn in the game whose one person never plays."""
+RATING_CYCLES = "openskill.models.weng_lin.common"
+"""Where the only cyclic garbage of a server's ordinary life is made: rating a game's end, openskill's nested
+functions (compiled by mypyc) leave their closures' environments in cycles with the functions."""
+RATED_GAME_GARBAGE = 8
+"""The objects those cycles hold, a rated game (two cycles of three, and a list each)."""
 
 
 @dataclass
@@ -425,19 +430,28 @@ class Life:
     connections: int = 0
     dropped: int = 0
     accounts: int = 0
+    rated: int = 0
+    """Rated games played to their end (each leaves a few objects of cyclic garbage: RATED_GAME_GARBAGE)."""
     problems: list[str] = field(default_factory=list)
 
 
 _names = itertools.count(1)
 
 
+def own_address(number: int) -> str:
+    """A loopback address of its own for client `number`: what the server paces by address (a finished game's
+    figures and replays) is then its alone."""
+    return f"127.0.{number // 250 % 250 + 1}.{number % 250 + 1}"
+
+
 async def a_life(port: int, games_per_kind: int = 1, at_once: int = 8) -> Life:
     """A server's ordinary life, every connection of it ended at the end. For each rule set: games of two people
     (network bots, one of whom loses its link mid-game and takes its seat back) and one of the server's computers,
     each created by a connection that leaves, watched by a spectator who says a word in its chat, to its end; and
-    one game of computers alone. A game of a turn's time limit whose one person never plays. Lobby watchers, one of
-    whom speaks; accounts that sign up, play a game (resigned, its news a notice), ask its figures, sign in on a
-    second device, sign out and in again; a handshake cut short. Half the connections that end close cleanly, the
+    one game of computers alone. A game of a turn's time limit whose one person never plays. A rematch, and a
+    replay. Lobby watchers, one of whom speaks; accounts that sign up, play a game (resigned, its news a notice),
+    ask its figures, sign in on a second device, sign out and in again; two accounts' rated game found by quick play,
+    a nudge and a vacation in it; a handshake cut short. Half the connections that end close cleanly, the
     others drop as a network failure would. `at_once`: games played at the same time."""
     from client.bot import NetworkBot
     from client.connection import Backoff
@@ -514,8 +528,7 @@ async def a_life(port: int, games_per_kind: int = 1, at_once: int = 8) -> Life:
     async def account(number: int) -> None:
         n = next(_names)
         name, password = f"acct{n}", "correct horse battery"
-        address = f"127.0.{n // 250 % 250 + 1}.{n % 250 + 1}"  # a game's figures are paced by address
-        client = await Client.connect(port, source=address)
+        client = await Client.connect(port, source=own_address(n))
         signed = await client.request(type="sign_up", name=name, password=password)
         assert signed["type"] == "signed_in", signed
         game_id = await create_game(client, ruleset="risc", map="seed", players=3, bots=2, options={"max_turns": 3})
@@ -538,6 +551,61 @@ async def a_life(port: int, games_per_kind: int = 1, at_once: int = 8) -> Life:
         life.accounts += 1
         life.games += 1
 
+    async def rematch() -> None:
+        """Two people and a computer, the people resigned; both ask for a rematch, resign from it too, and look at
+        the first game's replay."""
+        n = next(_names)
+        first, second = await Client.connect(port, source=own_address(n)), await Client.connect(port)
+        game_id = await create_game(first, ruleset="risc", map="seed", players=3, bots=1, options={"max_turns": 3})
+        await join(first, game_id, f"ann{n}")
+        await join(second, game_id, f"bob{n}")
+
+        async def resigned(playing: str) -> None:
+            await first.wait_for(
+                lambda m: m["type"] == "update" and first.summaries.get(playing, {}).get("status") == "playing"
+            )
+            for client in (first, second):
+                await asked(client, "resigned", type="resign", game_id=playing)
+            await finished(first, playing)
+
+        await resigned(game_id)
+        for client in (first, second):
+            await asked(client, "rematch_pending", type="rematch", game_id=game_id)
+        await resigned((await first.wait_type("resumed"))["game_id"])
+        await asked(first, "replay", type="open_replay", game_id=game_id, sight=None)
+        await asked(first, "replayed_turn", type="replay_turn", game_id=game_id, sight=None, index=1)
+        await ended(first, drop=False)
+        await ended(second, drop=True)
+        life.games += 2
+
+    async def quick_play() -> None:
+        """Two accounts find each other in quick play (a rated game); one nudges, the other takes a vacation, and
+        the first resigns; both look at the ratings."""
+        n = next(_names)
+        names = [f"quick{n}x{i}" for i in range(2)]
+        players = [await Client.connect(port, source=own_address(n + i * 125)) for i in range(2)]
+        for client, name in zip(players, names, strict=True):
+            await asked(client, "signed_in", type="sign_up", name=name, password="correct horse battery")
+        for client in players:
+            await asked(client, "quick_play_waiting", type="quick_play", ruleset="risc", players=2, pace="live")
+        game_id = (await players[0].wait_type("quick_play_found"))["game_id"]
+        for client in players:
+            await asked(client, "resumed", type="resume", game_id=game_id, token=None)
+        await players[0].wait_for(
+            lambda m: m["type"] == "update" and players[0].summaries[game_id]["status"] == "playing"
+        )
+        await asked(players[0], "nudged", type="nudge", game_id=game_id, player=names[1])
+        await asked(players[1], "vacation", type="vacation", days=1)
+        await asked(players[0], "resigned", type="resign", game_id=game_id)
+        await finished(players[1], game_id)
+        await asked(players[1], "game_ratings", type="game_ratings", game_id=game_id)
+        await asked(players[0], "leaderboard", type="leaderboard", ruleset="risc")
+        for number, client in enumerate(players):
+            await ended(client, drop=number == 1)
+        life.games += 1
+        life.rated += 1
+        life.accounts += 2
+
     async def cut_short() -> None:
         """A handshake cut short: half a request, then the connection drops."""
         _, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -550,7 +618,7 @@ async def a_life(port: int, games_per_kind: int = 1, at_once: int = 8) -> Life:
     work = [game(kind, n, 1) for kind in KINDS for n in range(games_per_kind)]
     work += [game(kind, 0, 3) for kind in KINDS]
     work += [account(n) for n in range(2)]
-    work += [timed(), cut_short()]
+    work += [timed(), cut_short(), rematch(), quick_play()]
     await asyncio.gather(*work)
     last = await Client.connect(port)  # a game created lets the finished ones go; left, it is closed at once
     game_id = await create_game(last, ruleset="risc", map="seed", players=3)
