@@ -15,8 +15,13 @@ docs/performance.md). So, once the server has started:
   the server holds. Every second rather than every five: at 4,000 games a five-second walk went over 360,000
   objects and paused every game for up to 390 ms; a one-second walk goes over 70,000 in 60 ms, and the collector's
   CPU time a turn fell too (0.61 ms to 0.25), the young generations no longer left to grow between walks;
-- once an hour the walker thaws everything first: that one walk is a whole one, and frees the garbage cycles among
-  objects frozen earlier (a game let go, a connection closed), which no other walk sees.
+- rarely, the walker thaws everything first: that walk is a whole one, and frees the garbage cycles among objects
+  frozen earlier, which no other walk sees. It goes over everything the server holds (1.3 s at 2,000 games, 5 s and
+  more at 6,250) while every game waits, and what the server lets go of in its ordinary life (games, connections,
+  sessions) is freed by counting references alone (tests/test_no_garbage_cycles.py): such cycles are rare. So a whole
+  walk is due only once what the walks froze has doubled since the last one (a server that grew, or garbage that
+  piled up: a walk's cost shared over what came since, as Python's own schedule shares it) and an hour has passed, or
+  a day has passed whatever it holds (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -24,6 +29,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
+import time
+from dataclasses import dataclass
+
+logger = logging.getLogger("risc.server")
 
 YOUNG_COLLECTION_EVERY = 20_000
 """Objects allocated (net) between two collections of the youngest generation (Python's default: 700)."""
@@ -31,8 +41,12 @@ NEVER = 1 << 30
 """A threshold of the oldest generation that Python's own schedule never reaches."""
 WALK_EVERY = 1.0
 """Seconds between two walks of what is not frozen (docs/performance.md: five seconds paused for longer)."""
-THAW_EVERY = 3600.0
-"""Seconds between two whole walks, everything thawed first."""
+WHOLE_WALK_GROWTH = 2.0
+"""A whole walk is due once the objects frozen are this many times those frozen just after the last one..."""
+WHOLE_WALK_SOONEST = 3600.0
+"""...and this many seconds have passed since it;"""
+WHOLE_WALK_LATEST = 86_400.0
+"""or once this many seconds have passed since it, whatever the server holds."""
 
 _walker: asyncio.Task[None] | None = None
 
@@ -51,13 +65,48 @@ def settle_collector() -> None:
             _walker = loop.create_task(walk_forever(), name="garbage collector's walker")
 
 
-async def walk_forever(every: float = WALK_EVERY, thaw_every: float = THAW_EVERY) -> None:
-    walks_per_thaw = max(1, round(thaw_every / every))
-    walks = 0
+@dataclass
+class Walker:
+    """The walks' schedule: each walk goes over what is not frozen, or everything when a whole walk is due."""
+
+    whole_at: float
+    """When the last whole walk was (the loop's time; at first, when the server settled its collector)."""
+    frozen_after: int
+    """The objects frozen just after it."""
+    growth: float = WHOLE_WALK_GROWTH
+    soonest: float = WHOLE_WALK_SOONEST
+    latest: float = WHOLE_WALK_LATEST
+
+    def whole_due(self, now: float, frozen: int) -> bool:
+        """Whether the walk at `now`, with `frozen` objects frozen, is a whole one (module docstring)."""
+        since = now - self.whole_at
+        return since >= self.latest or (since >= self.soonest and frozen >= self.growth * self.frozen_after)
+
+    def step(self, now: float) -> int:
+        """One walk, whole when due; the unreachable objects found."""
+        frozen = gc.get_freeze_count()
+        if not self.whole_due(now, frozen):
+            return walk()
+        started = time.perf_counter()
+        found = walk(thaw=True)
+        self.whole_at, self.frozen_after = now, gc.get_freeze_count()
+        logger.info(
+            "the garbage collector walked all it holds: %d objects frozen before, %d after, %d unreachable freed, in "
+            "%.0f ms",
+            frozen,
+            self.frozen_after,
+            found,
+            (time.perf_counter() - started) * 1000,
+        )
+        return found
+
+
+async def walk_forever(every: float = WALK_EVERY) -> None:
+    loop = asyncio.get_running_loop()
+    walker = Walker(loop.time(), gc.get_freeze_count())
     while True:
         await asyncio.sleep(every)
-        walks += 1
-        walk(thaw=walks % walks_per_thaw == 0)
+        walker.step(loop.time())
 
 
 def walk(thaw: bool = False) -> int:
