@@ -46,7 +46,7 @@ async def census(code: Path, lives: int, games: int, at_once: int, detail: int) 
             in_cycles = sum(c["objects"] for c in report["cycles"])
             print(
                 f"| {number} | {life.games} | {life.connections} ({life.dropped}) | {took:.1f} | {found:,} | "
-                f"{found / life.games:,.0f} | {found / life.connections:,.0f} | {in_cycles:,} |",
+                f"{found / life.games:,.1f} | {found / life.connections:,.1f} | {in_cycles:,} |",
                 flush=True,
             )
             if life.problems:
