@@ -9,12 +9,12 @@ many objects, of which types, and the cycles that hold them, each told as the re
 (`Followers ._public_map -> function ... -> Match .followers -> Followers`), alike cycles counted together; then it
 is collected.
 
-`python tests/cycles_support.py DATA_DIR CODE` is that process: the SQLite server of checkout CODE on a free port
-(its line `PORT N` on stdout), then one command a line on stdin: `garbage N` (once at most N of its connections are
-still open, a JSON line on stdout: the census since the last one) or `stop`. With `--collector`, its collector is
-settled as `risc server` settles it instead, and asked `frozen N` (what its young walks froze) or `walk N` (its
-whole walk, timed). `ServerApart` runs it from a test or a bench; `a_life` lives a server's ordinary life against
-it, the same for both.
+`python tests/cycles_support.py DATA_DIR CODE` is that process: the SQLite server of checkout CODE (`--store DSN`:
+a node on that PostgreSQL database) on a free port (its line `PORT N` on stdout), then one command a line on stdin:
+`garbage N` (once at most N of its connections are still open, a JSON line on stdout: the census since the last one)
+or `stop`. With `--collector`, its collector is settled as `risc server` settles it instead, and asked `frozen N`
+(what its young walks froze) or `walk N` (its whole walk, timed). `ServerApart` runs it from a test or a bench;
+`a_life` lives a server's ordinary life against it, the same for both.
 """
 
 from __future__ import annotations
@@ -288,13 +288,14 @@ def whole_walk() -> dict[str, Any]:
     }
 
 
-async def _serve(data_dir: Path, collector: bool) -> None:
-    """The server, with its collector off (a census of its garbage: `garbage`), or `collector` as `risc server`
-    settles it (what its young walks froze: `frozen`; its whole walk, timed: `walk`)."""
+async def _serve(data_dir: Path, collector: bool, store: str | None) -> None:
+    """The server (on SQLite, or a node on the PostgreSQL `store`), with its collector off (a census of its garbage:
+    `garbage`), or `collector` as `risc server` settles it (what its young walks froze: `frozen`; its whole walk,
+    timed: `walk`)."""
     from server.app import RiscServer, settle_collector
     from server.config import ServerConfig
 
-    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, **LIFE_SETTINGS)
+    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, store=store, **LIFE_SETTINGS)
     loop = asyncio.get_running_loop()
     commands = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(commands), sys.stdin)
@@ -334,8 +335,11 @@ class ServerApart:
 
     @classmethod
     @contextlib.asynccontextmanager
-    async def running(cls, code: Path = ROOT, collector: bool = False) -> AsyncIterator[ServerApart]:
-        """The server of checkout `code` (this one by default), its collector off, or as `risc server` settles it."""
+    async def running(
+        cls, code: Path = ROOT, collector: bool = False, store: str | None = None
+    ) -> AsyncIterator[ServerApart]:
+        """The server of checkout `code` (this one by default), its collector off, or as `risc server` settles it;
+        on SQLite, or a node on the PostgreSQL `store`."""
         with tempfile.TemporaryDirectory(prefix="risc-cycles-") as data_dir:
             log = Path(data_dir) / "server.log"
             with log.open("w") as stderr:
@@ -345,6 +349,7 @@ class ServerApart:
                     data_dir,
                     str(code),
                     *(["--collector"] if collector else []),
+                    *(["--store", store] if store else []),
                     cwd=code,
                     stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE,
@@ -630,9 +635,11 @@ async def a_life(port: int, games_per_kind: int = 1, at_once: int = 8) -> Life:
     return life
 
 
-if __name__ == "__main__":  # DATA_DIR CODE [--collector]: the server of checkout CODE
+if __name__ == "__main__":  # DATA_DIR CODE [--collector] [--store DSN]: the server of checkout CODE
     sys.path.insert(0, sys.argv[2])
     from server.loop import choose_loop
 
+    flags = sys.argv[3:]
+    dsn = flags[flags.index("--store") + 1] if "--store" in flags else None
     with asyncio.Runner(loop_factory=choose_loop("auto").factory) as runner:  # the loop `risc server` runs
-        runner.run(_serve(Path(sys.argv[1]), "--collector" in sys.argv[3:]))
+        runner.run(_serve(Path(sys.argv[1]), "--collector" in flags, dsn))
