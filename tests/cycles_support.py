@@ -456,8 +456,8 @@ async def a_life(port: int, games_per_kind: int = 1, at_once: int = 8) -> Life:
     one game of computers alone. A game of a turn's time limit whose one person never plays. A rematch, and a
     replay. Lobby watchers, one of whom speaks; accounts that sign up, play a game (resigned, its news a notice),
     ask its figures, sign in on a second device, sign out and in again; two accounts' rated game found by quick play,
-    a nudge and a vacation in it; a handshake cut short. Half the connections that end close cleanly, the
-    others drop as a network failure would. `at_once`: games played at the same time."""
+    a nudge and a vacation in it; requests refused; a handshake cut short. Half the connections that end close
+    cleanly, the others drop as a network failure would. `at_once`: games played at the same time."""
     from client.bot import NetworkBot
     from client.connection import Backoff
     from tests.server_support import Client, create_game, finished, join
@@ -611,6 +611,32 @@ async def a_life(port: int, games_per_kind: int = 1, at_once: int = 8) -> Life:
         life.rated += 1
         life.accounts += 2
 
+    async def refused() -> None:
+        """A player whose requests are refused, each saying what is wrong: orders the rules refuse, the wrong turn,
+        a game that is not there, settings no rule set has, a wrong password, a frame that is no JSON."""
+        client = await Client.connect(port)
+        game_id = await create_game(client, ruleset="risc", map="seed", players=3, bots=2, options={"max_turns": 3})
+        await join(client, game_id, f"wrong{next(_names)}")
+        await client.wait_for(lambda m: m["type"] == "update" and client.summaries[game_id]["status"] != "lobby")
+        nowhere = {"kind": "place", "territory": "Nowhere", "units": 5}
+        for code, request in [
+            ("unknown-territory", {"type": "issue_order", "game_id": game_id, "turn": 0, "order": nowhere}),
+            ("unknown-order", {"type": "issue_order", "game_id": game_id, "turn": 0, "order": {"kind": "fly"}}),
+            ("wrong-turn", {"type": "commit", "game_id": game_id, "turn": 7}),
+            ("no-such-game", {"type": "watch_game", "game_id": "zzzzzz"}),
+            ("bad-settings", {"type": "create_game", "settings": {"ruleset": "risc", "options": {"evolution": 9}}}),
+            ("bad-credentials", {"type": "sign_in", "name": "nobody", "password": "not the password"}),
+        ]:
+            reply = await client.request(**request)
+            if reply.get("code") != code:
+                life.problems.append(f"{request['type']}: {reply} rather than {code}")
+        await client.send_raw("{no json")
+        await client.wait_for(lambda m: m["type"] == "error" and m["code"] == "not-json")
+        await asked(client, "resigned", type="resign", game_id=game_id)
+        await finished(client, game_id)
+        await ended(client, drop=False)
+        life.games += 1
+
     async def cut_short() -> None:
         """A handshake cut short: half a request, then the connection drops."""
         _, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -623,7 +649,7 @@ async def a_life(port: int, games_per_kind: int = 1, at_once: int = 8) -> Life:
     work = [game(kind, n, 1) for kind in KINDS for n in range(games_per_kind)]
     work += [game(kind, 0, 3) for kind in KINDS]
     work += [account(n) for n in range(2)]
-    work += [timed(), cut_short(), rematch(), quick_play()]
+    work += [timed(), cut_short(), rematch(), quick_play(), refused()]
     await asyncio.gather(*work)
     last = await Client.connect(port)  # a game created lets the finished ones go; left, it is closed at once
     game_id = await create_game(last, ruleset="risc", map="seed", players=3)
