@@ -1,13 +1,14 @@
 """The server's garbage collection in small parts (server/collector.py): a walk freezes what came since the last one
 without walking it, so that no collection goes over what the server holds but a rare whole one, which frees the
-garbage cycles among objects frozen earlier: once the frozen objects have doubled since the last and an hour has
-passed, or a day has passed."""
+garbage cycles among objects frozen earlier: once an hour has passed since the last and the heap has doubled, or a
+day has passed."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 import logging
+import sys
 import weakref
 from collections.abc import Iterator
 
@@ -63,8 +64,8 @@ def test_a_cycle_among_frozen_objects_waits_for_the_walk_that_thaws(collection_a
     assert later() is None
 
 
-def test_a_whole_walk_waits_for_the_frozen_objects_to_double_and_for_an_hour() -> None:
-    walker = collector.Walker(whole_at=100.0, frozen_after=1_000)
+def test_a_whole_walk_waits_for_an_hour_and_for_the_heap_to_double() -> None:
+    walker = collector.Walker(whole_at=100.0, blocks_after=1_000)
     hour = collector.WHOLE_WALK_SOONEST
     assert walker.growth == 2 and hour == 3600
     assert not walker.whole_due(100.0 + hour - 1, 5_000)  # doubled and more, but within the hour
@@ -74,7 +75,7 @@ def test_a_whole_walk_waits_for_the_frozen_objects_to_double_and_for_an_hour() -
 
 
 def test_a_whole_walk_comes_a_day_after_the_last_whatever_the_server_holds() -> None:
-    walker = collector.Walker(whole_at=100.0, frozen_after=1_000)
+    walker = collector.Walker(whole_at=100.0, blocks_after=1_000)
     day = collector.WHOLE_WALK_LATEST
     assert day == 24 * 3600
     assert not walker.whole_due(100.0 + day - 1, 1_000)
@@ -89,19 +90,19 @@ def test_a_step_walks_whole_only_when_due_and_counts_from_there(
     later = weakref.ref(knot)
     collector.walk()  # the knot survives, and is frozen
     del knot
-    walker = collector.Walker(whole_at=0.0, frozen_after=gc.get_freeze_count())
+    walker = collector.Walker(whole_at=0.0, blocks_after=sys.getallocatedblocks())
 
     walker.step(10.0)  # within the hour
-    walker.step(collector.WHOLE_WALK_SOONEST)  # an hour, but the frozen objects have not doubled
+    walker.step(collector.WHOLE_WALK_SOONEST)  # an hour, but the heap has not doubled
     assert later() is not None and walker.whole_at == 0.0
 
-    half = walker.frozen_after = gc.get_freeze_count() // 2  # as though they had doubled since
+    half = walker.blocks_after = sys.getallocatedblocks() // 2  # as though the heap had doubled since
     with caplog.at_level(logging.INFO, logger="risc.server"):
         found = walker.step(collector.WHOLE_WALK_SOONEST + 1)
     assert later() is None and found >= 1
     assert walker.whole_at == collector.WHOLE_WALK_SOONEST + 1  # the next counts from this one
-    assert walker.frozen_after > 1.5 * half  # from all it froze, not from half of it
-    assert "walked all it holds" in caplog.text and "unreachable freed" in caplog.text
+    assert walker.blocks_after > 1.5 * half  # from the heap as the walk left it, not from half of it
+    assert "walked all it holds" in caplog.text and "unreachable objects freed" in caplog.text
 
 
 async def test_settling_turns_python_s_own_full_collections_off_and_starts_the_walker(
