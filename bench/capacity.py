@@ -21,10 +21,11 @@ game (its connections with it), from a turn's last commit to every player of the
 max; one clock: a game's players live in one process), the longest event-loop pause (a monitor that wakes every
 20 ms, in the server's process) and the longest garbage-collector pause (gc.callbacks), the collector's CPU time a
 turn (its pauses' wall time counts whatever else the machine ran meanwhile), the most objects one walk of the oldest
-generation went over, the server's open file descriptors. After the last step, the collector's hourly whole walk
-(server/collector.py) is timed once over everything the server then holds. A handshake the server drops is tried
-again (a player would), and counted. The knee: the most games held with a p99 under 250 ms and under 0.8 of the core;
-a setup's ramp stops at the first step past it with its core spent (0.8 or more), so that the bench ends in minutes.
+generation went over, the server's open file descriptors. After the last step, the collector's whole walk
+(server/collector.py) is timed once over everything the server then holds, and what it frees counted. A handshake
+the server drops is tried again (a player would), and counted. The knee: the most games held with a p99 under 250 ms
+and under 0.8 of the core; a setup's ramp stops at the first step past it with its core spent (0.8 or more), so that
+the bench ends in minutes.
 
 Three setups: one process on SQLite (a fresh data directory), one node on PostgreSQL (a throwaway one of the bench's
 own, as bench/cluster.py starts it, its CPU counted and pinned with the node), two nodes on PostgreSQL (game i played
@@ -178,15 +179,15 @@ def census() -> None:
 
 
 def whole_walk() -> None:
-    """One whole collection, everything thawed first (what the server's hourly walk does, server/collector.py), timed:
-    one JSON line on stdout (the bench asks with SIGHUP)."""
+    """One whole collection, everything thawed first (what the server's rare whole walk does, server/collector.py),
+    timed, with the unreachable objects it found: one JSON line on stdout (the bench asks with SIGHUP)."""
     gc.unfreeze()
     objects = len(gc.get_objects())
     started, started_cpu = time.perf_counter(), time.thread_time()
-    gc.collect()
+    found = gc.collect()
     took, took_cpu = time.perf_counter() - started, time.thread_time() - started_cpu
     gc.freeze()
-    print(json.dumps({"seconds": took, "cpu": took_cpu, "objects": objects}), flush=True)
+    print(json.dumps({"seconds": took, "cpu": took_cpu, "objects": objects, "found": found}), flush=True)
 
 
 async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) -> None:
@@ -774,8 +775,9 @@ def _ramp(name: str, servers: list[Server], postgres: Any, options: Options) -> 
         if steps:
             walk = servers[0].whole_walk()
             print(
-                f"({name}, {seated:,} games: the collector's hourly whole walk took {walk['seconds'] * 1000:,.0f} ms "
-                f"({walk['cpu'] * 1000:,.0f} ms of CPU) over {walk['objects']:,} objects)",
+                f"({name}, {seated:,} games: the collector's whole walk took {walk['seconds'] * 1000:,.0f} ms "
+                f"({walk['cpu'] * 1000:,.0f} ms of CPU) over {walk['objects']:,} objects, "
+                f"{walk['found']:,} of them unreachable)",
                 flush=True,
             )
     finally:

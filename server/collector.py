@@ -10,13 +10,24 @@ docs/performance.md). So, once the server has started:
   collection walks it again;
 - the youngest generation is collected after 20,000 allocations rather than 700, by which time most of the
   coroutines and futures of the requests then under way are gone rather than promoted;
-- Python never starts a full collection by itself. Every second the walker collects what is not frozen, what came
-  since its last walk and still lives, then freezes what survived: a walk costs what a second of play made, not what
-  the server holds. Every second rather than every five: at 4,000 games a five-second walk went over 360,000
-  objects and paused every game for up to 390 ms; a one-second walk goes over 70,000 in 60 ms, and the collector's
-  CPU time a turn fell too (0.61 ms to 0.25), the young generations no longer left to grow between walks;
-- once an hour the walker thaws everything first: that one walk is a whole one, and frees the garbage cycles among
-  objects frozen earlier (a game let go, a connection closed), which no other walk sees.
+- Python never starts a full collection by itself. Every second the walker freezes what came since its last walk and
+  still lives, without walking it: the young generations' own collections (every 20,000 allocations) walk only what
+  came since, and what the server holds is walked only by the rare whole walk below. Walking what came every second
+  before freezing it cost 0.15 to 0.5 ms of CPU a turn (3 to 12 % of the server's) and paused every game for up to
+  100 ms at 6,250 games, over 50,000 to 90,000 objects a second, nearly all of them alive (the games' new states,
+  the turn's log entries, the views kept for the next patch: docs/performance.md), since what the server lets go of
+  is freed by counting references alone (tests/test_no_garbage_cycles.py). A garbage cycle that the young
+  collections did not see before a walk froze it waits for the whole walk;
+- rarely, the walker thaws everything first: that walk is a whole one, and frees the garbage cycles among objects
+  frozen earlier, which no other walk sees. It goes over everything the server holds (1.3 s at 2,000 games, 5 s and
+  more at 6,250) while every game waits, and what the server lets go of in its ordinary life (games, connections,
+  sessions) is freed by counting references alone (tests/test_no_garbage_cycles.py): such cycles are rare. So a whole
+  walk is due only once an hour has passed since the last one and the interpreter's heap has doubled since just
+  after it (a server that grew, or garbage that piled up: a walk's cost shared over what came since, as Python's own
+  schedule shares it), or once a day has passed, whatever the server holds (docs/performance.md). The heap is
+  measured in the blocks Python's allocator has handed out (sys.getallocatedblocks: a fraction of a millisecond at
+  millions of objects), not in the objects frozen, which gc.get_freeze_count counts one by one (tens of milliseconds
+  at 2,000 games: read every second, it cost a game a turn more than a millisecond of CPU).
 """
 
 from __future__ import annotations
@@ -24,15 +35,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
+import sys
+import time
+from dataclasses import dataclass
+
+logger = logging.getLogger("risc.server")
 
 YOUNG_COLLECTION_EVERY = 20_000
 """Objects allocated (net) between two collections of the youngest generation (Python's default: 700)."""
 NEVER = 1 << 30
 """A threshold of the oldest generation that Python's own schedule never reaches."""
 WALK_EVERY = 1.0
-"""Seconds between two walks of what is not frozen (docs/performance.md: five seconds paused for longer)."""
-THAW_EVERY = 3600.0
-"""Seconds between two whole walks, everything thawed first."""
+"""Seconds between two walks, each freezing what came since the last."""
+WHOLE_WALK_SOONEST = 3600.0
+"""A whole walk is due once this many seconds have passed since the last one..."""
+WHOLE_WALK_GROWTH = 2.0
+"""...and the blocks allocated are this many times those allocated just after it;"""
+WHOLE_WALK_LATEST = 86_400.0
+"""or once this many seconds have passed since it, whatever the server holds."""
 
 _walker: asyncio.Task[None] | None = None
 
@@ -51,20 +72,58 @@ def settle_collector() -> None:
             _walker = loop.create_task(walk_forever(), name="garbage collector's walker")
 
 
-async def walk_forever(every: float = WALK_EVERY, thaw_every: float = THAW_EVERY) -> None:
-    walks_per_thaw = max(1, round(thaw_every / every))
-    walks = 0
+@dataclass
+class Walker:
+    """The walks' schedule: each walk goes over what is not frozen, or everything when a whole walk is due."""
+
+    whole_at: float
+    """When the last whole walk was (the loop's time; at first, when the server settled its collector)."""
+    blocks_after: int
+    """The blocks allocated just after it (sys.getallocatedblocks)."""
+    soonest: float = WHOLE_WALK_SOONEST
+    growth: float = WHOLE_WALK_GROWTH
+    latest: float = WHOLE_WALK_LATEST
+
+    def whole_due(self, now: float, blocks: int) -> bool:
+        """Whether the walk at `now`, with `blocks` allocated, is a whole one (module docstring)."""
+        since = now - self.whole_at
+        return since >= self.latest or (since >= self.soonest and blocks >= self.growth * self.blocks_after)
+
+    def step(self, now: float) -> int:
+        """One walk, whole when due; the unreachable objects found. Within the hour nothing else is read."""
+        if now - self.whole_at < self.soonest:
+            return walk()
+        blocks = sys.getallocatedblocks()
+        if not self.whole_due(now, blocks):
+            return walk()
+        started = time.perf_counter()
+        found = walk(thaw=True)
+        self.whole_at, self.blocks_after = now, sys.getallocatedblocks()
+        logger.info(
+            "the garbage collector walked all it holds in %.0f ms: %d unreachable objects freed, %d blocks allocated "
+            "before, %d after",
+            (time.perf_counter() - started) * 1000,
+            found,
+            blocks,
+            self.blocks_after,
+        )
+        return found
+
+
+async def walk_forever(every: float = WALK_EVERY) -> None:
+    loop = asyncio.get_running_loop()
+    walker = Walker(loop.time(), sys.getallocatedblocks())
     while True:
         await asyncio.sleep(every)
-        walks += 1
-        walk(thaw=walks % walks_per_thaw == 0)
+        walker.step(loop.time())
 
 
 def walk(thaw: bool = False) -> int:
-    """Collect every generation but what is frozen (with `thaw`: everything), then freeze what survived. Returns the
-    unreachable objects found."""
+    """Freeze what is not frozen (module docstring); with `thaw`, first collect everything, frozen or not. Returns
+    the unreachable objects found (none without `thaw`)."""
+    found = 0
     if thaw:
         gc.unfreeze()
-    found = gc.collect()
+        found = gc.collect()
     gc.freeze()
     return found

@@ -6,6 +6,7 @@ on is the request's line and headers); a larger one is refused as before."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Generator
 from typing import Any
 
@@ -18,22 +19,25 @@ BODY_HEADER = b"X-Risc-Body-Length:"
 
 
 class _Lenient:
-    """A request's line reader that lets a small body through (see above)."""
+    """A request's line reader that lets a small body through (see above). The reader holds it, in place of its own
+    `read_line`, so it holds the reader weakly: held strongly, every connection's reader would stay a cycle of
+    references that only the cycle collector frees (server/frontier/ending.py)."""
 
     def __init__(self, reader: StreamReader) -> None:
-        self._reader = reader
-        self._read_line = reader.read_line
+        self._reader = weakref.ref(reader)
         self._body = 0
 
     def __call__(self, *args: Any) -> Generator[None, None, bytearray]:
-        line = yield from self._read_line(*args)
+        reader = self._reader()
+        assert reader is not None, "only its reader reads through it"
+        line = yield from StreamReader.read_line(reader, *args)
         name, colon, value = bytes(line).partition(b":")
         length = int(value.strip()) if colon and value.strip().isdigit() else MOST + 1
         if name.strip().lower() == b"content-length" and length <= MOST:
             self._body = length
             return bytearray(BODY_HEADER + value)
         if bytes(line) in (b"\r\n", b"\n") and self._body:
-            yield from self._reader.read_exact(self._body)  # the body, dropped
+            yield from reader.read_exact(self._body)  # the body, dropped
             self._body = 0
         return line
 

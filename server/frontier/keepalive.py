@@ -23,7 +23,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.frames import CloseCode
 from websockets.protocol import State
 
-from server.frontier.bodies import SmallBodies
+from server.frontier.ending import CleanEnd
 
 SLICES = 20
 """The connections are visited in this many parts, one each 1/SLICES of the interval."""
@@ -31,8 +31,9 @@ CLOSE_WITHIN = 2.0
 """Seconds a connection that did not answer its ping is given to receive its close frame before it is cut off."""
 
 
-class HeardFrom(SmallBodies):
-    """A connection that knows when it last received a frame of any kind (data, ping, pong, close)."""
+class HeardFrom(CleanEnd):
+    """The websockets connection of the game's port (server/frontier/ending.py), knowing when it last received a
+    frame of any kind (data, ping, pong, close)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

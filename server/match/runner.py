@@ -15,6 +15,7 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any, Self
 
 from pydantic import BaseModel
@@ -35,6 +36,7 @@ from server.refusal import Redirect, Refusal
 from server.storage.base import RequestRecord, SeatRecord, Storage, StorageError
 from server.storage.notices import Notice
 from server.tasks import BackgroundTasks
+from server.weak import weakly
 from shared.game import turns
 from shared.game.errors import Refused
 from shared.game.game import Game
@@ -71,11 +73,11 @@ class Runner(ABC):
         self.lock = asyncio.Lock()
         self._rematch_factory = rematch_factory
         self._clock: Clock = clock or LoopClock()
-        self.followers = Followers(self.game_id, lambda: self.ruleset.public_map(self.game_map, self.table.options))
-        self._keeper = Keeper(self.game_id, storage, self._lost)
+        self.followers = Followers(self.game_id, partial(table.ruleset.public_map, table.game_map, table.options))
+        self._keeper = Keeper(self.game_id, storage, weakly(self._lost))
         self._answers = Answers()
         self._turn_timer = TurnTimer(self._clock)
-        self._presence = Pace(self._clock, PRESENCE_INTERVAL, lambda: self._broadcast([]))
+        self._presence = Pace(self._clock, PRESENCE_INTERVAL, weakly(self._tell_presence))
         self._tasks = BackgroundTasks()
         self._reading_back = asyncio.Lock()
         self._closed = False
@@ -240,6 +242,10 @@ class Runner(ABC):
 
     def _note_presence(self) -> None:
         self.table = core.presence_noted(self.table, self.people_seated(connected=True), self._clock.now())
+
+    def _tell_presence(self) -> None:
+        """Who is connected, told to every follower once the pace of that news allows (`_presence_changed`)."""
+        self._broadcast([])
 
     def _presence_changed(self, skip: Subscriber | None = None) -> None:
         """Tell the followers that a seat's connection came or went: at once, but at most once a second, so that
