@@ -6,6 +6,8 @@ a game reads back as it was saved."""
 from __future__ import annotations
 
 import asyncio
+import json
+from dataclasses import dataclass
 
 import pytest
 
@@ -50,6 +52,51 @@ async def test_a_save_whose_entry_exists_already_keeps_nothing_of_itself(store: 
     stored = await store.load("g1")
     assert stored is not None and stored.progress.seq == 1
     assert [e["event"]["player"] for e in stored.events] == ["ann"]
+
+
+ODD_TEXT = 'say "hi", {NULL}, a\\b\\"c\\", ,;\'{}\' é 世界 \U0001f3b2 \t end'
+"""Words a player may write (a chat line, a name in an order) with every character an array's or a row's text form
+quotes or escapes: quotes, backslashes, braces, commas, the word NULL, tabs, characters beyond ASCII."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """A log entry as a store is given it: its number and its JSON text."""
+
+    seq: int
+    stored: str
+
+
+def odd_entry(seq: int) -> Line:
+    return Line(seq, json.dumps({"seq": seq, "event": {"kind": "chat", "text": ODD_TEXT}}, ensure_ascii=False))
+
+
+async def test_text_of_any_characters_comes_back_as_it_was_kept(store: Storage) -> None:
+    """Orders, log entries and kept replies go to the database as they are written and come back unchanged."""
+    game_record = GameRecord(
+        game_id="g",
+        settings=GameSettings(map=None, players=3),
+        seed=1,
+        created_at=0.0,
+        game_map=map_to_dict(load_map("seed")),
+    )
+    await store.create(game_record, started_progress(seq=1), [odd_entry(1)])
+    odd_order = json.dumps({"kind": "place", "units": 1, "territory": ODD_TEXT}, ensure_ascii=False)
+    reply = json.dumps({"type": "orders_accepted", "said": ODD_TEXT}, ensure_ascii=False)
+    await store.save_orders(
+        "g",
+        [OrderChange("ann", 2, 0, odd_order), OrderChange("ann", 2, 1, "{}"), OrderChange("ann", 2, 1, None)],
+        RequestRecord("ann", ODD_TEXT, 2, reply),
+    )
+    await store.save_commit("g", CommitChange("bob", 2, 2), [odd_entry(2)])
+    restored = await store.restore("g", 5)
+    assert restored is not None and restored.progress.state is not None
+    assert restored.progress.state["orders"]["ann"] == [{"kind": "place", "units": 1, "territory": ODD_TEXT}]
+    assert restored.requests == {("ann", ODD_TEXT): reply}
+    await store.save("g", started_progress(seq=3), [odd_entry(3)])
+    stored = await store.load("g")
+    assert stored is not None
+    assert [(e["seq"], e["event"]["text"]) for e in stored.events] == [(1, ODD_TEXT), (2, ODD_TEXT), (3, ODD_TEXT)]
 
 
 async def test_orders_and_commits_kept_apart_come_back_on_their_progress_and_a_save_holds_them(store: Storage) -> None:
