@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pytest
 
 from server.storage import GameProgress, Storage, StorageError
-from server.storage.base import CommitChange, GameRecord, OrderChange, RequestRecord
+from server.storage.base import CommitChange, GameRecord, OrderChange, OwnershipLost, RequestRecord, SeatRecord
 from server.storage.codec import map_to_dict
 from server.storage.postgres import PostgresStorage
 from shared.maps import load_map
@@ -240,6 +240,36 @@ async def test_postgres_shares_one_transaction_among_the_changes_that_come_toget
         for i in range(30):
             stored = await store.load(f"g{i}")
             assert stored is not None and [e["seq"] for e in stored.events] == [1]
+    finally:
+        await store.close()
+
+
+async def test_postgres_keeps_no_row_of_a_change_its_game_refused(postgres_dsn: str) -> None:
+    """A change's rows (log entries, orders, commits, kept requests, accounts' seats) are written only beside its game's
+    row at this node's epoch: a game another node took over, or none at all, leaves none behind."""
+    store = PostgresStorage(postgres_dsn, node_id="test-node")
+    await store.open()
+    try:
+        await store.create(record("taken"), started_progress(seq=0), [])
+        store.epochs.hold("taken", 99)  # another node claimed it since
+        store.epochs.hold("none", 1)  # no such game
+        seated = started_progress(seq=1).model_copy(
+            update={"seats": [SeatRecord(name="ann", token_hash="", account="a1")]}
+        )
+        reply = '{"type": "orders_accepted"}'
+        for game_id in ("taken", "none"):
+            with pytest.raises(StorageError) as refused:
+                await store.save_orders(game_id, [order(0, 1)], RequestRecord("ann", "r1", 2, reply))
+            assert isinstance(refused.value, OwnershipLost) == (game_id == "taken")
+            with pytest.raises(StorageError):
+                await store.save_commit(game_id, CommitChange("ann", 2, 1), [joined(1, "ann")])
+            with pytest.raises(StorageError):
+                await store.save(game_id, seated, [joined(1, "ann")], request=RequestRecord("ann", "r2", 2, reply))
+        counted = " UNION ALL ".join(
+            f"SELECT count(*) FROM {table}"
+            for table in ("events", "pending_orders", "pending_commits", "requests", "account_games")
+        )
+        assert [count for (count,) in await store.rows(counted)] == [0, 0, 0, 0, 0]
     finally:
         await store.close()
 
