@@ -6,11 +6,13 @@ a game reads back as it was saved."""
 from __future__ import annotations
 
 import asyncio
+import json
+from dataclasses import dataclass
 
 import pytest
 
 from server.storage import GameProgress, Storage, StorageError
-from server.storage.base import CommitChange, GameRecord, OrderChange, RequestRecord
+from server.storage.base import CommitChange, GameRecord, OrderChange, OwnershipLost, RequestRecord, SeatRecord
 from server.storage.codec import map_to_dict
 from server.storage.postgres import PostgresStorage
 from shared.maps import load_map
@@ -50,6 +52,51 @@ async def test_a_save_whose_entry_exists_already_keeps_nothing_of_itself(store: 
     stored = await store.load("g1")
     assert stored is not None and stored.progress.seq == 1
     assert [e["event"]["player"] for e in stored.events] == ["ann"]
+
+
+ODD_TEXT = 'say "hi", {NULL}, a\\b\\"c\\", ,;\'{}\' é 世界 \U0001f3b2 \t end'
+"""Words a player may write (a chat line, a name in an order) with every character an array's or a row's text form
+quotes or escapes: quotes, backslashes, braces, commas, the word NULL, tabs, characters beyond ASCII."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """A log entry as a store is given it: its number and its JSON text."""
+
+    seq: int
+    stored: str
+
+
+def odd_entry(seq: int) -> Line:
+    return Line(seq, json.dumps({"seq": seq, "event": {"kind": "chat", "text": ODD_TEXT}}, ensure_ascii=False))
+
+
+async def test_text_of_any_characters_comes_back_as_it_was_kept(store: Storage) -> None:
+    """Orders, log entries and kept replies go to the database as they are written and come back unchanged."""
+    game_record = GameRecord(
+        game_id="g",
+        settings=GameSettings(map=None, players=3),
+        seed=1,
+        created_at=0.0,
+        game_map=map_to_dict(load_map("seed")),
+    )
+    await store.create(game_record, started_progress(seq=1), [odd_entry(1)])
+    odd_order = json.dumps({"kind": "place", "units": 1, "territory": ODD_TEXT}, ensure_ascii=False)
+    reply = json.dumps({"type": "orders_accepted", "said": ODD_TEXT}, ensure_ascii=False)
+    await store.save_orders(
+        "g",
+        [OrderChange("ann", 2, 0, odd_order), OrderChange("ann", 2, 1, "{}"), OrderChange("ann", 2, 1, None)],
+        RequestRecord("ann", ODD_TEXT, 2, reply),
+    )
+    await store.save_commit("g", CommitChange("bob", 2, 2), [odd_entry(2)])
+    restored = await store.restore("g", 5)
+    assert restored is not None and restored.progress.state is not None
+    assert restored.progress.state["orders"]["ann"] == [{"kind": "place", "units": 1, "territory": ODD_TEXT}]
+    assert restored.requests == {("ann", ODD_TEXT): reply}
+    await store.save("g", started_progress(seq=3), [odd_entry(3)])
+    stored = await store.load("g")
+    assert stored is not None
+    assert [(e["seq"], e["event"]["text"]) for e in stored.events] == [(1, ODD_TEXT), (2, ODD_TEXT), (3, ODD_TEXT)]
 
 
 async def test_orders_and_commits_kept_apart_come_back_on_their_progress_and_a_save_holds_them(store: Storage) -> None:
@@ -193,6 +240,36 @@ async def test_postgres_shares_one_transaction_among_the_changes_that_come_toget
         for i in range(30):
             stored = await store.load(f"g{i}")
             assert stored is not None and [e["seq"] for e in stored.events] == [1]
+    finally:
+        await store.close()
+
+
+async def test_postgres_keeps_no_row_of_a_change_its_game_refused(postgres_dsn: str) -> None:
+    """A change's rows (log entries, orders, commits, kept requests, accounts' seats) are written only beside its game's
+    row at this node's epoch: a game another node took over, or none at all, leaves none behind."""
+    store = PostgresStorage(postgres_dsn, node_id="test-node")
+    await store.open()
+    try:
+        await store.create(record("taken"), started_progress(seq=0), [])
+        store.epochs.hold("taken", 99)  # another node claimed it since
+        store.epochs.hold("none", 1)  # no such game
+        seated = started_progress(seq=1).model_copy(
+            update={"seats": [SeatRecord(name="ann", token_hash="", account="a1")]}
+        )
+        reply = '{"type": "orders_accepted"}'
+        for game_id in ("taken", "none"):
+            with pytest.raises(StorageError) as refused:
+                await store.save_orders(game_id, [order(0, 1)], RequestRecord("ann", "r1", 2, reply))
+            assert isinstance(refused.value, OwnershipLost) == (game_id == "taken")
+            with pytest.raises(StorageError):
+                await store.save_commit(game_id, CommitChange("ann", 2, 1), [joined(1, "ann")])
+            with pytest.raises(StorageError):
+                await store.save(game_id, seated, [joined(1, "ann")], request=RequestRecord("ann", "r2", 2, reply))
+        counted = " UNION ALL ".join(
+            f"SELECT count(*) FROM {table}"
+            for table in ("events", "pending_orders", "pending_commits", "requests", "account_games")
+        )
+        assert [count for (count,) in await store.rows(counted)] == [0, 0, 0, 0, 0]
     finally:
         await store.close()
 
