@@ -67,19 +67,24 @@ class Line:
     stored: str
 
 
+def seed_game(game_id: str) -> GameRecord:
+    """A game of three on the seed map, its map held whole in its record."""
+    return GameRecord(
+        game_id=game_id,
+        settings=GameSettings(map=None, players=3),
+        seed=1,
+        created_at=0.0,
+        game_map=map_to_dict(load_map("seed")),
+    )
+
+
 def odd_entry(seq: int) -> Line:
     return Line(seq, json.dumps({"seq": seq, "event": {"kind": "chat", "text": ODD_TEXT}}, ensure_ascii=False))
 
 
 async def test_text_of_any_characters_comes_back_as_it_was_kept(store: Storage) -> None:
     """Orders, log entries and kept replies go to the database as they are written and come back unchanged."""
-    game_record = GameRecord(
-        game_id="g",
-        settings=GameSettings(map=None, players=3),
-        seed=1,
-        created_at=0.0,
-        game_map=map_to_dict(load_map("seed")),
-    )
+    game_record = seed_game("g")
     await store.create(game_record, started_progress(seq=1), [odd_entry(1)])
     odd_order = json.dumps({"kind": "place", "units": 1, "territory": ODD_TEXT}, ensure_ascii=False)
     reply = json.dumps({"type": "orders_accepted", "said": ODD_TEXT}, ensure_ascii=False)
@@ -100,13 +105,7 @@ async def test_text_of_any_characters_comes_back_as_it_was_kept(store: Storage) 
 
 
 async def test_orders_and_commits_kept_apart_come_back_on_their_progress_and_a_save_holds_them(store: Storage) -> None:
-    game_record = GameRecord(
-        game_id="g",
-        settings=GameSettings(map=None, players=3),
-        seed=1,
-        created_at=0.0,
-        game_map=map_to_dict(load_map("seed")),
-    )
+    game_record = seed_game("g")
     await store.create(game_record, started_progress(), [])
     await store.save_order("g", order(0, 3))
     await store.save_order("g", order(1, 4))
@@ -125,13 +124,7 @@ async def test_orders_and_commits_kept_apart_come_back_on_their_progress_and_a_s
 
 
 async def test_a_batch_of_orders_is_kept_whole_in_its_order_with_its_request(store: Storage) -> None:
-    game_record = GameRecord(
-        game_id="g",
-        settings=GameSettings(map=None, players=3),
-        seed=1,
-        created_at=0.0,
-        game_map=map_to_dict(load_map("seed")),
-    )
+    game_record = seed_game("g")
     await store.create(game_record, started_progress(), [])
     await store.save_order("g", order(0, 1))
     batch = '{"ref":null,"type":"orders_accepted","game_id":"g","turn":2,"accepted":[],"refused":[]}'
@@ -147,13 +140,7 @@ async def test_a_batch_of_orders_is_kept_whole_in_its_order_with_its_request(sto
 
 
 async def test_a_request_kept_with_its_change_is_refused_again_and_forgotten_two_steps_on(store: Storage) -> None:
-    game_record = GameRecord(
-        game_id="g",
-        settings=GameSettings(map=None, players=3),
-        seed=1,
-        created_at=0.0,
-        game_map=map_to_dict(load_map("seed")),
-    )
+    game_record = seed_game("g")
     await store.create(game_record, started_progress(), [])
     accepted = '{"ref":null,"type":"order_accepted","game_id":"g","turn":2,"index":0,"order":{}}'
     await store.save_order("g", order(0, 3), RequestRecord("ann", "request-one", 2, accepted))
