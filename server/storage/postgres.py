@@ -724,21 +724,16 @@ class PostgresStorage(Storage):
             "bodies": [e.stored for e in events],
             **_seated_params(progress),
         }
-        query = """
-            WITH m AS (INSERT INTO maps (map_key, body) VALUES (%(map_key)s, %(map)s) ON CONFLICT DO NOTHING),
-            g AS (INSERT INTO games (game_id, created_at, record, progress, phase, map_key, lock_key, epoch, owner,
-                                     clocked, summary)
+        query = _statement(
+            "m AS (INSERT INTO maps (map_key, body) VALUES (%(map_key)s, %(map)s) ON CONFLICT DO NOTHING)",
+            """g AS (INSERT INTO games (game_id, created_at, record, progress, phase, map_key, lock_key, epoch, owner,
+                                 clocked, summary)
                   VALUES (%(game_id)s, %(created_at)s, %(record)s, %(progress)s, %(phase)s, %(map_key)s,
                           %(lock_key)s, 1, %(owner)s, %(clocked)s, %(summary)s)
-                  ON CONFLICT (game_id) DO NOTHING RETURNING game_id),
-            e AS (INSERT INTO events (game_id, seq, body)
-                  SELECT g.game_id, x.seq, x.body
-                  FROM g, unnest(%(seqs)b::integer[], %(bodies)b::text[]) AS x(seq, body)),
-            a AS (INSERT INTO account_games (account_id, game_id, player)
-                  SELECT x.account_id, g.game_id, x.player
-                  FROM g, unnest(%(accounts)b::text[], %(players)b::text[]) AS x(account_id, player)
-                  ON CONFLICT DO NOTHING)
-            SELECT count(*) FROM g"""
+                  ON CONFLICT (game_id) DO NOTHING RETURNING game_id)""",
+            _EVENTS,
+            _SEATED,
+        )
 
         async def insert(conn: Any) -> None:
             row = await (await conn.execute(query, params)).fetchone()
@@ -766,27 +761,7 @@ class PostgresStorage(Storage):
             **_seated_params(progress),
             **outbox_params(outbox),
         }
-        query = (
-            """
-            WITH g AS (UPDATE games SET progress = %(progress)s, phase = %(phase)s, handed_over = %(handed_over)s,
-                                        closed = %(closed)s, summary = coalesce(%(summary)s, summary)
-                       WHERE game_id = %(game_id)s AND epoch = %(epoch)s RETURNING game_id),
-            e AS (INSERT INTO events (game_id, seq, body)
-                  SELECT g.game_id, x.seq, x.body
-                  FROM g, unnest(%(seqs)b::integer[], %(bodies)b::text[]) AS x(seq, body)),
-            o AS (DELETE FROM pending_orders p USING g WHERE p.game_id = g.game_id),
-            c AS (DELETE FROM pending_commits p USING g WHERE p.game_id = g.game_id),
-            f AS (DELETE FROM requests q USING g WHERE q.game_id = g.game_id AND q.step < %(forget_before)s),
-            a AS (INSERT INTO account_games (account_id, game_id, player)
-                  SELECT x.account_id, g.game_id, x.player
-                  FROM g, unnest(%(accounts)b::text[], %(players)b::text[]) AS x(account_id, player)
-                  ON CONFLICT DO NOTHING),
-            n AS ("""
-            + OUTBOX_INSERT
-            + """, g ORDER BY x.k),
-            """
-            + _KEEP_REQUEST
-        )
+        query = _whole_query(bool(events), bool(params["accounts"]), bool(outbox), save.request is not None)
         if save.rated is not None:
             await self._save_rated(query, params, save.rated)
             return
@@ -822,14 +797,7 @@ class PostgresStorage(Storage):
             "body": change.order,
             **_request_params(request),
         }
-        query = (
-            """
-            WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
-            o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
-                  SELECT g.game_id, %(player)s, %(step)s, %(position)s, %(body)s FROM g),
-            """
-            + _KEEP_REQUEST
-        )
+        query = _order_query(request is not None)
         await self._write(query, params)
 
     async def save_orders(
@@ -843,17 +811,7 @@ class PostgresStorage(Storage):
             "bodies": [c.order for c in changes],
             **_request_params(request),
         }
-        query = (
-            """
-            WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
-            o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
-                  SELECT g.game_id, x.player, x.step, x.position, x.body
-                  FROM g, unnest(%(players)b::text[], %(steps)b::integer[], %(positions)b::integer[],
-                                 %(bodies)b::text[]) WITH ORDINALITY AS x(player, step, position, body, n)
-                  ORDER BY x.n),
-            """
-            + _KEEP_REQUEST
-        )
+        query = _orders_query(request is not None)
         await self._write(query, params)
 
     async def save_commit(
@@ -868,17 +826,7 @@ class PostgresStorage(Storage):
             "bodies": [e.stored for e in events],
             **_request_params(request),
         }
-        query = (
-            """
-            WITH g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE),
-            c AS (INSERT INTO pending_commits (game_id, player, step, seq)
-                  SELECT g.game_id, %(player)s, %(step)s, %(seq)s FROM g),
-            e AS (INSERT INTO events (game_id, seq, body)
-                  SELECT g.game_id, x.seq, x.body
-                  FROM g, unnest(%(seqs)b::integer[], %(bodies)b::text[]) AS x(seq, body)),
-            """
-            + _KEEP_REQUEST
-        )
+        query = _commit_query(bool(events), request is not None)
         await self._write(query, params)
 
     # ---- reading -------------------------------------------------------------------------------------------------
@@ -1022,6 +970,8 @@ OUTBOX_INSERT = """INSERT INTO outbox (account_id, kind, game_id, body, created_
 """Notifications into the outbox in a change's own statement (`..., g` names the change's game row, so that a
 change refused by its epoch keeps none): the parameters are outbox_params'."""
 
+_NOTIFIED = "n AS (" + OUTBOX_INSERT + ", g ORDER BY x.k)"
+
 
 def outbox_params(rows: Sequence[tuple[str, str, str | None, str, float, float, float]]) -> dict[str, list[Any]]:
     return {
@@ -1049,11 +999,75 @@ class _Statement(NamedTuple):
     params: dict[str, Any]
 
 
-_KEEP_REQUEST = """r AS (INSERT INTO requests (game_id, player, request_id, step, reply)
-                  SELECT g.game_id, %(request_player)s, %(request_id)s, %(request_step)s, %(reply)s FROM g
-                  WHERE %(request_id)s::text IS NOT NULL)
-            SELECT count(*) FROM g"""
-"""The last part of every change's statement: the request that made it kept with it (when it has an id)."""
+_LOCKED = "g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE)"
+"""A small change's game: its row at this node's epoch, locked against a claim until the change is committed."""
+
+_SAVED = """g AS (UPDATE games SET progress = %(progress)s, phase = %(phase)s, handed_over = %(handed_over)s,
+                            closed = %(closed)s, summary = coalesce(%(summary)s, summary)
+           WHERE game_id = %(game_id)s AND epoch = %(epoch)s RETURNING game_id)"""
+"""A whole save's game: its row at this node's epoch, given the new progress."""
+
+_EVENTS = """e AS (INSERT INTO events (game_id, seq, body)
+      SELECT g.game_id, x.seq, x.body FROM g, unnest(%(seqs)b::integer[], %(bodies)b::text[]) AS x(seq, body))"""
+
+_SEATED = """a AS (INSERT INTO account_games (account_id, game_id, player)
+      SELECT x.account_id, g.game_id, x.player
+      FROM g, unnest(%(accounts)b::text[], %(players)b::text[]) AS x(account_id, player)
+      ON CONFLICT DO NOTHING)"""
+
+_SETTLED = """o AS (DELETE FROM pending_orders p USING g WHERE p.game_id = g.game_id),
+    c AS (DELETE FROM pending_commits p USING g WHERE p.game_id = g.game_id),
+    f AS (DELETE FROM requests q USING g WHERE q.game_id = g.game_id AND q.step < %(forget_before)s)"""
+"""What a whole save holds now: the orders and commits kept apart since the last, and the requests of steps past."""
+
+_ORDER = """o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
+      SELECT g.game_id, %(player)s, %(step)s, %(position)s, %(body)s FROM g)"""
+
+_ORDERS = """o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
+      SELECT g.game_id, x.player, x.step, x.position, x.body
+      FROM g, unnest(%(players)b::text[], %(steps)b::integer[], %(positions)b::integer[], %(bodies)b::text[])
+           WITH ORDINALITY AS x(player, step, position, body, n)
+      ORDER BY x.n)"""
+
+_COMMIT = """c AS (INSERT INTO pending_commits (game_id, player, step, seq)
+      SELECT g.game_id, %(player)s, %(step)s, %(seq)s FROM g)"""
+
+_REQUEST = """r AS (INSERT INTO requests (game_id, player, request_id, step, reply)
+      SELECT g.game_id, %(request_player)s, %(request_id)s, %(request_step)s, %(reply)s FROM g)"""
+"""The request that made a change, kept with it."""
+
+
+def _statement(*parts: str) -> str:
+    """A change's one statement: its parts chained by WITH (each carried out whether or not the last part reads it),
+    its one row counting its game's rows found at the epoch (`g`)."""
+    return "WITH " + ",\n    ".join(parts) + "\nSELECT count(*) FROM g"
+
+
+@functools.cache
+def _whole_query(events: bool, seated: bool, notified: bool, request: bool) -> str:
+    """A whole save's statement, with only the parts it writes: a part with nothing to write is still a plan to start
+    and a table to scan."""
+    return _statement(
+        _SAVED,
+        *[part for part, used in ((_EVENTS, events), (_SEATED, seated), (_NOTIFIED, notified)) if used],
+        _SETTLED,
+        *([_REQUEST] if request else []),
+    )
+
+
+@functools.cache
+def _order_query(request: bool) -> str:
+    return _statement(_LOCKED, _ORDER, *([_REQUEST] if request else []))
+
+
+@functools.cache
+def _orders_query(request: bool) -> str:
+    return _statement(_LOCKED, _ORDERS, *([_REQUEST] if request else []))
+
+
+@functools.cache
+def _commit_query(events: bool, request: bool) -> str:
+    return _statement(_LOCKED, _COMMIT, *([_EVENTS] if events else []), *([_REQUEST] if request else []))
 
 
 def _request_params(request: RequestRecord | None) -> dict[str, Any]:
