@@ -1,7 +1,7 @@
 """Capacity: how many live games one core holds at the pace people play, and what gives out first.
 
 Run by hand: `python bench/capacity.py [--setups sqlite,postgres,cluster] [--games 1000,2000,4000,6250,8000]
-[--period 30] [--window 20] [--workers 4] [--server-cpus 0] [--client-cpus 1] [--profile-at 6250 --profile FILE]
+[--period 30] [--window 15] [--workers 4] [--server-cpus 0] [--client-cpus 1] [--profile-at 6250 --profile FILE]
 [--code DIR]`.
 
 Games of 3 players, every player a websocket connection of its own, from WORKERS client processes pinned to the
@@ -29,8 +29,10 @@ the bench ends in minutes.
 
 Three setups: one process on SQLite (a fresh data directory), one node on PostgreSQL (a throwaway one of the bench's
 own, as bench/cluster.py starts it, its CPU counted and pinned with the node), two nodes on PostgreSQL (game i played
-by node i mod 2, its players joining there). The bench raises its own open-files limit and the servers' (it runs as
-root here: the hard limit too), starts every process itself and ends it.
+by node i mod 2, its players joining there). The bench raises its own open-files limit and the servers' as far as
+it may (a process without privileges to its hard limit), starts every process itself and ends it. A step whose
+connections a server has no room for under that limit (server/frontier/room.py: the limit less a reserve for its
+store) is not tried, and the table says so: the server would refuse them.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bench.players import merge
 from bench.server_load import ROOT, run_on
+from server.frontier.room import room_for
 from shared.protocol.codes import PROTOCOL_VERSION
 
 Message = dict[str, Any]
@@ -83,6 +86,12 @@ OPEN_ATTEMPTS = 4
 """How often a player tries to open its connection before the bench gives up on the step."""
 KNEE_P99_MS = 250.0
 KNEE_BUSY = 0.8
+
+
+def connections_for(games: int) -> int:
+    """The connections `games` games of the bench hold: their players, a spectator every tenth game, and a lobby
+    watcher every hundred."""
+    return games * PLAYERS + (games + 9) // 10 + games // 100
 
 
 def raise_open_files(to: int = OPEN_FILES) -> None:
@@ -752,7 +761,17 @@ def _ramp(name: str, servers: list[Server], postgres: Any, options: Options) -> 
     steps: list[Step] = []
     seated = 0
     try:
+        open_files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]  # the servers' own: they inherit this process's
         for target in options.steps:
+            needed = -(-connections_for(target) // len(servers))
+            if needed > room_for(open_files):
+                print(
+                    f"| {name} | {target:,} | not tried: {needed:,} connections a server, past the "
+                    f"{room_for(open_files):,} its open-files limit ({open_files:,}) leaves room for "
+                    "(server/frontier/room.py) |",
+                    flush=True,
+                )
+                break
             started = time.monotonic()
             added = list(range(seated, target))
             watchers = max(0, target // 100 - seated // 100)
@@ -928,7 +947,7 @@ def main() -> None:
     parser.add_argument("--setups", default="sqlite,postgres,cluster", help="sqlite, postgres (one node), cluster")
     parser.add_argument("--games", default="1000,2000,4000,6250,8000", help="the ramp: live games at each step")
     parser.add_argument("--period", type=float, default=30.0, help="seconds between two turns of a game")
-    parser.add_argument("--window", type=float, default=20.0, help="seconds measured at each step")
+    parser.add_argument("--window", type=float, default=15.0, help="seconds measured at each step")
     parser.add_argument("--workers", type=int, default=4, help="client processes")
     parser.add_argument("--server-cpus", default="0", help="the CPUs of the servers and PostgreSQL ('' : any)")
     parser.add_argument("--client-cpus", default="1", help="the CPUs of the client processes ('' : any)")

@@ -136,11 +136,12 @@ class RiscServer:
         if aside:
             games += f", {aside} set aside (damaged: see above, or `risc games damaged`)"
         logger.info(
-            "listening on %s:%d%s%s",
+            "listening on %s:%d%s%s, room for %s connections",
             self.config.host,
             self.port,
             " (password required)" if self.config.password else "",
             games,
+            f"{self.transport.room:,}",
         )
         for line in where_to_connect(self.config.host, self.port, self.config.web_root is not None):
             logger.info("%s", line)
@@ -275,6 +276,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--memory", action="store_true", help="keep games in memory only: they end with the server")
     _config_option(parser, "--max-games", "N", "games in play the server holds at once")
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        metavar="N",
+        help="connections the server holds at once; past it a new one is refused (HTTP 503) (default: as many as "
+        "its open-files limit leaves room for, which it raises to the hard limit)",
+    )
     _config_option(
         parser,
         "--bot-turn-pause",
@@ -425,6 +434,8 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
         raise ValueError("--fence-after and --sweep-every must be more than 0 seconds")
     if args.keepalive <= 0:
         raise ValueError("--keepalive must be more than 0 seconds")
+    if args.max_connections is not None and args.max_connections < 1:
+        raise ValueError("--max-connections must be at least 1")
     if args.max_games < 1 or args.bot_turn_pause < 0 or args.min_turn_seconds < 0:
         raise ValueError("--max-games must be at least 1, --bot-turn-pause and --min-turn-seconds at least 0")
     for folder in args.maps:
@@ -445,6 +456,7 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
         password=password,
         allowed_origins=allowed_origins(args.allow_origin),
         max_games=args.max_games,
+        max_connections=args.max_connections,
         bot_turn_pause=args.bot_turn_pause,
         min_turn_seconds=args.min_turn_seconds,
         keepalive=args.keepalive,

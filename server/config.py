@@ -50,6 +50,10 @@ class ServerConfig:
     """The OS's send buffer for each connection (SO_SNDBUF; Linux doubles it): what the kernel holds for a client
     that does not read, besides the server's own queue. Without it, Linux grows a buffer to 4 MiB per connection
     (tcp_wmem), kernel memory that clients that stop reading could take; None leaves the OS's choice."""
+    max_connections: int | None = None
+    """Connections (handshakes under way included) the server holds at once; past it, a new one is refused with HTTP
+    503. None: as many as its open-files limit leaves room for, past a reserve for its store (server/frontier/
+    room.py)."""
     max_games: int = 500
     """Games not yet finished that the server holds at once; past it, creating one is refused."""
     finished_games_kept: int = 200

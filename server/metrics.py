@@ -56,6 +56,11 @@ class Metrics:
         self.handed_off = Counter("risc_games_handed_off", "Games this node gave to another as it stopped", registry=r)
         self.redirects = Counter("risc_redirects", "Clients sent to another node (answers and moved games)", registry=r)
         self.refusals = Counter("risc_refusals", "Requests refused, by the error's code", ["code"], registry=r)
+        self.full = Counter(
+            "risc_connections_refused_full",
+            "Connections refused because the server held as many as it has room for (HTTP 503)",
+            registry=r,
+        )
         self.loop_lag = Histogram(
             "risc_event_loop_lag_seconds",
             f"How late the event loop ran a callback due every {LAG_EVERY:g} s, in seconds",

@@ -38,6 +38,7 @@ from server.frontier.guesses import Guesses, Verdict
 from server.frontier.keepalive import HeardFrom, Keepalive
 from server.frontier.memory import give_memory_back
 from server.frontier.pictures import is_picture_request, picture_response
+from server.frontier.room import full_explanation, raise_open_files, room_for
 from server.frontier.web import WebRoot, is_upgrade
 from server.lobby.lobby import Lobby
 from server.metrics import CONTENT_TYPE
@@ -58,6 +59,9 @@ TRIM_DELAY = 2.0
 
 READY_WITHIN = 2.0
 """Seconds the store has to answer /readyz's question."""
+
+PROBES = frozenset({"/healthz", "/readyz", "/metrics"})
+"""Paths answered however many connections the server holds: an operator's probes (server/frontier/room.py)."""
 
 HARD_SIZE_FACTOR = 4
 """Frames up to this many times the message limit are read and refused with an error; larger ones end the
@@ -320,9 +324,13 @@ class Transport:
         self.web = WebRoot(config.web_root) if config.web_root is not None else None
         self._allowed = {o for o in map(origins.parse_origin, config.allowed_origins) if o is not None}
         self._origins_told: set[str] = set()
+        self.room = config.max_connections or 0
+        """The connections this server holds at once, handshakes included (server/frontier/room.py): set at start."""
+        self._full_told = False
 
     async def start(self) -> None:
         hard_limit = HARD_SIZE_FACTOR * self.config.max_message_bytes
+        self.room = self.config.max_connections or room_for(raise_open_files())
         self.keepalive.start()
         self._server = await serve(
             self._handle,
@@ -362,10 +370,29 @@ class Transport:
             self._origins_told.add(why)
             logger.warning(line, why)
 
+    @property
+    def held(self) -> int:
+        """The connections open now, handshakes under way included (each holds an open file)."""
+        return len(self._server.handler_tasks) if self._server is not None else 0
+
+    def _full(self, connection: ServerConnection) -> Response:
+        """The answer to a connection past the server's room (HTTP 503), told in the log once until there is room."""
+        why = full_explanation(self.held - 1, self.room, self.config.max_connections is not None)
+        self.metrics.full.inc()
+        if not self._full_told:
+            self._full_told = True
+            logger.warning("connections refused: %s", why)
+        response = connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, why + "\n")
+        response.headers["Retry-After"] = "30"
+        return response
+
     async def _answer_http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
+        if path not in PROBES and self.held > self.room:  # this one counted: the server holds one past its room
+            return self._full(connection)
+        self._full_told = self._full_told and self.held >= self.room
         if path == "/readyz":
             why = await self._unready()
             if why is None:
@@ -412,6 +439,8 @@ class Transport:
         with the database, or its store does not answer."""
         if self.lobby.stopping:
             return "the server is stopping"
+        if self.held > self.room:
+            return f"it holds as many connections as it has room for ({self.room:,})"
         try:
             if not await asyncio.wait_for(self.lobby.directory.ready(), READY_WITHIN):
                 return "this node has no session with its database"

@@ -1,0 +1,55 @@
+"""How many connections a server holds at once: as many as its open-files limit leaves room for, past a reserve.
+
+Every connection is an open file (its socket), and so is what the server's store opens while it works (SQLite's
+database, its write-ahead log and the temporary files a statement may need; PostgreSQL's pooled connections), its
+log files and the handshakes under way. A server that let connections take every file it may open would fail its
+store's next write ("unable to open database file": the change refused) and stop accepting anyone, the probes
+included. So the server counts its connections, handshakes included, and past its room refuses a new one at once
+with HTTP 503 that says why, keeping the reserve for its store and its probes (/healthz, /readyz, /metrics).
+
+At start the server raises its own soft open-files limit to the hard one (a process may, without privileges): the
+soft limit is often 1,024, a few hundred players.
+"""
+
+from __future__ import annotations
+
+import resource
+
+UNLIMITED = 1 << 20
+"""What an unlimited open-files limit is taken for (the kernel's own default ceiling, fs.nr_open)."""
+
+RESERVE = 256
+"""Files kept for the store, logs, probes and handshakes refused (an eighth of a small limit, at least
+RESERVE_LEAST)."""
+
+RESERVE_LEAST = 32
+"""What a process opens before its first connection: the interpreter's, the event loop's, the store's, the logs'."""
+
+
+def raise_open_files() -> int:
+    """Raise this process's soft open-files limit to its hard limit where it may; the soft limit it then has."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    unlimited = resource.RLIM_INFINITY
+    target = UNLIMITED if hard == unlimited else hard
+    if soft == unlimited or soft >= target:
+        return UNLIMITED if soft == unlimited else soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ValueError, OSError):  # a hard limit of "unlimited" past what the kernel allows a process
+        return soft
+    return target
+
+
+def room_for(open_files: int) -> int:
+    """The connections a process allowed `open_files` open files holds: all of them but the reserve."""
+    return max(1, open_files - min(RESERVE, max(RESERVE_LEAST, open_files // 8)))
+
+
+def full_explanation(held: int, room: int, configured: bool) -> str:
+    """Why a connection was refused, for the client and the operator's log."""
+    how = (
+        "its --max-connections"
+        if configured
+        else "its open-files limit allows (raise it with `ulimit -n` or LimitNOFILE, or add a node)"
+    )
+    return f"the server is full: it holds {held:,} connections, as many as {how} ({room:,}); try again later"

@@ -1,0 +1,157 @@
+"""How many connections a server holds (server/frontier/room.py): past its room a new connection is refused with HTTP
+503 that says why, while the connections it holds are still served, its store still writes, and its probes still
+answer. Real servers (one in a process of its own, its open-files limit lowered), real websocket clients."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import resource
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidStatus
+
+from server.frontier.room import RESERVE, raise_open_files, room_for
+from tests.server_support import Client, barrier, create_game, join, running_server, until
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def http_get(port: int, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode()
+
+
+async def refused(port: int) -> InvalidStatus:
+    """The refusal of a handshake the server does not take."""
+    with pytest.raises(InvalidStatus) as caught:
+        async with connect(f"ws://127.0.0.1:{port}"):
+            pass
+    return caught.value
+
+
+def test_the_room_is_the_open_files_limit_but_a_reserve() -> None:
+    assert room_for(20_000) == 20_000 - RESERVE
+    assert room_for(1_024) == 1_024 - 128  # an eighth of a small limit
+    assert room_for(64) == 32  # never less than the files a process opens before its first connection
+    assert room_for(10) == 1
+
+
+def test_a_server_raises_its_soft_open_files_limit_to_the_hard_one() -> None:
+    """In a process of its own: the soft limit lowered to 100 (the hard one kept), then raised back."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    script = (
+        "import resource; from server.frontier.room import raise_open_files; "
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (100, resource.getrlimit(resource.RLIMIT_NOFILE)[1])); "
+        "print(raise_open_files(), resource.getrlimit(resource.RLIMIT_NOFILE)[0])"
+    )
+    said = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    told, soft = (int(n) for n in said.stdout.split())
+    expected = hard if hard != resource.RLIM_INFINITY else told
+    assert told == soft == expected and soft > 100
+    assert raise_open_files() == resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+async def test_past_max_connections_a_connection_is_refused_and_the_others_are_served() -> None:
+    async with running_server(max_connections=2) as server:
+        assert server.transport.room == 2
+        ann = await Client.connect(server)
+        bob = await Client.connect(server)
+        refusal = await refused(server.port)
+        assert refusal.response.status_code == 503
+        body = refusal.response.body.decode()
+        assert "the server is full" in body and "--max-connections" in body and "(2)" in body, body
+        assert refusal.response.headers["Retry-After"] == "30"
+        assert server.metrics.full._value.get() == 1
+        status, text = await asyncio.to_thread(http_get, server.port, "/healthz")
+        assert (status, text) == (200, "ok\n")  # alive however full
+        status, text = await asyncio.to_thread(http_get, server.port, "/readyz")
+        assert status == 503 and "as many connections as it has room for (2)" in text
+        game_id = await create_game(ann, players=2)  # those it holds play on
+        await join(ann, game_id, "ann")
+        await join(bob, game_id, "bob")
+        await barrier(bob)
+        await ann.close()
+        await until(lambda: len(server.transport.connections) == 1, "ann's connection let go", bob)
+        carl = await Client.connect(server)  # there is room again
+        await barrier(carl)
+        await bob.close()
+        await carl.close()
+
+
+async def test_a_server_at_its_open_files_limit_refuses_connections_and_still_saves(tmp_path: Path) -> None:
+    """`risc server` in a process whose open-files limit is 256 (soft and hard): it holds 224 connections, refuses
+    the next ones with 503 naming the limit, and its store still writes every change of the games it holds, rather
+    than failing them for want of a file ("unable to open database file")."""
+    limit = 256
+
+    def lowered() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "server",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--data-dir",
+        str(tmp_path / "data"),
+        cwd=ROOT,
+        stderr=asyncio.subprocess.PIPE,
+        preexec_fn=lowered,
+    )
+    assert process.stderr is not None
+    held: list[ClientConnection] = []
+    try:
+        said = ""
+        while (found := re.search(r"listening on 127\.0\.0\.1:(\d+).*room for ([\d,]+) connections", said)) is None:
+            line = (await asyncio.wait_for(process.stderr.readline(), 10)).decode()
+            assert line, "the server exited before listening: " + said
+            said += line
+        port, room = int(found.group(1)), int(found.group(2).replace(",", ""))
+        assert room == room_for(limit) == 224
+        ann = await Client.connect(port)
+        while len(held) < room - 1:
+            held.append(await connect(f"ws://127.0.0.1:{port}"))
+        statuses = []
+        for _ in range(limit // 4):  # more than the files left: a server that took them all could open no more
+            try:
+                held.append(await connect(f"ws://127.0.0.1:{port}"))
+                statuses.append(101)
+            except InvalidStatus as refusal:
+                statuses.append(refusal.response.status_code)
+                assert "open-files limit" in refusal.response.body.decode()
+        assert statuses == [503] * (limit // 4)
+        game_id = await create_game(ann, players=2)
+        await join(ann, game_id, "ann")
+        await held.pop().close()  # room for one more: bob
+        bob = await Client.connect(port)
+        await join(bob, game_id, "bob")
+        await barrier(ann)
+        await ann.close()
+        await bob.close()
+    finally:
+        for ws in held:
+            await ws.close()
+        process.terminate()
+        log = (await process.stderr.read()).decode()
+        await process.wait()
+    assert "connections refused: the server is full" in log, log
+    assert "could not save" not in log and "unable to open" not in log, log
+    # what it saved is there: the game and both seats, read back from the file by a new server
+    async with running_server(data_dir=tmp_path / "data") as server:
+        carl = await Client.connect(server)
+        listed = await carl.request(type="list_games")
+        seats = [s["name"] for g in listed["games"] if g["game_id"] == game_id for s in g["seats"]]
+        assert seats == ["ann", "bob"], listed
+        await carl.close()
