@@ -189,14 +189,31 @@ def census() -> None:
 
 def whole_walk() -> None:
     """One whole collection, everything thawed first (what the server's rare whole walk does, server/collector.py),
-    timed, with the unreachable objects it found: one JSON line on stdout (the bench asks with SIGHUP)."""
+    timed, with the unreachable objects it found and the cycles they were in (tests/cycles_support.py names them):
+    one JSON line on stdout (the bench asks with SIGHUP). What it found is kept aside while it is named (the
+    collector's DEBUG_SAVEALL), then freed."""
     gc.unfreeze()
     objects = len(gc.get_objects())
+    gc.set_debug(gc.DEBUG_SAVEALL)
     started, started_cpu = time.perf_counter(), time.thread_time()
     found = gc.collect()
     took, took_cpu = time.perf_counter() - started, time.thread_time() - started_cpu
+    gc.set_debug(0)
+    named = ""
+    try:
+        from tests.cycles_support import census as named_census
+        from tests.cycles_support import said
+    except ImportError:  # a checkout from before it
+        pass
+    else:
+        named = said(named_census(list(gc.garbage)), cycles=6, kinds=6) if gc.garbage else ""
+    gc.garbage.clear()
+    gc.collect()
     gc.freeze()
-    print(json.dumps({"seconds": took, "cpu": took_cpu, "objects": objects, "found": found}), flush=True)
+    print(
+        json.dumps({"seconds": took, "cpu": took_cpu, "objects": objects, "found": found, "named": named}),
+        flush=True,
+    )
 
 
 async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) -> None:
@@ -799,6 +816,8 @@ def _ramp(name: str, servers: list[Server], postgres: Any, options: Options) -> 
                 f"{walk['found']:,} of them unreachable)",
                 flush=True,
             )
+            if walk.get("named"):
+                print("  " + walk["named"].replace("\n", "\n  "), flush=True)
     finally:
         for pipe in pipes:
             with contextlib.suppress(Exception):

@@ -38,6 +38,7 @@ from server.opening import alone, open_place
 from server.storage import Storage, StorageError, default_data_dir, is_postgres
 from shared.protocol.codes import PROTOCOL_VERSION
 from shared.protocol.messages import Hello
+from shared.rulesets import prepare_rulesets
 
 logger = logging.getLogger("risc.server")
 
@@ -112,6 +113,8 @@ class RiscServer:
         return self.transport.port
 
     async def start(self) -> None:
+        prepare_rulesets()  # before the collector freezes what the server holds: their making leaves garbage
+        self.lobby.rulesets()
         await self.storage.open()
         self.metrics.start()
         try:  # listening first: a node says where it is reached before it joins the others

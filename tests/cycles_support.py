@@ -454,10 +454,11 @@ async def a_life(port: int, games_per_kind: int = 1, at_once: int = 8) -> Life:
     (network bots, one of whom loses its link mid-game and takes its seat back) and one of the server's computers,
     each created by a connection that leaves, watched by a spectator who says a word in its chat, to its end; and
     one game of computers alone. A game of a turn's time limit whose one person never plays. A rematch, and a
-    replay. Lobby watchers, one of whom speaks; accounts that sign up, play a game (resigned, its news a notice),
-    ask its figures, sign in on a second device, sign out and in again; two accounts' rated game found by quick play,
-    a nudge and a vacation in it; requests refused; a handshake cut short. Half the connections that end close
-    cleanly, the others drop as a network failure would. `at_once`: games played at the same time."""
+    replay. Lobby watchers, who list the rule sets and maps, one of whom speaks; accounts that sign up, play a game
+    (resigned, its news a notice), ask its figures, sign in on a second device, sign out and in again; two
+    accounts' rated game found by quick play, a nudge and a vacation in it; requests refused; a handshake cut
+    short. Half the connections that end close cleanly, the others drop as a network failure would. `at_once`:
+    games played at the same time."""
     from client.bot import NetworkBot
     from client.connection import Backoff
     from tests.server_support import Client, create_game, finished, join
@@ -526,6 +527,8 @@ async def a_life(port: int, games_per_kind: int = 1, at_once: int = 8) -> Life:
     async def watcher(number: int) -> Client:
         client = await Client.connect(port)
         await asked(client, "games", type="list_games", watch=True, limit=50)
+        await asked(client, "rulesets", type="list_rulesets")  # what a client asks before it offers a new game
+        await asked(client, "maps", type="list_maps")
         if number == 0:
             await asked(client, "chat_sent", type="chat", game_id=None, text="anyone for a game?", name="watcher")
         return client

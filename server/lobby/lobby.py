@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 from collections.abc import Callable
@@ -47,7 +48,10 @@ HANDED_AT_ONCE = 8
 """Games handed to this node taken over at once (their reads from the store overlap)."""
 
 
+@functools.cache
 def ruleset_info(ruleset: AnyRuleSet) -> RuleSetInfo:
+    """What `list_rulesets` tells of a rule set, made once (its options' JSON schema leaves cycles of garbage behind
+    each time it is made: server/collector.py). Shared by every answer: never change it."""
     defaults = ruleset.options({})
     return RuleSetInfo(
         name=ruleset.name,

@@ -192,6 +192,18 @@ class RuleSet(ABC, Generic[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]):
     def player_counts(self, options: OptionsT) -> tuple[int, int]:
         """The fewest and the most players a game with these options seats."""
 
+    def variants(self) -> list[AnyRuleSet]:
+        """Every rule set `variant` may choose: itself, unless options choose among several."""
+        return [self]
+
+    def prepare(self) -> None:
+        """Work out now what a game asks of this rule set over and over and is made once (the fields of each kind of
+        order, from their JSON schema; the presentation). A server does it as it starts, before it freezes what it
+        holds (server/collector.py): making a JSON schema leaves cycles of garbage behind, which a first use in the
+        middle of play would leave frozen until the collector's whole walk."""
+        self.order_fields()
+        _ = self.presentation
+
     def variant(self, options: OptionsT) -> RuleSet[OptionsT, BoardT, OrderT, EventT, ViewT, TallyT]:
         """The rule set that plays a game with these options: itself, unless an option chooses among variants (RISC's
         evolutions), each a subclass of it, as python-chess picks a board class by its variant's name. It is chosen

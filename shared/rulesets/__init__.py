@@ -31,6 +31,13 @@ def get_ruleset(name: str) -> AnyRuleSet:
         raise ValueError(f'unknown rule set "{name}" (known: {", ".join(sorted(RULESETS))})') from None
 
 
+def prepare_rulesets() -> None:
+    """Every rule set, each variant of it, made ready for play (RuleSet.prepare): what a server does as it starts."""
+    for ruleset in RULESETS.values():
+        for variant in ruleset.variants():
+            variant.prepare()
+
+
 def game_ruleset(name: str, options: Mapping[str, Any]) -> tuple[AnyRuleSet, Any]:
     """The rule set that plays a game of these settings (the variant its options choose), and the options read.
     Raises ValueError for an unknown rule set, pydantic's ValidationError for options it refuses."""

@@ -20,7 +20,7 @@ from shared.game.errors import RuleError
 from shared.game.events import turn_limit_reached
 from shared.game.game import Game
 from shared.game.random import GameRandom
-from shared.game.ruleset import Legal, RuleSet, Status, Told
+from shared.game.ruleset import AnyRuleSet, Legal, RuleSet, Status, Told
 from shared.game.shares import even_shares
 from shared.game.statistics import TurnFacts
 from shared.maps.groups import neutral_territories, starting_groups
@@ -113,6 +113,10 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
         self.event_type = TypeAdapter[Any](cast(Any, AllEvents))
         self.view_type = VIEWS
         self.board_type = TypeAdapter(RiscBoard)
+
+    def variants(self) -> list[AnyRuleSet]:
+        chosen = [evolution for _, evolution in sorted(self.evolutions.items())]
+        return [self if type(self) is evolution else _made(evolution) for evolution in chosen]
 
     def variant(self, options: RiscOptions) -> RiscRuleSet:
         """The evolution the options choose (`evolution`): this rule set for its own, else that evolution's."""
