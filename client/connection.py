@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 
 from pydantic import BaseModel, ValidationError
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from client.link import SIGNED_OUT, LinkState
 from shared.protocol.codes import PROTOCOL_VERSION, CloseCode, ErrorCode
@@ -163,6 +163,12 @@ class Connection:
             )
         except InvalidURI as exc:
             raise ConnectionFailed(f"{self.url} is not a websocket address (e.g. ws://host:8765)") from exc
+        except InvalidStatus as exc:  # the server answered, and refused: its answer says why (a full server)
+            said = exc.response.body.decode("utf-8", "replace").strip().splitlines() if exc.response.body else []
+            why = said[0][:300] if said else str(exc)
+            raise ConnectionFailed(
+                f"{self.url} refused the connection (HTTP {exc.response.status_code}): {why}"
+            ) from exc
         except (OSError, InvalidHandshake, TimeoutError) as exc:
             raise ConnectionFailed(f"cannot reach {self.url}: {exc or type(exc).__name__}") from exc
         try:

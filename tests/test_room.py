@@ -16,8 +16,9 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
+from client.connection import Connection, ConnectionFailed
 from server.frontier.room import RESERVE, raise_open_files, room_for
-from tests.server_support import Client, barrier, create_game, join, running_server, until
+from tests.server_support import Client, barrier, create_game, join, running_server, url
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,12 +66,17 @@ async def test_past_max_connections_a_connection_is_refused_and_the_others_are_s
         assert server.transport.room == 2
         ann = await Client.connect(server)
         bob = await Client.connect(server)
+        serving = set(server.transport.handlers())  # ann's connection and bob's
         refusal = await refused(server.port)
         assert refusal.response.status_code == 503
         body = refusal.response.body.decode()
         assert "the server is full" in body and "--max-connections" in body and "(2)" in body, body
         assert refusal.response.headers["Retry-After"] == "30"
         assert server.metrics.full._value.get() == 1
+        text_client = Connection(url(server), reconnect=False)
+        with pytest.raises(ConnectionFailed) as failed:  # the text client tells its player why
+            await text_client.open()
+        assert "refused the connection (HTTP 503): the server is full: it holds 2 connections" in str(failed.value)
         status, text = await asyncio.to_thread(http_get, server.port, "/healthz")
         assert (status, text) == (200, "ok\n")  # alive however full
         status, text = await asyncio.to_thread(http_get, server.port, "/readyz")
@@ -79,8 +85,11 @@ async def test_past_max_connections_a_connection_is_refused_and_the_others_are_s
         await join(ann, game_id, "ann")
         await join(bob, game_id, "bob")
         await barrier(bob)
+        refused_ones = server.transport.handlers() - serving
+        if refused_ones:  # each ends by itself once its refusal is sent
+            await asyncio.wait(refused_ones)
         await ann.close()
-        await until(lambda: len(server.transport.connections) == 1, "ann's connection let go", bob)
+        await asyncio.wait(serving, return_when=asyncio.FIRST_COMPLETED)  # the server let ann's connection go
         carl = await Client.connect(server)  # there is room again
         await barrier(carl)
         await bob.close()
@@ -121,7 +130,8 @@ async def test_a_server_at_its_open_files_limit_refuses_connections_and_still_sa
         port, room = int(found.group(1)), int(found.group(2).replace(",", ""))
         assert room == room_for(limit) == 224
         ann = await Client.connect(port)
-        while len(held) < room - 1:
+        bob = await Client.connect(port)
+        while len(held) < room - 2:
             held.append(await connect(f"ws://127.0.0.1:{port}"))
         statuses = []
         for _ in range(limit // 4):  # more than the files left: a server that took them all could open no more
@@ -134,8 +144,7 @@ async def test_a_server_at_its_open_files_limit_refuses_connections_and_still_sa
         assert statuses == [503] * (limit // 4)
         game_id = await create_game(ann, players=2)
         await join(ann, game_id, "ann")
-        await held.pop().close()  # room for one more: bob
-        bob = await Client.connect(port)
+        assert (await asyncio.to_thread(http_get, port, "/readyz"))[0] == 503  # full: not ready for more
         await join(bob, game_id, "bob")
         await barrier(ann)
         await ann.close()

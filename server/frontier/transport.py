@@ -373,7 +373,11 @@ class Transport:
     @property
     def held(self) -> int:
         """The connections open now, handshakes under way included (each holds an open file)."""
-        return len(self._server.handler_tasks) if self._server is not None else 0
+        return len(self.handlers())
+
+    def handlers(self) -> set[asyncio.Task[None]]:
+        """The task serving each connection open now, from its handshake on (websockets' own)."""
+        return self._server.handler_tasks if self._server is not None else set()
 
     def _full(self, connection: ServerConnection) -> Response:
         """The answer to a connection past the server's room (HTTP 503), told in the log once until there is room."""
