@@ -23,6 +23,7 @@ from server.collector import settle_collector as settle_collector
 from server.config import ServerConfig
 from server.frontier import origins
 from server.frontier.addresses import where_to_connect
+from server.frontier.room import connections
 from server.frontier.transport import Transport
 from server.lobby.catalogue import Catalogue
 from server.lobby.lobby import Lobby
@@ -139,12 +140,12 @@ class RiscServer:
         if aside:
             games += f", {aside} set aside (damaged: see above, or `risc games damaged`)"
         logger.info(
-            "listening on %s:%d%s%s, room for %s connections",
+            "listening on %s:%d%s%s, room for %s",
             self.config.host,
             self.port,
             " (password required)" if self.config.password else "",
             games,
-            f"{self.transport.room:,}",
+            connections(self.transport.room),
         )
         for line in where_to_connect(self.config.host, self.port, self.config.web_root is not None):
             logger.info("%s", line)

@@ -17,7 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from client.connection import Connection, ConnectionFailed
-from server.frontier.room import RESERVE, raise_open_files, room_for
+from server.frontier.room import RESERVE, connections, raise_open_files, room_for
 from tests.server_support import Client, barrier, create_game, join, running_server, url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +44,7 @@ def test_the_room_is_the_open_files_limit_but_a_reserve() -> None:
     assert room_for(1_024) == 1_024 - 128  # an eighth of a small limit
     assert room_for(64) == 32  # never less than the files a process opens before its first connection
     assert room_for(10) == 1
+    assert (connections(1), connections(19_744)) == ("1 connection", "19,744 connections")
 
 
 def test_a_server_raises_its_soft_open_files_limit_to_the_hard_one() -> None:
@@ -123,7 +124,7 @@ async def test_a_server_at_its_open_files_limit_refuses_connections_and_still_sa
     held: list[ClientConnection] = []
     try:
         said = ""
-        while (found := re.search(r"listening on 127\.0\.0\.1:(\d+).*room for ([\d,]+) connections", said)) is None:
+        while (found := re.search(r"listening on 127\.0\.0\.1:(\d+).*room for ([\d,]+) connections?", said)) is None:
             line = (await asyncio.wait_for(process.stderr.readline(), 10)).decode()
             assert line, "the server exited before listening: " + said
             said += line

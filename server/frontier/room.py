@@ -52,4 +52,9 @@ def full_explanation(held: int, room: int, configured: bool) -> str:
         if configured
         else "its open-files limit allows (raise it with `ulimit -n` or LimitNOFILE, or add a node)"
     )
-    return f"the server is full: it holds {held:,} connections, as many as {how} ({room:,}); try again later"
+    return f"the server is full: it holds {connections(held)}, as many as {how} ({room:,}); try again later"
+
+
+def connections(count: int) -> str:
+    """ "1 connection", "19,744 connections"."""
+    return f"{count:,} connection{'s' * (count != 1)}"
