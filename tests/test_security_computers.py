@@ -26,6 +26,7 @@ from server.clock import ManualClock
 from server.computers.share import ComputerTime
 from shared.protocol.codes import PROTOCOL_VERSION
 from tests.attack_support import COMPUTER_GAME, Attack
+from tests.cycles_support import quiet
 from tests.server_support import FAST, Client, create_game, join, running_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,6 +61,21 @@ async def test_a_game_of_computers_alone_no_longer_counts_once_it_is_over() -> N
         await asking.request(type="watch_game", game_id=game_id)
         await asking.wait_for(lambda m: m["type"] == "update" and m["game"]["status"] == "finished", timeout=60)
         await create_game(asking, **COMPUTERS_ALONE)
+
+
+async def test_a_new_connection_holds_none_of_the_games_an_ended_one_held() -> None:
+    """The games a connection holds (waiting for players) are counted against it while it lasts: one after another,
+    each new connection (whose server-side object may take the place in memory of the one before, and so its id)
+    creates its game, and only its second is refused; the lobby keeps no count of a connection that ended."""
+    async with running_server(open_games_per_connection=1, open_games_per_address=10, **FAST) as server:
+        for _ in range(5):
+            client = await Client.connect(server)
+            await create_game(client, players=2)
+            refused = await client.request(type="create_game", settings={"map": "seed", "players": 2})
+            assert refused["type"] == "error" and refused["code"] == "too-many-games", refused
+            await client.close()
+            await quiet(server, 0)
+        assert server.lobby._created == {}, "the lobby let go of each ended connection's count"
 
 
 async def test_a_game_whose_players_are_all_out_counts_against_its_creator_while_the_computers_play_on() -> None:

@@ -857,6 +857,7 @@ class Lobby:
             logger.warning("the lobby's chat could not be told to the other nodes: %s", exc)
 
     async def disconnect(self, sub: Subscriber) -> None:
+        self._created.pop(id(sub), None)  # its id may be a new connection's next: it starts with none of these
         for parked in self._parked.values():
             parked.pop(sub, None)
         self.chat_pace.forget(sub)
