@@ -58,6 +58,7 @@ export class HomeScreen {
 
   /** The home with the challenge form ready for `name` (a profile's Challenge). */
   async challenge(name) {
+    this.challenges.name.value = name; // at once: whom the form challenges shows while the home and its choices load
     await this.show("");
     await this.challenges.prepare(name);
   }
