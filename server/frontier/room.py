@@ -56,5 +56,5 @@ def full_explanation(held: int, room: int, configured: bool) -> str:
 
 
 def connections(count: int) -> str:
-    """ "1 connection", "19,744 connections"."""
+    """A number of connections in words: 1 connection, 19,744 connections."""
     return f"{count:,} connection{'s' * (count != 1)}"
