@@ -19,6 +19,7 @@ from websockets.exceptions import InvalidStatus
 from client.connection import Connection, ConnectionFailed
 from server.frontier.room import RESERVE, connections, raise_open_files, room_for
 from tests.server_support import Client, barrier, create_game, join, running_server, url
+from tests.test_server_process import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -106,29 +107,14 @@ async def test_a_server_at_its_open_files_limit_refuses_connections_and_still_sa
     def lowered() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
 
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--data-dir",
-        str(tmp_path / "data"),
-        cwd=ROOT,
-        stderr=asyncio.subprocess.PIPE,
-        preexec_fn=lowered,
-    )
+    said: list[str] = []
+    process, port = await start_server("--data-dir", str(tmp_path / "data"), said=said, preexec_fn=lowered)
     assert process.stderr is not None
     held: list[ClientConnection] = []
     try:
-        said = ""
-        while (found := re.search(r"listening on 127\.0\.0\.1:(\d+).*room for ([\d,]+) connections?", said)) is None:
-            line = (await asyncio.wait_for(process.stderr.readline(), 10)).decode()
-            assert line, "the server exited before listening: " + said
-            said += line
-        port, room = int(found.group(1)), int(found.group(2).replace(",", ""))
+        found = re.search(r"room for ([\d,]+) connections?", said[-1])
+        assert found is not None, said[-1]
+        room = int(found.group(1).replace(",", ""))
         assert room == room_for(limit) == 224
         ann = await Client.connect(port)
         bob = await Client.connect(port)

@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,9 +24,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 async def start_server(
-    *args: str, env: dict[str, str] | None = None, said: list[str] | None = None
+    *args: str,
+    env: dict[str, str] | None = None,
+    said: list[str] | None = None,
+    preexec_fn: Callable[[], None] | None = None,
 ) -> tuple[asyncio.subprocess.Process, int]:
-    """The server in a process of its own, once it listens; `said`: gets what it logged until then."""
+    """The server in a process of its own, once it listens; `said`: gets what it logged until then (its last line
+    the one that says where it listens); `preexec_fn`: run in the new process before the server starts (a limit
+    lowered)."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -38,6 +44,7 @@ async def start_server(
         cwd=ROOT,
         stderr=asyncio.subprocess.PIPE,
         env={**os.environ, **(env or {})},
+        preexec_fn=preexec_fn,
     )
     assert process.stderr is not None
     said = [] if said is None else said
