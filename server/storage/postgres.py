@@ -7,10 +7,10 @@ advisory lock, server/cluster/node.py). Every write names the epoch this node cl
 %s AND epoch = %s`, the game's row locked for the statement), so a node that lost a game while frozen changes
 nothing when it wakes up: the write finds no row, and raises OwnershipLost.
 
-Each change is one SQL statement (its parts chained by WITH), so one round trip and one commit, which PostgreSQL
-makes durable (fsync on, synchronous_commit on: its defaults) before the call returns, and so before the match
-acknowledges the change. Saves of different games go over different pooled connections at once; PostgreSQL's own
-group commit shares their fsyncs. A change's rows go as arrays (its log entries, its orders) in PostgreSQL's binary
+The changes that come together (group commit) are one transaction, written as one SQL statement whose parts are
+chained by WITH, its rows arrays across the changes (server/storage/postgres_changes.py; a game with two changes in
+one transaction takes a statement more), so one round trip and one commit, which PostgreSQL makes durable (fsync on,
+synchronous_commit on: its defaults) before the call returns, and so before the match acknowledges the change. A change's rows go as arrays (its log entries, its orders) in PostgreSQL's binary
 form (`%(name)b`): their text form has psycopg quote and escape every element in Python, and a log entry's JSON is
 full of quotes.
 
