@@ -10,9 +10,9 @@ nothing when it wakes up: the write finds no row, and raises OwnershipLost.
 The changes that come together (group commit) are one transaction, written as one SQL statement whose parts are
 chained by WITH, its rows arrays across the changes (server/storage/postgres_changes.py; a game with two changes in
 one transaction takes a statement more), so one round trip and one commit, which PostgreSQL makes durable (fsync on,
-synchronous_commit on: its defaults) before the call returns, and so before the match acknowledges the change. A change's rows go as arrays (its log entries, its orders) in PostgreSQL's binary
-form (`%(name)b`): their text form has psycopg quote and escape every element in Python, and a log entry's JSON is
-full of quotes.
+synchronous_commit on: its defaults) before the call returns, and so before the match acknowledges the change. The
+arrays go in PostgreSQL's binary form (`%(name)b`): their text form has psycopg quote and escape every element in
+Python, and a log entry's JSON is full of quotes.
 
 Its schema has versions of its own (`risc_schema`), upgraded at open under a transaction-level advisory lock, so that
 nodes starting together upgrade it once.

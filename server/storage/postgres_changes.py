@@ -15,12 +15,11 @@ their changes name: a change whose game is not among them wrote nothing (its gam
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
 _C = TypeVar("_C")
-_R = TypeVar("_R")
 
 
 class WholeRow(NamedTuple):
@@ -128,54 +127,48 @@ def statement(layer: Sequence[GameChange]) -> tuple[str, dict[str, Any]]:
             params["w_summaries"] = [w.summary or "" for _, w in whole]
             params["w_summarised"] = [w.summary is not None for _, w in whole]
             params["w_forget_before"] = [w.forget_before for _, w in whole]
+    found: dict[str, list[tuple[str, tuple[Any, ...]]]] = {kind: [] for kind in _COLUMNS}
+    for c in layer:
+        game_id = c.game_id
+        for kind, rows in (
+            ("o", c.orders),
+            ("c", () if c.commit is None else (c.commit,)),
+            ("e", c.events),
+            ("a", c.seated),
+            ("n", c.notices),
+            ("r", () if c.request is None else (c.request,)),
+        ):
+            if rows:
+                found[kind].extend((game_id, row) for row in rows)
     used: list[str] = []
-
-    def rows(kind: str, of: Callable[[GameChange], Iterable[_R]], **columns: Callable[[_R], Any]) -> None:
-        flat = [(c.game_id, row) for c in layer for row in of(c)]
+    for kind, names in _COLUMNS.items():
+        flat = found[kind]
         if not flat:
-            return
+            continue
         used.append(kind)
+        games, rows = zip(*flat, strict=True)
         if not one:
-            params[f"{kind}_games"] = [game_id for game_id, _ in flat]
-        for name, column in columns.items():
-            params[f"{kind}_{name}"] = [column(row) for _, row in flat]
-
-    rows(
-        "o",
-        lambda c: c.orders,
-        players=lambda o: o.player,
-        steps=lambda o: o.step,
-        positions=lambda o: o.position,
-        bodies=lambda o: o.body or "",  # a body is JSON, never empty: "" is a withdrawal
-    )
-    rows(
-        "c",
-        lambda c: () if c.commit is None else (c.commit,),
-        players=lambda c: c.player,
-        steps=lambda c: c.step,
-        seqs=lambda c: c.seq,
-    )
-    rows("e", lambda c: c.events, seqs=lambda e: e[0], bodies=lambda e: e[1])
-    rows("a", lambda c: c.seated, accounts=lambda a: a[0], players=lambda a: a[1])
-    rows(
-        "n",
-        lambda c: c.notices,
-        accounts=lambda n: n.account_id,
-        kinds=lambda n: n.kind,
-        about=lambda n: n.game_id or "",
-        bodies=lambda n: n.body,
-        at=lambda n: n.at,
-    )
-    rows(
-        "r",
-        lambda c: () if c.request is None else (c.request,),
-        players=lambda r: r.player,
-        ids=lambda r: r.request_id,
-        steps=lambda r: r.step,
-        replies=lambda r: r.reply,
-    )
+            params[f"{kind}_games"] = list(games)
+        for name, column in zip(names, zip(*rows, strict=True), strict=True):
+            params[name] = [value or "" for value in column] if name in _NONE_AS_EMPTY else list(column)
     return _query(one, bool(small), bool(whole), frozenset(used)), params
 
+
+_COLUMNS = {
+    "o": ("o_players", "o_steps", "o_positions", "o_bodies"),
+    "c": ("c_players", "c_steps", "c_seqs"),
+    "e": ("e_seqs", "e_bodies"),
+    "a": ("a_accounts", "a_players"),
+    "n": ("n_accounts", "n_kinds", "n_about", "n_bodies", "n_at"),
+    "r": ("r_players", "r_ids", "r_steps", "r_replies"),
+}
+"""Each kind of row a change adds (`_ROWS`), and the parameters of its columns, in the order of its fields: orders
+(KeptOrder), commits (KeptCommit), log entries (seq, text), accounts' seats (account, player), notifications
+(Outboxed), kept requests (KeptRequest)."""
+
+_NONE_AS_EMPTY = frozenset({"o_bodies", "n_about"})
+"""Columns whose None goes as "" (an array of text with no type to guess when every element is None): an order
+withdrawn, a notification about no game. Neither is ever "" otherwise."""
 
 _LOCKED = """{name} AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE)"""
 """A small change's game: its row at this node's epoch, locked against a claim until the change is committed."""
