@@ -14,6 +14,7 @@ import pytest
 from server.storage import GameProgress, Storage, StorageError
 from server.storage.base import CommitChange, GameRecord, OrderChange, OwnershipLost, RequestRecord, SeatRecord
 from server.storage.codec import map_to_dict
+from server.storage.notices import Notice
 from server.storage.postgres import PostgresStorage
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings
@@ -229,6 +230,55 @@ async def test_postgres_shares_one_transaction_among_the_changes_that_come_toget
             assert stored is not None and [e["seq"] for e in stored.events] == [1]
     finally:
         await store.close()
+
+
+async def test_postgres_writes_a_transaction_s_changes_in_order_and_fails_a_refused_one_alone(
+    postgres_dsn: str,
+) -> None:
+    """One transaction carries several games' changes in as few statements as can carry them
+    (server/storage/postgres_changes.py): a game's whole save after its own orders and commit in the same transaction
+    still drops them, as it holds them; a withdrawal is kept as one, after the order it withdraws; a change of a game
+    another node holds fails alone, leaving none of its rows (its notifications among them)."""
+    store = PostgresStorage(postgres_dsn, node_id="test-node")
+    await store.open()
+    try:
+        for game_id in ("a", "b", "taken"):
+            await store.create(record(game_id), started_progress(seq=0), [])
+        store.epochs.hold("taken", 99)  # another node claimed it since
+        reply = '{"type": "orders_accepted"}'
+        before = store.transactions
+        results = await asyncio.gather(
+            store.save_orders("a", [order(0, 1), order(1, 2)], RequestRecord("ann", "r1", 2, reply)),
+            store.save_orders("b", [bob_order(0, 3)]),
+            store.save_order("b", OrderChange("bob", 2, 0, None)),
+            store.save("taken", started_progress(seq=1), [joined(1, "ann")], notices=[turn_notice("acct-1", "taken")]),
+            store.save_commit("a", CommitChange("ann", 2, 1), [joined(1, "ann")]),
+            store.save("a", started_progress(seq=2), [joined(2, "bob")], notices=[turn_notice("acct-2", "a")]),
+            return_exceptions=True,
+        )
+        assert [type(r).__name__ for r in results] == ["NoneType"] * 3 + ["OwnershipLost"] + ["NoneType"] * 2
+        assert store.transactions - before == 1
+
+        async def kept(query: str) -> list[tuple[object, ...]]:
+            return [tuple(row) for row in await store.rows(query)]
+
+        assert await kept("SELECT game_id, player, position, body FROM pending_orders ORDER BY id") == [
+            ("b", "bob", 0, bob_order(0, 3).order),
+            ("b", "bob", 0, None),
+        ]
+        assert await kept("SELECT game_id FROM pending_commits") == []
+        assert await kept("SELECT game_id, seq FROM events ORDER BY game_id, seq") == [("a", 1), ("a", 2)]
+        assert await kept("SELECT game_id, request_id, step FROM requests") == [("a", "r1", 2)]
+        assert await kept("SELECT account_id, game_id FROM outbox") == [("acct-2", "a")]
+        stored = await store.load("b")
+        assert stored is not None and stored.progress.state is not None
+        assert stored.progress.state["orders"].get("bob", []) == []
+    finally:
+        await store.close()
+
+
+def turn_notice(account_id: str, game_id: str) -> Notice:
+    return Notice(account_id, "your_turn", game_id, {"turn": 2}, 5.0)
 
 
 async def test_postgres_keeps_no_row_of_a_change_its_game_refused(postgres_dsn: str) -> None:

@@ -267,6 +267,40 @@ async def test_a_link_sent_where_the_page_may_not_connect_comes_back_through_its
             opened.watch.errors.clear()  # the browser's line for the one connection it refused: expected here
 
 
+async def test_a_page_whose_server_is_full_says_why_and_comes_back_once_there_is_room(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A server holding as many connections as it has room for refuses a handshake with HTTP 503 and its reason,
+    which a WebSocket hides from the page: the page asks the server's /readyz and shows the reason beside its next
+    try (it once said only "reconnecting"), and is back once a connection has gone."""
+    room = 30  # the page's own loads, several at once (modules, pictures), fit with room to spare
+    async with web_server(max_connections=room) as server, watched_pages(browser, tmp_path) as pages:
+        opened = await pages.open(page_url(server))
+        page = opened.page
+        await page.wait_for_selector("#link-state[data-link=open]")
+        await page.evaluate("window.risc.link.pause = 2000")  # its next try in 2 s: time enough to fill the server
+        await page.evaluate("window.risc.link.drop()")
+        await page.wait_for_selector("#link-state[data-link=reconnecting]")
+        others: list[Client] = []
+        while server.transport.held < room:
+            others.append(await Client.connect(server))
+        await page.wait_for_function(
+            "() => document.querySelector('#link-state').textContent.includes('the server is full')", timeout=20_000
+        )
+        said = await page.inner_text("#link-state")
+        assert said.startswith("Connection lost: reconnecting… (the server is full: it holds 30 connections"), said
+        assert "--max-connections (30); try again later; trying again in" in said, said
+        assert await page.get_attribute("#link-state", "data-link") == "reconnecting"
+        await others[0].close()
+        await page.wait_for_selector("#link-state[data-link=open]", timeout=30_000)  # its tries 8 s apart at most
+        assert await page.inner_text("#link-state") == "Connected"
+        for other in others[1:]:
+            await other.close()
+        refused = [e for e in opened.watch.errors if "503" in e]
+        assert refused and refused == opened.watch.errors, opened.watch.errors
+        opened.watch.errors.clear()  # the browser's lines for the handshakes and the probe refused: expected here
+
+
 WARZONE_SEED = 3
 """A game the computer player wins within a few turns. With some seeds it never does: the aggressive strategy
 (COMP 345's) throws three units a turn at the absent player's one territory, which the time limit's default deploys

@@ -444,7 +444,7 @@ class Transport:
         if self.lobby.stopping:
             return "the server is stopping"
         if self.held > self.room:
-            return f"it holds as many connections as it has room for ({self.room:,})"
+            return full_explanation(self.held - 1, self.room, self.config.max_connections is not None)
         try:
             if not await asyncio.wait_for(self.lobby.directory.ready(), READY_WITHIN):
                 return "this node has no session with its database"

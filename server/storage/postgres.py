@@ -7,12 +7,12 @@ advisory lock, server/cluster/node.py). Every write names the epoch this node cl
 %s AND epoch = %s`, the game's row locked for the statement), so a node that lost a game while frozen changes
 nothing when it wakes up: the write finds no row, and raises OwnershipLost.
 
-Each change is one SQL statement (its parts chained by WITH), so one round trip and one commit, which PostgreSQL
-makes durable (fsync on, synchronous_commit on: its defaults) before the call returns, and so before the match
-acknowledges the change. Saves of different games go over different pooled connections at once; PostgreSQL's own
-group commit shares their fsyncs. A change's rows go as arrays (its log entries, its orders) in PostgreSQL's binary
-form (`%(name)b`): their text form has psycopg quote and escape every element in Python, and a log entry's JSON is
-full of quotes.
+The changes that come together (group commit) are one transaction, written as one SQL statement whose parts are
+chained by WITH, its rows arrays across the changes (server/storage/postgres_changes.py; a game with two changes in
+one transaction takes a statement more), so one round trip and one commit, which PostgreSQL makes durable (fsync on,
+synchronous_commit on: its defaults) before the call returns, and so before the match acknowledges the change. The
+arrays go in PostgreSQL's binary form (`%(name)b`): their text form has psycopg quote and escape every element in
+Python, and a log entry's JSON is full of quotes.
 
 Its schema has versions of its own (`risc_schema`), upgraded at open under a transaction-level advisory lock, so that
 nodes starting together upgrade it once.
@@ -30,7 +30,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
@@ -59,6 +59,16 @@ from server.storage.base import (
 from server.storage.group_commit import Change, Finished, GroupCommit
 from server.storage.invitations import InvitationStore
 from server.storage.notices import NoticeStore, outbox_row
+from server.storage.postgres_changes import (
+    GameChange,
+    KeptCommit,
+    KeptOrder,
+    KeptRequest,
+    Outboxed,
+    WholeRow,
+    layers,
+    statement,
+)
 from server.storage.postgres_invitations import PostgresInvitations
 from server.storage.postgres_ratings import PostgresRatings, rate_in
 from server.storage.ratings import RatedEnd, RatingStore
@@ -434,7 +444,7 @@ class PostgresStorage(Storage):
             start=self._start_writer,
         )
         """A failed statement aborts its transaction: the changes of one that failed are tried again alone."""
-        self._batches: collections.deque[tuple[list[Change[_Statement]], Finished]] = collections.deque()
+        self._batches: collections.deque[tuple[list[Change[GameChange]], Finished]] = collections.deque()
         self._writing: asyncio.Task[None] | None = None
         """The task writing the batches (kept, so that it is not collected mid-write)."""
         self._rated_transactions = 0
@@ -458,6 +468,7 @@ class PostgresStorage(Storage):
             max_size=self._pool_size,
             open=False,
             kwargs={"autocommit": True, "application_name": self.application_name},
+            configure=_generic_plans,
             timeout=self._connect_timeout,
             reconnect_timeout=self._connect_timeout,
         )
@@ -625,25 +636,26 @@ class PostgresStorage(Storage):
 
     # ---- writing -------------------------------------------------------------------------------------------------
 
-    def _claimed(self, game_id: str) -> dict[str, Any]:
-        """The parameters every change of a game names: the game, and the epoch this node claimed it at. Raises
-        OwnershipLost when this node does not play it."""
+    def _claimed(self, game_id: str) -> tuple[str, int]:
+        """What every change of a game names: the game, and the epoch this node claimed it at. Raises OwnershipLost
+        when this node does not play it."""
         epoch = self.epochs.get(game_id)
         if epoch is None:
             raise OwnershipLost(game_id, f"game {game_id} is not played by this node")
-        return {"game_id": game_id, "epoch": epoch}
+        return game_id, epoch
 
-    def _write(self, query: str, params: dict[str, Any]) -> Awaitable[None]:
-        """Run one change (a statement whose one row counts the game's rows it found at the epoch its parameters
-        name, `_claimed`) in the next transaction: done once it is committed, or failed with OwnershipLost or
-        StorageError, nothing of the change kept (the group's own future: no coroutine for every change).
+    def _write(self, change: GameChange) -> Awaitable[None]:
+        """Write `change` (its rows, written only beside its game's row found at the epoch it names, `_claimed`) in
+        the next transaction: done once it is committed, or failed with OwnershipLost or StorageError, nothing of the
+        change kept (the group's own future: no coroutine for every change).
 
-        Group commit (group_commit.py), as the SQLite store's: the next transaction carries every change waiting,
-        sent at once (psycopg's pipeline mode: one round trip) and committed at once. If that transaction fails (a
-        change broke a constraint), each of its changes is tried again alone, so that one bad change fails alone."""
+        Group commit (group_commit.py), as the SQLite store's: the next transaction carries every change waiting, as
+        few statements as can carry them (postgres_changes.py: one, unless a game has two changes in it), sent at
+        once and committed at once. If that transaction fails (a change broke a constraint), each of its changes is
+        tried again alone, so that one bad change fails alone."""
         if self._pool is None:
             raise StorageError(f"the {self.where} is not open")
-        return self._group.write(_Statement(params["game_id"], params["epoch"], query, params))
+        return self._group.write(change)
 
     def _start_writer(self, hand_over: Callable[[], None]) -> None:
         """Start the writer task, which takes the changes waiting (`hand_over`) when it first runs."""
@@ -654,7 +666,7 @@ class PostgresStorage(Storage):
 
         self._writing = asyncio.get_running_loop().create_task(write())
 
-    def _commit_batch(self, batch: list[Change[_Statement]], finished: Finished) -> None:
+    def _commit_batch(self, batch: list[Change[GameChange]], finished: Finished) -> None:
         """Queue a batch for the writer task: one handed over while the task answers the batch before (or as it
         starts) is written by the same task at once."""
         self._batches.append((batch, finished))
@@ -671,25 +683,29 @@ class PostgresStorage(Storage):
             else:
                 finished(True)
 
-    async def _commit(self, conn: Any, batch: list[Change[_Statement]]) -> None:
-        statements = [change.work for change in batch]
+    async def _commit(self, conn: Any, batch: list[Change[GameChange]]) -> None:
+        cut = layers(batch, lambda change: change.work.game_id)
+        statements = [statement([change.work for change in layer]) for layer in cut]
         try:
-            if len(batch) == 1:
-                found = [await (await conn.execute(statements[0].query, statements[0].params)).fetchone()]
+            if len(statements) == 1:  # one statement is a transaction of its own
+                found = [await (await conn.execute(*statements[0])).fetchall()]
             else:
                 async with conn.pipeline(), conn.transaction():
-                    cursors = [await conn.execute(s.query, s.params) for s in statements]
-                found = [await cursor.fetchone() for cursor in cursors]
+                    cursors = [await conn.execute(query, params) for query, params in statements]
+                found = [await cursor.fetchall() for cursor in cursors]
         except psycopg.errors.UniqueViolation as exc:
             if len(batch) == 1:
+                game_id = batch[0].work.game_id
                 constraint = getattr(exc.diag, "constraint_name", "") or ""
                 if constraint.startswith("requests"):
-                    raise StorageError(f"game {statements[0].game_id}: request was carried out already") from None
-                raise StorageError(f"game {statements[0].game_id}: {_why(exc)}") from exc
+                    raise StorageError(f"game {game_id}: request was carried out already") from None
+                raise StorageError(f"game {game_id}: {_why(exc)}") from exc
             raise
-        for change, row in zip(batch, found, strict=True):
-            if row is None or row[0] != 1:
-                change.error = await self._not_written(conn, change.work.game_id, change.work.epoch)
+        for layer, rows in zip(cut, found, strict=True):
+            written = {game_id for (game_id,) in rows}
+            for change in layer:
+                if change.work.game_id not in written:
+                    change.error = await self._not_written(conn, change.work.game_id, change.work.epoch)
 
     async def _not_written(self, conn: Any, game_id: str, epoch: int) -> StorageError:
         """Why a change of a game written at `epoch` found no row: the game is gone, or another node owns it now."""
@@ -744,37 +760,36 @@ class PostgresStorage(Storage):
         self.epochs.hold(record.game_id, 1)  # its row's epoch: the node creating it holds its lock
 
     async def save_whole(self, save: WholeSave) -> None:
-        game_id, progress, events = save.game_id, save.progress, save.events
+        progress = save.progress
         step = progress.step
-        outbox = [outbox_row(n) for n in save.notices]
-        params = {
-            **self._claimed(game_id),
-            "progress": progress.model_dump_json(),
-            "phase": phase_column(progress),
-            "closed": progress.finished and progress.state is None,
-            "summary": save.summary,
-            "handed_over": bool(progress.handed_over),
-            "seqs": [e.seq for e in events],
-            "bodies": [e.stored for e in events],
-            "forget_before": -1 if step is None else step - 1,
-            **_request_params(save.request),
-            **_seated_params(progress),
-            **outbox_params(outbox),
-        }
-        query = _whole_query(bool(events), bool(params["accounts"]), bool(outbox), save.request is not None)
+        change = GameChange(
+            *self._claimed(save.game_id),
+            whole=WholeRow(
+                progress=progress.model_dump_json(),
+                phase=phase_column(progress),
+                handed_over=bool(progress.handed_over),
+                closed=progress.finished and progress.state is None,
+                summary=save.summary,
+                forget_before=-1 if step is None else step - 1,
+            ),
+            events=_events(save.events),
+            seated=seats_of_accounts(progress.seats),
+            notices=[Outboxed(*outbox_row(n)[:5]) for n in save.notices],
+            request=_kept(save.request),
+        )
         if save.rated is not None:
-            await self._save_rated(query, params, save.rated)
+            await self._save_rated(change, save.rated)
             return
-        await self._write(query, params)
+        await self._write(change)
 
-    async def _save_rated(self, query: str, params: dict[str, Any], rated: RatedEnd) -> None:
+    async def _save_rated(self, change: GameChange, rated: RatedEnd) -> None:
         """The save that ends a rated game, with its ratings, in one transaction of its own (not a group commit's:
         the ratings are read, worked out and written between its statements)."""
+        query, params = statement([change])
 
         async def work(conn: Any) -> bool:
             async with conn.transaction():
-                row = await (await conn.execute(query, params)).fetchone()
-                if row is None or row[0] != 1:
+                if not await (await conn.execute(query, params)).fetchall():
                     return False
                 await rate_in(conn, rated)
                 return True
@@ -784,50 +799,25 @@ class PostgresStorage(Storage):
             return
 
         async def why(conn: Any) -> StorageError:
-            return await self._not_written(conn, params["game_id"], params["epoch"])
+            return await self._not_written(conn, change.game_id, change.epoch)
 
         raise await self.run(why)
 
     async def save_order(self, game_id: str, change: OrderChange, request: RequestRecord | None = None) -> None:
-        params = {
-            **self._claimed(game_id),
-            "player": change.player,
-            "step": change.step,
-            "position": change.index,
-            "body": change.order,
-            **_request_params(request),
-        }
-        query = _order_query(request is not None)
-        await self._write(query, params)
+        await self.save_orders(game_id, [change], request)
 
     async def save_orders(
         self, game_id: str, changes: Sequence[OrderChange], request: RequestRecord | None = None
     ) -> None:
-        params = {
-            **self._claimed(game_id),
-            "players": [c.player for c in changes],
-            "steps": [c.step for c in changes],
-            "positions": [c.index for c in changes],
-            "bodies": [c.order for c in changes],
-            **_request_params(request),
-        }
-        query = _orders_query(request is not None)
-        await self._write(query, params)
+        orders = [KeptOrder(c.player, c.step, c.index, c.order) for c in changes]
+        await self._write(GameChange(*self._claimed(game_id), orders=orders, request=_kept(request)))
 
     async def save_commit(
         self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
     ) -> None:
-        params = {
-            **self._claimed(game_id),
-            "player": commit.player,
-            "step": commit.step,
-            "seq": commit.seq,
-            "seqs": [e.seq for e in events],
-            "bodies": [e.stored for e in events],
-            **_request_params(request),
-        }
-        query = _commit_query(bool(events), request is not None)
-        await self._write(query, params)
+        kept = KeptCommit(commit.player, commit.step, commit.seq)
+        change = GameChange(*self._claimed(game_id), commit=kept, events=_events(events), request=_kept(request))
+        await self._write(change)
 
     # ---- reading -------------------------------------------------------------------------------------------------
 
@@ -962,50 +952,29 @@ class PostgresStorage(Storage):
         return result
 
 
-OUTBOX_INSERT = """INSERT INTO outbox (account_id, kind, game_id, body, created_at, mail_due, hook_due)
-                  SELECT x.account_id, x.kind, x.game_id, x.body, x.at, x.at, x.at
-                  FROM unnest(%(n_accounts)b::text[], %(n_kinds)b::text[], %(n_games)b::text[],
-                              %(n_bodies)b::text[], %(n_at)b::double precision[])
-                       WITH ORDINALITY AS x(account_id, kind, game_id, body, at, k)"""
-"""Notifications into the outbox in a change's own statement (`..., g` names the change's game row, so that a
-change refused by its epoch keeps none): the parameters are outbox_params'."""
-
-_NOTIFIED = "n AS (" + OUTBOX_INSERT + ", g ORDER BY x.k)"
-
-
-def outbox_params(rows: Sequence[tuple[str, str, str | None, str, float, float, float]]) -> dict[str, list[Any]]:
-    return {
-        "n_accounts": [r[0] for r in rows],
-        "n_kinds": [r[1] for r in rows],
-        "n_games": [r[2] for r in rows],
-        "n_bodies": [r[3] for r in rows],
-        "n_at": [r[4] for r in rows],
-    }
-
-
 def _seated_params(progress: GameProgress) -> dict[str, list[str]]:
     """The seats accounts hold, for `account_games`."""
     seated = seats_of_accounts(progress.seats)
     return {"accounts": [a for a, _ in seated], "players": [p for _, p in seated]}
 
 
-class _Statement(NamedTuple):
-    """One change waiting for the next transaction: its statement, whose one row counts the rows of its game found at
-    its epoch."""
-
-    game_id: str
-    epoch: int
-    query: str
-    params: dict[str, Any]
+async def _generic_plans(conn: Any) -> None:
+    """Plan a statement psycopg prepared (one run five times on the connection: the store's changes, its reads of a
+    game) once, not at every run. PostgreSQL's own choice keeps planning a change's statement for its parameters
+    whenever the plan for any parameters is estimated dearer (an array's rows are guessed, not counted): 0.3 ms of
+    planning a run, a third more of PostgreSQL's CPU a change, for the same plan."""
+    await conn.execute("SET plan_cache_mode = force_generic_plan")
 
 
-_LOCKED = "g AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE)"
-"""A small change's game: its row at this node's epoch, locked against a claim until the change is committed."""
+def _events(events: Sequence[LogLine]) -> list[tuple[int, str]]:
+    return [(e.seq, e.stored) for e in events]
 
-_SAVED = """g AS (UPDATE games SET progress = %(progress)s, phase = %(phase)s, handed_over = %(handed_over)s,
-                            closed = %(closed)s, summary = coalesce(%(summary)s, summary)
-           WHERE game_id = %(game_id)s AND epoch = %(epoch)s RETURNING game_id)"""
-"""A whole save's game: its row at this node's epoch, given the new progress."""
+
+def _kept(request: RequestRecord | None) -> KeptRequest | None:
+    if request is None:
+        return None
+    return KeptRequest(request.player, request.request_id, request.step, request.reply)
+
 
 _EVENTS = """e AS (INSERT INTO events (game_id, seq, body)
       SELECT g.game_id, x.seq, x.body FROM g, unnest(%(seqs)b::integer[], %(bodies)b::text[]) AS x(seq, body))"""
@@ -1015,70 +984,11 @@ _SEATED = """a AS (INSERT INTO account_games (account_id, game_id, player)
       FROM g, unnest(%(accounts)b::text[], %(players)b::text[]) AS x(account_id, player)
       ON CONFLICT DO NOTHING)"""
 
-_SETTLED = """o AS (DELETE FROM pending_orders p USING g WHERE p.game_id = g.game_id),
-    c AS (DELETE FROM pending_commits p USING g WHERE p.game_id = g.game_id),
-    f AS (DELETE FROM requests q USING g WHERE q.game_id = g.game_id AND q.step < %(forget_before)s)"""
-"""What a whole save holds now: the orders and commits kept apart since the last, and the requests of steps past."""
-
-_ORDER = """o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
-      SELECT g.game_id, %(player)s, %(step)s, %(position)s, %(body)s FROM g)"""
-
-_ORDERS = """o AS (INSERT INTO pending_orders (game_id, player, step, position, body)
-      SELECT g.game_id, x.player, x.step, x.position, x.body
-      FROM g, unnest(%(players)b::text[], %(steps)b::integer[], %(positions)b::integer[], %(bodies)b::text[])
-           WITH ORDINALITY AS x(player, step, position, body, n)
-      ORDER BY x.n)"""
-
-_COMMIT = """c AS (INSERT INTO pending_commits (game_id, player, step, seq)
-      SELECT g.game_id, %(player)s, %(step)s, %(seq)s FROM g)"""
-
-_REQUEST = """r AS (INSERT INTO requests (game_id, player, request_id, step, reply)
-      SELECT g.game_id, %(request_player)s, %(request_id)s, %(request_step)s, %(reply)s FROM g)"""
-"""The request that made a change, kept with it."""
-
 
 def _statement(*parts: str) -> str:
-    """A change's one statement: its parts chained by WITH (each carried out whether or not the last part reads it),
-    its one row counting its game's rows found at the epoch (`g`)."""
+    """A creation's one statement: its parts chained by WITH (each carried out whether or not the last part reads
+    it), its one row counting the games it wrote (`g`)."""
     return "WITH " + ",\n    ".join(parts) + "\nSELECT count(*) FROM g"
-
-
-@functools.cache
-def _whole_query(events: bool, seated: bool, notified: bool, request: bool) -> str:
-    """A whole save's statement, with only the parts it writes: a part with nothing to write is still a plan to start
-    and a table to scan."""
-    return _statement(
-        _SAVED,
-        *[part for part, used in ((_EVENTS, events), (_SEATED, seated), (_NOTIFIED, notified)) if used],
-        _SETTLED,
-        *([_REQUEST] if request else []),
-    )
-
-
-@functools.cache
-def _order_query(request: bool) -> str:
-    return _statement(_LOCKED, _ORDER, *([_REQUEST] if request else []))
-
-
-@functools.cache
-def _orders_query(request: bool) -> str:
-    return _statement(_LOCKED, _ORDERS, *([_REQUEST] if request else []))
-
-
-@functools.cache
-def _commit_query(events: bool, request: bool) -> str:
-    return _statement(_LOCKED, _COMMIT, *([_EVENTS] if events else []), *([_REQUEST] if request else []))
-
-
-def _request_params(request: RequestRecord | None) -> dict[str, Any]:
-    if request is None:
-        return {"request_player": "", "request_id": None, "request_step": 0, "reply": ""}
-    return {
-        "request_player": request.player,
-        "request_id": request.request_id,
-        "request_step": request.step,
-        "reply": request.reply,
-    }
 
 
 async def _rows(conn: Any, query: str, *params: Any) -> list[Any]:

@@ -90,7 +90,21 @@ export class Link {
 
   setState(state, detail = "") {
     this.state = state;
+    this.detail = detail;
     this.onState(state, detail);
+  }
+
+  /** A handshake refused says why only over HTTP, which a WebSocket hides from the page (a server holding as many
+   * connections as it has room for answers 503): the page's own server's /readyz tells it, beside the next try. */
+  askWhy() {
+    const asked = this.state;
+    fetch("/readyz", { cache: "no-store" })
+      .then(async (response) => {
+        if (response.ok) return;
+        const why = (await response.text()).trim().replace(/^not ready: /, "");
+        if (why && this.state === asked) this.setState(asked, `${why}; ${this.detail}`);
+      })
+      .catch(() => {}); // the server does not answer at all: the next try says so
   }
 
   /** Open the link and say hello; resolves with the welcome. */
@@ -168,7 +182,11 @@ export class Link {
           return;
         }
         if (greeted) this.tryLater();
-        else this.tryElsewhere();
+        else {
+          const refused = this.url;
+          this.tryElsewhere();
+          if (refused === serverUrl()) this.askWhy();
+        }
       };
       ws.addEventListener("close", (event) => ended(event.code));
       // a connection the page's policy forbids: Chromium fires `error`, and no `close` follows
