@@ -57,6 +57,7 @@ async def _serve(data_dir: Path) -> None:
         port=0,
         data_dir=data_dir,
         max_games=10_000,
+        connections_per_address=None,  # every player of the bench comes from this one address
         open_games_per_connection=10_000,
         open_games_per_address=10_000,
     )

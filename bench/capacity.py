@@ -226,6 +226,7 @@ async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) 
         port=0,
         data_dir=data_dir,
         max_games=100_000,  # an operator's setting: the default (500) is a small server's; every other limit kept
+        connections_per_address=None,  # every player of the bench comes from this one address
         store=store,
         node_id=node_id,
         fence_after=60.0,

@@ -70,6 +70,7 @@ async def _serve_node(dsn: str, node_id: str, port: int) -> None:
         outbound_bytes=1 << 40,
         outbound_total_bytes=1 << 40,
         max_games=10_000,
+        connections_per_address=None,  # every player of the bench comes from this one address
         open_games_per_connection=10_000,
         open_games_per_address=10_000,
         node_id=node_id,

@@ -74,6 +74,7 @@ async def _serve_game(port: int, data_dir: Path, store: str) -> None:
         outbound_bytes=1 << 40,
         outbound_total_bytes=1 << 40,
         max_games=10_000,
+        connections_per_address=None,  # every player of the bench comes from this one address
         open_games_per_connection=10_000,
         open_games_per_address=10_000,
     )

@@ -288,6 +288,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="connections the server holds at once; past it a new one is refused (HTTP 503) (default: as many as "
         "its open-files limit leaves room for, which it raises to the hard limit)",
     )
+    parser.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=ServerConfig.connections_per_address,
+        metavar="N",
+        help="connections one network address (an IPv6 one by its /64) holds at once; past it a new one is refused "
+        "(HTTP 429); 0: no limit of its own, for a server behind a proxy "
+        f"(default {ServerConfig.connections_per_address})",
+    )
     _config_option(
         parser,
         "--bot-turn-pause",
@@ -440,6 +449,8 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
         raise ValueError("--keepalive must be more than 0 seconds")
     if args.max_connections is not None and args.max_connections < 1:
         raise ValueError("--max-connections must be at least 1")
+    if args.connections_per_address < 0:
+        raise ValueError("--connections-per-address must be at least 0 (0: no limit of its own)")
     if args.max_games < 1 or args.bot_turn_pause < 0 or args.min_turn_seconds < 0:
         raise ValueError("--max-games must be at least 1, --bot-turn-pause and --min-turn-seconds at least 0")
     for folder in args.maps:
@@ -461,6 +472,7 @@ def config_from_args(args: argparse.Namespace, web_root: Path | None = None) -> 
         allowed_origins=allowed_origins(args.allow_origin),
         max_games=args.max_games,
         max_connections=args.max_connections,
+        connections_per_address=args.connections_per_address or None,
         bot_turn_pause=args.bot_turn_pause,
         min_turn_seconds=args.min_turn_seconds,
         keepalive=args.keepalive,

@@ -54,6 +54,11 @@ class ServerConfig:
     """Connections (handshakes under way included) the server holds at once; past it, a new one is refused with HTTP
     503. None: as many as its open-files limit leaves room for, past a reserve for its store (server/frontier/
     room.py)."""
+    connections_per_address: int | None = 256
+    """Connections one network address (an IPv6 one by its /64) holds at once; past it, a new one is refused with
+    HTTP 429, so that one program cannot take the whole room. Enough for a school's or an office's players behind one
+    address, each with a few pages open. None: no limit of its own (behind a proxy that every player comes through,
+    which is one address)."""
     max_games: int = 500
     """Games not yet finished that the server holds at once; past it, creating one is refused."""
     finished_games_kept: int = 200

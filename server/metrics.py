@@ -61,6 +61,11 @@ class Metrics:
             "Connections refused because the server held as many as it has room for (HTTP 503)",
             registry=r,
         )
+        self.crowded = Counter(
+            "risc_connections_refused_per_address",
+            "Connections refused because their address held as many as one address may (HTTP 429)",
+            registry=r,
+        )
         self.loop_lag = Histogram(
             "risc_event_loop_lag_seconds",
             f"How late the event loop ran a callback due every {LAG_EVERY:g} s, in seconds",

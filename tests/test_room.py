@@ -17,7 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from client.connection import Connection, ConnectionFailed
-from server.frontier.room import RESERVE, connections, raise_open_files, room_for
+from server.frontier.room import RESERVE, PerAddress, connections, raise_open_files, room_for
 from tests.server_support import Client, barrier, create_game, join, running_server, url
 from tests.test_server_process import start_server
 
@@ -96,6 +96,56 @@ async def test_past_max_connections_a_connection_is_refused_and_the_others_are_s
         await barrier(carl)
         await bob.close()
         await carl.close()
+
+
+async def test_one_address_holds_at_most_its_share_of_connections_and_the_others_are_served() -> None:
+    """One program cannot take the whole room: past `--connections-per-address` a connection from the same address is
+    refused with HTTP 429 that says why, while the server has room and serves those it holds; the count of an
+    address goes down with each connection that ends, however it ended (refused ones included)."""
+    async with running_server(connections_per_address=3, max_connections=100) as server:
+        clients = [await Client.connect(server) for _ in range(3)]
+        assert server.transport.per_address.held("127.0.0.1") == 3
+        refusal = await refused(server.port)
+        assert refusal.response.status_code == 429 and refusal.response.headers["Retry-After"] == "30"
+        body = refusal.response.body.decode()
+        assert body.startswith("your address holds 3 connections to this server, as many as one address may"), body
+        assert "--connections-per-address" in body
+        assert server.metrics.crowded._value.get() == 1 and server.metrics.full._value.get() == 0
+        text_client = Connection(url(server), reconnect=False)
+        with pytest.raises(ConnectionFailed) as failed:  # the text client tells its player why
+            await text_client.open()
+        assert "refused the connection (HTTP 429): your address holds 3 connections" in str(failed.value)
+        status, text = await asyncio.to_thread(http_get, server.port, "/healthz")
+        assert (status, text) == (200, "ok\n")  # probes answer however many the address holds
+        status, text = await asyncio.to_thread(http_get, server.port, "/readyz")
+        assert (status, text) == (200, "ready\n")  # the server itself has room
+        game_id = await create_game(clients[0], players=2)  # those it holds play on
+        await join(clients[0], game_id, "ann")
+        await join(clients[1], game_id, "bob")
+        await barrier(clients[2])
+        await clients[0].close()
+        for _ in range(200):  # the server lets the closed connection go
+            if server.transport.per_address.held("127.0.0.1") <= 2:
+                break
+            await asyncio.sleep(0.01)
+        dee = await Client.connect(server)  # room for the address again
+        await barrier(dee)
+        for client in (*clients[1:], dee):
+            await client.close()
+        for _ in range(200):
+            if len(server.transport.per_address) == 0:
+                break
+            await asyncio.sleep(0.01)
+        assert len(server.transport.per_address) == 0, "every connection let go of, the refused ones too"
+
+
+async def test_the_connections_of_an_ipv6_network_count_together() -> None:
+    per_address = PerAddress(2)
+    assert per_address.hold("2001:db8:1:2::1") and per_address.hold("2001:db8:1:2:ffff::9")
+    assert not per_address.hold("2001:db8:1:2::3"), "the same /64: one machine may hold many addresses of it"
+    assert per_address.hold("2001:db8:1:3::1") and per_address.hold("192.0.2.1")
+    assert per_address.held("2001:db8:1:2::77") == 3 and len(per_address) == 3
+    assert PerAddress(None).hold("192.0.2.1")
 
 
 async def test_a_server_at_its_open_files_limit_refuses_connections_and_still_saves(tmp_path: Path) -> None:

@@ -9,11 +9,18 @@ with HTTP 503 that says why, keeping the reserve for its store and its probes (/
 
 At start the server raises its own soft open-files limit to the hard one (a process may, without privileges): the
 soft limit is often 1,024, a few hundred players.
+
+One address may hold only so many of them (`PerAddress`): else one program could open the whole room, and every
+player after it would be refused.
 """
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import resource
+
+from server.frontier.guesses import address_of
 
 UNLIMITED = 1 << 20
 """What an unlimited open-files limit is taken for (the kernel's own default ceiling, fs.nr_open)."""
@@ -58,3 +65,45 @@ def full_explanation(held: int, room: int, configured: bool) -> str:
 def connections(count: int) -> str:
     """A number of connections in words: 1 connection, 19,744 connections."""
     return f"{count:,} connection{'s' * (count != 1)}"
+
+
+class PerAddress:
+    """The connections each address holds now (an IPv6 address by its /64, as a machine may hold many of its network),
+    each counted from its handshake until its task ends, however it ends (refused, closed, dropped)."""
+
+    def __init__(self, most: int | None) -> None:
+        """`most`: the connections one address may hold (None: as many as the room)."""
+        self.most = most
+        self._held: collections.Counter[str] = collections.Counter()
+
+    def hold(self, host: str) -> bool:
+        """Count a connection from `host`, made in the current task (the connection's own), until the task ends:
+        whether its address may hold it."""
+        address = address_of(host)
+        self._held[address] += 1
+        task = asyncio.current_task()
+        if task is not None:
+            task.add_done_callback(lambda _: self._let_go(address))
+        return self.most is None or self._held[address] <= self.most
+
+    def too_many(self) -> str:
+        """Why a connection was refused, for its client."""
+        return (
+            f"your address holds {connections(self.most or 0)} to this server, as many as one address may (its "
+            "--connections-per-address): close some, then try again"
+        )
+
+    def held(self, host: str) -> int:
+        """The connections `host`'s address holds now."""
+        return self._held.get(address_of(host), 0)
+
+    def __len__(self) -> int:
+        """The addresses holding a connection now."""
+        return len(self._held)
+
+    def _let_go(self, address: str) -> None:
+        left = self._held[address] - 1
+        if left > 0:
+            self._held[address] = left
+        else:
+            del self._held[address]

@@ -38,7 +38,7 @@ from server.frontier.guesses import Guesses, Verdict
 from server.frontier.keepalive import HeardFrom, Keepalive
 from server.frontier.memory import give_memory_back
 from server.frontier.pictures import is_picture_request, picture_response
-from server.frontier.room import full_explanation, raise_open_files, room_for
+from server.frontier.room import PerAddress, full_explanation, raise_open_files, room_for
 from server.frontier.web import WebRoot, is_upgrade
 from server.lobby.lobby import Lobby
 from server.metrics import CONTENT_TYPE
@@ -327,6 +327,8 @@ class Transport:
         self.room = config.max_connections or 0
         """The connections this server holds at once, handshakes included (server/frontier/room.py): set at start."""
         self._full_told = False
+        self.per_address = PerAddress(config.connections_per_address)
+        """The connections each address holds now, and how many one may."""
 
     async def start(self) -> None:
         hard_limit = HARD_SIZE_FACTOR * self.config.max_message_bytes
@@ -392,10 +394,23 @@ class Transport:
 
     async def _answer_http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
+        address = connection.remote_address
+        host = str(address[0]) if address else "?"
+        room_for_address = self.per_address.hold(host)
         if path == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
         if path not in PROBES and self.held > self.room:  # this one counted: the server holds one past its room
             return self._full(connection)
+        if path not in PROBES and not room_for_address:
+            self.metrics.crowded.inc()
+            self._tell_once(
+                host,
+                f"connections from %s refused: it holds {self.per_address.most:,}, as many as one "
+                "address may (--connections-per-address)",
+            )
+            response = connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS, self.per_address.too_many() + "\n")
+            response.headers["Retry-After"] = "30"
+            return response
         self._full_told = self._full_told and self.held >= self.room
         if path == "/readyz":
             why = await self._unready()
