@@ -10,6 +10,7 @@ import resource
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from client.connection import Connection, ConnectionFailed
-from server.frontier.room import RESERVE, PerAddress, connections, raise_open_files, room_for
+from server.frontier.guesses import address_of
+from server.frontier.room import RESERVE, Admission, connections, raise_open_files, room_for
 from tests.server_support import Client, barrier, create_game, join, running_server, url
 from tests.test_server_process import start_server
 
@@ -103,8 +105,9 @@ async def test_one_address_holds_at_most_its_share_of_connections_and_the_others
     refused with HTTP 429 that says why, while the server has room and serves those it holds; the count of an
     address goes down with each connection that ends, however it ended (refused ones included)."""
     async with running_server(connections_per_address=3, max_connections=100) as server:
+        admission = server.transport.admission
         clients = [await Client.connect(server) for _ in range(3)]
-        assert server.transport.per_address.held("127.0.0.1") == 3
+        assert admission.held("127.0.0.1") == 3
         refusal = await refused(server.port)
         assert refusal.response.status_code == 429 and refusal.response.headers["Retry-After"] == "30"
         body = refusal.response.body.decode()
@@ -124,28 +127,66 @@ async def test_one_address_holds_at_most_its_share_of_connections_and_the_others
         await join(clients[1], game_id, "bob")
         await barrier(clients[2])
         await clients[0].close()
-        for _ in range(200):  # the server lets the closed connection go
-            if server.transport.per_address.held("127.0.0.1") <= 2:
-                break
-            await asyncio.sleep(0.01)
+        await settled(lambda: admission.held("127.0.0.1") <= 2)  # the server let the closed connection go
         dee = await Client.connect(server)  # room for the address again
         await barrier(dee)
         for client in (*clients[1:], dee):
             await client.close()
-        for _ in range(200):
-            if len(server.transport.per_address) == 0:
-                break
-            await asyncio.sleep(0.01)
-        assert len(server.transport.per_address) == 0, "every connection let go of, the refused ones too"
+        await settled(lambda: admission.open == 0)
+        assert admission.admitted == 0 and admission.addresses == 0, "every connection let go of, refused ones too"
 
 
-async def test_the_connections_of_an_ipv6_network_count_together() -> None:
-    per_address = PerAddress(2)
-    assert per_address.hold("2001:db8:1:2::1") and per_address.hold("2001:db8:1:2:ffff::9")
-    assert not per_address.hold("2001:db8:1:2::3"), "the same /64: one machine may hold many addresses of it"
-    assert per_address.hold("2001:db8:1:3::1") and per_address.hold("192.0.2.1")
-    assert per_address.held("2001:db8:1:2::77") == 3 and len(per_address) == 3
-    assert PerAddress(None).hold("192.0.2.1")
+async def test_sockets_that_never_finish_their_request_cannot_fill_the_room() -> None:
+    """A program opening sockets that send nothing (or a byte at a time, until the handshake's time runs out) is not
+    admitted, but is counted from the moment each is accepted: past its address's share and a slack, each is cut off
+    at once, so that the room stays for the others, and the files for the store."""
+    async with running_server(connections_per_address=3, max_connections=100) as server:
+        admission = server.transport.admission
+        kept = 3 + admission.slack
+        silent = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(kept + 10)]
+        await settled(lambda: admission.open == kept)
+        assert [await cut_off(reader) for reader, _ in silent[kept:]] == [True] * 10, "cut off, with no answer"
+        assert admission.admitted == 0
+        for _, writer in silent:
+            writer.close()
+        await settled(lambda: admission.open == 0)
+        ann = await Client.connect(server)
+        await barrier(ann)
+        await ann.close()
+
+
+async def cut_off(reader: asyncio.StreamReader) -> bool:
+    """Whether the server ended the connection without a word."""
+    try:
+        return await asyncio.wait_for(reader.read(), 5) == b""
+    except ConnectionResetError:
+        return True
+
+
+async def settled(condition: Callable[[], bool]) -> None:
+    """Wait (up to 5 s) for what the server does as connections end, which comes a moment after the client's end."""
+    for _ in range(500):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    assert condition()
+
+
+async def test_the_connections_of_an_ipv6_network_count_together_and_a_burst_takes_what_room_is_left() -> None:
+    by_address = Admission(room=10, per_address=2, slack=1)
+    hosts = ("2001:db8:1:2::1", "2001:db8:1:2:ffff::9", "2001:db8:1:2::3", "2001:db8:1:2::4")
+    same = [address_of(host) for host in hosts]
+    assert len(set(same)) == 1, "one /64: one machine may hold many addresses of it"
+    assert [by_address.accepted(a) for a in same] == [True, True, True, False]  # the share, the slack, then cut off
+    assert [by_address.admit(a) for a in same[:3]] == [True, True, False]  # the third answered why (429)
+    assert by_address.held("2001:db8:1:2::77") == 2 and by_address.admit(address_of("2001:db8:1:3::1")) is True
+    room = Admission(room=2, per_address=None, slack=1)
+    burst = [address_of(f"192.0.2.{i}") for i in range(4)]
+    assert [room.accepted(a) for a in burst] == [True, True, True, False]  # past the room and its slack: cut off
+    assert [room.admit(a) for a in burst[:3]] == [True, True, None]  # what room is left taken, the rest told (503)
+    for a, admitted in zip(burst, [True, True, False, False], strict=True):
+        room.lost(a, admitted)
+    assert (room.open, room.admitted, room.addresses) == (0, 0, 0)
 
 
 async def test_a_server_at_its_open_files_limit_refuses_connections_and_still_saves(tmp_path: Path) -> None:

@@ -24,6 +24,8 @@ from websockets.frames import CloseCode
 from websockets.protocol import State
 
 from server.frontier.ending import CleanEnd
+from server.frontier.guesses import address_of
+from server.frontier.room import Admission
 
 SLICES = 20
 """The connections are visited in this many parts, one each 1/SLICES of the interval."""
@@ -33,18 +35,59 @@ CLOSE_WITHIN = 2.0
 
 class HeardFrom(CleanEnd):
     """The websockets connection of the game's port (server/frontier/ending.py), knowing when it last received a
-    frame of any kind (data, ping, pong, close)."""
+    frame of any kind (data, ping, pong, close), where it comes from, and counted by its server's admission
+    (server/frontier/room.py) from the moment it is accepted until it is lost."""
+
+    admission: Admission | None = None
+    """The server's (`admitted_by` makes the class of a server's connections)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.heard = self.loop.time()
         self.pinged: float | None = None
         """When it was pinged, while that ping is unanswered (None: nothing unanswered)."""
+        self.peer = "?"
+        """The client's network address, as the connection was accepted (read once: a socket reset by the client
+        before it is asked has none to give)."""
+        self.peer_port: int | None = None
+        self.counted = "?"
+        """What its address is counted as (address_of: an IPv6 address by its /64)."""
+        self.admitted = False
+        """Let through by the admission (a handshake or a page request within the room and the address's share)."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        if isinstance(peer, tuple) and peer:
+            self.peer = str(peer[0])
+            self.peer_port = peer[1] if len(peer) > 1 and isinstance(peer[1], int) else None
+        self.counted = address_of(self.peer)
+        keep = self.admission is None or self.admission.accepted(self.counted)
+        super().connection_made(transport)
+        if not keep:  # past the room and its slack, or its address's share and the slack: no answer
+            if isinstance(transport, asyncio.WriteTransport):
+                transport.abort()
+            else:
+                transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.admission is not None:
+            self.admission.lost(self.counted, self.admitted)
+        super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
         self.heard = self.loop.time()
         self.pinged = None
         super().data_received(data)
+
+
+def admitted_by(admission: Admission) -> type[HeardFrom]:
+    """The class of a server's connections, counted by its `admission`."""
+
+    class Admitted(HeardFrom):
+        pass
+
+    Admitted.admission = admission
+    return Admitted
 
 
 class Keepalive:

@@ -16,7 +16,6 @@ player after it would be refused.
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import resource
 
@@ -67,43 +66,84 @@ def connections(count: int) -> str:
     return f"{count:,} connection{'s' * (count != 1)}"
 
 
-class PerAddress:
-    """The connections each address holds now (an IPv6 address by its /64, as a machine may hold many of its network),
-    each counted from its handshake until its task ends, however it ends (refused, closed, dropped)."""
+class Admission:
+    """Who the server takes, counted from the moment each connection is accepted until it is lost.
 
-    def __init__(self, most: int | None) -> None:
-        """`most`: the connections one address may hold (None: as many as the room)."""
-        self.most = most
-        self._held: collections.Counter[str] = collections.Counter()
+    At the request (a handshake, a page), a connection is *admitted* while the server's admitted connections are
+    fewer than its room (else HTTP 503) and its address's fewer than one address may hold (else HTTP 429): both
+    answers say why. Counting the admitted only, a burst of handshakes larger than the room left takes what is left
+    rather than being refused whole. A connection that never finishes its request (a program opening sockets and
+    sending nothing, or a byte at a time, until the handshake's time runs out) is counted at once, though: past
+    the room and a slack, or past its address's share and a slack, it is cut off as it is accepted, with no answer,
+    so that one address cannot fill the room, nor sockets take the files the store and the probes need."""
 
-    def hold(self, host: str) -> bool:
-        """Count a connection from `host`, made in the current task (the connection's own), until the task ends:
-        whether its address may hold it."""
-        address = address_of(host)
-        self._held[address] += 1
-        task = asyncio.current_task()
-        if task is not None:
-            task.add_done_callback(lambda _: self._let_go(address))
-        return self.most is None or self._held[address] <= self.most
+    def __init__(self, room: int, per_address: int | None, slack: int) -> None:
+        self.room = room
+        self.per_address = per_address
+        self.slack = slack
+        """Connections past the room (and past an address's share) still accepted, to be answered why."""
+        self.open = 0
+        """Connections accepted and not yet lost."""
+        self.admitted = 0
+        """Connections let through (a client's, a page's request) and not yet lost."""
+        self._open: collections.Counter[str] = collections.Counter()
+        self._admitted: collections.Counter[str] = collections.Counter()
 
-    def too_many(self) -> str:
-        """Why a connection was refused, for its client."""
-        return (
-            f"your address holds {connections(self.most or 0)} to this server, as many as one address may (its "
-            "--connections-per-address): close some, then try again"
-        )
+    def accepted(self, address: str) -> bool:
+        """A connection from `address` (address_of's) was accepted: whether to keep it (else cut it off now). Every
+        accepted connection is told lost, kept or not."""
+        self.open += 1
+        self._open[address] += 1
+        if self.open > self.room + self.slack:
+            return False
+        return self.per_address is None or self._open[address] <= self.per_address + self.slack
+
+    def admit(self, address: str) -> bool | None:
+        """A request from `address`: True once it is admitted (counted until it is lost), None when the server holds
+        its room, False when its address holds its share."""
+        if self.admitted >= self.room:
+            return None
+        if self.per_address is not None and self._admitted[address] >= self.per_address:
+            return False
+        self.admitted += 1
+        self._admitted[address] += 1
+        return True
+
+    def lost(self, address: str, admitted: bool) -> None:
+        self.open -= 1
+        _let_go(self._open, address)
+        if admitted:
+            self.admitted -= 1
+            _let_go(self._admitted, address)
 
     def held(self, host: str) -> int:
-        """The connections `host`'s address holds now."""
-        return self._held.get(address_of(host), 0)
+        """The connections admitted from `host`'s address, held now."""
+        return self._admitted.get(address_of(host), 0)
 
-    def __len__(self) -> int:
-        """The addresses holding a connection now."""
-        return len(self._held)
+    @property
+    def addresses(self) -> int:
+        """The addresses with a connection open now."""
+        return len(self._open)
 
-    def _let_go(self, address: str) -> None:
-        left = self._held[address] - 1
-        if left > 0:
-            self._held[address] = left
-        else:
-            del self._held[address]
+    def too_many(self) -> str:
+        """Why a connection was refused for its address, for its client."""
+        return (
+            f"your address holds {connections(self.per_address or 0)} to this server, as many as one address may "
+            "(its --connections-per-address): close some, then try again"
+        )
+
+
+def _let_go(counts: collections.Counter[str], address: str) -> None:
+    left = counts[address] - 1
+    if left > 0:
+        counts[address] = left
+    else:
+        del counts[address]
+
+
+def slack_for(room: int, open_files: int | None) -> int:
+    """Connections accepted past the room, to be told why they are refused: half the reserve of open files (the
+    other half kept for the store and the probes), or a few when the room was set by hand."""
+    if open_files is None:
+        return max(16, room // 16)
+    return max(1, (open_files - room) // 2)

@@ -35,10 +35,10 @@ from server.frontier.account_http import SERVER_PASSWORD_HEADER, AccountHttp, pa
 from server.frontier.dispatch import dispatch
 from server.frontier.frames import parse_frame, rate_limited
 from server.frontier.guesses import Guesses, Verdict
-from server.frontier.keepalive import HeardFrom, Keepalive
+from server.frontier.keepalive import HeardFrom, Keepalive, admitted_by
 from server.frontier.memory import give_memory_back
 from server.frontier.pictures import is_picture_request, picture_response
-from server.frontier.room import PerAddress, full_explanation, raise_open_files, room_for
+from server.frontier.room import Admission, full_explanation, raise_open_files, room_for, slack_for
 from server.frontier.web import WebRoot, is_upgrade
 from server.lobby.lobby import Lobby
 from server.metrics import CONTENT_TYPE
@@ -189,14 +189,12 @@ class Connection:
     @property
     def address(self) -> str:
         """The client's network address (without its port): limits per computer count by it."""
-        address = self.ws.remote_address
-        return str(address[0]) if isinstance(address, tuple) and address else "?"
+        return self.ws.peer if isinstance(self.ws, HeardFrom) else "?"
 
     @property
     def label(self) -> str:
-        address = self.ws.remote_address
-        where = f"{address[0]}:{address[1]}" if isinstance(address, tuple) and len(address) >= 2 else "?"
-        return f"#{self.number} ({where})"
+        port = self.ws.peer_port if isinstance(self.ws, HeardFrom) else None
+        return f"#{self.number} ({self.address}:{port if port is not None else '?'})"
 
     def send(self, message: BaseModel, text: str | None = None) -> None:
         if self.closing:
@@ -327,19 +325,22 @@ class Transport:
         self.room = config.max_connections or 0
         """The connections this server holds at once, handshakes included (server/frontier/room.py): set at start."""
         self._full_told = False
-        self.per_address = PerAddress(config.connections_per_address)
-        """The connections each address holds now, and how many one may."""
+        self.admission = Admission(self.room, config.connections_per_address, 0)
+        """Who the server takes (server/frontier/room.py): made again at start, once the room is known."""
 
     async def start(self) -> None:
         hard_limit = HARD_SIZE_FACTOR * self.config.max_message_bytes
-        self.room = self.config.max_connections or room_for(raise_open_files())
+        open_files = raise_open_files()
+        self.room = self.config.max_connections or room_for(open_files)
+        files = None if self.config.max_connections else open_files
+        self.admission = Admission(self.room, self.config.connections_per_address, slack_for(self.room, files))
         self.keepalive.start()
         self._server = await serve(
             self._handle,
             self.config.host,
             self.config.port,
             process_request=self._http,
-            create_connection=HeardFrom,
+            create_connection=admitted_by(self.admission),
             max_size=hard_limit,
             close_timeout=2,
             ping_interval=None,  # the server's own keepalive pings only the silent (server/frontier/keepalive.py)
@@ -374,8 +375,8 @@ class Transport:
 
     @property
     def held(self) -> int:
-        """The connections open now, handshakes under way included (each holds an open file)."""
-        return len(self.handlers())
+        """The connections admitted and open now (clients', and pages' requests under way)."""
+        return self.admission.admitted
 
     def handlers(self) -> set[asyncio.Task[None]]:
         """The task serving each connection open now, from its handshake on (websockets' own)."""
@@ -383,7 +384,7 @@ class Transport:
 
     def _full(self, connection: ServerConnection) -> Response:
         """The answer to a connection past the server's room (HTTP 503), told in the log once until there is room."""
-        why = full_explanation(self.held - 1, self.room, self.config.max_connections is not None)
+        why = full_explanation(self.held, self.room, self.config.max_connections is not None)
         self.metrics.full.inc()
         if not self._full_told:
             self._full_told = True
@@ -392,25 +393,29 @@ class Transport:
         response.headers["Retry-After"] = "30"
         return response
 
+    def _crowded(self, connection: HeardFrom) -> Response:
+        """The answer to a connection past its address's share (HTTP 429), told in the log once an address."""
+        self.metrics.crowded.inc()
+        most = self.admission.per_address or 0
+        self._tell_once(
+            connection.peer,
+            f"connections from %s refused: it holds {most:,}, as many as one address may (--connections-per-address)",
+        )
+        response = connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS, self.admission.too_many() + "\n")
+        response.headers["Retry-After"] = "30"
+        return response
+
     async def _answer_http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
-        address = connection.remote_address
-        host = str(address[0]) if address else "?"
-        room_for_address = self.per_address.hold(host)
         if path == "/healthz":
             return connection.respond(http.HTTPStatus.OK, "ok\n")
-        if path not in PROBES and self.held > self.room:  # this one counted: the server holds one past its room
-            return self._full(connection)
-        if path not in PROBES and not room_for_address:
-            self.metrics.crowded.inc()
-            self._tell_once(
-                host,
-                f"connections from %s refused: it holds {self.per_address.most:,}, as many as one "
-                "address may (--connections-per-address)",
-            )
-            response = connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS, self.per_address.too_many() + "\n")
-            response.headers["Retry-After"] = "30"
-            return response
+        if path not in PROBES and isinstance(connection, HeardFrom) and not connection.admitted:
+            admitted = self.admission.admit(connection.counted)
+            if admitted is None:
+                return self._full(connection)
+            if not admitted:
+                return self._crowded(connection)
+            connection.admitted = True
         self._full_told = self._full_told and self.held >= self.room
         if path == "/readyz":
             why = await self._unready()
@@ -441,8 +446,7 @@ class Transport:
             self._tell_once(why, what + " refused: %s (allow an origin with --allow-origin)")
             return connection.respond(http.HTTPStatus.FORBIDDEN, origins.explain(why))
         if account:
-            address = connection.remote_address
-            host = str(address[0]) if address else "?"
+            host = connection.peer if isinstance(connection, HeardFrom) else "?"
             if path != "/account/sign-out" and self.config.password is not None:
                 given = request.headers.get(SERVER_PASSWORD_HEADER)
                 verdict = await self.guesses.check(host, given, self.config.password)
@@ -458,16 +462,17 @@ class Transport:
         with the database, or its store does not answer."""
         if self.lobby.stopping:
             return "the server is stopping"
-        if self.held > self.room:
-            return full_explanation(self.held - 1, self.room, self.config.max_connections is not None)
+        if self.held >= self.room:
+            return full_explanation(self.held, self.room, self.config.max_connections is not None)
         try:
             if not await asyncio.wait_for(self.lobby.directory.ready(), READY_WITHIN):
                 return "this node has no session with its database"
             await asyncio.wait_for(self.lobby.storage.ready(), READY_WITHIN)
         except TimeoutError:
             return f"its store did not answer within {READY_WITHIN:g} s"
-        except StorageError as exc:
-            return f"its store does not answer ({exc})"
+        except StorageError as exc:  # what the store said names its hosts: the operator's log has it, not the public
+            self._tell_once(str(exc), "not ready: its store does not answer: %s")
+            return "its store does not answer"
         return None
 
     async def _handle(self, ws: ServerConnection) -> None:
@@ -535,7 +540,7 @@ class Transport:
             )
             conn.end(CloseCode.VERSION_MISMATCH, "protocol version")
             return False
-        host = conn.ws.remote_address[0] if isinstance(conn.ws.remote_address, tuple) else "?"
+        host = conn.address
         verdict = await self.guesses.check(host, message.password, self.config.password)
         if verdict is not Verdict.WELCOME:
             if verdict is Verdict.BUSY:
