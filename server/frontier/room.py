@@ -4,13 +4,15 @@ Every connection is an open file (its socket), and so is what the server's store
 database, its write-ahead log and the temporary files a statement may need; PostgreSQL's pooled connections), its
 log files and the handshakes under way. A server that let connections take every file it may open would fail its
 store's next write ("unable to open database file": the change refused) and stop accepting anyone, the probes
-included. So the server counts its connections, handshakes included, and past its room refuses a new one at once
-with HTTP 503 that says why, keeping the reserve for its store and its probes (/healthz, /readyz, /metrics).
+included. So the server counts the connections it admits, and past its room refuses a new one at once with HTTP 503
+that says why, keeping the reserve for its store and its probes (/healthz, /readyz, /metrics); and it counts every
+connection from the moment it is accepted, so that sockets that never finish their request cannot take the reserve
+either (`Admission`).
 
 At start the server raises its own soft open-files limit to the hard one (a process may, without privileges): the
 soft limit is often 1,024, a few hundred players.
 
-One address may hold only so many of them (`PerAddress`): else one program could open the whole room, and every
+One address may hold only so many of them (`Admission`): else one program could open the whole room, and every
 player after it would be refused.
 """
 
