@@ -122,6 +122,8 @@ async def test_one_address_holds_at_most_its_share_of_connections_and_the_others
         assert (status, text) == (200, "ok\n")  # probes answer however many the address holds
         status, text = await asyncio.to_thread(http_get, server.port, "/readyz")
         assert (status, text) == (200, "ready\n")  # the server itself has room
+        status, text = await asyncio.to_thread(http_get, server.port, "/readyz?client")
+        assert status == 429 and text.startswith("your address holds 3 connections"), text  # but not for this one
         game_id = await create_game(clients[0], players=2)  # those it holds play on
         await join(clients[0], game_id, "ann")
         await join(clients[1], game_id, "bob")

@@ -301,6 +301,40 @@ async def test_a_page_whose_server_is_full_says_why_and_comes_back_once_there_is
         opened.watch.errors.clear()  # the browser's lines for the handshakes and the probe refused: expected here
 
 
+async def test_a_page_whose_address_holds_its_share_says_why_and_comes_back_once_one_goes(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The same for a page whose address holds as many connections as one may (HTTP 429): the page asks /readyz for
+    itself and shows why."""
+    share = 30
+    async with (
+        web_server(connections_per_address=share, max_connections=100) as server,
+        watched_pages(browser, tmp_path) as pages,
+    ):
+        opened = await pages.open(page_url(server))
+        page = opened.page
+        await page.wait_for_selector("#link-state[data-link=open]")
+        await page.evaluate("window.risc.link.pause = 2000")
+        await page.evaluate("window.risc.link.drop()")
+        await page.wait_for_selector("#link-state[data-link=reconnecting]")
+        others: list[Client] = []
+        while server.transport.admission.held("127.0.0.1") < share:  # the test's clients share the page's address
+            others.append(await Client.connect(server))
+        await page.wait_for_function(
+            "() => document.querySelector('#link-state').textContent.includes('your address holds')", timeout=20_000
+        )
+        said = await page.inner_text("#link-state")
+        assert said.startswith("Connection lost: reconnecting… (your address holds 30 connections to this server"), said
+        assert "--connections-per-address): close some, then try again; trying again in" in said, said
+        await others[0].close()
+        await page.wait_for_selector("#link-state[data-link=open]", timeout=30_000)
+        for other in others[1:]:
+            await other.close()
+        refused = [e for e in opened.watch.errors if "429" in e]
+        assert refused and refused == opened.watch.errors, opened.watch.errors
+        opened.watch.errors.clear()  # the browser's lines for the handshakes and the probe refused: expected here
+
+
 WARZONE_SEED = 3
 """A game the computer player wins within a few turns. With some seeds it never does: the aggressive strategy
 (COMP 345's) throws three units a turn at the absent player's one territory, which the time limit's default deploys

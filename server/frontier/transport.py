@@ -419,9 +419,13 @@ class Transport:
         self._full_told = self._full_told and self.held >= self.room
         if path == "/readyz":
             why = await self._unready()
-            if why is None:
-                return connection.respond(http.HTTPStatus.OK, "ready\n")
-            return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, f"not ready: {why}\n")
+            if why is not None:
+                return connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, f"not ready: {why}\n")
+            if request.path.endswith("?client") and isinstance(connection, HeardFrom):  # may the asker connect?
+                most = self.admission.per_address
+                if most is not None and self.admission.held(connection.peer) >= most:
+                    return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS, self.admission.too_many() + "\n")
+            return connection.respond(http.HTTPStatus.OK, "ready\n")
         if path == "/metrics":
             response = connection.respond(http.HTTPStatus.OK, "")
             response.body = self.metrics.text()

@@ -95,10 +95,11 @@ export class Link {
   }
 
   /** A handshake refused says why only over HTTP, which a WebSocket hides from the page (a server holding as many
-   * connections as it has room for answers 503): the page's own server's /readyz tells it, beside the next try. */
+   * connections as it has room for answers 503, and one whose address holds its share 429): the page's own server's
+   * /readyz, asked for this client, tells it, beside the next try. */
   askWhy() {
     const asked = this.state;
-    fetch("/readyz", { cache: "no-store" })
+    fetch("/readyz?client", { cache: "no-store" })
       .then(async (response) => {
         if (response.ok) return;
         const why = (await response.text()).trim().replace(/^not ready: /, "");
