@@ -277,6 +277,28 @@ async def test_postgres_writes_a_transaction_s_changes_in_order_and_fails_a_refu
         await store.close()
 
 
+async def test_postgres_a_stale_change_refused_leaves_the_node_its_newer_claim(postgres_dsn: str) -> None:
+    """A change written at the epoch this node held before it claimed the game again fails (OwnershipLost), but the
+    node keeps the newer claim: its next changes are written."""
+    store = PostgresStorage(postgres_dsn, node_id="test-node")
+    await store.open()
+    try:
+        await store.create(record("a"), started_progress(seq=0), [])
+        await store.rows("UPDATE games SET epoch = 3 WHERE game_id = 'a'")  # claimed again since
+        stale = asyncio.ensure_future(store.save_orders("a", [order(0, 1)]))  # its change names epoch 1
+        await asyncio.sleep(0)
+        store.epochs.hold("a", 3)
+        with pytest.raises(OwnershipLost):
+            await stale
+        assert store.epochs.get("a") == 3
+        await store.save_orders("a", [order(0, 2)])
+        assert [tuple(r) for r in await store.rows("SELECT position, body FROM pending_orders")] == [
+            (0, order(0, 2).order)
+        ]
+    finally:
+        await store.close()
+
+
 def turn_notice(account_id: str, game_id: str) -> Notice:
     return Notice(account_id, "your_turn", game_id, {"turn": 2}, 5.0)
 

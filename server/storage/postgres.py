@@ -58,7 +58,7 @@ from server.storage.base import (
 )
 from server.storage.group_commit import Change, Finished, GroupCommit
 from server.storage.invitations import InvitationStore
-from server.storage.notices import NoticeStore, outbox_row
+from server.storage.notices import Notice, NoticeStore, outbox_row
 from server.storage.postgres_changes import (
     GameChange,
     KeptCommit,
@@ -341,6 +341,9 @@ that knows fewer versions refuses to start on such a schema, naming the release 
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
+CHANGES_POOL = 2
+"""Connections the changes are written on: the writer's one batch at a time, and a rated game's end beside it."""
+
 REQUESTS_BY_PLAYER_FROM = 4
 """The schema version that keeps each request under its player."""
 
@@ -436,6 +439,9 @@ class PostgresStorage(Storage):
         self._pool_size = pool_size
         self._connect_timeout = connect_timeout
         self._pool: AsyncConnectionPool[Any] | None = None
+        self._changes: AsyncConnectionPool[Any] | None = None
+        """The connections the changes are written on (the writer's batch, a rated game's end): their statements
+        planned once (`_generic_plans`), which the other queries are not."""
         self._group = GroupCommit(
             self._commit_batch,
             alone_after_failure=True,
@@ -462,27 +468,41 @@ class PostgresStorage(Storage):
     # ---- opening -------------------------------------------------------------------------------------------------
 
     async def open(self) -> None:
-        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            self.dsn,
-            min_size=1 if self.read_only else 2,
-            max_size=self._pool_size,
-            open=False,
-            kwargs={"autocommit": True, "application_name": self.application_name},
-            configure=_generic_plans,
-            timeout=self._connect_timeout,
-            reconnect_timeout=self._connect_timeout,
-        )
+        pool = self._new_pool(1 if self.read_only else 2, self._pool_size)
         try:
             await pool.open(wait=True, timeout=self._connect_timeout)
         except Exception as exc:
             await pool.close()
             raise StorageError(f"cannot reach the {self.where}: {_why(exc)}") from None
         self._pool = pool
+        if not self.read_only:
+            changes = self._new_pool(1, CHANGES_POOL, configure=_generic_plans)
+            try:
+                await changes.open(wait=True, timeout=self._connect_timeout)
+            except Exception as exc:
+                await changes.close()
+                await self.close()
+                raise StorageError(f"cannot reach the {self.where}: {_why(exc)}") from None
+            self._changes = changes
         try:
             await self._check_schema()
         except BaseException:
             await self.close()
             raise
+
+    def _new_pool(
+        self, least: int, most: int, configure: Callable[[Any], Awaitable[None]] | None = None
+    ) -> AsyncConnectionPool[Any]:
+        return AsyncConnectionPool(
+            self.dsn,
+            min_size=least,
+            max_size=most,
+            open=False,
+            kwargs={"autocommit": True, "application_name": self.application_name},
+            configure=configure,
+            timeout=self._connect_timeout,
+            reconnect_timeout=self._connect_timeout,
+        )
 
     async def _check_schema(self) -> None:
         async with self._connection() as conn:
@@ -584,10 +604,11 @@ class PostgresStorage(Storage):
         row = await (await conn.execute("SELECT version FROM risc_schema")).fetchone()
         return int(row[0]) if row is not None else 0
 
-    def _connection(self) -> Any:
-        if self._pool is None:
-            raise StorageError(f"the {self.where} is not open")
-        return self._pool.connection()
+    def _connection(self, changes: bool = False) -> Any:
+        pool = self._changes if changes else self._pool
+        if pool is None:
+            raise StorageError(f"the {self.where} is not open" + (" for writing" if self._pool else ""))
+        return pool.connection()
 
     async def rows(self, query: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[Any]:
         """One statement's rows (none for a statement that returns none), on a pooled connection: what the accounts,
@@ -600,11 +621,12 @@ class PostgresStorage(Storage):
         found: list[Any] = await self.run(run)
         return found
 
-    async def run(self, work: Callable[[Any], Any]) -> Any:
-        """Run `work(connection)` on a pooled connection; database failures become StorageError. The cluster's
-        directory reads through it too (server/cluster/directory.py)."""
+    async def run(self, work: Callable[[Any], Any], changes: bool = False) -> Any:
+        """Run `work(connection)` on a pooled connection (`changes`: one of those the changes are written on);
+        database failures become StorageError. The cluster's directory reads through it too
+        (server/cluster/directory.py)."""
         try:
-            async with self._connection() as conn:
+            async with self._connection(changes) as conn:
                 return await work(conn)
         except (StorageError, ValueError):
             raise
@@ -624,15 +646,17 @@ class PostgresStorage(Storage):
     async def check(self) -> None:
         """Replace the pooled connections that no longer work (the database restarted, or ended them): the next
         changes then get working ones rather than each failing once on a dead one."""
-        if self._pool is not None:
-            with contextlib.suppress(Exception):
-                await self._pool.check()
+        for pool in (self._pool, self._changes):
+            if pool is not None:
+                with contextlib.suppress(Exception):
+                    await pool.check()
 
     async def close(self) -> None:
         await self._group.flushed()
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
-            await pool.close()
+        for pool in (self._changes, self._pool):
+            if pool is not None:
+                await pool.close()
+        self._pool = self._changes = None
 
     # ---- writing -------------------------------------------------------------------------------------------------
 
@@ -677,7 +701,7 @@ class PostgresStorage(Storage):
         while self._batches:
             batch, finished = self._batches.popleft()
             try:
-                await self.run(functools.partial(self._commit, batch=batch))
+                await self.run(functools.partial(self._commit, batch=batch), changes=True)
             except Exception as exc:
                 finished(exc)
             else:
@@ -712,7 +736,8 @@ class PostgresStorage(Storage):
         owner = await (await conn.execute("SELECT epoch, owner FROM games WHERE game_id = %s", (game_id,))).fetchone()
         if owner is None:
             return StorageError(f"no game {game_id} to save")
-        self.epochs.drop(game_id)
+        if self.epochs.get(game_id) == epoch:  # not when this node has claimed it again since
+            self.epochs.drop(game_id)
         return OwnershipLost(
             game_id,
             f"game {game_id} was taken over by node {owner[1]} (epoch {owner[0]}, this node held epoch {epoch}): "
@@ -774,7 +799,7 @@ class PostgresStorage(Storage):
             ),
             events=_events(save.events),
             seated=seats_of_accounts(progress.seats),
-            notices=[Outboxed(*outbox_row(n)[:5]) for n in save.notices],
+            notices=[_outboxed(n) for n in save.notices],
             request=_kept(save.request),
         )
         if save.rated is not None:
@@ -794,7 +819,7 @@ class PostgresStorage(Storage):
                 await rate_in(conn, rated)
                 return True
 
-        if await self.run(work):
+        if await self.run(work, changes=True):
             self._rated_transactions += 1
             return
 
@@ -959,11 +984,17 @@ def _seated_params(progress: GameProgress) -> dict[str, list[str]]:
 
 
 async def _generic_plans(conn: Any) -> None:
-    """Plan a statement psycopg prepared (one run five times on the connection: the store's changes, its reads of a
-    game) once, not at every run. PostgreSQL's own choice keeps planning a change's statement for its parameters
-    whenever the plan for any parameters is estimated dearer (an array's rows are guessed, not counted): 0.3 ms of
-    planning a run, a third more of PostgreSQL's CPU a change, for the same plan."""
+    """Plan a change's statement (prepared by psycopg once run five times on the connection) once, not at every run.
+    PostgreSQL's own choice keeps planning it for its parameters, because the plan for any parameters is estimated
+    dearer (an array's rows are guessed, not counted): 0.3 ms of planning a run, a third more of PostgreSQL's CPU a
+    change, for the same plan. Only on the connections the changes are written on: other queries' plans do depend on
+    their parameters (a time since which: the plan for any time scans the whole of `vacations`)."""
     await conn.execute("SET plan_cache_mode = force_generic_plan")
+
+
+def _outboxed(notice: Notice) -> Outboxed:
+    account_id, kind, game_id, body, at, _, _ = outbox_row(notice)
+    return Outboxed(account_id, kind, game_id, body, float(at))  # one type in the array, though a time came as an int
 
 
 def _events(events: Sequence[LogLine]) -> list[tuple[int, str]]:
