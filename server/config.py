@@ -51,8 +51,8 @@ class ServerConfig:
     that does not read, besides the server's own queue. Without it, Linux grows a buffer to 4 MiB per connection
     (tcp_wmem), kernel memory that clients that stop reading could take; None leaves the OS's choice."""
     max_connections: int | None = None
-    """Connections (handshakes under way included) the server holds at once; past it, a new one is refused with HTTP
-    503. None: as many as its open-files limit leaves room for, past a reserve for its store (server/frontier/
+    """Connections the server admits at once (a client's, a page's request under way); past it, a new one is refused
+    with HTTP 503. None: as many as its open-files limit leaves room for, past a reserve for its store (server/frontier/
     room.py)."""
     connections_per_address: int | None = 256
     """Connections one network address (an IPv6 one by its /64) holds at once; past it, a new one is refused with

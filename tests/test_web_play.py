@@ -8,6 +8,7 @@ the console must stay free of errors (tests/web_support.py).
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -276,29 +277,9 @@ async def test_a_page_whose_server_is_full_says_why_and_comes_back_once_there_is
     room = 30  # the page's own loads, several at once (modules, pictures), fit with room to spare
     async with web_server(max_connections=room) as server, watched_pages(browser, tmp_path) as pages:
         opened = await pages.open(page_url(server))
-        page = opened.page
-        await page.wait_for_selector("#link-state[data-link=open]")
-        await page.evaluate("window.risc.link.pause = 2000")  # its next try in 2 s: time enough to fill the server
-        await page.evaluate("window.risc.link.drop()")
-        await page.wait_for_selector("#link-state[data-link=reconnecting]")
-        others: list[Client] = []
-        while server.transport.held < room:
-            others.append(await Client.connect(server))
-        await page.wait_for_function(
-            "() => document.querySelector('#link-state').textContent.includes('the server is full')", timeout=20_000
-        )
-        said = await page.inner_text("#link-state")
+        said = await refused_then_back(opened, server, lambda: server.transport.held < room, "the server is full", 503)
         assert said.startswith("Connection lost: reconnecting… (the server is full: it holds 30 connections"), said
         assert "--max-connections (30); try again later; trying again in" in said, said
-        assert await page.get_attribute("#link-state", "data-link") == "reconnecting"
-        await others[0].close()
-        await page.wait_for_selector("#link-state[data-link=open]", timeout=30_000)  # its tries 8 s apart at most
-        assert await page.inner_text("#link-state") == "Connected"
-        for other in others[1:]:
-            await other.close()
-        refused = [e for e in opened.watch.errors if "503" in e]
-        assert refused and refused == opened.watch.errors, opened.watch.errors
-        opened.watch.errors.clear()  # the browser's lines for the handshakes and the probe refused: expected here
 
 
 async def test_a_page_whose_address_holds_its_share_says_why_and_comes_back_once_one_goes(
@@ -312,27 +293,40 @@ async def test_a_page_whose_address_holds_its_share_says_why_and_comes_back_once
         watched_pages(browser, tmp_path) as pages,
     ):
         opened = await pages.open(page_url(server))
-        page = opened.page
-        await page.wait_for_selector("#link-state[data-link=open]")
-        await page.evaluate("window.risc.link.pause = 2000")
-        await page.evaluate("window.risc.link.drop()")
-        await page.wait_for_selector("#link-state[data-link=reconnecting]")
-        others: list[Client] = []
-        while server.transport.admission.held("127.0.0.1") < share:  # the test's clients share the page's address
-            others.append(await Client.connect(server))
-        await page.wait_for_function(
-            "() => document.querySelector('#link-state').textContent.includes('your address holds')", timeout=20_000
+        said = await refused_then_back(
+            opened, server, lambda: server.transport.admission.held("127.0.0.1") < share, "your address holds", 429
         )
-        said = await page.inner_text("#link-state")
         assert said.startswith("Connection lost: reconnecting… (your address holds 30 connections to this server"), said
         assert "--connections-per-address): close some, then try again; trying again in" in said, said
-        await others[0].close()
-        await page.wait_for_selector("#link-state[data-link=open]", timeout=30_000)
-        for other in others[1:]:
-            await other.close()
-        refused = [e for e in opened.watch.errors if "429" in e]
-        assert refused and refused == opened.watch.errors, opened.watch.errors
-        opened.watch.errors.clear()  # the browser's lines for the handshakes and the probe refused: expected here
+
+
+async def refused_then_back(opened: Any, server: Any, room_left: Callable[[], bool], told: str, status: int) -> str:
+    """Drop the page's link and, before its next try (2 s later), take what room is left with the test's own clients
+    (which share the page's address); wait for the page to say `told` beside its next try; then let one client go:
+    the page is back. What the page said while it was refused, each refusal (HTTP `status`) the browser's only
+    console error."""
+    page = opened.page
+    await page.wait_for_selector("#link-state[data-link=open]")
+    await page.evaluate("window.risc.link.pause = 2000")  # its next try in 2 s: time enough to fill the server
+    await page.evaluate("window.risc.link.drop()")
+    await page.wait_for_selector("#link-state[data-link=reconnecting]")
+    others: list[Client] = []
+    while room_left():
+        others.append(await Client.connect(server))
+    await page.wait_for_function(
+        "told => document.querySelector('#link-state').textContent.includes(told)", arg=told, timeout=20_000
+    )
+    said = str(await page.inner_text("#link-state"))
+    assert await page.get_attribute("#link-state", "data-link") == "reconnecting"
+    await others[0].close()
+    await page.wait_for_selector("#link-state[data-link=open]", timeout=30_000)  # its tries 8 s apart at most
+    assert await page.inner_text("#link-state") == "Connected"
+    for other in others[1:]:
+        await other.close()
+    refused = [e for e in opened.watch.errors if str(status) in e]
+    assert refused and refused == opened.watch.errors, opened.watch.errors
+    opened.watch.errors.clear()  # the browser's lines for the handshakes and the probe refused: expected here
+    return said
 
 
 WARZONE_SEED = 3

@@ -323,7 +323,7 @@ class Transport:
         self._allowed = {o for o in map(origins.parse_origin, config.allowed_origins) if o is not None}
         self._origins_told: set[str] = set()
         self.room = config.max_connections or 0
-        """The connections this server holds at once, handshakes included (server/frontier/room.py): set at start."""
+        """The connections this server admits at once (server/frontier/room.py): set at start."""
         self._full_told = False
         self.admission = Admission(self.room, config.connections_per_address, 0)
         """Who the server takes (server/frontier/room.py): made again at start, once the room is known."""
@@ -389,9 +389,7 @@ class Transport:
         if not self._full_told:
             self._full_told = True
             logger.warning("connections refused: %s", why)
-        response = connection.respond(http.HTTPStatus.SERVICE_UNAVAILABLE, why + "\n")
-        response.headers["Retry-After"] = "30"
-        return response
+        return _try_later(connection, http.HTTPStatus.SERVICE_UNAVAILABLE, why)
 
     def _crowded(self, connection: HeardFrom) -> Response:
         """The answer to a connection past its address's share (HTTP 429), told in the log once an address."""
@@ -401,9 +399,7 @@ class Transport:
             connection.peer,
             f"connections from %s refused: it holds {most:,}, as many as one address may (--connections-per-address)",
         )
-        response = connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS, self.admission.too_many() + "\n")
-        response.headers["Retry-After"] = "30"
-        return response
+        return _try_later(connection, http.HTTPStatus.TOO_MANY_REQUESTS, self.admission.too_many())
 
     async def _answer_http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
@@ -703,3 +699,10 @@ class Transport:
     async def _drain(self) -> None:
         while self.connections:
             await asyncio.sleep(0.02)
+
+
+def _try_later(connection: ServerConnection, status: http.HTTPStatus, why: str) -> Response:
+    """A connection refused for now (the server full, or its address): why, and when to try again."""
+    response = connection.respond(status, why + "\n")
+    response.headers["Retry-After"] = "30"
+    return response

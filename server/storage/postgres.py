@@ -58,13 +58,9 @@ from server.storage.base import (
 )
 from server.storage.group_commit import Change, Finished, GroupCommit
 from server.storage.invitations import InvitationStore
-from server.storage.notices import Notice, NoticeStore, outbox_row
+from server.storage.notices import NoticeStore
 from server.storage.postgres_changes import (
     GameChange,
-    KeptCommit,
-    KeptOrder,
-    KeptRequest,
-    Outboxed,
     WholeRow,
     layers,
     statement,
@@ -797,10 +793,10 @@ class PostgresStorage(Storage):
                 summary=save.summary,
                 forget_before=-1 if step is None else step - 1,
             ),
-            events=_events(save.events),
+            events=save.events,
             seated=seats_of_accounts(progress.seats),
-            notices=[_outboxed(n) for n in save.notices],
-            request=_kept(save.request),
+            notices=save.notices,
+            request=save.request,
         )
         if save.rated is not None:
             await self._save_rated(change, save.rated)
@@ -834,15 +830,12 @@ class PostgresStorage(Storage):
     async def save_orders(
         self, game_id: str, changes: Sequence[OrderChange], request: RequestRecord | None = None
     ) -> None:
-        orders = [KeptOrder(c.player, c.step, c.index, c.order) for c in changes]
-        await self._write(GameChange(*self._claimed(game_id), orders=orders, request=_kept(request)))
+        await self._write(GameChange(*self._claimed(game_id), orders=changes, request=request))
 
     async def save_commit(
         self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
     ) -> None:
-        kept = KeptCommit(commit.player, commit.step, commit.seq)
-        change = GameChange(*self._claimed(game_id), commit=kept, events=_events(events), request=_kept(request))
-        await self._write(change)
+        await self._write(GameChange(*self._claimed(game_id), commit=commit, events=events, request=request))
 
     # ---- reading -------------------------------------------------------------------------------------------------
 
@@ -990,21 +983,6 @@ async def _generic_plans(conn: Any) -> None:
     change, for the same plan. Only on the connections the changes are written on: other queries' plans do depend on
     their parameters (a time since which: the plan for any time scans the whole of `vacations`)."""
     await conn.execute("SET plan_cache_mode = force_generic_plan")
-
-
-def _outboxed(notice: Notice) -> Outboxed:
-    account_id, kind, game_id, body, at, _, _ = outbox_row(notice)
-    return Outboxed(account_id, kind, game_id, body, float(at))  # one type in the array, though a time came as an int
-
-
-def _events(events: Sequence[LogLine]) -> list[tuple[int, str]]:
-    return [(e.seq, e.stored) for e in events]
-
-
-def _kept(request: RequestRecord | None) -> KeptRequest | None:
-    if request is None:
-        return None
-    return KeptRequest(request.player, request.request_id, request.step, request.reply)
 
 
 _EVENTS = """e AS (INSERT INTO events (game_id, seq, body)

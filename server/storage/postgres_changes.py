@@ -17,7 +17,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple, TypeVar
+
+from server.storage.base import CommitChange, LogLine, OrderChange, RequestRecord
+from server.storage.notices import Notice
 
 _C = TypeVar("_C")
 
@@ -34,39 +38,6 @@ class WholeRow(NamedTuple):
     """Kept requests of steps before it are forgotten."""
 
 
-class Outboxed(NamedTuple):
-    """A notification into the outbox, with the change that makes it."""
-
-    account_id: str
-    kind: str
-    game_id: str | None
-    body: str
-    at: float
-
-
-class KeptRequest(NamedTuple):
-    """The request that made a change, kept with it so that asking again is answered the same."""
-
-    player: str
-    request_id: str
-    step: int
-    reply: str
-
-
-class KeptOrder(NamedTuple):
-    player: str
-    step: int
-    position: int
-    body: str | None
-    """The order's JSON text, or None for the order at `position` withdrawn."""
-
-
-class KeptCommit(NamedTuple):
-    player: str
-    step: int
-    seq: int
-
-
 @dataclass(frozen=True, slots=True)
 class GameChange:
     """One change of a game, as rows: written only beside its game's row found at `epoch` (the node's claim)."""
@@ -74,14 +45,14 @@ class GameChange:
     game_id: str
     epoch: int
     whole: WholeRow | None = None
-    orders: Sequence[KeptOrder] = ()
-    commit: KeptCommit | None = None
-    events: Sequence[tuple[int, str]] = ()
-    """The log's new entries: seq and stored text."""
+    orders: Sequence[OrderChange] = ()
+    commit: CommitChange | None = None
+    events: Sequence[LogLine] = ()
+    """The log's new entries."""
     seated: Sequence[tuple[str, str]] = ()
     """The seats accounts hold (account, player): a whole save's."""
-    notices: Sequence[Outboxed] = ()
-    request: KeptRequest | None = None
+    notices: Sequence[Notice] = ()
+    request: RequestRecord | None = None
 
 
 def layers(changes: Sequence[_C], game_of: Callable[[_C], str]) -> list[list[_C]]:
@@ -127,7 +98,7 @@ def statement(layer: Sequence[GameChange]) -> tuple[str, dict[str, Any]]:
             params["w_summaries"] = [w.summary or "" for _, w in whole]
             params["w_summarised"] = [w.summary is not None for _, w in whole]
             params["w_forget_before"] = [w.forget_before for _, w in whole]
-    found: dict[str, list[tuple[str, tuple[Any, ...]]]] = {kind: [] for kind in _COLUMNS}
+    found: dict[str, list[tuple[str, Any]]] = {kind: [] for kind in _COLUMNS}
     for c in layer:
         game_id = c.game_id
         for kind, rows in (
@@ -141,34 +112,46 @@ def statement(layer: Sequence[GameChange]) -> tuple[str, dict[str, Any]]:
             if rows:
                 found[kind].extend((game_id, row) for row in rows)
     used: list[str] = []
-    for kind, names in _COLUMNS.items():
+    for kind, columns in _COLUMNS.items():
         flat = found[kind]
         if not flat:
             continue
         used.append(kind)
-        games, rows = zip(*flat, strict=True)
         if not one:
-            params[f"{kind}_games"] = list(games)
-        for name, column in zip(names, zip(*rows, strict=True), strict=True):
-            params[name] = [value or "" for value in column] if name in _NONE_AS_EMPTY else list(column)
+            params[f"{kind}_games"] = [game_id for game_id, _ in flat]
+        for name, column in columns:
+            params[name] = [column(row) for _, row in flat]
     return _query(one, bool(small), bool(whole), frozenset(used)), params
 
 
-_COLUMNS = {
-    "o": ("o_players", "o_steps", "o_positions", "o_bodies"),
-    "c": ("c_players", "c_steps", "c_seqs"),
-    "e": ("e_seqs", "e_bodies"),
-    "a": ("a_accounts", "a_players"),
-    "n": ("n_accounts", "n_kinds", "n_about", "n_bodies", "n_at"),
-    "r": ("r_players", "r_ids", "r_steps", "r_replies"),
+_COLUMNS: dict[str, tuple[tuple[str, Callable[[Any], Any]], ...]] = {
+    "o": (
+        ("o_players", attrgetter("player")),
+        ("o_steps", attrgetter("step")),
+        ("o_positions", attrgetter("index")),
+        ("o_bodies", lambda o: o.order or ""),  # a body is JSON, never empty: "" is a withdrawal (None)
+    ),
+    "c": (("c_players", attrgetter("player")), ("c_steps", attrgetter("step")), ("c_seqs", attrgetter("seq"))),
+    "e": (("e_seqs", attrgetter("seq")), ("e_bodies", attrgetter("stored"))),
+    "a": (("a_accounts", itemgetter(0)), ("a_players", itemgetter(1))),
+    "n": (
+        ("n_accounts", attrgetter("account_id")),
+        ("n_kinds", attrgetter("kind")),
+        ("n_about", lambda n: n.game_id or ""),  # a notification about no game: never "" otherwise
+        ("n_bodies", Notice.body_text),
+        ("n_at", lambda n: float(n.at)),  # one type in the array, though a time came as an int
+    ),
+    "r": (
+        ("r_players", attrgetter("player")),
+        ("r_ids", attrgetter("request_id")),
+        ("r_steps", attrgetter("step")),
+        ("r_replies", attrgetter("reply")),
+    ),
 }
-"""Each kind of row a change adds (`_ROWS`), and the parameters of its columns, in the order of its fields: orders
-(KeptOrder), commits (KeptCommit), log entries (seq, text), accounts' seats (account, player), notifications
-(Outboxed), kept requests (KeptRequest)."""
-
-_NONE_AS_EMPTY = frozenset({"o_bodies", "n_about"})
-"""Columns whose None goes as "" (an array of text with no type to guess when every element is None): an order
-withdrawn, a notification about no game. Neither is ever "" otherwise."""
+"""Each kind of row a change adds (`_ROWS`), and how each of its columns' parameters is read from a row: orders
+(OrderChange), commits (CommitChange), log entries (LogLine), accounts' seats (account, player), notifications
+(Notice), kept requests (RequestRecord). Where None goes as "" (an array of text with no type to guess when every
+element is None), "" is never a value otherwise."""
 
 _LOCKED = """{name} AS (SELECT game_id FROM games WHERE game_id = %(game_id)s AND epoch = %(epoch)s FOR SHARE)"""
 """A small change's game: its row at this node's epoch, locked against a claim until the change is committed."""
