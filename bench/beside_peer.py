@@ -17,7 +17,8 @@ committing; when all 3 have committed the turn resolves and every player gets th
   SQLite with synchronous=FULL in a fresh directory on disk, every change on disk before it is answered; the same
   SQLite in a directory on tmpfs, /dev/shm, where an fsync costs nothing), driven by bench/server_load.py's clients,
   on the event loop `risc server` runs by default (uvloop where installed); -asyncio: on asyncio's own loop;
-  -batch: each player's orders of a turn in one issue_orders rather than one by one.
+  -batch: each player's orders of a turn in one issue_orders rather than one by one; -whole: and the turn's commit
+  in the same message.
 - echo, echo-asyncio: bench/echo_server.py, the same clients' frames answered without a game (the pattern of the
   round's first RISC run), on the same two loops; echo-batch: the pattern of the round's first RISC run with batches
   (one frame for a player's orders of a turn, one answer).
@@ -204,7 +205,7 @@ class Contestant:
 
 
 def _risc(
-    store: str, where: Path | None, batch: bool = False, code: Path = ROOT, loop: str = "auto"
+    store: str, where: Path | None, batch: bool = False, code: Path = ROOT, loop: str = "auto", whole: bool = False
 ) -> Callable[[int, Setup, Path, dict[str, Any]], Figures]:
     def run(games: int, setup: Setup, data_dir: Path, shared: dict[str, Any]) -> Figures:
         directory = Path(tempfile.mkdtemp(prefix="risc-peer-", dir=where)) if where else data_dir
@@ -215,13 +216,19 @@ def _risc(
                 server,
                 games,
                 setup,
-                {"seconds": setup.seconds, "max_turns": setup.max_turns, "batch": batch, "protocol": protocol_of(code)},
+                {
+                    "seconds": setup.seconds,
+                    "max_turns": setup.max_turns,
+                    "batch": batch,
+                    "whole": whole,
+                    "protocol": protocol_of(code),
+                },
             )
         finally:
             server.stop()
             if where:
                 shutil.rmtree(directory, ignore_errors=True)
-        if code == ROOT:
+        if code == ROOT and not whole:
             shared.setdefault("pattern-batch" if batch else "pattern", _pattern(figures, games))
         return figures
 
@@ -292,6 +299,16 @@ CONTESTANTS = [
     ),
     Contestant(
         "risc-memory-batch", "RISC, in-memory store, the orders in one issue_orders", _risc("memory", None, batch=True)
+    ),
+    Contestant(
+        "risc-sqlite-whole",
+        "RISC, SQLite on disk, each player's orders of a turn and its commit in one issue_orders",
+        _risc("sqlite", None, batch=True, whole=True),
+    ),
+    Contestant(
+        "risc-memory-whole",
+        "RISC, in-memory store, a turn's orders and commit in one issue_orders",
+        _risc("memory", None, batch=True, whole=True),
     ),
     Contestant(
         "risc-sqlite-asyncio",

@@ -2,7 +2,7 @@
 
 Run by hand: `python bench/capacity.py [--setups sqlite,postgres,cluster] [--games 1000,2000,4000,6250,8000]
 [--period 30] [--window 15] [--workers 4] [--server-cpus 0] [--client-cpus 1] [--profile-at 6250 --profile FILE]
-[--code DIR]`.
+[--code DIR] [--turns whole,apart]`.
 
 Games of 3 players, every player a websocket connection of its own, from WORKERS client processes pinned to the
 client CPUs; the servers (and PostgreSQL, where there is one) pinned to the server CPUs. Each game plays a turn every
@@ -11,9 +11,10 @@ rule sets, one game in four each: RISC Evolution 1 and RISC Evolution 3 (fog of 
 seed map, classic Risk on the seed map played turn by turn (one player's whole turn, action by action, at each tick:
 a classic round takes three periods). Each player's orders are its rule set's own computer player's (its default
 strategy, on the view the server sent and the client patched), sent as a player sends them: a simultaneous turn's
-orders in one `issue_orders`, then `commit`; a classic action at a time, each decided on the update the last one
-brought. One spectator watches every tenth game, and one lobby watcher per hundred games lists the lobby with
-`watch` and lists it again every PERIOD seconds.
+orders and its commit in one `issue_orders` (`--turns apart`: the orders, then `commit`, as a client before the
+whole turn in one message did); a classic action at a time, each decided on the update the last one brought. One
+spectator watches every tenth game, and one lobby watcher per hundred games lists the lobby with `watch` and lists
+it again every PERIOD seconds.
 
 The number of games is ramped (each step seats the games it adds, then measures for WINDOW seconds): for each step,
 the server's CPU share (of one core; for PostgreSQL setups also PostgreSQL's), CPU per resolved turn, RSS per live
@@ -40,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import json
 import multiprocessing as mp
@@ -431,12 +433,13 @@ class GamePlayed:
 class Players:
     """Every game of one client process, and the loop that plays them at the pace set."""
 
-    def __init__(self, ports: list[int], period: float) -> None:
+    def __init__(self, ports: list[int], period: float, whole_turns: bool = True) -> None:
         from shared.bots.tournament import make_strategy
         from shared.rulesets import game_ruleset
 
         self.ports = ports
         self.period = period
+        self.whole_turns = whole_turns
         self.tally = Tally()
         self.games: list[GamePlayed] = []
         self.extra: list[Connection] = []
@@ -576,9 +579,18 @@ class Players:
         return [ruleset.dump_order(o) for o in orders]
 
     async def _simultaneous(self, game: GamePlayed, connection: Connection) -> float:
-        """A player's turn: its orders in one message, then its commit; when the commit went."""
+        """A player's turn: its orders and its commit in one message (or the orders, then the commit, apart); when
+        the commit went."""
         turn = connection.summary["turn"] if connection.summary is not None else 0
         orders = self._decide(game, connection)[:100]
+        if orders and self.whole_turns:
+            sent = time.monotonic()
+            answer = await connection.request(
+                {"type": "issue_orders", "game_id": game.game_id, "turn": turn, "orders": orders, "commit": True}
+            )
+            if answer["type"] != "orders_accepted" or answer["refused"] or not answer["committed"]:
+                self.tally.refused += 1
+            return sent
         if orders:
             answer = await connection.request(
                 {"type": "issue_orders", "game_id": game.game_id, "turn": turn, "orders": orders}
@@ -626,10 +638,10 @@ class Players:
                 await connection.ws.close()
 
 
-async def _client(ports: list[int], period: float, pipe: Any) -> None:
+async def _client(ports: list[int], period: float, whole_turns: bool, pipe: Any) -> None:
     raise_open_files()
     gc.freeze()
-    players = Players(ports, period)
+    players = Players(ports, period, whole_turns)
     loop = asyncio.get_running_loop()
     while True:
         command, argument = await loop.run_in_executor(None, pipe.recv)
@@ -653,10 +665,10 @@ async def _client(ports: list[int], period: float, pipe: Any) -> None:
             return
 
 
-def _client_main(cpus: set[int] | None, ports: list[int], period: float, pipe: Any) -> None:
+def _client_main(cpus: set[int] | None, ports: list[int], period: float, whole_turns: bool, pipe: Any) -> None:
     if cpus:
         os.sched_setaffinity(0, cpus)
-    run_on("auto", _client(ports, period, pipe))
+    run_on("auto", _client(ports, period, whole_turns, pipe))
 
 
 # ---- the bench ------------------------------------------------------------------------------------------------------
@@ -719,6 +731,8 @@ class Options:
     logs: Path
     profile_at: int | None = None
     profile: Path | None = None
+    whole_turns: bool = True
+    """A simultaneous turn's orders and commit in one message, or apart (`--turns`)."""
 
 
 def _postgres(cpus: set[int] | None) -> Any:
@@ -772,7 +786,9 @@ def _ramp(name: str, servers: list[Server], postgres: Any, options: Options) -> 
     ports = [s.port for s in servers]
     for _ in range(options.workers):
         here, there = ctx.Pipe()
-        process = ctx.Process(target=_client_main, args=(options.client_cpus, ports, options.period, there))
+        process = ctx.Process(
+            target=_client_main, args=(options.client_cpus, ports, options.period, options.whole_turns, there)
+        )
         process.start()
         pipes.append(here)
         processes.append(process)
@@ -980,6 +996,12 @@ def main() -> None:
         help="a checkout whose server is measured (repeat it to measure several side by side, taking turns; "
         "`.` is this one); default: this one",
     )
+    parser.add_argument(
+        "--turns",
+        default="whole",
+        help="how a simultaneous turn is sent: whole (its orders and commit in one message), apart (the orders, then "
+        "the commit); both, comma-separated, to measure them side by side, taking turns",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="runs of each setup and code, taking turns")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy the first server: FILE.SETUP.GAMES.txt")
     parser.add_argument("--profile-at", type=int, default=None, help="the step (games) to profile")
@@ -1021,12 +1043,18 @@ def main() -> None:
     if len(codes) > 1:
         print("code: " + "; ".join(f"{chr(65 + i)} = {c}" for i, c in enumerate(codes)))
     knees: dict[str, list[int]] = {}
+    styles = args.turns.split(",")
+    if not set(styles) <= {"whole", "apart"}:
+        parser.error("--turns takes whole, apart or both")
     for name in args.setups.split(","):
         for run in range(args.repeat):
             for index, code in enumerate(codes):
-                label = name if len(codes) == 1 else f"{name} {chr(65 + index)}"
-                print(f"({label}, run {run + 1})", flush=True)
-                knees.setdefault(label, []).append(knee(run_setup(name, label, code, options)))
+                for style in styles:
+                    label = name if len(codes) == 1 else f"{name} {chr(65 + index)}"
+                    label += f" {style}" if len(styles) > 1 else ""
+                    print(f"({label}, run {run + 1})", flush=True)
+                    chosen = dataclasses.replace(options, whole_turns=style == "whole")
+                    knees.setdefault(label, []).append(knee(run_setup(name, label, code, chosen)))
     for label, games in knees.items():
         said = ", ".join(f"{g:,}" for g in games)
         print(f"knee, {label}: {said} games (p99 under {KNEE_P99_MS:g} ms and under {KNEE_BUSY} of the core)")

@@ -169,7 +169,13 @@ def played(label: str, servers: list[ServerProcess], postgres: Postgres | None, 
         servers,
         games,
         setup,
-        {"seconds": setup.seconds, "max_turns": setup.max_turns, "batch": setup.batch, "protocol": PROTOCOL_VERSION},
+        {
+            "seconds": setup.seconds,
+            "max_turns": setup.max_turns,
+            "batch": setup.batch,
+            "whole": setup.whole,
+            "protocol": PROTOCOL_VERSION,
+        },
     )
     database = (postgres.cpu_seconds() - database0) if postgres else 0.0
     commits = (postgres.commits() - commits0) if postgres else 0
@@ -409,6 +415,9 @@ def main() -> None:
     parser.add_argument("--client-cpus", default=None, help="pin the client processes to these CPUs, e.g. 1")
     parser.add_argument("--store", default=None, help="an existing PostgreSQL database (default: a throwaway one)")
     parser.add_argument("--batch", action="store_true", help="the players send a turn's orders in one issue_orders")
+    parser.add_argument(
+        "--whole", action="store_true", help="and its commit in the same message (a whole turn: implies --batch)"
+    )
     parser.add_argument("--serve-node", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -427,7 +436,8 @@ def main() -> None:
         client_cpus=cpu_set(args.client_cpus),
         profile=None,
         codes=[ROOT],
-        batch=args.batch,
+        batch=args.batch or args.whole,
+        whole=args.whole,
     )
     postgres = Postgres(args.store, None) if args.store else own_postgres()
     print(

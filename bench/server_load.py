@@ -50,6 +50,8 @@ PLAYERS = 3
 PROTOCOL = PROTOCOL_VERSION
 BATCH = False
 """Whether the players send a turn's orders in one issue_orders (`--batch`) rather than one by one."""
+WHOLE = False
+"""Whether that issue_orders carries the commit too (`--whole`: a whole turn in one message)."""
 Message = dict[str, Any]
 
 
@@ -279,8 +281,14 @@ async def play_seat(
             pending.reverse()
         elif kind not in ("order_accepted", "orders_accepted", "error") or message.get("request") == "commit":
             continue
-        if pending and BATCH:  # the turn's orders in one issue_orders
-            text = json.dumps({"type": "issue_orders", "game_id": game_id, "turn": turn, "orders": pending[::-1]})
+        if kind == "orders_accepted" and message.get("committed"):
+            continue  # the whole turn went in one message
+        if pending and BATCH:  # the turn's orders in one issue_orders (and its commit, with WHOLE)
+            asked: Message = {"type": "issue_orders", "game_id": game_id, "turn": turn, "orders": pending[::-1]}
+            if WHOLE:
+                asked["commit"] = True
+                clock.commits.setdefault(key, []).append(time.monotonic_ns())  # type: ignore[arg-type]
+            text = json.dumps(asked)
             pending = []
             tally.sizes["order"].append(len(text))
             await ws.send(text)
@@ -365,9 +373,10 @@ async def _worker(
 ) -> None:
     """Play `games` (numbers): game i on the server at ports[i % len(ports)] (several nodes of one server share
     the games out so)."""
-    global PROTOCOL, BATCH
+    global PROTOCOL, BATCH, WHOLE
     PROTOCOL = args.get("protocol", PROTOCOL)  # this process's clients speak the measured server's protocol
-    BATCH = args.get("batch", False)
+    WHOLE = args.get("whole", False)
+    BATCH = args.get("batch", False) or WHOLE
     tally, clocks = Tally(), [GameClock() for _ in games]
     if mode == "game":
         seated = [await seat_game(ports[i % len(ports)], i) for i in games]
@@ -462,6 +471,8 @@ class Setup:
     codes: list[Path]
     batch: bool = False
     """The players send a turn's orders in one issue_orders."""
+    whole: bool = False
+    """And its commit with them, in the same message."""
     loop: str = "auto"
     """The servers' event loop: auto (uvloop where installed), uvloop or asyncio."""
 
@@ -584,6 +595,7 @@ def run(games: int, setup: Setup) -> tuple[list[Figures], Figures]:
                             "max_turns": setup.max_turns,
                             "protocol": protocol_of(code),
                             "batch": setup.batch,
+                            "whole": setup.whole,
                         },
                     )
                 )
@@ -655,6 +667,11 @@ def main() -> None:
         help="the players send a turn's orders in one issue_orders rather than one by one",
     )
     parser.add_argument(
+        "--whole",
+        action="store_true",
+        help="the players send a turn's orders and its commit in one issue_orders (implies --batch)",
+    )
+    parser.add_argument(
         "--loop",
         choices=("auto", "uvloop", "asyncio"),
         default="auto",
@@ -679,7 +696,8 @@ def main() -> None:
         cpu_set(args.client_cpus),
         args.profile,
         [c.resolve() for c in args.code] or [ROOT],
-        args.batch,
+        args.batch or args.whole,
+        args.whole,
         args.loop,
     )
     pinned = (

@@ -3,9 +3,9 @@
 It is a face on the same session as the text client (client/session.py), so it speaks the published protocol,
 reconnects by itself and takes its seat back with its token when the link drops. Each time the game waits for its
 seat, it runs one of its rule set's strategies (the same ones tournaments and server-run seats use) on what it sees,
-issues the orders one by one and commits (in a game played one player at a time it plays one action and is asked
-again). The strategies check their orders with the rules first, so a refusal should never happen; when one does, it
-is logged with the server's words.
+sends the turn's orders and its commit in one message (in a game played one player at a time it plays one action and
+is asked again). The strategies check their orders with the rules first, so a refusal should never happen; when one
+does, it is logged with the server's words.
 """
 
 from __future__ import annotations
@@ -213,11 +213,13 @@ class NetworkBot:
                 reply = await self.session.issue(followed, order)
                 if isinstance(reply, msg.Error):
                     self._error(reply)
-        elif orders:  # a turn's orders in one message: one answer, one write on the server
-            for answer in await self.session.issue_batch(followed, orders):
+        elif orders:  # a turn's orders and its commit in one message: one answer, one write on the server
+            committed = False
+            for answer in await self.session.issue_batch(followed, orders, commit=True):
                 if isinstance(answer, msg.Error):
                     self._error(answer)
                 elif isinstance(answer, msg.OrdersAccepted):
+                    committed = answer.committed
                     for refused in answer.refused:
                         self._error(
                             msg.Error(
@@ -227,7 +229,10 @@ class NetworkBot:
                                 game_id=followed.game_id,
                             )
                         )
-        if ruleset.simultaneous:
+            if committed:
+                self.turns_played += 1
+                return
+        if ruleset.simultaneous:  # nothing to order, or not all of it taken: done with what was
             reply = await self.session.commit(followed)
             if isinstance(reply, msg.Error):
                 self._error(reply)

@@ -265,9 +265,12 @@ class Session:
             followed.accepted(reply)
         return reply
 
-    async def issue_batch(self, followed: Followed, orders: Sequence[Any]) -> list[msg.ServerMessage]:
+    async def issue_batch(
+        self, followed: Followed, orders: Sequence[Any], commit: bool = False
+    ) -> list[msg.ServerMessage]:
         """Several orders at once (`issue_orders`), as many messages as the server's bound on a batch asks: each
-        reply an `orders_accepted` (its refusals by position within that message) or an error refusing it whole."""
+        reply an `orders_accepted` (its refusals by position within that message) or an error refusing it whole.
+        `commit`: the last message asks for the turn's commit too (its answer says whether it was carried out)."""
         ruleset = followed.ruleset
         data = [ruleset.dump_order(o) if ruleset is not None and not isinstance(o, dict) else o for o in orders]
         replies = []
@@ -278,6 +281,7 @@ class Session:
                     game_id=followed.game_id,
                     turn=followed.turn,
                     orders=data[start : start + msg.MAX_BATCH_ORDERS],
+                    commit=commit and start + msg.MAX_BATCH_ORDERS >= len(data),
                     request_id=_request_id(),
                 ),
             )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from client.bot import NetworkBot
 from client.connection import Backoff, ConnectionLost
 from tests.server_support import FAST, Client, create_game, join, running_server, until, url
@@ -171,9 +173,11 @@ async def test_the_servers_players_ask_for_a_rematch_as_soon_as_one_player_has()
         assert sorted(started["game"]["rematch"]) == sorted(["Alice", "bot-aggressive-1", "bot-aggressive-2"])
 
 
-async def test_a_network_bot_whose_link_drops_in_the_middle_of_a_turn_plays_that_turn_afresh() -> None:
+@pytest.mark.parametrize("committed", [False, True], ids=["orders-taken", "turn-committed"])
+async def test_a_network_bot_whose_link_drops_in_the_middle_of_a_turn_plays_that_turn_afresh(committed: bool) -> None:
     """Orders it issued before the drop are still the server's: played again on top of them, the turn's orders were
-    refused (the units were spent already)."""
+    refused (the units were spent already). The drop comes after orders taken without the commit (a turn of more
+    orders than one message carries), or after the whole turn was committed (nothing is left to play)."""
     async with running_server(**FAST) as server:
         lobby = await Client.connect(server)
         game_id = await create_game(lobby, map="twin-keeps", players=2, bots=1, bot_strategy="aggressive", evolution=2)
@@ -181,11 +185,12 @@ async def test_a_network_bot_whose_link_drops_in_the_middle_of_a_turn_plays_that
         issue_batch = bot.session.issue_batch
         dropped = False
 
-        async def issue_then_drop(followed: Any, orders: Any) -> Any:
+        async def issue_then_drop(followed: Any, orders: Any, commit: bool = False) -> Any:
             """The link fails right after a turn of play's orders (two or more) are accepted, before the bot hears."""
             nonlocal dropped
-            replies = await issue_batch(followed, orders)
-            if not dropped and followed.turn >= 1 and len(followed.orders) >= 2:
+            dropping = not dropped and followed.turn >= 1 and len(orders) >= 2
+            replies = await issue_batch(followed, orders, commit=commit and (committed or not dropping))
+            if dropping:
                 dropped = True
                 await bot.connection.drop()
                 raise ConnectionLost("the connection dropped before the server answered")

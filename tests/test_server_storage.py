@@ -115,11 +115,16 @@ class FailingStorage(MemoryStorage):
         await super().save_order(game_id, change, request)
 
     async def save_commit(
-        self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
+        self,
+        game_id: str,
+        commit: CommitChange,
+        events: Sequence[LogLine],
+        request: RequestRecord | None = None,
+        orders: Sequence[OrderChange] = (),
     ) -> None:
         if self.failing:
             raise StorageError("disk full")
-        await super().save_commit(game_id, commit, events, request)
+        await super().save_commit(game_id, commit, events, request, orders)
 
 
 async def test_an_order_the_store_cannot_keep_is_refused_and_not_made() -> None:

@@ -140,6 +140,27 @@ async def test_a_batch_of_orders_is_kept_whole_in_its_order_with_its_request(sto
     assert [o["units"] for o in restored.progress.state["orders"]["ann"]] == [1, 2, 3, 4]
 
 
+async def test_a_turn_sent_whole_keeps_its_orders_and_its_commit_together_or_neither(store: Storage) -> None:
+    """`issue_orders` with `commit`: the orders and the commit in one write, all or nothing."""
+    game_record = seed_game("g")
+    await store.create(game_record, started_progress(), [])
+    await store.save_order("g", bob_order(0, 2))
+    turn = '{"ref":null,"type":"orders_accepted","game_id":"g","turn":2,"accepted":[],"refused":[],"committed":true}'
+    request = RequestRecord("ann", "turn-one", 2, turn)
+    await store.save_commit("g", CommitChange("ann", 2, 11), [joined(11, "ann")], request, [order(0, 3), order(1, 4)])
+    with pytest.raises(StorageError):  # the same request again keeps neither its orders nor its entries
+        await store.save_commit("g", CommitChange("ann", 2, 12), [joined(12, "ann")], request, [order(2, 5)])
+    with pytest.raises(StorageError):
+        await store.save_commit("nope", CommitChange("ann", 2, 1), [joined(1, "ann")], None, [order(0, 1)])
+    for read in (await store.load("g"), await store.restore("g", 5)):
+        assert read is not None and read.progress.state is not None
+        assert [o["units"] for o in read.progress.state["orders"]["ann"]] == [3, 4]
+        assert [o["units"] for o in read.progress.state["orders"]["bob"]] == [2]
+        assert read.progress.state["committed"] == ["ann"] and read.progress.seq == 11
+    restored = await store.restore("g", 5)
+    assert restored is not None and restored.requests == {("ann", "turn-one"): turn}
+
+
 async def test_a_request_kept_with_its_change_is_refused_again_and_forgotten_two_steps_on(store: Storage) -> None:
     game_record = seed_game("g")
     await store.create(game_record, started_progress(), [])

@@ -346,7 +346,7 @@ def alter(frames: list[Frame], control: str) -> list[Frame]:
         frame, message = _first(frames, "server", "welcome")
         message = {"ref": None, "type": "error", "code": "internal", "message": "m", "request": None, "field": None}
     elif control == "a client message with a field it does not have":
-        frame, message = _first(frames, "client", "commit")
+        frame, message = _first(frames, "client", "issue_orders")
         message["player"] = "p1"
     elif control == "an order whose units are true":
         frame, message = _first(frames, "client", "issue_orders", lambda m: any("units" in o for o in m["orders"]))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
@@ -209,11 +209,18 @@ class Batch:
     """The accepted orders kept as small rows (simultaneous games)."""
     accepted: list[BatchAcceptance] = field(default_factory=list)
     refused: list[BatchRefusal] = field(default_factory=list)
+    committed: bool = False
+    """Whether the batch's commit was carried out (`decision` is then the commit's, the orders in its `issued`)."""
+    commit_refused: Refusal | None = None
+    """Why the rules refused the commit the batch asked for, once every order was taken."""
 
 
-def issue_batch(table: Table, player: str, turn: int, orders: Sequence[dict[str, Any]]) -> Batch:
+def issue_batch(
+    table: Table, player: str, turn: int, orders: Sequence[dict[str, Any]], commit_after: bool = False
+) -> Batch:
     """Each order checked against what the batch's earlier accepted ones left, as if issued one by one: a refused
-    order changes nothing, and those after it are still checked."""
+    order changes nothing, and those after it are still checked. `commit_after`: then the turn is committed as
+    `commit` would, if every order was taken (a player whose orders were not all taken decides again)."""
     current = Decision(table)
     batch = Batch(current)
     for position, data in enumerate(orders):
@@ -233,7 +240,33 @@ def issue_batch(table: Table, player: str, turn: int, orders: Sequence[dict[str,
             decision.table, [*current.entries, *decision.entries], [*current.resolved, *decision.resolved]
         )
     batch.decision = current
+    if commit_after and not batch.refused:
+        _commit_batch(batch, player, turn)
     return batch
+
+
+def _commit_batch(batch: Batch, player: str, turn: int) -> None:
+    """The batch's orders, then the commit, as one change: its orders are kept with the commit's small row (or in
+    the whole progress, when the commit resolves the turn)."""
+    taken = batch.decision
+    ruleset, game = taken.table.ruleset, taken.table.game
+    if not ruleset.simultaneous and game is not None:  # asked before `turn` is checked: the orders moved it on
+        problem = turns.commit(ruleset, game, player)
+        assert isinstance(problem, RuleError), "a turn-by-turn game has nothing to commit"
+        batch.commit_refused = Refusal.of(problem)
+        return
+    try:
+        committed = commit(taken.table, player, turn)
+    except Refusal as refusal:
+        batch.commit_refused = refusal
+        return
+    batch.decision = replace(
+        committed,
+        entries=[*taken.entries, *committed.entries],
+        resolved=[*taken.resolved, *committed.resolved],
+        issued=tuple(batch.changes),
+    )
+    batch.committed = True
 
 
 def resign(table: Table, player: str, booted: bool = False) -> Decision:

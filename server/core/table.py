@@ -134,6 +134,9 @@ class Decision:
     """That order as JSON values (what the acceptance carries), made once."""
     committed: str | None = None
     """Set when the change is one player's commit that leaves the turn unresolved: kept as a small row."""
+    issued: tuple[OrderChange, ...] = ()
+    """The orders the same request issued before that commit (`issue_orders` with `commit`): kept as small rows with
+    the commit's, in one write."""
     notices: tuple[Notice, ...] = ()
     """Notifications the change makes besides those the match works out from it (a nudge's)."""
 

@@ -89,7 +89,7 @@ async def dispatch(lobby: Lobby, desk: AccountDesk, sub: Subscriber, message: Cl
             )
         case IssueOrders():
             await (await lobby.find(message.game_id)).issue_batch(
-                sub, message.turn, message.orders, message.ref, message.request_id
+                sub, message.turn, message.orders, message.ref, message.request_id, message.commit
             )
         case WithdrawOrder():
             await (await lobby.find(message.game_id)).withdraw(

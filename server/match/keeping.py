@@ -86,7 +86,10 @@ class Keeper:
         seq = last_seq + len(entries)
         if decision.committed is not None and game is not None and not decision.resolved:
             commit = CommitChange(decision.committed, game.step, seq)  # a small row, as an order
-            await self._write("a change", lambda: self.storage.save_commit(self.game_id, commit, entries, request))
+            await self._write(
+                "a change",
+                lambda: self.storage.save_commit(self.game_id, commit, entries, request, decision.issued),
+            )
         else:
             await self._write(
                 "a change",

@@ -26,6 +26,7 @@ from shared.game import turns
 from shared.protocol.messages import (
     AcceptedOrder,
     CommitAccepted,
+    CommitRefused,
     Legal,
     LegalOrder,
     OrderAccepted,
@@ -79,15 +80,23 @@ class Playing(Runner):
                 self._after_change(entries, decision, before)
 
     async def issue_batch(
-        self, sub: Subscriber, turn: int, orders: list[dict[str, Any]], ref: str | None, request_id: str | None = None
+        self,
+        sub: Subscriber,
+        turn: int,
+        orders: list[dict[str, Any]],
+        ref: str | None,
+        request_id: str | None = None,
+        commit: bool = False,
     ) -> None:
-        """Several orders in one request (`issue_orders`): one save and one answer for them all."""
+        """Several orders in one request (`issue_orders`), and the commit after them if asked: one save and one
+        answer for them all."""
         async with self.lock:
             player = self._acting(sub, request_id, OrdersAccepted, ref)
             if player is None:
                 return
             before = self.table.status
-            batch = core.issue_batch(self.table, player, turn, orders)
+            batch = core.issue_batch(self.table, player, turn, orders, commit_after=commit)
+            refusal = batch.commit_refused
             describe = self.ruleset.presentation.words
             game = batch.decision.table.game
             assert game is not None, "orders are issued in a running game"
@@ -107,6 +116,10 @@ class Playing(Runner):
                         OrderRefused.model_construct(position=r.position, code=r.code, message=r.message)
                         for r in batch.refused
                     ],
+                    committed=batch.committed,
+                    commit_refused=None
+                    if refusal is None
+                    else CommitRefused.model_construct(code=refusal.code, message=refusal.message),
                 )
             )
             request = self._request(player, request_id, reply.frame) if batch.accepted else None

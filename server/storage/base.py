@@ -457,11 +457,16 @@ class Storage(ABC):
 
     @abstractmethod
     async def save_commit(
-        self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
+        self,
+        game_id: str,
+        commit: CommitChange,
+        events: Sequence[LogLine],
+        request: RequestRecord | None = None,
+        orders: Sequence[OrderChange] = (),
     ) -> None:
-        """Keep a commit that left the turn unresolved, and append its `events`, all or nothing, without saving the
-        game's whole progress again: the next `save` holds it in its state and drops it. Raises StorageError if the
-        game does not exist."""
+        """Keep a commit that left the turn unresolved, the `orders` the same request issued before it (`issue_orders`
+        with `commit`) and its `events`, all or nothing, without saving the game's whole progress again: the next
+        `save` holds them in its state and drops them. Raises StorageError if the game does not exist."""
 
     @abstractmethod
     async def load(self, game_id: str, tail: int | None = None) -> StoredGame | None:

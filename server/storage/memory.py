@@ -124,12 +124,18 @@ class MemoryStorage(Storage):
         self._keep_request(game_id, request)
 
     async def save_commit(
-        self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
+        self,
+        game_id: str,
+        commit: CommitChange,
+        events: Sequence[LogLine],
+        request: RequestRecord | None = None,
+        orders: Sequence[OrderChange] = (),
     ) -> None:
         if game_id not in self._records:
             raise StorageError(f"no game {game_id} to save")
         texts = self._new_entries(game_id, events)
         self._check_request(game_id, request)
+        self._orders.setdefault(game_id, []).extend(orders)
         self._events[game_id].extend(texts)
         self._commits.setdefault(game_id, []).append(commit)
         self._keep_request(game_id, request)

@@ -833,9 +833,16 @@ class PostgresStorage(Storage):
         await self._write(GameChange(*self._claimed(game_id), orders=changes, request=request))
 
     async def save_commit(
-        self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
+        self,
+        game_id: str,
+        commit: CommitChange,
+        events: Sequence[LogLine],
+        request: RequestRecord | None = None,
+        orders: Sequence[OrderChange] = (),
     ) -> None:
-        await self._write(GameChange(*self._claimed(game_id), commit=commit, events=events, request=request))
+        await self._write(
+            GameChange(*self._claimed(game_id), orders=orders, commit=commit, events=events, request=request)
+        )
 
     # ---- reading -------------------------------------------------------------------------------------------------
 

@@ -697,10 +697,16 @@ class SqliteStorage(Storage):
         await self._write(update)
 
     async def save_commit(
-        self, game_id: str, commit: CommitChange, events: Sequence[LogLine], request: RequestRecord | None = None
+        self,
+        game_id: str,
+        commit: CommitChange,
+        events: Sequence[LogLine],
+        request: RequestRecord | None = None,
+        orders: Sequence[OrderChange] = (),
     ) -> None:
         row = (game_id, commit.player, commit.step, commit.seq, game_id)
         bodies = [(game_id, e.seq, e.stored) for e in events]
+        issued = [(game_id, c.player, c.step, c.index, c.order) for c in orders]
 
         def insert(db: sqlite3.Connection) -> None:
             if (
@@ -712,6 +718,9 @@ class SqliteStorage(Storage):
                 != 1
             ):
                 raise StorageError(f"no game {game_id} to save")
+            db.executemany(
+                "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, ?, ?, ?, ?)", issued
+            )
             db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
             _keep_request(db, game_id, request)
 

@@ -227,6 +227,11 @@ class IssueOrders(_Client):
     game_id: GameId
     turn: Whole
     orders: Annotated[list[OrderData], Field(min_length=1, max_length=MAX_BATCH_ORDERS)]
+    commit: bool = Field(
+        default=False,
+        description="then done for this turn, as `commit` (a whole turn in one message, kept in one write): only if "
+        "every order was taken; the answer says whether it was",
+    )
     request_id: RequestId = None
 
 
@@ -582,6 +587,14 @@ class OrderRefused(BaseModel):
     message: str
 
 
+class CommitRefused(BaseModel):
+    """Why the commit an `issue_orders` asked for was refused, its orders all taken: the code and message an `error`
+    refusing `commit` would carry."""
+
+    code: str
+    message: str
+
+
 class AcceptedOrder(BaseModel):
     """An order of an `issue_orders` that was taken: at `index` in the player's list, as `order_accepted` says."""
 
@@ -604,6 +617,12 @@ class OrdersAccepted(_Server):
         default=None,
         description="what the player's orders leave them now, as "
         "`order_accepted` says: a merge patch of their view, or null",
+    )
+    committed: bool = Field(
+        default=False, description="whether the commit the request asked for was carried out (every order taken)"
+    )
+    commit_refused: CommitRefused | None = Field(
+        default=None, description="why the rules refused that commit, every order having been taken"
     )
 
 
