@@ -126,8 +126,6 @@ class RiscServer:
             await self.accounts.start(self.transport.sessions_ended)
             self.notifier.sender.outgoing = self.notifier.outgoing = outgoing(self.config, self.port)
             self.notifier.sender.start()
-            if self.directory.node_name:  # a node forms and sweeps the shared queue for the others too
-                self.people.start()
         except BaseException:
             await self.transport.stop()
             await self.metrics.stop()

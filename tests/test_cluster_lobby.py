@@ -273,3 +273,28 @@ async def test_a_spectator_who_comes_after_a_take_over_reads_the_game_s_whole_hi
         kinds = [e["event"]["kind"] for e in update["events"]]
         assert kinds[0] == "game_created" and kinds.count("player_left") == RESTORED_LOG_ENTRIES // 2 + 10
         assert [e["seq"] for e in update["events"]] == sorted(e["seq"] for e in update["events"])
+
+
+async def test_a_node_whose_listening_session_was_ended_hears_again(
+    postgres_dsn: str, postgres_cluster: PostgresCluster
+) -> None:
+    """The listening session is read only when PostgreSQL sends it something (server/cluster/hearing.py): ended by the
+    database, the node notices at once, listens on a new session, and hears the next game another node lists."""
+    async with nodes(postgres_dsn, 2) as (a, b):
+        watcher = await Client.connect(b)
+        assert (await watcher.request(type="list_games", watch=True))["type"] == "games"
+        ended = postgres_cluster.psql(
+            "postgres",
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE application_name = 'risc-node:b:listen'",
+        )
+        assert ended.strip() == "1"
+        for _ in range(100):  # a new listening session, within a second or two
+            await asyncio.sleep(0.05)
+            if "risc-node:b:listen" in postgres_cluster.sessions(postgres_dsn):
+                break
+        else:
+            raise AssertionError("node b did not listen again")
+        game_id = await create_game(await Client.connect(a), players=2)
+        heard = await watcher.wait_type("game_listed")
+        assert heard["game"]["game_id"] == game_id

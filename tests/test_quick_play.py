@@ -5,11 +5,14 @@ declined from the home; the queue across two node processes on one PostgreSQL, o
 
 from __future__ import annotations
 
+import asyncio
 import signal
 from pathlib import Path
+from typing import Any
 
+from server.app import RiscServer
 from server.storage import SqliteStorage
-from tests.cluster_support import keep_reading_log
+from tests.cluster_support import keep_reading_log, nodes
 from tests.server_support import FAST, Client, Message, running_server
 from tests.test_accounts import PASSWORD, signed_up
 from tests.test_server_process import start_server
@@ -164,3 +167,37 @@ async def test_the_queue_across_two_nodes_seats_everyone_once_when_one_node_is_k
             if process.returncode is None:
                 process.kill()
                 await process.wait()
+
+
+def count_claims(server: RiscServer) -> list[int]:
+    """How many times from now on the server's desk asks the queue for the games it makes."""
+    counted = [0]
+    queue = server.people.queue
+    claim = queue.claim
+
+    async def counting(*args: Any) -> Any:
+        counted[0] += 1
+        return await claim(*args)
+
+    queue.claim = counting  # type: ignore[method-assign]
+    return counted
+
+
+async def test_only_a_node_some_player_waits_through_asks_the_queue_and_only_while_they_wait(
+    postgres_dsn: str,
+) -> None:
+    """An idle node asked PostgreSQL twice a second for games to form: now only the node a player queued through
+    does, until they leave; their games are formed with whoever waits elsewhere (the test above, across nodes)."""
+    async with nodes(postgres_dsn, 2, accounts="optional") as (a, b):
+        claims = {"a": count_claims(a), "b": count_claims(b)}
+        await asyncio.sleep(3 * a.people.every)
+        assert claims == {"a": [0], "b": [0]}, "nobody waits: nobody asks"
+        ann, _ = await signed_up(a, "Ann")
+        await queued(ann, ruleset="grid", players=3, pace="live")
+        await asyncio.sleep(4 * a.people.every)
+        assert claims["a"][0] >= 3 and claims["b"] == [0], claims
+        assert (await ann.request(type="leave_quick_play"))["type"] == "quick_play_left"
+        await asyncio.sleep(2 * a.people.every)  # a look already due may still come
+        stopped = claims["a"][0]
+        await asyncio.sleep(3 * a.people.every)
+        assert claims["a"] == [stopped] and claims["b"] == [0], claims

@@ -35,6 +35,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.cluster.hearing import Hearing
 from server.lobby.directory import Claimed, Elsewhere
 from server.storage.base import StorageError, StorageUnavailable
 from server.storage.postgres import LOBBY_CHANNEL, Epochs, PostgresStorage, lock_key
@@ -578,13 +579,15 @@ class Node:
                 self._listener = await psycopg.AsyncConnection.connect(
                     self.store.dsn, autocommit=True, application_name=session_name("risc-node", self.node_id, ":listen")
                 )
+                hearing = Hearing(self._listener)
                 await self._listener.execute(f"LISTEN {LOBBY_CHANNEL}")
                 await self._listener.execute(f"LISTEN {CLUSTER_CHANNEL}")
-                if listening.is_set():
-                    await self._refresh_members()
-                listening.set()
-                async for notice in self._listener.notifies():
-                    await self._heard(notice.channel, notice.payload)
+                with hearing:
+                    if listening.is_set():
+                        await self._refresh_members()
+                    listening.set()
+                    while True:
+                        await self._heard(*await hearing.next())
             except psycopg.Error as exc:
                 if self._stopping:
                     return

@@ -184,8 +184,10 @@ class PeopleDesk:
     # ---- forming -----------------------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Look at the queue every `every` seconds of the server's clock from now on (the first player to queue here
-        starts it; a node of several starts it with the node, to form and sweep for the others)."""
+        """Look at the queue every `every` seconds of the server's clock while players wait through this node (the
+        first to queue here starts it). A node none wait through does not look: every waiting player's own node
+        forms their games, with whoever waits elsewhere, and sweeps the queue first; an idle node of several would
+        otherwise ask PostgreSQL twice a second for nothing."""
         if self._timer is None and not self._closed:
             self._timer = self.clock.call_later(self.every, self._due)
 
@@ -200,7 +202,8 @@ class PeopleDesk:
         except (StorageError, OSError) as exc:
             logger.warning("quick play: the queue could not be read: %s", exc)
         finally:
-            self.start()
+            if self.local:
+                self.start()
 
     async def _tick(self) -> None:
         now = self.clock.wall()
