@@ -41,7 +41,7 @@ class Metrics:
         self.turns = Counter("risc_turns_resolved", "Turns (resolutions of a game's step) resolved here", registry=r)
         latencies = {
             "risc_order_seconds": "From an order (issue, issue_orders, withdraw, move) read to its answer queued",
-            "risc_commit_seconds": "From a commit read to its answer queued",
+            "risc_commit_seconds": "From a commit read to its answer queued (a whole turn counts as an order)",
             "risc_store_commit_seconds": "A write transaction of the store (its changes sent and committed: durable)",
         }
         self.orders, self.commits, self.store_commits = (
