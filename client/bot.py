@@ -59,6 +59,9 @@ class NetworkBot:
         self._rng = random.Random(secrets.randbits(63) if seed is None else seed)
         self._wake = asyncio.Event()
         self._failed: str | None = None
+        self._heard_since_lost = True
+        """Whether an update came since the link last dropped: until one does, what the bot holds of the game may be
+        stale (the game may even be over), and it does not act on it."""
 
     @property
     def connection(self) -> Router:
@@ -76,6 +79,7 @@ class NetworkBot:
     # ---- what the session tells -------------------------------------------------------------------------------
 
     def on_update(self, followed: Followed, entries: list[Any], update: msg.Update) -> None:
+        self._heard_since_lost = True
         self._wake.set()
 
     def on_notice(self, error: msg.Error) -> None:
@@ -174,7 +178,7 @@ class NetworkBot:
                 return 1
             if followed is None or followed.view is None or followed.game_map is None or followed.game is None:
                 continue
-            if not followed.awaited or handled == followed.game.step:
+            if not followed.awaited or handled == followed.game.step or not self._heard_since_lost:
                 continue
             handled = followed.game.step
             try:
@@ -185,6 +189,7 @@ class NetworkBot:
                 lost = False
             except ConnectionLost:
                 handled, lost = None, True  # the resumed seat's update says what is still to do
+                self._heard_since_lost = False
 
     async def _start_afresh(self, followed: Followed) -> bool:
         """The link dropped while the bot played this turn, so the server may hold some of its orders already (an
@@ -206,6 +211,7 @@ class NetworkBot:
         assert ruleset is not None and followed.game_map is not None and followed.game is not None
         if self.strategy is None:
             self.strategy = make_strategy(ruleset, self.strategy_name or ruleset.default_strategy)
+        step = followed.game.step
         orders = await asyncio.to_thread(self.strategy.decide, followed.view, followed.game_map, self.name, self._rng)
         if not ruleset.simultaneous:
             orders = orders[:1]  # each action changes the board: the next is decided on the update it brings
@@ -215,7 +221,10 @@ class NetworkBot:
                     self._error(reply)
         elif orders:  # a turn's orders and its commit in one message: one answer, one write on the server
             committed = False
-            for answer in await self.session.issue_batch(followed, orders, commit=True):
+            answers = await self.session.issue_batch(followed, orders, commit=True)
+            if self._moved_on(followed, step):
+                return
+            for answer in answers:
                 if isinstance(answer, msg.Error):
                     self._error(answer)
                 elif isinstance(answer, msg.OrdersAccepted):
@@ -235,9 +244,17 @@ class NetworkBot:
         if ruleset.simultaneous:  # nothing to order, or not all of it taken: done with what was
             reply = await self.session.commit(followed)
             if isinstance(reply, msg.Error):
-                self._error(reply)
+                if not self._moved_on(followed, step):
+                    self._error(reply)
                 return
         self.turns_played += 1
+
+    @staticmethod
+    def _moved_on(followed: Followed, step: int) -> bool:
+        """Whether the game went past the step the bot played for while its requests were under way: a request sent
+        again once the link came back (client/session.py) finds the turn resolved or the game over (its time ran out,
+        the others resigned), and the refusals it gets say so rather than that the bot played wrong."""
+        return followed.finished or followed.game is None or followed.game.step != step
 
 
 class _NoSeats(SeatStore):

@@ -199,3 +199,29 @@ async def test_a_network_bot_whose_link_drops_in_the_middle_of_a_turn_plays_that
         bot.session.issue_batch = issue_then_drop  # type: ignore[method-assign]
         assert await asyncio.wait_for(bot.run(), GAME_SECONDS) == 0
         assert dropped and [e.message for e in bot.errors] == []
+
+
+async def test_a_network_bot_whose_game_ended_while_its_link_was_down_acts_on_nothing_it_held_before() -> None:
+    """Its link drops as it sends its turn and, while it is down, its only opponent resigns: the turn, sent again
+    once its seat is back, is refused (the game is over). Those refusals say the game moved on, not that the bot
+    played wrong: it ends as the game did, with no error."""
+    async with running_server(**FAST) as server:
+        ann = await Client.connect(server)
+        game_id = await create_game(ann, players=2)
+        await join(ann, game_id, "ann")
+        bot = NetworkBot(url(server), game_id, name="bot", seed=1, backoff=QUICK)
+        issue_batch = bot.session.issue_batch
+        dropped = False
+
+        async def drop_while_ann_resigns(followed: Any, orders: Any, commit: bool = False) -> Any:
+            nonlocal dropped
+            if dropped:
+                return await issue_batch(followed, orders, commit=commit)
+            dropped = True
+            await bot.connection.drop()
+            assert (await ann.request(type="resign", game_id=game_id))["type"] == "resigned"
+            return await issue_batch(followed, orders, commit=commit)  # sent again once the seat is back
+
+        bot.session.issue_batch = drop_while_ann_resigns  # type: ignore[method-assign]
+        assert await asyncio.wait_for(bot.run(), GAME_SECONDS) == 0
+        assert dropped and [e.message for e in bot.errors] == []
