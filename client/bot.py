@@ -220,15 +220,16 @@ class NetworkBot:
                 if isinstance(reply, msg.Error):
                     self._error(reply)
         elif orders:  # a turn's orders and its commit in one message: one answer, one write on the server
-            committed = False
             answers = await self.session.issue_batch(followed, orders, commit=True)
+            if any(isinstance(answer, msg.OrdersAccepted) and answer.committed for answer in answers):
+                self.turns_played += 1
+                return
             if self._moved_on(followed, step):
                 return
             for answer in answers:
                 if isinstance(answer, msg.Error):
                     self._error(answer)
                 elif isinstance(answer, msg.OrdersAccepted):
-                    committed = answer.committed
                     for refused in answer.refused:
                         self._error(
                             msg.Error(
@@ -238,9 +239,6 @@ class NetworkBot:
                                 game_id=followed.game_id,
                             )
                         )
-            if committed:
-                self.turns_played += 1
-                return
         if ruleset.simultaneous:  # nothing to order, or not all of it taken: done with what was
             reply = await self.session.commit(followed)
             if isinstance(reply, msg.Error):
