@@ -735,26 +735,6 @@ class Options:
     """A simultaneous turn's orders and commit in one message, or apart (`--turns`)."""
 
 
-def _postgres(cpus: set[int] | None) -> Any:
-    from bench.cluster import own_postgres
-
-    postgres = own_postgres()
-    if cpus and postgres.postmaster is not None:  # the postmaster and what it has forked so far; backends inherit
-        for pid in [postgres.postmaster, *_children(postgres.postmaster)]:
-            with contextlib.suppress(OSError):
-                os.sched_setaffinity(pid, cpus)
-    return postgres
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(stat.parent.name))
-    return found
-
-
 def run_setup(name: str, label: str, code: Path, options: Options) -> list[Step]:
     postgres = None
     servers: list[Server] = []
@@ -765,7 +745,9 @@ def run_setup(name: str, label: str, code: Path, options: Options) -> list[Step]
             if name == "sqlite":
                 servers = [Server.start(["--serve", "--data-dir", data_dir], code, cpus, log)]
             else:
-                postgres = _postgres(options.server_cpus)
+                from bench.cluster import own_postgres
+
+                postgres = own_postgres(options.server_cpus)
                 dsn = postgres.fresh()
                 count = 2 if name == "cluster" else 1
                 servers = [

@@ -140,12 +140,28 @@ class Postgres:
         return str(self.cluster.dsn(self.cluster.new_database()))
 
 
-def own_postgres() -> Postgres:
+def own_postgres(cpus: set[int] | None = None) -> Postgres:
+    """A throwaway PostgreSQL of the bench's own; `cpus`: pinned to them (the postmaster and what it has forked so
+    far: the backends it forks later inherit its affinity)."""
     from tests.postgres_support import start_cluster
 
     cluster = start_cluster()
     pid_file = cluster.directory / "data" / "postmaster.pid"
-    return Postgres(cluster.dsn(), int(pid_file.read_text().split()[0]), cluster)
+    postgres = Postgres(cluster.dsn(), int(pid_file.read_text().split()[0]), cluster)
+    if cpus and postgres.postmaster is not None:
+        for pid in [postgres.postmaster, *_children(postgres.postmaster)]:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(pid, cpus)
+    return postgres
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
 
 
 # ---- cpu and scale ---------------------------------------------------------------------------------------------------

@@ -82,17 +82,6 @@ def transactions(postgres: Postgres, database: str) -> int:
     return int(row[0]) if row is not None else 0
 
 
-def pin_postgres(postgres: Postgres, cpus: set[int] | None) -> None:
-    """The postmaster and what it forked so far; the backends it forks later inherit its affinity."""
-    if not cpus or postgres.postmaster is None:
-        return
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            pid = int(stat.parent.name)
-            if pid == postgres.postmaster or int(stat.read_text().rsplit(")", 1)[1].split()[1]) == postgres.postmaster:
-                os.sched_setaffinity(pid, cpus)
-
-
 def measure_sqlite(code: Path, args: argparse.Namespace, cpus: set[int] | None) -> str:
     with (
         tempfile.TemporaryDirectory(prefix="risc-resting-") as data,
@@ -133,8 +122,7 @@ def main() -> None:
     args = parser.parse_args()
     codes = [c.resolve() for c in args.code] or [ROOT]
     cpus = cpu_set(args.cpus)
-    postgres = own_postgres()
-    pin_postgres(postgres, cpus)
+    postgres = own_postgres(cpus)
     print(f"{args.seconds:g} s measured after {args.settle:g} s; load average {os.getloadavg()[0]:.1f}")
     print("| code | servers | each server's CPU ms a second | PostgreSQL's CPU ms a second | transactions a second |")
     print("|---|---|---|---|---|", flush=True)

@@ -38,10 +38,13 @@ class Hearing:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
+        self._stop_watching()
+        self._conn.remove_notify_handler(self._handled)
+
+    def _stop_watching(self) -> None:
         if self._socket is not None:
             asyncio.get_running_loop().remove_reader(self._socket)
             self._socket = None
-        self._conn.remove_notify_handler(self._handled)
 
     def _readable(self) -> None:
         pgconn = self._conn.pgconn
@@ -50,9 +53,7 @@ class Hearing:
             if pgconn.status != ConnStatus.OK:  # read to its end: the socket would stay readable for ever
                 raise psycopg.OperationalError("the listening session was closed")
         except psycopg.Error as exc:  # the session is gone: told to the one waiting, once
-            if self._socket is not None:
-                asyncio.get_running_loop().remove_reader(self._socket)
-                self._socket = None
+            self._stop_watching()
             self._heard.put_nowait(exc)
             return
         encoding = self._conn.info.encoding

@@ -341,6 +341,15 @@ def check_database(path: Path) -> int:
     return int(version)
 
 
+def _insert_orders(db: sqlite3.Connection, game_id: str, changes: Sequence[OrderChange]) -> None:
+    """Orders issued or withdrawn since the game's last whole save (an issue_orders', or those a whole turn commits
+    with), kept apart until the next."""
+    db.executemany(
+        "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, c.player, c.step, c.index, c.order) for c in changes],
+    )
+
+
 def _keep_request(db: sqlite3.Connection, game_id: str, request: RequestRecord | None) -> None:
     """Keep the request that made a change, in the change's own transaction."""
     if request is None:
@@ -706,7 +715,6 @@ class SqliteStorage(Storage):
     ) -> None:
         row = (game_id, commit.player, commit.step, commit.seq, game_id)
         bodies = [(game_id, e.seq, e.stored) for e in events]
-        issued = [(game_id, c.player, c.step, c.index, c.order) for c in orders]
 
         def insert(db: sqlite3.Connection) -> None:
             if (
@@ -718,9 +726,7 @@ class SqliteStorage(Storage):
                 != 1
             ):
                 raise StorageError(f"no game {game_id} to save")
-            db.executemany(
-                "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, ?, ?, ?, ?)", issued
-            )
+            _insert_orders(db, game_id, orders)
             db.executemany("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)", bodies)
             _keep_request(db, game_id, request)
 
@@ -746,14 +752,11 @@ class SqliteStorage(Storage):
     async def save_orders(
         self, game_id: str, changes: Sequence[OrderChange], request: RequestRecord | None = None
     ) -> None:
-        rows = [(game_id, c.player, c.step, c.index, c.order) for c in changes]
 
         def insert(db: sqlite3.Connection) -> None:
             if db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone() is None:
                 raise StorageError(f"no game {game_id} to save")
-            db.executemany(
-                "INSERT INTO pending_orders (game_id, player, turn, position, body) VALUES (?, ?, ?, ?, ?)", rows
-            )
+            _insert_orders(db, game_id, changes)
             _keep_request(db, game_id, request)
 
         await self._write(insert)
