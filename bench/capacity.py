@@ -108,6 +108,12 @@ def raise_open_files(to: int = OPEN_FILES) -> None:
 # ---- the server's process: a server alone or a node, with a lag monitor and the collector's pauses ----------------
 
 
+STALL_SECONDS = 0.02
+"""A pause of the event loop or the collector longer than this is told with its time (`--tails`)."""
+STALL_STACKS = "RISC_BENCH_STALL_STACKS"
+"""Set in the environment (by `--tails`), the servers sample where their event loop is while it stalls."""
+
+
 @dataclass
 class Pauses:
     """The longest stall of the event loop and of the garbage collector since the last report."""
@@ -126,6 +132,14 @@ class Pauses:
     """The server's store: its transactions are counted."""
     keepalive: Any = None
     """The server's keepalive (server/frontier/keepalive.py), where it has one: its pings are counted."""
+    stalls: list[tuple[float, float, str]] = field(default_factory=list)
+    """The stalls past STALL_SECONDS since the last report: when each began (the monotonic clock, which every
+    process of this host shares), how long it took, and what it was ("loop", or "gc" with its generation)."""
+    beat: float = 0.0
+    """When the lag monitor is due to wake next (the monotonic clock)."""
+    stacks: dict[str, int] = field(default_factory=dict)
+    """Where the event loop's thread was while the loop stalled (`sample_stalls`): a stack, innermost last, and the
+    times it was seen there."""
     _gc_started: float = 0.0
     _gc_started_cpu: float = 0.0
 
@@ -141,6 +155,8 @@ class Pauses:
             self.collector_total += took
             self.collector_cpu += time.thread_time() - self._gc_started_cpu
             self.collections += 1
+            if took > STALL_SECONDS:
+                self.stalls.append((time.monotonic() - took, took, f"gc{info['generation']}"))
             seen = self.by_generation.setdefault(info["generation"], [0, 0.0])
             seen[0] += 1
             seen[1] = max(seen[1], took)
@@ -149,8 +165,28 @@ class Pauses:
         loop = asyncio.get_running_loop()
         while True:
             due = loop.time() + every
+            self.beat = time.monotonic() + every
             await asyncio.sleep(every)
-            self.lag = max(self.lag, loop.time() - due)
+            late = loop.time() - due
+            self.lag = max(self.lag, late)
+            if late > STALL_SECONDS:
+                self.stalls.append((time.monotonic() - late, late, "loop"))
+
+    def sample_stalls(self, thread_id: int, every: float = 0.005) -> None:
+        """In a thread of its own (`--tails`): while the event loop is late past STALL_SECONDS, where its thread is,
+        every `every` seconds (a pure-Python callback gives the GIL up every 5 ms; a collection holds it to its end,
+        and is told apart by gc.callbacks)."""
+        while True:
+            time.sleep(every)
+            if self.beat and time.monotonic() - self.beat > STALL_SECONDS:
+                frame = sys._current_frames().get(thread_id)
+                names: list[str] = []
+                while frame is not None and len(names) < 12:
+                    code = frame.f_code
+                    names.append(f"{code.co_name} ({Path(code.co_filename).name}:{frame.f_lineno})")
+                    frame = frame.f_back
+                key = ";".join(reversed(names))
+                self.stacks[key] = self.stacks.get(key, 0) + 1
 
     def report(self) -> None:
         """One JSON line on stdout (the bench asks with SIGUSR1), then the maxima start again."""
@@ -167,6 +203,8 @@ class Pauses:
                     "walked": self.walked,
                     "transactions": getattr(self.store, "transactions", 0),
                     "pings": getattr(self.keepalive, "pings", None),
+                    "stalls": self.stalls,
+                    "stacks": self.stacks,
                 }
             ),
             flush=True,
@@ -174,6 +212,8 @@ class Pauses:
         self.lag = self.collector = self.collector_total = self.collector_cpu = 0.0
         self.collections = self.walked = 0
         self.by_generation = {}
+        self.stalls = []
+        self.stacks = {}
 
 
 def census() -> None:
@@ -247,6 +287,10 @@ async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) 
         settle_collector()
         gc.callbacks.append(pauses.on_gc)
         watcher = loop.create_task(pauses.watch_loop())
+        if os.environ.get(STALL_STACKS):
+            import threading
+
+            threading.Thread(target=pauses.sample_stalls, args=(threading.get_ident(),), daemon=True).start()
         print(f"PORT {server.port}", flush=True)
         await stop.wait()
         watcher.cancel()
@@ -397,6 +441,9 @@ class Tally:
     """Turns whose result did not reach every player within the period."""
     finished: int = 0
     latencies: list[float] = field(default_factory=list)
+    last_commits: list[tuple[float, str]] = field(default_factory=list)
+    """When each measured turn's last commit was sent (the monotonic clock) and its game's rule set, beside its
+    latency."""
     decide_seconds: float = 0.0
 
 
@@ -569,6 +616,7 @@ class Players:
         else:
             self.tally.turns += 1
             self.tally.latencies.append((arrived - last_commit) * 1000)
+            self.tally.last_commits.append((last_commit, game.kind))
 
     def _decide(self, game: GamePlayed, connection: Connection) -> list[Message]:
         ruleset = self.rulesets[game.kind]
@@ -733,6 +781,8 @@ class Options:
     profile: Path | None = None
     whole_turns: bool = True
     """A simultaneous turn's orders and commit in one message, or apart (`--turns`)."""
+    tails: Path | None = None
+    """Where each step's turns (when, how long) and stalls are appended as a JSON line (`--tails`)."""
 
 
 def run_setup(name: str, label: str, code: Path, options: Options) -> list[Step]:
@@ -884,6 +934,31 @@ def _window(
     if spy is not None:
         spy.wait(60)
     latencies = sorted(x for t in tallies for x in t["latencies"])
+    if options.tails is not None:
+        with options.tails.open("a") as out:
+            turns_at = sorted(
+                (at, ms, kind)
+                for t in tallies
+                for (at, kind), ms in zip(t["last_commits"], t["latencies"], strict=True)
+            )
+            stalls = sorted(tuple(x) for p in pauses for x in p["stalls"])
+            stacks: dict[str, int] = {}
+            for p in pauses:
+                for stack, seen in p["stacks"].items():
+                    stacks[stack] = stacks.get(stack, 0) + seen
+            out.write(
+                json.dumps(
+                    {
+                        "setup": name,
+                        "games": games,
+                        "epoch": time.time() - time.monotonic(),  # the wall clock's, for other logs
+                        "turns": turns_at,
+                        "stalls": stalls,
+                        "stacks": stacks,
+                    }
+                )
+                + "\n"
+            )
     turns = sum(t["turns"] for t in tallies)
     connections = games * PLAYERS + (games + 9) // 10 + games // 100
     return Step(
@@ -987,6 +1062,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="runs of each setup and code, taking turns")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy the first server: FILE.SETUP.GAMES.txt")
     parser.add_argument("--profile-at", type=int, default=None, help="the step (games) to profile")
+    parser.add_argument(
+        "--tails",
+        type=Path,
+        default=None,
+        help="append each step's turns (their last commit's time and latency) and the servers' stalls to FILE, a "
+        "JSON line a step: to see whether a p99 comes from a few stalls or from a core too busy throughout",
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--store", default=None, help=argparse.SUPPRESS)
@@ -1012,7 +1094,10 @@ def main() -> None:
         logs=logs,
         profile_at=args.profile_at,
         profile=args.profile,
+        tails=args.tails,
     )
+    if args.tails is not None:
+        os.environ[STALL_STACKS] = "1"  # the servers started from now on sample their stalls
     print(
         f"a turn every {args.period:g} s a game, {args.window:g} s measured a step; {args.workers} client processes on "
         f"CPUs {args.client_cpus or 'any'}, servers on CPUs {args.server_cpus or 'any'}; load average "
