@@ -2,7 +2,7 @@
 
 Run by hand: `python bench/capacity.py [--setups sqlite,postgres,cluster] [--games 1000,2000,4000,6250,8000]
 [--period 30] [--window 15] [--workers 4] [--server-cpus 0] [--client-cpus 1] [--profile-at 6250 --profile FILE]
-[--code DIR] [--turns whole,apart]`.
+[--code DIR] [--turns whole,apart] [--tails FILE]`.
 
 Games of 3 players, every player a websocket connection of its own, from WORKERS client processes pinned to the
 client CPUs; the servers (and PostgreSQL, where there is one) pinned to the server CPUs. Each game plays a turn every
@@ -879,6 +879,44 @@ def _ramp(name: str, servers: list[Server], postgres: Any, options: Options) -> 
     return steps
 
 
+class DiskProbe:
+    """How long the disk the stores write to takes to flush, while a step is measured (`--tails`): a thread writes a
+    block to a file beside theirs (the temporary directory) and fsyncs it every 20 ms, as a store's commit does."""
+
+    def __init__(self, every: float = 0.02) -> None:
+        import threading
+
+        self.flushes: list[tuple[float, float]] = []
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every,), daemon=True)
+        self._thread.start()
+
+    def _run(self, every: float) -> None:
+        with tempfile.NamedTemporaryFile(prefix="risc-capacity-probe-") as file:
+            block = b"x" * 4096
+            while not self._stopping.wait(every):
+                file.seek(0)
+                file.write(block)
+                file.flush()
+                began = time.monotonic()
+                os.fsync(file.fileno())
+                self.flushes.append((began, time.monotonic() - began))
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join()
+
+    def report(self) -> dict[str, Any]:
+        """The flushes' median and longest, and every one past STALL_SECONDS with when it began."""
+        took = sorted(d for _, d in self.flushes)
+        return {
+            "count": len(took),
+            "median": statistics.median(took) if took else None,
+            "longest": took[-1] if took else None,
+            "slow": [(at, d) for at, d in self.flushes if d > STALL_SECONDS],
+        }
+
+
 def _window(
     name: str,
     games: int,
@@ -918,9 +956,12 @@ def _window(
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+    probe = DiskProbe() if options.tails is not None else None
     started = time.monotonic()
     time.sleep(options.window)
     elapsed = time.monotonic() - started
+    if probe is not None:
+        probe.stop()
     cpu = sum(s.cpu_seconds() for s in servers) - cpu0
     db = (postgres.cpu_seconds() - db0) if postgres is not None else 0.0
     pauses = [s.pauses() for s in servers]
@@ -955,6 +996,7 @@ def _window(
                         "turns": turns_at,
                         "stalls": stalls,
                         "stacks": stacks,
+                        "flushes": None if probe is None else probe.report(),
                     }
                 )
                 + "\n"
@@ -1066,8 +1108,9 @@ def main() -> None:
         "--tails",
         type=Path,
         default=None,
-        help="append each step's turns (their last commit's time and latency) and the servers' stalls to FILE, a "
-        "JSON line a step: to see whether a p99 comes from a few stalls or from a core too busy throughout",
+        help="append each step's turns (their last commit's time, latency and rule set), the servers' stalls (with "
+        "where their event loop was) and the disk's flushes (a probe fsyncing beside the stores every 20 ms) to FILE, "
+        "a JSON line a step: to see whether a p99 comes from a few stalls or from a core too busy throughout",
     )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
