@@ -488,6 +488,7 @@ class Players:
         self.period = period
         self.whole_turns = whole_turns
         self.tally = Tally()
+        self.counting_from = 0.0
         self.games: list[GamePlayed] = []
         self.extra: list[Connection] = []
         self.rng = random.Random(1)
@@ -611,6 +612,8 @@ class Players:
         else:
             step, last_commit = await self._turn_by_turn(game, awaited[0])
         arrived = await game.all_past(step, self.period)
+        if last_commit < self.counting_from:
+            return  # begun before the window: counted in none
         if arrived is None:
             self.tally.lost += 1
         else:
@@ -674,8 +677,10 @@ class Players:
                 break
         return step, sent
 
-    def take_tally(self) -> Tally:
-        taken, self.tally = self.tally, Tally()
+    def take_tally(self, counting_from: float = 0.0) -> Tally:
+        """The turns counted so far; from now on, those whose last commit comes after `counting_from` (the
+        monotonic clock)."""
+        taken, self.tally, self.counting_from = self.tally, Tally(), counting_from
         return taken
 
     async def close(self) -> None:
@@ -691,6 +696,9 @@ async def _client(ports: list[int], period: float, whole_turns: bool, pipe: Any)
     gc.freeze()
     players = Players(ports, period, whole_turns)
     loop = asyncio.get_running_loop()
+    pauses = Pauses()  # the players' own stalls: a turn's result read late by them is counted late
+    gc.callbacks.append(pauses.on_gc)
+    watcher = loop.create_task(pauses.watch_loop())
     while True:
         command, argument = await loop.run_in_executor(None, pipe.recv)
         if command == "seat":
@@ -702,12 +710,23 @@ async def _client(ports: list[int], period: float, whole_turns: bool, pipe: Any)
             except Exception as exc:  # told to the bench, which stops
                 pipe.send(("failed", repr(exc)))
         elif command == "window":
-            players.take_tally()
+            # No collection of the players' own while a step is measured: a whole one over what 1,500 games' players
+            # hold stalled a client process for a second, and its players read their results that much late (the
+            # server's p99 and max told it). What the seating left is collected and frozen first.
+            gc.collect()
+            gc.freeze()
+            gc.disable()
+            await asyncio.sleep(2.0)  # the results that came during the collection are read before it starts
+            players.take_tally(counting_from=time.monotonic())
+            pauses.stalls = []
             pipe.send(("window", time.process_time()))
         elif command == "collect":
             tally = players.take_tally()
-            pipe.send(("collected", {**vars(tally), "cpu": time.process_time()}))
+            gc.enable()
+            stalls, pauses.stalls = pauses.stalls, []
+            pipe.send(("collected", {**vars(tally), "cpu": time.process_time(), "stalls": stalls}))
         elif command == "stop":
+            watcher.cancel()
             await players.close()
             pipe.send(("stopped", None))
             return
@@ -978,8 +997,8 @@ def _window(
     if options.tails is not None:
         with options.tails.open("a") as out:
             turns_at = sorted(
-                (at, ms, kind)
-                for t in tallies
+                (at, ms, kind, worker)
+                for worker, t in enumerate(tallies)
                 for (at, kind), ms in zip(t["last_commits"], t["latencies"], strict=True)
             )
             stalls = sorted(tuple(x) for p in pauses for x in p["stalls"])
@@ -995,6 +1014,7 @@ def _window(
                         "epoch": time.time() - time.monotonic(),  # the wall clock's, for other logs
                         "turns": turns_at,
                         "stalls": stalls,
+                        "players_stalls": [t["stalls"] for t in tallies],
                         "stacks": stacks,
                         "flushes": None if probe is None else probe.report(),
                     }
@@ -1108,9 +1128,10 @@ def main() -> None:
         "--tails",
         type=Path,
         default=None,
-        help="append each step's turns (their last commit's time, latency and rule set), the servers' stalls (with "
-        "where their event loop was) and the disk's flushes (a probe fsyncing beside the stores every 20 ms) to FILE, "
-        "a JSON line a step: to see whether a p99 comes from a few stalls or from a core too busy throughout",
+        help="append each step's turns (their last commit's time, latency, rule set and client process), the "
+        "servers' stalls (with where their event loop was), the client processes' stalls and the disk's flushes (a "
+        "probe fsyncing beside the stores every 20 ms) to FILE, a JSON line a step: to see whether a p99 comes from a "
+        "few stalls, and whose, or from a core too busy throughout",
     )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
