@@ -379,7 +379,8 @@ def main() -> None:
         default=None,
         metavar="DIR",
         help="another checkout of the project (`git worktree add DIR COMMIT`): its RISC server on "
-        "SQLite and in memory joins each round as before-sqlite and before-memory",
+        "SQLite and in memory joins each round as before-sqlite and before-memory (asyncio's loop), and "
+        "before-sqlite-whole and before-memory-whole (whole turns)",
     )
     args = parser.parse_args()
     contestants = list(CONTESTANTS)
@@ -395,6 +396,16 @@ def main() -> None:
                 "before-memory",
                 f"RISC of {before}, in-memory store, asyncio's loop",
                 _risc("memory", None, code=before, loop="asyncio"),
+            ),
+            Contestant(
+                "before-sqlite-whole",
+                f"RISC of {before}, SQLite on disk, a turn's orders and commit in one issue_orders",
+                _risc("sqlite", None, batch=True, code=before, whole=True),
+            ),
+            Contestant(
+                "before-memory-whole",
+                f"RISC of {before}, in-memory store, a turn's orders and commit in one issue_orders",
+                _risc("memory", None, batch=True, code=before, whole=True),
             ),
         ]
         if "before" not in args.only:

@@ -2,7 +2,7 @@
 
 Run by hand: `python bench/capacity.py [--setups sqlite,postgres,cluster] [--games 1000,2000,4000,6250,8000]
 [--period 30] [--window 15] [--workers 4] [--server-cpus 0] [--client-cpus 1] [--profile-at 6250 --profile FILE]
-[--code DIR] [--turns whole,apart]`.
+[--code DIR] [--turns whole,apart] [--tails FILE]`.
 
 Games of 3 players, every player a websocket connection of its own, from WORKERS client processes pinned to the
 client CPUs; the servers (and PostgreSQL, where there is one) pinned to the server CPUs. Each game plays a turn every
@@ -108,6 +108,12 @@ def raise_open_files(to: int = OPEN_FILES) -> None:
 # ---- the server's process: a server alone or a node, with a lag monitor and the collector's pauses ----------------
 
 
+STALL_SECONDS = 0.02
+"""A pause of the event loop or the collector longer than this is told with its time (`--tails`)."""
+STALL_STACKS = "RISC_BENCH_STALL_STACKS"
+"""Set in the environment (by `--tails`), the servers sample where their event loop is while it stalls."""
+
+
 @dataclass
 class Pauses:
     """The longest stall of the event loop and of the garbage collector since the last report."""
@@ -126,6 +132,14 @@ class Pauses:
     """The server's store: its transactions are counted."""
     keepalive: Any = None
     """The server's keepalive (server/frontier/keepalive.py), where it has one: its pings are counted."""
+    stalls: list[tuple[float, float, str]] = field(default_factory=list)
+    """The stalls past STALL_SECONDS since the last report: when each began (the monotonic clock, which every
+    process of this host shares), how long it took, and what it was ("loop", or "gc" with its generation)."""
+    beat: float = 0.0
+    """When the lag monitor is due to wake next (the monotonic clock)."""
+    stacks: dict[str, int] = field(default_factory=dict)
+    """Where the event loop's thread was while the loop stalled (`sample_stalls`): a stack, innermost last, and the
+    times it was seen there."""
     _gc_started: float = 0.0
     _gc_started_cpu: float = 0.0
 
@@ -141,6 +155,8 @@ class Pauses:
             self.collector_total += took
             self.collector_cpu += time.thread_time() - self._gc_started_cpu
             self.collections += 1
+            if took > STALL_SECONDS:
+                self.stalls.append((time.monotonic() - took, took, f"gc{info['generation']}"))
             seen = self.by_generation.setdefault(info["generation"], [0, 0.0])
             seen[0] += 1
             seen[1] = max(seen[1], took)
@@ -149,8 +165,28 @@ class Pauses:
         loop = asyncio.get_running_loop()
         while True:
             due = loop.time() + every
+            self.beat = time.monotonic() + every
             await asyncio.sleep(every)
-            self.lag = max(self.lag, loop.time() - due)
+            late = loop.time() - due
+            self.lag = max(self.lag, late)
+            if late > STALL_SECONDS:
+                self.stalls.append((time.monotonic() - late, late, "loop"))
+
+    def sample_stalls(self, thread_id: int, every: float = 0.005) -> None:
+        """In a thread of its own (`--tails`): while the event loop is late past STALL_SECONDS, where its thread is,
+        every `every` seconds (a pure-Python callback gives the GIL up every 5 ms; a collection holds it to its end,
+        and is told apart by gc.callbacks)."""
+        while True:
+            time.sleep(every)
+            if self.beat and time.monotonic() - self.beat > STALL_SECONDS:
+                frame = sys._current_frames().get(thread_id)
+                names: list[str] = []
+                while frame is not None and len(names) < 12:
+                    code = frame.f_code
+                    names.append(f"{code.co_name} ({Path(code.co_filename).name}:{frame.f_lineno})")
+                    frame = frame.f_back
+                key = ";".join(reversed(names))
+                self.stacks[key] = self.stacks.get(key, 0) + 1
 
     def report(self) -> None:
         """One JSON line on stdout (the bench asks with SIGUSR1), then the maxima start again."""
@@ -167,6 +203,8 @@ class Pauses:
                     "walked": self.walked,
                     "transactions": getattr(self.store, "transactions", 0),
                     "pings": getattr(self.keepalive, "pings", None),
+                    "stalls": self.stalls,
+                    "stacks": self.stacks,
                 }
             ),
             flush=True,
@@ -174,6 +212,8 @@ class Pauses:
         self.lag = self.collector = self.collector_total = self.collector_cpu = 0.0
         self.collections = self.walked = 0
         self.by_generation = {}
+        self.stalls = []
+        self.stacks = {}
 
 
 def census() -> None:
@@ -247,6 +287,10 @@ async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) 
         settle_collector()
         gc.callbacks.append(pauses.on_gc)
         watcher = loop.create_task(pauses.watch_loop())
+        if os.environ.get(STALL_STACKS):
+            import threading
+
+            threading.Thread(target=pauses.sample_stalls, args=(threading.get_ident(),), daemon=True).start()
         print(f"PORT {server.port}", flush=True)
         await stop.wait()
         watcher.cancel()
@@ -397,6 +441,9 @@ class Tally:
     """Turns whose result did not reach every player within the period."""
     finished: int = 0
     latencies: list[float] = field(default_factory=list)
+    last_commits: list[tuple[float, str]] = field(default_factory=list)
+    """When each measured turn's last commit was sent (the monotonic clock) and its game's rule set, beside its
+    latency."""
     decide_seconds: float = 0.0
 
 
@@ -441,6 +488,7 @@ class Players:
         self.period = period
         self.whole_turns = whole_turns
         self.tally = Tally()
+        self.counting_from = 0.0
         self.games: list[GamePlayed] = []
         self.extra: list[Connection] = []
         self.rng = random.Random(1)
@@ -564,11 +612,14 @@ class Players:
         else:
             step, last_commit = await self._turn_by_turn(game, awaited[0])
         arrived = await game.all_past(step, self.period)
+        if last_commit < self.counting_from:
+            return  # begun before the window: counted in none
         if arrived is None:
             self.tally.lost += 1
         else:
             self.tally.turns += 1
             self.tally.latencies.append((arrived - last_commit) * 1000)
+            self.tally.last_commits.append((last_commit, game.kind))
 
     def _decide(self, game: GamePlayed, connection: Connection) -> list[Message]:
         ruleset = self.rulesets[game.kind]
@@ -626,8 +677,10 @@ class Players:
                 break
         return step, sent
 
-    def take_tally(self) -> Tally:
-        taken, self.tally = self.tally, Tally()
+    def take_tally(self, counting_from: float = 0.0) -> Tally:
+        """The turns counted so far; from now on, those whose last commit comes after `counting_from` (the
+        monotonic clock)."""
+        taken, self.tally, self.counting_from = self.tally, Tally(), counting_from
         return taken
 
     async def close(self) -> None:
@@ -643,6 +696,9 @@ async def _client(ports: list[int], period: float, whole_turns: bool, pipe: Any)
     gc.freeze()
     players = Players(ports, period, whole_turns)
     loop = asyncio.get_running_loop()
+    pauses = Pauses()  # the players' own stalls: a turn's result read late by them is counted late
+    gc.callbacks.append(pauses.on_gc)
+    watcher = loop.create_task(pauses.watch_loop())
     while True:
         command, argument = await loop.run_in_executor(None, pipe.recv)
         if command == "seat":
@@ -654,12 +710,23 @@ async def _client(ports: list[int], period: float, whole_turns: bool, pipe: Any)
             except Exception as exc:  # told to the bench, which stops
                 pipe.send(("failed", repr(exc)))
         elif command == "window":
-            players.take_tally()
+            # No collection of the players' own while a step is measured: a whole one over what 1,500 games' players
+            # hold stalled a client process for a second, and its players read their results that much late (the
+            # server's p99 and max told it). What the seating left is collected and frozen first.
+            gc.collect()
+            gc.freeze()
+            gc.disable()
+            await asyncio.sleep(2.0)  # the results that came during the collection are read before it starts
+            players.take_tally(counting_from=time.monotonic())
+            pauses.stalls = []
             pipe.send(("window", time.process_time()))
         elif command == "collect":
             tally = players.take_tally()
-            pipe.send(("collected", {**vars(tally), "cpu": time.process_time()}))
+            gc.enable()
+            stalls, pauses.stalls = pauses.stalls, []
+            pipe.send(("collected", {**vars(tally), "cpu": time.process_time(), "stalls": stalls}))
         elif command == "stop":
+            watcher.cancel()
             await players.close()
             pipe.send(("stopped", None))
             return
@@ -733,6 +800,8 @@ class Options:
     profile: Path | None = None
     whole_turns: bool = True
     """A simultaneous turn's orders and commit in one message, or apart (`--turns`)."""
+    tails: Path | None = None
+    """Where each step's turns (when, how long) and stalls are appended as a JSON line (`--tails`)."""
 
 
 def run_setup(name: str, label: str, code: Path, options: Options) -> list[Step]:
@@ -829,6 +898,44 @@ def _ramp(name: str, servers: list[Server], postgres: Any, options: Options) -> 
     return steps
 
 
+class DiskProbe:
+    """How long the disk the stores write to takes to flush, while a step is measured (`--tails`): a thread writes a
+    block to a file beside theirs (the temporary directory) and fsyncs it every 20 ms, as a store's commit does."""
+
+    def __init__(self, every: float = 0.02) -> None:
+        import threading
+
+        self.flushes: list[tuple[float, float]] = []
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every,), daemon=True)
+        self._thread.start()
+
+    def _run(self, every: float) -> None:
+        with tempfile.NamedTemporaryFile(prefix="risc-capacity-probe-") as file:
+            block = b"x" * 4096
+            while not self._stopping.wait(every):
+                file.seek(0)
+                file.write(block)
+                file.flush()
+                began = time.monotonic()
+                os.fsync(file.fileno())
+                self.flushes.append((began, time.monotonic() - began))
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join()
+
+    def report(self) -> dict[str, Any]:
+        """The flushes' median and longest, and every one past STALL_SECONDS with when it began."""
+        took = sorted(d for _, d in self.flushes)
+        return {
+            "count": len(took),
+            "median": statistics.median(took) if took else None,
+            "longest": took[-1] if took else None,
+            "slow": [(at, d) for at, d in self.flushes if d > STALL_SECONDS],
+        }
+
+
 def _window(
     name: str,
     games: int,
@@ -868,9 +975,12 @@ def _window(
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+    probe = DiskProbe() if options.tails is not None else None
     started = time.monotonic()
     time.sleep(options.window)
     elapsed = time.monotonic() - started
+    if probe is not None:
+        probe.stop()
     cpu = sum(s.cpu_seconds() for s in servers) - cpu0
     db = (postgres.cpu_seconds() - db0) if postgres is not None else 0.0
     pauses = [s.pauses() for s in servers]
@@ -884,6 +994,33 @@ def _window(
     if spy is not None:
         spy.wait(60)
     latencies = sorted(x for t in tallies for x in t["latencies"])
+    if options.tails is not None:
+        with options.tails.open("a") as out:
+            turns_at = sorted(
+                (at, ms, kind, worker)
+                for worker, t in enumerate(tallies)
+                for (at, kind), ms in zip(t["last_commits"], t["latencies"], strict=True)
+            )
+            stalls = sorted(tuple(x) for p in pauses for x in p["stalls"])
+            stacks: dict[str, int] = {}
+            for p in pauses:
+                for stack, seen in p["stacks"].items():
+                    stacks[stack] = stacks.get(stack, 0) + seen
+            out.write(
+                json.dumps(
+                    {
+                        "setup": name,
+                        "games": games,
+                        "epoch": time.time() - time.monotonic(),  # the wall clock's, for other logs
+                        "turns": turns_at,
+                        "stalls": stalls,
+                        "players_stalls": [t["stalls"] for t in tallies],
+                        "stacks": stacks,
+                        "flushes": None if probe is None else probe.report(),
+                    }
+                )
+                + "\n"
+            )
     turns = sum(t["turns"] for t in tallies)
     connections = games * PLAYERS + (games + 9) // 10 + games // 100
     return Step(
@@ -987,6 +1124,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="runs of each setup and code, taking turns")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy the first server: FILE.SETUP.GAMES.txt")
     parser.add_argument("--profile-at", type=int, default=None, help="the step (games) to profile")
+    parser.add_argument(
+        "--tails",
+        type=Path,
+        default=None,
+        help="append each step's turns (their last commit's time, latency, rule set and client process), the "
+        "servers' stalls (with where their event loop was), the client processes' stalls and the disk's flushes (a "
+        "probe fsyncing beside the stores every 20 ms) to FILE, a JSON line a step: to see whether a p99 comes from a "
+        "few stalls, and whose, or from a core too busy throughout",
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--store", default=None, help=argparse.SUPPRESS)
@@ -1012,7 +1158,10 @@ def main() -> None:
         logs=logs,
         profile_at=args.profile_at,
         profile=args.profile,
+        tails=args.tails,
     )
+    if args.tails is not None:
+        os.environ[STALL_STACKS] = "1"  # the servers started from now on sample their stalls
     print(
         f"a turn every {args.period:g} s a game, {args.window:g} s measured a step; {args.workers} client processes on "
         f"CPUs {args.client_cpus or 'any'}, servers on CPUs {args.server_cpus or 'any'}; load average "

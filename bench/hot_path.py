@@ -1,6 +1,7 @@
 """The CPU a served game's turn costs the server's own code, without sockets: its matches, updates and store.
 
-Run by hand: `python bench/hot_path.py [--games 100] [--store memory,sqlite] [--map seed]`. G games of 3 all-out
+Run by hand: `python bench/hot_path.py [--games 100] [--store memory,sqlite] [--map seed] [--whole] [--profile
+FILE]`. G games of 3 all-out
 players (bench/players.py) are played at once in this process through the matches themselves (Match.issue and
 Match.commit, as a connection's requests reach them), each follower a stand-in for a connection that keeps the
 frames it is sent; the players read their updates back and decide their orders as the bench's clients do. Printed:
@@ -64,7 +65,13 @@ class Clock:
 
 
 async def seat(
-    match: Match, follower: Follower, me: str, neighbours: dict[str, list[str]], turns: int, clock: Clock
+    match: Match,
+    follower: Follower,
+    me: str,
+    neighbours: dict[str, list[str]],
+    turns: int,
+    clock: Clock,
+    whole: bool = False,
 ) -> None:
     followed = Followed(neighbours=neighbours)
     key: tuple[str, int] | None = None
@@ -90,14 +97,19 @@ async def seat(
         clock.players += time.process_time() - started
         if seen is None or me not in seen.alive:
             return
-        for order in orders:
-            await match.issue(follower, seen.turn, order, "r")
-        await match.commit(follower, seen.turn, "r")
+        if whole:
+            await match.issue_batch(follower, seen.turn, orders, "r", commit=True)
+        else:
+            for order in orders:
+                await match.issue(follower, seen.turn, order, "r")
+            await match.commit(follower, seen.turn, "r")
         if me.endswith("p0"):
             clock.resolved += 1
 
 
-async def play(storage: Storage, games: int, map_name: str, turns: int) -> tuple[float, float, float, int]:
+async def play(
+    storage: Storage, games: int, map_name: str, turns: int, whole: bool = False
+) -> tuple[float, float, float, int]:
     game_map = load_map(map_name)
     neighbours = {t: sorted(game_map.neighbours(t)) for t in game_map.names}
     tables = []
@@ -114,7 +126,7 @@ async def play(storage: Storage, games: int, map_name: str, turns: int) -> tuple
     before, cpu = resource.getrusage(resource.RUSAGE_SELF), time.process_time()
     await asyncio.gather(
         *(
-            seat(match, f, s.name, neighbours, turns, clock)
+            seat(match, f, s.name, neighbours, turns, clock, whole)
             for match, followers, seats in tables
             for f, s in zip(followers, seats, strict=True)
         )
@@ -135,12 +147,25 @@ async def main() -> None:
     parser.add_argument("--store", default="memory,sqlite", help="memory, sqlite, or both (comma-separated)")
     parser.add_argument("--map", default="seed")
     parser.add_argument("--turns", type=int, default=40)
+    parser.add_argument(
+        "--whole", action="store_true", help="each turn's orders and commit in one issue_orders, as the bot sends them"
+    )
+    parser.add_argument("--profile", type=Path, default=None, help="cProfile the play into FILE (pstats)")
     args = parser.parse_args()
     print(f"{args.games} games of {PLAYERS} all-out players on {args.map}, in-process, played at once")
     for store in args.store.split(","):
         with tempfile.TemporaryDirectory(prefix="risc-hot-") as data_dir:
             storage: Storage = MemoryStorage() if store == "memory" else SqliteStorage(Path(data_dir) / "g.sqlite3")
-            per_turn, user, system, turns = await play(storage, args.games, args.map, args.turns)
+            profiler = None
+            if args.profile is not None:
+                import cProfile
+
+                profiler = cProfile.Profile()
+                profiler.enable()
+            per_turn, user, system, turns = await play(storage, args.games, args.map, args.turns, args.whole)
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(str(args.profile.with_suffix(f".{store}.pstats")))
             await storage.close()
         print(
             f"  {store}: {per_turn * 1000:.3f} ms of CPU a turn for the server's code ({turns} turns; the whole "

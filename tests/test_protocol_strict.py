@@ -178,3 +178,15 @@ async def test_a_rule_set_option_named_beside_the_settings_is_taken_by_the_serve
         client = await Client.connect(server)
         reply = await client.request(type="create_game", settings=settings)
         assert reply["type"] == "game_created" and reply["game"]["settings"]["options"]["initial_units"] == 8
+
+
+def test_an_order_is_read_back_as_compact_json_with_whole_numbers_of_any_size() -> None:
+    from shared.protocol.numbers import json_text
+
+    assert json_text({"kind": "place", "units": 2.0, "of": [1.0, 2.5], "to": "Élan"}) == (
+        '{"kind":"place","units":2,"of":[1,2.5],"to":"Élan"}'
+    )
+    assert (
+        json_text({"units": 10**30, "less": -(2**64)})
+        == '{"units":1000000000000000000000000000000,"less":-18446744073709551616}'
+    )

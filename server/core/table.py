@@ -21,6 +21,7 @@ from shared.game.ruleset import AnyRuleSet, Status
 from shared.game.turns import Resolved
 from shared.maps.model import GameMap
 from shared.protocol import log as game_log
+from shared.protocol.built import built
 from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
 
 
@@ -207,8 +208,10 @@ def summary(table: Table, connected: set[str], spectators: int, computers: froze
     state = table.pace.state if waited else None
     timed = state is not None and state.clock is not None and table.settings.turn_seconds is not None
     banked = bool(table.settings.banked) and game is not None
-    # Built without validation (every value is typed already): an update carries one after every change.
-    return GameSummary.model_construct(
+    # Built without validation (every value is typed already, shared/protocol/built.py): an update carries one after
+    # every change.
+    return built(
+        GameSummary,
         game_id=table.game_id,
         settings=table.settings,
         ruleset_title=table.ruleset.title,
@@ -217,7 +220,8 @@ def summary(table: Table, connected: set[str], spectators: int, computers: froze
         territories=len(table.game_map.territories),
         notes=list(table.notes),
         seats=[
-            SeatInfo.model_construct(
+            built(
+                SeatInfo,
                 name=s.name,
                 connected=s.name in connected,
                 group=s.group,

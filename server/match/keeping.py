@@ -28,6 +28,7 @@ from server.storage.base import (
 from server.storage.codec import game_to_dict
 from server.storage.notices import Notice
 from server.storage.ratings import RatedEnd
+from shared.protocol.built import built
 from shared.protocol.codes import ErrorCode
 
 logger = logging.getLogger("risc.server")
@@ -36,8 +37,9 @@ logger = logging.getLogger("risc.server")
 def progress_of(table: Table, seq: int, number: int) -> GameProgress:
     """The game's progress as the store keeps it: `seq` its log's last entry, `number` its last change."""
     game = table.game
-    # Every field is typed already, so it is not validated again (a save comes with every change).
-    return GameProgress.model_construct(
+    # Every field is typed already, so it is not validated again (a save comes with every change: built.py).
+    return built(
+        GameProgress,
         seats=list(table.seats),
         state=None if game is None else game_to_dict(table.ruleset, game),
         seq=seq,

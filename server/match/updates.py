@@ -25,6 +25,7 @@ import orjson
 from server.core.entries import Entry, worded
 from shared.game.game import Game
 from shared.game.ruleset import AnyRuleSet
+from shared.protocol.built import built
 from shared.protocol.lobby import GameSummary
 from shared.protocol.messages import Update
 from shared.protocol.patch import diff, seats_keyed
@@ -232,7 +233,8 @@ class UpdateFrames:
         )
         if reads_text:
             if self._bare is None:
-                self._bare = Update.model_construct(
+                self._bare = built(
+                    Update,
                     game_id=self._game_id,
                     seq=self._seq,
                     events=[],
@@ -243,7 +245,8 @@ class UpdateFrames:
                     ref=None,
                 )
             return self._bare, text, new_base
-        update = Update.model_construct(
+        update = built(
+            Update,
             game_id=self._game_id,
             seq=self._seq,
             events=shown,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
+import orjson
 from pydantic import BeforeValidator
 
 
@@ -33,8 +34,13 @@ def whole_numbers(value: Any) -> Any:
 
 def json_text(value: Any) -> str:
     """A JSON value a client sent, as the text to validate strictly by JSON type (pydantic's `validate_json` with
-    `strict`): 2.0 as 2, and integers of any size (json, not orjson, which refuses those past 64 bits)."""
-    return json.dumps(whole_numbers(value), separators=(",", ":"))
+    `strict`): 2.0 as 2. orjson writes it (every order issued passes here: a fifth of json's time); an integer past
+    64 bits, which orjson refuses, goes to json, which writes integers of any size."""
+    whole = whole_numbers(value)
+    try:
+        return orjson.dumps(whole).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(whole, separators=(",", ":"))
 
 
 WHOLE = BeforeValidator(whole_number)
