@@ -20,6 +20,7 @@ from pydantic_core import PydanticUndefined
 M = TypeVar("M", bound=BaseModel)
 
 _set = object.__setattr__
+_BUILTIN_FACTORIES = (list, dict, set, frozenset, tuple)
 _REQUIRED = object()
 """Where a required field waits for its value in a plan's template."""
 
@@ -55,6 +56,8 @@ class _Plan:
 def _takes_data(factory: Any) -> bool:
     """Whether a default factory is given the fields validated so far: pydantic passes them to one that takes one
     positional argument without a default."""
+    if factory in _BUILTIN_FACTORIES:
+        return False  # read without inspect, whose reading of a builtin's signature leaves garbage cycles behind
     try:
         parameters = list(inspect.signature(factory).parameters.values())
     except (TypeError, ValueError):  # no signature to read: called without arguments
