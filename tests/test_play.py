@@ -175,6 +175,24 @@ async def test_risc_play_keeps_the_game_and_offers_to_continue_it(tmp_path: Path
         assert "Continue game" not in alice.app.text()
 
 
+async def test_an_answer_that_is_neither_yes_nor_no_is_asked_again_rather_than_taken_for_a_new_game(
+    tmp_path: Path,
+) -> None:
+    games = tmp_path / "games"
+    async with playing(bots=1, strategy="random", data_dir=games) as (local, alice):
+        game_id, _ = await place_and_quit(local, alice)
+
+    async with playing(bots=1, strategy="random", data_dir=games, name=None) as (local, alice):
+        await alice.expect("[Y/n] ")
+        again = await alice.type("move 3 Ashvale Bramble")  # an order typed ahead of the question
+        assert f"type y (or Enter) to continue game {game_id}, or n for a new game" in again
+        assert local.game is None, "no new game was made"
+        await alice.expect("[Y/n] ")
+        back = await alice.type("y")
+        assert f"Back in game {game_id} as Alice." in back
+        await quit_(alice)
+
+
 async def test_a_second_risc_play_on_the_same_games_is_refused(tmp_path: Path) -> None:
     async with playing(bots=1, data_dir=tmp_path) as (_, alice):
         await alice.expect("Place your")

@@ -186,11 +186,17 @@ class LocalGameClient(ClientApp):
             return None
         if len(self.unfinished) == 1:
             yield Show(self.unfinished[0].question(), "class:hint")  # shown, so that a long one is wrapped
-            answer = yield Ask("[Y/n] ")
-            if answer is None:
-                self.state.quit = True
-                return None
-            return self.unfinished[0] if answer.casefold() in ("", "y", "yes") else None
+            while True:
+                answer = yield Ask("[Y/n] ")
+                if answer is None:
+                    self.state.quit = True
+                    return None
+                if answer.strip().casefold() in ("", "y", "yes"):
+                    return self.unfinished[0]
+                if answer.strip().casefold() in ("n", "no", "new"):
+                    return None
+                # an order typed ahead is not a no: a new game would be made, and the one asked about left aside
+                yield error(f"type y (or Enter) to continue game {self.unfinished[0].game_id}, or n for a new game")
         lines = [f"  {n}. {u.line()}" for n, u in enumerate(self.unfinished, start=1)]
         yield Show("Unfinished games on this computer, newest first:\n" + "\n".join(lines))
         last = len(self.unfinished)
