@@ -81,6 +81,22 @@ def test_a_list_made_by_a_default_factory_is_each_models_own() -> None:
     assert second.notes == []
 
 
+def test_a_mutable_default_is_each_models_own_copy_as_model_construct_gives_it() -> None:
+    class Tally(BaseModel):
+        name: str
+        counts: list[int] = [0]
+        by_name: dict[str, int] = {}
+        settings: GameSettings = GameSettings()
+
+    first = _same(Tally, {"name": "a"})
+    second = built(Tally, name="b")
+    assert isinstance(first, Tally)
+    first.counts.append(1)
+    first.by_name["x"] = 1
+    assert second.counts == [0] and second.by_name == {} and Tally.model_fields["counts"].default == [0]
+    assert second.settings == GameSettings()
+
+
 def test_the_answers_and_the_update_a_turn_makes() -> None:
     accepted = [built(AcceptedOrder, position=0, index=0, order={"kind": "place", "n": 3}, text="place 3")]
     refused = [built(OrderRefused, position=1, code="illegal-order", message="no such territory")]
