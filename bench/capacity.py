@@ -712,11 +712,11 @@ async def _client(ports: list[int], period: float, whole_turns: bool, pipe: Any)
         elif command == "window":
             # No collection of the players' own while a step is measured: a whole one over what 1,500 games' players
             # hold stalled a client process for a second, and its players read their results that much late (the
-            # server's p99 and max told it). What the seating left is collected and frozen first.
-            gc.collect()
+            # server's p99 and max told it). What the seating left is frozen first, without a collection (which
+            # would stall every client process at once, and send the servers a second's turns together).
             gc.freeze()
             gc.disable()
-            await asyncio.sleep(2.0)  # the results that came during the collection are read before it starts
+            await asyncio.sleep(2.0)  # what the seating left under way settles before the step starts
             players.take_tally(counting_from=time.monotonic())
             pauses.stalls = []
             pipe.send(("window", time.process_time()))
