@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from server.clock import stopwatch
+from server.clock import RunningLoop, stopwatch
 from server.storage.base import StorageError
 
 _W = TypeVar("_W")
@@ -83,6 +83,7 @@ class GroupCommit(Generic[_W]):
         self._waiting: list[Change[_W]] = []
         self._alone: collections.deque[Change[_W]] = collections.deque()
         """Changes of a failed transaction, each to be written again in one of its own."""
+        self._running = RunningLoop()
         self._flushed: asyncio.Future[None] | None = None
         """Set while the writer has work: done once it has written everything and waits for more."""
         self.transactions = 0
@@ -92,7 +93,7 @@ class GroupCommit(Generic[_W]):
         """Carry `work` in the next transaction: the future is done once that is committed, or fails with
         StorageError (or the store's kind of it) if the change or its transaction failed, and then nothing of the
         change is kept. (A future rather than a coroutine: nothing more to make for every change.)"""
-        loop = asyncio.get_running_loop()
+        loop = self._running.get()
         if self._flushed is not None and self._flushed.get_loop().is_closed():  # a loop that ended mid-write
             self._flushed, self._waiting = None, []
             self._alone.clear()
