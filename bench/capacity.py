@@ -54,6 +54,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -288,8 +289,6 @@ async def _serve(data_dir: Path | None, store: str | None, node_id: str | None) 
         gc.callbacks.append(pauses.on_gc)
         watcher = loop.create_task(pauses.watch_loop())
         if os.environ.get(STALL_STACKS):
-            import threading
-
             threading.Thread(target=pauses.sample_stalls, args=(threading.get_ident(),), daemon=True).start()
         print(f"PORT {server.port}", flush=True)
         await stop.wait()
@@ -801,7 +800,7 @@ class Options:
     whole_turns: bool = True
     """A simultaneous turn's orders and commit in one message, or apart (`--turns`)."""
     tails: Path | None = None
-    """Where each step's turns (when, how long) and stalls are appended as a JSON line (`--tails`)."""
+    """Where each step's turns, stalls and disk flushes are appended as a JSON line (`--tails`)."""
 
 
 def run_setup(name: str, label: str, code: Path, options: Options) -> list[Step]:
@@ -903,8 +902,6 @@ class DiskProbe:
     block to a file beside theirs (the temporary directory) and fsyncs it every 20 ms, as a store's commit does."""
 
     def __init__(self, every: float = 0.02) -> None:
-        import threading
-
         self.flushes: list[tuple[float, float]] = []
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(every,), daemon=True)
@@ -994,7 +991,7 @@ def _window(
     if spy is not None:
         spy.wait(60)
     latencies = sorted(x for t in tallies for x in t["latencies"])
-    if options.tails is not None:
+    if options.tails is not None and probe is not None:
         with options.tails.open("a") as out:
             turns_at = sorted(
                 (at, ms, kind, worker)
@@ -1016,7 +1013,7 @@ def _window(
                         "stalls": stalls,
                         "players_stalls": [t["stalls"] for t in tallies],
                         "stacks": stacks,
-                        "flushes": None if probe is None else probe.report(),
+                        "flushes": probe.report(),
                     }
                 )
                 + "\n"

@@ -4,9 +4,9 @@ Run by hand: `python bench/tails.py FILE [--over 100] [--bucket 0.5]`. For each 
 and max, how many took over OVER ms and from which client process; the slowest turns (rule set, client process,
 when); the stretches of BUCKET seconds whose slow turns stood out (their p90 over 60 % of OVER), with the client
 process most of their slow turns came from; and every stall past 20 ms, the servers' (their event loop, their
-collector's generations) and each client process's, and the disk's slow flushes, as seconds into the window. A
-stretch of slow turns that follows one client process's stall is that process reading its results late, not the
-server answering late.
+collector's generations; where their loop was, the stacks seen most) and each client process's, and the disk's slow
+flushes, as seconds into the window. A stretch of slow turns that follows one client process's stall is that process
+reading its results late, not the server answering late.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def _stalls(stalls: list[list[Any]], start: float) -> str:
 
 
 def told(step: dict[str, Any], over: float, bucket: float) -> list[str]:
-    turns = [(float(t[0]), float(t[1]), str(t[2]), int(t[3]) if len(t) > 3 else -1) for t in step["turns"]]
+    turns = [(float(at), float(ms), str(kind), int(worker)) for at, ms, kind, worker in step["turns"]]
     if not turns:
         return [f"{step['setup']} at {step['games']:,} games: no turn measured"]
     start = turns[0][0]
@@ -55,6 +55,11 @@ def told(step: dict[str, Any], over: float, bucket: float) -> list[str]:
     lines.append(f"  the servers' stalls: {_stalls(step.get('stalls', []), start)}")
     for worker, stalls in enumerate(step.get("players_stalls", [])):
         lines.append(f"  client {worker}'s stalls: {_stalls(stalls, start)}")
+    stacks = sorted(step.get("stacks", {}).items(), key=lambda item: -item[1])
+    for stack, seen in stacks[:5]:
+        lines.append(
+            f"  where a server's loop was while it stalled ({seen}): {' <- '.join(reversed(stack.split(';')))}"
+        )
     flushes = step.get("flushes")
     if flushes and flushes.get("count"):
         slow_flushes = " ".join(f"{at - start:.2f}s {d * 1000:.0f} ms" for at, d in flushes["slow"]) or "none"

@@ -56,6 +56,9 @@ LIST_WIDTH = 80
 LOCAL_SERVER = "local"
 """What the seat store knows `risc play`'s server by: it listens on a new port each time."""
 
+NEW_GAME = ("n", "no", "new")
+"""What a player answers, asked which unfinished game to go back to, for a new game instead."""
+
 
 def local_data_dir() -> Path:
     return default_data_dir() / "local"
@@ -191,9 +194,10 @@ class LocalGameClient(ClientApp):
                 if answer is None:
                     self.state.quit = True
                     return None
-                if answer.strip().casefold() in ("", "y", "yes"):
+                said = answer.strip().casefold()
+                if said in ("", "y", "yes"):
                     return self.unfinished[0]
-                if answer.strip().casefold() in ("n", "no", "new"):
+                if said in NEW_GAME:
                     return None
                 # an order typed ahead is not a no: a new game would be made, and the one asked about left aside
                 yield error(f"type y (or Enter) to continue game {self.unfinished[0].game_id}, or n for a new game")
@@ -207,7 +211,7 @@ class LocalGameClient(ClientApp):
                 return None
             if typed == "":
                 return self.unfinished[0]
-            if typed.casefold() in ("n", "no", "new"):
+            if typed.casefold() in NEW_GAME:
                 return None
             if typed.isdigit() and 1 <= int(typed) <= last:
                 return self.unfinished[int(typed) - 1]

@@ -36,7 +36,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from server.clock import Clock, LoopClock, timestamp
+from server.clock import Clock, LoopClock, RunningLoop, timestamp
 from server.storage.accounts import AccountStore, seats_of_accounts
 from server.storage.base import (
     CommitChange,
@@ -403,6 +403,7 @@ class SqliteStorage(Storage):
         super().__init__()
         self.path = path
         self.clock: Clock = clock or LoopClock()
+        self._running = RunningLoop()
         self._dir_lock: DataDirLock | None = None
         self._opened: tuple[tuple[int, int] | None, tuple[int, int] | None] | None = None
         """The identity of the files a writing store opened (see _identity); None for a read-only store."""
@@ -592,7 +593,7 @@ class SqliteStorage(Storage):
         if self._thread is None:
             self._thread = threading.Thread(target=self._write_batches, name="risc-sqlite-writer", daemon=True)
             self._thread.start()
-        self._batches.put((batch, asyncio.get_running_loop(), finished))
+        self._batches.put((batch, self._running.get(), finished))
 
     def _write_batches(self) -> None:
         """The writer thread: commit each batch handed to it, then answer it on its event loop; stop at None."""
