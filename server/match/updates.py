@@ -16,7 +16,7 @@ read it rather than the text: it carries the whole summary and the rule set's ow
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,19 +90,22 @@ class UpdateFrames:
         game_id: str,
         seq: int,
         entries: Sequence[Entry],
-        summary: GameSummary,
+        summary: GameSummary | Callable[[], GameSummary],
         ruleset: AnyRuleSet,
         game: Game[Any, Any] | None,
         finished: bool,
         deadline_in: float | None,
         snapshot: bool = False,
         kept: KeptViews | None = None,
+        summary_data: dict[str, Any] | None = None,
     ) -> None:
+        """`summary`: the game's summary, or what makes it when a follower inside the server needs the model;
+        `summary_data`: its JSON values, when made already (core.summary_values), else dumped from the model."""
         self._game_id, self._seq, self._entries = game_id, seq, list(entries)
-        self._summary, self._ruleset, self._game, self._finished = summary, ruleset, game, finished
+        self._summary_made, self._ruleset, self._game, self._finished = summary, ruleset, game, finished
         self._deadline_in, self._snapshot = deadline_in, snapshot
         self._kept = kept if kept is not None else KeptViews()
-        self._summary_data: dict[str, Any] | None = None
+        self._summary_data = summary_data
         self._summary_kept: dict[str, Any] | None = None
         self._summary_text = ""
         self._game_patches: dict[Any, tuple[dict[str, Any], str]] = {}
@@ -148,6 +151,13 @@ class UpdateFrames:
 
     def _patch(self, sight: Sight, base: dict[str, Any], new: dict[str, Any]) -> str:
         return _shared_patch(self._patches, (sight, id(base)), base, new)
+
+    @property
+    def _summary(self) -> GameSummary:
+        made = self._summary_made
+        if not isinstance(made, GameSummary):
+            made = self._summary_made = made()
+        return made
 
     @property
     def summary_data(self) -> dict[str, Any]:
