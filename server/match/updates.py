@@ -44,12 +44,20 @@ def sight_of(seat: str | None, follows: str | None) -> Sight:
 
 @dataclass
 class Made:
-    """One sight's view at one moment: the rule set's object, its JSON values, and (once asked) its text."""
+    """One sight's view at one moment: its JSON values, (once asked) its text, and the rule set's object, made only
+    for a follower inside the server (`make_view`: connections read the values)."""
 
     game: Game[Any, Any]
-    view: Any
+    make_view: Callable[[], Any]
     data: dict[str, Any]
     text: str | None = None
+    _view: Any = None
+
+    @property
+    def view(self) -> Any:
+        if self._view is None:
+            self._view = self.make_view()
+        return self._view
 
 
 class KeptViews:
@@ -139,12 +147,7 @@ class UpdateFrames:
         if made is None:
             made = self._kept.get(sight, game)
             if made is None:
-                kind, who = sight
-                if kind == "follow" and who is not None:
-                    view = self._ruleset.follow_view(game, who)
-                else:
-                    view = self._ruleset.view(game, who)
-                made = Made(game, view, self._ruleset.dump_view(view))
+                made = _made(self._ruleset, game, sight)
                 self._kept.keep(sight, made)
             self._views[sight] = made
         return made
@@ -196,9 +199,9 @@ class UpdateFrames:
         shown, events_text = self._visible(sight, words)
         made = self._view(sight)
         if made is None:
-            view_obj, view_text, patch_text, new_base = None, "null", "null", None
+            view_text, patch_text, new_base = "null", "null", None
         else:
-            view_obj, new_base = made.view, made.data
+            new_base = made.data
             if base is None:
                 if made.text is None:
                     made.text = _json(made.data)
@@ -261,7 +264,7 @@ class UpdateFrames:
             seq=self._seq,
             events=shown,
             game=self._summary,
-            view=view_obj,
+            view=None if made is None else made.view,
             view_patch=None,
             you=seat,
             deadline_in=self._deadline_in,
@@ -269,6 +272,15 @@ class UpdateFrames:
             ref=None,
         )
         return update, text, new_base
+
+
+def _made(ruleset: AnyRuleSet, game: Game[Any, Any], sight: Sight) -> Made:
+    """A sight's view of `game`: its values made now, the rule set's object once a follower inside the server asks."""
+    kind, who = sight
+    if kind == "follow" and who is not None:
+        view = ruleset.follow_view(game, who)
+        return Made(game, lambda: view, ruleset.dump_view(view))
+    return Made(game, lambda: ruleset.view(game, who), ruleset.view_values(game, who))
 
 
 def _shared_patch(

@@ -8,7 +8,7 @@ by name, so that an update can carry only the entries that changed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import TypeAdapter
 
@@ -76,3 +76,47 @@ def view(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder], viewer: st
         if board.phase is Phase.PLACEMENT:
             pool_left = board.pools.get(viewer, 0) - sum(o.units for o in orders if isinstance(o, PlaceOrder))
     return RiscView(board.phase, board.turn, territories, players, orders, pool_left, board.winner)
+
+
+_ORDERS: TypeAdapter[list[Order]] = TypeAdapter(list[Order])
+
+
+def _board_values(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The territories and players of `_board` as JSON values (without null fields, as `dump_view` leaves them):
+    made once per board and shared by every viewer's values (never changed)."""
+    territories, players = game.cached("risc_view_board", lambda: _board(game))
+    return (
+        {
+            name: {"units": t.units} if t.owner is None else {"owner": t.owner, "units": t.units}
+            for name, t in territories.items()
+        },
+        {
+            name: {"territories": p.territories, "units": p.units, "eliminated": p.eliminated}
+            for name, p in players.items()
+        },
+    )
+
+
+def view_values(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder], viewer: str | None) -> dict[str, Any]:
+    """`VIEW.dump_python(view(game, viewer), mode="json", exclude_none=True)`, made without the view: the board's
+    part once per board (an update after a resolution carries a view for every seat)."""
+    board = game.board
+    territories, players = game.cached("risc_view_values", lambda: _board_values(game))
+    orders: list[PlaceOrder | MoveOrder | AttackOrder] = []
+    pool_left = 0
+    if viewer is not None and viewer in game.players:
+        orders = list(game.orders_of(viewer))
+        if board.phase is Phase.PLACEMENT:
+            pool_left = board.pools.get(viewer, 0) - sum(o.units for o in orders if isinstance(o, PlaceOrder))
+    values: dict[str, Any] = {
+        "phase": board.phase.value,
+        "turn": board.turn,
+        "territories": territories,
+        "players": players,
+        "your_orders": _ORDERS.dump_python(orders, mode="json", exclude_none=True) if orders else [],
+        "pool_left": pool_left,
+    }
+    if board.winner is not None:
+        values["winner"] = board.winner
+    values["kind"] = "risc"
+    return values
