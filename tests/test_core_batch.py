@@ -4,6 +4,7 @@ takes and refuses, with the same words, and the table it leaves must be what iss
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -13,8 +14,10 @@ from server.core import Table
 from server.match import Match
 from server.refusal import Refusal
 from server.storage import MemoryStorage, SeatRecord
+from shared.game import turns
 from shared.maps import load_map
 from shared.protocol.lobby import GameSettings
+from shared.rulesets import game_ruleset
 
 SEATS = tuple(SeatRecord(name=name, token_hash="0" * 64) for name in ("ann", "bob", "cyd"))
 
@@ -125,3 +128,29 @@ async def test_the_bounds_on_orders_held_and_on_their_cost_fall_where_they_fall_
     assert not held.refused
     told = same(held.decision.table, "ann", 0, [place(own[0], 1), place(own[1], 1)])
     assert [(kind, code) for kind, code, *_ in told] == [("refused", "too-many-orders")] * 2
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("ruleset", "options"), [("risc", {}), ("risc", {"evolution": 2}), ("risc", {"evolution": 3}), ("warzone", {})]
+)
+async def test_every_simultaneous_rule_set_s_turns_are_taken_in_one_pass_as_one_by_one(
+    ruleset: str, options: dict[str, Any]
+) -> None:
+    settings = GameSettings(ruleset=ruleset, map=None, players=3, options=options)
+    rules, _ = game_ruleset(ruleset, options)
+    game_map = rules.make_map(rules.options(options)) if rules.own_map else load_map(rules.default_map)
+    table = (await Match.create("g1", settings, game_map, MemoryStorage(), seed=5, seats=SEATS)).table
+    strategy = table.ruleset.strategies[table.ruleset.default_strategy](table.ruleset)
+    rng = random.Random(5)
+    for _ in range(5):
+        game, status = core.running(table, None)
+        for player in sorted(turns.awaiting(table.ruleset, game)):
+            view = table.ruleset.view(table.game, player)  # type: ignore[arg-type]
+            decided = [table.ruleset.dump_order(o) for o in strategy.decide(view, table.game_map, player, rng)]
+            decided.insert(len(decided) // 2, {"kind": "nonsense"})
+            assert len(same(table, player, status.turn, decided)) == len(decided)
+            batch = core.issue_batch(table, player, status.turn, [d for d in decided if d["kind"] != "nonsense"], True)
+            table = batch.decision.table
+        if table.finished:
+            break
