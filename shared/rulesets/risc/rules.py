@@ -97,6 +97,7 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
     simultaneous = True
     options_type = RiscOptions
     default_strategy = "strategist"
+    plain_events = True
     presentation_type = RiscPresentation
     strategies = STRATEGIES
     default_map = "seed"
