@@ -573,9 +573,10 @@ class SqliteStorage(Storage):
         return await asyncio.to_thread(locked)
 
     def _write(self, work: Callable[[sqlite3.Connection], None], one_statement: bool = False) -> Awaitable[None]:
-        """Run `work` in the next transaction (group_commit.py), in a savepoint of its own unless it is
-        `one_statement`; done once that transaction is committed (the group's own future: no coroutine on the path
-        of every change).
+        """Run `work` in the next transaction (group_commit.py); done once that transaction is committed (the
+        group's own future: no coroutine on the path of every change). `work` may run twice: when another change of
+        its transaction fails, the transaction is undone and written again, each change in a savepoint of its own
+        unless it is `one_statement` (`_commit`). So what it hands back it assigns, never adds to.
 
         Raises StorageError if `work` failed (nothing of it is kept) or the transaction failed (nothing of it is).
         """
@@ -953,8 +954,9 @@ class SqliteStorage(Storage):
         return await self._guarded(lambda: work(self._db))
 
     async def write(self, work: Callable[[sqlite3.Connection], object]) -> None:
-        """Run `work(connection)` in the next transaction (group commit, in a savepoint of its own); return once
-        it is committed. The accounts of this store write through it."""
+        """Run `work(connection)` in the next transaction (group commit); return once it is committed. The
+        accounts of this store write through it. `work` may run twice (`_write`): what it hands back it assigns,
+        never adds to."""
 
         def run(db: sqlite3.Connection) -> None:
             work(db)
