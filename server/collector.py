@@ -51,6 +51,8 @@ NEVER = 1 << 30
 """A threshold of the oldest generation that Python's own schedule never reaches."""
 WALK_EVERY = 0.1
 """Seconds between two walks, each freezing what came since the last (module docstring)."""
+HEAP_READ_EVERY = 1.0
+"""Seconds between two reads of the heap once the hour has passed (sys.getallocatedblocks)."""
 WHOLE_WALK_SOONEST = 3600.0
 """A whole walk is due once this many seconds have passed since the last one..."""
 WHOLE_WALK_GROWTH = 2.0
@@ -86,6 +88,9 @@ class Walker:
     soonest: float = WHOLE_WALK_SOONEST
     growth: float = WHOLE_WALK_GROWTH
     latest: float = WHOLE_WALK_LATEST
+    asked_at: float = float("-inf")
+    """When the heap was last read to tell whether a whole walk is due: at most every HEAP_READ_EVERY seconds (it
+    visits every pool of the allocator), however often the walker walks."""
 
     def whole_due(self, now: float, blocks: int) -> bool:
         """Whether the walk at `now`, with `blocks` allocated, is a whole one (module docstring)."""
@@ -94,8 +99,9 @@ class Walker:
 
     def step(self, now: float) -> int:
         """One walk, whole when due; the unreachable objects found. Within the hour nothing else is read."""
-        if now - self.whole_at < self.soonest:
+        if now - self.whole_at < self.soonest or now - self.asked_at < HEAP_READ_EVERY:
             return walk()
+        self.asked_at = now
         blocks = sys.getallocatedblocks()
         if not self.whole_due(now, blocks):
             return walk()

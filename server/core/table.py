@@ -194,13 +194,17 @@ def with_standings(before: Table, decision: Decision) -> Decision:
 
 def server_seat_names(settings: GameSettings) -> list[str]:
     """The names of a game's seats the server's own computer players take: bot-STRATEGY-1, bot-STRATEGY-2, ..."""
-    return [f"bot-{settings.bot_strategy}-{i}" for i in range(1, settings.bots + 1)]
+    return list(_seat_names(settings.bot_strategy, settings.bots))
+
+
+def _seat_names(strategy: str | None, bots: int) -> tuple[str, ...]:
+    return tuple(f"bot-{strategy}-{i}" for i in range(1, bots + 1))
 
 
 @functools.lru_cache(maxsize=64)
 def _server_seats(strategy: str | None, bots: int) -> frozenset[str]:
     """Made once for each strategy and number: every change asks whom the game waits for among people."""
-    return frozenset(f"bot-{strategy}-{i}" for i in range(1, bots + 1))  # as server_seat_names names them
+    return frozenset(_seat_names(strategy, bots))
 
 
 def step(table: Table) -> int:

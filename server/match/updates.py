@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -51,7 +51,7 @@ class Made:
     make_view: Callable[[], Any]
     data: dict[str, Any]
     text: str | None = None
-    _view: Any = None
+    _view: Any = field(default=None, init=False, repr=False)
 
     @property
     def view(self) -> Any:
