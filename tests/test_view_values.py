@@ -1,7 +1,8 @@
 """What the server sends its connections of a view is the rule set's `view_values`, which a rule set may make
 without the view (RISC's first evolution does): for every rule set, every viewer and every stage of a game played
 by its own computer players (orders issued, turns resolved, eliminations, the end), it must be `dump_view(view(...))`
-key for key, in the same order, of the same JSON types."""
+key for key, in the same order, of the same JSON types; and the standings logged as each turn begins, what a
+spectator's view shows."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ def same_values(ruleset: Any, game: Game[Any, Any]) -> None:
         made = ruleset.view_values(game, viewer)
         dumped = ruleset.dump_view(ruleset.view(game, viewer))
         assert json.dumps(made) == json.dumps(dumped), f"{viewer} at step {game.step}"
+    # The standings logged as a turn begins: a spectator's view's, however the rule set works them out.
+    assert ruleset.standings(game) == (ruleset.presentation.standings(ruleset.view(game, None)) or None)
 
 
 @pytest.mark.parametrize(

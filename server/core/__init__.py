@@ -43,6 +43,7 @@ from server.core.playing import (
     withdraw,
 )
 from server.core.seating import (
+    accounts_seated,
     all_away,
     chat,
     closable_unstarted,
@@ -80,6 +81,7 @@ __all__ = [
     "RematchOutlook",
     "Table",
     "Vote",
+    "accounts_seated",
     "all_away",
     "chat",
     "closable_unstarted",

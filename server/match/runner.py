@@ -290,7 +290,7 @@ class Runner(ABC):
         played: list[str] = []
         if decision.order_change is None and not decision.order_changes:
             now = self._clock.wall()
-            if self.on_played is not None and any(s.account is not None for s in decision.table.seats):
+            if self.on_played is not None and core.accounts_seated(decision.table):
                 played = pace.played_by_hand(self.table, decision.table, timed)  # told only of accounts' seats
             decision = pace.paced(self.table, decision, now, timed)
             notices = notices_of(self.table, decision, now, self.followers.looking()) + list(decision.notices)
