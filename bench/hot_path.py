@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pydantic import BaseModel
 
 from bench.players import Followed, orders_for
+from server.collector import settle_collector
 from server.match import Match
 from server.storage import MemoryStorage, SeatRecord, SqliteStorage, Storage
 from shared.maps import load_map
@@ -122,6 +123,7 @@ async def play(
         for record, follower in zip(seats, followers, strict=True):
             await match.attach(follower, record.name)
         tables.append((match, followers, seats))
+    settle_collector()  # as a server does once it has started: the same collections in the play as it has
     clock = Clock()
     before, cpu = resource.getrusage(resource.RUSAGE_SELF), time.process_time()
     await asyncio.gather(

@@ -119,3 +119,18 @@ async def test_settling_turns_python_s_own_full_collections_off_and_starts_the_w
     finally:
         if collector._walker is not None:
             collector._walker.cancel()
+
+
+def test_past_the_hour_the_heap_is_read_at_most_once_a_second_however_often_the_walker_walks(
+    collection_as_it_was: None,
+) -> None:
+    walker = collector.Walker(whole_at=0.0, blocks_after=sys.getallocatedblocks())
+    hour, every = collector.WHOLE_WALK_SOONEST, collector.HEAP_READ_EVERY
+    assert every > collector.WALK_EVERY
+    walker.step(hour)  # read: not doubled
+    assert walker.asked_at == hour
+    walker.blocks_after = sys.getallocatedblocks() // 2  # as though the heap had doubled since
+    walker.step(hour + collector.WALK_EVERY)  # within the second: not read, so no whole walk yet
+    assert walker.whole_at == 0.0 and walker.asked_at == hour
+    walker.step(hour + every)
+    assert walker.whole_at == hour + every

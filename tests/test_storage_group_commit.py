@@ -13,6 +13,7 @@ import pytest
 from server.storage import GameProgress, SqliteStorage, StorageError
 from server.storage.base import SeatRecord
 from tests.test_server_storage import joined, record
+from tests.test_storage_notices import notice
 
 GAMES = 12
 
@@ -130,3 +131,22 @@ async def test_a_save_that_fails_alone_in_its_transaction_leaves_nothing(tmp_pat
     await storage.close()
     assert await kept(path, "g0") == (1, ["ann"], [1])
     assert await kept(path, "g1") == (2, ["ann", "bob"], [1, 2])
+
+
+async def test_a_transaction_written_again_after_a_change_failed_hands_back_each_claimed_notice_once(
+    tmp_path: Path,
+) -> None:
+    """A change that fails undoes its transaction, which is written again with a savepoint for each change: the work
+    of the others runs twice, and what it hands back (the outbox rows a sender claims) must not come twice."""
+    path = tmp_path / "games.sqlite3"
+    storage = await created(path)
+    await storage.save("g0", progress(2, "ann"), [joined(2, "bob")], notices=[notice("a1"), notice("a2")])
+    before = storage.transactions
+    claimed, refused = await asyncio.gather(
+        storage.notices().claim("node-1", now=200.0, lease=60.0, limit=10),
+        storage.save("nowhere", progress(2, "ann"), [joined(2, "bob")]),  # the same transaction: it fails
+        return_exceptions=True,
+    )
+    assert isinstance(refused, StorageError) and storage.transactions - before == 1
+    assert isinstance(claimed, list) and sorted(r.notice.account_id for r in claimed) == ["a1", "a2"]
+    await storage.close()

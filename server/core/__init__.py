@@ -6,9 +6,9 @@ happened, the resolutions for the server's log, and whether the change is an ord
 (server/match/) is the thin runner around it: it holds the lock, saves the decision, replies, broadcasts and arms
 the turn's timer. The seed and the clock come in from outside, so a test needs neither monkeypatching nor waiting.
 
-The decisions are grouped as the match's commands are: table.py (the table, a decision, the start, the summary),
-seating.py (who sits, watches and is here, and the chat), playing.py (orders, commits, resolving, time running
-out), handing_on.py (hand-over votes, rematches). Importing them loads no store.
+The decisions are grouped as the match's commands are: table.py (the table, a decision, the start), summary.py
+(the table as the game list shows it), seating.py (who sits, watches and is here, and the chat), playing.py (orders,
+commits, resolving, time running out), handing_on.py (hand-over votes, rematches). Importing them loads no store.
 """
 
 from server.core.handing_on import (
@@ -43,6 +43,7 @@ from server.core.playing import (
     withdraw,
 )
 from server.core.seating import (
+    accounts_seated,
     all_away,
     chat,
     closable_unstarted,
@@ -60,6 +61,7 @@ from server.core.seating import (
     token_renewed,
     watchers_heard,
 )
+from server.core.summary import summary, summary_values
 from server.core.table import (
     Decision,
     Table,
@@ -68,7 +70,6 @@ from server.core.table import (
     server_seat_names,
     start,
     step,
-    summary,
     with_standings,
 )
 
@@ -80,6 +81,7 @@ __all__ = [
     "RematchOutlook",
     "Table",
     "Vote",
+    "accounts_seated",
     "all_away",
     "chat",
     "closable_unstarted",
@@ -117,6 +119,7 @@ __all__ = [
     "start",
     "step",
     "summary",
+    "summary_values",
     "take_back",
     "time_out",
     "token_renewed",

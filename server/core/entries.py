@@ -140,24 +140,22 @@ def number(bodies: Sequence[Logged], after: int, ruleset: AnyRuleSet, *, change:
     """The entries of one change, placed in the log from after + 1 and all told as number `change`, each encoded
     once."""
     made = []
+    told = '{"seq":' + str(change) + ',"event":'
     for seq, body in enumerate(bodies, start=after + 1):
         event = body.event
-        if isinstance(event, BaseModel):
-            encoded = event.model_dump_json()
-        else:
-            encoded = ruleset.event_type.dump_json(event).decode()
-        made.append(
-            Entry(
-                seq,
-                str(getattr(event, "kind", "")),
-                event,
-                body.audience,
-                '{"seq":' + str(change) + ',"event":' + encoded + "}",
-                body.own,
-                body.lasting,
-                change,
-            )
+        encoded = event.model_dump_json() if isinstance(event, BaseModel) else ruleset.dump_event_json(event)
+        entry = object.__new__(Entry)  # as Entry(...) makes it, without a frozen dataclass's setattr for each field
+        entry.__dict__.update(
+            seq=seq,
+            kind=str(getattr(event, "kind", "")),
+            event=event,
+            audience=body.audience,
+            text=told + encoded + "}",
+            own=body.own,
+            lasting=body.lasting,
+            number=change,
         )
+        made.append(entry)
     return made
 
 

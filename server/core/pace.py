@@ -117,8 +117,8 @@ def awaited_people(table: Table) -> list[str]:
     game = table.game
     if game is None:
         return []
-    waited = turns.awaiting(table.ruleset, game)
-    return sorted(p for p in waited if p not in table.server_seats and p not in table.handed_over)
+    waited, computers = turns.awaiting(table.ruleset, game), table.server_seats
+    return sorted(p for p in waited if p not in computers and p not in table.handed_over)
 
 
 def next_deadline(table: Table, now: float, anyone_seated: bool) -> tuple[Any, float] | None:

@@ -130,16 +130,32 @@ def _work_after(table: Table, game: Game[Any, Any], player: str, checks: int) ->
     """What the table's orders' costs become once `player` has spent `checks` more orders checked in this turn (the
     table's changes, for `evolve`); Refusal past the turn's bound."""
     same_step = table.order_work_step == game.step
-    spent = table.order_work.get(player, 0) if same_step else 0
-    most = ORDER_WORK_PER_HELD * orders_held_most(table)
+    spent = _work_spent(table, game, player)
+    _check_work(spent, checks, ORDER_WORK_PER_HELD * orders_held_most(table))
+    work = {**table.order_work, player: spent + checks} if same_step else {player: spent + checks}
+    return {"order_work": work, "order_work_step": game.step}
+
+
+def _work_spent(table: Table, game: Game[Any, Any], player: str) -> int:
+    """What `player`'s orders have cost the server in the game's turn so far, in orders checked."""
+    return table.order_work.get(player, 0) if table.order_work_step == game.step else 0
+
+
+def _check_work(spent: int, checks: int, most: int) -> None:
+    """Refusal if `checks` more orders checked would take what a player's orders cost past `most` in one turn."""
     if spent + checks > most:
         raise Refusal(
             ErrorCode.TOO_MANY_ORDERS,
             f"your orders this turn have had the server check {spent} orders, and this would take it past the "
             f"{most} a player's orders may cost in one turn: commit what you hold",
         )
-    work = {**table.order_work, player: spent + checks} if same_step else {player: spent + checks}
-    return {"order_work": work, "order_work_step": game.step}
+
+
+def _too_many_held(held: int) -> Refusal:
+    return Refusal(
+        ErrorCode.TOO_MANY_ORDERS,
+        f"you hold {held} orders this turn, the most a player may on this map: commit them, or withdraw some first",
+    )
 
 
 def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decision:
@@ -152,13 +168,9 @@ def issue(table: Table, player: str, turn: int, data: dict[str, Any]) -> Decisio
         issued = turns.issue(ruleset, game, player, order)
         if isinstance(issued, RuleError):
             raise Refusal.of(issued)
-        held, most = len(game.orders_of(player)), orders_held_most(table)
-        if held >= most:
-            raise Refusal(
-                ErrorCode.TOO_MANY_ORDERS,
-                f"you hold {held} orders this turn, the most a player may on this map: commit them, or withdraw "
-                "some first",
-            )
+        held = len(game.orders_of(player))
+        if held >= orders_held_most(table):
+            raise _too_many_held(held)
         work = _work_after(table, game, player, 1)
         index = held
         change = OrderChange(player, game.step, index, orjson.dumps(dumped).decode())
@@ -221,6 +233,53 @@ def issue_batch(
     """Each order checked against what the batch's earlier accepted ones left, as if issued one by one: a refused
     order changes nothing, and those after it are still checked. `commit_after`: then the turn is committed as
     `commit` would, if every order was taken (a player whose orders were not all taken decides again)."""
+    if table.ruleset.simultaneous:
+        batch = _issue_simultaneous(table, player, turn, orders)
+    else:
+        batch = _issue_one_by_one(table, player, turn, orders)
+    if commit_after and not batch.refused:
+        _commit_batch(batch, player, turn)
+    return batch
+
+
+def _issue_simultaneous(table: Table, player: str, turn: int, orders: Sequence[dict[str, Any]]) -> Batch:
+    """A simultaneous game's batch: each order taken or refused as `issue` would, one after the other, and the
+    table made once, with the game after every order taken and what their checks cost (a whole turn's orders come
+    in one batch: a table and a decision for each of them were a fifth of its cost)."""
+    batch = Batch(Decision(table))
+    try:
+        game, _ = running(table, turn)
+    except Refusal as refusal:
+        batch.refused = [BatchRefusal(position, refusal.code, refusal.message) for position in range(len(orders))]
+        return batch
+    ruleset, most = table.ruleset, orders_held_most(table)
+    work_most, spent = ORDER_WORK_PER_HELD * most, _work_spent(table, game, player)
+    for position, data in enumerate(orders):
+        try:
+            order, dumped = read_order(ruleset, data)
+            issued = turns.issue(ruleset, game, player, order)
+            if isinstance(issued, RuleError):
+                raise Refusal.of(issued)
+            held = len(game.orders_of(player))
+            if held >= most:
+                raise _too_many_held(held)
+            _check_work(spent, 1, work_most)
+        except Refusal as refusal:
+            batch.refused.append(BatchRefusal(position, refusal.code, refusal.message))
+            continue
+        spent += 1
+        batch.changes.append(OrderChange(player, game.step, held, orjson.dumps(dumped).decode()))
+        batch.accepted.append(BatchAcceptance(position, held, dumped, order))
+        game = issued
+    if batch.accepted:
+        same_step = table.order_work_step == game.step
+        work = {**table.order_work, player: spent} if same_step else {player: spent}
+        batch.decision = Decision(table.evolve(game=game, order_work=work, order_work_step=game.step))
+    return batch
+
+
+def _issue_one_by_one(table: Table, player: str, turn: int, orders: Sequence[dict[str, Any]]) -> Batch:
+    """A turn-by-turn game's batch: each order `issue`d in turn, its table the next one's."""
     current = Decision(table)
     batch = Batch(current)
     for position, data in enumerate(orders):
@@ -240,8 +299,6 @@ def issue_batch(
             decision.table, [*current.entries, *decision.entries], [*current.resolved, *decision.resolved]
         )
     batch.decision = current
-    if commit_after and not batch.refused:
-        _commit_batch(batch, player, turn)
     return batch
 
 

@@ -1,5 +1,5 @@
-"""A game's table, what a decision is, the game set up and started, the table as the game list shows it, and which
-requests that changed it are answered again.
+"""A game's table, what a decision is, the game set up and started, and which requests that changed it are answered
+again (the table as the game list shows it: summary.py).
 
 Apart from the decisions themselves because every one of them reads and returns these: the table is everything
 about one game that a decision reads (settings, seats, the game under way, who is here), a Decision what one returns.
@@ -7,6 +7,7 @@ about one game that a decision reads (settings, seats, the game under way, who i
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -21,8 +22,7 @@ from shared.game.ruleset import AnyRuleSet, Status
 from shared.game.turns import Resolved
 from shared.maps.model import GameMap
 from shared.protocol import log as game_log
-from shared.protocol.built import built
-from shared.protocol.lobby import GameSettings, GameStatus, GameSummary, SeatInfo
+from shared.protocol.lobby import GameSettings, GameStatus
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class Table:
     def server_seats(self) -> frozenset[str]:
         """The seats the server's own computer players hold: they have no vote, are nobody to wait for, and keep no
         unstarted game alive."""
-        return frozenset(server_seat_names(self.settings))
+        return _server_seats(self.settings.bot_strategy, self.settings.bots)
 
     @property
     def finished(self) -> bool:
@@ -194,63 +194,17 @@ def with_standings(before: Table, decision: Decision) -> Decision:
 
 def server_seat_names(settings: GameSettings) -> list[str]:
     """The names of a game's seats the server's own computer players take: bot-STRATEGY-1, bot-STRATEGY-2, ..."""
-    return [f"bot-{settings.bot_strategy}-{i}" for i in range(1, settings.bots + 1)]
+    return list(_seat_names(settings.bot_strategy, settings.bots))
 
 
-def summary(table: Table, connected: set[str], spectators: int, computers: frozenset[str] = frozenset()) -> GameSummary:
-    game = table.game
-    status = None if game is None else turns.status_of(table.ruleset, game)
-    waited = frozenset() if game is None else turns.awaiting(table.ruleset, game, status)
-    eliminated = set(status.eliminated) if status is not None else set()
-    committed = game.committed if game is not None else frozenset()
-    from server.core import pace  # the pace's words need the table's, and the summary tells them
+def _seat_names(strategy: str | None, bots: int) -> tuple[str, ...]:
+    return tuple(f"bot-{strategy}-{i}" for i in range(1, bots + 1))
 
-    state = table.pace.state if waited else None
-    timed = state is not None and state.clock is not None and table.settings.turn_seconds is not None
-    banked = bool(table.settings.banked) and game is not None
-    # Built without validation (every value is typed already, shared/protocol/built.py): an update carries one after
-    # every change.
-    return built(
-        GameSummary,
-        game_id=table.game_id,
-        settings=table.settings,
-        ruleset_title=table.ruleset.title,
-        simultaneous=table.ruleset.simultaneous,
-        map_name=table.game_map.name,
-        territories=len(table.game_map.territories),
-        notes=list(table.notes),
-        seats=[
-            built(
-                SeatInfo,
-                name=s.name,
-                connected=s.name in connected,
-                group=s.group,
-                eliminated=s.name in eliminated,
-                committed=s.name in committed,
-                awaited=s.name in waited,
-                computer=s.name in computers or s.name in table.handed_over,
-                handed_over=s.name in table.handed_over,
-                bank=table.pace.state.banks.get(s.name) if banked and table.pace.state is not None else None,
-                vacation_until=pace.vacation_told(table, s.name) if timed and s.name in waited else None,
-                deadline=pace.deadline(table, s.name) if timed and s.name in waited else None,
-                missed=table.pace.state.missed.get(s.name, 0) if table.pace.state is not None else 0,
-            )
-            for s in table.seats
-        ],
-        deadline=state.since + table.settings.turn_seconds if timed and state is not None else None,  # type: ignore[operator]
-        free=table.settings.players - len(table.seats),
-        status=table.summary_status,
-        phase="lobby" if status is None else ("finished" if status.finished else status.phase),
-        turn=0 if status is None else status.turn,
-        step=0 if game is None else game.step,
-        winner=None if status is None else status.winner,
-        draw=status is not None and status.finished and status.winner is None,
-        groups=None if table.choices is None else [list(c) for c in table.choices],
-        spectators=spectators,
-        rematch=list(table.rematch),
-        rematch_game=table.rematch_game,
-        rematch_declined=list(table.declined),
-    )
+
+@functools.lru_cache(maxsize=64)
+def _server_seats(strategy: str | None, bots: int) -> frozenset[str]:
+    """Made once for each strategy and number: every change asks whom the game waits for among people."""
+    return frozenset(_seat_names(strategy, bots))
 
 
 def step(table: Table) -> int:

@@ -154,10 +154,10 @@ class Connection:
     signed: SignedIn | None = None
     """The account this connection is signed in to, and its session (server/accounts/)."""
     client_name: str | None = None
+    """What the client called itself in its hello."""
     looking: str | None = "*"
     """The game its player looks at now (`looking`): "*" every game it follows until it says (server/match/
     followers.py), None none (a page hidden)."""
-    """What the client called itself in its hello."""
     protocol = PROTOCOL_VERSION
     """The protocol version the client speaks (a client of the one before plays as a guest)."""
     loopback: loopback.Loopback | None = None

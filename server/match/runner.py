@@ -18,6 +18,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, Self
 
+import orjson
 from pydantic import BaseModel
 
 from server import core
@@ -192,17 +193,21 @@ class Runner(ABC):
     # ---- telling the followers -----------------------------------------------------------------------------------
 
     def _frames(self, entries: Sequence[Entry], snapshot: bool = False) -> UpdateFrames:
+        """The updates of this moment: the summary as JSON values for the connections, the model only if a follower
+        inside the server reads it."""
+        table, held, spectators = self.table, self.followers.held(), self.followers.spectators()
         return UpdateFrames(
             self.game_id,
             self.seq,
             entries,
-            self.summary(),
+            lambda: core.summary(table, held, spectators, self.server_seats),
             self.ruleset,
-            self.table.game,
+            table.game,
             self.finished,
             self._deadline_in(),
             snapshot,
             self.followers.kept_views,
+            core.summary_values(table, held, spectators, self.server_seats),
         )
 
     def _deadline_in(self) -> float | None:
@@ -285,7 +290,8 @@ class Runner(ABC):
         played: list[str] = []
         if decision.order_change is None and not decision.order_changes:
             now = self._clock.wall()
-            played = pace.played_by_hand(self.table, decision.table, timed)
+            if self.on_played is not None and core.accounts_seated(decision.table):
+                played = pace.played_by_hand(self.table, decision.table, timed)  # told only of accounts' seats
             decision = pace.paced(self.table, decision, now, timed)
             notices = notices_of(self.table, decision, now, self.followers.looking()) + list(decision.notices)
             if notices:
@@ -320,7 +326,10 @@ class Runner(ABC):
 
     def _listed(self, table: Table) -> str | None:
         """The game's summary as other nodes' lobbies list it, for a store they share (none otherwise)."""
-        return self._summary(table).model_dump_json() if self._keeper.shared else None
+        if not self._keeper.shared:
+            return None
+        values = core.summary_values(table, self.followers.held(), self.followers.spectators(), self.server_seats)
+        return orjson.dumps(values).decode()
 
     def _after_change(self, entries: Sequence[Entry], decision: Decision, before: Status | None) -> None:
         for resolved in decision.resolved:

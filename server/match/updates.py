@@ -16,8 +16,8 @@ read it rather than the text: it carries the whole summary and the rule set's ow
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -44,12 +44,20 @@ def sight_of(seat: str | None, follows: str | None) -> Sight:
 
 @dataclass
 class Made:
-    """One sight's view at one moment: the rule set's object, its JSON values, and (once asked) its text."""
+    """One sight's view at one moment: its JSON values, (once asked) its text, and the rule set's object, made only
+    for a follower inside the server (`make_view`: connections read the values)."""
 
     game: Game[Any, Any]
-    view: Any
+    make_view: Callable[[], Any]
     data: dict[str, Any]
     text: str | None = None
+    _view: Any = field(default=None, init=False, repr=False)
+
+    @property
+    def view(self) -> Any:
+        if self._view is None:
+            self._view = self.make_view()
+        return self._view
 
 
 class KeptViews:
@@ -90,19 +98,22 @@ class UpdateFrames:
         game_id: str,
         seq: int,
         entries: Sequence[Entry],
-        summary: GameSummary,
+        summary: GameSummary | Callable[[], GameSummary],
         ruleset: AnyRuleSet,
         game: Game[Any, Any] | None,
         finished: bool,
         deadline_in: float | None,
         snapshot: bool = False,
         kept: KeptViews | None = None,
+        summary_data: dict[str, Any] | None = None,
     ) -> None:
+        """`summary`: the game's summary, or what makes it when a follower inside the server needs the model;
+        `summary_data`: its JSON values, when made already (core.summary_values), else dumped from the model."""
         self._game_id, self._seq, self._entries = game_id, seq, list(entries)
-        self._summary, self._ruleset, self._game, self._finished = summary, ruleset, game, finished
+        self._summary_made, self._ruleset, self._game, self._finished = summary, ruleset, game, finished
         self._deadline_in, self._snapshot = deadline_in, snapshot
         self._kept = kept if kept is not None else KeptViews()
-        self._summary_data: dict[str, Any] | None = None
+        self._summary_data = summary_data
         self._summary_kept: dict[str, Any] | None = None
         self._summary_text = ""
         self._game_patches: dict[Any, tuple[dict[str, Any], str]] = {}
@@ -136,18 +147,20 @@ class UpdateFrames:
         if made is None:
             made = self._kept.get(sight, game)
             if made is None:
-                kind, who = sight
-                if kind == "follow" and who is not None:
-                    view = self._ruleset.follow_view(game, who)
-                else:
-                    view = self._ruleset.view(game, who)
-                made = Made(game, view, self._ruleset.dump_view(view))
+                made = _made(self._ruleset, game, sight)
                 self._kept.keep(sight, made)
             self._views[sight] = made
         return made
 
     def _patch(self, sight: Sight, base: dict[str, Any], new: dict[str, Any]) -> str:
         return _shared_patch(self._patches, (sight, id(base)), base, new)
+
+    @property
+    def _summary(self) -> GameSummary:
+        made = self._summary_made
+        if not isinstance(made, GameSummary):
+            made = self._summary_made = made()
+        return made
 
     @property
     def summary_data(self) -> dict[str, Any]:
@@ -186,9 +199,9 @@ class UpdateFrames:
         shown, events_text = self._visible(sight, words)
         made = self._view(sight)
         if made is None:
-            view_obj, view_text, patch_text, new_base = None, "null", "null", None
+            view_text, patch_text, new_base = "null", "null", None
         else:
-            view_obj, new_base = made.view, made.data
+            new_base = made.data
             if base is None:
                 if made.text is None:
                     made.text = _json(made.data)
@@ -251,7 +264,7 @@ class UpdateFrames:
             seq=self._seq,
             events=shown,
             game=self._summary,
-            view=view_obj,
+            view=None if made is None else made.view,
             view_patch=None,
             you=seat,
             deadline_in=self._deadline_in,
@@ -259,6 +272,15 @@ class UpdateFrames:
             ref=None,
         )
         return update, text, new_base
+
+
+def _made(ruleset: AnyRuleSet, game: Game[Any, Any], sight: Sight) -> Made:
+    """A sight's view of `game`: its values made now, the rule set's object once a follower inside the server asks."""
+    kind, who = sight
+    if kind == "follow" and who is not None:
+        view = ruleset.follow_view(game, who)
+        return Made(game, lambda: view, ruleset.dump_view(view))
+    return Made(game, lambda: ruleset.view(game, who), ruleset.view_values(game, who))
 
 
 def _shared_patch(

@@ -44,7 +44,7 @@ class SqliteInvitations(InvitationStore):
                 "SELECT game_id, account_id, by_name FROM invitations WHERE game_id = ? AND account_id = ?", key
             ).fetchall()
             db.execute("DELETE FROM invitations WHERE game_id = ? AND account_id = ?", key)
-            found.extend(Invitation(*r) for r in rows)
+            found[:] = [Invitation(*r) for r in rows]  # run again on a retry
 
         await self.store.write(drop)
         return found[0] if found else None

@@ -147,7 +147,7 @@ class SqliteNotices(NoticeStore):
                     f"AND mail_due IS NOT NULL AND (claimed_until IS NULL OR claimed_until < ?) RETURNING {_ROW}",
                     (sender, now + lease, *accounts, now),
                 ).fetchall()
-            found.extend(sorted((row_of(r) for r in [*rows, *more]), key=lambda r: r.id))
+            found[:] = sorted((row_of(r) for r in [*rows, *more]), key=lambda r: r.id)  # run again on a retry
 
         await self.store.write(update)
         return found

@@ -49,22 +49,23 @@ class Game(Generic[BoardT, OrderT]):
         state.update(self.__dict__)
         state.update(changes)
         if "board" in changes or "players" in changes:
-            state.pop(_CACHED, None)
+            state.pop(CACHED, None)
         return made
 
     def cached(self, key: str, make: Callable[[], Any]) -> Any:
         """A value worked out once from the board and the players (games are immutable), such as the rule set's
         status: it serves this game and the games evolved from it with other orders or commitments."""
-        values: dict[str, Any] | None = self.__dict__.get(_CACHED)
+        values: dict[str, Any] | None = self.__dict__.get(CACHED)
         if values is None:
             values = {}
-            object.__setattr__(self, _CACHED, values)
+            object.__setattr__(self, CACHED, values)
         found = values.get(key, _MISSING)
         if found is _MISSING:
             found = values[key] = make()
         return found
 
 
-_CACHED = "_cached"
+CACHED = "_cached"
+"""The attribute under which `Game.cached` keeps what it worked out (turns.status_of reads it first)."""
 _MISSING = object()
 _FIELDS = frozenset(f.name for f in fields(Game))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.game.errors import Refused, RuleError
-from shared.game.game import Game
+from shared.game.game import CACHED, Game
 from shared.game.random import Dice
 from shared.game.ruleset import AnyRuleSet, Legal, Status, Told, check_variant
 
@@ -34,7 +34,10 @@ class Resolved:
 def status_of(ruleset: AnyRuleSet, game: Game[Any, Any]) -> Status:
     """The rule set's status of a game, worked out once per game. Every turn's step asks it, so it is where a game
     played by another variant than the one its options choose is stopped before anything of it is decided."""
-    found: Status = game.cached("_status", lambda: _status(ruleset, game))
+    values = game.__dict__.get(CACHED)  # Game.cached's store, read first: asked dozens of times a turn
+    found: Status | None = values.get("_status") if values is not None else None
+    if found is None:
+        found = game.cached("_status", lambda: _status(ruleset, game))
     return found
 
 

@@ -386,6 +386,12 @@ class Evolution2(RiscRuleSet):
     def view(self, game: EvoGame, viewer: str | None) -> EvoView:
         return evo_view(game, viewer, self.fogged)
 
+    def view_values(self, game: EvoGame, viewer: str | None) -> dict[str, Any]:
+        return self.dump_view(self.view(game, viewer))  # Evolution 1's values know nothing of levels or fog
+
+    def standings(self, game: EvoGame) -> dict[str, tuple[int, int]] | None:
+        return self.presentation.standings(self.view(game, None)) or None  # as the spectator's view shows them
+
     def resign(self, game: EvoGame, player: str, rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
         """As in Evolution 1 (their territories neutral, with their units by level); their spies go home too."""
         board, events = super().resign(game, player, rng)

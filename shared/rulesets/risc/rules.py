@@ -48,7 +48,7 @@ from shared.rulesets.risc.evo_view import EvoView
 from shared.rulesets.risc.options import RiscOptions
 from shared.rulesets.risc.orders import AttackOrder, MoveOrder, PlaceOrder
 from shared.rulesets.risc.presentation import RiscPresentation
-from shared.rulesets.risc.view import RiscView, view
+from shared.rulesets.risc.view import RiscView, standings, view, view_values
 
 UNITS_PER_GROUP_TERRITORY = 10
 """Default starting pool per territory of a group: the seed's example has 30 units on 3 territories."""
@@ -97,6 +97,7 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
     simultaneous = True
     options_type = RiscOptions
     default_strategy = "strategist"
+    plain_events = True
     presentation_type = RiscPresentation
     strategies = STRATEGIES
     default_map = "seed"
@@ -342,6 +343,12 @@ class RiscRuleSet(RuleSet[RiscOptions, RiscBoard, AnyOrder, Any, AnyView, AnyTal
 
     def view(self, game: RiscGame, viewer: str | None) -> AnyView:
         return view(game, viewer)  # type: ignore[arg-type]
+
+    def view_values(self, game: RiscGame, viewer: str | None) -> dict[str, Any]:
+        return view_values(game, viewer)  # type: ignore[arg-type]
+
+    def standings(self, game: RiscGame) -> dict[str, tuple[int, int]] | None:
+        return standings(game)  # type: ignore[arg-type]
 
     def dump_board(self, board: RiscBoard) -> dict[str, Any]:
         """An Evolution 1 board dumps exactly as before the evolutions existed (no `evo` key)."""
