@@ -39,7 +39,7 @@ from shared.rulesets.warzone.orders import (
     ReinforceOrder,
 )
 from shared.rulesets.warzone.presentation import WarzonePresentation
-from shared.rulesets.warzone.view import VIEW, WarzoneView, view
+from shared.rulesets.warzone.view import VIEW, WarzoneView, view, view_values
 
 WarzoneGame = Game[WarzoneBoard, AnyOrder]
 
@@ -192,6 +192,9 @@ class WarzoneRuleSet(RuleSet[WarzoneOptions, WarzoneBoard, AnyOrder, Any, Warzon
 
     def view(self, game: WarzoneGame, viewer: str | None) -> WarzoneView:
         return view(game, viewer)
+
+    def view_values(self, game: WarzoneGame, viewer: str | None) -> dict[str, Any]:
+        return view_values(game, viewer)
 
     def legal_orders(self, game: WarzoneGame, player: str, counted: Tally) -> list[Legal[AnyOrder]]:
         """Every rule's order the player could issue now, each with its units at the most. The cheater's order is

@@ -73,7 +73,11 @@ class WarzoneView:
 VIEW: TypeAdapter[WarzoneView] = TypeAdapter(WarzoneView)
 
 
-def view(game: Game[WarzoneBoard, Any], viewer: str | None) -> WarzoneView:
+def _board(
+    game: Game[WarzoneBoard, Any],
+) -> tuple[dict[str, TerritoryState], dict[str, ContinentState], dict[str, PlayerState]]:
+    """The territories, continents and players every viewer sees alike: made once per board (Game.cached), whoever
+    asks, and shared by their views and values (never changed)."""
     board, game_map = game.board, game.game_map
     territories: dict[str, TerritoryState] = {}
     held: dict[str | None, list[int]] = {}
@@ -96,17 +100,28 @@ def view(game: Game[WarzoneBoard, Any], viewer: str | None) -> WarzoneView:
             income,
             out,
         )
-    orders: list[Any] = []
-    hand: dict[str, int] | None = None
-    pool_left = 0
-    if viewer is not None and viewer in game.players:
-        orders = list(game.orders_of(viewer))
-        hand = {card.value: n for card, n in count(board.hands.get(viewer, ())).items()}
-        pool_left = (
-            board.pools.get(viewer, 0)
-            - sum(o.units for o in orders if isinstance(o, DeployOrder))
-            + REINFORCEMENT_UNITS * sum(1 for o in orders if isinstance(o, ReinforceOrder))
-        )
+    return territories, conts, players
+
+
+def _own(game: Game[WarzoneBoard, Any], viewer: str | None) -> tuple[list[Any], dict[str, int] | None, int]:
+    """What the viewer alone sees: their orders, their hand by card, and their pool left (a spectator: none)."""
+    if viewer is None or viewer not in game.players:
+        return [], None, 0
+    board = game.board
+    orders = list(game.orders_of(viewer))
+    hand = {card.value: n for card, n in count(board.hands.get(viewer, ())).items()}
+    pool_left = (
+        board.pools.get(viewer, 0)
+        - sum(o.units for o in orders if isinstance(o, DeployOrder))
+        + REINFORCEMENT_UNITS * sum(1 for o in orders if isinstance(o, ReinforceOrder))
+    )
+    return orders, hand, pool_left
+
+
+def view(game: Game[WarzoneBoard, Any], viewer: str | None) -> WarzoneView:
+    board = game.board
+    territories, conts, players = game.cached("warzone_view_board", lambda: _board(game))
+    orders, hand, pool_left = _own(game, viewer)
     statistics = list(board.history) if board.phase is Phase.FINISHED else None
     options = game.options
     return WarzoneView(
@@ -124,3 +139,64 @@ def view(game: Game[WarzoneBoard, Any], viewer: str | None) -> WarzoneView:
         options.blockade_multiplier,
         options.allow_cheaters,
     )
+
+
+_ORDERS: TypeAdapter[list[Order]] = TypeAdapter(list[Order])
+_STATISTICS: TypeAdapter[list[TurnStats]] = TypeAdapter(list[TurnStats])
+
+
+def _board_values(game: Game[WarzoneBoard, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """`_board` as JSON values without null fields (as `dump_view` leaves them): once per board, shared by every
+    viewer's values, never changed."""
+    territories, conts, players = game.cached("warzone_view_board", lambda: _board(game))
+    return (
+        {
+            n: {"units": t.units} if t.owner is None else {"owner": t.owner, "units": t.units}
+            for n, t in territories.items()
+        },
+        {
+            n: {"bonus": c.bonus, "territories": c.territories}
+            if c.holder is None
+            else {"bonus": c.bonus, "territories": c.territories, "holder": c.holder}
+            for n, c in conts.items()
+        },
+        {
+            n: {
+                "territories": p.territories,
+                "units": p.units,
+                "pool": p.pool,
+                "cards": p.cards,
+                "income": p.income,
+                "eliminated": p.eliminated,
+            }
+            for n, p in players.items()
+        },
+    )
+
+
+def view_values(game: Game[WarzoneBoard, Any], viewer: str | None) -> dict[str, Any]:
+    """`VIEW.dump_python(view(game, viewer), mode="json", exclude_none=True)`, made without the view: the board's
+    part once per board."""
+    board, options = game.board, game.options
+    territories, conts, players = game.cached("warzone_view_values", lambda: _board_values(game))
+    orders, hand, pool_left = _own(game, viewer)
+    values: dict[str, Any] = {
+        "phase": board.phase.value,
+        "turn": board.turn,
+        "territories": territories,
+        "continents": conts,
+        "players": players,
+        "your_orders": _ORDERS.dump_python(orders, mode="json", exclude_none=True) if orders else [],
+    }
+    if hand is not None:
+        values["hand"] = hand
+    values["pool_left"] = pool_left
+    if board.winner is not None:
+        values["winner"] = board.winner
+    if board.phase is Phase.FINISHED:
+        values["statistics"] = _STATISTICS.dump_python(list(board.history), mode="json", exclude_none=True)
+    values["max_turns"] = options.max_turns
+    values["blockade_multiplier"] = options.blockade_multiplier
+    values["allow_cheaters"] = options.allow_cheaters
+    values["kind"] = "warzone"
+    return values
