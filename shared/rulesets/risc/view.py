@@ -51,22 +51,29 @@ def _board(
 ) -> tuple[dict[str, TerritoryState], dict[str, PlayerState]]:
     """The territories and players every viewer sees alike, as the view's objects: made once per board
     (Game.cached), whoever asks, and shared by their views (never changed)."""
-    territories, players = game.cached("risc_view_values", lambda: _board_values(game))
+    territories, players = _values_of(game)
     return (
         {name: TerritoryState(t.get("owner"), t["units"]) for name, t in territories.items()},
         {name: PlayerState(p["territories"], p["units"], p["eliminated"]) for name, p in players.items()},
     )
 
 
+def _own(
+    game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder], viewer: str | None
+) -> tuple[list[PlaceOrder | MoveOrder | AttackOrder], int]:
+    """What the viewer alone sees: their orders, and the units they still have to place (a spectator: none)."""
+    if viewer is None or viewer not in game.players:
+        return [], 0
+    board, orders = game.board, list(game.orders_of(viewer))
+    if board.phase is not Phase.PLACEMENT:
+        return orders, 0
+    return orders, board.pools.get(viewer, 0) - sum(o.units for o in orders if isinstance(o, PlaceOrder))
+
+
 def view(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder], viewer: str | None) -> RiscView:
     board = game.board
     territories, players = game.cached("risc_view_board", lambda: _board(game))
-    orders: list[PlaceOrder | MoveOrder | AttackOrder] = []
-    pool_left = 0
-    if viewer is not None and viewer in game.players:
-        orders = list(game.orders_of(viewer))
-        if board.phase is Phase.PLACEMENT:
-            pool_left = board.pools.get(viewer, 0) - sum(o.units for o in orders if isinstance(o, PlaceOrder))
+    orders, pool_left = _own(game, viewer)
     return RiscView(board.phase, board.turn, territories, players, orders, pool_left, board.winner)
 
 
@@ -94,12 +101,18 @@ def _board_values(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder]) -
     return territories, players
 
 
+def _values_of(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The board's values (`_board_values`), made once per board."""
+    found: tuple[dict[str, Any], dict[str, Any]] = game.cached("risc_view_values", lambda: _board_values(game))
+    return found
+
+
 def standings(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder]) -> dict[str, tuple[int, int]] | None:
     """Each player's (territories, units), as a spectator's view shows them (RiscPresentation.standings), without
     the view: none while the units are placed."""
     if game.board.phase is Phase.PLACEMENT:
         return None
-    _, players = game.cached("risc_view_values", lambda: _board_values(game))
+    _, players = _values_of(game)
     return {name: (p["territories"], p["units"]) for name, p in players.items()} or None
 
 
@@ -107,13 +120,8 @@ def view_values(game: Game[RiscBoard, PlaceOrder | MoveOrder | AttackOrder], vie
     """`VIEW.dump_python(view(game, viewer), mode="json", exclude_none=True)`, made without the view: the board's
     part once per board (an update after a resolution carries a view for every seat)."""
     board = game.board
-    territories, players = game.cached("risc_view_values", lambda: _board_values(game))
-    orders: list[PlaceOrder | MoveOrder | AttackOrder] = []
-    pool_left = 0
-    if viewer is not None and viewer in game.players:
-        orders = list(game.orders_of(viewer))
-        if board.phase is Phase.PLACEMENT:
-            pool_left = board.pools.get(viewer, 0) - sum(o.units for o in orders if isinstance(o, PlaceOrder))
+    territories, players = _values_of(game)
+    orders, pool_left = _own(game, viewer)
     values: dict[str, Any] = {
         "phase": board.phase.value,
         "turn": board.turn,
