@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from shared.game.errors import RuleError
 from shared.game.game import Game
 from shared.game.random import GameRandom
-from shared.game.ruleset import Legal, Private, Told
+from shared.game.ruleset import Legal, Private, RuleSet, Told
 from shared.maps.groups import starting_groups
 from shared.maps.model import GameMap
 from shared.rulesets.risc import evo_checker, evo_events, evo_orders, fog
@@ -386,11 +386,10 @@ class Evolution2(RiscRuleSet):
     def view(self, game: EvoGame, viewer: str | None) -> EvoView:
         return evo_view(game, viewer, self.fogged)
 
-    def view_values(self, game: EvoGame, viewer: str | None) -> dict[str, Any]:
-        return self.dump_view(self.view(game, viewer))  # Evolution 1's values know nothing of levels or fog
-
-    def standings(self, game: EvoGame) -> dict[str, tuple[int, int]] | None:
-        return self.presentation.standings(self.view(game, None)) or None  # as the spectator's view shows them
+    # Evolution 1 makes its values and standings from its board alone, which knows nothing of levels or fog: an
+    # evolution makes them from its view, as every rule set does.
+    view_values = RuleSet.view_values
+    standings = RuleSet.standings
 
     def resign(self, game: EvoGame, player: str, rng: GameRandom) -> tuple[RiscBoard, list[Told]]:
         """As in Evolution 1 (their territories neutral, with their units by level); their spies go home too."""
