@@ -163,15 +163,9 @@ def people_seated(table: Table, held: Set[str] | None = None) -> bool:
 
 def accounts_seated(table: Table) -> bool:
     """Whether an account holds a seat (only they are told when they played by hand): worked out once for the
-    table's seats and kept with the table while they stay (every change asks)."""
-    kept: tuple[tuple[SeatRecord, ...], bool] | None = table.__dict__.get(_ACCOUNTS_SEATED)
-    if kept is None or kept[0] is not table.seats:
-        kept = (table.seats, any(s.account is not None for s in table.seats))
-        object.__setattr__(table, _ACCOUNTS_SEATED, kept)
-    return kept[1]
-
-
-_ACCOUNTS_SEATED = "_accounts_seated"
+    table's seats (Table.kept: every change asks)."""
+    seats = table.seats
+    return table.kept("_accounts_seated", seats, lambda: any(s.account is not None for s in seats))
 
 
 def people_in(table: Table) -> int:

@@ -16,7 +16,7 @@ from server.core import pace
 from server.core.table import Table
 from shared.game import turns
 from shared.protocol.built import built
-from shared.protocol.lobby import GameSettings, GameSummary, SeatInfo
+from shared.protocol.lobby import GameSummary, SeatInfo
 
 
 def summary(table: Table, connected: set[str], spectators: int, computers: frozenset[str] = frozenset()) -> GameSummary:
@@ -41,17 +41,11 @@ def summary_values(
     return top
 
 
-_SETTINGS_VALUES = "_settings_values"
-
-
 def _settings_values(table: Table) -> dict[str, Any]:
-    """The table's settings as JSON values, dumped once and kept with the table (its copies carry them: Table.evolve)
-    while its settings are the same object. Read only: every summary's values share them."""
-    kept: tuple[GameSettings, dict[str, Any]] | None = table.__dict__.get(_SETTINGS_VALUES)
-    if kept is None or kept[0] is not table.settings:
-        kept = (table.settings, table.settings.model_dump(mode="json"))
-        object.__setattr__(table, _SETTINGS_VALUES, kept)
-    return kept[1]
+    """The table's settings as JSON values, dumped once while they are the same (Table.kept). Read only: every
+    summary's values share them."""
+    settings = table.settings
+    return table.kept("_settings_values", settings, lambda: settings.model_dump(mode="json"))
 
 
 def _facts(

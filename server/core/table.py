@@ -8,9 +8,9 @@ about one game that a decision reads (settings, seats, the game under way, who i
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from server.core.entries import Logged
 from server.storage.base import OrderChange, PaceState, RequestKey, SeatRecord
@@ -23,6 +23,8 @@ from shared.game.turns import Resolved
 from shared.maps.model import GameMap
 from shared.protocol import log as game_log
 from shared.protocol.lobby import GameSettings, GameStatus
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,15 @@ class Table:
         if self.game is None:
             return GameStatus.LOBBY
         return GameStatus.FINISHED if self.finished else GameStatus.PLAYING
+
+    def kept(self, key: str, source: object, make: Callable[[], _T]) -> _T:
+        """What `make` works out from `source` (one of the table's own values), kept with the table (its copies carry
+        it: `evolve`) while `source` is the same object: asked with every change, made again only once it is not."""
+        found: tuple[object, _T] | None = self.__dict__.get(key)
+        if found is None or found[0] is not source:
+            found = (source, make())
+            object.__setattr__(self, key, found)
+        return found[1]
 
     def evolve(self, **changes: Any) -> Table:
         """A copy with `changes`, made without going through __init__ (as Game.evolve is): a table is copied with
